@@ -1,0 +1,261 @@
+"""Exact solitaire optimum of Kniffel by dynamic programming (expectimax over the whole game).
+
+``E[key]`` is the expected final score still to come from the start of a turn in state ``key``
+(see ``rules``). States are solved from the full sheet backwards, one count of filled boxes at a
+time (each level in parallel). One turn (a "widget") is solved with the multiset recursions of
+``sim.dice``: final values per roll, then per remaining reroll the expectation over each keep and
+the best keep of each roll. Only reachable upper subtotals are solved.
+
+The table is cached on disk under ``.cache/`` keyed by the config hash.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from sim.dice import best_subkeep, best_subkeep_value, expect_over_rerolls, multisets
+from sim.games.kniffel import rules as R
+
+T5 = multisets(5)
+CACHE_DIR = Path(__file__).resolve().parents[3] / ".cache" / "kniffel"
+NEG = -1e18
+
+
+@njit(cache=True)
+def score_table(counts, rolls, rp):
+    """Normal-rule box scores ``[category, multiset]`` of every full roll (jokers aside)."""
+    sc = np.zeros((R.N_CAT, counts.shape[0]), np.int64)
+    for r in rolls:
+        for c in range(R.N_CAT):
+            sc[c, r] = R.category_score(counts[r], c, rp)
+    return sc
+
+
+@njit(cache=True)
+def final_values(key, E, counts, rolls, kniffel_rolls, sc, rp, val, cat, want_cat):
+    """Best value of scoring each roll now: box + bonuses + E[next]; ``cat`` gets the category.
+
+    All table lookups: ``vu[c, n]`` is the value of scoring ``n`` dice in upper box ``c``,
+    ``base[c]`` the future value after filling lower box ``c``. The six Kniffel rolls then get
+    the joker rules and the Kniffel bonus (``tests`` check this against ``rules.apply_move``).
+    """
+    counts_t = counts.T
+    mask = R.key_mask(key)
+    up = R.key_up(key)
+    flag = R.key_flag(key)
+    cap = rp[R.RP_UP_CAP]
+    thr = rp[R.RP_BONUS_THRESHOLD]
+    bonus = rp[R.RP_BONUS_VALUE]
+    vu = np.empty((6, 6))
+    base = np.empty(R.N_CAT)
+    r0 = rolls[0]
+    r1 = rolls[-1] + 1  # full rolls are the last multisets, contiguous
+    for r in range(r0, r1):
+        val[r] = NEG
+        cat[r] = -1
+    for c in range(R.N_CAT):
+        if (mask >> c) & 1:
+            continue
+        nmask = mask | (1 << c)
+        if c < 6:
+            for n in range(6):
+                pts = n * (c + 1)
+                ub = bonus if (bonus > 0 and up < thr <= up + pts) else 0
+                vu[c, n] = pts + ub + E[R.make_key(nmask, min(cap, up + pts), flag)]
+            vc = vu[c]
+            cnt = counts_t[c]
+            if want_cat:
+                for r in range(r0, r1):
+                    v = vc[cnt[r]]
+                    if v > val[r]:
+                        val[r] = v
+                        cat[r] = c
+            else:
+                for r in range(r0, r1):
+                    val[r] = max(val[r], vc[cnt[r]])
+        else:
+            b = E[R.make_key(nmask, up, flag)]
+            base[c] = b
+            scc = sc[c]
+            if want_cat:
+                for r in range(r0, r1):
+                    v = scc[r] + b
+                    if v > val[r]:
+                        val[r] = v
+                        cat[r] = c
+            else:
+                for r in range(r0, r1):
+                    val[r] = max(val[r], scc[r] + b)
+    # Kniffel rolls: joker scoring, forced order, Kniffel bonus
+    mode = rp[R.RP_JOKER]
+    kniffel_filled = (mask >> R.KNIFFEL) & 1
+    joker = mode != R.JOKER_OFF and kniffel_filled == 1 and (flag == 1 or rp[R.RP_JOKER_WHEN_ZERO] == 1)
+    kb = rp[R.RP_KNIFFEL_BONUS] if flag == 1 else 0
+    lower_open = (mask >> 6) != (1 << 7) - 1
+    for r in kniffel_rolls:
+        f = 0
+        while counts[r, f] != 5:
+            f += 1
+        face_open = not (mask >> f) & 1
+        best = NEG
+        bc = -1
+        for c in range(R.N_CAT):
+            if (mask >> c) & 1:
+                continue
+            if joker and mode == R.JOKER_FORCED:
+                if face_open and c != f:
+                    continue
+                if not face_open and lower_open and c < 6:
+                    continue
+            if c < 6:
+                v = vu[c, 5 if c == f else 0]
+            elif c == R.KNIFFEL:
+                v = sc[c, r] + E[R.make_key(mask | (1 << c), up, 1 if sc[c, r] == rp[R.RP_KNIFFEL] else 0)]
+            else:
+                s = sc[c, r]
+                if joker and R.FULL_HOUSE <= c <= R.GROSSE_STRASSE and (mode == R.JOKER_FORCED or not face_open):
+                    s = rp[R.RP_FULL_HOUSE + c - R.FULL_HOUSE]
+                v = s + base[c]
+            v += kb
+            if v > best:
+                best = v
+                bc = c
+        val[r] = best
+        cat[r] = bc
+
+
+@njit(cache=True)
+def widget(key, E, T, rp, sc, kniffel_rolls, scratch, keep_plan, cat_plan, want_plan):
+    """Expected score from the start of a turn in ``key``; optionally the turn's plan.
+
+    ``T`` is (counts, child, parent, size_start, rolls) of ``multisets(5)``. ``keep_plan[l, r]``
+    is the multiset to keep after roll ``l + 1`` showing ``r``; ``cat_plan[r]`` the category for
+    final roll ``r`` (indices are multiset indices). ``scratch`` is float64 [4, 462] + int [2, 462].
+    """
+    counts, child, parent, size_start, rolls = T
+    fs, cats, args = scratch
+    mask = R.key_mask(key)
+    flag = R.key_flag(key)
+    final = fs[0]
+    val = fs[1]
+    K = fs[2]
+    best = fs[3]
+    cat = cats
+    arg = args
+    final_values(key, E, counts, rolls, kniffel_rolls, sc, rp, final, cat, want_plan)
+    if want_plan:
+        for r in rolls:
+            cat_plan[r] = cat[r]
+    for r in rolls:
+        val[r] = final[r]
+    n_rolls = rp[R.RP_ROLLS]
+    for level in range(n_rolls - 1, 0, -1):
+        expect_over_rerolls(val, child, size_start, K)
+        if want_plan:
+            best_subkeep(K, parent, size_start, best, arg)
+        else:
+            best_subkeep_value(K, parent, size_start, best)
+        for r in rolls:
+            val[r] = best[r]
+        for r in kniffel_rolls:
+            if R.must_score_now(counts[r], mask, flag, rp):
+                val[r] = final[r]
+                arg[r] = r
+        if want_plan:
+            for r in rolls:
+                keep_plan[level - 1, r] = arg[r]
+    expect_over_rerolls(val, child, size_start, K)
+    return K[0]
+
+
+def new_scratch(m: int = len(T5.counts)):
+    return (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
+
+
+@njit(cache=True, parallel=True)
+def solve_states(keys, E, T, rp, sc, kniffel_rolls):
+    n = keys.shape[0]
+    m = T[0].shape[0]
+    blocks = 64
+    step = (n + blocks - 1) // blocks
+    dummy_k = np.empty((1, 1), np.int64)
+    dummy_c = np.empty(1, np.int64)
+    for b in prange(blocks):
+        scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
+        for i in range(b * step, min(n, (b + 1) * step)):
+            E[keys[i]] = widget(keys[i], E, T, rp, sc, kniffel_rolls, scratch, dummy_k, dummy_c, False)
+
+
+def tables(rp: np.ndarray):
+    """The multiset tables, score table and Kniffel rolls the widget reads."""
+    t = T5
+    T = (t.counts, t.child, t.parent, t.size_start, t.rolls)
+    sc = score_table(t.counts, t.rolls, rp)
+    kn = np.array([r for r in t.rolls if t.counts[r].max() == 5], dtype=np.int64)
+    return T, sc, kn
+
+
+def reachable_uppers(rp: np.ndarray) -> np.ndarray:
+    """``ok[upper_mask, up]``: can the capped upper subtotal be ``up`` with these boxes filled?"""
+    cap = int(rp[R.RP_UP_CAP])
+    ok = np.zeros((64, 128), dtype=bool)
+    for um in range(64):
+        sums = {0}
+        for f in range(6):
+            if (um >> f) & 1:
+                sums = {s + n * (f + 1) for s in sums for n in range(6)}
+        for s in sums:
+            ok[um, min(cap, s)] = True
+    return ok
+
+
+def state_levels(rp: np.ndarray) -> list[np.ndarray]:
+    """Reachable state keys grouped by number of filled boxes (index = filled count)."""
+    ok = reachable_uppers(rp)
+    masks = np.arange(1 << R.N_CAT)
+    filled = np.array([bin(m).count("1") for m in masks])
+    levels = []
+    for n in range(R.N_CAT + 1):
+        keys = []
+        for mask in masks[filled == n]:
+            ups = np.flatnonzero(ok[mask & 63])
+            flags = (0, 1) if (mask >> R.KNIFFEL) & 1 else (0,)
+            for f in flags:
+                keys.append((int(mask) << 8) | (ups << 1) | f)
+        levels.append(np.concatenate(keys).astype(np.int64))
+    return levels
+
+
+def solve(rp: np.ndarray) -> np.ndarray:
+    """The full table ``E`` (float64 over all keys; unreachable keys are 0)."""
+    E = np.zeros(R.KEY_SPACE)
+    T, sc, kn = tables(rp)
+    for n, keys in reversed(list(enumerate(state_levels(rp)))):
+        if n == R.N_CAT:
+            continue  # full sheet: nothing more to score
+        solve_states(keys, E, T, rp, sc, kn)
+    return E
+
+
+def start_value(E: np.ndarray) -> float:
+    return float(E[0])
+
+
+def solved_table(rp: np.ndarray, cfg_hash: str, use_cache: bool = True) -> tuple[np.ndarray, float, bool]:
+    """The table for these rules, from the disk cache when present. Returns (E, seconds, cached)."""
+    path = CACHE_DIR / f"optimal-{cfg_hash}.npy"
+    if use_cache and path.is_file():
+        return np.load(path), 0.0, True
+    t0 = time.perf_counter()
+    E = solve(rp)
+    secs = time.perf_counter() - t0
+    if use_cache:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{time.time_ns()}.npy")
+        np.save(tmp, E.astype(np.float64))
+        tmp.replace(path)
+    return E, secs, False
