@@ -129,12 +129,13 @@ def final_values(key, E, counts, rolls, kniffel_rolls, sc, rp, val, cat, want_ca
 
 
 @njit(cache=True)
-def widget(key, E, T, rp, sc, kniffel_rolls, scratch, keep_plan, cat_plan, want_plan):
+def widget(key, E, T, rp, sc, kniffel_rolls, scratch, keep_plan, cat_plan, want_plan, kv):
     """Expected score from the start of a turn in ``key``; optionally the turn's plan.
 
-    ``T`` is (counts, child, parent, size_start, rolls) of ``multisets(5)``. ``keep_plan[l, r]``
-    is the multiset to keep after roll ``l + 1`` showing ``r``; ``cat_plan[r]`` the category for
-    final roll ``r`` (indices are multiset indices). ``scratch`` is float64 [4, 462] + int [2, 462].
+    ``T`` is (counts, child, parent, size_start, rolls) of ``multisets(5)``. ``keep_plan[l, i]``
+    is the multiset index to keep after roll ``l + 1`` showing full roll ``rolls[i]``;
+    ``cat_plan[i]`` the box for final roll ``rolls[i]``. ``scratch``: see ``new_scratch``.
+    ``kv`` (rows = rolls - 1), when given, receives each reroll's expected value per keep.
     """
     counts, child, parent, size_start, rolls = T
     fs, cats, args = scratch
@@ -147,14 +148,17 @@ def widget(key, E, T, rp, sc, kniffel_rolls, scratch, keep_plan, cat_plan, want_
     cat = cats
     arg = args
     final_values(key, E, counts, rolls, kniffel_rolls, sc, rp, final, cat, want_plan)
+    r0 = rolls[0]
     if want_plan:
         for r in rolls:
-            cat_plan[r] = cat[r]
+            cat_plan[r - r0] = cat[r]
     for r in rolls:
         val[r] = final[r]
     n_rolls = rp[R.RP_ROLLS]
     for level in range(n_rolls - 1, 0, -1):
         expect_over_rerolls(val, child, size_start, K)
+        if kv.shape[0] > 0:
+            kv[level - 1, :] = K
         if want_plan:
             best_subkeep(K, parent, size_start, best, arg)
         else:
@@ -167,7 +171,7 @@ def widget(key, E, T, rp, sc, kniffel_rolls, scratch, keep_plan, cat_plan, want_
                 arg[r] = r
         if want_plan:
             for r in rolls:
-                keep_plan[level - 1, r] = arg[r]
+                keep_plan[level - 1, r - r0] = arg[r]
     expect_over_rerolls(val, child, size_start, K)
     return K[0]
 
@@ -184,10 +188,11 @@ def solve_states(keys, E, T, rp, sc, kniffel_rolls):
     step = (n + blocks - 1) // blocks
     dummy_k = np.empty((1, 1), np.int64)
     dummy_c = np.empty(1, np.int64)
+    no_kv = np.empty((0, 0))
     for b in prange(blocks):
         scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
         for i in range(b * step, min(n, (b + 1) * step)):
-            E[keys[i]] = widget(keys[i], E, T, rp, sc, kniffel_rolls, scratch, dummy_k, dummy_c, False)
+            E[keys[i]] = widget(keys[i], E, T, rp, sc, kniffel_rolls, scratch, dummy_k, dummy_c, False, no_kv)
 
 
 def tables(rp: np.ndarray):

@@ -1,0 +1,80 @@
+"""Play N runs of one (game, config, policies) in fixed-size chunks and collect the per-run table.
+
+A chunk is the runs ``start .. start + count - 1``; each run draws only from its own streams, so the
+table is identical for any chunk size, thread count or backend. Chunks run on a backend
+(``sim.backends``): in-process by default (the game's kernel uses every core via ``prange``), or on
+a Dask cluster. A progress bar goes to stderr for long batches.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.config import DicesimError, Strict
+from sim.games.base import Game
+
+DEFAULT_CHUNK = 65_536
+
+
+def chunks(n: int, chunk: int) -> Iterator[tuple[int, int]]:
+    """(start, count) pairs covering runs 0..n-1."""
+    for start in range(0, n, chunk):
+        yield start, min(chunk, n - start)
+
+
+def check_n(n: int) -> None:
+    if n <= 0:
+        raise DicesimError(f"--n must be a positive number of runs, got {n}")
+
+
+@dataclass
+class Batch:
+    """A finished batch: the per-run table and how long it took."""
+
+    game: str
+    policies: list[str]
+    n: int
+    seed: int
+    table: pd.DataFrame
+    seconds: float
+
+    @property
+    def runs_per_second(self) -> float:
+        return self.n / self.seconds if self.seconds > 0 else float("inf")
+
+
+def concat(parts: list[dict[str, np.ndarray]]) -> pd.DataFrame:
+    cols = parts[0].keys()
+    return pd.DataFrame({c: np.concatenate([p[c] for p in parts]) for c in cols})
+
+
+def run_batch(
+    game: Game,
+    cfg: Strict,
+    policies: list[str],
+    n: int,
+    seed: int,
+    options: dict[str, Any],
+    chunk: int = DEFAULT_CHUNK,
+    backend: Any = None,
+    progress: bool = True,
+) -> Batch:
+    """Play runs 0..n-1 and return their table (a ``run`` column first)."""
+    from sim.backends import LocalBackend
+
+    check_n(n)
+    backend = backend or LocalBackend()
+    game.prepare(cfg, policies, options)
+    t0 = time.perf_counter()
+    parts = backend.map_chunks(game, cfg, policies, seed, list(chunks(n, chunk)), options, progress)
+    table = concat(parts)
+    secs = time.perf_counter() - t0
+    if "run" not in table.columns:  # one row per run unless the game says otherwise
+        table.insert(0, "run", np.arange(n))
+    return Batch(game.name, policies, n, seed, table, secs)

@@ -1,0 +1,290 @@
+"""The ``dicesim`` command line (typer). Errors: one ``error:`` line on stderr and exit code 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+try:  # typer >= 0.20 vendors its own click
+    from typer._click import exceptions as click_exc
+except ImportError:  # pragma: no cover - older typer on plain click
+    from click import exceptions as click_exc
+
+from sim.config import DicesimError, config_hash
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Monte Carlo balance simulator for dice games. Every command takes --help.",
+)
+
+ConfigOpt = typer.Option(None, "--config", help="TOML rules config (default: configs/GAME/default.toml)")
+SetOpt = typer.Option(None, "--set", help="override a config field, e.g. --set bonus.value=40 (repeatable)")
+SeedOpt = typer.Option(1, "--seed", help="master seed; same seed, same numbers")
+JsonOpt = typer.Option(False, "--json", help="print exactly one JSON object on stdout")
+PlayersOpt = typer.Option(None, "--players", help="Kniffel: players per game")
+DifficultyOpt = typer.Option(None, "--difficulty", help="Würfel Dungeon: leicht | normal | schwer")
+OpponentOpt = typer.Option(None, "--opponent", help="two-player games: the opponent's policy")
+PeopleOpt = typer.Option(None, "--people", help="Dungeon24: your people")
+OppPeopleOpt = typer.Option(None, "--opponent-people", help="Dungeon24: the opponent's people")
+SchedulerOpt = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786")
+
+
+def _options(**kw: Any) -> dict[str, Any]:
+    return {k: v for k, v in kw.items() if v is not None}
+
+
+def _setup(game_name: str, config: Path | None, sets: list[str] | None, opts: dict[str, Any]):
+    from sim.games import get_game
+
+    game = get_game(game_name)
+    options = game.check_options(opts)
+    cfg = game.load(config, sets or [])
+    return game, cfg, options
+
+
+def _assumed(cfg) -> list[str]:
+    return list(getattr(cfg, "assumed", []) or [])
+
+
+def _emit(summary: dict[str, Any], as_json: bool, human: str) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps(summary, default=_jsonable) + "\n")
+    else:
+        print(human)
+
+
+def _jsonable(o: Any) -> Any:
+    if hasattr(o, "item"):
+        return o.item()
+    if hasattr(o, "tolist"):
+        return o.tolist()
+    return str(o)
+
+
+def _metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14) -> list[str]:
+    lines = []
+    for name, m in list(metrics.items())[:limit]:
+        ci = m.get("ci95")
+        txt = f"{m['value']:.4g}" if isinstance(m["value"], float) else str(m["value"])
+        if ci:
+            txt += f"  [{ci[0]:.4g}, {ci[1]:.4g}]"
+        lines.append(f"  {name:28s} {txt}")
+    return lines
+
+
+@app.command()
+def play(
+    game: str = typer.Argument(..., help="kniffel | dungeon | dadox | dungeon24"),
+    policy: str = typer.Option(..., "--policy", help="policy name (comma list: one per seat, cycled)"),
+    n: int = typer.Option(10_000, "--n", help="number of runs"),
+    seed: int = SeedOpt,
+    config: Path | None = ConfigOpt,
+    set_: list[str] | None = SetOpt,
+    out: Path | None = typer.Option(None, "--out", help="output folder (default reports/GAME-POLICY)"),
+    as_json: bool = JsonOpt,
+    no_report: bool = typer.Option(False, "--no-report", help="skip tables, charts and report.html"),
+    chunk: int | None = typer.Option(None, "--chunk", help="runs per chunk (does not change results)"),
+    scheduler: str | None = SchedulerOpt,
+    players: int | None = PlayersOpt,
+    difficulty: str | None = DifficultyOpt,
+    opponent: str | None = OpponentOpt,
+    people: str | None = PeopleOpt,
+    opponent_people: str | None = OppPeopleOpt,
+) -> None:
+    """Play N runs of one policy and report metrics (tables, charts, report.html in --out)."""
+    from sim.backends import make_backend
+    from sim.batch import check_n, run_batch
+    from sim.report import write_outputs
+
+    check_n(n)
+    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
+                    opponent_people=opponent_people)
+    g, cfg, options = _setup(game, config, set_, opts)
+    seats = g.seat_policies(policy, options)
+    batch = run_batch(g, cfg, seats, n, seed, options, chunk=chunk or g.chunk, backend=make_backend(scheduler),
+                      progress=not as_json)
+    metrics = g.metrics(batch.table, options)
+    summary = {
+        "game": g.name, "policy": policy, "n": n, "seed": seed, "config_hash": config_hash(cfg),
+        "seconds": round(batch.seconds, 4), "runs_per_second": round(batch.runs_per_second, 1),
+        "options": options, "assumed": _assumed(cfg), "metrics": metrics,
+    }
+    if not no_report:
+        dest = out or Path("reports") / f"{g.name}-{policy.replace(',', '_')}"
+        report = write_outputs(Path(dest), {**summary, "config": cfg.model_dump(mode="json")},
+                               {policy: batch.table}, {policy: metrics})
+        summary["out"] = str(dest)
+        summary["report"] = str(report)
+    human = "\n".join([f"{g.title} · {policy} · n={n} · seed={seed} · {batch.runs_per_second:,.0f} runs/s",
+                       *_metric_lines(metrics)] + ([f"report: {summary['report']}"] if "report" in summary else []))
+    _emit(summary, as_json, human)
+
+
+@app.command()
+def compare(
+    game: str = typer.Argument(...),
+    policies: str = typer.Option(..., "--policies", help="comma list, e.g. random,greedy,optimal"),
+    n: int = typer.Option(10_000, "--n"),
+    seed: int = SeedOpt,
+    config: Path | None = ConfigOpt,
+    set_: list[str] | None = SetOpt,
+    out: Path | None = typer.Option(None, "--out", help="output folder (default reports/GAME-compare)"),
+    as_json: bool = JsonOpt,
+    no_report: bool = typer.Option(False, "--no-report"),
+    chunk: int | None = typer.Option(None, "--chunk"),
+    scheduler: str | None = SchedulerOpt,
+    players: int | None = PlayersOpt,
+    difficulty: str | None = DifficultyOpt,
+    opponent: str | None = OpponentOpt,
+    people: str | None = PeopleOpt,
+    opponent_people: str | None = OppPeopleOpt,
+) -> None:
+    """Play several policies on the same seeds (paired) and compare their metrics."""
+    from sim.backends import make_backend
+    from sim.batch import check_n, run_batch
+    from sim.report import write_outputs
+
+    check_n(n)
+    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
+                    opponent_people=opponent_people)
+    g, cfg, options = _setup(game, config, set_, opts)
+    names = [p.strip() for p in policies.split(",") if p.strip()]
+    if not names:
+        raise DicesimError("--policies is empty")
+    for p in names:
+        g.check_policy(p)
+    backend = make_backend(scheduler)
+    tables, results = {}, {}
+    for label, seats in g.compare_plan(names, options):
+        b = run_batch(g, cfg, seats, n, seed, options, chunk=chunk or g.chunk, backend=backend, progress=not as_json)
+        tables[label] = b.table
+        results[label] = {"seats": seats, "seconds": round(b.seconds, 4),
+                          "runs_per_second": round(b.runs_per_second, 1), "metrics": g.metrics(b.table, options)}
+    paired = g.paired(tables, options)
+    summary = {"game": g.name, "policies": results, "n": n, "seed": seed, "config_hash": config_hash(cfg),
+               "options": options, "assumed": _assumed(cfg), "paired": paired}
+    if not no_report:
+        dest = out or Path("reports") / f"{g.name}-compare"
+        report = write_outputs(Path(dest), {**summary, "config": cfg.model_dump(mode="json")}, tables,
+                               {k: v["metrics"] for k, v in results.items()})
+        summary["out"] = str(dest)
+        summary["report"] = str(report)
+    lines = [f"{g.title} · compare · n={n} · seed={seed} (same seeds for every policy)"]
+    for label, r in results.items():
+        lines.append(f"{label}:")
+        lines.extend(_metric_lines(r["metrics"], 6))
+    for k, v in paired.items():
+        lines.append(f"  {k:28s} {v['value']:.4g}  [{v['ci95'][0]:.4g}, {v['ci95'][1]:.4g}]")
+    if "report" in summary:
+        lines.append(f"report: {summary['report']}")
+    _emit(summary, as_json, "\n".join(lines))
+
+
+@app.command()
+def solve(
+    game: str = typer.Argument(...),
+    config: Path | None = ConfigOpt,
+    set_: list[str] | None = SetOpt,
+    as_json: bool = JsonOpt,
+    objective: str | None = typer.Option(None, "--objective", help="Dadox: turn | win"),
+    no_cache: bool = typer.Option(False, "--no-cache", help="solve again even if a cached table exists"),
+) -> None:
+    """Build (or load the cached) exact solution and print its expected value."""
+    g, cfg, options = _setup(game, config, set_, _options(objective=objective) if objective else {})
+    options = {**options, "no_cache": no_cache}
+    result = g.solve(cfg, options)
+    extra = " (cached)" if result.get("cached") else ""
+    _emit(result, as_json, f"{g.title}: optimal expected value {result['value']:.7f} in {result['seconds']:.2f} s{extra}")
+
+
+@app.command()
+def replay(
+    game: str = typer.Argument(...),
+    seed: int = SeedOpt,
+    run: int = typer.Option(0, "--run", help="run index within the batch"),
+    policy: str | None = typer.Option(None, "--policy", help="policy (default: the game's first report policy)"),
+    config: Path | None = ConfigOpt,
+    set_: list[str] | None = SetOpt,
+    players: int | None = PlayersOpt,
+    difficulty: str | None = DifficultyOpt,
+    opponent: str | None = OpponentOpt,
+    people: str | None = PeopleOpt,
+    opponent_people: str | None = OppPeopleOpt,
+) -> None:
+    """Show one run turn by turn, exactly as run --run of a batch with --seed."""
+    if run < 0:
+        raise DicesimError(f"--run must be >= 0, got {run}")
+    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
+                    opponent_people=opponent_people)
+    g, cfg, options = _setup(game, config, set_, opts)
+    seats = g.seat_policies(policy or g.report_policies[-1], options)
+    g.prepare(cfg, seats, options)
+    print(f"{g.title} replay · seed {seed} · run {run}")
+    print(g.replay(cfg, seats, seed, run, options))
+
+
+@app.command()
+def describe(
+    game: str = typer.Argument(...),
+    config: Path | None = ConfigOpt,
+    set_: list[str] | None = SetOpt,
+    as_json: bool = JsonOpt,
+    difficulty: str | None = DifficultyOpt,
+) -> None:
+    """The derived rule tables a designer checks (JSON with --json)."""
+    g, cfg, options = _setup(game, config, set_, _options(difficulty=difficulty))
+    d = g.describe(cfg, options)
+    _emit(d, as_json, json.dumps(d, indent=2, default=_jsonable, ensure_ascii=False))
+
+
+@app.command()
+def report(out: Path = typer.Argument(..., help="an output folder of play/compare")) -> None:
+    """Rebuild charts and report.html of an output folder from its stored tables."""
+    from sim.report import build_report
+
+    print(build_report(out))
+
+
+@app.command()
+def balance(
+    n: int = typer.Option(20_000, "--n", help="runs per game and policy"),
+    seed: int = SeedOpt,
+    out: Path = typer.Option(Path("reports/latest"), "--out"),
+    games: str | None = typer.Option(None, "--games", help="comma list (default: every game)"),
+) -> None:
+    """The default balance report over all games: reports/latest/report.html."""
+    from sim.balance import balance_report
+
+    t0 = time.perf_counter()
+    path = balance_report(out, n, seed, games.split(",") if games else None)
+    print(f"balance report: {path} ({time.perf_counter() - t0:.1f} s)")
+
+
+def main() -> None:
+    """Entry point: typer app with one-line errors and exit code 2 for every user error."""
+    try:
+        app(standalone_mode=False)
+    except DicesimError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+    except click_exc.ClickException as e:
+        if type(e).__name__ == "NoArgsIsHelpError":
+            print(e.format_message())
+            sys.exit(0)
+        print(f"error: {e.format_message()}".replace("\n", " "), file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

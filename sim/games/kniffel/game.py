@@ -1,0 +1,182 @@
+"""Kniffel in the engine: batches, metrics, charts, replay, describe and the exact solver."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from policies.kniffel import GREEDY, OPTIMAL, POLICIES
+from sim import stats
+from sim.config import DicesimError, config_hash
+from sim.dice import dice_of, multisets
+from sim.games.base import Game
+from sim.games.kniffel import rules as R
+from sim.games.kniffel.config import KniffelConfig, freeze
+from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, play_sheets, replay_sheet
+from sim.games.kniffel.solve import new_scratch, solved_table, state_levels, tables, widget
+
+T5 = multisets(5)
+
+
+class Kniffel(Game):
+    name = "kniffel"
+    title = "Kniffel"
+    Config = KniffelConfig
+    policies = tuple(POLICIES)
+    report_policies = ("random", "greedy", "optimal")
+    options = {"players": 1}
+    chunk = 262_144  # optimal play shares turn plans between the sheets of a chunk
+
+    def __init__(self) -> None:
+        self._solved: dict[str, np.ndarray] = {}
+
+    # --- setup ------------------------------------------------------------------------------
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        opts = super().check_options(options)
+        if not isinstance(opts["players"], int) or not 1 <= opts["players"] <= 8:
+            raise DicesimError(f"--players must be 1..8, got {opts['players']}")
+        return opts
+
+    def seat_count(self, options: dict[str, Any]) -> int:
+        return int(options.get("players", 1))
+
+    def table_for(self, cfg: KniffelConfig) -> np.ndarray:
+        """The solved expectimax table for these rules (memory, then disk cache, then solve)."""
+        h = config_hash(cfg)
+        if h not in self._solved:
+            self._solved[h] = solved_table(freeze(cfg), h)[0]
+        return self._solved[h]
+
+    def prepare(self, cfg: KniffelConfig, policies: list[str], options: dict[str, Any]) -> None:
+        if "optimal" in policies:
+            self.table_for(cfg)
+
+    # --- play -------------------------------------------------------------------------------
+
+    def simulate(self, cfg, policies, seed, start, count, options) -> dict[str, np.ndarray]:
+        rp = freeze(cfg)
+        T, sc, kn = tables(rp)
+        k = len(policies)
+        out: dict[str, list[np.ndarray]] = {}
+        cats = np.zeros((k, count, R.N_CAT), np.int64)
+        turns = np.zeros((k, count, R.N_CAT), np.int64)
+        ub = np.zeros((k, count), np.int64)
+        kb = np.zeros((k, count), np.int64)
+        kn_count = np.zeros((k, count), np.int64)
+        for seat, policy in enumerate(policies):
+            pid = POLICIES[policy]
+            E = self.table_for(cfg) if pid == OPTIMAL else np.zeros(1)
+            play_sheets(
+                pid, pid == OPTIMAL, seed, start, count, seat, E, T, T5.index_of_code, rp, sc, kn,
+                cats[seat], turns[seat], ub[seat], kb[seat], kn_count[seat],
+            )
+        score = cats.sum(axis=2) + ub + kb  # [seat, run]
+        top = score.max(axis=0)
+        n_top = (score == top).sum(axis=0)
+        # long format: one row per (run, seat), runs in order
+        out = {
+            "run": np.repeat(np.arange(start, start + count), k),
+            "seat": np.tile(np.arange(k), count),
+            "policy": np.tile(np.array(policies, dtype=object), count),
+            "score": score.T.ravel(),
+            "upper_sum": cats[:, :, :6].sum(axis=2).T.ravel(),
+            "upper_bonus": ub.T.ravel(),
+            "kniffel_bonus": kb.T.ravel(),
+            "kniffels": kn_count.T.ravel(),
+        }
+        if k > 1:
+            out["win"] = ((score == top) & (n_top == 1)).T.ravel()
+            out["tie"] = ((score == top) & (n_top > 1)).T.ravel()
+        for c, name in enumerate(R.CATEGORIES):
+            out[f"s_{name}"] = cats[:, :, c].T.ravel()
+        for c, name in enumerate(R.CATEGORIES):
+            out[f"t_{name}"] = turns[:, :, c].T.ravel()
+        return out
+
+    # --- results ----------------------------------------------------------------------------
+
+    def metrics(self, table: pd.DataFrame, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        m: dict[str, dict[str, Any]] = {"mean_score": stats.mean(table["score"])}
+        m["sd_score"] = stats.value(table["score"].std(ddof=1)) if len(table) > 1 else stats.value(0.0)
+        for q, v in stats.quantiles(table["score"]).items():
+            m[f"score_{q}"] = v
+        m["upper_bonus_rate"] = stats.rate(table["upper_bonus"] > 0)
+        m["kniffel_rate"] = stats.rate(table["kniffels"] > 0)
+        m["mean_kniffel_bonus"] = stats.mean(table["kniffel_bonus"])
+        for name in R.CATEGORIES:
+            m[f"mean_{name}"] = stats.mean(table[f"s_{name}"])
+            m[f"zero_rate_{name}"] = stats.rate(table[f"s_{name}"] == 0)
+        if "win" in table.columns:
+            for seat, part in table.groupby("seat"):
+                m[f"win_rate_seat_{seat}"] = stats.rate(part["win"])
+            m["tie_rate"] = stats.rate(table.groupby("run")["tie"].any())
+            for pol, part in table.groupby("policy"):
+                m[f"win_rate_{pol}"] = stats.rate(part["win"])
+        return m
+
+    def charts(self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any]) -> list[Path]:
+        from sim.games.kniffel.charts import category_heatmap, score_distribution
+
+        return [score_distribution(tables, out_dir), category_heatmap(tables, out_dir)]
+
+    # --- single runs and rule tables --------------------------------------------------------
+
+    def replay(self, cfg, policies, seed, run, options) -> str:
+        from sim.games.kniffel.replay import render
+
+        rp = freeze(cfg)
+        T, sc, kn = tables(rp)
+        lines = []
+        for seat, policy in enumerate(policies):
+            pid = POLICIES[policy]
+            E = self.table_for(cfg) if pid == OPTIMAL else np.zeros(1)
+            log = replay_sheet(pid, seed, run, seat, E, T, T5.index_of_code, rp, sc, kn)
+            lines.append(render(log, policy, seat, len(policies), pid, E, rp, T, sc, kn))
+        return "\n\n".join(lines)
+
+    def describe(self, cfg, options) -> dict[str, Any]:
+        rp = freeze(cfg)
+        return {
+            "game": self.name,
+            "config_hash": config_hash(cfg),
+            "config": cfg.model_dump(mode="json"),
+            "categories": [
+                {"box": n, "label": lab, "section": "upper" if i < 6 else "lower"}
+                for i, (n, lab) in enumerate(zip(R.CATEGORIES, R.CATEGORY_LABELS, strict=True))
+            ],
+            "solver_states": int(sum(len(x) for x in state_levels(rp))),
+        }
+
+    def solve(self, cfg, options) -> dict[str, Any]:
+        rp = freeze(cfg)
+        h = config_hash(cfg)
+        t0 = time.perf_counter()
+        E, secs, cached = solved_table(rp, h, use_cache=not options.get("no_cache", False))
+        self._solved[h] = E
+        return {
+            "game": self.name,
+            "value": float(E[0]),
+            "seconds": secs if not cached else time.perf_counter() - t0,
+            "cached": cached,
+            "config_hash": h,
+            "states": int(sum(len(x) for x in state_levels(rp))),
+        }
+
+
+def keep_values(key: int, E: np.ndarray, rp: np.ndarray, T, sc, kn) -> np.ndarray:
+    """Expected final points from here for every keep, per reroll (rows), for replay's "why"."""
+    levels = max(1, int(rp[R.RP_ROLLS]) - 1)
+    kv = np.zeros((levels, len(T5.counts)))
+    nr = len(T5.rolls)
+    widget(key, E, T, rp, sc, kn, new_scratch(), np.empty((levels, nr), np.int16), np.empty(nr, np.int8), True, kv)
+    return kv
+
+
+__all__ = ["GAME", "Kniffel", "keep_values", "EV_KEEP", "EV_ROLL", "EV_SCORE", "GREEDY", "dice_of"]
+
+GAME = Kniffel()

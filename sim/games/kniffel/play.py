@@ -1,0 +1,205 @@
+"""The Kniffel run kernel: sheets played turn by turn under a policy.
+
+Dice of turn ``t`` for seat ``s`` of run ``i`` come from the stream (seed, i, s, 2t); a policy's own
+random choices from (seed, i, s, 2t + 1). Every policy therefore sees the same first roll of every
+turn, and two policies that keep the same dice see the same rerolls (common random numbers).
+
+Planned policies (``optimal``) are played in lockstep: all sheets of a chunk take turn ``t``
+together, each distinct state's turn plan is built once (in parallel) and shared by every sheet
+in that state. Other policies play each sheet to the end in one go. Both paths call ``play_turn``,
+which ``replay`` also uses with its event log switched on.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from policies.kniffel import build_plan, decide_category, decide_keep
+from sim.dice import code_of_faces
+from sim.games.kniffel import rules as R
+from sim.rng import next_die, stream_key
+
+# event log rows: [kind, turn, level, d0, d1, d2, d3, d4, a, b, c, d]
+EV_ROLL, EV_KEEP, EV_SCORE = 0, 1, 2
+LOG_WIDTH = 12
+
+
+@njit(cache=True, inline="always")
+def dice_index(dice: np.ndarray, ioc: np.ndarray) -> int:
+    """Multiset index of five dice."""
+    return ioc[code_of_faces(dice, 5)]
+
+
+@njit(cache=True)
+def _log(log, n, kind, turn, level, dice, a, b, c, d):
+    row = log[n]
+    row[0] = kind
+    row[1] = turn
+    row[2] = level
+    for i in range(5):
+        row[3 + i] = dice[i]
+    row[8] = a
+    row[9] = b
+    row[10] = c
+    row[11] = d
+    return n + 1
+
+
+@njit(cache=True)
+def play_turn(pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, dice, counts, keep, held, log, nlog):
+    """One turn from state ``key``. Returns (box, points, upper bonus, Kniffel bonus, next key, log rows).
+
+    ``dice``/``counts``/``keep``/``held`` are scratch arrays; ``log`` gets events when it has rows.
+    """
+    mcounts = T[0]
+    r0 = T[4][0]
+    s = stream_key(seed, run, seat, 2 * turn)
+    sd = stream_key(seed, run, seat, 2 * turn + 1)
+    mask = R.key_mask(key)
+    flag = R.key_flag(key)
+    logging = log.shape[0] > 0
+    for i in range(5):
+        s, dice[i] = next_die(s)
+    n_rolls = rp[R.RP_ROLLS]
+    r = 0
+    for level in range(n_rolls):
+        for f in range(6):
+            counts[f] = 0
+        for i in range(5):
+            counts[dice[i] - 1] += 1
+        r = dice_index(dice, ioc)
+        if logging:
+            nlog = _log(log, nlog, EV_ROLL, turn, level, dice, r, 0, 0, 0)
+        if level == n_rolls - 1 or R.must_score_now(counts, mask, flag, rp):
+            break
+        sd = decide_keep(pid, counts, dice, key, level, r, r0, plan_keep, mcounts, rp, sc, sd, keep)
+        nheld = 0
+        for i in range(5):
+            f = dice[i] - 1
+            if keep[f] > 0:
+                keep[f] -= 1
+                held[i] = 1
+                nheld += 1
+            else:
+                held[i] = 0
+        if logging:
+            hm = 0
+            for i in range(5):
+                hm |= held[i] << i
+            nlog = _log(log, nlog, EV_KEEP, turn, level, dice, hm, nheld, 0, 0)
+        if nheld == 5:
+            continue  # nothing to reroll: the decision passes to the next roll with the same dice
+        for i in range(5):
+            if held[i] == 0:
+                s, dice[i] = next_die(s)
+    sd, c = decide_category(pid, counts, key, r, r0, plan_cat, rp, sc, sd)
+    pts, ub, kb, nk = R.apply_move(counts, c, key, rp)
+    if logging:
+        nlog = _log(log, nlog, EV_SCORE, turn, n_rolls, dice, c, pts, ub, kb)
+    return c, pts, ub, kb, nk, nlog
+
+
+@njit(cache=True)
+def _record(g, turn, c, pts, ub, kb, counts, out_cat, out_turn, out_ub, out_kb, out_kn):
+    out_cat[g, c] = pts
+    out_turn[g, c] = turn + 1
+    out_ub[g] += ub
+    out_kb[g] += kb
+    if R.is_kniffel(counts):
+        out_kn[g] += 1
+
+
+@njit(cache=True, parallel=True)
+def play_sheets(pid, planned, seed, start, count, seat, E, T, ioc, rp, sc, kn, out_cat, out_turn, out_ub, out_kb, out_kn):
+    """Play ``count`` sheets (runs ``start..``) of seat ``seat`` under policy ``pid`` to the end.
+
+    Writes per-box points ``out_cat``, the turn each box was filled ``out_turn``, upper and Kniffel
+    bonus points and the number of turns that ended on a Kniffel.
+    """
+    n_levels = max(1, rp[R.RP_ROLLS] - 1)
+    m = T[0].shape[0]
+    nr = T[4].shape[0]
+    no_log = np.empty((0, LOG_WIDTH), np.int64)
+    for g in range(count):
+        out_ub[g] = 0
+        out_kb[g] = 0
+        out_kn[g] = 0
+    if not planned:
+        nblocks = min(count, 1024)
+        step = (count + nblocks - 1) // nblocks
+        dummy_keep = np.empty((n_levels, 1), np.int16)
+        dummy_cat = np.empty(1, np.int8)
+        for b in prange(nblocks):
+            dice = np.empty(5, np.int64)
+            counts = np.empty(6, np.int64)
+            keep = np.empty(6, np.int64)
+            held = np.empty(5, np.int64)
+            for g in range(b * step, min(count, (b + 1) * step)):
+                key = 0
+                for turn in range(R.N_CAT):
+                    c, pts, ub, kb, key, _ = play_turn(
+                        pid, key, seed, start + g, seat, turn, dummy_keep, dummy_cat, T, ioc, rp, sc,
+                        dice, counts, keep, held, no_log, 0,
+                    )
+                    _record(g, turn, c, pts, ub, kb, counts, out_cat, out_turn, out_ub, out_kb, out_kn)
+        return
+    keys = np.zeros(count, np.int64)
+    slot = np.full(R.KEY_SPACE, -1, np.int32)
+    gslot = np.empty(count, np.int32)
+    uniq = np.empty(count, np.int64)
+    for turn in range(R.N_CAT):
+        nu = 0
+        for g in range(count):
+            k = keys[g]
+            if slot[k] < 0:
+                slot[k] = nu
+                uniq[nu] = k
+                nu += 1
+            gslot[g] = slot[k]
+        plan_keep = np.empty((nu, n_levels, nr), np.int16)
+        plan_cat = np.empty((nu, nr), np.int8)
+        for u in prange(nu):
+            scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
+            build_plan(pid, uniq[u], E, T, rp, sc, kn, scratch, plan_keep[u], plan_cat[u])
+        for u in range(nu):
+            slot[uniq[u]] = -1
+        nblocks = min(count, 1024)
+        step = (count + nblocks - 1) // nblocks
+        for b in prange(nblocks):
+            dice = np.empty(5, np.int64)
+            counts = np.empty(6, np.int64)
+            keep = np.empty(6, np.int64)
+            held = np.empty(5, np.int64)
+            for g in range(b * step, min(count, (b + 1) * step)):
+                u = gslot[g]
+                c, pts, ub, kb, nk, _ = play_turn(
+                    pid, keys[g], seed, start + g, seat, turn, plan_keep[u], plan_cat[u], T, ioc, rp, sc,
+                    dice, counts, keep, held, no_log, 0,
+                )
+                keys[g] = nk
+                _record(g, turn, c, pts, ub, kb, counts, out_cat, out_turn, out_ub, out_kb, out_kn)
+
+
+@njit(cache=True)
+def replay_sheet(pid, seed, run, seat, E, T, ioc, rp, sc, kn):
+    """One sheet with its event log (the same ``play_turn`` calls as the batch kernel)."""
+    n_levels = max(1, rp[R.RP_ROLLS] - 1)
+    m = T[0].shape[0]
+    nr = T[4].shape[0]
+    log = np.zeros((R.N_CAT * (2 * rp[R.RP_ROLLS] + 1), LOG_WIDTH), np.int64)
+    plan_keep = np.empty((n_levels, nr), np.int16)
+    plan_cat = np.empty(nr, np.int8)
+    scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
+    dice = np.empty(5, np.int64)
+    counts = np.empty(6, np.int64)
+    keep = np.empty(6, np.int64)
+    held = np.empty(5, np.int64)
+    key = 0
+    nlog = 0
+    for turn in range(R.N_CAT):
+        build_plan(pid, key, E, T, rp, sc, kn, scratch, plan_keep, plan_cat)
+        c, pts, ub, kb, key, nlog = play_turn(
+            pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, dice, counts, keep, held, log, nlog
+        )
+    return log[:nlog]

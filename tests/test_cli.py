@@ -1,0 +1,96 @@
+"""The real ``dicesim`` command: JSON contract, outputs, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import cli_json, run_cli
+
+
+def test_play_json_contract(tmp_path):
+    out = cli_json("play", "kniffel", "--policy", "greedy", "--n", "2000", "--seed", "1", "--out", str(tmp_path))
+    for key in ("game", "policy", "n", "seed", "config_hash", "seconds", "runs_per_second", "metrics"):
+        assert key in out
+    assert out["n"] == 2000 and out["policy"] == "greedy"
+    for name, m in out["metrics"].items():
+        assert "value" in m, name
+    assert "ci95" in out["metrics"]["mean_score"] and "ci95" in out["metrics"]["upper_bonus_rate"]
+    for f in ("runs-greedy.parquet", "runs-greedy.csv", "metrics.csv", "manifest.json", "report.html",
+              "score_distribution.png", "category_heatmap.png"):
+        assert (tmp_path / f).is_file(), f
+
+
+def test_same_seed_same_numbers():
+    a = cli_json("play", "kniffel", "--policy", "random", "--n", "500", "--seed", "4", "--no-report")
+    b = cli_json("play", "kniffel", "--policy", "random", "--n", "500", "--seed", "4", "--no-report")
+    assert a["metrics"] == b["metrics"]
+
+
+def test_compare_is_paired(tmp_path):
+    out = cli_json("compare", "kniffel", "--policies", "random,greedy", "--n", "1000", "--seed", "2",
+                   "--out", str(tmp_path))
+    assert set(out["policies"]) == {"random", "greedy"}
+    diff = out["paired"]["score: greedy - random"]
+    assert diff["ci95"][0] > 0
+    assert (tmp_path / "report.html").is_file()
+
+
+def test_report_rebuilds_from_tables(tmp_path):
+    cli_json("play", "kniffel", "--policy", "random", "--n", "300", "--out", str(tmp_path))
+    (tmp_path / "report.html").unlink()
+    (tmp_path / "score_distribution.png").unlink()
+    res = run_cli("report", str(tmp_path))
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "report.html").is_file() and (tmp_path / "score_distribution.png").is_file()
+
+
+def test_replay_shows_turns():
+    res = run_cli("replay", "kniffel", "--seed", "1", "--run", "3", "--policy", "greedy")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.count("Turn") == 13 and "Final score" in res.stdout and "hold:" in res.stdout
+
+
+def test_describe_json():
+    out = cli_json("describe", "kniffel")
+    assert len(out["categories"]) == 13 and out["solver_states"] == 536448
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["play", "kniffel", "--policy", "nope", "--n", "10"], "unknown policy"),
+        (["play", "chess", "--policy", "greedy"], "unknown game"),
+        (["play", "kniffel", "--policy", "greedy", "--n", "0"], "--n"),
+        (["play", "kniffel", "--policy", "greedy", "--n", "-5"], "--n"),
+        (["play", "kniffel", "--policy", "greedy", "--set", "bonus.nope=1"], "bonus.nope"),
+        (["play", "kniffel", "--policy", "greedy", "--set", "bonus.value=abc"], "bonus.value"),
+        (["play", "kniffel", "--policy", "greedy", "--set", "joker.mode=sometimes"], "joker.mode"),
+        (["play", "kniffel", "--policy", "greedy", "--set", "turn.rolls=0"], "turn.rolls"),
+        (["play", "kniffel", "--policy", "greedy", "--n", "many"], "--n"),
+        (["play", "kniffel", "--policy", "greedy", "--players", "0"], "--players"),
+        (["play", "kniffel", "--policy", "greedy", "--difficulty", "leicht"], "difficulty"),
+        (["solve", "kniffel", "--config", "does/not/exist.toml"], "not found"),
+    ],
+)
+def test_bad_input_is_one_error_line_exit_2(args, needle):
+    res = run_cli(*args)
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], res.stderr
+    assert "Traceback" not in res.stderr
+
+
+def test_broken_toml_is_one_error_line(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[bonus\nvalue = 35\n")
+    res = run_cli("play", "kniffel", "--policy", "greedy", "--config", str(bad))
+    assert res.returncode == 2 and res.stderr.startswith("error: broken TOML") and len(res.stderr.splitlines()) == 1
+
+
+def test_json_prints_exactly_one_object():
+    res = run_cli("solve", "kniffel", "--json")
+    assert res.returncode == 0
+    obj = json.loads(res.stdout)
+    assert res.stdout.strip().count("\n") == 0 and obj["game"] == "kniffel"
