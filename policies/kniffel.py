@@ -6,11 +6,12 @@ function here, one registry line, one branch in ``decide_keep`` / ``decide_categ
 
 - ``random``: uniform legal choices — each die kept with probability 1/2 before each reroll, the
   box drawn uniformly from the legal open ones. Its draws come from a stream apart from the dice.
-- ``greedy``: targets the open box that scores most right now (bonuses included; ties go to the
-  earlier box on the sheet), keeps the dice that serve that box (the face for an upper box; the
-  most frequent face for Pasch boxes and Kniffel; triple + pair for Full House; the best window of
-  distinct faces for the straights; 4s, 5s and 6s for Chance), stops rolling once a fixed-score box
-  is made, and scores the best box at the end.
+- ``greedy``: targets the open box whose box points are highest right now (ties go to the earlier
+  box on the sheet; the upper bonus is not looked ahead to), keeps the dice that serve that box
+  (the face for an upper box; the most frequent face for Pasch boxes and Kniffel; triple + pair
+  for Full House; the best window of distinct faces for the straights; 4s, 5s and 6s for Chance),
+  stops rolling once a fixed-score box is made, and scores the best box at the end. Its choices
+  depend only on (open boxes, Kniffel box holds 50, roll), so ``greedy_tables`` precomputes them.
 - ``optimal``: the exact solitaire optimum (``sim.games.kniffel.solve``), read from a turn plan
   built per state by ``build_plan``.
 """
@@ -18,7 +19,7 @@ function here, one registry line, one branch in ``decide_keep`` / ``decide_categ
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.solve import widget
@@ -26,11 +27,6 @@ from sim.rng import next_below
 
 POLICIES = {"random": 0, "greedy": 1, "optimal": 2}
 RANDOM, GREEDY, OPTIMAL = POLICIES["random"], POLICIES["greedy"], POLICIES["optimal"]
-PLANNED = (OPTIMAL,)  # policies that read a per-state turn plan
-
-
-def needs_plan(pid: int) -> bool:
-    return pid in PLANNED
 
 
 # --- greedy -----------------------------------------------------------------------------------
@@ -38,10 +34,10 @@ def needs_plan(pid: int) -> bool:
 
 @njit(cache=True)
 def best_box(counts: np.ndarray, r: int, key: int, rp: np.ndarray, sc: np.ndarray) -> int:
-    """The legal open box scoring most now (bonuses included); ties go to the earlier box.
+    """The legal open box with the most box points now; ties go to the earlier box.
 
     ``r`` is the roll's multiset index; plain rolls read the score table ``sc``, Kniffel rolls
-    (jokers, Kniffel bonus) go through the full rules.
+    (jokers) go through the full rules.
     """
     mask = R.key_mask(key)
     best = -1
@@ -51,20 +47,15 @@ def best_box(counts: np.ndarray, r: int, key: int, rp: np.ndarray, sc: np.ndarra
         for c in range(R.N_CAT):
             if (mask >> c) & 1 or not R.legal(counts, c, mask, flag, rp):
                 continue
-            pts, ub, kb, nk = R.apply_move(counts, c, key, rp)
-            if pts + ub + kb > best:
-                best = pts + ub + kb
+            pts = R.box_score(counts, c, mask, flag, rp)
+            if pts > best:
+                best = pts
                 bc = c
         return bc
-    up = R.key_up(key)
-    thr = rp[R.RP_BONUS_THRESHOLD]
-    bonus = rp[R.RP_BONUS_VALUE]
     for c in range(R.N_CAT):
         if (mask >> c) & 1:
             continue
         pts = sc[c, r]
-        if c < 6 and bonus > 0 and up < thr <= up + pts:
-            pts += bonus
         if pts > best:
             best = pts
             bc = c
@@ -120,6 +111,38 @@ def greedy_keep(counts: np.ndarray, r: int, key: int, rp: np.ndarray, sc: np.nda
             keep[f] = counts[f]
 
 
+@njit(cache=True, parallel=True)
+def greedy_tables(T, ioc, rp, sc):
+    """Greedy's keep (multiset index) and box for every (open boxes, Kniffel flag) and full roll.
+
+    Indexed ``[mask << 1 | flag, roll position]``; the keep is the same after either roll.
+    """
+    counts_tab = T[0]
+    rolls = T[4]
+    n_idx = 1 << (R.N_CAT + 1)
+    gk = np.zeros((n_idx, 1, rolls.shape[0]), np.int16)
+    gc = np.zeros((n_idx, rolls.shape[0]), np.int8)
+    for idx in prange(n_idx):
+        mask = idx >> 1
+        flag = idx & 1
+        if mask == R.ALL_FILLED:
+            continue
+        key = R.make_key(mask, 0, flag)
+        keep = np.zeros(6, np.int64)
+        for i in range(rolls.shape[0]):
+            r = rolls[i]
+            counts = counts_tab[r]
+            gc[idx, i] = best_box(counts, r, key, rp, sc)
+            greedy_keep(counts, r, key, rp, sc, keep)
+            code = 0
+            p = 1
+            for f in range(6):
+                code += keep[f] * p
+                p *= 7
+            gk[idx, 0, i] = ioc[code]
+    return gk, gc
+
+
 # --- random -----------------------------------------------------------------------------------
 
 
@@ -168,7 +191,9 @@ def decide_keep(pid, counts, dice, key, level, r, r0, plan_keep, mcounts, rp, sc
         for f in range(6):
             keep[f] = mcounts[k, f]
     elif pid == GREEDY:
-        greedy_keep(counts, r, key, rp, sc, keep)
+        k = plan_keep[0, r - r0]
+        for f in range(6):
+            keep[f] = mcounts[k, f]
     else:
         s = random_keep(dice, s, keep)
     return s
@@ -180,7 +205,7 @@ def decide_category(pid, counts, key, r, r0, plan_cat, rp, sc, s):
     if pid == OPTIMAL:
         return s, plan_cat[r - r0]
     if pid == GREEDY:
-        return s, best_box(counts, r, key, rp, sc)
+        return s, plan_cat[r - r0]
     return random_box(counts, key, rp, s)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from policies.kniffel import GREEDY, OPTIMAL, POLICIES
+from policies.kniffel import GREEDY, OPTIMAL, POLICIES, greedy_tables
 from sim import stats
 from sim.config import DicesimError, config_hash
 from sim.dice import dice_of, multisets
@@ -33,6 +33,7 @@ class Kniffel(Game):
 
     def __init__(self) -> None:
         self._solved: dict[str, np.ndarray] = {}
+        self._greedy: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     # --- setup ------------------------------------------------------------------------------
 
@@ -52,9 +53,27 @@ class Kniffel(Game):
             self._solved[h] = solved_table(freeze(cfg), h)[0]
         return self._solved[h]
 
+    def greedy_for(self, cfg: KniffelConfig) -> tuple[np.ndarray, np.ndarray]:
+        """Greedy's decision tables for these rules (built once per process, ~0.1 s)."""
+        h = config_hash(cfg)
+        if h not in self._greedy:
+            rp = freeze(cfg)
+            T, sc, _ = tables(rp)
+            self._greedy[h] = greedy_tables(T, T5.index_of_code, rp, sc)
+        return self._greedy[h]
+
+    def decision_tables(self, cfg: KniffelConfig, pid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(E, keep table, box table) the kernel reads for policy ``pid``; dummies where unused."""
+        E = self.table_for(cfg) if pid == OPTIMAL else np.zeros(1)
+        if pid == GREEDY:
+            gk, gc = self.greedy_for(cfg)
+        else:
+            gk, gc = np.zeros((1, 1, 1), np.int16), np.zeros((1, 1), np.int8)
+        return E, gk, gc
+
     def prepare(self, cfg: KniffelConfig, policies: list[str], options: dict[str, Any]) -> None:
-        if "optimal" in policies:
-            self.table_for(cfg)
+        for p in set(policies):
+            self.decision_tables(cfg, POLICIES[p])
 
     # --- play -------------------------------------------------------------------------------
 
@@ -70,9 +89,9 @@ class Kniffel(Game):
         kn_count = np.zeros((k, count), np.int64)
         for seat, policy in enumerate(policies):
             pid = POLICIES[policy]
-            E = self.table_for(cfg) if pid == OPTIMAL else np.zeros(1)
+            E, gk, gc = self.decision_tables(cfg, pid)
             play_sheets(
-                pid, pid == OPTIMAL, seed, start, count, seat, E, T, T5.index_of_code, rp, sc, kn,
+                pid, pid == OPTIMAL, seed, start, count, seat, E, gk, gc, T, T5.index_of_code, rp, sc, kn,
                 cats[seat], turns[seat], ub[seat], kb[seat], kn_count[seat],
             )
         score = cats.sum(axis=2) + ub + kb  # [seat, run]
@@ -134,8 +153,8 @@ class Kniffel(Game):
         lines = []
         for seat, policy in enumerate(policies):
             pid = POLICIES[policy]
-            E = self.table_for(cfg) if pid == OPTIMAL else np.zeros(1)
-            log = replay_sheet(pid, seed, run, seat, E, T, T5.index_of_code, rp, sc, kn)
+            E, gk, gc = self.decision_tables(cfg, pid)
+            log = replay_sheet(pid, seed, run, seat, E, gk, gc, T, T5.index_of_code, rp, sc, kn)
             lines.append(render(log, policy, seat, len(policies), pid, E, rp, T, sc, kn))
         return "\n\n".join(lines)
 

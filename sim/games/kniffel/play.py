@@ -111,9 +111,13 @@ def _record(g, turn, c, pts, ub, kb, counts, out_cat, out_turn, out_ub, out_kb, 
 
 
 @njit(cache=True, parallel=True)
-def play_sheets(pid, planned, seed, start, count, seat, E, T, ioc, rp, sc, kn, out_cat, out_turn, out_ub, out_kb, out_kn):
+def play_sheets(
+    pid, planned, seed, start, count, seat, E, gk, gc, T, ioc, rp, sc, kn, out_cat, out_turn, out_ub, out_kb, out_kn
+):
     """Play ``count`` sheets (runs ``start..``) of seat ``seat`` under policy ``pid`` to the end.
 
+    ``gk``/``gc`` are state-indexed decision tables (greedy's, indexed ``mask << 1 | flag``);
+    a policy without them gets one-row dummies.
     Writes per-box points ``out_cat``, the turn each box was filled ``out_turn``, upper and Kniffel
     bonus points and the number of turns that ended on a Kniffel.
     """
@@ -128,8 +132,7 @@ def play_sheets(pid, planned, seed, start, count, seat, E, T, ioc, rp, sc, kn, o
     if not planned:
         nblocks = min(count, 1024)
         step = (count + nblocks - 1) // nblocks
-        dummy_keep = np.empty((n_levels, 1), np.int16)
-        dummy_cat = np.empty(1, np.int8)
+        tabled = gk.shape[0] > 1
         for b in prange(nblocks):
             dice = np.empty(5, np.int64)
             counts = np.empty(6, np.int64)
@@ -138,8 +141,9 @@ def play_sheets(pid, planned, seed, start, count, seat, E, T, ioc, rp, sc, kn, o
             for g in range(b * step, min(count, (b + 1) * step)):
                 key = 0
                 for turn in range(R.N_CAT):
+                    idx = ((R.key_mask(key) << 1) | R.key_flag(key)) if tabled else 0
                     c, pts, ub, kb, key, _ = play_turn(
-                        pid, key, seed, start + g, seat, turn, dummy_keep, dummy_cat, T, ioc, rp, sc,
+                        pid, key, seed, start + g, seat, turn, gk[idx], gc[idx], T, ioc, rp, sc,
                         dice, counts, keep, held, no_log, 0,
                     )
                     _record(g, turn, c, pts, ub, kb, counts, out_cat, out_turn, out_ub, out_kb, out_kn)
@@ -182,7 +186,7 @@ def play_sheets(pid, planned, seed, start, count, seat, E, T, ioc, rp, sc, kn, o
 
 
 @njit(cache=True)
-def replay_sheet(pid, seed, run, seat, E, T, ioc, rp, sc, kn):
+def replay_sheet(pid, seed, run, seat, E, gk, gc, T, ioc, rp, sc, kn):
     """One sheet with its event log (the same ``play_turn`` calls as the batch kernel)."""
     n_levels = max(1, rp[R.RP_ROLLS] - 1)
     m = T[0].shape[0]
@@ -198,8 +202,15 @@ def replay_sheet(pid, seed, run, seat, E, T, ioc, rp, sc, kn):
     key = 0
     nlog = 0
     for turn in range(R.N_CAT):
-        build_plan(pid, key, E, T, rp, sc, kn, scratch, plan_keep, plan_cat)
+        if gk.shape[0] > 1:
+            idx = (R.key_mask(key) << 1) | R.key_flag(key)
+            pk = gk[idx]
+            pc = gc[idx]
+        else:
+            build_plan(pid, key, E, T, rp, sc, kn, scratch, plan_keep, plan_cat)
+            pk = plan_keep
+            pc = plan_cat
         c, pts, ub, kb, key, nlog = play_turn(
-            pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, dice, counts, keep, held, log, nlog
+            pid, key, seed, run, seat, turn, pk, pc, T, ioc, rp, sc, dice, counts, keep, held, log, nlog
         )
     return log[:nlog]
