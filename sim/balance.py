@@ -22,9 +22,16 @@ def game_report(name: str, out: Path, n: int, seed: int) -> tuple[Path, str]:
         metrics[label] = game.metrics(b.table, options)
         results[label] = {"seats": seats, "seconds": round(b.seconds, 3), "runs_per_second": round(b.runs_per_second)}
     summary = {
-        "game": name, "title": game.title, "n": n, "seed": seed, "config_hash": config_hash(cfg),
-        "options": options, "assumed": list(getattr(cfg, "assumed", []) or []), "policies": results,
-        "paired": game.paired(tables, options), "config": cfg.model_dump(mode="json"),
+        "game": name,
+        "title": game.title,
+        "n": n,
+        "seed": seed,
+        "config_hash": config_hash(cfg),
+        "options": options,
+        "assumed": list(getattr(cfg, "assumed", []) or []),
+        "policies": results,
+        "paired": game.paired(tables, options),
+        "config": cfg.model_dump(mode="json"),
     }
     path = write_outputs(out, summary, tables, metrics)
     first = next(iter(metrics.values()))
@@ -44,5 +51,7 @@ def balance_report(out: Path, n: int, seed: int, games: list[str] | None = None)
         path, headline = game_report(name, out / name, n, seed)
         entries.append((get_game(name).title, f"{name}/{path.name}", headline))
     page = out / "report.html"
-    page.write_text(index_html(entries, f"dicesim balance report (n = {n:,} per policy, seed {seed})"), encoding="utf-8")
+    page.write_text(
+        index_html(entries, f"dicesim balance report (n = {n:,} per policy, seed {seed})"), encoding="utf-8"
+    )
     return page

@@ -105,26 +105,38 @@ def play(
     from sim.report import write_outputs
 
     check_n(n)
-    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
-                    opponent_people=opponent_people)
+    opts = _options(
+        players=players, difficulty=difficulty, opponent=opponent, people=people, opponent_people=opponent_people
+    )
     g, cfg, options = _setup(game, config, set_, opts)
     seats = g.seat_policies(policy, options)
-    batch = run_batch(g, cfg, seats, n, seed, options, chunk=chunk or g.chunk, backend=make_backend(scheduler),
-                      progress=not as_json)
+    batch = run_batch(
+        g, cfg, seats, n, seed, options, chunk=chunk or g.chunk, backend=make_backend(scheduler), progress=not as_json
+    )
     metrics = g.metrics(batch.table, options)
     summary = {
-        "game": g.name, "policy": policy, "n": n, "seed": seed, "config_hash": config_hash(cfg),
-        "seconds": round(batch.seconds, 4), "runs_per_second": round(batch.runs_per_second, 1),
-        "options": options, "assumed": _assumed(cfg), "metrics": metrics,
+        "game": g.name,
+        "policy": policy,
+        "n": n,
+        "seed": seed,
+        "config_hash": config_hash(cfg),
+        "seconds": round(batch.seconds, 4),
+        "runs_per_second": round(batch.runs_per_second, 1),
+        "options": options,
+        "assumed": _assumed(cfg),
+        "metrics": metrics,
     }
     if not no_report:
         dest = out or Path("reports") / f"{g.name}-{policy.replace(',', '_')}"
-        report = write_outputs(Path(dest), {**summary, "config": cfg.model_dump(mode="json")},
-                               {policy: batch.table}, {policy: metrics})
+        report = write_outputs(
+            Path(dest), {**summary, "config": cfg.model_dump(mode="json")}, {policy: batch.table}, {policy: metrics}
+        )
         summary["out"] = str(dest)
         summary["report"] = str(report)
-    human = "\n".join([f"{g.title} · {policy} · n={n} · seed={seed} · {batch.runs_per_second:,.0f} runs/s",
-                       *_metric_lines(metrics)] + ([f"report: {summary['report']}"] if "report" in summary else []))
+    human = "\n".join(
+        [f"{g.title} · {policy} · n={n} · seed={seed} · {batch.runs_per_second:,.0f} runs/s", *_metric_lines(metrics)]
+        + ([f"report: {summary['report']}"] if "report" in summary else [])
+    )
     _emit(summary, as_json, human)
 
 
@@ -153,8 +165,9 @@ def compare(
     from sim.report import write_outputs
 
     check_n(n)
-    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
-                    opponent_people=opponent_people)
+    opts = _options(
+        players=players, difficulty=difficulty, opponent=opponent, people=people, opponent_people=opponent_people
+    )
     g, cfg, options = _setup(game, config, set_, opts)
     names = [p.strip() for p in policies.split(",") if p.strip()]
     if not names:
@@ -166,15 +179,31 @@ def compare(
     for label, seats in g.compare_plan(names, options):
         b = run_batch(g, cfg, seats, n, seed, options, chunk=chunk or g.chunk, backend=backend, progress=not as_json)
         tables[label] = b.table
-        results[label] = {"seats": seats, "seconds": round(b.seconds, 4),
-                          "runs_per_second": round(b.runs_per_second, 1), "metrics": g.metrics(b.table, options)}
+        results[label] = {
+            "seats": seats,
+            "seconds": round(b.seconds, 4),
+            "runs_per_second": round(b.runs_per_second, 1),
+            "metrics": g.metrics(b.table, options),
+        }
     paired = g.paired(tables, options)
-    summary = {"game": g.name, "policies": results, "n": n, "seed": seed, "config_hash": config_hash(cfg),
-               "options": options, "assumed": _assumed(cfg), "paired": paired}
+    summary = {
+        "game": g.name,
+        "policies": results,
+        "n": n,
+        "seed": seed,
+        "config_hash": config_hash(cfg),
+        "options": options,
+        "assumed": _assumed(cfg),
+        "paired": paired,
+    }
     if not no_report:
         dest = out or Path("reports") / f"{g.name}-compare"
-        report = write_outputs(Path(dest), {**summary, "config": cfg.model_dump(mode="json")}, tables,
-                               {k: v["metrics"] for k, v in results.items()})
+        report = write_outputs(
+            Path(dest),
+            {**summary, "config": cfg.model_dump(mode="json")},
+            tables,
+            {k: v["metrics"] for k, v in results.items()},
+        )
         summary["out"] = str(dest)
         summary["report"] = str(report)
     lines = [f"{g.title} · compare · n={n} · seed={seed} (same seeds for every policy)"]
@@ -202,7 +231,9 @@ def solve(
     options = {**options, "no_cache": no_cache}
     result = g.solve(cfg, options)
     extra = " (cached)" if result.get("cached") else ""
-    _emit(result, as_json, f"{g.title}: optimal expected value {result['value']:.7f} in {result['seconds']:.2f} s{extra}")
+    _emit(
+        result, as_json, f"{g.title}: optimal expected value {result['value']:.7f} in {result['seconds']:.2f} s{extra}"
+    )
 
 
 @app.command()
@@ -222,8 +253,9 @@ def replay(
     """Show one run turn by turn, exactly as run --run of a batch with --seed."""
     if run < 0:
         raise DicesimError(f"--run must be >= 0, got {run}")
-    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
-                    opponent_people=opponent_people)
+    opts = _options(
+        players=players, difficulty=difficulty, opponent=opponent, people=people, opponent_people=opponent_people
+    )
     g, cfg, options = _setup(game, config, set_, opts)
     seats = g.seat_policies(policy or g.report_policies[-1], options)
     g.prepare(cfg, seats, options)

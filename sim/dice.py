@@ -10,7 +10,7 @@ recursions instead of 6^n enumerations.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import product
 from math import factorial
 from typing import NamedTuple
@@ -37,7 +37,7 @@ class MultisetTables(NamedTuple):
     size_start: np.ndarray  # int64 [n + 2]: multisets of size s are size_start[s]:size_start[s+1]
 
 
-@lru_cache(maxsize=None)
+@cache
 def multisets(n: int) -> MultisetTables:
     """All multisets of 0..n dice, ordered by size then lexicographically by counts."""
     vecs = [c for c in product(range(n + 1), repeat=6) if sum(c) <= n]
@@ -59,7 +59,10 @@ def multisets(n: int) -> MultisetTables:
     roll_of = np.full(len(vecs), -1, dtype=np.int64)
     roll_of[rolls] = np.arange(len(rolls))
     prob = np.array(
-        [factorial(int(s)) / np.prod([factorial(int(x)) for x in c]) / 6 ** int(s) for c, s in zip(counts, size)]
+        [
+            factorial(int(s)) / np.prod([factorial(int(x)) for x in c]) / 6 ** int(s)
+            for c, s in zip(counts, size, strict=False)
+        ]
     )
     size_start = np.searchsorted(size, np.arange(n + 2)).astype(np.int64)
     return MultisetTables(n, counts, size, code, index_of_code, child, parent, rolls, roll_of, prob, size_start)
@@ -104,7 +107,9 @@ def expect_over_rerolls(value_full: np.ndarray, child: np.ndarray, size_start: n
 
 
 @njit(cache=True)
-def best_subkeep(keep_value: np.ndarray, parent: np.ndarray, size_start: np.ndarray, best: np.ndarray, arg: np.ndarray) -> None:
+def best_subkeep(
+    keep_value: np.ndarray, parent: np.ndarray, size_start: np.ndarray, best: np.ndarray, arg: np.ndarray
+) -> None:
     """``best[k]`` = max of ``keep_value`` over all sub-multisets of ``k``; ``arg[k]`` = which one.
 
     Ties keep the larger sub-multiset (fewer dice rerolled), then the one found first.

@@ -136,7 +136,8 @@ def metrics_html(metrics: pd.DataFrame) -> str:
 
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}
-table{border-collapse:collapse;margin:1em 0;font-size:0.9em}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
+table{border-collapse:collapse;margin:1em 0;font-size:0.9em}
+td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
 th:first-child{text-align:left}img{max-width:100%;margin:0.5em 0;border:1px solid #eee}small{color:#777}
 code{background:#f4f4f4;padding:1px 4px}"""
 
@@ -166,7 +167,9 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
         parts.append("<h2>Charts</h2>")
         parts.extend(f"<p><img src='{html.escape(c)}' alt='{html.escape(c)}'></p>" for c in charts)
     if manifest.get("paired"):
-        parts.append("<h2>Paired differences (same seeds)</h2><table><tr><th>comparison</th><th>mean difference</th></tr>")
+        parts.append(
+            "<h2>Paired differences (same seeds)</h2><table><tr><th>comparison</th><th>mean difference</th></tr>"
+        )
         for k, v in manifest["paired"].items():
             parts.append(
                 f"<tr><th>{html.escape(k)}</th><td>{_fmt(v['value'])} "

@@ -18,7 +18,11 @@ def run_cli(*args: str, env: dict | None = None, timeout: int = 600) -> subproce
     e = {**os.environ, **(env or {})}
     return subprocess.run(
         [sys.executable, "-c", "from sim.cli import main; main()", *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=e,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=e,
     )
 
 

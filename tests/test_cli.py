@@ -17,8 +17,15 @@ def test_play_json_contract(tmp_path):
     for name, m in out["metrics"].items():
         assert "value" in m, name
     assert "ci95" in out["metrics"]["mean_score"] and "ci95" in out["metrics"]["upper_bonus_rate"]
-    for f in ("runs-greedy.parquet", "runs-greedy.csv", "metrics.csv", "manifest.json", "report.html",
-              "score_distribution.png", "category_heatmap.png"):
+    for f in (
+        "runs-greedy.parquet",
+        "runs-greedy.csv",
+        "metrics.csv",
+        "manifest.json",
+        "report.html",
+        "score_distribution.png",
+        "category_heatmap.png",
+    ):
         assert (tmp_path / f).is_file(), f
 
 
@@ -29,8 +36,9 @@ def test_same_seed_same_numbers():
 
 
 def test_compare_is_paired(tmp_path):
-    out = cli_json("compare", "kniffel", "--policies", "random,greedy", "--n", "1000", "--seed", "2",
-                   "--out", str(tmp_path))
+    out = cli_json(
+        "compare", "kniffel", "--policies", "random,greedy", "--n", "1000", "--seed", "2", "--out", str(tmp_path)
+    )
     assert set(out["policies"]) == {"random", "greedy"}
     diff = out["paired"]["score: greedy - random"]
     assert diff["ci95"][0] > 0

@@ -14,7 +14,7 @@ from sim import stats
 from sim.config import ConfigError, config_hash, load_config, parse_override
 from sim.dice import best_subkeep, expect_over_rerolls, multisets
 from sim.games.kniffel.config import KniffelConfig
-from sim.rng import new_stream, die, next_die, stream_key
+from sim.rng import die, new_stream, next_die, stream_key
 
 
 def test_streams_are_reproducible_and_distinct():
@@ -82,7 +82,7 @@ def test_config_hash_is_stable_and_sensitive():
 
 def test_unknown_key_in_file_is_named(tmp_path):
     p = tmp_path / "c.toml"
-    p.write_text('[bonus]\nthreshold = 63\nvalue = 35\nextra = 1\n')
+    p.write_text("[bonus]\nthreshold = 63\nvalue = 35\nextra = 1\n")
     with pytest.raises(ConfigError, match="bonus.extra"):
         load_config(KniffelConfig, "kniffel", p)
 

@@ -35,8 +35,21 @@ def test_thread_count_does_not_change_results(tmp_path):
     digests = []
     for threads in ("1", "2"):
         out = tmp_path / f"t{threads}"
-        res = run_cli("play", "kniffel", "--policy", "optimal,greedy", "--players", "2", "--n", "3000",
-                      "--seed", "3", "--out", str(out), env={"NUMBA_NUM_THREADS": threads})
+        res = run_cli(
+            "play",
+            "kniffel",
+            "--policy",
+            "optimal,greedy",
+            "--players",
+            "2",
+            "--n",
+            "3000",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            env={"NUMBA_NUM_THREADS": threads},
+        )
         assert res.returncode == 0, res.stderr
         digests.append(pd.read_parquet(out / "runs-optimal_greedy.parquet"))
     pd.testing.assert_frame_equal(*digests)

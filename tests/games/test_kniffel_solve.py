@@ -41,11 +41,18 @@ def test_seed_default_optimum_via_cli():
 
 
 @settings(max_examples=60, deadline=None)
-@given(mask=st.integers(0, (1 << 13) - 2), up=st.integers(0, 63), flag=st.integers(0, 1),
-       mode=st.sampled_from(["forced", "free", "off"]), when_zero=st.booleans())
+@given(
+    mask=st.integers(0, (1 << 13) - 2),
+    up=st.integers(0, 63),
+    flag=st.integers(0, 1),
+    mode=st.sampled_from(["forced", "free", "off"]),
+    when_zero=st.booleans(),
+)
 def test_turn_table_matches_the_rules(mask, up, flag, mode, when_zero):
     """The solver's table-driven final scoring equals a brute force over ``rules.apply_move``."""
-    cfg = load_config(KniffelConfig, "kniffel", None, [f"joker.mode={mode}", f"joker.when_zero={str(when_zero).lower()}"])
+    cfg = load_config(
+        KniffelConfig, "kniffel", None, [f"joker.mode={mode}", f"joker.when_zero={str(when_zero).lower()}"]
+    )
     rp = freeze(cfg)
     if not (mask >> R.KNIFFEL) & 1:
         flag = 0

@@ -19,8 +19,14 @@ def score_distribution(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     hi = max(int(t["score"].max()) for t in tables.values())
     bins = np.arange(0, hi + 10, 5)
     for label, t in tables.items():
-        ax.hist(t["score"], bins=bins, histtype="step", density=True, linewidth=1.6,
-                label=f"{label} (mean {t['score'].mean():.1f})")
+        ax.hist(
+            t["score"],
+            bins=bins,
+            histtype="step",
+            density=True,
+            linewidth=1.6,
+            label=f"{label} (mean {t['score'].mean():.1f})",
+        )
     ax.set_xlabel("final score")
     ax.set_ylabel("share of games per point")
     ax.set_title("Kniffel: score distribution per policy")

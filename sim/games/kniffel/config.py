@@ -25,7 +25,9 @@ class Scores(Strict):
     kleine_strasse: int = Field(30, ge=0, le=1000)
     grosse_strasse: int = Field(40, ge=0, le=1000)
     kniffel: int = Field(50, ge=1, le=1000)
-    kniffel_bonus: int = Field(100, ge=0, le=1000, description="per further Kniffel while the box holds the Kniffel score")
+    kniffel_bonus: int = Field(
+        100, ge=0, le=1000, description="per further Kniffel while the box holds the Kniffel score"
+    )
 
 
 class Joker(Strict):

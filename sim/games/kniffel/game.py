@@ -91,8 +91,25 @@ class Kniffel(Game):
             pid = POLICIES[policy]
             E, gk, gc = self.decision_tables(cfg, pid)
             play_sheets(
-                pid, pid == OPTIMAL, seed, start, count, seat, E, gk, gc, T, T5.index_of_code, rp, sc, kn,
-                cats[seat], turns[seat], ub[seat], kb[seat], kn_count[seat],
+                pid,
+                pid == OPTIMAL,
+                seed,
+                start,
+                count,
+                seat,
+                E,
+                gk,
+                gc,
+                T,
+                T5.index_of_code,
+                rp,
+                sc,
+                kn,
+                cats[seat],
+                turns[seat],
+                ub[seat],
+                kb[seat],
+                kn_count[seat],
             )
         score = cats.sum(axis=2) + ub + kb  # [seat, run]
         top = score.max(axis=0)

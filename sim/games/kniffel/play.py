@@ -47,7 +47,9 @@ def _log(log, n, kind, turn, level, dice, a, b, c, d):
 
 
 @njit(cache=True)
-def play_turn(pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, dice, counts, keep, held, log, nlog):
+def play_turn(
+    pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, dice, counts, keep, held, log, nlog
+):
     """One turn from state ``key``. Returns (box, points, upper bonus, Kniffel bonus, next key, log rows).
 
     ``dice``/``counts``/``keep``/``held`` are scratch arrays; ``log`` gets events when it has rows.
@@ -143,8 +145,24 @@ def play_sheets(
                 for turn in range(R.N_CAT):
                     idx = ((R.key_mask(key) << 1) | R.key_flag(key)) if tabled else 0
                     c, pts, ub, kb, key, _ = play_turn(
-                        pid, key, seed, start + g, seat, turn, gk[idx], gc[idx], T, ioc, rp, sc,
-                        dice, counts, keep, held, no_log, 0,
+                        pid,
+                        key,
+                        seed,
+                        start + g,
+                        seat,
+                        turn,
+                        gk[idx],
+                        gc[idx],
+                        T,
+                        ioc,
+                        rp,
+                        sc,
+                        dice,
+                        counts,
+                        keep,
+                        held,
+                        no_log,
+                        0,
                     )
                     _record(g, turn, c, pts, ub, kb, counts, out_cat, out_turn, out_ub, out_kb, out_kn)
         return
@@ -178,8 +196,24 @@ def play_sheets(
             for g in range(b * step, min(count, (b + 1) * step)):
                 u = gslot[g]
                 c, pts, ub, kb, nk, _ = play_turn(
-                    pid, keys[g], seed, start + g, seat, turn, plan_keep[u], plan_cat[u], T, ioc, rp, sc,
-                    dice, counts, keep, held, no_log, 0,
+                    pid,
+                    keys[g],
+                    seed,
+                    start + g,
+                    seat,
+                    turn,
+                    plan_keep[u],
+                    plan_cat[u],
+                    T,
+                    ioc,
+                    rp,
+                    sc,
+                    dice,
+                    counts,
+                    keep,
+                    held,
+                    no_log,
+                    0,
                 )
                 keys[g] = nk
                 _record(g, turn, c, pts, ub, kb, counts, out_cat, out_turn, out_ub, out_kb, out_kn)

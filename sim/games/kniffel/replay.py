@@ -28,7 +28,9 @@ def _why(policy_id: int, key: int, row: np.ndarray, kv, rp, sc) -> str:
         level = int(row[2])
         hm = int(row[8])
         kept = [int(dice[i]) for i in range(5) if (hm >> i) & 1]
-        k = int(T5.index_of_code[int(np.bincount(np.array(kept, dtype=np.int64) - 1, minlength=6) @ (7 ** np.arange(6)))])
+        k = int(
+            T5.index_of_code[int(np.bincount(np.array(kept, dtype=np.int64) - 1, minlength=6) @ (7 ** np.arange(6)))]
+        )
         return f"expected {kv[level, k]:.2f} more points this game (rerolling all: {kv[level, 0]:.2f})"
     if policy_id == GREEDY:
         c = best_box(counts, int(T5.index_of_code[int(counts @ (7 ** np.arange(6)))]), key, rp, sc)

@@ -14,12 +14,34 @@ import numpy as np
 from numba import njit
 
 CATEGORIES = (
-    "einser", "zweier", "dreier", "vierer", "fuenfer", "sechser",
-    "dreierpasch", "viererpasch", "full_house", "kleine_strasse", "grosse_strasse", "kniffel", "chance",
+    "einser",
+    "zweier",
+    "dreier",
+    "vierer",
+    "fuenfer",
+    "sechser",
+    "dreierpasch",
+    "viererpasch",
+    "full_house",
+    "kleine_strasse",
+    "grosse_strasse",
+    "kniffel",
+    "chance",
 )
 CATEGORY_LABELS = (
-    "Einser", "Zweier", "Dreier", "Vierer", "Fünfer", "Sechser",
-    "Dreierpasch", "Viererpasch", "Full House", "Kleine Straße", "Große Straße", "Kniffel", "Chance",
+    "Einser",
+    "Zweier",
+    "Dreier",
+    "Vierer",
+    "Fünfer",
+    "Sechser",
+    "Dreierpasch",
+    "Viererpasch",
+    "Full House",
+    "Kleine Straße",
+    "Große Straße",
+    "Kniffel",
+    "Chance",
 )
 N_CAT = 13
 DREIERPASCH, VIERERPASCH, FULL_HOUSE, KLEINE_STRASSE, GROSSE_STRASSE, KNIFFEL, CHANCE = 6, 7, 8, 9, 10, 11, 12
