@@ -1,0 +1,496 @@
+"""Dungeon24 bot policies: jitted decision functions dispatched by integer id.
+
+Every decision the rules leave to a player is one dispatcher below; each takes the policy id
+``pol``, the state vector ``S`` (``sim.games.dungeon24.rules``), the deciding seat ``p``, the rule
+array ``rp`` and the seat's own random stream ``st`` (one-element uint64 array, ``sim.rng``):
+
+- ``arrange(pol, cards, st, perm)``: the pyramid; ``perm[pos]`` = basic card at position 0..4;
+- ``want_fire``: fire one ability charge at the start of the own turn?
+- ``choose_action``: attack with active position ``f`` (returns ``f``) or deploy (returns -1);
+- ``choose_blocker``: the defending creature against the attacker's fighter ``f``;
+- ``want_reroll``: focus reroll of the own die, seeing both dice (attacker decides first);
+- ``choose_discard``: the reserve card that pays for a focus reroll;
+- ``want_counter``: activate the face-down boss early after the opponent fired (Boss-Konter).
+
+Policies (``POLICIES``):
+
+- ``random``: uniform over the legal choices, yes/no with probability 1/2, random pyramid.
+- ``greedy``: fires every charge at once, attacks with the highest A, deploys when its best A is
+  below the opponent's best V, blocks with the highest V, rerolls a die of 1-2 when the exchange
+  goes against it, always counters, puts the highest A in front; pays focus with the weakest card.
+- ``heuristic``: rates moves by a value scale in LP (``W_*``: LP 1, a creature ``2 + (A+V)/2``, a
+  win 0.5, a charge 3, a won game 100). Attack = hit chance × (damage + creature value + win) from
+  the exact 36 dice pairs (no rerolls) against the opponent's best blocker; deploy when the next
+  card's attack rating over a horizon of ``H`` turns beats attacking now (``(H-1)·new > H·now``);
+  blocks with the creature of least expected loss; rerolls when the chance to turn the exchange
+  times its value exceeds the value of the card paid; fires Blutrausch when the hit chance is
+  below 1/2 or the charge risks being lost (boss active), the others at once; counters when its
+  best active A is below the boss's and it has at most one active creature; pyramid: strongest
+  (A+V) in front, weakest in the middle.
+- ``expectimax``: the exact expectation of the current exchange over both dice, the Blutrausch
+  dice and both focus decisions (the opponent modelled as minimising), with the heuristic's value
+  scale as leaf; attack vs deploy vs firing compared on it; the blocker minimises the attacker's
+  exact expectation; rerolls decided exactly on it.
+
+Adding a policy: one decision function per dispatcher (or reuse one), a ``POLICIES`` line and a
+branch in each dispatcher.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.games.dungeon24 import rules as R
+from sim.rng import below, uniform
+
+RANDOM, GREEDY, HEURISTIC, EXPECTIMAX = 0, 1, 2, 3
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC, "expectimax": EXPECTIMAX}
+
+# the value scale (in LP) of heuristic and expectimax
+W_LP = 1.0
+W_CARD0 = 2.0
+W_CARD1 = 0.5
+W_WIN = 0.5
+W_CHARGE = 3.0
+W_GAME = 100.0
+H = 3  # horizon (own turns) of the deploy rating
+
+
+@njit(cache=True, inline="always")
+def card_value(a: int, v: int) -> float:
+    return W_CARD0 + W_CARD1 * (a + v)
+
+
+@njit(cache=True)
+def pos_value(S: np.ndarray, p: int, pos: int) -> float:
+    return card_value(R.attack_of(S, p, pos), R.defence_of(S, p, pos))
+
+
+# --- shared helpers ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def best_active(S: np.ndarray, p: int, defence: bool) -> int:
+    """Active position of ``p`` with the highest A (or V); ties: the earlier position."""
+    best = -1
+    bv = -1
+    for pos in range(R.N_POS):
+        if R.status(S, p, pos) == R.ACTIVE:
+            x = R.defence_of(S, p, pos) if defence else R.attack_of(S, p, pos)
+            if x > bv:
+                bv = x
+                best = pos
+    return best
+
+
+@njit(cache=True)
+def random_active(S: np.ndarray, p: int, st: np.ndarray) -> int:
+    k = below(st, R.n_active(S, p))
+    for pos in range(R.N_POS):
+        if R.status(S, p, pos) == R.ACTIVE:
+            if k == 0:
+                return pos
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def weakest_reserve(S: np.ndarray, p: int) -> int:
+    """Reserve position with the lowest A+V; ties: the later position (revealed last)."""
+    best = -1
+    bv = 1 << 30
+    for pos in range(R.BOSS):
+        if R.status(S, p, pos) == R.DOWN:
+            x = R.attack_of(S, p, pos) + R.defence_of(S, p, pos)
+            if x <= bv:
+                bv = x
+                best = pos
+    return best
+
+
+@njit(cache=True)
+def hit_chance(diff0: int) -> float:
+    """P(a + d1 > d2) for two fair d6 and a fixed advantage ``diff0`` = A - V (+ bonus)."""
+    n = 0
+    for a in range(1, 7):
+        for d in range(1, 7):
+            if diff0 + a > d:
+                n += 1
+    return n / 36.0
+
+
+@njit(cache=True)
+def hit_base(S: np.ndarray, p: int, dpos: int, rp: np.ndarray):
+    """``(const, lethal)``: a hit by ``diff`` on ``dpos`` is worth ``diff * W_LP + const`` to attacker ``p``,
+    or ``W_GAME`` when ``diff >= lethal`` (``lethal`` 0: every hit ends the game)."""
+    o = 1 - p
+    if dpos == R.BOSS and rp[R.RP_BOSS_LOSS] == R.BOSSLOSS_DEFEAT:
+        return 0.0, 0
+    if R.n_active(S, o) == 1 and R.next_reveal(S, o) < 0:
+        return 0.0, 0
+    g = pos_value(S, o, dpos) + W_WIN
+    if S[R.S_LOST + p] == 0 and S[R.S_ABIL + p] != R.AB_NONE and (S[R.S_WINS + p] + 1) % rp[R.RP_CHARGE_EVERY] == 0:
+        g += W_CHARGE
+    if dpos == R.BOSS and S[R.S_LOST + o] == 0 and S[R.S_ABIL + o] != R.AB_NONE:
+        g += W_CHARGE * (S[R.S_CHARGES + o] + 1)
+    return g, S[R.S_LP + o]
+
+
+@njit(cache=True, inline="always")
+def gain_of(const: float, lethal: int, diff: int) -> float:
+    """Value of an exchange by ``diff`` (0: blocked) given ``hit_base``."""
+    if diff <= 0:
+        return 0.0
+    if diff >= lethal:
+        return W_GAME
+    return diff * W_LP + const
+
+
+@njit(cache=True)
+def hit_gain(S: np.ndarray, p: int, dpos: int, diff: int, rp: np.ndarray) -> float:
+    """Value for attacker ``p`` of a hit by ``diff`` on the opponent's ``dpos`` (value scale ``W_*``)."""
+    const, lethal = hit_base(S, p, dpos, rp)
+    return gain_of(const, lethal, diff)
+
+
+@njit(cache=True)
+def focus_cost_value(S: np.ndarray, p: int, rp: np.ndarray) -> float:
+    """Value of the reserve card(s) a focus reroll of ``p`` costs (the weakest first)."""
+    pos = weakest_reserve(S, p)
+    if pos < 0:
+        return 0.0
+    return pos_value(S, p, pos) * rp[R.RP_FOCUS_COST]
+
+
+@njit(cache=True)
+def bonus_dist(k: int) -> np.ndarray:
+    """Distribution of the sum of ``k`` d6 (index = sum)."""
+    dist = np.zeros(6 * k + 1)
+    dist[0] = 1.0
+    for _ in range(k):
+        nd = np.zeros(6 * k + 1)
+        for s in range(6 * k + 1):
+            if dist[s] > 0:
+                for f in range(1, 7):
+                    if s + f <= 6 * k:
+                        nd[s + f] += dist[s] / 6.0
+        dist = nd
+    return dist
+
+
+@njit(cache=True)
+def exchange_value(S: np.ndarray, p: int, att_base: int, dpos: int, att_roll: bool, def_roll: bool,
+                   c_att: float, c_def: float, rp: np.ndarray) -> float:
+    """Exact expected value for attacker ``p`` of one exchange with known A (+ bonus) ``att_base``.
+
+    Over both dice, then the attacker's reroll (``att_roll``: allowed, costing ``c_att``) and the
+    defender's reroll (``def_roll``, costing the defender ``c_def``), each side best for itself.
+    """
+    vd = R.defence_of(S, 1 - p, dpos)
+    const, lethal = hit_base(S, p, dpos, rp)
+    val = np.empty((6, 6))
+    for a in range(6):
+        for d in range(6):
+            val[a, d] = gain_of(const, lethal, R.exchange(att_base + a + 1, vd + d + 1))
+    dv = np.empty((6, 6))  # after the defender's decision
+    for a in range(6):
+        m = 0.0
+        for d in range(6):
+            m += val[a, d]
+        m = m / 6.0 + c_def
+        for d in range(6):
+            dv[a, d] = min(val[a, d], m) if def_roll else val[a, d]
+    tot = 0.0
+    for d in range(6):
+        m = 0.0
+        for a in range(6):
+            m += dv[a, d]
+        m = m / 6.0 - c_att
+        for a in range(6):
+            tot += max(dv[a, d], m) if att_roll else dv[a, d]
+    return tot / 36.0
+
+
+@njit(cache=True)
+def attack_value(S: np.ndarray, p: int, f: int, dpos: int, extra_dice: int, rp: np.ndarray) -> float:
+    """Exact expectation of attacking with ``f`` against ``dpos``, Blutrausch dice (pending + extra) included."""
+    o = 1 - p
+    k = S[R.S_BLUT + p] + extra_dice
+    att_roll = R.can_focus(S, p, rp)
+    def_roll = R.can_focus(S, o, rp)
+    c_att = focus_cost_value(S, p, rp)
+    c_def = focus_cost_value(S, o, rp)
+    a = R.attack_of(S, p, f)
+    if k == 0:
+        return exchange_value(S, p, a, dpos, att_roll, def_roll, c_att, c_def, rp)
+    dist = bonus_dist(k)
+    tot = 0.0
+    for b in range(dist.shape[0]):
+        if dist[b] > 0:
+            tot += dist[b] * exchange_value(S, p, a + b, dpos, att_roll, def_roll, c_att, c_def, rp)
+    return tot
+
+
+@njit(cache=True)
+def best_attack_exact(S: np.ndarray, p: int, extra_dice: int, rp: np.ndarray):
+    """(value, fighter): the attacker's best fighter against the defender's best (minimising) blocker."""
+    o = 1 - p
+    best = -1e300
+    bf = -1
+    for f in range(R.N_POS):
+        if R.status(S, p, f) != R.ACTIVE:
+            continue
+        worst = 1e300
+        for b in range(R.N_POS):
+            if R.status(S, o, b) == R.ACTIVE:
+                v = attack_value(S, p, f, b, extra_dice, rp)
+                if v < worst:
+                    worst = v
+        if worst > best:
+            best = worst
+            bf = f
+    return best, bf
+
+
+@njit(cache=True)
+def attack_rating(S: np.ndarray, p: int, f: int, b: int, extra: float, rp: np.ndarray) -> float:
+    """Heuristic rating of attacking with ``f`` against ``b`` (no rerolls): E[gain] over the 36 dice pairs."""
+    o = 1 - p
+    a = R.attack_of(S, p, f) + extra
+    v = R.defence_of(S, o, b)
+    const, lethal = hit_base(S, p, b, rp)
+    tot = 0.0
+    for da in range(1, 7):
+        for dd in range(1, 7):
+            tot += gain_of(const, lethal, R.exchange(int(a) + da, v + dd))
+    return tot / 36.0
+
+
+@njit(cache=True)
+def best_attack_rating(S: np.ndarray, p: int, extra: float, rp: np.ndarray):
+    """(rating, fighter) of the heuristic against the opponent's highest-V blocker."""
+    b = best_active(S, 1 - p, True)
+    best = -1.0
+    bf = -1
+    for f in range(R.N_POS):
+        if R.status(S, p, f) == R.ACTIVE:
+            r = attack_rating(S, p, f, b, extra, rp)
+            if r > best:
+                best = r
+                bf = f
+    return best, bf
+
+
+@njit(cache=True)
+def deploy_rating(S: np.ndarray, p: int, now: float, exact: bool, rp: np.ndarray) -> float:
+    """Rating of deploying: the next reserve card's best attack over ``H - 1`` turns vs ``H`` turns now."""
+    pos = R.next_reserve(S, p)
+    if pos < 0:
+        return -1e300
+    S[R.S_STATUS + 6 * p + pos] = R.ACTIVE
+    if exact:
+        new, _ = best_attack_exact(S, p, 0, rp)
+    else:
+        new, _ = best_attack_rating(S, p, 3.5 * S[R.S_BLUT + p], rp)
+    S[R.S_STATUS + 6 * p + pos] = R.DOWN
+    return (H - 1) * new - H * now
+
+
+# --- arrangement ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def arrange(pol: int, cards: np.ndarray, st: np.ndarray, perm: np.ndarray) -> None:
+    """The pyramid of policy ``pol`` for the deck ``cards[card, 0/1]`` (A/V): fills ``perm[0..4]``.
+
+    random: a uniform permutation; greedy: highest A first (then V); heuristic/expectimax: highest
+    A+V first (then A), so the weakest cards wait in the middle. Ties keep the deck order.
+    """
+    n = R.N_BASIC
+    for i in range(n):
+        perm[i] = i
+    if pol == RANDOM:
+        for i in range(n - 1, 0, -1):  # Fisher-Yates
+            j = below(st, i + 1)
+            perm[i], perm[j] = perm[j], perm[i]
+        return
+    for i in range(1, n):  # insertion sort, stable, by descending key
+        c = perm[i]
+        kc = _arrange_key(pol, cards, c)
+        j = i - 1
+        while j >= 0 and _arrange_key(pol, cards, perm[j]) < kc:
+            perm[j + 1] = perm[j]
+            j -= 1
+        perm[j + 1] = c
+
+
+@njit(cache=True, inline="always")
+def _arrange_key(pol: int, cards: np.ndarray, c: int) -> int:
+    if pol == GREEDY:
+        return cards[c, 0] * 64 + cards[c, 1]
+    return (cards[c, 0] + cards[c, 1]) * 64 + cards[c, 0]
+
+
+# --- decisions -----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def want_fire(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarray) -> bool:
+    """Fire one charge now (the caller checked ``rules.can_fire``)?"""
+    if pol == RANDOM:
+        return uniform(st) < 0.5
+    if pol == GREEDY:
+        return True
+    ab = S[R.S_ABIL + p]
+    if ab != R.AB_BLUTRAUSCH:
+        return True
+    boss_exposed = R.status(S, p, R.BOSS) == R.ACTIVE
+    if pol == HEURISTIC:
+        b = best_active(S, 1 - p, True)
+        f = best_active(S, p, False)
+        k = S[R.S_BLUT + p]
+        ch = hit_chance(R.attack_of(S, p, f) + int(3.5 * k) - R.defence_of(S, 1 - p, b))
+        return ch < 0.5 or boss_exposed
+    # expectimax: fire when the exact gain of the extra dice beats keeping the charge
+    with_, _ = best_attack_exact(S, p, rp[R.RP_BLUT_DICE], rp)
+    without, _ = best_attack_exact(S, p, 0, rp)
+    keep = 0.0 if boss_exposed else W_CHARGE / 3.0
+    return with_ - without > keep
+
+
+@njit(cache=True)
+def choose_action(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarray) -> int:
+    """Attacking position, or -1 to deploy (only when a reserve card is face down)."""
+    o = 1 - p
+    can_dep = R.can_deploy(S, p)
+    if pol == RANDOM:
+        n = R.n_active(S, p)
+        if can_dep and below(st, n + 1) == n:
+            return -1
+        return random_active(S, p, st)
+    if pol == GREEDY:
+        f = best_active(S, p, False)
+        if can_dep and R.attack_of(S, p, f) < R.defence_of(S, o, best_active(S, o, True)):
+            return -1
+        return f
+    if pol == HEURISTIC:
+        now, f = best_attack_rating(S, p, 3.5 * S[R.S_BLUT + p], rp)
+        if can_dep and deploy_rating(S, p, now, False, rp) > 0:
+            return -1
+        return f
+    now, f = best_attack_exact(S, p, 0, rp)
+    if can_dep and deploy_rating(S, p, now, True, rp) > 0:
+        return -1
+    return f
+
+
+@njit(cache=True)
+def choose_blocker(pol: int, S: np.ndarray, p: int, f: int, rp: np.ndarray, st: np.ndarray) -> int:
+    """Defending position of ``p`` against the attacker's fighter ``f`` (its Blutrausch dice still unrolled)."""
+    if pol == RANDOM:
+        return random_active(S, p, st)
+    if pol == GREEDY:
+        return best_active(S, p, True)
+    o = 1 - p
+    att_a = R.attack_of(S, o, f)
+    best = 1e300
+    bb = -1
+    for b in range(R.N_POS):
+        if R.status(S, p, b) != R.ACTIVE:
+            continue
+        if pol == HEURISTIC:
+            const, lethal = hit_base(S, o, b, rp)
+            tot = 0.0
+            for da in range(1, 7):
+                for dd in range(1, 7):
+                    tot += gain_of(const, lethal, R.exchange(att_a + int(3.5 * S[R.S_BLUT + o]) + da,
+                                                             R.defence_of(S, p, b) + dd))
+            v = tot / 36.0
+        else:
+            v = attack_value(S, o, f, b, 0, rp)
+        if v < best:
+            best = v
+            bb = b
+    return bb
+
+
+@njit(cache=True)
+def want_reroll(pol: int, S: np.ndarray, p: int, is_att: bool, att_base: int, dpos: int, da: int, dd: int,
+                rp: np.ndarray, st: np.ndarray) -> bool:
+    """Focus reroll of ``p``'s die (caller checked ``rules.can_focus``).
+
+    ``att_base``: the attacker's A plus its Blutrausch dice; ``dpos``: the defending position;
+    ``da``/``dd``: the dice. The attacker decides first; the defender sees the attacker's final die.
+    """
+    att = p if is_att else 1 - p
+    def_base = R.defence_of(S, 1 - att, dpos)
+    hit = att_base + da > def_base + dd
+    if pol == RANDOM:
+        return uniform(st) < 0.5
+    if pol == GREEDY:
+        if is_att:
+            return (not hit) and da <= 2
+        return hit and dd <= 2
+    const, lethal = hit_base(S, att, dpos, rp)
+    cost = focus_cost_value(S, p, rp)
+    if is_att:
+        if pol == EXPECTIMAX:  # exact: the defender's reply modelled as minimising
+            d = 1 - att
+            def_roll = R.can_focus(S, d, rp)
+            c_def = focus_cost_value(S, d, rp)
+            keep = _after_defender(const, lethal, att_base + da, def_base, dd, def_roll, c_def)
+            new = 0.0
+            for a in range(1, 7):
+                new += _after_defender(const, lethal, att_base + a, def_base, dd, def_roll, c_def)
+            return new / 6.0 - cost > keep
+        if hit:  # heuristic: the chance to turn a block into a hit, at an average damage
+            return False
+        n = 0
+        for a in range(1, 7):
+            if att_base + a > def_base + dd:
+                n += 1
+        return n / 6.0 * gain_of(const, lethal, max(1, att_base + 4 - def_base - dd)) > cost
+    # the defender (both): exact, it decides last
+    keep = gain_of(const, lethal, R.exchange(att_base + da, def_base + dd))
+    new = 0.0
+    for x in range(1, 7):
+        new += gain_of(const, lethal, R.exchange(att_base + da, def_base + x))
+    return keep - new / 6.0 > cost
+
+
+@njit(cache=True)
+def _after_defender(const: float, lethal: int, att_total: int, def_base: int, dd: int, def_roll: bool,
+                    c_def: float) -> float:
+    """Attacker's value with its final total, the defender then rerolling when that is worse for the attacker."""
+    keep = gain_of(const, lethal, R.exchange(att_total, def_base + dd))
+    if not def_roll:
+        return keep
+    new = 0.0
+    for x in range(1, 7):
+        new += gain_of(const, lethal, R.exchange(att_total, def_base + x))
+    return min(keep, new / 6.0 + c_def)
+
+
+@njit(cache=True)
+def choose_discard(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarray) -> int:
+    """Reserve position that pays for ``p``'s focus reroll."""
+    if pol == RANDOM:
+        k = below(st, R.n_reserve(S, p))
+        for pos in range(R.BOSS):
+            if R.status(S, p, pos) == R.DOWN:
+                if k == 0:
+                    return pos
+                k -= 1
+    return weakest_reserve(S, p)
+
+
+@njit(cache=True)
+def want_counter(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarray) -> bool:
+    """Activate ``p``'s face-down boss early after the opponent fired (caller checked it is allowed)?"""
+    if pol == RANDOM:
+        return uniform(st) < 0.5
+    if pol == GREEDY:
+        return True
+    f = best_active(S, p, False)
+    return R.n_active(S, p) <= 1 and R.attack_of(S, p, f) < R.attack_of(S, p, R.BOSS)

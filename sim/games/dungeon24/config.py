@@ -1,0 +1,132 @@
+"""Dungeon24's config model (every rule number, card stats and decks) and its frozen arrays.
+
+``freeze(cfg)`` gives the kernels ``(rp, cards, ability)``:
+
+- ``rp``: int64 rule parameters, indices ``R.RP_*``;
+- ``cards``: int64 ``[people, 6, 2]`` attack/defence of each people's deck, basic cards 0..4
+  in config order, the boss at index 5 (``R.BOSS``);
+- ``ability``: int64 ``[people]``, the ability kind (``R.AB_*``) of each people.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from pydantic import Field, field_validator
+
+from sim.config import Strict
+from sim.games.dungeon24 import rules as R
+
+PEOPLES = ("gruenlinge", "untote", "dunkelelfen")
+PEOPLE_LABELS = ("Grünlinge", "Untote", "Dunkelelfen")
+ABILITIES = {"none": R.AB_NONE, "blutrausch": R.AB_BLUTRAUSCH, "auferstehung": R.AB_AUFERSTEHUNG,
+             "schattenschmerz": R.AB_SCHATTENSCHMERZ}
+BOSS_COUNTER = {"off": R.COUNTER_OFF, "first": R.COUNTER_FIRST, "every": R.COUNTER_EVERY}
+BOSS_LOSS = {"ability": R.BOSSLOSS_ABILITY, "defeat": R.BOSSLOSS_DEFEAT}
+
+
+class Card(Strict):
+    name: str
+    a: int = Field(ge=0, le=30, description="attack A")
+    v: int = Field(ge=0, le=30, description="defence V")
+
+
+class Volk(Strict):
+    label: str
+    ability: Literal["none", "blutrausch", "auferstehung", "schattenschmerz"]
+    cards: list[Card] = Field(description="the 5 basic creature cards")
+    boss: Card
+
+    @field_validator("cards")
+    @classmethod
+    def five_cards(cls, v: list[Card]) -> list[Card]:
+        if len(v) != R.N_BASIC:
+            raise ValueError(f"a deck holds exactly {R.N_BASIC} basic cards, got {len(v)}")
+        return v
+
+
+class Peoples(Strict):
+    gruenlinge: Volk
+    untote: Volk
+    dunkelelfen: Volk
+
+
+class Start(Strict):
+    lp: int = Field(24, ge=1, le=1000, description="life points at the start")
+    active: int = Field(2, ge=1, le=3, description="front cards revealed as active at the start")
+
+
+class Rules(Strict):
+    charge_every: int = Field(3, ge=1, le=100, description="wins per ability charge (3 / 6 / 9 ...)")
+    focus: bool = Field(True, description="focus rerolls allowed at all")
+    focus_cost: int = Field(1, ge=0, le=5, description="face-down reserve cards sent to the graveyard per reroll")
+    boss_loss: Literal["ability", "defeat"] = Field("ability", description="house rule: a fallen boss costs the "
+                                                    "ability (ability) or the game (defeat)")
+    boss_counter: Literal["off", "first", "every"] = Field("every", description="opponent fires its ability: "
+                                                           "boss may be activated early (first charge only/every)")
+    max_turns: int = Field(600, ge=1, le=100000, description="safety cap: the game is a draw after this many turns")
+
+
+class Abilities(Strict):
+    blutrausch_dice: int = Field(1, ge=0, le=5, description="Blutrausch: d6 added to A on the next attack")
+    auferstehung_count: int = Field(1, ge=0, le=5, description="Auferstehung: fallen creatures returned")
+    schattenschmerz_lp: int = Field(2, ge=0, le=100, description="Schattenschmerz: LP lost per opponent turn")
+    schattenschmerz_turns: int = Field(3, ge=0, le=20, description="Schattenschmerz: opponent turns it lasts")
+
+
+class Dungeon24Config(Strict):
+    name: str = "dungeon24"
+    assumed: list[str] = Field(default_factory=list, description="dotted paths of values the seed does not fix")
+    start: Start = Start()
+    rules: Rules = Rules()
+    abilities: Abilities = Abilities()
+    peoples: Peoples
+
+
+    @field_validator("assumed")
+    @classmethod
+    def known_paths(cls, v: list[str]) -> list[str]:
+        for path in v:
+            node: object = cls
+            for key in path.split("."):
+                fields = getattr(node, "model_fields", None)
+                if fields is None or key not in fields:
+                    raise ValueError(f"assumed names an unknown field: {path}")
+                node = fields[key].annotation
+        return v
+
+
+def people_index(name: str) -> int:
+    """Index of a people name (``gruenlinge``, ``untote``, ``dunkelelfen``); ValueError otherwise."""
+    return PEOPLES.index(name)
+
+
+def volk(cfg: Dungeon24Config, i: int) -> Volk:
+    return getattr(cfg.peoples, PEOPLES[i])
+
+
+def freeze(cfg: Dungeon24Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rule numbers as ``(rp, cards, ability)`` arrays for the kernels (see module docstring)."""
+    rp = np.zeros(R.RP_SIZE, dtype=np.int64)
+    rp[R.RP_LP] = cfg.start.lp
+    rp[R.RP_ACTIVE] = cfg.start.active
+    rp[R.RP_CHARGE_EVERY] = cfg.rules.charge_every
+    rp[R.RP_FOCUS] = int(cfg.rules.focus)
+    rp[R.RP_FOCUS_COST] = cfg.rules.focus_cost
+    rp[R.RP_BOSS_LOSS] = BOSS_LOSS[cfg.rules.boss_loss]
+    rp[R.RP_BOSS_COUNTER] = BOSS_COUNTER[cfg.rules.boss_counter]
+    rp[R.RP_MAX_TURNS] = cfg.rules.max_turns
+    rp[R.RP_BLUT_DICE] = cfg.abilities.blutrausch_dice
+    rp[R.RP_AUF_COUNT] = cfg.abilities.auferstehung_count
+    rp[R.RP_SCHATTEN_LP] = cfg.abilities.schattenschmerz_lp
+    rp[R.RP_SCHATTEN_TURNS] = cfg.abilities.schattenschmerz_turns
+    cards = np.zeros((len(PEOPLES), R.N_POS, 2), dtype=np.int64)
+    ability = np.zeros(len(PEOPLES), dtype=np.int64)
+    for i in range(len(PEOPLES)):
+        v = volk(cfg, i)
+        for k, c in enumerate(v.cards):
+            cards[i, k] = (c.a, c.v)
+        cards[i, R.BOSS] = (v.boss.a, v.boss.v)
+        ability[i] = ABILITIES[v.ability]
+    return rp, cards, ability

@@ -1,0 +1,185 @@
+"""The Dungeon24 run kernel: one game per run, every draw from the run's own ``sim.rng`` streams.
+
+Streams of run ``r`` (keys ``(seed, r, a, b)``): ``(1, 0)`` the roll-off, ``(2, seat)`` the seat's
+dice (attack/defence die, focus rerolls, Blutrausch dice), ``(3, seat)`` the seat's policy choices.
+``play_game`` plays one run and, when given a non-empty ``log``, writes its events (the replay);
+``play_batch`` runs it over a chunk with ``prange``, so tables never depend on chunking or threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from policies import dungeon24 as P
+from sim.games.dungeon24 import rules as R
+from sim.rng import die, stream_key
+
+COLUMNS = (
+    "winner", "first_attacker", "turns", "end",
+    "lp0", "lp1", "wins0", "wins1", "ability_uses0", "ability_uses1", "boss_lost0", "boss_lost1",
+    "charges0", "charges1", "focus0", "focus1", "deploys0", "deploys1", "counters0", "counters1",
+    "people0", "people1",
+)
+N_COL = len(COLUMNS)
+
+# event kinds of the replay log (row: kind, turn, seat, a, b, c, d, e)
+EV_ROLLOFF, EV_CURSE, EV_FIRE, EV_COUNTER, EV_DEPLOY, EV_ATTACK, EV_REROLL, EV_HIT, EV_BLOCK = range(9)
+EV_REINFORCE, EV_END = 9, 10
+LOG_WIDTH = 8
+BLOCK = 256  # runs per parallel work item
+
+
+@njit(cache=True, inline="always")
+def _ev(log, n, kind, turn, p, a, b, c, d, e):
+    if n < log.shape[0]:
+        log[n, 0] = kind
+        log[n, 1] = turn
+        log[n, 2] = p
+        log[n, 3] = a
+        log[n, 4] = b
+        log[n, 5] = c
+        log[n, 6] = d
+        log[n, 7] = e
+        return n + 1
+    return n
+
+
+@njit(cache=True)
+def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards, log):
+    """Play run ``run`` into the state ``S``; returns the number of log rows written.
+
+    ``st`` (5 uint64) and ``perm`` (int64 [2, 5]) are scratch space, overwritten.
+    ``pols``/``people``/``abil``: policy id, people index and ability kind per seat;
+    ``perm_fixed[seat]``: a fixed pyramid (``-1`` in slot 0: the seat's policy arranges it).
+    """
+    st[0] = stream_key(seed, run, 1, 0)
+    st[1] = stream_key(seed, run, 2, 0)
+    st[2] = stream_key(seed, run, 2, 1)
+    st[3] = stream_key(seed, run, 3, 0)
+    st[4] = stream_key(seed, run, 3, 1)
+    g = st[0:1]
+    dice = (st[1:2], st[2:3])
+    pst = (st[3:4], st[4:5])
+    for s in range(2):
+        if perm_fixed[s, 0] >= 0:
+            perm[s] = perm_fixed[s]
+        else:
+            P.arrange(pols[s], cards[people[s]], pst[s], perm[s])
+    R.init_state(S, rp, cards, people, abil, perm)
+    n = 0
+    while True:
+        a = die(g)
+        b = die(g)
+        n = _ev(log, n, EV_ROLLOFF, 0, -1, a, b, 0, 0, 0)
+        if a != b:
+            break
+    p = 0 if a > b else 1
+    S[R.S_FIRST] = p
+    while True:
+        if S[R.S_TURN] >= rp[R.RP_MAX_TURNS]:
+            S[R.S_END] = R.END_TURN_LIMIT
+            S[R.S_WINNER] = -1
+            break
+        S[R.S_TURN] += 1
+        S[R.S_TOMOVE] = p
+        t = S[R.S_TURN]
+        o = 1 - p
+        dmg, end = R.curse_tick(S, p, rp)
+        if dmg > 0:
+            n = _ev(log, n, EV_CURSE, t, p, dmg, S[R.S_LP + p], 0, 0, 0)
+        if end != R.END_NONE:
+            break
+        if R.can_fire(S, p, rp) and P.want_fire(pols[p], S, p, rp, pst[p]):
+            eff = R.fire(S, p, rp)
+            n = _ev(log, n, EV_FIRE, t, p, S[R.S_ABIL + p], eff, S[R.S_CHARGES + p], 0, 0)
+            if R.counter_allowed(S, o, rp) and P.want_counter(pols[o], S, o, rp, pst[o]):
+                R.activate_boss(S, o)
+                n = _ev(log, n, EV_COUNTER, t, o, R.BOSS, 0, 0, 0, 0)
+        f = P.choose_action(pols[p], S, p, rp, pst[p])
+        if f < 0:
+            pos = R.deploy(S, p)
+            n = _ev(log, n, EV_DEPLOY, t, p, pos, 0, 0, 0, 0)
+        else:
+            att_a = R.attack_of(S, p, f)
+            bl = P.choose_blocker(pols[o], S, o, f, rp, pst[o])
+            bonus = 0
+            for _ in range(S[R.S_BLUT + p]):
+                bonus += die(dice[p])
+            S[R.S_BLUT + p] = 0
+            ab = att_a + bonus
+            vb = R.defence_of(S, o, bl)
+            da = die(dice[p])
+            dd = die(dice[o])
+            n = _ev(log, n, EV_ATTACK, t, p, f, bl, da, dd, bonus)
+            if R.can_focus(S, p, rp) and P.want_reroll(pols[p], S, p, True, ab, bl, da, dd, rp, pst[p]):
+                pos = P.choose_discard(pols[p], S, p, rp, pst[p])
+                R.pay_focus(S, p, pos, rp)
+                old = da
+                da = die(dice[p])
+                n = _ev(log, n, EV_REROLL, t, p, 1, old, da, pos, 0)
+            if R.can_focus(S, o, rp) and P.want_reroll(pols[o], S, o, False, ab, bl, da, dd, rp, pst[o]):
+                pos = P.choose_discard(pols[o], S, o, rp, pst[o])
+                R.pay_focus(S, o, pos, rp)
+                old = dd
+                dd = die(dice[o])
+                n = _ev(log, n, EV_REROLL, t, o, 0, old, dd, pos, 0)
+            diff = R.exchange(ab + da, vb + dd)
+            if diff > 0:
+                end, r = R.apply_hit(S, p, bl, diff, rp)
+                n = _ev(log, n, EV_HIT, t, p, bl, diff, S[R.S_LP + o], S[R.S_WINS + p], S[R.S_CHARGES + p])
+                if r >= 0:
+                    n = _ev(log, n, EV_REINFORCE, t, o, r, 0, 0, 0, 0)
+                if end != R.END_NONE:
+                    break
+            else:
+                n = _ev(log, n, EV_BLOCK, t, p, ab + da, vb + dd, 0, 0, 0)
+        p = o
+    n = _ev(log, n, EV_END, S[R.S_TURN], S[R.S_WINNER], S[R.S_END], 0, 0, 0, 0)
+    return n
+
+
+@njit(cache=True)
+def write_row(S, row):
+    """The per-run columns (``COLUMNS``) of a finished game."""
+    row[0] = S[R.S_WINNER]
+    row[1] = S[R.S_FIRST]
+    row[2] = S[R.S_TURN]
+    row[3] = S[R.S_END]
+    for s in range(2):
+        row[4 + s] = S[R.S_LP + s]
+        row[6 + s] = S[R.S_WINS + s]
+        row[8 + s] = S[R.S_USES + s]
+        row[10 + s] = S[R.S_BOSSLOST + s]
+        row[12 + s] = S[R.S_CHARGED + s]
+        row[14 + s] = S[R.S_FOCUS + s]
+        row[16 + s] = S[R.S_DEPLOYS + s]
+        row[18 + s] = S[R.S_COUNTERS + s]
+        row[20 + s] = S[R.S_PEOPLE + s]
+
+
+@njit(cache=True, parallel=True)
+def play_batch(seed, start, count, pols, people, abil, perm_fixed, rp, cards):
+    """Runs ``start .. start + count - 1``: an int64 table ``[count, N_COL]``."""
+    out = np.empty((count, N_COL), np.int64)
+    n_blocks = (count + BLOCK - 1) // BLOCK
+    for blk in prange(n_blocks):  # scratch arrays once per block; each run still draws only from its own streams
+        S = np.empty(R.S_SIZE, np.int64)
+        st = np.empty(5, np.uint64)
+        perm = np.empty((2, R.N_BASIC), np.int64)
+        log = np.empty((0, LOG_WIDTH), np.int64)
+        for i in range(blk * BLOCK, min(count, (blk + 1) * BLOCK)):
+            play_game(S, st, perm, seed, start + i, pols, people, abil, perm_fixed, rp, cards, log)
+            write_row(S, out[i])
+    return out
+
+
+@njit(cache=True)
+def replay_game(seed, run, pols, people, abil, perm_fixed, rp, cards, max_events):
+    """One run with its event log (the same ``play_game`` as the batch): ``(state, log rows)``."""
+    S = np.empty(R.S_SIZE, np.int64)
+    st = np.empty(5, np.uint64)
+    perm = np.empty((2, R.N_BASIC), np.int64)
+    log = np.zeros((max_events, LOG_WIDTH), np.int64)
+    n = play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards, log)
+    return S, log[:n]

@@ -1,0 +1,191 @@
+"""Dungeon24 kernel, policies and Game: determinism, replay, options, and statistics with fixed seeds.
+
+Statistical tolerances are 4 standard errors of the sampled quantity (false alarm < 1e-4).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.batch import run_batch
+from sim.config import DicesimError
+from sim.games import get_game
+from sim.games.dungeon24 import game as G
+from sim.games.dungeon24 import play
+
+GAME = get_game("dungeon24")
+CFG = GAME.load()
+OPTS = GAME.check_options({"opponent": "greedy", "people": "untote", "opponent_people": "dunkelelfen"})
+
+
+def test_seat_policies_and_options():
+    assert GAME.seats == 2
+    assert GAME.seat_policies("heuristic", OPTS) == ["heuristic", "greedy"]
+    assert GAME.seat_policies("random,expectimax", OPTS) == ["random", "expectimax"]
+    assert GAME.compare_plan(["random", "greedy"], OPTS) == [("random", ["random", "greedy"]),
+                                                             ("greedy", ["greedy", "greedy"])]
+    for bad in ({"opponent": "smart"}, {"people": "orks"}, {"opponent_people": ""}, {"arrangement": "1,2,3"},
+                {"players": 2}):
+        with pytest.raises(DicesimError):
+            GAME.check_options(bad)
+    with pytest.raises(DicesimError):
+        GAME.seat_policies("nope", OPTS)
+
+
+def test_table_columns_and_consistency():
+    t = pd.DataFrame(GAME.simulate(CFG, ["greedy", "greedy"], 3, 0, 3000, OPTS))
+    for c in ("winner", "first_attacker", "turns", "lp0", "lp1", "wins0", "wins1", "ability_uses0",
+              "ability_uses1", "boss_lost0", "boss_lost1", "end"):
+        assert c in t
+    assert set(t["winner"]) <= {0, 1} and set(t["first_attacker"]) == {0, 1}
+    assert (t["people0"] == 1).all() and (t["people1"] == 2).all()
+    lp_end = t["end"] == 1
+    loser_lp = np.where(t["winner"] == 0, t["lp1"], t["lp0"])
+    assert (loser_lp[lp_end] <= 0).all() and (t[["lp0", "lp1"]].min(axis=1)[~lp_end] > 0).all()
+    assert (t["ability_uses0"] <= t["charges0"]).all()
+    # Untote charges come from wins: at most one per 3 wins
+    assert (t["charges0"] <= t["wins0"] // 3).all()
+
+
+def test_batch_identical_for_chunk_sizes():
+    a = run_batch(GAME, CFG, ["heuristic", "greedy"], 6000, 11, OPTS, chunk=1000, progress=False).table
+    b = run_batch(GAME, CFG, ["heuristic", "greedy"], 6000, 11, OPTS, chunk=4096, progress=False).table
+    pd.testing.assert_frame_equal(a, b)
+
+
+_THREAD_SCRIPT = """
+import hashlib, sys
+from sim.batch import run_batch
+from sim.games import get_game
+g = get_game("dungeon24")
+o = g.check_options({"opponent": "random", "people": "dunkelelfen"})
+t = run_batch(g, g.load(), ["greedy", "random"], 5000, 5, o, chunk=2048, progress=False).table
+print(hashlib.sha256(t.to_numpy().tobytes()).hexdigest())
+"""
+
+
+def test_batch_identical_for_thread_counts():
+    out = []
+    for threads in ("1", "2"):
+        env = {**os.environ, "NUMBA_NUM_THREADS": threads}
+        r = subprocess.run([sys.executable, "-c", _THREAD_SCRIPT], env=env, capture_output=True, text=True,
+                           timeout=300, check=True)
+        out.append(r.stdout.strip())
+    assert out[0] == out[1] and len(out[0]) == 64
+
+
+@pytest.mark.parametrize("pols", [["expectimax", "random"], ["random", "heuristic"]])
+def test_replay_is_the_batch_run(pols):
+    t = GAME.simulate(CFG, pols, 21, 0, 40, OPTS)
+    for run in (0, 17, 39):
+        text = GAME.replay(CFG, pols, 21, run, OPTS)
+        last = text.splitlines()[-1]
+        w = int(t["winner"][run])
+        assert f"end after {int(t['turns'][run])} turns" in last
+        assert (f"seat {w} wins" in last) if w >= 0 else ("draw" in last)
+        assert f"LP {int(t['lp0'][run])} / {int(t['lp1'][run])}" in last
+
+
+def test_fixed_arrangement_option():
+    o = GAME.check_options({**OPTS, "arrangement": "4,3,2,1,0"})
+    text = GAME.replay(CFG, ["greedy", "greedy"], 1, 0, o)
+    deck = CFG.peoples.untote.cards
+    assert f"front {deck[4].name} ({deck[4].a}/{deck[4].v}), {deck[3].name}" in text.splitlines()[1]
+
+
+def test_metrics_and_describe_are_json():
+    t = pd.DataFrame(GAME.simulate(CFG, ["heuristic", "greedy"], 2, 0, 4000, OPTS))
+    m = GAME.metrics(t, OPTS)
+    for k in ("win_rate", "first_attacker_win_rate", "mean_turns", "ability_uses0", "ability_win_lift1",
+              "boss_lost_rate0", "end_lp_rate", "end_no_creatures_rate"):
+        assert "value" in m[k]
+    assert m["win_rate"]["ci95"][0] < m["win_rate"]["value"] < m["win_rate"]["ci95"][1]
+    json.dumps(m)
+    d = GAME.describe(CFG, OPTS)
+    json.dumps(d)
+    assert d["exchange_by_advantage"]["0"]["hit"] == pytest.approx(15 / 36)
+    assert d["decks"]["untote"]["cards"][5]["boss"] is True
+
+
+def test_charts(tmp_path):
+    t = pd.DataFrame(GAME.simulate(CFG, ["greedy", "greedy"], 2, 0, 2000, OPTS))
+    paths = GAME.charts({"greedy": t}, tmp_path, OPTS)
+    assert len(paths) == 2 and all(p.exists() and p.stat().st_size > 1000 for p in paths)
+
+
+# --- statistics (fixed seeds, tolerance = 4 standard errors) --------------------------------------
+
+
+def test_mirror_match_fair_up_to_first_attacker():
+    """Identical policies and people: seat 0 wins half (the roll-off is fair); seat-swapped paired seeds cancel
+    the first-attacker advantage exactly; P(first attacker wins) is the same in both seatings."""
+    n = 40000
+    o = GAME.check_options({"opponent": "greedy", "people": "gruenlinge", "opponent_people": "gruenlinge"})
+    t = GAME.simulate(CFG, ["greedy", "greedy"], 7, 0, n, o)
+    w = t["winner"]
+    tol = 4 * math.sqrt(0.25 / n)
+    assert abs((w == 0).mean() - 0.5) < tol
+    assert abs((t["first_attacker"] == 0).mean() - 0.5) < tol
+    fa = (w == t["first_attacker"]).mean()
+    assert fa > 0.5 + tol  # attacking first is an advantage in this game
+    m = G.matchup(CFG, "greedy", "greedy", 4000, 7)
+    for i in range(3):
+        assert m["win_rate"][i][i] == pytest.approx(0.5, abs=1e-12)
+        for j in range(3):
+            assert m["win_rate"][i][j] + m["win_rate"][j][i] == pytest.approx(1.0, abs=1e-12)
+
+
+def test_policies_beat_random():
+    n = 6000
+    o = GAME.check_options({"opponent": "random"})
+    tol = 4 * math.sqrt(0.25 / n)
+    for pol in ("greedy", "heuristic", "expectimax"):
+        w = GAME.simulate(CFG, [pol, "random"], 13, 0, n, o)["winner"]
+        assert (w == 0).mean() > 0.5 + tol, pol
+
+
+def test_heuristic_and_expectimax_beat_greedy():
+    n = 6000
+    tol = 4 * math.sqrt(0.25 / n)
+    for pol in ("heuristic", "expectimax"):
+        w = GAME.simulate(CFG, [pol, "greedy"], 17, 0, n, OPTS)["winner"]
+        assert (w == 0).mean() > 0.5 + tol, pol
+
+
+def test_matchup_intervals_cover_the_unpaired_estimate():
+    """The paired matchup cell agrees with plain unpaired games of both seatings within sampling error."""
+    m = G.matchup(CFG, "heuristic", "greedy", 3000, 19)
+    i, j = 1, 0  # Untote (heuristic) vs Grünlinge (greedy)
+    n = 8000
+    a = G.run_games(CFG, ["heuristic", "greedy"], [i, j], 101, 0, n)[:, 0] == 0
+    b = G.run_games(CFG, ["greedy", "heuristic"], [j, i], 202, 0, n)[:, 0] == 1
+    p = (a.sum() + b.sum()) / (2 * n)
+    lo, hi = m["ci95"][i][j]
+    half = (hi - lo) / 2
+    se = math.sqrt((half / 1.96) ** 2 + p * (1 - p) / (2 * n))
+    assert abs(m["win_rate"][i][j] - p) < 4 * se
+    assert 0 < half < 0.03
+
+
+@pytest.mark.slow
+def test_arrangement_search_finds_a_pyramid_no_worse_than_the_policy():
+    res = G.best_arrangement(CFG, "greedy", "greedy", "gruenlinge", "untote", n=1000, seed=3)
+    assert len(res["all"]) == 120 and res["all"][0]["win_rate"] >= res["all"][-1]["win_rate"]
+    policy_perm = np.empty(5, np.int64)
+    from policies.dungeon24 import GREEDY, arrange
+
+    arrange(GREEDY, G.frozen(CFG)[1][0], np.zeros(1, np.uint64), policy_perm)
+    rates = {tuple(r["arrangement"]): r["win_rate"] for r in res["all"]}
+    assert res["win_rate"]["value"] >= rates[tuple(policy_perm)]
+
+
+def test_columns_constant():
+    assert play.N_COL == len(play.COLUMNS)
