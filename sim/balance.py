@@ -33,6 +33,7 @@ def game_report(name: str, out: Path, n: int, seed: int) -> tuple[Path, str]:
         "paired": game.paired(tables, options),
         "config": cfg.model_dump(mode="json"),
     }
+    summary["extras"] = game.balance_extras(cfg, out, n, seed)
     path = write_outputs(out, summary, tables, metrics)
     first = next(iter(metrics.values()))
     key = next(iter(first))

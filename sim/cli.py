@@ -34,6 +34,7 @@ DifficultyOpt = typer.Option(None, "--difficulty", help="Würfel Dungeon: leicht
 OpponentOpt = typer.Option(None, "--opponent", help="two-player games: the opponent's policy")
 PeopleOpt = typer.Option(None, "--people", help="Dungeon24: your people")
 OppPeopleOpt = typer.Option(None, "--opponent-people", help="Dungeon24: the opponent's people")
+ArrangementOpt = typer.Option(None, "--arrangement", help="Dungeon24: policy | search | a card order like 2,0,1,4,3")
 SchedulerOpt = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786")
 
 
@@ -98,6 +99,7 @@ def play(
     opponent: str | None = OpponentOpt,
     people: str | None = PeopleOpt,
     opponent_people: str | None = OppPeopleOpt,
+    arrangement: str | None = ArrangementOpt,
 ) -> None:
     """Play N runs of one policy and report metrics (tables, charts, report.html in --out)."""
     from sim.backends import make_backend
@@ -105,9 +107,8 @@ def play(
     from sim.report import write_outputs
 
     check_n(n)
-    opts = _options(
-        players=players, difficulty=difficulty, opponent=opponent, people=people, opponent_people=opponent_people
-    )
+    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
+                    opponent_people=opponent_people, arrangement=arrangement)
     g, cfg, options = _setup(game, config, set_, opts)
     seats = g.seat_policies(policy, options)
     batch = run_batch(
@@ -158,6 +159,7 @@ def compare(
     opponent: str | None = OpponentOpt,
     people: str | None = PeopleOpt,
     opponent_people: str | None = OppPeopleOpt,
+    arrangement: str | None = ArrangementOpt,
 ) -> None:
     """Play several policies on the same seeds (paired) and compare their metrics."""
     from sim.backends import make_backend
@@ -165,9 +167,8 @@ def compare(
     from sim.report import write_outputs
 
     check_n(n)
-    opts = _options(
-        players=players, difficulty=difficulty, opponent=opponent, people=people, opponent_people=opponent_people
-    )
+    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
+                    opponent_people=opponent_people, arrangement=arrangement)
     g, cfg, options = _setup(game, config, set_, opts)
     names = [p.strip() for p in policies.split(",") if p.strip()]
     if not names:
@@ -249,13 +250,13 @@ def replay(
     opponent: str | None = OpponentOpt,
     people: str | None = PeopleOpt,
     opponent_people: str | None = OppPeopleOpt,
+    arrangement: str | None = ArrangementOpt,
 ) -> None:
     """Show one run turn by turn, exactly as run --run of a batch with --seed."""
     if run < 0:
         raise DicesimError(f"--run must be >= 0, got {run}")
-    opts = _options(
-        players=players, difficulty=difficulty, opponent=opponent, people=people, opponent_people=opponent_people
-    )
+    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
+                    opponent_people=opponent_people, arrangement=arrangement)
     g, cfg, options = _setup(game, config, set_, opts)
     seats = g.seat_policies(policy or g.report_policies[-1], options)
     g.prepare(cfg, seats, options)
@@ -275,6 +276,41 @@ def describe(
     g, cfg, options = _setup(game, config, set_, _options(difficulty=difficulty))
     d = g.describe(cfg, options)
     _emit(d, as_json, json.dumps(d, indent=2, default=_jsonable, ensure_ascii=False))
+
+
+@app.command()
+def matchup(
+    game: str = typer.Argument("dungeon24", help="a two-player game with peoples (dungeon24)"),
+    policy: str = typer.Option("heuristic", "--policy", help="policy A (rows)"),
+    opponent: str = typer.Option("greedy", "--opponent", help="policy B (columns)"),
+    n: int = typer.Option(20_000, "--n", help="games per cell and seating"),
+    seed: int = SeedOpt,
+    config: Path | None = ConfigOpt,
+    set_: list[str] | None = SetOpt,
+    out: Path | None = typer.Option(None, "--out", help="folder for matchup.json and matchup.png"),
+    as_json: bool = JsonOpt,
+) -> None:
+    """The people matchup matrix: win rate of A's people (rows) vs B's people (columns), seat-swapped."""
+    from sim.batch import check_n
+
+    check_n(n)
+    g, cfg, _ = _setup(game, config, set_, {})
+    if not hasattr(g, "matchup"):
+        raise DicesimError(f"{game} has no people matchup")
+    result = g.matchup(cfg, policy, opponent, n, seed)
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "matchup.json").write_text(json.dumps(result, indent=2, default=_jsonable))
+        result["chart"] = str(g.matchup_chart(result, out / "matchup.png"))
+    rows = [f"{g.title} matchup · {policy} (rows) vs {opponent} (columns) · n={n} per cell and seating"]
+    rows.append(" " * 14 + "".join(f"{p:>22s}" for p in result["people"]))
+    for i, p in enumerate(result["people"]):
+        cells = "".join(
+            f"{result['win_rate'][i][j]:>8.3f} [{result['ci95'][i][j][0]:.3f},{result['ci95'][i][j][1]:.3f}]"
+            for j in range(len(result["people"]))
+        )
+        rows.append(f"{p:14s}{cells}")
+    _emit(result, as_json, "\n".join(rows))
 
 
 @app.command()

@@ -166,6 +166,9 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
     if charts:
         parts.append("<h2>Charts</h2>")
         parts.extend(f"<p><img src='{html.escape(c)}' alt='{html.escape(c)}'></p>" for c in charts)
+    for title_, name in manifest.get("extras") or []:
+        t, src = html.escape(title_), html.escape(name)
+        parts.append(f"<h2>{t}</h2><p><img src='{src}' alt='{t}'></p>")
     if manifest.get("paired"):
         parts.append(
             "<h2>Paired differences (same seeds)</h2><table><tr><th>comparison</th><th>mean difference</th></tr>"

@@ -97,6 +97,10 @@ class Game:
     def compare_plan(self, policies: list[str], options: dict[str, Any]) -> list[tuple[str, list[str]]]:
         return [(p, self.seat_policies(p, options)) for p in policies]
 
+    def balance_extras(self, cfg: Strict, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
+        """Extra analyses for the default balance report: (title, file name in ``out``) pairs."""
+        return []
+
     primary_metric: ClassVar[str] = "score"  # per-run column compared pairwise by ``paired``
 
     def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any]) -> dict[str, dict[str, Any]]:

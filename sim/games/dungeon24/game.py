@@ -11,6 +11,7 @@ pair, seat-swapped on paired seeds), ``best_arrangement`` and ``matchup_heatmap`
 
 from __future__ import annotations
 
+import json
 import math
 from itertools import permutations
 from pathlib import Path
@@ -192,6 +193,20 @@ class Dungeon24Game(Game):
     report_policies = ("random", "greedy", "heuristic", "expectimax")
     options = {"opponent": "greedy", "people": "gruenlinge", "opponent_people": "gruenlinge", "arrangement": "policy"}
     seats = 2
+
+    def matchup(self, cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: int) -> dict[str, Any]:
+        """The 3x3 people matrix (see module-level ``matchup``)."""
+        return matchup(cfg, policy_a, policy_b, n, seed)
+
+    def matchup_chart(self, result: dict[str, Any], path: Path) -> Path:
+        return matchup_heatmap(result, path)
+
+    def balance_extras(self, cfg: Dungeon24Config, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
+        """The people matchup (heuristic vs greedy) for the balance report."""
+        result = matchup(cfg, "heuristic", "greedy", max(500, n // 10), seed)
+        (Path(out) / "matchup.json").write_text(json.dumps(result, indent=2))
+        png = matchup_heatmap(result, Path(out) / "matchup.png")
+        return [("People matchup: heuristic (rows) vs greedy (columns)", png.name)]
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         opts = super().check_options(options)
