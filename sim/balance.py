@@ -13,6 +13,7 @@ from sim.report import index_html, write_outputs
 def game_report(name: str, out: Path, n: int, seed: int) -> tuple[Path, str]:
     """Compare a game's report policies on paired seeds; returns (report path, headline)."""
     game = get_game(name)
+    out.mkdir(parents=True, exist_ok=True)
     cfg = game.load()
     options = game.check_options({})
     tables, metrics, results = {}, {}, {}
