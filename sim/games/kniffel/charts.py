@@ -41,12 +41,16 @@ def score_distribution(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
 def category_heatmap(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     n = len(tables)
     fig, axes = plt.subplots(1, n, figsize=(4.2 * n + 1, 5), squeeze=False)
-    for ax, (label, t) in zip(axes[0], tables.items(), strict=True):
+    grids = {}
+    for label, t in tables.items():
         grid = np.zeros((R.N_CAT, R.N_CAT))
         for c, name in enumerate(R.CATEGORIES):
             counts = np.bincount(t[f"t_{name}"].to_numpy(), minlength=R.N_CAT + 1)[1 : R.N_CAT + 1]
             grid[c] = counts / max(1, len(t))
-        im = ax.imshow(grid, cmap="viridis", vmin=0, vmax=max(0.01, grid.max()), aspect="auto")
+        grids[label] = grid
+    vmax = max(0.01, max(g.max() for g in grids.values()))
+    for ax, (label, grid) in zip(axes[0], grids.items(), strict=True):
+        im = ax.imshow(grid, cmap="viridis", vmin=0, vmax=vmax, aspect="auto")
         ax.set_yticks(range(R.N_CAT), R.CATEGORY_LABELS if ax is axes[0][0] else [""] * R.N_CAT)
         ax.set_xticks(range(R.N_CAT), [str(i + 1) for i in range(R.N_CAT)])
         ax.set_xlabel("turn")
