@@ -314,6 +314,27 @@ def matchup(
 
 
 @app.command()
+def combos(
+    dice: list[int] = typer.Argument(..., help="five or six faces 1..6, e.g. 5 5 5 2 2"),
+    config: Path | None = ConfigOpt,
+    set_: list[str] | None = SetOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Würfel Dungeon's "try it" cup: the combos the game finds in these dice and their values."""
+    from sim.games.dungeon.game import combos_json
+
+    g, cfg, _ = _setup("dungeon", config, set_, {})
+    result = combos_json(list(dice), cfg)
+    lines = [f"dice {' '.join(map(str, result['dice']))} · total attack {result['total_attack']}"]
+    for c in result["combos"]:
+        lines.append(
+            f"  {c['name']:14s} {' '.join(map(str, c['dice'])):12s} attack {c['attack']:3d} · shield {c['shield']:3d}"
+            f" · heal {c['heal']:3d}"
+        )
+    _emit(result, as_json, "\n".join(lines))
+
+
+@app.command()
 def report(out: Path = typer.Argument(..., help="an output folder of play/compare")) -> None:
     """Rebuild charts and report.html of an output folder from its stored tables."""
     from sim.report import build_report
