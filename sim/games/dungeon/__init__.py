@@ -1,0 +1,1 @@
+"""Würfel Dungeon: 10 rooms of dice fights with path choices, coins and score."""

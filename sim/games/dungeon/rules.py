@@ -1,0 +1,323 @@
+"""Würfel Dungeon rules: combos, the attack-maximising partition, values, scaling, coins, score.
+
+Pure functions over numpy arrays and ints; every rule number comes from the frozen config
+(``sim.games.dungeon.config.freeze``). Dice are multisets indexed by ``sim.dice.multisets(6)``
+(all multisets of 0..6 dice; a multiset of ``m`` dice is a full roll of ``m`` dice), so 5 dice,
+6 dice (Extra-Würfel) and fewer dice (Würfelfresser) share one table.
+
+A *combo* is one entry of the catalog below (kind + faces): ``C_KIND``, ``C_FA`` (the face W of an
+n-of-a-kind, the pair face a of a Full House, the first face of a straight), ``C_FB`` (the triple
+face b of a Full House, else 0), ``C_COUNTS`` (the dice it uses). A *partition* of a multiset is a
+set of at most 3 disjoint combos; the game shows the one with the highest total attack (ties: fewer
+combos, then more shield + heal). A Drilling and a Pasch of different faces never stand side by side
+(they are merged into the Full House automatically); the Full House can be split by the player
+(``C_SPLIT``), a Vierling or larger appears split only when the parts give more attack.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from numba import njit
+
+from sim.dice import POW7, multisets
+
+KINDS = ("pasch", "drilling", "kleine_strasse", "full_house", "vierling", "grosse_strasse", "fuenfling", "sechsling")
+KIND_LABELS = ("Pasch", "Drilling", "Kleine Straße", "Full House", "Vierling", "Große Straße", "Fünfling", "Sechsling")
+PASCH, DRILLING, KLEINE, FULL_HOUSE, VIERLING, GROSSE, FUENFLING, SECHSLING = range(8)
+N_KIND = 8
+OF_A_KIND = {PASCH: 2, DRILLING: 3, VIERLING: 4, FUENFLING: 5, SECHSLING: 6}
+STRAIGHT = {KLEINE: 4, GROSSE: 5}
+MAX_COMBOS = 3  # 6 dice hold at most three combos (three Pasch)
+MAX_DICE = 6
+TM = multisets(MAX_DICE)  # the universal multiset table (924 entries)
+N_MS = len(TM.counts)
+
+# roles of an assigned combo
+NONE, ATTACK, SHIELD, HEAL = 0, 1, 2, 3
+ROLE_LABELS = ("—", "Angriff", "Schild", "Heilung")
+
+
+def _catalog():
+    rows = []
+    for kind in range(N_KIND):
+        if kind in OF_A_KIND:
+            for w in range(1, 7):
+                c = [0] * 6
+                c[w - 1] = OF_A_KIND[kind]
+                rows.append((kind, w, 0, c))
+        elif kind in STRAIGHT:
+            for s in range(1, 8 - STRAIGHT[kind]):
+                c = [1 if s - 1 <= f < s - 1 + STRAIGHT[kind] else 0 for f in range(6)]
+                rows.append((kind, s, 0, c))
+        else:
+            for b in range(1, 7):
+                for a in range(1, 7):
+                    if a != b:
+                        c = [0] * 6
+                        c[b - 1] = 3
+                        c[a - 1] = 2
+                        rows.append((kind, a, b, c))
+    kind = np.array([r[0] for r in rows], np.int64)
+    fa = np.array([r[1] for r in rows], np.int64)
+    fb = np.array([r[2] for r in rows], np.int64)
+    counts = np.array([r[3] for r in rows], np.int64)
+    return kind, fa, fb, counts
+
+
+C_KIND, C_FA, C_FB, C_COUNTS = _catalog()
+N_COMBO = len(C_KIND)  # 65
+C_SIZE = C_COUNTS.sum(axis=1)
+C_PIPS = C_COUNTS @ np.arange(1, 7)
+C_INDEX = {(int(k), int(a), int(b)): i for i, (k, a, b) in enumerate(zip(C_KIND, C_FA, C_FB, strict=True))}
+C_SPLIT = np.full((N_COMBO, 2), -1, np.int64)  # Full House -> (Drilling b, Pasch a)
+for _i in range(N_COMBO):
+    if C_KIND[_i] == FULL_HOUSE:
+        C_SPLIT[_i, 0] = C_INDEX[(DRILLING, int(C_FB[_i]), 0)]
+        C_SPLIT[_i, 1] = C_INDEX[(PASCH, int(C_FA[_i]), 0)]
+
+
+def combo_dice(cid: int) -> list[int]:
+    """The sorted faces a combo uses."""
+    return [f + 1 for f in range(6) for _ in range(int(C_COUNTS[cid, f]))]
+
+
+def combo_name(cid: int) -> str:
+    """The seed's German name of a combo."""
+    return KIND_LABELS[int(C_KIND[cid])]
+
+
+@njit(cache=True, inline="always")
+def round_half_up(x: float) -> int:
+    return int(np.floor(x + 0.5))
+
+
+@njit(cache=True)
+def combo_values(coef, shield_factor, lucky, lucky_face, kind, fa, fb, out):
+    """Base attack, shield, heal of every combo (no upgrades): ``out[c] = (att, sh, heal)``.
+
+    ``coef[kind, role, 0..2]`` = (× W or × pair face a, × triple face b, + flat) for the roles
+    attack, shield (before × ``shield_factor``, rounded), heal. With ``lucky`` (Glückssieben) a 1
+    counts as ``lucky_face``; straights use their first face as W.
+    """
+    for c in range(kind.shape[0]):
+        k = kind[c]
+        wa = fa[c]
+        wb = fb[c]
+        if lucky and k != KLEINE and k != GROSSE:
+            if wa == 1:
+                wa = lucky_face
+            if wb == 1:
+                wb = lucky_face
+        for r in range(3):
+            x = coef[k, r, 0] * wa + coef[k, r, 1] * wb + coef[k, r, 2]
+            if r == 1:
+                x = x * shield_factor
+            out[c, r] = round_half_up(x)
+
+
+@cache
+def partition_candidates():
+    """Every set of <= 3 disjoint combos that fits each multiset (structure only, no values).
+
+    Returns (start [N_MS], n [N_MS], combos [K, 3] padded with -1). Sets holding a Drilling and a
+    Pasch of different faces are left out: the game merges those into the Full House.
+    """
+    counts = TM.counts
+    starts = np.zeros(N_MS, np.int64)
+    ns = np.zeros(N_MS, np.int64)
+    out: list[list[int]] = []
+    cc = [tuple(int(x) for x in row) for row in C_COUNTS]
+
+    def rec(rest, first, chosen, acc):
+        acc.append(list(chosen))
+        if len(chosen) == MAX_COMBOS:
+            return
+        for c in range(first, N_COMBO):
+            need = cc[c]
+            if all(rest[f] >= need[f] for f in range(6)):
+                rec([rest[f] - need[f] for f in range(6)], c, chosen + [c], acc)
+
+    for k in range(N_MS):
+        acc: list[list[int]] = []
+        rec([int(x) for x in counts[k]], 0, [], acc)
+        starts[k] = len(out)
+        for s in acc:
+            ds = {int(C_FA[c]) for c in s if C_KIND[c] == DRILLING}
+            ps = {int(C_FA[c]) for c in s if C_KIND[c] == PASCH}
+            if any(d != p for d in ds for p in ps):
+                continue
+            out.append(s + [-1] * (MAX_COMBOS - len(s)))
+        ns[k] = len(out) - starts[k]
+    return starts, ns, np.array(out, np.int64)
+
+
+@njit(cache=True)
+def best_partitions(cstart, cn, cand, att, sh, he, coins, part):
+    """``part[k] = (n, c0, c1, c2)``: the shown partition of multiset ``k`` for these values.
+
+    Highest total ``att``; ties: fewer combos, then more shield + heal, then more coins, then the
+    first found.
+    """
+    for k in range(cstart.shape[0]):
+        best_a = -1e18
+        best_n = 99
+        best_o = -1e18
+        best_c = -1e18
+        bi = -1
+        for i in range(cstart[k], cstart[k] + cn[k]):
+            a = 0.0
+            o = 0.0
+            m = 0.0
+            n = 0
+            for j in range(3):
+                c = cand[i, j]
+                if c >= 0:
+                    a += att[c]
+                    o += sh[c] + he[c]
+                    m += coins[c]
+                    n += 1
+            if a > best_a or (
+                a == best_a and (n < best_n or (n == best_n and (o > best_o or (o == best_o and m > best_c))))
+            ):
+                best_a = a
+                best_n = n
+                best_o = o
+                best_c = m
+                bi = i
+        n = 0
+        for j in range(3):
+            c = cand[bi, j]
+            part[k, 1 + j] = c
+            if c >= 0:
+                n += 1
+        part[k, 0] = n
+
+
+@njit(cache=True)
+def effective_values(base, kind, pips, mods, altar, action_base, coin_bonus, out):
+    """Values the kernel reads for one modifier state: ``out[c] = (att, shield, heal, coins)``.
+
+    Attack: base × (Paschmeister on Pasch) + attack_flat (Wetzstein) + Opferaltar bonus; shield +
+    shield_flat; heal + heal_flat; coins = action_base + combo bonus + pip sum of the combo.
+    """
+    for c in range(base.shape[0]):
+        a = float(base[c, 0])
+        if kind[c] == PASCH:
+            a = round_half_up(a * mods[EFF_PASCH_MUL])
+        out[c, 0] = a + mods[EFF_ATTACK_FLAT] + altar
+        out[c, 1] = base[c, 1] + mods[EFF_SHIELD_FLAT]
+        out[c, 2] = base[c, 2] + mods[EFF_HEAL_FLAT]
+        out[c, 3] = action_base + coin_bonus[kind[c]] + pips[c]
+
+
+# --- upgrade effects (the loadout folded into one modifier vector) ----------------------------
+EFF_NAMES = (
+    "attack_flat", "shield_flat", "heal_flat", "pasch_attack_mul", "crit_chance", "extra_adjusts", "shield_keep",
+    "poison", "berserker_mul", "berserker_lp", "glueckssieben", "extra_dice", "max_lp",
+)
+(EFF_ATTACK_FLAT, EFF_SHIELD_FLAT, EFF_HEAL_FLAT, EFF_PASCH_MUL, EFF_CRIT, EFF_ADJUSTS, EFF_SHIELD_KEEP, EFF_POISON,
+ EFF_BERSERK_MUL, EFF_BERSERK_LP, EFF_LUCKY, EFF_EXTRA_DICE, EFF_MAX_LP) = range(13)
+N_EFF = 13
+EFF_MULTIPLICATIVE = (EFF_PASCH_MUL, EFF_BERSERK_MUL)
+EFF_MAX = (EFF_SHIELD_KEEP, EFF_BERSERK_LP, EFF_LUCKY)
+
+
+@njit(cache=True)
+def fold_mods(eff, owned, out):
+    """Combine owned upgrades (``owned[u]`` copies of row ``eff[u]``) into one modifier vector.
+
+    Additive effects add, multipliers multiply, keep/threshold/flag effects take the maximum, crit
+    chances combine as independent chances.
+    """
+    for e in range(N_EFF):
+        out[e] = 0.0
+    out[EFF_PASCH_MUL] = 1.0
+    out[EFF_BERSERK_MUL] = 1.0
+    miss = 1.0
+    for u in range(eff.shape[0]):
+        for _ in range(owned[u]):
+            for e in range(N_EFF):
+                v = eff[u, e]
+                if e == EFF_PASCH_MUL or e == EFF_BERSERK_MUL:
+                    out[e] *= v
+                elif e == EFF_SHIELD_KEEP or e == EFF_BERSERK_LP or e == EFF_LUCKY:
+                    out[e] = max(out[e], v)
+                elif e == EFF_CRIT:
+                    miss *= 1.0 - v
+                else:
+                    out[e] += v
+    out[EFF_CRIT] = 1.0 - miss
+
+
+# --- enemies, sections, coins, score ----------------------------------------------------------
+
+
+@njit(cache=True)
+def enemy_hp(base_hp, room, boss, elite, hp_per_room, hp_factor, diff_hp, diff_boss, elite_hp):
+    """Enemy LP: bosses round(base × boss factor); others round((base + 2·room) × 1.12 × stage [× elite])."""
+    if boss:
+        return round_half_up(base_hp * diff_boss)
+    x = (base_hp + hp_per_room * room) * hp_factor * diff_hp
+    if elite:
+        x = x * elite_hp
+    return round_half_up(x)
+
+
+@njit(cache=True)
+def damage_scale(room, diff_damage, growth, compound, elite, elite_attack):
+    """Factor on an enemy's base damage in ``room`` (difficulty, +3 % per room, elite)."""
+    g = (1.0 + growth) ** (room - 1) if compound else 1.0 + growth * (room - 1)
+    x = diff_damage * g
+    if elite:
+        x = x * elite_attack
+    return x
+
+
+@njit(cache=True)
+def hit_damage(base_damage, mult, scale, section_bonus, buff):
+    """One enemy hit: round(base × intent multiple × scale) + section bonus (Aschehallen) + buffs."""
+    if mult <= 0.0:
+        return 0
+    return round_half_up(base_damage * mult * scale) + section_bonus + buff
+
+
+@njit(cache=True)
+def action_coins(base, nth, steps, rounding_floor):
+    """Coins for the ``nth`` (0-based) action of one kind in a fight: base × steps[nth] (0 after)."""
+    if nth >= steps.shape[0]:
+        return 0
+    x = base * steps[nth]
+    return int(np.floor(x)) if rounding_floor else round_half_up(x)
+
+
+@njit(cache=True)
+def player_attack(att, weak_mul, berserk_mul, crit_mul):
+    """Damage of one attack combo: × crit (2 on a Glücksklee crit, else 1) × weakened 0.7 × Berserker 1.25,
+    rounded half up."""
+    return round_half_up(att * weak_mul * berserk_mul * crit_mul)
+
+
+@njit(cache=True)
+def score(rooms_cleared, lp, seconds, win, per_room, per_lp, budget, win_points, points):
+    """(rooms × 100 + LP × 5 + max(0, 600 − seconds) + 500 on a win) × points factor, rounded."""
+    x = rooms_cleared * per_room + max(lp, 0) * per_lp + max(0.0, budget - seconds)
+    if win:
+        x += win_points
+    return round_half_up(x * points)
+
+
+def code_of(dice) -> int:
+    """Multiset code of a list of faces."""
+    c = np.bincount(np.asarray(dice, dtype=np.int64) - 1, minlength=6)
+    return int(c @ POW7)
+
+
+def ms_index(dice) -> int:
+    """Index in ``TM`` of the multiset of these faces (0..6 dice)."""
+    return int(TM.index_of_code[code_of(dice)])
+
+
+POW7_T = POW7.copy()
+C_COUNTS_T = C_COUNTS.copy()
