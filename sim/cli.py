@@ -375,5 +375,7 @@ def main() -> None:
         sys.exit(130)
 
 
+from sim import cli_sweep  # noqa: E402,F401  (registers sweep, calibrate, check)
+
 if __name__ == "__main__":
     main()

@@ -1,0 +1,99 @@
+"""Sweep overhead: a 20-point sweep's wall time vs the same runs as one batch; local vs a Dask LocalCluster.
+
+    .venv/bin/python benchmarks/bench_sweep.py [--n 20000] [--policy greedy] [--no-dask]
+
+Kniffel, grid bonus.value (5 values) x bonus.threshold (4 values), ``n`` runs per point. The baseline plays
+the same number of runs (20 n) as one batch of the default config and computes its metrics once. The sweep
+additionally validates 20 configs, writes every chunk atomically (parquet + fsync), computes 20 metric rows
+and the final table (report charts are not timed). Both are timed warm (kernels compiled, caches loaded).
+Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sim.batch import run_batch  # noqa: E402
+from sim.games import get_game  # noqa: E402
+from sim.report import code_version  # noqa: E402
+from sim.sweep import run_sweep, sweep_from_dict  # noqa: E402
+
+GRID = {"bonus.value": [25, 30, 35, 40, 45], "bonus.threshold": [56, 60, 63, 66]}
+
+
+def sweep_spec(n: int, policy: str) -> dict:
+    return {"game": "kniffel", "policies": [policy], "n": n, "seed": 1, "grid": GRID}
+
+
+def timed_sweep(spec: dict, out: Path, scheduler: str | None = None) -> tuple[float, object]:
+    t0 = time.perf_counter()
+    sweep = sweep_from_dict(spec, "bench")  # validating the 20 configs is part of the sweep's time
+    r = run_sweep(sweep, out, overwrite=True, scheduler=scheduler, progress=False, report=False)
+    return time.perf_counter() - t0, r
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=20_000, help="runs per grid point")
+    ap.add_argument("--policy", default="greedy")
+    ap.add_argument("--no-dask", action="store_true", help="skip the LocalCluster comparison")
+    args = ap.parse_args()
+    game = get_game("kniffel")
+    options = game.check_options({})
+    cfg = game.load()
+    points = 1
+    for v in GRID.values():
+        points *= len(v)
+    tmp = Path(tempfile.mkdtemp(prefix="bench_sweep_"))
+
+    # warm-up: compile / load the kernels and the solved tables once
+    timed_sweep(sweep_spec(200, args.policy), tmp / "warm")
+    run_batch(game, cfg, [args.policy], 200, 1, options, progress=False)
+
+    t0 = time.perf_counter()
+    b = run_batch(game, cfg, [args.policy], points * args.n, 1, options, chunk=game.chunk, progress=False)
+    game.metrics(b.table, options)
+    batch_s = time.perf_counter() - t0
+
+    sweep_s, local = timed_sweep(sweep_spec(args.n, args.policy), tmp / "local")
+    result = {
+        "benchmark": "sweep_overhead",
+        "game": "kniffel", "policy": args.policy, "points": points, "n_per_point": args.n,
+        "runs_total": points * args.n,
+        "batch_seconds": round(batch_s, 3),
+        "sweep_seconds": round(sweep_s, 3),
+        "sweep_over_batch": round(sweep_s / batch_s, 3),
+        "target_sweep_over_batch": 1.15,
+        "cpus": os.cpu_count(), "numba_threads": os.environ.get("NUMBA_NUM_THREADS", "default"),
+        "python": platform.python_version(), "code_version": code_version(),
+    }
+    if not args.no_dask:
+        from distributed import LocalCluster
+
+        t0 = time.perf_counter()
+        with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
+                          dashboard_address=None) as cluster:
+            start_s = time.perf_counter() - t0
+            timed_sweep(sweep_spec(200, args.policy), tmp / "dwarm", cluster.scheduler_address)
+            dask_s, remote = timed_sweep(sweep_spec(args.n, args.policy), tmp / "dask", cluster.scheduler_address)
+        result.update({
+            "dask_workers": 2,
+            "dask_cluster_start_seconds": round(start_s, 3),
+            "dask_sweep_seconds": round(dask_s, 3),
+            "dask_over_local": round(dask_s / sweep_s, 3),
+            "dask_identical_to_local": bool(remote.table.equals(local.table)),
+        })
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""The designer commands ``sweep``, ``calibrate`` and ``check`` (registered on ``sim.cli.app``).
+
+    dicesim sweep configs/sweeps/kniffel-bonus.toml [--out DIR] [--resume] [--scheduler tcp://host:8786]
+    dicesim calibrate kniffel --target upper_bonus_rate=0.3 --field bonus.threshold --policy greedy
+    dicesim check configs/targets/kniffel.toml [--strict]     # exit 1 when a band fails
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+from sim.cli import (
+    ConfigOpt,
+    DifficultyOpt,
+    JsonOpt,
+    OpponentOpt,
+    OppPeopleOpt,
+    PeopleOpt,
+    PlayersOpt,
+    SchedulerOpt,
+    SeedOpt,
+    SetOpt,
+    _emit,
+    _jsonable,
+    _options,
+    app,
+)
+
+
+@app.command()
+def sweep(
+    sweep_file: Path = typer.Argument(..., help="sweep file, e.g. configs/sweeps/kniffel-bonus.toml"),
+    out: Path | None = typer.Option(None, "--out", help="output folder (default reports/sweeps/NAME)"),
+    resume: bool = typer.Option(False, "--resume", help="continue a killed sweep in --out; finished work is kept"),
+    overwrite: bool = typer.Option(False, "--overwrite", help="discard a previous sweep in --out and start over"),
+    scheduler: str | None = SchedulerOpt,
+    as_json: bool = JsonOpt,
+    no_report: bool = typer.Option(False, "--no-report", help="only the tables, no charts or report.html"),
+) -> None:
+    """Play a grid of config values (paired seeds) and write one row per grid point and policy."""
+    from sim.sweep import load_sweep, metric_names, run_sweep
+
+    if resume and overwrite:
+        from sim.config import DicesimError
+
+        raise DicesimError("--resume and --overwrite exclude each other")
+    s = load_sweep(sweep_file)
+    dest = out or Path("reports") / "sweeps" / sweep_file.stem
+    r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=not as_json,
+                  report=not no_report)
+    summary = {
+        "sweep": str(sweep_file), "game": s.game.name, "points": len(s.points), "policies": [p for p, _ in s.plan],
+        "n": s.spec.n, "seed": s.spec.seed, "rows": len(r.table), "chunks_run": r.chunks_run,
+        "chunks_skipped": r.chunks_skipped, "seconds": round(r.seconds, 3), "fingerprint": r.fingerprint,
+        "out": str(dest), **r.files,
+    }
+    names = metric_names(r.table)
+    first = s.spec.metrics[0] if s.spec.metrics and s.spec.metrics[0] in names else (names[0] if names else None)
+    lines = [f"sweep {s.name}: {len(s.points)} points x {len(s.plan)} policies, n={s.spec.n} each, seed {s.spec.seed} "
+             f"(same for every point) · ran {r.chunks_run} chunks, {r.chunks_skipped} already done · {r.seconds:.1f} s"]
+    if first:
+        lines.append(f"{first} [95 %]:")
+        for row in r.table.to_dict("records"):
+            lines.append(f"  {row['label']:40s} {row['policy']:12s} {row[first]:.4g}  "
+                         f"[{row[f'{first}_ci95_low']:.4g}, {row[f'{first}_ci95_high']:.4g}]")
+    lines.append(f"table: {r.files['csv']} (+ .parquet)")
+    if r.report:
+        lines.append(f"report: {r.report}")
+    _emit(summary, as_json, "\n".join(lines))
+
+
+@app.command()
+def calibrate(
+    game: str = typer.Argument(..., help="kniffel | dungeon | dadox | dungeon24"),
+    target: str = typer.Option(..., "--target", help="metric=value, e.g. win_rate=0.5"),
+    field: str = typer.Option(..., "--field", help="the config field to tune, e.g. difficulty.normal.hp"),
+    policy: str = typer.Option(..., "--policy", help="policy whose metric is tuned"),
+    n: int = typer.Option(20_000, "--n", help="runs per evaluation (all on the same seeds)"),
+    seed: int = SeedOpt,
+    lo: float | None = typer.Option(None, "--lo", help="lower end of the search bracket"),
+    hi: float | None = typer.Option(None, "--hi", help="upper end of the search bracket"),
+    tol: float | None = typer.Option(None, "--tol", help="tolerance on the metric (default 0.1 x its 95 % half-width)"),
+    max_evals: int = typer.Option(30, "--max-evals", help="most evaluations (batches) to play"),
+    config: Path | None = ConfigOpt,
+    set_: list[str] | None = SetOpt,
+    as_json: bool = JsonOpt,
+    scheduler: str | None = SchedulerOpt,
+    players: int | None = PlayersOpt,
+    difficulty: str | None = DifficultyOpt,
+    opponent: str | None = OpponentOpt,
+    people: str | None = PeopleOpt,
+    opponent_people: str | None = OppPeopleOpt,
+) -> None:
+    """Find the value of one config field that makes a metric hit a target (bracketing search, paired seeds)."""
+    from sim.backends import make_backend
+    from sim.calibrate import calibrate as run_calibration
+    from sim.calibrate import parse_target
+    from sim.games import get_game
+
+    metric, value = parse_target(target)
+    g = get_game(game)
+    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
+                    opponent_people=opponent_people)
+    c = run_calibration(g, field, metric, value, policy, n=n, seed=seed, config=config, sets=set_ or [],
+                        options=opts, lo=lo, hi=hi, tol=tol, max_evals=max_evals, backend=make_backend(scheduler),
+                        log=not as_json)
+    d = c.to_dict()
+    est = c.estimate
+    human = "\n".join([
+        f"{g.title} · {c.policy}: {field} = {c.value:g} gives {metric} {est['value']:.5g} "
+        f"[{est['ci95'][0]:.5g}, {est['ci95'][1]:.5g}] (target {value:g})",
+        f"  tolerance: {c.tolerance} · {c.stop} after {len(c.evaluations)} evaluations · bracket "
+        f"[{c.bracket[0]:g}, {c.bracket[1]:g}]",
+        f"  {field} 95 % interval (approx., via the local slope): [{c.field_ci95[0]:.4g}, {c.field_ci95[1]:.4g}]",
+        f"  n={n} per evaluation, seed {seed} (same runs at every value) · config hash {c.config_hash}",
+    ])
+    _emit(d, as_json, human)
+    if not c.converged:
+        sys.exit(1)
+
+
+@app.command()
+def check(
+    targets_file: Path = typer.Argument(..., help="targets file, e.g. configs/targets/kniffel.toml"),
+    strict: bool = typer.Option(False, "--strict", help="also fail bands whose 95 % interval crosses an edge"),
+    n: int | None = typer.Option(None, "--n", help="override N for every target"),
+    out: Path | None = typer.Option(None, "--out", help="also write the verdicts as CSV here"),
+    as_json: bool = JsonOpt,
+    scheduler: str | None = SchedulerOpt,
+) -> None:
+    """Check balance target bands; exit 1 (with a table of the failing bands) when any fails."""
+    from sim.backends import make_backend
+    from sim.batch import check_n
+    from sim.targets import check_targets, load_targets, verdicts_json, verdicts_table
+
+    if n is not None:
+        check_n(n)
+    bands = load_targets(targets_file)
+    verdicts = check_targets(bands, strict=strict, n=n, backend=make_backend(scheduler), progress=not as_json)
+    failing = [v for v in verdicts if v.failing]
+    if out:
+        import pandas as pd
+
+        out.parent.mkdir(parents=True, exist_ok=True)
+        pd.DataFrame(verdicts_json(verdicts)).to_csv(out, index=False)
+    summary = {"targets": str(targets_file), "strict": strict, "passed": len(verdicts) - len(failing),
+               "failed": len(failing), "verdicts": verdicts_json(verdicts)}
+    lines = [verdicts_table(verdicts), "",
+             f"{len(verdicts) - len(failing)} of {len(verdicts)} bands hold{' (strict)' if strict else ''}"]
+    if failing:
+        lines += [f"{len(failing)} failing:", verdicts_table(failing)]
+    if as_json:
+        sys.stdout.write(json.dumps(summary, default=_jsonable) + "\n")
+    else:
+        print("\n".join(lines))
+    sys.stdout.flush()
+    if failing:
+        sys.exit(1)

@@ -1,0 +1,137 @@
+"""Calibration: bracketing root search on paired seeds, for integer (Kniffel) and float fields."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from pydantic import Field
+
+from sim import stats
+from sim.batch import run_batch
+from sim.calibrate import calibrate, field_bounds, parse_target
+from sim.config import ConfigError, DicesimError, Strict, parse_override, set_path, validate
+from sim.games import get_game
+from sim.games.base import Game
+from tests.conftest import cli_json, run_cli
+
+
+def uniforms(seed: int, runs: np.ndarray) -> np.ndarray:
+    """A splitmix64 hash of (seed, run) as floats in [0, 1): one per run, independent of chunking."""
+    with np.errstate(over="ignore"):
+        z = runs * np.uint64(0x9E3779B97F4A7C15) + np.uint64(seed * 0xBF58476D1CE4E5B9 % 2**64)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    return (z >> np.uint64(11)).astype(np.float64) * 2.0**-53
+
+
+class Coin(Strict):
+    p: float = Field(0.3, ge=0.0, le=1.0)
+
+
+class CoinConfig(Strict):
+    coin: Coin = Coin()
+    flips: int = Field(1, ge=1, le=10)
+
+
+class CoinGame(Game):
+    """A game whose win rate is exactly the config's ``coin.p`` in expectation: a float field to tune."""
+
+    name = "coin"
+    title = "Coin"
+    Config = CoinConfig
+    policies = ("flip",)
+    report_policies = ("flip",)
+
+    def load(self, path=None, overrides=None):
+        data = CoinConfig().model_dump()
+        for item in overrides or []:
+            keys, value = parse_override(item)
+            set_path(data, keys, value)
+        return validate(CoinConfig, data)
+
+    def simulate(self, cfg, policies, seed, start, count, options):
+        u = uniforms(seed, np.arange(start, start + count, dtype=np.uint64))
+        return {"run": np.arange(start, start + count), "win": u < cfg.coin.p}
+
+    def metrics(self, table, options):
+        return {"win_rate": stats.rate(table["win"].to_numpy())}
+
+
+def test_parse_target_and_bounds():
+    assert parse_target("win_rate=0.5") == ("win_rate", 0.5)
+    for bad in ("win_rate", "win_rate=lots", "=3"):
+        with pytest.raises(DicesimError):
+            parse_target(bad)
+    assert field_bounds(CoinConfig, "coin.p") == (0.0, 1.0)
+    assert field_bounds(get_game("kniffel").Config, "bonus.threshold") == (0.0, 105.0)
+    assert field_bounds(CoinConfig, "coin.nothing") == (-math.inf, math.inf)
+
+
+def test_float_field_hits_target_within_tolerance():
+    g = CoinGame()
+    c = calibrate(g, "coin.p", "win_rate", 0.62, "flip", n=4000, seed=5, tol=0.002)
+    assert c.converged and c.stop == "within tolerance"
+    assert abs(c.estimate["value"] - 0.62) <= 0.002
+    assert c.estimate["ci95"][0] < 0.62 < c.estimate["ci95"][1]
+    assert 0.58 < c.value < 0.66  # the empirical distribution of 4000 uniforms is close to the identity
+    lo, hi = c.field_ci95
+    assert lo < c.value < hi and hi - lo < 0.06
+    # paired: the estimate equals a fresh batch at the chosen value with the same seed
+    b = run_batch(g, g.load(None, [f"coin.p={c.value!r}"]), ["flip"], 4000, 5, {}, progress=False)
+    assert b.table["win"].mean() == c.estimate["value"]
+    assert len(c.evaluations) <= 30
+
+
+def test_float_bracket_from_lo_hi_and_errors():
+    g = CoinGame()
+    c = calibrate(g, "coin.p", "win_rate", 0.25, "flip", n=2000, lo=0.1, hi=0.9, tol=0.001)
+    assert c.converged and abs(c.estimate["value"] - 0.25) <= 0.001
+    with pytest.raises(DicesimError, match="does not cross"):
+        calibrate(g, "coin.p", "win_rate", 0.95, "flip", n=500, lo=0.1, hi=0.5)
+    with pytest.raises(DicesimError, match="could not bracket"):  # a rate above 1 is out of reach within p <= 1
+        calibrate(g, "coin.p", "win_rate", 1.5, "flip", n=200)
+    with pytest.raises(ConfigError, match="coin.p"):
+        calibrate(g, "coin.p", "win_rate", 0.5, "flip", n=200, lo=-1.0, hi=0.5)
+    with pytest.raises(DicesimError, match="unknown metric 'loss_rate'"):
+        calibrate(g, "coin.p", "loss_rate", 0.5, "flip", n=200)
+
+
+def test_integer_field_on_kniffel_bracket_is_adjacent_and_paired():
+    """Greedy's upper-bonus rate falls with the threshold: the answer is the closer of two neighbours."""
+    g = get_game("kniffel")
+    c = calibrate(g, "bonus.threshold", "upper_bonus_rate", 0.3, "greedy", n=3000, seed=2)
+    assert c.converged and isinstance(c.value, int)
+    a, b = c.bracket
+    assert b - a == 1 or c.stop == "within tolerance"
+    evals = {e.x: e.value for e in c.evaluations}
+    assert (evals[a] - 0.3) * (evals[b] - 0.3) <= 0
+    assert abs(c.estimate["value"] - 0.3) == min(abs(evals[a] - 0.3), abs(evals[b] - 0.3))
+    cfg = g.load(None, [f"bonus.threshold={c.value}"])
+    batch = run_batch(g, cfg, ["greedy"], 3000, 2, {"players": 1}, progress=False)
+    assert g.metrics(batch.table, {"players": 1})["upper_bonus_rate"]["value"] == c.estimate["value"]
+    assert 50 <= c.value <= 62
+
+
+def test_cli_calibrate_json_and_errors():
+    out = cli_json("calibrate", "kniffel", "--target", "mean_score=209", "--field", "bonus.value", "--policy",
+                   "greedy", "--n", "1500", "--seed", "3")
+    for key in ("value", "estimate", "tolerance", "bracket", "field_ci95", "evaluations", "converged", "config_hash"):
+        assert key in out
+    assert out["field"] == "bonus.value" and out["metric"] == "mean_score" and out["converged"]
+    assert len(out["estimate"]["ci95"]) == 2 and isinstance(out["value"], int)
+    pd.DataFrame(out["evaluations"])  # one row per evaluation
+    for args, needle in [
+        (["--field", "bonus.valeu"], "unknown config field: bonus.valeu"),
+        (["--field", "joker.mode"], "not numeric"),
+        (["--field", "bonus.value", "--policy", "superbot"], "unknown policy 'superbot'"),
+    ]:
+        full = ["calibrate", "kniffel", "--target", "mean_score=210", "--policy", "greedy", "--n", "200", *args]
+        res = run_cli(*full)
+        lines = res.stderr.strip().splitlines()
+        assert res.returncode == 2 and len(lines) == 1 and needle in lines[0], (args, res.stderr)
+    json.dumps(out)

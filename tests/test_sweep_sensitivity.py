@@ -1,0 +1,53 @@
+"""Sensitivity of a sweep table: base point, elasticities on exact synthetic tables, tornado chart."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from sim.sensitivity import base_point, elasticities, tornado_chart
+
+
+def table() -> pd.DataFrame:
+    """m = 2 a + 10 b (+ 1 for policy y) over a in {1, 2, 4}, b in {1, 3}; q = a * b."""
+    rows = []
+    for pol, shift in (("x", 0.0), ("y", 1.0)):
+        for a in (1, 2, 4):
+            for b in (1, 3):
+                m = 2 * a + 10 * b + shift
+                rows.append({"policy": pol, "a": a, "b": b, "m": m, "m_ci95_low": m - 0.5, "m_ci95_high": m + 0.5,
+                             "q": float(a * b), "q_ci95_low": math.nan, "q_ci95_high": math.nan})
+    return pd.DataFrame(rows)
+
+
+def test_base_point_prefers_the_base_config_value():
+    t = table()
+    assert base_point(t, ["a", "b"], {"a": 4, "b": 2}) == {"a": 4, "b": 1}  # b=2 is not in the grid: middle value
+    assert base_point(t, ["a", "b"]) == {"a": 2, "b": 1}
+
+
+def test_elasticities_are_central_differences_around_the_base():
+    s = elasticities(table(), ["a", "b"], ["m", "q"], {"a": 2, "b": 1})
+    r = s[(s.policy == "x") & (s.metric == "m") & (s.field == "a")].iloc[0]
+    # around a=2 (b=1): m(1)=12, m(2)=14, m(4)=18 -> slope (18-12)/(4-1) = 2, elasticity 2 * 2 / 14
+    assert r.slope == pytest.approx(2.0) and r.elasticity == pytest.approx(4 / 14)
+    assert (r.low, r.high, r.base, r.swing) == (12.0, 18.0, 14.0, 6.0)
+    assert (r.low_ci95_low, r.high_ci95_high) == (11.5, 18.5)
+    r = s[(s.policy == "y") & (s.metric == "m") & (s.field == "b")].iloc[0]
+    # b at its lowest grid value: one-sided difference b=1 -> 3 at a=2: m = 15 -> 35
+    assert r.slope == pytest.approx(10.0) and r.elasticity == pytest.approx(10 * 1 / 15)
+    r = s[(s.policy == "x") & (s.metric == "q") & (s.field == "a")].iloc[0]
+    assert r.elasticity == pytest.approx(1.0)  # q = a*b is proportional to a
+    assert len(s) == 2 * 2 * 2
+
+
+def test_non_numeric_fields_are_skipped_and_tornado_is_written(tmp_path):
+    t = table()
+    t["mode"] = "forced"
+    s = elasticities(t, ["a", "mode"], ["m"])
+    assert set(s["field"]) == {"a"}
+    path = tornado_chart(elasticities(t, ["a", "b"], ["m"]), "m", tmp_path / "t.png")
+    assert path.is_file() and path.stat().st_size > 1000
+    assert tornado_chart(s, "nothing", tmp_path / "n.png") is None
