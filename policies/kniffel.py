@@ -179,7 +179,7 @@ def random_box(counts: np.ndarray, key: int, rp: np.ndarray, s: np.uint64):
 # --- dispatch ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_keep(pid, counts, dice, key, level, r, r0, plan_keep, mcounts, rp, sc, s, keep):
     """Fill ``keep`` for the reroll after roll ``level`` (0-based) of roll ``r`` (multiset index).
 
@@ -199,7 +199,7 @@ def decide_keep(pid, counts, dice, key, level, r, r0, plan_keep, mcounts, rp, sc
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_category(pid, counts, key, r, r0, plan_cat, rp, sc, s):
     """The box to score the final roll ``r`` (multiset index) in; returns (decision stream, box)."""
     if pid == OPTIMAL:

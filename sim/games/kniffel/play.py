@@ -46,7 +46,7 @@ def _log(log, n, kind, turn, level, dice, a, b, c, d):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_turn(
     pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, dice, counts, keep, held, log, nlog
 ):
@@ -73,7 +73,7 @@ def play_turn(
         r = dice_index(dice, ioc)
         if logging:
             nlog = _log(log, nlog, EV_ROLL, turn, level, dice, r, 0, 0, 0)
-        if level == n_rolls - 1 or R.must_score_now(counts, mask, flag, rp):
+        if level == n_rolls - 1 or (sc[R.KNIFFEL, r] > 0 and R.must_score_now(counts, mask, flag, rp)):
             break
         sd = decide_keep(pid, counts, dice, key, level, r, r0, plan_keep, mcounts, rp, sc, sd, keep)
         nheld = 0
@@ -96,13 +96,13 @@ def play_turn(
             if held[i] == 0:
                 s, dice[i] = next_die(s)
     sd, c = decide_category(pid, counts, key, r, r0, plan_cat, rp, sc, sd)
-    pts, ub, kb, nk = R.apply_move(counts, c, key, rp)
+    pts, ub, kb, nk = R.apply_move_fast(counts, r, c, key, rp, sc)
     if logging:
         nlog = _log(log, nlog, EV_SCORE, turn, n_rolls, dice, c, pts, ub, kb)
     return c, pts, ub, kb, nk, nlog
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _record(g, turn, c, pts, ub, kb, counts, out_cat, out_turn, out_ub, out_kb, out_kn):
     out_cat[g, c] = pts
     out_turn[g, c] = turn + 1

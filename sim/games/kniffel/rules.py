@@ -212,3 +212,20 @@ def apply_move(counts: np.ndarray, c: int, key: int, rp: np.ndarray):
     elif c == KNIFFEL:
         nflag = 1 if (pts > 0 and pts == rp[RP_KNIFFEL]) else 0
     return pts, ub, kb, make_key(mask | (1 << c), up, nflag)
+
+
+@njit(cache=True, inline="always")
+def apply_move_fast(counts: np.ndarray, r: int, c: int, key: int, rp: np.ndarray, sc: np.ndarray):
+    """``apply_move`` for a roll with multiset index ``r``, reading plain rolls from the score table
+    ``sc[category, r]`` (the kernels' hot path); Kniffel rolls take the full rules."""
+    if sc[KNIFFEL, r] > 0:
+        return apply_move(counts, c, key, rp)
+    mask = key_mask(key)
+    up = key_up(key)
+    pts = sc[c, r]
+    ub = 0
+    if c < 6:
+        if up < rp[RP_BONUS_THRESHOLD] <= up + pts and rp[RP_BONUS_VALUE] > 0:
+            ub = rp[RP_BONUS_VALUE]
+        up = min(rp[RP_UP_CAP], up + pts)
+    return pts, ub, 0, make_key(mask | (1 << c), up, key_flag(key))
