@@ -63,11 +63,9 @@ def _emit(summary: dict[str, Any], as_json: bool, human: str) -> None:
 
 
 def _jsonable(o: Any) -> Any:
-    if hasattr(o, "item"):
-        return o.item()
-    if hasattr(o, "tolist"):
-        return o.tolist()
-    return str(o)
+    from sim.report import json_default
+
+    return json_default(o)
 
 
 def _metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14) -> list[str]:

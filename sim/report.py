@@ -72,11 +72,12 @@ def write_outputs(
     tm.to_csv(out / "metrics.csv", index=False)
     tm.to_parquet(out / "metrics.parquet", index=False)
     manifest = {**summary, "tables": files, "code_version": code_version()}
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=_json_default))
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=json_default))
     return build_report(out)
 
 
-def _json_default(o: Any) -> Any:
+def json_default(o: Any) -> Any:
+    """JSON for numpy scalars and arrays (and anything else as its string)."""
     if hasattr(o, "item"):
         return o.item()
     if hasattr(o, "tolist"):

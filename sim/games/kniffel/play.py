@@ -32,6 +32,12 @@ def dice_index(dice: np.ndarray, ioc: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def turn_scratch():
+    """Scratch arrays of one thread's turns: dice, counts, keep, held."""
+    return np.empty(5, np.int64), np.empty(6, np.int64), np.empty(6, np.int64), np.empty(5, np.int64)
+
+
+@njit(cache=True)
 def _log(log, n, kind, turn, level, dice, a, b, c, d):
     row = log[n]
     row[0] = kind
@@ -47,13 +53,12 @@ def _log(log, n, kind, turn, level, dice, a, b, c, d):
 
 
 @njit(cache=True, inline="always")
-def play_turn(
-    pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, dice, counts, keep, held, log, nlog
-):
+def play_turn(pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, ws, log, nlog):
     """One turn from state ``key``. Returns (box, points, upper bonus, Kniffel bonus, next key, log rows).
 
-    ``dice``/``counts``/``keep``/``held`` are scratch arrays; ``log`` gets events when it has rows.
+    ``ws`` is the scratch of ``turn_scratch``; ``log`` gets events when it has rows.
     """
+    dice, counts, keep, held = ws
     mcounts = T[0]
     r0 = T[4][0]
     s = stream_key(seed, run, seat, 2 * turn)
@@ -136,10 +141,7 @@ def play_sheets(
         step = (count + nblocks - 1) // nblocks
         tabled = gk.shape[0] > 1
         for b in prange(nblocks):
-            dice = np.empty(5, np.int64)
-            counts = np.empty(6, np.int64)
-            keep = np.empty(6, np.int64)
-            held = np.empty(5, np.int64)
+            ws = turn_scratch()
             for g in range(b * step, min(count, (b + 1) * step)):
                 key = 0
                 for turn in range(R.N_CAT):
@@ -157,14 +159,11 @@ def play_sheets(
                         ioc,
                         rp,
                         sc,
-                        dice,
-                        counts,
-                        keep,
-                        held,
+                        ws,
                         no_log,
                         0,
                     )
-                    _record(g, turn, c, pts, ub, kb, counts, out_cat, out_turn, out_ub, out_kb, out_kn)
+                    _record(g, turn, c, pts, ub, kb, ws[1], out_cat, out_turn, out_ub, out_kb, out_kn)
         return
     keys = np.zeros(count, np.int64)
     slot = np.full(R.KEY_SPACE, -1, np.int32)
@@ -189,10 +188,7 @@ def play_sheets(
         nblocks = min(count, 1024)
         step = (count + nblocks - 1) // nblocks
         for b in prange(nblocks):
-            dice = np.empty(5, np.int64)
-            counts = np.empty(6, np.int64)
-            keep = np.empty(6, np.int64)
-            held = np.empty(5, np.int64)
+            ws = turn_scratch()
             for g in range(b * step, min(count, (b + 1) * step)):
                 u = gslot[g]
                 c, pts, ub, kb, nk, _ = play_turn(
@@ -208,15 +204,12 @@ def play_sheets(
                     ioc,
                     rp,
                     sc,
-                    dice,
-                    counts,
-                    keep,
-                    held,
+                    ws,
                     no_log,
                     0,
                 )
                 keys[g] = nk
-                _record(g, turn, c, pts, ub, kb, counts, out_cat, out_turn, out_ub, out_kb, out_kn)
+                _record(g, turn, c, pts, ub, kb, ws[1], out_cat, out_turn, out_ub, out_kb, out_kn)
 
 
 @njit(cache=True)
@@ -229,10 +222,7 @@ def replay_sheet(pid, seed, run, seat, E, gk, gc, T, ioc, rp, sc, kn):
     plan_keep = np.empty((n_levels, nr), np.int16)
     plan_cat = np.empty(nr, np.int8)
     scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
-    dice = np.empty(5, np.int64)
-    counts = np.empty(6, np.int64)
-    keep = np.empty(6, np.int64)
-    held = np.empty(5, np.int64)
+    ws = turn_scratch()
     key = 0
     nlog = 0
     for turn in range(R.N_CAT):
@@ -244,7 +234,5 @@ def replay_sheet(pid, seed, run, seat, E, gk, gc, T, ioc, rp, sc, kn):
             build_plan(pid, key, E, T, rp, sc, kn, scratch, plan_keep, plan_cat)
             pk = plan_keep
             pc = plan_cat
-        c, pts, ub, kb, key, nlog = play_turn(
-            pid, key, seed, run, seat, turn, pk, pc, T, ioc, rp, sc, dice, counts, keep, held, log, nlog
-        )
+        c, pts, ub, kb, key, nlog = play_turn(pid, key, seed, run, seat, turn, pk, pc, T, ioc, rp, sc, ws, log, nlog)
     return log[:nlog]
