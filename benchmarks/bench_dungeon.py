@@ -1,9 +1,11 @@
 """Würfel Dungeon throughput: full 10-room runs per second per policy; prints one JSON object.
 
 Usage: ``NUMBA_NUM_THREADS=2 .venv/bin/python benchmarks/bench_dungeon.py [--n 200000] [--n-expectimax 10000]
-[--difficulty leicht]``. Each policy is warmed up (compile or disk-cache load) on a few runs first;
-the timed batch is ``sim.batch.run_batch`` as the CLI plays it, on all numba threads and then (a
-quarter of the runs) on one thread.
+[--difficulty leicht] [--progression both|on|off]``. Each policy is warmed up (compile or disk-cache load,
+and the profile-table cache) on a few runs first; the timed batch is ``sim.batch.run_batch`` as the CLI plays
+it, on all numba threads and then (a quarter of the runs) on one thread. ``both`` times the full run with
+the progression economy and without it (``rewards.enabled=false``, ``market.enabled=false``) and reports
+the ratio (the issue's bound: with ≤ 1.5 × the time per run without).
 """
 
 from __future__ import annotations
@@ -23,21 +25,42 @@ def main() -> None:
     ap.add_argument("--n-expectimax", type=int, default=10_000)
     ap.add_argument("--difficulty", default="leicht")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--progression", choices=("both", "on", "off"), default="both")
+    ap.add_argument("--policies", default=",".join(TARGETS))
     args = ap.parse_args()
 
     t0 = time.perf_counter()
     from sim.batch import run_batch
     from sim.games.dungeon.game import GAME
 
-    cfg = GAME.load()
+    modes = {"on": [], "off": ["rewards.enabled=false", "market.enabled=false"]}
+    if args.progression != "both":
+        modes = {args.progression: modes[args.progression]}
     opts = {"difficulty": args.difficulty}
-    run_batch(GAME, cfg, ["vorschlag"], 64, args.seed, opts, progress=False)
+    run_batch(GAME, GAME.load(), ["vorschlag"], 64, args.seed, opts, progress=False)
     cold = time.perf_counter() - t0
     result = {"game": "dungeon", "difficulty": args.difficulty, "threads": numba.get_num_threads(),
-              "startup_seconds": round(cold, 2), "policies": {}}
-    for policy, target in TARGETS.items():
+              "startup_seconds": round(cold, 2)}
+    for mode, overrides in modes.items():
+        result[f"progression_{mode}"] = bench(GAME.load(overrides=overrides), opts, args)
+    if len(modes) == 2:
+        on, off = result["progression_on"], result["progression_off"]
+        result["slowdown_with_progression"] = {
+            p: round(off[p]["runs_per_second"] / on[p]["runs_per_second"], 3) for p in on
+        }
+    print(json.dumps(result))
+
+
+def bench(cfg, opts, args) -> dict:
+    from sim.batch import run_batch
+    from sim.games.dungeon.game import GAME
+
+    out = {}
+    for policy in args.policies.split(","):
+        target = TARGETS[policy]
         n = args.n_expectimax if policy == "expectimax" else args.n
-        run_batch(GAME, cfg, [policy], 256, args.seed, opts, progress=False)  # warm
+        run_batch(GAME, cfg, [policy], 4096 if policy != "expectimax" else 256, args.seed + 1, opts,
+                  progress=False)  # warm: compile / cache load and the profile tables
         b = run_batch(GAME, cfg, [policy], n, args.seed, opts, progress=False)
         rps = n / b.seconds
         threads = numba.get_num_threads()
@@ -45,7 +68,7 @@ def main() -> None:
         n1 = max(256, n // 4)
         b1 = run_batch(GAME, cfg, [policy], n1, args.seed, opts, progress=False)
         numba.set_num_threads(threads)
-        result["policies"][policy] = {
+        out[policy] = {
             "n": n,
             "seconds": round(b.seconds, 3),
             "runs_per_second": round(rps, 1),
@@ -54,8 +77,9 @@ def main() -> None:
             "runs_per_second_1_thread": round(n1 / b1.seconds, 1),
             "win_rate": round(float(b.table["win"].mean()), 4),
             "mean_turns": round(float(b.table["turns"].mean()), 2),
+            "mean_fights": round(float(b.table["fights"].mean()), 2),
         }
-    print(json.dumps(result))
+    return out
 
 
 if __name__ == "__main__":

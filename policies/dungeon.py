@@ -17,7 +17,13 @@ index_of_code)`` of ``rules.TM``):
   after an optional Full House split) go to attack/shield/heal (``rules.ATTACK`` …).
 - ``decide_adjust(pid, fs, dice, nd, cursed_mask, …) -> (die, new face)`` or ``(-1, 0)``.
 - ``decide_last_chance(pid, fs, …) -> bool``; ``decide_path(pid, cards, lp, maxlp, st) -> card``;
-  ``decide_event(pid, event, lp, maxlp, altar_lp, st) -> bool``.
+  ``decide_event(pid, event, lp, maxlp, altar_lp, st, jokers, nj, jk) -> bool``.
+- Progression: ``offer_value(pid, kind, eff, jrow, db_rerolls, lp, maxlp, g_att, g_dice, e_att, crit_mul) -> float``
+  rates one offer (``kind`` ``ITEM_UPGRADE``/``ITEM_JOKER``/``ITEM_DICE``; ``g_att`` the exact gain in expected
+  turn attack from the kernel's profile tables, ``g_dice`` that of one more die, ``e_att`` the current expected
+  turn attack); ``decide_reward(pid, vals, ok, n, st) -> slot``; ``decide_buy(pid, vals, prices, ok, n, coins,
+  st) -> item or -1`` (called until it returns -1); jokers: ``decide_joker_heal``, ``decide_joker_reroll``,
+  ``decide_set_die``; the hero ability ``decide_hero``.
 
 The policies:
 
@@ -43,6 +49,30 @@ The policies:
   roll beats stopping. Path and events as Vorschlag.
 - ``random`` — each free die kept with probability 1/2 before every reroll, each combo to a uniform
   role, a uniform path card, events accepted with probability 1/2 (when affordable).
+
+Progression decisions (rewards, market, jokers, hero ability):
+
+- ``vorschlag`` rates every offer by the *offer rating* (``offer_value``): an estimate of what the item adds
+  per turn in attack-equivalents, from its effect fields and fixed weights (``RT_*``: attack per attack
+  combo ``RT_ATT_COMBOS``, shield/heal ``RT_DEF``, Paschmeister ``RT_PASCH`` per × step, crit chance ×
+  ``RT_E_ATT``, adjusts, kept shield, poison, Berserker, Glückssieben, the sixth die, max LP weighted by the
+  missing LP share, each joker kind and the dice bonus). It takes the best reward; at the market it buys
+  the best rating per coin while that is ≥ ``RT_PER_COIN`` and ``RESERVE`` coins (a last chance) stay.
+  Jokers: heal when the announced hit would kill or LP ≤ ``JK_HEAL_SHARE``; extra reroll when the
+  rolls left no combo; set a die when it raises the shown attack by ≥ ``JK_SET_GAIN`` or makes the
+  attack lethal. Hero ability: on the combo where doubling gains most rating, when it kills, saves the
+  run, or gains ≥ ``HERO_GAIN``. Joker-Händler: sells the last joker unless it is a heal joker and
+  LP < 60 %.
+- ``greedy`` — the highest immediate attack gain: ``g_att`` (exact, from the tables), crits, Berserker
+  only when active now, poison, the sixth die; items that add no attack rate 0. Buys the highest gain per
+  coin while it is > 0 and affordable. Uses every joker as soon as it helps (set a die whenever attack
+  rises, heal only to survive, reroll when no combo); hero ability on the first turn, on the strongest
+  attack combo; never sells jokers.
+- ``expectimax`` — the Vorschlag rating with the attack terms replaced by the exact one-turn expectation
+  (``g_att``, ``g_dice``: a lookahead over every roll of the next turn, cheap from the profile tables);
+  jokers and hero ability by the rating (set die and extra reroll by the exact expectation tables).
+- ``random`` — a uniform offer; each market item bought with probability 1/2 when affordable; each
+  joker used with probability 1/2 when it can be; hero ability with probability 1/2.
 """
 
 from __future__ import annotations
@@ -66,6 +96,25 @@ FS_SIZE = 11
 # path cards and events
 KAMPF, ELITE, RAST, GEHEIMNIS = 0, 1, 2, 3
 CARD_NAMES = ("kampf", "elite", "rastplatz", "geheimnis")
+
+# progression items and the offer rating (attack-equivalents per turn)
+ITEM_UPGRADE, ITEM_JOKER, ITEM_DICE = 0, 1, 2
+RT_ATT_COMBOS = 1.4  # attack combos per turn (Wetzstein, Opferaltar, Giftdolch count per combo)
+RT_DEF = 0.45  # one point of shield or heal per combo
+RT_PASCH = 6.0  # per × step of Pasch attack
+RT_E_ATT = 22.0  # expected attack of a turn (crit, Berserker)
+RT_ADJUST = 2.5
+RT_KEEP = 0.12  # per point of shield kept
+RT_LUCKY = 5.0
+RT_DICE = 11.0
+RT_MAXLP = 0.25  # per max LP, + the heal weighted by the missing share
+RT_JOKER = (5.0, 4.0, 0.45)  # set a die, extra reroll, heal (per LP)
+RT_DICE_BONUS = 1.5  # per extra reroll per turn and fight
+RT_PER_COIN = 0.035
+RESERVE = 20.0
+JK_HEAL_SHARE = 0.3
+JK_SET_GAIN = 10.0
+HERO_GAIN = 18.0
 
 # Vorschlag rating weights
 W_KILL = 1000.0
@@ -432,9 +481,13 @@ def decide_path(pid, cards, lp, maxlp, st):
 
 
 @njit(cache=True, error_model="numpy")
-def decide_event(pid, event, lp, maxlp, altar_lp, st):
-    """Accept the Geheimnis event (0 Opferaltar, 1 Joker-Händler, 2 Verfluchte Truhe)?"""
+def decide_event(pid, event, lp, maxlp, altar_lp, st, jokers, nj, jk):
+    """Accept the Geheimnis event (0 Opferaltar, 1 Joker-Händler, 2 Verfluchte Truhe)?
+
+    ``jokers[:nj]``: held joker ids, the last one is the one the Joker-Händler takes; ``jk`` joker rows."""
     if event == 0 and lp <= altar_lp:
+        return False
+    if event == 1 and nj == 0:
         return False
     if pid == RANDOM:
         return uniform(st) < 0.5
@@ -442,7 +495,231 @@ def decide_event(pid, event, lp, maxlp, altar_lp, st):
         return event == 2
     if event == 0:
         return lp - altar_lp >= 0.7 * maxlp
+    if event == 1:
+        return not (jk[jokers[nj - 1], 0] == 2 and lp < 0.6 * maxlp)
     return True
+
+
+# --- progression: offers, market, jokers, hero ability -------------------------------------------
+
+
+@njit(cache=True, error_model="numpy")
+def offer_value(pid, kind, eff, jrow, db_rerolls, lp, maxlp, g_att, g_dice, e_att, crit_mul):
+    """What one offer is worth to policy ``pid`` (see the module doc); ``eff``: the upgrade's effect row,
+    ``jrow``: the joker's row (kind, amount, weight)."""
+    missing = 1.0 - lp / maxlp
+    if pid == GREEDY:
+        if kind == ITEM_UPGRADE:
+            v = g_att + e_att * eff[R.EFF_CRIT] * (crit_mul - 1.0) + eff[R.EFF_POISON]
+            if lp <= eff[R.EFF_BERSERK_LP] * maxlp:
+                v += e_att * (eff[R.EFF_BERSERK_MUL] - 1.0)
+            if eff[R.EFF_EXTRA_DICE] > 0:
+                v += g_dice
+            return v
+        if kind == ITEM_DICE:
+            return g_att
+        return 0.0
+    if kind == ITEM_JOKER:
+        jkind = int(jrow[0])
+        if jkind == 2:
+            return RT_JOKER[2] * jrow[1] * (0.5 + missing)
+        return RT_JOKER[jkind]
+    if kind == ITEM_DICE:
+        return g_att if pid == EXPECTIMAX else RT_DICE_BONUS * db_rerolls
+    e = eff
+    if pid == EXPECTIMAX:
+        v = g_att
+        if e[R.EFF_EXTRA_DICE] > 0:
+            v += g_dice
+        e_turn = e_att
+    else:
+        v = (e[R.EFF_ATTACK_FLAT] * RT_ATT_COMBOS + (e[R.EFF_PASCH_MUL] - 1.0) * RT_PASCH + e[R.EFF_LUCKY] * RT_LUCKY
+             + e[R.EFF_EXTRA_DICE] * RT_DICE)
+        e_turn = RT_E_ATT
+    v += (e[R.EFF_SHIELD_FLAT] + e[R.EFF_HEAL_FLAT]) * RT_DEF + e[R.EFF_CRIT] * (crit_mul - 1.0) * e_turn
+    v += e[R.EFF_ADJUSTS] * RT_ADJUST + e[R.EFF_SHIELD_KEEP] * RT_KEEP + e[R.EFF_POISON] * RT_ATT_COMBOS
+    v += (e[R.EFF_BERSERK_MUL] - 1.0) * e[R.EFF_BERSERK_LP] * e_turn
+    v += e[R.EFF_MAX_LP] * (RT_MAXLP + RT_DEF * missing)
+    return v
+
+
+@njit(cache=True, error_model="numpy")
+def decide_reward(pid, vals, ok, n, st):
+    """Slot of the reward taken among ``n`` offers (``ok[i]``: can be taken); -1 when none can."""
+    if pid == RANDOM:
+        m = 0
+        for i in range(n):
+            m += ok[i]
+        if m == 0:
+            return -1
+        j = below(st, m)
+        for i in range(n):
+            if ok[i]:
+                if j == 0:
+                    return i
+                j -= 1
+        return -1
+    best = -1e18
+    bi = -1
+    for i in range(n):
+        if ok[i] and vals[i] > best:
+            best = vals[i]
+            bi = i
+    return bi
+
+
+@njit(cache=True, error_model="numpy")
+def decide_buy(pid, vals, prices, ok, n, coins, st):
+    """Market: index of the next item to buy (``ok[i]``: still in stock and allowed), or -1 to leave."""
+    if pid == RANDOM:
+        for i in range(n):
+            if ok[i] and prices[i] <= coins and uniform(st) < 0.5:
+                return i
+        return -1
+    best = -1e18
+    bi = -1
+    for i in range(n):
+        if not ok[i] or prices[i] > coins:
+            continue
+        r = vals[i] / max(prices[i], 1.0)
+        if pid == GREEDY:
+            if vals[i] <= 0.0:
+                continue
+        elif r < RT_PER_COIN or coins - prices[i] < RESERVE:
+            continue
+        if r > best:
+            best = r
+            bi = i
+    return bi
+
+
+@njit(cache=True, error_model="numpy")
+def decide_joker_heal(pid, fs, amount, st):
+    """Drink a heal joker now (before the assignment)?"""
+    lp = fs[FS_LP]
+    maxlp = fs[FS_MAXLP]
+    if lp >= maxlp:
+        return False
+    dies = lp - max(0.0, fs[FS_INCOMING] - fs[FS_SHIELD]) <= 0
+    if pid == RANDOM:
+        return uniform(st) < 0.5
+    if pid == GREEDY:
+        return dies
+    return dies or (lp <= JK_HEAL_SHARE * maxlp and maxlp - lp >= 0.5 * amount)
+
+
+@njit(cache=True, error_model="numpy")
+def decide_joker_reroll(pid, fs, roll, cursed, part, cv, etab, tm, st, work):
+    """Use an extra-reroll joker now (the turn's rolls used up)?"""
+    if pid == RANDOM:
+        return uniform(st) < 0.5
+    if pid == EXPECTIMAX:
+        fs[FS_LC_OK] = 1.0
+        c = fs[FS_COINS]
+        fs[FS_COINS] = 1e9
+        r = decide_last_chance(pid, fs, roll, cursed, part, cv, etab, tm, work)
+        fs[FS_COINS] = c
+        fs[FS_LC_OK] = 0.0
+        return r
+    return part[roll, 0] == 0
+
+
+@njit(cache=True, error_model="numpy")
+def decide_set_die(pid, fs, dice, nd, cursed_mask, part, cv, tm, st, work):
+    """(die index, face) for a set-a-die joker worth using now, or (-1, 0)."""
+    ioc = tm[4]
+    code = 0
+    for i in range(nd):
+        code += R.POW7_T[dice[i] - 1]
+    if pid == RANDOM:
+        if uniform(st) < 0.25:
+            i = below(st, nd)
+            if not (cursed_mask >> i) & 1:
+                return i, 1 + below(st, 6)
+        return -1, 0
+    k0 = ioc[code]
+    a0 = _attack_of(k0, part, cv)
+    v0 = leaf_value(fs, k0, part, cv, work) if pid == EXPECTIMAX else a0
+    best = v0
+    ba = a0
+    bi = -1
+    bf = 0
+    for i in range(nd):
+        if (cursed_mask >> i) & 1:
+            continue
+        for nf in range(1, 7):
+            if nf == dice[i]:
+                continue
+            k = ioc[code - R.POW7_T[dice[i] - 1] + R.POW7_T[nf - 1]]
+            a = _attack_of(k, part, cv)
+            v = leaf_value(fs, k, part, cv, work) if pid == EXPECTIMAX else a
+            if v > best:
+                best = v
+                ba = a
+                bi = i
+                bf = nf
+    if bi < 0:
+        return -1, 0
+    if pid == GREEDY:
+        return bi, bf
+    lethal = ba * fs[FS_ATT_MUL] >= fs[FS_EHP] + fs[FS_EBLOCK] > a0 * fs[FS_ATT_MUL]
+    gain = best - v0
+    if pid == EXPECTIMAX:
+        if lethal or gain >= JK_SET_GAIN * 1.5 or (best >= W_KILL / 2 and v0 < W_KILL / 2):
+            return bi, bf
+        return -1, 0
+    if lethal or gain >= JK_SET_GAIN:
+        return bi, bf
+    return -1, 0
+
+
+@njit(cache=True, error_model="numpy")
+def decide_hero(pid, fs, ids, roles, m, cv, factor, turn, st):
+    """Index into the assigned combos whose value the hero ability multiplies by ``factor``, or -1."""
+    if m == 0:
+        return -1
+    if pid == RANDOM:
+        return below(st, m) if uniform(st) < 0.5 else -1
+    mul = fs[FS_ATT_MUL]
+    if pid == GREEDY:
+        best = 0.0
+        bj = -1
+        for j in range(m):
+            if roles[j] == R.ATTACK and cv[ids[j], 0] > best:
+                best = cv[ids[j], 0]
+                bj = j
+        return bj
+    dmg = 0.0
+    sh = 0.0
+    he = 0.0
+    for j in range(m):
+        c = ids[j]
+        if roles[j] == R.ATTACK:
+            dmg += R.player_attack(cv[c, 0], mul, 1.0, 1.0)
+        elif roles[j] == R.SHIELD:
+            sh += cv[c, 1]
+        elif roles[j] == R.HEAL:
+            he += cv[c, 2]
+    v0 = rate(fs, dmg, sh, he)
+    best = v0
+    bj = -1
+    for j in range(m):
+        c = ids[j]
+        x = factor - 1.0
+        if roles[j] == R.ATTACK:
+            v = rate(fs, dmg + R.player_attack(cv[c, 0] * x, mul, 1.0, 1.0), sh, he)
+        elif roles[j] == R.SHIELD:
+            v = rate(fs, dmg, sh + cv[c, 1] * x, he)
+        else:
+            v = rate(fs, dmg, sh, he + cv[c, 2] * x)
+        if v > best:
+            best = v
+            bj = j
+    if bj < 0:
+        return -1
+    if (best >= W_KILL / 2 and v0 < W_KILL / 2) or (v0 <= -W_KILL / 2 < best) or best - v0 >= HERO_GAIN:
+        return bj
+    return -1
 
 
 # --- static hold tables -----------------------------------------------------------------------
@@ -480,6 +757,40 @@ def _vorschlag_holds(part, counts, ioc, out):
             code += kc[f] * p
             p *= 7
         out[k] = ioc[code]
+
+
+@njit(cache=True, error_model="numpy")
+def build_holds(part, cv, counts, child, parent, size_start, ioc, out, eatt):
+    """Hold tables ``out[HOLD_*, multiset]`` of one profile, and ``eatt[m, r]``: expected shown attack of a
+    turn of ``m`` dice with 3 (``r`` 0) or 4 (``r`` 1) rolls under greedy's holds."""
+    _vorschlag_holds(part, counts, ioc, out[HOLD_VORSCHLAG])
+    n = part.shape[0]
+    att = np.zeros(n)
+    for k in range(n):
+        for j in range(part[k, 0]):
+            att[k] += cv[part[k, 1 + j], 0]
+    best = np.zeros(n)
+    arg = np.zeros(n, np.int64)
+    e = np.zeros(n)
+    val = np.zeros(n)
+    eatt[0, 0] = 0.0
+    eatt[0, 1] = 0.0
+    for m in range(1, R.MAX_DICE + 1):
+        ss = size_start[: m + 2]
+        lo = size_start[m]
+        hi = size_start[m + 1]
+        val[:] = att
+        for row in (HOLD_GREEDY1, HOLD_GREEDY2):
+            expect_over_rerolls(val, child, ss, e)
+            best_subkeep(e, parent, ss, best, arg)
+            out[row, lo:hi] = arg[lo:hi]
+            val[lo:hi] = best[lo:hi]
+        expect_over_rerolls(val, child, ss, e)
+        eatt[m, 0] = e[0]
+        best_subkeep_value(e, parent, ss, best)
+        val[lo:hi] = best[lo:hi]
+        expect_over_rerolls(val, child, ss, e)
+        eatt[m, 1] = e[0]
 
 
 def build_hold_tables(part: np.ndarray, cvals: np.ndarray) -> np.ndarray:

@@ -22,6 +22,12 @@ DIFFICULTIES = ("leicht", "normal", "schwer")
 CHALLENGES = ("ohne_heilung", "drei_kombos", "schnell")
 EVENTS = ("opferaltar", "joker_haendler", "verfluchte_truhe")
 EV_ALTAR, EV_JOKER, EV_TRUHE = 0, 1, 2
+RARITIES = ("haeufig", "selten", "episch")
+JOKER_KINDS = ("set_die", "reroll", "heal")
+JK_SET, JK_REROLL, JK_HEAL = 0, 1, 2
+MAX_OFFERS = 5
+MAX_STOCK = 8
+MAX_JOKERS = 8
 
 
 class Start(Strict):
@@ -168,11 +174,13 @@ class Time(Strict):
 class Loadout(Strict):
     upgrades: list[str] = Field(default_factory=list)
     altar: int = Field(0, ge=0, le=100)
+    talents: list[str] = Field(default_factory=list)
+    jokers: list[str] = Field(default_factory=list)
 
 
-class Upgrade(Strict):
-    rarity: Literal["haeufig", "selten", "episch"]
-    unique: bool = False
+class Effects(Strict):
+    """Effect fields an upgrade or talent carries (folded by ``rules.fold_mods``; ``rules.EFF_*``)."""
+
     attack_flat: float = 0
     shield_flat: float = 0
     heal_flat: float = 0
@@ -193,6 +201,71 @@ class Upgrade(Strict):
             self.extra_adjusts, self.shield_keep, self.poison, self.berserker_mul, self.berserker_lp,
             float(self.glueckssieben), self.extra_dice, self.max_lp,
         ]
+
+
+class Upgrade(Effects):
+    rarity: Literal["haeufig", "selten", "episch"]
+    unique: bool = False
+
+
+class Talent(Effects):
+    """A Lager talent: permanent between runs, so a run-start option (``loadout.talents``)."""
+
+    coins: int = Field(0, ge=0, le=1_000_000, description="extra start coins")
+
+
+class Joker(Strict):
+    kind: Literal["set_die", "reroll", "heal"]
+    amount: int = Field(1, ge=0, le=10_000, description="rerolls (reroll) or LP (heal); set_die ignores it")
+    weight: float = Field(1.0, gt=0, le=1e6, description="draw weight among jokers")
+
+
+class DiceBonus(Strict):
+    rerolls: int = Field(1, ge=0, le=3, description="extra rerolls per turn")
+    fights: int = Field(1, ge=1, le=100, description="for this many fights from the next one")
+
+
+class Rewards(Strict):
+    enabled: bool = True
+    offers: int = Field(3, ge=1, le=MAX_OFFERS)
+    rarity_weights: list[float] = Field(min_length=3, max_length=3, description="haeufig, selten, episch")
+    item_chance: float = Field(0.25, ge=0, le=1, description="a slot from item_from_slot on is a joker/dice bonus")
+    item_from_slot: int = Field(2, ge=1, le=MAX_OFFERS)
+    joker_share: float = Field(0.5, ge=0, le=1, description="an item slot is a joker with this chance, else dice bonus")
+    distinct: bool = True
+    max_jokers: int = Field(3, ge=0, le=MAX_JOKERS)
+
+
+class Market(Strict):
+    enabled: bool = True
+    after_rooms: list[int] = Field(default_factory=list)
+    upgrades: int = Field(3, ge=0, le=MAX_STOCK - 2)
+    prices: list[float] = Field(min_length=3, max_length=3, description="haeufig, selten, episch")
+    joker_pack: float = Field(40, ge=0, le=1e6)
+    joker_pack_size: int = Field(1, ge=1, le=MAX_JOKERS)
+    dice_pack: float = Field(60, ge=0, le=1e6)
+
+
+class Hero(Strict):
+    enabled: bool = False
+    factor: float = Field(2.0, ge=0, le=100, description="× one combo's value")
+    per_fight: int = Field(1, ge=0, le=10)
+
+
+class Mastery(Strict):
+    """Kombomeisterschaft: +15 % on one chosen combo kind (attack, shield and heal)."""
+
+    kind: str = Field("", description="'' (none) or a combo kind: pasch, drilling, …")
+    factor: float = Field(1.15, ge=0, le=100)
+
+
+class Analysis(Strict):
+    """Thresholds of the per-upgrade flags in ``metrics``."""
+
+    dominant_lift: float = Field(0.05, ge=0, le=1, description="lift CI lower bound above this: dominant")
+    trap_lift: float = Field(0.0, ge=-1, le=1, description="lift CI upper bound below this …")
+    trap_pick_rate: float = Field(0.2, ge=0, le=1, description="… while picked at least this often: trap")
+    min_offers: int = Field(200, ge=1, le=10**9, description="offers needed before a flag is set")
 
 
 class Intent(Strict):
@@ -234,6 +307,14 @@ class DungeonConfig(Strict):
     time: Time = Time()
     loadout: Loadout = Loadout()
     upgrades: dict[str, Upgrade] = Field(default_factory=dict)
+    talents: dict[str, Talent] = Field(default_factory=dict)
+    jokers: dict[str, Joker] = Field(default_factory=dict)
+    dice_bonus: DiceBonus = DiceBonus()
+    rewards: Rewards
+    market: Market
+    hero: Hero = Hero()
+    mastery: Mastery = Mastery()
+    analysis: Analysis = Analysis()
     enemies: dict[str, Enemy]
 
     @model_validator(mode="after")
@@ -254,6 +335,23 @@ class DungeonConfig(Strict):
             for e in sec.roster:
                 if e not in self.enemies:
                     raise ValueError(f"sections.{s}.roster names unknown enemy {e!r}")
+        for name in self.loadout.talents:
+            if name not in self.talents:
+                raise ValueError(f"loadout.talents names unknown talent {name!r}")
+        for name in self.loadout.jokers:
+            if name not in self.jokers:
+                raise ValueError(f"loadout.jokers names unknown joker {name!r}")
+        if len(self.loadout.jokers) > self.rewards.max_jokers:
+            raise ValueError("loadout.jokers holds more than rewards.max_jokers")
+        if self.mastery.kind and self.mastery.kind not in R.KINDS:
+            raise ValueError(f"mastery.kind must be '' or one of {', '.join(R.KINDS)}, got {self.mastery.kind!r}")
+        for r in self.market.after_rooms:
+            if not 1 <= r <= self.rooms.count:
+                raise ValueError(f"market.after_rooms: {r} is not a room number 1..{self.rooms.count}")
+        if sum(self.rewards.rarity_weights) <= 0:
+            raise ValueError("rewards.rarity_weights must not all be 0")
+        if self.rewards.max_jokers > 0 and not self.jokers:
+            raise ValueError("rewards.max_jokers > 0 needs at least one joker in [jokers]")
         if sum(self.path.events.weights) <= 0:
             raise ValueError("path.events.weights must not all be 0")
         return self
@@ -267,14 +365,20 @@ class DungeonConfig(Strict):
  RP_WIN, RP_BOSS_WIN, RP_CHALLENGE, RP_CH_COMBOS, RP_CH_TURNS, RP_SHIELD_NEEDS_ATT, RP_STEAL_RETURN,
  RP_POISON_DECAY, RP_SC_ROOM, RP_SC_LP, RP_SC_BUDGET, RP_SC_WIN, RP_T_ROLL, RP_T_ASSIGN, RP_T_TURN, RP_T_PATH,
  RP_T_REWARD, RP_T_INTRO, RP_START_ALTAR, RP_DIFFICULTY, RP_WEAK_MUL, RP_CRIT_MUL, RP_N_PROF) = range(57)
-RP_SIZE = 57
+# progression (rewards, market, jokers, dice bonus, hero)
+(RP_REWARDS_ON, RP_OFFERS, RP_ITEM_CHANCE, RP_ITEM_FROM, RP_JOKER_SHARE, RP_DISTINCT, RP_MAX_JOKERS, RP_MARKET_ON,
+ RP_MK_UPGRADES, RP_JOKER_PACK, RP_JOKER_PACK_N, RP_DICE_PACK, RP_DB_REROLLS, RP_DB_FIGHTS, RP_HERO_ON,
+ RP_HERO_FACTOR, RP_HERO_N, RP_N_UP, RP_N_JK, RP_TALENT_COINS) = range(57, 77)
+RP_SIZE = 77
 
 EN_HP, EN_DMG, EN_BOSS, EN_I0, EN_IN, EN_RANDOM = range(6)
 EN_SIZE = 6
 IN_DMG, IN_HITS, IN_BLOCK, IN_HEAL, IN_WEAKEN, IN_CURSE, IN_STEAL, IN_BUFF, IN_EAT, IN_WEIGHT = range(10)
 IN_SIZE = 10
-(RM_SECTION, RM_BOSS, RM_POOL0, RM_POOLN, RM_PATH, RM_CHALLENGE, RM_EBLOCK, RM_PSHIELD, RM_ATTBONUS) = range(9)
-RM_SIZE = 9
+(RM_SECTION, RM_BOSS, RM_POOL0, RM_POOLN, RM_PATH, RM_CHALLENGE, RM_EBLOCK, RM_PSHIELD, RM_ATTBONUS,
+ RM_MARKET) = range(10)
+RM_SIZE = 10
+JK_KIND, JK_AMOUNT, JK_WEIGHT = range(3)
 
 
 class Frozen(NamedTuple):
@@ -287,8 +391,19 @@ class Frozen(NamedTuple):
     part: np.ndarray  # int64 [n_prof, N_MS, 4]: n, combo ids
     pclass: np.ndarray  # int64 [n_prof, N_MS]: class of equal shown partitions (for memoised leaf values)
     mods: np.ndarray  # float64 [N_EFF]: the start loadout folded
-    up_eff: np.ndarray  # float64 [n_up, N_EFF]
-    loadout: np.ndarray  # int64 [n_up]
+    up_eff: np.ndarray  # float64 [n_up + n_talents, N_EFF]: upgrades, then talents
+    loadout: np.ndarray  # int64 [n_up + n_talents]: owned at the start
+    base2: np.ndarray  # int64 [2, N_COMBO, 3]: base values (Kombomeisterschaft folded), without / with Glückssieben
+    up_rarity: np.ndarray  # int64 [n_up]
+    up_unique: np.ndarray  # int64 [n_up]
+    rarity_w: np.ndarray  # float64 [3]
+    prices: np.ndarray  # float64 [3]
+    jk: np.ndarray  # float64 [n_jk, 3]: kind, amount, weight
+    start_jokers: np.ndarray  # int64 joker ids held at the start
+    cstart: np.ndarray  # partition candidates (rules.partition_candidates) for in-kernel table builds
+    cn: np.ndarray
+    cand: np.ndarray
+    coin_bonus: np.ndarray  # float64 [N_KIND]
     en: np.ndarray  # float64 [n_en, EN_SIZE]
     intents: np.ndarray  # float64 [n_int, IN_SIZE]
     rooms: np.ndarray  # int64 [n_rooms, RM_SIZE]
@@ -311,10 +426,14 @@ def coin_bonus(cfg: DungeonConfig) -> np.ndarray:
 
 
 def base_values(cfg: DungeonConfig, lucky: bool) -> np.ndarray:
-    """Base (att, shield, heal) of every catalog combo, int64 [N_COMBO, 3]."""
+    """Base (att, shield, heal) of every catalog combo, int64 [N_COMBO, 3] (Kombomeisterschaft folded in)."""
     out = np.zeros((R.N_COMBO, 3), np.int64)
     R.combo_values(coef_array(cfg), cfg.combos.shield_factor, lucky, cfg.combos.glueckssieben_face,
                    R.C_KIND, R.C_FA, R.C_FB, out)
+    if cfg.mastery.kind:
+        k = R.KINDS.index(cfg.mastery.kind)
+        rows = R.C_KIND == k
+        out[rows] = np.floor(out[rows] * cfg.mastery.factor + 0.5).astype(np.int64)
     return out
 
 
@@ -323,12 +442,16 @@ def upgrade_names(cfg: DungeonConfig) -> list[str]:
 
 
 def fold_loadout(cfg: DungeonConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(effect matrix, owned counts, folded modifier vector) of the start loadout."""
+    """(effect matrix, owned counts, folded modifier vector) of the start loadout; rows: upgrades, then talents."""
     names = upgrade_names(cfg)
-    eff = np.array([cfg.upgrades[n].effects() for n in names], np.float64).reshape(len(names), R.N_EFF)
-    owned = np.zeros(len(names), np.int64)
+    tal = list(cfg.talents)
+    rows = [cfg.upgrades[n].effects() for n in names] + [cfg.talents[n].effects() for n in tal]
+    eff = np.array(rows, np.float64).reshape(len(rows), R.N_EFF)
+    owned = np.zeros(len(rows), np.int64)
     for n in cfg.loadout.upgrades:
         owned[names.index(n)] += 1
+    for n in cfg.loadout.talents:
+        owned[len(names) + tal.index(n)] = 1
     mods = np.zeros(R.N_EFF)
     R.fold_mods(eff, owned, mods)
     return eff, owned, mods
@@ -432,6 +555,27 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
     rp[RP_DIFFICULTY] = DIFFICULTIES.index(difficulty)
     rp[RP_WEAK_MUL] = cfg.combat.weak_mul
     rp[RP_CRIT_MUL] = cfg.combat.crit_mul
+    rw, mk = cfg.rewards, cfg.market
+    rp[RP_REWARDS_ON] = float(rw.enabled)
+    rp[RP_OFFERS] = rw.offers
+    rp[RP_ITEM_CHANCE] = rw.item_chance
+    rp[RP_ITEM_FROM] = rw.item_from_slot
+    rp[RP_JOKER_SHARE] = rw.joker_share if cfg.jokers else 0.0
+    rp[RP_DISTINCT] = float(rw.distinct)
+    rp[RP_MAX_JOKERS] = rw.max_jokers
+    rp[RP_MARKET_ON] = float(mk.enabled)
+    rp[RP_MK_UPGRADES] = mk.upgrades
+    rp[RP_JOKER_PACK] = mk.joker_pack if cfg.jokers and rw.max_jokers > 0 else -1.0
+    rp[RP_JOKER_PACK_N] = mk.joker_pack_size
+    rp[RP_DICE_PACK] = mk.dice_pack
+    rp[RP_DB_REROLLS] = cfg.dice_bonus.rerolls
+    rp[RP_DB_FIGHTS] = cfg.dice_bonus.fights
+    rp[RP_HERO_ON] = float(cfg.hero.enabled)
+    rp[RP_HERO_FACTOR] = cfg.hero.factor
+    rp[RP_HERO_N] = cfg.hero.per_fight
+    rp[RP_N_UP] = len(cfg.upgrades)
+    rp[RP_N_JK] = len(cfg.jokers)
+    rp[RP_TALENT_COINS] = sum(cfg.talents[n].coins for n in cfg.loadout.talents)
 
     enemy_names = list(cfg.enemies)
     en = np.zeros((len(enemy_names), EN_SIZE))
@@ -461,11 +605,15 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
         row[RM_EBLOCK] = sec.enemy_block
         row[RM_PSHIELD] = sec.player_shield
         row[RM_ATTBONUS] = sec.attack_bonus
+        row[RM_MARKET] = int(r in cfg.market.after_rooms and r < cfg.rooms.count)
 
     eff, owned, mods = fold_loadout(cfg)
     n_prof = cfg.loadout.altar + len(path_rooms(cfg)) + 1
     rp[RP_N_PROF] = n_prof
     cvals, part = profile_tables(cfg, mods, list(range(n_prof)))
+    jnames = list(cfg.jokers)
+    jk = np.array([(JOKER_KINDS.index(j.kind), j.amount, j.weight) for j in cfg.jokers.values()], np.float64)
+    cstart, cn, cand = R.partition_candidates()
     return Frozen(
         rp=rp,
         steps=np.array(c.steps, np.float64),
@@ -480,4 +628,15 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
         intents=np.array(intents, np.float64).reshape(len(intents), IN_SIZE),
         rooms=rooms,
         pool=np.array(pool, np.int64),
+        base2=np.stack([base_values(cfg, False), base_values(cfg, True)]),
+        up_rarity=np.array([RARITIES.index(u.rarity) for u in cfg.upgrades.values()], np.int64),
+        up_unique=np.array([int(u.unique) for u in cfg.upgrades.values()], np.int64),
+        rarity_w=np.array(rw.rarity_weights, np.float64),
+        prices=np.array(mk.prices, np.float64),
+        jk=jk.reshape(len(jnames), 3),
+        start_jokers=np.array([jnames.index(j) for j in cfg.loadout.jokers], np.int64),
+        cstart=cstart,
+        cn=cn,
+        cand=cand,
+        coin_bonus=coin_bonus(cfg),
     )

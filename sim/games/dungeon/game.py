@@ -9,10 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 import pandas as pd
 
-from policies.dungeon import CARD_NAMES, EXPECTIMAX, POLICIES, build_hold_tables, tm_tuple
+from policies.dungeon import CARD_NAMES, EXPECTIMAX, POLICIES, tm_tuple
 from sim import stats
 from sim.config import DicesimError, config_hash
 from sim.games.base import Game
@@ -20,6 +21,7 @@ from sim.games.dungeon import config as C
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig, freeze
+from sim.games.dungeon.tables import new_cache
 
 FLOAT_COLS = ("seconds",)
 TM = tm_tuple()
@@ -32,16 +34,23 @@ def check_difficulty(options: dict[str, Any]) -> str:
     return d
 
 
-_FROZEN: dict[tuple[str, str], tuple[C.Frozen, np.ndarray]] = {}
+_FROZEN: dict[tuple[str, str], tuple[C.Frozen, tuple]] = {}
 
 
-def frozen(cfg: DungeonConfig, difficulty: str) -> tuple[C.Frozen, np.ndarray]:
-    """Frozen arrays and hold tables for (config, difficulty), memoised."""
+def frozen(cfg: DungeonConfig, difficulty: str) -> tuple[C.Frozen, tuple]:
+    """Frozen arrays and the per-thread profile-table cache (``tables.new_cache``) for (config, difficulty),
+    memoised: the cache lives as long as the process, so tables are built once per thread and profile."""
     key = (config_hash(cfg), difficulty)
     if key not in _FROZEN:
         fz = freeze(cfg, difficulty)
-        _FROZEN[key] = (fz, build_hold_tables(fz.part, fz.cvals))
+        _FROZEN[key] = (fz, new_cache(max(1, numba.config.NUMBA_NUM_THREADS)))
     return _FROZEN[key]
+
+
+def table_columns(cfg: DungeonConfig) -> list[str]:
+    """The per-run table columns of this config (upgrade and market columns depend on it)."""
+    markets = [r for r in sorted(set(cfg.market.after_rooms)) if r < cfg.rooms.count]
+    return P.columns(cfg.rooms.count, list(cfg.upgrades), markets)
 
 
 # --- the combo cup and the rule tables --------------------------------------------------------
@@ -152,6 +161,25 @@ def _intent_text(cfg: DungeonConfig, enemy: int, it: int, fz: C.Frozen, hit_tota
 
 
 EVENT_LABELS = ("Opferaltar", "Joker-Händler", "Verfluchte Truhe")
+UP_LABELS = {"wetzstein": "Wetzstein", "dicke_haut": "Dicke Haut", "heilkraeuter": "Heilkräuter",
+             "paschmeister": "Paschmeister", "gluecksklee": "Glücksklee", "gluecksmuenze": "Glücksmünze",
+             "eherne_mauer": "Eherne Mauer", "giftdolch": "Giftdolch", "berserker": "Berserker",
+             "glueckssieben": "Glückssieben", "extra_wuerfel": "Extra-Würfel", "lebenselixier": "Lebenselixier"}
+JOKER_KIND_LABELS = ("Würfel setzen", "Extra-Wurf", "Heilung")
+
+
+def item_label(cfg: DungeonConfig, item: int) -> str:
+    """Name of a reward/market item code: upgrade id, ``n_up + joker id``, ``n_up + n_jk`` (dice bonus)."""
+    ups = list(cfg.upgrades)
+    jks = list(cfg.jokers)
+    if item < 0:
+        return "—"
+    if item < len(ups):
+        u = cfg.upgrades[ups[item]]
+        return f"{UP_LABELS.get(ups[item], ups[item])} ({u.rarity})"
+    if item < len(ups) + len(jks):
+        return f"Joker {jks[item - len(ups)]}"
+    return "Würfel-Bonus"
 
 
 def render(cfg: DungeonConfig, fz: C.Frozen, log: np.ndarray, policy: str, seed: int, run: int, diff: str) -> str:
@@ -163,8 +191,9 @@ def render(cfg: DungeonConfig, fz: C.Frozen, log: np.ndarray, policy: str, seed:
         kind, room, turn = int(row[0]), int(row[1]), int(row[2])
         a = [int(x) for x in row[3:]]
         if kind == P.LG_EVENT:
+            sold = f", Joker {list(cfg.jokers)[a[4]]} verkauft" if a[0] == C.EV_JOKER and a[1] and a[4] >= 0 else ""
             lines.append(f"  Geheimnis: {EVENT_LABELS[a[0]]} — {'angenommen' if a[1] else 'abgelehnt'}"
-                         f" (LP {a[2]}, Coins {a[3]})")
+                         f" (LP {a[2]}, Coins {a[3]}{sold})")
         elif kind == P.LG_ROOM:
             enemy = a[1]
             third = CARD_NAMES[a[4]]
@@ -184,7 +213,7 @@ def render(cfg: DungeonConfig, fz: C.Frozen, log: np.ndarray, policy: str, seed:
         elif kind == P.LG_ROLL:
             kept = ",".join(str(i + 1) for i in range(a[3]) if (a[2] >> i) & 1) or "—"
             held = "" if a[0] == 1 else f" (gehalten: {kept})"
-            tag = " Letzte Chance" if a[4] else ""
+            tag = (" Letzte Chance" if a[4] == 1 else " Joker") if a[4] else ""
             lines.append(f"    Wurf {a[0]}{tag}: {_dice(a[1], a[3])}{held}")
         elif kind == P.LG_LC:
             lines.append(f"    Letzte Chance gekauft (Coins {a[0]})")
@@ -212,6 +241,29 @@ def render(cfg: DungeonConfig, fz: C.Frozen, log: np.ndarray, policy: str, seed:
                              f" jetzt {a[4]} LP, {a[3]} Coins")
             else:
                 lines.append(f"  Niederlage in Raum {room} nach {turn} Zügen")
+        elif kind == P.LG_REWARD:
+            offers = [item_label(cfg, x) for x in a[:5] if x >= 0]
+            lines.append(f"  Belohnung: {' | '.join(offers)} → gewählt: {item_label(cfg, a[5])}"
+                         f" (LP {a[6]}/{a[7]}, Coins {a[8]})")
+        elif kind == P.LG_STOCK:
+            name = "Joker-Pack" if a[0] == -2 else item_label(cfg, a[0])
+            if a[0] == len(cfg.upgrades) + len(cfg.jokers):
+                name = "Würfel-Pack"
+            lines.append(f"  Tagesmarkt: {name} für {a[1]} Coins" + (f" (du hast {a[2]} Coins)" if a[2] >= 0 else ""))
+        elif kind == P.LG_BUY:
+            lines.append(f"  Gekauft: {item_label(cfg, a[0])}{' (aus dem Joker-Pack)' if a[3] else ''} für {a[1]}"
+                         f" Coins → {a[2]} Coins")
+        elif kind == P.LG_JOKER:
+            jn = list(cfg.jokers)[a[0]]
+            if a[1] == C.JK_SET:
+                lines.append(f"    Joker {jn}: Würfel {a[2] + 1} von {a[3]} auf {a[4]} gesetzt")
+            elif a[1] == C.JK_HEAL:
+                lines.append(f"    Joker {jn}: +{a[2]} LP → {a[3]} LP")
+            else:
+                lines.append(f"    Joker {jn}: Extra-Wurf")
+        elif kind == P.LG_HERO:
+            lines.append(f"    Heldenfähigkeit: {R.combo_name(a[0])} {R.combo_dice(a[0])} ({R.ROLE_LABELS[a[1]]})"
+                         f" × {cfg.hero.factor:g}")
         elif kind == P.LG_RUN:
             lines.append("")
             lines.append(f"Ergebnis: {'gewonnen' if a[0] else 'verloren'}, {a[1]} Räume geschafft, Punkte {a[2]},"
@@ -320,7 +372,144 @@ def make_charts(tables: dict[str, pd.DataFrame], out_dir: Path) -> list[Path]:
     return paths
 
 
+# --- progression: per-upgrade analysis ---------------------------------------------------------
+
+FLAG_DEFAULTS = {"dominant_lift": 0.05, "trap_lift": 0.0, "trap_pick_rate": 0.2, "min_offers": 200}
+
+
+def upgrade_names_of(table: pd.DataFrame) -> list[str]:
+    return [c[len("took_first_"):] for c in table.columns if c.startswith("took_first_")]
+
+
+def stratified_lift(win: np.ndarray, first: np.ndarray, took: np.ndarray) -> dict[str, Any]:
+    """Win-rate lift of taking an upgrade at its first offer over leaving it, stratified by the room of that
+    first offer (runs that reach a room alive are comparable there), with a normal 95 % interval."""
+    rooms = np.unique(first[first > 0])
+    num = 0.0
+    var = 0.0
+    wsum = 0
+    for r in rooms:
+        sel = first == r
+        a = win[sel & (took > 0)]
+        b = win[sel & (took == 0)]
+        if len(a) == 0 or len(b) == 0:
+            continue
+        w = int(sel.sum())
+        pa, pb = a.mean(), b.mean()
+        num += w * (pa - pb)
+        var += w * w * (max(pa * (1 - pa), 0.25 / len(a)) / len(a) + max(pb * (1 - pb), 0.25 / len(b)) / len(b))
+        wsum += w
+    if wsum == 0:
+        return {"value": float("nan"), "ci95": [float("nan"), float("nan")]}
+    v = num / wsum
+    se = float(np.sqrt(var)) / wsum
+    return {"value": float(v), "ci95": [float(v - stats.Z95 * se), float(v + stats.Z95 * se)]}
+
+
+def upgrade_stats(table: pd.DataFrame, flags: dict[str, float] | None = None) -> dict[str, dict[str, Any]]:
+    """Per upgrade: offer rate (runs offered it at least once), pick rate (reward picks per offer), win rate
+    when picked (reward or market) vs offered and never taken, the stratified first-offer lift, and flags."""
+    f = {**FLAG_DEFAULTS, **(flags or {})}
+    win = table["win"].to_numpy().astype(float)
+    out: dict[str, dict[str, Any]] = {}
+    for u in upgrade_names_of(table):
+        offered = table[f"offered_{u}"].to_numpy()
+        picked = table[f"picked_{u}"].to_numpy()
+        bought = table[f"bought_{u}"].to_numpy()
+        first = table[f"first_offer_{u}"].to_numpy()
+        took = table[f"took_first_{u}"].to_numpy()
+        n_off = int(offered.sum())
+        have = (picked + bought) > 0
+        left = (offered > 0) & ~have
+        lift = stratified_lift(win, first, took)
+        pick_rate = picked.sum() / n_off if n_off else float("nan")
+        lo_ok = n_off >= f["min_offers"]
+        dominant = bool(lo_ok and lift["ci95"][0] > f["dominant_lift"])
+        trap = bool(lo_ok and lift["ci95"][1] < f["trap_lift"] and pick_rate >= f["trap_pick_rate"])
+        lo, hi = stats.wilson(int(picked.sum()), n_off) if n_off else (float("nan"), float("nan"))
+        out[u] = {
+            "offer_rate": stats.rate(offered > 0),
+            "offers": stats.value(n_off),
+            "pick_rate": {"value": float(pick_rate), "ci95": [lo, hi]},
+            "buy_rate": stats.mean(bought > 0),
+            "win_rate_picked": stats.rate(win[have] > 0) if have.any() else stats.value(float("nan")),
+            "win_rate_not_picked": stats.rate(win[left] > 0) if left.any() else stats.value(float("nan")),
+            "win_lift": lift,
+            "dominant": stats.value(float(dominant)),
+            "trap": stats.value(float(trap)),
+        }
+    return out
+
+
+def progression_metrics(table: pd.DataFrame, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Economy metrics: upgrades, jokers, dice bonuses, hero uses, coins spent per market, per-upgrade rows."""
+    m: dict[str, dict[str, Any]] = {}
+    for c in ("rewards", "upgrades_gained", "jokers_gained", "jokers_used", "jokers_set", "jokers_reroll",
+              "jokers_heal", "jokers_sold", "dice_bonuses", "hero_uses", "crits", "poison_damage", "market_spent",
+              "market_buys"):
+        m[f"mean_{c}"] = stats.mean(table[c])
+    for c in table.columns:
+        if c.startswith("market_spent_"):
+            room = int(c.rsplit("_", 1)[1])
+            reached = table["rooms_cleared"].to_numpy() >= room
+            m[f"coins_spent_market_{room}"] = stats.mean(table.loc[reached, c]) if reached.sum() > 1 else \
+                stats.value(float("nan"))
+    for u, row in upgrade_stats(table, options.get("flags")).items():
+        for k, v in row.items():
+            m[f"upgrade_{u}_{k}"] = v
+    return m
+
+
+def upgrade_chart(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path | None:
+    """Scatter of pick rate vs win-rate lift per upgrade (one colour per policy), lift intervals as bars."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    if not any("rewards" in t.columns for t in tables.values()):
+        return None
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for label, t in tables.items():
+        if "rewards" not in t.columns:
+            continue
+        st = upgrade_stats(t)
+        xs = [v["pick_rate"]["value"] for v in st.values()]
+        ys = [v["win_lift"]["value"] for v in st.values()]
+        err = [[v["win_lift"]["value"] - v["win_lift"]["ci95"][0] for v in st.values()],
+               [v["win_lift"]["ci95"][1] - v["win_lift"]["value"] for v in st.values()]]
+        ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=2, label=label, alpha=0.8)
+        for u, x, y in zip(st, xs, ys, strict=True):
+            if np.isfinite(x) and np.isfinite(y):
+                ax.annotate(UP_LABELS.get(u, u), (x, y), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("pick rate (reward picks per offer)")
+    ax.set_ylabel("win-rate lift (taken at first offer − left)")
+    ax.set_title("Upgrades: pick rate vs win-rate lift")
+    ax.legend()
+    p = Path(out_dir) / "dungeon_upgrades_pick_vs_lift.png"
+    fig.tight_layout()
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    return p
+
+
 # --- the Game --------------------------------------------------------------------------------
+
+
+def with_loadout(cfg: DungeonConfig, policy: str) -> tuple[DungeonConfig, str]:
+    """``"vorschlag@paschmeister+wetzstein"``: the policy ``vorschlag`` with these upgrades added to the start
+    loadout (so ``compare --policies vorschlag,vorschlag@paschmeister`` measures one upgrade on paired seeds)."""
+    if "@" not in policy:
+        return cfg, policy
+    name, extra = policy.split("@", 1)
+    ups = [u.strip() for u in extra.split("+") if u.strip()]
+    for u in ups:
+        if u not in cfg.upgrades:
+            raise DicesimError(f"unknown upgrade {u!r} in policy {policy!r} (choose from {', '.join(cfg.upgrades)})")
+    data = cfg.model_dump()
+    data["loadout"]["upgrades"] = list(cfg.loadout.upgrades) + ups
+    return DungeonConfig.model_validate(data), name
 
 
 class Dungeon(Game):
@@ -331,24 +520,31 @@ class Dungeon(Game):
     report_policies = ("vorschlag", "greedy", "expectimax", "random")
     options = {"difficulty": "leicht"}
 
+    flags: dict[str, float] = dict(FLAG_DEFAULTS)
+
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         opts = super().check_options(options)
         check_difficulty(opts)
         return opts
 
+    def check_policy(self, policy: str) -> None:
+        super().check_policy(policy.split("@", 1)[0])
+
     def prepare(self, cfg: DungeonConfig, policies: list[str], options: dict[str, Any]) -> None:
-        frozen(cfg, check_difficulty(options))
+        for p in policies:
+            frozen(with_loadout(cfg, p)[0], check_difficulty(options))
 
     def simulate(self, cfg, policies, seed, start, count, options) -> dict[str, np.ndarray]:
         if len(policies) != 1:
             raise DicesimError("Würfel Dungeon is played by one policy per run")
-        policy = policies[0]
-        self.check_policy(policy)
+        self.check_policy(policies[0])
+        cfg, policy = with_loadout(cfg, policies[0])
+        self.flags = cfg.analysis.model_dump()
         diff = check_difficulty(options)
-        fz, hold = frozen(cfg, diff)
-        cols = P.columns(cfg.rooms.count)
+        fz, cache = frozen(cfg, diff)
+        cols = table_columns(cfg)
         out = np.zeros((count, len(cols)))
-        P.play_batch(POLICIES[policy], int(seed), int(start), int(count), fz, hold, TM, out)
+        P.play_batch(POLICIES[policy], int(seed), int(start), int(count), fz, cache, TM, out)
         table: dict[str, np.ndarray] = {"run": np.arange(start, start + count)}
         for j, c in enumerate(cols):
             col = out[:, j]
@@ -358,7 +554,7 @@ class Dungeon(Game):
                 table[c] = col.copy()
             else:
                 table[c] = col.astype(np.int64)
-        table["policy"] = np.full(count, policy, dtype=object)
+        table["policy"] = np.full(count, policies[0], dtype=object)
         table["difficulty"] = np.full(count, diff, dtype=object)
         return table
 
@@ -394,14 +590,18 @@ class Dungeon(Game):
             m[f"combos_{k}"] = stats.mean(table[f"combos_{k}"])
         for p in P.PATH_KINDS:
             m[f"path_{p}"] = stats.mean(table[f"path_{p}"])
+        if "rewards" in table.columns:
+            m.update(progression_metrics(table, {**options, "flags": self.flags}))
         return m
 
     def charts(self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any]) -> list[Path]:
-        return make_charts(tables, out_dir)
+        paths = make_charts(tables, out_dir)
+        p = upgrade_chart(tables, out_dir)
+        return paths + ([p] if p else [])
 
     def replay(self, cfg, policies, seed, run, options) -> str:
-        policy = policies[0]
-        self.check_policy(policy)
+        self.check_policy(policies[0])
+        cfg, policy = with_loadout(cfg, policies[0])
         diff = check_difficulty(options)
         fz, hold = frozen(cfg, diff)
         _, log = P.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(P.columns(cfg.rooms.count)),
@@ -410,6 +610,7 @@ class Dungeon(Game):
 
     def replay_row(self, cfg, policy: str, seed: int, run: int, options) -> np.ndarray:
         """The table row of one replayed run (the same code path as ``replay``)."""
+        cfg, policy = with_loadout(cfg, policy)
         fz, hold = frozen(cfg, check_difficulty(options))
         return P.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(P.columns(cfg.rooms.count)),
                          log_rows=20_000)[0]

@@ -2,17 +2,23 @@
 
 One run draws only from ``sim.rng`` streams keyed by (seed, run, purpose, room): the map of room
 ``r`` (third path card, Geheimnis event, enemy) from (1, r), the dice of room ``r``'s fight from
-(2, r), the policy's own random choices from (3, 0), Glücksklee crits from (4, r) and the enemy's
-random choices (intent draws, cursed dice) from (5, r). Every policy therefore meets the same rooms,
+(2, r), the policy's own random choices from (3, 0), Glücksklee crits from (4, r), the enemy's
+random choices (intent draws, cursed dice) from (5, r), the reward offers after room ``r`` from
+(6, r) and the market after room ``r`` from (7, r). Every policy therefore meets the same rooms,
 and a table does not depend on chunking or threads.
 
 ``play_run`` plays one run and writes its row of the per-run table (columns ``columns(n_rooms)``);
 with a non-empty ``log`` it also writes the event log that ``replay`` renders (the same code path).
 ``play_batch`` runs ``play_run`` over a chunk with ``prange``.
 
-State that the progression issue extends: the run's upgrade loadout (``owned`` counts of rows of
-``up_eff``) folded into ``mods`` (``rules.EFF_*``), which the fight reads for every effect; the
-Opferaltar level selects the precomputed profile of combo values and partitions.
+The run's progression state: the loadout (``owned`` counts of the rows of ``up_eff``: upgrades, then
+talents) folded into ``mods`` (``rules.EFF_*``), which the fight reads for every effect; the combo
+values ``cv`` of the loadout and Opferaltar bonus; the shown partitions and hold tables of its profile
+key from the per-thread cache (``tables.lookup``, rebuilt on a miss when a pick changes the key); the
+joker stack (the last one is the one the Joker-Händler takes); dice-bonus fights left.
+
+Progression order after a won room: win coins (and the room's challenge), the reward (pick 1 of
+``rewards.offers``; none after the last room), then the Tagesmarkt after the market rooms.
 """
 
 from __future__ import annotations
@@ -36,35 +42,57 @@ from policies.dungeon import (
     FS_SHIELD,
     FS_SIZE,
     GEHEIMNIS,
+    GREEDY,
+    ITEM_DICE,
+    ITEM_JOKER,
+    ITEM_UPGRADE,
     KAMPF,
     MAX_LEVELS,
     RAST,
     decide_adjust,
     decide_assign,
+    decide_buy,
     decide_event,
+    decide_hero,
+    decide_joker_heal,
+    decide_joker_reroll,
     decide_keep,
     decide_last_chance,
     decide_path,
+    decide_reward,
+    decide_set_die,
     expectation_table,
+    offer_value,
 )
 from sim.games.dungeon import config as C
 from sim.games.dungeon import rules as R
+from sim.games.dungeon.tables import lookup
 from sim.rng import below, die, stream_key, uniform
 
 FIXED = (
     "win", "rooms_cleared", "death_room", "score", "coins", "lp", "max_lp", "seconds", "turns", "fights", "rolls",
     "damage_dealt", "damage_taken", "healed", "adjusts", "last_chances", "challenges", "coins_earned",
-    "coins_stolen", "altars", "truhen",
+    "coins_stolen", "altars", "truhen", "rewards", "upgrades_gained", "jokers_gained", "jokers_used", "jokers_set",
+    "jokers_reroll", "jokers_heal", "jokers_sold", "dice_bonuses", "hero_uses", "crits", "poison_damage",
+    "market_spent", "market_buys",
 )
 (O_WIN, O_ROOMS, O_DEATH, O_SCORE, O_COINS, O_LP, O_MAXLP, O_SECONDS, O_TURNS, O_FIGHTS, O_ROLLS, O_DEALT,
- O_TAKEN, O_HEALED, O_ADJUSTS, O_LC, O_CHALLENGES, O_EARNED, O_STOLEN, O_ALTARS, O_TRUHEN) = range(21)
-N_FIXED = 21
+ O_TAKEN, O_HEALED, O_ADJUSTS, O_LC, O_CHALLENGES, O_EARNED, O_STOLEN, O_ALTARS, O_TRUHEN, O_REWARDS, O_UPGRADES,
+ O_JK_GAINED, O_JK_USED, O_JK_SET, O_JK_REROLL, O_JK_HEAL, O_JK_SOLD, O_DICE_BONUS, O_HERO, O_CRITS, O_POISON,
+ O_MK_SPENT, O_MK_BUYS) = range(35)
+N_FIXED = 35
 PATH_KINDS = ("kampf", "elite", "rastplatz", "geheimnis")
+UP_COLS = ("offered", "picked", "bought", "first_offer", "took_first")
+UC_OFFERED, UC_PICKED, UC_BOUGHT, UC_FIRST, UC_TOOK_FIRST = range(5)
+N_UC = 5
 
 
-def columns(n_rooms: int) -> list[str]:
+def columns(n_rooms: int, upgrades: tuple[str, ...] | list[str] = (), markets: tuple[int, ...] | list[int] = ()
+            ) -> list[str]:
     """Per-run table columns: fixed, LP and coins after each room won (NaN where not reached), turns
-    per room, combos played per kind, path choices per kind."""
+    per room, combos played per kind, path choices per kind, coins spent at each market (by room), and per
+    upgrade: reward offers, reward picks, market buys, the room of its first offer (0: never) and whether
+    it was taken at that first offer."""
     return (
         list(FIXED)
         + [f"lp_room_{r}" for r in range(1, n_rooms + 1)]
@@ -72,12 +100,21 @@ def columns(n_rooms: int) -> list[str]:
         + [f"turns_room_{r}" for r in range(1, n_rooms + 1)]
         + [f"combos_{k}" for k in R.KINDS]
         + [f"path_{p}" for p in PATH_KINDS]
+        + [f"market_spent_{r}" for r in markets]
+        + [f"{c}_{u}" for u in upgrades for c in UP_COLS]
     )
+
+
+def n_columns(fz) -> int:
+    """Width of a table row for these frozen arrays."""
+    n_rooms = int(fz.rp[C.RP_N_ROOMS])
+    return N_FIXED + 3 * n_rooms + R.N_KIND + 4 + int(fz.rooms[:, C.RM_MARKET].sum()) + N_UC * int(fz.rp[C.RP_N_UP])
 
 
 # event log rows: [kind, room, turn, a, b, c, d, e, f, g, h, i]
 LOG_W = 12
 LG_ROOM, LG_EVENT, LG_TURN, LG_ROLL, LG_ADJ, LG_COMBO, LG_RESOLVE, LG_ENEMY, LG_END, LG_RUN, LG_LC = range(11)
+LG_REWARD, LG_STOCK, LG_BUY, LG_JOKER, LG_HERO, LG_GAIN = range(11, 17)
 
 
 @njit(cache=True, error_model="numpy")
@@ -153,18 +190,103 @@ def _draw_intent(intents, i0, ni, st):
 
 
 @njit(cache=True, error_model="numpy")
-def new_scratch(pid):
-    """Per-thread work arrays of ``play_run``: (floats, ints, streams, etab, scratch, memo)."""
+def new_scratch(pid, n_all):
+    """Per-thread work arrays of ``play_run``: (floats, ints, streams, etab, scratch, memo, cv, owned, items,
+    offer floats)."""
     big = pid == EXPECTIMAX
-    return (np.zeros(R.N_EFF + FS_SIZE), np.zeros(57, np.int64), np.zeros(5, np.uint64),
+    return (np.zeros(R.N_EFF + FS_SIZE), np.zeros(80, np.int64), np.zeros(7, np.uint64),
             np.zeros((MAX_LEVELS + 1, R.N_MS) if big else (1, 1)), np.zeros(R.N_MS if big else 1),
-            np.zeros(R.N_MS if big else 1))
+            np.zeros(R.N_MS if big else 1), np.zeros((R.N_COMBO, 4)), np.zeros(max(1, n_all), np.int64),
+            np.zeros(3 * C.MAX_STOCK + C.MAX_JOKERS + 8, np.int64), np.zeros(4 * C.MAX_STOCK))
 
 
 @njit(cache=True, error_model="numpy")
-def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
+def draw_upgrade(st, fz, owned, taken, nt):
+    """An upgrade drawn as a reward/market slot: rarity first (weights of the rarities that still have an
+    eligible upgrade), then uniformly among that rarity's eligible upgrades (owned unique ones and the
+    ``taken[:nt]`` already in this offer are excluded). -1 when none is eligible."""
+    n_up = fz.up_rarity.shape[0]
+    cnt0 = 0
+    cnt1 = 0
+    cnt2 = 0
+    for u in range(n_up):
+        if _eligible(u, fz, owned, taken, nt):
+            r = fz.up_rarity[u]
+            if r == 0:
+                cnt0 += 1
+            elif r == 1:
+                cnt1 += 1
+            else:
+                cnt2 += 1
+    w0 = fz.rarity_w[0] if cnt0 > 0 else 0.0
+    w1 = fz.rarity_w[1] if cnt1 > 0 else 0.0
+    w2 = fz.rarity_w[2] if cnt2 > 0 else 0.0
+    tot = w0 + w1 + w2
+    if tot <= 0:
+        return -1
+    x = uniform(st) * tot
+    if x < w0:
+        r = 0
+        cnt = cnt0
+    elif x < w0 + w1:
+        r = 1
+        cnt = cnt1
+    else:
+        r = 2
+        cnt = cnt2
+    j = below(st, cnt)
+    for u in range(n_up):
+        if fz.up_rarity[u] == r and _eligible(u, fz, owned, taken, nt):
+            if j == 0:
+                return u
+            j -= 1
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def _eligible(u, fz, owned, taken, nt):
+    if fz.up_unique[u] and owned[u] > 0:
+        return False
+    for q in range(nt):
+        if taken[q] == u:
+            return False
+    return True
+
+
+@njit(cache=True, error_model="numpy")
+def draw_joker(st, jk):
+    tot = 0.0
+    for j in range(jk.shape[0]):
+        tot += jk[j, C.JK_WEIGHT]
+    x = uniform(st) * tot
+    for j in range(jk.shape[0]):
+        x -= jk[j, C.JK_WEIGHT]
+        if x < 0:
+            return j
+    return jk.shape[0] - 1
+
+
+@njit(cache=True, error_model="numpy")
+def _find_joker(jokers, nj, jk, kind):
+    """Stack position of the most recent joker of ``kind``, or -1."""
+    for q in range(nj - 1, -1, -1):
+        if jk[jokers[q], C.JK_KIND] == kind:
+            return q
+    return -1
+
+
+@njit(cache=True, error_model="numpy")
+def _pop_joker(jokers, nj, q):
+    for i in range(q, nj - 1):
+        jokers[i] = jokers[i + 1]
+    return nj - 1
+
+
+@njit(cache=True, error_model="numpy")
+def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     """Play run ``run``; fill ``out`` (one table row); returns the number of log rows written.
 
+    ``cache``: the profile-table cache (``tables.new_cache``), of which this run uses thread row ``t``;
     ``sc``: work arrays from ``new_scratch`` (reused between runs of one thread)."""
     rp = fz.rp
     en = fz.en
@@ -173,28 +295,39 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
     ioc = tm[4]
     nl = 0
     n_rooms = int(rp[C.RP_N_ROOMS])
+    n_up = int(rp[C.RP_N_UP])
     lp_base = N_FIXED
     coins_base = N_FIXED + n_rooms
     turns_base = N_FIXED + 2 * n_rooms
     combo_base = N_FIXED + 3 * n_rooms
     path_base = combo_base + R.N_KIND
+    mk_base = path_base + 4
+    n_mk = 0
+    for r in range(n_rooms):
+        n_mk += fz.rooms[r, C.RM_MARKET]
+    up_base = mk_base + n_mk
     for j in range(out.shape[0]):
         out[j] = 0.0
     for r in range(n_rooms):
         out[lp_base + r] = np.nan
         out[coins_base + r] = np.nan
-    fbuf, ibuf, ubuf, etab, scratch, memo = sc
+    fbuf, ibuf, ubuf, etab, scratch, memo, cv, owned, items, ofl = sc
     mods = fbuf[:R.N_EFF]
     fs = fbuf[R.N_EFF : R.N_EFF + FS_SIZE]
-    R.fold_mods(fz.up_eff, fz.loadout, mods)
+    c_part = cache[1]
+    c_pcl = cache[2]
+    c_hold = cache[3]
+    c_eatt = cache[4]
+    for u in range(owned.shape[0]):
+        owned[u] = fz.loadout[u] if u < fz.loadout.shape[0] else 0
+    R.fold_mods(fz.up_eff, owned, mods)
     maxlp = rp[C.RP_LP] + mods[R.EFF_MAX_LP]
     lp = maxlp
-    coins = rp[C.RP_COINS]
+    coins = rp[C.RP_COINS] + rp[C.RP_TALENT_COINS]
     altar = int(rp[C.RP_START_ALTAR])
-    n_prof = int(rp[C.RP_N_PROF])
-    nd_base = min(R.MAX_DICE, int(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
     seconds = 0.0
     want_etab = pid == EXPECTIMAX
+    need_gain = pid == GREEDY or pid == EXPECTIMAX
     dice = ibuf[0:6]
     aid = ibuf[6:10]
     arole = ibuf[10:14]
@@ -205,16 +338,35 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
     nact = ibuf[44:48]
     idx = ibuf[48:54]
     cards = ibuf[54:57]
+    offers = items[0 : C.MAX_STOCK]
+    okv = items[C.MAX_STOCK : 2 * C.MAX_STOCK]
+    ikind = items[2 * C.MAX_STOCK : 3 * C.MAX_STOCK]
+    jokers = items[3 * C.MAX_STOCK : 3 * C.MAX_STOCK + C.MAX_JOKERS]
+    vals = ofl[0 : C.MAX_STOCK]
+    prices = ofl[C.MAX_STOCK : 2 * C.MAX_STOCK]
+    cdraw = ofl[2 * C.MAX_STOCK : 2 * C.MAX_STOCK + 4]
+    rstate = ofl[3 * C.MAX_STOCK : 3 * C.MAX_STOCK + 3]
     st_pol = ubuf[0:1]
     st_map = ubuf[1:2]
     st_dice = ubuf[2:3]
     st_en = ubuf[3:4]
     st_crit = ubuf[4:5]
+    st_off = ubuf[5:6]
     st_pol[0] = stream_key(seed, run, 3, 0)
+    nj = 0
+    for q in range(fz.start_jokers.shape[0]):
+        jokers[nj] = fz.start_jokers[q]
+        nj += 1
+    max_j = int(rp[C.RP_MAX_JOKERS])
+    db_left = 0
     truhe_mask = 0
     rooms_cleared = 0
     death = 0
+    mk_index = 0
     step_floor = rp[C.RP_STEP_FLOOR] > 0
+    dirty = True
+    slot = 0
+    n_jk = fz.jk.shape[0]
     for room in range(1, n_rooms + 1):
         rr = fz.rooms[room - 1]
         st_map[0] = stream_key(seed, run, 1, room)
@@ -239,28 +391,40 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
             seconds += rp[C.RP_T_PATH]
             out[path_base + card] += 1
             if card == GEHEIMNIS:
-                acc = decide_event(pid, event, lp, maxlp, rp[C.RP_ALTAR_LP], st_pol)
-                if event == C.EV_JOKER:
-                    acc = False  # no joker to swap before the progression items exist
+                acc = decide_event(pid, event, lp, maxlp, rp[C.RP_ALTAR_LP], st_pol, jokers, nj, fz.jk)
+                sold = -1
                 if acc:
                     if event == C.EV_ALTAR:
                         lp -= rp[C.RP_ALTAR_LP]
                         altar += int(rp[C.RP_ALTAR_ATT])
                         out[O_ALTARS] += 1
-                    elif event == C.EV_TRUHE:
+                        dirty = True
+                    elif event == C.EV_JOKER:
+                        nj -= 1
+                        sold = jokers[nj]
+                        coins += rp[C.RP_JH_COINS]
+                        out[O_EARNED] += rp[C.RP_JH_COINS]
+                        out[O_JK_SOLD] += 1
+                    else:
                         coins += rp[C.RP_TRUHE_COINS]
                         out[O_EARNED] += rp[C.RP_TRUHE_COINS]
                         truhe_mask = 1 << (int(rp[C.RP_TRUHE_DIE]) - 1)
                         out[O_TRUHEN] += 1
                 if log.shape[0] > 0:
-                    nl = _log(log, nl, LG_EVENT, room, 0, event, int(acc), int(lp), int(coins), 0, 0, 0, 0, 0)
+                    nl = _log(log, nl, LG_EVENT, room, 0, event, int(acc), int(lp), int(coins), sold, 0, 0, 0, 0)
             if card == RAST:
                 lp = min(maxlp, lp + rp[C.RP_REST_HEAL])
-        prof = min(altar, n_prof - 1)
-        cv = fz.cvals[prof]
-        part = fz.part[prof]
-        pcl = fz.pclass[prof]
-        hp_tab = hold[prof]
+        if dirty:
+            R.fold_mods(fz.up_eff, owned, mods)
+            R.effective_values(fz.base2[1 if mods[R.EFF_LUCKY] > 0 else 0], R.C_KIND, R.C_PIPS_F, mods, float(altar),
+                               rp[C.RP_ACTION_BASE], fz.coin_bonus, cv)
+            slot = lookup(cache, t, mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL], mods[R.EFF_LUCKY],
+                          fz.base2, fz.coin_bonus, rp[C.RP_ACTION_BASE], fz.cstart, fz.cn, fz.cand, tm)
+            dirty = False
+        part = c_part[t, slot]
+        pcl = c_pcl[t, slot]
+        hp_tab = c_hold[t, slot]
+        nd_base = min(R.MAX_DICE, int(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
         # --- the fight ---
         elite = card == ELITE
         boss = en[e, C.EN_BOSS] > 0
@@ -284,10 +448,16 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
         shield = float(rr[C.RM_PSHIELD])
         adjusts = int(rp[C.RP_ADJUSTS] + mods[R.EFF_ADJUSTS])
         rerolls = int(rp[C.RP_ROLLS]) - 1
+        if db_left > 0:
+            rerolls += int(rp[C.RP_DB_REROLLS])
+            db_left -= 1
         lc_left = int(rp[C.RP_LC_N])
+        extra_ok = True
         if boss and rp[C.RP_BOSS_REROLLS] >= 0:
             rerolls = min(rerolls, int(rp[C.RP_BOSS_REROLLS]))
             lc_left = 0
+            extra_ok = False
+        hero_left = int(rp[C.RP_HERO_N]) if rp[C.RP_HERO_ON] > 0 else 0
         cap = rp[C.RP_BOSS_CAP] if boss else rp[C.RP_CAP]
         fight_coins = 0.0
         nact[:] = 0
@@ -304,14 +474,14 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
         out[O_FIGHTS] += 1
         if log.shape[0] > 0:
             nl = _log(log, nl, LG_ROOM, room, 0, card, e, int(ehp), int(eblock), third, int(lp), int(coins), int(elite),
-                      0)
+                      nd_base)
         while True:
             turn += 1
             if turn > rp[C.RP_MAX_TURNS]:
                 lp = 0.0
                 break
             if turn > 1:
-                shield = min(shield, mods[R.EFF_SHIELD_KEEP])
+                shield = R.turn_start_shield(shield, mods)
             nd = max(1, nd_base - eat_next)
             eat_next = 0
             cmask = cursed_next & ((1 << nd) - 1)
@@ -319,7 +489,7 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
             it = i0 + ii
             hit = R.hit_damage(ebase, intents[it, C.IN_DMG], scale, sec_bonus, ebuff)
             hits = int(intents[it, C.IN_HITS])
-            berserk = mods[R.EFF_BERSERK_MUL] if lp <= mods[R.EFF_BERSERK_LP] * maxlp else 1.0
+            berserk = R.berserk_factor(lp, maxlp, mods)
             weak_mul = rp[C.RP_WEAK_MUL] if weak > 0 else 1.0
             fs[FS_EHP] = ehp
             fs[FS_EBLOCK] = eblock
@@ -359,6 +529,28 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
                     nroll += 1
                     if log.shape[0] > 0:
                         nl = _log(log, nl, LG_ROLL, room, turn, nroll, _pack(dice, nd), held, nd, 0, 0, 0, 0, 0)
+            # joker: extra reroll(s) this turn
+            if nj > 0 and extra_ok:
+                q = _find_joker(jokers, nj, fz.jk, C.JK_REROLL)
+                if q >= 0:
+                    roll = _ms(dice, nd, 0, -1, ioc)
+                    if decide_joker_reroll(pid, fs, roll, cursed, part, cv, etab, tm, st_pol, work):
+                        jid = jokers[q]
+                        nj = _pop_joker(jokers, nj, q)
+                        out[O_JK_USED] += 1
+                        out[O_JK_REROLL] += 1
+                        if log.shape[0] > 0:
+                            nl = _log(log, nl, LG_JOKER, room, turn, jid, C.JK_REROLL, 0, 0, 0, 0, 0, 0, 0)
+                        for _ in range(int(fz.jk[jid, C.JK_AMOUNT])):
+                            roll = _ms(dice, nd, 0, -1, ioc)
+                            keep = decide_keep(pid, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
+                            held = _reroll(dice, nd, cmask, keep, counts, st_dice, kc6)
+                            out[O_ROLLS] += 1
+                            seconds += rp[C.RP_T_ROLL]
+                            nroll += 1
+                            if log.shape[0] > 0:
+                                nl = _log(log, nl, LG_ROLL, room, turn, nroll, _pack(dice, nd), held, nd, 2, 0, 0, 0,
+                                          0)
             if lc_left > 0 and coins >= rp[C.RP_LC_COST]:
                 fs[FS_LC_OK] = 1.0
                 roll = _ms(dice, nd, 0, -1, ioc)
@@ -376,39 +568,73 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
                         nl = _log(log, nl, LG_ROLL, room, turn, nroll, _pack(dice, nd), held, nd, 1, 0, 0, 0, 0)
                 fs[FS_LC_OK] = 0.0
                 fs[FS_COINS] = coins
-            if adjusts > 0:
+            while adjusts > 0:
                 ai, af = decide_adjust(pid, fs, dice, nd, cmask, int(rp[C.RP_ADJ_STEP]), part, pcl, cv, tm, work)
-                if ai >= 0:
+                if ai < 0:
+                    break
+                if log.shape[0] > 0:
+                    nl = _log(log, nl, LG_ADJ, room, turn, ai, dice[ai], af, 0, 0, 0, 0, 0, 0)
+                dice[ai] = af
+                adjusts -= 1
+                out[O_ADJUSTS] += 1
+            # joker: set one die to any face
+            if nj > 0:
+                q = _find_joker(jokers, nj, fz.jk, C.JK_SET)
+                if q >= 0:
+                    si, sf = decide_set_die(pid, fs, dice, nd, cmask, part, cv, tm, st_pol, work)
+                    if si >= 0:
+                        jid = jokers[q]
+                        nj = _pop_joker(jokers, nj, q)
+                        out[O_JK_USED] += 1
+                        out[O_JK_SET] += 1
+                        if log.shape[0] > 0:
+                            nl = _log(log, nl, LG_JOKER, room, turn, jid, C.JK_SET, si, dice[si], sf, 0, 0, 0, 0)
+                        dice[si] = sf
+            # joker: heal before the assignment
+            if nj > 0:
+                q = _find_joker(jokers, nj, fz.jk, C.JK_HEAL)
+                if q >= 0 and decide_joker_heal(pid, fs, fz.jk[jokers[q], C.JK_AMOUNT], st_pol):
+                    jid = jokers[q]
+                    nj = _pop_joker(jokers, nj, q)
+                    before = lp
+                    lp = min(maxlp, lp + fz.jk[jid, C.JK_AMOUNT])
+                    out[O_HEALED] += lp - before
+                    fs[FS_LP] = lp
+                    out[O_JK_USED] += 1
+                    out[O_JK_HEAL] += 1
                     if log.shape[0] > 0:
-                        nl = _log(log, nl, LG_ADJ, room, turn, ai, dice[ai], af, 0, 0, 0, 0, 0, 0)
-                    dice[ai] = af
-                    adjusts -= 1
-                    out[O_ADJUSTS] += 1
+                        nl = _log(log, nl, LG_JOKER, room, turn, jid, C.JK_HEAL, int(lp - before), int(lp), 0, 0, 0,
+                                  0, 0)
             k = _ms(dice, nd, 0, -1, ioc)
             m = decide_assign(pid, fs, part[k, 1:], part[k, 0], cv, aid, arole, st_pol, work)
+            hero_j = -1
+            hero_f = rp[C.RP_HERO_FACTOR]
+            if hero_left > 0 and m > 0:
+                hero_j = decide_hero(pid, fs, aid, arole, m, cv, hero_f, turn, st_pol)
+                if hero_j >= 0:
+                    hero_left -= 1
+                    out[O_HERO] += 1
+                    if log.shape[0] > 0:
+                        nl = _log(log, nl, LG_HERO, room, turn, aid[hero_j], arole[hero_j], 0, 0, 0, 0, 0, 0, 0)
             # resolution: attack (combo by combo, block first), heal, shield
             lp_start = lp
             for j in range(m):
-                c = aid[j]
-                role = arole[j]
-                crit = 0
-                if role == R.ATTACK:
-                    crit_mul = 1.0
-                    if mods[R.EFF_CRIT] > 0 and uniform(st_crit) < mods[R.EFF_CRIT]:
-                        crit_mul = rp[C.RP_CRIT_MUL]
-                        crit = 1
-                    d = R.player_attack(cv[c, 0], weak_mul, berserk, crit_mul)
-                    dealt_j[j] = d
-                    crit_j[j] = crit
-                    a = min(eblock, float(d))
-                    eblock -= a
-                    ehp -= d - a
-                    out[O_DEALT] += d - a
-                    epoison += mods[R.EFF_POISON]
+                cdraw[j] = 1.0
+                if arole[j] == R.ATTACK and mods[R.EFF_CRIT] > 0:
+                    cdraw[j] = uniform(st_crit)
+                crit_j[j] = 0
+            rstate[0] = ehp
+            rstate[1] = eblock
+            rstate[2] = epoison
+            out[O_DEALT] += R.resolve_attacks(cv, aid, arole, m, hero_j, hero_f, mods, weak_mul, berserk,
+                                              rp[C.RP_CRIT_MUL], cdraw, rstate, dealt_j, crit_j)
+            ehp = rstate[0]
+            eblock = rstate[1]
+            epoison = rstate[2]
             for j in range(m):
                 c = aid[j]
                 if arole[j] == R.HEAL:
-                    h = cv[c, 2]
+                    h = cv[c, 2] * (hero_f if j == hero_j else 1.0)
                     before = lp
                     lp = min(maxlp, lp + h)
                     out[O_HEALED] += lp - before
@@ -416,22 +642,24 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
             for j in range(m):
                 c = aid[j]
                 if arole[j] == R.SHIELD:
-                    shield += cv[c, 1]
+                    shield += cv[c, 1] * (hero_f if j == hero_j else 1.0)
             # coins and stats per action (in assignment order)
             lp_run = lp_start
             for j in range(m):
                 c = aid[j]
                 role = arole[j]
+                hf = hero_f if j == hero_j else 1.0
                 if role == R.ATTACK:
                     useful = True
                     eff = dealt_j[j]
+                    out[O_CRITS] += crit_j[j]
                 elif role == R.HEAL:
                     useful = lp_run < maxlp
-                    eff = int(min(maxlp, lp_run + cv[c, 2]) - lp_run)
-                    lp_run = min(maxlp, lp_run + cv[c, 2])
+                    eff = int(min(maxlp, lp_run + cv[c, 2] * hf) - lp_run)
+                    lp_run = min(maxlp, lp_run + cv[c, 2] * hf)
                 else:
                     useful = ehp > 0 and (hit * hits > 0 or rp[C.RP_SHIELD_NEEDS_ATT] == 0)
-                    eff = int(cv[c, 1])
+                    eff = int(cv[c, 1] * hf)
                 pay = 0.0
                 if useful:
                     pay = float(R.action_coins(cv[c, 3], nact[role], fz.steps, step_floor))
@@ -461,6 +689,7 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
             if epoison > 0:
                 pdmg = int(epoison)
                 ehp -= epoison
+                out[O_POISON] += epoison
                 epoison = max(0.0, epoison - rp[C.RP_POISON_DECAY])
                 if ehp <= 0:
                     won = True
@@ -485,9 +714,9 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
                     idx[q] = q
                 for q in range(min(ncurse, nd_base)):
                     w = q + below(st_en, nd_base - q)
-                    t = idx[q]
+                    tq = idx[q]
                     idx[q] = idx[w]
-                    idx[w] = t
+                    idx[w] = tq
                     cursed_next |= 1 << idx[q]
             s = min(coins, intents[it, C.IN_STEAL])
             coins -= s
@@ -535,11 +764,143 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
             reward += stolen
         coins += reward
         out[O_EARNED] += reward
-        out[lp_base + room - 1] = lp
-        out[coins_base + room - 1] = coins
         if log.shape[0] > 0:
             nl = _log(log, nl, LG_END, room, turn, 1, int(reward), int(met), int(coins), int(lp), int(fight_coins),
                       0, 0, 0)
+        if room < n_rooms and (rp[C.RP_REWARDS_ON] > 0 or rr[C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0):
+            # expected turn attack now and with one more die / roll (greedy, expectimax rate offers with them)
+            e3 = 0.0
+            e4 = 0.0
+            e3p = 0.0
+            if need_gain:
+                e3 = c_eatt[t, slot, nd_base, 0]
+                e4 = c_eatt[t, slot, nd_base, 1]
+                e3p = c_eatt[t, slot, min(R.MAX_DICE, nd_base + 1), 0]
+            # --- the reward: pick 1 of the offers ---
+            if rp[C.RP_REWARDS_ON] > 0:
+                st_off[0] = stream_key(seed, run, 6, room)
+                n_off = int(rp[C.RP_OFFERS])
+                for q in range(n_off):
+                    item = -1
+                    if q + 1 >= rp[C.RP_ITEM_FROM] and uniform(st_off) < rp[C.RP_ITEM_CHANCE]:
+                        if uniform(st_off) < rp[C.RP_JOKER_SHARE]:
+                            item = n_up + draw_joker(st_off, fz.jk)
+                        else:
+                            item = n_up + n_jk
+                    else:
+                        item = draw_upgrade(st_off, fz, owned, offers, q if rp[C.RP_DISTINCT] > 0 else 0)
+                    offers[q] = item
+                out[O_REWARDS] += 1
+                for q in range(n_off):
+                    item = offers[q]
+                    vals[q] = _item_value(pid, item, n_up, n_jk, fz, rp, owned, mods, altar, lp, maxlp, nd_base,
+                                          e3, e4, e3p, need_gain, cache, t, tm)
+                    okv[q] = int(item >= 0 and not (n_up <= item < n_up + n_jk and nj >= max_j))
+                    if 0 <= item < n_up:
+                        ub = up_base + N_UC * item
+                        out[ub + UC_OFFERED] += 1
+                        if out[ub + UC_FIRST] == 0:
+                            out[ub + UC_FIRST] = room
+                dirty = True
+                pick = decide_reward(pid, vals, okv, n_off, st_pol)
+                seconds += rp[C.RP_T_REWARD]
+                got = offers[pick] if pick >= 0 else -1
+                if got >= 0:
+                    if got < n_up:
+                        ub = up_base + N_UC * got
+                        out[ub + UC_PICKED] += 1
+                        if out[ub + UC_FIRST] == room and out[ub + UC_PICKED] == 1:
+                            out[ub + UC_TOOK_FIRST] = 1
+                    lp, maxlp, nj, db_left = _gain(got, n_up, n_jk, fz, rp, owned, jokers, nj, lp, maxlp, db_left, out)
+                if log.shape[0] > 0:
+                    nl = _log(log, nl, LG_REWARD, room, 0, offers[0], offers[1] if n_off > 1 else -1,
+                              offers[2] if n_off > 2 else -1, offers[3] if n_off > 3 else -1,
+                              offers[4] if n_off > 4 else -1, got, int(lp), int(maxlp), int(coins))
+            # --- the Tagesmarkt ---
+            if rr[C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0:
+                st_off[0] = stream_key(seed, run, 7, room)
+                ns = 0
+                for _q in range(int(rp[C.RP_MK_UPGRADES])):
+                    item = draw_upgrade(st_off, fz, owned, offers, ns)
+                    if item >= 0:
+                        offers[ns] = item
+                        prices[ns] = fz.prices[fz.up_rarity[item]]
+                        ns += 1
+                if rp[C.RP_JOKER_PACK] >= 0:
+                    offers[ns] = n_up  # a joker pack: its jokers are drawn when bought
+                    ikind[ns] = ITEM_JOKER
+                    prices[ns] = rp[C.RP_JOKER_PACK]
+                    ns += 1
+                offers[ns] = n_up + n_jk
+                prices[ns] = rp[C.RP_DICE_PACK]
+                ns += 1
+                for q in range(ns):
+                    okv[q] = 1
+                    if log.shape[0] > 0:
+                        pk = -2 if (rp[C.RP_JOKER_PACK] >= 0 and q == ns - 2) else offers[q]
+                        nl = _log(log, nl, LG_STOCK, room, 0, pk, int(prices[q]), int(coins), 0, 0, 0, 0, 0, 0)
+                jp = ns - 2 if rp[C.RP_JOKER_PACK] >= 0 else -1
+                spent = 0.0
+                while True:
+                    for q in range(ns):
+                        if not okv[q]:
+                            continue
+                        if q == jp:
+                            v = 0.0
+                            for jj in range(n_jk):
+                                v += fz.jk[jj, C.JK_WEIGHT] * _item_value(pid, n_up + jj, n_up, n_jk, fz, rp, owned,
+                                                                        mods, altar, lp, maxlp, nd_base, e3, e4, e3p,
+                                                                        need_gain, cache, t, tm)
+                            w = 0.0
+                            for jj in range(n_jk):
+                                w += fz.jk[jj, C.JK_WEIGHT]
+                            vals[q] = v / w * min(rp[C.RP_JOKER_PACK_N], max_j - nj)
+                            if nj >= max_j:
+                                okv[q] = 0
+                        else:
+                            vals[q] = _item_value(pid, offers[q], n_up, n_jk, fz, rp, owned, mods, altar, lp, maxlp,
+                                                  nd_base, e3, e4, e3p, need_gain, cache, t, tm)
+                    dirty = True
+                    b = decide_buy(pid, vals, prices, okv, ns, coins, st_pol)
+                    if b < 0:
+                        break
+                    okv[b] = 0
+                    coins -= prices[b]
+                    spent += prices[b]
+                    out[O_MK_BUYS] += 1
+                    if b == jp:
+                        for _ in range(int(rp[C.RP_JOKER_PACK_N])):
+                            got = n_up + draw_joker(st_off, fz.jk)
+                            lp, maxlp, nj, db_left = _gain(got, n_up, n_jk, fz, rp, owned, jokers, nj, lp, maxlp,
+                                                           db_left, out)
+                            if log.shape[0] > 0:
+                                nl = _log(log, nl, LG_BUY, room, 0, got, int(prices[b]), int(coins), 1, 0, 0, 0, 0, 0)
+                    else:
+                        got = offers[b]
+                        if got < n_up:
+                            out[up_base + N_UC * got + UC_BOUGHT] += 1
+                        lp, maxlp, nj, db_left = _gain(got, n_up, n_jk, fz, rp, owned, jokers, nj, lp, maxlp, db_left,
+                                                       out)
+                        if log.shape[0] > 0:
+                            nl = _log(log, nl, LG_BUY, room, 0, got, int(prices[b]), int(coins), 0, 0, 0, 0, 0, 0)
+                    if pid == GREEDY or pid == EXPECTIMAX:
+                        R.fold_mods(fz.up_eff, owned, mods)
+                        sl = lookup(cache, t, mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL],
+                                    mods[R.EFF_LUCKY], fz.base2, fz.coin_bonus, rp[C.RP_ACTION_BASE], fz.cstart, fz.cn,
+                                    fz.cand, tm)
+                        nd_now = min(R.MAX_DICE, int(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
+                        e3 = c_eatt[t, sl, nd_now, 0]
+                        e4 = c_eatt[t, sl, nd_now, 1]
+                        e3p = c_eatt[t, sl, min(R.MAX_DICE, nd_now + 1), 0]
+                        nd_base = nd_now
+                    else:
+                        R.fold_mods(fz.up_eff, owned, mods)
+                out[mk_base + mk_index] = spent
+                out[O_MK_SPENT] += spent
+                mk_index += 1
+            R.fold_mods(fz.up_eff, owned, mods)
+        out[lp_base + room - 1] = lp
+        out[coins_base + room - 1] = coins
     win = rooms_cleared == n_rooms
     out[O_WIN] = 1.0 if win else 0.0
     out[O_ROOMS] = rooms_cleared
@@ -556,21 +917,73 @@ def play_run(pid, seed, run, fz, hold, tm, out, log, sc):
     return nl
 
 
+@njit(cache=True, error_model="numpy")
+def _item_value(pid, item, n_up, n_jk, fz, rp, owned, mods, altar, lp, maxlp, nd, e3, e4, e3p, need_gain, cache, t,
+                tm):
+    """The policy's value of one offer (``item``: upgrade id, ``n_up + joker id`` or ``n_up + n_jk`` the dice
+    bonus); for greedy and expectimax the exact gain in expected turn attack from the profile tables."""
+    if item < 0:
+        return -1e18
+    cm = rp[C.RP_CRIT_MUL]
+    if item < n_up:
+        eff = fz.up_eff[item]
+        g = 0.0
+        if need_gain:
+            att0 = mods[R.EFF_ATTACK_FLAT] + altar
+            att = att0 + eff[R.EFF_ATTACK_FLAT]
+            pm = mods[R.EFF_PASCH_MUL] * eff[R.EFF_PASCH_MUL]
+            lk = max(mods[R.EFF_LUCKY], eff[R.EFF_LUCKY])
+            if att != att0 or pm != mods[R.EFF_PASCH_MUL] or lk != mods[R.EFF_LUCKY]:
+                s = lookup(cache, t, att, pm, lk, fz.base2, fz.coin_bonus, rp[C.RP_ACTION_BASE], fz.cstart, fz.cn,
+                           fz.cand, tm)
+                g = cache[4][t, s, nd, 0] - e3
+        return offer_value(pid, ITEM_UPGRADE, eff, fz.jk[0] if n_jk > 0 else eff, rp[C.RP_DB_REROLLS], lp, maxlp, g,
+                           e3p - e3, e3, cm)
+    if item < n_up + n_jk:
+        return offer_value(pid, ITEM_JOKER, fz.up_eff[0], fz.jk[item - n_up], rp[C.RP_DB_REROLLS], lp, maxlp, 0.0,
+                           0.0, e3, cm)
+    return offer_value(pid, ITEM_DICE, fz.up_eff[0], fz.jk[0] if n_jk > 0 else fz.up_eff[0], rp[C.RP_DB_REROLLS], lp,
+                       maxlp, (e4 - e3) * rp[C.RP_DB_REROLLS], 0.0, e3, cm)
+
+
+@njit(cache=True, error_model="numpy")
+def _gain(item, n_up, n_jk, fz, rp, owned, jokers, nj, lp, maxlp, db_left, out):
+    """Take an item: an upgrade (Lebenselixier-like max LP also heals as much), a joker onto the stack (when
+    a place is free), or the dice bonus. Returns (lp, maxlp, jokers held, dice-bonus fights left)."""
+    if item < n_up:
+        owned[item] += 1
+        out[O_UPGRADES] += 1
+        add = fz.up_eff[item, R.EFF_MAX_LP]
+        if add > 0:
+            maxlp += add
+            lp = min(maxlp, lp + add)
+    elif item < n_up + n_jk:
+        if nj < rp[C.RP_MAX_JOKERS]:
+            jokers[nj] = item - n_up
+            nj += 1
+            out[O_JK_GAINED] += 1
+    else:
+        db_left += int(rp[C.RP_DB_FIGHTS])
+        out[O_DICE_BONUS] += 1
+    return lp, maxlp, nj, db_left
+
+
 @njit(cache=True, parallel=True, error_model="numpy")
-def play_batch(pid, seed, start, count, fz, hold, tm, out):
-    """Runs ``start .. start + count - 1`` into the rows of ``out`` (blocks of runs per thread)."""
-    nblk = min(count, 256)
-    step = (count + nblk - 1) // nblk
+def play_batch(pid, seed, start, count, fz, cache, tm, out):
+    """Runs ``start .. start + count - 1`` into the rows of ``out``: one block of strided runs per cache row
+    (each block owns its row of the profile cache)."""
+    nblk = min(count, cache[0].shape[0])
+    n_all = fz.loadout.shape[0]
     for b in prange(nblk):
         nolog = np.zeros((0, LOG_W), np.int64)
-        sc = new_scratch(pid)
-        for i in range(b * step, min(count, (b + 1) * step)):
-            play_run(pid, seed, start + i, fz, hold, tm, out[i], nolog, sc)
+        sc = new_scratch(pid, n_all)
+        for i in range(b, count, nblk):
+            play_run(pid, seed, start + i, fz, cache, b, tm, out[i], nolog, sc)
 
 
-def run_one(pid: int, seed: int, run: int, fz, hold, tm, n_cols: int, log_rows: int = 0):
-    """One run outside the batch (replay): its table row and event log."""
-    out = np.zeros(n_cols)
+def run_one(pid: int, seed: int, run: int, fz, cache, tm, n_cols: int, log_rows: int = 0):
+    """One run outside the batch (replay), on cache row 0: its table row and event log."""
+    out = np.zeros(max(n_cols, n_columns(fz)))
     log = np.zeros((log_rows, LOG_W), np.int64)
-    n = play_run(pid, seed, run, fz, hold, tm, out, log, new_scratch(pid))
+    n = play_run(pid, seed, run, fz, cache, 0, tm, out, log, new_scratch(pid, fz.loadout.shape[0]))
     return out, log[:n]

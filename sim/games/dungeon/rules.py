@@ -321,3 +321,45 @@ def ms_index(dice) -> int:
 
 POW7_T = POW7.copy()
 C_COUNTS_T = C_COUNTS.copy()
+C_PIPS_F = C_PIPS.astype(np.float64)
+
+
+@njit(cache=True)
+def resolve_attacks(cv, ids, roles, m, hero_j, hero_factor, mods, weak_mul, berserk, crit_mul, crit_draws, state,
+                    dealt, crits):
+    """Attack step of a turn's resolution, combo by combo (Glücksklee crit, weakness, Berserker, enemy block
+    first, Giftdolch poison per attack combo). ``state`` = [enemy LP, enemy block, poison]; ``crit_draws[j]``
+    is the uniform draw of combo ``j`` (a crit when below the crit chance); ``hero_j``: the combo the hero
+    ability multiplies by ``hero_factor`` (-1: none). Writes ``dealt[j]`` (before block) and ``crits[j]``;
+    returns the LP damage done."""
+    total = 0.0
+    for j in range(m):
+        if roles[j] != ATTACK:
+            continue
+        c = ids[j]
+        cm = 1.0
+        crits[j] = 0
+        if mods[EFF_CRIT] > 0 and crit_draws[j] < mods[EFF_CRIT]:
+            cm = crit_mul
+            crits[j] = 1
+        a = cv[c, 0] * (hero_factor if j == hero_j else 1.0)
+        d = player_attack(a, weak_mul, berserk, cm)
+        dealt[j] = d
+        b = min(state[1], float(d))
+        state[1] -= b
+        state[0] -= d - b
+        total += d - b
+        state[2] += mods[EFF_POISON]
+    return total
+
+
+@njit(cache=True)
+def turn_start_shield(shield, mods):
+    """Player shield at the start of the next turn: 0, or up to ``shield_keep`` kept (Eherne Mauer)."""
+    return min(shield, mods[EFF_SHIELD_KEEP])
+
+
+@njit(cache=True)
+def berserk_factor(lp, maxlp, mods):
+    """Berserker's attack factor at this LP (× ``berserker_mul`` while LP ≤ ``berserker_lp`` × max LP)."""
+    return mods[EFF_BERSERK_MUL] if lp <= mods[EFF_BERSERK_LP] * maxlp else 1.0
