@@ -23,7 +23,8 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # exact arithmetic puts p inside; keep it there against rounding at p = 0 or 1
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def rate(mask: np.ndarray) -> dict[str, object]:

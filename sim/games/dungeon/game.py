@@ -615,6 +615,15 @@ class Dungeon(Game):
         return P.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(P.columns(cfg.rooms.count)),
                          log_rows=20_000)[0]
 
+    def balance_extras(self, cfg, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
+        """Difficulty scaling for the balance report: win rate by difficulty per policy."""
+        from sim.games.dungeon.difficulty import difficulty_chart, difficulty_table
+
+        table = difficulty_table(self, cfg, ["vorschlag", "greedy"], max(1000, n // 4), seed)
+        table.to_csv(Path(out) / "difficulty.csv", index=False)
+        png = difficulty_chart(table, Path(out) / "win_rate_by_difficulty.png")
+        return [("Win rate by difficulty (vorschlag, greedy; same seeds)", png.name)]
+
     def describe(self, cfg, options) -> dict[str, Any]:
         return describe(cfg, options)
 
