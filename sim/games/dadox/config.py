@@ -1,0 +1,113 @@
+"""Dadox's config model (every rule number and switch) and its frozen arrays for the kernels."""
+
+from __future__ import annotations
+
+from math import gcd
+from typing import Literal
+
+import numpy as np
+from pydantic import Field
+
+from sim.config import ConfigError, Strict
+from sim.games.dadox import rules as R
+
+
+class Scoring(Strict):
+    single_1: int = Field(100, ge=1, le=100_000, description="a single 1 (the 1-or-5 rules need it to score)")
+    single_5: int = Field(50, ge=1, le=100_000, description="a single 5")
+    triple_1: int = Field(1000, ge=1, le=100_000, description="three 1s")
+    triple_factor: int = Field(100, ge=1, le=100_000, description="three x (x = 2..6) score factor * x")
+    street: int = Field(2000, ge=0, le=100_000, description="1-2-3-4-5-6 in one throw (0: no street)")
+    three_pairs: int = Field(0, ge=0, le=100_000, description="three different pairs in one throw (0: off)")
+    kind_doubling: bool = Field(False, description="four/five/six of a kind: the triple's value doubled per extra die")
+
+
+class Turn(Strict):
+    confirm: bool = Field(True, description="strong groups must be confirmed by a 1 or 5 in the next throw")
+    later_throws_need_1_or_5: bool = Field(True, description="from the 2nd throw of a turn on a throw needs a 1 or 5")
+    opening_minimum: int = Field(0, ge=0, le=100_000, description="turn total needed to bank before first banking")
+
+
+class Bust(Strict):
+    penalty: Literal["lose", "subtract"] = "subtract"
+    floor_zero: bool = Field(False, description="a subtracted bust never takes a score below 0")
+
+
+class Goal(Strict):
+    target: int = Field(10_000, ge=50, le=1_000_000)
+    exact: bool = Field(True, description="the target must be hit exactly (else: first to reach it wins)")
+    overshoot: Literal["void", "subtract"] = Field("void", description="banking past an exact target")
+
+
+class Game(Strict):
+    max_turns: int = Field(5000, ge=1, le=10_000_000, description="turns (all seats) after which a game is drawn")
+
+
+class Policies(Strict):
+    threshold: list[int] = Field(
+        [300, 300, 400, 600, 1500, 3000], min_length=6, max_length=6,
+        description="threshold policy: bank once the turn total reaches this, by dice left to throw (1..6)",
+    )
+    greedy_bank_at: int = Field(300, ge=0, le=1_000_000, description="greedy policy: bank at this turn total")
+    random_bank: float = Field(0.5, ge=0.0, le=1.0, description="random policy: chance to bank when allowed")
+
+
+class Solver(Strict):
+    score_floor: int = Field(-3000, ge=-1_000_000, le=0, description="optimal-win: lower scores count as this")
+    tolerance: float = Field(1e-7, gt=0.0, le=1e-2, description="optimal-win: value iteration stops below this")
+    turn_cap: int = Field(100_000, ge=1000, le=10_000_000, description="optimal-turn: turn totals above count as this")
+
+
+class DadoxConfig(Strict):
+    name: str = "dadox"
+    assumed: list[str] = Field(default_factory=list, description="dotted paths of values the seed does not fix")
+    scoring: Scoring = Scoring()
+    turn: Turn = Turn()
+    bust: Bust = Bust()
+    goal: Goal = Goal()
+    game: Game = Game()
+    policies: Policies = Policies()
+    solver: Solver = Solver()
+
+    def unit(self) -> int:
+        """The points grid: every score, turn total and target is a multiple of it."""
+        s = self.scoring
+        u = 0
+        for v in (s.single_1, s.single_5, s.triple_1, s.triple_factor, s.street, s.three_pairs):
+            u = gcd(u, v)
+        return u
+
+
+def freeze(cfg: DadoxConfig) -> np.ndarray:
+    """The rule numbers as the int64 array ``rp`` the kernels read (indices ``R.RP_*``)."""
+    u = cfg.unit()
+    if cfg.goal.exact and cfg.goal.target % u:
+        raise ConfigError(
+            f"invalid value for goal.target: {cfg.goal.target} cannot be hit exactly (scores move in {u}s)"
+        )
+    rp = np.zeros(R.RP_SIZE, dtype=np.int64)
+    s = cfg.scoring
+    rp[R.RP_SINGLE_1] = s.single_1
+    rp[R.RP_SINGLE_5] = s.single_5
+    rp[R.RP_TRIPLE_1] = s.triple_1
+    rp[R.RP_TRIPLE_FACTOR] = s.triple_factor
+    rp[R.RP_STREET] = s.street
+    rp[R.RP_THREE_PAIRS] = s.three_pairs
+    rp[R.RP_DOUBLING] = int(s.kind_doubling)
+    rp[R.RP_CONFIRM] = int(cfg.turn.confirm)
+    rp[R.RP_LATER_15] = int(cfg.turn.later_throws_need_1_or_5)
+    rp[R.RP_OPENING] = cfg.turn.opening_minimum
+    rp[R.RP_PENALTY] = R.PENALTIES[cfg.bust.penalty]
+    rp[R.RP_FLOOR_ZERO] = int(cfg.bust.floor_zero)
+    rp[R.RP_TARGET] = cfg.goal.target
+    rp[R.RP_EXACT] = int(cfg.goal.exact)
+    rp[R.RP_OVERSHOOT] = R.OVERSHOOTS[cfg.goal.overshoot]
+    rp[R.RP_MAX_TURNS] = cfg.game.max_turns
+    rp[R.RP_UNIT] = u
+    return rp
+
+
+def freeze_policies(cfg: DadoxConfig) -> np.ndarray:
+    """The policy parameters as the float64 array ``pp`` (indices ``policies.dadox.PP_*``)."""
+    p = cfg.policies
+    return np.array([*p.threshold, p.greedy_bank_at, p.random_bank], dtype=np.float64)

@@ -1,0 +1,376 @@
+"""Dadox in the engine: batches, metrics, charts, replay, describe and the two exact solvers."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from policies.dadox import POLICIES, Solved
+from sim import stats
+from sim.config import DicesimError, config_hash
+from sim.games.base import Game
+from sim.games.dadox import play as P
+from sim.games.dadox import rules as R
+from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
+from sim.games.dadox.solve import CACHE_DIR, WinSolution, solve_turn, solve_win, win_structure
+from sim.games.dadox.tables import build_tables, bust_probabilities
+
+OBJECTIVES = ("turn", "win")
+STAT_COLUMNS = {
+    "score": P.S_SCORE, "win": P.S_WIN, "turns": P.S_TURNS, "banks": P.S_BANKS, "banked": P.S_BANKED,
+    "overshoots": P.S_OVERSHOOTS, "hot_dice": P.S_HOT, "penalty": P.S_PENALTY, "min_score": P.S_MIN_SCORE,
+}
+REPLAY_ROWS = 200_000
+
+
+def rules_key(cfg: DadoxConfig) -> str:
+    """Hash of what the solvers read (rules and solver settings, not the bots' parameters)."""
+    blob = json.dumps(
+        {k: cfg.model_dump(mode="json")[k] for k in ("scoring", "turn", "bust", "goal", "solver")}, sort_keys=True
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def ratio(y: np.ndarray, x: np.ndarray) -> dict[str, Any]:
+    """Σy / Σx over runs with a linearised (delta-method) interval."""
+    y = np.asarray(y, dtype=np.float64)
+    x = np.asarray(x, dtype=np.float64)
+    n = len(x)
+    if n == 0 or x.sum() == 0:
+        return {"value": float("nan"), "ci95": [float("nan"), float("nan")]}
+    r = y.sum() / x.sum()
+    se = float(np.sqrt(((y - r * x) ** 2).sum() / max(1, n * (n - 1))) / x.mean()) if n > 1 else float("nan")
+    return {"value": float(r), "ci95": [float(r - stats.Z95 * se), float(r + stats.Z95 * se)]}
+
+
+def share(k: float, n: float) -> dict[str, Any]:
+    lo, hi = stats.wilson(k, int(n))
+    return {"value": float(k / n) if n else float("nan"), "ci95": [lo, hi]}
+
+
+class Dadox(Game):
+    name = "dadox"
+    title = "Dadox"
+    Config = DadoxConfig
+    policies = tuple(POLICIES)
+    report_policies = ("threshold", "greedy", "optimal-turn")
+    options = {"players": 2, "opponent": None, "objective": "turn"}
+    primary_metric = "win"
+
+    def __init__(self) -> None:
+        self._turn: dict[str, Any] = {}
+        self._win: dict[str, WinSolution] = {}
+        self._solved: dict[tuple[str, bool, bool], Solved] = {}
+        self._last_cfg: DadoxConfig | None = None
+
+    # --- setup ------------------------------------------------------------------------------
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        opts = super().check_options(options)
+        if not isinstance(opts["players"], int) or not 1 <= opts["players"] <= 8:
+            raise DicesimError(f"--players must be 1..8 for dadox, got {opts['players']}")
+        if opts["opponent"] is not None:
+            self.check_policy(opts["opponent"])
+        if opts["objective"] not in OBJECTIVES:
+            raise DicesimError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {opts['objective']!r}")
+        return opts
+
+    def seat_count(self, options: dict[str, Any]) -> int:
+        return int(options.get("players", 2))
+
+    def seat_policies(self, policy: str, options: dict[str, Any]) -> list[str]:
+        """``a`` or ``a,b,…`` cycled over the seats; with ``--opponent x``: ``a`` then ``x`` everywhere else."""
+        seats = super().seat_policies(policy, options)
+        if options.get("opponent"):
+            seats = [seats[0]] + [options["opponent"]] * (len(seats) - 1)
+        return seats
+
+    def compare_plan(self, policies: list[str], options: dict[str, Any]) -> list[tuple[str, list[str]]]:
+        """Solitaire: each policy alone. Otherwise every pair head to head, seats rotated on shared deals."""
+        k = self.seat_count(options)
+        if k == 1:
+            return super().compare_plan(policies, options)
+        if len(policies) == 1:
+            return [(policies[0], [policies[0]] * k)]
+        return [(f"{a} vs {b}", [(a, b)[i % 2] for i in range(k)]) for a, b in combinations(policies, 2)]
+
+    def turn_solution(self, cfg: DadoxConfig):
+        key = rules_key(cfg)
+        if key not in self._turn:
+            self._turn[key] = solve_turn(freeze(cfg), cfg.solver.turn_cap)
+        return self._turn[key]
+
+    def win_solution(self, cfg: DadoxConfig, use_cache: bool = True, log=None) -> tuple[WinSolution, float, bool]:
+        """The two-player solution (memory, then disk cache, then solve). Returns (solution, seconds, cached)."""
+        key = rules_key(cfg)
+        if use_cache and key in self._win:
+            return self._win[key], 0.0, True
+        self._solved.clear()
+        rp = freeze(cfg)
+        path = CACHE_DIR / f"win-{key}.npz"
+        if use_cache and path.is_file():
+            st, lo, index, bank_to, bust_to, cap, start = win_structure(rp, cfg.solver.score_floor)
+            with np.load(path) as z:
+                V, iterations, residual = z["V"], int(z["iterations"]), float(z["residual"])
+            if V.shape == (len(st), len(st)):
+                unit = int(rp[R.RP_UNIT])
+                sol = WinSolution(V, st[:, 0] * unit, st[:, 1].copy(), index, lo, bank_to, bust_to, cap, start,
+                                  iterations, residual)
+                self._win[key] = sol
+                return sol, 0.0, True
+        t0 = time.perf_counter()
+        sol = solve_win(rp, cfg.solver.score_floor, cfg.solver.tolerance, log=log)
+        secs = time.perf_counter() - t0
+        self._win[key] = sol
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{time.time_ns()}.npz")
+        np.savez(tmp, V=sol.V, iterations=sol.iterations, residual=sol.residual, seconds=secs)
+        tmp.replace(path)
+        return sol, secs, False
+
+    def solved(self, cfg: DadoxConfig, policies: list[str]) -> Solved:
+        """The tables the seated policies read (small dummies for the others)."""
+        key = (rules_key(cfg), "optimal-turn" in policies, "optimal-win" in policies)
+        if key not in self._solved:
+            self._solved[key] = self._build_solved(cfg, policies)
+        return self._solved[key]
+
+    def _build_solved(self, cfg: DadoxConfig, policies: list[str]) -> Solved:
+        rp = freeze(cfg)
+        unit = int(rp[R.RP_UNIT])
+        if "optimal-turn" in policies:
+            ts = self.turn_solution(cfg)
+            cap = ts.cap
+            turn = (ts.q, ts.thr, cap, np.arange(cap + 1) * float(unit))
+            ok = np.array([[R.may_bank(o == 1, t * unit, False, rp) for t in range(cap + 1)] for o in (0, 1)])
+        else:
+            turn = (np.zeros((2, 1)), np.zeros((2, 1, R.N_DICE, 2)), 0, np.zeros(1))
+            ok = np.zeros((2, 1), np.bool_)
+        if "optimal-win" in policies:
+            ws = self.win_solution(cfg)[0]
+            win = (ws.V, ws.index, ws.lo, ws.bank_to, ws.bust_to, ws.cap)
+        else:
+            win = (np.zeros((1, 1)), np.zeros((2, 1), np.int64), 0, np.zeros((1, 1), np.int64),
+                   np.zeros((1, 1), np.int64), np.zeros(1, np.int64))
+        return Solved(*turn, ok, *win)
+
+    def prepare(self, cfg: DadoxConfig, policies: list[str], options: dict[str, Any]) -> None:
+        self._last_cfg = cfg
+        if "optimal-win" in policies and len(policies) < 2:
+            raise DicesimError("optimal-win plays against an opponent: use --players 2 or more")
+        self.solved(cfg, policies)
+
+    # --- play -------------------------------------------------------------------------------
+
+    def _kernel_args(self, cfg: DadoxConfig, policies: list[str]):
+        if "optimal-win" in policies and len(policies) < 2:
+            raise DicesimError("optimal-win plays against an opponent: use --players 2 or more")
+        rp = freeze(cfg)
+        tb = build_tables(rp)
+        pids = np.array([POLICIES[p] for p in policies], np.int64)
+        rotate = len(set(policies)) > 1
+        return pids, rotate, rp, freeze_policies(cfg), tb, self.solved(cfg, policies)
+
+    def simulate(self, cfg, policies, seed, start, count, options) -> dict[str, np.ndarray]:
+        pids, rotate, rp, pp, tb, sol = self._kernel_args(cfg, policies)
+        k = len(policies)
+        turns = np.zeros(count, np.int64)
+        winners = np.zeros(count, np.int64)
+        stat = np.zeros((count, k, P.N_STAT), np.int64)
+        P.play_games(seed, start, count, pids, rotate, rp, pp, tb, sol, turns, winners, stat)
+        runs = np.arange(start, start + count)
+        rot = runs % k if rotate else np.zeros(count, np.int64)
+        seat = np.tile(np.arange(k), count)
+        names = np.array(policies, dtype=object)
+        out = {
+            "run": np.repeat(runs, k),
+            "seat": seat,
+            "policy": names[(seat + np.repeat(rot, k)) % k],
+            "game_turns": np.repeat(turns, k),
+            "winner": np.repeat(winners, k),
+        }
+        for col, j in STAT_COLUMNS.items():
+            out[col] = stat[:, :, j].ravel()
+        for nd in range(1, R.N_DICE + 1):
+            out[f"throws_{nd}"] = stat[:, :, P.S_THROWS + nd - 1].ravel()
+        for nd in range(1, R.N_DICE + 1):
+            out[f"busts_{nd}"] = stat[:, :, P.S_BUSTS + nd - 1].ravel()
+        return out
+
+    # --- results ----------------------------------------------------------------------------
+
+    def metrics(self, table: pd.DataFrame, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        k = int(table["seat"].max()) + 1
+        games = table[table["seat"] == 0]
+        m: dict[str, dict[str, Any]] = {}
+        if k > 1:
+            for seat, part in table.groupby("seat"):
+                m[f"win_rate_seat_{seat}"] = stats.rate(part["win"] == 1)
+            lo, hi = m["win_rate_seat_0"]["ci95"]
+            m["first_player_advantage"] = {
+                "value": m["win_rate_seat_0"]["value"] - 1 / k, "ci95": [lo - 1 / k, hi - 1 / k]
+            }
+            if table["policy"].nunique() > 1:
+                for pol, part in table.groupby("policy"):
+                    m[f"win_rate_{pol}"] = stats.rate(part["win"] == 1)
+        m["draw_rate"] = stats.rate(games["winner"] < 0)
+        m["game_length_turns"] = stats.mean(games["game_turns"])
+        for q, v in stats.quantiles(games["game_turns"]).items():
+            m[f"game_length_turns_{q}"] = v
+        per_run = table.groupby("run")[
+            ["banked", "banks", "score", "turns", "overshoots", "hot_dice"]
+            + [f"throws_{n}" for n in range(1, 7)] + [f"busts_{n}" for n in range(1, 7)]
+        ].sum()
+        m["mean_banked_turn_score"] = ratio(per_run["banked"], per_run["banks"])
+        m["mean_turn_score"] = ratio(per_run["score"], per_run["turns"])
+        for n in range(1, R.N_DICE + 1):
+            m[f"bust_rate_{n}_dice"] = share(per_run[f"busts_{n}"].sum(), per_run[f"throws_{n}"].sum())
+        m["overshoot_rate"] = share(per_run["overshoots"].sum(), (per_run["overshoots"] + per_run["banks"]).sum())
+        m["negative_score_rate"] = stats.rate(table["min_score"] < 0)
+        m["hot_dice_per_turn"] = ratio(per_run["hot_dice"], per_run["turns"])
+        return m
+
+    def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """Per head-to-head match: win rate of the first policy minus the second's, per shared deal."""
+        out = {}
+        for label, t in tables.items():
+            pols = list(dict.fromkeys(t["policy"]))
+            if " vs " not in label or len(pols) != 2:
+                continue
+            a, b = label.split(" vs ")
+            k = int(t["seat"].max()) + 1
+            deal = t["run"].to_numpy() // k
+            wins = t.assign(deal=deal).pivot_table(index="deal", columns="policy", values="win", aggfunc="mean")
+            out[f"win: {a} - {b}"] = stats.paired_difference(wins[a].to_numpy(), wins[b].to_numpy())
+        return out
+
+    def charts(self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any]) -> list[Path]:
+        from sim.games.dadox.charts import bank_thresholds, game_length, win_rate_by_seat
+
+        cfg = self._last_cfg or self.load()
+        paths = [game_length(tables, out_dir)]
+        if any(t["seat"].max() > 0 for t in tables.values()):
+            paths.append(win_rate_by_seat(tables, out_dir))
+        paths.append(bank_thresholds(optimal_thresholds(self.turn_solution(cfg), cfg), cfg, out_dir))
+        return paths
+
+    # --- single runs and rule tables --------------------------------------------------------
+
+    def replay(self, cfg, policies, seed, run, options) -> str:
+        from sim.games.dadox.replay import render
+
+        pids, rotate, rp, pp, tb, sol = self._kernel_args(cfg, policies)
+        turns, winner, stat, log = P.replay_game(seed, run, pids, rotate, rp, pp, tb, sol, REPLAY_ROWS)
+        return render(log, policies, run, rotate, turns, winner, stat, tb, rp, truncated=len(log) == REPLAY_ROWS)
+
+    def describe(self, cfg, options) -> dict[str, Any]:
+        rp = freeze(cfg)
+        ts = self.turn_solution(cfg)
+        d = {
+            "game": self.name,
+            "config_hash": config_hash(cfg),
+            "config": cfg.model_dump(mode="json"),
+            "assumed": list(cfg.assumed),
+            "scoring": scoring_table(rp),
+            "strong": strong_combinations(rp),
+            "bust_probability": {str(n): p for n, p in bust_probabilities(rp, False).items()},
+            "bust_probability_means": "a throw of n dice with no scoring group (the turn's first throw; every "
+            "throw without the 1-or-5 rule); bust_probability_later_throws: no 1 and no 5",
+            "optimal_turn": {
+                "expected_turn_score": float(ts.value[1]),
+                "bank_thresholds": optimal_thresholds(ts, cfg),
+            },
+        }
+        if rp[R.RP_LATER_15]:
+            d["bust_probability_later_throws"] = {str(n): p for n, p in bust_probabilities(rp, True).items()}
+        return d
+
+    def solve(self, cfg, options) -> dict[str, Any]:
+        rp = freeze(cfg)
+        use_cache = not options.get("no_cache", False)
+        out: dict[str, Any] = {"game": self.name, "objective": options.get("objective", "turn")}
+        if out["objective"] == "turn":
+            t0 = time.perf_counter()
+            if not use_cache:
+                self._turn.pop(rules_key(cfg), None)
+                self._solved.clear()
+            ts = self.turn_solution(cfg)
+            out.update(
+                value=float(ts.value[1]),
+                seconds=time.perf_counter() - t0,
+                config_hash=config_hash(cfg),
+                states=int((ts.cap + 1) * R.N_DICE * 2),
+                bank_thresholds=optimal_thresholds(ts, cfg),
+            )
+            if rp[R.RP_OPENING] > 0:
+                out["value_before_opening"] = float(ts.value[0])
+            return out
+        t0 = time.perf_counter()
+        ws, secs, cached = self.win_solution(cfg, use_cache=use_cache, log=lambda m: print(m, file=sys.stderr))
+        n = len(ws.score)
+        out.update(
+            value=float(ws.V[ws.start, ws.start]),
+            first_player_win_probability=float(ws.V[ws.start, ws.start]),
+            seconds=secs if not cached else time.perf_counter() - t0,
+            cached=cached,
+            config_hash=config_hash(cfg),
+            player_states=n,
+            states=n * n,
+            turn_states=int((ws.cap + 1).sum()) * n * R.N_DICE * 2,
+            iterations=ws.iterations,
+            residual=ws.residual,
+            tolerance=cfg.solver.tolerance,
+            score_range=[int(ws.score.min()), int(ws.score.max())],
+            memory_mb=round(n * n * (n + 2) * 8 / 2**20, 1),
+        )
+        return out
+
+
+def scoring_table(rp: np.ndarray) -> list[dict[str, Any]]:
+    """Every scoring group of the configured rules with its points."""
+    rows = [{"group": "1", "points": int(rp[R.RP_SINGLE_1])}, {"group": "5", "points": int(rp[R.RP_SINGLE_5])}]
+    for f in range(6):
+        for g in range(3, 7):
+            v = R.kind_value(f, g, rp)
+            if v >= 0:
+                rows.append({"group": ", ".join([str(f + 1)] * g), "points": int(v)})
+    for f in range(6):
+        rows.append({"group": ", ".join([str(f + 1)] * 6) + " (two triples)", "points": int(2 * R.triple_value(f, rp))})
+    if rp[R.RP_STREET] > 0:
+        rows.append({"group": "1, 2, 3, 4, 5, 6", "points": int(rp[R.RP_STREET])})
+    if rp[R.RP_THREE_PAIRS] > 0:
+        rows.append({"group": "three pairs", "points": int(rp[R.RP_THREE_PAIRS])})
+    return rows
+
+
+def strong_combinations(rp: np.ndarray) -> list[str]:
+    if not rp[R.RP_CONFIRM]:
+        return []
+    out = ["three 1s in the turn's first throw", "two triples in one throw (six equal dice too)"]
+    if rp[R.RP_STREET] > 0:
+        out.insert(0, "street 1-2-3-4-5-6")
+    return out
+
+
+def optimal_thresholds(ts, cfg: DadoxConfig) -> dict[str, int | None]:
+    """The smallest turn total (points) at which optimal-turn banks, by dice it would throw next."""
+    rp = freeze(cfg)
+    unit = int(rp[R.RP_UNIT])
+    later = int(rp[R.RP_LATER_15])
+    out: dict[str, int | None] = {}
+    for n in range(1, R.N_DICE + 1):
+        t = np.arange(1, ts.cap + 1)
+        bank = t * unit >= ts.thr[1, 1:, n - 1, later]
+        out[str(n)] = int(t[bank][0] * unit) if bank.any() else None
+    return out
+
+
+GAME = Dadox()

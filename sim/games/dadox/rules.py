@@ -1,0 +1,190 @@
+"""Dadox scoring and turn rules: pure numba functions over face-count vectors and ints.
+
+A throw or a selection of dice is a count vector ``c[0..5]`` (how many 1s..6s). Rule numbers come
+from the frozen config array ``rp`` (indices ``RP_*``, filled by ``sim.games.dadox.config.freeze``).
+
+Scoring groups come from one throw: a single 1 or 5, three equal dice (three 1s: ``triple_1``,
+three x: ``triple_factor * x``), with ``kind_doubling`` four/five/six equal dice (the triple's value
+doubled per extra die), the street 1-2-3-4-5-6 and, as a variant, three pairs. Every die set aside
+must belong to a group, and a selection scores its best grouping (four 1s: 1000 + 100; six equal
+dice: two triples, or with doubling the six of a kind when that is worth more).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# frozen rule parameters (indices into rp)
+RP_SINGLE_1, RP_SINGLE_5, RP_TRIPLE_1, RP_TRIPLE_FACTOR, RP_STREET, RP_THREE_PAIRS = 0, 1, 2, 3, 4, 5
+RP_DOUBLING, RP_CONFIRM, RP_LATER_15, RP_OPENING, RP_PENALTY, RP_FLOOR_ZERO = 6, 7, 8, 9, 10, 11
+RP_TARGET, RP_EXACT, RP_OVERSHOOT, RP_MAX_TURNS, RP_UNIT = 12, 13, 14, 15, 16
+RP_SIZE = 17
+PENALTY_LOSE, PENALTY_SUBTRACT = 0, 1
+PENALTIES = {"lose": PENALTY_LOSE, "subtract": PENALTY_SUBTRACT}
+OVERSHOOT_VOID, OVERSHOOT_SUBTRACT = 0, 1
+OVERSHOOTS = {"void": OVERSHOOT_VOID, "subtract": OVERSHOOT_SUBTRACT}
+N_DICE = 6
+
+
+@njit(cache=True)
+def triple_value(f: int, rp: np.ndarray) -> int:
+    """Three dice showing face ``f + 1``."""
+    return rp[RP_TRIPLE_1] if f == 0 else rp[RP_TRIPLE_FACTOR] * (f + 1)
+
+
+@njit(cache=True)
+def single_value(f: int, rp: np.ndarray) -> int:
+    """One die showing face ``f + 1`` on its own (0: not a scoring group)."""
+    if f == 0:
+        return rp[RP_SINGLE_1]
+    if f == 4:
+        return rp[RP_SINGLE_5]
+    return 0
+
+
+@njit(cache=True)
+def kind_value(f: int, g: int, rp: np.ndarray) -> int:
+    """One group of ``g`` >= 3 equal dice (-1 where the rules have no such group)."""
+    if g == 3:
+        return triple_value(f, rp)
+    if rp[RP_DOUBLING] == 1:
+        return triple_value(f, rp) << (g - 3)
+    return -1
+
+
+@njit(cache=True)
+def face_score(f: int, c: int, rp: np.ndarray) -> int:
+    """Best score of ``c`` dice all showing face ``f + 1``, each in a group (-1: impossible)."""
+    if c == 0:
+        return 0
+    single = single_value(f, rp)
+    best = c * single if single > 0 else -1
+    for g in range(3, c + 1):  # one group of g, the rest singles
+        k = kind_value(f, g, rp)
+        if k < 0 or (c > g and single == 0):
+            continue
+        best = max(best, k + (c - g) * single)
+    if c == 6:  # two triples
+        best = max(best, 2 * triple_value(f, rp))
+    return best
+
+
+@njit(cache=True)
+def is_street(counts: np.ndarray) -> bool:
+    for f in range(6):
+        if counts[f] != 1:
+            return False
+    return True
+
+
+@njit(cache=True)
+def is_three_pairs(counts: np.ndarray) -> bool:
+    pairs = 0
+    for f in range(6):
+        if counts[f] == 2:
+            pairs += 1
+    return pairs == 3
+
+
+@njit(cache=True)
+def selection_score(counts: np.ndarray, rp: np.ndarray) -> int:
+    """Points of setting these dice aside (their best grouping); -1 if some die is in no group."""
+    n = 0
+    for f in range(6):
+        n += counts[f]
+    if n == 0:
+        return -1
+    best = -1
+    if rp[RP_STREET] > 0 and is_street(counts):
+        best = rp[RP_STREET]
+    if rp[RP_THREE_PAIRS] > 0 and is_three_pairs(counts):
+        best = max(best, rp[RP_THREE_PAIRS])
+    total = 0
+    for f in range(6):
+        s = face_score(f, counts[f], rp)
+        if s < 0:
+            return best
+        total += s
+    return max(best, total)
+
+
+@njit(cache=True)
+def is_strong(counts: np.ndarray, first: bool, rp: np.ndarray) -> bool:
+    """Must this selection be confirmed? Street, two triples, or three 1s in the turn's first throw."""
+    if rp[RP_CONFIRM] == 0:
+        return False
+    if rp[RP_STREET] > 0 and is_street(counts):
+        return True
+    kinds = 0
+    for f in range(6):
+        if counts[f] >= 3:
+            kinds += 1
+        if counts[f] == 6:
+            kinds += 2
+    if kinds >= 2:
+        return True
+    return first and counts[0] >= 3
+
+
+@njit(cache=True)
+def has_1_or_5(counts: np.ndarray) -> bool:
+    return counts[0] > 0 or counts[4] > 0
+
+
+@njit(cache=True)
+def needs_1_or_5(first: bool, pending: bool, rp: np.ndarray) -> bool:
+    """Does this throw bust without a 1 or 5? (later throws under the rule; confirmation throws)."""
+    return pending or (not first and rp[RP_LATER_15] == 1)
+
+
+@njit(cache=True)
+def busts(counts: np.ndarray, need_1_or_5: bool, rp: np.ndarray) -> bool:
+    """No scoring group can be set aside from this throw (or it lacks a required 1 or 5)."""
+    if has_1_or_5(counts):
+        return False
+    if need_1_or_5:
+        return True
+    for f in range(6):
+        if counts[f] >= 3:
+            return False
+    if rp[RP_THREE_PAIRS] > 0 and is_three_pairs(counts):
+        return False
+    return True  # a street holds a 1
+
+
+@njit(cache=True)
+def may_bank(opened: bool, turn_total: int, pending: bool, rp: np.ndarray) -> bool:
+    """Banking is allowed: no confirmation pending and the opening minimum met (once per player)."""
+    return not pending and (opened or turn_total >= rp[RP_OPENING])
+
+
+@njit(cache=True)
+def bank_result(score: int, turn_total: int, rp: np.ndarray):
+    """Bank ``turn_total`` on ``score``. Returns (new score, won, overshot)."""
+    target = rp[RP_TARGET]
+    s = score + turn_total
+    if rp[RP_EXACT] == 0:
+        return s, s >= target, False
+    if s == target:
+        return s, True, False
+    if s < target:
+        return s, False, False
+    if rp[RP_OVERSHOOT] == OVERSHOOT_VOID:
+        return score, False, True
+    return floor_score(score - turn_total, rp), False, True
+
+
+@njit(cache=True)
+def bust_result(score: int, turn_total: int, rp: np.ndarray) -> int:
+    """Score after a bust with ``turn_total`` on the table (Minusbetrag or a lost turn)."""
+    if rp[RP_PENALTY] == PENALTY_LOSE:
+        return score
+    return floor_score(score - turn_total, rp)
+
+
+@njit(cache=True)
+def floor_score(score: int, rp: np.ndarray) -> int:
+    if rp[RP_FLOOR_ZERO] == 1 and score < 0:
+        return 0
+    return score

@@ -1,0 +1,383 @@
+"""Exact Dadox solvers: the best expected turn score, and the best chance to win a two-player game.
+
+Both share one turn recursion. Within a turn the state is (turn total ``t`` in points units, dice
+to throw ``n``, confirmation pending ``c``); every successful throw raises ``t``, so the states are
+solved from high ``t`` down. ``thr[t, n - 1, need]`` is the value of throwing ``n`` dice (``need``:
+the throw busts without a 1 or 5); ``Q(t, n, c)`` is the better of banking (when ``c == 0`` and the
+opening minimum allows; ties bank) and throwing. A throw's value sums, over the outcome groups of
+``tables``, the best set-aside option. From the cap ``t = cap`` on, bank and bust values are
+constants X and Y, which gives the cap row in closed form: throwing until the player can bank is
+worth ``p_bust * Y + (1 - p_bust) * X`` when X >= Y (every scoring throw has an option needing no
+confirmation), and Y when busting is no worse than banking (the player throws on until it comes).
+Rows below the cap where banking is worth X and no later bust more than X (past an exact target
+with a void overshoot; past a plain target, where banking wins) take the same closed form.
+
+- ``optimal-turn``: bank value ``t``, bust value ``-t`` (Minusbetrag) or 0; turn totals above
+  ``solver.turn_cap`` count as the cap (their chance is negligible: the start value does not move
+  when the cap doubles). The start value is the maximum expected turn score.
+- ``optimal-win``: states are a player's (score, opened) pairs, the score from ``solver.score_floor``
+  (lower scores count as the floor; only rules that subtract reach below 0) to the target.
+  ``V[a, b]`` is the chance that the player to move in state ``a`` beats the opponent in state
+  ``b``; a turn's bank and bust values are ``1 - V[b, a']`` (1 for a win). Solved by modified
+  policy iteration: each step plays every pair's best turn against the current ``V`` and records
+  where that turn ends (``_end_of_turn``), then evaluates those plans by Gauss-Seidel sweeps in
+  order of falling score sum; it stops when a step moves no value by ``solver.tolerance`` or more.
+
+``game.py`` keeps the optimal-win values on disk under ``.cache/dadox`` keyed by the rules.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from sim.games.dadox import rules as R
+from sim.games.dadox.tables import FIRST_TAB, QW, build_tables
+
+CACHE_DIR = Path(__file__).resolve().parents[3] / ".cache" / "dadox"
+NO_ARG = np.empty((0, 0), np.int64)
+
+
+# --- the turn recursion ---------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def throw_value(t, tab, bust_v, q, tb, arg):
+    """Expected value of one throw from turn total ``t`` (table ``tab``), best option per outcome.
+
+    ``q`` is the flat Q table (rows above the cap repeat it); ``arg[t, g]`` records the chosen
+    option of each outcome group when ``arg`` has rows (ties: the first, i.e. more points).
+    """
+    acc = tb.tab_bust[tab] * bust_v
+    record = arg.shape[0] > 0
+    base = t * QW
+    for g in range(tb.tab_g[tab], tb.tab_g[tab + 1]):
+        best = -np.inf
+        bo = -1
+        for o in range(tb.g_o[g], tb.g_o[g + 1]):
+            v = q[base + tb.go_off[o]]
+            if v > best:
+                best = v
+                bo = o
+        acc += tb.g_prob[g] * best
+        if record:
+            arg[t, g] = bo
+    return acc
+
+
+@njit(cache=True)
+def q_row(t, thr, bank_val, bank_ok, later, q):
+    """Q at turn total ``t`` for every (dice to throw, pending): bank when allowed and not worse."""
+    for n in range(1, R.N_DICE + 1):
+        for c in range(2):
+            v = thr[t, n - 1, 1 if (later or c) else 0]
+            if c == 0 and bank_ok[t] and bank_val[t] >= v:
+                v = bank_val[t]
+            q[t * QW + (n - 1) * 2 + c] = v
+
+
+@njit(cache=True)
+def closed_from(cap, bank_val, bank_ok, bust_val):
+    """First turn total from which every row has the cap row's closed form (``cap`` if none below).
+
+    That holds where banking is allowed and worth the same X as at the cap, and no bust from there
+    on is worth more than X: the player banks at once, or throws until banking is allowed again.
+    """
+    x = bank_val[cap]
+    t = cap
+    if not bank_ok[cap] or bust_val[cap] > x:
+        return t
+    while t > 1 and bank_ok[t - 1] and bank_val[t - 1] == x and bust_val[t - 1] <= x:
+        t -= 1
+    return t
+
+
+@njit(cache=True)
+def turn_dp(cap, bank_val, bank_ok, bust_val, tb, later, need_lo, need_hi, thr, q, arg):
+    """Fill ``thr[0..cap]`` and ``q`` for a turn with these bank/bust values; returns the start value.
+
+    ``q`` needs ``(cap + tb.go_pad + 1) * QW`` entries. ``arg`` (rows: turn totals, columns:
+    outcome groups) gets the best options of the rows below ``closed_from`` when it has rows.
+    """
+    x = bank_val[cap]
+    closed = closed_from(cap, bank_val, bank_ok, bust_val)
+    for t in range(cap, closed - 1, -1):
+        for n in range(1, R.N_DICE + 1):
+            for need in range(need_lo, need_hi + 1):
+                pb = tb.tab_bust[(n - 1) * 2 + need]
+                thr[t, n - 1, need] = pb * bust_val[t] + (1.0 - pb) * x if x >= bust_val[cap] else bust_val[cap]
+        q_row(t, thr, bank_val, bank_ok, later, q)
+    for t in range(cap + 1, cap + tb.go_pad + 1):
+        for i in range(QW):
+            q[t * QW + i] = q[cap * QW + i]
+    for t in range(closed - 1, -1, -1):
+        for n in range(1, R.N_DICE + 1):
+            for need in range(need_lo, need_hi + 1):
+                thr[t, n - 1, need] = throw_value(t, (n - 1) * 2 + need, bust_val[t], q, tb, arg)
+        q_row(t, thr, bank_val, bank_ok, later, q)
+    return throw_value(0, FIRST_TAB, bust_val[0], q, tb, arg)
+
+
+def need_range(rp: np.ndarray) -> tuple[int, int, int]:
+    """(later, need_lo, need_hi): which ``need`` columns of ``thr`` the rules use."""
+    later = int(rp[R.RP_LATER_15])
+    need_hi = 1 if (later or rp[R.RP_CONFIRM]) else 0
+    return later, later, need_hi
+
+
+# --- optimal-turn ---------------------------------------------------------------------------------
+
+
+class TurnSolution(NamedTuple):
+    """Per opened status: ``thr[opened, t, n - 1, need]``, the flat Q table and the start value."""
+
+    thr: np.ndarray
+    q: np.ndarray
+    value: np.ndarray  # the maximum expected turn score (points)
+    cap: int
+
+
+@njit(cache=True)
+def _turn_terms(cap, unit, subtract, opening_units, opened, bank_val, bank_ok, bust_val):
+    for t in range(cap + 1):
+        bank_val[t] = t * unit
+        bank_ok[t] = opened or t >= opening_units
+        bust_val[t] = -t * unit if subtract else 0.0
+
+
+def solve_turn(rp: np.ndarray, turn_cap: int) -> TurnSolution:
+    """The maximum expected turn score (points) and its throw table, for opened and unopened players."""
+    tb = build_tables(rp)
+    unit = int(rp[R.RP_UNIT])
+    opening = -(-int(rp[R.RP_OPENING]) // unit)
+    cap = max(turn_cap // unit, opening)
+    later, lo, hi = need_range(rp)
+    thr = np.zeros((2, cap + 1, R.N_DICE, 2))
+    q = np.zeros((2, (cap + tb.go_pad + 1) * QW))
+    value = np.zeros(2)
+    bank_val, bank_ok, bust_val = np.zeros(cap + 1), np.zeros(cap + 1, np.bool_), np.zeros(cap + 1)
+    for opened in (1, 0):
+        if opened == 0 and opening == 0:
+            thr[0] = thr[1]
+            q[0] = q[1]
+            value[0] = value[1]
+            continue
+        subtract = rp[R.RP_PENALTY] == R.PENALTY_SUBTRACT
+        _turn_terms(cap, unit, subtract, opening, opened == 1, bank_val, bank_ok, bust_val)
+        value[opened] = turn_dp(cap, bank_val, bank_ok, bust_val, tb, later, lo, hi, thr[opened], q[opened], NO_ARG)
+    return TurnSolution(thr, q, value, cap)
+
+
+# --- optimal-win ----------------------------------------------------------------------------------
+
+WIN = -2  # bank_to: the bank wins the game
+NO_BANK = -1  # bank_to: banking is not allowed (opening minimum)
+EVAL_SWEEPS = 300  # Gauss-Seidel sweeps per plan evaluation at most (modified policy iteration)
+
+
+class WinSolution(NamedTuple):
+    """The two-player solution: ``V[a, b]`` over player states and the turn transitions of each state."""
+
+    V: np.ndarray  # float64 [S, S]
+    score: np.ndarray  # int64 [S]: points
+    opened: np.ndarray  # int64 [S]
+    index: np.ndarray  # int64 [2, target - lo]: state of (opened, score units - lo), -1 if none
+    lo: int  # lowest score in units (the floor)
+    bank_to: np.ndarray  # int64 [S, TM]: state after banking t units (WIN, NO_BANK)
+    bust_to: np.ndarray  # int64 [S, TM]: state after busting with t units on the table
+    cap: np.ndarray  # int64 [S]: turn totals from cap[a] on all lead to the same states
+    start: int  # both players' state at the start of a game
+    iterations: int  # policy improvement steps
+    residual: float  # largest change of a value by the last improvement step
+
+
+def score_states(rp: np.ndarray, score_floor: int):
+    """(score units, opened) of every state a player can be in, the floor, the target and the start."""
+    unit = int(rp[R.RP_UNIT])
+    target = -(-int(rp[R.RP_TARGET]) // unit)
+    negative = not rp[R.RP_FLOOR_ZERO] and (
+        rp[R.RP_PENALTY] == R.PENALTY_SUBTRACT or (rp[R.RP_EXACT] and rp[R.RP_OVERSHOOT] == R.OVERSHOOT_SUBTRACT)
+    )
+    lo = min(0, score_floor // unit) if negative else 0
+    opening = rp[R.RP_OPENING] > 0
+    states = [(s, 1) for s in range(lo, target)]
+    if opening:  # not yet banked: only scores <= 0
+        states += [(s, 0) for s in range(lo, 1)]
+    start = states.index((0, 0 if opening else 1))
+    return np.array(states, dtype=np.int64), lo, target, start
+
+
+@njit(cache=True)
+def _transitions(st, index, lo, unit, rp, bank_to, bust_to, cap):
+    """Fill ``bank_to``/``bust_to`` for t = 0..TM-1 and each state's cap, with the rules' functions."""
+    tm = bank_to.shape[1]
+    top = lo + index.shape[1] - 1
+    for a in range(st.shape[0]):
+        s = st[a, 0]
+        o = st[a, 1]
+        for t in range(tm):
+            b = R.bust_result(s * unit, t * unit, rp) // unit
+            bust_to[a, t] = index[o, min(max(b, lo), top) - lo]
+            if t == 0 or not R.may_bank(o == 1, t * unit, False, rp):
+                bank_to[a, t] = NO_BANK
+                continue
+            ns, won, over = R.bank_result(s * unit, t * unit, rp)
+            if won:
+                bank_to[a, t] = WIN
+            else:
+                bank_to[a, t] = index[o if over else 1, max(ns // unit, lo) - lo]
+        c = tm - 1
+        while c > 1 and bank_to[a, c - 1] == bank_to[a, tm - 1] and bust_to[a, c - 1] == bust_to[a, tm - 1]:
+            c -= 1
+        cap[a] = c
+
+
+def win_structure(rp: np.ndarray, score_floor: int):
+    """States, transition tables and caps (everything of ``WinSolution`` but the values)."""
+    unit = int(rp[R.RP_UNIT])
+    st, lo, target, start = score_states(rp, score_floor)
+    index = np.full((2, target - lo), -1, np.int64)
+    for i, (s, o) in enumerate(st):
+        index[o, s - lo] = i
+    opening = -(-int(rp[R.RP_OPENING]) // unit)
+    tm = (target - lo) + opening + 2
+    bank_to = np.empty((len(st), tm), np.int64)
+    bust_to = np.empty((len(st), tm), np.int64)
+    cap = np.empty(len(st), np.int64)
+    _transitions(st, index, lo, unit, rp, bank_to, bust_to, cap)
+    return st, lo, index, bank_to, bust_to, cap, start
+
+
+@njit(cache=True)
+def pair_turn(a, b, V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, thr, q, bank_val, bank_ok, bust_val, arg):
+    """The turn of the player in state ``a`` against ``b``: fills ``thr``; returns the win chance."""
+    c = cap[a]
+    for t in range(c + 1):
+        k = bank_to[a, t]
+        bank_ok[t] = k != NO_BANK
+        bank_val[t] = 1.0 if k == WIN else (1.0 - V[b, k] if k >= 0 else 0.0)
+        bust_val[t] = 1.0 - V[b, bust_to[a, t]]
+    return turn_dp(c, bank_val, bank_ok, bust_val, tb, later, need_lo, need_hi, thr, q, arg)
+
+
+@njit(cache=True)
+def _end_of_turn(a, c, thr, bank_val, bank_ok, bust_val, arg, tb, later, bank_to, bust_to, pi, dist):
+    """Where the turn of ``pair_turn`` ends under its best play: ``dist[k]`` = chance of state ``k``.
+
+    ``dist[S]`` is the chance to win in this turn. Follows the reach probability of every
+    (t, n, pending) state up the turn totals, with the choices recorded in ``arg``.
+    """
+    win_col = dist.shape[0] - 1
+    closed = closed_from(c, bank_val, bank_ok, bust_val)
+    dist[:] = 0.0
+    pi[: c + 1] = 0.0
+    dist[bust_to[a, 0]] += tb.tab_bust[FIRST_TAB]
+    for g in range(tb.tab_g[FIRST_TAB], tb.tab_g[FIRST_TAB + 1]):
+        o = arg[0, g]
+        pi[min(tb.go_pts[o], c), tb.go_nd[o] - 1, tb.go_strong[o]] += tb.g_prob[g]
+    for t in range(1, c + 1):
+        k_bank = bank_to[a, t]
+        bank_col = win_col if k_bank == WIN else k_bank
+        for n in range(1, R.N_DICE + 1):
+            for p in range(2):
+                m = pi[t, n - 1, p]
+                if m == 0.0:
+                    continue
+                need = 1 if (later or p) else 0
+                tab = (n - 1) * 2 + need
+                if p == 0 and bank_ok[t] and bank_val[t] >= thr[t, n - 1, need]:
+                    dist[bank_col] += m
+                    continue
+                if t >= closed:  # closed-form rows: throw until banking (or busting, when that is better)
+                    if bank_val[c] >= bust_val[c]:
+                        pb = tb.tab_bust[tab]
+                        dist[bust_to[a, t]] += m * pb
+                        dist[bank_col] += m * (1.0 - pb)
+                    else:
+                        dist[bust_to[a, c]] += m
+                    continue
+                dist[bust_to[a, t]] += m * tb.tab_bust[tab]
+                for g in range(tb.tab_g[tab], tb.tab_g[tab + 1]):
+                    o = arg[t, g]
+                    pi[min(t + tb.go_pts[o], c), tb.go_nd[o] - 1, tb.go_strong[o]] += m * tb.g_prob[g]
+
+
+@njit(cache=True, parallel=True)
+def _improve(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, Vnew, dist):
+    """One improvement step: best turn of every pair against ``V`` and where that turn ends."""
+    n = V.shape[0]
+    tm = bank_to.shape[1]
+    ng = tb.g_prob.shape[0]
+    nb = min(n * n, 256)
+    step = (n * n + nb - 1) // nb
+    for blk in prange(nb):
+        thr = np.empty((tm, R.N_DICE, 2))
+        q = np.empty((tm + tb.go_pad + 1) * QW)
+        bank_val = np.empty(tm)
+        bank_ok = np.empty(tm, np.bool_)
+        bust_val = np.empty(tm)
+        arg = np.empty((tm, ng), np.int64)
+        pi = np.empty((tm, R.N_DICE, 2))
+        for i in range(blk * step, min(n * n, (blk + 1) * step)):
+            a = i // n
+            b = i % n
+            Vnew[a, b] = pair_turn(
+                a, b, V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, thr, q, bank_val, bank_ok, bust_val, arg
+            )
+            _end_of_turn(a, cap[a], thr, bank_val, bank_ok, bust_val, arg, tb, later, bank_to, bust_to, pi, dist[i])
+
+
+@njit(cache=True)
+def _evaluate(V, dist, order, tol, max_sweeps):
+    """Win chances of the fixed turn plans ``dist`` (Gauss-Seidel in ``order``); returns sweeps."""
+    n = V.shape[0]
+    total = np.empty(dist.shape[0])
+    for i in range(dist.shape[0]):
+        total[i] = dist[i, :n].sum()
+    for sweep in range(max_sweeps):
+        delta = 0.0
+        for i in order:
+            a = i // n
+            b = i % n
+            row = dist[i]
+            v = row[n] + total[i]
+            vb = V[b]
+            for k in range(n):
+                v -= row[k] * vb[k]
+            d = abs(v - V[a, b])
+            if d > delta:
+                delta = d
+            V[a, b] = v
+        if delta < tol:
+            return sweep + 1
+    return max_sweeps
+
+
+def solve_win(rp: np.ndarray, score_floor: int, tol: float, max_iter: int = 200, log=None) -> WinSolution:
+    """Policy iteration for the two-player game (see the module docstring)."""
+    st, lo, index, bank_to, bust_to, cap, start = win_structure(rp, score_floor)
+    tb = build_tables(rp)
+    later, need_lo, need_hi = need_range(rp)
+    n = len(st)
+    level = (st[:, 0][:, None] + st[:, 0][None, :]).ravel()
+    order = np.argsort(-level, kind="stable").astype(np.int64)
+    V = np.full((n, n), 0.5)
+    Vnew = np.empty((n, n))
+    dist = np.empty((n * n, n + 1))
+    residual = np.inf
+    it = 0
+    while residual >= tol and it < max_iter:
+        it += 1
+        _improve(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, Vnew, dist)
+        residual = float(np.abs(Vnew - V).max())
+        V[:] = Vnew
+        if residual < tol:
+            break
+        sweeps = _evaluate(V, dist, order, tol / 100, EVAL_SWEEPS)
+        if log:
+            log(f"step {it}: largest change {residual:.3g}, plan evaluated in {sweeps} sweeps")
+    unit = int(rp[R.RP_UNIT])
+    return WinSolution(V, st[:, 0] * unit, st[:, 1].copy(), index, lo, bank_to, bust_to, cap, start, it, residual)

@@ -1,0 +1,188 @@
+"""Per-rules lookup tables: every throw's bust status and set-aside options, and the solver's groups.
+
+A throw of ``n`` dice is a multiset index of ``sim.dice.multisets(6)`` (``child`` adds one die, so a
+throw is ``n`` lookups). For each throw and for "first throw of the turn" or "later throw" the
+distinct set-aside options are listed as rows (points, dice used, strong, selected multiset), sorted by
+points (high first), then dice used (few first). The solver instead reads, per (dice thrown, 1-or-5
+needed) and for the first throw, the throws grouped by identical option lists with their summed
+probability, in points units of ``rp[RP_UNIT]`` and with hot dice as 6 dice left.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from sim.dice import multisets
+from sim.games.dadox import rules as R
+
+T6 = multisets(6)
+MAX_OPTS = 64
+N_TABS = 13  # (n - 1) * 2 + need for later throws; FIRST_TAB for the turn's first throw
+FIRST_TAB = 12
+OPT_PTS, OPT_USED, OPT_STRONG, OPT_SEL = 0, 1, 2, 3
+QW = 2 * 6  # a flat Q table holds (dice to throw, pending) per turn total: q[t * QW + (n - 1) * 2 + c]
+
+
+class Tables(NamedTuple):
+    """Arrays the kernels and policies read (indices: multiset ``k`` of up to six dice)."""
+
+    counts: np.ndarray  # int64 [M, 6]
+    child: np.ndarray  # int64 [M, 6]
+    has15: np.ndarray  # int64 [M]: holds a 1 or a 5
+    bust_plain: np.ndarray  # int64 [M]: no scoring group at all (size >= 1)
+    opt_start: np.ndarray  # int64 [M, 2]: first option of throw k, later (0) / first throw (1)
+    opt_n: np.ndarray  # int64 [M, 2]
+    opt: np.ndarray  # int64 [K, 4]: OPT_PTS, OPT_USED, OPT_STRONG (needs confirmation), OPT_SEL (dice set aside)
+    tab_bust: np.ndarray  # float64 [N_TABS]: bust probability
+    tab_g: np.ndarray  # int64 [N_TABS + 1]: groups of table i are tab_g[i]:tab_g[i + 1]
+    g_prob: np.ndarray  # float64 [G]
+    g_o: np.ndarray  # int64 [G + 1]: options of group g are g_o[g]:g_o[g + 1]
+    go_pts: np.ndarray  # int64 [GO]: points in units
+    go_nd: np.ndarray  # int64 [GO]: dice to throw next (hot dice: 6)
+    go_strong: np.ndarray  # int64 [GO]
+    go_off: np.ndarray  # int64 [GO]: offset of the option's next state in a flat Q table (see solve.QW)
+    go_pad: int  # the most units one option adds
+
+
+def tab_index(n: int, need: int) -> int:
+    return (n - 1) * 2 + need
+
+
+@njit(cache=True)
+def throw_options(counts, index_of_code, first, rp, o_pts, o_used, o_strong, o_sel):
+    """Distinct (points, used, strong) set-asides of one throw, sorted; returns how many."""
+    pow7 = np.array([1, 7, 49, 343, 2401, 16807], np.int64)
+    sub = np.zeros(6, np.int64)
+    m = 0
+    while True:
+        pts = R.selection_score(sub, rp)
+        if pts >= 0:
+            used = 0
+            code = 0
+            for f in range(6):
+                used += sub[f]
+                code += sub[f] * pow7[f]
+            strong = 1 if R.is_strong(sub, first, rp) else 0
+            seen = False
+            for i in range(m):
+                if o_pts[i] == pts and o_used[i] == used and o_strong[i] == strong:
+                    seen = True
+                    break
+            if not seen:
+                # insertion by (points desc, used asc, strong asc)
+                j = m
+                while j > 0 and (
+                    o_pts[j - 1] < pts
+                    or (o_pts[j - 1] == pts and o_used[j - 1] > used)
+                    or (o_pts[j - 1] == pts and o_used[j - 1] == used and o_strong[j - 1] > strong)
+                ):
+                    o_pts[j] = o_pts[j - 1]
+                    o_used[j] = o_used[j - 1]
+                    o_strong[j] = o_strong[j - 1]
+                    o_sel[j] = o_sel[j - 1]
+                    j -= 1
+                o_pts[j] = pts
+                o_used[j] = used
+                o_strong[j] = strong
+                o_sel[j] = index_of_code[code]
+                m += 1
+        # next sub-multiset (mixed radix over counts)
+        f = 0
+        while f < 6:
+            if sub[f] < counts[f]:
+                sub[f] += 1
+                break
+            sub[f] = 0
+            f += 1
+        if f == 6:
+            return m
+
+
+@njit(cache=True)
+def fill_options(counts, size, index_of_code, rp, opt_start, opt_n, pts, used, strong, sel):
+    """Options of every throw (both variants) into flat arrays; returns how many were written."""
+    o_pts = np.empty(MAX_OPTS, np.int64)
+    o_used = np.empty(MAX_OPTS, np.int64)
+    o_strong = np.empty(MAX_OPTS, np.int64)
+    o_sel = np.empty(MAX_OPTS, np.int64)
+    k = 0
+    for r in range(counts.shape[0]):
+        for v in range(2):
+            opt_start[r, v] = k
+            opt_n[r, v] = 0
+            if size[r] == 0 or (v == 1 and size[r] != R.N_DICE):
+                continue
+            m = throw_options(counts[r], index_of_code, v == 1, rp, o_pts, o_used, o_strong, o_sel)
+            for i in range(m):
+                pts[k] = o_pts[i]
+                used[k] = o_used[i]
+                strong[k] = o_strong[i]
+                sel[k] = o_sel[i]
+                k += 1
+            opt_n[r, v] = m
+    return k
+
+
+@lru_cache(maxsize=16)
+def _build(rp_key: tuple[int, ...]) -> Tables:
+    rp = np.array(rp_key, dtype=np.int64)
+    t = T6
+    m = len(t.counts)
+    cap = m * 2 * MAX_OPTS
+    opt_start = np.zeros((m, 2), np.int64)
+    opt_n = np.zeros((m, 2), np.int64)
+    pts, used, strong, sel = (np.zeros(cap, np.int64) for _ in range(4))
+    k = fill_options(t.counts, t.size, t.index_of_code, rp, opt_start, opt_n, pts, used, strong, sel)
+    pts, used, strong, sel = pts[:k], used[:k], strong[:k], sel[:k]
+    has15 = ((t.counts[:, 0] + t.counts[:, 4]) > 0).astype(np.int64)
+    bust_plain = np.array([int(s > 0 and R.busts(c, False, rp)) for c, s in zip(t.counts, t.size, strict=True)])
+
+    unit = int(rp[R.RP_UNIT])
+    tab_bust = np.zeros(N_TABS)
+    tab_g = [0]
+    g_prob: list[float] = []
+    g_o = [0]
+    go: list[tuple[int, int, int]] = []
+    for tab in range(N_TABS):
+        if tab == FIRST_TAB:
+            n, need, v = R.N_DICE, 0, 1
+        else:
+            n, need, v = tab // 2 + 1, tab % 2, 0
+        groups: dict[tuple, float] = {}
+        for r in range(t.size_start[n], t.size_start[n + 1]):
+            if bust_plain[r] or (need and not has15[r]):
+                tab_bust[tab] += t.prob[r]
+                continue
+            a, b = opt_start[r, v], opt_start[r, v] + opt_n[r, v]
+            key = tuple(
+                (int(pts[i]) // unit, (n - int(used[i])) or R.N_DICE, int(strong[i])) for i in range(a, b)
+            )
+            groups[key] = groups.get(key, 0.0) + float(t.prob[r])
+        for key, p in groups.items():
+            g_prob.append(p)
+            go.extend(key)
+            g_o.append(len(go))
+        tab_g.append(len(g_prob))
+    goa = np.array(go, dtype=np.int64).reshape(-1, 3)
+    return Tables(
+        t.counts, t.child, has15, bust_plain.astype(np.int64), opt_start, opt_n,
+        np.stack((pts, used, strong, sel), axis=1),
+        tab_bust, np.array(tab_g, np.int64), np.array(g_prob), np.array(g_o, np.int64),
+        goa[:, 0].copy(), goa[:, 1].copy(), goa[:, 2].copy(),
+        goa[:, 0] * QW + (goa[:, 1] - 1) * 2 + goa[:, 2], int(goa[:, 0].max()),
+    )
+
+
+def build_tables(rp: np.ndarray) -> Tables:
+    """The lookup tables for these rules (built once per rules array and kept)."""
+    return _build(tuple(int(x) for x in rp))
+
+
+def bust_probabilities(rp: np.ndarray, need_1_or_5: bool) -> dict[int, float]:
+    """Exact chance that a throw of n dice busts, n = 1..6, by enumeration of the multisets."""
+    tb = build_tables(rp)
+    return {n: float(tb.tab_bust[tab_index(n, int(need_1_or_5))]) for n in range(1, R.N_DICE + 1)}

@@ -1,0 +1,149 @@
+"""Dadox games: determinism and replay, seat rotation, simulation against the exact solvers, paired
+win rates, metrics, charts and the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from sim.batch import run_batch
+from sim.config import CONFIG_DIR
+from sim.games.dadox import play as P
+from sim.games.dadox.game import GAME
+from tests.conftest import cli_json, run_cli
+
+OPTS = {"players": 2, "opponent": None, "objective": "turn"}
+
+
+def cfg_of(preset: str | None = None, sets: list[str] | None = None):
+    return GAME.load(CONFIG_DIR / "dadox" / f"{preset}.toml" if preset else None, sets or [])
+
+
+def table(cfg, policies, n, seed=1, start=0) -> pd.DataFrame:
+    return pd.DataFrame(GAME.simulate(cfg, policies, seed, start, n, {**OPTS, "players": len(policies)}))
+
+
+def test_chunks_do_not_change_results():
+    cfg = cfg_of()
+    pols = ["threshold", "greedy"]
+    whole = table(cfg, pols, 300)
+    parts = pd.concat([table(cfg, pols, 120), table(cfg, pols, 180, start=120)], ignore_index=True)
+    pd.testing.assert_frame_equal(whole, parts)
+    assert (whole.groupby("run")["win"].sum() <= 1).all()
+
+
+def test_seats_rotate_on_shared_deals():
+    cfg = cfg_of()
+    t = table(cfg, ["threshold", "greedy"], 200)
+    assert t.loc[t["run"] % 2 == 0, "policy"].tolist()[:2] == ["threshold", "greedy"]
+    assert t.loc[t["run"] % 2 == 1, "policy"].tolist()[:2] == ["greedy", "threshold"]
+    # each policy holds each seat equally often
+    assert (t.groupby(["seat", "policy"]).size() == 100).all()
+    # the same policy everywhere: no pairing, every run its own deal
+    same = table(cfg, ["threshold", "threshold"], 4)
+    assert same.groupby("run")["game_turns"].first().nunique() > 1
+
+
+@pytest.mark.parametrize("pols", [["optimal-turn", "threshold"], ["random", "greedy", "threshold"]])
+def test_replay_is_the_batch_run(pols):
+    cfg = cfg_of()
+    GAME.prepare(cfg, pols, OPTS)
+    t = table(cfg, pols, 6, seed=7)
+    text = GAME.replay(cfg, pols, 7, 5, {**OPTS, "players": len(pols)})
+    row = t[t["run"] == 5].sort_values("seat")
+    pids, rotate, rp, pp, tb, sol = GAME._kernel_args(cfg, pols)
+    turns, winner, stat, log = P.replay_game(7, 5, pids, rotate, rp, pp, tb, sol, 100_000)
+    assert turns == row["game_turns"].iloc[0] and winner == row["winner"].iloc[0]
+    assert stat[:, P.S_SCORE].tolist() == row["score"].tolist()
+    assert stat[:, P.S_BUSTS : P.S_BUSTS + 6].sum() == row[[f"busts_{n}" for n in range(1, 7)]].to_numpy().sum()
+    assert len(log) == row[[f"throws_{n}" for n in range(1, 7)]].to_numpy().sum()
+    assert f"After {turns} turns" in text and "throws 6:" in text
+
+
+@pytest.mark.parametrize("preset", [None, "classic"])
+def test_optimal_turn_simulation_matches_the_solver(preset):
+    cfg = cfg_of(preset, ["goal.target=1000000", "goal.exact=false", "game.max_turns=100"])
+    value = GAME.solve(cfg, {"objective": "turn"})["value"]
+    t = table(cfg, ["optimal-turn"], 2000, seed=3)
+    assert (t["turns"] == 100).all()
+    m = GAME.metrics(t, OPTS)["mean_turn_score"]
+    lo, hi = m["ci95"]
+    assert lo <= value <= hi, (value, m)
+    assert hi - lo < 12
+
+
+def test_optimal_win_simulation_matches_the_solver():
+    cfg = cfg_of(None, ["goal.target=1000", "solver.score_floor=-500"])
+    value = GAME.solve(cfg, {"objective": "win"})["first_player_win_probability"]
+    t = table(cfg, ["optimal-win", "optimal-win"], 20_000, seed=11)
+    lo, hi = GAME.metrics(t, OPTS)["win_rate_seat_0"]["ci95"]
+    assert lo <= value <= hi, (value, lo, hi)
+
+
+def test_paired_win_rates_order_the_policies():
+    cfg = cfg_of(None, ["goal.target=2000", "solver.score_floor=-1000"])
+    out = {}
+    for label, seats in GAME.compare_plan(["optimal-win", "optimal-turn", "threshold"], OPTS):
+        b = run_batch(GAME, cfg, seats, 8000, 5, OPTS, progress=False)
+        out[label] = b.table
+    paired = GAME.paired(out, OPTS)
+    for key in ("win: optimal-win - optimal-turn", "win: optimal-turn - threshold", "win: optimal-win - threshold"):
+        assert paired[key]["ci95"][0] > 0, (key, paired[key])
+
+
+def test_metrics_and_charts(tmp_path):
+    cfg = cfg_of()
+    GAME.prepare(cfg, ["optimal-turn"] * 2, OPTS)
+    tables = {
+        "threshold": table(cfg, ["threshold"] * 2, 2000),
+        "greedy vs threshold": table(cfg, ["greedy", "threshold"], 2000),
+    }
+    m = GAME.metrics(tables["greedy vs threshold"], OPTS)
+    for key in ("win_rate_seat_0", "first_player_advantage", "win_rate_greedy", "game_length_turns",
+                "game_length_turns_p50", "bust_rate_6_dice", "mean_banked_turn_score", "overshoot_rate",
+                "negative_score_rate", "draw_rate"):
+        assert key in m
+    json.dumps(m)  # JSON-ready
+    # busts of n dice at the rates the rules give: 6 dice mix first (5/162) and later throws
+    assert m["bust_rate_1_dice"]["ci95"][0] < 2 / 3 < m["bust_rate_1_dice"]["ci95"][1]
+    paths = GAME.charts(tables, tmp_path, OPTS)
+    assert {p.name for p in paths} == {"game_length.png", "win_rate_by_seat.png", "bank_thresholds.png"}
+    assert all(p.stat().st_size > 1000 for p in paths)
+
+
+@pytest.mark.parametrize(("preset", "pols"), [
+    ("house", ["optimal-turn", "threshold", "greedy", "random"]),
+    ("classic", ["random"]),
+])
+def test_variants_and_table_sizes_play_out(preset, pols):
+    cfg = cfg_of(preset, ["game.max_turns=3000"])
+    GAME.prepare(cfg, pols, OPTS)
+    t = table(cfg, pols, 200)
+    games = t[t["seat"] == 0]
+    assert (games["winner"] >= 0).mean() > 0.9
+    won = t[t["win"] == 1]
+    assert (won["score"] >= cfg.goal.target).all()
+    if preset == "house":  # a player's first bank is at least the opening minimum
+        pids, rotate, rp, pp, tb, sol = GAME._kernel_args(cfg, pols)
+        for run in range(20):
+            log = P.replay_game(1, run, pids, rotate, rp, pp, tb, sol, 100_000)[3]
+            banks = log[np.isin(log[:, P.L_EVENT], (P.EV_BANK, P.EV_WIN))]
+            for seat in np.unique(banks[:, P.L_SEAT]):
+                assert banks[banks[:, P.L_SEAT] == seat][0, P.L_TOTAL] >= 350
+
+
+def test_cli_solve_describe_play():
+    win = cli_json(
+        "solve", "dadox", "--objective", "win", "--set", "goal.target=500", "--set", "solver.score_floor=-200"
+    )
+    assert 0.5 < win["first_player_win_probability"] < 1 and win["residual"] < 1e-7
+    turn = cli_json("solve", "dadox", "--config", str(CONFIG_DIR / "dadox" / "classic.toml"))
+    assert turn["value"] == pytest.approx(478.0, abs=0.1)
+    d = cli_json("describe", "dadox")
+    assert d["bust_probability"]["6"] == pytest.approx(5 / 162)
+    assert d["bust_probability_later_throws"]["1"] == pytest.approx(2 / 3)
+    out = run_cli("play", "dadox", "--policy", "optimal-win", "--players", "1", "--n", "10")
+    assert out.returncode == 2 and out.stderr.startswith("error:")

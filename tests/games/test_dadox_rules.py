@@ -1,0 +1,211 @@
+"""Dadox rules: the seed's Punkteliste and the rules file's readings as golden values, exact bust
+probabilities by full enumeration of 6^n throws, the option tables against brute force, configs."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.config import CONFIG_DIR, ConfigError, load_config
+from sim.dice import dice_of, index_of_dice
+from sim.games.dadox import rules as R
+from sim.games.dadox.config import DadoxConfig, freeze
+from sim.games.dadox.tables import OPT_PTS, OPT_SEL, OPT_STRONG, OPT_USED, T6, build_tables, bust_probabilities
+
+CFG = load_config(DadoxConfig, "dadox")
+RP = freeze(CFG)
+PRESETS = ("default", "classic", "farkle-minimal", "house")
+
+
+def rp_with(**changes) -> np.ndarray:
+    rp = RP.copy()
+    for k, v in changes.items():
+        rp[getattr(R, k)] = v
+    return rp
+
+
+def counts(dice) -> np.ndarray:
+    return np.bincount(np.asarray(dice, dtype=np.int64) - 1, minlength=6).astype(np.int64)
+
+
+def score(dice, rp=RP) -> int:
+    return int(R.selection_score(counts(dice), rp))
+
+
+# the seed's Punkteliste
+SEED_TABLE = [
+    ([1], 100), ([5], 50), ([1, 1, 1], 1000), ([2, 2, 2], 200), ([3, 3, 3], 300), ([4, 4, 4], 400),
+    ([5, 5, 5], 500), ([6, 6, 6], 600), ([1, 2, 3, 4, 5, 6], 2000),
+]
+
+
+@pytest.mark.parametrize(("dice", "points"), SEED_TABLE)
+def test_seed_points(dice, points):
+    assert score(dice) == points
+
+
+def test_best_grouping_readings():
+    # rules reading 2: four 1s = 1000 + 100; six equal dice = two triples; only scoring dice
+    assert score([1, 1, 1, 1]) == 1100
+    assert score([5, 5, 5, 5, 5]) == 600
+    assert score([2, 2, 2, 2, 2, 2]) == 400
+    assert score([1, 1, 1, 1, 1, 1]) == 2000
+    assert score([2, 2, 2, 3, 3, 3]) == 500  # two triples in one throw: both count
+    assert score([1, 1, 5]) == 250
+    assert score([2, 2, 2, 2]) == -1  # the fourth 2 belongs to no group
+    assert score([1, 2]) == -1
+    assert score([2, 2, 3, 3, 4, 4]) == -1  # three pairs are off by default
+
+
+def test_variants():
+    dbl = rp_with(RP_DOUBLING=1)
+    assert score([2, 2, 2, 2], dbl) == 400
+    assert score([2, 2, 2, 2, 2], dbl) == 800
+    assert score([2, 2, 2, 2, 2, 2], dbl) == 1600
+    assert score([1, 1, 1, 1], dbl) == 2000
+    assert score([5, 5, 5, 5, 5, 5], dbl) == 4000
+    pairs = rp_with(RP_THREE_PAIRS=750)
+    assert score([2, 2, 3, 3, 4, 4], pairs) == 750
+    assert score([1, 1, 5, 5, 6, 6], pairs) == 750
+    assert score([1, 1, 1, 1, 5, 5], pairs) == 1200  # not three different pairs: singles and a triple
+    assert score([1, 2, 3, 4, 5, 6], rp_with(RP_STREET=1500)) == 1500
+    assert score([1, 2, 3, 4, 5, 6], rp_with(RP_STREET=0)) == -1
+
+
+def test_strong_groups():
+    first, later = True, False
+    assert R.is_strong(counts([1, 2, 3, 4, 5, 6]), later, RP)
+    assert R.is_strong(counts([2, 2, 2, 3, 3, 3]), later, RP)
+    assert R.is_strong(counts([4, 4, 4, 4, 4, 4]), later, RP)
+    assert R.is_strong(counts([1, 1, 1]), first, RP)
+    assert R.is_strong(counts([1, 1, 1, 1, 5]), first, RP)
+    assert not R.is_strong(counts([1, 1, 1]), later, RP)  # three 1s only in the turn's first throw
+    assert not R.is_strong(counts([6, 6, 6]), first, RP)  # triples of 2..6 never
+    assert not R.is_strong(counts([1, 5]), first, RP)
+    assert not R.is_strong(counts([1, 2, 3, 4, 5, 6]), later, rp_with(RP_CONFIRM=0))
+
+
+def test_bust_and_the_1_or_5_rule():
+    assert R.busts(counts([2, 3, 4, 6, 6]), False, RP)
+    assert not R.busts(counts([2, 2, 2, 3]), False, RP)
+    assert R.busts(counts([2, 2, 2, 3]), True, RP)  # a triple without a 1 or 5 from the 2nd throw on
+    assert not R.busts(counts([5, 2]), True, RP)
+    assert not R.busts(counts([2, 2, 3, 3, 4, 4]), False, rp_with(RP_THREE_PAIRS=750))
+    assert R.needs_1_or_5(False, False, RP) and not R.needs_1_or_5(True, False, RP)
+    off = rp_with(RP_LATER_15=0)
+    assert not R.needs_1_or_5(False, False, off) and R.needs_1_or_5(False, True, off)  # confirmation throw
+
+
+def test_bank_and_bust_results():
+    assert R.bank_result(9500, 500, RP) == (10000, True, False)
+    assert R.bank_result(9500, 550, RP) == (9500, False, True)  # overshoot voids the turn
+    assert R.bank_result(9500, 550, rp_with(RP_OVERSHOOT=R.OVERSHOOT_SUBTRACT)) == (8950, False, True)
+    assert R.bank_result(9500, 550, rp_with(RP_EXACT=0)) == (10050, True, False)
+    assert R.bank_result(300, 400, RP) == (700, False, False)
+    assert R.bust_result(300, 400, RP) == -100  # Minusbetrag: scores may go negative
+    assert R.bust_result(300, 400, rp_with(RP_FLOOR_ZERO=1)) == 0
+    assert R.bust_result(300, 400, rp_with(RP_PENALTY=R.PENALTY_LOSE)) == 300
+    assert R.bust_result(300, 0, RP) == 300  # a bust on the first throw costs nothing
+    assert not R.may_bank(True, 500, True, RP)  # confirmation pending
+    opening = rp_with(RP_OPENING=350)
+    assert not R.may_bank(False, 300, False, opening) and R.may_bank(False, 350, False, opening)
+    assert R.may_bank(True, 50, False, opening)
+
+
+def enumerate_bust(n: int, need_1_or_5: bool, rp: np.ndarray) -> Fraction:
+    """Bust chance of n dice by full enumeration of the 6^n ordered throws."""
+    busts = sum(R.busts(counts(d), need_1_or_5, rp) for d in itertools.product(range(1, 7), repeat=n))
+    return Fraction(int(busts), 6**n)
+
+
+GOLDEN_BUST = {1: Fraction(2, 3), 2: Fraction(4, 9), 3: Fraction(5, 18), 4: Fraction(17, 108),
+               5: Fraction(25, 324), 6: Fraction(5, 162)}
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+def test_bust_probability_by_enumeration(n):
+    assert enumerate_bust(n, False, RP) == GOLDEN_BUST[n]
+    assert bust_probabilities(RP, False)[n] == pytest.approx(float(GOLDEN_BUST[n]), abs=1e-15)
+    # later throws need a 1 or 5: (4/6)^n
+    assert enumerate_bust(n, True, RP) == Fraction(2, 3) ** n
+    assert bust_probabilities(RP, True)[n] == pytest.approx(float(Fraction(2, 3) ** n), abs=1e-15)
+
+
+def brute_options(dice, first: bool, rp: np.ndarray) -> set[tuple[int, int, int]]:
+    """Every distinct (points, used, strong) over all sub-multisets of the throw."""
+    out = set()
+    c = counts(dice)
+    for sub in itertools.product(*(range(x + 1) for x in c)):
+        s = np.array(sub, dtype=np.int64)
+        p = R.selection_score(s, rp)
+        if p >= 0:
+            out.add((int(p), int(s.sum()), int(R.is_strong(s, first, rp))))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(dice=st.lists(st.integers(1, 6), min_size=1, max_size=6), first=st.booleans(),
+       preset=st.sampled_from(PRESETS))
+def test_options_match_brute_force(dice, first, preset):
+    first = first and len(dice) == 6
+    cfg = load_config(DadoxConfig, "dadox", None if preset == "default" else CONFIG_DIR / "dadox" / f"{preset}.toml")
+    rp = freeze(cfg)
+    tb = build_tables(rp)
+    k = index_of_dice(T6, dice)
+    v = int(first)
+    rows = tb.opt[tb.opt_start[k, v] : tb.opt_start[k, v] + tb.opt_n[k, v]]
+    got = {(int(r[OPT_PTS]), int(r[OPT_USED]), int(r[OPT_STRONG])) for r in rows}
+    assert got == brute_options(dice, first, rp)
+    assert len(got) == len(rows)
+    assert list(rows[:, OPT_PTS]) == sorted(rows[:, OPT_PTS], reverse=True)
+    assert (len(rows) == 0) == bool(tb.bust_plain[k])
+    for r in rows:  # the shown dice are part of the throw and score the option's points
+        sel = dice_of(T6, int(r[OPT_SEL]))
+        assert not (counts(sel) > counts(dice)).any() and len(sel) == r[OPT_USED]
+        assert score(sel, rp) == r[OPT_PTS]
+    if rows.size:  # every scoring throw can be played without a confirmation
+        assert (rows[:, OPT_STRONG] == 0).any() or rp[R.RP_CONFIRM] == 0
+
+
+def test_solver_groups_cover_every_throw():
+    tb = build_tables(RP)
+    for tab in range(13):
+        total = tb.tab_bust[tab] + tb.g_prob[tb.tab_g[tab] : tb.tab_g[tab + 1]].sum()
+        assert total == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_presets_load(preset):
+    path = None if preset == "default" else CONFIG_DIR / "dadox" / f"{preset}.toml"
+    cfg = load_config(DadoxConfig, "dadox", path)
+    for dotted in cfg.assumed:  # every assumed path names a real field
+        node = cfg
+        for part in dotted.split("."):
+            node = getattr(node, part)
+
+
+def test_preset_rules():
+    classic = load_config(DadoxConfig, "dadox", CONFIG_DIR / "dadox" / "classic.toml")
+    assert classic.bust.penalty == "lose" and not classic.turn.confirm and not classic.goal.exact
+    assert not classic.turn.later_throws_need_1_or_5
+    fm = load_config(DadoxConfig, "dadox", CONFIG_DIR / "dadox" / "farkle-minimal.toml")
+    assert fm.scoring.street == 0 and fm.scoring.three_pairs == 0 and not fm.scoring.kind_doubling
+
+
+def test_config_errors():
+    with pytest.raises(ConfigError, match="unknown config field"):
+        load_config(DadoxConfig, "dadox", None, ["goal.limit=3"])
+    with pytest.raises(ConfigError, match="bust.penalty"):
+        load_config(DadoxConfig, "dadox", None, ["bust.penalty=halve"])
+    with pytest.raises(ConfigError, match="cannot be hit exactly"):
+        freeze(load_config(DadoxConfig, "dadox", None, ["goal.target=10020"]))
+    with pytest.raises(ConfigError, match="scoring.single_5"):
+        load_config(DadoxConfig, "dadox", None, ["scoring.single_5=0"])
+    with pytest.raises(ConfigError, match="policies.threshold"):
+        load_config(DadoxConfig, "dadox", None, ["policies.threshold=[1, 2]"])
+    assert load_config(DadoxConfig, "dadox", None, ["goal.target=10020", "goal.exact=false"]).goal.target == 10020
