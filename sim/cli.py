@@ -29,7 +29,7 @@ ConfigOpt = typer.Option(None, "--config", help="TOML rules config (default: con
 SetOpt = typer.Option(None, "--set", help="override a config field, e.g. --set bonus.value=40 (repeatable)")
 SeedOpt = typer.Option(1, "--seed", help="master seed; same seed, same numbers")
 JsonOpt = typer.Option(False, "--json", help="print exactly one JSON object on stdout")
-PlayersOpt = typer.Option(None, "--players", help="Kniffel: players per game")
+PlayersOpt = typer.Option(None, "--players", help="Kniffel, Dadox: players per game")
 DifficultyOpt = typer.Option(None, "--difficulty", help="Würfel Dungeon: leicht | normal | schwer")
 OpponentOpt = typer.Option(None, "--opponent", help="two-player games: the opponent's policy")
 PeopleOpt = typer.Option(None, "--people", help="Dungeon24: your people")
