@@ -46,8 +46,8 @@ def test_sweep_on_local_cluster_equals_local_run(cluster, tmp_path):
     pd.testing.assert_frame_equal(local.table, remote)
     assert (tmp_path / "local" / "sweep.csv").read_bytes() == (tmp_path / "dask" / "sweep.csv").read_bytes()
     # the parts themselves (per-run tables) are identical too
-    for part in sorted((tmp_path / "local" / "parts").glob("*.parquet")):
-        pd.testing.assert_frame_equal(pd.read_parquet(part), pd.read_parquet(tmp_path / "dask" / "parts" / part.name))
+    for part in sorted((tmp_path / "local" / "parts").glob("*.arrow")):
+        pd.testing.assert_frame_equal(pd.read_feather(part), pd.read_feather(tmp_path / "dask" / "parts" / part.name))
 
 
 def test_resume_on_the_cluster_after_a_lost_part(cluster, tmp_path):
@@ -56,7 +56,7 @@ def test_resume_on_the_cluster_after_a_lost_part(cluster, tmp_path):
     first = run_sweep(load_sweep(sweep), tmp_path / "out", scheduler=cluster.scheduler_address, progress=False,
                       report=False)
     (tmp_path / "out" / "rows" / "p0002-s01.json").unlink()  # as if killed before this point finished
-    (tmp_path / "out" / "parts" / "p0002-s01-c00001.parquet").unlink()
+    (tmp_path / "out" / "parts" / "p0002-s01-c00001.arrow").unlink()
     again = run_sweep(load_sweep(sweep), tmp_path / "out", resume=True, scheduler=cluster.scheduler_address,
                       progress=False, report=False)
     assert again.chunks_run == 1

@@ -197,14 +197,14 @@ def test_table_rows_match_direct_batches_on_the_same_seed(tmp_path):
         assert rnd["mean_score"].nunique() == 1
     csv = pd.read_csv(tmp_path / "out" / "sweep.csv")
     assert len(csv) == 12 and list(csv.columns) == list(t.columns)
-    assert len(list((tmp_path / "out" / "parts").glob("*.parquet"))) == 36
+    assert len(list((tmp_path / "out" / "parts").glob("*.arrow"))) == 36
 
 
 def test_keep_runs_false_drops_parts(tmp_path):
     s = load_sweep(write(tmp_path, SMALL.replace("n = 1500", "n = 600\nkeep_runs = false")))
     r = run_sweep(s, tmp_path / "out", progress=False, report=False)
     assert len(r.table) == 12
-    assert not list((tmp_path / "out" / "parts").glob("*.parquet"))
+    assert not list((tmp_path / "out" / "parts").glob("*.arrow"))
 
 
 def test_existing_out_needs_resume_and_refuses_a_changed_file(tmp_path):
@@ -307,7 +307,7 @@ def test_sigkill_mid_way_then_resume_equals_uninterrupted(reference, tmp_path):
     deadline = time.monotonic() + 120
     try:
         while time.monotonic() < deadline and proc.poll() is None:
-            if parts.is_dir() and len(list(parts.glob("*.parquet"))) >= 6:
+            if parts.is_dir() and len(list(parts.glob("*.arrow"))) >= 6:
                 break
             time.sleep(0.005)
         assert proc.poll() is None, "the sweep finished before it could be killed"
@@ -315,7 +315,7 @@ def test_sigkill_mid_way_then_resume_equals_uninterrupted(reference, tmp_path):
     finally:
         proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
-    done = len(list(parts.glob("*.parquet")))
+    done = len(list(parts.glob("*.arrow")))
     assert 6 <= done < 64 and not (out / "sweep.parquet").exists()
     s = _sweep_cli(sweep, out, "--resume")
     assert s["chunks_skipped"] >= done and s["chunks_run"] == 64 - s["chunks_skipped"]

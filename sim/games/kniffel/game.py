@@ -117,21 +117,21 @@ class Kniffel(Game):
         # long format: one row per (run, seat), runs in order
         out = {
             "run": np.repeat(np.arange(start, start + count), k),
-            "seat": np.tile(np.arange(k), count),
+            "seat": np.tile(np.arange(k, dtype=np.int8), count),
             "policy": np.tile(np.array(policies, dtype=object), count),
-            "score": score.T.ravel(),
-            "upper_sum": cats[:, :, :6].sum(axis=2).T.ravel(),
-            "upper_bonus": ub.T.ravel(),
-            "kniffel_bonus": kb.T.ravel(),
-            "kniffels": kn_count.T.ravel(),
+            "score": score.T.ravel().astype(np.int16),
+            "upper_sum": cats[:, :, :6].sum(axis=2).T.ravel().astype(np.int16),
+            "upper_bonus": ub.T.ravel().astype(np.int16),
+            "kniffel_bonus": kb.T.ravel().astype(np.int16),
+            "kniffels": kn_count.T.ravel().astype(np.int8),
         }
         if k > 1:
             out["win"] = ((score == top) & (n_top == 1)).T.ravel()
             out["tie"] = ((score == top) & (n_top > 1)).T.ravel()
         for c, name in enumerate(R.CATEGORIES):
-            out[f"s_{name}"] = cats[:, :, c].T.ravel()
+            out[f"s_{name}"] = cats[:, :, c].T.ravel().astype(np.int16)
         for c, name in enumerate(R.CATEGORIES):
-            out[f"t_{name}"] = turns[:, :, c].T.ravel()
+            out[f"t_{name}"] = turns[:, :, c].T.ravel().astype(np.int8)
         return out
 
     # --- results ----------------------------------------------------------------------------
