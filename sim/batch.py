@@ -49,9 +49,18 @@ class Batch:
         return self.n / self.seconds if self.seconds > 0 else float("inf")
 
 
+def _join(chunks: list) -> np.ndarray | pd.Categorical:
+    """Concatenate one column's chunks; categorical columns stay categorical (cheap, compact)."""
+    first = chunks[0]
+    if isinstance(first, pd.Categorical) and all(c.categories.equals(first.categories) for c in chunks):
+        return pd.Categorical.from_codes(np.concatenate([c.codes for c in chunks]), first.categories)
+    return np.concatenate([np.asarray(c) for c in chunks])
+
+
 def concat(parts: list[dict[str, np.ndarray]]) -> pd.DataFrame:
+    """The per-run table from its chunks' columns (no block consolidation: columns stay as built)."""
     cols = parts[0].keys()
-    return pd.DataFrame({c: np.concatenate([p[c] for p in parts]) for c in cols})
+    return pd.DataFrame({c: _join([p[c] for p in parts]) for c in cols}, copy=False)
 
 
 def run_batch(

@@ -82,8 +82,8 @@ class Kniffel(Game):
         T, sc, kn = tables(rp)
         k = len(policies)
         out: dict[str, list[np.ndarray]] = {}
-        cats = np.zeros((k, count, R.N_CAT), np.int64)
-        turns = np.zeros((k, count, R.N_CAT), np.int64)
+        cats = np.zeros((k, count, R.N_CAT), np.int16)
+        turns = np.zeros((k, count, R.N_CAT), np.int8)
         ub = np.zeros((k, count), np.int64)
         kb = np.zeros((k, count), np.int64)
         kn_count = np.zeros((k, count), np.int64)
@@ -118,7 +118,7 @@ class Kniffel(Game):
         out = {
             "run": np.repeat(np.arange(start, start + count), k),
             "seat": np.tile(np.arange(k, dtype=np.int8), count),
-            "policy": np.tile(np.array(policies, dtype=object), count),
+            "policy": seat_labels(policies, count),
             "score": score.T.ravel().astype(np.int16),
             "upper_sum": cats[:, :, :6].sum(axis=2).T.ravel().astype(np.int16),
             "upper_bonus": ub.T.ravel().astype(np.int16),
@@ -129,9 +129,9 @@ class Kniffel(Game):
             out["win"] = ((score == top) & (n_top == 1)).T.ravel()
             out["tie"] = ((score == top) & (n_top > 1)).T.ravel()
         for c, name in enumerate(R.CATEGORIES):
-            out[f"s_{name}"] = cats[:, :, c].T.ravel().astype(np.int16)
+            out[f"s_{name}"] = cats[:, :, c].T.ravel()
         for c, name in enumerate(R.CATEGORIES):
-            out[f"t_{name}"] = turns[:, :, c].T.ravel().astype(np.int8)
+            out[f"t_{name}"] = turns[:, :, c].T.ravel()
         return out
 
     # --- results ----------------------------------------------------------------------------
@@ -202,6 +202,13 @@ class Kniffel(Game):
             "config_hash": h,
             "states": int(sum(len(x) for x in state_levels(rp))),
         }
+
+
+def seat_labels(policies: list[str], count: int) -> pd.Categorical:
+    """The ``policy`` column of ``count`` runs x seats as a categorical (seat order within a run)."""
+    names = list(dict.fromkeys(policies))
+    codes = np.array([names.index(p) for p in policies], dtype=np.int8)
+    return pd.Categorical.from_codes(np.tile(codes, count), names)
 
 
 def keep_values(key: int, E: np.ndarray, rp: np.ndarray, T, sc, kn) -> np.ndarray:

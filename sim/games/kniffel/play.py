@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from policies.kniffel import build_plan, decide_category, decide_keep
+from policies.kniffel import RANDOM, build_plan, decide_category, decide_keep
 from sim.dice import code_of_faces
 from sim.games.kniffel import rules as R
 from sim.rng import next_die, stream_key
@@ -62,7 +62,7 @@ def play_turn(pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, 
     mcounts = T[0]
     r0 = T[4][0]
     s = stream_key(seed, run, seat, 2 * turn)
-    sd = stream_key(seed, run, seat, 2 * turn + 1)
+    sd = stream_key(seed, run, seat, 2 * turn + 1) if pid == RANDOM else np.uint64(0)  # only random draws
     mask = R.key_mask(key)
     flag = R.key_flag(key)
     logging = log.shape[0] > 0
