@@ -102,3 +102,17 @@ def test_json_prints_exactly_one_object():
     assert res.returncode == 0
     obj = json.loads(res.stdout)
     assert res.stdout.strip().count("\n") == 0 and obj["game"] == "kniffel"
+
+
+@pytest.mark.slow
+def test_balance_report_covers_every_game(tmp_path):
+    """The main job (`make run`): one page linking a report per game, each with tables and charts."""
+    res = run_cli("balance", "--n", "300", "--out", str(tmp_path))
+    assert res.returncode == 0, res.stderr
+    page = (tmp_path / "report.html").read_text()
+    for game in ("kniffel", "dungeon", "dadox", "dungeon24"):
+        assert f"{game}/report.html" in page
+        assert (tmp_path / game / "metrics.csv").is_file()
+        assert list((tmp_path / game).glob("*.png"))
+    assert (tmp_path / "dungeon" / "win_rate_by_difficulty.png").is_file()
+    assert (tmp_path / "dungeon24" / "matchup.png").is_file()
