@@ -189,3 +189,13 @@ def test_arrangement_search_finds_a_pyramid_no_worse_than_the_policy():
 
 def test_columns_constant():
     assert play.N_COL == len(play.COLUMNS)
+
+
+def test_ability_lift_is_paired_and_positive():
+    """Switching the people ability off on the same seeds: every ability helps (interval above 0)."""
+    from sim.games.dungeon24.game import GAME, ability_lift
+
+    r = ability_lift(GAME.load(), "heuristic", "greedy", 1500, 4)
+    assert r["people"] == ["gruenlinge", "untote", "dunkelelfen"]
+    for d in r["lift"]:
+        assert d["ci95"][0] > 0, r["lift"]

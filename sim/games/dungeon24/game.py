@@ -175,6 +175,48 @@ def matchup_heatmap(result: dict[str, Any], path: str | Path) -> Path:
     return path
 
 
+def ability_lift(cfg: Dungeon24Config, policy: str, opponent: str, n: int, seed: int) -> dict[str, Any]:
+    """Causal win-rate lift of each people's ability, on paired seeds.
+
+    For each people (mirror match, ``policy`` against ``opponent``), the same runs are played with
+    ``policy``'s ability on and off, in both seatings; the lift is the mean per-seed difference of
+    its score (win 1, draw 1/2) with a normal 95 % interval.
+    """
+    out = {"policy": policy, "opponent": opponent, "n": n, "seed": seed, "people": list(PEOPLES), "lift": []}
+    for i in range(len(PEOPLES)):
+        score = {}
+        for on in (True, False):
+            t1 = run_games(cfg, [policy, opponent], [i, i], seed, 0, n, abilities=[on, True])
+            t2 = run_games(cfg, [opponent, policy], [i, i], seed, 0, n, abilities=[True, on])
+            s1 = np.where(t1[:, 0] == 0, 1.0, np.where(t1[:, 0] == 1, 0.0, 0.5))
+            s2 = np.where(t2[:, 0] == 1, 1.0, np.where(t2[:, 0] == 0, 0.0, 0.5))
+            score[on] = (s1 + s2) / 2
+        out["lift"].append(stats.paired_difference(score[True], score[False]))
+    return out
+
+
+def ability_lift_chart(result: dict[str, Any], path: str | Path) -> Path:
+    """Bar chart of the paired ability lifts with 95 % intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    vals = [d["value"] for d in result["lift"]]
+    err = [[max(0.0, v - d["ci95"][0]) for v, d in zip(vals, result["lift"], strict=True)],
+           [max(0.0, d["ci95"][1] - v) for v, d in zip(vals, result["lift"], strict=True)]]
+    fig, ax = plt.subplots(figsize=(6, 3.8))
+    ax.bar([PEOPLE_LABELS[PEOPLES.index(p)] for p in result["people"]], vals, yerr=err, capsize=5)
+    ax.axhline(0, color="#555", linewidth=0.8)
+    ax.set_ylabel("win-rate lift of the ability")
+    ax.set_title(f"Dungeon24: ability lift ({result['policy']} vs {result['opponent']}, mirror, paired seeds)")
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def _diff_of_rates(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
     """Difference of two independent rates with its normal interval (nan when a group is empty)."""
     if a.size == 0 or b.size == 0:
@@ -206,7 +248,13 @@ class Dungeon24Game(Game):
         result = matchup(cfg, "heuristic", "greedy", max(500, n // 10), seed)
         (Path(out) / "matchup.json").write_text(json.dumps(result, indent=2))
         png = matchup_heatmap(result, Path(out) / "matchup.png")
-        return [("People matchup: heuristic (rows) vs greedy (columns)", png.name)]
+        lift = ability_lift(cfg, "heuristic", "greedy", max(500, n // 10), seed)
+        (Path(out) / "ability_lift.json").write_text(json.dumps(lift, indent=2))
+        lift_png = ability_lift_chart(lift, Path(out) / "ability_lift.png")
+        return [
+            ("People matchup: heuristic (rows) vs greedy (columns)", png.name),
+            ("Ability lift: win rate with vs without the people ability (same seeds)", lift_png.name),
+        ]
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         opts = super().check_options(options)
