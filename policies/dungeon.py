@@ -229,7 +229,7 @@ def leaf_value(fs, k, part, cv, work):
 # --- holds ------------------------------------------------------------------------------------
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _keep_static(tab, roll, cursed, tm):
     """Table keep of ``roll`` widened to hold every cursed die."""
     counts = tm[0]
@@ -330,7 +330,7 @@ def expectation_table(fs, cursed, m, levels, part, pclass, cv, tm, etab, scratch
             best_subkeep_value(etab[lv], parent, ss, scratch)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_keep(pid, roll, cursed, rolls_left, hold, etab, tm, st, work):
     """Multiset to keep from ``roll`` (⊇ ``cursed``) with ``rolls_left`` rolls to come."""
     if pid == VORSCHLAG:
@@ -362,7 +362,7 @@ def decide_keep(pid, roll, cursed, rolls_left, hold, etab, tm, st, work):
 # --- assignment, adjust, last chance ----------------------------------------------------------
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_assign(pid, fs, ids, n, cv, out_ids, out_roles, st, work):
     """Combos and their roles for this turn; returns how many (after a Full House split)."""
     if pid == VORSCHLAG or pid == EXPECTIMAX:
@@ -385,7 +385,7 @@ def decide_assign(pid, fs, ids, n, cv, out_ids, out_roles, st, work):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _attack_of(k, part, cv):
     a = 0.0
     for j in range(part[k, 0]):
@@ -393,7 +393,7 @@ def _attack_of(k, part, cv):
     return a
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_adjust(pid, fs, dice, nd, cursed_mask, step, part, pclass, cv, tm, work):
     """(die index, new face) of a ±``step`` adjust worth doing now, or (-1, 0)."""
     if pid == RANDOM:
@@ -434,7 +434,7 @@ def decide_adjust(pid, fs, dice, nd, cursed_mask, step, part, pclass, cv, tm, wo
     return -1, 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_last_chance(pid, fs, roll, cursed, part, cv, etab, tm, work):
     """Buy one more roll now (rerolls used up, coins and the once-per-fight chance available)?"""
     if fs[FS_LC_OK] == 0 or fs[FS_COINS] < fs[FS_LC_COST]:
@@ -503,7 +503,7 @@ def decide_event(pid, event, lp, maxlp, altar_lp, st, jokers, nj, jk):
 # --- progression: offers, market, jokers, hero ability -------------------------------------------
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def offer_value(pid, kind, eff, jrow, db_rerolls, lp, maxlp, g_att, g_dice, e_att, crit_mul):
     """What one offer is worth to policy ``pid`` (see the module doc); ``eff``: the upgrade's effect row,
     ``jrow``: the joker's row (kind, amount, weight)."""
@@ -543,7 +543,7 @@ def offer_value(pid, kind, eff, jrow, db_rerolls, lp, maxlp, g_att, g_dice, e_at
     return v
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_reward(pid, vals, ok, n, st):
     """Slot of the reward taken among ``n`` offers (``ok[i]``: can be taken); -1 when none can."""
     if pid == RANDOM:
@@ -568,7 +568,7 @@ def decide_reward(pid, vals, ok, n, st):
     return bi
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_buy(pid, vals, prices, ok, n, coins, st):
     """Market: index of the next item to buy (``ok[i]``: still in stock and allowed), or -1 to leave."""
     if pid == RANDOM:
@@ -593,7 +593,7 @@ def decide_buy(pid, vals, prices, ok, n, coins, st):
     return bi
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_joker_heal(pid, fs, amount, st):
     """Drink a heal joker now (before the assignment)?"""
     lp = fs[FS_LP]
@@ -608,7 +608,7 @@ def decide_joker_heal(pid, fs, amount, st):
     return dies or (lp <= JK_HEAL_SHARE * maxlp and maxlp - lp >= 0.5 * amount)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_joker_reroll(pid, fs, roll, cursed, part, cv, etab, tm, st, work):
     """Use an extra-reroll joker now (the turn's rolls used up)?"""
     if pid == RANDOM:
@@ -673,7 +673,7 @@ def decide_set_die(pid, fs, dice, nd, cursed_mask, part, cv, tm, st, work):
     return -1, 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_hero(pid, fs, ids, roles, m, cv, factor, turn, st):
     """Index into the assigned combos whose value the hero ability multiplies by ``factor``, or -1."""
     if m == 0:

@@ -145,7 +145,7 @@ def _pack(dice, nd):
     return x
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _ms(dice, nd, mask, want, ioc):
     """Multiset index of the dice whose bit in ``mask`` equals ``want`` (``want`` -1: all dice)."""
     code = 0
@@ -155,7 +155,7 @@ def _ms(dice, nd, mask, want, ioc):
     return ioc[code]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _reroll(dice, nd, cursed_mask, keep, counts, st, kc):
     """Reroll every die not in multiset ``keep`` (cursed dice are kept first). Returns the held mask."""
     for f in range(6):
@@ -176,7 +176,7 @@ def _reroll(dice, nd, cursed_mask, keep, counts, st, kc):
     return held
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _draw_intent(intents, i0, ni, st):
     tot = 0.0
     for j in range(ni):
@@ -205,22 +205,33 @@ def draw_upgrade(st, fz, owned, taken, nt):
     """An upgrade drawn as a reward/market slot: rarity first (weights of the rarities that still have an
     eligible upgrade), then uniformly among that rarity's eligible upgrades (owned unique ones and the
     ``taken[:nt]`` already in this offer are excluded). -1 when none is eligible."""
-    n_up = fz.up_rarity.shape[0]
+    return _draw_upgrade(st, fz.up_rarity, fz.up_unique, fz.rarity_w, owned, taken, nt)
+
+
+@njit(cache=True, error_model="numpy")
+def _draw_upgrade(st, up_rarity, up_unique, rarity_w, owned, taken, nt):
+    """``draw_upgrade`` on the frozen arrays it reads; no calls in its loops (a call, or an array field of
+    the frozen tuple read in a loop, costs an atomic reference count per array per iteration)."""
+    n_up = up_rarity.shape[0]
     cnt0 = 0
     cnt1 = 0
     cnt2 = 0
     for u in range(n_up):
-        if _eligible(u, fz, owned, taken, nt):
-            r = fz.up_rarity[u]
+        ok = not (up_unique[u] != 0 and owned[u] > 0)
+        for q in range(nt):
+            if taken[q] == u:
+                ok = False
+        if ok:
+            r = up_rarity[u]
             if r == 0:
                 cnt0 += 1
             elif r == 1:
                 cnt1 += 1
             else:
                 cnt2 += 1
-    w0 = fz.rarity_w[0] if cnt0 > 0 else 0.0
-    w1 = fz.rarity_w[1] if cnt1 > 0 else 0.0
-    w2 = fz.rarity_w[2] if cnt2 > 0 else 0.0
+    w0 = rarity_w[0] if cnt0 > 0 else 0.0
+    w1 = rarity_w[1] if cnt1 > 0 else 0.0
+    w2 = rarity_w[2] if cnt2 > 0 else 0.0
     tot = w0 + w1 + w2
     if tot <= 0:
         return -1
@@ -236,24 +247,20 @@ def draw_upgrade(st, fz, owned, taken, nt):
         cnt = cnt2
     j = below(st, cnt)
     for u in range(n_up):
-        if fz.up_rarity[u] == r and _eligible(u, fz, owned, taken, nt):
+        if up_rarity[u] != r:
+            continue
+        ok = not (up_unique[u] != 0 and owned[u] > 0)
+        for q in range(nt):
+            if taken[q] == u:
+                ok = False
+        if ok:
             if j == 0:
                 return u
             j -= 1
     return -1
 
 
-@njit(cache=True, error_model="numpy")
-def _eligible(u, fz, owned, taken, nt):
-    if fz.up_unique[u] and owned[u] > 0:
-        return False
-    for q in range(nt):
-        if taken[q] == u:
-            return False
-    return True
-
-
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def draw_joker(st, jk):
     tot = 0.0
     for j in range(jk.shape[0]):
@@ -266,7 +273,7 @@ def draw_joker(st, jk):
     return jk.shape[0] - 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _find_joker(jokers, nj, jk, kind):
     """Stack position of the most recent joker of ``kind``, or -1."""
     for q in range(nj - 1, -1, -1):
@@ -275,7 +282,7 @@ def _find_joker(jokers, nj, jk, kind):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _pop_joker(jokers, nj, q):
     for i in range(q, nj - 1):
         jokers[i] = jokers[i + 1]
@@ -366,7 +373,19 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     step_floor = rp[C.RP_STEP_FLOOR] > 0
     dirty = True
     slot = 0
-    n_jk = fz.jk.shape[0]
+    jk = fz.jk
+    steps = fz.steps
+    up_rarity = fz.up_rarity
+    up_unique = fz.up_unique
+    rarity_w = fz.rarity_w
+    n_jk = jk.shape[0]
+    up_eff = fz.up_eff
+    base2 = fz.base2
+    coin_bonus = fz.coin_bonus
+    cstart = fz.cstart
+    cn = fz.cn
+    cand = fz.cand
+    action_base = rp[C.RP_ACTION_BASE]
     for room in range(1, n_rooms + 1):
         rr = fz.rooms[room - 1]
         st_map[0] = stream_key(seed, run, 1, room)
@@ -415,11 +434,11 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             if card == RAST:
                 lp = min(maxlp, lp + rp[C.RP_REST_HEAL])
         if dirty:
-            R.fold_mods(fz.up_eff, owned, mods)
-            R.effective_values(fz.base2[1 if mods[R.EFF_LUCKY] > 0 else 0], R.C_KIND, R.C_PIPS_F, mods, float(altar),
-                               rp[C.RP_ACTION_BASE], fz.coin_bonus, cv)
+            R.fold_mods(up_eff, owned, mods)
+            R.effective_values(base2[1 if mods[R.EFF_LUCKY] > 0 else 0], R.C_KIND, R.C_PIPS_F, mods, float(altar),
+                               action_base, coin_bonus, cv)
             slot = lookup(cache, t, mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL], mods[R.EFF_LUCKY],
-                          fz.base2, fz.coin_bonus, rp[C.RP_ACTION_BASE], fz.cstart, fz.cn, fz.cand, tm)
+                          base2, coin_bonus, action_base, cstart, cn, cand, tm)
             dirty = False
         part = c_part[t, slot]
         pcl = c_pcl[t, slot]
@@ -531,7 +550,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         nl = _log(log, nl, LG_ROLL, room, turn, nroll, _pack(dice, nd), held, nd, 0, 0, 0, 0, 0)
             # joker: extra reroll(s) this turn
             if nj > 0 and extra_ok:
-                q = _find_joker(jokers, nj, fz.jk, C.JK_REROLL)
+                q = _find_joker(jokers, nj, jk, C.JK_REROLL)
                 if q >= 0:
                     roll = _ms(dice, nd, 0, -1, ioc)
                     if decide_joker_reroll(pid, fs, roll, cursed, part, cv, etab, tm, st_pol, work):
@@ -541,7 +560,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         out[O_JK_REROLL] += 1
                         if log.shape[0] > 0:
                             nl = _log(log, nl, LG_JOKER, room, turn, jid, C.JK_REROLL, 0, 0, 0, 0, 0, 0, 0)
-                        for _ in range(int(fz.jk[jid, C.JK_AMOUNT])):
+                        for _ in range(int(jk[jid, C.JK_AMOUNT])):
                             roll = _ms(dice, nd, 0, -1, ioc)
                             keep = decide_keep(pid, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
                             held = _reroll(dice, nd, cmask, keep, counts, st_dice, kc6)
@@ -579,7 +598,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 out[O_ADJUSTS] += 1
             # joker: set one die to any face
             if nj > 0:
-                q = _find_joker(jokers, nj, fz.jk, C.JK_SET)
+                q = _find_joker(jokers, nj, jk, C.JK_SET)
                 if q >= 0:
                     si, sf = decide_set_die(pid, fs, dice, nd, cmask, part, cv, tm, st_pol, work)
                     if si >= 0:
@@ -592,12 +611,12 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         dice[si] = sf
             # joker: heal before the assignment
             if nj > 0:
-                q = _find_joker(jokers, nj, fz.jk, C.JK_HEAL)
-                if q >= 0 and decide_joker_heal(pid, fs, fz.jk[jokers[q], C.JK_AMOUNT], st_pol):
+                q = _find_joker(jokers, nj, jk, C.JK_HEAL)
+                if q >= 0 and decide_joker_heal(pid, fs, jk[jokers[q], C.JK_AMOUNT], st_pol):
                     jid = jokers[q]
                     nj = _pop_joker(jokers, nj, q)
                     before = lp
-                    lp = min(maxlp, lp + fz.jk[jid, C.JK_AMOUNT])
+                    lp = min(maxlp, lp + jk[jid, C.JK_AMOUNT])
                     out[O_HEALED] += lp - before
                     fs[FS_LP] = lp
                     out[O_JK_USED] += 1
@@ -662,7 +681,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     eff = int(cv[c, 1] * hf)
                 pay = 0.0
                 if useful:
-                    pay = float(R.action_coins(cv[c, 3], nact[role], fz.steps, step_floor))
+                    pay = float(R.action_coins(cv[c, 3], nact[role], steps, step_floor))
                     nact[role] += 1
                     pay = min(pay, cap - fight_coins)
                     fight_coins += pay
@@ -784,17 +803,21 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     item = -1
                     if q + 1 >= rp[C.RP_ITEM_FROM] and uniform(st_off) < rp[C.RP_ITEM_CHANCE]:
                         if uniform(st_off) < rp[C.RP_JOKER_SHARE]:
-                            item = n_up + draw_joker(st_off, fz.jk)
+                            item = n_up + draw_joker(st_off, jk)
                         else:
                             item = n_up + n_jk
                     else:
-                        item = draw_upgrade(st_off, fz, owned, offers, q if rp[C.RP_DISTINCT] > 0 else 0)
+                        item = _draw_upgrade(st_off, up_rarity, up_unique, rarity_w, owned, offers,
+                                             q if rp[C.RP_DISTINCT] > 0 else 0)
                     offers[q] = item
                 out[O_REWARDS] += 1
                 for q in range(n_off):
                     item = offers[q]
-                    vals[q] = _item_value(pid, item, n_up, n_jk, fz, rp, owned, mods, altar, lp, maxlp, nd_base,
-                                          e3, e4, e3p, need_gain, cache, t, tm)
+                    g = 0.0
+                    if need_gain and 0 <= item < n_up:
+                        g = _upgrade_gain(item, up_eff, mods, altar, nd_base, e3, base2, coin_bonus, action_base,
+                                          cstart, cn, cand, cache, t, tm)
+                    vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g)
                     okv[q] = int(item >= 0 and not (n_up <= item < n_up + n_jk and nj >= max_j))
                     if 0 <= item < n_up:
                         ub = up_base + N_UC * item
@@ -811,7 +834,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         out[ub + UC_PICKED] += 1
                         if out[ub + UC_FIRST] == room and out[ub + UC_PICKED] == 1:
                             out[ub + UC_TOOK_FIRST] = 1
-                    lp, maxlp, nj, db_left = _gain(got, n_up, n_jk, fz, rp, owned, jokers, nj, lp, maxlp, db_left, out)
+                    lp, maxlp, nj, db_left = _take(got, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left,
+                                                   out)
                 if log.shape[0] > 0:
                     nl = _log(log, nl, LG_REWARD, room, 0, offers[0], offers[1] if n_off > 1 else -1,
                               offers[2] if n_off > 2 else -1, offers[3] if n_off > 3 else -1,
@@ -821,7 +845,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 st_off[0] = stream_key(seed, run, 7, room)
                 ns = 0
                 for _q in range(int(rp[C.RP_MK_UPGRADES])):
-                    item = draw_upgrade(st_off, fz, owned, offers, ns)
+                    item = _draw_upgrade(st_off, up_rarity, up_unique, rarity_w, owned, offers, ns)
                     if item >= 0:
                         offers[ns] = item
                         prices[ns] = fz.prices[fz.up_rarity[item]]
@@ -848,18 +872,21 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         if q == jp:
                             v = 0.0
                             for jj in range(n_jk):
-                                v += fz.jk[jj, C.JK_WEIGHT] * _item_value(pid, n_up + jj, n_up, n_jk, fz, rp, owned,
-                                                                        mods, altar, lp, maxlp, nd_base, e3, e4, e3p,
-                                                                        need_gain, cache, t, tm)
+                                v += jk[jj, C.JK_WEIGHT] * _item_value(pid, n_up + jj, n_up, n_jk, up_eff, jk, rp,
+                                                                        lp, maxlp, e3, e4, e3p, 0.0)
                             w = 0.0
                             for jj in range(n_jk):
-                                w += fz.jk[jj, C.JK_WEIGHT]
+                                w += jk[jj, C.JK_WEIGHT]
                             vals[q] = v / w * min(rp[C.RP_JOKER_PACK_N], max_j - nj)
                             if nj >= max_j:
                                 okv[q] = 0
                         else:
-                            vals[q] = _item_value(pid, offers[q], n_up, n_jk, fz, rp, owned, mods, altar, lp, maxlp,
-                                                  nd_base, e3, e4, e3p, need_gain, cache, t, tm)
+                            item = offers[q]
+                            g = 0.0
+                            if need_gain and 0 <= item < n_up:
+                                g = _upgrade_gain(item, up_eff, mods, altar, nd_base, e3, base2, coin_bonus,
+                                                  action_base, cstart, cn, cand, cache, t, tm)
+                            vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g)
                     dirty = True
                     b = decide_buy(pid, vals, prices, okv, ns, coins, st_pol)
                     if b < 0:
@@ -870,8 +897,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     out[O_MK_BUYS] += 1
                     if b == jp:
                         for _ in range(int(rp[C.RP_JOKER_PACK_N])):
-                            got = n_up + draw_joker(st_off, fz.jk)
-                            lp, maxlp, nj, db_left = _gain(got, n_up, n_jk, fz, rp, owned, jokers, nj, lp, maxlp,
+                            got = n_up + draw_joker(st_off, jk)
+                            lp, maxlp, nj, db_left = _take(got, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp,
                                                            db_left, out)
                             if log.shape[0] > 0:
                                 nl = _log(log, nl, LG_BUY, room, 0, got, int(prices[b]), int(coins), 1, 0, 0, 0, 0, 0)
@@ -879,26 +906,25 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         got = offers[b]
                         if got < n_up:
                             out[up_base + N_UC * got + UC_BOUGHT] += 1
-                        lp, maxlp, nj, db_left = _gain(got, n_up, n_jk, fz, rp, owned, jokers, nj, lp, maxlp, db_left,
-                                                       out)
+                        lp, maxlp, nj, db_left = _take(got, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp,
+                                                       db_left, out)
                         if log.shape[0] > 0:
                             nl = _log(log, nl, LG_BUY, room, 0, got, int(prices[b]), int(coins), 0, 0, 0, 0, 0, 0)
                     if pid == GREEDY or pid == EXPECTIMAX:
-                        R.fold_mods(fz.up_eff, owned, mods)
+                        R.fold_mods(up_eff, owned, mods)
                         sl = lookup(cache, t, mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL],
-                                    mods[R.EFF_LUCKY], fz.base2, fz.coin_bonus, rp[C.RP_ACTION_BASE], fz.cstart, fz.cn,
-                                    fz.cand, tm)
+                                    mods[R.EFF_LUCKY], base2, coin_bonus, action_base, cstart, cn, cand, tm)
                         nd_now = min(R.MAX_DICE, int(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
                         e3 = c_eatt[t, sl, nd_now, 0]
                         e4 = c_eatt[t, sl, nd_now, 1]
                         e3p = c_eatt[t, sl, min(R.MAX_DICE, nd_now + 1), 0]
                         nd_base = nd_now
                     else:
-                        R.fold_mods(fz.up_eff, owned, mods)
+                        R.fold_mods(up_eff, owned, mods)
                 out[mk_base + mk_index] = spent
                 out[O_MK_SPENT] += spent
                 mk_index += 1
-            R.fold_mods(fz.up_eff, owned, mods)
+            R.fold_mods(up_eff, owned, mods)
         out[lp_base + room - 1] = lp
         out[coins_base + room - 1] = coins
     win = rooms_cleared == n_rooms
@@ -918,31 +944,36 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
 
 
 @njit(cache=True, error_model="numpy")
-def _item_value(pid, item, n_up, n_jk, fz, rp, owned, mods, altar, lp, maxlp, nd, e3, e4, e3p, need_gain, cache, t,
-                tm):
+def _upgrade_gain(item, up_eff, mods, altar, nd, e3, base2, coin_bonus, action_base, cstart, cn, cand, cache, t, tm):
+    """Greedy's and expectimax's gain in expected turn attack from upgrade ``item`` (profile tables)."""
+    eff = up_eff[item]
+    att0 = mods[R.EFF_ATTACK_FLAT] + altar
+    att = att0 + eff[R.EFF_ATTACK_FLAT]
+    pm = mods[R.EFF_PASCH_MUL] * eff[R.EFF_PASCH_MUL]
+    lk = max(mods[R.EFF_LUCKY], eff[R.EFF_LUCKY])
+    if att != att0 or pm != mods[R.EFF_PASCH_MUL] or lk != mods[R.EFF_LUCKY]:
+        s = lookup(cache, t, att, pm, lk, base2, coin_bonus, action_base, cstart, cn, cand, tm)
+        return cache[4][t, s, nd, 0] - e3
+    return 0.0
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g):
     """The policy's value of one offer (``item``: upgrade id, ``n_up + joker id`` or ``n_up + n_jk`` the dice
-    bonus); for greedy and expectimax the exact gain in expected turn attack from the profile tables."""
+    bonus); ``g``: for greedy and expectimax the exact gain in expected turn attack of an upgrade
+    (``_upgrade_gain``), else 0. Takes only the arrays it reads: every array argument of a call costs an
+    atomic reference count."""
     if item < 0:
         return -1e18
     cm = rp[C.RP_CRIT_MUL]
     if item < n_up:
-        eff = fz.up_eff[item]
-        g = 0.0
-        if need_gain:
-            att0 = mods[R.EFF_ATTACK_FLAT] + altar
-            att = att0 + eff[R.EFF_ATTACK_FLAT]
-            pm = mods[R.EFF_PASCH_MUL] * eff[R.EFF_PASCH_MUL]
-            lk = max(mods[R.EFF_LUCKY], eff[R.EFF_LUCKY])
-            if att != att0 or pm != mods[R.EFF_PASCH_MUL] or lk != mods[R.EFF_LUCKY]:
-                s = lookup(cache, t, att, pm, lk, fz.base2, fz.coin_bonus, rp[C.RP_ACTION_BASE], fz.cstart, fz.cn,
-                           fz.cand, tm)
-                g = cache[4][t, s, nd, 0] - e3
-        return offer_value(pid, ITEM_UPGRADE, eff, fz.jk[0] if n_jk > 0 else eff, rp[C.RP_DB_REROLLS], lp, maxlp, g,
+        eff = up_eff[item]
+        return offer_value(pid, ITEM_UPGRADE, eff, jk[0] if n_jk > 0 else eff, rp[C.RP_DB_REROLLS], lp, maxlp, g,
                            e3p - e3, e3, cm)
     if item < n_up + n_jk:
-        return offer_value(pid, ITEM_JOKER, fz.up_eff[0], fz.jk[item - n_up], rp[C.RP_DB_REROLLS], lp, maxlp, 0.0,
+        return offer_value(pid, ITEM_JOKER, up_eff[0], jk[item - n_up], rp[C.RP_DB_REROLLS], lp, maxlp, 0.0,
                            0.0, e3, cm)
-    return offer_value(pid, ITEM_DICE, fz.up_eff[0], fz.jk[0] if n_jk > 0 else fz.up_eff[0], rp[C.RP_DB_REROLLS], lp,
+    return offer_value(pid, ITEM_DICE, up_eff[0], jk[0] if n_jk > 0 else up_eff[0], rp[C.RP_DB_REROLLS], lp,
                        maxlp, (e4 - e3) * rp[C.RP_DB_REROLLS], 0.0, e3, cm)
 
 
@@ -950,10 +981,16 @@ def _item_value(pid, item, n_up, n_jk, fz, rp, owned, mods, altar, lp, maxlp, nd
 def _gain(item, n_up, n_jk, fz, rp, owned, jokers, nj, lp, maxlp, db_left, out):
     """Take an item: an upgrade (Lebenselixier-like max LP also heals as much), a joker onto the stack (when
     a place is free), or the dice bonus. Returns (lp, maxlp, jokers held, dice-bonus fights left)."""
+    return _take(item, n_up, n_jk, fz.up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, out)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _take(item, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, out):
+    """``_gain`` on the one frozen array it reads."""
     if item < n_up:
         owned[item] += 1
         out[O_UPGRADES] += 1
-        add = fz.up_eff[item, R.EFF_MAX_LP]
+        add = up_eff[item, R.EFF_MAX_LP]
         if add > 0:
             maxlp += add
             lp = min(maxlp, lp + add)

@@ -224,7 +224,7 @@ EFF_MULTIPLICATIVE = (EFF_PASCH_MUL, EFF_BERSERK_MUL)
 EFF_MAX = (EFF_SHIELD_KEEP, EFF_BERSERK_LP, EFF_LUCKY)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fold_mods(eff, owned, out):
     """Combine owned upgrades (``owned[u]`` copies of row ``eff[u]``) into one modifier vector.
 
@@ -275,7 +275,7 @@ def damage_scale(room, diff_damage, growth, compound, elite, elite_attack):
     return x
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hit_damage(base_damage, mult, scale, section_bonus, buff):
     """One enemy hit: round(base × intent multiple × scale) + section bonus (Aschehallen) + buffs."""
     if mult <= 0.0:
@@ -283,7 +283,7 @@ def hit_damage(base_damage, mult, scale, section_bonus, buff):
     return round_half_up(base_damage * mult * scale) + section_bonus + buff
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_coins(base, nth, steps, rounding_floor):
     """Coins for the ``nth`` (0-based) action of one kind in a fight: base × steps[nth] (0 after)."""
     if nth >= steps.shape[0]:
@@ -292,7 +292,7 @@ def action_coins(base, nth, steps, rounding_floor):
     return int(np.floor(x)) if rounding_floor else round_half_up(x)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def player_attack(att, weak_mul, berserk_mul, crit_mul):
     """Damage of one attack combo: × crit (2 on a Glücksklee crit, else 1) × weakened 0.7 × Berserker 1.25,
     rounded half up."""
@@ -324,7 +324,7 @@ C_COUNTS_T = C_COUNTS.copy()
 C_PIPS_F = C_PIPS.astype(np.float64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def resolve_attacks(cv, ids, roles, m, hero_j, hero_factor, mods, weak_mul, berserk, crit_mul, crit_draws, state,
                     dealt, crits):
     """Attack step of a turn's resolution, combo by combo (Glücksklee crit, weakness, Berserker, enemy block
@@ -353,13 +353,13 @@ def resolve_attacks(cv, ids, roles, m, hero_j, hero_factor, mods, weak_mul, bers
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def turn_start_shield(shield, mods):
     """Player shield at the start of the next turn: 0, or up to ``shield_keep`` kept (Eherne Mauer)."""
     return min(shield, mods[EFF_SHIELD_KEEP])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def berserk_factor(lp, maxlp, mods):
     """Berserker's attack factor at this LP (× ``berserker_mul`` while LP ≤ ``berserker_lp`` × max LP)."""
     return mods[EFF_BERSERK_MUL] if lp <= mods[EFF_BERSERK_LP] * maxlp else 1.0

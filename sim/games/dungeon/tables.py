@@ -24,9 +24,9 @@ K_ATT, K_PASCH, K_LUCKY = range(3)
 def new_cache(threads: int, slots: int = N_SLOTS) -> tuple:
     """Empty cache for ``threads`` threads: (keys, part, pclass, hold, eatt, next-slot)."""
     keys = np.full((threads, slots, 3), np.nan)
-    part = np.zeros((threads, slots, R.N_MS, 4), np.int64)
-    pcl = np.zeros((threads, slots, R.N_MS), np.int64)
-    hold = np.zeros((threads, slots, N_HOLD, R.N_MS), np.int64)
+    part = np.zeros((threads, slots, R.N_MS, 4), np.int8)
+    pcl = np.zeros((threads, slots, R.N_MS), np.int16)
+    hold = np.zeros((threads, slots, N_HOLD, R.N_MS), np.int16)
     eatt = np.zeros((threads, slots, R.MAX_DICE + 1, 2))
     nxt = np.zeros(threads, np.int64)
     return keys, part, pcl, hold, eatt, nxt
@@ -63,7 +63,7 @@ def build_profile(base2, coin_bonus, action_base, att, pmul, lucky, cstart, cn, 
     build_holds(part, cv, counts, child, parent, size_start, ioc, hold, eatt)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def lookup(cache, t, att, pmul, lucky, base2, coin_bonus, action_base, cstart, cn, cand, tm):
     """Slot of thread ``t`` holding the profile (att, pmul, lucky); builds it on a miss.
 
