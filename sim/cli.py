@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +43,39 @@ SchedulerOpt = typer.Option(None, "--scheduler", help="Dask scheduler address, e
 
 def _options(**kw: Any) -> dict[str, Any]:
     return {k: v for k, v in kw.items() if v is not None}
+
+
+GAME_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "players": (int | None, PlayersOpt),
+    "difficulty": (str | None, DifficultyOpt),
+    "opponent": (str | None, OpponentOpt),
+    "people": (str | None, PeopleOpt),
+    "opponent_people": (str | None, OppPeopleOpt),
+    "arrangement": (str | None, ArrangementOpt),
+}
+
+
+def with_game_options(func: Callable[..., None]) -> Callable[..., None]:
+    """Add the game-specific options (--players, --difficulty, ...) to a command.
+
+    The command receives the ones given as ``game_opts`` (a dict; each game rejects those it has no
+    use for), so every command that plays a game offers the same options, declared once.
+    """
+    sig = inspect.signature(func)
+    params = [p for p in sig.parameters.values() if p.name != "game_opts"]
+    extra = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=opt, annotation=ann)
+        for name, (ann, opt) in GAME_OPTIONS.items()
+    ]
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        given = {name: kwargs.pop(name, None) for name in GAME_OPTIONS}
+        return func(*args, game_opts=_options(**given), **kwargs)
+
+    wrapper.__signature__ = sig.replace(parameters=params + extra)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {k: v for k, v in func.__annotations__.items() if k != "game_opts"}
+    return wrapper
 
 
 def _setup(game_name: str, config: Path | None, sets: list[str] | None, opts: dict[str, Any]):
@@ -80,6 +116,7 @@ def _metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14) -> list[s
 
 
 @app.command()
+@with_game_options
 def play(
     game: str = typer.Argument(..., help="kniffel | dungeon | dadox | dungeon24"),
     policy: str = typer.Option(..., "--policy", help="policy name (comma list: one per seat, cycled)"),
@@ -92,12 +129,7 @@ def play(
     no_report: bool = typer.Option(False, "--no-report", help="skip tables, charts and report.html"),
     chunk: int | None = typer.Option(None, "--chunk", help="runs per chunk (does not change results)"),
     scheduler: str | None = SchedulerOpt,
-    players: int | None = PlayersOpt,
-    difficulty: str | None = DifficultyOpt,
-    opponent: str | None = OpponentOpt,
-    people: str | None = PeopleOpt,
-    opponent_people: str | None = OppPeopleOpt,
-    arrangement: str | None = ArrangementOpt,
+    game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Play N runs of one policy and report metrics (tables, charts, report.html in --out)."""
     from sim.backends import make_backend
@@ -105,8 +137,7 @@ def play(
     from sim.report import write_outputs
 
     check_n(n)
-    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
-                    opponent_people=opponent_people, arrangement=arrangement)
+    opts = game_opts or {}
     g, cfg, options = _setup(game, config, set_, opts)
     seats = g.seat_policies(policy, options)
     batch = run_batch(
@@ -140,6 +171,7 @@ def play(
 
 
 @app.command()
+@with_game_options
 def compare(
     game: str = typer.Argument(...),
     policies: str = typer.Option(..., "--policies", help="comma list, e.g. random,greedy,optimal"),
@@ -152,12 +184,7 @@ def compare(
     no_report: bool = typer.Option(False, "--no-report"),
     chunk: int | None = typer.Option(None, "--chunk"),
     scheduler: str | None = SchedulerOpt,
-    players: int | None = PlayersOpt,
-    difficulty: str | None = DifficultyOpt,
-    opponent: str | None = OpponentOpt,
-    people: str | None = PeopleOpt,
-    opponent_people: str | None = OppPeopleOpt,
-    arrangement: str | None = ArrangementOpt,
+    game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Play several policies on the same seeds (paired) and compare their metrics."""
     from sim.backends import make_backend
@@ -165,8 +192,7 @@ def compare(
     from sim.report import write_outputs
 
     check_n(n)
-    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
-                    opponent_people=opponent_people, arrangement=arrangement)
+    opts = game_opts or {}
     g, cfg, options = _setup(game, config, set_, opts)
     names = [p.strip() for p in policies.split(",") if p.strip()]
     if not names:
@@ -236,6 +262,7 @@ def solve(
 
 
 @app.command()
+@with_game_options
 def replay(
     game: str = typer.Argument(...),
     seed: int = SeedOpt,
@@ -243,18 +270,12 @@ def replay(
     policy: str | None = typer.Option(None, "--policy", help="policy (default: the game's first report policy)"),
     config: Path | None = ConfigOpt,
     set_: list[str] | None = SetOpt,
-    players: int | None = PlayersOpt,
-    difficulty: str | None = DifficultyOpt,
-    opponent: str | None = OpponentOpt,
-    people: str | None = PeopleOpt,
-    opponent_people: str | None = OppPeopleOpt,
-    arrangement: str | None = ArrangementOpt,
+    game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Show one run turn by turn, exactly as run --run of a batch with --seed."""
     if run < 0:
         raise DicesimError(f"--run must be >= 0, got {run}")
-    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
-                    opponent_people=opponent_people, arrangement=arrangement)
+    opts = game_opts or {}
     g, cfg, options = _setup(game, config, set_, opts)
     seats = g.seat_policies(policy or g.report_policies[-1], options)
     g.prepare(cfg, seats, options)

@@ -10,24 +10,20 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from sim.cli import (
     ConfigOpt,
-    DifficultyOpt,
     JsonOpt,
-    OpponentOpt,
-    OppPeopleOpt,
-    PeopleOpt,
-    PlayersOpt,
     SchedulerOpt,
     SeedOpt,
     SetOpt,
     _emit,
     _jsonable,
-    _options,
     app,
+    with_game_options,
 )
 
 
@@ -74,6 +70,7 @@ def sweep(
 
 
 @app.command()
+@with_game_options
 def calibrate(
     game: str = typer.Argument(..., help="kniffel | dungeon | dadox | dungeon24"),
     target: str = typer.Option(..., "--target", help="metric=value, e.g. win_rate=0.5"),
@@ -89,11 +86,7 @@ def calibrate(
     set_: list[str] | None = SetOpt,
     as_json: bool = JsonOpt,
     scheduler: str | None = SchedulerOpt,
-    players: int | None = PlayersOpt,
-    difficulty: str | None = DifficultyOpt,
-    opponent: str | None = OpponentOpt,
-    people: str | None = PeopleOpt,
-    opponent_people: str | None = OppPeopleOpt,
+    game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Find the value of one config field that makes a metric hit a target (bracketing search, paired seeds)."""
     from sim.backends import make_backend
@@ -103,8 +96,7 @@ def calibrate(
 
     metric, value = parse_target(target)
     g = get_game(game)
-    opts = _options(players=players, difficulty=difficulty, opponent=opponent, people=people,
-                    opponent_people=opponent_people)
+    opts = game_opts or {}
     c = run_calibration(g, field, metric, value, policy, n=n, seed=seed, config=config, sets=set_ or [],
                         options=opts, lo=lo, hi=hi, tol=tol, max_evals=max_evals, backend=make_backend(scheduler),
                         log=not as_json)
