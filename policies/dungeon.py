@@ -131,7 +131,7 @@ MAX_LEVELS = 4  # expectation levels kept per turn (rerolls + last chance)
 # --- the Vorschlag rating and assignment search ------------------------------------------------
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def rate(fs, dmg, sh, he):
     """Vorschlag rating of a turn that deals ``dmg``, adds ``sh`` shield and heals ``he``."""
     ehp = fs[FS_EHP]
@@ -150,7 +150,7 @@ def rate(fs, dmg, sh, he):
     return hpd + w * (lp2 - lp)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _expand(ids, n, split, lst):
     """The combo list with the Full House at position ``split`` split into Drilling + Pasch."""
     m = 0
@@ -166,7 +166,7 @@ def _expand(ids, n, split, lst):
     return m
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def best_assignment(fs, ids, n, cv, out_ids, out_roles, mode, work):
     """Best roles for the shown combos (optionally one Full House split); returns (m, value).
 
@@ -218,7 +218,7 @@ def best_assignment(fs, ids, n, cv, out_ids, out_roles, mode, work):
     return bm, best
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def leaf_value(fs, k, part, cv, work):
     """Vorschlag rating of the best assignment of multiset ``k``'s shown combos (``work``: int64[16])."""
     if part[k, 0] == 0:
@@ -458,7 +458,7 @@ def decide_last_chance(pid, fs, roll, cursed, part, cv, etab, tm, work):
 # --- path and events --------------------------------------------------------------------------
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_path(pid, cards, lp, maxlp, st):
     """Index into ``cards`` (kinds ``KAMPF``, ``ELITE``, ``RAST``, ``GEHEIMNIS``) of the chosen path."""
     third = cards[2]
@@ -480,7 +480,7 @@ def decide_path(pid, cards, lp, maxlp, st):
     return below(st, 3)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_event(pid, event, lp, maxlp, altar_lp, st, jokers, nj, jk):
     """Accept the Geheimnis event (0 Opferaltar, 1 Joker-Händler, 2 Verfluchte Truhe)?
 
@@ -624,7 +624,7 @@ def decide_joker_reroll(pid, fs, roll, cursed, part, cv, etab, tm, st, work):
     return part[roll, 0] == 0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_set_die(pid, fs, dice, nd, cursed_mask, part, cv, tm, st, work):
     """(die index, face) for a set-a-die joker worth using now, or (-1, 0)."""
     ioc = tm[4]

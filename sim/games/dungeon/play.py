@@ -208,7 +208,7 @@ def draw_upgrade(st, fz, owned, taken, nt):
     return _draw_upgrade(st, fz.up_rarity, fz.up_unique, fz.rarity_w, owned, taken, nt)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _draw_upgrade(st, up_rarity, up_unique, rarity_w, owned, taken, nt):
     """``draw_upgrade`` on the frozen arrays it reads; no calls in its loops (a call, or an array field of
     the frozen tuple read in a loop, costs an atomic reference count per array per iteration)."""
@@ -943,7 +943,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     return nl
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _upgrade_gain(item, up_eff, mods, altar, nd, e3, base2, coin_bonus, action_base, cstart, cn, cand, cache, t, tm):
     """Greedy's and expectimax's gain in expected turn attack from upgrade ``item`` (profile tables)."""
     eff = up_eff[item]

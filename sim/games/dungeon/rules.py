@@ -195,7 +195,7 @@ def best_partitions(cstart, cn, cand, att, sh, he, coins, part):
         part[k, 0] = n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def effective_values(base, kind, pips, mods, altar, action_base, coin_bonus, out):
     """Values the kernel reads for one modifier state: ``out[c] = (att, shield, heal, coins)``.
 
