@@ -824,12 +824,12 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         out[ub + UC_OFFERED] += 1
                         if out[ub + UC_FIRST] == 0:
                             out[ub + UC_FIRST] = room
-                dirty = True
                 pick = decide_reward(pid, vals, okv, n_off, st_pol)
                 seconds += rp[C.RP_T_REWARD]
                 got = offers[pick] if pick >= 0 else -1
                 if got >= 0:
                     if got < n_up:
+                        dirty = True
                         ub = up_base + N_UC * got
                         out[ub + UC_PICKED] += 1
                         if out[ub + UC_FIRST] == room and out[ub + UC_PICKED] == 1:
@@ -887,7 +887,6 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                                 g = _upgrade_gain(item, up_eff, mods, altar, nd_base, e3, base2, coin_bonus,
                                                   action_base, cstart, cn, cand, cache, t, tm)
                             vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g)
-                    dirty = True
                     b = decide_buy(pid, vals, prices, okv, ns, coins, st_pol)
                     if b < 0:
                         break
@@ -905,6 +904,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     else:
                         got = offers[b]
                         if got < n_up:
+                            dirty = True
                             out[up_base + N_UC * got + UC_BOUGHT] += 1
                         lp, maxlp, nj, db_left = _take(got, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp,
                                                        db_left, out)
@@ -919,12 +919,9 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         e4 = c_eatt[t, sl, nd_now, 1]
                         e3p = c_eatt[t, sl, min(R.MAX_DICE, nd_now + 1), 0]
                         nd_base = nd_now
-                    else:
-                        R.fold_mods(up_eff, owned, mods)
                 out[mk_base + mk_index] = spent
                 out[O_MK_SPENT] += spent
                 mk_index += 1
-            R.fold_mods(up_eff, owned, mods)
         out[lp_base + room - 1] = lp
         out[coins_base + room - 1] = coins
     win = rooms_cleared == n_rooms
