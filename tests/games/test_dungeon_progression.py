@@ -307,3 +307,23 @@ def test_every_policy_runs_the_economy():
         t = table(pol, n, 5)
         assert (t["coins"] >= 0).all() and (t["lp"] <= t["max_lp"]).all()
         assert t["upgrades_gained"].sum() > 0
+
+
+def test_upgrade_lift_is_paired_and_causal():
+    """Started with an upgrade that does nothing (non-unique, so the offers stay the same), every run is the
+    plain run again: lift exactly 0 with a zero-width interval. Wetzstein (+2 per attack combo) must pay."""
+    from sim.games.dungeon.upgrade_lift import rank_agreement, start_ratings, upgrade_lift
+
+    data = CFG.model_dump()
+    data["upgrades"]["nichts"] = {"rarity": "haeufig"}
+    cfg = DungeonConfig.model_validate(data)
+    t = upgrade_lift(GAME, cfg, "vorschlag", 3000, 4, "leicht").set_index("upgrade")
+    assert list(sorted(t.index)) == sorted(cfg.upgrades)
+    assert t.loc["nichts", "win_lift"] == 0.0 and t.loc["nichts", "ci95_high"] == t.loc["nichts", "ci95_low"] == 0.0
+    assert t.loc["wetzstein", "ci95_low"] > 0.0
+    assert (t["win_rate_without"] == t["win_rate_without"].iloc[0]).all()
+    assert np.allclose(t["win_rate_with"] - t["win_rate_without"], t["win_lift"])
+    assert sorted(t["rank_lift"]) == sorted(t["win_lift"].rank(ascending=False, method="min").astype(int))
+    r = start_ratings(cfg, "vorschlag", "leicht")
+    assert r["nichts"] == 0.0 and r["wetzstein"] > 0.0
+    assert -1.0 <= rank_agreement(t.reset_index()) <= 1.0

@@ -616,13 +616,22 @@ class Dungeon(Game):
                          log_rows=20_000)[0]
 
     def balance_extras(self, cfg, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
-        """Difficulty scaling for the balance report: win rate by difficulty per policy."""
+        """Difficulty scaling (win rate by difficulty per policy) and each upgrade's measured value (win-rate
+        lift when started with it, same seeds) against the Vorschlag rating, for the balance report."""
         from sim.games.dungeon.difficulty import difficulty_chart, difficulty_table
+        from sim.games.dungeon.upgrade_lift import rank_agreement, upgrade_lift, upgrade_lift_chart
 
         table = difficulty_table(self, cfg, ["vorschlag", "greedy"], max(1000, n // 4), seed)
         table.to_csv(Path(out) / "difficulty.csv", index=False)
         png = difficulty_chart(table, Path(out) / "win_rate_by_difficulty.png")
-        return [("Win rate by difficulty (vorschlag, greedy; same seeds)", png.name)]
+        lift = upgrade_lift(self, cfg, "vorschlag", max(1000, n // 4), seed, self.options["difficulty"])
+        lift.to_csv(Path(out) / "upgrade_lift.csv", index=False)
+        lift_png = upgrade_lift_chart(lift, Path(out) / "upgrade_lift.png")
+        return [
+            ("Win rate by difficulty (vorschlag, greedy; same seeds)", png.name),
+            (f"Upgrade value: win-rate lift when started with it (vorschlag, same seeds) vs its Vorschlag rating; "
+             f"rank agreement {rank_agreement(lift):.2f}", lift_png.name),
+        ]
 
     def describe(self, cfg, options) -> dict[str, Any]:
         return describe(cfg, options)

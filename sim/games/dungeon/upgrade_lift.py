@@ -1,0 +1,93 @@
+"""What each upgrade is worth, measured causally: win rate started with it vs without, on the same seeds.
+
+The per-upgrade metrics of a batch (win rate when picked vs not) are observational: a run that is offered
+and takes an upgrade differs in more than the upgrade. Here every upgrade is forced into the start loadout
+(``policy@upgrade``) and played on exactly the seeds of the plain policy, so the dice, rooms and offers
+match and the paired difference in wins is the upgrade's own effect (its interval from the paired
+differences). The Vorschlag rating of the same upgrade (``policies.dungeon.offer_value`` at full LP,
+as offered at the start) is set beside it: the rank correlation says whether the Vorschlag button's
+offer rating orders upgrades the way they actually pay off.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from policies.dungeon import ITEM_UPGRADE, POLICIES, offer_value  # noqa: E402
+from sim.batch import run_batch  # noqa: E402
+from sim.games.base import Game  # noqa: E402
+from sim.games.dungeon import config as C  # noqa: E402
+
+Z95 = 1.959963984540054
+
+
+def start_ratings(cfg: C.DungeonConfig, policy: str, difficulty: str) -> dict[str, float]:
+    """``policy``'s offer rating of each upgrade as offered at the start of a run (full LP, no gain tables:
+    the static part of the rating)."""
+    fz = C.freeze(cfg, difficulty)
+    lp = float(fz.rp[C.RP_LP])
+    pid = POLICIES[policy]
+    jrow = fz.jk[0] if fz.jk.shape[0] else fz.up_eff[0]
+    return {
+        name: float(offer_value(pid, ITEM_UPGRADE, fz.up_eff[i], jrow, fz.rp[C.RP_DB_REROLLS], lp, lp, 0.0, 0.0,
+                                0.0, fz.rp[C.RP_CRIT_MUL]))
+        for i, name in enumerate(C.upgrade_names(cfg))
+    }
+
+
+def upgrade_lift(game: Game, cfg: C.DungeonConfig, policy: str, n: int, seed: int, difficulty: str) -> pd.DataFrame:
+    """One row per upgrade: win rate without / with it at the start (same ``n`` seeds), the paired lift with
+    its 95 % interval, the policy's start rating, and both ranks (1 = most valuable)."""
+    opts = game.check_options({"difficulty": difficulty})
+    base = run_batch(game, cfg, [policy], n, seed, opts, chunk=game.chunk, progress=False).table
+    won = (base["win"].to_numpy() > 0).astype(np.float64)
+    ratings = start_ratings(cfg, policy, difficulty)
+    rows = []
+    for name in C.upgrade_names(cfg):
+        t = run_batch(game, cfg, [f"{policy}@{name}"], n, seed, opts, chunk=game.chunk, progress=False).table
+        d = (t["win"].to_numpy() > 0).astype(np.float64) - won
+        half = Z95 * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+        rows.append({
+            "upgrade": name, "rarity": cfg.upgrades[name].rarity, "win_rate_without": float(won.mean()),
+            "win_rate_with": float(won.mean() + d.mean()), "win_lift": float(d.mean()),
+            "ci95_low": float(d.mean()) - half, "ci95_high": float(d.mean()) + half,
+            "rating": ratings[name], "n": n, "seed": seed, "policy": policy, "difficulty": difficulty,
+        })
+    table = pd.DataFrame(rows)
+    table["rank_lift"] = table["win_lift"].rank(ascending=False, method="min").astype(int)
+    table["rank_rating"] = table["rating"].rank(ascending=False, method="min").astype(int)
+    return table.sort_values("win_lift", ascending=False, kind="mergesort").reset_index(drop=True)
+
+
+def rank_agreement(table: pd.DataFrame) -> float:
+    """Spearman rank correlation between the rating and the measured lift (NaN with fewer than 3 upgrades)."""
+    if len(table) < 3:
+        return float("nan")
+    return float(table["rating"].rank().corr(table["win_lift"].rank()))  # Spearman = Pearson of the ranks
+
+
+def upgrade_lift_chart(table: pd.DataFrame, path: Path) -> Path:
+    """Measured win-rate lift (with 95 % intervals) against the policy's rating, one labelled point each."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.8))
+    err = [table["win_lift"] - table["ci95_low"], table["ci95_high"] - table["win_lift"]]
+    ax.errorbar(table["rating"], table["win_lift"], yerr=err, fmt="o", capsize=3)
+    for _, r in table.iterrows():
+        ax.annotate(r["upgrade"], (r["rating"], r["win_lift"]), textcoords="offset points", xytext=(4, 3),
+                    fontsize=7)
+    ax.axhline(0.0, color="grey", lw=0.8)
+    policy = table["policy"].iloc[0] if len(table) else ""
+    ax.set_xlabel(f"{policy} offer rating at the start")
+    ax.set_ylabel("win-rate lift when started with it (95 %)")
+    ax.set_title(f"Würfel Dungeon: upgrade value, measured vs rated (Spearman {rank_agreement(table):.2f})")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return Path(path)
