@@ -12,9 +12,9 @@ import hashlib
 import json
 import tomllib
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG_DIR = ROOT / "configs"
@@ -34,6 +34,35 @@ class Strict(BaseModel):
     """Base for config sections: unknown keys are errors, values are checked strictly."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def _field_type(node: Any, key: str) -> Any:
+    """The type below ``key`` of a config section type (a model's field, or any key of a ``dict[str, X]``)."""
+    fields = getattr(node, "model_fields", None)
+    if fields is not None:
+        return fields[key].annotation if key in fields else None
+    if get_origin(node) is dict:
+        return get_args(node)[1]
+    return None
+
+
+class GameConfig(Strict):
+    """Base of every game's config: the game's name and ``assumed``, the dotted paths of the values the seed
+    does not fix (a report lists them; each must name a real field or table entry)."""
+
+    name: str
+    assumed: list[str] = Field(default_factory=list, description="dotted paths of values the seed does not fix")
+
+    @field_validator("assumed")
+    @classmethod
+    def known_paths(cls, v: list[str]) -> list[str]:
+        for path in v:
+            node: Any = cls
+            for key in path.split("."):
+                node = _field_type(node, key)
+                if node is None:
+                    raise ValueError(f"assumed names an unknown field: {path}")
+        return v
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:

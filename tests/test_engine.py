@@ -93,3 +93,16 @@ def test_wilson_interval_properties():
     assert stats.wilson(0, 10)[0] == 0.0 and stats.wilson(10, 10)[1] == pytest.approx(1.0)
     m = stats.mean(np.array([1.0, 2.0, 3.0, 4.0]))
     assert m["value"] == 2.5 and m["ci95"][0] < 2.5 < m["ci95"][1]
+
+
+@pytest.mark.parametrize("game", ["kniffel", "dungeon", "dadox", "dungeon24"])
+def test_assumed_paths_are_checked_for_every_game(game):
+    """Every game's config shares ``GameConfig``: a path in ``assumed`` must name a real field (any key of a
+    table such as ``enemies`` counts, the field below it must exist)."""
+    from sim.games import get_game
+
+    g = get_game(game)
+    cfg = g.load()
+    assert cfg.name == game
+    with pytest.raises(ConfigError, match="assumed names an unknown field: nope.deeper"):
+        g.load(overrides=["assumed=['nope.deeper']"])

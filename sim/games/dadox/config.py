@@ -8,7 +8,7 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from sim.config import ConfigError, Strict
+from sim.config import ConfigError, GameConfig, Strict
 from sim.games.dadox import rules as R
 
 
@@ -58,9 +58,8 @@ class Solver(Strict):
     turn_cap: int = Field(100_000, ge=1000, le=10_000_000, description="optimal-turn: turn totals above count as this")
 
 
-class DadoxConfig(Strict):
+class DadoxConfig(GameConfig):
     name: str = "dadox"
-    assumed: list[str] = Field(default_factory=list, description="dotted paths of values the seed does not fix")
     scoring: Scoring = Scoring()
     turn: Turn = Turn()
     bust: Bust = Bust()

@@ -15,7 +15,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 from pydantic import Field, model_validator
 
-from sim.config import ConfigError, Strict
+from sim.config import ConfigError, GameConfig, Strict
 from sim.games.dungeon import rules as R
 
 DIFFICULTIES = ("leicht", "normal", "schwer")
@@ -289,9 +289,8 @@ class Enemy(Strict):
     intents: list[Intent] = Field(min_length=1)
 
 
-class DungeonConfig(Strict):
+class DungeonConfig(GameConfig):
     name: str = "dungeon"
-    assumed: list[str] = Field(default_factory=list)
     start: Start = Start()
     turn: Turn = Turn()
     combat: Combat = Combat()

@@ -177,6 +177,17 @@ def _reroll(dice, nd, cursed_mask, keep, counts, st, kc):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
+def _roll_again(dice, nd, cursed_mask, keep, counts, st, kc, out, log, nl, room, turn, nroll, how):
+    """Roll number ``nroll`` of the turn: reroll all but multiset ``keep``, count it and log it (``how``: 0 a
+    reroll, 1 the last chance, 2 a joker's extra reroll). Returns the log length."""
+    held = _reroll(dice, nd, cursed_mask, keep, counts, st, kc)
+    out[O_ROLLS] += 1
+    if log.shape[0] > 0:
+        nl = _log(log, nl, LG_ROLL, room, turn, nroll, _pack(dice, nd), held, nd, how, 0, 0, 0, 0)
+    return nl
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def _draw_intent(intents, i0, ni, st):
     tot = 0.0
     for j in range(ni):
@@ -542,12 +553,9 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 roll = _ms(dice, nd, 0, -1, ioc)
                 keep = decide_keep(pid, roll, cursed, r, hp_tab, etab, tm, st_pol, work)
                 if keep != roll:
-                    held = _reroll(dice, nd, cmask, keep, counts, st_dice, kc6)
-                    out[O_ROLLS] += 1
-                    seconds += rp[C.RP_T_ROLL]
                     nroll += 1
-                    if log.shape[0] > 0:
-                        nl = _log(log, nl, LG_ROLL, room, turn, nroll, _pack(dice, nd), held, nd, 0, 0, 0, 0, 0)
+                    seconds += rp[C.RP_T_ROLL]
+                    nl = _roll_again(dice, nd, cmask, keep, counts, st_dice, kc6, out, log, nl, room, turn, nroll, 0)
             # joker: extra reroll(s) this turn
             if nj > 0 and extra_ok:
                 q = _find_joker(jokers, nj, jk, C.JK_REROLL)
@@ -563,13 +571,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         for _ in range(int(jk[jid, C.JK_AMOUNT])):
                             roll = _ms(dice, nd, 0, -1, ioc)
                             keep = decide_keep(pid, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
-                            held = _reroll(dice, nd, cmask, keep, counts, st_dice, kc6)
-                            out[O_ROLLS] += 1
-                            seconds += rp[C.RP_T_ROLL]
                             nroll += 1
-                            if log.shape[0] > 0:
-                                nl = _log(log, nl, LG_ROLL, room, turn, nroll, _pack(dice, nd), held, nd, 2, 0, 0, 0,
-                                          0)
+                            seconds += rp[C.RP_T_ROLL]
+                            nl = _roll_again(dice, nd, cmask, keep, counts, st_dice, kc6, out, log, nl, room, turn,
+                                             nroll, 2)
             if lc_left > 0 and coins >= rp[C.RP_LC_COST]:
                 fs[FS_LC_OK] = 1.0
                 roll = _ms(dice, nd, 0, -1, ioc)
@@ -578,13 +583,11 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     lc_left -= 1
                     out[O_LC] += 1
                     keep = decide_keep(pid, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
-                    held = _reroll(dice, nd, cmask, keep, counts, st_dice, kc6)
-                    out[O_ROLLS] += 1
-                    seconds += rp[C.RP_T_ROLL]
-                    nroll += 1
                     if log.shape[0] > 0:
                         nl = _log(log, nl, LG_LC, room, turn, int(coins), 0, 0, 0, 0, 0, 0, 0, 0)
-                        nl = _log(log, nl, LG_ROLL, room, turn, nroll, _pack(dice, nd), held, nd, 1, 0, 0, 0, 0)
+                    nroll += 1
+                    seconds += rp[C.RP_T_ROLL]
+                    nl = _roll_again(dice, nd, cmask, keep, counts, st_dice, kc6, out, log, nl, room, turn, nroll, 1)
                 fs[FS_LC_OK] = 0.0
                 fs[FS_COINS] = coins
             while adjusts > 0:

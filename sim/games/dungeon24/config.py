@@ -15,7 +15,7 @@ from typing import Literal
 import numpy as np
 from pydantic import Field, field_validator
 
-from sim.config import Strict
+from sim.config import GameConfig, Strict
 from sim.games.dungeon24 import rules as R
 
 PEOPLES = ("gruenlinge", "untote", "dunkelelfen")
@@ -75,26 +75,12 @@ class Abilities(Strict):
     schattenschmerz_turns: int = Field(3, ge=0, le=20, description="Schattenschmerz: opponent turns it lasts")
 
 
-class Dungeon24Config(Strict):
+class Dungeon24Config(GameConfig):
     name: str = "dungeon24"
-    assumed: list[str] = Field(default_factory=list, description="dotted paths of values the seed does not fix")
     start: Start = Start()
     rules: Rules = Rules()
     abilities: Abilities = Abilities()
     peoples: Peoples
-
-
-    @field_validator("assumed")
-    @classmethod
-    def known_paths(cls, v: list[str]) -> list[str]:
-        for path in v:
-            node: object = cls
-            for key in path.split("."):
-                fields = getattr(node, "model_fields", None)
-                if fields is None or key not in fields:
-                    raise ValueError(f"assumed names an unknown field: {path}")
-                node = fields[key].annotation
-        return v
 
 
 def people_index(name: str) -> int:

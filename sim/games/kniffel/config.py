@@ -7,7 +7,7 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from sim.config import Strict
+from sim.config import GameConfig, Strict
 from sim.games.kniffel import rules as R
 
 
@@ -36,7 +36,7 @@ class Joker(Strict):
     stops_rolling: bool = Field(True, description="with the joker in play the turn ends at once (the seed's rule)")
 
 
-class KniffelConfig(Strict):
+class KniffelConfig(GameConfig):
     name: str = "kniffel"
     turn: Turn = Turn()
     bonus: Bonus = Bonus()
