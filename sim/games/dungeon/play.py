@@ -66,7 +66,7 @@ from policies.dungeon import (
 )
 from sim.games.dungeon import config as C
 from sim.games.dungeon import rules as R
-from sim.games.dungeon.tables import lookup
+from sim.games.dungeon.tables import lookup, probe
 from sim.rng import below, die, stream_key, uniform
 
 FIXED = (
@@ -332,6 +332,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     fbuf, ibuf, ubuf, etab, scratch, memo, cv, owned, items, ofl = sc
     mods = fbuf[:R.N_EFF]
     fs = fbuf[R.N_EFF : R.N_EFF + FS_SIZE]
+    c_keys = cache[0]
     c_part = cache[1]
     c_pcl = cache[2]
     c_hold = cache[3]
@@ -384,6 +385,12 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     step_floor = rp[C.RP_STEP_FLOOR] > 0
     dirty = True
     slot = 0
+    k_att = np.nan  # the effects the combo values were last computed for
+    k_altar = -1
+    k_sh = np.nan
+    k_he = np.nan
+    k_pm = np.nan
+    k_lk = np.nan
     jk = fz.jk
     steps = fz.steps
     up_rarity = fz.up_rarity
@@ -397,23 +404,35 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     cn = fz.cn
     cand = fz.cand
     action_base = rp[C.RP_ACTION_BASE]
+    rooms = fz.rooms
+    pool = fz.pool
+    ev_weights = fz.ev_weights
+    ev_tot = ev_weights.sum()
+    mk_prices = fz.prices
+    n_off = int(rp[C.RP_OFFERS])
+    n_mk_up = int(rp[C.RP_MK_UPGRADES])
+    pack_n = int(rp[C.RP_JOKER_PACK_N])
+    adj_step = int(rp[C.RP_ADJ_STEP])
+    # the profile tables of the loadout (row views are taken again only when the loadout changed)
+    part = c_part[t, 0]
+    pcl = c_pcl[t, 0]
+    hp_tab = c_hold[t, 0]
     for room in range(1, n_rooms + 1):
-        rr = fz.rooms[room - 1]
+        rr = room - 1
         st_map[0] = stream_key(seed, run, 1, room)
         third = RAST if uniform(st_map) < rp[C.RP_REST_CHANCE] else GEHEIMNIS
         # Geheimnis event, drawn whatever the choice so that every policy meets the same rooms
-        tot = fz.ev_weights.sum()
-        u = uniform(st_map) * tot
+        u = uniform(st_map) * ev_tot
         event = 0
-        while event < 2 and u >= fz.ev_weights[event]:
-            u -= fz.ev_weights[event]
+        while event < 2 and u >= ev_weights[event]:
+            u -= ev_weights[event]
             event += 1
-        if rr[C.RM_BOSS] >= 0:
-            e = rr[C.RM_BOSS]
+        if rooms[rr, C.RM_BOSS] >= 0:
+            e = rooms[rr, C.RM_BOSS]
         else:
-            e = fz.pool[rr[C.RM_POOL0] + below(st_map, rr[C.RM_POOLN])]
+            e = pool[rooms[rr, C.RM_POOL0] + below(st_map, rooms[rr, C.RM_POOLN])]
         card = KAMPF
-        if rr[C.RM_PATH]:
+        if rooms[rr, C.RM_PATH]:
             cards[0] = KAMPF
             cards[1] = ELITE
             cards[2] = third
@@ -421,7 +440,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             seconds += rp[C.RP_T_PATH]
             out[path_base + card] += 1
             if card == GEHEIMNIS:
-                acc = decide_event(pid, event, lp, maxlp, rp[C.RP_ALTAR_LP], st_pol, jokers, nj, fz.jk)
+                acc = decide_event(pid, event, lp, maxlp, rp[C.RP_ALTAR_LP], st_pol, jokers, nj, jk)
                 sold = -1
                 if acc:
                     if event == C.EV_ALTAR:
@@ -445,15 +464,27 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             if card == RAST:
                 lp = min(maxlp, lp + rp[C.RP_REST_HEAL])
         if dirty:
+            # combo values and profile tables only when an effect they read changed
             R.fold_mods(up_eff, owned, mods)
-            R.effective_values(base2[1 if mods[R.EFF_LUCKY] > 0 else 0], R.C_KIND, R.C_PIPS_F, mods, float(altar),
-                               action_base, coin_bonus, cv)
-            slot = lookup(cache, t, mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL], mods[R.EFF_LUCKY],
-                          base2, coin_bonus, action_base, cstart, cn, cand, tm)
+            a_now = mods[R.EFF_ATTACK_FLAT]
+            if (a_now != k_att or altar != k_altar or mods[R.EFF_SHIELD_FLAT] != k_sh or mods[R.EFF_HEAL_FLAT] != k_he
+                    or mods[R.EFF_PASCH_MUL] != k_pm or mods[R.EFF_LUCKY] != k_lk):
+                R.effective_values(base2[1 if mods[R.EFF_LUCKY] > 0 else 0], R.C_KIND, R.C_PIPS_F, mods, float(altar),
+                                   action_base, coin_bonus, cv)
+                k_att = a_now
+                k_altar = altar
+                k_sh = mods[R.EFF_SHIELD_FLAT]
+                k_he = mods[R.EFF_HEAL_FLAT]
+                k_pm = mods[R.EFF_PASCH_MUL]
+                k_lk = mods[R.EFF_LUCKY]
             dirty = False
-        part = c_part[t, slot]
-        pcl = c_pcl[t, slot]
-        hp_tab = c_hold[t, slot]
+        # the profile tables: look up again when the key changed or its slot was reused (a full cache row)
+        if not (c_keys[t, slot, 0] == k_att + k_altar and c_keys[t, slot, 1] == k_pm and c_keys[t, slot, 2] == k_lk):
+            slot = _slot(cache, c_keys, t, k_att + k_altar, k_pm, k_lk, base2, coin_bonus, action_base, cstart, cn,
+                         cand, tm)
+            part = c_part[t, slot]
+            pcl = c_pcl[t, slot]
+            hp_tab = c_hold[t, slot]
         nd_base = min(R.MAX_DICE, int(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
         # --- the fight ---
         elite = card == ELITE
@@ -461,10 +492,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         ehp = float(R.enemy_hp(en[e, C.EN_HP], room, boss, elite, rp[C.RP_HP_PER_ROOM], rp[C.RP_HP_FACTOR],
                                rp[C.RP_DIFF_HP], rp[C.RP_DIFF_BOSS], rp[C.RP_ELITE_HP]))
         ehp_max = ehp
-        eblock = float(rr[C.RM_EBLOCK])
+        eblock = float(rooms[rr, C.RM_EBLOCK])
         scale = R.damage_scale(room, rp[C.RP_DIFF_DMG], rp[C.RP_GROWTH], rp[C.RP_COMPOUND] > 0, elite,
                                rp[C.RP_ELITE_ATT])
-        sec_bonus = rr[C.RM_ATTBONUS]
+        sec_bonus = rooms[rr, C.RM_ATTBONUS]
         ebase = en[e, C.EN_DMG]
         i0 = int(en[e, C.EN_I0])
         ni = int(en[e, C.EN_IN])
@@ -475,7 +506,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         ii = _draw_intent(intents, i0, ni, st_en) if rnd_mode else 0
         ebuff = 0
         epoison = 0.0
-        shield = float(rr[C.RM_PSHIELD])
+        shield = float(rooms[rr, C.RM_PSHIELD])
         adjusts = int(rp[C.RP_ADJUSTS] + mods[R.EFF_ADJUSTS])
         rerolls = int(rp[C.RP_ROLLS]) - 1
         if db_left > 0:
@@ -591,7 +622,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 fs[FS_LC_OK] = 0.0
                 fs[FS_COINS] = coins
             while adjusts > 0:
-                ai, af = decide_adjust(pid, fs, dice, nd, cmask, int(rp[C.RP_ADJ_STEP]), part, pcl, cv, tm, work)
+                ai, af = decide_adjust(pid, fs, dice, nd, cmask, adj_step, part, pcl, cv, tm, work)
                 if ai < 0:
                     break
                 if log.shape[0] > 0:
@@ -768,7 +799,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             reward = rp[C.RP_WIN]
         if elite:
             reward += rp[C.RP_ELITE_COINS]
-        ch = rr[C.RM_CHALLENGE]
+        ch = rooms[rr, C.RM_CHALLENGE]
         met = False
         if ch == 0:
             met = not healed
@@ -789,7 +820,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         if log.shape[0] > 0:
             nl = _log(log, nl, LG_END, room, turn, 1, int(reward), int(met), int(coins), int(lp), int(fight_coins),
                       0, 0, 0)
-        if room < n_rooms and (rp[C.RP_REWARDS_ON] > 0 or rr[C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0):
+        if room < n_rooms and (rp[C.RP_REWARDS_ON] > 0 or rooms[rr, C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0):
             # expected turn attack now and with one more die / roll (greedy, expectimax rate offers with them)
             e3 = 0.0
             e4 = 0.0
@@ -801,7 +832,6 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             # --- the reward: pick 1 of the offers ---
             if rp[C.RP_REWARDS_ON] > 0:
                 st_off[0] = stream_key(seed, run, 6, room)
-                n_off = int(rp[C.RP_OFFERS])
                 for q in range(n_off):
                     item = -1
                     if q + 1 >= rp[C.RP_ITEM_FROM] and uniform(st_off) < rp[C.RP_ITEM_CHANCE]:
@@ -819,7 +849,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     g = 0.0
                     if need_gain and 0 <= item < n_up:
                         g = _upgrade_gain(item, up_eff, mods, altar, nd_base, e3, base2, coin_bonus, action_base,
-                                          cstart, cn, cand, cache, t, tm)
+                                          cstart, cn, cand, cache, c_keys, c_eatt, t, tm)
                     vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g)
                     okv[q] = int(item >= 0 and not (n_up <= item < n_up + n_jk and nj >= max_j))
                     if 0 <= item < n_up:
@@ -844,14 +874,14 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                               offers[2] if n_off > 2 else -1, offers[3] if n_off > 3 else -1,
                               offers[4] if n_off > 4 else -1, got, int(lp), int(maxlp), int(coins))
             # --- the Tagesmarkt ---
-            if rr[C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0:
+            if rooms[rr, C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0:
                 st_off[0] = stream_key(seed, run, 7, room)
                 ns = 0
-                for _q in range(int(rp[C.RP_MK_UPGRADES])):
+                for _q in range(n_mk_up):
                     item = _draw_upgrade(st_off, up_rarity, up_unique, rarity_w, owned, offers, ns)
                     if item >= 0:
                         offers[ns] = item
-                        prices[ns] = fz.prices[fz.up_rarity[item]]
+                        prices[ns] = mk_prices[up_rarity[item]]
                         ns += 1
                 if rp[C.RP_JOKER_PACK] >= 0:
                     offers[ns] = n_up  # a joker pack: its jokers are drawn when bought
@@ -880,7 +910,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                             w = 0.0
                             for jj in range(n_jk):
                                 w += jk[jj, C.JK_WEIGHT]
-                            vals[q] = v / w * min(rp[C.RP_JOKER_PACK_N], max_j - nj)
+                            vals[q] = v / w * min(pack_n, max_j - nj)
                             if nj >= max_j:
                                 okv[q] = 0
                         else:
@@ -888,7 +918,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                             g = 0.0
                             if need_gain and 0 <= item < n_up:
                                 g = _upgrade_gain(item, up_eff, mods, altar, nd_base, e3, base2, coin_bonus,
-                                                  action_base, cstart, cn, cand, cache, t, tm)
+                                                  action_base, cstart, cn, cand, cache, c_keys, c_eatt, t, tm)
                             vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g)
                     b = decide_buy(pid, vals, prices, okv, ns, coins, st_pol)
                     if b < 0:
@@ -898,7 +928,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     spent += prices[b]
                     out[O_MK_BUYS] += 1
                     if b == jp:
-                        for _ in range(int(rp[C.RP_JOKER_PACK_N])):
+                        for _ in range(pack_n):
                             got = n_up + draw_joker(st_off, jk)
                             lp, maxlp, nj, db_left = _take(got, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp,
                                                            db_left, out)
@@ -913,10 +943,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                                                        db_left, out)
                         if log.shape[0] > 0:
                             nl = _log(log, nl, LG_BUY, room, 0, got, int(prices[b]), int(coins), 0, 0, 0, 0, 0, 0)
-                    if pid == GREEDY or pid == EXPECTIMAX:
+                    if (pid == GREEDY or pid == EXPECTIMAX) and dirty:
                         R.fold_mods(up_eff, owned, mods)
-                        sl = lookup(cache, t, mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL],
-                                    mods[R.EFF_LUCKY], base2, coin_bonus, action_base, cstart, cn, cand, tm)
+                        sl = _slot(cache, c_keys, t, mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL],
+                                   mods[R.EFF_LUCKY], base2, coin_bonus, action_base, cstart, cn, cand, tm)
                         nd_now = min(R.MAX_DICE, int(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
                         e3 = c_eatt[t, sl, nd_now, 0]
                         e4 = c_eatt[t, sl, nd_now, 1]
@@ -944,16 +974,25 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _upgrade_gain(item, up_eff, mods, altar, nd, e3, base2, coin_bonus, action_base, cstart, cn, cand, cache, t, tm):
+def _slot(cache, c_keys, t, att, pmul, lucky, base2, coin_bonus, action_base, cstart, cn, cand, tm):
+    """``tables.lookup`` with its hit path (``probe``) on the keys array alone: no reference counts on a hit."""
+    s = probe(c_keys, t, att, pmul, lucky)
+    if s < 0:
+        s = lookup(cache, t, att, pmul, lucky, base2, coin_bonus, action_base, cstart, cn, cand, tm)
+    return s
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _upgrade_gain(item, up_eff, mods, altar, nd, e3, base2, coin_bonus, action_base, cstart, cn, cand, cache, c_keys,
+                  c_eatt, t, tm):
     """Greedy's and expectimax's gain in expected turn attack from upgrade ``item`` (profile tables)."""
-    eff = up_eff[item]
     att0 = mods[R.EFF_ATTACK_FLAT] + altar
-    att = att0 + eff[R.EFF_ATTACK_FLAT]
-    pm = mods[R.EFF_PASCH_MUL] * eff[R.EFF_PASCH_MUL]
-    lk = max(mods[R.EFF_LUCKY], eff[R.EFF_LUCKY])
+    att = att0 + up_eff[item, R.EFF_ATTACK_FLAT]
+    pm = mods[R.EFF_PASCH_MUL] * up_eff[item, R.EFF_PASCH_MUL]
+    lk = max(mods[R.EFF_LUCKY], up_eff[item, R.EFF_LUCKY])
     if att != att0 or pm != mods[R.EFF_PASCH_MUL] or lk != mods[R.EFF_LUCKY]:
-        s = lookup(cache, t, att, pm, lk, base2, coin_bonus, action_base, cstart, cn, cand, tm)
-        return cache[4][t, s, nd, 0] - e3
+        s = _slot(cache, c_keys, t, att, pm, lk, base2, coin_bonus, action_base, cstart, cn, cand, tm)
+        return c_eatt[t, s, nd, 0] - e3
     return 0.0
 
 
@@ -967,14 +1006,13 @@ def _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g
         return -1e18
     cm = rp[C.RP_CRIT_MUL]
     if item < n_up:
-        eff = up_eff[item]
-        return offer_value(pid, ITEM_UPGRADE, eff, jk[0] if n_jk > 0 else eff, rp[C.RP_DB_REROLLS], lp, maxlp, g,
-                           e3p - e3, e3, cm)
+        return offer_value(pid, ITEM_UPGRADE, up_eff, item, jk, 0, rp[C.RP_DB_REROLLS], lp, maxlp, g, e3p - e3, e3,
+                           cm)
     if item < n_up + n_jk:
-        return offer_value(pid, ITEM_JOKER, up_eff[0], jk[item - n_up], rp[C.RP_DB_REROLLS], lp, maxlp, 0.0,
-                           0.0, e3, cm)
-    return offer_value(pid, ITEM_DICE, up_eff[0], jk[0] if n_jk > 0 else up_eff[0], rp[C.RP_DB_REROLLS], lp,
-                       maxlp, (e4 - e3) * rp[C.RP_DB_REROLLS], 0.0, e3, cm)
+        return offer_value(pid, ITEM_JOKER, up_eff, 0, jk, item - n_up, rp[C.RP_DB_REROLLS], lp, maxlp, 0.0, 0.0,
+                           e3, cm)
+    return offer_value(pid, ITEM_DICE, up_eff, 0, jk, 0, rp[C.RP_DB_REROLLS], lp, maxlp,
+                       (e4 - e3) * rp[C.RP_DB_REROLLS], 0.0, e3, cm)
 
 
 @njit(cache=True, error_model="numpy")

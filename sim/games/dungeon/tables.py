@@ -64,6 +64,24 @@ def build_profile(base2, coin_bonus, action_base, att, pmul, lucky, cstart, cn, 
 
 
 @njit(cache=True, error_model="numpy", inline="always")
+def probe(keys, t, att, pmul, lucky):
+    """Slot of thread ``t`` holding the profile (att, pmul, lucky), or -1 (``keys``: the cache's first array).
+
+    The hit path of ``lookup`` on the one array it reads (taking the cache tuple apart costs an atomic
+    reference count per array)."""
+    ns = keys.shape[1]
+    h = (int(abs(att) * 1000.0 + 0.5) * 7919 + int(abs(pmul) * 1000.0 + 0.5) * 104729 + int(lucky > 0) * 31) % ns
+    for i in range(ns):
+        q = (h + i) % ns
+        k0 = keys[t, q, 0]
+        if np.isnan(k0):
+            return -1
+        if k0 == att and keys[t, q, 1] == pmul and keys[t, q, 2] == lucky:
+            return q
+    return -1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def lookup(cache, t, att, pmul, lucky, base2, coin_bonus, action_base, cstart, cn, cand, tm):
     """Slot of thread ``t`` holding the profile (att, pmul, lucky); builds it on a miss.
 

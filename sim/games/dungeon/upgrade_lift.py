@@ -35,9 +35,8 @@ def start_ratings(cfg: C.DungeonConfig, policy: str, difficulty: str) -> dict[st
     fz = C.freeze(cfg, difficulty)
     lp = float(fz.rp[C.RP_LP])
     pid = POLICIES[policy]
-    jrow = fz.jk[0] if fz.jk.shape[0] else fz.up_eff[0]
     return {
-        name: float(offer_value(pid, ITEM_UPGRADE, fz.up_eff[i], jrow, fz.rp[C.RP_DB_REROLLS], lp, lp, 0.0, 0.0,
+        name: float(offer_value(pid, ITEM_UPGRADE, fz.up_eff, i, fz.jk, 0, fz.rp[C.RP_DB_REROLLS], lp, lp, 0.0, 0.0,
                                 0.0, fz.rp[C.RP_CRIT_MUL]))
         for i, name in enumerate(C.upgrade_names(cfg))
     }
