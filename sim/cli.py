@@ -396,5 +396,7 @@ def main() -> None:
 
 from sim import cli_sweep  # noqa: E402,F401  (registers sweep, calibrate, check)
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # ``python -m sim.cli``: run the imported module, on whose app cli_sweep registered
+    from sim.cli import main as _main
+
+    _main()
