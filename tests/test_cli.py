@@ -116,3 +116,17 @@ def test_balance_report_covers_every_game(tmp_path):
         assert list((tmp_path / game).glob("*.png"))
     assert (tmp_path / "dungeon" / "win_rate_by_difficulty.png").is_file()
     assert (tmp_path / "dungeon24" / "matchup.png").is_file()
+
+
+def test_module_entry_point_has_every_command():
+    """``python -m sim.cli`` offers the commands that sim.cli_sweep registers (sweep, calibrate, check)."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    r = subprocess.run([sys.executable, "-m", "sim.cli", "--help"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    for command in ("play", "balance", "sweep", "calibrate", "check"):
+        assert command in r.stdout
