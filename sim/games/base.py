@@ -74,6 +74,10 @@ class Game:
     def prepare(self, cfg: Strict, policies: list[str], options: dict[str, Any]) -> None:
         """Build what the policies need before a batch (solved tables); default: nothing."""
 
+    def use_config(self, cfg: Strict) -> None:
+        """Adopt ``cfg`` for what ``charts`` draws beyond the tables (``dicesim report`` passes the config stored
+        in manifest.json); default: nothing."""
+
     def simulate(
         self, cfg: Strict, policies: list[str], seed: int, start: int, count: int, options: dict[str, Any]
     ) -> dict[str, np.ndarray]:

@@ -147,3 +147,16 @@ def test_cli_solve_describe_play():
     assert d["bust_probability_later_throws"]["1"] == pytest.approx(2 / 3)
     out = run_cli("play", "dadox", "--policy", "optimal-win", "--players", "1", "--n", "10")
     assert out.returncode == 2 and out.stderr.startswith("error:")
+
+
+def test_report_redraws_with_the_stored_config(tmp_path):
+    """``dicesim report`` draws the bank thresholds of the config the run used, not the default one."""
+    from sim.report import build_report
+
+    res = run_cli("play", "dadox", "--config", str(CONFIG_DIR / "dadox" / "house.toml"), "--policy", "threshold",
+                  "--n", "200", "--out", str(tmp_path))
+    assert res.returncode == 0, res.stderr
+    GAME.use_config(GAME.load())
+    build_report(tmp_path)
+    assert GAME._last_cfg == GAME.load(CONFIG_DIR / "dadox" / "house.toml")
+    assert GAME._last_cfg != GAME.load()

@@ -162,6 +162,9 @@ class Dadox(Game):
                    np.zeros((1, 1), np.int64), np.zeros(1, np.int64))
         return Solved(*turn, ok, *win)
 
+    def use_config(self, cfg: DadoxConfig) -> None:
+        self._last_cfg = cfg  # the bank-threshold chart solves the turn of this config
+
     def prepare(self, cfg: DadoxConfig, policies: list[str], options: dict[str, Any]) -> None:
         self._last_cfg = cfg
         if "optimal-win" in policies and len(policies) < 2:
