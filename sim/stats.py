@@ -8,6 +8,7 @@ Every function returns plain floats so results drop straight into JSON.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -63,7 +64,8 @@ def paired_difference(a: np.ndarray, b: np.ndarray) -> dict[str, object]:
 
 def bands(values: np.ndarray, qs: Sequence[float] = (0.1, 0.5, 0.9)) -> np.ndarray:
     """Quantile bands per column of a 2-D array, ignoring NaN (e.g. LP per room of runs alive)."""
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a column of only NaN (no run got there) gives NaN
         return np.nanquantile(np.asarray(values, dtype=np.float64), qs, axis=0)
 
 
