@@ -8,7 +8,8 @@ progression economy and without it (``rewards.enabled=false``, ``market.enabled=
 ratios of time with / without (the issue's bound: 1.5):
 
 - ``slowdown_per_run``: on the benchmark difficulty. Not like for like: without the economy the hero dies
-  after ~4 rooms, with it after ~8, so this mostly measures that runs with upgrades last longer.
+  after ~3 rooms, with it after ~7 (``mean_fights``), so this mostly measures that runs with upgrades last
+  longer.
 - ``slowdown_per_room``: the same batches per room (fight) played.
 - ``slowdown_full_run``: both variants on weak enemies (``EASY``: every run clears all 10 rooms either way),
   so both play the same full run; the economy's whole cost (9 rewards, 3 markets, jokers, refolded loadouts,
