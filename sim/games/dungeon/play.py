@@ -202,44 +202,81 @@ def _draw_intent(intents, i0, ni, st):
 
 @njit(cache=True, error_model="numpy")
 def new_scratch(pid, n_all):
-    """Per-thread work arrays of ``play_run``: (floats, ints, streams, etab, scratch, memo, cv, owned, items,
-    offer floats)."""
+    """Per-thread work arrays of ``play_run``: (floats, ints, streams, etab, scratch, memo, cv, owned + the
+    eligible-upgrade groups, items, offer floats); ``n_all``: upgrade and talent rows of the loadout."""
     big = pid == EXPECTIMAX
     return (np.zeros(R.N_EFF + FS_SIZE), np.zeros(80, np.int64), np.zeros(7, np.uint64),
             np.zeros((MAX_LEVELS + 1, R.N_MS) if big else (1, 1)), np.zeros(R.N_MS if big else 1),
-            np.zeros(R.N_MS if big else 1), np.zeros((R.N_COMBO, 4)), np.zeros(max(1, n_all), np.int64),
+            np.zeros(R.N_MS if big else 1), np.zeros((R.N_COMBO, 4)), np.zeros(2 * max(1, n_all) + 4, np.int64),
             np.zeros(3 * C.MAX_STOCK + C.MAX_JOKERS + 8, np.int64), np.zeros(4 * C.MAX_STOCK))
 
 
 @njit(cache=True, error_model="numpy")
 def draw_upgrade(st, fz, owned, taken, nt):
-    """An upgrade drawn as a reward/market slot: rarity first (weights of the rarities that still have an
-    eligible upgrade), then uniformly among that rarity's eligible upgrades (owned unique ones and the
-    ``taken[:nt]`` already in this offer are excluded). -1 when none is eligible."""
-    return _draw_upgrade(st, fz.up_rarity, fz.up_unique, fz.rarity_w, owned, taken, nt)
+    """An upgrade drawn as a reward/market slot (``eligible_upgrades`` then ``draw_eligible``): rarity first,
+    then uniformly among that rarity's upgrades; owned unique ones and the ``taken[:nt]`` already in this
+    offer are excluded. -1 when none is eligible."""
+    elig = np.empty(fz.up_rarity.shape[0] + 4, np.int64)
+    eligible_upgrades(fz.up_rarity, fz.up_unique, owned, elig)
+    return draw_eligible(st, fz.up_rarity, fz.rarity_w, elig, taken, nt)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _draw_upgrade(st, up_rarity, up_unique, rarity_w, owned, taken, nt):
-    """``draw_upgrade`` on the frozen arrays it reads; no calls in its loops (a call, or an array field of
-    the frozen tuple read in a loop, costs an atomic reference count per array per iteration)."""
+def eligible_upgrades(up_rarity, up_unique, owned, elig):
+    """Fill ``elig`` with the upgrades that can be offered (owned unique ones left out), grouped by rarity in id
+    order; ``elig[n_up + r]``: where rarity ``r``'s group starts (``elig[n_up + 3]``: the end)."""
     n_up = up_rarity.shape[0]
-    cnt0 = 0
-    cnt1 = 0
-    cnt2 = 0
+    c0 = 0
+    c1 = 0
     for u in range(n_up):
-        ok = not (up_unique[u] != 0 and owned[u] > 0)
-        for q in range(nt):
-            if taken[q] == u:
-                ok = False
-        if ok:
-            r = up_rarity[u]
+        if up_unique[u] != 0 and owned[u] > 0:
+            continue
+        r = up_rarity[u]
+        if r == 0:
+            c0 += 1
+        elif r == 1:
+            c1 += 1
+    i0 = 0
+    i1 = c0
+    i2 = c0 + c1
+    elig[n_up] = 0
+    elig[n_up + 1] = c0
+    elig[n_up + 2] = c0 + c1
+    for u in range(n_up):
+        if up_unique[u] != 0 and owned[u] > 0:
+            continue
+        r = up_rarity[u]
+        if r == 0:
+            elig[i0] = u
+            i0 += 1
+        elif r == 1:
+            elig[i1] = u
+            i1 += 1
+        else:
+            elig[i2] = u
+            i2 += 1
+    elig[n_up + 3] = i2
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def draw_eligible(st, up_rarity, rarity_w, elig, taken, nt):
+    """One reward/market slot from the groups of ``eligible_upgrades``: rarity first (weights of the rarities
+    that still have an eligible upgrade), then uniformly among that rarity's eligible upgrades not among the
+    ``taken[:nt]`` already in this offer. -1 when none is eligible."""
+    n_up = up_rarity.shape[0]
+    cnt0 = elig[n_up + 1] - elig[n_up]
+    cnt1 = elig[n_up + 2] - elig[n_up + 1]
+    cnt2 = elig[n_up + 3] - elig[n_up + 2]
+    for q in range(nt):
+        it = taken[q]
+        if 0 <= it < n_up:
+            r = up_rarity[it]
             if r == 0:
-                cnt0 += 1
+                cnt0 -= 1
             elif r == 1:
-                cnt1 += 1
+                cnt1 -= 1
             else:
-                cnt2 += 1
+                cnt2 -= 1
     w0 = rarity_w[0] if cnt0 > 0 else 0.0
     w1 = rarity_w[1] if cnt1 > 0 else 0.0
     w2 = rarity_w[2] if cnt2 > 0 else 0.0
@@ -257,14 +294,13 @@ def _draw_upgrade(st, up_rarity, up_unique, rarity_w, owned, taken, nt):
         r = 2
         cnt = cnt2
     j = below(st, cnt)
-    for u in range(n_up):
-        if up_rarity[u] != r:
-            continue
-        ok = not (up_unique[u] != 0 and owned[u] > 0)
+    for i in range(elig[n_up + r], elig[n_up + r + 1]):
+        u = elig[i]
+        dup = False
         for q in range(nt):
             if taken[q] == u:
-                ok = False
-        if ok:
+                dup = True
+        if not dup:
             if j == 0:
                 return u
             j -= 1
@@ -329,7 +365,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     for r in range(n_rooms):
         out[lp_base + r] = np.nan
         out[coins_base + r] = np.nan
-    fbuf, ibuf, ubuf, etab, scratch, memo, cv, owned, items, ofl = sc
+    fbuf, ibuf, ubuf, etab, scratch, memo, cv, obuf, items, ofl = sc
+    n_own = max(1, fz.loadout.shape[0])
+    owned = obuf[:n_own]
+    elig = obuf[n_own:]
     mods = fbuf[:R.N_EFF]
     fs = fbuf[R.N_EFF : R.N_EFF + FS_SIZE]
     c_keys = cache[0]
@@ -832,6 +871,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             # --- the reward: pick 1 of the offers ---
             if rp[C.RP_REWARDS_ON] > 0:
                 st_off[0] = stream_key(seed, run, 6, room)
+                eligible_upgrades(up_rarity, up_unique, owned, elig)
                 for q in range(n_off):
                     item = -1
                     if q + 1 >= rp[C.RP_ITEM_FROM] and uniform(st_off) < rp[C.RP_ITEM_CHANCE]:
@@ -840,7 +880,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         else:
                             item = n_up + n_jk
                     else:
-                        item = _draw_upgrade(st_off, up_rarity, up_unique, rarity_w, owned, offers,
+                        item = draw_eligible(st_off, up_rarity, rarity_w, elig, offers,
                                              q if rp[C.RP_DISTINCT] > 0 else 0)
                     offers[q] = item
                 out[O_REWARDS] += 1
@@ -851,7 +891,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         g = _upgrade_gain(item, up_eff, mods, altar, nd_base, e3, base2, coin_bonus, action_base,
                                           cstart, cn, cand, cache, c_keys, c_eatt, t, tm)
                     vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g)
-                    okv[q] = int(item >= 0 and not (n_up <= item < n_up + n_jk and nj >= max_j))
+                    okv[q] = 1 if item >= 0 and not (n_up <= item < n_up + n_jk and nj >= max_j) else 0
                     if 0 <= item < n_up:
                         ub = up_base + N_UC * item
                         out[ub + UC_OFFERED] += 1
@@ -876,9 +916,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             # --- the Tagesmarkt ---
             if rooms[rr, C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0:
                 st_off[0] = stream_key(seed, run, 7, room)
+                eligible_upgrades(up_rarity, up_unique, owned, elig)
                 ns = 0
                 for _q in range(n_mk_up):
-                    item = _draw_upgrade(st_off, up_rarity, up_unique, rarity_w, owned, offers, ns)
+                    item = draw_eligible(st_off, up_rarity, rarity_w, elig, offers, ns)
                     if item >= 0:
                         offers[ns] = item
                         prices[ns] = mk_prices[up_rarity[item]]
