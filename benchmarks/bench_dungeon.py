@@ -1,9 +1,10 @@
 """Würfel Dungeon throughput: full 10-room runs per second per policy; prints one JSON object.
 
 Usage: ``NUMBA_NUM_THREADS=2 .venv/bin/python benchmarks/bench_dungeon.py [--n 200000] [--n-expectimax 10000]
-[--difficulty leicht] [--progression both|on|off]``. Each policy is warmed up (compile or disk-cache load,
-and the profile-table cache) on a few runs first; the timed batch is ``sim.batch.run_batch`` as the CLI plays
-it, on all numba threads and then (a quarter of the runs) on one thread. ``both`` times the run with the
+[--difficulty leicht] [--progression both|on|off] [--rounds 5]``. Each policy is warmed up (compile or disk-cache
+load, and the profile-table cache) on a few runs first; the timed batch is ``sim.batch.run_batch`` as the CLI
+plays it, on all numba threads (best of ``--rounds`` rounds that alternate the variants) and then (a quarter of
+the runs) on one thread. ``both`` times the run with the
 progression economy and without it (``rewards.enabled=false``, ``market.enabled=false``) and reports three
 ratios of time with / without (the issue's bound: 1.5):
 
@@ -37,6 +38,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--progression", choices=("both", "on", "off"), default="both")
     ap.add_argument("--policies", default=",".join(TARGETS))
+    ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
 
     t0 = time.perf_counter()
@@ -51,8 +53,9 @@ def main() -> None:
     cold = time.perf_counter() - t0
     result = {"game": "dungeon", "difficulty": args.difficulty, "threads": numba.get_num_threads(),
               "startup_seconds": round(cold, 2)}
-    for mode, overrides in modes.items():
-        result[f"progression_{mode}"] = bench(GAME.load(overrides=overrides), opts, args)
+    timed = bench({m: GAME.load(overrides=ov) for m, ov in modes.items()}, opts, args)
+    for mode in modes:
+        result[f"progression_{mode}"] = timed[mode]
     if len(modes) == 2:
         on, off = result["progression_on"], result["progression_off"]
         result["slowdown_per_run"] = {p: round(off[p]["runs_per_second"] / on[p]["runs_per_second"], 3) for p in on}
@@ -60,8 +63,8 @@ def main() -> None:
             p: round(off[p]["rooms_per_second"] / on[p]["rooms_per_second"], 3) for p in on
         }
         easy = [x.format(d=args.difficulty) for x in EASY]
-        full = {m: bench(GAME.load(overrides=easy + ov), opts, args, policies=("vorschlag", "greedy"))
-                for m, ov in (("on", []), ("off", OFF))}
+        full = bench({m: GAME.load(overrides=easy + ov) for m, ov in (("on", []), ("off", OFF))}, opts, args,
+                     policies=("vorschlag", "greedy"))
         result["full_run"] = {"overrides": easy, **{f"progression_{m}": v for m, v in full.items()}}
         result["slowdown_full_run"] = {
             p: round(full["off"][p]["runs_per_second"] / full["on"][p]["runs_per_second"], 3) for p in full["on"]
@@ -70,39 +73,49 @@ def main() -> None:
     print(json.dumps(result))
 
 
-def bench(cfg, opts, args, policies=None) -> dict:
+def bench(cfgs: dict, opts, args, policies=None) -> dict:
+    """Throughput per variant (``cfgs``: name -> config) and policy. The variants of one policy are timed in
+    alternating rounds and each keeps its best round: the machine's noise only ever adds time, and
+    alternating keeps a slow spell from landing on one variant only."""
     from sim.batch import run_batch
     from sim.games.dungeon.game import GAME
 
-    out = {}
+    out: dict = {m: {} for m in cfgs}
     for policy in policies or args.policies.split(","):
         target = TARGETS[policy]
         n = args.n_expectimax if policy == "expectimax" else args.n
-        run_batch(GAME, cfg, [policy], 4096 if policy != "expectimax" else 256, args.seed + 1, opts,
-                  progress=False)  # warm: compile / cache load and the profile tables
-        seconds = []
-        for _ in range(3):  # best of three: the machine's noise only ever adds time
-            b = run_batch(GAME, cfg, [policy], n, args.seed, opts, progress=False)
-            seconds.append(b.seconds)
-        rps = n / min(seconds)
-        threads = numba.get_num_threads()
-        numba.set_num_threads(1)
-        n1 = max(256, n // 4)
-        b1 = run_batch(GAME, cfg, [policy], n1, args.seed, opts, progress=False)
-        numba.set_num_threads(threads)
-        out[policy] = {
-            "n": n,
-            "seconds": round(min(seconds), 3),
-            "runs_per_second": round(rps, 1),
-            "rooms_per_second": round(float(b.table["fights"].sum()) / min(seconds), 1),
-            "turns_per_second": round(float(b.table["turns"].sum()) / min(seconds), 1),
-            "target": target,
-            "meets_target": None if target is None else rps >= target,
-            "runs_per_second_1_thread": round(n1 / b1.seconds, 1),
-            "win_rate": round(float(b.table["win"].mean()), 4),
-            "mean_turns": round(float(b.table["turns"].mean()), 2),
-            "mean_fights": round(float(b.table["fights"].mean()), 2),
-        }
+        seconds: dict = {m: [] for m in cfgs}
+        last = {}
+        for cfg in cfgs.values():  # warm: compile / cache load and the profile tables
+            run_batch(GAME, cfg, [policy], 4096 if policy != "expectimax" else 256, args.seed + 1, opts,
+                      progress=False)
+        for _ in range(args.rounds):
+            for m, cfg in cfgs.items():
+                b = run_batch(GAME, cfg, [policy], n, args.seed, opts, progress=False)
+                seconds[m].append(b.seconds)
+                last[m] = b
+        for m, cfg in cfgs.items():
+            b = last[m]
+            best = min(seconds[m])
+            rps = n / best
+            threads = numba.get_num_threads()
+            numba.set_num_threads(1)
+            n1 = max(256, n // 4)
+            b1 = run_batch(GAME, cfg, [policy], n1, args.seed, opts, progress=False)
+            numba.set_num_threads(threads)
+            out[m][policy] = {
+                "n": n,
+                "seconds": round(best, 3),
+                "runs_per_second": round(rps, 1),
+                "rooms_per_second": round(float(b.table["fights"].sum()) / best, 1),
+                "turns_per_second": round(float(b.table["turns"].sum()) / best, 1),
+                "target": target,
+                "meets_target": None if target is None else rps >= target,
+                "runs_per_second_1_thread": round(n1 / b1.seconds, 1),
+                "win_rate": round(float(b.table["win"].mean()), 4),
+                "mean_turns": round(float(b.table["turns"].mean()), 2),
+                "mean_fights": round(float(b.table["fights"].mean()), 2),
+            }
     return out
 
 
