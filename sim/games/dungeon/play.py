@@ -452,6 +452,9 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     n_mk_up = int(rp[C.RP_MK_UPGRADES])
     pack_n = int(rp[C.RP_JOKER_PACK_N])
     adj_step = int(rp[C.RP_ADJ_STEP])
+    jk_wsum = 0.0
+    for jj in range(n_jk):
+        jk_wsum += jk[jj, C.JK_WEIGHT]
     # the profile tables of the loadout (row views are taken again only when the loadout changed)
     part = c_part[t, 0]
     pcl = c_pcl[t, 0]
@@ -939,28 +942,39 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         nl = _log(log, nl, LG_STOCK, room, 0, pk, int(prices[q]), int(coins), 0, 0, 0, 0, 0, 0)
                 jp = ns - 2 if rp[C.RP_JOKER_PACK] >= 0 else -1
                 spent = 0.0
+                stale = True  # the item values need (re)computing: first visit, or a buy changed what they read
+                regain = need_gain and dirty  # greedy, expectimax: gains from the loadout as it is now
                 while True:
-                    for q in range(ns):
-                        if not okv[q]:
-                            continue
-                        if q == jp:
-                            v = 0.0
-                            for jj in range(n_jk):
-                                v += jk[jj, C.JK_WEIGHT] * _item_value(pid, n_up + jj, n_up, n_jk, up_eff, jk, rp,
-                                                                        lp, maxlp, e3, e4, e3p, 0.0)
-                            w = 0.0
-                            for jj in range(n_jk):
-                                w += jk[jj, C.JK_WEIGHT]
-                            vals[q] = v / w * min(pack_n, max_j - nj)
-                            if nj >= max_j:
-                                okv[q] = 0
-                        else:
-                            item = offers[q]
-                            g = 0.0
-                            if need_gain and 0 <= item < n_up:
-                                g = _upgrade_gain(item, up_eff, mods, altar, nd_base, e3, base2, coin_bonus,
-                                                  action_base, cstart, cn, cand, cache, c_keys, c_eatt, t, tm)
-                            vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g)
+                    if regain:
+                        R.fold_mods(up_eff, owned, mods)
+                        sl = _slot(cache, c_keys, t, mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL],
+                                   mods[R.EFF_LUCKY], base2, coin_bonus, action_base, cstart, cn, cand, tm)
+                        nd_base = min(R.MAX_DICE, int(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
+                        e3 = c_eatt[t, sl, nd_base, 0]
+                        e4 = c_eatt[t, sl, nd_base, 1]
+                        e3p = c_eatt[t, sl, min(R.MAX_DICE, nd_base + 1), 0]
+                        regain = False
+                    if stale:
+                        for q in range(ns):
+                            if not okv[q]:
+                                continue
+                            if q == jp:
+                                v = 0.0
+                                for jj in range(n_jk):
+                                    v += jk[jj, C.JK_WEIGHT] * _item_value(pid, n_up + jj, n_up, n_jk, up_eff, jk,
+                                                                            rp, lp, maxlp, e3, e4, e3p, 0.0)
+                                vals[q] = v / jk_wsum * min(pack_n, max_j - nj)
+                                if nj >= max_j:
+                                    okv[q] = 0
+                            else:
+                                item = offers[q]
+                                g = 0.0
+                                if need_gain and 0 <= item < n_up:
+                                    g = _upgrade_gain(item, up_eff, mods, altar, nd_base, e3, base2, coin_bonus,
+                                                      action_base, cstart, cn, cand, cache, c_keys, c_eatt, t, tm)
+                                vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p,
+                                                      g)
+                        stale = False
                     b = decide_buy(pid, vals, prices, okv, ns, coins, st_pol)
                     if b < 0:
                         break
@@ -968,6 +982,9 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     coins -= prices[b]
                     spent += prices[b]
                     out[O_MK_BUYS] += 1
+                    lp_was = lp
+                    maxlp_was = maxlp
+                    nj_was = nj
                     if b == jp:
                         for _ in range(pack_n):
                             got = n_up + draw_joker(st_off, jk)
@@ -979,20 +996,15 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         got = offers[b]
                         if got < n_up:
                             dirty = True
+                            stale = True
+                            regain = need_gain
                             out[up_base + N_UC * got + UC_BOUGHT] += 1
                         lp, maxlp, nj, db_left = _take(got, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp,
                                                        db_left, out)
                         if log.shape[0] > 0:
                             nl = _log(log, nl, LG_BUY, room, 0, got, int(prices[b]), int(coins), 0, 0, 0, 0, 0, 0)
-                    if (pid == GREEDY or pid == EXPECTIMAX) and dirty:
-                        R.fold_mods(up_eff, owned, mods)
-                        sl = _slot(cache, c_keys, t, mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL],
-                                   mods[R.EFF_LUCKY], base2, coin_bonus, action_base, cstart, cn, cand, tm)
-                        nd_now = min(R.MAX_DICE, int(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
-                        e3 = c_eatt[t, sl, nd_now, 0]
-                        e4 = c_eatt[t, sl, nd_now, 1]
-                        e3p = c_eatt[t, sl, min(R.MAX_DICE, nd_now + 1), 0]
-                        nd_base = nd_now
+                    if lp != lp_was or maxlp != maxlp_was or nj != nj_was:
+                        stale = True
                 out[mk_base + mk_index] = spent
                 out[O_MK_SPENT] += spent
                 mk_index += 1
