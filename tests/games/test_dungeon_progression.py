@@ -327,3 +327,19 @@ def test_upgrade_lift_is_paired_and_causal():
     r = start_ratings(cfg, "vorschlag", "leicht")
     assert r["nichts"] == 0.0 and r["wetzstein"] > 0.0
     assert -1.0 <= rank_agreement(t.reset_index()) <= 1.0
+
+
+def test_a_tiny_profile_cache_changes_nothing():
+    """With 1 slot per thread greedy's gain look-ups evict the room's profile all the time: the kernel must
+    notice the reused slot and rebuild, so every table value equals the run with a roomy cache."""
+    from policies.dungeon import POLICIES
+    from sim.games.dungeon.game import table_columns
+
+    n = 300
+    outs = []
+    for slots in (T.N_SLOTS, 1):
+        out = np.zeros((n, len(table_columns(CFG))))
+        P.play_batch(POLICIES["greedy"], 5, 0, n, FZ, T.new_cache(1, slots), TM, out)
+        outs.append(out)
+    assert outs[0][:, 0].sum() > 0  # some rooms were played
+    np.testing.assert_array_equal(outs[0], outs[1])
