@@ -166,10 +166,11 @@ def play_games(seed, start, count, pids, rotate, rp, pp, tb, sol, turns, winners
     step = (count + nb - 1) // nb
     no_log = np.empty((0, LOG_WIDTH), np.int64)
     for b in prange(nb):
+        blk = np.int64(b)  # prange counts in uint64: int64 keeps one signature of play_game (replay's) = one compile
         scr = make_scratch(tm, tb.go_pad)
         scores = np.empty(players, np.int64)
         opened = np.empty(players, np.bool_)
-        for g in range(b * step, min(count, (b + 1) * step)):
+        for g in range(blk * step, min(count, (blk + 1) * step)):
             turns[g], winners[g], _ = play_game(
                 seed, start + g, pids, rotate, rp, pp, tb, sol, scr, scores, opened, stat[g], no_log
             )

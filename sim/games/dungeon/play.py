@@ -1103,10 +1103,11 @@ def play_batch(pid, seed, start, count, fz, cache, tm, out):
     nblk = min(count, cache[0].shape[0])
     n_all = fz.loadout.shape[0]
     for b in prange(nblk):
+        t = np.int64(b)  # prange counts in uint64: one signature of play_run (replay passes int64) = one compile
         nolog = np.zeros((0, LOG_W), np.int64)
         sc = new_scratch(pid, n_all)
-        for i in range(b, count, nblk):
-            play_run(pid, seed, start + i, fz, cache, b, tm, out[i], nolog, sc)
+        for i in range(t, count, nblk):
+            play_run(pid, seed, start + i, fz, cache, t, tm, out[i], nolog, sc)
 
 
 def run_one(pid: int, seed: int, run: int, fz, cache, tm, n_cols: int, log_rows: int = 0):
