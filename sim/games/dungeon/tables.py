@@ -64,13 +64,19 @@ def build_profile(base2, coin_bonus, action_base, att, pmul, lucky, cstart, cn, 
 
 
 @njit(cache=True, error_model="numpy", inline="always")
+def _home(att, pmul, lucky, ns):
+    """First slot probed for a profile key (open addressing over ``ns`` slots)."""
+    return (int(abs(att) * 1000.0 + 0.5) * 7919 + int(abs(pmul) * 1000.0 + 0.5) * 104729 + int(lucky > 0) * 31) % ns
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def probe(keys, t, att, pmul, lucky):
     """Slot of thread ``t`` holding the profile (att, pmul, lucky), or -1 (``keys``: the cache's first array).
 
     The hit path of ``lookup`` on the one array it reads (taking the cache tuple apart costs an atomic
     reference count per array)."""
     ns = keys.shape[1]
-    h = (int(abs(att) * 1000.0 + 0.5) * 7919 + int(abs(pmul) * 1000.0 + 0.5) * 104729 + int(lucky > 0) * 31) % ns
+    h = _home(att, pmul, lucky, ns)
     for i in range(ns):
         q = (h + i) % ns
         k0 = keys[t, q, 0]
@@ -89,7 +95,7 @@ def lookup(cache, t, att, pmul, lucky, base2, coin_bonus, action_base, cstart, c
     round-robin (an evicted key is simply rebuilt when met again: tables are pure functions of the key)."""
     keys, part, pcl, hold, eatt, nxt = cache
     ns = keys.shape[1]
-    h = (int(abs(att) * 1000.0 + 0.5) * 7919 + int(abs(pmul) * 1000.0 + 0.5) * 104729 + int(lucky > 0) * 31) % ns
+    h = _home(att, pmul, lucky, ns)
     s = -1
     for i in range(ns):
         q = (h + i) % ns
