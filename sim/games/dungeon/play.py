@@ -522,8 +522,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             dirty = False
         # the profile tables: look up again when the key changed or its slot was reused (a full cache row)
         if not (c_keys[t, slot, 0] == k_att + k_altar and c_keys[t, slot, 1] == k_pm and c_keys[t, slot, 2] == k_lk):
-            slot = _slot(cache, c_keys, t, k_att + k_altar, k_pm, k_lk, base2, coin_bonus, action_base, cstart, cn,
-                         cand, tm)
+            slot = probe(c_keys, t, k_att + k_altar, k_pm, k_lk)
+            if slot < 0:
+                slot = lookup(cache, t, k_att + k_altar, k_pm, k_lk, base2, coin_bonus, action_base, cstart, cn, cand,
+                              tm)
             part = c_part[t, slot]
             pcl = c_pcl[t, slot]
             hp_tab = c_hold[t, slot]
@@ -891,8 +893,14 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     item = offers[q]
                     g = 0.0
                     if need_gain and 0 <= item < n_up:
-                        g = _upgrade_gain(item, up_eff, mods, altar, nd_base, e3, base2, coin_bonus, action_base,
-                                          cstart, cn, cand, cache, c_keys, c_eatt, t, tm)
+                        ch, ga, gp, gl = _with_upgrade(mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL],
+                                                   mods[R.EFF_LUCKY], up_eff[item, R.EFF_ATTACK_FLAT],
+                                                   up_eff[item, R.EFF_PASCH_MUL], up_eff[item, R.EFF_LUCKY])
+                        if ch:
+                            sl = probe(c_keys, t, ga, gp, gl)
+                            if sl < 0:
+                                sl = lookup(cache, t, ga, gp, gl, base2, coin_bonus, action_base, cstart, cn, cand, tm)
+                            g = c_eatt[t, sl, nd_base, 0] - e3
                     vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g)
                     okv[q] = 1 if item >= 0 and not (n_up <= item < n_up + n_jk and nj >= max_j) else 0
                     if 0 <= item < n_up:
@@ -947,8 +955,11 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 while True:
                     if regain:
                         R.fold_mods(up_eff, owned, mods)
-                        sl = _slot(cache, c_keys, t, mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL],
-                                   mods[R.EFF_LUCKY], base2, coin_bonus, action_base, cstart, cn, cand, tm)
+                        ga = mods[R.EFF_ATTACK_FLAT] + altar
+                        sl = probe(c_keys, t, ga, mods[R.EFF_PASCH_MUL], mods[R.EFF_LUCKY])
+                        if sl < 0:
+                            sl = lookup(cache, t, ga, mods[R.EFF_PASCH_MUL], mods[R.EFF_LUCKY], base2, coin_bonus,
+                                        action_base, cstart, cn, cand, tm)
                         nd_base = min(R.MAX_DICE, int(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
                         e3 = c_eatt[t, sl, nd_base, 0]
                         e4 = c_eatt[t, sl, nd_base, 1]
@@ -970,8 +981,16 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                                 item = offers[q]
                                 g = 0.0
                                 if need_gain and 0 <= item < n_up:
-                                    g = _upgrade_gain(item, up_eff, mods, altar, nd_base, e3, base2, coin_bonus,
-                                                      action_base, cstart, cn, cand, cache, c_keys, c_eatt, t, tm)
+                                    ch, ga, gp, gl = _with_upgrade(
+                                        mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL], mods[R.EFF_LUCKY],
+                                        up_eff[item, R.EFF_ATTACK_FLAT], up_eff[item, R.EFF_PASCH_MUL],
+                                        up_eff[item, R.EFF_LUCKY])
+                                    if ch:
+                                        sl = probe(c_keys, t, ga, gp, gl)
+                                        if sl < 0:
+                                            sl = lookup(cache, t, ga, gp, gl, base2, coin_bonus, action_base, cstart,
+                                                        cn, cand, tm)
+                                        g = c_eatt[t, sl, nd_base, 0] - e3
                                 vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p,
                                                       g)
                         stale = False
@@ -1027,34 +1046,25 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _slot(cache, c_keys, t, att, pmul, lucky, base2, coin_bonus, action_base, cstart, cn, cand, tm):
-    """``tables.lookup`` with its hit path (``probe``) on the keys array alone: no reference counts on a hit."""
-    s = probe(c_keys, t, att, pmul, lucky)
-    if s < 0:
-        s = lookup(cache, t, att, pmul, lucky, base2, coin_bonus, action_base, cstart, cn, cand, tm)
-    return s
+def _with_upgrade(att, pmul, lucky, u_att, u_pmul, u_lucky):
+    """(changed, key): the profile key (attack per combo, Pasch multiplier, Glückssieben) of the loadout
+    ``(att, pmul, lucky)`` plus one upgrade; ``changed`` is False when the upgrade leaves the key as it is (its
+    gain in expected turn attack is then 0). Greedy and expectimax rate an upgrade by the expected turn attack
+    of that key's tables.
 
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _upgrade_gain(item, up_eff, mods, altar, nd, e3, base2, coin_bonus, action_base, cstart, cn, cand, cache, c_keys,
-                  c_eatt, t, tm):
-    """Greedy's and expectimax's gain in expected turn attack from upgrade ``item`` (profile tables)."""
-    att0 = mods[R.EFF_ATTACK_FLAT] + altar
-    att = att0 + up_eff[item, R.EFF_ATTACK_FLAT]
-    pm = mods[R.EFF_PASCH_MUL] * up_eff[item, R.EFF_PASCH_MUL]
-    lk = max(mods[R.EFF_LUCKY], up_eff[item, R.EFF_LUCKY])
-    if att != att0 or pm != mods[R.EFF_PASCH_MUL] or lk != mods[R.EFF_LUCKY]:
-        s = _slot(cache, c_keys, t, att, pm, lk, base2, coin_bonus, action_base, cstart, cn, cand, tm)
-        return c_eatt[t, s, nd, 0] - e3
-    return 0.0
+    Scalars only: an array argument of an inlined helper still costs two atomic reference counts per call."""
+    a = att + u_att
+    p = pmul * u_pmul
+    lk = max(lucky, u_lucky)
+    return not (a == att and p == pmul and lk == lucky), a, p, lk
 
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g):
     """The policy's value of one offer (``item``: upgrade id, ``n_up + joker id`` or ``n_up + n_jk`` the dice
-    bonus); ``g``: for greedy and expectimax the exact gain in expected turn attack of an upgrade
-    (``_upgrade_gain``), else 0. Takes only the arrays it reads: every array argument of a call costs an
-    atomic reference count."""
+    bonus); ``g``: for greedy and expectimax the exact gain in expected turn attack of an upgrade (the profile
+    tables of ``_with_upgrade``'s key), else 0. Takes only the arrays it reads: every array argument of a call
+    costs an atomic reference count."""
     if item < 0:
         return -1e18
     cm = rp[C.RP_CRIT_MUL]

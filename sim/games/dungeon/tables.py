@@ -73,8 +73,9 @@ def _home(att, pmul, lucky, ns):
 def probe(keys, t, att, pmul, lucky):
     """Slot of thread ``t`` holding the profile (att, pmul, lucky), or -1 (``keys``: the cache's first array).
 
-    The hit path of ``lookup`` on the one array it reads (taking the cache tuple apart costs an atomic
-    reference count per array)."""
+    The hit path of ``lookup`` on the one array it reads, inlined where the kernel looks a key up; ``lookup``
+    itself is a real call, made only on a miss (every array argument of a call, and of an inlined helper with
+    branches, costs two atomic reference counts per call)."""
     ns = keys.shape[1]
     h = _home(att, pmul, lucky, ns)
     for i in range(ns):
@@ -87,9 +88,10 @@ def probe(keys, t, att, pmul, lucky):
     return -1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy")
 def lookup(cache, t, att, pmul, lucky, base2, coin_bonus, action_base, cstart, cn, cand, tm):
-    """Slot of thread ``t`` holding the profile (att, pmul, lucky); builds it on a miss.
+    """Slot of thread ``t`` holding the profile (att, pmul, lucky); builds it on a miss (call it after ``probe``
+    missed).
 
     Open addressing from a hash of the key: probing stops at the first empty slot; a full row evicts
     round-robin (an evicted key is simply rebuilt when met again: tables are pure functions of the key)."""
