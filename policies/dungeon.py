@@ -85,6 +85,7 @@ from numba import njit
 from sim.dice import best_subkeep, best_subkeep_value, expect_over_rerolls
 from sim.games.dungeon import rules as R
 from sim.rng import below, uniform
+from sim.scalar import smax, smin, trunc
 
 POLICIES = {"vorschlag": 0, "greedy": 1, "expectimax": 2, "random": 3}
 VORSCHLAG, GREEDY, EXPECTIMAX, RANDOM = 0, 1, 2, 3
@@ -149,12 +150,12 @@ def rate(fs, dmg, sh, he):
     eblock = fs[FS_EBLOCK]
     lp = fs[FS_LP]
     maxlp = fs[FS_MAXLP]
-    lp1 = min(maxlp, lp + he)
-    hpd = max(0.0, dmg - eblock)
+    lp1 = smin(maxlp, lp + he)
+    hpd = smax(0.0, dmg - eblock)
     w = W_LP0 + W_LP1 * (1.0 - lp / maxlp)
     if dmg >= ehp + eblock or ehp - hpd - fs[FS_EPOISON] <= 0:
         return W_KILL + w * (lp1 - lp)
-    loss = max(0.0, fs[FS_INCOMING] - fs[FS_SHIELD] - sh)
+    loss = smax(0.0, fs[FS_INCOMING] - fs[FS_SHIELD] - sh)
     lp2 = lp1 - loss
     if lp2 <= 0:
         return -W_KILL + lp2
@@ -217,8 +218,8 @@ def best_assignment(fs, ids, n, cv, out_ids, out_roles, mode, work):
             if mode == 0:
                 v = rate(fs, dmg, sh, he)
             else:
-                loss = max(0.0, fs[FS_INCOMING] - fs[FS_SHIELD] - sh)
-                alive = min(fs[FS_MAXLP], fs[FS_LP] + he) - loss > 0 or dmg >= fs[FS_EHP] + fs[FS_EBLOCK]
+                loss = smax(0.0, fs[FS_INCOMING] - fs[FS_SHIELD] - sh)
+                alive = smin(fs[FS_MAXLP], fs[FS_LP] + he) - loss > 0 or dmg >= fs[FS_EHP] + fs[FS_EBLOCK]
                 v = dmg + (1e6 if alive else 0.0)
             if v > best:
                 best = v
@@ -248,7 +249,7 @@ def _keep_static(tab, roll, cursed, tm):
     code = 0
     p = 1
     for f in range(6):
-        code += max(counts[k, f], counts[cursed, f]) * p
+        code += smax(counts[k, f], counts[cursed, f]) * p
         p *= 7
     return tm[4][code]
 
@@ -359,7 +360,7 @@ def decide_keep(pid, roll, cursed, rolls_left, hold, etab, tm, st, work):
             cc += counts[cursed, f] * p
             p *= 7
         free = ioc[code]
-        lv = min(rolls_left, etab.shape[0] - 1)
+        lv = smin(rolls_left, etab.shape[0] - 1)
         k = best_subset(etab[lv], free, tm, work)
         kc = 0
         p = 1
@@ -383,7 +384,7 @@ def decide_assign(pid, fs, ids, n, cv, out_ids, out_roles, st, work):
         for j in range(n):
             dmg += R.player_attack(cv[ids[j], 0], fs[FS_ATT_MUL], 1.0, 1.0)
         lethal = dmg >= fs[FS_EHP] + fs[FS_EBLOCK]
-        dies = fs[FS_LP] - max(0.0, fs[FS_INCOMING] - fs[FS_SHIELD]) <= 0
+        dies = fs[FS_LP] - smax(0.0, fs[FS_INCOMING] - fs[FS_SHIELD]) <= 0
         if dies and not lethal:
             return best_assignment(fs, ids, n, cv, out_ids, out_roles, 1, work)[0]
         for j in range(n):
@@ -532,7 +533,7 @@ def offer_value(pid, kind, up_eff, u, jk, j, db_rerolls, lp, maxlp, g_att, g_dic
             return g_att
         return 0.0
     if kind == ITEM_JOKER:
-        jkind = int(jk[j, 0])
+        jkind = trunc(jk[j, 0])
         if jkind == 2:
             return RT_JOKER[2] * jk[j, 1] * (0.5 + missing)
         return RT_JOKER[jkind]
@@ -594,7 +595,7 @@ def decide_buy(pid, vals, prices, ok, n, coins, st):
     for i in range(n):
         if not ok[i] or prices[i] > coins:
             continue
-        r = vals[i] / max(prices[i], 1.0)
+        r = vals[i] / smax(prices[i], 1.0)
         if pid == GREEDY:
             if vals[i] <= 0.0:
                 continue
@@ -613,7 +614,7 @@ def decide_joker_heal(pid, fs, amount, st):
     maxlp = fs[FS_MAXLP]
     if lp >= maxlp:
         return False
-    dies = lp - max(0.0, fs[FS_INCOMING] - fs[FS_SHIELD]) <= 0
+    dies = lp - smax(0.0, fs[FS_INCOMING] - fs[FS_SHIELD]) <= 0
     if pid == RANDOM:
         return uniform(st) < 0.5
     if pid == GREEDY:

@@ -68,6 +68,7 @@ from sim.games.dungeon import config as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.tables import lookup, probe
 from sim.rng import below, die, stream_key, uniform
+from sim.scalar import smax, smin, trunc
 
 FIXED = (
     "win", "rooms_cleared", "death_room", "score", "coins", "lp", "max_lp", "seconds", "turns", "fights", "rolls",
@@ -207,7 +208,7 @@ def new_scratch(pid, n_all):
     big = pid == EXPECTIMAX
     return (np.zeros(R.N_EFF + FS_SIZE), np.zeros(80, np.int64), np.zeros(7, np.uint64),
             np.zeros((MAX_LEVELS + 1, R.N_MS) if big else (1, 1)), np.zeros(R.N_MS if big else 1),
-            np.zeros(R.N_MS if big else 1), np.zeros((R.N_COMBO, 4)), np.zeros(2 * max(1, n_all) + 4, np.int64),
+            np.zeros(R.N_MS if big else 1), np.zeros((R.N_COMBO, 4)), np.zeros(2 * smax(1, n_all) + 4, np.int64),
             np.zeros(3 * C.MAX_STOCK + C.MAX_JOKERS + 8, np.int64), np.zeros(4 * C.MAX_STOCK))
 
 
@@ -348,8 +349,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     counts = tm[0]
     ioc = tm[4]
     nl = 0
-    n_rooms = int(rp[C.RP_N_ROOMS])
-    n_up = int(rp[C.RP_N_UP])
+    n_rooms = trunc(rp[C.RP_N_ROOMS])
+    n_up = trunc(rp[C.RP_N_UP])
     lp_base = N_FIXED
     coins_base = N_FIXED + n_rooms
     turns_base = N_FIXED + 2 * n_rooms
@@ -366,7 +367,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         out[lp_base + r] = np.nan
         out[coins_base + r] = np.nan
     fbuf, ibuf, ubuf, etab, scratch, memo, cv, obuf, items, ofl = sc
-    n_own = max(1, fz.loadout.shape[0])
+    n_own = smax(1, fz.loadout.shape[0])
     owned = obuf[:n_own]
     elig = obuf[n_own:]
     mods = fbuf[:R.N_EFF]
@@ -382,7 +383,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     maxlp = rp[C.RP_LP] + mods[R.EFF_MAX_LP]
     lp = maxlp
     coins = rp[C.RP_COINS] + rp[C.RP_TALENT_COINS]
-    altar = int(rp[C.RP_START_ALTAR])
+    altar = trunc(rp[C.RP_START_ALTAR])
     seconds = 0.0
     want_etab = pid == EXPECTIMAX
     need_gain = pid == GREEDY or pid == EXPECTIMAX
@@ -415,7 +416,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     for q in range(fz.start_jokers.shape[0]):
         jokers[nj] = fz.start_jokers[q]
         nj += 1
-    max_j = int(rp[C.RP_MAX_JOKERS])
+    max_j = trunc(rp[C.RP_MAX_JOKERS])
     db_left = 0
     truhe_mask = 0
     rooms_cleared = 0
@@ -448,10 +449,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     ev_weights = fz.ev_weights
     ev_tot = ev_weights.sum()
     mk_prices = fz.prices
-    n_off = int(rp[C.RP_OFFERS])
-    n_mk_up = int(rp[C.RP_MK_UPGRADES])
-    pack_n = int(rp[C.RP_JOKER_PACK_N])
-    adj_step = int(rp[C.RP_ADJ_STEP])
+    n_off = trunc(rp[C.RP_OFFERS])
+    n_mk_up = trunc(rp[C.RP_MK_UPGRADES])
+    pack_n = trunc(rp[C.RP_JOKER_PACK_N])
+    adj_step = trunc(rp[C.RP_ADJ_STEP])
     jk_wsum = 0.0
     for jj in range(n_jk):
         jk_wsum += jk[jj, C.JK_WEIGHT]
@@ -487,7 +488,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 if acc:
                     if event == C.EV_ALTAR:
                         lp -= rp[C.RP_ALTAR_LP]
-                        altar += int(rp[C.RP_ALTAR_ATT])
+                        altar += trunc(rp[C.RP_ALTAR_ATT])
                         out[O_ALTARS] += 1
                         dirty = True
                     elif event == C.EV_JOKER:
@@ -499,12 +500,12 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     else:
                         coins += rp[C.RP_TRUHE_COINS]
                         out[O_EARNED] += rp[C.RP_TRUHE_COINS]
-                        truhe_mask = 1 << (int(rp[C.RP_TRUHE_DIE]) - 1)
+                        truhe_mask = 1 << (trunc(rp[C.RP_TRUHE_DIE]) - 1)
                         out[O_TRUHEN] += 1
                 if log.shape[0] > 0:
-                    nl = _log(log, nl, LG_EVENT, room, 0, event, int(acc), int(lp), int(coins), sold, 0, 0, 0, 0)
+                    nl = _log(log, nl, LG_EVENT, room, 0, event, trunc(acc), trunc(lp), trunc(coins), sold, 0, 0, 0, 0)
             if card == RAST:
-                lp = min(maxlp, lp + rp[C.RP_REST_HEAL])
+                lp = smin(maxlp, lp + rp[C.RP_REST_HEAL])
         if dirty:
             # combo values and profile tables only when an effect they read changed
             R.fold_mods(up_eff, owned, mods)
@@ -529,7 +530,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             part = c_part[t, slot]
             pcl = c_pcl[t, slot]
             hp_tab = c_hold[t, slot]
-        nd_base = min(R.MAX_DICE, int(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
+        nd_base = smin(R.MAX_DICE, trunc(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
         # --- the fight ---
         elite = card == ELITE
         boss = en[e, C.EN_BOSS] > 0
@@ -541,8 +542,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                                rp[C.RP_ELITE_ATT])
         sec_bonus = rooms[rr, C.RM_ATTBONUS]
         ebase = en[e, C.EN_DMG]
-        i0 = int(en[e, C.EN_I0])
-        ni = int(en[e, C.EN_IN])
+        i0 = trunc(en[e, C.EN_I0])
+        ni = trunc(en[e, C.EN_IN])
         rnd_mode = en[e, C.EN_RANDOM] > 0
         st_en[0] = stream_key(seed, run, 5, room)
         st_dice[0] = stream_key(seed, run, 2, room)
@@ -551,18 +552,18 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         ebuff = 0
         epoison = 0.0
         shield = float(rooms[rr, C.RM_PSHIELD])
-        adjusts = int(rp[C.RP_ADJUSTS] + mods[R.EFF_ADJUSTS])
-        rerolls = int(rp[C.RP_ROLLS]) - 1
+        adjusts = trunc(rp[C.RP_ADJUSTS] + mods[R.EFF_ADJUSTS])
+        rerolls = trunc(rp[C.RP_ROLLS]) - 1
         if db_left > 0:
-            rerolls += int(rp[C.RP_DB_REROLLS])
+            rerolls += trunc(rp[C.RP_DB_REROLLS])
             db_left -= 1
-        lc_left = int(rp[C.RP_LC_N])
+        lc_left = trunc(rp[C.RP_LC_N])
         extra_ok = True
         if boss and rp[C.RP_BOSS_REROLLS] >= 0:
-            rerolls = min(rerolls, int(rp[C.RP_BOSS_REROLLS]))
+            rerolls = smin(rerolls, trunc(rp[C.RP_BOSS_REROLLS]))
             lc_left = 0
             extra_ok = False
-        hero_left = int(rp[C.RP_HERO_N]) if rp[C.RP_HERO_ON] > 0 else 0
+        hero_left = trunc(rp[C.RP_HERO_N]) if rp[C.RP_HERO_ON] > 0 else 0
         cap = rp[C.RP_BOSS_CAP] if boss else rp[C.RP_CAP]
         fight_coins = 0.0
         nact[:] = 0
@@ -578,8 +579,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         seconds += rp[C.RP_T_INTRO]
         out[O_FIGHTS] += 1
         if log.shape[0] > 0:
-            nl = _log(log, nl, LG_ROOM, room, 0, card, e, int(ehp), int(eblock), third, int(lp), int(coins), int(elite),
-                      nd_base)
+            nl = _log(log, nl, LG_ROOM, room, 0, card, e, trunc(ehp), trunc(eblock), third, trunc(lp), trunc(coins),
+                      trunc(elite), nd_base)
         while True:
             turn += 1
             if turn > rp[C.RP_MAX_TURNS]:
@@ -587,13 +588,13 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 break
             if turn > 1:
                 shield = R.turn_start_shield(shield, mods)
-            nd = max(1, nd_base - eat_next)
+            nd = smax(1, nd_base - eat_next)
             eat_next = 0
             cmask = cursed_next & ((1 << nd) - 1)
             cursed_next = 0
             it = i0 + ii
             hit = R.hit_damage(ebase, intents[it, C.IN_DMG], scale, sec_bonus, ebuff)
-            hits = int(intents[it, C.IN_HITS])
+            hits = trunc(intents[it, C.IN_HITS])
             berserk = R.berserk_factor(lp, maxlp, mods)
             weak_mul = rp[C.RP_WEAK_MUL] if weak > 0 else 1.0
             fs[FS_EHP] = ehp
@@ -608,8 +609,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             fs[FS_LC_COST] = rp[C.RP_LC_COST]
             fs[FS_LC_OK] = 0.0
             if log.shape[0] > 0:
-                nl = _log(log, nl, LG_TURN, room, turn, int(lp), int(shield), int(ehp), int(eblock), it, hit * hits,
-                          weak, nd, cmask)
+                nl = _log(log, nl, LG_TURN, room, turn, trunc(lp), trunc(shield), trunc(ehp), trunc(eblock), it,
+                          hit * hits, weak, nd, cmask)
             for i in range(nd):
                 dice[i] = die(st_dice)
             out[O_ROLLS] += 1
@@ -622,7 +623,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             for i in range(nd):
                 ncursed += (cmask >> i) & 1
             if want_etab:
-                levels = max(1, min(rerolls, MAX_LEVELS))
+                levels = smax(1, smin(rerolls, MAX_LEVELS))
                 expectation_table(fs, cursed, nd - ncursed, levels, part, pcl, cv, tm, etab, scratch, memo, work)
             for r in range(rerolls, 0, -1):
                 roll = _ms(dice, nd, 0, -1, ioc)
@@ -643,7 +644,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         out[O_JK_REROLL] += 1
                         if log.shape[0] > 0:
                             nl = _log(log, nl, LG_JOKER, room, turn, jid, C.JK_REROLL, 0, 0, 0, 0, 0, 0, 0)
-                        for _ in range(int(jk[jid, C.JK_AMOUNT])):
+                        for _ in range(trunc(jk[jid, C.JK_AMOUNT])):
                             roll = _ms(dice, nd, 0, -1, ioc)
                             keep = decide_keep(pid, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
                             nroll += 1
@@ -659,7 +660,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     out[O_LC] += 1
                     keep = decide_keep(pid, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
                     if log.shape[0] > 0:
-                        nl = _log(log, nl, LG_LC, room, turn, int(coins), 0, 0, 0, 0, 0, 0, 0, 0)
+                        nl = _log(log, nl, LG_LC, room, turn, trunc(coins), 0, 0, 0, 0, 0, 0, 0, 0)
                     nroll += 1
                     seconds += rp[C.RP_T_ROLL]
                     nl = _roll_again(dice, nd, cmask, keep, counts, st_dice, kc6, out, log, nl, room, turn, nroll, 1)
@@ -694,13 +695,13 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     jid = jokers[q]
                     nj = _pop_joker(jokers, nj, q)
                     before = lp
-                    lp = min(maxlp, lp + jk[jid, C.JK_AMOUNT])
+                    lp = smin(maxlp, lp + jk[jid, C.JK_AMOUNT])
                     out[O_HEALED] += lp - before
                     fs[FS_LP] = lp
                     out[O_JK_USED] += 1
                     out[O_JK_HEAL] += 1
                     if log.shape[0] > 0:
-                        nl = _log(log, nl, LG_JOKER, room, turn, jid, C.JK_HEAL, int(lp - before), int(lp), 0, 0, 0,
+                        nl = _log(log, nl, LG_JOKER, room, turn, jid, C.JK_HEAL, trunc(lp - before), trunc(lp), 0, 0, 0,
                                   0, 0)
             k = _ms(dice, nd, 0, -1, ioc)
             m = decide_assign(pid, fs, part[k, 1:], part[k, 0], cv, aid, arole, st_pol, work)
@@ -733,7 +734,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 if arole[j] == R.HEAL:
                     h = cv[c, 2] * (hero_f if j == hero_j else 1.0)
                     before = lp
-                    lp = min(maxlp, lp + h)
+                    lp = smin(maxlp, lp + h)
                     out[O_HEALED] += lp - before
                     healed = True
             for j in range(m):
@@ -752,16 +753,16 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     out[O_CRITS] += crit_j[j]
                 elif role == R.HEAL:
                     useful = lp_run < maxlp
-                    eff = int(min(maxlp, lp_run + cv[c, 2] * hf) - lp_run)
-                    lp_run = min(maxlp, lp_run + cv[c, 2] * hf)
+                    eff = trunc(smin(maxlp, lp_run + cv[c, 2] * hf) - lp_run)
+                    lp_run = smin(maxlp, lp_run + cv[c, 2] * hf)
                 else:
                     useful = ehp > 0 and (hit * hits > 0 or rp[C.RP_SHIELD_NEEDS_ATT] == 0)
-                    eff = int(cv[c, 1] * hf)
+                    eff = trunc(cv[c, 1] * hf)
                 pay = 0.0
                 if useful:
                     pay = float(R.action_coins(cv[c, 3], nact[role], steps, step_floor))
                     nact[role] += 1
-                    pay = min(pay, cap - fight_coins)
+                    pay = smin(pay, cap - fight_coins)
                     fight_coins += pay
                     coins += pay
                     out[O_EARNED] += pay
@@ -770,13 +771,13 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 kinds_used |= 1 << kind
                 was_crit = crit_j[j] if role == R.ATTACK else 0
                 if log.shape[0] > 0:
-                    nl = _log(log, nl, LG_COMBO, room, turn, c, role, eff, int(pay), was_crit, 0, 0, 0, 0)
+                    nl = _log(log, nl, LG_COMBO, room, turn, c, role, eff, trunc(pay), was_crit, 0, 0, 0, 0)
             seconds += m * rp[C.RP_T_ASSIGN] + rp[C.RP_T_TURN]
             if weak > 0:
                 weak -= 1
             if log.shape[0] > 0:
-                nl = _log(log, nl, LG_RESOLVE, room, turn, int(ehp), int(eblock), int(lp), int(shield), int(epoison),
-                          0, 0, 0, 0)
+                nl = _log(log, nl, LG_RESOLVE, room, turn, trunc(ehp), trunc(eblock), trunc(lp), trunc(shield),
+                          trunc(epoison), 0, 0, 0, 0)
             if ehp <= 0:
                 won = True
                 break
@@ -784,46 +785,47 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             eblock = 0.0
             pdmg = 0
             if epoison > 0:
-                pdmg = int(epoison)
+                pdmg = trunc(epoison)
                 ehp -= epoison
                 out[O_POISON] += epoison
-                epoison = max(0.0, epoison - rp[C.RP_POISON_DECAY])
+                epoison = smax(0.0, epoison - rp[C.RP_POISON_DECAY])
                 if ehp <= 0:
                     won = True
                     if log.shape[0] > 0:
-                        nl = _log(log, nl, LG_ENEMY, room, turn, it, 0, int(lp), int(shield), 0, int(ehp), 0, pdmg, 0)
+                        nl = _log(log, nl, LG_ENEMY, room, turn, it, 0, trunc(lp), trunc(shield), 0, trunc(ehp), 0,
+                                  pdmg, 0)
                     break
             taken = 0.0
             if hit > 0:
                 for _ in range(hits):
-                    a = min(shield, float(hit))
+                    a = smin(shield, float(hit))
                     shield -= a
                     lp -= hit - a
                     taken += hit - a
             out[O_TAKEN] += taken
             eblock += intents[it, C.IN_BLOCK]
-            ehp = min(ehp_max, ehp + intents[it, C.IN_HEAL])
-            weak = max(weak, int(intents[it, C.IN_WEAKEN]))
-            ncurse = int(intents[it, C.IN_CURSE])
+            ehp = smin(ehp_max, ehp + intents[it, C.IN_HEAL])
+            weak = smax(weak, trunc(intents[it, C.IN_WEAKEN]))
+            ncurse = trunc(intents[it, C.IN_CURSE])
             if ncurse > 0:
                 # k distinct random dice (partial Fisher-Yates over the dice indices)
                 for q in range(nd_base):
                     idx[q] = q
-                for q in range(min(ncurse, nd_base)):
+                for q in range(smin(ncurse, nd_base)):
                     w = q + below(st_en, nd_base - q)
                     tq = idx[q]
                     idx[q] = idx[w]
                     idx[w] = tq
                     cursed_next |= 1 << idx[q]
-            s = min(coins, intents[it, C.IN_STEAL])
+            s = smin(coins, intents[it, C.IN_STEAL])
             coins -= s
             stolen += s
             out[O_STOLEN] += s
-            ebuff += int(intents[it, C.IN_BUFF])
-            eat_next = int(intents[it, C.IN_EAT])
+            ebuff += trunc(intents[it, C.IN_BUFF])
+            eat_next = trunc(intents[it, C.IN_EAT])
             if log.shape[0] > 0:
-                nl = _log(log, nl, LG_ENEMY, room, turn, it, int(taken), int(lp), int(shield), int(eblock), int(ehp),
-                          int(s), pdmg, 0)
+                nl = _log(log, nl, LG_ENEMY, room, turn, it, trunc(taken), trunc(lp), trunc(shield), trunc(eblock),
+                          trunc(ehp), trunc(s), pdmg, 0)
             if lp <= 0:
                 break
             ii = _draw_intent(intents, i0, ni, st_en) if rnd_mode else (ii + 1) % ni
@@ -832,7 +834,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         if not won:
             death = room
             if log.shape[0] > 0:
-                nl = _log(log, nl, LG_END, room, turn, 0, 0, 0, int(coins), int(lp), int(fight_coins), 0, 0, 0)
+                nl = _log(log, nl, LG_END, room, turn, 0, 0, 0, trunc(coins), trunc(lp), trunc(fight_coins), 0, 0, 0)
             break
         rooms_cleared = room
         if boss:
@@ -862,8 +864,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         coins += reward
         out[O_EARNED] += reward
         if log.shape[0] > 0:
-            nl = _log(log, nl, LG_END, room, turn, 1, int(reward), int(met), int(coins), int(lp), int(fight_coins),
-                      0, 0, 0)
+            nl = _log(log, nl, LG_END, room, turn, 1, trunc(reward), trunc(met), trunc(coins), trunc(lp),
+                      trunc(fight_coins), 0, 0, 0)
         if room < n_rooms and (rp[C.RP_REWARDS_ON] > 0 or rooms[rr, C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0):
             # expected turn attack now and with one more die / roll (greedy, expectimax rate offers with them)
             e3 = 0.0
@@ -872,7 +874,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             if need_gain:
                 e3 = c_eatt[t, slot, nd_base, 0]
                 e4 = c_eatt[t, slot, nd_base, 1]
-                e3p = c_eatt[t, slot, min(R.MAX_DICE, nd_base + 1), 0]
+                e3p = c_eatt[t, slot, smin(R.MAX_DICE, nd_base + 1), 0]
             # --- the reward: pick 1 of the offers ---
             if rp[C.RP_REWARDS_ON] > 0:
                 st_off[0] = stream_key(seed, run, 6, room)
@@ -923,7 +925,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 if log.shape[0] > 0:
                     nl = _log(log, nl, LG_REWARD, room, 0, offers[0], offers[1] if n_off > 1 else -1,
                               offers[2] if n_off > 2 else -1, offers[3] if n_off > 3 else -1,
-                              offers[4] if n_off > 4 else -1, got, int(lp), int(maxlp), int(coins))
+                              offers[4] if n_off > 4 else -1, got, trunc(lp), trunc(maxlp), trunc(coins))
             # --- the Tagesmarkt ---
             if rooms[rr, C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0:
                 st_off[0] = stream_key(seed, run, 7, room)
@@ -947,7 +949,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     okv[q] = 1
                     if log.shape[0] > 0:
                         pk = -2 if (rp[C.RP_JOKER_PACK] >= 0 and q == ns - 2) else offers[q]
-                        nl = _log(log, nl, LG_STOCK, room, 0, pk, int(prices[q]), int(coins), 0, 0, 0, 0, 0, 0)
+                        nl = _log(log, nl, LG_STOCK, room, 0, pk, trunc(prices[q]), trunc(coins), 0, 0, 0, 0, 0, 0)
                 jp = ns - 2 if rp[C.RP_JOKER_PACK] >= 0 else -1
                 spent = 0.0
                 stale = True  # the item values need (re)computing: first visit, or a buy changed what they read
@@ -960,10 +962,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         if sl < 0:
                             sl = lookup(cache, t, ga, mods[R.EFF_PASCH_MUL], mods[R.EFF_LUCKY], base2, coin_bonus,
                                         action_base, cstart, cn, cand, tm)
-                        nd_base = min(R.MAX_DICE, int(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
+                        nd_base = smin(R.MAX_DICE, trunc(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
                         e3 = c_eatt[t, sl, nd_base, 0]
                         e4 = c_eatt[t, sl, nd_base, 1]
-                        e3p = c_eatt[t, sl, min(R.MAX_DICE, nd_base + 1), 0]
+                        e3p = c_eatt[t, sl, smin(R.MAX_DICE, nd_base + 1), 0]
                         regain = False
                     if stale:
                         for q in range(ns):
@@ -974,7 +976,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                                 for jj in range(n_jk):
                                     v += jk[jj, C.JK_WEIGHT] * _item_value(pid, n_up + jj, n_up, n_jk, up_eff, jk,
                                                                             rp, lp, maxlp, e3, e4, e3p, 0.0)
-                                vals[q] = v / jk_wsum * min(pack_n, max_j - nj)
+                                vals[q] = v / jk_wsum * smin(pack_n, max_j - nj)
                                 if nj >= max_j:
                                     okv[q] = 0
                             else:
@@ -1010,7 +1012,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                             lp, maxlp, nj, db_left = _take(got, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp,
                                                            db_left, out)
                             if log.shape[0] > 0:
-                                nl = _log(log, nl, LG_BUY, room, 0, got, int(prices[b]), int(coins), 1, 0, 0, 0, 0, 0)
+                                nl = _log(log, nl, LG_BUY, room, 0, got, trunc(prices[b]), trunc(coins), 1, 0, 0, 0, 0,
+                                          0)
                     else:
                         got = offers[b]
                         if got < n_up:
@@ -1021,7 +1024,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         lp, maxlp, nj, db_left = _take(got, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp,
                                                        db_left, out)
                         if log.shape[0] > 0:
-                            nl = _log(log, nl, LG_BUY, room, 0, got, int(prices[b]), int(coins), 0, 0, 0, 0, 0, 0)
+                            nl = _log(log, nl, LG_BUY, room, 0, got, trunc(prices[b]), trunc(coins), 0, 0, 0, 0, 0, 0)
                     if lp != lp_was or maxlp != maxlp_was or nj != nj_was:
                         stale = True
                 out[mk_base + mk_index] = spent
@@ -1033,15 +1036,15 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     out[O_WIN] = 1.0 if win else 0.0
     out[O_ROOMS] = rooms_cleared
     out[O_DEATH] = death
-    out[O_LP] = max(lp, 0.0)
+    out[O_LP] = smax(lp, 0.0)
     out[O_MAXLP] = maxlp
     out[O_COINS] = coins
     out[O_SECONDS] = seconds
-    out[O_SCORE] = R.score(rooms_cleared, max(lp, 0.0), seconds, win, rp[C.RP_SC_ROOM], rp[C.RP_SC_LP],
+    out[O_SCORE] = R.score(rooms_cleared, smax(lp, 0.0), seconds, win, rp[C.RP_SC_ROOM], rp[C.RP_SC_LP],
                            rp[C.RP_SC_BUDGET], rp[C.RP_SC_WIN], rp[C.RP_POINTS])
     if log.shape[0] > 0:
-        nl = _log(log, nl, LG_RUN, 0, 0, int(win), rooms_cleared, int(out[O_SCORE]), int(seconds * 10), 0, 0, 0, 0,
-                  0)
+        nl = _log(log, nl, LG_RUN, 0, 0, trunc(win), rooms_cleared, trunc(out[O_SCORE]), trunc(seconds * 10), 0, 0, 0,
+                  0, 0)
     return nl
 
 
@@ -1055,7 +1058,7 @@ def _with_upgrade(att, pmul, lucky, u_att, u_pmul, u_lucky):
     Scalars only: an array argument of an inlined helper still costs two atomic reference counts per call."""
     a = att + u_att
     p = pmul * u_pmul
-    lk = max(lucky, u_lucky)
+    lk = smax(lucky, u_lucky)
     return not (a == att and p == pmul and lk == lucky), a, p, lk
 
 
@@ -1094,14 +1097,14 @@ def _take(item, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, o
         add = up_eff[item, R.EFF_MAX_LP]
         if add > 0:
             maxlp += add
-            lp = min(maxlp, lp + add)
+            lp = smin(maxlp, lp + add)
     elif item < n_up + n_jk:
         if nj < rp[C.RP_MAX_JOKERS]:
             jokers[nj] = item - n_up
             nj += 1
             out[O_JK_GAINED] += 1
     else:
-        db_left += int(rp[C.RP_DB_FIGHTS])
+        db_left += trunc(rp[C.RP_DB_FIGHTS])
         out[O_DICE_BONUS] += 1
     return lp, maxlp, nj, db_left
 
@@ -1110,7 +1113,7 @@ def _take(item, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, o
 def play_batch(pid, seed, start, count, fz, cache, tm, out):
     """Runs ``start .. start + count - 1`` into the rows of ``out``: one block of strided runs per cache row
     (each block owns its row of the profile cache)."""
-    nblk = min(count, cache[0].shape[0])
+    nblk = smin(count, cache[0].shape[0])
     n_all = fz.loadout.shape[0]
     for b in prange(nblk):
         t = np.int64(b)  # prange counts in uint64: one signature of play_run (replay passes int64) = one compile

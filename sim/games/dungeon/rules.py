@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from sim.dice import POW7, multisets
+from sim.scalar import smax, smin, trunc
 
 KINDS = ("pasch", "drilling", "kleine_strasse", "full_house", "vierling", "grosse_strasse", "fuenfling", "sechsling")
 KIND_LABELS = ("Pasch", "Drilling", "Kleine Straße", "Full House", "Vierling", "Große Straße", "Fünfling", "Sechsling")
@@ -90,7 +91,7 @@ def combo_name(cid: int) -> str:
 
 @njit(cache=True, inline="always")
 def round_half_up(x: float) -> int:
-    return int(np.floor(x + 0.5))
+    return trunc(np.floor(x + 0.5))
 
 
 @njit(cache=True)
@@ -243,7 +244,7 @@ def fold_mods(eff, owned, out):
                 if e == EFF_PASCH_MUL or e == EFF_BERSERK_MUL:
                     out[e] *= v
                 elif e == EFF_SHIELD_KEEP or e == EFF_BERSERK_LP or e == EFF_LUCKY:
-                    out[e] = max(out[e], v)
+                    out[e] = smax(out[e], v)
                 elif e == EFF_CRIT:
                     miss *= 1.0 - v
                 else:
@@ -289,7 +290,7 @@ def action_coins(base, nth, steps, rounding_floor):
     if nth >= steps.shape[0]:
         return 0
     x = base * steps[nth]
-    return int(np.floor(x)) if rounding_floor else round_half_up(x)
+    return trunc(np.floor(x)) if rounding_floor else round_half_up(x)
 
 
 @njit(cache=True, inline="always")
@@ -302,7 +303,7 @@ def player_attack(att, weak_mul, berserk_mul, crit_mul):
 @njit(cache=True)
 def score(rooms_cleared, lp, seconds, win, per_room, per_lp, budget, win_points, points):
     """(rooms × 100 + LP × 5 + max(0, 600 − seconds) + 500 on a win) × points factor, rounded."""
-    x = rooms_cleared * per_room + max(lp, 0) * per_lp + max(0.0, budget - seconds)
+    x = rooms_cleared * per_room + smax(lp, 0) * per_lp + smax(0.0, budget - seconds)
     if win:
         x += win_points
     return round_half_up(x * points)
@@ -345,7 +346,7 @@ def resolve_attacks(cv, ids, roles, m, hero_j, hero_factor, mods, weak_mul, bers
         a = cv[c, 0] * (hero_factor if j == hero_j else 1.0)
         d = player_attack(a, weak_mul, berserk, cm)
         dealt[j] = d
-        b = min(state[1], float(d))
+        b = smin(state[1], float(d))
         state[1] -= b
         state[0] -= d - b
         total += d - b
@@ -356,7 +357,7 @@ def resolve_attacks(cv, ids, roles, m, hero_j, hero_factor, mods, weak_mul, bers
 @njit(cache=True, inline="always")
 def turn_start_shield(shield, mods):
     """Player shield at the start of the next turn: 0, or up to ``shield_keep`` kept (Eherne Mauer)."""
-    return min(shield, mods[EFF_SHIELD_KEEP])
+    return smin(shield, mods[EFF_SHIELD_KEEP])
 
 
 @njit(cache=True, inline="always")

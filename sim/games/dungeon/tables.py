@@ -16,6 +16,7 @@ from numba import njit
 
 from policies.dungeon import N_HOLD, build_holds
 from sim.games.dungeon import rules as R
+from sim.scalar import trunc
 
 N_SLOTS = 512
 K_ATT, K_PASCH, K_LUCKY = range(3)
@@ -66,7 +67,8 @@ def build_profile(base2, coin_bonus, action_base, att, pmul, lucky, cstart, cn, 
 @njit(cache=True, error_model="numpy", inline="always")
 def _home(att, pmul, lucky, ns):
     """First slot probed for a profile key (open addressing over ``ns`` slots)."""
-    return (int(abs(att) * 1000.0 + 0.5) * 7919 + int(abs(pmul) * 1000.0 + 0.5) * 104729 + int(lucky > 0) * 31) % ns
+    return (trunc(abs(att) * 1000.0 + 0.5) * 7919 + trunc(abs(pmul) * 1000.0 + 0.5) * 104729
+            + trunc(lucky > 0) * 31) % ns
 
 
 @njit(cache=True, error_model="numpy", inline="always")
