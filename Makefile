@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 N ?= 20000
 
-.PHONY: run test test-fast lint bench clean
+.PHONY: run test test-fast lint bench golden clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,9 @@ test: $(VENV)/.installed lint
 
 test-fast: $(VENV)/.installed
 	$(PY) -m pytest -q -m "not slow"
+
+golden: $(VENV)/.installed  # regenerate tests/golden after an intended rule change
+	$(PY) -m tests.golden
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/run_all.py
