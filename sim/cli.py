@@ -394,6 +394,7 @@ def main() -> None:
         sys.exit(130)
 
 
+import sim.cli_studio  # noqa: E402,F401  (registers studio)
 from sim import cli_sweep  # noqa: E402,F401  (registers sweep, calibrate, check)
 
 if __name__ == "__main__":  # ``python -m sim.cli``: run the imported module, on whose app cli_sweep registered
