@@ -140,13 +140,13 @@ class Studio:
                     if choices and isinstance(default, str):
                         w: ui.element = ui.select(choices, label=name, value=default)
                     else:
-                        w = ui.input(name, value=str(default))
+                        w = ui.input(name, value="" if default is None else str(default))
                     self.option_inputs[name] = _tid(w.classes("w-28"), f"option-{name}")
             with ui.row().classes("w-full gap-2 items-start"):
                 self.n_input = _tid(ui.input("N runs", value="10000").classes("w-48"), "n")
                 self.seed_input = _tid(ui.input("seed", value="1").classes("w-32"), "seed")
                 self.run_btn = _tid(ui.button("Run", icon="play_arrow", on_click=self.start_play), "run")
-                self.stop_btn = ui.button("Stop", icon="stop", on_click=self.stop).props("flat")
+                self.stop_btn = _tid(ui.button("Stop", icon="stop", on_click=self.stop).props("flat"), "stop")
                 self.stop_btn.set_visibility(False)
             self.progress = _tid(ui.linear_progress(0, show_value=False).props("instant-feedback"), "progress")
             self.status = _tid(ui.label("").classes("text-caption"), "status")
@@ -185,14 +185,15 @@ class Studio:
     def collect(self) -> tuple[dict[str, Any], int, int, list[str]] | None:
         """Options, N, seed and ``--set`` lines, each bad one marked with the CLI's message."""
         ok = True
-        opts: dict[str, Any] = {}
-        for name, w in self.option_inputs.items():
+        raw = {name: w.value for name, w in self.option_inputs.items()}
+        for name, w in self.option_inputs.items():  # one at a time, so a message lands on its input
             try:
-                opts.update(engine.options_for(self.game, {name: w.value}))
+                engine.options_for(self.game, {name: raw[name]})
                 _error_to(w, "")
             except DicesimError as e:
                 _error_to(w, f"error: {e}")
                 ok = False
+        opts: dict[str, Any] = {}
         n = seed = 0
         for w, check in ((self.n_input, engine.check_n), (self.seed_input, engine.check_seed)):
             try:
@@ -209,6 +210,11 @@ class Studio:
             ok = False
         sets = self.form.sets()
         if ok:
+            try:
+                opts = engine.options_for(self.game, raw)
+            except DicesimError as e:
+                self.status.text = f"error: {e}"
+                return None
             try:
                 engine.load(self.game, self.config, sets)
             except DicesimError as e:

@@ -274,7 +274,8 @@ def sweep_tasks(grid: dict[str, list[Any]], n: int) -> int:
 
 
 def sweep_done(out: Path) -> int:
-    return sum(1 for _ in (Path(out) / "parts").glob("*.parquet")) if (Path(out) / "parts").is_dir() else 0
+    """Chunk files a running sweep has finished (written atomically; half-written ones start with a dot)."""
+    return sum(1 for _ in (Path(out) / "parts").glob("p*")) if (Path(out) / "parts").is_dir() else 0
 
 
 def sweep_charts(table: pd.DataFrame, fields: list[str], metric: str, base: dict[str, Any], out: Path) -> list[Path]:

@@ -74,7 +74,7 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
                     _cell("")
                     continue
                 sig = d["ci95"] is not None and (d["ci95"][0] > 0 or d["ci95"][1] < 0)
-                colour = ("text-positive" if d["value"] > 0 else "text-negative") if sig else "text-grey-8"
+                colour = "text-indigo-9 text-bold" if sig else "text-grey-8"  # beyond noise, whichever way
                 _cell(("+" if d["value"] > 0 else "") + fmt(d["value"]), f"diff-{name}", d["value"], colour)
                 _cell(fmt_ci(d["ci95"]), classes="text-caption text-grey-7")
 
