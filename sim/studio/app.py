@@ -298,8 +298,14 @@ class Studio:
                 ui.label("The previous run used another N, seed, policy or options: differences are not paired "
                          "and carry no interval.").classes("text-warning")
             headline_table(cur, prev, engine.headline(cur.metrics))
-            with ui.expansion(f"all {len(cur.metrics)} metrics").classes("w-full").props("dense"):
-                headline_table(cur, prev, list(cur.metrics))
+            every = ui.expansion(f"all {len(cur.metrics)} metrics").classes("w-full").props("dense")
+
+            def fill_every(e: Any, box: ui.expansion = every) -> None:
+                if e.value and not box.default_slot.children:
+                    with box:
+                        headline_table(cur, prev, list(cur.metrics), ids=False)
+
+            every.on_value_change(fill_every)
             chart_images(cur.charts, self.url)
 
     # --- sweep --------------------------------------------------------------------------------

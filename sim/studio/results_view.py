@@ -46,11 +46,19 @@ def _cell(text: str, test_id: str | None = None, value: Any = None, classes: str
         lab.props["data-value"] = repr(float(value)) if isinstance(value, int | float) else str(value)
 
 
-def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names: list[str]) -> None:
-    """Metric | now [95 %] | before [95 %] | difference [95 %] as a grid of labels."""
+def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names: list[str],
+                   ids: bool = True) -> None:
+    """Metric | now [95 %] | before [95 %] | difference [95 %] as a grid of labels (test ids once per page)."""
     same = engine.paired(cur, prev)
     cols = 4 if prev is not None else 2
-    with ui.grid(columns=cols).classes("gap-x-6 gap-y-1 items-baseline").props('data-testid="headline"'):
+
+    def tid(kind: str, name: str) -> str | None:
+        return f"{kind}-{name}" if ids else None
+
+    grid = ui.grid(columns=cols).classes("gap-x-6 gap-y-1 items-baseline")
+    if ids:
+        grid.props["data-testid"] = "headline"
+    with grid:
         heads = ["metric", cur.label or "now"]
         if prev is not None:
             heads += [prev.label or "before", "difference" + (" (paired, 95 %)" if same else " (not paired)")]
@@ -60,13 +68,13 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
             m = cur.metrics[name]
             _cell(name, classes="font-mono")
             with ui.row().classes("gap-1 items-baseline no-wrap"):
-                _cell(fmt(m["value"]), f"metric-{name}", m["value"], "text-bold")
+                _cell(fmt(m["value"]), tid("metric", name), m["value"], "text-bold")
                 _cell(fmt_ci(m.get("ci95")), classes="text-caption text-grey-7")
             if prev is None:
                 continue
             pm = prev.metrics.get(name)
             with ui.row().classes("gap-1 items-baseline no-wrap"):
-                _cell(fmt(pm["value"]) if pm else "", f"previous-{name}", pm["value"] if pm else None)
+                _cell(fmt(pm["value"]) if pm else "", tid("previous", name), pm["value"] if pm else None)
                 _cell(fmt_ci(pm.get("ci95")) if pm else "", classes="text-caption text-grey-7")
             d = engine.difference(cur, prev, name)
             with ui.row().classes("gap-1 items-baseline no-wrap"):
@@ -75,7 +83,7 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
                     continue
                 sig = d["ci95"] is not None and (d["ci95"][0] > 0 or d["ci95"][1] < 0)
                 colour = "text-indigo-9 text-bold" if sig else "text-grey-8"  # beyond noise, whichever way
-                _cell(("+" if d["value"] > 0 else "") + fmt(d["value"]), f"diff-{name}", d["value"], colour)
+                _cell(("+" if d["value"] > 0 else "") + fmt(d["value"]), tid("diff", name), d["value"], colour)
                 _cell(fmt_ci(d["ci95"]), classes="text-caption text-grey-7")
 
 

@@ -109,7 +109,10 @@ def open_field(pg, path: str):
 
 
 def message_of(field) -> str:
-    return field.locator("xpath=ancestor::label[1]").locator(".q-field__messages").inner_text().strip()
+    """The error message Quasar shows under an input (role=alert, once its transition is over)."""
+    alert = field.locator("xpath=ancestor::label[1]").locator("[role=alert]")
+    alert.wait_for()
+    return alert.inner_text().strip()
 
 
 def run_and_wait(pg, label: str) -> None:
