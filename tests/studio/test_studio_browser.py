@@ -196,3 +196,55 @@ def test_report_pages_render_with_no_broken_image(browser, tmp_path):
     finally:
         pg.close()
     assert len(widths) >= 3 and all(w > 0 for w in widths), widths
+
+
+def choose(pg, test_id: str, option: str) -> None:
+    """Pick an option of a searchable select by typing part of it and clicking it."""
+    box = pg.locator(f'input[data-testid="{test_id}"]')
+    box.click()
+    box.fill(option)
+    pg.get_by_role("option", name=option, exact=True).click()
+
+
+def test_sweep_a_field_from_the_page(page):
+    page.get_by_role("tab", name="Sweep").click()
+    choose(page, "sweep-field", FIELD)
+    page.locator('input[data-testid="sweep-from"]').fill("0.8")
+    page.locator('input[data-testid="sweep-to"]').fill("1.2")
+    page.locator('input[data-testid="sweep-steps"]').fill("3")
+    page.locator('input[data-testid="sweep-n"]').fill("400")
+    page.locator('[data-testid="sweep-run"]').click()
+    page.wait_for_function("() => /^sweep done|^error/.test(document.querySelector('[data-testid=sweep-status]')"
+                           ".innerText)", timeout=RUN_S)
+    assert page.locator('[data-testid="sweep-status"]').inner_text().startswith("sweep done: 3 points")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=sweep-results] img')]"
+                           ".every(i => i.complete && i.naturalWidth > 0)")
+    rows = page.locator('[data-testid="sweep-results"]').inner_text()
+    g = get_game("dungeon")
+    for hp in ("0.8", "1.0", "1.2"):  # each point's number is that config played on the same seeds
+        b = run_batch(g, g.load(None, [f"{FIELD}={hp}"]), ["vorschlag"], 400, SEED, OPTS, progress=False)
+        assert fmt(g.metrics(b.table, OPTS)["win_rate"]["value"]) in rows
+
+
+def test_save_the_edited_config_and_the_results(page, tmp_path):
+    from sim.config import config_hash
+
+    open_field(page, FIELD).fill("0.9")
+    page.locator('input[data-testid="n"]').fill("300")
+    run_and_wait(page, "run 1")
+    page.get_by_role("tab", name="Save").click()
+    page.locator('input[data-testid="save-toml-path"]').fill(str(tmp_path / "edited.toml"))
+    page.locator('[data-testid="save-toml"]').click()
+    page.wait_for_function("() => document.querySelector('[data-testid=save-status]').innerText.startsWith('saved')")
+    saved = run_cli("describe", "dungeon", "--config", str(tmp_path / "edited.toml"), "--json")
+    assert saved.returncode == 0, saved.stderr
+    g = get_game("dungeon")
+    assert f'"config_hash": "{config_hash(g.load(None, [f"{FIELD}=0.9"]))}"' in saved.stdout
+    assert (tmp_path / "edited.set.txt").read_text() == f"{FIELD}=0.9\n"
+    page.locator('input[data-testid="save-out-path"]').fill(str(tmp_path / "out"))
+    page.locator('[data-testid="save-out"]').click()
+    page.wait_for_function("() => /^saved run|^error/.test(document.querySelector('[data-testid=save-status]')"
+                           ".innerText)", timeout=RUN_S)
+    assert (tmp_path / "out" / "report.html").is_file() and (tmp_path / "out" / "runs-vorschlag.parquet").is_file()
+    rebuilt = run_cli("report", str(tmp_path / "out"))  # the usual output folder: `dicesim report` rebuilds it
+    assert rebuilt.returncode == 0, rebuilt.stderr
