@@ -216,6 +216,13 @@ class Studio:
                 self.status.text = f"error: {e}"
                 return None
             try:
+                engine.get_game(self.game).seat_policies(str(self.policy_sel.value or ""), opts)
+                _error_to(self.policy_sel, "")
+            except DicesimError as e:
+                _error_to(self.policy_sel, f"error: {e}")
+                self.status.text = "fix the marked inputs first"
+                return None
+            try:
                 engine.load(self.game, self.config, sets)
             except DicesimError as e:
                 msg = f"error: {e}"
