@@ -248,3 +248,24 @@ def test_save_the_edited_config_and_the_results(page, tmp_path):
     assert (tmp_path / "out" / "report.html").is_file() and (tmp_path / "out" / "runs-vorschlag.parquet").is_file()
     rebuilt = run_cli("report", str(tmp_path / "out"))  # the usual output folder: `dicesim report` rebuilds it
     assert rebuilt.returncode == 0, rebuilt.stderr
+
+
+def test_calibrate_a_field_from_the_page(page):
+    from sim.calibrate import calibrate
+
+    page.locator('input[data-testid="n"]').fill("300")
+    run_and_wait(page, "run 1")  # the metric choices come from the last result
+    page.get_by_role("tab", name="Calibrate").click()
+    choose(page, "cal-field", "difficulty.leicht.damage")
+    page.locator('input[data-testid="cal-target"]').fill("0.6")
+    page.locator('input[data-testid="cal-n"]').fill("500")
+    page.locator('[data-testid="cal-run"]').click()
+    page.wait_for_function("() => / converge|^error/.test("
+                           "document.querySelector('[data-testid=cal-status]').innerText)", timeout=RUN_S)
+    answer = page.locator('[data-testid="cal-answer"]').inner_text()
+    ref = calibrate(get_game("dungeon"), "difficulty.leicht.damage", "win_rate", 0.6, "vorschlag", n=500, seed=SEED,
+                    options=OPTS)
+    assert answer.startswith(f"difficulty.leicht.damage = {ref.value:g} gives win_rate {fmt(ref.estimate['value'])}")
+    page.get_by_text(f"use difficulty.leicht.damage = {ref.value:g}").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=set-lines]').innerText"
+                           f".includes('difficulty.leicht.damage={ref.value!r}')")
