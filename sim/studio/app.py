@@ -8,6 +8,7 @@ Sweep and Calibrate tabs live in ``sweep_view`` and ``calibrate_view``.
 
 from __future__ import annotations
 
+import shutil
 import uuid
 from pathlib import Path
 from typing import Any
@@ -375,5 +376,6 @@ def serve(host: str = "127.0.0.1", port: int = 8765, out_root: Path = Path("repo
         Studio(files, Path(out_root)).build()
 
     app.on_shutdown(MANAGER.shutdown)
+    app.on_shutdown(lambda: shutil.rmtree(files, ignore_errors=True))
     ui.run(host=host, port=port, reload=False, show=False, title="dicesim studio",
            show_welcome_message=False, uvicorn_logging_level="warning")

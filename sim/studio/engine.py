@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,9 @@ import pandas as pd
 from sim.config import CONFIG_DIR, DicesimError, Strict, config_hash
 from sim.games.base import Game
 
-STEP = 2048  # runs per kernel call: short enough for a live progress bar and a quick cancel
+STEP = 2048  # runs per chunk file of a studio sweep
+CALL_S = 0.15  # seconds one kernel call may hold the interpreter: the page and the progress bar stay live
+MIN_STEP, MAX_STEP = 64, 65_536
 
 
 class Cancelled(Exception):
@@ -32,21 +35,34 @@ class Cancelled(Exception):
 
 
 class StudioBackend:
-    """Chunks in this process, split into ``STEP``-run calls; reports runs done and honours a cancel."""
+    """Chunks in this process, split into kernel calls of about ``CALL_S`` each; reports runs done and
+    honours a cancel between calls.
 
-    def __init__(self, on_runs: Callable[[int], None], cancel: threading.Event, step: int = STEP):
+    The kernels do not release the interpreter lock, so the web server waits while one runs; sizing the
+    calls by the measured speed keeps that wait short for slow policies and the per-call cost small for
+    fast ones. Every run draws only from its own streams, so the split never changes a number.
+    """
+
+    def __init__(self, on_runs: Callable[[int], None], cancel: threading.Event, step: int = 256):
         self.on_runs, self.cancel, self.step = on_runs, cancel, step
 
     def map_chunks(self, game: Game, cfg: Strict, policies: list[str], seed: int, spans, options,
                    progress: bool = True) -> list[dict[str, np.ndarray]]:
         parts = []
         for start, count in spans:
-            for s in range(start, start + count, self.step):
+            s, end = start, start + count
+            while s < end:
                 if self.cancel.is_set():
                     raise Cancelled()
-                k = min(self.step, start + count - s)
+                k = min(self.step, end - s)
+                t0 = time.perf_counter()
                 parts.append(game.simulate(cfg, policies, seed, s, k, options))
+                dt = time.perf_counter() - t0
                 self.on_runs(k)
+                s += k
+                if k == self.step:  # grow at most 4x a call (the first call may include compiling)
+                    ideal = k * CALL_S / dt if dt > 0 else MAX_STEP
+                    self.step = int(min(max(ideal, MIN_STEP), 4 * k, MAX_STEP))
         return parts
 
 
