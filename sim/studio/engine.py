@@ -124,14 +124,21 @@ def options_for(game: str, raw: dict[str, Any]) -> dict[str, Any]:
     return g.check_options(opts)
 
 
+MAX_N = 1_000_000  # the studio keeps two per-run tables in memory (now and before) for the paired comparison
+
+
 def check_n(n: Any) -> int:
+    """N as the CLI checks it, and at most ``MAX_N`` (more belongs to ``dicesim play``, which streams to disk)."""
     try:
-        value = int(str(n).strip())
+        value = int(str(n).strip().replace("_", "").replace(",", ""))
     except ValueError:
         raise DicesimError(f"--n must be a positive number of runs, got {n!r}") from None
     from sim.batch import check_n as check
 
     check(value)
+    if value > MAX_N:
+        raise DicesimError(f"the studio plays at most {MAX_N:,} runs at a time (it keeps every run for the "
+                           f"paired comparison), got {value:,}; use dicesim play for more")
     return value
 
 

@@ -169,10 +169,10 @@ def test_a_bad_field_value_shows_the_cli_message_and_the_server_keeps_answering(
 
 
 def test_a_long_run_never_blocks_the_page_and_can_be_stopped(page):
-    page.locator('input[data-testid="n"]').fill("2000000")
+    page.locator('input[data-testid="n"]').fill("1000000")
     page.locator('[data-testid="run"]').click()
     status = page.locator('[data-testid="status"]')
-    page.wait_for_function("() => / \\/ 2,000,000 runs/.test(document.querySelector('[data-testid=status]').innerText)"
+    page.wait_for_function("() => / \\/ 1,000,000 runs/.test(document.querySelector('[data-testid=status]').innerText)"
                            " && !document.querySelector('[data-testid=status]').innerText.startsWith('run 1: 0 ')",
                            timeout=RUN_S)
     first = status.inner_text()

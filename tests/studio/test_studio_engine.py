@@ -95,3 +95,14 @@ def test_calibrate_finds_a_value_on_the_target():
     assert c["converged"] and sum(seen) >= 600 * 2
     lo, hi = c["estimate"]["ci95"]
     assert lo <= 0.5 <= hi
+
+
+def test_n_is_checked_like_the_cli_and_bounded_by_memory():
+    from sim.config import DicesimError
+
+    assert engine.check_n("20,000") == engine.check_n("20_000") == 20_000
+    for bad, msg in (("0", "--n must be a positive number of runs, got 0"), ("x", "--n must be a positive")):
+        with pytest.raises(DicesimError, match=msg):
+            engine.check_n(bad)
+    with pytest.raises(DicesimError, match="at most 1,000,000 runs"):
+        engine.check_n(str(engine.MAX_N + 1))
