@@ -288,6 +288,10 @@ class Studio:
             ui.label(" · ".join(facts)).classes("text-subtitle1")
             if cur.sets:
                 ui.label(saving.set_args(cur.sets)).classes("font-mono text-caption text-grey-8 break-all")
+            assumed = list(getattr(cur.cfg, "assumed", []) or [])
+            if assumed:
+                ui.label("assumed values used (not fixed by the rules page): " + ", ".join(assumed)).classes(
+                    "text-caption text-orange-9")
             if prev is not None and not engine.paired(cur, prev):
                 ui.label("The previous run used another N, seed, policy or options: differences are not paired "
                          "and carry no interval.").classes("text-warning")

@@ -67,6 +67,8 @@ class FieldSpec:
     def display(self, value: Any | None = None) -> str:
         """The value as the text of its input (TOML for lists and tables, plain for the rest)."""
         v = self.value if value is None else value
+        if v is None:  # an optional field left unset: an empty input
+            return ""
         if self.kind in ("list", "text") and not isinstance(v, str):
             return toml_value(v)
         if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
