@@ -13,7 +13,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from nicegui import ui
+from nicegui import app, ui
 
 from sim.config import ROOT, DicesimError
 from sim.studio import engine, saving
@@ -331,6 +331,7 @@ class Studio:
                                  "save-out-path")
             tid(ui.button("Save results", icon="folder", on_click=self.save_results), "save-out")
         self.save_status = tid(ui.label("").classes("font-mono text-caption break-all"), "save-status")
+        self.save_link = ui.row()
 
     def save_config(self) -> None:
         sets = self.form.sets()
@@ -360,8 +361,15 @@ class Studio:
             if not job.finished:
                 return
             timer.cancel()
-            self.save_status.text = (f"saved {res.label}: {job.result}" if job.status == "done"
-                                     else job.error or job.status)
+            if job.status != "done":
+                self.save_status.text = job.error or job.status
+                return
+            self.save_status.text = f"saved {res.label}: {job.result}"
+            route = f"/studio-saved/{uuid.uuid4().hex[:12]}"  # serve the folder so its report opens here
+            app.add_static_files(route, Path(job.result).parent)
+            self.save_link.clear()
+            with self.save_link:
+                tid(ui.link("open report.html", f"{route}/report.html", new_tab=True), "save-report")
 
         timer = ui.timer(POLL_S, check)
 
@@ -369,8 +377,6 @@ class Studio:
 def serve(host: str = "127.0.0.1", port: int = 8765, out_root: Path = Path("reports/studio")) -> None:
     """Start the studio's web server (blocks until stopped)."""
     import tempfile
-
-    from nicegui import app
 
     files = Path(tempfile.mkdtemp(prefix="dicesim-studio-"))
     app.add_static_files(FILES_ROUTE, files)

@@ -246,6 +246,12 @@ def test_save_the_edited_config_and_the_results(page, tmp_path):
     page.wait_for_function("() => /^saved run|^error/.test(document.querySelector('[data-testid=save-status]')"
                            ".innerText)", timeout=RUN_S)
     assert (tmp_path / "out" / "report.html").is_file() and (tmp_path / "out" / "runs-vorschlag.parquet").is_file()
+    with page.context.expect_page() as opened:  # the saved report opens from the studio, every image loaded
+        page.locator('[data-testid="save-report"]').click()
+    report = opened.value
+    report.wait_for_function("() => document.images.length >= 3 && [...document.images].every(i => i.complete)")
+    assert all(w > 0 for w in report.eval_on_selector_all("img", "imgs => imgs.map(i => i.naturalWidth)"))
+    report.close()
     rebuilt = run_cli("report", str(tmp_path / "out"))  # the usual output folder: `dicesim report` rebuilds it
     assert rebuilt.returncode == 0, rebuilt.stderr
 
