@@ -72,7 +72,7 @@ class Studio:
             ui.label("dicesim studio").classes("text-h6")
             ui.label("change a number, see the balance move").classes("text-caption text-indigo-2")
         with ui.row().classes("w-full no-wrap items-start gap-4"):
-            with ui.column().classes("w-[34rem] shrink-0 gap-2"):
+            with ui.column().classes("w-[28rem] shrink-0 gap-2"):
                 self.run_card = ui.card().classes("w-full")
                 self.build_run_card()
                 with ui.card().classes("w-full"):

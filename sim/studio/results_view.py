@@ -55,7 +55,8 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
     def tid(kind: str, name: str) -> str | None:
         return f"{kind}-{name}" if ids else None
 
-    grid = ui.grid(columns=cols).classes("gap-x-6 gap-y-1 items-baseline")
+    with ui.element("div").classes("w-full overflow-x-auto"):  # long names scroll inside, not the page
+        grid = ui.grid(columns=" ".join(["max-content"] * cols)).classes("gap-x-4 gap-y-1 items-baseline")
     if ids:
         grid.props["data-testid"] = "headline"
     with grid:
