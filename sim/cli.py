@@ -394,7 +394,7 @@ def main() -> None:
         sys.exit(130)
 
 
-from sim import cli_sweep  # noqa: E402,F401  (registers sweep, calibrate, check)
+from sim import cli_sweep, cli_tune  # noqa: E402,F401  (registers sweep, calibrate, check; tune)
 
 if __name__ == "__main__":  # ``python -m sim.cli``: run the imported module, on whose app cli_sweep registered
     from sim.cli import main as _main
