@@ -288,3 +288,21 @@ def test_rejects_resume_with_overwrite(tmp_path):
 def test_config_error_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="broken TOML"):
         load_tune(write(tmp_path, "game = "))
+
+
+def test_scheduler_runs_the_evaluations_on_dask_with_the_same_history(tmp_path):
+    """--scheduler: every evaluation's chunks go to a LocalCluster (2 worker processes on loopback); same search."""
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    text = ONE.replace("n = 2000", "n = 1200\nchunk = 400").replace('method = "powell"', "").replace("0.012", "0.02")
+    path = write(tmp_path, text)
+    local = run_tune(load_tune(path), tmp_path / "local", report=False)
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        res = run_cli("tune", str(path), "--out", str(tmp_path / "dask"), "--scheduler", cluster.scheduler_address,
+                      "--json", "--no-report", timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["values"] == local.values
+    assert (tmp_path / "dask" / "history.csv").read_bytes() == (tmp_path / "local" / "history.csv").read_bytes()
+    assert local.converged and len(local.history) >= 2
