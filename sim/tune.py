@@ -73,6 +73,7 @@ DEFAULT_TOL_SHARE = 0.25
 SIMPLEX_STEP = 0.25  # first simplex edge, as a share of each field's range
 FLOAT_RESOLUTION = 1e-4  # float fields are rounded to this share of their range
 PROBE_RUNS = 50
+OUTPUTS = (TUNE_JSON, RESULT_JSON, "history.csv", "history.parquet", "tuned.toml", "tune_history.png", "report.html")
 
 
 # --- the tune file ----------------------------------------------------------------------------
@@ -484,9 +485,8 @@ def _prepare_out(out: Path, tune: Tune, resume: bool, overwrite: bool) -> None:
                                "start over")
         for sub in ("evals", "history"):
             shutil.rmtree(out / sub, ignore_errors=True)
-        for f in out.iterdir():
-            if f.is_file():
-                f.unlink()
+        for name in OUTPUTS:
+            (out / name).unlink(missing_ok=True)
     (out / "history").mkdir(parents=True, exist_ok=True)
     info = {"fingerprint": tune.fingerprint(), "source": tune.source, "name": tune.name,
             "spec": tune.spec.model_dump(mode="json"), "canonical": tune.canonical(), "code_version": code_version(),

@@ -189,6 +189,14 @@ def test_unreachable_target_reports_the_best_and_exits_1(tmp_path):
     assert len(h) == s["evaluations"] and not h["within"].any()
     assert s["values"]["bonus.threshold"] == h.loc[h["loss"].idxmin(), "bonus.threshold"]
     assert s["targets"][0]["value"] == h["t1_mean_score"].max()  # the closest to 400 is the highest mean
+    keep = tmp_path / "out" / "notes.txt"
+    keep.write_text("mine")
+    again = run_cli("tune", str(tmp_path / "t.toml"), "--out", str(tmp_path / "out"), "--json", "--no-report",
+                    "--overwrite")
+    assert again.returncode == 1
+    s2 = json.loads(again.stdout)
+    assert s2["evals_played"] == s["evaluations"] and s2["evals_reused"] == 0 and keep.read_text() == "mine"
+    assert pd.read_csv(tmp_path / "out" / "history.csv").equals(h)
 
 
 # --- bad input ----------------------------------------------------------------------------------------
