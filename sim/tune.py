@@ -337,18 +337,16 @@ def _probe_metrics(tune: Tune) -> None:
         members = [t for t in tune.targets if t.group == g.index]
         cfg = point_config(tune.game, tune.base_config, {**g.sets, **start})
         options = members[0].options
-        seen: set[tuple[str, str]] = set()
+        reported: dict[str, dict[str, Any]] = {}
         for t in members:
-            if (t.policy, t.metric) in seen:
-                continue
-            seen.add((t.policy, t.metric))
-            seats = tune.game.compare_plan([t.policy], options)[0][1]
-            batch = run_batch(tune.game, cfg, seats, min(PROBE_RUNS, tune.spec.n), tune.spec.seed, options,
-                              chunk=tune.chunk, progress=False)
-            metrics = tune.game.metrics(batch.table, options)
-            if t.metric not in metrics:
+            if t.policy not in reported:
+                seats = tune.game.compare_plan([t.policy], options)[0][1]
+                batch = run_batch(tune.game, cfg, seats, min(PROBE_RUNS, tune.spec.n), tune.spec.seed, options,
+                                  chunk=tune.chunk, progress=False)
+                reported[t.policy] = tune.game.metrics(batch.table, options)
+            if t.metric not in reported[t.policy]:
                 raise ConfigError(f"{tune.source}: target {t.index + 1} ({t.name}): {tune.game.name} does not report "
-                                  f"{t.metric!r} (choose from {', '.join(metrics)})")
+                                  f"{t.metric!r} (choose from {', '.join(reported[t.policy])})")
 
 
 # --- evaluations ------------------------------------------------------------------------------
