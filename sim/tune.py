@@ -526,19 +526,19 @@ def run_tune(tune: Tune, out: str | Path, resume: bool = False, overwrite: bool 
         return float(sum(x * x for x in errs))
 
     d = len(tune.fields)
-    stop = "optimizer converged"
     try:
         objective(u0)
         if tune.spec.method == "nelder-mead":
             simplex = [u0] + [u0 + np.eye(d)[i] * (SIMPLEX_STEP if u0[i] + SIMPLEX_STEP <= 1 else -SIMPLEX_STEP)
                               for i in range(d)]
-            minimize(objective, u0, method="Nelder-Mead", bounds=[(0.0, 1.0)] * d,
+            res = minimize(objective, u0, method="Nelder-Mead", bounds=[(0.0, 1.0)] * d,
                      options={"initial_simplex": np.array(simplex), "xatol": FLOAT_RESOLUTION, "fatol": 1e-3,
                               "maxfev": 100 * tune.spec.max_evals, "maxiter": 100 * tune.spec.max_evals})
         else:
-            minimize(objective, u0, method="Powell", bounds=[(0.0, 1.0)] * d,
+            res = minimize(objective, u0, method="Powell", bounds=[(0.0, 1.0)] * d,
                      options={"direc": np.eye(d) * SIMPLEX_STEP, "xtol": FLOAT_RESOLUTION, "ftol": 1e-3,
                               "maxfev": 100 * tune.spec.max_evals})
+        stop = "optimizer converged" if res.success else f"optimizer stopped: {res.message}"
     except _Stop as s:
         stop = s.reason
 

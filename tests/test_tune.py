@@ -183,7 +183,8 @@ def test_unreachable_target_reports_the_best_and_exits_1(tmp_path):
                   str(tmp_path / "out"), "--json", "--no-report")
     assert res.returncode == 1, res.stderr
     s = json.loads(res.stdout)
-    assert not s["converged"] and s["stop"] in ("max evaluations", "optimizer converged") and s["evaluations"] <= 6
+    assert not s["converged"] and s["evaluations"] <= 6
+    assert s["stop"] == "max evaluations" or s["stop"].startswith("optimizer")
     assert s["targets"][0]["tol_how"] == "0.25 x the 95 % half-width at the start" and not s["targets"][0]["within"]
     h = pd.read_csv(tmp_path / "out" / "history.csv")
     assert len(h) == s["evaluations"] and not h["within"].any()
