@@ -32,7 +32,8 @@ chosen values are the best evaluation's.
 
 Resume: each finished evaluation is recorded in ``history/``. The optimizer is deterministic, so a
 resumed run replays the recorded evaluations (checking each is the one it asks for) and goes on: the
-history equals an uninterrupted run's. An evaluation cut short resumes from its sweep's parts.
+history equals an uninterrupted run's. An evaluation cut short resumes from its sweep's parts. Raising
+``max_evals`` and resuming continues a search that ran out of evaluations.
 """
 
 from __future__ import annotations
@@ -177,10 +178,11 @@ class Tune:
         return self.spec.title or Path(self.source).stem
 
     def canonical(self) -> dict[str, Any]:
-        """Everything that decides the numbers and the path of the search, JSON-ready."""
+        """Everything that decides the numbers and the path of the search, JSON-ready (not ``max_evals``: it only
+        cuts the same path shorter, so a resumed tune may search further)."""
         return {
             "format": FORMAT, "game": self.game.name, "n": self.spec.n, "seed": self.spec.seed,
-            "chunk": self.chunk, "method": self.spec.method, "max_evals": self.spec.max_evals,
+            "chunk": self.chunk, "method": self.spec.method,
             "base_config_hash": self.base_hash, "set": _jsonable(self.sets),
             "fields": [asdict(f) for f in self.fields],
             "targets": [{"policy": t.policy, "metric": t.metric, "value": t.value, "tol": t.tol,

@@ -164,6 +164,18 @@ def test_sigkill_then_resume_gives_the_identical_history(two, tmp_path):
     assert res.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: the tune file changed")
 
 
+def test_a_search_out_of_evaluations_continues_with_a_larger_budget(two, tmp_path):
+    _, ref, r = two
+    short = run_tune(load_tune(write(tmp_path, "max_evals = 5\n" + TWO)), tmp_path / "out", report=False)
+    assert short.stop == "max evaluations" and not short.converged and len(short.history) == 5
+    pd.testing.assert_frame_equal(short.history[["bonus.threshold", "bonus.value"]],
+                                  r.history[["bonus.threshold", "bonus.value"]].iloc[:5])
+    more = run_tune(load_tune(write(tmp_path, "max_evals = 40\n" + TWO)), tmp_path / "out", resume=True,
+                    report=False)
+    assert more.evals_reused == 5 and more.evals_played == len(r.history) - 5 and more.converged
+    assert (tmp_path / "out" / "history.csv").read_bytes() == (ref / "history.csv").read_bytes()
+
+
 def test_powell_one_field_and_the_cli_summary(tmp_path):
     path = write(tmp_path, ONE)
     res = run_cli("tune", str(path), "--out", str(tmp_path / "out"), "--json", "--no-report", timeout=300)
