@@ -305,7 +305,7 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
         where = f"{source}: target {i + 1} ({tname})"
         try:
             options = game.check_options(dict(t.options))
-            label, seats = game.compare_plan([t.policy], options)[0]
+            label = game.compare_plan([t.policy], options)[0][0]
             tsets = {**sets, **flatten(t.set)}
             both = sorted(tuned & set(flatten(t.set)))
             if both:
