@@ -67,9 +67,8 @@ def history_chart(history: pd.DataFrame, result: dict[str, Any], path: Path) -> 
     ax = flat[len(targets) + len(fields)]
     loss = history["loss"].to_numpy(dtype=float)
     ax.semilogy(x, np.maximum(loss, 1e-6), marker="o", ms=3)
-    ax.axhline(1.0, color="tab:green", lw=0.8, ls="--")
     ax.plot([best], [max(loss[best], 1e-6)], marker="*", ms=12, color="tab:red", ls="none")
-    ax.set_title("loss: sum of (error / tolerance)²", fontsize=9)
+    ax.set_title("loss: sum of (error / tolerance)² (within: every |error| <= tolerance)", fontsize=9)
     ax.set_xlabel("evaluation")
     ax.grid(alpha=0.3)
     for ax in flat[n:]:
