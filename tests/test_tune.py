@@ -290,8 +290,9 @@ def test_shipped_tune_files_validate():
             assert t.fields and t.targets, path
     d = load_tune(ROOT / "configs/tune/dungeon-difficulty.toml", probe=False)
     assert [f.name for f in d.fields] == ["difficulty.normal.hp", "difficulty.schwer.hp"]
-    assert [(x.metric, x.value, x.options["difficulty"]) for x in d.targets] == [("win_rate", 0.35, "normal"),
-                                                                                ("win_rate", 0.15, "schwer")]
+    assert [(x.metric, x.value, x.tol, x.options["difficulty"]) for x in d.targets] == [
+        ("win_rate", 0.35, 0.005, "normal"), ("win_rate", 0.15, 0.005, "schwer")]
+    assert all(f.low < f.start < f.high for f in d.fields)  # the current multipliers lie inside the bounds
     assert len(d.groups) == 2 and all(g.policies == ["vorschlag"] for g in d.groups)
 
 
