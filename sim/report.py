@@ -126,7 +126,8 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
 
     out = Path(out) if out is not None else Path(".")
     game = get_game(manifest["game"])
-    title = f"dicesim · {game.title} · {manifest.get('title') or manifest.get('policy') or ''}".strip(" ·")
+    what = manifest.get("policy") or ", ".join(manifest.get("policies") or {})
+    title = f"dicesim · {game.title} · {what}".strip(" ·")
     facts = {
         k: manifest.get(k)
         for k in ("n", "seed", "config_hash", "seconds", "runs_per_second", "code_version")

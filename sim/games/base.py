@@ -139,28 +139,25 @@ class Game:
         if len(labels) < 2:
             return {}
         base = tables[labels[0]]
-        out: dict[str, dict[str, Any]] = {}
+        out = paired_headline(self.run_values(base), {lab: self.run_values(tables[lab]) for lab in labels[1:]},
+                              labels[0])
         col = self.primary_metric
         if all(col in t.columns for t in tables.values()):
             for lab in labels[1:]:
                 if len(tables[lab]) == len(base):
                     out[f"{col}: {lab} - {labels[0]}"] = stats.paired_difference(
                         tables[lab][col].to_numpy(), base[col].to_numpy())
-        out.update(paired_headline(self.run_values(base), {lab: self.run_values(tables[lab]) for lab in labels[1:]},
-                                   labels[0]))
         return out
 
 
 def paired_headline(base: pd.DataFrame, others: dict[str, pd.DataFrame], base_label: str) -> dict[str, dict[str, Any]]:
-    """``"metric: other - base"``: mean per-run difference with its interval, over the runs both played."""
+    """``"metric: other - base"``: mean per-run difference with its interval (both sides played the same runs)."""
     from sim import stats
 
     out: dict[str, dict[str, Any]] = {}
-    for lab, t in others.items():
-        common = base.index.intersection(t.index)
-        if len(common) < 2 or len(common) != len(base):
-            continue
-        for name in base.columns.intersection(t.columns):
-            out[f"{name}: {lab} - {base_label}"] = stats.paired_difference(
-                t.loc[common, name].to_numpy(), base.loc[common, name].to_numpy())
+    for name in base.columns:  # grouped by metric: each metric's differences side by side
+        for lab, t in others.items():
+            if name not in t.columns or len(t) != len(base) or not t.index.equals(base.index) or len(base) < 2:
+                continue
+            out[f"{name}: {lab} - {base_label}"] = stats.paired_difference(t[name].to_numpy(), base[name].to_numpy())
     return out
