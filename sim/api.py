@@ -245,7 +245,24 @@ class CalibrationOutcome:
                               "metric": self.summary["metric"], "value": e["value"], "ci95_low": e["ci95"][0],
                               "ci95_high": e["ci95"][1]}])
 
-    def plot(self, out: str | Path | None = None) -> list[Path]:
+    def write(self, out: str | Path) -> Path:
+        """``calibration.json``, ``evaluations.csv``, ``calibration.png`` and a one-file ``report.html`` in ``out``."""
+        import json
+
+        from sim.analysis_pages import calibration_page
+        from sim.report import json_default
+
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "calibration.json").write_text(json.dumps(self.summary, indent=2, default=json_default))
+        self.table.to_csv(out / "evaluations.csv", index=False)
+        chart = self.plot(out, show=False)[0]
+        page = out / "report.html"
+        title = f"dicesim calibrate · {self.summary['game']} · {self.summary['field']}"
+        page.write_text(calibration_page(self.summary, chart, title), encoding="utf-8")
+        return page
+
+    def plot(self, out: str | Path | None = None, show: bool = True) -> list[Path]:
         """The metric at every evaluated field value with its 95 % interval, the target and the answer."""
         import matplotlib
 
@@ -266,7 +283,8 @@ class CalibrationOutcome:
         path = _chart_dir(out) / "calibration.png"
         fig.savefig(path, dpi=100)
         plt.close(fig)
-        _show([path])
+        if show:
+            _show([path])
         return [path]
 
 

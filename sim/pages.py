@@ -22,6 +22,7 @@ STYLE = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200p
 h1{margin-bottom:0.2em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;margin:0.6em 0;font-size:0.9em}
 td,th{border:1px solid #ccc;padding:3px 8px;text-align:right;vertical-align:top}
+td{white-space:nowrap}
 th:first-child{text-align:left}small,.muted{color:#666}code{background:#f4f4f4;padding:1px 4px}
 figure{margin:1em 0;break-inside:avoid}figure img{max-width:100%;border:1px solid #eee}
 figcaption{font-size:0.95em;margin:0.2em 0 0.6em}

@@ -162,3 +162,32 @@ def test_play_summary_is_the_cli_json(tmp_path):
     assert row["value"] == pytest.approx(r.table["score"].mean())
     charts = r.plot(tmp_path)
     assert charts and all(p.read_bytes().startswith(PNG) for p in charts)
+
+
+def test_calibrate_page(tmp_path):
+    from tests.conftest import cli_json
+
+    out = cli_json("calibrate", "kniffel", "--target", "mean_score=209", "--field", "bonus.value", "--policy",
+                   "greedy", "--n", "1000", "--seed", "3", "--out", str(tmp_path))
+    page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))
+    est = out["estimate"]
+    assert f"bonus.value = {pages.num(out['value'])} gives mean_score {pages.num(est['value'])} " \
+           f"[{pages.num(est['ci95'][0])}, {pages.num(est['ci95'][1])}]" in page.text
+    assert page.headings.index("Answer") < page.headings.index("Chart") < page.headings.index("Evaluations")
+    assert_embedded_pngs(page, 1)
+    assert len(pd.read_csv(tmp_path / "evaluations.csv")) == len(out["evaluations"])
+
+
+def test_check_page(tmp_path):
+    from tests.conftest import run_cli
+
+    targets = tmp_path / "t.toml"
+    targets.write_text('game = "kniffel"\nn = 1000\nseed = 2\n[[target]]\nname = "greedy high"\npolicy = "greedy"\n'
+                       'metric = "mean_score"\nmin = 150\n[[target]]\nname = "bonus rare"\npolicy = "greedy"\n'
+                       'metric = "upper_bonus_rate"\nmax = 0.01\n')
+    res = run_cli("check", str(targets), "--out", str(tmp_path / "v.csv"))
+    assert res.returncode == 1, res.stderr
+    page = Page((tmp_path / "v.html").read_text(encoding="utf-8"))
+    assert "1 of 2 bands hold; 1 failing." in page.text
+    failing = page.text.split("Failing bands")[1].split("Every band")[0]
+    assert "bonus rare" in failing and "greedy high" not in failing
