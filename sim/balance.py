@@ -117,13 +117,19 @@ def balance_report(out: Path, n: int, seed: int, games: list[str] | None = None)
     out.mkdir(parents=True, exist_ok=True)
     for name in games or available():
         game_report(name, out / name, n, seed)
-    return write_dashboard(out, games or available(), f"dicesim balance report (n = {n:,} per policy, seed {seed})")
+    return write_dashboard(out, games or available())
 
 
-def write_dashboard(out: Path, games: list[str], title: str = "dicesim balance report") -> Path:
+def write_dashboard(out: Path, games: list[str], title: str | None = None) -> Path:
     """(Re)build ``out/report.html`` from the game folders ``out/<game>/`` (no re-running)."""
     out = Path(out)
     cards = [(card(out / name), f"{name}/report.html") for name in games if (out / name / "manifest.json").is_file()]
+    if title is None:
+        runs = {(c["n"], c["seed"]) for c, _ in cards}
+        title = "dicesim balance report"
+        if len(runs) == 1 and None not in next(iter(runs)):
+            n, seed = next(iter(runs))
+            title += f" (n = {n:,} per policy, seed {seed})"
     page = out / "report.html"
     page.write_text(dashboard_html(cards, title), encoding="utf-8")
     return page

@@ -296,9 +296,17 @@ def combos(
 
 @app.command()
 def report(out: Path = typer.Argument(..., help="an output folder of play/compare")) -> None:
-    """Rebuild charts and report.html of an output folder from its stored tables."""
+    """Rebuild charts and report.html of an output folder (or a balance report's dashboard) from stored tables."""
     from sim.report import build_report
 
+    games = sorted(p.parent.name for p in Path(out).glob("*/manifest.json"))
+    if not (Path(out) / "manifest.json").is_file() and games:
+        from sim.balance import write_dashboard
+
+        for name in games:
+            build_report(Path(out) / name)
+        print(write_dashboard(out, games))
+        return
     print(build_report(out))
 
 

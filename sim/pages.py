@@ -108,6 +108,8 @@ def figure(path: str | Path, caption: str, alt: str | None = None) -> str:
     path = Path(path)
     if not path.is_file():
         return f"<p class='missing'>Chart {esc(path.name)} was not written.</p>"
+    if path.suffix.lower() != ".png":  # an extra analysis that is a table or document: beside the page
+        return f"<p>{esc(caption)} <a href='{esc(path.name)}'>{esc(path.name)}</a></p>"
     return (f"<figure><img src='{data_uri(path)}' alt='{esc(alt or caption)}'>"
             f"<figcaption>{esc(caption)}</figcaption></figure>")
 

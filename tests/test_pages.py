@@ -137,6 +137,18 @@ def test_dashboard_cards(kniffel_compare, tmp_path, monkeypatch):
     assert f"greedy scores {pages.num(opt)}" in page.text
 
 
+def test_report_command_rebuilds_a_dashboard(kniffel_compare, tmp_path):
+    from tests.conftest import run_cli
+
+    _, out = kniffel_compare
+    (tmp_path / "kniffel").symlink_to(out, target_is_directory=True)
+    res = run_cli("report", str(tmp_path))
+    assert res.returncode == 0, res.stderr
+    page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))
+    assert "dicesim balance report (n = 3,000 per policy, seed 3)" in page.headings
+    assert "kniffel/report.html" in page.links
+
+
 def test_metric_groups():
     groups = get_game("dungeon").metric_groups
     assert pages.group_of("death_room_3", groups) == ("per room", "3", "death_room")
