@@ -87,10 +87,6 @@ def _setup(game_name: str, config: Path | None, sets: list[str] | None, opts: di
     return game, cfg, options
 
 
-def _assumed(cfg) -> list[str]:
-    return list(getattr(cfg, "assumed", []) or [])
-
-
 def _emit(summary: dict[str, Any], as_json: bool, human: str) -> None:
     if as_json:
         sys.stdout.write(json.dumps(summary, default=_jsonable) + "\n")

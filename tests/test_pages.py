@@ -93,14 +93,21 @@ def test_paired_difference_of_every_headline_rate(kniffel_compare):
     assert list(r.paired.columns) == ["comparison", "value", "ci95_low", "ci95_high"]
 
 
-def test_dungeon_paired_win_rate_of_an_upgrade():
-    r = sim.compare("dungeon", ["vorschlag", "vorschlag@paschmeister"], n=1500, seed=2)
+def test_dungeon_paired_win_rate_of_an_upgrade(tmp_path):
+    r = sim.compare("dungeon", ["vorschlag", "vorschlag@paschmeister"], n=1500, seed=2, out=tmp_path)
     key = "win_rate: vorschlag@paschmeister - vorschlag"
     assert key in r.summary["paired"]
     d = r.tables["vorschlag@paschmeister"]["win"].to_numpy(float) - r.tables["vorschlag"]["win"].to_numpy(float)
     m, lo, hi = independent_interval(d)
     assert r.summary["paired"][key]["value"] == pytest.approx(m)
     assert r.summary["paired"][key]["ci95"] == pytest.approx([lo, hi])
+    # the page's headline: the win rate of the metrics JSON, in words, with its interval; the lift in points
+    page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))
+    w = r.summary["policies"]["vorschlag"]["metrics"]["win_rate"]
+    assert f"vorschlag wins {pages.value_text('win_rate', w['value'], w['ci95'])}" in page.text
+    assert f"{key} {pages.value_text('win_rate', m, (lo, hi), diff=True)}" in " ".join(page.text.split())
+    assert_embedded_pngs(page, 5)
+    assert "Per upgrade (" in page.text and "Per room (" in page.text
 
 
 def test_game_page_answers_first_and_is_self_contained(kniffel_compare):
