@@ -273,8 +273,13 @@ def paired_html(paired: dict[str, dict[str, Any]]) -> str:
     if not paired:
         return ""
     rows = []
+    seen = set()
     for key, v in paired.items():
-        metric = key.split(":", 1)[0]
+        metric, pair = key.split(":", 1) if ":" in key else (key, "")
+        same = (pair, v["value"], tuple(v.get("ci95") or ()))
+        if same in seen:  # e.g. ``score:`` and ``mean_score:`` of the same runs: one row is enough
+            continue
+        seen.add(same)
         ci = v.get("ci95")
         sure = ""
         if ci and not any(math.isnan(float(x)) for x in ci):

@@ -166,6 +166,9 @@ def test_metric_groups():
     assert pages.group_of("win_rate", groups) is None
     assert pages.value_text("win_rate", 0.501, (0.494, 0.508)) == "50.1 % [49.4, 50.8]"
     assert pages.value_text("win_rate", 0.032, (0.01, 0.05), diff=True) == "+3.2 pp [+1.0, +5.0]"
+    d = {"value": 2.0, "ci95": [1.0, 3.0]}
+    table = pages.paired_html({"mean_score: b - a": d, "score: b - a": d, "score: c - a": d})
+    assert table.count("<tr>") == 3 and "mean_score: b - a" in table and "score: c - a" in table  # same runs: once
 
 
 def test_play_summary_is_the_cli_json(tmp_path):
