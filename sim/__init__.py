@@ -13,9 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import sys
 import time
-import types
 from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent.parent
@@ -49,6 +47,9 @@ _set_numba_cache()
 # The notebook API (``sim.api``), reached lazily so that ``import sim`` stays cheap. ``sim.sweep`` and
 # ``sim.calibrate`` are also submodules: they stay modules (patching and ``from sim.sweep import …`` keep
 # working) and are made callable, forwarding to ``sim.api.sweep`` / ``sim.api.calibrate``.
+import sys  # noqa: E402  (this block is self-contained: it only adds the API below the cache setup)
+import types  # noqa: E402
+
 _API = ("play", "compare", "solve")
 _CALLABLE_MODULES = ("sweep", "calibrate")
 

@@ -213,3 +213,17 @@ def test_check_page(tmp_path):
     assert "1 of 2 bands hold; 1 failing." in page.text
     failing = page.text.split("Failing bands")[1].split("Every band")[0]
     assert "bonus rare" in failing and "greedy high" not in failing
+
+
+def test_api_sweep_calibrate_solve(tmp_path):
+    import sim.sweep as sweep_module
+
+    assert callable(sim.sweep) and sweep_module.run_sweep  # both the API call and the module
+    s = sim.sweep({"game": "kniffel", "policies": ["greedy"], "n": 300, "seed": 1, "metrics": ["mean_score"],
+                   "grid": {"bonus.value": [25, 35]}}, out=tmp_path / "sw")
+    assert len(s.table) == 2 and s.summary["rows"] == 2 and s.report.is_file()
+    tidy = s.metrics.set_index(["bonus.value", "metric"])
+    assert tidy.loc[(35, "mean_score"), "value"] == s.table.set_index("bonus.value").loc[35, "mean_score"]
+    c = sim.calibrate("kniffel", "bonus.value", "mean_score=209", "greedy", n=500, seed=3)
+    assert c.summary["converged"] and len(c.table) == len(c.summary["evaluations"])
+    assert sim.solve("kniffel").value == pytest.approx(254.5838197, abs=1e-6)
