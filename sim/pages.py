@@ -245,8 +245,11 @@ def answer_sentence(metrics: pd.DataFrame, headline: dict[str, str], limit: int 
     name = present[0]
     words = headline[name]
     rows = metrics[metrics["metric"] == name]
-    bits = [f"{r.label} {words} {value_text(name, r.value, None if pd.isna(r.ci95_low) else (r.ci95_low, r.ci95_high))}"
-            for r in rows.head(limit).itertuples()]
+    bits = []
+    for r in rows.head(limit).itertuples():
+        who = f"{r.label}:" if " " in str(r.label) else str(r.label)  # a match ("a vs b") reads as a heading
+        ci = None if pd.isna(r.ci95_low) else (r.ci95_low, r.ci95_high)
+        bits.append(f"{who} {words} {value_text(name, r.value, ci)}")
     return " · ".join(bits)
 
 
