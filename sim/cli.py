@@ -293,9 +293,11 @@ def combos(
 @app.command()
 def report(out: Path = typer.Argument(..., help="an output folder of play/compare")) -> None:
     """Rebuild charts and report.html of an output folder (or a balance report's dashboard) from stored tables."""
+    from sim.games import GAMES
     from sim.report import build_report
 
-    games = sorted(p.parent.name for p in Path(out).glob("*/manifest.json"))
+    found = {p.parent.name for p in Path(out).glob("*/manifest.json")}
+    games = [g for g in GAMES if g in found] + sorted(found - set(GAMES))
     if not (Path(out) / "manifest.json").is_file() and games:
         from sim.balance import write_dashboard
 

@@ -31,6 +31,7 @@ details{margin:0.4em 0}summary{cursor:pointer;font-weight:600}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:1em}
 .card{border:1px solid #ccc;border-radius:6px;padding:0.8em 1em;break-inside:avoid}
 .card h2{margin:0 0 0.3em;border:0}.card img{width:100%;border:1px solid #eee}
+.card table{font-size:0.82em}.card td{white-space:normal}
 @media print{body{margin:0;max-width:none}.cards{display:block}.card{margin-bottom:1em}a{color:#222}
 summary{list-style:none}table{font-size:0.72em}td{white-space:normal}pre{white-space:pre-wrap}}"""
 
