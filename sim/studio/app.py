@@ -295,7 +295,7 @@ class Studio:
             if prev is not None and not engine.paired(cur, prev):
                 ui.label("The previous run used another N, seed, policy or options: differences are not paired "
                          "and carry no interval.").classes("text-warning")
-            headline_table(cur, prev, engine.headline(cur.metrics))
+            headline_table(cur, prev, engine.headline(cur.game, cur.metrics))
             every = ui.expansion(f"all {len(cur.metrics)} metrics").classes("w-full").props("dense")
 
             def fill_every(e: Any, box: ui.expansion = every) -> None:

@@ -209,8 +209,14 @@ def paired(cur: PlayResult, prev: PlayResult | None) -> bool:
         prev.game, prev.n, prev.seed, prev.policy, prev.options)
 
 
-def _per_run(table: pd.DataFrame, name: str) -> np.ndarray | None:
-    """The per-run quantity a mean or rate metric averages, when its column can be recognised."""
+def _per_run(game: str, table: pd.DataFrame, name: str) -> np.ndarray | None:
+    """The per-run quantity a mean or rate metric averages: the game's declared ``per_run`` value, else a
+    column the name gives away (``mean_X`` averages X, ``X_rate`` the share of runs with X non-zero)."""
+    g = get_game(game)
+    if name in getattr(g, "per_run", {}):
+        values = g.run_values(table)
+        if name in values.columns:
+            return values[name].to_numpy()
     if name.startswith("mean_") and name[5:] in table.columns:
         col = table[name[5:]]
     elif name.endswith("_rate") and name[:-5] in table.columns:
@@ -239,7 +245,7 @@ def difference(cur: PlayResult, prev: PlayResult, name: str) -> dict[str, Any] |
     except (TypeError, ValueError):
         return None
     if paired(cur, prev) and a.get("ci95"):
-        x, y = _per_run(cur.table, name), _per_run(prev.table, name)
+        x, y = _per_run(cur.game, cur.table, name), _per_run(prev.game, prev.table, name)
         if x is not None and y is not None and len(x) == len(y):
             from sim.stats import paired_difference
 
@@ -249,10 +255,11 @@ def difference(cur: PlayResult, prev: PlayResult, name: str) -> dict[str, Any] |
     return {"value": plain, "ci95": None, "paired": False}
 
 
-def headline(metrics: dict[str, dict[str, Any]], k: int = 10) -> list[str]:
-    """The metrics shown first: those with an interval, in the game's order."""
-    with_ci = [name for name, m in metrics.items() if m.get("ci95")]
-    return (with_ci or list(metrics))[:k]
+def headline(game: str, metrics: dict[str, dict[str, Any]], k: int = 10) -> list[str]:
+    """The metrics shown first: the game's declared headline, then others with an interval, in the game's order."""
+    declared = [name for name in getattr(get_game(game), "headline", {}) if name in metrics]
+    with_ci = [name for name, m in metrics.items() if m.get("ci95") and name not in declared]
+    return (declared + with_ci or list(metrics))[:max(k, len(declared))]
 
 
 def charts(cur: PlayResult, prev: PlayResult | None, out_dir: Path) -> list[Path]:

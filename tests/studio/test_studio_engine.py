@@ -60,6 +60,13 @@ def test_difference_is_paired_on_the_same_seeds():
     assert not unpaired["paired"] and unpaired["ci95"] is None
 
 
+def test_the_game_declared_headline_comes_first_and_pairs():
+    before, after = studio_play([]), studio_play(["difficulty.leicht.hp=0.8"])
+    names = engine.headline("dungeon", after.metrics)
+    assert names[:3] == list(get_game("dungeon").headline) and len(names) == 10
+    assert all(engine.difference(after, before, name)["paired"] for name in names[:3])
+
+
 def test_a_metric_without_a_per_run_column_gets_no_made_up_interval():
     before, after = studio_play([]), studio_play(["difficulty.leicht.hp=0.8"])
     d = engine.difference(after, before, "score_p50")  # a quantile: no per-run quantity to pair
