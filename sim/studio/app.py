@@ -26,6 +26,7 @@ from sim.studio.widgets import error_to, tid
 
 FILES_ROUTE = "/studio-files"
 POLL_S = 0.25
+PREPARING = "loading the game's kernels in a helper process (the first run of a policy; minutes if they must compile)"
 
 
 def _rel(path: str | Path) -> str:
@@ -235,6 +236,9 @@ class Studio:
         out = self.files / f"run-{self.runs}"
 
         def work(job: Job) -> engine.PlayResult:
+            job.status = "preparing"
+            engine.warm(game, config, sets, policy, opts, job.cancel)
+            job.status = "running"
             res = engine.play(game, config, sets, policy, opts, n, seed, job.advance, job.cancel)
             res.label = label
             job.status = "charting"
@@ -255,9 +259,9 @@ class Studio:
         job = self.job
         if job is not None:
             self.progress.value = job.progress
-            if job.status in ("running", "queued", "charting"):
-                what = "drawing charts" if job.status == "charting" else (
-                    f"{int(job.done):,} / {int(job.total):,} runs" if job.status == "running" else "queued")
+            if not job.finished:
+                what = {"charting": "drawing charts", "queued": "queued", "preparing": PREPARING}.get(
+                    job.status, f"{int(job.done):,} / {int(job.total):,} runs")
                 self.status.text = f"run {self.runs}: {what}"
             else:
                 self.job = None

@@ -78,6 +78,7 @@ class CalibratePanel:
                                   engine.load(game, self.studio.config, sets), self.studio.config, sets)
 
         def work(job: Job) -> dict[str, Any]:
+            engine.warm(game, str(base), [], policy, opts, job.cancel)
             return engine.calibrate(game, str(base), [], fld, metric, target, policy, opts, n, seed, job.advance,
                                     job.cancel)
 

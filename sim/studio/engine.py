@@ -152,6 +152,46 @@ def check_seed(seed: Any) -> int:
     return value
 
 
+# --- warming up --------------------------------------------------------------------------------
+
+_WARM: set[tuple[str, str, str]] = set()
+
+
+def _warm_child(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any]) -> None:
+    from sim.batch import run_batch
+
+    g = get_game(game)
+    opts = g.check_options(options)
+    run_batch(g, load(game, config, sets), g.seat_policies(policy, opts), 1, 0, opts, progress=False)
+
+
+def warm(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any],
+         cancel: threading.Event) -> None:
+    """Play one run in a helper process first, once per (game, policy, options) in this server.
+
+    Compiling a numba kernel, or an exact solver's first solve, holds the interpreter lock for as long
+    as it takes (minutes on a cold cache), which would freeze the page; the helper leaves both in the
+    disk caches, from which this process then loads them in moments. A helper that fails is ignored:
+    the run itself reports the error with the CLI's message.
+    """
+    import json
+    import multiprocessing
+
+    key = (game, policy, json.dumps(options, sort_keys=True, default=str))
+    if key in _WARM:
+        return
+    proc = multiprocessing.get_context("spawn").Process(target=_warm_child, args=(game, config, sets, policy, options),
+                                                        daemon=True)
+    proc.start()
+    while proc.is_alive():
+        proc.join(0.2)
+        if cancel.is_set():
+            proc.terminate()
+            proc.join(5)
+            raise Cancelled()
+    _WARM.add(key)
+
+
 # --- playing -----------------------------------------------------------------------------------
 
 

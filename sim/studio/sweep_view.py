@@ -133,6 +133,7 @@ class SweepPanel:
         total = engine.sweep_tasks(grid, n)
 
         def work(job: Job) -> tuple[Any, list[Path]]:
+            engine.warm(game, str(base_toml), [], policy, opts, job.cancel)
             table = engine.sweep(game, base_toml, policy, opts, n, seed, grid, where / "out")
             if metric not in table.columns:
                 raise DicesimError(f"unknown metric {metric!r} (choose from the Results tab's metrics)")

@@ -113,3 +113,17 @@ def test_n_is_checked_like_the_cli_and_bounded_by_memory():
             engine.check_n(bad)
     with pytest.raises(DicesimError, match="at most 1,000,000 runs"):
         engine.check_n(str(engine.MAX_N + 1))
+
+
+def test_warm_plays_once_per_policy_in_a_helper_process():
+    import time
+
+    opts = {"difficulty": "schwer"}
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(Cancelled):  # a stop ends the helper too
+        engine.warm("dungeon", None, [], "greedy", opts, stop)
+    engine.warm("dungeon", None, [], "greedy", opts, threading.Event())
+    t0 = time.perf_counter()
+    engine.warm("dungeon", None, [], "greedy", opts, threading.Event())  # known: no second helper
+    assert time.perf_counter() - t0 < 0.05
