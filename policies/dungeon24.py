@@ -5,7 +5,8 @@ Every decision the rules leave to a player is one dispatcher below; each takes t
 array ``rp`` and the seat's own random stream ``st`` (one-element uint64 array, ``sim.rng``):
 
 - ``arrange(pol, cards, st, perm)``: the pyramid; ``perm[pos]`` = basic card at position 0..4;
-- ``want_fire``: fire one ability charge at the start of the own turn?
+- ``want_fire``: fire one more ability charge at a decision point (``rules.W_*``: start or end of the
+  own turn; with ``rules.fire_timing = any_turn`` also start or end of the opponent's turn)?
 - ``choose_action``: attack with active position ``f`` (returns ``f``) or deploy (returns -1);
 - ``choose_blocker``: the defending creature against the attacker's fighter ``f``;
 - ``want_reroll``: focus reroll of the own die, seeing both dice (attacker decides first);
@@ -15,7 +16,7 @@ array ``rp`` and the seat's own random stream ``st`` (one-element uint64 array, 
 Policies (``POLICIES``):
 
 - ``random``: uniform over the legal choices, yes/no with probability 1/2, random pyramid.
-- ``greedy``: fires every charge at once, attacks with the highest A, deploys when its best A is
+- ``greedy``: fires every charge as soon as it may, attacks with the highest A, deploys when its best A is
   below the opponent's best V, blocks with the highest V, rerolls a die of 1-2 when the exchange
   goes against it, always counters, puts the highest A in front; pays focus with the weakest card.
 - ``heuristic``: rates moves by a value scale in LP (``W_*``: LP 1, a creature ``2 + (A+V)/2``, a
@@ -24,12 +25,15 @@ Policies (``POLICIES``):
   card's attack rating over a horizon of ``H`` turns beats attacking now (``(H-1)·new > H·now``);
   blocks with the creature of least expected loss; rerolls when the chance to turn the exchange
   times its value exceeds the value of the card paid; fires Blutrausch when the hit chance is
-  below 1/2 or the charge risks being lost (boss active), the others at once; counters when its
+  below 1/2 or when all held charges together make its average hit lethal (at the start of its turn;
+  it asks again after each fire, so charges stack on one attack) or when the charge risks being lost
+  (boss active, at any decision point), the others as soon as they may; counters when its
   best active A is below the boss's and it has at most one active creature; pyramid: strongest
   (A+V) in front, weakest in the middle.
 - ``expectimax``: the exact expectation of the current exchange over both dice, the Blutrausch
   dice and both focus decisions (the opponent modelled as minimising), with the heuristic's value
-  scale as leaf; attack vs deploy vs firing compared on it; the blocker minimises the attacker's
+  scale as leaf; attack vs deploy vs firing compared on it (Blutrausch: one more charge, or all held
+  charges stacked, against the value of keeping them); the blocker minimises the attacker's
   exact expectation; rerolls decided exactly on it.
 
 Adding a policy: one decision function per dispatcher (or reuse one), a ``POLICIES`` line and a
@@ -336,8 +340,9 @@ def _arrange_key(pol: int, cards: np.ndarray, c: int) -> int:
 
 
 @njit(cache=True)
-def want_fire(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarray) -> bool:
-    """Fire one charge now (the caller checked ``rules.can_fire``)?"""
+def want_fire(pol: int, S: np.ndarray, p: int, w: int, rp: np.ndarray, st: np.ndarray) -> bool:
+    """Fire one more charge at decision point ``w`` (``R.W_*``)? The caller checked ``rules.can_fire`` and asks
+    again after each fire, so a policy stacks several charges in one window by answering yes again."""
     if pol == RANDOM:
         return uniform(st) < 0.5
     if pol == GREEDY:
@@ -346,17 +351,28 @@ def want_fire(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarray) -
     if ab != R.AB_BLUTRAUSCH:
         return True
     boss_exposed = R.status(S, p, R.BOSS) == R.ACTIVE
+    if w != R.W_START:  # Blutrausch waits for the start of the own turn, unless the boss may fall first
+        return boss_exposed
+    held = S[R.S_CHARGES + p]
     if pol == HEURISTIC:
         b = best_active(S, 1 - p, True)
         f = best_active(S, p, False)
         k = S[R.S_BLUT + p]
-        ch = hit_chance(R.attack_of(S, p, f) + int(3.5 * k) - R.defence_of(S, 1 - p, b))
-        return ch < 0.5 or boss_exposed
-    # expectimax: fire when the exact gain of the extra dice beats keeping the charge
-    with_, _ = best_attack_exact(S, p, rp[R.RP_BLUT_DICE], rp)
+        adv = R.attack_of(S, p, f) - R.defence_of(S, 1 - p, b)
+        ch = hit_chance(adv + int(3.5 * k))
+        # every held charge on this attack makes the average hit lethal: fire them all (they stack)
+        lethal = adv + 3.5 * (k + held * rp[R.RP_BLUT_DICE]) >= S[R.S_LP + 1 - p]
+        return ch < 0.5 or boss_exposed or lethal
+    # expectimax: fire when the exact gain of one more charge, or of all held charges together, beats keeping them
     without, _ = best_attack_exact(S, p, 0, rp)
+    with_, _ = best_attack_exact(S, p, rp[R.RP_BLUT_DICE], rp)
     keep = 0.0 if boss_exposed else W_CHARGE / 3.0
-    return with_ - without > keep
+    if with_ - without > keep:
+        return True
+    if held < 2:
+        return False
+    all_, _ = best_attack_exact(S, p, held * rp[R.RP_BLUT_DICE], rp)
+    return all_ - without > keep * held
 
 
 @njit(cache=True)

@@ -104,7 +104,7 @@ def test_fixed_arrangement_option():
 def test_metrics_and_describe_are_json():
     t = pd.DataFrame(GAME.simulate(CFG, ["heuristic", "greedy"], 2, 0, 4000, OPTS))
     m = GAME.metrics(t, OPTS)
-    for k in ("win_rate", "first_attacker_win_rate", "mean_turns", "ability_uses0", "ability_win_lift1",
+    for k in ("win_rate", "first_attacker_win_rate", "mean_turns", "ability_uses0", "ability_used_rate1",
               "boss_lost_rate0", "end_lp_rate", "end_no_creatures_rate"):
         assert "value" in m[k]
     assert m["win_rate"]["ci95"][0] < m["win_rate"]["value"] < m["win_rate"]["ci95"][1]

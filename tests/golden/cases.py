@@ -64,6 +64,8 @@ TABLE_CASES: list[Case] = [
     Case("dungeon24", "greedy", {"opponent": "greedy"}),
     Case("dungeon24", "heuristic", {"opponent": "greedy", "people": "untote", "opponent_people": "dunkelelfen"}),
     Case("dungeon24", "expectimax", {"opponent": "heuristic"}, n=200),
+    Case("dungeon24", "heuristic", {"opponent": "heuristic"}, ("rules.charge_every=1",)),
+    Case("dungeon24", "random", {"opponent": "heuristic", "people": "untote"}, ("rules.fire_timing='any_turn'",)),
 ]
 
 # (case, run) pairs whose replay text is stored
@@ -76,6 +78,7 @@ REPLAY_CASES: list[tuple[Case, int]] = [
     (Case("dadox", "optimal-turn,greedy", {"players": 2}), 4),
     (Case("dungeon24", "heuristic", {"opponent": "greedy"}), 0),
     (Case("dungeon24", "expectimax", {"opponent": "heuristic", "people": "dunkelelfen"}), 5),
+    (Case("dungeon24", "heuristic", {"opponent": "heuristic"}, ("rules.charge_every=1",)), 0),  # stacked charges
 ]
 
 GAMES = ("kniffel", "dungeon", "dadox", "dungeon24")

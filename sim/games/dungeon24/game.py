@@ -217,16 +217,6 @@ def ability_lift_chart(result: dict[str, Any], path: str | Path) -> Path:
     return path
 
 
-def _diff_of_rates(a: np.ndarray, b: np.ndarray) -> dict[str, Any]:
-    """Difference of two independent rates with its normal interval (nan when a group is empty)."""
-    if a.size == 0 or b.size == 0:
-        return {"value": float("nan"), "ci95": [float("nan"), float("nan")]}
-    pa, pb = a.mean(), b.mean()
-    se = math.sqrt(pa * (1 - pa) / a.size + pb * (1 - pb) / b.size)
-    d = float(pa - pb)
-    return {"value": d, "ci95": [d - stats.Z95 * se, d + stats.Z95 * se]}
-
-
 class Dungeon24Game(Game):
     name = "dungeon24"
     title = "Dungeon24"
@@ -331,10 +321,8 @@ class Dungeon24Game(Game):
             m[f"turns_{k}"] = q
         for s in (0, 1):
             uses = table[f"ability_uses{s}"].to_numpy()
-            won = w == s
             m[f"ability_uses{s}"] = stats.mean(uses)
             m[f"ability_used_rate{s}"] = stats.rate(uses > 0)
-            m[f"ability_win_lift{s}"] = _diff_of_rates(won[uses > 0], won[uses == 0])
             m[f"boss_lost_rate{s}"] = stats.rate(table[f"boss_lost{s}"].to_numpy() > 0)
             m[f"mean_wins{s}"] = stats.mean(table[f"wins{s}"].to_numpy())
             m[f"mean_focus{s}"] = stats.mean(table[f"focus{s}"].to_numpy())
@@ -455,7 +443,7 @@ def format_replay(cfg: Dungeon24Config, pols: list[str], people: list[int], seed
         elif kind == play.EV_FIRE:
             what = R.ABILITY_NAMES[a]
             extra = f", {card(p, b)} returns" if a == R.AB_AUFERSTEHUNG and b >= 0 else ""
-            lines.append(f"turn {t}: seat {p} fires {what}{extra} ({c} charges left)")
+            lines.append(f"turn {t}: seat {p} fires {what}{extra} at the {R.WINDOW_NAMES[d]} ({c} charges left)")
         elif kind == play.EV_COUNTER:
             lines.append(f"turn {t}: seat {p} answers with its boss early: {card(p, R.BOSS)}")
         elif kind == play.EV_DEPLOY:
