@@ -30,7 +30,8 @@ Policies (``POLICIES``):
   (boss active, at any decision point), the others as soon as they may; counters when its
   best active A is below the boss's and it has at most one active creature; pyramid: strongest
   (A+V) in front, weakest in the middle.
-- ``expectimax``: the exact expectation of the current exchange over both dice, the Blutrausch
+- ``exact-exchange`` (called ``expectimax`` before: it searches one exchange, not across turns): the
+  exact expectation of the current exchange over both dice, the Blutrausch
   dice and both focus decisions (the opponent modelled as minimising), with the heuristic's value
   scale as leaf; attack vs deploy vs firing compared on it (Blutrausch: one more charge, or all held
   charges stacked, against the value of keeping them); the blocker minimises the attacker's
@@ -48,10 +49,10 @@ from numba import njit
 from sim.games.dungeon24 import rules as R
 from sim.rng import below, uniform
 
-RANDOM, GREEDY, HEURISTIC, EXPECTIMAX = 0, 1, 2, 3
-POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC, "expectimax": EXPECTIMAX}
+RANDOM, GREEDY, HEURISTIC, EXACT_EXCHANGE = 0, 1, 2, 3
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC, "exact-exchange": EXACT_EXCHANGE}
 
-# the value scale (in LP) of heuristic and expectimax
+# the value scale (in LP) of heuristic and exact-exchange
 W_LP = 1.0
 W_CARD0 = 2.0
 W_CARD1 = 0.5
@@ -308,7 +309,7 @@ def deploy_rating(S: np.ndarray, p: int, now: float, exact: bool, rp: np.ndarray
 def arrange(pol: int, cards: np.ndarray, st: np.ndarray, perm: np.ndarray) -> None:
     """The pyramid of policy ``pol`` for the deck ``cards[card, 0/1]`` (A/V): fills ``perm[0..4]``.
 
-    random: a uniform permutation; greedy: highest A first (then V); heuristic/expectimax: highest
+    random: a uniform permutation; greedy: highest A first (then V); heuristic/exact-exchange: highest
     A+V first (then A), so the weakest cards wait in the middle. Ties keep the deck order.
     """
     n = R.N_BASIC
@@ -363,7 +364,7 @@ def want_fire(pol: int, S: np.ndarray, p: int, w: int, rp: np.ndarray, st: np.nd
         # every held charge on this attack makes the average hit lethal: fire them all (they stack)
         lethal = adv + 3.5 * (k + held * rp[R.RP_BLUT_DICE]) >= S[R.S_LP + 1 - p]
         return ch < 0.5 or boss_exposed or lethal
-    # expectimax: fire when the exact gain of one more charge, or of all held charges together, beats keeping them
+    # exact-exchange: fire when the exact gain of one more charge, or of all held charges together, beats keeping them
     without, _ = best_attack_exact(S, p, 0, rp)
     with_, _ = best_attack_exact(S, p, rp[R.RP_BLUT_DICE], rp)
     keep = 0.0 if boss_exposed else W_CHARGE / 3.0
@@ -451,7 +452,7 @@ def want_reroll(pol: int, S: np.ndarray, p: int, is_att: bool, att_base: int, dp
     const, lethal = hit_base(S, att, dpos, rp)
     cost = focus_cost_value(S, p, rp)
     if is_att:
-        if pol == EXPECTIMAX:  # exact: the defender's reply modelled as minimising
+        if pol == EXACT_EXCHANGE:  # exact: the defender's reply modelled as minimising
             d = 1 - att
             def_roll = R.can_focus(S, d, rp)
             c_def = focus_cost_value(S, d, rp)

@@ -29,7 +29,7 @@ OPTS = GAME.check_options({"opponent": "greedy", "people": "untote", "opponent_p
 def test_seat_policies_and_options():
     assert GAME.seats == 2
     assert GAME.seat_policies("heuristic", OPTS) == ["heuristic", "greedy"]
-    assert GAME.seat_policies("random,expectimax", OPTS) == ["random", "expectimax"]
+    assert GAME.seat_policies("random,exact-exchange", OPTS) == ["random", "exact-exchange"]
     assert GAME.compare_plan(["random", "greedy"], OPTS) == [("random", ["random", "greedy"]),
                                                              ("greedy", ["greedy", "greedy"])]
     for bad in ({"opponent": "smart"}, {"people": "orks"}, {"opponent_people": ""}, {"arrangement": "1,2,3"},
@@ -82,7 +82,7 @@ def test_batch_identical_for_thread_counts():
     assert out[0] == out[1] and len(out[0]) == 64
 
 
-@pytest.mark.parametrize("pols", [["expectimax", "random"], ["random", "heuristic"]])
+@pytest.mark.parametrize("pols", [["exact-exchange", "random"], ["random", "heuristic"]])
 def test_replay_is_the_batch_run(pols):
     t = GAME.simulate(CFG, pols, 21, 0, 40, OPTS)
     for run in (0, 17, 39):
@@ -147,15 +147,15 @@ def test_policies_beat_random():
     n = 6000
     o = GAME.check_options({"opponent": "random"})
     tol = 4 * math.sqrt(0.25 / n)
-    for pol in ("greedy", "heuristic", "expectimax"):
+    for pol in ("greedy", "heuristic", "exact-exchange"):
         w = GAME.simulate(CFG, [pol, "random"], 13, 0, n, o)["winner"]
         assert (w == 0).mean() > 0.5 + tol, pol
 
 
-def test_heuristic_and_expectimax_beat_greedy():
+def test_heuristic_and_exact_exchange_beat_greedy():
     n = 6000
     tol = 4 * math.sqrt(0.25 / n)
-    for pol in ("heuristic", "expectimax"):
+    for pol in ("heuristic", "exact-exchange"):
         w = GAME.simulate(CFG, [pol, "greedy"], 17, 0, n, OPTS)["winner"]
         assert (w == 0).mean() > 0.5 + tol, pol
 

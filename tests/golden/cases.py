@@ -63,7 +63,7 @@ TABLE_CASES: list[Case] = [
     Case("dungeon24", "random", {"opponent": "greedy"}),
     Case("dungeon24", "greedy", {"opponent": "greedy"}),
     Case("dungeon24", "heuristic", {"opponent": "greedy", "people": "untote", "opponent_people": "dunkelelfen"}),
-    Case("dungeon24", "expectimax", {"opponent": "heuristic"}, n=200),
+    Case("dungeon24", "exact-exchange", {"opponent": "heuristic"}, n=200),
     Case("dungeon24", "heuristic", {"opponent": "heuristic"}, ("rules.charge_every=1",)),
     Case("dungeon24", "random", {"opponent": "heuristic", "people": "untote"}, ("rules.fire_timing='any_turn'",)),
 ]
@@ -77,7 +77,7 @@ REPLAY_CASES: list[tuple[Case, int]] = [
     (Case("dadox", "threshold", {"players": 2}), 0),
     (Case("dadox", "optimal-turn,greedy", {"players": 2}), 4),
     (Case("dungeon24", "heuristic", {"opponent": "greedy"}), 0),
-    (Case("dungeon24", "expectimax", {"opponent": "heuristic", "people": "dunkelelfen"}), 5),
+    (Case("dungeon24", "exact-exchange", {"opponent": "heuristic", "people": "dunkelelfen"}), 5),
     (Case("dungeon24", "heuristic", {"opponent": "heuristic"}, ("rules.charge_every=1",)), 0),  # stacked charges
 ]
 

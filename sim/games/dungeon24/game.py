@@ -241,7 +241,7 @@ class Dungeon24Game(Game):
     title = "Dungeon24"
     Config = Dungeon24Config
     policies = tuple(POLICIES)
-    report_policies = ("random", "greedy", "heuristic", "expectimax")
+    report_policies = ("random", "greedy", "heuristic", "exact-exchange")
     options = {"opponent": "greedy", "people": "gruenlinge", "opponent_people": "gruenlinge", "arrangement": "policy"}
     seats = 2
 
