@@ -277,7 +277,8 @@ VARIANTS = {
     "house_off_focus_2": ["rules.boss_loss='defeat'", "rules.boss_counter='first'", "rules.focus_cost=2"],
     "no_focus_any_turn": ["rules.focus=false", "rules.fire_timing='any_turn'", "rules.charge_every=2"],
 }
-PAIRS = [("random", "random"), ("greedy", "random"), ("heuristic", "greedy"), ("exact-exchange", "heuristic")]
+PAIRS = [("random", "random"), ("greedy", "random"), ("heuristic", "greedy"), ("exact-exchange", "heuristic"),
+         ("expectimax", "greedy")]
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))

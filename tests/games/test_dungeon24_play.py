@@ -82,7 +82,7 @@ def test_batch_identical_for_thread_counts():
     assert out[0] == out[1] and len(out[0]) == 64
 
 
-@pytest.mark.parametrize("pols", [["exact-exchange", "random"], ["random", "heuristic"]])
+@pytest.mark.parametrize("pols", [["exact-exchange", "random"], ["random", "heuristic"], ["greedy", "expectimax"]])
 def test_replay_is_the_batch_run(pols):
     t = GAME.simulate(CFG, pols, 21, 0, 40, OPTS)
     for run in (0, 17, 39):
@@ -158,6 +158,13 @@ def test_heuristic_and_exact_exchange_beat_greedy():
     for pol in ("heuristic", "exact-exchange"):
         w = GAME.simulate(CFG, [pol, "greedy"], 17, 0, n, OPTS)["winner"]
         assert (w == 0).mean() > 0.5 + tol, pol
+
+
+def test_expectimax_beats_greedy():
+    """The two-turn search plays at least as well as a sensible bot: it beats greedy clearly."""
+    n = 1500
+    w = GAME.simulate(CFG, ["expectimax", "greedy"], 23, 0, n, OPTS)["winner"]
+    assert (w == 0).mean() > 0.5 + 4 * math.sqrt(0.25 / n)
 
 
 def test_matchup_intervals_cover_the_unpaired_estimate():

@@ -66,6 +66,7 @@ TABLE_CASES: list[Case] = [
     Case("dungeon24", "exact-exchange", {"opponent": "heuristic"}, n=200),
     Case("dungeon24", "heuristic", {"opponent": "heuristic"}, ("rules.charge_every=1",)),
     Case("dungeon24", "random", {"opponent": "heuristic", "people": "untote"}, ("rules.fire_timing='any_turn'",)),
+    Case("dungeon24", "expectimax", {"opponent": "exact-exchange", "opponent_people": "untote"}, n=60),
 ]
 
 # (case, run) pairs whose replay text is stored
@@ -79,6 +80,7 @@ REPLAY_CASES: list[tuple[Case, int]] = [
     (Case("dungeon24", "heuristic", {"opponent": "greedy"}), 0),
     (Case("dungeon24", "exact-exchange", {"opponent": "heuristic", "people": "dunkelelfen"}), 5),
     (Case("dungeon24", "heuristic", {"opponent": "heuristic"}, ("rules.charge_every=1",)), 0),  # stacked charges
+    (Case("dungeon24", "expectimax", {"opponent": "exact-exchange", "opponent_people": "untote"}, n=60), 1),
 ]
 
 GAMES = ("kniffel", "dungeon", "dadox", "dungeon24")
