@@ -30,13 +30,12 @@ Policies (``POLICIES``):
   (boss active, at any decision point), the others as soon as they may; counters when its
   best active A is below the boss's and it has at most one active creature; pyramid: strongest
   (A+V) in front, weakest in the middle.
-- ``exact-exchange`` (called ``expectimax`` before: it searches one exchange, not across turns): the
+- ``exact-exchange`` (named ``expectimax`` before issue 14; it looks at one exchange only): the
   exact expectation of the current exchange over both dice, the Blutrausch
   dice and both focus decisions (the opponent modelled as minimising), with the heuristic's value
   scale as leaf; attack vs deploy vs firing compared on it (Blutrausch: one more charge, or all held
   charges stacked, against the value of keeping them); the blocker minimises the attacker's
   exact expectation; rerolls decided exactly on it.
-
 - ``expectimax``: searches across turns (``search_turn``): its action (each fighter against the
   defender's best blocker, or a deploy), every die and focus reroll of the exchange as chance nodes
   (focus decided by ``exact-exchange``'s rule), then the opponent's whole reply turn (curses, its best

@@ -469,7 +469,8 @@ def format_replay(cfg: Dungeon24Config, pols: list[str], people: list[int], seed
         elif kind == play.EV_FIRE:
             what = R.ABILITY_NAMES[a]
             extra = f", {card(p, b)} returns" if a == R.AB_AUFERSTEHUNG and b >= 0 else ""
-            lines.append(f"turn {t}: seat {p} fires {what}{extra} at the {R.WINDOW_NAMES[d]} ({c} charges left)")
+            lines.append(f"turn {t}: seat {p} fires {what}{extra} at the {R.WINDOW_NAMES[d]} "
+                         f"({c} charge{'' if c == 1 else 's'} left)")
         elif kind == play.EV_COUNTER:
             lines.append(f"turn {t}: seat {p} answers with its boss early: {card(p, R.BOSS)}")
         elif kind == play.EV_DEPLOY:
