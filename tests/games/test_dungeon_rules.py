@@ -140,7 +140,9 @@ def test_sections_and_difficulty_tables():
     assert [int(x) for x in f.rooms[:, C.RM_EBLOCK]] == [0] * 4 + [3] * 4 + [0] * 2
     assert [int(x) for x in f.rooms[:, C.RM_PSHIELD]] == [0] * 4 + [3] * 4 + [0] * 2
     assert [int(x) for x in f.rooms[:, C.RM_ATTBONUS]] == [0] * 8 + [1] * 2
-    assert [int(x) for x in f.rooms[:, C.RM_PATH]] == [1, 1, 1, 1, 0, 1, 1, 1, 1, 0]
+    assert [int(x) for x in f.rooms[:, C.RM_PATH]] == [1] * 10  # "Vor jedem Raum liegen drei Karten"
+    old = freeze(load_config(DungeonConfig, "dungeon", None, ["path.boss_rooms=false"]), "leicht")
+    assert [int(x) for x in old.rooms[:, C.RM_PATH]] == [1, 1, 1, 1, 0, 1, 1, 1, 1, 0]
     assert [int(x) for x in f.rooms[:, C.RM_CHALLENGE]] == [0, 1, 2, 0, 1, 2, 0, 1, 2, 0]
     table = {"leicht": (1.05, 1.10, 1.05, 1.0, -1), "normal": (1.17, 1.20, 1.15, 1.25, -1),
              "schwer": (1.25, 1.40, 1.15, 1.5, 2)}
