@@ -142,7 +142,8 @@ def test_sections_bosses_and_intents_in_fights():
             first_pass = turn == it - i0 + 1  # the cycle's first pass: no buff can be active yet
             if mult > 0 and first_pass and not any(fz.intents[j, C.IN_BUFF] for j in range(i0, it)):
                 card = next(r[3] for r in _rows(log, P.LG_ROOM) if r[1] == room)
-                scale = R.damage_scale(room, 1.10, 0.03, False, card == 1, 1.15, False, 1.05, False)
+                scale = 1.05 if room in (5, 10) else 1.10 * (1 + 0.03 * (room - 1))  # bosses: boss factor only
+                scale *= 1.15 if card == 1 else 1.0
                 per_hit = int(np.floor(base * mult * scale + 0.5)) + (1 if room >= 9 else 0)
                 assert tr[8] == per_hit * fz.intents[it, C.IN_HITS], (room, turn)
 
