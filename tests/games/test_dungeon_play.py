@@ -236,11 +236,13 @@ def test_policies_and_difficulties_order():
     n = 6000
     w = {p: table(p, n, seed=101)["win"].mean() for p in ("vorschlag", "greedy", "random")}
     wx = table("expectimax", 1500, seed=101)["win"].mean()
-    assert wx - w["vorschlag"] > 4 * np.hypot(_se(wx, 1500), _se(w["vorschlag"], n))
-    assert w["vorschlag"] - w["greedy"] > 4 * np.hypot(_se(w["vorschlag"], n), _se(w["greedy"], n))
+    # expectimax (exact holds, Vorschlag's rating) beats both; with fights of about two turns greedy's
+    # all-out attack and exact holds keep up with Vorschlag's shown-combo holds (no order asserted between them)
+    for p in ("vorschlag", "greedy"):
+        assert wx - w[p] > 4 * np.hypot(_se(wx, 1500), _se(w[p], n))
     assert w["random"] < 0.01
-    # roughly half of Vorschlag's runs win on Leicht (the assumed roster's calibration target)
-    assert 0.4 < w["vorschlag"] < 0.7
+    # roughly half of Vorschlag's runs win on Leicht (the roster's calibration target, band 0.40-0.60)
+    assert 0.4 < w["vorschlag"] < 0.6
     ws = [table("vorschlag", n, seed=102, options={"difficulty": d})["win"].mean() for d in C.DIFFICULTIES]
     for a, b in zip(ws, ws[1:], strict=False):
         assert a - b > 4 * np.hypot(_se(a, n), _se(b, n))
