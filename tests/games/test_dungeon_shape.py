@@ -11,6 +11,7 @@ import pytest
 from sim.games.dungeon import config as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.game import GAME, describe
+from tests.conftest import cli_json
 
 CONFIGS = {name: GAME.load(path) for name, path in (
     ("default", None),
@@ -102,3 +103,22 @@ def test_older_readings_stay_switchable():
     growth = 1 + old.scaling.damage_growth * 9
     assert b["damage"] == R.round_half_up(e.damage * old.difficulty.normal.damage * growth) + 1
     assert "elite_hp" not in b
+
+
+@pytest.mark.parametrize("diff", C.DIFFICULTIES)
+def test_describe_cli_shows_the_shape(diff):
+    """What a new user sees: ``dicesim describe dungeon --difficulty D --json`` has a path before rooms 5 and
+    10, boss hits without room growth, and the bosses on top."""
+    out = cli_json("describe", "dungeon", "--difficulty", diff)
+    rooms = out["rooms"]
+    d = getattr(CONFIGS["default"].difficulty, diff)
+    for room in (5, 10):
+        b = _boss(rooms, room)
+        assert b["path_choice"] is True
+        e = CONFIGS["default"].enemies[b["enemy"]]
+        assert b["damage"] == R.round_half_up(e.damage * d.boss) + (1 if room == 10 else 0)
+    for lo, hi, boss_room in ((1, 4, 5), (6, 9, 10)):
+        boss = _boss(rooms, boss_room)
+        top_hp = max(r[k] for r in rooms if lo <= r["room"] <= hi for k in ("hp", "elite_hp"))
+        top_hit = max(r[k] for r in rooms if lo <= r["room"] <= hi for k in ("max_hit", "elite_max_hit"))
+        assert top_hp < boss["hp"] and top_hit <= boss["max_hit"]
