@@ -165,12 +165,13 @@ def test_win_rewards_rest_elite_and_boss():
             if not end[3]:
                 continue
             room = end[1]
-            if room in (5, 10):  # a boss win pays 35, after a Rastplatz 25 (the assumed boss-room cut of 10)
-                base = 25 if cards[room] == 2 else 35
+            co, pa = CFG.coins, CFG.path
+            if str(room) in CFG.rooms.bosses:  # a boss win, after a Rastplatz the assumed boss-room cut
+                base = pa.boss_rest_win_coins if cards[room] == 2 else co.boss_win
             else:
-                base = 10 if cards[room] == 2 else 20
-            base += 40 if cards[room] == 1 else 0
-            assert end[4] in (base, base + 20)  # + the room's challenge when met
+                base = pa.rest_win_coins if cards[room] == 2 else co.win
+            base += pa.elite_coins if cards[room] == 1 else 0
+            assert end[4] in (base, base + co.challenge)  # + the room's challenge when met
             turns = end[2]
             if room % 3 == 0:  # rooms 3, 6, 9: "in at most four turns"
                 assert (end[4] == base + 20) == (turns <= 4)

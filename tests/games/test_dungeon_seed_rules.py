@@ -227,3 +227,17 @@ def test_boss_rooms_have_a_path_and_elite_bosses(diff):
                 assert rm[5] == want
                 seen.add(rm[3])
     assert seen == {0, 1, 2, 3}
+
+
+def test_thinking_time_per_decision():
+    """The time model adds ``time.seconds_per_decision`` per decision: a hold before each roll after the
+    first and each turn's assignment, i.e. once per roll of the run; play itself does not change."""
+    from sim.batch import run_batch
+
+    think = CFG.time.seconds_per_decision
+    assert think > 0
+    fast = GAME.load(overrides=["time.seconds_per_decision=0.0"])
+    a = run_batch(GAME, CFG, ["vorschlag"], 500, 3, {"difficulty": "leicht"}, progress=False).table
+    b = run_batch(GAME, fast, ["vorschlag"], 500, 3, {"difficulty": "leicht"}, progress=False).table
+    assert (a["rolls"] == b["rolls"]).all() and (a["win"] == b["win"]).all()
+    assert np.allclose(a["seconds"] - b["seconds"], think * a["rolls"])
