@@ -135,6 +135,8 @@ W_KILL = 1000.0
 W_LP0 = 0.8
 W_LP1 = 1.2
 ADJ_GAIN = 4.0
+ADJ_GAIN_HOLD = 8.0  # vorschlag, greedy: shown attack an adjust before a reroll must add (a combo completed)
+MAX_ADJ = 2  # expectimax: adjusts left its per-turn tables search (Glücksmünze's two)
 
 # hold tables: [profile, HOLD_*, multiset] -> kept multiset
 HOLD_VORSCHLAG, HOLD_GREEDY1, HOLD_GREEDY2 = 0, 1, 2
@@ -345,6 +347,74 @@ def expectation_table(fs, cursed, m, levels, part, pclass, cv, tm, etab, scratch
 
 
 @njit(cache=True, error_model="numpy", inline="always")
+def _adj_best(src, F, counts, ioc, step):
+    """Highest ``src`` over the multisets one ±``step`` turn of one die away from ``F`` (faces within 1..6);
+    -1e18 when there is none."""
+    code = 0
+    for f in range(6):
+        code += counts[F, f] * R.POW7_T[f]
+    best = -1e18
+    for f in range(6):
+        if counts[F, f] == 0:
+            continue
+        for g in (f - step, f + step):
+            if 0 <= g < 6:
+                v = src[ioc[code - R.POW7_T[f] + R.POW7_T[g]]]
+                if v > best:
+                    best = v
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def expectation_tables(fs, cursed, m, levels, na, step, part, pclass, cv, tm, etabs, scratch, memo, work):
+    """``etabs[a]``: ``expectation_table`` when ``a`` adjusts (a ±``step`` turn of one free die, within 1..6) are
+    left this turn, ``a`` = 0..``na``; an adjust may come before any hold decision (then the hold is chosen on the
+    adjusted dice) or after the last roll. ``etabs[a, 0, F]`` is the leaf value of full free roll ``F`` with ``a``
+    adjusts still to use, ``etabs[a, l, K]`` the expected value keeping ``K`` with ``l`` rolls left. Exact within
+    the turn; an adjust kept for a later turn of the fight is worth nothing here. ``etabs[0]`` equals
+    ``expectation_table``. ``scratch``: float[2 * (MAX_ADJ + 1), N_MS]."""
+    counts, child, parent, size_start, ioc = tm
+    ss = size_start[: m + 2]
+    lo = size_start[m]
+    hi = size_start[m + 1]
+    memo[:] = np.nan
+    base = 0
+    for f in range(6):
+        base += counts[cursed, f] * R.POW7_T[f]
+    S = scratch[: MAX_ADJ + 1]
+    B = scratch[MAX_ADJ + 1 :]
+    for F in range(lo, hi):
+        code = base
+        for f in range(6):
+            code += counts[F, f] * R.POW7_T[f]
+        k = ioc[code]
+        cl = pclass[k]
+        v = memo[cl]
+        if np.isnan(v):
+            v = leaf_value(fs, k, part, cv, work)
+            memo[cl] = v
+        etabs[0, 0, F] = v
+        S[0, F] = v
+    for a in range(1, na + 1):
+        for F in range(lo, hi):
+            v = smax(S[0, F], _adj_best(S[a - 1], F, counts, ioc, step))
+            etabs[a, 0, F] = v
+            S[a, F] = v
+    for lv in range(1, levels + 1):
+        for a in range(na + 1):
+            expect_over_rerolls(S[a], child, ss, etabs[a, lv])
+        if lv < levels:
+            for a in range(na + 1):
+                best_subkeep_value(etabs[a, lv], parent, ss, B[a])
+            for a in range(na + 1):
+                for F in range(lo, hi):
+                    v = B[a, F]
+                    if a > 0:
+                        v = smax(v, _adj_best(B[a - 1], F, counts, ioc, step))
+                    S[a, F] = v
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_keep(pid, roll, cursed, rolls_left, hold, etab, tm, st, work):
     """Multiset to keep from ``roll`` (⊇ ``cursed``) with ``rolls_left`` rolls to come."""
     if pid == VORSCHLAG:
@@ -446,6 +516,64 @@ def decide_adjust(pid, fs, dice, nd, cursed_mask, step, part, pclass, cv, tm, wo
     if bi >= 0 and best - v0 > need:
         return bi, bf
     return -1, 0
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, part, cv, etabs, tm, work):
+    """(die index, new face) of a ±``step`` adjust to make now, before the hold decision with ``rolls_left`` rolls
+    to come (the hold is then chosen on the adjusted dice), or (-1, 0); ``adjusts``: adjusts left this fight.
+
+    vorschlag, greedy: when one turn raises the shown total attack by at least ``ADJ_GAIN_HOLD`` (a combo
+    completed, e.g. 4-4-4-3 into a Vierling; their holds keep it). expectimax: when the best hold of the adjusted
+    dice with one adjust less (``etabs[a - 1]``) is worth more than the best hold of the dice as they are with
+    the adjust kept for a later hold or the last roll (``etabs[a]``): the opportunity cost is the adjust's exact
+    value later in this turn (``expectation_tables``), its value in later turns of the fight is not counted."""
+    if pid == RANDOM or adjusts <= 0:
+        return -1, 0
+    ioc = tm[4]
+    bi = -1
+    bf = 0
+    if pid != EXPECTIMAX:
+        code = 0
+        for i in range(nd):
+            code += R.POW7_T[dice[i] - 1]
+        v0 = _attack_of(ioc[code], part, cv)
+        best = v0 + ADJ_GAIN_HOLD - 1e-9
+        for i in range(nd):
+            if (cursed_mask >> i) & 1:
+                continue
+            for d in (-step, step):
+                nf = dice[i] + d
+                if nf < 1 or nf > 6:
+                    continue
+                v = _attack_of(ioc[code - R.POW7_T[dice[i] - 1] + R.POW7_T[nf - 1]], part, cv)
+                if v > best:
+                    best = v
+                    bi = i
+                    bf = nf
+        return bi, bf
+    a = smin(adjusts, etabs.shape[0] - 1)
+    lv = smin(rolls_left, etabs.shape[1] - 1)
+    code = 0
+    for i in range(nd):
+        if not (cursed_mask >> i) & 1:
+            code += R.POW7_T[dice[i] - 1]
+    now = etabs[a, lv]
+    after = etabs[a - 1, lv]
+    best = now[best_subset(now, ioc[code], tm, work)] + 1e-9
+    for i in range(nd):
+        if (cursed_mask >> i) & 1:
+            continue
+        for d in (-step, step):
+            nf = dice[i] + d
+            if nf < 1 or nf > 6:
+                continue
+            v = after[best_subset(after, ioc[code - R.POW7_T[dice[i] - 1] + R.POW7_T[nf - 1]], tm, work)]
+            if v > best:
+                best = v
+                bi = i
+                bf = nf
+    return bi, bf
 
 
 @njit(cache=True, error_model="numpy", inline="always")

@@ -224,7 +224,8 @@ def render(cfg: DungeonConfig, fz: C.Frozen, log: np.ndarray, policy: str, seed:
         elif kind == P.LG_LC:
             lines.append(f"    Letzte Chance gekauft (Coins {a[0]})")
         elif kind == P.LG_ADJ:
-            lines.append(f"    Justieren: Würfel {a[0] + 1} von {a[1]} auf {a[2]}")
+            when = " (vor dem Nachwurf)" if a[3] > 0 else ""
+            lines.append(f"    Justieren{when}: Würfel {a[0] + 1} von {a[1]} auf {a[2]}")
         elif kind == P.LG_COMBO:
             c = a[0]
             role = R.ROLE_LABELS[a[1]]

@@ -47,9 +47,11 @@ from policies.dungeon import (
     ITEM_JOKER,
     ITEM_UPGRADE,
     KAMPF,
+    MAX_ADJ,
     MAX_LEVELS,
     RAST,
     decide_adjust,
+    decide_adjust_hold,
     decide_assign,
     decide_buy,
     decide_event,
@@ -61,7 +63,7 @@ from policies.dungeon import (
     decide_path,
     decide_reward,
     decide_set_die,
-    expectation_table,
+    expectation_tables,
     offer_value,
 )
 from sim.games.dungeon import config as C
@@ -203,11 +205,12 @@ def _draw_intent(intents, i0, ni, st):
 
 @njit(cache=True, error_model="numpy")
 def new_scratch(pid, n_all):
-    """Per-thread work arrays of ``play_run``: (floats, ints, streams, etab, scratch, memo, cv, owned + the
-    eligible-upgrade groups, items, offer floats); ``n_all``: upgrade and talent rows of the loadout."""
+    """Per-thread work arrays of ``play_run``: (floats, ints, streams, etabs (per adjusts left), scratch, memo, cv,
+    owned + the eligible-upgrade groups, items, offer floats); ``n_all``: upgrade and talent rows of the loadout."""
     big = pid == EXPECTIMAX
     return (np.zeros(R.N_EFF + FS_SIZE), np.zeros(80, np.int64), np.zeros(7, np.uint64),
-            np.zeros((MAX_LEVELS + 1, R.N_MS) if big else (1, 1)), np.zeros(R.N_MS if big else 1),
+            np.zeros((MAX_ADJ + 1, MAX_LEVELS + 1, R.N_MS) if big else (1, 1, 1)),
+            np.zeros((2 * MAX_ADJ + 2, R.N_MS) if big else (1, 1)),
             np.zeros(R.N_MS if big else 1), np.zeros((R.N_COMBO, 4)), np.zeros(2 * smax(1, n_all) + 4, np.int64),
             np.zeros(3 * C.MAX_STOCK + C.MAX_JOKERS + 8, np.int64), np.zeros(4 * C.MAX_STOCK))
 
@@ -366,7 +369,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     for r in range(n_rooms):
         out[lp_base + r] = np.nan
         out[coins_base + r] = np.nan
-    fbuf, ibuf, ubuf, etab, scratch, memo, cv, obuf, items, ofl = sc
+    fbuf, ibuf, ubuf, etabs, scratch, memo, cv, obuf, items, ofl = sc
     n_own = smax(1, fz.loadout.shape[0])
     owned = obuf[:n_own]
     elig = obuf[n_own:]
@@ -453,6 +456,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     n_mk_up = trunc(rp[C.RP_MK_UPGRADES])
     pack_n = trunc(rp[C.RP_JOKER_PACK_N])
     adj_step = trunc(rp[C.RP_ADJ_STEP])
+    adj_hold = 0  # adjusts a policy may make before a hold decision (0: only after the last roll)
     jk_wsum = 0.0
     for jj in range(n_jk):
         jk_wsum += jk[jj, C.JK_WEIGHT]
@@ -622,10 +626,25 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             ncursed = 0
             for i in range(nd):
                 ncursed += (cmask >> i) & 1
+            # expectimax: tables for 0 .. na adjusts left (``etabs[ea]``: the adjusts left now)
+            na = 0
             if want_etab:
                 levels = smax(1, smin(rerolls, MAX_LEVELS))
-                expectation_table(fs, cursed, nd - ncursed, levels, part, pcl, cv, tm, etab, scratch, memo, work)
+                na = smin(adj_hold, MAX_ADJ)
+                expectation_tables(fs, cursed, nd - ncursed, levels, na, adj_step, part, pcl, cv, tm, etabs, scratch,
+                                   memo, work)
+            etab = etabs[smin(adjusts, na)]
             for r in range(rerolls, 0, -1):
+                # Justieren before the hold decision (the seed's long press at any moment of the turn)
+                ai, af = decide_adjust_hold(pid, dice, nd, cmask, adj_step, r, smin(adjusts, adj_hold), part, cv,
+                                            etabs[:na + 1], tm, work)
+                if ai >= 0:
+                    if log.shape[0] > 0:
+                        nl = _log(log, nl, LG_ADJ, room, turn, ai, dice[ai], af, r, 0, 0, 0, 0, 0)
+                    dice[ai] = af
+                    adjusts -= 1
+                    out[O_ADJUSTS] += 1
+                etab = etabs[smin(adjusts, na)]
                 roll = _ms(dice, nd, 0, -1, ioc)
                 keep = decide_keep(pid, roll, cursed, r, hp_tab, etab, tm, st_pol, work)
                 if keep != roll:
