@@ -15,7 +15,9 @@ index_of_code)`` of ``rules.TM``):
   ``roll`` is the whole roll (cursed dice included), ``keep`` must lie between ``cursed`` and ``roll``.
 - ``decide_assign(pid, fs, ids, n, cv, out_ids, out_roles, st, work) -> m``: which combos (``m`` of them,
   after an optional Full House split) go to attack/shield/heal (``rules.ATTACK`` …).
-- ``decide_adjust(pid, fs, dice, nd, cursed_mask, …) -> (die, new face)`` or ``(-1, 0)``.
+- ``decide_adjust(pid, fs, dice, nd, cursed_mask, …) -> (die, new face)`` or ``(-1, 0)`` after the last roll;
+  ``decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, …)`` the same before a hold
+  decision (the hold is then chosen on the adjusted dice).
 - ``decide_last_chance(pid, fs, …) -> bool``; ``decide_path(pid, cards, lp, maxlp, st) -> card``;
   ``decide_event(pid, event, lp, maxlp, altar_lp, st, jokers, nj, jk) -> bool``.
 - Progression: ``offer_value(pid, kind, up_eff, u, jk, j, db_rerolls, lp, maxlp, g_att, g_dice, e_att,
@@ -33,20 +35,26 @@ The policies:
   ``W_KILL`` plus the LP healed; otherwise the enemy LP removed plus ``w_lp`` × the change of own LP
   over the turn (heal, then the announced hit minus shield), where ``w_lp = W_LP0 + W_LP1 × missing
   LP share``; losing all LP is −``W_KILL``. Hold rule: keep the dice of the shown combos; with no
-  combo, keep the longest run of ≥ 3 consecutive faces (one die each), else reroll all. Adjust: when
-  one ±1 turn raises the shown total attack by more than ``ADJ_GAIN``; last chance when the rolls left no
-  combo and coins allow.
+  combo, keep the longest run of ≥ 3 consecutive faces (one die each), else reroll all. Adjust: before a
+  reroll when one ±1 turn raises the shown total attack by at least ``ADJ_GAIN_HOLD`` (a combo completed, e.g.
+  4-4-4-3 into a Vierling, which the hold then keeps); after the last roll when it raises it by more than
+  ``ADJ_GAIN``; last chance when the rolls left no combo and coins allow.
   Path: Rastplatz when LP ≤ 60 %, Elite when LP ≥ 80 %, else Geheimnis when offered, else Kampf;
   Opferaltar accepted when LP after paying stays ≥ 70 %, Verfluchte Truhe always.
 - ``greedy`` — holds toward the highest expected total attack at turn end (exact over the remaining
   rolls, a static table per modifier profile); everything to attack unless the announced hit would
   kill and attack cannot kill first: then the assignment that survives with the most attack. Adjust
-  when it raises attack; never buys the last chance. Path: Elite when LP ≥ 50 %, else Rastplatz when
+  before a reroll by Vorschlag's rule (``ADJ_GAIN_HOLD``), after the last roll when it raises attack; never
+  buys the last chance. Path: Elite when LP ≥ 50 %, else Rastplatz when
   offered, else Kampf; never opens a Geheimnis.
 - ``expectimax`` — holds by exact expectation over the remaining rolls (all rerolled-dice outcomes
   as multisets with their probabilities) of the best assignment's Vorschlag rating; assignment as
-  Vorschlag; adjust whenever it raises the rating; last chance when the expected rating of one more
-  roll beats stopping. Path and events as Vorschlag.
+  Vorschlag; last chance when the expected rating of one more roll beats stopping. Justieren is part of the
+  search (``expectation_tables``: exact values with 0..``MAX_ADJ`` adjusts left, an adjust allowed before each
+  hold decision and after the last roll); it adjusts before a reroll when that beats keeping the adjust for
+  later in the turn, which never happens strictly (an adjust at the end reproduces it: held dice do not
+  change), so in effect its holds count on the end-of-turn adjust, made whenever it raises the rating. An
+  adjust's value in later turns of the fight is not counted. Path and events as Vorschlag.
 - ``random`` — each free die kept with probability 1/2 before every reroll, each combo to a uniform
   role, a uniform path card, events accepted with probability 1/2 (when affordable).
 

@@ -31,6 +31,7 @@ from policies.dungeon import (
     leaf_value,
 )
 from sim.games.dungeon import config as C
+from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.game import GAME, TM, frozen
 from sim.games.dungeon.tables import build_profile
@@ -202,3 +203,74 @@ def test_expectimax_tables_with_adjusts_equal_brute_force(cursed_faces, m, step)
             keep = decide_keep(EXPECTIMAX, R.ms_index([4, 4, 3]), cursed, 1, HOLD, etabs[a], TM,
                                np.zeros(1, np.uint64), WORK)
             assert TM[0][keep].sum() == held
+# --- the kernel: adjusts between rolls, the per-fight limit from the config ---------------------------------
+
+
+NO_PICKS = ["rewards.enabled=false", "market.enabled=false"]  # the loadout (and so the adjust limit) stays fixed
+FIXED = GAME.load(overrides=NO_PICKS)
+
+
+def logs(policy, seed, runs, cfg=FIXED, difficulty="leicht"):
+    fz, cache = frozen(cfg, difficulty)
+    n_cols = len(P.columns(cfg.rooms.count))
+    for r in runs:
+        _, log = P.run_one(GAME.policies.index(policy), seed, r, fz, cache, TM, n_cols, 20_000)
+        yield log
+
+
+def adjust_rows(log):
+    """(adjust row, the next roll row of the same turn or None) for every adjust of the run."""
+    out = []
+    for j, row in enumerate(log):
+        if row[0] != P.LG_ADJ:
+            continue
+        nxt = None
+        for q in range(j + 1, len(log)):
+            if log[q][0] == P.LG_ROLL and log[q][1] == row[1] and log[q][2] == row[2]:
+                nxt = log[q]
+                break
+            if log[q][0] != P.LG_ADJ and log[q][0] != P.LG_ROLL:
+                break
+        out.append((row, nxt))
+    return out
+
+
+def digits(packed, nd):
+    return [int(c) for c in str(packed).zfill(nd)]
+
+
+@pytest.mark.parametrize("policy", ["vorschlag", "greedy", "expectimax"])
+def test_kernel_adjusts_before_a_reroll_and_keeps_the_limit(policy):
+    before = 0
+    total = 0
+    for log in logs(policy, 4, range(60 if policy == "expectimax" else 150)):
+        turns = {(r[1], r[2]): r for r in log if r[0] == P.LG_TURN}
+        per_fight: dict[int, int] = {}
+        for row, nxt in adjust_rows(log):
+            room, turn, die, old, new, rolls_left = row[1], row[2], row[3], row[4], row[5], row[6]
+            assert 1 <= new <= 6 and abs(new - old) == CFG.turn.adjust_step
+            assert not (turns[(room, turn)][11] >> die) & 1
+            per_fight[room] = per_fight.get(room, 0) + 1
+            total += 1
+            if rolls_left > 0:
+                before += 1
+                if nxt is not None and (nxt[5] >> die) & 1:
+                    assert digits(nxt[4], nxt[6])[die] == new  # a held adjusted die keeps its face
+        assert all(v <= CFG.turn.adjusts for v in per_fight.values())
+    if policy == "expectimax":  # keeping the adjust for the end of the turn is never worse (see above)
+        assert before == 0 and total > 0
+    else:
+        assert before > 0
+
+
+@pytest.mark.parametrize("overrides, limit", [(["turn.adjusts=0"], 0), (["turn.adjusts=2"], 2),
+                                             (["loadout.upgrades=['gluecksmuenze']"], 2)])
+def test_kernel_adjust_limit_comes_from_the_config_and_gluecksmuenze(overrides, limit):
+    cfg = GAME.load(overrides=NO_PICKS + overrides)
+    most = 0
+    for log in logs("vorschlag", 4, range(150), cfg):
+        per_fight: dict[int, int] = {}
+        for row, _ in adjust_rows(log):
+            per_fight[row[1]] = per_fight.get(row[1], 0) + 1
+        most = max([most, *per_fight.values()])
+    assert most == limit

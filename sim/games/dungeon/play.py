@@ -456,7 +456,6 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     n_mk_up = trunc(rp[C.RP_MK_UPGRADES])
     pack_n = trunc(rp[C.RP_JOKER_PACK_N])
     adj_step = trunc(rp[C.RP_ADJ_STEP])
-    adj_hold = 0  # adjusts a policy may make before a hold decision (0: only after the last roll)
     jk_wsum = 0.0
     for jj in range(n_jk):
         jk_wsum += jk[jj, C.JK_WEIGHT]
@@ -630,13 +629,13 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             na = 0
             if want_etab:
                 levels = smax(1, smin(rerolls, MAX_LEVELS))
-                na = smin(adj_hold, MAX_ADJ)
+                na = smin(adjusts, MAX_ADJ)
                 expectation_tables(fs, cursed, nd - ncursed, levels, na, adj_step, part, pcl, cv, tm, etabs, scratch,
                                    memo, work)
             etab = etabs[smin(adjusts, na)]
             for r in range(rerolls, 0, -1):
                 # Justieren before the hold decision (the seed's long press at any moment of the turn)
-                ai, af = decide_adjust_hold(pid, dice, nd, cmask, adj_step, r, smin(adjusts, adj_hold), part, cv,
+                ai, af = decide_adjust_hold(pid, dice, nd, cmask, adj_step, r, adjusts, part, cv,
                                             etabs[:na + 1], tm, work)
                 if ai >= 0:
                     if log.shape[0] > 0:
