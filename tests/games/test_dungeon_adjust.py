@@ -64,7 +64,7 @@ def attack(dice):
     return sum(CV[c, 0] for c in PART[R.ms_index(dice), 1 : 1 + PART[R.ms_index(dice), 0]])
 
 
-def adjust(pid, dice, cursed_mask=0, adjusts=1, step=1, rolls_left=2, etabs=NOTAB):
+def adjust(pid, dice, cursed_mask=0, adjusts=2, step=1, rolls_left=1, etabs=NOTAB):
     d = np.array(dice, np.int64)
     return decide_adjust_hold(pid, d, len(dice), cursed_mask, step, rolls_left, adjusts, PART, CV, etabs, TM, WORK)
 
@@ -93,6 +93,11 @@ def test_adjust_before_a_reroll_is_refused_on_cursed_dice_without_adjusts_and_fo
     assert adjust(VORSCHLAG, [4, 4, 4, 3, 1], cursed_mask=1 << 3) == (-1, 0)
     assert adjust(VORSCHLAG, [4, 4, 4, 3, 1], adjusts=0) == (-1, 0)
     assert adjust(GREEDY, [4, 4, 4, 3, 1], adjusts=0) == (-1, 0)
+    # before the last reroll only; greedy only with a spare adjust (its last one stays for the end of a turn)
+    assert adjust(VORSCHLAG, [4, 4, 4, 3, 1], rolls_left=2) == (-1, 0)
+    assert adjust(GREEDY, [4, 4, 4, 3, 1], rolls_left=2) == (-1, 0)
+    assert adjust(VORSCHLAG, [4, 4, 4, 3, 1], adjusts=1) == (3, 4)
+    assert adjust(GREEDY, [4, 4, 4, 3, 1], adjusts=1) == (-1, 0)
     assert adjust(VORSCHLAG, [1, 1, 2, 4, 6]) == (-1, 0)  # Pasch of 1s into a Drilling of 1s: +2 only
     # a 6 is never turned to 7: 6-6-6-5 → the 5 goes up, not a 6
     assert adjust(VORSCHLAG, [6, 6, 6, 5, 1]) == (3, 6)
@@ -239,11 +244,12 @@ def digits(packed, nd):
     return [int(c) for c in str(packed).zfill(nd)]
 
 
-@pytest.mark.parametrize("policy", ["vorschlag", "greedy", "expectimax"])
-def test_kernel_adjusts_before_a_reroll_and_keeps_the_limit(policy):
+@pytest.mark.parametrize("policy, limit", [("vorschlag", 1), ("greedy", 2), ("expectimax", 1)])
+def test_kernel_adjusts_before_a_reroll_and_keeps_the_limit(policy, limit):
     before = 0
     total = 0
-    for log in logs(policy, 4, range(60 if policy == "expectimax" else 150)):
+    cfg = GAME.load(overrides=[*NO_PICKS, f"turn.adjusts={limit}"])
+    for log in logs(policy, 4, range(60 if policy == "expectimax" else 150), cfg):
         turns = {(r[1], r[2]): r for r in log if r[0] == P.LG_TURN}
         per_fight: dict[int, int] = {}
         for row, nxt in adjust_rows(log):
@@ -256,7 +262,7 @@ def test_kernel_adjusts_before_a_reroll_and_keeps_the_limit(policy):
                 before += 1
                 if nxt is not None and (nxt[5] >> die) & 1:
                     assert digits(nxt[4], nxt[6])[die] == new  # a held adjusted die keeps its face
-        assert all(v <= CFG.turn.adjusts for v in per_fight.values())
+        assert all(v <= limit for v in per_fight.values())
     if policy == "expectimax":  # keeping the adjust for the end of the turn is never worse (see above)
         assert before == 0 and total > 0
     else:
