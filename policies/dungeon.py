@@ -16,7 +16,7 @@ index_of_code)`` of ``rules.TM``):
 - ``decide_assign(pid, fs, ids, n, cv, out_ids, out_roles, st, work) -> m``: which combos (``m`` of them,
   after an optional Full House split) go to attack/shield/heal (``rules.ATTACK`` …).
 - ``decide_adjust(pid, fs, dice, nd, cursed_mask, …) -> (die, new face)`` or ``(-1, 0)`` after the last roll;
-  ``decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, …)`` the same before a hold
+  ``decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, na, …)`` the same before a hold
   decision (the hold is then chosen on the adjusted dice).
 - ``decide_last_chance(pid, fs, …) -> bool``; ``decide_path(pid, cards, lp, maxlp, st) -> card``;
   ``decide_event(pid, event, lp, maxlp, altar_lp, st, jokers, nj, jk) -> bool``.
@@ -528,9 +528,10 @@ def decide_adjust(pid, fs, dice, nd, cursed_mask, step, part, pclass, cv, tm, wo
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, part, cv, etabs, tm, work):
+def decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, na, part, cv, etabs, tm, work):
     """(die index, new face) of a ±``step`` adjust to make now, before the hold decision with ``rolls_left`` rolls
-    to come (the hold is then chosen on the adjusted dice), or (-1, 0); ``adjusts``: adjusts left this fight.
+    to come (the hold is then chosen on the adjusted dice), or (-1, 0); ``adjusts``: adjusts left this fight;
+    ``etabs[:na + 1]``: expectimax's tables of this turn (``expectation_tables``).
 
     vorschlag: before the last reroll, when one turn raises the shown total attack by at least ``ADJ_GAIN_HOLD``
     (a combo completed, e.g. 4-4-4-3 into a Vierling; its hold keeps it). greedy: the same, and only a spare
@@ -569,7 +570,7 @@ def decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, pa
                     bi = i
                     bf = nf
         return bi, bf
-    a = smin(adjusts, etabs.shape[0] - 1)
+    a = smin(adjusts, na)
     lv = smin(rolls_left, etabs.shape[1] - 1)
     code = 0
     for i in range(nd):

@@ -66,7 +66,8 @@ def attack(dice):
 
 def adjust(pid, dice, cursed_mask=0, adjusts=2, step=1, rolls_left=1, etabs=NOTAB):
     d = np.array(dice, np.int64)
-    return decide_adjust_hold(pid, d, len(dice), cursed_mask, step, rolls_left, adjusts, PART, CV, etabs, TM, WORK)
+    return decide_adjust_hold(pid, d, len(dice), cursed_mask, step, rolls_left, adjusts, etabs.shape[0] - 1, PART, CV,
+                              etabs, TM, WORK)
 
 
 # --- vorschlag and greedy: a hand-built turn ----------------------------------------------------------
@@ -199,8 +200,8 @@ def test_expectimax_tables_with_adjusts_equal_brute_force(cursed_faces, m, step)
                 now = max(V(nb, lv, a - 1) for nb in neighbours(free))
                 keep_it = max(E(k, lv, a) for k in subkeeps(free))
                 assert now <= keep_it + 1e-9 and keep_it == pytest.approx(V(free, lv, a), abs=1e-9)
-                assert decide_adjust_hold(EXPECTIMAX, dice, nd, cmask, step, lv, a, PART, CV, etabs, TM, WORK) == (
-                    -1, 0)
+                got = decide_adjust_hold(EXPECTIMAX, dice, nd, cmask, step, lv, a, MAX_ADJ, PART, CV, etabs, TM, WORK)
+                assert got == (-1, 0)
     # what the adjust changes is the holds: with an adjust left for the end, 4-4-3 holds the 3 (to turn it into
     # the Drilling) where without one it is rerolled
     if m == 3 and step == 1:

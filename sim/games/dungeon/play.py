@@ -456,6 +456,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     n_mk_up = trunc(rp[C.RP_MK_UPGRADES])
     pack_n = trunc(rp[C.RP_JOKER_PACK_N])
     adj_step = trunc(rp[C.RP_ADJ_STEP])
+    etab = etabs[0]  # expectimax's table of the adjusts left (the turn loop takes it again)
     jk_wsum = 0.0
     for jj in range(n_jk):
         jk_wsum += jk[jj, C.JK_WEIGHT]
@@ -625,25 +626,28 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             ncursed = 0
             for i in range(nd):
                 ncursed += (cmask >> i) & 1
-            # expectimax: tables for 0 .. na adjusts left (``etabs[ea]``: the adjusts left now)
+            # expectimax: tables for 0 .. na adjusts left (``etab``: the one of the adjusts left now; views are taken
+            # only for expectimax: each costs a reference count)
             na = 0
             if want_etab:
                 levels = smax(1, smin(rerolls, MAX_LEVELS))
                 na = smin(adjusts, MAX_ADJ)
                 expectation_tables(fs, cursed, nd - ncursed, levels, na, adj_step, part, pcl, cv, tm, etabs, scratch,
                                    memo, work)
-            etab = etabs[smin(adjusts, na)]
+                etab = etabs[na]
             for r in range(rerolls, 0, -1):
                 # Justieren before the hold decision (the seed's long press at any moment of the turn)
-                ai, af = decide_adjust_hold(pid, dice, nd, cmask, adj_step, r, adjusts, part, cv,
-                                            etabs[:na + 1], tm, work)
-                if ai >= 0:
-                    if log.shape[0] > 0:
-                        nl = _log(log, nl, LG_ADJ, room, turn, ai, dice[ai], af, r, 0, 0, 0, 0, 0)
-                    dice[ai] = af
-                    adjusts -= 1
-                    out[O_ADJUSTS] += 1
-                etab = etabs[smin(adjusts, na)]
+                if adjusts > 0:
+                    ai, af = decide_adjust_hold(pid, dice, nd, cmask, adj_step, r, adjusts, na, part, cv, etabs, tm,
+                                                work)
+                    if ai >= 0:
+                        if log.shape[0] > 0:
+                            nl = _log(log, nl, LG_ADJ, room, turn, ai, dice[ai], af, r, 0, 0, 0, 0, 0)
+                        dice[ai] = af
+                        adjusts -= 1
+                        out[O_ADJUSTS] += 1
+                        if want_etab:
+                            etab = etabs[smin(adjusts, na)]
                 roll = _ms(dice, nd, 0, -1, ioc)
                 keep = decide_keep(pid, roll, cursed, r, hp_tab, etab, tm, st_pol, work)
                 if keep != roll:
