@@ -17,7 +17,8 @@ index_of_code)`` of ``rules.TM``):
   after an optional Full House split) go to attack/shield/heal (``rules.ATTACK`` …).
 - ``decide_adjust(pid, fs, dice, nd, cursed_mask, …) -> (die, new face)`` or ``(-1, 0)`` after the last roll;
   ``decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, na, …)`` the same before a hold
-  decision (the hold is then chosen on the adjusted dice).
+  decision (the hold is then chosen on the adjusted dice), asked only where ``adjust_hold_considered(pid,
+  rolls_left, adjusts)`` (scalars) allows it.
 - ``decide_last_chance(pid, fs, …) -> bool``; ``decide_path(pid, cards, lp, maxlp, st) -> card``;
   ``decide_event(pid, event, lp, maxlp, altar_lp, st, jokers, nj, jk) -> bool``.
 - Progression: ``offer_value(pid, kind, up_eff, u, jk, j, db_rerolls, lp, maxlp, g_att, g_dice, e_att,
@@ -528,6 +529,19 @@ def decide_adjust(pid, fs, dice, nd, cursed_mask, step, part, pclass, cv, tm, wo
 
 
 @njit(cache=True, error_model="numpy", inline="always")
+def adjust_hold_considered(pid, rolls_left, adjusts):
+    """Whether ``decide_adjust_hold`` may adjust at this hold decision (scalars only: the kernel asks this first,
+    so a policy that will not adjust there costs no call with array arguments)."""
+    if pid == RANDOM or adjusts <= 0:
+        return False
+    if pid == VORSCHLAG:
+        return rolls_left == 1
+    if pid == GREEDY:
+        return rolls_left == 1 and adjusts >= 2
+    return True
+
+
+@njit(cache=True, error_model="numpy", inline="always")
 def decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, na, part, cv, etabs, tm, work):
     """(die index, new face) of a ±``step`` adjust to make now, before the hold decision with ``rolls_left`` rolls
     to come (the hold is then chosen on the adjusted dice), or (-1, 0); ``adjusts``: adjusts left this fight;
@@ -542,11 +556,7 @@ def decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, na
     dice with one adjust less (``etabs[a - 1]``) is worth more than the best hold of the dice as they are with
     the adjust kept for a later hold or the last roll (``etabs[a]``): the opportunity cost is the adjust's exact
     value later in this turn (``expectation_tables``), its value in later turns of the fight is not counted."""
-    if pid == RANDOM or adjusts <= 0:
-        return -1, 0
-    if pid == VORSCHLAG and rolls_left > 1:
-        return -1, 0
-    if pid == GREEDY and (rolls_left > 1 or adjusts < 2):
+    if not adjust_hold_considered(pid, rolls_left, adjusts):
         return -1, 0
     ioc = tm[4]
     bi = -1

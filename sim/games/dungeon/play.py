@@ -50,6 +50,7 @@ from policies.dungeon import (
     MAX_ADJ,
     MAX_LEVELS,
     RAST,
+    adjust_hold_considered,
     decide_adjust,
     decide_adjust_hold,
     decide_assign,
@@ -637,7 +638,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 etab = etabs[na]
             for r in range(rerolls, 0, -1):
                 # Justieren before the hold decision (the seed's long press at any moment of the turn)
-                if adjusts > 0:
+                if adjust_hold_considered(pid, r, adjusts):
                     ai, af = decide_adjust_hold(pid, dice, nd, cmask, adj_step, r, adjusts, na, part, cv, etabs, tm,
                                                 work)
                     if ai >= 0:
