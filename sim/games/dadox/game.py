@@ -15,13 +15,15 @@ import pandas as pd
 
 from policies.dadox import POLICIES, Solved
 from sim import stats
+from sim.cache import load_table, save_table
 from sim.config import DicesimError, config_hash
 from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
-from sim.games.dadox.solve import CACHE_DIR, WinSolution, solve_turn, solve_win, win_structure
+from sim.games.dadox.solve import WinSolution, solve_turn, solve_win, win_cache_path, win_structure
 from sim.games.dadox.tables import build_tables, bust_probabilities
+from sim.progress import compile_seconds
 
 OBJECTIVES = ("turn", "win")
 STAT_COLUMNS = {
@@ -115,25 +117,23 @@ class Dadox(Game):
             return self._win[key], 0.0, True
         self._solved.clear()
         rp = freeze(cfg)
-        path = CACHE_DIR / f"win-{key}.npz"
-        if use_cache and path.is_file():
+        path = win_cache_path(key)
+        stored = load_table(path) if use_cache else None
+        if stored is not None:
             st, lo, index, bank_to, bust_to, cap, start = win_structure(rp, cfg.solver.score_floor)
-            with np.load(path) as z:
-                V, iterations, residual = z["V"], int(z["iterations"]), float(z["residual"])
+            V, iterations, residual = stored["V"], int(stored["iterations"]), float(stored["residual"])
             if V.shape == (len(st), len(st)):
                 unit = int(rp[R.RP_UNIT])
                 sol = WinSolution(V, st[:, 0] * unit, st[:, 1].copy(), index, lo, bank_to, bust_to, cap, start,
                                   iterations, residual)
                 self._win[key] = sol
                 return sol, 0.0, True
-        t0 = time.perf_counter()
-        sol = solve_win(rp, cfg.solver.score_floor, cfg.solver.tolerance, log=log)
-        secs = time.perf_counter() - t0
+        with compile_seconds() as compiling:
+            t0 = time.perf_counter()
+            sol = solve_win(rp, cfg.solver.score_floor, cfg.solver.tolerance, log=log)
+            secs = time.perf_counter() - t0 - compiling()
         self._win[key] = sol
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{time.time_ns()}.npz")
-        np.savez(tmp, V=sol.V, iterations=sol.iterations, residual=sol.residual, seconds=secs)
-        tmp.replace(path)
+        save_table(path, {"V": sol.V, "iterations": sol.iterations, "residual": sol.residual, "seconds": secs})
         return sol, secs, False
 
     def solved(self, cfg: DadoxConfig, policies: list[str]) -> Solved:
