@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
+import os
 from functools import cache
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("sim", "policies")
-FORMAT = "1"  # bump to change every key (a change of the keying itself)
+FORMAT = "2"  # bump to change every key (a change of the keying itself)
 
 
 def module_file(name: str) -> Path | None:
@@ -30,38 +32,73 @@ def module_file(name: str) -> Path | None:
 
 
 def module_name(path: Path) -> str:
-    rel = path.resolve().relative_to(PROJECT_ROOT).with_suffix("")
+    rel = path.relative_to(PROJECT_ROOT).with_suffix("")
     parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
     return ".".join(parts)
 
 
-@cache
-def direct_imports(path: Path) -> frozenset[Path]:
-    """Project modules named by any import statement of ``path`` (also imports inside functions)."""
+def _imported_names(path: Path, data: bytes) -> list[str]:
+    """The modules an import statement of this source makes reachable: ``from a import b`` binds ``a.b`` or an
+    attribute of ``a``, ``import a.b as x`` binds ``a.b``, a plain ``import a.b`` binds ``a`` (prefix ``*``: it
+    reaches ``a`` and ``a.b``). A parent package that merely runs on import is not reachable from the names."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[Path] = set()
-
-    def add(mod: str) -> None:
-        parts = mod.split(".")
-        for i in range(1, len(parts) + 1):  # the packages on the way run too and can be reached by attribute
-            p = module_file(".".join(parts[:i]))
-            if p is not None:
-                found.add(p)
-
-    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+    names: list[str] = []
+    for node in ast.walk(ast.parse(data, str(path))):
         if isinstance(node, ast.Import):
-            for alias in node.names:
-                add(alias.name)
+            names.extend(alias.name if alias.asname else f"*{alias.name}" for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 mod = ".".join(anchor + ([node.module] if node.module else []))
             else:
                 mod = node.module or ""
-            add(mod)
-            for alias in node.names:
-                add(f"{mod}.{alias.name}")
+            names.append(mod)
+            names.extend(f"{mod}.{alias.name}" for alias in node.names)
+    return names
+
+
+_memo: dict[str, list[str]] | None = None  # sha256 of a source -> its imported names (parsing is the slow part)
+
+
+def _memo_file() -> Path:
+    from sim.cache import cache_root
+
+    return cache_root() / "imports.json"
+
+
+def _names(path: Path) -> list[str]:
+    global _memo
+    data = path.read_bytes()
+    digest = hashlib.sha256(f"{FORMAT}:{path.relative_to(PROJECT_ROOT)}".encode() + b"\0" + data).hexdigest()
+    if _memo is None:
+        try:
+            _memo = json.loads(_memo_file().read_text())
+        except (OSError, ValueError):
+            _memo = {}
+    if digest not in _memo:
+        _memo[digest] = _imported_names(path, data)
+        try:
+            f = _memo_file()
+            f.parent.mkdir(parents=True, exist_ok=True)
+            tmp = f.with_name(f".{f.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(_memo))
+            tmp.replace(f)
+        except OSError:
+            pass
+    return _memo[digest]
+
+
+@cache
+def direct_imports(path: Path) -> frozenset[Path]:
+    """Project modules named by any import statement of ``path`` (also imports inside functions)."""
+    found: set[Path] = set()
+    for mod in _names(path):
+        parts = mod.lstrip("*").split(".")
+        for i in range(1 if mod.startswith("*") else len(parts), len(parts) + 1):
+            p = module_file(".".join(parts[:i]))
+            if p is not None:
+                found.add(p)
     found.discard(path)
     return frozenset(found)
 

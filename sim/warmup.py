@@ -115,8 +115,8 @@ def wait_for(game: str, title: str) -> None:
         f.seek(0)
         err = f.read()
     if p.returncode != 0:  # compiling here will show the real error with the usual reporting
-        say(f"warning: compiling {title} in a parallel process failed ({err.strip().splitlines()[-1:] or '?'}); "
-            "compiling here")
+        last = (err.strip().splitlines() or [f"exit code {p.returncode}"])[-1]
+        say(f"warning: compiling {title} in a parallel process failed ({last}); compiling here")
         return
     secs = time.perf_counter() - started
     remember(game, secs)

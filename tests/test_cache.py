@@ -39,6 +39,8 @@ def fake_project(tmp_path, monkeypatch):
     (tmp_path / "sim" / "c.py").write_text("X = 1\n")
     (tmp_path / "sim" / "d.py").write_text("X = 2\n")
     monkeypatch.setattr(codehash, "PROJECT_ROOT", tmp_path)
+    monkeypatch.setattr(codehash, "_memo", None)
+    monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path / "cache"))
     for fn in (codehash.direct_imports, codehash.closure, codehash.source_key):
         fn.cache_clear()
     yield tmp_path
@@ -96,8 +98,6 @@ def test_table_roundtrip_and_corruption(tmp_path, capsys):
 
 
 def test_solver_table_key_has_rules_and_code_version():
-    from sim.games.kniffel.solve import solved_table  # noqa: F401  (the module whose version keys the table)
-
     code = codehash.code_version("sim.games.kniffel.solve")
     p = cache.table_path("kniffel", "optimal", "abc", code)
     assert p.name == f"optimal-abc-{code}.npz"

@@ -15,13 +15,14 @@ import pandas as pd
 
 from policies.dadox import POLICIES, Solved
 from sim import stats
-from sim.cache import load_table, save_table
+from sim.cache import load_table, save_table, table_path
+from sim.codehash import code_version
 from sim.config import DicesimError, config_hash
 from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
-from sim.games.dadox.solve import WinSolution, solve_turn, solve_win, win_cache_path, win_structure
+from sim.games.dadox.solve import WinSolution, solve_turn, solve_win, win_structure
 from sim.games.dadox.tables import build_tables, bust_probabilities
 from sim.progress import compile_seconds
 
@@ -117,7 +118,7 @@ class Dadox(Game):
             return self._win[key], 0.0, True
         self._solved.clear()
         rp = freeze(cfg)
-        path = win_cache_path(key)
+        path = table_path("dadox", "win", key, code_version("sim.games.dadox.solve"))  # rules + solver code
         stored = load_table(path) if use_cache else None
         if stored is not None:
             st, lo, index, bank_to, bust_to, cap, start = win_structure(rp, cfg.solver.score_floor)

@@ -23,27 +23,18 @@ with a void overshoot; past a plain target, where banking wins) take the same cl
   where that turn ends (``_end_of_turn``), then evaluates those plans by Gauss-Seidel sweeps in
   order of falling score sum; it stops when a step moves no value by ``solver.tolerance`` or more.
 
-``game.py`` keeps the optimal-win values on disk (``win_cache_path``), keyed by the rules and this code.
+``game.py`` keeps the optimal-win values on disk (``sim.cache``), keyed by the rules and this module's code.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
 
-from sim.cache import table_path
-from sim.codehash import code_version
 from sim.games.dadox import rules as R
 from sim.games.dadox.tables import FIRST_TAB, QW, build_tables
-
-
-def win_cache_path(rules_key: str) -> Path:
-    """The cached optimal-win values: keyed by the rules and this solver's code version (``sim.cache``)."""
-    return table_path("dadox", "win", rules_key, code_version(__name__))
-
 
 NO_ARG = np.empty((0, 0), np.int64)
 

@@ -6,18 +6,14 @@ time (each level in parallel). One turn (a "widget") is solved with the multiset
 ``sim.dice``: final values per roll, then per remaining reroll the expectation over each keep and
 the best keep of each roll. Only reachable upper subtotals are solved.
 
-The table is cached on disk (``sim.cache``) keyed by the config hash and this solver's code version.
+``table.py`` caches the table on disk, keyed by the config hash and this solver's code version.
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from numba import njit, prange
 
-from sim.cache import load_table, save_table, table_path
-from sim.codehash import code_version
 from sim.dice import best_subkeep, best_subkeep_value, expect_over_rerolls, multisets
 from sim.games.kniffel import rules as R
 
@@ -248,22 +244,3 @@ def solve(rp: np.ndarray) -> np.ndarray:
 
 def start_value(E: np.ndarray) -> float:
     return float(E[0])
-
-
-def solved_table(rp: np.ndarray, cfg_hash: str, use_cache: bool = True) -> tuple[np.ndarray, float, bool]:
-    """The table for these rules, from the disk cache when present. Returns (E, seconds, cached).
-
-    ``use_cache=False`` solves afresh (and replaces the cached table); ``seconds`` excludes numba compiling.
-    """
-    from sim.progress import compile_seconds
-
-    path = table_path("kniffel", "optimal", cfg_hash, code_version(__name__))
-    stored = load_table(path) if use_cache else None
-    if stored is not None:
-        return stored["E"], 0.0, True
-    with compile_seconds() as compiling:
-        t0 = time.perf_counter()
-        E = solve(rp)
-        secs = time.perf_counter() - t0 - compiling()
-    save_table(path, {"E": E.astype(np.float64)})
-    return E, secs, False
