@@ -17,7 +17,7 @@ from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("sim", "policies")
-FORMAT = "2"  # bump to change every key (a change of the keying itself)
+FORMAT = "3"  # bump to change every key (a change of the keying itself)
 
 
 def module_file(name: str) -> Path | None:
@@ -38,9 +38,10 @@ def module_name(path: Path) -> str:
 
 
 def _imported_names(path: Path, data: bytes) -> list[str]:
-    """The modules an import statement of this source makes reachable: ``from a import b`` binds ``a.b`` or an
-    attribute of ``a``, ``import a.b as x`` binds ``a.b``, a plain ``import a.b`` binds ``a`` (prefix ``*``: it
-    reaches ``a`` and ``a.b``). A parent package that merely runs on import is not reachable from the names."""
+    """The modules an import statement of this source makes reachable: ``from a import b`` binds module ``a.b``,
+    else an attribute of ``a`` (prefix ``?``); ``import a.b as x`` binds ``a.b``; a plain ``import a.b`` binds
+    ``a`` (prefix ``*``: it reaches ``a`` and ``a.b``). A parent package that merely runs on import is not
+    reachable from the names, so it is not part of the closure."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     names: list[str] = []
@@ -53,8 +54,7 @@ def _imported_names(path: Path, data: bytes) -> list[str]:
                 mod = ".".join(anchor + ([node.module] if node.module else []))
             else:
                 mod = node.module or ""
-            names.append(mod)
-            names.extend(f"{mod}.{alias.name}" for alias in node.names)
+            names.extend(f"?{mod}.{alias.name}" for alias in node.names)
     return names
 
 
@@ -94,6 +94,11 @@ def direct_imports(path: Path) -> frozenset[Path]:
     """Project modules named by any import statement of ``path`` (also imports inside functions)."""
     found: set[Path] = set()
     for mod in _names(path):
+        if mod.startswith("?"):  # from a import b: the module a.b, else a's attribute b
+            p = module_file(mod[1:]) or module_file(mod[1:].rpartition(".")[0])
+            if p is not None:
+                found.add(p)
+            continue
         parts = mod.lstrip("*").split(".")
         for i in range(1 if mod.startswith("*") else len(parts), len(parts) + 1):
             p = module_file(".".join(parts[:i]))

@@ -69,7 +69,7 @@ class ProjectLocator(caching._CacheLocator):
         path = Path(py_file).resolve()
         if path.suffix == ".py" and path.is_relative_to(PROJECT_ROOT) and module_file(module_name(path)) == path:
             return cls(path)
-        for other in caching._CacheImpl._locator_classes:
+        for other in caching.CacheImpl._locator_classes:  # numba's own locators for every other file
             locator = other.from_function(py_func, py_file)
             if locator is not None:
                 return locator
