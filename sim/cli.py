@@ -369,9 +369,14 @@ def balance(
     seed: int = SeedOpt,
     out: Path = typer.Option(Path("reports/latest"), "--out"),
     games: str | None = typer.Option(None, "--games", help="comma list (default: every game)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress or compile notices (also: dicesim --quiet)"),
 ) -> None:
     """The default balance report over all games: reports/latest/report.html."""
     from sim import warmup
+    from sim.progress import set_quiet
+
+    if quiet:
+        set_quiet(True)
     from sim.balance import balance_report
     from sim.games import available
 

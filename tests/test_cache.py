@@ -206,3 +206,10 @@ def test_batch_progress_lines_and_quiet_flag():
     assert loud.returncode == 0 and "Kniffel · greedy: 300 runs in " in loud.stderr and "\x1b" not in loud.stderr
     quiet = run_cli("--quiet", *args)
     assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_balance_quiet_option(tmp_path):
+    loud = run_cli("balance", "--n", "200", "--games", "kniffel", "--out", str(tmp_path / "a"))
+    assert loud.returncode == 0 and "Kniffel · optimal: 200 runs in " in loud.stderr, loud.stderr
+    quiet = run_cli("balance", "--n", "200", "--games", "kniffel", "--out", str(tmp_path / "b"), "--quiet")
+    assert quiet.returncode == 0 and quiet.stderr == "" and (tmp_path / "b" / "report.html").is_file()
