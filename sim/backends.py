@@ -7,7 +7,6 @@ order, so the concatenated table is identical whichever backend ran it.
 from __future__ import annotations
 
 import sys
-import time
 from typing import Any
 
 import numpy as np
@@ -15,7 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 
 from sim.config import DicesimError, Strict
 from sim.games.base import Game
-from sim.progress import is_quiet, is_terminal, say
+from sim.progress import is_quiet, is_terminal
 
 
 def progress_bar(total: int, label: str, enabled: bool) -> Progress:
@@ -49,15 +48,11 @@ class LocalBackend:
         self, game: Game, cfg: Strict, policies: list[str], seed: int, spans, options, progress: bool = True
     ) -> list[dict[str, np.ndarray]]:
         parts = []
-        t0 = time.perf_counter()
         with progress_bar(len(spans), f"{game.name} {','.join(policies)}", progress) as bar:
             task = bar.add_task("play", total=len(spans))
             for start, count in spans:
                 parts.append(game.simulate(cfg, policies, seed, start, count, options))
                 bar.advance(task)
-        if progress and not is_terminal():  # logs get one plain line per batch instead of a bar
-            n = sum(c for _, c in spans)
-            say(f"{game.title} · {','.join(policies)}: {n:,} runs in {time.perf_counter() - t0:.1f} s")
         return parts
 
 

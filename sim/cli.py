@@ -256,7 +256,10 @@ def solve(
     """Build (or load the cached) exact solution and print its expected value."""
     g, cfg, options = _setup(game, config, set_, _options(objective=objective) if objective else {})
     options = {**options, "no_cache": fresh}
-    result = g.solve(cfg, options)
+    from sim.progress import compiling
+
+    with compiling(g.name, g.title):
+        result = g.solve(cfg, options)
     extra = " (cached)" if result.get("cached") else ""
     _emit(
         result, as_json, f"{g.title}: optimal expected value {result['value']:.7f} in {result['seconds']:.2f} s{extra}"
