@@ -519,6 +519,25 @@ class Dungeon(Game):
     policies = tuple(POLICIES)
     report_policies = ("vorschlag", "greedy", "expectimax", "random")
     options = {"difficulty": "leicht"}
+    headline = {"win_rate": "wins", "mean_rooms_cleared": "rooms cleared", "mean_score": "mean score"}
+    per_run = {"win_rate": lambda t: t["win"], "mean_rooms_cleared": lambda t: t["rooms_cleared"],
+               "mean_score": lambda t: t["score"]}
+    key_chart = "dungeon_survival.png"
+    chart_notes = {
+        "dungeon_survival.png": "Share of runs still alive entering each room (95 % bands): where runs die.",
+        "dungeon_lp_room_bands.png": "LP after each room won (median, p10-p90 band): how much health a run carries.",
+        "dungeon_coins_room_bands.png": "Coins after each room won (median, p10-p90 band): the economy's curve.",
+        "dungeon_win_rate_by_difficulty.png": "Win rate per policy at the difficulty played (95 % intervals).",
+        "dungeon_death_rooms.png": "Share of runs that die in each room: the walls of the dungeon.",
+        "dungeon_upgrades_pick_vs_lift.png": "Per upgrade: how often the policy picks it vs how much taking it "
+                                             "at its first offer lifts the win rate (observational).",
+    }
+    metric_groups = (
+        ("per upgrade", r"^upgrade_(?P<row>.+?)_(?P<col>offer_rate|offers|pick_rate|buy_rate|win_rate_picked|"
+                        r"win_rate_not_picked|win_lift|dominant|trap)$"),
+        ("per combo", r"^combos_(?P<row>.+)$"),
+        ("per path card", r"^path_(?P<row>.+)$"),
+    )
 
     flags: dict[str, float] = dict(FLAG_DEFAULTS)
 

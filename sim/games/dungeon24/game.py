@@ -235,6 +235,13 @@ class Dungeon24Game(Game):
     report_policies = ("random", "greedy", "heuristic", "expectimax")
     options = {"opponent": "greedy", "people": "gruenlinge", "opponent_people": "gruenlinge", "arrangement": "policy"}
     seats = 2
+    headline = {"win_rate": "wins", "draw_rate": "draws", "first_attacker_win_rate": "the first attacker wins"}
+    per_run = {"win_rate": lambda t: t["winner"] == 0, "draw_rate": lambda t: t["winner"] < 0,
+               "first_attacker_win_rate": lambda t: t["winner"] == t["first_attacker"]}
+    key_chart = "matchup.png"
+    chart_notes = {"dungeon24_game_length.png": "How many turns a game lasts (both players).",
+                   "matchup.png": "Win rate of each people (rows) against each people (columns), seats swapped."}
+    metric_groups = (("per seat", r"^(?P<col>[a-z_]+?)(?P<row>[01])$"),)
 
     def matchup(self, cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: int) -> dict[str, Any]:
         """The 3x3 people matrix (see module-level ``matchup``)."""

@@ -31,6 +31,13 @@ class Kniffel(Game):
     report_policies = ("random", "greedy", "optimal")
     options = {"players": 1}
     chunk = 262_144  # optimal play shares turn plans between the sheets of a chunk
+    headline = {"mean_score": "scores", "upper_bonus_rate": "upper bonus", "kniffel_rate": "at least one Kniffel"}
+    per_run = {"mean_score": lambda t: t["score"], "upper_bonus_rate": lambda t: t["upper_bonus"] > 0,
+               "kniffel_rate": lambda t: t["kniffels"] > 0}
+    key_chart = "score_distribution.png"
+    chart_notes = {"score_distribution.png": "How final scores spread per policy (share of games per point).",
+                   "category_heatmap.png": "Which box each policy fills in which turn: late boxes are the hard ones."}
+    metric_groups = (("per box", rf"^(?P<col>mean|zero_rate)_(?P<row>{'|'.join(R.CATEGORIES)})$"),)
 
     def __init__(self) -> None:
         self._solved: dict[str, np.ndarray] = {}
