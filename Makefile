@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install -q --disable-pip-version-check
 N ?= 20000
 
-.PHONY: run test test-fast lint bench golden clean
+.PHONY: run test test-fast lint bench golden clean studio
 
 # `make run` needs the package only; `make test` adds the test tools (notebook kernel, ruff, build).
 $(VENV)/.installed: pyproject.toml
@@ -28,6 +28,9 @@ test: $(VENV)/.installed-test lint
 
 test-fast: $(VENV)/.installed-test
 	$(PY) -m pytest -q -m "not slow"
+
+studio: $(VENV)/.installed  # the balance studio in the browser: http://127.0.0.1:8765
+	$(VENV)/bin/dicesim studio
 
 golden: $(VENV)/.installed  # regenerate tests/golden after an intended rule change
 	$(PY) -m tests.golden

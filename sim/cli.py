@@ -355,6 +355,7 @@ def main() -> None:
         sys.exit(130)
 
 
+import sim.cli_studio  # noqa: E402,F401  (registers studio)
 from sim import cli_cache, cli_sweep, cli_tune  # noqa: E402,F401  (register sweep, calibrate, check; tune; configs, cache)
 
 if __name__ == "__main__":  # ``python -m sim.cli``: run the imported module, on whose app cli_sweep registered

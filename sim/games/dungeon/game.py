@@ -81,7 +81,10 @@ def enemy_names(cfg: DungeonConfig) -> list[str]:
 
 
 def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
-    """Derived rule tables: combo values (per face, as the seed's table), enemy LP/damage per room."""
+    """Derived rule tables: combo values (per face, as the seed's table), enemy LP/damage per room.
+
+    Per room and enemy: ``hp``, ``damage`` (one hit of an intent with multiple 1), ``max_hit`` (the largest
+    hit of its intents, before buffs), and the same with ``elite_`` where a path choice offers the Elite card."""
     diff = check_difficulty(options)
     fz, _ = frozen(cfg, diff)
     rp = fz.rp
@@ -108,14 +111,17 @@ def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
             boss = bool(en[C.EN_BOSS] > 0)
             item = {"room": r, "section": sec_names[int(row[C.RM_SECTION])], "enemy": names[e]}
             for tag, elite in (("", False), ("elite_", True)):
-                if elite and boss:
+                if elite and not row[C.RM_PATH]:
                     continue
                 hp = R.enemy_hp(en[C.EN_HP], r, boss, elite, rp[C.RP_HP_PER_ROOM], rp[C.RP_HP_FACTOR],
                                 rp[C.RP_DIFF_HP], rp[C.RP_DIFF_BOSS], rp[C.RP_ELITE_HP])
                 scale = R.damage_scale(r, rp[C.RP_DIFF_DMG], rp[C.RP_GROWTH], rp[C.RP_COMPOUND] > 0, elite,
-                                       rp[C.RP_ELITE_ATT])
+                                       rp[C.RP_ELITE_ATT], boss, rp[C.RP_DIFF_BOSS], rp[C.RP_BOSS_STAGE] > 0)
                 item[f"{tag}hp"] = int(hp)
                 item[f"{tag}damage"] = int(R.hit_damage(en[C.EN_DMG], 1.0, scale, int(row[C.RM_ATTBONUS]), 0))
+                i0, ni = int(en[C.EN_I0]), int(en[C.EN_IN])
+                item[f"{tag}max_hit"] = max(int(R.hit_damage(en[C.EN_DMG], fz.intents[i, C.IN_DMG], scale,
+                                                             int(row[C.RM_ATTBONUS]), 0)) for i in range(i0, i0 + ni))
             item["boss"] = boss
             item["chance"] = 1.0 / len(pool)
             item["enemy_block"] = int(row[C.RM_EBLOCK])
