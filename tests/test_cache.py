@@ -212,3 +212,21 @@ def test_quiet_flag_silences_compile_notices(tmp_path):
     quiet = run_cli("--quiet", *args, env=env)
     assert quiet.returncode == 0 and quiet.stderr == "" and json.loads(quiet.stdout) == json.loads(loud.stdout) | {
         "seconds": json.loads(quiet.stdout)["seconds"]}
+
+
+def test_compile_seconds_counts_only_compiling():
+    """What ``solve --fresh`` subtracts from its timing: seconds numba spent compiling inside the block."""
+    from numba import njit
+
+    from sim.progress import compile_seconds
+
+    @njit
+    def twice(x):
+        return x * 2
+
+    with compile_seconds() as compiling:
+        assert compiling() == 0.0
+        twice(3)  # compiles
+        first = compiling()
+        twice(4)  # compiled already
+        assert first > 0 and compiling() == first
