@@ -198,9 +198,15 @@ def test_cli_solve_describe_play():
         "solve", "dadox", "--objective", "win", "--set", "goal.target=500", "--set", "solver.score_floor=-200"
     )
     assert 0.5 < win["first_player_win_probability"] < 1 and win["residual"] < 1e-7
+    assert 0 < win["floor_share"] < 1 and win["players"] == 2
     turn = cli_json("solve", "dadox", "--config", str(CONFIG_DIR / "dadox" / "classic.toml"))
     assert turn["value"] == pytest.approx(478.0, abs=0.1)
     d = cli_json("describe", "dadox")
+    assert "any triple in the turn's first throw" in d["strong"] and d["must_throw_on"]
+    lenient = cli_json("describe", "dadox", "--config", str(CONFIG_DIR / "dadox" / "lenient.toml"))
+    assert "three 1s in the turn's first throw" in lenient["strong"] and lenient["must_throw_on"] == []
+    assert d["optimal_turn"]["expected_turn_score"] == pytest.approx(326.66, abs=0.01)
+    assert lenient["optimal_turn"]["expected_turn_score"] == pytest.approx(382.91, abs=0.01)
     assert d["bust_probability"]["6"] == pytest.approx(5 / 162)
     assert d["bust_probability_later_throws"]["1"] == pytest.approx(2 / 3)
     out = run_cli("play", "dadox", "--policy", "optimal-win", "--players", "1", "--n", "10")
