@@ -334,7 +334,7 @@ class Dadox(Game):
             tolerance=cfg.solver.tolerance,
             score_range=[int(ws.score.min()), int(ws.score.max())],
             players=2,
-            floor_share=ws.floor_share,
+            floor_share=None if np.isnan(ws.floor_share) else ws.floor_share,  # None: a cached solution without it
             floor_share_means="share of the turns of a game between two optimal players begun at the score floor "
             "(solver.score_floor: lower scores count as it, so this is how much the truncation can matter)",
             memory_mb=round(n * n * (n + 2) * 8 / 2**20, 1),
