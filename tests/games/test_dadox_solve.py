@@ -104,8 +104,14 @@ def test_win_solver_is_a_fixed_point_under_the_default_rules():
     n = len(ws.score)
     new = np.empty((n, n))
     later, lo, hi = need_range(rp)
-    _improve(ws.V, ws.bank_to, ws.bust_to, ws.cap, build_tables(rp), later, lo, hi, new, np.empty((n * n, n + 1)))
+    dist = np.empty((n * n, n + 1))
+    _improve(ws.V, ws.bank_to, ws.bust_to, ws.cap, build_tables(rp), later, lo, hi, new, dist)
     assert np.abs(new - ws.V).max() < 1e-8
+    # where each turn ends (the plan the evaluation and floor_share follow) agrees with the turn's value
+    assert np.abs(dist.sum(axis=1) - 1).max() < 1e-12 and dist.min() > -1e-15
+    b_of = np.tile(np.arange(n), n)
+    ends = dist[:, n] + (dist[:, :n] * (1 - ws.V[b_of])).sum(axis=1)
+    np.testing.assert_allclose(ends, new.ravel(), atol=1e-12)
     assert 0.5 < ws.V[ws.start, ws.start] < 1.0  # the first player is favoured
     assert ((ws.V >= 0) & (ws.V <= 1)).all()
     # one step from an exact 1000: a first throw with a 5 wins at once unless it holds a triple or is a
