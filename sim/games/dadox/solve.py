@@ -157,7 +157,7 @@ def turn_dp(cap, bank_val, bank_ok, bust_val, tb, later, need_lo, need_hi, thr, 
         for n in range(1, R.N_DICE + 1):
             for need in range(need_lo, need_hi + 1):
                 thr[cap, n - 1, need] = x
-        for _ in range(CAP_SWEEPS):
+        for _ in range(CAP_SWEEPS if tb.lk_g.shape[0] > 0 else 1):  # without all-locked groups: one pass
             q_row(cap, thr, bank_val, bank_ok, later, need_hi, q)
             for t in range(cap + 1, cap + tb.go_pad + 1):
                 for i in range(QW):
