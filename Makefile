@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 N ?= 20000
 
-.PHONY: run test test-fast lint bench golden clean
+.PHONY: run test test-fast lint bench golden clean studio
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,9 @@ test: $(VENV)/.installed lint
 
 test-fast: $(VENV)/.installed
 	$(PY) -m pytest -q -m "not slow"
+
+studio: $(VENV)/.installed  # the balance studio in the browser: http://127.0.0.1:8765
+	$(VENV)/bin/dicesim studio
 
 golden: $(VENV)/.installed  # regenerate tests/golden after an intended rule change
 	$(PY) -m tests.golden

@@ -25,8 +25,8 @@ def main(n: int = 400_000) -> dict:
     out = {"game": "dungeon24", "threads": numba.get_num_threads(), "first_call_seconds": round(warmup, 3),
            "games_per_second": {}}
     pairs = [("greedy", "greedy", n), ("random", "random", n), ("heuristic", "greedy", n // 10),
-             ("heuristic", "heuristic", n // 10), ("expectimax", "greedy", n // 10),
-             ("expectimax", "expectimax", n // 10)]
+             ("heuristic", "heuristic", n // 10), ("exact-exchange", "greedy", n // 10),
+             ("exact-exchange", "exact-exchange", n // 10)]
     for a, b, m in pairs:
         best = 0.0
         for rep in range(3):

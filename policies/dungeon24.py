@@ -5,7 +5,8 @@ Every decision the rules leave to a player is one dispatcher below; each takes t
 array ``rp`` and the seat's own random stream ``st`` (one-element uint64 array, ``sim.rng``):
 
 - ``arrange(pol, cards, st, perm)``: the pyramid; ``perm[pos]`` = basic card at position 0..4;
-- ``want_fire``: fire one ability charge at the start of the own turn?
+- ``want_fire``: fire one more ability charge at a decision point (``rules.W_*``: start or end of the
+  own turn; with ``rules.fire_timing = any_turn`` also start or end of the opponent's turn)?
 - ``choose_action``: attack with active position ``f`` (returns ``f``) or deploy (returns -1);
 - ``choose_blocker``: the defending creature against the attacker's fighter ``f``;
 - ``want_reroll``: focus reroll of the own die, seeing both dice (attacker decides first);
@@ -15,7 +16,7 @@ array ``rp`` and the seat's own random stream ``st`` (one-element uint64 array, 
 Policies (``POLICIES``):
 
 - ``random``: uniform over the legal choices, yes/no with probability 1/2, random pyramid.
-- ``greedy``: fires every charge at once, attacks with the highest A, deploys when its best A is
+- ``greedy``: fires every charge as soon as it may, attacks with the highest A, deploys when its best A is
   below the opponent's best V, blocks with the highest V, rerolls a die of 1-2 when the exchange
   goes against it, always counters, puts the highest A in front; pays focus with the weakest card.
 - ``heuristic``: rates moves by a value scale in LP (``W_*``: LP 1, a creature ``2 + (A+V)/2``, a
@@ -24,13 +25,23 @@ Policies (``POLICIES``):
   card's attack rating over a horizon of ``H`` turns beats attacking now (``(H-1)·new > H·now``);
   blocks with the creature of least expected loss; rerolls when the chance to turn the exchange
   times its value exceeds the value of the card paid; fires Blutrausch when the hit chance is
-  below 1/2 or the charge risks being lost (boss active), the others at once; counters when its
+  below 1/2 or when all held charges together make its average hit lethal (at the start of its turn;
+  it asks again after each fire, so charges stack on one attack) or when the charge risks being lost
+  (boss active, at any decision point), the others as soon as they may; counters when its
   best active A is below the boss's and it has at most one active creature; pyramid: strongest
   (A+V) in front, weakest in the middle.
-- ``expectimax``: the exact expectation of the current exchange over both dice, the Blutrausch
+- ``exact-exchange`` (named ``expectimax`` before issue 14; it looks at one exchange only): the
+  exact expectation of the current exchange over both dice, the Blutrausch
   dice and both focus decisions (the opponent modelled as minimising), with the heuristic's value
-  scale as leaf; attack vs deploy vs firing compared on it; the blocker minimises the attacker's
+  scale as leaf; attack vs deploy vs firing compared on it (Blutrausch: one more charge, or all held
+  charges stacked, against the value of keeping them); the blocker minimises the attacker's
   exact expectation; rerolls decided exactly on it.
+- ``expectimax``: searches across turns (``search_turn``): its action (each fighter against the
+  defender's best blocker, or a deploy), every die and focus reroll of the exchange as chance nodes
+  (focus decided by ``exact-exchange``'s rule), then the opponent's whole reply turn (curses, its best
+  action and blocker choice, the dice), valued by ``static_value`` at the start of its own next turn;
+  as the defender it picks the blocker best over the exchange and its own next turn. Charges, focus,
+  counters and the pyramid as ``exact-exchange``.
 
 Adding a policy: one decision function per dispatcher (or reuse one), a ``POLICIES`` line and a
 branch in each dispatcher.
@@ -44,10 +55,11 @@ from numba import njit
 from sim.games.dungeon24 import rules as R
 from sim.rng import below, uniform
 
-RANDOM, GREEDY, HEURISTIC, EXPECTIMAX = 0, 1, 2, 3
-POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC, "expectimax": EXPECTIMAX}
+RANDOM, GREEDY, HEURISTIC, EXACT_EXCHANGE, EXPECTIMAX = 0, 1, 2, 3, 4
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC, "exact-exchange": EXACT_EXCHANGE,
+            "expectimax": EXPECTIMAX}
 
-# the value scale (in LP) of heuristic and expectimax
+# the value scale (in LP) of heuristic and exact-exchange
 W_LP = 1.0
 W_CARD0 = 2.0
 W_CARD1 = 0.5
@@ -297,6 +309,243 @@ def deploy_rating(S: np.ndarray, p: int, now: float, exact: bool, rp: np.ndarray
     return (H - 1) * new - H * now
 
 
+# --- expectimax: a search across turns -----------------------------------------------------
+# Nodes: the mover's action (attack with a fighter, or deploy), the defender's blocker, the dice of the exchange
+# (Blutrausch dice, both d6, both focus rerolls die by die) as chance nodes, then the opponent's whole reply turn
+# (its curses, its action, its defender choice, its dice) and the static value ``static_value`` at the start of
+# the searching player's next turn. Maximising for the searching seat ``r``, minimising for the other. Focus
+# decisions inside the tree follow ``exact-exchange``'s rule; charges do not fire inside the tree.
+
+MAX_DIFF = 96  # bound of an exchange difference in the outcome table (A, V <= 30, a few Blutrausch dice)
+
+
+@njit(cache=True)
+def static_value(S: np.ndarray, r: int, rp: np.ndarray) -> float:
+    """Value of a position for seat ``r`` on the ``W_*`` scale: LP (after the curses still running), the cards
+    still in play, wins, charges and the progress to the next charge; a finished game is worth ``±W_GAME``."""
+    if S[R.S_END] != R.END_NONE:
+        w = S[R.S_WINNER]
+        return W_GAME if w == r else (-W_GAME if w >= 0 else 0.0)
+    v = 0.0
+    for s in range(2):
+        x = W_LP * (S[R.S_LP + s] - R.curse_pending(S, s, rp))
+        for pos in range(R.N_POS):
+            st = R.status(S, s, pos)
+            if st == R.ACTIVE or st == R.DOWN:
+                x += pos_value(S, s, pos)
+        x += W_WIN * S[R.S_WINS + s] + W_CHARGE * S[R.S_CHARGES + s]
+        if S[R.S_LOST + s] == 0 and S[R.S_ABIL + s] != R.AB_NONE:
+            x += W_CHARGE * (S[R.S_WINS + s] % rp[R.RP_CHARGE_EVERY]) / rp[R.RP_CHARGE_EVERY]
+        v += x if s == r else -x
+    return v
+
+
+@njit(cache=True)
+def exchange_outcomes(S: np.ndarray, p: int, f: int, b: int, rp: np.ndarray, prob: np.ndarray) -> None:
+    """Distribution of the exchange of ``p``'s fighter ``f`` against blocker ``b``: ``prob[diff, att_paid,
+    def_paid]`` (``diff`` 0: blocked), over the pending Blutrausch dice, both dice and both focus rerolls as
+    ``exact-exchange`` decides them (the attacker seeing both dice first, then the defender)."""
+    prob[:] = 0.0
+    o = 1 - p
+    k = S[R.S_BLUT + p]
+    att_roll = R.can_focus(S, p, rp)
+    def_roll = R.can_focus(S, o, rp)
+    c_att = focus_cost_value(S, p, rp)
+    c_def = focus_cost_value(S, o, rp)
+    vd = R.defence_of(S, o, b)
+    const, lethal = hit_base(S, p, b, rp)
+    dist = bonus_dist(k)
+    for bonus in range(dist.shape[0]):
+        if dist[bonus] <= 0:
+            continue
+        ab = R.attack_of(S, p, f) + bonus
+        for da in range(1, 7):
+            for dd in range(1, 7):
+                q = dist[bonus] / 36.0
+                reroll = att_roll and _att_rerolls(const, lethal, ab, vd, da, dd, def_roll, c_att, c_def)
+                for a2 in range(1, 7):
+                    if not reroll and a2 != da:
+                        continue
+                    qa = q / 6.0 if reroll else q
+                    drl = def_roll and _def_rerolls(const, lethal, ab + a2, vd, dd, c_def)
+                    for d2 in range(1, 7):
+                        if not drl and d2 != dd:
+                            continue
+                        qd = qa / 6.0 if drl else qa
+                        diff = min(R.exchange(ab + a2, vd + d2), MAX_DIFF - 1)
+                        prob[diff, int(reroll), int(drl)] += qd
+
+
+@njit(cache=True)
+def _def_rerolls(const: float, lethal: int, att_total: int, vd: int, dd: int, c_def: float) -> bool:
+    """``exact-exchange``'s defender: reroll when the attacker's expected gain after it plus the card is lower."""
+    keep = gain_of(const, lethal, R.exchange(att_total, vd + dd))
+    new = 0.0
+    for x in range(1, 7):
+        new += gain_of(const, lethal, R.exchange(att_total, vd + x))
+    return keep - new / 6.0 > c_def
+
+
+@njit(cache=True)
+def _att_rerolls(const: float, lethal: int, ab: int, vd: int, da: int, dd: int, def_roll: bool, c_att: float,
+                 c_def: float) -> bool:
+    """``exact-exchange``'s attacker: reroll when the expectation after the defender's reply less the card is higher."""
+    keep = _after_defender(const, lethal, ab + da, vd, dd, def_roll, c_def)
+    new = 0.0
+    for a in range(1, 7):
+        new += _after_defender(const, lethal, ab + a, vd, dd, def_roll, c_def)
+    return new / 6.0 - c_att > keep
+
+
+@njit(cache=True)
+def _apply_outcome(S: np.ndarray, S2: np.ndarray, p: int, b: int, diff: int, pa: int, pd: int,
+                   rp: np.ndarray) -> None:
+    """``S2`` = ``S`` after an exchange of ``p`` against blocker ``b`` that ended by ``diff`` (0: blocked), with
+    the focus rerolls paid (each side's weakest reserve card) and the Blutrausch dice spent."""
+    S2[:] = S
+    S2[R.S_BLUT + p] = 0
+    if pa:
+        R.pay_focus(S2, p, weakest_reserve(S2, p), rp)
+    if pd:
+        R.pay_focus(S2, 1 - p, weakest_reserve(S2, 1 - p), rp)
+    if diff > 0:
+        R.apply_hit(S2, p, b, diff, rp)
+
+
+@njit(cache=True)
+def _outcomes_static(S: np.ndarray, p: int, b: int, prob: np.ndarray, r: int, rp: np.ndarray) -> float:
+    """Expected ``static_value`` for ``r`` over the exchange outcomes ``prob`` of ``p`` against blocker ``b``."""
+    S2 = np.empty_like(S)
+    tot = 0.0
+    for diff in range(MAX_DIFF):
+        for pa in range(2):
+            for pd in range(2):
+                if prob[diff, pa, pd] > 0:
+                    _apply_outcome(S, S2, p, b, diff, pa, pd, rp)
+                    tot += prob[diff, pa, pd] * static_value(S2, r, rp)
+    return tot
+
+
+@njit(cache=True)
+def _pick(S: np.ndarray, p: int, r: int, vals: np.ndarray, dep: float, has_dep: bool):
+    """Minimax over ``vals[f, b]`` (value for ``r`` of fighter ``f`` against blocker ``b``) and a deploy worth
+    ``dep``: the mover ``p`` picks its best action, the defender its best blocker. Returns ``(value, action)``."""
+    sign = 1.0 if p == r else -1.0
+    best = sign * dep if has_dep else -1e300
+    act = -1
+    for f in range(R.N_POS):
+        if R.status(S, p, f) != R.ACTIVE:
+            continue
+        worst = 1e300
+        for b in range(R.N_POS):
+            if R.status(S, 1 - p, b) == R.ACTIVE and sign * vals[f, b] < worst:
+                worst = sign * vals[f, b]
+        if worst > best:
+            best = worst
+            act = f
+    return sign * best, act
+
+
+@njit(cache=True)
+def turn_static(S: np.ndarray, p: int, r: int, rp: np.ndarray):
+    """``(value for r, action)`` of ``p``'s best turn valued by ``static_value`` at its end (one turn deep)."""
+    vals = np.zeros((R.N_POS, R.N_POS))
+    prob = np.zeros((MAX_DIFF, 2, 2))
+    for f in range(R.N_POS):
+        if R.status(S, p, f) == R.ACTIVE:
+            for b in range(R.N_POS):
+                if R.status(S, 1 - p, b) == R.ACTIVE:
+                    exchange_outcomes(S, p, f, b, rp, prob)
+                    vals[f, b] = _outcomes_static(S, p, b, prob, r, rp)
+    dep = 0.0
+    has_dep = R.can_deploy(S, p)
+    if has_dep:
+        S2 = S.copy()
+        R.deploy(S2, p)
+        dep = static_value(S2, r, rp)
+    return _pick(S, p, r, vals, dep, has_dep)
+
+
+@njit(cache=True)
+def reply_value(S: np.ndarray, p: int, r: int, rp: np.ndarray) -> float:
+    """After ``p``'s turn: the opponent's whole turn (its curses, its best action, the dice), valued for ``r`` by
+    ``static_value`` at its end."""
+    if S[R.S_END] != R.END_NONE:
+        return static_value(S, r, rp)
+    S3 = S.copy()
+    R.curse_tick(S3, 1 - p, rp)
+    if S3[R.S_END] != R.END_NONE:
+        return static_value(S3, r, rp)
+    v, _ = turn_static(S3, 1 - p, r, rp)
+    return v
+
+
+@njit(cache=True)
+def attack_search(S: np.ndarray, p: int, f: int, b: int, r: int, rp: np.ndarray) -> float:
+    """Value for ``r`` of ``p`` attacking with ``f`` against ``b``, through the exchange and the opponent's reply."""
+    prob = np.zeros((MAX_DIFF, 2, 2))
+    exchange_outcomes(S, p, f, b, rp, prob)
+    S2 = np.empty_like(S)
+    tot = 0.0
+    for diff in range(MAX_DIFF):
+        for pa in range(2):
+            for pd in range(2):
+                if prob[diff, pa, pd] > 0:
+                    _apply_outcome(S, S2, p, b, diff, pa, pd, rp)
+                    tot += prob[diff, pa, pd] * reply_value(S2, p, r, rp)
+    return tot
+
+
+@njit(cache=True)
+def search_turn(S: np.ndarray, p: int, rp: np.ndarray):
+    """``(value, action)`` of ``p``'s turn searched through the opponent's reply: attack with a fighter
+    (the opponent picking its best blocker) or deploy (-1)."""
+    vals = np.zeros((R.N_POS, R.N_POS))
+    for f in range(R.N_POS):
+        if R.status(S, p, f) == R.ACTIVE:
+            for b in range(R.N_POS):
+                if R.status(S, 1 - p, b) == R.ACTIVE:
+                    vals[f, b] = attack_search(S, p, f, b, p, rp)
+    dep = 0.0
+    has_dep = R.can_deploy(S, p)
+    if has_dep:
+        S2 = S.copy()
+        R.deploy(S2, p)
+        dep = reply_value(S2, p, p, rp)
+    return _pick(S, p, p, vals, dep, has_dep)
+
+
+@njit(cache=True)
+def _blocked_then_own_turn(S: np.ndarray, o: int, f: int, b: int, p: int, rp: np.ndarray) -> float:
+    """Value for ``p`` of blocking ``o``'s fighter ``f`` with ``b``: the exchange, then ``p``'s own next turn."""
+    prob = np.zeros((MAX_DIFF, 2, 2))
+    exchange_outcomes(S, o, f, b, rp, prob)
+    S2 = np.empty_like(S)
+    tot = 0.0
+    for diff in range(MAX_DIFF):
+        for pa in range(2):
+            for pd in range(2):
+                if prob[diff, pa, pd] > 0:
+                    _apply_outcome(S, S2, o, b, diff, pa, pd, rp)
+                    tot += prob[diff, pa, pd] * reply_value(S2, o, p, rp)
+    return tot
+
+
+@njit(cache=True)
+def search_blocker(S: np.ndarray, p: int, f: int, rp: np.ndarray) -> int:
+    """Blocker of ``p`` against the attacker's ``f``: the best for ``p`` over the exchange and ``p``'s own next turn."""
+    o = 1 - p
+    best = -1e300
+    bb = -1
+    for b in range(R.N_POS):
+        if R.status(S, p, b) == R.ACTIVE:
+            v = _blocked_then_own_turn(S, o, f, b, p, rp)
+            if v > best:
+                best = v
+                bb = b
+    return bb
+
+
 # --- arrangement ---------------------------------------------------------------------------
 
 
@@ -304,7 +553,7 @@ def deploy_rating(S: np.ndarray, p: int, now: float, exact: bool, rp: np.ndarray
 def arrange(pol: int, cards: np.ndarray, st: np.ndarray, perm: np.ndarray) -> None:
     """The pyramid of policy ``pol`` for the deck ``cards[card, 0/1]`` (A/V): fills ``perm[0..4]``.
 
-    random: a uniform permutation; greedy: highest A first (then V); heuristic/expectimax: highest
+    random: a uniform permutation; greedy: highest A first (then V); heuristic/exact-exchange: highest
     A+V first (then A), so the weakest cards wait in the middle. Ties keep the deck order.
     """
     n = R.N_BASIC
@@ -336,8 +585,9 @@ def _arrange_key(pol: int, cards: np.ndarray, c: int) -> int:
 
 
 @njit(cache=True)
-def want_fire(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarray) -> bool:
-    """Fire one charge now (the caller checked ``rules.can_fire``)?"""
+def want_fire(pol: int, S: np.ndarray, p: int, w: int, rp: np.ndarray, st: np.ndarray) -> bool:
+    """Fire one more charge at decision point ``w`` (``R.W_*``)? The caller checked ``rules.can_fire`` and asks
+    again after each fire, so a policy stacks several charges in one window by answering yes again."""
     if pol == RANDOM:
         return uniform(st) < 0.5
     if pol == GREEDY:
@@ -346,17 +596,28 @@ def want_fire(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarray) -
     if ab != R.AB_BLUTRAUSCH:
         return True
     boss_exposed = R.status(S, p, R.BOSS) == R.ACTIVE
+    if w != R.W_START:  # Blutrausch waits for the start of the own turn, unless the boss may fall first
+        return boss_exposed
+    held = S[R.S_CHARGES + p]
     if pol == HEURISTIC:
         b = best_active(S, 1 - p, True)
         f = best_active(S, p, False)
         k = S[R.S_BLUT + p]
-        ch = hit_chance(R.attack_of(S, p, f) + int(3.5 * k) - R.defence_of(S, 1 - p, b))
-        return ch < 0.5 or boss_exposed
-    # expectimax: fire when the exact gain of the extra dice beats keeping the charge
-    with_, _ = best_attack_exact(S, p, rp[R.RP_BLUT_DICE], rp)
+        adv = R.attack_of(S, p, f) - R.defence_of(S, 1 - p, b)
+        ch = hit_chance(adv + int(3.5 * k))
+        # every held charge on this attack makes the average hit lethal: fire them all (they stack)
+        lethal = adv + 3.5 * (k + held * rp[R.RP_BLUT_DICE]) >= S[R.S_LP + 1 - p]
+        return ch < 0.5 or boss_exposed or lethal
+    # exact-exchange: fire when the exact gain of one more charge, or of all held charges together, beats keeping them
     without, _ = best_attack_exact(S, p, 0, rp)
+    with_, _ = best_attack_exact(S, p, rp[R.RP_BLUT_DICE], rp)
     keep = 0.0 if boss_exposed else W_CHARGE / 3.0
-    return with_ - without > keep
+    if with_ - without > keep:
+        return True
+    if held < 2:
+        return False
+    all_, _ = best_attack_exact(S, p, held * rp[R.RP_BLUT_DICE], rp)
+    return all_ - without > keep * held
 
 
 @njit(cache=True)
@@ -379,6 +640,9 @@ def choose_action(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarra
         if can_dep and deploy_rating(S, p, now, False, rp) > 0:
             return -1
         return f
+    if pol == EXPECTIMAX:
+        _, act = search_turn(S, p, rp)
+        return act
     now, f = best_attack_exact(S, p, 0, rp)
     if can_dep and deploy_rating(S, p, now, True, rp) > 0:
         return -1
@@ -392,6 +656,8 @@ def choose_blocker(pol: int, S: np.ndarray, p: int, f: int, rp: np.ndarray, st: 
         return random_active(S, p, st)
     if pol == GREEDY:
         return best_active(S, p, True)
+    if pol == EXPECTIMAX:
+        return search_blocker(S, p, f, rp)
     o = 1 - p
     att_a = R.attack_of(S, o, f)
     best = 1e300
@@ -435,7 +701,7 @@ def want_reroll(pol: int, S: np.ndarray, p: int, is_att: bool, att_base: int, dp
     const, lethal = hit_base(S, att, dpos, rp)
     cost = focus_cost_value(S, p, rp)
     if is_att:
-        if pol == EXPECTIMAX:  # exact: the defender's reply modelled as minimising
+        if pol == EXACT_EXCHANGE or pol == EXPECTIMAX:  # exact: the defender's reply modelled as minimising
             d = 1 - att
             def_roll = R.can_focus(S, d, rp)
             c_def = focus_cost_value(S, d, rp)

@@ -43,3 +43,44 @@ def _set_numba_cache() -> None:
 
 
 _set_numba_cache()
+
+# The notebook API (``sim.api``), reached lazily so that ``import sim`` stays cheap. ``sim.sweep`` and
+# ``sim.calibrate`` are also submodules: they stay modules (patching and ``from sim.sweep import …`` keep
+# working) and are made callable, forwarding to ``sim.api.sweep`` / ``sim.api.calibrate``.
+import sys  # noqa: E402  (this block is self-contained: it only adds the API below the cache setup)
+import types  # noqa: E402
+
+_API = ("play", "compare", "solve")
+_CALLABLE_MODULES = ("sweep", "calibrate")
+
+
+class _CallableModule(types.ModuleType):
+    def __call__(self, *args, **kwargs):
+        from sim import api
+
+        return getattr(api, self.__name__.rsplit(".", 1)[1])(*args, **kwargs)
+
+
+class _Package(types.ModuleType):
+    def __getattribute__(self, name: str):
+        value = super().__getattribute__(name)
+        if name in _CALLABLE_MODULES and type(value) is types.ModuleType:
+            value.__class__ = _CallableModule
+        return value
+
+
+def __getattr__(name: str):
+    """``sim.play``, ``sim.compare``, ``sim.solve`` from ``sim.api``; ``sim.sweep``/``sim.calibrate`` imported."""
+    if name in _API:
+        from sim import api
+
+        return getattr(api, name)
+    if name in _CALLABLE_MODULES:
+        import importlib
+
+        importlib.import_module(f"sim.{name}")
+        return getattr(sys.modules[__name__], name)
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")
+
+
+sys.modules[__name__].__class__ = _Package

@@ -18,7 +18,7 @@ try:  # typer >= 0.20 vendors its own click
 except ImportError:  # pragma: no cover - older typer on plain click
     from click import exceptions as click_exc
 
-from sim.config import DicesimError, config_hash
+from sim.config import DicesimError
 
 app = typer.Typer(
     add_completion=False,
@@ -87,10 +87,6 @@ def _setup(game_name: str, config: Path | None, sets: list[str] | None, opts: di
     return game, cfg, options
 
 
-def _assumed(cfg) -> list[str]:
-    return list(getattr(cfg, "assumed", []) or [])
-
-
 def _emit(summary: dict[str, Any], as_json: bool, human: str) -> None:
     if as_json:
         sys.stdout.write(json.dumps(summary, default=_jsonable) + "\n")
@@ -132,39 +128,16 @@ def play(
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Play N runs of one policy and report metrics (tables, charts, report.html in --out)."""
-    from sim.backends import make_backend
-    from sim.batch import check_n, run_batch
-    from sim.report import write_outputs
+    from sim import api
+    from sim.games import get_game
 
-    check_n(n)
-    opts = game_opts or {}
-    g, cfg, options = _setup(game, config, set_, opts)
-    seats = g.seat_policies(policy, options)
-    batch = run_batch(
-        g, cfg, seats, n, seed, options, chunk=chunk or g.chunk, backend=make_backend(scheduler), progress=not as_json
-    )
-    metrics = g.metrics(batch.table, options)
-    summary = {
-        "game": g.name,
-        "policy": policy,
-        "n": n,
-        "seed": seed,
-        "config_hash": config_hash(cfg),
-        "seconds": round(batch.seconds, 4),
-        "runs_per_second": round(batch.runs_per_second, 1),
-        "options": options,
-        "assumed": _assumed(cfg),
-        "metrics": metrics,
-    }
-    if not no_report:
-        dest = out or Path("reports") / f"{g.name}-{policy.replace(',', '_')}"
-        report = write_outputs(
-            Path(dest), {**summary, "config": cfg.model_dump(mode="json")}, {policy: batch.table}, {policy: metrics}
-        )
-        summary["out"] = str(dest)
-        summary["report"] = str(report)
+    dest = None if no_report else (out or Path("reports") / f"{game}-{policy.replace(',', '_')}")
+    r = api.play(game, policy, n=n, seed=seed, config=config, set=set_, out=dest, chunk=chunk, scheduler=scheduler,
+                 progress=not as_json, **(game_opts or {}))
+    g, summary, metrics = get_game(game), r.summary, r.summary["metrics"]
     human = "\n".join(
-        [f"{g.title} · {policy} · n={n} · seed={seed} · {batch.runs_per_second:,.0f} runs/s", *_metric_lines(metrics)]
+        [f"{g.title} · {policy} · n={n} · seed={seed} · {summary['runs_per_second']:,.0f} runs/s",
+         *_metric_lines(metrics)]
         + ([f"report: {summary['report']}"] if "report" in summary else [])
     )
     _emit(summary, as_json, human)
@@ -187,50 +160,14 @@ def compare(
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Play several policies on the same seeds (paired) and compare their metrics."""
-    from sim.backends import make_backend
-    from sim.batch import check_n, run_batch
-    from sim.report import write_outputs
+    from sim import api
+    from sim.games import get_game
 
-    check_n(n)
-    opts = game_opts or {}
-    g, cfg, options = _setup(game, config, set_, opts)
-    names = [p.strip() for p in policies.split(",") if p.strip()]
-    if not names:
-        raise DicesimError("--policies is empty")
-    for p in names:
-        g.check_policy(p)
-    backend = make_backend(scheduler)
-    tables, results = {}, {}
-    for label, seats in g.compare_plan(names, options):
-        b = run_batch(g, cfg, seats, n, seed, options, chunk=chunk or g.chunk, backend=backend, progress=not as_json)
-        tables[label] = b.table
-        results[label] = {
-            "seats": seats,
-            "seconds": round(b.seconds, 4),
-            "runs_per_second": round(b.runs_per_second, 1),
-            "metrics": g.metrics(b.table, options),
-        }
-    paired = g.paired(tables, options)
-    summary = {
-        "game": g.name,
-        "policies": results,
-        "n": n,
-        "seed": seed,
-        "config_hash": config_hash(cfg),
-        "options": options,
-        "assumed": _assumed(cfg),
-        "paired": paired,
-    }
-    if not no_report:
-        dest = out or Path("reports") / f"{g.name}-compare"
-        report = write_outputs(
-            Path(dest),
-            {**summary, "config": cfg.model_dump(mode="json")},
-            tables,
-            {k: v["metrics"] for k, v in results.items()},
-        )
-        summary["out"] = str(dest)
-        summary["report"] = str(report)
+    dest = None if no_report else (out or Path("reports") / f"{game}-compare")
+    r = api.compare(game, policies, n=n, seed=seed, config=config, set=set_, out=dest, chunk=chunk,
+                    scheduler=scheduler, progress=not as_json, **(game_opts or {}))
+    g, summary = get_game(game), r.summary
+    results, paired = summary["policies"], summary["paired"]
     lines = [f"{g.title} · compare · n={n} · seed={seed} (same seeds for every policy)"]
     for label, r in results.items():
         lines.append(f"{label}:")
@@ -355,9 +292,19 @@ def combos(
 
 @app.command()
 def report(out: Path = typer.Argument(..., help="an output folder of play/compare")) -> None:
-    """Rebuild charts and report.html of an output folder from its stored tables."""
+    """Rebuild charts and report.html of an output folder (or a balance report's dashboard) from stored tables."""
+    from sim.games import GAMES
     from sim.report import build_report
 
+    found = {p.parent.name for p in Path(out).glob("*/manifest.json")}
+    games = [g for g in GAMES if g in found] + sorted(found - set(GAMES))
+    if not (Path(out) / "manifest.json").is_file() and games:
+        from sim.balance import write_dashboard
+
+        for name in games:
+            build_report(Path(out) / name)
+        print(write_dashboard(out, games))
+        return
     print(build_report(out))
 
 
@@ -394,7 +341,8 @@ def main() -> None:
         sys.exit(130)
 
 
-from sim import cli_sweep  # noqa: E402,F401  (registers sweep, calibrate, check)
+import sim.cli_studio  # noqa: E402,F401  (registers studio)
+from sim import cli_sweep, cli_tune  # noqa: E402,F401  (registers sweep, calibrate, check; tune)
 
 if __name__ == "__main__":  # ``python -m sim.cli``: run the imported module, on whose app cli_sweep registered
     from sim.cli import main as _main

@@ -86,21 +86,24 @@ def calibrate(
     set_: list[str] | None = SetOpt,
     as_json: bool = JsonOpt,
     scheduler: str | None = SchedulerOpt,
+    out: Path | None = typer.Option(None, "--out", help="folder for calibration.json, .csv, .png and report.html"),
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Find the value of one config field that makes a metric hit a target (bracketing search, paired seeds)."""
-    from sim.backends import make_backend
-    from sim.calibrate import calibrate as run_calibration
+    from types import SimpleNamespace
+
+    from sim import api
     from sim.calibrate import parse_target
     from sim.games import get_game
 
     metric, value = parse_target(target)
     g = get_game(game)
-    opts = game_opts or {}
-    c = run_calibration(g, field, metric, value, policy, n=n, seed=seed, config=config, sets=set_ or [],
-                        options=opts, lo=lo, hi=hi, tol=tol, max_evals=max_evals, backend=make_backend(scheduler),
-                        log=not as_json)
-    d = c.to_dict()
+    r = api.calibrate(game, field, (metric, value), policy, n=n, seed=seed, config=config, set=set_ or [], lo=lo,
+                      hi=hi, tol=tol, max_evals=max_evals, scheduler=scheduler, log=not as_json, **(game_opts or {}))
+    d = r.summary
+    if out is not None:
+        d["report"] = str(r.write(out))
+    c = SimpleNamespace(**d)
     est = c.estimate
     human = "\n".join([
         f"{g.title} · {c.policy}: {field} = {c.value:g} gives {metric} {est['value']:.5g} "
@@ -120,7 +123,7 @@ def check(
     targets_file: Path = typer.Argument(..., help="targets file, e.g. configs/targets/kniffel.toml"),
     strict: bool = typer.Option(False, "--strict", help="also fail bands whose 95 % interval crosses an edge"),
     n: int | None = typer.Option(None, "--n", help="override N for every target"),
-    out: Path | None = typer.Option(None, "--out", help="also write the verdicts as CSV here"),
+    out: Path | None = typer.Option(None, "--out", help="also write the verdicts as CSV here (and a page as .html)"),
     as_json: bool = JsonOpt,
     scheduler: str | None = SchedulerOpt,
 ) -> None:
@@ -137,8 +140,12 @@ def check(
     if out:
         import pandas as pd
 
+        from sim.analysis_pages import check_page
+
         out.parent.mkdir(parents=True, exist_ok=True)
         pd.DataFrame(verdicts_json(verdicts)).to_csv(out, index=False)
+        out.with_suffix(".html").write_text(check_page(verdicts_json(verdicts), str(targets_file), strict),
+                                            encoding="utf-8")
     summary = {"targets": str(targets_file), "strict": strict, "passed": len(verdicts) - len(failing),
                "failed": len(failing), "verdicts": verdicts_json(verdicts)}
     lines = [verdicts_table(verdicts), "",

@@ -8,7 +8,6 @@ label, metric, value, ci95_low, ci95_high), the game's PNG charts and ``report.h
 
 from __future__ import annotations
 
-import html
 import json
 import math
 import subprocess
@@ -18,6 +17,8 @@ from typing import Any
 import pandas as pd
 
 from sim.games import get_game
+from sim.games.base import Game
+from sim.pages import STYLE, caption_of  # noqa: F401  (STYLE: the shared look, used by other pages)
 
 CSV_MAX_ROWS = 200_000
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,95 +106,54 @@ def build_report(out: Path) -> Path:
         game.use_config(game.Config.model_validate(manifest["config"]))
     charts = game.charts(tables, out, options)
     metrics = pd.read_csv(out / "metrics.csv")
-    page = render_html(manifest, metrics, [Path(c).name for c in charts])
+    page = render_html(manifest, metrics, [Path(c).name for c in charts], out)
     path = out / "report.html"
     path.write_text(page, encoding="utf-8")
     return path
 
 
-def _fmt(v: float) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    if abs(v) >= 1000 or float(v).is_integer():
-        return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:g}"
-    return f"{v:.4g}"
+def ordered_charts(game: Game, charts: list[str], extras: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(file name, caption) with the game's key chart first, then the extra analyses, then the other charts."""
+    items = [(c, caption_of(c, game.chart_notes)) for c in charts]
+    items += [(name, title if title.endswith(".") else title + ".") for title, name in extras]
+    return sorted(items, key=lambda it: (it[0] != game.key_chart, it[0] in charts))
 
 
-def metrics_html(metrics: pd.DataFrame) -> str:
-    labels = list(dict.fromkeys(metrics["label"]))
-    names = list(dict.fromkeys(metrics["metric"]))
-    idx = {(r.label, r.metric): r for r in metrics.itertuples()}
-    head = "".join(f"<th>{html.escape(str(lab))}</th>" for lab in labels)
-    rows = []
-    for name in names:
-        cells = []
-        for lab in labels:
-            r = idx.get((lab, name))
-            if r is None:
-                cells.append("<td></td>")
-                continue
-            ci = "" if pd.isna(r.ci95_low) else f" <small>[{_fmt(r.ci95_low)}, {_fmt(r.ci95_high)}]</small>"
-            cells.append(f"<td>{_fmt(r.value)}{ci}</td>")
-        rows.append(f"<tr><th>{html.escape(name)}</th>{''.join(cells)}</tr>")
-    return f"<table><tr><th>metric</th>{head}</tr>{''.join(rows)}</table>"
+def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[str], out: Path | None = None) -> str:
+    """A play/compare/balance page: the answers (headline metrics, paired differences), the charts with one
+    sentence each, then every metric folded by group, then the config. Charts are embedded from ``out``."""
+    from sim import pages
 
-
-STYLE = """body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}
-table{border-collapse:collapse;margin:1em 0;font-size:0.9em}
-td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
-th:first-child{text-align:left}img{max-width:100%;margin:0.5em 0;border:1px solid #eee}small{color:#777}
-code{background:#f4f4f4;padding:1px 4px}"""
-
-
-def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[str]) -> str:
-    title = f"dicesim · {manifest['game']} · {manifest.get('title', '')}".strip(" ·")
+    out = Path(out) if out is not None else Path(".")
+    game = get_game(manifest["game"])
+    what = manifest.get("policy") or ", ".join(manifest.get("policies") or {})
+    title = f"dicesim · {game.title} · {what}".strip(" ·")
     facts = {
         k: manifest.get(k)
-        for k in ("game", "n", "seed", "config_hash", "options", "seconds", "runs_per_second", "code_version")
+        for k in ("n", "seed", "config_hash", "seconds", "runs_per_second", "code_version")
         if manifest.get(k) is not None
     }
-    assumed = manifest.get("assumed") or []
-    parts = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
-        f"<style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>",
-        "<p>" + " · ".join(f"<b>{html.escape(k)}</b> {html.escape(str(v))}" for k, v in facts.items()) + "</p>",
-    ]
-    if assumed:
-        parts.append(
-            "<p><b>Assumed values used</b> (not fixed by the game's rules page; replace them in the config): "
-            + ", ".join(f"<code>{html.escape(a)}</code>" for a in assumed)
-            + "</p>"
-        )
-    parts.append("<h2>Metrics</h2><p>95 % intervals in brackets (Wilson for rates, normal for means).</p>")
-    parts.append(metrics_html(metrics))
-    if charts:
-        parts.append("<h2>Charts</h2>")
-        parts.extend(f"<p><img src='{html.escape(c)}' alt='{html.escape(c)}'></p>" for c in charts)
-    for title_, name in manifest.get("extras") or []:
-        t, src = html.escape(title_), html.escape(name)
-        parts.append(f"<h2>{t}</h2><p><img src='{src}' alt='{t}'></p>")
+    options = manifest.get("options") or {}
+    if options:
+        facts["options"] = ", ".join(f"{k} {v}" for k, v in options.items() if v is not None)
+    body = [f"<h1>{pages.esc(title)}</h1>", pages.facts_line(facts), pages.assumed_html(manifest.get("assumed") or [])]
+    body.append("<h2>Answers</h2>")
+    sentence = pages.answer_sentence(metrics, game.headline)
+    if sentence:
+        body.append(f"<p class='answer'>{pages.esc(game.title)}: {pages.esc(sentence)}</p>")
+    body.append(pages.headline_table(metrics, game.headline))
     if manifest.get("paired"):
-        parts.append(
-            "<h2>Paired differences (same seeds)</h2><table><tr><th>comparison</th><th>mean difference</th></tr>"
-        )
-        for k, v in manifest["paired"].items():
-            parts.append(
-                f"<tr><th>{html.escape(k)}</th><td>{_fmt(v['value'])} "
-                f"<small>[{_fmt(v['ci95'][0])}, {_fmt(v['ci95'][1])}]</small></td></tr>"
-            )
-        parts.append("</table>")
-    parts.append("<h2>Config</h2><pre>" + html.escape(json.dumps(manifest.get("config", {}), indent=2)) + "</pre>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
-
-
-def index_html(entries: list[tuple[str, str, str]], title: str = "dicesim balance report") -> str:
-    """A top page linking game reports: (name, relative link, one-line summary)."""
-    items = "".join(
-        f"<li><a href='{html.escape(link)}'>{html.escape(name)}</a> — {html.escape(text)}</li>"
-        for name, link, text in entries
-    )
-    return (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title><style>{STYLE}</style></head>"
-        f"<body><h1>{title}</h1><ul>{items}</ul></body></html>"
-    )
+        body.append("<h3>Paired differences</h3><p>Every policy played the same runs (same dice), so each "
+                    "difference is measured run by run; rates in percentage points (pp), 95 % intervals.</p>")
+        body.append(pages.paired_html(manifest["paired"]))
+    items = ordered_charts(game, charts, [tuple(e) for e in manifest.get("extras") or []])
+    if items:
+        body.append("<h2>Charts</h2>")
+        body.extend(pages.figure(out / name, cap) for name, cap in items)
+    body.append("<h2>All metrics</h2><p>95 % intervals in brackets (Wilson for rates, normal for means); "
+                "click a group to open it. Tables: <code>metrics.csv</code>, <code>runs-*.parquet</code> "
+                "beside this page.</p>")
+    body.append(pages.grouped_metrics_html(metrics, game.metric_groups))
+    body.append("<details><summary>Config</summary><pre>"
+                + pages.esc(json.dumps(manifest.get("config", {}), indent=2, ensure_ascii=False)) + "</pre></details>")
+    return pages.document(title, body)

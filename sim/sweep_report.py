@@ -1,4 +1,4 @@
-"""A sweep's one-page report: ``report.html`` with its PNGs beside it (no server needed).
+"""A sweep's one-page report: ``report.html``, one self-contained file (charts embedded; PNGs also beside it).
 
 Built only from a finished sweep folder (``sweep.json``, ``sweep.parquet`` and, for the overlays,
 the per-run parts), never by re-running:
@@ -27,7 +27,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from sim.report import STYLE, safe_label  # noqa: E402
+from sim import pages  # noqa: E402
+from sim.report import safe_label  # noqa: E402
 from sim.sensitivity import _numeric, along, base_point, elasticities, tornado_chart  # noqa: E402
 from sim.sweep import load_result, metric_names, read_runs  # noqa: E402
 
@@ -171,6 +172,20 @@ def overlays(
     return [Path(p) for p in game.charts(tables, dest, canon["options"])]
 
 
+CAPTIONS = {
+    "line": "Each charted metric against the swept field, one line per policy with its 95 % band.",
+    "heatmap": "The metric over both swept fields (values in the cells), one panel per policy.",
+    "tornado": "Which field moves the metric most around the base point (elasticities).",
+    "variants": "Each variant's metrics per policy with 95 % intervals.",
+}
+
+
+def game_notes(name: str) -> dict[str, str]:
+    from sim.games import get_game
+
+    return get_game(name).chart_notes
+
+
 def _fmt(v: Any) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
@@ -242,10 +257,7 @@ def build_sweep_report(out: str | Path) -> Path:
         "code version": meta.get("code_version"), "fingerprint": meta.get("fingerprint"),
     }
     title = f"dicesim sweep · {meta.get('name', '')}"
-    parts = [
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
-        f"<style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>",
-    ]
+    parts = [f"<h1>{html.escape(title)}</h1>"]
     if spec.get("description"):
         parts.append(f"<p>{html.escape(spec['description'])}</p>")
     parts.append("<p>" + " · ".join(f"<b>{html.escape(k)}</b> {html.escape(str(v))}" for k, v in facts.items())
@@ -265,16 +277,15 @@ def build_sweep_report(out: str | Path) -> Path:
     if charts:
         parts.append("<h2>Charts</h2>")
         for cap, c in charts:
-            img = f"<img src='{html.escape(c.name)}' alt='{html.escape(cap)}'>"
-            parts.append(f"<h3>{html.escape(cap)}</h3><p>{img}</p>")
+            parts.append(f"<h3>{html.escape(cap)}</h3>{pages.figure(c, CAPTIONS.get(c.name.split('_')[1], cap))}")
     if not sens.empty:
         parts.append("<h2>Sensitivity</h2><p>Elasticity: relative change of the metric per relative change of the "
                      "field around the base point (grid neighbours); slope in metric units per field unit. "
                      "<a href='sensitivity.csv'>sensitivity.csv</a></p>" + sensitivity_html(sens))
     if over:
         parts.append(f"<h2>Overlays per grid point ({html.escape(policies[0])})</h2>")
-        parts.extend(f"<p><img src='overlays/{html.escape(p.name)}' alt='{html.escape(p.name)}'></p>" for p in over)
-    parts.append("</body></html>")
+        parts.append("<p>The game's own charts with one curve per grid point: how the swept values move them.</p>")
+        parts.extend(pages.figure(p, pages.caption_of(p.name, game_notes(canon["game"]))) for p in over)
     path = out / "report.html"
-    path.write_text("\n".join(parts), encoding="utf-8")
+    path.write_text(pages.document(title, parts), encoding="utf-8")
     return path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import signal
@@ -241,7 +242,8 @@ def test_report_page_and_charts(tmp_path):
     page = r.report.read_text()
     for png in ("sweep_line_bonus.value.png", "sweep_line_bonus.threshold.png", "sweep_heatmap_mean_score.png",
                 "sweep_heatmap_upper_bonus_rate.png", "sweep_tornado.png", "overlays/score_distribution.png"):
-        assert (out / png).is_file() and png in page, png
+        assert (out / png).is_file() and base64.b64encode((out / png).read_bytes()).decode() in page, png  # embedded
+    assert "<img src='data:image/png;base64," in page and "<img src='sweep_" not in page
     assert "sweep.csv" in page and "Sensitivity" in page and "bonus.threshold" in page
     sens = pd.read_csv(out / "sensitivity.csv")
     assert set(sens["field"]) == {"bonus.value", "bonus.threshold"}

@@ -23,6 +23,7 @@ gets play/compare/sweep/report/replay for free. A game supplies:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -107,17 +108,56 @@ class Game:
 
     primary_metric: ClassVar[str] = "score"  # per-run column compared pairwise by ``paired``
 
+    # What a designer reads first (dashboard card, top of the game page, ``compare``): metric name -> the words
+    # the card puts before its value ("wins", "mean score"). A declared metric a batch lacks is reported as missing.
+    headline: ClassVar[dict[str, str]] = {}
+    # Per-run values whose mean is a headline metric (a rate: an indicator), for paired differences on the same
+    # runs: metric name -> function of the per-run table (one row per run and seat; rows of a run are averaged).
+    per_run: ClassVar[dict[str, Callable[[pd.DataFrame], Any]]] = {}
+    key_chart: ClassVar[str] = ""  # file name of the chart the dashboard shows as the game's thumbnail
+    chart_notes: ClassVar[dict[str, str]] = {}  # chart file name -> one sentence saying what it shows
+    # Folded groups of the full metric table: (title, regex with named groups ``row`` and optional ``col``).
+    metric_groups: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    def run_values(self, table: pd.DataFrame) -> pd.DataFrame:
+        """One row per run, one column per pairable headline metric (its mean is the metric)."""
+        cols = {}
+        for name, fn in self.per_run.items():
+            try:
+                cols[name] = np.asarray(fn(table), dtype=np.float64)
+            except KeyError:  # a column this batch does not have (renamed, or an option turned it off)
+                continue
+        frame = pd.DataFrame(cols, index=table["run"].to_numpy() if "run" in table.columns else None)
+        return frame.groupby(level=0, sort=True).mean() if not frame.index.is_unique else frame.sort_index()
+
     def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        """Paired differences of ``primary_metric`` between the first label and each other (same runs)."""
+        """Paired differences (same runs) between the first label and each other: ``primary_metric`` and every
+        headline metric in ``per_run`` (rates included: the mean per-run difference of their indicators)."""
         from sim import stats
 
         labels = list(tables)
-        col = self.primary_metric
-        if len(labels) < 2 or any(col not in t.columns for t in tables.values()):
+        if len(labels) < 2:
             return {}
         base = tables[labels[0]]
-        return {
-            f"{col}: {lab} - {labels[0]}": stats.paired_difference(tables[lab][col].to_numpy(), base[col].to_numpy())
-            for lab in labels[1:]
-            if len(tables[lab]) == len(base)
-        }
+        out = paired_headline(self.run_values(base), {lab: self.run_values(tables[lab]) for lab in labels[1:]},
+                              labels[0])
+        col = self.primary_metric
+        if all(col in t.columns for t in tables.values()):
+            for lab in labels[1:]:
+                if len(tables[lab]) == len(base):
+                    out[f"{col}: {lab} - {labels[0]}"] = stats.paired_difference(
+                        tables[lab][col].to_numpy(), base[col].to_numpy())
+        return out
+
+
+def paired_headline(base: pd.DataFrame, others: dict[str, pd.DataFrame], base_label: str) -> dict[str, dict[str, Any]]:
+    """``"metric: other - base"``: mean per-run difference with its interval (both sides played the same runs)."""
+    from sim import stats
+
+    out: dict[str, dict[str, Any]] = {}
+    for name in base.columns:  # grouped by metric: each metric's differences side by side
+        for lab, t in others.items():
+            if name not in t.columns or len(t) != len(base) or not t.index.equals(base.index) or len(base) < 2:
+                continue
+            out[f"{name}: {lab} - {base_label}"] = stats.paired_difference(t[name].to_numpy(), base[name].to_numpy())
+    return out

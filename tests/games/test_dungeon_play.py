@@ -99,11 +99,10 @@ def test_run_invariants(policy):
         reached = t["rooms_cleared"] >= r
         assert t.loc[reached, f"lp_room_{r}"].notna().all() and t.loc[~reached, f"lp_room_{r}"].isna().all()
         assert (t.loc[reached, f"turns_room_{r}"] >= 1).all()
-    # path choices: one per non-boss room entered
+    # path choices: one per room entered, boss rooms included ("Vor jedem Raum liegen drei Karten")
     entered = np.minimum(t["rooms_cleared"] + (~won), 10)
     n_path = sum(t[f"path_{p}"] for p in P.PATH_KINDS)
-    expected = entered - (entered >= 5).astype(int) - (entered >= 10).astype(int)
-    assert (n_path == expected).all()
+    assert (n_path == entered).all()
     # the score formula, row by row
     rp = frozen(CFG, "leicht")[0].rp
     for _, row in t.head(300).iterrows():
@@ -126,10 +125,11 @@ def test_sections_bosses_and_intents_in_fights():
         for rm in rooms:
             room = rm[1]
             assert rm[6] == (3 if 5 <= room <= 8 else 0)  # Kristallhöhlen: enemy block +3
+            elite = rm[3] == 1
             if room == 5:
-                assert rm[5] == 65  # Würfelfresser on Leicht
+                assert rm[5] == (81 if elite else 65)  # Würfelfresser on Leicht: 62 × 1.05 [× 1.25 Elite]
             if room == 10:
-                assert rm[5] == 109  # Auge der Sechs on Leicht
+                assert rm[5] == (137 if elite else 109)  # Auge der Sechs on Leicht: 104 × 1.05 [× 1.25 Elite]
         for tr in _rows(log, P.LG_TURN):
             room, turn = tr[1], tr[2]
             if turn == 1:
@@ -142,7 +142,8 @@ def test_sections_bosses_and_intents_in_fights():
             first_pass = turn == it - i0 + 1  # the cycle's first pass: no buff can be active yet
             if mult > 0 and first_pass and not any(fz.intents[j, C.IN_BUFF] for j in range(i0, it)):
                 card = next(r[3] for r in _rows(log, P.LG_ROOM) if r[1] == room)
-                scale = R.damage_scale(room, 1.10, 0.03, False, card == 1, 1.15)
+                scale = 1.05 if room in (5, 10) else 1.10 * (1 + 0.03 * (room - 1))  # bosses: boss factor only
+                scale *= 1.15 if card == 1 else 1.0
                 per_hit = int(np.floor(base * mult * scale + 0.5)) + (1 if room >= 9 else 0)
                 assert tr[8] == per_hit * fz.intents[it, C.IN_HITS], (room, turn)
 
@@ -154,21 +155,7 @@ def test_coins_per_action_steps_and_caps():
         for end in _rows(log, P.LG_END):
             cap = 45 if end[1] in (5, 10) else 30
             assert end[8] <= cap
-    fz, _ = frozen(CFG, "leicht")
-    cv = fz.cvals[0]
-    for _, log in logs("vorschlag", 4, range(10)):
-        paid = {}
-        for c in _rows(log, P.LG_COMBO):
-            room, cid, role, pay = c[1], c[3], c[4], c[6]
-            if role == R.ATTACK:
-                nth = paid.setdefault((room, role), 0)
-                base = cv[cid, 3]
-                assert pay <= R.action_coins(base, nth, fz.steps, True)
-                if nth == 0 and pay < base:
-                    continue  # the fight cap cut it
-                paid[(room, role)] += 1
-                if nth >= 3:
-                    assert pay == 0
+    # the exact coins of every action: tests/games/test_dungeon_seed_rules.py::test_action_coins_exactly
 
 
 def test_win_rewards_rest_elite_and_boss():
@@ -178,9 +165,13 @@ def test_win_rewards_rest_elite_and_boss():
             if not end[3]:
                 continue
             room = end[1]
-            base = 35 if room in (5, 10) else (10 if cards[room] == 2 else 20)
-            base += 40 if cards[room] == 1 else 0
-            assert end[4] in (base, base + 20)  # + the room's challenge when met
+            co, pa = CFG.coins, CFG.path
+            if str(room) in CFG.rooms.bosses:  # a boss win, after a Rastplatz the assumed boss-room cut
+                base = pa.boss_rest_win_coins if cards[room] == 2 else co.boss_win
+            else:
+                base = pa.rest_win_coins if cards[room] == 2 else co.win
+            base += pa.elite_coins if cards[room] == 1 else 0
+            assert end[4] in (base, base + co.challenge)  # + the room's challenge when met
             turns = end[2]
             if room % 3 == 0:  # rooms 3, 6, 9: "in at most four turns"
                 assert (end[4] == base + 20) == (turns <= 4)
@@ -246,11 +237,13 @@ def test_policies_and_difficulties_order():
     n = 6000
     w = {p: table(p, n, seed=101)["win"].mean() for p in ("vorschlag", "greedy", "random")}
     wx = table("expectimax", 1500, seed=101)["win"].mean()
-    assert wx - w["vorschlag"] > 4 * np.hypot(_se(wx, 1500), _se(w["vorschlag"], n))
-    assert w["vorschlag"] - w["greedy"] > 4 * np.hypot(_se(w["vorschlag"], n), _se(w["greedy"], n))
+    # expectimax (exact holds, Vorschlag's rating) beats both; with fights of about two turns greedy's
+    # all-out attack and exact holds keep up with Vorschlag's shown-combo holds (no order asserted between them)
+    for p in ("vorschlag", "greedy"):
+        assert wx - w[p] > 4 * np.hypot(_se(wx, 1500), _se(w[p], n))
     assert w["random"] < 0.01
-    # roughly half of Vorschlag's runs win on Leicht (the assumed roster's calibration target)
-    assert 0.4 < w["vorschlag"] < 0.7
+    # roughly half of Vorschlag's runs win on Leicht (the roster's calibration target, band 0.40-0.60)
+    assert 0.4 < w["vorschlag"] < 0.6
     ws = [table("vorschlag", n, seed=102, options={"difficulty": d})["win"].mean() for d in C.DIFFICULTIES]
     for a, b in zip(ws, ws[1:], strict=False):
         assert a - b > 4 * np.hypot(_se(a, n), _se(b, n))

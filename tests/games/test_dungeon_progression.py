@@ -33,7 +33,7 @@ def mods_of(*names):
 def values(*names, altar=0.0):
     m = mods_of(*names)
     cv = np.zeros((R.N_COMBO, 4))
-    R.effective_values(FZ.base2[1 if m[R.EFF_LUCKY] > 0 else 0], R.C_KIND, R.C_PIPS_F, m, altar,
+    R.effective_values(FZ.base2[1 if m[R.EFF_LUCKY] > 0 else 0], R.C_KIND, m, altar,
                        float(CFG.coins.action_base), FZ.coin_bonus, cv)
     return m, cv
 

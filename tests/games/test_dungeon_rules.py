@@ -108,13 +108,29 @@ def test_normal_enemy_hp_and_damage():
     assert R.enemy_hp(20, 3, False, False, 2, 1.12, 1.17, 1.15, 1.25) == 34  # 26 × 1.12 × 1.17 = 34.07
     assert R.enemy_hp(24, 7, False, True, 2, 1.12, 1.25, 1.15, 1.25) == int(np.floor(38 * 1.12 * 1.25 * 1.25 + 0.5))
     # damage: × difficulty × (1 + 3 % per room) [× 1.15 elite] + 1 in Aschehallen
-    s = R.damage_scale(1, 1.10, 0.03, False, False, 1.15)
+    s = R.damage_scale(1, 1.10, 0.03, False, False, 1.15, False, 1.05, False)
     assert s == pytest.approx(1.10)
-    s9 = R.damage_scale(9, 1.40, 0.03, False, True, 1.15)
+    s9 = R.damage_scale(9, 1.40, 0.03, False, True, 1.15, False, 1.15, False)
     assert s9 == pytest.approx(1.40 * 1.24 * 1.15)
     assert R.hit_damage(10, 1.0, s9, 1, 0) == int(np.floor(10 * 1.40 * 1.24 * 1.15 + 0.5)) + 1
     assert R.hit_damage(10, 0.0, s9, 1, 0) == 0
-    assert R.damage_scale(3, 1.2, 0.03, True, False, 1.15) == pytest.approx(1.2 * 1.03**2)
+    assert R.damage_scale(3, 1.2, 0.03, True, False, 1.15, False, 1.15, False) == pytest.approx(1.2 * 1.03**2)
+
+
+def test_boss_scaling_uses_the_boss_factor_only():
+    """"Bosse nutzen nur den Boss-Faktor": no +2 LP per room, no × 1.12, no stage factors, no room growth;
+    the Elite card multiplies LP × 1.25 and each attack × 1.15; the "stage" reading scales like a normal enemy."""
+    p = CFG.path
+    for diff in ("leicht", "normal", "schwer"):
+        d = getattr(CFG.difficulty, diff)
+        for room in (5, 10):
+            assert R.damage_scale(room, d.damage, 0.03, False, False, p.elite_attack, True, d.boss, False) == d.boss
+            assert R.damage_scale(room, d.damage, 0.03, False, True, p.elite_attack, True, d.boss, False) == (
+                pytest.approx(d.boss * p.elite_attack))
+            assert R.damage_scale(room, d.damage, 0.03, False, False, p.elite_attack, True, d.boss, True) == (
+                pytest.approx(d.damage * (1 + 0.03 * (room - 1))))
+            assert R.enemy_hp(62, room, True, True, 2, 1.12, d.hp, d.boss, p.elite_hp) == R.round_half_up(
+                62 * d.boss * p.elite_hp)
 
 
 def test_sections_and_difficulty_tables():
@@ -124,7 +140,9 @@ def test_sections_and_difficulty_tables():
     assert [int(x) for x in f.rooms[:, C.RM_EBLOCK]] == [0] * 4 + [3] * 4 + [0] * 2
     assert [int(x) for x in f.rooms[:, C.RM_PSHIELD]] == [0] * 4 + [3] * 4 + [0] * 2
     assert [int(x) for x in f.rooms[:, C.RM_ATTBONUS]] == [0] * 8 + [1] * 2
-    assert [int(x) for x in f.rooms[:, C.RM_PATH]] == [1, 1, 1, 1, 0, 1, 1, 1, 1, 0]
+    assert [int(x) for x in f.rooms[:, C.RM_PATH]] == [1] * 10  # "Vor jedem Raum liegen drei Karten"
+    old = freeze(load_config(DungeonConfig, "dungeon", None, ["path.boss_rooms=false"]), "leicht")
+    assert [int(x) for x in old.rooms[:, C.RM_PATH]] == [1, 1, 1, 1, 0, 1, 1, 1, 1, 0]
     assert [int(x) for x in f.rooms[:, C.RM_CHALLENGE]] == [0, 1, 2, 0, 1, 2, 0, 1, 2, 0]
     table = {"leicht": (1.05, 1.10, 1.05, 1.0, -1), "normal": (1.17, 1.20, 1.15, 1.25, -1),
              "schwer": (1.25, 1.40, 1.15, 1.5, 2)}

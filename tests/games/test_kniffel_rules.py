@@ -142,3 +142,18 @@ def test_fixed_scores_come_from_the_config():
     assert R.category_score(cnt(2, 2, 3, 3, 3), R.FULL_HOUSE, rp) == 30
     assert R.category_score(cnt(1, 2, 3, 4, 5), R.GROSSE_STRASSE, rp) == 45
     assert R.apply_move(THREES, 2, KNIFFEL_50, rp)[2] == 50
+
+
+def test_joker_readings_are_listed_as_assumed():
+    """The seed leaves two joker readings open: the default config lists both as assumed and marks their lines."""
+    from sim.config import CONFIG_DIR
+
+    cfg = load_config(KniffelConfig, "kniffel")
+    assert sorted(cfg.assumed) == ["joker.stops_rolling", "joker.when_zero"]
+    text = (CONFIG_DIR / "kniffel" / "default.toml").read_text(encoding="utf-8")
+    for key in ("when_zero", "stops_rolling"):
+        line = next(x for x in text.splitlines() if x.startswith(key))
+        assert line.rstrip().endswith("# assumed"), line
+    for variant in ("forced-joker", "free-joker"):
+        path = CONFIG_DIR / "kniffel" / f"{variant}.toml"
+        assert "joker.when_zero" in load_config(KniffelConfig, "kniffel", path).assumed

@@ -68,13 +68,17 @@ TABLE_CASES: list[Case] = [
     Case("dungeon24", "random", {"opponent": "greedy"}),
     Case("dungeon24", "greedy", {"opponent": "greedy"}),
     Case("dungeon24", "heuristic", {"opponent": "greedy", "people": "untote", "opponent_people": "dunkelelfen"}),
-    Case("dungeon24", "expectimax", {"opponent": "heuristic"}, n=200),
+    Case("dungeon24", "exact-exchange", {"opponent": "heuristic"}, n=200),
+    Case("dungeon24", "heuristic", {"opponent": "heuristic"}, ("rules.charge_every=1",)),
+    Case("dungeon24", "random", {"opponent": "heuristic", "people": "untote"}, ("rules.fire_timing='any_turn'",)),
+    Case("dungeon24", "expectimax", {"opponent": "exact-exchange", "opponent_people": "untote"}, n=60),
 ]
 
 # (case, run) pairs whose replay text is stored
 REPLAY_CASES: list[tuple[Case, int]] = [
     (Case("kniffel", "optimal"), 3),
     (Case("kniffel", "greedy"), 0),
+    (Case("kniffel", "optimal"), 1354),  # turn 5: a joker Kniffel on the first roll is scored at once
     (Case("dungeon", "vorschlag", {"difficulty": "leicht"}), 1),
     (Case("dungeon", "expectimax", {"difficulty": "normal"}), 2),
     (Case("dadox", "threshold", {"players": 2}), 0),
@@ -82,7 +86,9 @@ REPLAY_CASES: list[tuple[Case, int]] = [
     # a declined triple that obliges a throw; the same dice under the earlier readings:
     (Case("dadox", "optimal-turn,greedy", {"players": 2}, config="configs/dadox/lenient.toml"), 4),
     (Case("dungeon24", "heuristic", {"opponent": "greedy"}), 0),
-    (Case("dungeon24", "expectimax", {"opponent": "heuristic", "people": "dunkelelfen"}), 5),
+    (Case("dungeon24", "exact-exchange", {"opponent": "heuristic", "people": "dunkelelfen"}), 5),
+    (Case("dungeon24", "heuristic", {"opponent": "heuristic"}, ("rules.charge_every=1",)), 0),  # stacked charges
+    (Case("dungeon24", "expectimax", {"opponent": "exact-exchange", "opponent_people": "untote"}, n=60), 1),
 ]
 
 GAMES = ("kniffel", "dungeon", "dadox", "dungeon24")

@@ -64,6 +64,13 @@ class Dadox(Game):
     report_policies = ("threshold", "greedy", "optimal-turn")
     options = {"players": 2, "opponent": None, "objective": "turn"}
     primary_metric = "win"
+    headline = {"win_rate_seat_0": "the first seat wins", "draw_rate": "draws",
+                "game_length_turns": "turns per game"}
+    key_chart = "win_rate_by_seat.png"
+    chart_notes = {"win_rate_by_seat.png": "Share of games each seat wins (95 % intervals) against the fair share.",
+                   "game_length.png": "How many turns a game lasts (all seats counted).",
+                   "bank_thresholds.png": "When the exact turn optimum banks, by dice left, beside the threshold bot."}
+    metric_groups = (("per dice count", r"^(?P<col>bust_rate)_(?P<row>\d)_dice$"),)
 
     def __init__(self) -> None:
         self._turn: dict[str, Any] = {}

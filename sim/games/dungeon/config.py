@@ -69,6 +69,7 @@ class FullHouse(Strict):
 class Combos(Strict):
     shield_factor: float = Field(0.6, ge=0, le=10)
     glueckssieben_face: int = Field(7, ge=1, le=100)
+    glueckssieben_coins: bool = Field(True, description="with Glückssieben a 1 counts as 7 in the coin pip sum too")
     pasch: ComboKind
     drilling: ComboKind
     kleine_strasse: ComboKind
@@ -98,6 +99,8 @@ class Scaling(Strict):
     hp_factor: float = Field(1.12, gt=0, le=100)
     damage_growth: float = Field(0.03, ge=0, le=10)
     damage_growth_compound: bool = False
+    boss_damage: Literal["boss", "stage"] = Field(
+        "boss", description="boss damage × the boss factor only (seed), or × stage damage factor and room growth")
 
 
 class Rooms(Strict):
@@ -130,6 +133,8 @@ class Path(Strict):
     rest_heal: int = Field(8, ge=0, le=10_000)
     rest_win_coins: int = Field(10, ge=0, le=10_000)
     rest_chance: float = Field(0.5, ge=0, le=1)
+    boss_rooms: bool = Field(True, description="the three cards lie before the boss rooms too (seed)")
+    boss_rest_win_coins: int = Field(25, ge=0, le=10_000, description="boss win coins after a Rastplatz")
     events: Events
 
 
@@ -169,6 +174,7 @@ class Time(Strict):
     seconds_per_path_choice: float = Field(3.0, ge=0, le=1000)
     seconds_per_reward_choice: float = Field(4.0, ge=0, le=1000)
     seconds_per_fight_intro: float = Field(2.0, ge=0, le=1000)
+    seconds_per_decision: float = Field(1.5, ge=0, le=1000, description="thinking time per hold or assignment")
 
 
 class Loadout(Strict):
@@ -368,7 +374,9 @@ class DungeonConfig(GameConfig):
 (RP_REWARDS_ON, RP_OFFERS, RP_ITEM_CHANCE, RP_ITEM_FROM, RP_JOKER_SHARE, RP_DISTINCT, RP_MAX_JOKERS, RP_MARKET_ON,
  RP_MK_UPGRADES, RP_JOKER_PACK, RP_JOKER_PACK_N, RP_DICE_PACK, RP_DB_REROLLS, RP_DB_FIGHTS, RP_HERO_ON,
  RP_HERO_FACTOR, RP_HERO_N, RP_N_UP, RP_N_JK, RP_TALENT_COINS) = range(57, 77)
-RP_SIZE = 77
+# boss scaling, boss-room Rastplatz, thinking time
+RP_BOSS_STAGE, RP_BOSS_REST_COINS, RP_T_DECIDE = range(77, 80)
+RP_SIZE = 80
 
 EN_HP, EN_DMG, EN_BOSS, EN_I0, EN_IN, EN_RANDOM = range(6)
 EN_SIZE = 6
@@ -392,7 +400,8 @@ class Frozen(NamedTuple):
     mods: np.ndarray  # float64 [N_EFF]: the start loadout folded
     up_eff: np.ndarray  # float64 [n_up + n_talents, N_EFF]: upgrades, then talents
     loadout: np.ndarray  # int64 [n_up + n_talents]: owned at the start
-    base2: np.ndarray  # int64 [2, N_COMBO, 3]: base values (Kombomeisterschaft folded), without / with Glückssieben
+    base2: np.ndarray  # int64 [2, N_COMBO, 4]: base att, shield, heal (Kombomeisterschaft folded) and coin pip
+    #                    sum, without / with Glückssieben
     up_rarity: np.ndarray  # int64 [n_up]
     up_unique: np.ndarray  # int64 [n_up]
     rarity_w: np.ndarray  # float64 [3]
@@ -436,6 +445,18 @@ def base_values(cfg: DungeonConfig, lucky: bool) -> np.ndarray:
     return out
 
 
+def pip_sums(cfg: DungeonConfig, lucky: bool) -> np.ndarray:
+    """Pip sum of every catalog combo for its coins, int64 [N_COMBO]; with ``lucky`` (Glückssieben) and
+    ``combos.glueckssieben_coins`` a 1 counts as ``glueckssieben_face``."""
+    one = cfg.combos.glueckssieben_face if lucky and cfg.combos.glueckssieben_coins else 1
+    return (R.C_COUNTS @ np.array([one, 2, 3, 4, 5, 6])).astype(np.int64)
+
+
+def base_table(cfg: DungeonConfig, lucky: bool) -> np.ndarray:
+    """``base_values`` with the coin pip sums as a fourth column: one row of ``Frozen.base2``."""
+    return np.column_stack([base_values(cfg, lucky), pip_sums(cfg, lucky)])
+
+
 def upgrade_names(cfg: DungeonConfig) -> list[str]:
     return list(cfg.upgrades)
 
@@ -458,14 +479,13 @@ def fold_loadout(cfg: DungeonConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 def profile_tables(cfg: DungeonConfig, mods: np.ndarray, altars: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """Combo values and shown partitions for each Opferaltar level in ``altars``."""
-    base = base_values(cfg, bool(mods[R.EFF_LUCKY] > 0))
+    base = base_table(cfg, bool(mods[R.EFF_LUCKY] > 0))
     cstart, cn, cand = R.partition_candidates()
     cvals = np.zeros((len(altars), R.N_COMBO, 4))
     part = np.zeros((len(altars), R.N_MS, 4), np.int64)
     cb = coin_bonus(cfg)
     for i, a in enumerate(altars):
-        R.effective_values(base, R.C_KIND, R.C_PIPS.astype(np.float64), mods, float(a), float(cfg.coins.action_base),
-                           cb, cvals[i])
+        R.effective_values(base, R.C_KIND, mods, float(a), float(cfg.coins.action_base), cb, cvals[i])
         R.best_partitions(cstart, cn, cand, cvals[i, :, 0].copy(), cvals[i, :, 1].copy(), cvals[i, :, 2].copy(),
                           cvals[i, :, 3].copy(), part[i])
     return cvals, part
@@ -485,8 +505,9 @@ def check_difficulty(difficulty: str) -> None:
 
 
 def path_rooms(cfg: DungeonConfig) -> list[int]:
-    """Rooms preceded by a path choice: every room that is not a boss room."""
-    return [r for r in range(1, cfg.rooms.count + 1) if str(r) not in cfg.rooms.bosses]
+    """Rooms preceded by a path choice: every room ("Vor jedem Raum liegen drei Karten"), or with
+    ``path.boss_rooms`` false (an older reading) every room that is not a boss room."""
+    return [r for r in range(1, cfg.rooms.count + 1) if cfg.path.boss_rooms or str(r) not in cfg.rooms.bosses]
 
 
 def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
@@ -575,6 +596,9 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
     rp[RP_N_UP] = len(cfg.upgrades)
     rp[RP_N_JK] = len(cfg.jokers)
     rp[RP_TALENT_COINS] = sum(cfg.talents[n].coins for n in cfg.loadout.talents)
+    rp[RP_BOSS_STAGE] = float(cfg.scaling.boss_damage == "stage")
+    rp[RP_BOSS_REST_COINS] = cfg.path.boss_rest_win_coins
+    rp[RP_T_DECIDE] = t.seconds_per_decision
 
     enemy_names = list(cfg.enemies)
     en = np.zeros((len(enemy_names), EN_SIZE))
@@ -599,7 +623,7 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
         if boss is None:
             pool.extend(enemy_names.index(n) for n in sec.roster)
         row[RM_POOLN] = len(pool) - row[RM_POOL0]
-        row[RM_PATH] = int(boss is None)
+        row[RM_PATH] = int(boss is None or cfg.path.boss_rooms)
         row[RM_CHALLENGE] = CHALLENGES.index(c.challenges[(r - 1) % len(c.challenges)])
         row[RM_EBLOCK] = sec.enemy_block
         row[RM_PSHIELD] = sec.player_shield
@@ -627,7 +651,7 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
         intents=np.array(intents, np.float64).reshape(len(intents), IN_SIZE),
         rooms=rooms,
         pool=np.array(pool, np.int64),
-        base2=np.stack([base_values(cfg, False), base_values(cfg, True)]),
+        base2=np.stack([base_table(cfg, False), base_table(cfg, True)]),
         up_rarity=np.array([RARITIES.index(u.rarity) for u in cfg.upgrades.values()], np.int64),
         up_unique=np.array([int(u.unique) for u in cfg.upgrades.values()], np.int64),
         rarity_w=np.array(rw.rarity_weights, np.float64),

@@ -81,7 +81,10 @@ def enemy_names(cfg: DungeonConfig) -> list[str]:
 
 
 def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
-    """Derived rule tables: combo values (per face, as the seed's table), enemy LP/damage per room."""
+    """Derived rule tables: combo values (per face, as the seed's table), enemy LP/damage per room.
+
+    Per room and enemy: ``hp``, ``damage`` (one hit of an intent with multiple 1), ``max_hit`` (the largest
+    hit of its intents, before buffs), and the same with ``elite_`` where a path choice offers the Elite card."""
     diff = check_difficulty(options)
     fz, _ = frozen(cfg, diff)
     rp = fz.rp
@@ -108,14 +111,17 @@ def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
             boss = bool(en[C.EN_BOSS] > 0)
             item = {"room": r, "section": sec_names[int(row[C.RM_SECTION])], "enemy": names[e]}
             for tag, elite in (("", False), ("elite_", True)):
-                if elite and boss:
+                if elite and not row[C.RM_PATH]:
                     continue
                 hp = R.enemy_hp(en[C.EN_HP], r, boss, elite, rp[C.RP_HP_PER_ROOM], rp[C.RP_HP_FACTOR],
                                 rp[C.RP_DIFF_HP], rp[C.RP_DIFF_BOSS], rp[C.RP_ELITE_HP])
                 scale = R.damage_scale(r, rp[C.RP_DIFF_DMG], rp[C.RP_GROWTH], rp[C.RP_COMPOUND] > 0, elite,
-                                       rp[C.RP_ELITE_ATT])
+                                       rp[C.RP_ELITE_ATT], boss, rp[C.RP_DIFF_BOSS], rp[C.RP_BOSS_STAGE] > 0)
                 item[f"{tag}hp"] = int(hp)
                 item[f"{tag}damage"] = int(R.hit_damage(en[C.EN_DMG], 1.0, scale, int(row[C.RM_ATTBONUS]), 0))
+                i0, ni = int(en[C.EN_I0]), int(en[C.EN_IN])
+                item[f"{tag}max_hit"] = max(int(R.hit_damage(en[C.EN_DMG], fz.intents[i, C.IN_DMG], scale,
+                                                             int(row[C.RM_ATTBONUS]), 0)) for i in range(i0, i0 + ni))
             item["boss"] = boss
             item["chance"] = 1.0 / len(pool)
             item["enemy_block"] = int(row[C.RM_EBLOCK])
@@ -519,6 +525,25 @@ class Dungeon(Game):
     policies = tuple(POLICIES)
     report_policies = ("vorschlag", "greedy", "expectimax", "random")
     options = {"difficulty": "leicht"}
+    headline = {"win_rate": "wins", "mean_rooms_cleared": "rooms cleared", "mean_score": "mean score"}
+    per_run = {"win_rate": lambda t: t["win"], "mean_rooms_cleared": lambda t: t["rooms_cleared"],
+               "mean_score": lambda t: t["score"]}
+    key_chart = "dungeon_survival.png"
+    chart_notes = {
+        "dungeon_survival.png": "Share of runs still alive entering each room (95 % bands): where runs die.",
+        "dungeon_lp_room_bands.png": "LP after each room won (median, p10-p90 band): how much health a run carries.",
+        "dungeon_coins_room_bands.png": "Coins after each room won (median, p10-p90 band): the economy's curve.",
+        "dungeon_win_rate_by_difficulty.png": "Win rate per policy at the difficulty played (95 % intervals).",
+        "dungeon_death_rooms.png": "Share of runs that die in each room: the walls of the dungeon.",
+        "dungeon_upgrades_pick_vs_lift.png": "Per upgrade: how often the policy picks it vs how much taking it "
+                                             "at its first offer lifts the win rate (observational).",
+    }
+    metric_groups = (
+        ("per upgrade", r"^upgrade_(?P<row>.+?)_(?P<col>offer_rate|offers|pick_rate|buy_rate|win_rate_picked|"
+                        r"win_rate_not_picked|win_lift|dominant|trap)$"),
+        ("per combo", r"^combos_(?P<row>.+)$"),
+        ("per path card", r"^path_(?P<row>.+)$"),
+    )
 
     flags: dict[str, float] = dict(FLAG_DEFAULTS)
 

@@ -512,8 +512,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             a_now = mods[R.EFF_ATTACK_FLAT]
             if (a_now != k_att or altar != k_altar or mods[R.EFF_SHIELD_FLAT] != k_sh or mods[R.EFF_HEAL_FLAT] != k_he
                     or mods[R.EFF_PASCH_MUL] != k_pm or mods[R.EFF_LUCKY] != k_lk):
-                R.effective_values(base2[1 if mods[R.EFF_LUCKY] > 0 else 0], R.C_KIND, R.C_PIPS_F, mods, float(altar),
-                                   action_base, coin_bonus, cv)
+                R.effective_values(base2[1 if mods[R.EFF_LUCKY] > 0 else 0], R.C_KIND, mods, float(altar), action_base,
+                                   coin_bonus, cv)
                 k_att = a_now
                 k_altar = altar
                 k_sh = mods[R.EFF_SHIELD_FLAT]
@@ -539,7 +539,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         ehp_max = ehp
         eblock = float(rooms[rr, C.RM_EBLOCK])
         scale = R.damage_scale(room, rp[C.RP_DIFF_DMG], rp[C.RP_GROWTH], rp[C.RP_COMPOUND] > 0, elite,
-                               rp[C.RP_ELITE_ATT])
+                               rp[C.RP_ELITE_ATT], boss, rp[C.RP_DIFF_BOSS], rp[C.RP_BOSS_STAGE] > 0)
         sec_bonus = rooms[rr, C.RM_ATTBONUS]
         ebase = en[e, C.EN_DMG]
         i0 = trunc(en[e, C.EN_I0])
@@ -772,7 +772,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 was_crit = crit_j[j] if role == R.ATTACK else 0
                 if log.shape[0] > 0:
                     nl = _log(log, nl, LG_COMBO, room, turn, c, role, eff, trunc(pay), was_crit, 0, 0, 0, 0)
-            seconds += m * rp[C.RP_T_ASSIGN] + rp[C.RP_T_TURN]
+            # thinking time: a hold decision before each roll after the first, and the assignment
+            seconds += m * rp[C.RP_T_ASSIGN] + rp[C.RP_T_TURN] + nroll * rp[C.RP_T_DECIDE]
             if weak > 0:
                 weak -= 1
             if log.shape[0] > 0:
@@ -838,7 +839,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             break
         rooms_cleared = room
         if boss:
-            reward = rp[C.RP_BOSS_WIN]
+            reward = rp[C.RP_BOSS_REST_COINS] if card == RAST else rp[C.RP_BOSS_WIN]
         elif card == RAST:
             reward = rp[C.RP_REST_COINS]
         else:

@@ -197,11 +197,12 @@ def best_partitions(cstart, cn, cand, att, sh, he, coins, part):
 
 
 @njit(cache=True, inline="always")
-def effective_values(base, kind, pips, mods, altar, action_base, coin_bonus, out):
+def effective_values(base, kind, mods, altar, action_base, coin_bonus, out):
     """Values the kernel reads for one modifier state: ``out[c] = (att, shield, heal, coins)``.
 
-    Attack: base × (Paschmeister on Pasch) + attack_flat (Wetzstein) + Opferaltar bonus; shield +
-    shield_flat; heal + heal_flat; coins = action_base + combo bonus + pip sum of the combo.
+    ``base[c]`` = (att, shield, heal, pip sum) (``config.base_table``). Attack: base × (Paschmeister on
+    Pasch) + attack_flat (Wetzstein) + Opferaltar bonus; shield + shield_flat; heal + heal_flat; coins =
+    action_base + combo bonus + pip sum of the combo (with Glückssieben a 1 counts as 7 there too).
     """
     for c in range(base.shape[0]):
         a = float(base[c, 0])
@@ -210,7 +211,7 @@ def effective_values(base, kind, pips, mods, altar, action_base, coin_bonus, out
         out[c, 0] = a + mods[EFF_ATTACK_FLAT] + altar
         out[c, 1] = base[c, 1] + mods[EFF_SHIELD_FLAT]
         out[c, 2] = base[c, 2] + mods[EFF_HEAL_FLAT]
-        out[c, 3] = action_base + coin_bonus[kind[c]] + pips[c]
+        out[c, 3] = action_base + coin_bonus[kind[c]] + base[c, 3]
 
 
 # --- upgrade effects (the loadout folded into one modifier vector) ----------------------------
@@ -257,20 +258,27 @@ def fold_mods(eff, owned, out):
 
 @njit(cache=True)
 def enemy_hp(base_hp, room, boss, elite, hp_per_room, hp_factor, diff_hp, diff_boss, elite_hp):
-    """Enemy LP: bosses round(base × boss factor); others round((base + 2·room) × 1.12 × stage [× elite])."""
+    """Enemy LP: bosses round(base × boss factor [× elite]); others round((base + 2·room) × 1.12 × stage
+    [× elite])."""
     if boss:
-        return round_half_up(base_hp * diff_boss)
-    x = (base_hp + hp_per_room * room) * hp_factor * diff_hp
+        x = base_hp * diff_boss
+    else:
+        x = (base_hp + hp_per_room * room) * hp_factor * diff_hp
     if elite:
         x = x * elite_hp
     return round_half_up(x)
 
 
 @njit(cache=True)
-def damage_scale(room, diff_damage, growth, compound, elite, elite_attack):
-    """Factor on an enemy's base damage in ``room`` (difficulty, +3 % per room, elite)."""
-    g = (1.0 + growth) ** (room - 1) if compound else 1.0 + growth * (room - 1)
-    x = diff_damage * g
+def damage_scale(room, diff_damage, growth, compound, elite, elite_attack, boss, diff_boss, boss_stage):
+    """Factor on an enemy's base damage in ``room``: stage damage factor × (+3 % per room) for normal enemies;
+    the boss factor alone for bosses ("Bosse nutzen nur den Boss-Faktor"), or with ``boss_stage`` the normal
+    enemies' scaling; × the elite factor on an Elite card."""
+    if boss and not boss_stage:
+        x = diff_boss
+    else:
+        g = (1.0 + growth) ** (room - 1) if compound else 1.0 + growth * (room - 1)
+        x = diff_damage * g
     if elite:
         x = x * elite_attack
     return x

@@ -58,7 +58,7 @@ def build_profile(base2, coin_bonus, action_base, att, pmul, lucky, cstart, cn, 
     mods = np.zeros(R.N_EFF)
     mods[R.EFF_PASCH_MUL] = pmul
     cv = np.zeros((R.N_COMBO, 4))
-    R.effective_values(base2[1 if lucky > 0 else 0], R.C_KIND, R.C_PIPS_F, mods, att, action_base, coin_bonus, cv)
+    R.effective_values(base2[1 if lucky > 0 else 0], R.C_KIND, mods, att, action_base, coin_bonus, cv)
     R.best_partitions(cstart, cn, cand, cv[:, 0].copy(), cv[:, 1].copy(), cv[:, 2].copy(), cv[:, 3].copy(), part)
     partition_classes(part, pcl)
     build_holds(part, cv, counts, child, parent, size_start, ioc, hold, eatt)

@@ -24,6 +24,7 @@ ABILITIES = {"none": R.AB_NONE, "blutrausch": R.AB_BLUTRAUSCH, "auferstehung": R
              "schattenschmerz": R.AB_SCHATTENSCHMERZ}
 BOSS_COUNTER = {"off": R.COUNTER_OFF, "first": R.COUNTER_FIRST, "every": R.COUNTER_EVERY}
 BOSS_LOSS = {"ability": R.BOSSLOSS_ABILITY, "defeat": R.BOSSLOSS_DEFEAT}
+FIRE_TIMING = {"own_turn": R.FIRE_OWN_TURN, "any_turn": R.FIRE_ANY_TURN}
 
 
 class Card(Strict):
@@ -65,6 +66,9 @@ class Rules(Strict):
                                                     "ability (ability) or the game (defeat)")
     boss_counter: Literal["off", "first", "every"] = Field("every", description="opponent fires its ability: "
                                                            "boss may be activated early (first charge only/every)")
+    fire_timing: Literal["own_turn", "any_turn"] = Field(
+        "own_turn", description="when a charge may fire: at the decision points of the owner's turn (own_turn) or "
+        "also at those of the opponent's turn (any_turn)")
     max_turns: int = Field(600, ge=1, le=100000, description="safety cap: the game is a draw after this many turns")
 
 
@@ -72,7 +76,7 @@ class Abilities(Strict):
     blutrausch_dice: int = Field(1, ge=0, le=5, description="Blutrausch: d6 added to A on the next attack")
     auferstehung_count: int = Field(1, ge=0, le=5, description="Auferstehung: fallen creatures returned")
     schattenschmerz_lp: int = Field(2, ge=0, le=100, description="Schattenschmerz: LP lost per opponent turn")
-    schattenschmerz_turns: int = Field(3, ge=0, le=20, description="Schattenschmerz: opponent turns it lasts")
+    schattenschmerz_turns: int = Field(3, ge=0, le=R.MAXT, description="Schattenschmerz: opponent turns it lasts")
 
 
 class Dungeon24Config(GameConfig):
@@ -107,6 +111,7 @@ def freeze(cfg: Dungeon24Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rp[R.RP_AUF_COUNT] = cfg.abilities.auferstehung_count
     rp[R.RP_SCHATTEN_LP] = cfg.abilities.schattenschmerz_lp
     rp[R.RP_SCHATTEN_TURNS] = cfg.abilities.schattenschmerz_turns
+    rp[R.RP_FIRE_TIMING] = FIRE_TIMING[cfg.rules.fire_timing]
     cards = np.zeros((len(PEOPLES), R.N_POS, 2), dtype=np.int64)
     ability = np.zeros(len(PEOPLES), dtype=np.int64)
     for i in range(len(PEOPLES)):

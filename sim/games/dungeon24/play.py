@@ -23,7 +23,8 @@ COLUMNS = (
 )
 N_COL = len(COLUMNS)
 
-# event kinds of the replay log (row: kind, turn, seat, a, b, c, d, e)
+# event kinds of the replay log (row: kind, turn, seat, a, b, c, d, e); EV_FIRE: a ability, b effect (the
+# returned position), c charges left, d the decision point R.W_*
 EV_ROLLOFF, EV_CURSE, EV_FIRE, EV_COUNTER, EV_DEPLOY, EV_ATTACK, EV_REROLL, EV_HIT, EV_BLOCK = range(9)
 EV_REINFORCE, EV_END = 9, 10
 LOG_WIDTH = 8
@@ -42,6 +43,21 @@ def _ev(log, n, kind, turn, p, a, b, c, d, e):
         log[n, 6] = d
         log[n, 7] = e
         return n + 1
+    return n
+
+
+@njit(cache=True)
+def fire_window(S, s, w, t, pol_s, pol_o, st_s, st_o, rp, log, n):
+    """Decision point ``w`` (``R.W_*``) for seat ``s``: it fires charges one by one while its policy wants
+    (several stack in one window); after each fire the opponent may answer with a Boss-Konter.
+    Returns the number of log rows written so far."""
+    o = 1 - s
+    while R.can_fire(S, s, rp) and P.want_fire(pol_s, S, s, w, rp, st_s):
+        eff = R.fire(S, s, rp)
+        n = _ev(log, n, EV_FIRE, t, s, S[R.S_ABIL + s], eff, S[R.S_CHARGES + s], w, 0)
+        if R.counter_allowed(S, o, rp) and P.want_counter(pol_o, S, o, rp, st_o):
+            R.activate_boss(S, o)
+            n = _ev(log, n, EV_COUNTER, t, o, R.BOSS, 0, 0, 0, 0)
     return n
 
 
@@ -90,12 +106,10 @@ def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards,
             n = _ev(log, n, EV_CURSE, t, p, dmg, S[R.S_LP + p], 0, 0, 0)
         if end != R.END_NONE:
             break
-        if R.can_fire(S, p, rp) and P.want_fire(pols[p], S, p, rp, pst[p]):
-            eff = R.fire(S, p, rp)
-            n = _ev(log, n, EV_FIRE, t, p, S[R.S_ABIL + p], eff, S[R.S_CHARGES + p], 0, 0)
-            if R.counter_allowed(S, o, rp) and P.want_counter(pols[o], S, o, rp, pst[o]):
-                R.activate_boss(S, o)
-                n = _ev(log, n, EV_COUNTER, t, o, R.BOSS, 0, 0, 0, 0)
+        anytime = rp[R.RP_FIRE_TIMING] == R.FIRE_ANY_TURN
+        n = fire_window(S, p, R.W_START, t, pols[p], pols[o], pst[p], pst[o], rp, log, n)
+        if anytime:
+            n = fire_window(S, o, R.W_OPP_START, t, pols[o], pols[p], pst[o], pst[p], rp, log, n)
         f = P.choose_action(pols[p], S, p, rp, pst[p])
         if f < 0:
             pos = R.deploy(S, p)
@@ -134,6 +148,9 @@ def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards,
                     break
             else:
                 n = _ev(log, n, EV_BLOCK, t, p, ab + da, vb + dd, 0, 0, 0)
+        n = fire_window(S, p, R.W_END, t, pols[p], pols[o], pst[p], pst[o], rp, log, n)
+        if anytime:
+            n = fire_window(S, o, R.W_OPP_END, t, pols[o], pols[p], pst[o], pst[p], rp, log, n)
         p = o
     n = _ev(log, n, EV_END, S[R.S_TURN], S[R.S_WINNER], S[R.S_END], 0, 0, 0, 0)
     return n

@@ -19,12 +19,16 @@ BOSS = 5
 N_FRONT = 3
 DOWN, ACTIVE, FALLEN, DISCARDED = 0, 1, 2, 3
 STATUS_NAMES = ("face down", "active", "fallen", "discarded")
-MAXC = 4  # curse slots per player (at most one fire per turn and curses run out, so 3 suffice)
+MAXT = 20  # Schattenschmerz schedule length per player (the config caps schattenschmerz_turns at 20)
 
 # ability kinds
 AB_NONE, AB_BLUTRAUSCH, AB_AUFERSTEHUNG, AB_SCHATTENSCHMERZ = 0, 1, 2, 3
 ABILITY_NAMES = ("none", "Blutrausch", "Auferstehung", "Schattenschmerz")
 COUNTER_OFF, COUNTER_FIRST, COUNTER_EVERY = 0, 1, 2
+FIRE_OWN_TURN, FIRE_ANY_TURN = 0, 1
+# the decision points at which a charge may fire ("auf Knopfdruck, wann es dir passt")
+W_START, W_END, W_OPP_START, W_OPP_END = 0, 1, 2, 3
+WINDOW_NAMES = ("start of its turn", "end of its turn", "start of the opponent's turn", "end of the opponent's turn")
 BOSSLOSS_ABILITY, BOSSLOSS_DEFEAT = 0, 1
 
 # end reasons
@@ -34,7 +38,8 @@ END_NAMES = ("running", "lp", "no_creatures", "boss", "turn_limit")
 # frozen rule parameters (indices into rp)
 RP_LP, RP_ACTIVE, RP_CHARGE_EVERY, RP_FOCUS, RP_FOCUS_COST, RP_BOSS_LOSS, RP_BOSS_COUNTER = 0, 1, 2, 3, 4, 5, 6
 RP_MAX_TURNS, RP_BLUT_DICE, RP_AUF_COUNT, RP_SCHATTEN_LP, RP_SCHATTEN_TURNS = 7, 8, 9, 10, 11
-RP_SIZE = 12
+RP_FIRE_TIMING = 12
+RP_SIZE = 13
 
 # state layout
 S_LP = 0  # [2] life points
@@ -50,20 +55,20 @@ S_NFALLEN = 18  # [2] depth of the fallen stack
 S_ABIL = 20  # [2] ability kind of each seat
 S_BOSSLOST = 22  # [2] 1 once the boss fell
 S_FIRED = 24  # [2] fires so far (COUNTER_FIRST answers the first only)
-S_CURSE = 26  # [2, MAXC] remaining turns of each Schattenschmerz curse on the player
-S_STATUS = 34  # [2, 6]
-S_A = 46  # [2, 6]
-S_V = 58  # [2, 6]
-S_FALLEN = 70  # [2, 6] stack of fallen positions, last fallen on top
-S_CARD = 82  # [2, 6] card index in the people's deck (0..4 basic, 5 boss)
-S_TURN = 94  # turns played
-S_TOMOVE = 95  # seat whose turn it is
-S_FIRST = 96  # first attacker (roll-off winner)
-S_END = 97  # END_* (END_NONE while running)
-S_WINNER = 98  # winning seat, -1 for none
-S_PEOPLE = 99  # [2] people index of each seat
-S_CHARGED = 101  # [2] charges gained
-S_SIZE = 104
+S_CURSE = 26  # [2, MAXT] LP each player loses at the start of its k-th next turn (Schattenschmerz)
+S_STATUS = 66  # [2, 6]
+S_A = 78  # [2, 6]
+S_V = 90  # [2, 6]
+S_FALLEN = 102  # [2, 6] stack of fallen positions, last fallen on top
+S_CARD = 114  # [2, 6] card index in the people's deck (0..4 basic, 5 boss)
+S_TURN = 126  # turns played
+S_TOMOVE = 127  # seat whose turn it is
+S_FIRST = 128  # first attacker (roll-off winner)
+S_END = 129  # END_* (END_NONE while running)
+S_WINNER = 130  # winning seat, -1 for none
+S_PEOPLE = 131  # [2] people index of each seat
+S_CHARGED = 133  # [2] charges gained
+S_SIZE = 136
 
 
 @njit(cache=True)
@@ -197,6 +202,14 @@ def lose_ability(S: np.ndarray, p: int) -> None:
 
 
 @njit(cache=True)
+def record_fall(S: np.ndarray, p: int, pos: int) -> None:
+    """Creature ``pos`` of ``p`` is fallen: its status and the fallen stack (Auferstehung takes the top)."""
+    S[S_STATUS + 6 * p + pos] = FALLEN
+    S[S_FALLEN + 6 * p + S[S_NFALLEN + p]] = pos
+    S[S_NFALLEN + p] += 1
+
+
+@njit(cache=True)
 def fall(S: np.ndarray, p: int, pos: int, rp: np.ndarray):
     """Creature ``pos`` of ``p`` falls. Returns ``(end reason, reinforcement position or -1)``.
 
@@ -204,9 +217,7 @@ def fall(S: np.ndarray, p: int, pos: int, rp: np.ndarray):
     When the last active creature fell, the next card is revealed at once (front, middle, boss);
     nothing left to reveal loses the game.
     """
-    S[S_STATUS + 6 * p + pos] = FALLEN
-    S[S_FALLEN + 6 * p + S[S_NFALLEN + p]] = pos
-    S[S_NFALLEN + p] += 1
+    record_fall(S, p, pos)
     if pos == BOSS:
         S[S_BOSSLOST + p] = 1
         if rp[RP_BOSS_LOSS] == BOSSLOSS_DEFEAT:
@@ -241,8 +252,11 @@ def apply_hit(S: np.ndarray, att: int, dpos: int, diff: int, rp: np.ndarray):
     d = 1 - att
     S[S_LP + d] -= diff
     add_win(S, att, rp)
-    if S[S_LP + d] <= 0:
-        fall(S, d, dpos, rp)  # bookkeeping (boss loss); LP decide the game
+    if S[S_LP + d] <= 0:  # LP decide the game; the creature still falls (a boss takes the ability along)
+        record_fall(S, d, dpos)
+        if dpos == BOSS:
+            S[S_BOSSLOST + d] = 1
+            lose_ability(S, d)
         return finish(S, d, END_LP), -1
     return fall(S, d, dpos, rp)
 
@@ -264,7 +278,8 @@ def fire(S: np.ndarray, p: int, rp: np.ndarray) -> int:
 
     Blutrausch: ``blutrausch_dice`` d6 join the next attack's A. Auferstehung: the last fallen
     creature(s) return active (returns the first position returned). Schattenschmerz: a curse on
-    the opponent costs ``schattenschmerz_lp`` LP at the start of each of their next turns.
+    the opponent costs ``schattenschmerz_lp`` LP at the start of each of their next
+    ``schattenschmerz_turns`` turns (curses stack: their schedules add up).
     """
     S[S_CHARGES + p] -= 1
     S[S_USES + p] += 1
@@ -286,10 +301,8 @@ def fire(S: np.ndarray, p: int, rp: np.ndarray) -> int:
         return first
     if ab == AB_SCHATTENSCHMERZ:
         o = 1 - p
-        for k in range(MAXC):
-            if S[S_CURSE + MAXC * o + k] == 0:
-                S[S_CURSE + MAXC * o + k] = rp[RP_SCHATTEN_TURNS]
-                break
+        for k in range(rp[RP_SCHATTEN_TURNS]):
+            S[S_CURSE + MAXT * o + k] += rp[RP_SCHATTEN_LP]
     return -1
 
 
@@ -310,13 +323,12 @@ def activate_boss(S: np.ndarray, q: int) -> None:
 
 @njit(cache=True)
 def curse_tick(S: np.ndarray, p: int, rp: np.ndarray):
-    """Start of ``p``'s turn: every running curse on ``p`` costs its LP. Returns ``(LP lost, end reason)``."""
-    dmg = 0
-    for k in range(MAXC):
-        i = S_CURSE + MAXC * p + k
-        if S[i] > 0:
-            S[i] -= 1
-            dmg += rp[RP_SCHATTEN_LP]
+    """Start of ``p``'s turn: the curses on ``p`` cost this turn's LP. Returns ``(LP lost, end reason)``."""
+    base = S_CURSE + MAXT * p
+    dmg = S[base]
+    for k in range(MAXT - 1):
+        S[base + k] = S[base + k + 1]
+    S[base + MAXT - 1] = 0
     if dmg > 0:
         S[S_LP + p] -= dmg
         if S[S_LP + p] <= 0:
@@ -328,6 +340,6 @@ def curse_tick(S: np.ndarray, p: int, rp: np.ndarray):
 def curse_pending(S: np.ndarray, p: int, rp: np.ndarray) -> int:
     """LP the running curses on ``p`` will still take."""
     t = 0
-    for k in range(MAXC):
-        t += S[S_CURSE + MAXC * p + k]
-    return t * rp[RP_SCHATTEN_LP]
+    for k in range(MAXT):
+        t += S[S_CURSE + MAXT * p + k]
+    return t

@@ -12,6 +12,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from sim.games.kniffel import rules as R  # noqa: E402
+from sim.games.kniffel.game import policy_label  # noqa: E402
 
 
 def score_distribution(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
@@ -25,7 +26,7 @@ def score_distribution(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
             histtype="step",
             density=True,
             linewidth=1.6,
-            label=f"{label} (mean {t['score'].mean():.1f})",
+            label=f"{policy_label(label)}, mean {t['score'].mean():.1f}",
         )
     ax.set_xlabel("final score")
     ax.set_ylabel("share of games per point")
@@ -54,10 +55,36 @@ def category_heatmap(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
         ax.set_yticks(range(R.N_CAT), R.CATEGORY_LABELS if ax is axes[0][0] else [""] * R.N_CAT)
         ax.set_xticks(range(R.N_CAT), [str(i + 1) for i in range(R.N_CAT)])
         ax.set_xlabel("turn")
-        ax.set_title(label)
+        ax.set_title(policy_label(label), fontsize=9)
     fig.colorbar(im, ax=axes[0].tolist(), label="share of games filling the box in that turn")
     fig.suptitle("Kniffel: which box is filled in which turn")
     path = Path(out_dir) / "category_heatmap.png"
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def two_player_chart(result: dict, path: Path) -> Path:
+    """Stacked bars per pairing: seat 1 wins, ties, seat 2 wins, with the seat advantage and its interval."""
+    rows = result["pairings"]
+    fig, ax = plt.subplots(figsize=(9, 1.0 + 0.75 * len(rows)))
+    for i, r in enumerate(rows):
+        w0, tie, w1 = r["win_rate_seat_1"]["value"], r["tie_rate"]["value"], r["win_rate_seat_2"]["value"]
+        ax.barh(i, w0, color="#4c72b0")
+        ax.barh(i, tie, left=w0, color="#bbbbbb")
+        ax.barh(i, w1, left=w0 + tie, color="#dd8452")
+        adv = r["seat_advantage"]
+        ax.text(1.01, i, f"seat 1 − seat 2: {adv['value']:+.3f} [{adv['ci95'][0]:+.3f}, {adv['ci95'][1]:+.3f}]"
+                f"\nties {tie:.4f}", va="center", fontsize=8)
+        ax.text(w0 / 2, i, f"{w0:.3f}", ha="center", va="center", color="white", fontsize=8)
+        ax.text(w0 + tie + w1 / 2, i, f"{w1:.3f}", ha="center", va="center", color="white", fontsize=8)
+    ax.set_yticks(range(len(rows)), [f"{policy_label(r['seats'][0])}\nvs {policy_label(r['seats'][1])}" for r in rows],
+                  fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of games: seat 1 wins (blue) · tie (grey) · seat 2 wins (orange)")
+    ax.set_title(f"Kniffel, two players (the seed's Dice Party), {result['n']:,} games per pairing")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return Path(path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,11 @@ from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, play_sheets, repl
 from sim.games.kniffel.solve import new_scratch, solved_table, state_levels, tables, widget
 
 T5 = multisets(5)
+# what each policy maximises, for chart legends and reports: optimal is exact for the expected score of one sheet,
+# not for the chance to beat an opponent
+POLICY_LABELS = {"optimal": "optimal (maximum expected score)"}
+# pairings of the two-player results in the balance report (seat 1, seat 2)
+TWO_PLAYER_PAIRINGS = (("optimal", "optimal"), ("optimal", "greedy"), ("greedy", "optimal"), ("greedy", "greedy"))
 
 
 class Kniffel(Game):
@@ -30,6 +36,13 @@ class Kniffel(Game):
     report_policies = ("random", "greedy", "optimal")
     options = {"players": 1}
     chunk = 262_144  # optimal play shares turn plans between the sheets of a chunk
+    headline = {"mean_score": "scores", "upper_bonus_rate": "upper bonus", "kniffel_rate": "at least one Kniffel"}
+    per_run = {"mean_score": lambda t: t["score"], "upper_bonus_rate": lambda t: t["upper_bonus"] > 0,
+               "kniffel_rate": lambda t: t["kniffels"] > 0}
+    key_chart = "score_distribution.png"
+    chart_notes = {"score_distribution.png": "How final scores spread per policy (share of games per point).",
+                   "category_heatmap.png": "Which box each policy fills in which turn: late boxes are the hard ones."}
+    metric_groups = (("per box", rf"^(?P<col>mean|zero_rate)_(?P<row>{'|'.join(R.CATEGORIES)})$"),)
 
     def __init__(self) -> None:
         self._solved: dict[str, np.ndarray] = {}
@@ -155,6 +168,40 @@ class Kniffel(Game):
                 m[f"win_rate_{pol}"] = stats.rate(part["win"])
         return m
 
+    def two_player(self, cfg: KniffelConfig, n: int, seed: int,
+                   pairings: tuple[tuple[str, str], ...] = TWO_PLAYER_PAIRINGS) -> dict[str, Any]:
+        """Two-player games (the seed is a game for two): per pairing of seat policies, the win rate of each seat,
+        the tie rate, the seat advantage (seat 1 wins minus seat 2 wins, per game, with its interval) and the mean
+        scores. Seats play independent sheets, so a mirror pairing shows what chance alone decides."""
+        from sim.batch import run_batch
+
+        opts = self.check_options({"players": 2})
+        rows = []
+        for seats in pairings:
+            t = run_batch(self, cfg, list(seats), n, seed, opts, chunk=self.chunk, progress=False).table
+            s0, s1 = (t[t["seat"] == k].reset_index(drop=True) for k in (0, 1))
+            rows.append({
+                "seats": list(seats),
+                "labels": [policy_label(p) for p in seats],
+                "win_rate_seat_1": stats.rate(s0["win"].to_numpy()),
+                "win_rate_seat_2": stats.rate(s1["win"].to_numpy()),
+                "tie_rate": stats.rate(s0["tie"].to_numpy()),
+                "seat_advantage": stats.paired_difference(s0["win"].to_numpy(), s1["win"].to_numpy()),
+                "mean_score_seat_1": stats.mean(s0["score"].to_numpy()),
+                "mean_score_seat_2": stats.mean(s1["score"].to_numpy()),
+            })
+        return {"game": self.name, "n": n, "seed": seed, "config_hash": config_hash(cfg), "pairings": rows}
+
+    def balance_extras(self, cfg: KniffelConfig, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
+        """The seed's two-player game beside the solitaire scores: win rates, seat advantage, ties."""
+        from sim.games.kniffel.charts import two_player_chart
+
+        result = self.two_player(cfg, n, seed)
+        (Path(out) / "two_player.json").write_text(json.dumps(result, indent=2))
+        png = two_player_chart(result, Path(out) / "two_player.png")
+        return [("Two players (the seed's Dice Party): win rates per seat, seat advantage and ties; optimal maximises "
+                 "the expected score, not the chance to win", png.name)]
+
     def charts(self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any]) -> list[Path]:
         from sim.games.kniffel.charts import category_heatmap, score_distribution
 
@@ -196,12 +243,18 @@ class Kniffel(Game):
         self._solved[h] = E
         return {
             "game": self.name,
+            "objective": "maximum expected score of one sheet (solitaire)",
             "value": float(E[0]),
             "seconds": secs if not cached else time.perf_counter() - t0,
             "cached": cached,
             "config_hash": h,
             "states": int(sum(len(x) for x in state_levels(rp))),
         }
+
+
+def policy_label(policy: str) -> str:
+    """A policy's name for readers: ``optimal`` says that it maximises the expected score."""
+    return POLICY_LABELS.get(policy, policy)
 
 
 def seat_labels(policies: list[str], count: int) -> pd.Categorical:

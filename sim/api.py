@@ -1,0 +1,344 @@
+"""The Python API: one-line calls that mirror the CLI and return pandas (``import sim; sim.play(...)``).
+
+``play``, ``compare``, ``sweep``, ``calibrate`` and ``solve`` each return a result with ``.table`` (per-run
+rows, or the analysis' own rows), ``.metrics`` (tidy: label, metric, value, ci95_low, ci95_high), ``.summary``
+(exactly the dict ``dicesim … --json`` prints: the CLI's ``play`` and ``compare`` call these functions) and
+``.plot()`` (the charts, shown inline in a notebook). Game options (``players``, ``difficulty``, ``opponent``, …)
+are keyword arguments; ``set`` takes ``["bonus.value=40"]`` or ``{"bonus.value": 40}``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim.config import DicesimError, Strict, config_hash
+
+SetArg = list[str] | dict[str, Any] | None
+
+
+def _sets(value: SetArg) -> list[str]:
+    """``--set`` overrides from a list of ``path=value`` strings or a ``{path: value}`` dict."""
+    if value is None:
+        return []
+    if isinstance(value, dict):
+        from sim.sweep import toml_literal
+
+        return [f"{k}={toml_literal(v)}" for k, v in value.items()]
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value]
+
+
+def _setup(game: str, config: str | Path | None, set_: SetArg, options: dict[str, Any]):
+    from sim.games import get_game
+
+    g = get_game(game)
+    opts = g.check_options({k: v for k, v in options.items() if v is not None})
+    return g, g.load(config, _sets(set_)), opts
+
+
+def _show(paths: list[Path]) -> None:
+    """Display PNGs inline when running under IPython (a notebook); silently nothing elsewhere."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import Image, display
+    except ImportError:
+        return
+    if get_ipython() is not None:
+        for p in paths:
+            display(Image(filename=str(p)))
+
+
+def _chart_dir(out: str | Path | None) -> Path:
+    dest = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="dicesim-charts-"))
+    dest.mkdir(parents=True, exist_ok=True)
+    return dest
+
+
+@dataclass
+class Result:
+    """Tables per label (policy or match) and the summary of one ``play`` or ``compare``."""
+
+    game: str
+    tables: dict[str, pd.DataFrame]
+    summary: dict[str, Any]
+    options: dict[str, Any]
+    config: Strict | None = None
+    report: Path | None = None
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """The per-run table (several labels: stacked, with a ``label`` column first)."""
+        if len(self.tables) == 1:
+            return next(iter(self.tables.values()))
+        return pd.concat([t.assign(label=lab) for lab, t in self.tables.items()], ignore_index=True)[
+            ["label", *next(iter(self.tables.values())).columns]]
+
+    def metrics_by_label(self) -> dict[str, dict[str, dict[str, Any]]]:
+        if "metrics" in self.summary:
+            return {self.summary["policy"]: self.summary["metrics"]}
+        return {lab: r["metrics"] for lab, r in self.summary["policies"].items()}
+
+    @property
+    def metrics(self) -> pd.DataFrame:
+        from sim.report import tidy_metrics
+
+        return tidy_metrics(self.metrics_by_label())
+
+    @property
+    def paired(self) -> pd.DataFrame:
+        """Paired differences (same runs): comparison, value, ci95_low, ci95_high."""
+        rows = [{"comparison": k, "value": v["value"], "ci95_low": v["ci95"][0], "ci95_high": v["ci95"][1]}
+                for k, v in (self.summary.get("paired") or {}).items()]
+        return pd.DataFrame(rows, columns=["comparison", "value", "ci95_low", "ci95_high"])
+
+    def plot(self, out: str | Path | None = None) -> list[Path]:
+        """The game's charts of these tables (PNG files in ``out`` or a temporary folder), shown in a notebook."""
+        from sim.games import get_game
+
+        g = get_game(self.game)
+        if self.config is not None:
+            g.use_config(self.config)
+        paths = [Path(p) for p in g.charts(self.tables, _chart_dir(out), self.options)]
+        _show(paths)
+        return paths
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game} {list(self.tables)} n={self.summary.get('n')}>"
+
+
+def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | Path | None = None, set: SetArg = None,
+         out: str | Path | None = None, chunk: int | None = None, scheduler: str | None = None,
+         progress: bool = False, **options: Any) -> Result:
+    """Play ``n`` runs of ``policy`` (``"a,b"``: one per seat); with ``out``, write tables, charts and report.html."""
+    from sim.backends import make_backend
+    from sim.batch import check_n, run_batch
+    from sim.report import write_outputs
+
+    check_n(n)
+    g, cfg, opts = _setup(game, config, set, options)
+    seats = g.seat_policies(policy, opts)
+    batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=make_backend(scheduler),
+                      progress=progress)
+    metrics = g.metrics(batch.table, opts)
+    summary: dict[str, Any] = {
+        "game": g.name, "policy": policy, "n": n, "seed": seed, "config_hash": config_hash(cfg),
+        "seconds": round(batch.seconds, 4), "runs_per_second": round(batch.runs_per_second, 1), "options": opts,
+        "assumed": list(getattr(cfg, "assumed", []) or []), "metrics": metrics,
+    }
+    report = None
+    if out is not None:
+        report = write_outputs(Path(out), {**summary, "config": cfg.model_dump(mode="json")}, {policy: batch.table},
+                               {policy: metrics})
+        summary["out"] = str(out)
+        summary["report"] = str(report)
+    return Result(g.name, {policy: batch.table}, summary, opts, cfg, report)
+
+
+def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1, config: str | Path | None = None,
+            set: SetArg = None, out: str | Path | None = None, chunk: int | None = None,
+            scheduler: str | None = None, progress: bool = False, **options: Any) -> Result:
+    """Play several policies on the same seeds; ``.summary["paired"]`` / ``.paired``: differences per run with
+    95 % intervals for every headline metric (rates included). With ``out``, write the outputs."""
+    from sim.backends import make_backend
+    from sim.batch import check_n, run_batch
+    from sim.report import write_outputs
+
+    check_n(n)
+    g, cfg, opts = _setup(game, config, set, options)
+    names = [p.strip() for p in (policies.split(",") if isinstance(policies, str) else policies) if p.strip()]
+    if not names:
+        raise DicesimError("--policies is empty")
+    for p in names:
+        g.check_policy(p)
+    backend = make_backend(scheduler)
+    tables, results = {}, {}
+    for label, seats in g.compare_plan(names, opts):
+        b = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=backend, progress=progress)
+        tables[label] = b.table
+        results[label] = {"seats": seats, "seconds": round(b.seconds, 4),
+                          "runs_per_second": round(b.runs_per_second, 1), "metrics": g.metrics(b.table, opts)}
+    summary: dict[str, Any] = {
+        "game": g.name, "policies": results, "n": n, "seed": seed, "config_hash": config_hash(cfg), "options": opts,
+        "assumed": list(getattr(cfg, "assumed", []) or []), "paired": g.paired(tables, opts),
+    }
+    report = None
+    if out is not None:
+        report = write_outputs(Path(out), {**summary, "config": cfg.model_dump(mode="json")}, tables,
+                               {k: v["metrics"] for k, v in results.items()})
+        summary["out"] = str(out)
+        summary["report"] = str(report)
+    return Result(g.name, tables, summary, opts, cfg, report)
+
+
+@dataclass
+class SweepOutcome:
+    """A finished sweep: ``.table`` one row per (grid point, policy) with every metric and its interval."""
+
+    table: pd.DataFrame
+    summary: dict[str, Any]
+    out: Path
+    report: Path | None = None
+
+    @property
+    def metrics(self) -> pd.DataFrame:
+        """Tidy: the point's label and swept fields, policy, metric, value, ci95_low, ci95_high."""
+        from sim.sweep import metric_names
+
+        keys = [c for c in self.table.columns if c in ("label", "policy", *self.summary.get("fields", []))]
+        rows = []
+        for r in self.table.to_dict("records"):
+            for m in metric_names(self.table):
+                rows.append({**{k: r[k] for k in keys}, "metric": m, "value": r[m], "ci95_low": r[f"{m}_ci95_low"],
+                             "ci95_high": r[f"{m}_ci95_high"]})
+        return pd.DataFrame(rows)
+
+    def plot(self) -> list[Path]:
+        """The sweep report's charts (metric vs field with 95 % bands, heatmaps, tornado), shown in a notebook."""
+        if self.report is None:
+            from sim.sweep_report import build_sweep_report
+
+            self.report = build_sweep_report(self.out)
+        paths = sorted(self.out.glob("sweep_*.png"))
+        _show(paths)
+        return paths
+
+
+def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resume: bool = False,
+          overwrite: bool = False, scheduler: str | None = None, progress: bool = False,
+          report: bool = True) -> SweepOutcome:
+    """Run a sweep file (or the same content as a dict) into ``out`` (default: a temporary folder)."""
+    from sim.sweep import load_sweep, run_sweep, sweep_from_dict
+
+    s = sweep_from_dict(spec, source="sweep") if isinstance(spec, dict) else load_sweep(spec)
+    dest = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="dicesim-sweep-"))
+    r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=progress, report=report)
+    summary = {
+        "sweep": str(spec) if not isinstance(spec, dict) else "dict", "game": s.game.name, "points": len(s.points),
+        "policies": [p for p, _ in s.plan], "n": s.spec.n, "seed": s.spec.seed, "rows": len(r.table),
+        "chunks_run": r.chunks_run, "chunks_skipped": r.chunks_skipped, "seconds": round(r.seconds, 3),
+        "fingerprint": r.fingerprint, "out": str(dest), "fields": list(s.fields), **r.files,
+    }
+    return SweepOutcome(r.table, summary, dest, r.report)
+
+
+@dataclass
+class CalibrationOutcome:
+    """A calibration: ``.table`` every evaluation (field value, metric, interval), ``.summary`` the CLI's JSON."""
+
+    summary: dict[str, Any]
+    table: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+    @property
+    def value(self) -> float:
+        return self.summary["value"]
+
+    @property
+    def metrics(self) -> pd.DataFrame:
+        e = self.summary["estimate"]
+        return pd.DataFrame([{"label": f"{self.summary['field']}={self.summary['value']}",
+                              "metric": self.summary["metric"], "value": e["value"], "ci95_low": e["ci95"][0],
+                              "ci95_high": e["ci95"][1]}])
+
+    def write(self, out: str | Path) -> Path:
+        """``calibration.json``, ``evaluations.csv``, ``calibration.png`` and a one-file ``report.html`` in ``out``."""
+        import json
+
+        from sim.analysis_pages import calibration_page
+        from sim.report import json_default
+
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "calibration.json").write_text(json.dumps(self.summary, indent=2, default=json_default))
+        self.table.to_csv(out / "evaluations.csv", index=False)
+        chart = self.plot(out, show=False)[0]
+        page = out / "report.html"
+        title = f"dicesim calibrate · {self.summary['game']} · {self.summary['field']}"
+        page.write_text(calibration_page(self.summary, chart, title), encoding="utf-8")
+        return page
+
+    def plot(self, out: str | Path | None = None, show: bool = True) -> list[Path]:
+        """The metric at every evaluated field value with its 95 % interval, the target and the answer."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        s, t = self.summary, self.table.sort_values("x")
+        fig, ax = plt.subplots(figsize=(7, 4))
+        ax.errorbar(t["x"], t["value"], yerr=[t["value"] - t["ci95_low"], t["ci95_high"] - t["value"]], fmt="o-",
+                    capsize=3, label=f"{s['metric']} ({s['policy']}, same seeds)")
+        ax.axhline(s["target"], color="grey", ls=":", label=f"target {s['target']:g}")
+        ax.axvline(s["value"], color="C3", lw=1, label=f"{s['field']} = {s['value']:g}")
+        ax.set_xlabel(s["field"])
+        ax.set_ylabel(s["metric"])
+        ax.set_title(f"Calibration of {s['field']}")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        path = _chart_dir(out) / "calibration.png"
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        if show:
+            _show([path])
+        return [path]
+
+
+def calibrate(game: str, field: str, target: str | tuple[str, float], policy: str, n: int = 20_000, seed: int = 1,
+              config: str | Path | None = None, set: SetArg = None, lo: float | None = None, hi: float | None = None,
+              tol: float | None = None, max_evals: int = 30, scheduler: str | None = None, log: bool = False,
+              **options: Any) -> CalibrationOutcome:
+    """The value of ``field`` where ``target`` (``"win_rate=0.5"`` or ``("win_rate", 0.5)``) is met for ``policy``."""
+    from sim.backends import make_backend
+    from sim.calibrate import calibrate as run_calibration
+    from sim.calibrate import parse_target
+    from sim.games import get_game
+
+    metric, value = parse_target(target) if isinstance(target, str) else (target[0], float(target[1]))
+    c = run_calibration(get_game(game), field, metric, value, policy, n=n, seed=seed, config=config, sets=_sets(set),
+                        options={k: v for k, v in options.items() if v is not None}, lo=lo, hi=hi, tol=tol,
+                        max_evals=max_evals, backend=make_backend(scheduler), log=log)
+    d = c.to_dict()
+    table = pd.DataFrame([{"x": e["x"], "value": e["value"], "ci95_low": e["ci95"][0], "ci95_high": e["ci95"][1]}
+                          for e in d["evaluations"]], columns=["x", "value", "ci95_low", "ci95_high"])
+    return CalibrationOutcome(d, table)
+
+
+@dataclass
+class Solution:
+    """An exact solution: ``.summary`` the CLI's ``solve --json`` dict, ``.table`` its scalar fields as one row."""
+
+    summary: dict[str, Any]
+
+    @property
+    def value(self) -> float:
+        return self.summary["value"]
+
+    @property
+    def table(self) -> pd.DataFrame:
+        return pd.DataFrame([{k: v for k, v in self.summary.items() if not isinstance(v, dict | list)}])
+
+    @property
+    def metrics(self) -> pd.DataFrame:
+        ci = (self.summary.get("win_rate") or {}).get("ci95") or [float("nan"), float("nan")]
+        return pd.DataFrame([{"label": self.summary["game"], "metric": "value", "value": self.summary["value"],
+                              "ci95_low": ci[0], "ci95_high": ci[1]}])
+
+    def plot(self) -> list[Path]:
+        """An exact solution is a number: nothing to chart."""
+        return []
+
+
+def solve(game: str, config: str | Path | None = None, set: SetArg = None, no_cache: bool = False,
+          **options: Any) -> Solution:
+    """Build (or load the cached) exact solution: ``.value`` is the expected value of the start state."""
+    g, cfg, opts = _setup(game, config, set, options)
+    return Solution(g.solve(cfg, {**opts, "no_cache": no_cache}))
+
+
+__all__ = ["play", "compare", "sweep", "calibrate", "solve", "Result", "SweepOutcome", "CalibrationOutcome",
+           "Solution"]

@@ -1,0 +1,395 @@
+"""The studio page: pick a game, config, policy, options, N and seed; edit fields; run, sweep, calibrate, save.
+
+One ``Studio`` per browser tab holds that tab's form, its last two results and its current job; the
+work itself runs on the shared ``RunManager`` thread (``sim.studio.jobs``) and the page polls it, so
+the page stays live while numba plays. Every engine call goes through ``sim.studio.engine``; the
+Sweep and Calibrate tabs live in ``sweep_view`` and ``calibrate_view``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from pathlib import Path
+from typing import Any
+
+from nicegui import app, ui
+
+from sim.config import ROOT, DicesimError
+from sim.studio import engine, saving
+from sim.studio.calibrate_view import CalibratePanel
+from sim.studio.form_view import ConfigForm
+from sim.studio.jobs import MANAGER, Job
+from sim.studio.results_view import chart_images, headline_table
+from sim.studio.sweep_view import SweepPanel
+from sim.studio.widgets import error_to, tid
+
+FILES_ROUTE = "/studio-files"
+POLL_S = 0.25
+PREPARING = "loading the game's kernels in a helper process (the first run of a policy; minutes if they must compile)"
+
+
+def _rel(path: str | Path) -> str:
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(p)
+
+
+def _option_choices(game: str, name: str) -> list[str] | None:
+    """Choices of a game option read from the config model: ``difficulty`` -> the fields of its table."""
+    model = engine.get_game(game).Config
+    info = model.model_fields.get(name)
+    sub = getattr(info, "annotation", None) if info else None
+    fields = getattr(sub, "model_fields", None)
+    return list(fields) if fields else None
+
+
+class Studio:
+    """One browser tab of the studio."""
+
+    def __init__(self, files: Path, out_root: Path) -> None:
+        self.files = files / uuid.uuid4().hex[:12]
+        self.out_root = out_root
+        self.game = engine.games()[0] if "dungeon" not in engine.games() else "dungeon"
+        self.config: str | None = engine.config_files(self.game)[0]
+        self.current: engine.PlayResult | None = None
+        self.previous: engine.PlayResult | None = None
+        self.runs = 0
+        self.job: Job | None = None
+        self.sweep: SweepPanel | None = None
+        self.calibrate: CalibratePanel | None = None
+
+    def url(self, p: Path) -> str:
+        return f"{FILES_ROUTE}/{Path(p).relative_to(self.files.parent).as_posix()}"
+
+    # --- layout -------------------------------------------------------------------------------
+
+    def build(self) -> None:
+        ui.page_title("dicesim studio")
+        with ui.header().classes("items-center bg-indigo-9 q-py-sm"):
+            ui.icon("casino", size="sm")
+            ui.label("dicesim studio").classes("text-h6")
+            ui.label("change a number, see the balance move").classes("text-caption text-indigo-2")
+        with ui.row().classes("w-full no-wrap items-start gap-4"):
+            with ui.column().classes("w-[28rem] shrink-0 gap-2"):
+                self.run_card = ui.card().classes("w-full")
+                self.build_run_card()
+                with ui.card().classes("w-full"):
+                    with ui.row().classes("w-full items-center justify-between"):
+                        ui.label("Config fields").classes("text-subtitle1 text-bold")
+                        ui.button("reset edits", on_click=lambda: self.form.reset()).props("flat dense size=sm")
+                    self.sets_label = tid(ui.label("").classes("font-mono text-caption text-grey-8 break-all"),
+                                           "set-lines")
+                    self.form_box = ui.column().classes("w-full gap-1")
+                    self.build_form()
+            with ui.column().classes("grow min-w-0"):
+                with ui.tabs().classes("w-full") as tabs:
+                    t_res = ui.tab("Results")
+                    t_sweep = ui.tab("Sweep")
+                    t_cal = ui.tab("Calibrate")
+                    t_save = ui.tab("Save")
+                with ui.tab_panels(tabs, value=t_res).classes("w-full"):
+                    with ui.tab_panel(t_res):
+                        self.results_box = tid(ui.column().classes("w-full"), "results")
+                        with self.results_box:
+                            ui.label("Run to see the headline numbers and charts; the next run is compared "
+                                     "with this one on the same seeds.").classes("text-grey-7")
+                    with ui.tab_panel(t_sweep):
+                        self.sweep = SweepPanel(self)
+                        self.sweep.build()
+                    with ui.tab_panel(t_cal):
+                        self.calibrate = CalibratePanel(self)
+                        self.calibrate.build()
+                    with ui.tab_panel(t_save):
+                        self.build_save()
+        ui.timer(POLL_S, self.poll)
+
+    def build_run_card(self) -> None:
+        g = engine.get_game(self.game)
+        self.run_card.clear()
+        with self.run_card:
+            with ui.row().classes("w-full gap-2 no-wrap"):
+                self.game_sel = tid(ui.select(engine.games(), label="game", value=self.game,
+                                               on_change=lambda e: self.change_game(e.value)).classes("w-32"), "game")
+                files = {f: _rel(f) for f in engine.config_files(self.game)}
+                self.config_sel = tid(ui.select(files, label="config file", value=self.config,
+                                                 on_change=lambda e: self.change_config(e.value)).classes("grow"),
+                                       "config")
+            with ui.row().classes("w-full gap-2 no-wrap"):
+                self.policy_sel = tid(ui.select(list(g.policies), label="policy", value=g.report_policies[0],
+                                                 new_value_mode="add-unique", with_input=True).classes("grow"),
+                                       "policy")
+                self.option_inputs: dict[str, ui.element] = {}
+                for name, default in g.options.items():
+                    choices = _option_choices(self.game, name)
+                    if choices and isinstance(default, str):
+                        w: ui.element = ui.select(choices, label=name, value=default)
+                    else:
+                        w = ui.input(name, value="" if default is None else str(default))
+                    self.option_inputs[name] = tid(w.classes("w-28"), f"option-{name}")
+            with ui.row().classes("w-full gap-2 items-start"):
+                self.n_input = tid(ui.input("N runs", value="10000").classes("w-48"), "n")
+                self.seed_input = tid(ui.input("seed", value="1").classes("w-32"), "seed")
+                self.run_btn = tid(ui.button("Run", icon="play_arrow", on_click=self.start_play), "run")
+                self.stop_btn = tid(ui.button("Stop", icon="stop", on_click=self.stop).props("flat"), "stop")
+                self.stop_btn.set_visibility(False)
+            self.progress = tid(ui.linear_progress(0, show_value=False).props("instant-feedback"), "progress")
+            self.status = tid(ui.label("").classes("text-caption"), "status")
+
+    def build_form(self) -> None:
+        self.form_box.clear()
+        try:
+            self.form = ConfigForm(self.game, self.config, self.on_edit)
+        except DicesimError as e:
+            with self.form_box:
+                ui.label(f"error: {e}").classes("text-negative")
+            return
+        with self.form_box:
+            self.form.build()
+        self.on_edit()
+
+    def on_edit(self) -> None:
+        sets = self.form.sets()
+        self.sets_label.text = saving.set_args(sets) if sets else "no edits: the config file as it is"
+
+    def change_game(self, game: str) -> None:
+        self.game = game
+        self.config = engine.config_files(game)[0] if engine.config_files(game) else None
+        self.current = self.previous = None
+        self.build_run_card()
+        self.build_form()
+        self.refresh_field_choices()
+
+    def change_config(self, config: str) -> None:
+        self.config = config
+        self.build_form()
+        self.refresh_field_choices()
+
+    # --- playing ------------------------------------------------------------------------------
+
+    def collect(self) -> tuple[dict[str, Any], int, int, list[str]] | None:
+        """Options, N, seed and ``--set`` lines, each bad one marked with the CLI's message."""
+        ok = True
+        raw = {name: w.value for name, w in self.option_inputs.items()}
+        for name, w in self.option_inputs.items():  # one at a time, so a message lands on its input
+            try:
+                engine.options_for(self.game, {name: raw[name]})
+                error_to(w, "")
+            except DicesimError as e:
+                error_to(w, f"error: {e}")
+                ok = False
+        opts: dict[str, Any] = {}
+        n = seed = 0
+        for w, check in ((self.n_input, engine.check_n), (self.seed_input, engine.check_seed)):
+            try:
+                value = check(w.value)
+                error_to(w, "")
+                if w is self.n_input:
+                    n = value
+                else:
+                    seed = value
+            except DicesimError as e:
+                error_to(w, f"error: {e}")
+                ok = False
+        if self.form.errors:
+            ok = False
+        sets = self.form.sets()
+        if ok:
+            try:
+                opts = engine.options_for(self.game, raw)
+            except DicesimError as e:
+                self.status.text = f"error: {e}"
+                return None
+            try:
+                engine.get_game(self.game).seat_policies(str(self.policy_sel.value or ""), opts)
+                error_to(self.policy_sel, "")
+            except DicesimError as e:
+                error_to(self.policy_sel, f"error: {e}")
+                self.status.text = "fix the marked inputs first"
+                return None
+            try:
+                engine.load(self.game, self.config, sets)
+            except DicesimError as e:
+                msg = f"error: {e}"
+                hit = [p for p in self.form.specs if p in str(e) and any(s.startswith(p + "=") for s in sets)]
+                if hit:
+                    self.form.show_error(hit[0], msg)
+                self.status.text = msg
+                return None
+        if not ok:
+            self.status.text = "fix the marked inputs first"
+            return None
+        return opts, n, seed, sets
+
+    def start_play(self) -> None:
+        if self.job is not None and not self.job.finished:
+            return
+        got = self.collect()
+        if got is None:
+            return
+        opts, n, seed, sets = got
+        game, config, policy, prev = self.game, self.config, str(self.policy_sel.value or ""), self.current
+        self.runs += 1
+        label = f"run {self.runs}"
+        out = self.files / f"run-{self.runs}"
+
+        def work(job: Job) -> engine.PlayResult:
+            job.status = "preparing"
+            engine.warm(game, config, sets, policy, opts, job.cancel)
+            job.status = "running"
+            res = engine.play(game, config, sets, policy, opts, n, seed, job.advance, job.cancel)
+            res.label = label
+            job.status = "charting"
+            res.charts = engine.charts(res, prev, out)
+            return res
+
+        self.job = MANAGER.submit(Job("play", total=n), work)
+        self.run_btn.disable()
+        self.stop_btn.set_visibility(True)
+        self.status.text = f"{label}: queued"
+
+    def stop(self) -> None:
+        for job in (self.job, self.sweep and self.sweep.sweep_job, self.calibrate and self.calibrate.cal_job):
+            if job is not None and not job.finished:
+                job.cancel.set()
+
+    def poll(self) -> None:
+        job = self.job
+        if job is not None:
+            self.progress.value = job.progress
+            if not job.finished:
+                what = {"charting": "drawing charts", "queued": "queued", "preparing": PREPARING}.get(
+                    job.status, f"{int(job.done):,} / {int(job.total):,} runs")
+                self.status.text = f"run {self.runs}: {what}"
+            else:
+                self.job = None
+                self.run_btn.enable()
+                self.stop_btn.set_visibility(False)
+                if job.status == "done":
+                    self.previous, self.current = self.current, job.result
+                    if self.previous is not None and self.previous.game != self.current.game:
+                        self.previous = None
+                    r = self.current
+                    self.status.text = (f"{r.label}: {r.n:,} runs in {r.seconds:.1f} s "
+                                        f"({r.n / max(r.seconds, 1e-9):,.0f} runs/s)")
+                    self.show_results()
+                    self.refresh_field_choices()
+                else:
+                    self.status.text = job.error or job.status
+        for panel in (self.sweep, self.calibrate):
+            if panel is not None:
+                panel.poll()
+
+    def show_results(self) -> None:
+        cur, prev = self.current, self.previous
+        assert cur is not None
+        self.results_box.clear()
+        with self.results_box:
+            facts = [engine.get_game(cur.game).title, cur.policy, f"N {cur.n:,}", f"seed {cur.seed}",
+                     *(f"{k} {v}" for k, v in cur.options.items()), f"config {cur.config_hash}"]
+            ui.label(" · ".join(facts)).classes("text-subtitle1")
+            if cur.sets:
+                ui.label(saving.set_args(cur.sets)).classes("font-mono text-caption text-grey-8 break-all")
+            assumed = list(getattr(cur.cfg, "assumed", []) or [])
+            if assumed:
+                ui.label("assumed values used (not fixed by the rules page): " + ", ".join(assumed)).classes(
+                    "text-caption text-orange-9")
+            if prev is not None and not engine.paired(cur, prev):
+                ui.label("The previous run used another N, seed, policy or options: differences are not paired "
+                         "and carry no interval.").classes("text-warning")
+            headline_table(cur, prev, engine.headline(cur.game, cur.metrics))
+            every = ui.expansion(f"all {len(cur.metrics)} metrics").classes("w-full").props("dense")
+
+            def fill_every(e: Any, box: ui.expansion = every) -> None:
+                if e.value and not box.default_slot.children:
+                    with box:
+                        headline_table(cur, prev, list(cur.metrics), ids=False)
+
+            every.on_value_change(fill_every)
+            chart_images(cur.charts, self.url)
+
+    # --- the sweep and calibrate tabs (sweep_view, calibrate_view) ---------------------------------
+
+    def refresh_field_choices(self) -> None:
+        """Field and metric choices of the Sweep and Calibrate tabs for the current form and result."""
+        fields = self.form.numeric_fields() if hasattr(self, "form") else []
+        metrics = list(self.current.metrics) if self.current else []
+        for panel in (self.sweep, self.calibrate):
+            if panel is not None:
+                panel.refresh(fields, metrics)
+
+    # --- save ---------------------------------------------------------------------------------
+
+    def build_save(self) -> None:
+        ui.label("Save the edited config as TOML (loads with --config; its --set lines beside it) and the last "
+                 "run as the usual output folder (tables, charts, manifest.json, report.html).").classes(
+            "text-grey-8")
+        with ui.row().classes("w-full items-start gap-2"):
+            self.toml_path = tid(ui.input("TOML file", value=str(self.out_root / "studio.toml")).classes("grow"),
+                                  "save-toml-path")
+            tid(ui.button("Save config", icon="save", on_click=self.save_config), "save-toml")
+        with ui.row().classes("w-full items-start gap-2"):
+            self.out_path = tid(ui.input("output folder", value=str(self.out_root / "last-run")).classes("grow"),
+                                 "save-out-path")
+            tid(ui.button("Save results", icon="folder", on_click=self.save_results), "save-out")
+        self.save_status = tid(ui.label("").classes("font-mono text-caption break-all"), "save-status")
+        self.save_link = ui.row()
+
+    def save_config(self) -> None:
+        sets = self.form.sets()
+        try:
+            cfg = engine.load(self.game, self.config, sets)
+            path = saving.save_config(Path(str(self.toml_path.value)), cfg, self.config, sets)
+        except (DicesimError, OSError) as e:
+            self.save_status.text = f"error: {e}"
+            return
+        self.save_status.text = (f"saved {path} and {path.with_suffix('.set.txt').name}; "
+                                 f"the same edits as: {saving.set_args(sets) or '(none)'}")
+
+    def save_results(self) -> None:
+        res = self.current
+        if res is None:
+            self.save_status.text = "error: no run to save yet"
+            return
+        out = Path(str(self.out_path.value))
+
+        def work(job: Job) -> Path:
+            return engine.write_output(out, res)
+
+        job = MANAGER.submit(Job("save"), work)
+        self.save_status.text = f"writing {out} …"
+
+        def check() -> None:
+            if not job.finished:
+                return
+            timer.cancel()
+            if job.status != "done":
+                self.save_status.text = job.error or job.status
+                return
+            self.save_status.text = f"saved {res.label}: {job.result}"
+            route = f"/studio-saved/{uuid.uuid4().hex[:12]}"  # serve the folder so its report opens here
+            app.add_static_files(route, Path(job.result).parent)
+            self.save_link.clear()
+            with self.save_link:
+                tid(ui.link("open report.html", f"{route}/report.html", new_tab=True), "save-report")
+
+        timer = ui.timer(POLL_S, check)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8765, out_root: Path = Path("reports/studio")) -> None:
+    """Start the studio's web server (blocks until stopped)."""
+    import tempfile
+
+    files = Path(tempfile.mkdtemp(prefix="dicesim-studio-"))
+    app.add_static_files(FILES_ROUTE, files)
+
+    @ui.page("/")
+    def index() -> None:
+        Studio(files, Path(out_root)).build()
+
+    app.on_shutdown(MANAGER.shutdown)
+    app.on_shutdown(lambda: shutil.rmtree(files, ignore_errors=True))
+    ui.run(host=host, port=port, reload=False, show=False, title="dicesim studio",
+           show_welcome_message=False, uvicorn_logging_level="warning")

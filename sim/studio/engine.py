@@ -1,0 +1,371 @@
+"""The studio's one door into the engine: load, play, compare, chart, sweep, calibrate and save.
+
+Every call the studio makes into ``sim`` goes through this module, so switching the studio to the
+Python API (``sim.api``) is a change here only. Functions take plain values (game name, config path,
+``--set`` lines, options) and raise ``DicesimError`` with the CLI's one-line message on bad input.
+
+Batches run in small chunks through ``StudioBackend`` so a progress bar can follow them and a cancel
+takes effect within a chunk; each run draws only from its own seed streams, so the numbers are the
+ones ``dicesim play`` prints for the same config, policy, N and seed.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.config import CONFIG_DIR, DicesimError, Strict, config_hash
+from sim.games.base import Game
+
+STEP = 2048  # runs per chunk file of a studio sweep
+CALL_S = 0.15  # seconds one kernel call may hold the interpreter: the page and the progress bar stay live
+MIN_STEP, MAX_STEP = 64, 65_536
+
+
+class Cancelled(Exception):
+    """The user stopped a job."""
+
+
+class StudioBackend:
+    """Chunks in this process, split into kernel calls of about ``CALL_S`` each; reports runs done and
+    honours a cancel between calls.
+
+    The kernels do not release the interpreter lock, so the web server waits while one runs; sizing the
+    calls by the measured speed keeps that wait short for slow policies and the per-call cost small for
+    fast ones. Every run draws only from its own streams, so the split never changes a number.
+    """
+
+    def __init__(self, on_runs: Callable[[int], None], cancel: threading.Event, step: int = 256):
+        self.on_runs, self.cancel, self.step = on_runs, cancel, step
+
+    def map_chunks(self, game: Game, cfg: Strict, policies: list[str], seed: int, spans, options,
+                   progress: bool = True) -> list[dict[str, np.ndarray]]:
+        parts = []
+        for start, count in spans:
+            s, end = start, start + count
+            while s < end:
+                if self.cancel.is_set():
+                    raise Cancelled()
+                k = min(self.step, end - s)
+                t0 = time.perf_counter()
+                parts.append(game.simulate(cfg, policies, seed, s, k, options))
+                dt = time.perf_counter() - t0
+                self.on_runs(k)
+                s += k
+                if k == self.step:  # grow at most 4x a call (the first call may include compiling)
+                    ideal = k * CALL_S / dt if dt > 0 else MAX_STEP
+                    self.step = int(min(max(ideal, MIN_STEP), 4 * k, MAX_STEP))
+        return parts
+
+
+# --- games, configs, options -------------------------------------------------------------------
+
+
+def games() -> list[str]:
+    from sim.games import available
+
+    return available()
+
+
+def get_game(name: str) -> Game:
+    from sim.games import get_game as get
+
+    return get(name)
+
+
+def config_files(game: str) -> list[str]:
+    """The game's shipped configs (``configs/<game>/*.toml``), default first."""
+    files = sorted((CONFIG_DIR / game).glob("*.toml"), key=lambda p: (p.name != "default.toml", p.name))
+    return [str(p) for p in files]
+
+
+def load(game: str, config: str | None, sets: list[str]) -> Strict:
+    """The validated config: the file, then the ``--set`` lines; bad input raises the CLI's ConfigError.
+
+    The lines apply to the file's validated model rather than its text, so a field the file leaves at
+    its default (absent from the TOML, which the CLI's ``--set`` refuses) can be edited too; a saved
+    studio TOML holds every field, so the same lines work there with ``--config``.
+    """
+    from sim.config import parse_override, set_path, validate
+
+    base = get_game(game).load(config or None, [])
+    if not sets:
+        return base
+    data = base.model_dump(mode="json")
+    for item in sets:
+        keys, value = parse_override(item)
+        set_path(data, keys, value)
+    return validate(type(base), data)
+
+
+def options_for(game: str, raw: dict[str, Any]) -> dict[str, Any]:
+    """Game options from the form's texts (typed like the game's defaults), checked by the game."""
+    g = get_game(game)
+    opts: dict[str, Any] = {}
+    for k, v in raw.items():
+        if v is None or str(v).strip() == "":
+            continue
+        default = g.options.get(k)
+        if isinstance(default, int) and not isinstance(default, bool):
+            try:
+                opts[k] = int(str(v).strip())
+            except ValueError:
+                raise DicesimError(f"--{k.replace('_', '-')} must be a whole number, got {v!r}") from None
+        else:
+            opts[k] = str(v).strip()
+    return g.check_options(opts)
+
+
+MAX_N = 1_000_000  # the studio keeps two per-run tables in memory (now and before) for the paired comparison
+
+
+def check_n(n: Any) -> int:
+    """N as the CLI checks it, and at most ``MAX_N`` (more belongs to ``dicesim play``, which streams to disk)."""
+    try:
+        value = int(str(n).strip().replace("_", "").replace(",", ""))
+    except ValueError:
+        raise DicesimError(f"--n must be a positive number of runs, got {n!r}") from None
+    from sim.batch import check_n as check
+
+    check(value)
+    if value > MAX_N:
+        raise DicesimError(f"the studio plays at most {MAX_N:,} runs at a time (it keeps every run for the "
+                           f"paired comparison), got {value:,}; use dicesim play for more")
+    return value
+
+
+def check_seed(seed: Any) -> int:
+    try:
+        value = int(str(seed).strip())
+    except ValueError:
+        raise DicesimError(f"--seed must be a whole number, got {seed!r}") from None
+    if value < 0:
+        raise DicesimError(f"--seed must be >= 0, got {value}")
+    return value
+
+
+# --- warming up --------------------------------------------------------------------------------
+
+_WARM: set[tuple[str, str, str]] = set()
+
+
+def _warm_child(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any]) -> None:
+    from sim.batch import run_batch
+
+    g = get_game(game)
+    opts = g.check_options(options)
+    run_batch(g, load(game, config, sets), g.seat_policies(policy, opts), 1, 0, opts, progress=False)
+
+
+def warm(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any],
+         cancel: threading.Event) -> None:
+    """Play one run in a helper process first, once per (game, policy, options) in this server.
+
+    Compiling a numba kernel, or an exact solver's first solve, holds the interpreter lock for as long
+    as it takes (minutes on a cold cache), which would freeze the page; the helper leaves both in the
+    disk caches, from which this process then loads them in moments. A helper that fails is ignored:
+    the run itself reports the error with the CLI's message.
+    """
+    import json
+    import multiprocessing
+
+    key = (game, policy, json.dumps(options, sort_keys=True, default=str))
+    if key in _WARM:
+        return
+    proc = multiprocessing.get_context("spawn").Process(target=_warm_child, args=(game, config, sets, policy, options),
+                                                        daemon=True)
+    proc.start()
+    while proc.is_alive():
+        proc.join(0.2)
+        if cancel.is_set():
+            proc.terminate()
+            proc.join(5)
+            raise Cancelled()
+    _WARM.add(key)
+
+
+# --- playing -----------------------------------------------------------------------------------
+
+
+@dataclass
+class PlayResult:
+    """One finished batch with everything needed to show, compare and save it."""
+
+    game: str
+    policy: str
+    n: int
+    seed: int
+    options: dict[str, Any]
+    config: str | None
+    sets: list[str]
+    cfg: Strict
+    table: pd.DataFrame
+    metrics: dict[str, dict[str, Any]]
+    seconds: float
+    label: str = ""
+    charts: list[Path] = field(default_factory=list)
+
+    @property
+    def config_hash(self) -> str:
+        return config_hash(self.cfg)
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON summary of ``dicesim play`` (plus the ``--set`` lines the studio used)."""
+        return {
+            "game": self.game, "policy": self.policy, "n": self.n, "seed": self.seed,
+            "config_hash": self.config_hash, "seconds": round(self.seconds, 4),
+            "runs_per_second": round(self.n / self.seconds, 1) if self.seconds > 0 else None,
+            "options": self.options, "assumed": list(getattr(self.cfg, "assumed", []) or []),
+            "config_file": self.config, "set": self.sets, "metrics": self.metrics,
+        }
+
+
+def play(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any], n: int, seed: int,
+         on_runs: Callable[[int], None], cancel: threading.Event) -> PlayResult:
+    """Play runs 0..n-1 as ``dicesim play`` does (same table and metrics), reporting progress."""
+    from sim.batch import run_batch
+
+    g = get_game(game)
+    opts = g.check_options(options)
+    cfg = load(game, config, sets)
+    seats = g.seat_policies(policy, opts)
+    batch = run_batch(g, cfg, seats, n, seed, opts, chunk=g.chunk, backend=StudioBackend(on_runs, cancel),
+                      progress=False)
+    metrics = g.metrics(batch.table, opts)
+    return PlayResult(g.name, policy, n, seed, opts, config, list(sets), cfg, batch.table, metrics, batch.seconds)
+
+
+def paired(cur: PlayResult, prev: PlayResult | None) -> bool:
+    """Whether two results played the same runs (same game, N, seed, policy and options)."""
+    return prev is not None and (cur.game, cur.n, cur.seed, cur.policy, cur.options) == (
+        prev.game, prev.n, prev.seed, prev.policy, prev.options)
+
+
+def _per_run(game: str, table: pd.DataFrame, name: str) -> np.ndarray | None:
+    """The per-run quantity a mean or rate metric averages: the game's declared ``per_run`` value, else a
+    column the name gives away (``mean_X`` averages X, ``X_rate`` the share of runs with X non-zero)."""
+    g = get_game(game)
+    if name in getattr(g, "per_run", {}):
+        values = g.run_values(table)
+        if name in values.columns:
+            return values[name].to_numpy()
+    if name.startswith("mean_") and name[5:] in table.columns:
+        col = table[name[5:]]
+    elif name.endswith("_rate") and name[:-5] in table.columns:
+        col = table[name[:-5]] != 0
+    else:
+        return None
+    if not (pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col)):
+        return None
+    values = col.astype(float)
+    if "run" in table.columns and table["run"].duplicated().any():  # several rows (seats) per run
+        return values.groupby(table["run"]).mean().to_numpy()
+    return values.to_numpy()
+
+
+def difference(cur: PlayResult, prev: PlayResult, name: str) -> dict[str, Any] | None:
+    """``name`` now minus before; on paired runs with the interval of the mean per-run difference.
+
+    The per-run pairing is used only when its mean reproduces the metrics' own difference, so a
+    metric whose per-run quantity is not recognised gets the plain difference without an interval.
+    """
+    a, b = cur.metrics.get(name), prev.metrics.get(name)
+    if a is None or b is None:
+        return None
+    try:
+        plain = float(a["value"]) - float(b["value"])
+    except (TypeError, ValueError):
+        return None
+    if paired(cur, prev) and a.get("ci95"):
+        x, y = _per_run(cur.game, cur.table, name), _per_run(prev.game, prev.table, name)
+        if x is not None and y is not None and len(x) == len(y):
+            from sim.stats import paired_difference
+
+            d = paired_difference(x, y)
+            if math.isclose(float(d["value"]), plain, rel_tol=1e-9, abs_tol=1e-9):
+                return {"value": plain, "ci95": [float(c) for c in d["ci95"]], "paired": True}
+    return {"value": plain, "ci95": None, "paired": False}
+
+
+def headline(game: str, metrics: dict[str, dict[str, Any]], k: int = 10) -> list[str]:
+    """The metrics shown first: the game's declared headline, then others with an interval, in the game's order."""
+    declared = [name for name in getattr(get_game(game), "headline", {}) if name in metrics]
+    with_ci = [name for name, m in metrics.items() if m.get("ci95") and name not in declared]
+    return (declared + with_ci or list(metrics))[:max(k, len(declared))]
+
+
+def charts(cur: PlayResult, prev: PlayResult | None, out_dir: Path) -> list[Path]:
+    """The game page's charts, the previous run overlaid as a second label."""
+    g = get_game(cur.game)
+    g.use_config(cur.cfg)
+    tables = {cur.label or "now": cur.table}
+    if prev is not None and prev.game == cur.game:
+        tables = {prev.label or "before": prev.table, **tables}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return [Path(p) for p in g.charts(tables, out_dir, cur.options)]
+
+
+# --- saving ------------------------------------------------------------------------------------
+
+
+def write_output(out: Path, res: PlayResult) -> Path:
+    """The usual output folder of ``dicesim play`` (tables, charts, manifest, report.html)."""
+    from sim.report import write_outputs
+
+    summary = {**res.summary(), "config": res.cfg.model_dump(mode="json")}
+    return write_outputs(Path(out), summary, {res.policy: res.table}, {res.policy: res.metrics})
+
+
+# --- sweeps and calibration --------------------------------------------------------------------
+
+
+def sweep(game: str, base_config: Path, policy: str, options: dict[str, Any], n: int, seed: int,
+          grid: dict[str, list[Any]], out: Path) -> pd.DataFrame:
+    """A grid sweep on paired seeds over ``grid`` with the edited config as its base; the tidy table."""
+    from sim.sweep import run_sweep, sweep_from_dict
+
+    s = sweep_from_dict({"game": game, "policies": [policy], "n": n, "seed": seed, "chunk": STEP,
+                         "config": str(base_config), "grid": grid, "options": options}, "studio sweep")
+    return run_sweep(s, out, overwrite=True, progress=False, report=False).table
+
+
+def sweep_tasks(grid: dict[str, list[Any]], n: int) -> int:
+    """How many chunk files a sweep writes (``parts/``), for its progress bar."""
+    points = math.prod(len(v) for v in grid.values())
+    return points * math.ceil(n / STEP)
+
+
+def sweep_done(out: Path) -> int:
+    """Chunk files a running sweep has finished (written atomically; half-written ones start with a dot)."""
+    return sum(1 for _ in (Path(out) / "parts").glob("p*")) if (Path(out) / "parts").is_dir() else 0
+
+
+def sweep_charts(table: pd.DataFrame, fields: list[str], metric: str, base: dict[str, Any], out: Path) -> list[Path]:
+    """A line chart with 95 % bands per swept field and, for two fields, the heatmap."""
+    from sim.sweep_report import heatmap, line_chart
+
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [line_chart(table, f, [metric], base, out / f"sweep_{i}.png") for i, f in enumerate(fields)]
+    if len(fields) == 2:
+        paths.append(heatmap(table, fields[0], fields[1], metric, base, out / "sweep_heatmap.png"))
+    return paths
+
+
+def calibrate(game: str, config: str | None, sets: list[str], fld: str, metric: str, target: float, policy: str,
+              options: dict[str, Any], n: int, seed: int, on_runs: Callable[[int], None],
+              cancel: threading.Event) -> dict[str, Any]:
+    """``dicesim calibrate`` on the edited config: the field value that hits the target (paired seeds)."""
+    from sim.calibrate import calibrate as run
+
+    c = run(get_game(game), fld, metric, target, policy, n=n, seed=seed, config=config or None, sets=sets,
+            options=options, backend=StudioBackend(on_runs, cancel), log=False)
+    return c.to_dict()
+

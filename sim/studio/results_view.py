@@ -1,0 +1,97 @@
+"""What a finished run shows: headline numbers beside the previous run, their difference, the charts.
+
+The difference is "now minus before". When both runs played the same seeds (same N, seed, policy
+and options) it carries the 95 % interval of the mean per-run difference: the change the edit made,
+not noise. Each number's exact value sits in a ``data-value`` attribute for scripts and tests.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from nicegui import ui
+
+from sim.studio import engine
+
+
+def fmt(v: Any) -> str:
+    """A metric value as the report pages write it."""
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return str(v)
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return str(v)
+    if math.isnan(x):
+        return "–"
+    if abs(x) >= 1000:
+        return f"{x:,.0f}"
+    return f"{x:.4g}"
+
+
+def fmt_ci(ci: Any) -> str:
+    return f"[{fmt(ci[0])}, {fmt(ci[1])}]" if ci else ""
+
+
+def _cell(text: str, test_id: str | None = None, value: Any = None, classes: str = "") -> None:
+    lab = ui.label(text).classes(classes)
+    if test_id:
+        lab.props["data-testid"] = test_id
+    if value is not None:
+        lab.props["data-value"] = repr(float(value)) if isinstance(value, int | float) else str(value)
+
+
+def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names: list[str],
+                   ids: bool = True) -> None:
+    """Metric | now [95 %] | before [95 %] | difference [95 %] as a grid of labels (test ids once per page)."""
+    same = engine.paired(cur, prev)
+    cols = 4 if prev is not None else 2
+
+    def tid(kind: str, name: str) -> str | None:
+        return f"{kind}-{name}" if ids else None
+
+    with ui.element("div").classes("w-full overflow-x-auto"):  # long names scroll inside, not the page
+        grid = ui.grid(columns=" ".join(["max-content"] * cols)).classes("gap-x-4 gap-y-1 items-baseline")
+    if ids:
+        grid.props["data-testid"] = "headline"
+    with grid:
+        heads = ["metric", cur.label or "now"]
+        if prev is not None:
+            heads += [prev.label or "before", "difference" + (" (paired, 95 %)" if same else " (not paired)")]
+        for h in heads:
+            ui.label(h).classes("text-bold text-grey-8")
+        for name in names:
+            m = cur.metrics[name]
+            _cell(name, classes="font-mono")
+            with ui.row().classes("gap-1 items-baseline no-wrap"):
+                _cell(fmt(m["value"]), tid("metric", name), m["value"], "text-bold")
+                _cell(fmt_ci(m.get("ci95")), classes="text-caption text-grey-7")
+            if prev is None:
+                continue
+            pm = prev.metrics.get(name)
+            with ui.row().classes("gap-1 items-baseline no-wrap"):
+                _cell(fmt(pm["value"]) if pm else "", tid("previous", name), pm["value"] if pm else None)
+                _cell(fmt_ci(pm.get("ci95")) if pm else "", classes="text-caption text-grey-7")
+            d = engine.difference(cur, prev, name)
+            with ui.row().classes("gap-1 items-baseline no-wrap"):
+                if d is None:
+                    _cell("")
+                    continue
+                sig = d["ci95"] is not None and (d["ci95"][0] > 0 or d["ci95"][1] < 0)
+                colour = "text-indigo-9 text-bold" if sig else "text-grey-8"  # beyond noise, whichever way
+                _cell(("+" if d["value"] > 0 else "") + fmt(d["value"]), tid("diff", name), d["value"], colour)
+                _cell(fmt_ci(d["ci95"]), classes="text-caption text-grey-7")
+
+
+def chart_images(paths: list[Path], url: Callable[[Path], str]) -> None:
+    """The game's PNG charts, two per row."""
+    with ui.grid(columns=2).classes("w-full gap-2"):
+        for p in paths:
+            img = ui.image(url(p)).classes("w-full border").props("fit=contain")
+            img.props["data-testid"] = f"chart-{p.stem}"
+            img.props["alt"] = p.stem

@@ -1,0 +1,124 @@
+"""Würfel Dungeon's shape as the seed gives it: a path before every room, bosses scaled by the boss factor
+only, and a roster whose bosses are the peaks (read from each config's derived room table, on every
+difficulty, for the default dungeon and both regions)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sim.games.dungeon import config as C
+from sim.games.dungeon import rules as R
+from sim.games.dungeon.game import GAME, describe
+from tests.conftest import cli_json
+
+CONFIGS = {name: GAME.load(path) for name, path in (
+    ("default", None),
+    ("gruene-ruinen", Path("configs/dungeon/gruene-ruinen.toml")),
+    ("aschefestung", Path("configs/dungeon/aschefestung.toml")),
+)}
+CASES = [(c, d) for c in CONFIGS for d in C.DIFFICULTIES]
+
+
+def _rooms(cfg, diff):
+    return describe(cfg, {"difficulty": diff})["rooms"]
+
+
+def _boss(rooms, room):
+    (b,) = [r for r in rooms if r["room"] == room]
+    assert b["boss"]
+    return b
+
+
+@pytest.mark.parametrize("name, diff", CASES)
+def test_bosses_are_the_peaks(name, diff):
+    """The roster's shape ("its section boss", the lead's reading, also in docs/rules/wuerfel-dungeon.md):
+    every normal enemy of rooms 1–4, Elite card included, has fewer LP than the Würfelfresser (room 5, Kampf
+    card) and no larger single hit than the Würfelfresser's largest; rooms 6–9 likewise against the Auge der
+    Sechs (room 10), the Aschehallen attack bonus included on both sides. A hit is one hit of an intent before
+    buffs (``max_hit`` in ``describe``)."""
+    cfg = CONFIGS[name]
+    rooms = _rooms(cfg, diff)
+    for lo, hi, boss_room in ((1, 4, 5), (6, 9, 10)):
+        boss = _boss(rooms, boss_room)
+        normal = [r for r in rooms if lo <= r["room"] <= hi]
+        assert normal and not any(r["boss"] for r in normal)
+        for r in normal:
+            for tag in ("", "elite_"):
+                assert r[f"{tag}hp"] < boss["hp"], (name, diff, r["room"], r["enemy"], tag, r[f"{tag}hp"], boss["hp"])
+                assert r[f"{tag}max_hit"] <= boss["max_hit"], (name, diff, r["room"], r["enemy"], tag)
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_normal_base_lp_in_the_rules_range(name):
+    """Normal enemies keep base LP near the rules file's 18–30: the difficulty comes from damage, intents,
+    block and prices, not from turning every room into a boss fight."""
+    cfg = CONFIGS[name]
+    for sec in cfg.sections.values():
+        for e in sec.roster:
+            assert 18 <= cfg.enemies[e].hp <= 30, (name, e, cfg.enemies[e].hp)
+
+
+@pytest.mark.parametrize("name, diff", CASES)
+def test_path_before_every_room_and_boss_scaling(name, diff):
+    """Three cards before every room, boss rooms 5 and 10 included ("Vor jedem Raum liegen drei Karten"); the
+    bosses use the boss factor alone for LP and damage ("Bosse nutzen nur den Boss-Faktor"), the Elite card
+    multiplies both."""
+    cfg = CONFIGS[name]
+    rooms = _rooms(cfg, diff)
+    assert all(r["path_choice"] for r in rooms)
+    d = getattr(cfg.difficulty, diff)
+    p = cfg.path
+    for room in (5, 10):
+        b = _boss(rooms, room)
+        e = cfg.enemies[b["enemy"]]
+        bonus = next(s.attack_bonus for s in cfg.sections.values() if s.first_room <= room <= s.last_room)
+        assert b["hp"] == R.round_half_up(e.hp * d.boss)
+        assert b["elite_hp"] == R.round_half_up(e.hp * d.boss * p.elite_hp)
+        assert b["damage"] == R.round_half_up(e.damage * d.boss) + bonus
+        assert b["elite_damage"] == R.round_half_up(e.damage * d.boss * p.elite_attack) + bonus
+        assert b["max_hit"] == max(R.round_half_up(e.damage * it.damage * d.boss) + bonus
+                                   for it in e.intents if it.damage > 0)
+
+
+def test_seed_boss_lp():
+    """The seed's golden values: Würfelfresser 65 / 71 / 71, Auge der Sechs 109 / 120 / 120."""
+    want = {"leicht": (65, 109), "normal": (71, 120), "schwer": (71, 120)}
+    for cfg in CONFIGS.values():
+        for diff, (wf, auge) in want.items():
+            rooms = _rooms(cfg, diff)
+            assert (_boss(rooms, 5)["hp"], _boss(rooms, 10)["hp"]) == (wf, auge)
+
+
+def test_older_readings_stay_switchable():
+    """``path.boss_rooms = false`` removes the boss rooms' cards; ``scaling.boss_damage = "stage"`` scales boss
+    damage like a normal enemy's (stage factor, +3 % per room)."""
+    old = GAME.load(overrides=["path.boss_rooms=false", 'scaling.boss_damage="stage"'])
+    rooms = _rooms(old, "normal")
+    assert [r["path_choice"] for r in rooms if r["boss"]] == [False, False]
+    assert all(r["path_choice"] for r in rooms if not r["boss"])
+    b = _boss(rooms, 10)
+    e = old.enemies[b["enemy"]]
+    growth = 1 + old.scaling.damage_growth * 9
+    assert b["damage"] == R.round_half_up(e.damage * old.difficulty.normal.damage * growth) + 1
+    assert "elite_hp" not in b
+
+
+@pytest.mark.parametrize("diff", C.DIFFICULTIES)
+def test_describe_cli_shows_the_shape(diff):
+    """What a new user sees: ``dicesim describe dungeon --difficulty D --json`` has a path before rooms 5 and
+    10, boss hits without room growth, and the bosses on top."""
+    out = cli_json("describe", "dungeon", "--difficulty", diff)
+    rooms = out["rooms"]
+    d = getattr(CONFIGS["default"].difficulty, diff)
+    for room in (5, 10):
+        b = _boss(rooms, room)
+        assert b["path_choice"] is True
+        e = CONFIGS["default"].enemies[b["enemy"]]
+        assert b["damage"] == R.round_half_up(e.damage * d.boss) + (1 if room == 10 else 0)
+    for lo, hi, boss_room in ((1, 4, 5), (6, 9, 10)):
+        boss = _boss(rooms, boss_room)
+        top_hp = max(r[k] for r in rooms if lo <= r["room"] <= hi for k in ("hp", "elite_hp"))
+        top_hit = max(r[k] for r in rooms if lo <= r["room"] <= hi for k in ("max_hit", "elite_max_hit"))
+        assert top_hp < boss["hp"] and top_hit <= boss["max_hit"]

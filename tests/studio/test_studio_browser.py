@@ -1,0 +1,277 @@
+"""The studio and the report pages in a real browser: the distribution's Chromium driven by Playwright.
+
+The studio runs as ``dicesim studio`` in a subprocess on a free loopback port; every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from sim.batch import run_batch
+from sim.games import get_game
+from sim.studio.results_view import fmt
+from tests.conftest import ROOT, run_cli
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium found: install the distribution's chromium package (.ci/run does)")
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+N = 1500
+SEED = 1
+OPTS = {"difficulty": "leicht"}
+FIELD = "difficulty.leicht.hp"
+RUN_S = 300_000  # ms for one run on a busy machine (kernels are loaded from the disk cache)
+
+
+def reference(sets: list[str]) -> dict:
+    """The same config, policy, N and seed played straight through the engine."""
+    g = get_game("dungeon")
+    b = run_batch(g, g.load(None, sets), ["vorschlag"], N, SEED, OPTS, progress=False)
+    return g.metrics(b.table, OPTS)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    reference([])  # compiles the kernel into the disk cache here, so the server only loads it
+    port = _free_port()
+    log = tmp_path_factory.mktemp("studio") / "server.log"
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}  # a real server, not NiceGUI's test mode
+    with open(log, "w") as fh:
+        proc = subprocess.Popen([sys.executable, "-c", "from sim.cli import main; main()", "studio", "--port",
+                                 str(port), "--out", str(log.parent / "out")], cwd=ROOT, env=env, stdout=fh,
+                                stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        for _ in range(240):
+            if _answers(url) or proc.poll() is not None:
+                break
+            time.sleep(0.5)
+        assert _answers(url), f"studio did not start: {log.read_text()[-2000:]}"
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, studio):
+    pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+    pg.set_default_timeout(30_000)
+    pg.goto(studio)
+    pg.wait_for_selector('[data-testid="run"]')
+    yield pg
+    pg.close()
+
+
+def open_field(pg, path: str):
+    """Open the expansions down to a field and return its input."""
+    keys = path.split(".")
+    for i in range(1, len(keys)):
+        pg.locator(f'[data-testid="section-{".".join(keys[:i])}"] .q-item').first.click()
+    return pg.locator(f'input[data-testid="field-{path}"]')
+
+
+def message_of(field) -> str:
+    """The error message Quasar shows under an input (role=alert, once its transition is over)."""
+    alert = field.locator("xpath=ancestor::label[1]").locator("[role=alert]")
+    alert.wait_for()
+    return alert.inner_text().strip()
+
+
+def run_and_wait(pg, label: str) -> None:
+    pg.locator('[data-testid="run"]').click()
+    pg.wait_for_function(f"() => document.querySelector('[data-testid=status]')?.innerText.startsWith('{label}: ')"
+                         f" && document.querySelector('[data-testid=status]').innerText.includes('runs/s')",
+                         timeout=RUN_S)
+
+
+def value_of(pg, test_id: str) -> float:
+    return float(pg.locator(f'[data-testid="{test_id}"]').get_attribute("data-value"))
+
+
+def test_edit_a_difficulty_field_run_and_read_the_new_win_rate(page):
+    before, after = reference([]), reference([f"{FIELD}=0.8"])
+    page.locator('input[data-testid="n"]').fill(str(N))
+    run_and_wait(page, "run 1")
+    assert value_of(page, "metric-win_rate") == before["win_rate"]["value"]
+    field = open_field(page, FIELD)
+    field.fill("0.8")
+    page.wait_for_function(f"() => document.querySelector('[data-testid=set-lines]').innerText.includes('{FIELD}=0.8')")
+    run_and_wait(page, "run 2")
+    win = page.locator('[data-testid="metric-win_rate"]')
+    assert float(win.get_attribute("data-value")) == after["win_rate"]["value"]
+    assert win.inner_text() == fmt(after["win_rate"]["value"])
+    assert value_of(page, "previous-win_rate") == before["win_rate"]["value"]
+    diff = after["win_rate"]["value"] - before["win_rate"]["value"]
+    assert value_of(page, "diff-win_rate") == pytest.approx(diff, abs=1e-12) and diff > 0
+    assert "paired" in page.locator('[data-testid="headline"]').inner_text()
+    # the game's charts, the previous run overlaid, every image loaded
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=results] img')].length >= 3 && "
+                           "[...document.querySelectorAll('[data-testid=results] img')].every(i => i.complete)")
+    widths = page.eval_on_selector_all('[data-testid="results"] img', "imgs => imgs.map(i => i.naturalWidth)")
+    assert widths and all(w > 0 for w in widths)
+
+
+def test_a_bad_field_value_shows_the_cli_message_and_the_server_keeps_answering(page, studio):
+    cli = run_cli("play", "dungeon", "--policy", "vorschlag", "--n", "10", "--no-report", "--set", f"{FIELD}=-1")
+    assert cli.returncode == 2
+    field = open_field(page, FIELD)
+    field.fill("-1")
+    page.wait_for_function("() => document.querySelector('.q-field--error') !== null")
+    assert message_of(field) == cli.stderr.strip()
+    page.locator('[data-testid="run"]').click()
+    page.wait_for_function("() => document.querySelector('[data-testid=status]').innerText.includes('fix the marked')")
+    page.locator('input[data-testid="n"]').fill("0")
+    page.locator('[data-testid="run"]').click()
+    n_field = page.locator('input[data-testid="n"]')
+    page.wait_for_function("() => document.querySelectorAll('.q-field--error').length >= 2")
+    assert message_of(n_field) == "error: --n must be a positive number of runs, got 0"
+    assert _answers(studio)
+    field.fill("1.05")  # fixed: the message goes away
+    page.wait_for_function("() => document.querySelectorAll('.q-field--error').length == 1")
+
+
+def test_a_long_run_never_blocks_the_page_and_can_be_stopped(page):
+    page.locator('input[data-testid="n"]').fill("1000000")
+    page.locator('[data-testid="run"]').click()
+    status = page.locator('[data-testid="status"]')
+    page.wait_for_function("() => / \\/ 1,000,000 runs/.test(document.querySelector('[data-testid=status]').innerText)"
+                           " && !document.querySelector('[data-testid=status]').innerText.startsWith('run 1: 0 ')",
+                           timeout=RUN_S)
+    first = status.inner_text()
+    page.locator('input[data-testid="field-filter"]').fill("boss_rerolls")  # the page answers while it plays
+    page.wait_for_selector('input[data-testid="field-difficulty.schwer.boss_rerolls"]')
+    page.wait_for_function(f"() => document.querySelector('[data-testid=status]').innerText !== {first!r}")
+    page.locator('[data-testid="stop"]').click()
+    page.wait_for_function("() => document.querySelector('[data-testid=status]').innerText === 'stopped'",
+                           timeout=RUN_S)
+
+
+def test_report_pages_render_with_no_broken_image(browser, tmp_path):
+    out = tmp_path / "report"
+    done = run_cli("play", "dungeon", "--policy", "vorschlag", "--n", "400", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    pg = browser.new_page()
+    try:
+        pg.goto(Path(out / "report.html").resolve().as_uri())
+        pg.wait_for_function("() => [...document.images].every(i => i.complete)", timeout=30_000)
+        widths = pg.eval_on_selector_all("img", "imgs => imgs.map(i => i.naturalWidth)")
+    finally:
+        pg.close()
+    assert len(widths) >= 3 and all(w > 0 for w in widths), widths
+
+
+def choose(pg, test_id: str, option: str) -> None:
+    """Pick an option of a searchable select by typing part of it and clicking it."""
+    box = pg.locator(f'input[data-testid="{test_id}"]')
+    box.click()
+    box.fill(option)
+    pg.get_by_role("option", name=option, exact=True).click()
+
+
+def test_sweep_a_field_from_the_page(page):
+    page.get_by_role("tab", name="Sweep").click()
+    choose(page, "sweep-field", FIELD)
+    page.locator('input[data-testid="sweep-from"]').fill("0.8")
+    page.locator('input[data-testid="sweep-to"]').fill("1.2")
+    page.locator('input[data-testid="sweep-steps"]').fill("3")
+    page.locator('input[data-testid="sweep-n"]').fill("400")
+    page.locator('[data-testid="sweep-run"]').click()
+    page.wait_for_function("() => /^sweep done|^error/.test(document.querySelector('[data-testid=sweep-status]')"
+                           ".innerText)", timeout=RUN_S)
+    assert page.locator('[data-testid="sweep-status"]').inner_text().startswith("sweep done: 3 points")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=sweep-results] img')]"
+                           ".every(i => i.complete && i.naturalWidth > 0)")
+    rows = page.locator('[data-testid="sweep-results"]').inner_text()
+    g = get_game("dungeon")
+    for hp in ("0.8", "1.0", "1.2"):  # each point's number is that config played on the same seeds
+        b = run_batch(g, g.load(None, [f"{FIELD}={hp}"]), ["vorschlag"], 400, SEED, OPTS, progress=False)
+        assert fmt(g.metrics(b.table, OPTS)["win_rate"]["value"]) in rows
+
+
+def test_save_the_edited_config_and_the_results(page, tmp_path):
+    from sim.config import config_hash
+
+    open_field(page, FIELD).fill("0.9")
+    page.locator('input[data-testid="n"]').fill("300")
+    run_and_wait(page, "run 1")
+    page.get_by_role("tab", name="Save").click()
+    page.locator('input[data-testid="save-toml-path"]').fill(str(tmp_path / "edited.toml"))
+    page.locator('[data-testid="save-toml"]').click()
+    page.wait_for_function("() => document.querySelector('[data-testid=save-status]').innerText.startsWith('saved')")
+    saved = run_cli("describe", "dungeon", "--config", str(tmp_path / "edited.toml"), "--json")
+    assert saved.returncode == 0, saved.stderr
+    g = get_game("dungeon")
+    assert f'"config_hash": "{config_hash(g.load(None, [f"{FIELD}=0.9"]))}"' in saved.stdout
+    assert (tmp_path / "edited.set.txt").read_text() == f"{FIELD}=0.9\n"
+    page.locator('input[data-testid="save-out-path"]').fill(str(tmp_path / "out"))
+    page.locator('[data-testid="save-out"]').click()
+    page.wait_for_function("() => /^saved run|^error/.test(document.querySelector('[data-testid=save-status]')"
+                           ".innerText)", timeout=RUN_S)
+    assert (tmp_path / "out" / "report.html").is_file() and (tmp_path / "out" / "runs-vorschlag.parquet").is_file()
+    with page.context.expect_page() as opened:  # the saved report opens from the studio, every image loaded
+        page.locator('[data-testid="save-report"]').click()
+    report = opened.value
+    report.wait_for_function("() => document.images.length >= 3 && [...document.images].every(i => i.complete)")
+    assert all(w > 0 for w in report.eval_on_selector_all("img", "imgs => imgs.map(i => i.naturalWidth)"))
+    report.close()
+    rebuilt = run_cli("report", str(tmp_path / "out"))  # the usual output folder: `dicesim report` rebuilds it
+    assert rebuilt.returncode == 0, rebuilt.stderr
+
+
+def test_calibrate_a_field_from_the_page(page):
+    from sim.calibrate import calibrate
+
+    page.locator('input[data-testid="n"]').fill("300")
+    run_and_wait(page, "run 1")  # the metric choices come from the last result
+    page.get_by_role("tab", name="Calibrate").click()
+    choose(page, "cal-field", "difficulty.leicht.damage")
+    page.locator('input[data-testid="cal-target"]').fill("0.6")
+    page.locator('input[data-testid="cal-n"]').fill("500")
+    page.locator('[data-testid="cal-run"]').click()
+    page.wait_for_function("() => / converge|^error/.test("
+                           "document.querySelector('[data-testid=cal-status]').innerText)", timeout=RUN_S)
+    answer = page.locator('[data-testid="cal-answer"]').inner_text()
+    ref = calibrate(get_game("dungeon"), "difficulty.leicht.damage", "win_rate", 0.6, "vorschlag", n=500, seed=SEED,
+                    options=OPTS)
+    assert answer.startswith(f"difficulty.leicht.damage = {ref.value:g} gives win_rate {fmt(ref.estimate['value'])}")
+    page.get_by_text(f"use difficulty.leicht.damage = {ref.value:g}").click()
+    page.wait_for_function("() => document.querySelector('[data-testid=set-lines]').innerText"
+                           f".includes('difficulty.leicht.damage={ref.value!r}')")

@@ -1,0 +1,129 @@
+"""The studio's engine adapter plays what ``dicesim play`` plays and pairs runs honestly."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from sim.batch import run_batch
+from sim.games import get_game
+from sim.studio import engine
+from sim.studio.engine import Cancelled
+from tests.conftest import ROOT
+
+N = 3000  # over one STEP, so the batch is played in several kernel calls
+OPTS = {"difficulty": "leicht"}
+
+
+def studio_play(sets, n=N, seed=3, cancel=None, seen=None):
+    return engine.play("dungeon", None, sets, "vorschlag", OPTS, n, seed,
+                       (seen.append if seen is not None else lambda k: None), cancel or threading.Event())
+
+
+def test_play_equals_the_engine_run_and_reports_progress():
+    seen: list[int] = []
+    res = studio_play(["difficulty.leicht.hp=0.9"], seen=seen)
+    g = get_game("dungeon")
+    ref = run_batch(g, g.load(None, ["difficulty.leicht.hp=0.9"]), ["vorschlag"], N, 3, OPTS, progress=False)
+    assert res.table.equals(ref.table)
+    assert json.dumps(res.metrics, sort_keys=True) == json.dumps(g.metrics(ref.table, OPTS), sort_keys=True)  # NaN too
+    assert sum(seen) == N and len(seen) > 1  # several kernel calls, each reported
+
+
+def test_cancel_stops_a_batch():
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(Cancelled):
+        studio_play([], cancel=stop)
+
+
+def test_difference_is_paired_on_the_same_seeds():
+    before = studio_play([])
+    after = studio_play(["difficulty.leicht.hp=0.8"])
+    assert engine.paired(after, before)
+    d = engine.difference(after, before, "win_rate")
+    plain = after.metrics["win_rate"]["value"] - before.metrics["win_rate"]["value"]
+    assert d["paired"] and d["value"] == pytest.approx(plain, abs=1e-12) and plain > 0  # weaker enemies: more wins
+    lo, hi = d["ci95"]
+    assert lo <= plain <= hi
+    # pairing removes the noise both runs share: narrower than the two runs' own intervals side by side
+    own = [after.metrics["win_rate"]["ci95"], before.metrics["win_rate"]["ci95"]]
+    assert hi - lo < (own[0][1] - own[0][0]) + (own[1][1] - own[1][0])
+    same = engine.difference(before, before, "mean_score")
+    assert same["value"] == 0 and same["ci95"] == [0.0, 0.0]
+    other_seed = studio_play([], seed=4)
+    unpaired = engine.difference(other_seed, before, "win_rate")
+    assert not unpaired["paired"] and unpaired["ci95"] is None
+
+
+def test_the_game_declared_headline_comes_first_and_pairs():
+    before, after = studio_play([]), studio_play(["difficulty.leicht.hp=0.8"])
+    names = engine.headline("dungeon", after.metrics)
+    assert names[:3] == list(get_game("dungeon").headline) and len(names) == 10
+    assert all(engine.difference(after, before, name)["paired"] for name in names[:3])
+
+
+def test_a_metric_without_a_per_run_column_gets_no_made_up_interval():
+    before, after = studio_play([]), studio_play(["difficulty.leicht.hp=0.8"])
+    d = engine.difference(after, before, "score_p50")  # a quantile: no per-run quantity to pair
+    assert d["ci95"] is None and not d["paired"]
+
+
+def test_other_commands_do_not_import_the_web_library():
+    code = "import sys, sim.cli; print('nicegui' in sys.modules, 'sim.studio.app' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["False", "False"], out.stderr
+
+
+def test_sweep_from_the_edited_config_plays_the_same_runs_as_play(tmp_path):
+    from sim.studio.saving import save_config
+
+    sets = ["start.lp=60"]  # an edit outside the grid stays in the base
+    base = save_config(tmp_path / "base.toml", engine.load("dungeon", None, sets), None, sets)
+    grid = {"difficulty.leicht.hp": [0.8, 1.05]}
+    table = engine.sweep("dungeon", base, "vorschlag", OPTS, 700, 3, grid, tmp_path / "out")
+    assert engine.sweep_done(tmp_path / "out") == engine.sweep_tasks(grid, 700) == 2
+    for hp in (0.8, 1.05):
+        res = studio_play([*sets, f"difficulty.leicht.hp={hp}"], n=700)
+        row = table[table["difficulty.leicht.hp"] == hp].iloc[0]
+        assert row["win_rate"] == res.metrics["win_rate"]["value"]
+    paths = engine.sweep_charts(table, list(grid), "win_rate", {"difficulty.leicht.hp": 1.05}, tmp_path / "charts")
+    assert [p.name for p in paths] == ["sweep_0.png"] and paths[0].stat().st_size > 0
+
+
+def test_calibrate_finds_a_value_on_the_target():
+    seen: list[int] = []
+    c = engine.calibrate("dungeon", None, [], "difficulty.leicht.hp", "win_rate", 0.5, "vorschlag", OPTS, 600, 3,
+                         seen.append, threading.Event())
+    assert c["converged"] and sum(seen) >= 600 * 2
+    lo, hi = c["estimate"]["ci95"]
+    assert lo <= 0.5 <= hi
+
+
+def test_n_is_checked_like_the_cli_and_bounded_by_memory():
+    from sim.config import DicesimError
+
+    assert engine.check_n("20,000") == engine.check_n("20_000") == 20_000
+    for bad, msg in (("0", "--n must be a positive number of runs, got 0"), ("x", "--n must be a positive")):
+        with pytest.raises(DicesimError, match=msg):
+            engine.check_n(bad)
+    with pytest.raises(DicesimError, match="at most 1,000,000 runs"):
+        engine.check_n(str(engine.MAX_N + 1))
+
+
+def test_warm_plays_once_per_policy_in_a_helper_process():
+    import time
+
+    opts = {"difficulty": "schwer"}
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(Cancelled):  # a stop ends the helper too
+        engine.warm("dungeon", None, [], "greedy", opts, stop)
+    engine.warm("dungeon", None, [], "greedy", opts, threading.Event())
+    t0 = time.perf_counter()
+    engine.warm("dungeon", None, [], "greedy", opts, threading.Event())  # known: no second helper
+    assert time.perf_counter() - t0 < 0.05
