@@ -2,26 +2,31 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
+PIP := $(PY) -m pip install -q --disable-pip-version-check
 N ?= 20000
 
 .PHONY: run test test-fast lint bench golden clean studio
 
+# `make run` needs the package only; `make test` adds the test tools (notebook kernel, ruff, build).
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PIP) -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(PIP) -e '.[test]'
 	touch $@
 
 run: $(VENV)/.installed
 	$(VENV)/bin/dicesim balance --n $(N) --out reports/latest
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check sim policies tests benchmarks
 
-test: $(VENV)/.installed lint
+test: $(VENV)/.installed-test lint
 	$(PY) -m pytest -q
 
-test-fast: $(VENV)/.installed
+test-fast: $(VENV)/.installed-test
 	$(PY) -m pytest -q -m "not slow"
 
 studio: $(VENV)/.installed  # the balance studio in the browser: http://127.0.0.1:8765
@@ -34,4 +39,5 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/run_all.py
 
 clean:
-	rm -rf .cache reports/latest
+	rm -rf reports/latest
+	$(VENV)/bin/dicesim cache clear 2>/dev/null || true

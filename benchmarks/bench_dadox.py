@@ -96,7 +96,7 @@ def main() -> None:
             "meets_target": res["seconds"] < SOLVE_TARGETS["optimal-win"],
             "first_player_win_probability": round(res["first_player_win_probability"], 6),
             **{k: res[k] for k in ("player_states", "states", "turn_states", "iterations", "residual", "tolerance",
-                                   "score_range", "memory_mb")},
+                                   "score_range", "memory_mb", "floor_share")},
             "peak_rss_mb": round(max(rss0, rss1) / 1024, 1),
         }
         if args.win_target == cfg.goal.target:

@@ -15,9 +15,15 @@ counting on every call, which would triple the time of a threshold turn.
   turn total reaches ``policies.greedy_bank_at``.
 - ``optimal-turn``: the exact maximum of the expected turn score (``solve.solve_turn``).
 - ``optimal-win``: the exact maximum of the chance to win a two-player game (``solve.solve_win``);
-  the turn's plan is rebuilt whenever the (own state, opponent state) pair changes. With more
-  players the opponent is the leading other player.
+  the turn's plan is rebuilt whenever the (own state, opponent state) pair changes. Two players
+  only: with more it would not be optimal, and the game refuses it.
+- ``leader-win``: the same two-player plan at any table size, played against the leading other
+  player (the best other score) as if the game were a duel with it: a heuristic beyond two players.
 - ``random``: a uniform option; banks with chance ``policies.random_bank`` where allowed.
+
+Every policy obeys the selection's lock (``rules.LOCK_*``): after a strong selection or a declined
+triple or street a bank is not allowed (the kernel throws on whatever the policy asks), and the
+solved policies value such an option by the throw it obliges.
 
 The first three play the end of the game the same way (``endgame_limit``): with an exact target
 they take and bank an option that hits it, never set aside more than the points still needed
@@ -34,11 +40,12 @@ from numba import njit
 
 from sim.games.dadox import rules as R
 from sim.games.dadox.solve import pair_turn
-from sim.games.dadox.tables import OPT_PTS, OPT_STRONG, OPT_USED, QW
+from sim.games.dadox.tables import NL, OPT_LOCK, OPT_PTS, OPT_USED, QW
 from sim.rng import next_below, next_float
 
-POLICIES = {"threshold": 0, "greedy": 1, "optimal-turn": 2, "optimal-win": 3, "random": 4}
-THRESHOLD, GREEDY, OPTIMAL_TURN, OPTIMAL_WIN, RANDOM = (POLICIES[p] for p in POLICIES)
+POLICIES = {"threshold": 0, "greedy": 1, "optimal-turn": 2, "optimal-win": 3, "random": 4, "leader-win": 5}
+THRESHOLD, GREEDY, OPTIMAL_TURN, OPTIMAL_WIN, RANDOM, LEADER_WIN = (POLICIES[p] for p in POLICIES)
+WIN_POLICIES = ("optimal-win", "leader-win")  # the policies that read the two-player solution
 
 # policy parameters (indices into pp, see sim.games.dadox.config.freeze_policies)
 PP_THRESHOLD = 0  # six values, by dice to throw next
@@ -96,8 +103,9 @@ def endgame_limit(o0, no, t, me, opened, opt, rp):
     """(forced decision or -1, points limit): the end-of-game play of threshold/greedy/optimal-turn.
 
     The limit is the most points an option may add (some option always fits it). A decision is
-    forced where an option wins by banking, and where every option passes an exact target (the
-    fewest points, banked unless busting costs less than an overshoot).
+    forced where an option wins by banking, and where every option passes an exact target or hits it
+    only with a selection that obliges a throw (the fewest points that may be banked, banked unless
+    busting costs less than an overshoot; the fewest points, thrown on, where none may be banked).
     """
     need = rp[R.RP_TARGET] - me - t
     big = 1 << 60
@@ -107,17 +115,29 @@ def endgame_limit(o0, no, t, me, opened, opt, rp):
         o = o0 + i
         pts = opt[o, OPT_PTS]
         hit = pts == need if rp[R.RP_EXACT] == 1 else pts >= need
-        if hit and R.may_bank(opened, t + pts, opt[o, OPT_STRONG] == 1, rp):
+        if hit and R.may_bank(opened, t + pts, opt[o, OPT_LOCK] != R.LOCK_FREE, rp):
             return i * 2 + 1, big
     if rp[R.RP_EXACT] == 0:
         return -1, big
     if opt[o0 + no - 1, OPT_PTS] < need:
         return -1, need - 1
-    i = no - 1  # every option overshoots: the fewest points
+    # no option fits below the target and none that hits it may be banked: the fewest points, banked
+    # (an overshoot) where that is allowed, unless busting costs less than an overshoot
+    cheap_bust = rp[R.RP_PENALTY] == R.PENALTY_LOSE and rp[R.RP_OVERSHOOT] == R.OVERSHOOT_SUBTRACT
+    if not cheap_bust:
+        best = -1
+        for i in range(no):  # sorted by points, then fewer dice: the first of the fewest points
+            o = o0 + i
+            if R.may_bank(opened, t + opt[o, OPT_PTS], opt[o, OPT_LOCK] != R.LOCK_FREE, rp) and (
+                best < 0 or opt[o, OPT_PTS] < opt[o0 + best, OPT_PTS]
+            ):
+                best = i
+        if best >= 0:
+            return best * 2 + 1, big
+    i = no - 1
     while i > 0 and opt[o0 + i - 1, OPT_PTS] == opt[o0 + i, OPT_PTS]:
         i -= 1
-    cheap_bust = rp[R.RP_PENALTY] == R.PENALTY_LOSE and rp[R.RP_OVERSHOOT] == R.OVERSHOOT_SUBTRACT
-    return i * 2 + (0 if cheap_bust else 1), big
+    return i * 2, big
 
 
 # --- the policies ---------------------------------------------------------------------------------
@@ -132,7 +152,7 @@ def threshold(o0, no, t, n, opened, limit, opt, rp, pp):
     o = o0 + i
     tt = t + opt[o, OPT_PTS]
     nd = next_dice(n, opt[o, OPT_USED])
-    bank = R.may_bank(opened, tt, opt[o, OPT_STRONG] == 1, rp) and tt >= pp[PP_THRESHOLD + nd - 1]
+    bank = R.may_bank(opened, tt, opt[o, OPT_LOCK] != R.LOCK_FREE, rp) and tt >= pp[PP_THRESHOLD + nd - 1]
     return i * 2 + (1 if bank else 0)
 
 
@@ -148,7 +168,7 @@ def greedy(o0, no, t, n, opened, limit, opt, rp, pp):
             best = i
     o = o0 + best
     tt = t + opt[o, OPT_PTS]
-    bank = R.may_bank(opened, tt, opt[o, OPT_STRONG] == 1, rp) and tt >= pp[PP_GREEDY_BANK]
+    bank = R.may_bank(opened, tt, opt[o, OPT_LOCK] != R.LOCK_FREE, rp) and tt >= pp[PP_GREEDY_BANK]
     return best * 2 + (1 if bank else 0)
 
 
@@ -158,7 +178,7 @@ def random_choice(o0, no, t, opened, opt, rp, pp, sd):
     sd, i = next_below(sd, no)
     o = o0 + i
     sd, u = next_float(sd)
-    bank = R.may_bank(opened, t + opt[o, OPT_PTS], opt[o, OPT_STRONG] == 1, rp) and u < pp[PP_RANDOM_BANK]
+    bank = R.may_bank(opened, t + opt[o, OPT_PTS], opt[o, OPT_LOCK] != R.LOCK_FREE, rp) and u < pp[PP_RANDOM_BANK]
     return i * 2 + (1 if bank else 0), sd
 
 
@@ -176,14 +196,14 @@ def best_by_q(o0, no, t, n, limit, opt, q, thr, bank_ok, bank_val, cap, rp):
         if opt[o, OPT_PTS] > limit:
             continue
         tc = min((t + opt[o, OPT_PTS]) // unit, cap)
-        v = q[tc * QW + (next_dice(n, opt[o, OPT_USED]) - 1) * 2 + opt[o, OPT_STRONG]]
+        v = q[tc * QW + (next_dice(n, opt[o, OPT_USED]) - 1) * NL + opt[o, OPT_LOCK]]
         if v > best:
             best = v
             bi = i
     o = o0 + bi
     tc = min((t + opt[o, OPT_PTS]) // unit, cap)
     nd = next_dice(n, opt[o, OPT_USED])
-    bank = opt[o, OPT_STRONG] == 0 and bank_ok[tc] and bank_val[tc] >= thr[tc, nd - 1, later]
+    bank = opt[o, OPT_LOCK] == R.LOCK_FREE and bank_ok[tc] and bank_val[tc] >= thr[tc, nd - 1, later]
     return bi * 2 + (1 if bank else 0)
 
 
@@ -244,7 +264,7 @@ def decide(pid, o0, no, t, n, me, opened, opt, rp, pp, sd):
 @njit(cache=True)
 def decide_solved(pid, o0, no, t, n, me, opened, opp, opp_opened, opt, tb, rp, sol, scr):
     """``decide`` for the policies that read solved tables; ``opp``: the leading opponent's score."""
-    if pid == OPTIMAL_WIN:
+    if pid == OPTIMAL_WIN or pid == LEADER_WIN:
         return optimal_win(o0, no, t, n, me, opened, opp, opp_opened, opt, tb, rp, sol, scr)
     forced, limit = endgame_limit(o0, no, t, me, opened, opt, rp)
     if forced >= 0:

@@ -1,54 +1,34 @@
 """dicesim: a Monte Carlo balance simulator for dice games (numba core).
 
-Numba's disk cache keys a compiled kernel by its own source file only, so a kernel would keep
-running stale code after a function it calls from another module changed. Compiled kernels are
-therefore cached under ``.cache/numba/<hash of every source file of sim/ and policies/>`` (unless
-``NUMBA_CACHE_DIR`` is set): any source change starts a fresh cache, unchanged code starts warm.
-Caches of other source versions are pruned after a day unused. This must run before numba is
-imported, which importing ``sim`` (or ``policies``) guarantees.
+Compiled kernels are cached in the user's cache directory (``sim.cache``), each under a key of its
+module's source and of every project module it imports (``sim.jitcache``): a change to code a kernel
+can reach recompiles it, any other edit leaves it warm. Numba must learn this before it creates its
+first cache, which importing ``sim`` (or ``policies``) guarantees.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
-import time
-from pathlib import Path
+import sys
 
-_ROOT = Path(__file__).resolve().parent.parent
+__version__ = "0.1.0"
 
 
-def _source_hash() -> str:
-    h = hashlib.sha256()
-    for pkg in ("sim", "policies"):
-        for p in sorted((_ROOT / pkg).rglob("*.py")):
-            h.update(str(p.relative_to(_ROOT)).encode())
-            h.update(p.read_bytes())
-    return h.hexdigest()[:16]
+def _use_project_cache() -> None:
+    if "numba" in sys.modules:  # numba imported first: it still reads the setting per cached function
+        from sim.jitcache import install
+
+        install()
+    else:
+        os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = "sim.jitcache.ProjectLocator"
 
 
-def _set_numba_cache() -> None:
-    if "NUMBA_CACHE_DIR" in os.environ:
-        return
-    base = _ROOT / ".cache" / "numba"
-    current = _source_hash()
-    os.environ["NUMBA_CACHE_DIR"] = str(base / current)
-    try:
-        for old in base.iterdir() if base.is_dir() else ():
-            if old.name != current and time.time() - old.stat().st_mtime > 86_400:
-                shutil.rmtree(old, ignore_errors=True)
-    except OSError:
-        pass
-
-
-_set_numba_cache()
+_use_project_cache()
 
 # The notebook API (``sim.api``), reached lazily so that ``import sim`` stays cheap. ``sim.sweep`` and
 # ``sim.calibrate`` are also submodules: they stay modules (patching and ``from sim.sweep import …`` keep
 # working) and are made callable, forwarding to ``sim.api.sweep`` / ``sim.api.calibrate``.
-import sys  # noqa: E402  (this block is self-contained: it only adds the API below the cache setup)
-import types  # noqa: E402
+import types  # noqa: E402  (this block is self-contained: it only adds the API below the cache setup)
 
 _API = ("play", "compare", "solve")
 _CALLABLE_MODULES = ("sweep", "calibrate")

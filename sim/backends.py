@@ -14,6 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, Ti
 
 from sim.config import DicesimError, Strict
 from sim.games.base import Game
+from sim.progress import is_quiet, is_terminal
 
 
 def progress_bar(total: int, label: str, enabled: bool) -> Progress:
@@ -26,7 +27,7 @@ def progress_bar(total: int, label: str, enabled: bool) -> Progress:
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         console=Console(file=sys.stderr),
-        disable=not enabled or total < 2,
+        disable=not enabled or total < 2 or is_quiet() or not is_terminal(),
         transient=True,
     )
 

@@ -76,12 +76,19 @@ def run_batch(
 ) -> Batch:
     """Play runs 0..n-1 and return their table (a ``run`` column first)."""
     from sim.backends import LocalBackend
+    from sim.progress import compiling
+    from sim.warmup import wait_for
 
     check_n(n)
     backend = backend or LocalBackend()
-    game.prepare(cfg, policies, options)
+    spans = list(chunks(n, chunk))
+    wait_for(game.name, game.title)
+    with compiling(game.name, game.title):
+        game.prepare(cfg, policies, options)
+        if isinstance(backend, LocalBackend):  # compile (or load) the kernels here, outside the timed batch
+            game.simulate(cfg, policies, seed, 0, 1, options)
     t0 = time.perf_counter()
-    parts = backend.map_chunks(game, cfg, policies, seed, list(chunks(n, chunk)), options, progress)
+    parts = backend.map_chunks(game, cfg, policies, seed, spans, options, progress)
     table = concat(parts)
     secs = time.perf_counter() - t0
     if "run" not in table.columns:  # one row per run unless the game says otherwise

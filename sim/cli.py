@@ -186,12 +186,17 @@ def solve(
     set_: list[str] | None = SetOpt,
     as_json: bool = JsonOpt,
     objective: str | None = typer.Option(None, "--objective", help="Dadox: turn | win"),
-    no_cache: bool = typer.Option(False, "--no-cache", help="solve again even if a cached table exists"),
+    fresh: bool = typer.Option(
+        False, "--fresh", "--no-cache", help="solve again without reading the cached table (seconds exclude compiling)"
+    ),
 ) -> None:
     """Build (or load the cached) exact solution and print its expected value."""
     g, cfg, options = _setup(game, config, set_, _options(objective=objective) if objective else {})
-    options = {**options, "no_cache": no_cache}
-    result = g.solve(cfg, options)
+    options = {**options, "no_cache": fresh}
+    from sim.progress import compiling
+
+    with compiling(g.name, g.title):
+        result = g.solve(cfg, options)
     extra = " (cached)" if result.get("cached") else ""
     _emit(
         result, as_json, f"{g.title}: optimal expected value {result['value']:.7f} in {result['seconds']:.2f} s{extra}"
@@ -314,12 +319,21 @@ def balance(
     seed: int = SeedOpt,
     out: Path = typer.Option(Path("reports/latest"), "--out"),
     games: str | None = typer.Option(None, "--games", help="comma list (default: every game)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress or compile notices (also: dicesim --quiet)"),
 ) -> None:
     """The default balance report over all games: reports/latest/report.html."""
+    from sim import warmup
     from sim.balance import balance_report
+    from sim.games import available
+    from sim.progress import set_quiet
 
+    if quiet:
+        set_quiet(True)
     t0 = time.perf_counter()
-    path = balance_report(out, n, seed, games.split(",") if games else None)
+    names = games.split(",") if games else None
+    built = available()
+    warmup.start([g for g in names or built if g in built])  # cold kernels: compiled in parallel processes
+    path = balance_report(out, n, seed, names)
     print(f"balance report: {path} ({time.perf_counter() - t0:.1f} s)")
 
 
@@ -342,7 +356,7 @@ def main() -> None:
 
 
 import sim.cli_studio  # noqa: E402,F401  (registers studio)
-from sim import cli_sweep, cli_tune  # noqa: E402,F401  (registers sweep, calibrate, check; tune)
+from sim import cli_cache, cli_sweep, cli_tune  # noqa: E402,F401  (register sweep, calibrate, check; tune; configs, cache)
 
 if __name__ == "__main__":  # ``python -m sim.cli``: run the imported module, on whose app cli_sweep registered
     from sim.cli import main as _main

@@ -11,13 +11,21 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-ROOT = Path(__file__).resolve().parent.parent
-CONFIG_DIR = ROOT / "configs"
+
+def _config_dir() -> Path:
+    """The default configs: package data of an installed ``sim`` (``sim/configs``), else the checkout's ``configs/``."""
+    shipped = Path(str(files("sim").joinpath("configs")))
+    return shipped if shipped.is_dir() else Path(__file__).resolve().parent.parent / "configs"
+
+
+CONFIG_DIR = _config_dir()
+ROOT = CONFIG_DIR.parent  # paths written as ``configs/...`` (sweep files) resolve against this
 
 M = TypeVar("M", bound=BaseModel)
 

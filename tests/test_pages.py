@@ -135,7 +135,8 @@ def test_dashboard_cards(kniffel_compare, tmp_path, monkeypatch):
     assert f"greedy scores {pages.num(opt)}" in page.text
     assert "kniffel/report.html" in page.links
     assert_embedded_pngs(page, 1)
-    assert "Assumed values used: none" in page.text
+    assumed = get_game("kniffel").load().assumed  # the joker readings
+    assert assumed and "Assumed values used:" in page.text and all(a in page.text for a in assumed[:4])
     # a declared headline metric the batch lacks (e.g. renamed) is reported, not a crash
     game = get_game("kniffel")
     monkeypatch.setattr(type(game), "headline", {"renamed_metric": "wins", **game.headline})

@@ -154,7 +154,7 @@ def check_seed(seed: Any) -> int:
 
 # --- warming up --------------------------------------------------------------------------------
 
-_WARM: set[tuple[str, str, str]] = set()
+_WARM: set[tuple[str, str, str, str]] = set()
 
 
 def _warm_child(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any]) -> None:
@@ -167,17 +167,22 @@ def _warm_child(game: str, config: str | None, sets: list[str], policy: str, opt
 
 def warm(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any],
          cancel: threading.Event) -> None:
-    """Play one run in a helper process first, once per (game, policy, options) in this server.
+    """Play one run in a helper process first, once per (game, policy, options, rules) in this server.
 
-    Compiling a numba kernel, or an exact solver's first solve, holds the interpreter lock for as long
-    as it takes (minutes on a cold cache), which would freeze the page; the helper leaves both in the
-    disk caches, from which this process then loads them in moments. A helper that fails is ignored:
-    the run itself reports the error with the CLI's message.
+    Compiling a numba kernel, or an exact solver's solve of edited rules, holds the interpreter lock for
+    as long as it takes (minutes on a cold cache), which would freeze the page; the helper leaves both in
+    the disk caches, from which this process then loads them in moments. The rules' hash is in the key
+    because an edited config may need a new exact solution (Kniffel optimal, Dadox optimal-*). A helper
+    that fails is ignored: the run itself reports the error with the CLI's message.
     """
     import json
     import multiprocessing
 
-    key = (game, policy, json.dumps(options, sort_keys=True, default=str))
+    try:
+        rules = config_hash(load(game, config, sets))
+    except DicesimError:
+        rules = ""
+    key = (game, policy, json.dumps(options, sort_keys=True, default=str), rules)
     if key in _WARM:
         return
     proc = multiprocessing.get_context("spawn").Process(target=_warm_child, args=(game, config, sets, policy, options),

@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 
 from sim.batch import run_batch
-from sim.config import CONFIG_DIR
+from sim.config import CONFIG_DIR, DicesimError
 from sim.games.dadox import play as P
+from sim.games.dadox import rules as R
 from sim.games.dadox.game import GAME
 from tests.conftest import cli_json, run_cli
 
@@ -94,6 +95,63 @@ def test_paired_win_rates_order_the_policies():
         assert paired[key]["ci95"][0] > 0, (key, paired[key])
 
 
+def test_exact_target_and_the_new_rules_in_play():
+    """Default rules: every win banks exactly 10,000; no selection that obliges a throw (a confirmation, a
+    declined triple or street) is ever banked; a turn's first throw holding a triple never leaves banking
+    open; a confirmation throw without a 1 or 5 busts."""
+    cfg = cfg_of()
+    pols = ["threshold", "greedy", "optimal-turn", "random"]
+    opts = {**OPTS, "players": 4}
+    GAME.prepare(cfg, pols, opts)
+    t = table(cfg, pols, 40)
+    won = t[t["win"] == 1]
+    assert len(won) == (t.loc[t["seat"] == 0, "winner"] >= 0).sum() >= 36
+    assert (won["score"] == 10_000).all() and (t.loc[t["win"] == 0, "score"] < 10_000).all()
+    pids, rotate, rp, pp, tb, sol = GAME._kernel_args(cfg, pols)
+    seen = {"first-throw triple": 0, "declined": 0, "confirmed": 0, "endgame decline": 0}
+    for run in range(40):
+        log = P.replay_game(1, run, pids, rotate, rp, pp, tb, sol, 200_000)[3]
+        prev_turn, prev_lock = -1, R.LOCK_FREE
+        for row in log:
+            new_turn = row[P.L_TURN] != prev_turn
+            c = tb.counts[row[P.L_THROW]]
+            ev, lock = row[P.L_EVENT], row[P.L_LOCK]
+            if ev in (P.EV_BANK, P.EV_WIN, P.EV_OVERSHOOT):
+                assert lock == R.LOCK_FREE
+            if ev == P.EV_WIN:
+                assert row[P.L_SCORE] == 10_000
+            if not new_turn and prev_lock == R.LOCK_CONFIRM:
+                assert (ev == P.EV_BUST) == (c[0] + c[4] == 0)
+                seen["confirmed"] += 1
+            if new_turn and ev != P.EV_BUST and (c >= 3).any():
+                assert lock != R.LOCK_FREE
+                seen["first-throw triple"] += 1
+            if ev == P.EV_ON and lock == R.LOCK_THROW:
+                seen["declined"] += 1
+                before = row[P.L_SCORE]
+                seen["endgame decline"] += int(before + row[P.L_TOTAL] == 10_000)
+            prev_turn, prev_lock = row[P.L_TURN], lock
+    assert min(seen.values()) > 0, seen
+
+
+@pytest.mark.parametrize("players", [5, 6, 7, 8])
+def test_games_with_five_to_eight_players(players):
+    cfg = cfg_of(None, ["goal.target=2000", "solver.score_floor=-1000"])
+    pols = (["leader-win", "threshold", "greedy", "optimal-turn"] * 2)[:players]
+    opts = {**OPTS, "players": players}
+    GAME.prepare(cfg, pols, opts)
+    t = table(cfg, pols, 10 * players)
+    assert len(t) == 10 * players * players and set(t["seat"]) == set(range(players))
+    games = t[t["seat"] == 0]
+    assert (games["winner"] >= 0).all()
+    won = t[t["win"] == 1]
+    assert len(won) == len(games) and (won["score"] == 2000).all()
+    assert (t.groupby("run")["turns"].sum() == games.set_index("run")["game_turns"]).all()
+    assert (t.groupby(["seat", "policy"]).size() >= 10).all()  # every policy at every seat
+    with pytest.raises(DicesimError, match="two-player solution"):
+        GAME.prepare(cfg, ["optimal-win", *pols[1:]], opts)
+
+
 def test_metrics_and_charts(tmp_path):
     cfg = cfg_of()
     GAME.prepare(cfg, ["optimal-turn"] * 2, OPTS)
@@ -140,13 +198,22 @@ def test_cli_solve_describe_play():
         "solve", "dadox", "--objective", "win", "--set", "goal.target=500", "--set", "solver.score_floor=-200"
     )
     assert 0.5 < win["first_player_win_probability"] < 1 and win["residual"] < 1e-7
+    assert 0 < win["floor_share"] < 1 and win["players"] == 2
     turn = cli_json("solve", "dadox", "--config", str(CONFIG_DIR / "dadox" / "classic.toml"))
     assert turn["value"] == pytest.approx(478.0, abs=0.1)
     d = cli_json("describe", "dadox")
+    assert "any triple in the turn's first throw" in d["strong"] and d["must_throw_on"]
+    lenient = cli_json("describe", "dadox", "--config", str(CONFIG_DIR / "dadox" / "lenient.toml"))
+    assert "three 1s in the turn's first throw" in lenient["strong"] and lenient["must_throw_on"] == []
+    assert d["optimal_turn"]["expected_turn_score"] == pytest.approx(326.66, abs=0.01)
+    assert lenient["optimal_turn"]["expected_turn_score"] == pytest.approx(382.91, abs=0.01)
     assert d["bust_probability"]["6"] == pytest.approx(5 / 162)
     assert d["bust_probability_later_throws"]["1"] == pytest.approx(2 / 3)
     out = run_cli("play", "dadox", "--policy", "optimal-win", "--players", "1", "--n", "10")
     assert out.returncode == 2 and out.stderr.startswith("error:")
+    out = run_cli("play", "dadox", "--policy", "optimal-win", "--players", "5", "--n", "10")
+    assert out.returncode == 2 and out.stderr.startswith("error: optimal-win is a two-player solution")
+    assert len(out.stderr.strip().splitlines()) == 1
 
 
 def test_report_redraws_with_the_stored_config(tmp_path):

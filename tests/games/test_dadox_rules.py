@@ -15,11 +15,12 @@ from sim.config import CONFIG_DIR, ConfigError, load_config
 from sim.dice import dice_of, index_of_dice
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
-from sim.games.dadox.tables import OPT_PTS, OPT_SEL, OPT_STRONG, OPT_USED, T6, build_tables, bust_probabilities
+from sim.games.dadox.tables import OPT_LOCK, OPT_PTS, OPT_SEL, OPT_USED, T6, build_tables, bust_probabilities
 
 CFG = load_config(DadoxConfig, "dadox")
 RP = freeze(CFG)
-PRESETS = ("default", "classic", "farkle-minimal", "house")
+PRESETS = ("default", "lenient", "classic", "farkle-minimal", "house")
+FREE, CONFIRM, THROW = R.LOCK_FREE, R.LOCK_CONFIRM, R.LOCK_THROW
 
 
 def rp_with(**changes) -> np.ndarray:
@@ -84,10 +85,61 @@ def test_strong_groups():
     assert R.is_strong(counts([4, 4, 4, 4, 4, 4]), later, RP)
     assert R.is_strong(counts([1, 1, 1]), first, RP)
     assert R.is_strong(counts([1, 1, 1, 1, 5]), first, RP)
-    assert not R.is_strong(counts([1, 1, 1]), later, RP)  # three 1s only in the turn's first throw
-    assert not R.is_strong(counts([6, 6, 6]), first, RP)  # triples of 2..6 never
+    assert not R.is_strong(counts([1, 1, 1]), later, RP)  # triples only in the turn's first throw
+    # the table: 2-2-2 .. 6-6-6 "ab Wurf 2 ohne Bestaetigung", so in the first throw they need it
+    for f in range(2, 7):
+        assert R.is_strong(counts([f] * 3), first, RP)
+        assert not R.is_strong(counts([f] * 3), later, RP)
+        assert not R.is_strong(counts([f] * 3), first, rp_with(RP_CONFIRM_TRIPLES=0))  # the earlier reading
+    assert R.is_strong(counts([5, 5, 5, 5]), first, RP)
+    assert R.is_strong(counts([1, 1, 1]), first, rp_with(RP_CONFIRM_TRIPLES=0))
     assert not R.is_strong(counts([1, 5]), first, RP)
     assert not R.is_strong(counts([1, 2, 3, 4, 5, 6]), later, rp_with(RP_CONFIRM=0))
+    assert not R.is_strong(counts([3, 3, 3]), first, rp_with(RP_CONFIRM=0))
+
+
+def options_of(dice, first: bool, rp=RP) -> set[tuple[int, int, int]]:
+    """(points, dice used, lock) of every option the tables list for this throw."""
+    tb = build_tables(rp)
+    k = index_of_dice(T6, dice)
+    v = int(first)
+    rows = tb.opt[tb.opt_start[k, v] : tb.opt_start[k, v] + tb.opt_n[k, v]]
+    return {(int(r[OPT_PTS]), int(r[OPT_USED]), int(r[OPT_LOCK])) for r in rows}
+
+
+LENIENT = rp_with(RP_CONFIRM_TRIPLES=0, RP_DECLINE_THROW=0)
+
+
+def test_first_throw_triples_must_be_confirmed():
+    # a first throw of 2-2-2: the triple is the only option, and it must be confirmed
+    assert options_of([2, 2, 2, 3, 4, 6], True) == {(200, 3, CONFIRM)}
+    assert options_of([2, 2, 2, 3, 4, 6], True, LENIENT) == {(200, 3, FREE)}
+    # from the second throw on ("ab Wurf 2 ohne Bestaetigung") it may be banked
+    assert options_of([2, 2, 2, 3, 4, 6], False) == {(200, 3, FREE)}
+    # six dice after hot dice are a later throw, not the turn's first
+    assert (600, 3, FREE) in options_of([6, 6, 6, 2, 3, 4], False)
+    assert (600, 3, CONFIRM) in options_of([6, 6, 6, 2, 3, 4], True)
+
+
+def test_declining_a_triple_or_street_obliges_a_throw():
+    # 1-1-1 in a later throw: the triple may be banked, a single 1 or two 1s oblige a throw
+    assert options_of([1, 1, 1, 2, 3, 4], False) == {(1000, 3, FREE), (200, 2, THROW), (100, 1, THROW)}
+    assert options_of([1, 1, 1, 2, 3, 4], False, LENIENT) == {(1000, 3, FREE), (200, 2, FREE), (100, 1, FREE)}
+    # first throw 1-1-1: taking it needs confirmation, declining it obliges a throw: no bank either way
+    assert options_of([1, 1, 1, 2, 3, 4], True) == {(1000, 3, CONFIRM), (200, 2, THROW), (100, 1, THROW)}
+    # a street declined for its 1 and 5 ("nur eine 1 oder zwei 5er herauslegen, musst dann aber weiterwuerfeln")
+    assert options_of([1, 2, 3, 4, 5, 6], False) == {(2000, 6, CONFIRM), (150, 2, THROW), (100, 1, THROW),
+                                                     (50, 1, THROW)}
+    # 5-5-5 with a 1: the triple (with or without the 1) leaves banking open, singles do not
+    assert options_of([5, 5, 5, 1, 2, 3], False) == {
+        (600, 4, FREE), (500, 3, FREE), (200, 3, THROW), (150, 2, THROW), (100, 2, THROW), (100, 1, THROW),
+        (50, 1, THROW),
+    }
+    # no triple and no street in the throw: singles may be banked
+    assert options_of([1, 5, 2, 2, 3, 4], False) == {(150, 2, FREE), (100, 1, FREE), (50, 1, FREE)}
+    # a single die is always a kept 1 or 5 of a throw; a triple of other faces taken leaves banking open
+    assert options_of([2, 2, 2, 2, 5, 6], False) == {(250, 4, FREE), (200, 3, FREE), (50, 1, THROW)}
+    assert not R.may_bank(True, 100, True, RP) and R.may_bank(True, 100, False, RP)
 
 
 def test_bust_and_the_1_or_5_rule():
@@ -137,14 +189,24 @@ def test_bust_probability_by_enumeration(n):
 
 
 def brute_options(dice, first: bool, rp: np.ndarray) -> set[tuple[int, int, int]]:
-    """Every distinct (points, used, strong) over all sub-multisets of the throw."""
+    """Every distinct (points, used, lock) over all sub-multisets of the throw, the lock from the rules' text."""
     out = set()
     c = counts(dice)
+    street = rp[R.RP_STREET] > 0
+    holds = (c >= 3).any() or (street and (c == 1).all())
     for sub in itertools.product(*(range(x + 1) for x in c)):
         s = np.array(sub, dtype=np.int64)
         p = R.selection_score(s, rp)
-        if p >= 0:
-            out.add((int(p), int(s.sum()), int(R.is_strong(s, first, rp))))
+        if p < 0:
+            continue
+        triples = int((s >= 3).sum()) + int((s == 6).sum())
+        strong = rp[R.RP_CONFIRM] == 1 and (
+            (street and (s == 1).all()) or triples >= 2
+            or (first and (s[0] >= 3 or (rp[R.RP_CONFIRM_TRIPLES] == 1 and triples >= 1)))
+        )
+        singles_only = s[[1, 2, 3, 5]].sum() == 0 and s[0] < 3 and s[4] < 3
+        declined = rp[R.RP_DECLINE_THROW] == 1 and holds and singles_only
+        out.add((int(p), int(s.sum()), CONFIRM if strong else THROW if declined else FREE))
     return out
 
 
@@ -159,7 +221,7 @@ def test_options_match_brute_force(dice, first, preset):
     k = index_of_dice(T6, dice)
     v = int(first)
     rows = tb.opt[tb.opt_start[k, v] : tb.opt_start[k, v] + tb.opt_n[k, v]]
-    got = {(int(r[OPT_PTS]), int(r[OPT_USED]), int(r[OPT_STRONG])) for r in rows}
+    got = {(int(r[OPT_PTS]), int(r[OPT_USED]), int(r[OPT_LOCK])) for r in rows}
     assert got == brute_options(dice, first, rp)
     assert len(got) == len(rows)
     assert list(rows[:, OPT_PTS]) == sorted(rows[:, OPT_PTS], reverse=True)
@@ -168,8 +230,11 @@ def test_options_match_brute_force(dice, first, preset):
         sel = dice_of(T6, int(r[OPT_SEL]))
         assert not (counts(sel) > counts(dice)).any() and len(sel) == r[OPT_USED]
         assert score(sel, rp) == r[OPT_PTS]
-    if rows.size:  # every scoring throw can be played without a confirmation
-        assert (rows[:, OPT_STRONG] == 0).any() or rp[R.RP_CONFIRM] == 0
+    if rows.size:  # banking stays open unless the throw is a street or a first throw with a triple and
+        # a declined group obliges a throw (in the presets that rule comes with confirmation of both)
+        c = counts(dice)
+        held = (rp[R.RP_STREET] > 0 and (c == 1).all()) or (first and (c >= 3).any())
+        assert bool((rows[:, OPT_LOCK] == FREE).any()) == (not (held and rp[R.RP_DECLINE_THROW] == 1))
 
 
 def test_solver_groups_cover_every_throw():

@@ -9,7 +9,7 @@ from math import factorial
 import numpy as np
 import pytest
 
-from sim.config import CONFIG_DIR, load_config
+from sim.config import CONFIG_DIR, DicesimError, load_config
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
 from sim.games.dadox.solve import _improve, need_range, solve_turn, solve_win
@@ -104,10 +104,139 @@ def test_win_solver_is_a_fixed_point_under_the_default_rules():
     n = len(ws.score)
     new = np.empty((n, n))
     later, lo, hi = need_range(rp)
-    _improve(ws.V, ws.bank_to, ws.bust_to, ws.cap, build_tables(rp), later, lo, hi, new, np.empty((n * n, n + 1)))
+    dist = np.empty((n * n, n + 1))
+    _improve(ws.V, ws.bank_to, ws.bust_to, ws.cap, build_tables(rp), later, lo, hi, new, dist)
     assert np.abs(new - ws.V).max() < 1e-8
+    # where each turn ends (the plan the evaluation and floor_share follow) agrees with the turn's value
+    assert np.abs(dist.sum(axis=1) - 1).max() < 1e-12 and dist.min() > -1e-15
+    b_of = np.tile(np.arange(n), n)
+    ends = dist[:, n] + (dist[:, :n] * (1 - ws.V[b_of])).sum(axis=1)
+    np.testing.assert_allclose(ends, new.ravel(), atol=1e-12)
     assert 0.5 < ws.V[ws.start, ws.start] < 1.0  # the first player is favoured
     assert ((ws.V >= 0) & (ws.V <= 1)).all()
-    # one step from an exact 1000: any throw with a 5 wins at once
+    # one step from an exact 1000: a first throw with a 5 wins at once unless it holds a triple or is a
+    # street (a single 5 from such a throw obliges another throw)
+    wins_now = 0
+    for d in itertools.product(range(6), repeat=6):
+        c = np.bincount(d, minlength=6)
+        wins_now += c[4] > 0 and c.max() < 3 and not (c == 1).all()
     a = ws.index[1, 950 // 50 - ws.lo]
-    assert (ws.V[a] > 1 - (5 / 6) ** 6).all()
+    assert (ws.V[a] > wins_now / 6**6).all()
+    assert ws.V[a].min() < 1 - (5 / 6) ** 6  # the old bound (any 5 wins) no longer holds
+
+
+def text_options(c: np.ndarray, first: bool, rp: np.ndarray, unit: int) -> tuple[tuple[int, int, int], ...]:
+    """(points units, dice to throw next, lock) of every selection from throw ``c``, from the rules' text:
+    strong (street, two triples, a first-throw triple) -> confirm; only single 1s/5s from a throw holding a
+    triple or street -> throw on; hot dice -> six dice."""
+    n = int(c.sum())
+    street_on = rp[R.RP_STREET] > 0
+    holds = (c >= 3).any() or (street_on and (c == 1).all())
+    out = set()
+    for sub in itertools.product(*(range(x + 1) for x in c)):
+        s = np.array(sub, dtype=np.int64)
+        pts = R.selection_score(s, rp)
+        if pts < 0:
+            continue
+        triples = int((s >= 3).sum()) + int((s == 6).sum())
+        strong = rp[R.RP_CONFIRM] == 1 and (
+            (street_on and (s == 1).all()) or triples >= 2
+            or (first and (s[0] >= 3 or (rp[R.RP_CONFIRM_TRIPLES] == 1 and triples >= 1)))
+        )
+        singles = s[[1, 2, 3, 5]].sum() == 0 and s[0] < 3 and s[4] < 3
+        lock = R.LOCK_CONFIRM if strong else (R.LOCK_THROW if rp[R.RP_DECLINE_THROW] and holds and singles else 0)
+        out.add((int(pts) // unit, n - int(s.sum()) or 6, lock))
+    return tuple(sorted(out))
+
+
+def brute_force_exact(rp: np.ndarray, lo: int, target: int, unit: int, sweeps: int = 400) -> np.ndarray:
+    """Plain value iteration for the exact-target game with Minusbetrag (scores ``lo`` .. ``target - 1``
+    units, lower ones count as ``lo``), confirmation, the 1-or-5 rule, both declining rules; a bust on
+    a throw without a 1 or 5 where one is needed. Turn totals from ``target - lo + 1`` on lead to the same
+    ends (overshoot, the floor), so they count as that total; its row is iterated to its fixed point.
+    ``W[t, n - 1, lock]`` is the value of holding turn total t with n dice to throw under a lock."""
+    later = int(rp[R.RP_LATER_15])
+    outcomes = {}
+    for n in range(1, 7):
+        for first in ((False, True) if n == 6 else (False,)):
+            for need in (0, 1):
+                groups: dict[tuple, float] = {}
+                bust = 0.0
+                for p, c in throws(n):
+                    opts = text_options(c, first, rp, unit)
+                    if not opts or (need and c[0] + c[4] == 0):
+                        bust += p
+                    else:
+                        groups[opts] = groups.get(opts, 0.0) + p
+                keys = list(groups)
+                flat = np.array([o for k in keys for o in k], dtype=np.int64).reshape(-1, 3)
+                starts = np.cumsum([0] + [len(k) for k in keys])[:-1]
+                outcomes[n, first, need] = (bust, np.array([groups[k] for k in keys]), flat, starts)
+    top = target - lo + 1
+    m = target - lo
+    V = np.full((m, m), 0.5)
+    for _ in range(sweeps):  # Gauss-Seidel: each value is updated in place
+        old = V.copy()
+        for ai in range(m):
+            s = ai + lo
+            for bi in range(m):
+                def bank_v(t, s=s, bi=bi):
+                    return 1.0 if s + t == target else 1.0 - V[bi, (s + t if s + t < target else s) - lo]
+
+                W = np.empty((top + 1, 6, 3))
+
+                def throw(t, n, need, first=False, W=W, s=s, bi=bi):
+                    bust, probs, flat, starts = outcomes[n, first, need]
+                    vals = W[np.minimum(t + flat[:, 0], top), flat[:, 1] - 1, flat[:, 2]]
+                    return bust * (1.0 - V[bi, max(s - t, lo) - lo]) + probs @ np.maximum.reduceat(vals, starts)
+
+                def row(t, W=W, throw=throw, bank_v=bank_v):
+                    new = np.empty((6, 3))
+                    for n in range(1, 7):
+                        for lk in range(3):
+                            v = throw(t, n, 1 if lk == R.LOCK_CONFIRM else later)
+                            new[n - 1, lk] = max(v, bank_v(t)) if lk == 0 else v
+                    return new
+
+                W[top] = bank_v(top)
+                for _ in range(100):
+                    new = row(top)
+                    delta = np.abs(new - W[top]).max()
+                    W[top] = new
+                    if delta < 1e-15:
+                        break
+                for t in range(top - 1, 0, -1):
+                    W[t] = row(t)
+                V[ai, bi] = throw(0, 6, 0, True)
+        if np.abs(V - old).max() < 1e-13:
+            break
+    return V
+
+
+@pytest.mark.parametrize("preset", [None, "lenient"])
+def test_win_solver_matches_brute_force_with_the_default_rules(preset):
+    """Subtract, confirmation (first-throw triples), declined groups, 1-or-5 and an exact target, void overshoot."""
+    cfg = cfg_of(preset, ["goal.target=150", "solver.score_floor=-100"])
+    rp = freeze(cfg)
+    assert rp[R.RP_EXACT] and rp[R.RP_CONFIRM] and rp[R.RP_PENALTY] == R.PENALTY_SUBTRACT
+    ws = solve_win(rp, cfg.solver.score_floor, 1e-13)
+    ref = brute_force_exact(rp, -2, 3, 50)
+    assert ws.V.shape == ref.shape == (5, 5)
+    np.testing.assert_allclose(ws.V, ref, atol=1e-9)
+
+
+def test_stopping_short_of_the_tolerance_is_an_error():
+    cfg = cfg_of(None, ["goal.target=1000", "solver.score_floor=-500"])
+    with pytest.raises(DicesimError, match="did not converge"):
+        solve_win(freeze(cfg), cfg.solver.score_floor, 1e-9, max_iter=1)
+
+
+def test_floor_share_counts_turns_at_the_floor():
+    """A floor just below zero is visited often, a deep one hardly; rules without negative scores have none."""
+    shallow = cfg_of(None, ["goal.target=1000", "solver.score_floor=-100"])
+    deep = cfg_of(None, ["goal.target=1000", "solver.score_floor=-2000"])
+    a = solve_win(freeze(shallow), shallow.solver.score_floor, 1e-9).floor_share
+    b = solve_win(freeze(deep), deep.solver.score_floor, 1e-9).floor_share
+    assert 0.01 < a < 0.5 and 0 <= b < a / 10, (a, b)
+    classic = cfg_of("classic", ["goal.target=300"])
+    assert solve_win(freeze(classic), classic.solver.score_floor, 1e-9).floor_share == 0.0

@@ -5,6 +5,7 @@ Tolerances are 4 standard errors of the compared quantity (false alarm < 1e-4).
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 import subprocess
@@ -60,7 +61,9 @@ def test_balance_report_shows_two_player_games(tmp_path):
                         str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr
     page = (tmp_path / "kniffel" / "report.html").read_text(encoding="utf-8")
-    assert "two_player.png" in page and "maximises the expected score" in page
+    png = (tmp_path / "kniffel" / "two_player.png").read_bytes()
+    assert base64.b64encode(png).decode() in page, "two-player chart not embedded in the game page"
+    assert "maximises the expected score" in page
     assert (tmp_path / "kniffel" / "two_player.png").stat().st_size > 5000
     data = json.loads((tmp_path / "kniffel" / "two_player.json").read_text())
     assert data["n"] == 600 and len(data["pairings"]) == 4

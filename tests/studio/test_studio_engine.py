@@ -115,15 +115,32 @@ def test_n_is_checked_like_the_cli_and_bounded_by_memory():
         engine.check_n(str(engine.MAX_N + 1))
 
 
-def test_warm_plays_once_per_policy_in_a_helper_process():
-    import time
+def test_warm_plays_once_per_policy_and_rules_in_a_helper_process(monkeypatch):
+    """A helper runs once per (game, policy, options, rules): an edited config may need a new exact solve."""
+    import multiprocessing
 
     opts = {"difficulty": "schwer"}
     stop = threading.Event()
     stop.set()
     with pytest.raises(Cancelled):  # a stop ends the helper too
         engine.warm("dungeon", None, [], "greedy", opts, stop)
+    started = []
+    real = multiprocessing.get_context
+
+    def counting(method=None):
+        ctx = real(method)
+
+        class Ctx:
+            def Process(self, *a, **k):  # noqa: N802 - mirrors multiprocessing's name
+                started.append(k.get("args"))
+                return ctx.Process(*a, **k)
+
+        return Ctx()
+
+    monkeypatch.setattr(multiprocessing, "get_context", counting)
+    monkeypatch.setattr(engine, "_WARM", set())  # whatever other tests warmed
     engine.warm("dungeon", None, [], "greedy", opts, threading.Event())
-    t0 = time.perf_counter()
     engine.warm("dungeon", None, [], "greedy", opts, threading.Event())  # known: no second helper
-    assert time.perf_counter() - t0 < 0.05
+    assert len(started) == 1
+    engine.warm("dungeon", None, ["difficulty.schwer.hp=1.3"], "greedy", opts, threading.Event())  # edited rules
+    assert len(started) == 2

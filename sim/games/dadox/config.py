@@ -25,6 +25,12 @@ class Scoring(Strict):
 class Turn(Strict):
     confirm: bool = Field(True, description="strong groups must be confirmed by a 1 or 5 in the next throw")
     later_throws_need_1_or_5: bool = Field(True, description="from the 2nd throw of a turn on a throw needs a 1 or 5")
+    confirm_first_throw_triples: bool = Field(
+        True, description="with confirm: every triple of the turn's first throw must be confirmed (off: only three 1s)"
+    )
+    decline_forces_throw: bool = Field(
+        True, description="only single 1s/5s set aside from a throw holding a triple or street: throw on, no bank"
+    )
     opening_minimum: int = Field(0, ge=0, le=100_000, description="turn total needed to bank before first banking")
 
 
@@ -95,6 +101,8 @@ def freeze(cfg: DadoxConfig) -> np.ndarray:
     rp[R.RP_DOUBLING] = int(s.kind_doubling)
     rp[R.RP_CONFIRM] = int(cfg.turn.confirm)
     rp[R.RP_LATER_15] = int(cfg.turn.later_throws_need_1_or_5)
+    rp[R.RP_CONFIRM_TRIPLES] = int(cfg.turn.confirm_first_throw_triples)
+    rp[R.RP_DECLINE_THROW] = int(cfg.turn.decline_forces_throw)
     rp[R.RP_OPENING] = cfg.turn.opening_minimum
     rp[R.RP_PENALTY] = R.PENALTIES[cfg.bust.penalty]
     rp[R.RP_FLOOR_ZERO] = int(cfg.bust.floor_zero)

@@ -13,15 +13,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from policies.dadox import POLICIES, Solved
+from policies.dadox import POLICIES, WIN_POLICIES, Solved
 from sim import stats
+from sim.cache import load_table, save_table, table_path
+from sim.codehash import code_version
 from sim.config import DicesimError, config_hash
 from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
-from sim.games.dadox.solve import CACHE_DIR, WinSolution, solve_turn, solve_win, win_structure
+from sim.games.dadox.solve import WinSolution, solve_turn, solve_win, win_structure
 from sim.games.dadox.tables import build_tables, bust_probabilities
+from sim.progress import compile_seconds
 
 OBJECTIVES = ("turn", "win")
 STAT_COLUMNS = {
@@ -122,30 +125,30 @@ class Dadox(Game):
             return self._win[key], 0.0, True
         self._solved.clear()
         rp = freeze(cfg)
-        path = CACHE_DIR / f"win-{key}.npz"
-        if use_cache and path.is_file():
+        path = table_path("dadox", "win", key, code_version("sim.games.dadox.solve"))  # rules + solver code
+        stored = load_table(path) if use_cache else None
+        if stored is not None:
             st, lo, index, bank_to, bust_to, cap, start = win_structure(rp, cfg.solver.score_floor)
-            with np.load(path) as z:
-                V, iterations, residual = z["V"], int(z["iterations"]), float(z["residual"])
+            V, iterations, residual = stored["V"], int(stored["iterations"]), float(stored["residual"])
+            floor_share = float(stored["floor_share"]) if "floor_share" in stored else float("nan")
             if V.shape == (len(st), len(st)):
                 unit = int(rp[R.RP_UNIT])
                 sol = WinSolution(V, st[:, 0] * unit, st[:, 1].copy(), index, lo, bank_to, bust_to, cap, start,
-                                  iterations, residual)
+                                  iterations, residual, floor_share)
                 self._win[key] = sol
                 return sol, 0.0, True
-        t0 = time.perf_counter()
-        sol = solve_win(rp, cfg.solver.score_floor, cfg.solver.tolerance, log=log)
-        secs = time.perf_counter() - t0
+        with compile_seconds() as compiling:
+            t0 = time.perf_counter()
+            sol = solve_win(rp, cfg.solver.score_floor, cfg.solver.tolerance, log=log)
+            secs = time.perf_counter() - t0 - compiling()
         self._win[key] = sol
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{time.time_ns()}.npz")
-        np.savez(tmp, V=sol.V, iterations=sol.iterations, residual=sol.residual, seconds=secs)
-        tmp.replace(path)
+        save_table(path, {"V": sol.V, "iterations": sol.iterations, "residual": sol.residual, "seconds": secs,
+                          "floor_share": sol.floor_share})
         return sol, secs, False
 
     def solved(self, cfg: DadoxConfig, policies: list[str]) -> Solved:
         """The tables the seated policies read (small dummies for the others)."""
-        key = (rules_key(cfg), "optimal-turn" in policies, "optimal-win" in policies)
+        key = (rules_key(cfg), "optimal-turn" in policies, any(p in WIN_POLICIES for p in policies))
         if key not in self._solved:
             self._solved[key] = self._build_solved(cfg, policies)
         return self._solved[key]
@@ -161,7 +164,7 @@ class Dadox(Game):
         else:
             turn = (np.zeros((2, 1)), np.zeros((2, 1, R.N_DICE, 2)), 0, np.zeros(1))
             ok = np.zeros((2, 1), np.bool_)
-        if "optimal-win" in policies:
+        if any(p in WIN_POLICIES for p in policies):
             ws = self.win_solution(cfg)[0]
             win = (ws.V, ws.index, ws.lo, ws.bank_to, ws.bust_to, ws.cap)
         else:
@@ -174,15 +177,13 @@ class Dadox(Game):
 
     def prepare(self, cfg: DadoxConfig, policies: list[str], options: dict[str, Any]) -> None:
         self._last_cfg = cfg
-        if "optimal-win" in policies and len(policies) < 2:
-            raise DicesimError("optimal-win plays against an opponent: use --players 2 or more")
+        check_table_size(policies)
         self.solved(cfg, policies)
 
     # --- play -------------------------------------------------------------------------------
 
     def _kernel_args(self, cfg: DadoxConfig, policies: list[str]):
-        if "optimal-win" in policies and len(policies) < 2:
-            raise DicesimError("optimal-win plays against an opponent: use --players 2 or more")
+        check_table_size(policies)
         rp = freeze(cfg)
         tb = build_tables(rp)
         pids = np.array([POLICIES[p] for p in policies], np.int64)
@@ -291,6 +292,7 @@ class Dadox(Game):
             "assumed": list(cfg.assumed),
             "scoring": scoring_table(rp),
             "strong": strong_combinations(rp),
+            "must_throw_on": forced_throws(rp),
             "bust_probability": {str(n): p for n, p in bust_probabilities(rp, False).items()},
             "bust_probability_means": "a throw of n dice with no scoring group (the turn's first throw; every "
             "throw without the 1-or-5 rule); bust_probability_later_throws: no 1 and no 5",
@@ -339,9 +341,26 @@ class Dadox(Game):
             residual=ws.residual,
             tolerance=cfg.solver.tolerance,
             score_range=[int(ws.score.min()), int(ws.score.max())],
+            players=2,
+            floor_share=None if np.isnan(ws.floor_share) else ws.floor_share,  # None: a cached solution without it
+            floor_share_means="share of the turns of a game between two optimal players begun at the score floor "
+            "(solver.score_floor: lower scores count as it, so this is how much the truncation can matter)",
             memory_mb=round(n * n * (n + 2) * 8 / 2**20, 1),
         )
         return out
+
+
+def check_table_size(policies: list[str]) -> None:
+    """optimal-win is the two-player solution: refuse it at other table sizes (leader-win plays that
+    plan against the leading opponent at any size of two or more)."""
+    k = len(policies)
+    if any(p in WIN_POLICIES for p in policies) and k < 2:
+        raise DicesimError("optimal-win and leader-win play against an opponent: use --players 2 or more")
+    if "optimal-win" in policies and k > 2:
+        raise DicesimError(
+            f"optimal-win is a two-player solution, not optimal with {k} players: use --players 2, or leader-win "
+            "(the two-player plan against the leading opponent)"
+        )
 
 
 def scoring_table(rp: np.ndarray) -> list[dict[str, Any]]:
@@ -362,12 +381,22 @@ def scoring_table(rp: np.ndarray) -> list[dict[str, Any]]:
 
 
 def strong_combinations(rp: np.ndarray) -> list[str]:
+    """The selections that must be confirmed under these rules."""
     if not rp[R.RP_CONFIRM]:
         return []
-    out = ["three 1s in the turn's first throw", "two triples in one throw (six equal dice too)"]
+    first = "any triple" if rp[R.RP_CONFIRM_TRIPLES] else "three 1s"
+    out = [f"{first} in the turn's first throw", "two triples in one throw (six equal dice too)"]
     if rp[R.RP_STREET] > 0:
         out.insert(0, "street 1-2-3-4-5-6")
     return out
+
+
+def forced_throws(rp: np.ndarray) -> list[str]:
+    """The selections after which the player may not bank but must throw on (besides confirmations)."""
+    if not rp[R.RP_DECLINE_THROW]:
+        return []
+    held = "a triple or a street" if rp[R.RP_STREET] > 0 else "a triple"
+    return [f"only single 1s and 5s set aside from a throw that holds {held}"]
 
 
 def optimal_thresholds(ts, cfg: DadoxConfig) -> dict[str, int | None]:

@@ -15,14 +15,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from policies.dadox import OPTIMAL_TURN, OPTIMAL_WIN, RANDOM, decide, decide_solved, make_scratch, next_dice
+from policies.dadox import (
+    LEADER_WIN,
+    OPTIMAL_TURN,
+    OPTIMAL_WIN,
+    RANDOM,
+    decide,
+    decide_solved,
+    make_scratch,
+    next_dice,
+)
 from sim.games.dadox import rules as R
-from sim.games.dadox.tables import OPT_PTS, OPT_STRONG, OPT_USED
+from sim.games.dadox.tables import OPT_LOCK, OPT_PTS, OPT_USED
 from sim.rng import next_die, stream_key
 
 # event log: one row per throw
 LOG_WIDTH = 11
-L_TURN, L_SEAT, L_DICE, L_THROW, L_OPTION, L_TOTAL, L_SCORE, L_EVENT, L_PENDING, L_POLICY, L_OPP = range(LOG_WIDTH)
+L_TURN, L_SEAT, L_DICE, L_THROW, L_OPTION, L_TOTAL, L_SCORE, L_EVENT, L_LOCK, L_POLICY, L_OPP = range(LOG_WIDTH)
 EV_ON, EV_BUST, EV_BANK, EV_OVERSHOOT, EV_WIN = 0, 1, 2, 3, 4
 
 # per-seat statistics (columns of ``stat``)
@@ -76,14 +85,14 @@ def play_game(seed, run, pids, rotate, rp, pp, tb, sol, scr, scores, opened, sta
         pid = pids[(seat + rot) % players]
         st = stream_key(seed, deal, turn, 0)
         sd = stream_key(seed, deal, turn, 1) if pid == RANDOM else st
-        solved = pid == OPTIMAL_TURN or pid == OPTIMAL_WIN
+        solved = pid == OPTIMAL_TURN or pid == OPTIMAL_WIN or pid == LEADER_WIN
         me = scores[seat]
         opp, opp_opened = _leader(scores, opened, seat, players)
         stat[seat, S_TURNS] += 1
         t = 0
         n = R.N_DICE
         first = True
-        pending = False
+        lock = R.LOCK_FREE
         while True:
             k = 0
             for _ in range(n):
@@ -91,7 +100,7 @@ def play_game(seed, run, pids, rotate, rp, pp, tb, sol, scr, scores, opened, sta
                 k = child[k, f - 1]
             stat[seat, S_THROWS + n - 1] += 1
             n_thrown = n
-            need = R.needs_1_or_5(first, pending, rp)
+            need = R.needs_1_or_5(first, lock == R.LOCK_CONFIRM, rp)
             event = EV_ON
             o = -1
             if bust_plain[k] == 1 or (need and has15[k] == 0):
@@ -114,9 +123,9 @@ def play_game(seed, run, pids, rotate, rp, pp, tb, sol, scr, scores, opened, sta
                 if opt[o, OPT_USED] == n:
                     stat[seat, S_HOT] += 1
                 n = next_dice(n, opt[o, OPT_USED])
-                pending = opt[o, OPT_STRONG] == 1
+                lock = opt[o, OPT_LOCK]
                 first = False
-                if choice % 2 == 1 and R.may_bank(opened[seat], t, pending, rp):
+                if choice % 2 == 1 and R.may_bank(opened[seat], t, lock != R.LOCK_FREE, rp):
                     ns, won, over = R.bank_result(me, t, rp)
                     scores[seat] = ns
                     if over:
@@ -141,7 +150,7 @@ def play_game(seed, run, pids, rotate, rp, pp, tb, sol, scr, scores, opened, sta
                 row[L_TOTAL] = t
                 row[L_SCORE] = scores[seat]
                 row[L_EVENT] = event
-                row[L_PENDING] = 1 if pending else 0
+                row[L_LOCK] = lock
                 row[L_POLICY] = pid
                 row[L_OPP] = opp
                 nlog += 1

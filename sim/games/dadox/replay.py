@@ -11,6 +11,8 @@ from sim.games.dadox import rules as R
 from sim.games.dadox.tables import OPT_PTS, OPT_SEL, T6
 
 NAMES = {v: k for k, v in POLICIES.items()}
+LOCK_NOTE = {R.LOCK_FREE: "", R.LOCK_CONFIRM: ", must be confirmed",
+             R.LOCK_THROW: ", must throw on (a triple or street declined)"}
 
 
 def _faces(k: int) -> str:
@@ -43,7 +45,7 @@ def render(log: np.ndarray, policies: list[str], run: int, rotate: bool, turns: 
         else:
             o = int(row[P.L_OPTION])
             aside = f"sets aside {_faces(tb.opt[o, OPT_SEL])} ({int(tb.opt[o, OPT_PTS])})"
-            after = f"turn total {total}" + (", must be confirmed" if row[P.L_PENDING] else "")
+            after = f"turn total {total}" + LOCK_NOTE[int(row[P.L_LOCK])]
             if ev == P.EV_ON:
                 lines.append(f"{throw} → {aside} → {after}")
             elif ev == P.EV_OVERSHOOT:

@@ -8,6 +8,11 @@ three x: ``triple_factor * x``), with ``kind_doubling`` four/five/six equal dice
 doubled per extra die), the street 1-2-3-4-5-6 and, as a variant, three pairs. Every die set aside
 must belong to a group, and a selection scores its best grouping (four 1s: 1000 + 100; six equal
 dice: two triples, or with doubling the six of a kind when that is worth more).
+
+What a selection obliges (its *lock*): ``LOCK_FREE`` the player may bank; ``LOCK_CONFIRM`` a strong
+selection (street, two triples, a triple in the turn's first throw) must be confirmed: no bank, and
+the next throw busts without a 1 or 5; ``LOCK_THROW`` a declined triple or street (only single 1s and
+5s set aside from a throw that holds one): no bank, the next throw is an ordinary one.
 """
 
 from __future__ import annotations
@@ -19,7 +24,10 @@ from numba import njit
 RP_SINGLE_1, RP_SINGLE_5, RP_TRIPLE_1, RP_TRIPLE_FACTOR, RP_STREET, RP_THREE_PAIRS = 0, 1, 2, 3, 4, 5
 RP_DOUBLING, RP_CONFIRM, RP_LATER_15, RP_OPENING, RP_PENALTY, RP_FLOOR_ZERO = 6, 7, 8, 9, 10, 11
 RP_TARGET, RP_EXACT, RP_OVERSHOOT, RP_MAX_TURNS, RP_UNIT = 12, 13, 14, 15, 16
-RP_SIZE = 17
+RP_CONFIRM_TRIPLES, RP_DECLINE_THROW = 17, 18
+RP_SIZE = 19
+LOCK_FREE, LOCK_CONFIRM, LOCK_THROW = 0, 1, 2
+N_LOCKS = 3
 PENALTY_LOSE, PENALTY_SUBTRACT = 0, 1
 PENALTIES = {"lose": PENALTY_LOSE, "subtract": PENALTY_SUBTRACT}
 OVERSHOOT_VOID, OVERSHOOT_SUBTRACT = 0, 1
@@ -111,7 +119,8 @@ def selection_score(counts: np.ndarray, rp: np.ndarray) -> int:
 
 @njit(cache=True)
 def is_strong(counts: np.ndarray, first: bool, rp: np.ndarray) -> bool:
-    """Must this selection be confirmed? Street, two triples, or three 1s in the turn's first throw."""
+    """Must this selection be confirmed? Street, two triples, or in the turn's first throw a triple
+    (every triple with ``turn.confirm_first_throw_triples``, else only three 1s)."""
     if rp[RP_CONFIRM] == 0:
         return False
     if rp[RP_STREET] > 0 and is_street(counts):
@@ -124,7 +133,37 @@ def is_strong(counts: np.ndarray, first: bool, rp: np.ndarray) -> bool:
             kinds += 2
     if kinds >= 2:
         return True
-    return first and counts[0] >= 3
+    if not first:
+        return False
+    return counts[0] >= 3 or (rp[RP_CONFIRM_TRIPLES] == 1 and kinds >= 1)
+
+
+@njit(cache=True)
+def holds_triple_or_street(throw: np.ndarray, rp: np.ndarray) -> bool:
+    """Does the throw offer a triple (three or more equal dice) or, when it scores, a street?"""
+    for f in range(6):
+        if throw[f] >= 3:
+            return True
+    return rp[RP_STREET] > 0 and is_street(throw)
+
+
+@njit(cache=True)
+def only_singles(sel: np.ndarray) -> bool:
+    """Only 1s and 5s, each scored alone (fewer than three of either)."""
+    for f in (1, 2, 3, 5):
+        if sel[f] > 0:
+            return False
+    return sel[0] < 3 and sel[4] < 3
+
+
+@njit(cache=True)
+def lock_of(sel: np.ndarray, throw: np.ndarray, first: bool, rp: np.ndarray) -> int:
+    """What setting ``sel`` aside from ``throw`` obliges: ``LOCK_FREE``, ``LOCK_CONFIRM`` or ``LOCK_THROW``."""
+    if is_strong(sel, first, rp):
+        return LOCK_CONFIRM
+    if rp[RP_DECLINE_THROW] == 1 and only_singles(sel) and holds_triple_or_street(throw, rp):
+        return LOCK_THROW
+    return LOCK_FREE
 
 
 @njit(cache=True)
@@ -133,9 +172,9 @@ def has_1_or_5(counts: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def needs_1_or_5(first: bool, pending: bool, rp: np.ndarray) -> bool:
+def needs_1_or_5(first: bool, confirming: bool, rp: np.ndarray) -> bool:
     """Does this throw bust without a 1 or 5? (later throws under the rule; confirmation throws)."""
-    return pending or (not first and rp[RP_LATER_15] == 1)
+    return confirming or (not first and rp[RP_LATER_15] == 1)
 
 
 @njit(cache=True)
@@ -154,9 +193,10 @@ def busts(counts: np.ndarray, need_1_or_5: bool, rp: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def may_bank(opened: bool, turn_total: int, pending: bool, rp: np.ndarray) -> bool:
-    """Banking is allowed: no confirmation pending and the opening minimum met (once per player)."""
-    return not pending and (opened or turn_total >= rp[RP_OPENING])
+def may_bank(opened: bool, turn_total: int, locked: bool, rp: np.ndarray) -> bool:
+    """Banking is allowed: the last selection obliges no throw (confirmation or a declined group) and
+    the opening minimum is met (once per player)."""
+    return not locked and (opened or turn_total >= rp[RP_OPENING])
 
 
 @njit(cache=True)

@@ -1,16 +1,18 @@
 """Exact Dadox solvers: the best expected turn score, and the best chance to win a two-player game.
 
 Both share one turn recursion. Within a turn the state is (turn total ``t`` in points units, dice
-to throw ``n``, confirmation pending ``c``); every successful throw raises ``t``, so the states are
-solved from high ``t`` down. ``thr[t, n - 1, need]`` is the value of throwing ``n`` dice (``need``:
-the throw busts without a 1 or 5); ``Q(t, n, c)`` is the better of banking (when ``c == 0`` and the
-opening minimum allows; ties bank) and throwing. A throw's value sums, over the outcome groups of
-``tables``, the best set-aside option. From the cap ``t = cap`` on, bank and bust values are
-constants X and Y, which gives the cap row in closed form: throwing until the player can bank is
-worth ``p_bust * Y + (1 - p_bust) * X`` when X >= Y (every scoring throw has an option needing no
-confirmation), and Y when busting is no worse than banking (the player throws on until it comes).
-Rows below the cap where banking is worth X and no later bust more than X (past an exact target
-with a void overshoot; past a plain target, where banking wins) take the same closed form.
+to throw ``n``, lock ``c``: free, confirmation pending, or a declined group that obliges a throw);
+every successful throw raises ``t``, so the states are solved from high ``t`` down.
+``thr[t, n - 1, need]`` is the value of throwing ``n`` dice (``need``: the throw busts without a 1
+or 5); ``Q(t, n, c)`` is the better of banking (when ``c`` is free and the opening minimum allows;
+ties bank) and throwing. A throw's value sums, over the outcome groups of ``tables``, the best
+set-aside option. From the cap ``t = cap`` on, bank and bust values are constants X and Y. When
+busting is no worse than banking the player throws on until it comes (value Y). Otherwise the player
+banks at the first chance: a throw busts, or offers an option that leaves banking open (worth X), or
+is all-locked (a street, whose every option obliges a throw) and leads to the best locked state; at
+the cap those return to the cap row, which is iterated to its fixed point. Rows below the cap where
+banking is worth X and no later bust more than X (past an exact target with a void overshoot; past
+a plain target, where banking wins) take the same closed form, following only the all-locked groups.
 
 - ``optimal-turn``: bank value ``t``, bust value ``-t`` (Minusbetrag) or 0; turn totals above
   ``solver.turn_cap`` count as the cap (their chance is negligible: the start value does not move
@@ -21,23 +23,25 @@ with a void overshoot; past a plain target, where banking wins) take the same cl
   ``b``; a turn's bank and bust values are ``1 - V[b, a']`` (1 for a win). Solved by modified
   policy iteration: each step plays every pair's best turn against the current ``V`` and records
   where that turn ends (``_end_of_turn``), then evaluates those plans by Gauss-Seidel sweeps in
-  order of falling score sum; it stops when a step moves no value by ``solver.tolerance`` or more.
+  order of falling score sum; it stops when a step moves no value by ``solver.tolerance`` or more,
+  and raises when ``max_iter`` steps do not get there. ``floor_share`` follows a game of two optimal
+  players from the start (``_turn_visits``) and gives the share of its turns begun at the floor: how
+  much the truncation of lower scores can matter.
 
-``game.py`` keeps the optimal-win values on disk under ``.cache/dadox`` keyed by the rules.
+``game.py`` keeps the optimal-win values on disk (``sim.cache``), keyed by the rules and this module's code.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
 
+from sim.config import DicesimError
 from sim.games.dadox import rules as R
-from sim.games.dadox.tables import FIRST_TAB, QW, build_tables
+from sim.games.dadox.tables import FIRST_TAB, NL, QW, build_tables
 
-CACHE_DIR = Path(__file__).resolve().parents[3] / ".cache" / "dadox"
 NO_ARG = np.empty((0, 0), np.int64)
 
 
@@ -69,14 +73,29 @@ def throw_value(t, tab, bust_v, q, tb, arg):
 
 
 @njit(cache=True)
-def q_row(t, thr, bank_val, bank_ok, later, q):
-    """Q at turn total ``t`` for every (dice to throw, pending): bank when allowed and not worse."""
+def best_locked(t, g, q, tb):
+    """(value, option) of the best option of an all-locked group ``g`` thrown at turn total ``t``."""
+    best = -np.inf
+    bo = -1
+    for o in range(tb.g_o[g], tb.g_o[g + 1]):
+        v = q[t * QW + tb.go_off[o]]
+        if v > best:
+            best = v
+            bo = o
+    return best, bo
+
+
+@njit(cache=True)
+def q_row(t, thr, bank_val, bank_ok, later, need_hi, q):
+    """Q at turn total ``t`` for every (dice to throw, lock): bank when free, allowed and not worse."""
     for n in range(1, R.N_DICE + 1):
-        for c in range(2):
-            v = thr[t, n - 1, 1 if (later or c) else 0]
-            if c == 0 and bank_ok[t] and bank_val[t] >= v:
-                v = bank_val[t]
-            q[t * QW + (n - 1) * 2 + c] = v
+        base = t * QW + (n - 1) * NL
+        v = thr[t, n - 1, later]
+        q[base + R.LOCK_THROW] = v
+        q[base + R.LOCK_CONFIRM] = thr[t, n - 1, need_hi]
+        if bank_ok[t] and bank_val[t] >= v:
+            v = bank_val[t]
+        q[base + R.LOCK_FREE] = v
 
 
 @njit(cache=True)
@@ -84,7 +103,8 @@ def closed_from(cap, bank_val, bank_ok, bust_val):
     """First turn total from which every row has the cap row's closed form (``cap`` if none below).
 
     That holds where banking is allowed and worth the same X as at the cap, and no bust from there
-    on is worth more than X: the player banks at once, or throws until banking is allowed again.
+    on is worth more than X: the player banks at the first chance, or throws on until busting when
+    that is worth more (only at the cap).
     """
     x = bank_val[cap]
     t = cap
@@ -96,28 +116,64 @@ def closed_from(cap, bank_val, bank_ok, bust_val):
 
 
 @njit(cache=True)
+def closed_row(t, x, bust_v, tb, need_lo, need_hi, thr, q):
+    """``thr[t]`` of a closed-form row: a throw busts, or allows banking X, or (an all-locked group)
+    leads to the best locked state above (``q`` rows above ``t`` are final). Returns the largest change."""
+    delta = 0.0
+    for n in range(1, R.N_DICE + 1):
+        for need in range(need_lo, need_hi + 1):
+            tab = (n - 1) * 2 + need
+            v = tb.tab_bust[tab] * bust_v + tb.tab_free[tab] * x
+            for j in range(tb.tab_lk[tab], tb.tab_lk[tab + 1]):
+                g = tb.lk_g[j]
+                v += tb.g_prob[g] * best_locked(t, g, q, tb)[0]
+            delta = max(delta, abs(v - thr[t, n - 1, need]))
+            thr[t, n - 1, need] = v
+    return delta
+
+
+CAP_SWEEPS = 200  # the cap row's fixed point (all-locked throws from the cap return to it)
+
+
+@njit(cache=True)
 def turn_dp(cap, bank_val, bank_ok, bust_val, tb, later, need_lo, need_hi, thr, q, arg):
     """Fill ``thr[0..cap]`` and ``q`` for a turn with these bank/bust values; returns the start value.
 
     ``q`` needs ``(cap + tb.go_pad + 1) * QW`` entries. ``arg`` (rows: turn totals, columns:
     outcome groups) gets the best options of the rows below ``closed_from`` when it has rows.
+    Turn totals above the cap count as the cap, so an all-locked throw at the cap returns to the cap
+    row: that row is iterated to its fixed point (its locked share is a few per cent).
     """
     x = bank_val[cap]
     closed = closed_from(cap, bank_val, bank_ok, bust_val)
-    for t in range(cap, closed - 1, -1):
+    if x < bust_val[cap]:  # busting beats banking: throw on until it comes
         for n in range(1, R.N_DICE + 1):
             for need in range(need_lo, need_hi + 1):
-                pb = tb.tab_bust[(n - 1) * 2 + need]
-                thr[t, n - 1, need] = pb * bust_val[t] + (1.0 - pb) * x if x >= bust_val[cap] else bust_val[cap]
-        q_row(t, thr, bank_val, bank_ok, later, q)
+                thr[cap, n - 1, need] = bust_val[cap]
+        q_row(cap, thr, bank_val, bank_ok, later, need_hi, q)
+    else:
+        for n in range(1, R.N_DICE + 1):
+            for need in range(need_lo, need_hi + 1):
+                thr[cap, n - 1, need] = x
+        for _ in range(CAP_SWEEPS if tb.lk_g.shape[0] > 0 else 1):  # without all-locked groups: one pass
+            q_row(cap, thr, bank_val, bank_ok, later, need_hi, q)
+            for t in range(cap + 1, cap + tb.go_pad + 1):
+                for i in range(QW):
+                    q[t * QW + i] = q[cap * QW + i]
+            if closed_row(cap, x, bust_val[cap], tb, need_lo, need_hi, thr, q) <= 1e-15 * (1.0 + abs(x)):
+                break
+    q_row(cap, thr, bank_val, bank_ok, later, need_hi, q)
     for t in range(cap + 1, cap + tb.go_pad + 1):
         for i in range(QW):
             q[t * QW + i] = q[cap * QW + i]
+    for t in range(cap - 1, closed - 1, -1):
+        closed_row(t, x, bust_val[t], tb, need_lo, need_hi, thr, q)
+        q_row(t, thr, bank_val, bank_ok, later, need_hi, q)
     for t in range(closed - 1, -1, -1):
         for n in range(1, R.N_DICE + 1):
             for need in range(need_lo, need_hi + 1):
                 thr[t, n - 1, need] = throw_value(t, (n - 1) * 2 + need, bust_val[t], q, tb, arg)
-        q_row(t, thr, bank_val, bank_ok, later, q)
+        q_row(t, thr, bank_val, bank_ok, later, need_hi, q)
     return throw_value(0, FIRST_TAB, bust_val[0], q, tb, arg)
 
 
@@ -192,6 +248,7 @@ class WinSolution(NamedTuple):
     start: int  # both players' state at the start of a game
     iterations: int  # policy improvement steps
     residual: float  # largest change of a value by the last improvement step
+    floor_share: float = float("nan")  # share of turns begun at the score floor under optimal play (truncation)
 
 
 def score_states(rp: np.ndarray, score_floor: int):
@@ -264,11 +321,13 @@ def pair_turn(a, b, V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, thr, 
 
 
 @njit(cache=True)
-def _end_of_turn(a, c, thr, bank_val, bank_ok, bust_val, arg, tb, later, bank_to, bust_to, pi, dist):
+def _end_of_turn(a, c, thr, bank_val, bank_ok, bust_val, arg, tb, later, q, bank_to, bust_to, pi, dist):
     """Where the turn of ``pair_turn`` ends under its best play: ``dist[k]`` = chance of state ``k``.
 
     ``dist[S]`` is the chance to win in this turn. Follows the reach probability of every
-    (t, n, pending) state up the turn totals, with the choices recorded in ``arg``.
+    (t, n, lock) state up the turn totals, with the choices recorded in ``arg`` (and, in the
+    closed-form rows, the best option of each all-locked group read from ``q``). All-locked throws
+    at the cap return to the cap row, which is therefore drained until its mass is negligible.
     """
     win_col = dist.shape[0] - 1
     closed = closed_from(c, bank_val, bank_ok, bust_val)
@@ -277,32 +336,44 @@ def _end_of_turn(a, c, thr, bank_val, bank_ok, bust_val, arg, tb, later, bank_to
     dist[bust_to[a, 0]] += tb.tab_bust[FIRST_TAB]
     for g in range(tb.tab_g[FIRST_TAB], tb.tab_g[FIRST_TAB + 1]):
         o = arg[0, g]
-        pi[min(tb.go_pts[o], c), tb.go_nd[o] - 1, tb.go_strong[o]] += tb.g_prob[g]
+        pi[min(tb.go_pts[o], c), tb.go_nd[o] - 1, tb.go_lock[o]] += tb.g_prob[g]
+    throw_on = bank_val[c] < bust_val[c]
     for t in range(1, c + 1):
         k_bank = bank_to[a, t]
         bank_col = win_col if k_bank == WIN else k_bank
-        for n in range(1, R.N_DICE + 1):
-            for p in range(2):
-                m = pi[t, n - 1, p]
-                if m == 0.0:
-                    continue
-                need = 1 if (later or p) else 0
-                tab = (n - 1) * 2 + need
-                if p == 0 and bank_ok[t] and bank_val[t] >= thr[t, n - 1, need]:
-                    dist[bank_col] += m
-                    continue
-                if t >= closed:  # closed-form rows: throw until banking (or busting, when that is better)
-                    if bank_val[c] >= bust_val[c]:
-                        pb = tb.tab_bust[tab]
-                        dist[bust_to[a, t]] += m * pb
-                        dist[bank_col] += m * (1.0 - pb)
-                    else:
-                        dist[bust_to[a, c]] += m
-                    continue
-                dist[bust_to[a, t]] += m * tb.tab_bust[tab]
-                for g in range(tb.tab_g[tab], tb.tab_g[tab + 1]):
-                    o = arg[t, g]
-                    pi[min(t + tb.go_pts[o], c), tb.go_nd[o] - 1, tb.go_strong[o]] += m * tb.g_prob[g]
+        for _ in range(CAP_SWEEPS if t == c else 1):
+            left = 0.0
+            for n in range(1, R.N_DICE + 1):
+                for p in range(NL):
+                    m = pi[t, n - 1, p]
+                    if m == 0.0:
+                        continue
+                    pi[t, n - 1, p] = 0.0
+                    need = 1 if (later or p == R.LOCK_CONFIRM) else 0
+                    tab = (n - 1) * 2 + need
+                    if p == R.LOCK_FREE and bank_ok[t] and bank_val[t] >= thr[t, n - 1, need]:
+                        dist[bank_col] += m
+                        continue
+                    if t >= closed:  # closed-form rows: bank at the first chance (or throw on until busting)
+                        if throw_on:
+                            dist[bust_to[a, c]] += m
+                            continue
+                        dist[bust_to[a, t]] += m * tb.tab_bust[tab]
+                        dist[bank_col] += m * tb.tab_free[tab]
+                        for j in range(tb.tab_lk[tab], tb.tab_lk[tab + 1]):
+                            g = tb.lk_g[j]
+                            o = best_locked(t, g, q, tb)[1]
+                            pi[min(t + tb.go_pts[o], c), tb.go_nd[o] - 1, tb.go_lock[o]] += m * tb.g_prob[g]
+                        continue
+                    dist[bust_to[a, t]] += m * tb.tab_bust[tab]
+                    for g in range(tb.tab_g[tab], tb.tab_g[tab + 1]):
+                        o = arg[t, g]
+                        pi[min(t + tb.go_pts[o], c), tb.go_nd[o] - 1, tb.go_lock[o]] += m * tb.g_prob[g]
+            for n in range(R.N_DICE):
+                for p in range(NL):
+                    left += pi[t, n, p]
+            if left < 1e-17:
+                break
 
 
 @njit(cache=True, parallel=True)
@@ -320,14 +391,14 @@ def _improve(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, Vnew, dist):
         bank_ok = np.empty(tm, np.bool_)
         bust_val = np.empty(tm)
         arg = np.empty((tm, ng), np.int64)
-        pi = np.empty((tm, R.N_DICE, 2))
+        pi = np.empty((tm, R.N_DICE, NL))
         for i in range(blk * step, min(n * n, (blk + 1) * step)):
             a = i // n
             b = i % n
             Vnew[a, b] = pair_turn(
                 a, b, V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, thr, q, bank_val, bank_ok, bust_val, arg
             )
-            _end_of_turn(a, cap[a], thr, bank_val, bank_ok, bust_val, arg, tb, later, bank_to, bust_to, pi, dist[i])
+            _end_of_turn(a, cap[a], thr, bank_val, bank_ok, bust_val, arg, tb, later, q, bank_to, bust_to, pi, dist[i])
 
 
 @njit(cache=True)
@@ -356,6 +427,42 @@ def _evaluate(V, dist, order, tol, max_sweeps):
     return max_sweeps
 
 
+VISIT_TURNS = 20_000  # turns followed to count the states a game visits under optimal play at most
+VISIT_MASS = 1e-9  # ... until this chance that the game is still running is left
+
+
+@njit(cache=True, parallel=True)
+def _turn_visits(dist, start, max_turns, mass_left):
+    """Expected number of turns begun in each player state in a game of two optimal players.
+
+    ``dist`` holds where the turn of each (mover, other) pair ends (the last plan of ``solve_win``);
+    after it the other player moves: the pair (a, b) goes to (b, k) with chance ``dist[a * n + b, k]``.
+    """
+    n = dist.shape[1] - 1
+    mass = np.zeros(n * n)
+    nxt = np.zeros(n * n)
+    visits = np.zeros(n)
+    mass[start * n + start] = 1.0
+    for _ in range(max_turns):
+        if mass.sum() < mass_left:
+            break
+        for a in range(n):
+            for b in range(n):
+                visits[a] += mass[a * n + b]
+        for b in prange(n):  # the pairs (b, .) after a turn: each thread fills its own row
+            row = nxt[b * n : (b + 1) * n]
+            row[:] = 0.0
+            for a in range(n):
+                m = mass[a * n + b]
+                if m == 0.0:
+                    continue
+                d = dist[a * n + b]
+                for k in range(n):
+                    row[k] += m * d[k]
+        mass, nxt = nxt, mass
+    return visits
+
+
 def solve_win(rp: np.ndarray, score_floor: int, tol: float, max_iter: int = 200, log=None) -> WinSolution:
     """Policy iteration for the two-player game (see the module docstring)."""
     st, lo, index, bank_to, bust_to, cap, start = win_structure(rp, score_floor)
@@ -379,5 +486,15 @@ def solve_win(rp: np.ndarray, score_floor: int, tol: float, max_iter: int = 200,
         sweeps = _evaluate(V, dist, order, tol / 100, EVAL_SWEEPS)
         if log:
             log(f"step {it}: largest change {residual:.3g}, plan evaluated in {sweeps} sweeps")
+    if residual >= tol:
+        raise DicesimError(
+            f"optimal-win did not converge: after {it} steps a value still moved by {residual:.3g} "
+            f"(solver.tolerance {tol:g})"
+        )
     unit = int(rp[R.RP_UNIT])
-    return WinSolution(V, st[:, 0] * unit, st[:, 1].copy(), index, lo, bank_to, bust_to, cap, start, it, residual)
+    at_floor = (st[:, 0] == lo) & bool(lo < 0)
+    visits = _turn_visits(dist, start, VISIT_TURNS, VISIT_MASS)
+    share = float(visits[at_floor].sum() / visits.sum())
+    return WinSolution(
+        V, st[:, 0] * unit, st[:, 1].copy(), index, lo, bank_to, bust_to, cap, start, it, residual, share
+    )

@@ -2,10 +2,12 @@
 
 A throw of ``n`` dice is a multiset index of ``sim.dice.multisets(6)`` (``child`` adds one die, so a
 throw is ``n`` lookups). For each throw and for "first throw of the turn" or "later throw" the
-distinct set-aside options are listed as rows (points, dice used, strong, selected multiset), sorted by
+distinct set-aside options are listed as rows (points, dice used, lock, selected multiset), sorted by
 points (high first), then dice used (few first). The solver instead reads, per (dice thrown, 1-or-5
 needed) and for the first throw, the throws grouped by identical option lists with their summed
-probability, in points units of ``rp[RP_UNIT]`` and with hot dice as 6 dice left.
+probability, in points units of ``rp[RP_UNIT]`` and with hot dice as 6 dice left. A group whose every
+option is locked (a street; a first throw holding a triple) obliges another throw whatever the player
+picks; the solver's closed-form rows follow those groups alone (``tab_free``, ``lk_g``).
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ T6 = multisets(6)
 MAX_OPTS = 64
 N_TABS = 13  # (n - 1) * 2 + need for later throws; FIRST_TAB for the turn's first throw
 FIRST_TAB = 12
-OPT_PTS, OPT_USED, OPT_STRONG, OPT_SEL = 0, 1, 2, 3
-QW = 2 * 6  # a flat Q table holds (dice to throw, pending) per turn total: q[t * QW + (n - 1) * 2 + c]
+OPT_PTS, OPT_USED, OPT_LOCK, OPT_SEL = 0, 1, 2, 3
+NL = R.N_LOCKS
+QW = NL * R.N_DICE  # a flat Q table holds (dice to throw, lock) per turn total: q[t * QW + (n - 1) * NL + lock]
 
 
 class Tables(NamedTuple):
@@ -36,16 +39,19 @@ class Tables(NamedTuple):
     bust_plain: np.ndarray  # int64 [M]: no scoring group at all (size >= 1)
     opt_start: np.ndarray  # int64 [M, 2]: first option of throw k, later (0) / first throw (1)
     opt_n: np.ndarray  # int64 [M, 2]
-    opt: np.ndarray  # int64 [K, 4]: OPT_PTS, OPT_USED, OPT_STRONG (needs confirmation), OPT_SEL (dice set aside)
+    opt: np.ndarray  # int64 [K, 4]: OPT_PTS, OPT_USED, OPT_LOCK (R.LOCK_*), OPT_SEL (dice set aside)
     tab_bust: np.ndarray  # float64 [N_TABS]: bust probability
     tab_g: np.ndarray  # int64 [N_TABS + 1]: groups of table i are tab_g[i]:tab_g[i + 1]
     g_prob: np.ndarray  # float64 [G]
     g_o: np.ndarray  # int64 [G + 1]: options of group g are g_o[g]:g_o[g + 1]
     go_pts: np.ndarray  # int64 [GO]: points in units
     go_nd: np.ndarray  # int64 [GO]: dice to throw next (hot dice: 6)
-    go_strong: np.ndarray  # int64 [GO]
-    go_off: np.ndarray  # int64 [GO]: offset of the option's next state in a flat Q table (see solve.QW)
+    go_lock: np.ndarray  # int64 [GO]: R.LOCK_*
+    go_off: np.ndarray  # int64 [GO]: offset of the option's next state in a flat Q table (see QW)
     go_pad: int  # the most units one option adds
+    tab_free: np.ndarray  # float64 [N_TABS]: chance of a throw with an option that leaves banking allowed
+    tab_lk: np.ndarray  # int64 [N_TABS + 1]: the all-locked groups of table i are lk_g[tab_lk[i]:tab_lk[i + 1]]
+    lk_g: np.ndarray  # int64 [L]
 
 
 def tab_index(n: int, need: int) -> int:
@@ -53,8 +59,8 @@ def tab_index(n: int, need: int) -> int:
 
 
 @njit(cache=True)
-def throw_options(counts, index_of_code, first, rp, o_pts, o_used, o_strong, o_sel):
-    """Distinct (points, used, strong) set-asides of one throw, sorted; returns how many."""
+def throw_options(counts, index_of_code, first, rp, o_pts, o_used, o_lock, o_sel):
+    """Distinct (points, used, lock) set-asides of one throw, sorted; returns how many."""
     pow7 = np.array([1, 7, 49, 343, 2401, 16807], np.int64)
     sub = np.zeros(6, np.int64)
     m = 0
@@ -66,28 +72,28 @@ def throw_options(counts, index_of_code, first, rp, o_pts, o_used, o_strong, o_s
             for f in range(6):
                 used += sub[f]
                 code += sub[f] * pow7[f]
-            strong = 1 if R.is_strong(sub, first, rp) else 0
+            lock = R.lock_of(sub, counts, first, rp)
             seen = False
             for i in range(m):
-                if o_pts[i] == pts and o_used[i] == used and o_strong[i] == strong:
+                if o_pts[i] == pts and o_used[i] == used and o_lock[i] == lock:
                     seen = True
                     break
             if not seen:
-                # insertion by (points desc, used asc, strong asc)
+                # insertion by (points desc, used asc, lock asc)
                 j = m
                 while j > 0 and (
                     o_pts[j - 1] < pts
                     or (o_pts[j - 1] == pts and o_used[j - 1] > used)
-                    or (o_pts[j - 1] == pts and o_used[j - 1] == used and o_strong[j - 1] > strong)
+                    or (o_pts[j - 1] == pts and o_used[j - 1] == used and o_lock[j - 1] > lock)
                 ):
                     o_pts[j] = o_pts[j - 1]
                     o_used[j] = o_used[j - 1]
-                    o_strong[j] = o_strong[j - 1]
+                    o_lock[j] = o_lock[j - 1]
                     o_sel[j] = o_sel[j - 1]
                     j -= 1
                 o_pts[j] = pts
                 o_used[j] = used
-                o_strong[j] = strong
+                o_lock[j] = lock
                 o_sel[j] = index_of_code[code]
                 m += 1
         # next sub-multiset (mixed radix over counts)
@@ -103,11 +109,11 @@ def throw_options(counts, index_of_code, first, rp, o_pts, o_used, o_strong, o_s
 
 
 @njit(cache=True)
-def fill_options(counts, size, index_of_code, rp, opt_start, opt_n, pts, used, strong, sel):
+def fill_options(counts, size, index_of_code, rp, opt_start, opt_n, pts, used, lock, sel):
     """Options of every throw (both variants) into flat arrays; returns how many were written."""
     o_pts = np.empty(MAX_OPTS, np.int64)
     o_used = np.empty(MAX_OPTS, np.int64)
-    o_strong = np.empty(MAX_OPTS, np.int64)
+    o_lock = np.empty(MAX_OPTS, np.int64)
     o_sel = np.empty(MAX_OPTS, np.int64)
     k = 0
     for r in range(counts.shape[0]):
@@ -116,11 +122,11 @@ def fill_options(counts, size, index_of_code, rp, opt_start, opt_n, pts, used, s
             opt_n[r, v] = 0
             if size[r] == 0 or (v == 1 and size[r] != R.N_DICE):
                 continue
-            m = throw_options(counts[r], index_of_code, v == 1, rp, o_pts, o_used, o_strong, o_sel)
+            m = throw_options(counts[r], index_of_code, v == 1, rp, o_pts, o_used, o_lock, o_sel)
             for i in range(m):
                 pts[k] = o_pts[i]
                 used[k] = o_used[i]
-                strong[k] = o_strong[i]
+                lock[k] = o_lock[i]
                 sel[k] = o_sel[i]
                 k += 1
             opt_n[r, v] = m
@@ -135,9 +141,9 @@ def _build(rp_key: tuple[int, ...]) -> Tables:
     cap = m * 2 * MAX_OPTS
     opt_start = np.zeros((m, 2), np.int64)
     opt_n = np.zeros((m, 2), np.int64)
-    pts, used, strong, sel = (np.zeros(cap, np.int64) for _ in range(4))
-    k = fill_options(t.counts, t.size, t.index_of_code, rp, opt_start, opt_n, pts, used, strong, sel)
-    pts, used, strong, sel = pts[:k], used[:k], strong[:k], sel[:k]
+    pts, used, lock, sel = (np.zeros(cap, np.int64) for _ in range(4))
+    k = fill_options(t.counts, t.size, t.index_of_code, rp, opt_start, opt_n, pts, used, lock, sel)
+    pts, used, lock, sel = pts[:k], used[:k], lock[:k], sel[:k]
     has15 = ((t.counts[:, 0] + t.counts[:, 4]) > 0).astype(np.int64)
     bust_plain = np.array([int(s > 0 and R.busts(c, False, rp)) for c, s in zip(t.counts, t.size, strict=True)])
 
@@ -159,7 +165,7 @@ def _build(rp_key: tuple[int, ...]) -> Tables:
                 continue
             a, b = opt_start[r, v], opt_start[r, v] + opt_n[r, v]
             key = tuple(
-                (int(pts[i]) // unit, (n - int(used[i])) or R.N_DICE, int(strong[i])) for i in range(a, b)
+                (int(pts[i]) // unit, (n - int(used[i])) or R.N_DICE, int(lock[i])) for i in range(a, b)
             )
             groups[key] = groups.get(key, 0.0) + float(t.prob[r])
         for key, p in groups.items():
@@ -168,12 +174,25 @@ def _build(rp_key: tuple[int, ...]) -> Tables:
             g_o.append(len(go))
         tab_g.append(len(g_prob))
     goa = np.array(go, dtype=np.int64).reshape(-1, 3)
+    gl = np.array(g_o, np.int64)
+    g_locked = [bool((goa[gl[g] : gl[g + 1], 2] != R.LOCK_FREE).all()) for g in range(len(g_prob))]
+    tab_free = np.zeros(N_TABS)
+    tab_lk = [0]
+    lk_g: list[int] = []
+    for tab in range(N_TABS):
+        for g in range(tab_g[tab], tab_g[tab + 1]):
+            if g_locked[g]:
+                lk_g.append(g)
+            else:
+                tab_free[tab] += g_prob[g]
+        tab_lk.append(len(lk_g))
     return Tables(
         t.counts, t.child, has15, bust_plain.astype(np.int64), opt_start, opt_n,
-        np.stack((pts, used, strong, sel), axis=1),
-        tab_bust, np.array(tab_g, np.int64), np.array(g_prob), np.array(g_o, np.int64),
+        np.stack((pts, used, lock, sel), axis=1),
+        tab_bust, np.array(tab_g, np.int64), np.array(g_prob), gl,
         goa[:, 0].copy(), goa[:, 1].copy(), goa[:, 2].copy(),
-        goa[:, 0] * QW + (goa[:, 1] - 1) * 2 + goa[:, 2], int(goa[:, 0].max()),
+        goa[:, 0] * QW + (goa[:, 1] - 1) * NL + goa[:, 2], int(goa[:, 0].max()),
+        tab_free, np.array(tab_lk, np.int64), np.array(lk_g, np.int64),
     )
 
 

@@ -18,7 +18,8 @@ from sim.games.base import Game
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
 from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, play_sheets, replay_sheet
-from sim.games.kniffel.solve import new_scratch, solved_table, state_levels, tables, widget
+from sim.games.kniffel.solve import new_scratch, state_levels, tables, widget
+from sim.games.kniffel.table import solved_table
 
 T5 = multisets(5)
 # what each policy maximises, for chart legends and reports: optimal is exact for the expected score of one sheet,

@@ -6,13 +6,10 @@ time (each level in parallel). One turn (a "widget") is solved with the multiset
 ``sim.dice``: final values per roll, then per remaining reroll the expectation over each keep and
 the best keep of each roll. Only reachable upper subtotals are solved.
 
-The table is cached on disk under ``.cache/`` keyed by the config hash.
+``table.py`` caches the table on disk, keyed by the config hash and this solver's code version.
 """
 
 from __future__ import annotations
-
-import time
-from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
@@ -21,7 +18,6 @@ from sim.dice import best_subkeep, best_subkeep_value, expect_over_rerolls, mult
 from sim.games.kniffel import rules as R
 
 T5 = multisets(5)
-CACHE_DIR = Path(__file__).resolve().parents[3] / ".cache" / "kniffel"
 NEG = -1e18
 
 
@@ -248,19 +244,3 @@ def solve(rp: np.ndarray) -> np.ndarray:
 
 def start_value(E: np.ndarray) -> float:
     return float(E[0])
-
-
-def solved_table(rp: np.ndarray, cfg_hash: str, use_cache: bool = True) -> tuple[np.ndarray, float, bool]:
-    """The table for these rules, from the disk cache when present. Returns (E, seconds, cached)."""
-    path = CACHE_DIR / f"optimal-{cfg_hash}.npy"
-    if use_cache and path.is_file():
-        return np.load(path), 0.0, True
-    t0 = time.perf_counter()
-    E = solve(rp)
-    secs = time.perf_counter() - t0
-    if use_cache:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{time.time_ns()}.npy")
-        np.save(tmp, E.astype(np.float64))
-        tmp.replace(path)
-    return E, secs, False

@@ -1,0 +1,145 @@
+"""Compile the kernels of independent games in parallel processes (a cold ``dicesim balance``, the tests).
+
+numba compiles on one thread, so a first balance report on a multi-core machine would compile one
+game after another while the other cores idle. :func:`start` launches one process per game whose
+kernels are not known to be cached (``python -m sim.warmup GAME`` plays one run of each report
+policy, which compiles what the report needs into the shared disk cache, then leaves a marker for
+this source version), at most one per core, the slowest first. :func:`wait_for` (called by
+``run_batch``) waits for a game's process, showing that it compiles, then the kernels load from disk.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from typing import Any
+
+from sim.progress import Ticker, estimate, remember, say
+
+_lock = threading.Lock()
+_procs: dict[str, subprocess.Popen | None] = {}  # game -> its process (None: queued, not started)
+_started: dict[str, float] = {}
+_errs: dict[str, Any] = {}
+_queue: list[str] = []
+_slots = 1
+
+
+def _marker(game: str):
+    """Written once ``warm(game)`` compiled (or loaded) everything for the current source of the game's kernels."""
+    from sim.cache import numba_dir
+    from sim.codehash import module_file, source_key
+
+    path = module_file(f"sim.games.{game}.game")  # its closure holds every kernel module the game uses
+    return None if path is None else numba_dir() / "warm" / f"{game}-{source_key(path)}"
+
+
+def is_cold(game: str) -> bool:
+    """True unless a warm-up of the game's kernels finished for their current source."""
+    marker = _marker(game)
+    return marker is not None and not marker.exists()
+
+
+def _launch(game: str) -> None:
+    env = {**os.environ, "DICESIM_QUIET": "1"}
+    _started[game] = time.perf_counter()
+    _errs[game] = tempfile.TemporaryFile("w+")
+    _procs[game] = subprocess.Popen(
+        [sys.executable, "-m", "sim.warmup", game], env=env, stdout=subprocess.DEVNULL, stderr=_errs[game]
+    )
+
+
+def _fill() -> None:
+    running = sum(1 for p in _procs.values() if p is not None and p.poll() is None)
+    while _queue and running < _slots:
+        _launch(_queue.pop(0))
+        running += 1
+
+
+def start(games: list[str], workers: int | None = None) -> list[str]:
+    """Start compiling the cold ones of ``games`` in the background, ``workers`` at a time (default: one per
+    core), the slowest first; returns those games."""
+    global _slots
+    cold = [g for g in games if is_cold(g)]
+    if len(cold) < 2:
+        return []  # one game gains nothing from another process: it compiles in this one
+    _slots = max(1, min(len(cold), workers or os.cpu_count() or 1))
+    with _lock:
+        cold.sort(key=lambda g: -estimate(g))
+        for g in cold:
+            _procs[g] = None
+        _queue.extend(cold)
+        _fill()
+    threading.Thread(target=_keep_filling, daemon=True).start()
+    return cold
+
+
+def _keep_filling() -> None:
+    """Start queued games as slots free up, also while this process is busy playing another game."""
+    while True:
+        with _lock:
+            _fill()
+            if not _queue:
+                return
+        time.sleep(0.5)
+
+
+def wait_for(game: str, title: str) -> None:
+    """Block until the background compile of ``game`` is done, showing that it runs; a game still queued
+    (no free core yet) is taken back to compile here rather than wait idle."""
+    with _lock:
+        if game not in _procs:
+            return
+        if _procs[game] is None:
+            del _procs[game]
+            _queue.remove(game)
+            return
+    about = estimate(game)
+    say(f"compiling {title} kernels (once, about {about:.0f} s, in a parallel process)")
+    t0 = time.perf_counter()
+    with Ticker(f"compiling {title} kernels", about):
+        while True:
+            with _lock:
+                _fill()
+                p = _procs[game]
+                if p is not None and p.poll() is not None:
+                    break
+            time.sleep(0.2)
+    with _lock:
+        del _procs[game]
+        started = _started.pop(game, t0)
+    with _errs.pop(game) as f:
+        f.seek(0)
+        err = f.read()
+    if p.returncode != 0:  # compiling here will show the real error with the usual reporting
+        last = (err.strip().splitlines() or [f"exit code {p.returncode}"])[-1]
+        say(f"warning: compiling {title} in a parallel process failed ({last}); compiling here")
+        return
+    secs = time.perf_counter() - started
+    remember(game, secs)
+    say(f"compiled {title} kernels in {secs:.0f} s (cached for later runs)")
+
+
+def warm(game: str) -> None:
+    """Play one run of each of ``game``'s report policies: compiles what its report needs."""
+    from sim.games import get_game
+
+    g = get_game(game)
+    cfg = g.load()
+    options = g.check_options({})
+    for _, seats in g.compare_plan(list(g.report_policies), options):
+        g.prepare(cfg, seats, options)
+        g.simulate(cfg, seats, 1, 0, 1, options)
+    marker = _marker(game)
+    if marker is not None:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m sim.warmup GAME")
+    warm(sys.argv[1])

@@ -1,0 +1,232 @@
+"""Caches that cannot go stale: kernel keys from import closures, checked solver tables, cache commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim import cache, codehash
+from sim.codehash import closure, module_file, source_key
+from sim.jitcache import kernel_dir
+from tests.conftest import ROOT, cli_json, run_cli
+
+
+def _isolated(tmp_path: Path) -> dict[str, str]:
+    """A private cache folder for tables that still shares this machine's compiled kernels (no recompiling)."""
+    return {"DICESIM_CACHE_DIR": str(tmp_path / "cache"), "NUMBA_CACHE_DIR": str(cache.numba_dir())}
+
+
+def test_kernel_closure_covers_imports_and_nothing_else():
+    play = module_file("sim.games.dungeon.play")
+    deps = {str(p.relative_to(ROOT)) for p in closure(play)}
+    assert {"sim/games/dungeon/play.py", "policies/dungeon.py", "sim/rng.py", "sim/games/dungeon/rules.py"} <= deps
+    assert "sim/report.py" not in deps and "sim/cli.py" not in deps and "sim/games/kniffel/play.py" not in deps
+
+
+@pytest.fixture
+def fake_project(tmp_path, monkeypatch):
+    """A tiny project tree: sim/a.py imports sim/b.py (inside a function), sim/c.py stands alone."""
+    (tmp_path / "sim").mkdir()
+    (tmp_path / "sim" / "__init__.py").write_text("")
+    (tmp_path / "sim" / "a.py").write_text("def f():\n    from sim.b import g\n    return g()\n")
+    (tmp_path / "sim" / "b.py").write_text("from . import c as _unused\ndef g():\n    return 1\n")
+    (tmp_path / "sim" / "c.py").write_text("X = 1\n")
+    (tmp_path / "sim" / "d.py").write_text("X = 2\n")
+    monkeypatch.setattr(codehash, "PROJECT_ROOT", tmp_path)
+    monkeypatch.setattr(codehash, "_memo", None)
+    monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path / "cache"))
+    for fn in (codehash.direct_imports, codehash.closure, codehash.source_key):
+        fn.cache_clear()
+    yield tmp_path
+    for fn in (codehash.direct_imports, codehash.closure, codehash.source_key):
+        fn.cache_clear()
+
+
+def _key(root: Path, name: str) -> str:
+    for fn in (codehash.direct_imports, codehash.closure, codehash.source_key):
+        fn.cache_clear()
+    return source_key(root / "sim" / name)
+
+
+def test_key_changes_with_any_imported_module_only(fake_project):
+    a0 = _key(fake_project, "a.py")
+    (fake_project / "sim" / "d.py").write_text("X = 3\n")  # imported by nobody
+    assert _key(fake_project, "a.py") == a0
+    (fake_project / "sim" / "c.py").write_text("X = 4\n")  # imported by b (relative), which a imports in a function
+    a1 = _key(fake_project, "a.py")
+    assert a1 != a0
+    (fake_project / "sim" / "a.py").write_text((fake_project / "sim" / "a.py").read_text() + "# edit\n")
+    assert _key(fake_project, "a.py") not in (a0, a1)
+
+
+def test_kernels_are_cached_under_their_source_key():
+    """A real run stores its kernel under <cache>/numba/<module>/<key of the module and its imports>."""
+    res = run_cli("play", "kniffel", "--policy", "greedy", "--n", "200", "--no-report")
+    assert res.returncode == 0, res.stderr
+    play = module_file("sim.games.kniffel.play")
+    d = kernel_dir(play)
+    assert d == cache.numba_dir() / "sim.games.kniffel.play" / source_key(play)
+    assert any(d.glob("*.play_sheets-*.nbi")) and any(d.glob("*.play_sheets-*.nbc"))
+    assert not any(ROOT.joinpath("sim").rglob("*.nbi"))  # nothing written into the package
+
+
+def test_table_roundtrip_and_corruption(tmp_path, capsys):
+    path = tmp_path / "t.npz"
+    arrays = {"E": np.arange(10.0), "n": np.array(3)}
+    cache.save_table(path, arrays)
+    back = cache.load_table(path)
+    assert back is not None and np.array_equal(back["E"], arrays["E"]) and int(back["n"]) == 3
+    assert cache.load_table(tmp_path / "missing.npz") is None
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])  # truncated
+    assert cache.load_table(path) is None and not path.exists()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is corrupt" in err[0] and "rebuilding" in err[0]
+    cache.save_table(path, arrays)
+    raw = bytearray(path.read_bytes())
+    i = raw.find(np.arange(10.0).tobytes())
+    raw[i + 8] ^= 0xFF  # one flipped byte inside the stored values
+    path.write_bytes(bytes(raw))
+    assert cache.load_table(path) is None
+    assert "is corrupt" in capsys.readouterr().err
+
+
+def test_solver_table_key_has_rules_and_code_version():
+    code = codehash.code_version("sim.games.kniffel.solve")
+    p = cache.table_path("kniffel", "optimal", "abc", code)
+    assert p.name == f"optimal-abc-{code}.npz"
+    assert code != codehash.code_version("sim.games.dadox.solve")
+    deps = {str(q.relative_to(ROOT)) for q in closure(module_file("sim.games.kniffel.solve"))}
+    assert {"sim/games/kniffel/solve.py", "sim/games/kniffel/rules.py", "sim/dice.py"} <= deps
+
+
+def test_solve_cache_fresh_and_corrupt_file_via_cli(tmp_path):
+    env = _isolated(tmp_path)
+    first = cli_json("solve", "kniffel", env=env)
+    assert not first["cached"] and first["value"] == pytest.approx(254.5838197, abs=5e-7)
+    [table] = (tmp_path / "cache" / "tables" / "kniffel").glob("optimal-*.npz")
+    assert cli_json("solve", "kniffel", env=env)["cached"]
+    fresh = cli_json("solve", "kniffel", "--fresh", env=env)
+    assert not fresh["cached"] and fresh["value"] == first["value"] and fresh["seconds"] > 0
+    table.write_bytes(table.read_bytes()[:1000])
+    res = run_cli("solve", "kniffel", "--json", env=env)
+    assert res.returncode == 0, res.stderr
+    warn = [line for line in res.stderr.splitlines() if "corrupt" in line]
+    assert len(warn) == 1 and str(table) in warn[0]
+    again = json.loads(res.stdout)
+    assert not again["cached"] and again["value"] == first["value"]
+    assert cli_json("solve", "kniffel", env=env)["cached"]
+
+
+def test_cache_info_and_clear(tmp_path):
+    env = _isolated(tmp_path)
+    cli_json("solve", "kniffel", env=env)
+    info = cli_json("cache", "info", env=env)
+    assert info["root"] == str(tmp_path / "cache")
+    assert [t["game"] for t in info["tables"]] == ["kniffel"] and info["tables"][0]["bytes"] > 1_000_000
+    text = run_cli("cache", "info", env=env)
+    assert text.returncode == 0 and "kniffel/optimal-" in text.stdout and "MB" in text.stdout
+    cleared = cli_json("cache", "clear", env={"DICESIM_CACHE_DIR": str(tmp_path / "cache")})
+    assert cleared["bytes"] >= info["tables"][0]["bytes"]
+    assert not (tmp_path / "cache" / "tables").exists()
+    assert cli_json("cache", "info", env=env)["tables"] == []
+
+
+def test_version_prints_version_and_code_hash():
+    from sim import __version__
+
+    res = run_cli("--version")
+    assert res.returncode == 0
+    assert res.stdout.strip() == f"dicesim {__version__} (code {codehash.code_hash()})"
+
+
+def test_configs_list_and_copy(tmp_path):
+    listed = cli_json("configs")
+    assert "kniffel/default.toml" in listed["files"] and "dungeon/default.toml" in listed["files"]
+    assert set(listed["files"]) == {str(p.relative_to(ROOT / "configs")) for p in (ROOT / "configs").rglob("*.toml")}
+    dest = tmp_path / "mine"
+    res = run_cli("configs", "--copy", str(dest))
+    assert res.returncode == 0, res.stderr
+    assert (dest / "kniffel" / "free-joker.toml").read_text() == (ROOT / "configs/kniffel/free-joker.toml").read_text()
+    again = run_cli("configs", "--copy", str(dest))
+    assert again.returncode == 2 and again.stderr.startswith("error: ") and len(again.stderr.splitlines()) == 1
+    # --config reads a user file relative to the working directory: an edited copy
+    mine = dest / "kniffel" / "no-bonus.toml"
+    mine.write_text(mine.read_text().replace("value = 35", "value = 41"))
+    out = subprocess.run(
+        [sys.executable, "-c", "from sim.cli import main; main()", "describe", "kniffel", "--config",
+         "mine/kniffel/no-bonus.toml", "--json"],
+        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert out.returncode == 0, out.stderr
+    cfg = json.loads(out.stdout)["config"]
+    assert cfg["bonus"]["value"] == 41 and cfg["scores"]["kniffel_bonus"] == 0
+
+
+COMPILE_SNIPPET = """
+from numba import njit
+import numpy as np
+from sim.progress import compiling
+
+@njit
+def f(x):
+    return x.sum() + 1
+
+with compiling("kniffel", "Kniffel"):
+    f(np.arange(3))
+with compiling("kniffel", "Kniffel"):
+    f(np.arange(3))  # compiled already: says nothing
+"""
+
+
+def test_compile_notice_plain_lines_and_quiet(tmp_path):
+    env = {**os.environ, "DICESIM_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    res = subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], capture_output=True, text=True, env=env)
+    assert res.returncode == 0, res.stderr
+    lines = res.stderr.splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("compiling Kniffel kernels (once, about ") and lines[0].endswith(" s)")
+    assert lines[1].startswith("compiled Kniffel kernels in ")
+    assert "\x1b" not in res.stderr  # not a terminal: no control codes
+    assert "kniffel" in json.loads((tmp_path / "numba" / "compile-seconds.json").read_text())
+    quiet = subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], capture_output=True, text=True,
+                           env={**env, "DICESIM_QUIET": "1"})
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_quiet_flag_silences_compile_notices(tmp_path):
+    """A cold solve says it compiles (plain lines, no control codes); ``--quiet`` before any command silences it."""
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "DICESIM_CACHE_DIR": str(tmp_path)}
+    args = ("solve", "dadox", "--objective", "turn", "--json")
+    loud = run_cli(*args, env=env)
+    assert loud.returncode == 0, loud.stderr
+    assert loud.stderr.startswith("compiling Dadox kernels (once, about ") and "\x1b" not in loud.stderr
+    assert json.loads(loud.stdout)["value"] > 0
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba2")
+    quiet = run_cli("--quiet", *args, env=env)
+    assert quiet.returncode == 0 and quiet.stderr == "" and json.loads(quiet.stdout) == json.loads(loud.stdout) | {
+        "seconds": json.loads(quiet.stdout)["seconds"]}
+
+
+def test_compile_seconds_counts_only_compiling():
+    """What ``solve --fresh`` subtracts from its timing: seconds numba spent compiling inside the block."""
+    from numba import njit
+
+    from sim.progress import compile_seconds
+
+    @njit
+    def twice(x):
+        return x * 2
+
+    with compile_seconds() as compiling:
+        assert compiling() == 0.0
+        twice(3)  # compiles
+        first = compiling()
+        twice(4)  # compiled already
+        assert first > 0 and compiling() == first
