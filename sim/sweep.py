@@ -203,13 +203,14 @@ def _resolve(path: str | None, base_dir: Path | None) -> str | None:
     return str(p)  # load reports it as not found
 
 
-def _spec_error(source: str, err: ValidationError) -> DicesimError:
+def spec_error(source: str, err: ValidationError, kind: str = "sweep file") -> DicesimError:
+    """One line naming the first invalid field of a designer's file (sweep, tune) and what is wrong with it."""
     e = err.errors()[0]
     loc = ".".join(str(x) for x in e["loc"]) or "(top level)"
     if e["type"] == "extra_forbidden":
-        return ConfigError(f"{source}: unknown sweep file field: {loc}")
+        return ConfigError(f"{source}: unknown {kind} field: {loc}")
     if e["type"] == "missing":
-        return ConfigError(f"{source}: missing sweep file field: {loc}")
+        return ConfigError(f"{source}: missing {kind} field: {loc}")
     return ConfigError(f"{source}: invalid value for {loc}: {e.get('input')!r} ({e['msg']})")
 
 
@@ -231,7 +232,7 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
     try:
         spec = SweepFile.model_validate(data)
     except ValidationError as err:
-        raise _spec_error(source, err) from None
+        raise spec_error(source, err) from None
     try:
         game = get_game(spec.game)
     except DicesimError as e:

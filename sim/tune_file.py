@@ -22,7 +22,7 @@ from pydantic import Field, ValidationError
 
 from sim.config import ConfigError, DicesimError, Strict, config_hash, read_toml
 from sim.games.base import Game
-from sim.sweep import _field_value, _resolve, flatten, point_config
+from sim.sweep import _field_value, _resolve, flatten, point_config, spec_error
 
 FORMAT = 1
 FLOAT_RESOLUTION = 1e-4  # float fields are rounded to this share of their range
@@ -165,16 +165,6 @@ def load_tune(path: str | Path, probe: bool = True) -> Tune:
     return tune_from_dict(read_toml(path), str(path), path.resolve().parent, probe)
 
 
-def _spec_error(source: str, err: ValidationError) -> DicesimError:
-    e = err.errors()[0]
-    loc = ".".join(str(x) for x in e["loc"]) or "(top level)"
-    if e["type"] == "extra_forbidden":
-        return ConfigError(f"{source}: unknown tune file field: {loc}")
-    if e["type"] == "missing":
-        return ConfigError(f"{source}: missing tune file field: {loc}")
-    return ConfigError(f"{source}: invalid value for {loc}: {e.get('input')!r} ({e['msg']})")
-
-
 def _is_number(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
@@ -220,7 +210,7 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
     try:
         spec = TuneFile.model_validate(data)
     except ValidationError as err:
-        raise _spec_error(source, err) from None
+        raise spec_error(source, err, "tune file") from None
     try:
         game = get_game(spec.game)
     except DicesimError as e:
