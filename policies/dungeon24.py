@@ -482,7 +482,8 @@ def reply_value(S: np.ndarray, p: int, r: int, rp: np.ndarray) -> float:
 
 @njit(cache=True)
 def attack_search(S: np.ndarray, p: int, f: int, b: int, r: int, rp: np.ndarray) -> float:
-    """Value for ``r`` of ``p`` attacking with ``f`` against ``b``, through the exchange and the opponent's reply."""
+    """Value for ``r`` of ``p`` attacking with ``f`` against ``b``: the exchange, then ``1 - p``'s next turn (the
+    opponent's reply when ``r == p``; the blocker's own turn when ``r`` is the defender)."""
     prob = np.zeros((MAX_DIFF, 2, 2))
     exchange_outcomes(S, p, f, b, rp, prob)
     S2 = np.empty_like(S)
@@ -516,22 +517,6 @@ def search_turn(S: np.ndarray, p: int, rp: np.ndarray):
 
 
 @njit(cache=True)
-def _blocked_then_own_turn(S: np.ndarray, o: int, f: int, b: int, p: int, rp: np.ndarray) -> float:
-    """Value for ``p`` of blocking ``o``'s fighter ``f`` with ``b``: the exchange, then ``p``'s own next turn."""
-    prob = np.zeros((MAX_DIFF, 2, 2))
-    exchange_outcomes(S, o, f, b, rp, prob)
-    S2 = np.empty_like(S)
-    tot = 0.0
-    for diff in range(MAX_DIFF):
-        for pa in range(2):
-            for pd in range(2):
-                if prob[diff, pa, pd] > 0:
-                    _apply_outcome(S, S2, o, b, diff, pa, pd, rp)
-                    tot += prob[diff, pa, pd] * reply_value(S2, o, p, rp)
-    return tot
-
-
-@njit(cache=True)
 def search_blocker(S: np.ndarray, p: int, f: int, rp: np.ndarray) -> int:
     """Blocker of ``p`` against the attacker's ``f``: the best for ``p`` over the exchange and ``p``'s own next turn."""
     o = 1 - p
@@ -539,7 +524,7 @@ def search_blocker(S: np.ndarray, p: int, f: int, rp: np.ndarray) -> int:
     bb = -1
     for b in range(R.N_POS):
         if R.status(S, p, b) == R.ACTIVE:
-            v = _blocked_then_own_turn(S, o, f, b, p, rp)
+            v = attack_search(S, o, f, b, p, rp)  # the exchange, then p's own next turn
             if v > best:
                 best = v
                 bb = b
