@@ -63,7 +63,7 @@ def main() -> None:
 
     t0 = time.perf_counter()
     b = run_batch(game, cfg, [args.policy], points * args.n, 1, options, chunk=game.chunk, progress=False)
-    game.metrics(b.table, options)
+    game.metrics(b.table, options, cfg)
     batch_s = time.perf_counter() - t0
 
     sweep_s, local = timed_sweep(sweep_spec(args.n, args.policy), tmp / "local")
@@ -112,7 +112,7 @@ def typical_case(tmp: Path, n: int = 10_000) -> dict:
     run_batch(game, cfg, ["vorschlag"], 200, 1, options, progress=False)
     t0 = time.perf_counter()
     b = run_batch(game, cfg, ["vorschlag"], 20 * n, 1, options, chunk=game.chunk, progress=False)
-    game.metrics(b.table, options)
+    game.metrics(b.table, options, cfg)
     batch_s = time.perf_counter() - t0
     sweep_s, _ = timed_sweep(spec, tmp / "typical")
     return {

@@ -102,9 +102,8 @@ class Result:
         from sim.games import get_game
 
         g = get_game(self.game)
-        if self.config is not None:
-            g.use_config(self.config)
-        paths = [Path(p) for p in g.charts(self.tables, _chart_dir(out), self.options)]
+        cfg = self.config if self.config is not None else g.load()
+        paths = [Path(p) for p in g.charts(self.tables, _chart_dir(out), self.options, cfg)]
         _show(paths)
         return paths
 
@@ -125,7 +124,7 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     seats = g.seat_policies(policy, opts)
     batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=make_backend(scheduler),
                       progress=progress)
-    metrics = g.metrics(batch.table, opts)
+    metrics = g.metrics(batch.table, opts, cfg)
     summary: dict[str, Any] = {
         "game": g.name, "policy": policy, "n": n, "seed": seed, "config_hash": config_hash(cfg),
         "seconds": round(batch.seconds, 4), "runs_per_second": round(batch.runs_per_second, 1), "options": opts,
@@ -162,7 +161,7 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
         b = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=backend, progress=progress)
         tables[label] = b.table
         results[label] = {"seats": seats, "seconds": round(b.seconds, 4),
-                          "runs_per_second": round(b.runs_per_second, 1), "metrics": g.metrics(b.table, opts)}
+                          "runs_per_second": round(b.runs_per_second, 1), "metrics": g.metrics(b.table, opts, cfg)}
     summary: dict[str, Any] = {
         "game": g.name, "policies": results, "n": n, "seed": seed, "config_hash": config_hash(cfg), "options": opts,
         "assumed": list(getattr(cfg, "assumed", []) or []), "paired": g.paired(tables, opts),

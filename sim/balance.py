@@ -29,7 +29,7 @@ def game_report(name: str, out: Path, n: int, seed: int) -> tuple[Path, str]:
     for label, seats in game.compare_plan(list(game.report_policies), options):
         b = run_batch(game, cfg, seats, n, seed, options, chunk=game.chunk)
         tables[label] = b.table
-        metrics[label] = game.metrics(b.table, options)
+        metrics[label] = game.metrics(b.table, options, cfg)
         results[label] = {"seats": seats, "seconds": round(b.seconds, 3), "runs_per_second": round(b.runs_per_second)}
     summary = {
         "game": name,

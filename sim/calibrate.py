@@ -129,7 +129,7 @@ class _Evaluator:
         cfg = self.cfg(x)
         b = run_batch(self.game, cfg, self.seats, self.n, self.seed, self.options, chunk=self.game.chunk,
                       backend=self.backend, progress=False)
-        metrics = self.game.metrics(b.table, self.options)
+        metrics = self.game.metrics(b.table, self.options, cfg)
         if self.metric not in metrics:
             raise DicesimError(f"unknown metric {self.metric!r} for {self.game.name} "
                                f"(choose from {', '.join(metrics)})")

@@ -102,9 +102,8 @@ def build_report(out: Path) -> Path:
     game = get_game(manifest["game"])
     tables = {label: pd.read_parquet(out / f) for label, f in manifest["tables"].items()}
     options = manifest.get("options", {})
-    if "config" in manifest:
-        game.use_config(game.Config.model_validate(manifest["config"]))
-    charts = game.charts(tables, out, options)
+    cfg = game.Config.model_validate(manifest["config"]) if "config" in manifest else game.load()
+    charts = game.charts(tables, out, options, cfg)
     metrics = pd.read_csv(out / "metrics.csv")
     page = render_html(manifest, metrics, [Path(c).name for c in charts], out)
     path = out / "report.html"

@@ -485,7 +485,8 @@ def _finish_row(out: Path, sweep: Sweep, point: int, slot: int) -> None:
     table = runs_table(out, sweep, point, slot)
     if table is None:
         raise DicesimError(f"parts of point {point} policy {sweep.plan[slot][0]} are missing in {out}/parts")
-    metrics = sweep.game.metrics(table, sweep.options)
+    cfg = next(p.cfg for p in sweep.points if p.index == point)  # the point's own rules, also on --resume
+    metrics = sweep.game.metrics(table, sweep.options, cfg)
     clean = {
         name: {"value": _num(m.get("value")), **({"ci95": [_num(x) for x in m["ci95"][:2]]} if m.get("ci95") else {})}
         for name, m in metrics.items()

@@ -168,8 +168,12 @@ def overlays(
     dest.mkdir(exist_ok=True)
     for old in dest.glob("*.png"):
         old.unlink()
+    from sim.sweep import point_config
+
     game = get_game(canon["game"])
-    return [Path(p) for p in game.charts(tables, dest, canon["options"])]
+    first = overlay_points(table, fields, base)[0][0]
+    cfg = point_config(game, meta.get("base_config"), canon["points"][first]["sets"])  # rules the charts draw
+    return [Path(p) for p in game.charts(tables, dest, canon["options"], cfg)]
 
 
 CAPTIONS = {

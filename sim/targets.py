@@ -181,7 +181,7 @@ def check_targets(bands: list[Band], strict: bool = False, n: int | None = None,
         b0 = members[0]
         batch = run_batch(b0.game, b0.cfg, b0.seats, b0.n, b0.seed, b0.options, chunk=b0.game.chunk, backend=backend,
                           progress=progress)
-        metrics = b0.game.metrics(batch.table, b0.options)
+        metrics = b0.game.metrics(batch.table, b0.options, b0.cfg)
         for b in members:
             if b.metric not in metrics:
                 raise DicesimError(f"target {b.index + 1} ({b.name}): unknown metric {b.metric!r} for {b.game.name} "

@@ -286,7 +286,7 @@ def _probe_metrics(tune: Tune) -> None:
                 seats = tune.game.compare_plan([t.policy], options)[0][1]
                 batch = run_batch(tune.game, cfg, seats, min(PROBE_RUNS, tune.spec.n), tune.spec.seed, options,
                                   chunk=tune.chunk, progress=False)
-                reported[t.policy] = tune.game.metrics(batch.table, options)
+                reported[t.policy] = tune.game.metrics(batch.table, options, cfg)
             if t.metric not in reported[t.policy]:
                 raise ConfigError(f"{tune.source}: target {t.index + 1} ({t.name}): {tune.game.name} does not report "
                                   f"{t.metric!r} (choose from {', '.join(reported[t.policy])})")

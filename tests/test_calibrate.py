@@ -58,7 +58,7 @@ class CoinGame(Game):
         u = uniforms(seed, np.arange(start, start + count, dtype=np.uint64))
         return {"run": np.arange(start, start + count), "win": u < cfg.coin.p}
 
-    def metrics(self, table, options):
+    def metrics(self, table, options, cfg):
         return {"win_rate": stats.rate(table["win"].to_numpy())}
 
 
@@ -113,7 +113,7 @@ def test_integer_field_on_kniffel_bracket_is_adjacent_and_paired():
     assert abs(c.estimate["value"] - 0.3) == min(abs(evals[a] - 0.3), abs(evals[b] - 0.3))
     cfg = g.load(None, [f"bonus.threshold={c.value}"])
     batch = run_batch(g, cfg, ["greedy"], 3000, 2, {"players": 1}, progress=False)
-    assert g.metrics(batch.table, {"players": 1})["upper_bonus_rate"]["value"] == c.estimate["value"]
+    assert g.metrics(batch.table, {"players": 1}, cfg)["upper_bonus_rate"]["value"] == c.estimate["value"]
     assert 50 <= c.value <= 62
 
 

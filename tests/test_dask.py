@@ -61,3 +61,46 @@ def test_resume_on_the_cluster_after_a_lost_part(cluster, tmp_path):
                       progress=False, report=False)
     assert again.chunks_run == 1
     pd.testing.assert_frame_equal(first.table, again.table)
+
+
+ANALYSIS = """
+game = "dungeon"
+policies = ["vorschlag"]
+n = 300
+seed = 5
+chunk = 150
+options = { difficulty = "leicht" }
+[[variants]]
+name = "seed flags"
+[[variants]]
+name = "every offered upgrade a trap"
+set = { "analysis.trap_lift" = 1.0, "analysis.trap_pick_rate" = 0.0, "analysis.min_offers" = 1 }
+"""
+
+
+def test_analysis_fields_decide_the_metrics_locally_on_dask_and_after_resume(cluster, tmp_path):
+    """Games hold no per-run state: an ``analysis.*`` field reaches the metrics wherever the runs were played
+    (this process, Dask workers) and when a resumed sweep computes them from stored parts without playing."""
+    from sim.batch import run_batch
+    from sim.games import get_game
+
+    sweep = tmp_path / "a.toml"
+    sweep.write_text(ANALYSIS)
+    local = run_sweep(load_sweep(sweep), tmp_path / "local", progress=False, report=False).table
+    remote = run_sweep(load_sweep(sweep), tmp_path / "dask", scheduler=cluster.scheduler_address, progress=False,
+                       report=False).table
+    for row in (tmp_path / "dask" / "rows").glob("*.json"):
+        row.unlink()  # as if killed after the parts were written: resume computes every row from the parts
+    resumed = run_sweep(load_sweep(sweep), tmp_path / "dask", resume=True, progress=False, report=False)
+    assert resumed.chunks_run == 0
+    pd.testing.assert_frame_equal(local, remote)
+    pd.testing.assert_frame_equal(local, resumed.table)
+    g = get_game("dungeon")
+    opts = g.check_options({"difficulty": "leicht"})
+    traps = [c for c in local.columns if c.startswith("upgrade_") and c.endswith("_trap")]
+    assert traps
+    for i, sets in enumerate(([], ["analysis.trap_lift=1.0", "analysis.trap_pick_rate=0.0", "analysis.min_offers=1"])):
+        cfg = g.load(None, sets)
+        expected = g.metrics(run_batch(g, cfg, ["vorschlag"], 300, 5, opts, progress=False).table, opts, cfg)
+        assert [local[c].iloc[i] for c in traps] == [expected[c]["value"] for c in traps]
+    assert local[traps].iloc[1].sum() > local[traps].iloc[0].sum()  # the field changed the flags

@@ -187,7 +187,7 @@ def test_table_rows_match_direct_batches_on_the_same_seed(tmp_path):
         row = t.iloc[i]
         cfg = g.load(None, [f"bonus.value={row['bonus.value']}", f"bonus.threshold={row['bonus.threshold']}"])
         b = run_batch(g, cfg, [row["policy"]], 1500, 3, {"players": 1}, progress=False)
-        m = g.metrics(b.table, {"players": 1})
+        m = g.metrics(b.table, {"players": 1}, cfg)
         assert row["config_hash"] == config_hash(cfg)
         for name in ("mean_score", "upper_bonus_rate", "score_p90", "kniffel_rate"):
             assert row[name] == m[name]["value"], name

@@ -72,7 +72,7 @@ def write(tmp_path: Path, text: str, name: str = "t.toml") -> Path:
 def greedy_metrics(cfg, n: int, seed: int) -> dict:
     g = get_game("kniffel")
     b = run_batch(g, cfg, ["greedy"], n, seed, {"players": 1}, progress=False)
-    return g.metrics(b.table, {"players": 1})
+    return g.metrics(b.table, {"players": 1}, cfg)
 
 
 @pytest.fixture(scope="module")

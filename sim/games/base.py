@@ -11,8 +11,12 @@ gets play/compare/sweep/report/replay for free. A game supplies:
   ``start .. start + count - 1`` as a dict of equal-length numpy arrays. It must be a pure function of
   (cfg, policies, seed, run index, options): chunking, threads and workers never change a number.
   ``policies`` is one name per seat (games with one actor get a one-element list).
-- ``metrics(table, options)``: ``{name: {"value": v, "ci95": [lo, hi]}}`` (rates and means carry ci95).
-- ``charts(tables, out_dir)``: PNGs from the per-policy tables; returns the paths written.
+- ``metrics(table, options, cfg)``: ``{name: {"value": v, "ci95": [lo, hi]}}`` (rates and means carry ci95).
+- ``charts(tables, out_dir, options, cfg)``: PNGs from the per-policy tables; returns the paths written.
+
+A game holds no per-run state: ``metrics`` and ``charts`` get the config they describe as an argument, because
+the chunks behind a table may have been simulated in another process (a Dask worker) or not at all in this one
+(a resumed sweep, ``dicesim report`` rebuilding pages from a stored manifest).
 - ``replay(cfg, policies, seed, run, options)``: one run, human-readable, identical to run ``run``
   of a batch with the same seed.
 - ``describe(cfg)``: derived rule tables as JSON-ready dict; ``solve(cfg, options)``: exact solution
@@ -75,19 +79,17 @@ class Game:
     def prepare(self, cfg: Strict, policies: list[str], options: dict[str, Any]) -> None:
         """Build what the policies need before a batch (solved tables); default: nothing."""
 
-    def use_config(self, cfg: Strict) -> None:
-        """Adopt ``cfg`` for what ``charts`` draws beyond the tables (``dicesim report`` passes the config stored
-        in manifest.json); default: nothing."""
-
     def simulate(
         self, cfg: Strict, policies: list[str], seed: int, start: int, count: int, options: dict[str, Any]
     ) -> dict[str, np.ndarray]:
         raise DicesimError(f"{self.name} cannot be simulated")
 
-    def metrics(self, table: pd.DataFrame, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: Strict) -> dict[str, dict[str, Any]]:
         return {}
 
-    def charts(self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any]) -> list[Path]:
+    def charts(
+        self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: Strict
+    ) -> list[Path]:
         return []
 
     def replay(self, cfg: Strict, policies: list[str], seed: int, run: int, options: dict[str, Any]) -> str:

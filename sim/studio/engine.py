@@ -244,7 +244,7 @@ def play(game: str, config: str | None, sets: list[str], policy: str, options: d
     seats = g.seat_policies(policy, opts)
     batch = run_batch(g, cfg, seats, n, seed, opts, chunk=g.chunk, backend=StudioBackend(on_runs, cancel),
                       progress=False)
-    metrics = g.metrics(batch.table, opts)
+    metrics = g.metrics(batch.table, opts, cfg)
     return PlayResult(g.name, policy, n, seed, opts, config, list(sets), cfg, batch.table, metrics, batch.seconds)
 
 
@@ -310,12 +310,11 @@ def headline(game: str, metrics: dict[str, dict[str, Any]], k: int = 10) -> list
 def charts(cur: PlayResult, prev: PlayResult | None, out_dir: Path) -> list[Path]:
     """The game page's charts, the previous run overlaid as a second label."""
     g = get_game(cur.game)
-    g.use_config(cur.cfg)
     tables = {cur.label or "now": cur.table}
     if prev is not None and prev.game == cur.game:
         tables = {prev.label or "before": prev.table, **tables}
     out_dir.mkdir(parents=True, exist_ok=True)
-    return [Path(p) for p in g.charts(tables, out_dir, cur.options)]
+    return [Path(p) for p in g.charts(tables, out_dir, cur.options, cur.cfg)]
 
 
 # --- saving ------------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ def test_optimal_turn_simulation_matches_the_solver(preset):
     value = GAME.solve(cfg, {"objective": "turn"})["value"]
     t = table(cfg, ["optimal-turn"], 2000, seed=3)
     assert (t["turns"] == 100).all()
-    m = GAME.metrics(t, OPTS)["mean_turn_score"]
+    m = GAME.metrics(t, OPTS, cfg)["mean_turn_score"]
     lo, hi = m["ci95"]
     assert lo <= value <= hi, (value, m)
     assert hi - lo < 12
@@ -80,7 +80,7 @@ def test_optimal_win_simulation_matches_the_solver():
     cfg = cfg_of(None, ["goal.target=1000", "solver.score_floor=-500"])
     value = GAME.solve(cfg, {"objective": "win"})["first_player_win_probability"]
     t = table(cfg, ["optimal-win", "optimal-win"], 20_000, seed=11)
-    lo, hi = GAME.metrics(t, OPTS)["win_rate_seat_0"]["ci95"]
+    lo, hi = GAME.metrics(t, OPTS, cfg)["win_rate_seat_0"]["ci95"]
     assert lo <= value <= hi, (value, lo, hi)
 
 
@@ -159,7 +159,7 @@ def test_metrics_and_charts(tmp_path):
         "threshold": table(cfg, ["threshold"] * 2, 2000),
         "greedy vs threshold": table(cfg, ["greedy", "threshold"], 2000),
     }
-    m = GAME.metrics(tables["greedy vs threshold"], OPTS)
+    m = GAME.metrics(tables["greedy vs threshold"], OPTS, cfg)
     for key in ("win_rate_seat_0", "first_player_advantage", "win_rate_greedy", "game_length_turns",
                 "game_length_turns_p50", "bust_rate_6_dice", "mean_banked_turn_score", "overshoot_rate",
                 "negative_score_rate", "draw_rate"):
@@ -167,7 +167,7 @@ def test_metrics_and_charts(tmp_path):
     json.dumps(m)  # JSON-ready
     # busts of n dice at the rates the rules give: 6 dice mix first (5/162) and later throws
     assert m["bust_rate_1_dice"]["ci95"][0] < 2 / 3 < m["bust_rate_1_dice"]["ci95"][1]
-    paths = GAME.charts(tables, tmp_path, OPTS)
+    paths = GAME.charts(tables, tmp_path, OPTS, cfg)
     assert {p.name for p in paths} == {"game_length.png", "win_rate_by_seat.png", "bank_thresholds.png"}
     assert all(p.stat().st_size > 1000 for p in paths)
 
@@ -216,14 +216,17 @@ def test_cli_solve_describe_play():
     assert len(out.stderr.strip().splitlines()) == 1
 
 
-def test_report_redraws_with_the_stored_config(tmp_path):
+def test_report_redraws_with_the_stored_config(tmp_path, monkeypatch):
     """``dicesim report`` draws the bank thresholds of the config the run used, not the default one."""
     from sim.report import build_report
 
     res = run_cli("play", "dadox", "--config", str(CONFIG_DIR / "dadox" / "house.toml"), "--policy", "threshold",
                   "--n", "200", "--out", str(tmp_path))
     assert res.returncode == 0, res.stderr
-    GAME.use_config(GAME.load())
+    import sim.games.dadox.charts as charts
+
+    drawn = []
+    real = charts.bank_thresholds
+    monkeypatch.setattr(charts, "bank_thresholds", lambda th, cfg, out: drawn.append(cfg) or real(th, cfg, out))
     build_report(tmp_path)
-    assert GAME._last_cfg == GAME.load(CONFIG_DIR / "dadox" / "house.toml")
-    assert GAME._last_cfg != GAME.load()
+    assert drawn == [GAME.load(CONFIG_DIR / "dadox" / "house.toml")] and drawn[0] != GAME.load()

@@ -103,7 +103,7 @@ def test_fixed_arrangement_option():
 
 def test_metrics_and_describe_are_json():
     t = pd.DataFrame(GAME.simulate(CFG, ["heuristic", "greedy"], 2, 0, 4000, OPTS))
-    m = GAME.metrics(t, OPTS)
+    m = GAME.metrics(t, OPTS, CFG)
     for k in ("win_rate", "first_attacker_win_rate", "mean_turns", "ability_uses0", "ability_used_rate1",
               "boss_lost_rate0", "end_lp_rate", "end_no_creatures_rate"):
         assert "value" in m[k]
@@ -117,7 +117,7 @@ def test_metrics_and_describe_are_json():
 
 def test_charts(tmp_path):
     t = pd.DataFrame(GAME.simulate(CFG, ["greedy", "greedy"], 2, 0, 2000, OPTS))
-    paths = GAME.charts({"greedy": t}, tmp_path, OPTS)
+    paths = GAME.charts({"greedy": t}, tmp_path, OPTS, CFG)
     assert len(paths) == 2 and all(p.exists() and p.stat().st_size > 1000 for p in paths)
 
 

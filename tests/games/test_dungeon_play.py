@@ -273,7 +273,7 @@ def test_third_card_is_a_rest_half_of_the_time():
 
 def test_metrics_shape():
     t = table("vorschlag", 1500, seed=5)
-    m = GAME.metrics(t, LEICHT)
+    m = GAME.metrics(t, LEICHT, CFG)
     for key in ("win_rate", "mean_rooms_cleared", "mean_score", "mean_turns_per_fight", "death_room_10",
                 "survival_room_1", "lp_room_5_p50", "coins_room_10_p90", "combos_full_house", "path_elite"):
         assert key in m and "value" in m[key]

@@ -254,7 +254,7 @@ def test_runs_with_rewards_and_market():
     assert t.loc[reached, "market_spent_3"].mean() > 0
     assert t["jokers_used"].sum() > 0 and (t["jokers_used"] == t["jokers_set"] + t["jokers_reroll"]
                                             + t["jokers_heal"]).all()
-    m = GAME.metrics(t, LEICHT)
+    m = GAME.metrics(t, LEICHT, CFG)
     for key in ("mean_upgrades_gained", "mean_jokers_used", "coins_spent_market_3", "upgrade_paschmeister_pick_rate",
                 "upgrade_paschmeister_win_lift", "upgrade_wetzstein_win_rate_picked", "upgrade_berserker_dominant",
                 "upgrade_giftdolch_trap", "upgrade_extra_wuerfel_offer_rate"):

@@ -102,7 +102,7 @@ def test_two_players_win_rates_and_ties():
     assert set(t["seat"]) == {0, 1}
     per_run = t.groupby("run")
     assert ((per_run["win"].sum() == 1) | per_run["tie"].all()).all()
-    m = GAME.metrics(t, {"players": 2})
+    m = GAME.metrics(t, {"players": 2}, CFG)
     lo0, hi0 = m["win_rate_seat_0"]["ci95"]
     assert lo0 < 0.5 < hi0 or abs(m["win_rate_seat_0"]["value"] - 0.5) < 0.03  # same policy: fair seats
 

@@ -38,8 +38,9 @@ RUN_S = 300_000  # ms for one run on a busy machine (kernels are loaded from the
 def reference(sets: list[str]) -> dict:
     """The same config, policy, N and seed played straight through the engine."""
     g = get_game("dungeon")
-    b = run_batch(g, g.load(None, sets), ["vorschlag"], N, SEED, OPTS, progress=False)
-    return g.metrics(b.table, OPTS)
+    cfg = g.load(None, sets)
+    b = run_batch(g, cfg, ["vorschlag"], N, SEED, OPTS, progress=False)
+    return g.metrics(b.table, OPTS, cfg)
 
 
 def _free_port() -> int:
@@ -222,8 +223,9 @@ def test_sweep_a_field_from_the_page(page):
     rows = page.locator('[data-testid="sweep-results"]').inner_text()
     g = get_game("dungeon")
     for hp in ("0.8", "1.0", "1.2"):  # each point's number is that config played on the same seeds
-        b = run_batch(g, g.load(None, [f"{FIELD}={hp}"]), ["vorschlag"], 400, SEED, OPTS, progress=False)
-        assert fmt(g.metrics(b.table, OPTS)["win_rate"]["value"]) in rows
+        cfg = g.load(None, [f"{FIELD}={hp}"])
+        b = run_batch(g, cfg, ["vorschlag"], 400, SEED, OPTS, progress=False)
+        assert fmt(g.metrics(b.table, OPTS, cfg)["win_rate"]["value"]) in rows
 
 
 def test_save_the_edited_config_and_the_results(page, tmp_path):

@@ -79,7 +79,6 @@ class Dadox(Game):
         self._turn: dict[str, Any] = {}
         self._win: dict[str, WinSolution] = {}
         self._solved: dict[tuple[str, bool, bool], Solved] = {}
-        self._last_cfg: DadoxConfig | None = None
 
     # --- setup ------------------------------------------------------------------------------
 
@@ -172,11 +171,7 @@ class Dadox(Game):
                    np.zeros((1, 1), np.int64), np.zeros(1, np.int64))
         return Solved(*turn, ok, *win)
 
-    def use_config(self, cfg: DadoxConfig) -> None:
-        self._last_cfg = cfg  # the bank-threshold chart solves the turn of this config
-
     def prepare(self, cfg: DadoxConfig, policies: list[str], options: dict[str, Any]) -> None:
-        self._last_cfg = cfg
         check_table_size(policies)
         self.solved(cfg, policies)
 
@@ -218,7 +213,7 @@ class Dadox(Game):
 
     # --- results ----------------------------------------------------------------------------
 
-    def metrics(self, table: pd.DataFrame, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: DadoxConfig) -> dict[str, dict[str, Any]]:
         k = int(table["seat"].max()) + 1
         games = table[table["seat"] == 0]
         m: dict[str, dict[str, Any]] = {}
@@ -263,10 +258,11 @@ class Dadox(Game):
             out[f"win: {a} - {b}"] = stats.paired_difference(wins[a].to_numpy(), wins[b].to_numpy())
         return out
 
-    def charts(self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any]) -> list[Path]:
+    def charts(
+        self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: DadoxConfig
+    ) -> list[Path]:
         from sim.games.dadox.charts import bank_thresholds, game_length, win_rate_by_seat
 
-        cfg = self._last_cfg or self.load()
         paths = [game_length(tables, out_dir)]
         if any(t["seat"].max() > 0 for t in tables.values()):
             paths.append(win_rate_by_seat(tables, out_dir))

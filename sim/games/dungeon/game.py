@@ -546,8 +546,6 @@ class Dungeon(Game):
         ("per path card", r"^path_(?P<row>.+)$"),
     )
 
-    flags: dict[str, float] = dict(FLAG_DEFAULTS)
-
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         opts = super().check_options(options)
         check_difficulty(opts)
@@ -565,7 +563,6 @@ class Dungeon(Game):
             raise DicesimError("Würfel Dungeon is played by one policy per run")
         self.check_policy(policies[0])
         cfg, policy = with_loadout(cfg, policies[0])
-        self.flags = cfg.analysis.model_dump()
         diff = check_difficulty(options)
         fz, cache = frozen(cfg, diff)
         cols = table_columns(cfg)
@@ -584,7 +581,7 @@ class Dungeon(Game):
         table["difficulty"] = np.full(count, diff, dtype=object)
         return table
 
-    def metrics(self, table: pd.DataFrame, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: DungeonConfig) -> dict[str, dict[str, Any]]:
         nr = _n_rooms(table)
         m: dict[str, dict[str, Any]] = {
             "win_rate": stats.rate(table["win"].to_numpy()),
@@ -617,10 +614,12 @@ class Dungeon(Game):
         for p in P.PATH_KINDS:
             m[f"path_{p}"] = stats.mean(table[f"path_{p}"])
         if "rewards" in table.columns:
-            m.update(progression_metrics(table, {**options, "flags": self.flags}))
+            m.update(progression_metrics(table, {**options, "flags": cfg.analysis.model_dump()}))
         return m
 
-    def charts(self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any]) -> list[Path]:
+    def charts(
+        self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: DungeonConfig
+    ) -> list[Path]:
         paths = make_charts(tables, out_dir)
         p = upgrade_chart(tables, out_dir)
         return paths + ([p] if p else [])

@@ -333,7 +333,7 @@ class Dungeon24Game(Game):
         raw = run_games(cfg, pols, people, seed, start, count, self._perms(cfg, pols, options))
         return table_of(raw)
 
-    def metrics(self, table: pd.DataFrame, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: Dungeon24Config) -> dict[str, dict[str, Any]]:
         w = table["winner"].to_numpy()
         first = table["first_attacker"].to_numpy()
         turns = table["turns"].to_numpy()
@@ -363,7 +363,9 @@ class Dungeon24Game(Game):
                 m[f"end_{name}_rate"] = stats.rate(end == code)
         return m
 
-    def charts(self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any]) -> list[Path]:
+    def charts(
+        self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: Dungeon24Config
+    ) -> list[Path]:
         import matplotlib
 
         matplotlib.use("Agg")

@@ -150,7 +150,7 @@ class Kniffel(Game):
 
     # --- results ----------------------------------------------------------------------------
 
-    def metrics(self, table: pd.DataFrame, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: KniffelConfig) -> dict[str, dict[str, Any]]:
         m: dict[str, dict[str, Any]] = {"mean_score": stats.mean(table["score"])}
         m["sd_score"] = stats.value(table["score"].std(ddof=1)) if len(table) > 1 else stats.value(0.0)
         for q, v in stats.quantiles(table["score"]).items():
@@ -203,7 +203,9 @@ class Kniffel(Game):
         return [("Two players (the seed's Dice Party): win rates per seat, seat advantage and ties; optimal maximises "
                  "the expected score, not the chance to win", png.name)]
 
-    def charts(self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any]) -> list[Path]:
+    def charts(
+        self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: KniffelConfig
+    ) -> list[Path]:
         from sim.games.kniffel.charts import category_heatmap, score_distribution
 
         return [score_distribution(tables, out_dir), category_heatmap(tables, out_dir)]
