@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install -q --disable-pip-version-check
+# uv installs the wheels in parallel (a fresh install in ~15 s instead of ~90 s with pip); pip is the fallback
+# where uv cannot be fetched or cannot reach the index.
+INSTALL = $(PIP) uv && $(VENV)/bin/uv pip install -q --python $(PY) $(1) || $(PIP) $(1)
 N ?= 20000
 
 .PHONY: run test test-fast lint bench golden clean studio
@@ -10,11 +13,11 @@ N ?= 20000
 # `make run` needs the package only; `make test` adds the test tools (notebook kernel, ruff, build).
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) -e .
+	$(call INSTALL,-e .)
 	touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(PIP) -e '.[test]'
+	$(call INSTALL,-e '.[test]')
 	touch $@
 
 run: $(VENV)/.installed
