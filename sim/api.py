@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from sim.config import DicesimError, Strict, config_hash
+from sim.config import Strict, config_hash
 
 SetArg = list[str] | dict[str, Any] | None
 
@@ -144,27 +144,19 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
             scheduler: str | None = None, progress: bool = False, **options: Any) -> Result:
     """Play several policies on the same seeds; ``.summary["paired"]`` / ``.paired``: differences per run with
     95 % intervals for every headline metric (rates included). With ``out``, write the outputs."""
+    from sim import experiment
     from sim.backends import make_backend
-    from sim.batch import check_n, run_batch
+    from sim.batch import check_n
     from sim.report import write_outputs
 
     check_n(n)
     g, cfg, opts = _setup(game, config, set, options)
-    names = [p.strip() for p in (policies.split(",") if isinstance(policies, str) else policies) if p.strip()]
-    if not names:
-        raise DicesimError("--policies is empty")
-    for p in names:
-        g.check_policy(p)
-    backend = make_backend(scheduler)
-    tables, results = {}, {}
-    for label, seats in g.compare_plan(names, opts):
-        b = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=backend, progress=progress)
-        tables[label] = b.table
-        results[label] = {"seats": seats, "seconds": round(b.seconds, 4),
-                          "runs_per_second": round(b.runs_per_second, 1), "metrics": g.metrics(b.table, opts, cfg)}
+    exp = experiment.compare(g, cfg, policies, n, seed, opts, chunk=chunk, backend=make_backend(scheduler),
+                             progress=progress)
+    tables, results = exp.tables, {k: a.summary() for k, a in exp.arms.items()}
     summary: dict[str, Any] = {
         "game": g.name, "policies": results, "n": n, "seed": seed, "config_hash": config_hash(cfg), "options": opts,
-        "assumed": list(getattr(cfg, "assumed", []) or []), "paired": g.paired(tables, opts),
+        "assumed": list(getattr(cfg, "assumed", []) or []), "paired": exp.paired,
     }
     report = None
     if out is not None:

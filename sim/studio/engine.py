@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.backends import Job, chunk_table
 from sim.config import CONFIG_DIR, DicesimError, Strict, config_hash
 from sim.games.base import Game
 
@@ -46,24 +47,27 @@ class StudioBackend:
     def __init__(self, on_runs: Callable[[int], None], cancel: threading.Event, step: int = 256):
         self.on_runs, self.cancel, self.step = on_runs, cancel, step
 
-    def map_chunks(self, game: Game, cfg: Strict, policies: list[str], seed: int, spans, options,
-                   progress: bool = True) -> list[dict[str, np.ndarray]]:
-        parts = []
-        for start, count in spans:
-            s, end = start, start + count
+    def run(self, game: Game, jobs: list[Job]) -> Iterator[tuple[Job, dict[str, np.ndarray]]]:
+        prepared = None
+        for job in jobs:
+            if prepared != (id(job.cfg), tuple(job.policies)):
+                game.prepare(job.cfg, job.policies, job.options)
+                prepared = (id(job.cfg), tuple(job.policies))
+            s, end = job.start, job.start + job.count
             while s < end:
                 if self.cancel.is_set():
                     raise Cancelled()
                 k = min(self.step, end - s)
                 t0 = time.perf_counter()
-                parts.append(game.simulate(cfg, policies, seed, s, k, options))
+                sub = job.part(s, k)
+                part = chunk_table(game, sub)
                 dt = time.perf_counter() - t0
                 self.on_runs(k)
+                yield sub, part
                 s += k
                 if k == self.step:  # grow at most 4x a call (the first call may include compiling)
                     ideal = k * CALL_S / dt if dt > 0 else MAX_STEP
                     self.step = int(min(max(ideal, MIN_STEP), 4 * k, MAX_STEP))
-        return parts
 
 
 # --- games, configs, options -------------------------------------------------------------------
