@@ -163,20 +163,14 @@ def replay_json(game: Any, cfg: Any, policies: list[str], seed: int, run: int, o
     return {**rep.to_json(), "text": with_truncation(game.render_replay(rep, cfg, options), rep)}
 
 
-def render_generic(rep: Replay) -> str:
-    """Each event on a line by its template (or its name and fields)."""
+def render_generic(rep: Replay, log: EventLog) -> str:
+    """Each event on a line by its kind's template (or its name and fields)."""
     lines = []
     for sec in rep.sections:
         for ev in sec["events"]:
-            kind = next((k for k in _kinds_of(rep) if k.name == ev["event"]), None)
+            kind = next((k for k in log.kinds if k.name == ev["event"]), None)
             if kind is not None and kind.text:
                 lines.append(kind.text.format(**ev))
             else:
                 lines.append(ev["event"] + " " + " ".join(f"{k}={v}" for k, v in ev.items() if k != "event"))
     return "\n".join(lines)
-
-
-def _kinds_of(rep: Replay) -> tuple[EventKind, ...]:
-    from sim.games import get_game
-
-    return get_game(rep.game).events.kinds

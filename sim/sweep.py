@@ -146,8 +146,10 @@ def run_sweep(
     scheduler: str | None = None,
     progress: bool = True,
     report: bool = True,
+    backend: Any = None,
 ) -> SweepResult:
-    """Play every pending (point, policy, chunk), then write the tidy table (and report.html)."""
+    """Play every pending (point, policy, chunk) on ``backend`` (default: this process, or Dask with
+    ``scheduler``), then write the tidy table (and report.html)."""
     out = Path(out)
     t0 = time.perf_counter()
     meta = prepare_out(out, sweep, resume, overwrite)
@@ -175,7 +177,8 @@ def run_sweep(
     with _progress(progress and n_run > 0) as bar:
         t_points = bar.add_task("points", total=len(groups), completed=len(groups) - len(pending))
         t_chunks = bar.add_task("chunks", total=n_run)
-        _play(sweep, out, pending, make_backend(scheduler), bar, t_points, t_chunks)
+        own = backend is None
+        _play(sweep, out, pending, make_backend(scheduler) if own else backend, bar, t_points, t_chunks, own)
 
     table = assemble(out, sweep, meta)
     files = {"parquet": str(out / "sweep.parquet"), "csv": str(out / "sweep.csv")}
@@ -193,7 +196,7 @@ def run_sweep(
 
 
 def _play(sweep: Sweep, out: Path, pending: dict[tuple[int, int], list[Task]], backend: Any, bar, t_points,
-          t_chunks) -> None:
+          t_chunks, close: bool) -> None:
     """Every pending chunk through the backend; a (point, policy) gets its metric row when its last part is
     written, whatever order the parts come back in."""
     left = {g: len(ts) for g, ts in pending.items()}
@@ -210,4 +213,5 @@ def _play(sweep: Sweep, out: Path, pending: dict[tuple[int, int], list[Task]], b
                 _finish_row(out, sweep, *g)
                 bar.advance(t_points)
     finally:
-        backend.close()
+        if close:
+            backend.close()

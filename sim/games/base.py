@@ -32,8 +32,10 @@ Declared once, used by the engine everywhere:
   returns the kernel's output in that order and ``simulate`` packs it (``sim.schema.pack``).
 - ``events``: the kernel's event log (``sim.events.EventLog``: kinds with named fields); ``replay_log`` plays one
   run with its log and ``render_replay`` turns the decoded records into text (``sim.events``).
-- ``capabilities``: optional extras a command may ask for (``"matchup"``, ``"combos"``, ``"replay_row"``):
-  ``supports(name)`` instead of probing for attributes.
+- ``capabilities``: optional extras a command may ask for, ``supports(name)`` instead of probing for attributes:
+  ``"matchup"`` (``matchup``/``matchup_chart``: a people/faction matrix, ``dicesim matchup``), ``"combos"``
+  (``combos``: what the game finds in a cup of dice, ``dicesim combos``), ``"replay_row"`` (``replay_log``
+  returns the run's rows of the per-run table in ``RunLog.table_rows``, so a replay is checked against its batch).
 
 Compatibility path (a game not ported yet, e.g. the Würfel Dungeon): ``options`` as a plain dict of defaults,
 ``simulate`` returning a dict (columns inferred), ``replay`` returning text (``replay --json`` then carries the
@@ -189,7 +191,7 @@ class Game:
         """Text of a decoded replay (``sim.events.Replay``); the engine adds the truncation note."""
         from sim.events import render_generic
 
-        return render_generic(replay)
+        return render_generic(replay, self.events)
 
     def replay(self, cfg: Strict, policies: list[str], seed: int, run: int, options: dict[str, Any]) -> str:
         """One run as text, exactly run ``run`` of a batch with ``seed``."""

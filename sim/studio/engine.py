@@ -240,16 +240,14 @@ class PlayResult:
 def play(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any], n: int, seed: int,
          on_runs: Callable[[int], None], cancel: threading.Event) -> PlayResult:
     """Play runs 0..n-1 as ``dicesim play`` does (same table and metrics), reporting progress."""
-    from sim.batch import run_batch
+    from sim import api
 
     g = get_game(game)
     opts = g.check_options(options)
     cfg = load(game, config, sets)
-    seats = g.seat_policies(policy, opts)
-    batch = run_batch(g, cfg, seats, n, seed, opts, chunk=g.chunk, backend=StudioBackend(on_runs, cancel),
-                      progress=False)
-    metrics = g.metrics(batch.table, opts, cfg)
-    return PlayResult(g.name, policy, n, seed, opts, config, list(sets), cfg, batch.table, metrics, batch.seconds)
+    r = api.play(game, policy, n=n, seed=seed, config=cfg, backend=StudioBackend(on_runs, cancel), **opts)
+    return PlayResult(g.name, policy, n, seed, opts, config, list(sets), cfg, r.tables[policy], r.summary["metrics"],
+                      r.seconds)
 
 
 def paired(cur: PlayResult, prev: PlayResult | None) -> bool:
@@ -262,7 +260,7 @@ def _per_run(game: str, table: pd.DataFrame, name: str) -> np.ndarray | None:
     """The per-run quantity a mean or rate metric averages: the game's declared ``per_run`` value, else a
     column the name gives away (``mean_X`` averages X, ``X_rate`` the share of runs with X non-zero)."""
     g = get_game(game)
-    if name in getattr(g, "per_run", {}):
+    if name in g.per_run:
         values = g.run_values(table)
         if name in values.columns:
             return values[name].to_numpy()

@@ -218,10 +218,7 @@ class Dadox(Game):
         if k > 1:
             for seat, part in table.groupby("seat"):
                 m[f"win_rate_seat_{seat}"] = stats.rate(part["win"] == 1)
-            lo, hi = m["win_rate_seat_0"]["ci95"]
-            m["first_player_advantage"] = {
-                "value": m["win_rate_seat_0"]["value"] - 1 / k, "ci95": [lo - 1 / k, hi - 1 / k]
-            }
+            m["first_player_advantage"] = stats.shifted(m["win_rate_seat_0"], 1 / k)
             if table["policy"].nunique() > 1:
                 for pol, part in table.groupby("policy"):
                     m[f"win_rate_{pol}"] = stats.rate(part["win"] == 1)
