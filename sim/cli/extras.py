@@ -55,12 +55,10 @@ def combos(
     game: str = typer.Option("dungeon", "--game", help="a game with combos (dungeon)"),
 ) -> None:
     """Würfel Dungeon's "try it" cup: the combos the game finds in these dice and their values."""
-    from sim import compat
-
     g, cfg, _ = setup(game, config, set_, {})
     if not g.supports("combos"):
         raise DicesimError(f"{game} has no combos")
-    result = g.combos(list(dice), cfg) if "combos" in g.capabilities else compat.combos(game, list(dice), cfg)
+    result = g.combos(list(dice), cfg)
     lines = [f"dice {' '.join(map(str, result['dice']))} · total attack {result['total_attack']}"]
     for c in result["combos"]:
         lines.append(

@@ -77,4 +77,9 @@ def describe(
     """The derived rule tables a designer checks (JSON with --json)."""
     g, cfg, options = setup(game, config, set_, game_opts or {})
     d = g.describe(cfg, options)
+    cols = g.table_columns(cfg, options)
+    if cols and "columns" not in d:  # the per-run table a batch writes, as the game declares it
+        from sim.schema import describe_columns
+
+        d["columns"] = describe_columns(cols)
     _emit(d, as_json, json.dumps(d, indent=2, default=_jsonable, ensure_ascii=False))

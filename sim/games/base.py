@@ -47,13 +47,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
 from sim.config import DicesimError, Strict, load_config
 from sim.schema import Column, pack
+
+if TYPE_CHECKING:
+    from sim.events import EventLog, Replay, RunLog
 
 CAPABILITIES = frozenset({"matchup", "combos", "replay_row"})
 
@@ -96,7 +99,7 @@ class Game:
     options: ClassVar[dict[str, Any]] = {}  # defaults by name (derived from option_specs where declared)
     option_specs: ClassVar[tuple[Option, ...]] = ()
     columns: ClassVar[tuple[Column, ...]] = ()  # the per-run table (see table_columns)
-    events: ClassVar[Any] = None  # sim.events.EventLog of the replay kernel, or None (compatibility path)
+    events: ClassVar[EventLog | None] = None  # sim.events.EventLog of the replay kernel, or None (compatibility path)
     capabilities: ClassVar[frozenset[str]] = frozenset()  # subset of CAPABILITIES this game offers
     seats: ClassVar[int] = 1  # seats a policy list must fill (after options); see seat_count
     chunk: ClassVar[int] = 65_536  # runs per chunk (never changes results; larger favours shared plans)
@@ -129,7 +132,7 @@ class Game:
         return load_config(self.Config, self.name, path, overrides)
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Fill defaults; reject options this game does not know."""
+        """Fill defaults; reject options this game does not know and values outside an option's declared choices."""
         unknown = set(options) - set(self.options)
         if unknown:
             raise DicesimError(f"option --{sorted(unknown)[0].replace('_', '-')} does not apply to {self.name}")
@@ -183,11 +186,11 @@ class Game:
     ) -> list[Path]:
         return []
 
-    def replay_log(self, cfg: Strict, policies: list[str], seed: int, run: int, options: dict[str, Any]) -> Any:
+    def replay_log(self, cfg: Strict, policies: list[str], seed: int, run: int, options: dict[str, Any]) -> RunLog:
         """One run with its event log: a ``sim.events.RunLog`` (raw log rows, facts, the run's table rows)."""
         raise DicesimError(f"{self.name} has no replay")
 
-    def render_replay(self, replay: Any, cfg: Strict, options: dict[str, Any]) -> str:
+    def render_replay(self, replay: Replay, cfg: Strict, options: dict[str, Any]) -> str:
         """Text of a decoded replay (``sim.events.Replay``); the engine adds the truncation note."""
         from sim.events import render_generic
 
