@@ -4,9 +4,10 @@ Every call the studio makes into ``sim`` goes through this module, so switching 
 Python API (``sim.api``) is a change here only. Functions take plain values (game name, config path,
 ``--set`` lines, options) and raise ``DicesimError`` with the CLI's one-line message on bad input.
 
-Batches run in small chunks through ``StudioBackend`` so a progress bar can follow them and a cancel
-takes effect within a chunk; each run draws only from its own seed streams, so the numbers are the
-ones ``dicesim play`` prints for the same config, policy, N and seed.
+Batches run through ``sim.api.play`` on ``StudioBackend`` (the engine's backend interface: it yields parts
+as they finish) in small chunks, so a progress bar can follow them and a cancel takes effect within a chunk;
+each run draws only from its own seed streams, so the numbers are the ones ``dicesim play`` prints for the
+same config, policy, N and seed.
 """
 
 from __future__ import annotations
