@@ -211,11 +211,14 @@ def test_dask_equals_local(name, tables, cluster):
 def test_options_and_capabilities_are_declared(name):
     from sim.cli.common import game_options
     from sim.compat import legacy_capabilities
+    from sim.games import declared_options
 
     g = get_game(name)
     defaults = g.check_options({})
     assert defaults == {o.name: o.default for o in g.option_specs} == g.options
     flags = game_options()
+    light = declared_options(name)  # what the command line reads without importing the game
+    assert [(o.name, o.default) for o in light] == [(o.name, o.default) for o in g.option_specs]
     for o in g.option_specs:
         assert o.name in flags and o.help
         for choice in o.choices:

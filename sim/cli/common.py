@@ -29,13 +29,14 @@ SchedulerOpt = typer.Option(None, "--scheduler", help="Dask scheduler address, e
 
 
 def game_options() -> dict[str, tuple[Any, Any]]:
-    """``--name`` options of every available game, from their ``option_specs``: name -> (annotation, typer option).
-    Games sharing an option name share the flag (help texts joined); each game rejects the ones it has no use for."""
-    from sim.games import available, get_game
+    """``--name`` options of every game, as the games declare them (``sim.games.declared_options``, read without
+    importing the games): name -> (annotation, typer option). Games sharing an option name share the flag (help
+    texts joined); each game rejects the ones it has no use for."""
+    from sim.games import GAMES, declared_options
 
     specs: dict[str, list[Any]] = {}
-    for name in available():
-        for spec in get_game(name).option_specs:
+    for name in GAMES:
+        for spec in declared_options(name) or ():
             specs.setdefault(spec.name, []).append(spec)
     out: dict[str, tuple[Any, Any]] = {}
     for name, group in specs.items():

@@ -45,7 +45,6 @@ text without records). ``sim.compat`` names what such a game still offers outsid
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -53,39 +52,14 @@ import numpy as np
 import pandas as pd
 
 from sim.config import DicesimError, Strict, load_config
+from sim.games.options import Option
 from sim.schema import Column, pack
 
 if TYPE_CHECKING:
     from sim.events import EventLog, Replay, RunLog
 
 CAPABILITIES = frozenset({"matchup", "combos", "replay_row"})
-
-
-@dataclass(frozen=True)
-class Option:
-    """A game-specific option: ``--name`` on the command line, a field in sweep/tune files and the studio."""
-
-    name: str
-    default: Any
-    type: type = str
-    help: str = ""
-    choices: tuple[Any, ...] = ()
-
-    @property
-    def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
-
-    def check(self, value: Any) -> Any:
-        """The value if it has the declared type and is one of the choices (``None`` passes where it is the
-        default: an option that is off)."""
-        if value is None and self.default is None:
-            return value
-        ok = isinstance(value, self.type) and not (self.type is int and isinstance(value, bool))
-        if not ok:
-            raise DicesimError(f"{self.flag} must be {self.type.__name__}, got {value!r}")
-        if self.choices and value not in self.choices:
-            raise DicesimError(f"{self.flag} must be one of {', '.join(map(str, self.choices))}, got {value!r}")
-        return value
+__all__ = ["CAPABILITIES", "Game", "Option", "paired_headline"]
 
 
 class Game:

@@ -19,17 +19,17 @@ from sim.cache import load_table, save_table, table_path
 from sim.codehash import code_version
 from sim.config import DicesimError, config_hash
 from sim.events import RunLog, Section
-from sim.games.base import Game, Option
+from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
+from sim.games.dadox.options import OBJECTIVES, OPTIONS
 from sim.games.dadox.replay import EVENTS
 from sim.games.dadox.solve import WinSolution, solve_turn, solve_win, win_structure
 from sim.games.dadox.tables import build_tables, bust_probabilities
 from sim.progress import compile_seconds
 from sim.schema import Column, columns_of
 
-OBJECTIVES = ("turn", "win")
 REPLAY_ROWS = 200_000
 # the per-run table: one row per (run, seat); after ``winner`` the kernel's per-seat statistics in ``play.S_*`` order
 COLUMNS = (
@@ -68,11 +68,7 @@ class Dadox(Game):
     Config = DadoxConfig
     policies = tuple(POLICIES)
     report_policies = ("threshold", "greedy", "optimal-turn")
-    option_specs = (
-        Option("players", 2, int, "Kniffel, Dadox: players per game"),
-        Option("opponent", None, str, "two-player games: the opponent's policy"),
-        Option("objective", "turn", str, "Dadox solve: turn | win", OBJECTIVES),
-    )
+    option_specs = OPTIONS
     capabilities = frozenset({"replay_row"})
     events = EVENTS
     columns = COLUMNS

@@ -24,7 +24,7 @@ from policies.dungeon24 import POLICIES
 from sim import charts, stats
 from sim.config import DicesimError, config_hash
 from sim.events import RunLog, Section
-from sim.games.base import Game, Option
+from sim.games.base import Game
 from sim.games.dungeon24 import play
 from sim.games.dungeon24 import rules as R
 from sim.games.dungeon24.analysis import (
@@ -38,10 +38,13 @@ from sim.games.dungeon24.analysis import (
     matchup_heatmap,
 )
 from sim.games.dungeon24.config import PEOPLES, Dungeon24Config, volk
+from sim.games.dungeon24.options import OPTIONS
+from sim.games.dungeon24.options import PEOPLES as OPTION_PEOPLES
 from sim.games.dungeon24.replay import EVENTS
 from sim.games.dungeon24.runs import COLUMNS, _searched, frozen, parse_arrangement, people_of, run_games
 
 MAX_EVENTS = 20000
+assert tuple(PEOPLES) == OPTION_PEOPLES, "options.PEOPLES must list config.PEOPLES in order"
 __all__ = ["GAME", "Dungeon24Game", "COLUMNS", "SEARCH_N", "SEARCH_START", "ability_lift", "best_arrangement",
            "matchup", "matchup_heatmap", "run_games", "people_of", "parse_arrangement", "_seat_scores"]
 
@@ -52,12 +55,7 @@ class Dungeon24Game(Game):
     Config = Dungeon24Config
     policies = tuple(POLICIES)
     report_policies = ("random", "greedy", "heuristic", "exact-exchange")
-    option_specs = (
-        Option("opponent", "greedy", str, "two-player games: the opponent's policy"),
-        Option("people", "gruenlinge", str, "Dungeon24: your people", PEOPLES),
-        Option("opponent_people", "gruenlinge", str, "Dungeon24: the opponent's people", PEOPLES),
-        Option("arrangement", "policy", str, "Dungeon24: policy | search | a card order like 2,0,1,4,3"),
-    )
+    option_specs = OPTIONS
     capabilities = frozenset({"matchup", "replay_row"})
     columns = COLUMNS
     events = EVENTS

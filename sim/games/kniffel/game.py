@@ -15,9 +15,10 @@ from sim import stats
 from sim.config import DicesimError, config_hash
 from sim.dice import dice_of, multisets
 from sim.events import RunLog, Section
-from sim.games.base import Game, Option
+from sim.games.base import Game
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
+from sim.games.kniffel.options import OPTIONS
 from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, play_sheets, replay_sheet
 from sim.games.kniffel.replay import EVENTS
 from sim.games.kniffel.solve import new_scratch, state_levels, tables, widget
@@ -54,7 +55,7 @@ class Kniffel(Game):
     Config = KniffelConfig
     policies = tuple(POLICIES)
     report_policies = ("random", "greedy", "optimal")
-    option_specs = (Option("players", 1, int, "Kniffel, Dadox: players per game"),)
+    option_specs = OPTIONS
     capabilities = frozenset({"replay_row"})
     events = EVENTS
     chunk = 262_144  # optimal play shares turn plans between the sheets of a chunk
