@@ -34,11 +34,17 @@ def _sets(value: SetArg) -> list[str]:
     return [str(v) for v in value]
 
 
-def _setup(game: str, config: str | Path | None, set_: SetArg, options: dict[str, Any]):
+def _setup(game: str, config: str | Path | Strict | None, set_: SetArg, options: dict[str, Any]):
+    """(game, config, options): ``config`` a TOML path (default: the game's default) with ``set`` overrides, or an
+    already validated config object (the studio's edited rules) used as it is."""
     from sim.games import get_game
 
     g = get_game(game)
     opts = g.check_options({k: v for k, v in options.items() if v is not None})
+    if isinstance(config, Strict):
+        if _sets(set_):
+            raise DicesimError("set= applies to a config file, not to a config object: change the object")
+        return g, config, opts
     return g, g.load(config, _sets(set_)), opts
 
 
@@ -70,6 +76,7 @@ class Result:
     options: dict[str, Any]
     config: Strict | None = None
     report: Path | None = None
+    seconds: float = 0.0  # playing time, unrounded (the summary rounds it)
 
     @property
     def table(self) -> pd.DataFrame:
@@ -111,10 +118,11 @@ class Result:
         return f"<{type(self).__name__} {self.game} {list(self.tables)} n={self.summary.get('n')}>"
 
 
-def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | Path | None = None, set: SetArg = None,
-         out: str | Path | None = None, chunk: int | None = None, scheduler: str | None = None,
-         progress: bool = False, **options: Any) -> Result:
-    """Play ``n`` runs of ``policy`` (``"a,b"``: one per seat); with ``out``, write tables, charts and report.html."""
+def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | Path | Strict | None = None,
+         set: SetArg = None, out: str | Path | None = None, chunk: int | None = None, scheduler: str | None = None,
+         progress: bool = False, backend: Any = None, **options: Any) -> Result:
+    """Play ``n`` runs of ``policy`` (``"a,b"``: one per seat); with ``out``, write tables, charts and report.html.
+    ``backend``: where chunks run (``sim.backends``; default this process, or Dask with ``scheduler``)."""
     from sim.backends import make_backend
     from sim.batch import check_n, run_batch
     from sim.report import write_outputs
@@ -122,8 +130,8 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     check_n(n)
     g, cfg, opts = _setup(game, config, set, options)
     seats = g.seat_policies(policy, opts)
-    batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=make_backend(scheduler),
-                      progress=progress)
+    batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk,
+                      backend=backend or make_backend(scheduler), progress=progress)
     metrics = g.metrics(batch.table, opts, cfg)
     summary: dict[str, Any] = {
         "game": g.name, "policy": policy, "n": n, "seed": seed, "config_hash": config_hash(cfg),
@@ -136,35 +144,28 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
                                {policy: metrics})
         summary["out"] = str(out)
         summary["report"] = str(report)
-    return Result(g.name, {policy: batch.table}, summary, opts, cfg, report)
+    return Result(g.name, {policy: batch.table}, summary, opts, cfg, report, batch.seconds)
 
 
-def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1, config: str | Path | None = None,
-            set: SetArg = None, out: str | Path | None = None, chunk: int | None = None,
-            scheduler: str | None = None, progress: bool = False, **options: Any) -> Result:
+def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1,
+            config: str | Path | Strict | None = None, set: SetArg = None, out: str | Path | None = None,
+            chunk: int | None = None, scheduler: str | None = None, progress: bool = False, backend: Any = None,
+            **options: Any) -> Result:
     """Play several policies on the same seeds; ``.summary["paired"]`` / ``.paired``: differences per run with
     95 % intervals for every headline metric (rates included). With ``out``, write the outputs."""
+    from sim import experiment
     from sim.backends import make_backend
-    from sim.batch import check_n, run_batch
+    from sim.batch import check_n
     from sim.report import write_outputs
 
     check_n(n)
     g, cfg, opts = _setup(game, config, set, options)
-    names = [p.strip() for p in (policies.split(",") if isinstance(policies, str) else policies) if p.strip()]
-    if not names:
-        raise DicesimError("--policies is empty")
-    for p in names:
-        g.check_policy(p)
-    backend = make_backend(scheduler)
-    tables, results = {}, {}
-    for label, seats in g.compare_plan(names, opts):
-        b = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=backend, progress=progress)
-        tables[label] = b.table
-        results[label] = {"seats": seats, "seconds": round(b.seconds, 4),
-                          "runs_per_second": round(b.runs_per_second, 1), "metrics": g.metrics(b.table, opts, cfg)}
+    exp = experiment.compare(g, cfg, policies, n, seed, opts, chunk=chunk,
+                             backend=backend or make_backend(scheduler), progress=progress)
+    tables, results = exp.tables, {k: a.summary() for k, a in exp.arms.items()}
     summary: dict[str, Any] = {
         "game": g.name, "policies": results, "n": n, "seed": seed, "config_hash": config_hash(cfg), "options": opts,
-        "assumed": list(getattr(cfg, "assumed", []) or []), "paired": g.paired(tables, opts),
+        "assumed": list(getattr(cfg, "assumed", []) or []), "paired": exp.paired,
     }
     report = None
     if out is not None:
@@ -172,7 +173,7 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
                                {k: v["metrics"] for k, v in results.items()})
         summary["out"] = str(out)
         summary["report"] = str(report)
-    return Result(g.name, tables, summary, opts, cfg, report)
+    return Result(g.name, tables, summary, opts, cfg, report, sum(a.seconds for a in exp.arms.values()))
 
 
 @dataclass

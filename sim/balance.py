@@ -13,8 +13,8 @@ from typing import Any
 import pandas as pd
 
 from sim import pages
-from sim.batch import run_batch
 from sim.config import DicesimError, config_hash
+from sim.experiment import run_plan
 from sim.games import available, get_game
 from sim.report import load_manifest, write_outputs
 
@@ -25,12 +25,11 @@ def game_report(name: str, out: Path, n: int, seed: int) -> tuple[Path, str]:
     out.mkdir(parents=True, exist_ok=True)
     cfg = game.load()
     options = game.check_options({})
-    tables, metrics, results = {}, {}, {}
-    for label, seats in game.compare_plan(list(game.report_policies), options):
-        b = run_batch(game, cfg, seats, n, seed, options, chunk=game.chunk)
-        tables[label] = b.table
-        metrics[label] = game.metrics(b.table, options, cfg)
-        results[label] = {"seats": seats, "seconds": round(b.seconds, 3), "runs_per_second": round(b.runs_per_second)}
+    exp = run_plan(game, cfg, game.compare_plan(list(game.report_policies), options), n, seed, options,
+                   progress=True)
+    tables, metrics = exp.tables, exp.metrics
+    results = {k: {"seats": a.seats, "seconds": round(a.seconds, 3), "runs_per_second": round(a.runs_per_second)}
+               for k, a in exp.arms.items()}
     summary = {
         "game": name,
         "title": game.title,
@@ -40,7 +39,7 @@ def game_report(name: str, out: Path, n: int, seed: int) -> tuple[Path, str]:
         "options": options,
         "assumed": list(getattr(cfg, "assumed", []) or []),
         "policies": results,
-        "paired": game.paired(tables, options),
+        "paired": exp.paired,
         "config": cfg.model_dump(mode="json"),
     }
     summary["extras"] = game.balance_extras(cfg, out, n, seed)

@@ -2,8 +2,9 @@
 
 A chunk is the runs ``start .. start + count - 1``; each run draws only from its own streams, so the
 table is identical for any chunk size, thread count or backend. Chunks run on a backend
-(``sim.backends``): in-process by default (the game's kernel uses every core via ``prange``), or on
-a Dask cluster. A progress bar goes to stderr for long batches.
+(``sim.backends``: ``run(game, jobs)`` yields parts as they finish): in-process by default (the game's
+kernel uses every core via ``prange``), on a Dask cluster, or the studio's cancellable one. Parts are
+joined in run order whatever order they finished in. A progress bar goes to stderr for long batches.
 """
 
 from __future__ import annotations
@@ -74,23 +75,27 @@ def run_batch(
     backend: Any = None,
     progress: bool = True,
 ) -> Batch:
-    """Play runs 0..n-1 and return their table (a ``run`` column first)."""
-    from sim.backends import LocalBackend
+    """Play runs 0..n-1 on ``backend`` (default: this process) and return their table (a ``run`` column first)."""
+    from sim.backends import Job, LocalBackend, progress_bar
     from sim.progress import compiling
     from sim.warmup import wait_for
 
     check_n(n)
     backend = backend or LocalBackend()
-    spans = list(chunks(n, chunk))
+    jobs = [Job(cfg, policies, seed, start, count, options) for start, count in chunks(n, chunk)]
     wait_for(game.name, game.title)
     with compiling(game.name, game.title):
         game.prepare(cfg, policies, options)
         if isinstance(backend, LocalBackend):  # compile (or load) the kernels here, outside the timed batch
             game.simulate(cfg, policies, seed, 0, 1, options)
     t0 = time.perf_counter()
-    parts = backend.map_chunks(game, cfg, policies, seed, spans, options, progress)
-    table = concat(parts)
+    parts: dict[int, dict[str, Any]] = {}
+    label = f"{game.name} {','.join(policies)}"
+    with progress_bar(len(jobs), label, progress) as bar:
+        task = bar.add_task("play", total=len(jobs))
+        for job, part in backend.run(game, jobs):
+            parts[job.start] = part
+            bar.advance(task)
+    table = concat([parts[s] for s in sorted(parts)])
     secs = time.perf_counter() - t0
-    if "run" not in table.columns:  # one row per run unless the game says otherwise
-        table.insert(0, "run", np.arange(n))
     return Batch(game.name, policies, n, seed, table, secs)

@@ -46,6 +46,44 @@ def mean(x: np.ndarray) -> dict[str, object]:
     return {"value": m, "ci95": [m - Z95 * se, m + Z95 * se]}
 
 
+def share(successes: float, n: float) -> dict[str, object]:
+    """A share from counts (``successes`` of ``n`` trials, e.g. busts of throws) with its Wilson interval."""
+    lo, hi = wilson(successes, int(n))
+    return {"value": float(successes / n) if n else float("nan"), "ci95": [lo, hi]}
+
+
+def ratio(y: np.ndarray, x: np.ndarray) -> dict[str, object]:
+    """Σy / Σx over runs (e.g. points per turn) with a linearised (delta-method) interval: runs are the
+    independent units, so the per-run residuals ``y - r x`` carry the sampling error."""
+    y = np.asarray(y, dtype=np.float64)
+    x = np.asarray(x, dtype=np.float64)
+    n = len(x)
+    if n == 0 or x.sum() == 0:
+        return {"value": float("nan"), "ci95": [float("nan"), float("nan")]}
+    r = y.sum() / x.sum()
+    se = float(np.sqrt(((y - r * x) ** 2).sum() / max(1, n * (n - 1))) / x.mean()) if n > 1 else float("nan")
+    return {"value": float(r), "ci95": [float(r - Z95 * se), float(r + Z95 * se)]}
+
+
+def interval(value: float, se: float) -> dict[str, object]:
+    """A normal 95 % interval around ``value`` from its standard error."""
+    return {"value": float(value), "ci95": [float(value - Z95 * se), float(value + Z95 * se)]}
+
+
+def shifted(m: dict[str, object], by: float) -> dict[str, object]:
+    """A metric and its interval moved by a constant (e.g. a win rate minus the fair share)."""
+    lo, hi = m["ci95"]  # type: ignore[misc]
+    return {"value": float(m["value"]) - by, "ci95": [lo - by, hi - by]}  # type: ignore[arg-type]
+
+
+def error_bars(metrics: Sequence[dict[str, object]]) -> np.ndarray:
+    """``[2, k]`` distances below and above each value to its interval ends, for matplotlib's ``yerr``."""
+    v = np.array([float(m["value"]) for m in metrics])  # type: ignore[arg-type]
+    lo = np.array([float(m["ci95"][0]) for m in metrics])  # type: ignore[index]
+    hi = np.array([float(m["ci95"][1]) for m in metrics])  # type: ignore[index]
+    return np.vstack([np.maximum(0.0, v - lo), np.maximum(0.0, hi - v)])
+
+
 def value(v: float) -> dict[str, object]:
     """A metric without an interval (quantiles, counts)."""
     return {"value": float(v)}

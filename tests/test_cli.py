@@ -119,7 +119,7 @@ def test_balance_report_covers_every_game(tmp_path):
 
 
 def test_module_entry_point_has_every_command():
-    """``python -m sim.cli`` offers the commands that sim.cli_sweep registers (sweep, calibrate, check)."""
+    """``python -m sim.cli`` offers the commands that sim.cli.sweep registers (sweep, calibrate, check)."""
     import subprocess
     import sys
 

@@ -23,18 +23,43 @@ the chunks behind a table may have been simulated in another process (a Dask wor
   summary (``{"value": …}``), or ``DicesimError`` where the game has none.
 - ``compare_plan(policies)``: how ``compare`` pairs policies: a list of (label, seat policies) played
   on the same seeds. Default: each policy alone (solitaire pairing).
+
+Declared once, used by the engine everywhere:
+
+- ``option_specs``: the game's options as ``Option(name, default, type, help, choices)``; the CLI offers them
+  (``--players``), ``check_options`` checks type and choices, the studio builds its inputs from them.
+- ``columns`` / ``table_columns(cfg, options)``: the per-run table as ``sim.schema.Column``s; ``play_chunk``
+  returns the kernel's output in that order and ``simulate`` packs it (``sim.schema.pack``).
+- ``events``: the kernel's event log (``sim.events.EventLog``: kinds with named fields); ``replay_log`` plays one
+  run with its log and ``render_replay`` turns the decoded records into text (``sim.events``).
+- ``capabilities``: optional extras a command may ask for, ``supports(name)`` instead of probing for attributes:
+  ``"matchup"`` (``matchup``/``matchup_chart``: a people/faction matrix, ``dicesim matchup``), ``"combos"``
+  (``combos``: what the game finds in a cup of dice, ``dicesim combos``), ``"replay_row"`` (``replay_log``
+  returns the run's rows of the per-run table in ``RunLog.table_rows``, so a replay is checked against its batch).
+
+Compatibility path (a game not ported yet, e.g. the Würfel Dungeon): ``options`` as a plain dict of defaults,
+``simulate`` returning a dict (columns inferred), ``replay`` returning text (``replay --json`` then carries the
+text without records). ``sim.compat`` names what such a game still offers outside the declarations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
 from sim.config import DicesimError, Strict, load_config
+from sim.games.options import Option
+from sim.schema import Column, pack
+
+if TYPE_CHECKING:
+    from sim.events import EventLog, Replay, RunLog
+
+CAPABILITIES = frozenset({"matchup", "combos", "replay_row"})
+__all__ = ["CAPABILITIES", "Game", "Option", "paired_headline"]
 
 
 class Game:
@@ -45,18 +70,50 @@ class Game:
     Config: ClassVar[type[Strict]]
     policies: ClassVar[tuple[str, ...]]
     report_policies: ClassVar[tuple[str, ...]]
-    options: ClassVar[dict[str, Any]] = {}
+    options: ClassVar[dict[str, Any]] = {}  # defaults by name (derived from option_specs where declared)
+    option_specs: ClassVar[tuple[Option, ...]] = ()
+    columns: ClassVar[tuple[Column, ...]] = ()  # the per-run table (see table_columns)
+    events: ClassVar[EventLog | None] = None  # sim.events.EventLog of the replay kernel, or None (compatibility path)
+    capabilities: ClassVar[frozenset[str]] = frozenset()  # subset of CAPABILITIES this game offers
     seats: ClassVar[int] = 1  # seats a policy list must fill (after options); see seat_count
     chunk: ClassVar[int] = 65_536  # runs per chunk (never changes results; larger favours shared plans)
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if "option_specs" in cls.__dict__:
+            cls.options = {o.name: o.default for o in cls.option_specs}
+        elif "options" in cls.__dict__:  # compatibility: defaults only, specs from their types
+            from sim.compat import LEGACY_OPTION_HELP
+
+            cls.option_specs = tuple(
+                Option(k, v, type(v) if v is not None else str,
+                       LEGACY_OPTION_HELP.get(k, f"{cls.title}: {k.replace('_', ' ')}"))
+                for k, v in cls.options.items())
+        unknown = set(cls.__dict__.get("capabilities", ())) - CAPABILITIES
+        if unknown:
+            raise TypeError(f"{cls.__name__} declares unknown capabilities {sorted(unknown)}")
+
+    def supports(self, capability: str) -> bool:
+        """Whether this game offers an optional capability (``matchup``, ``combos``, ``replay_row``)."""
+        from sim.compat import legacy_capabilities
+
+        return capability in self.capabilities or capability in legacy_capabilities(self.name)
+
+    def option_spec(self, name: str) -> Option | None:
+        return next((o for o in self.option_specs if o.name == name), None)
 
     def load(self, path: str | Path | None = None, overrides: list[str] | None = None) -> Strict:
         return load_config(self.Config, self.name, path, overrides)
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Fill defaults; reject options this game does not know."""
+        """Fill defaults; reject options this game does not know and values outside an option's declared choices."""
         unknown = set(options) - set(self.options)
         if unknown:
-            raise DicesimError(f"option --{sorted(unknown)[0]} does not apply to {self.name}")
+            raise DicesimError(f"option --{sorted(unknown)[0].replace('_', '-')} does not apply to {self.name}")
+        for name, value in options.items():
+            spec = self.option_spec(name)
+            if spec is not None and spec.choices:
+                spec.check(value)
         return {**self.options, **options}
 
     def seat_count(self, options: dict[str, Any]) -> int:
@@ -79,10 +136,21 @@ class Game:
     def prepare(self, cfg: Strict, policies: list[str], options: dict[str, Any]) -> None:
         """Build what the policies need before a batch (solved tables); default: nothing."""
 
+    def table_columns(self, cfg: Strict, options: dict[str, Any]) -> tuple[Column, ...]:
+        """The per-run columns of a batch under these rules and options (default: ``columns``)."""
+        return self.columns
+
+    def play_chunk(
+        self, cfg: Strict, policies: list[str], seed: int, start: int, count: int, options: dict[str, Any]
+    ) -> Sequence[Any]:
+        """The kernel's output for runs ``start .. start + count - 1`` as blocks in declared column order."""
+        raise DicesimError(f"{self.name} cannot be simulated")
+
     def simulate(
         self, cfg: Strict, policies: list[str], seed: int, start: int, count: int, options: dict[str, Any]
     ) -> dict[str, np.ndarray]:
-        raise DicesimError(f"{self.name} cannot be simulated")
+        """The named per-run table of a chunk: ``play_chunk`` packed by ``table_columns``."""
+        return pack(self.table_columns(cfg, options), self.play_chunk(cfg, policies, seed, start, count, options))
 
     def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: Strict) -> dict[str, dict[str, Any]]:
         return {}
@@ -92,8 +160,34 @@ class Game:
     ) -> list[Path]:
         return []
 
-    def replay(self, cfg: Strict, policies: list[str], seed: int, run: int, options: dict[str, Any]) -> str:
+    def replay_log(self, cfg: Strict, policies: list[str], seed: int, run: int, options: dict[str, Any]) -> RunLog:
+        """One run with its event log: a ``sim.events.RunLog`` (raw log rows, facts, the run's table rows)."""
         raise DicesimError(f"{self.name} has no replay")
+
+    def render_replay(self, replay: Replay, cfg: Strict, options: dict[str, Any]) -> str:
+        """Text of a decoded replay (``sim.events.Replay``); the engine adds the truncation note."""
+        from sim.events import render_generic
+
+        return render_generic(replay, self.events)
+
+    def replay(self, cfg: Strict, policies: list[str], seed: int, run: int, options: dict[str, Any]) -> str:
+        """One run as text, exactly run ``run`` of a batch with ``seed``."""
+        from sim.events import replay_text
+
+        if self.events is None:
+            raise DicesimError(f"{self.name} has no replay")
+        return replay_text(self, cfg, policies, seed, run, options)
+
+    # --- optional capabilities (declared in ``capabilities``) --------------------------------
+
+    def matchup(self, cfg: Strict, policy_a: str, policy_b: str, n: int, seed: int) -> dict[str, Any]:
+        raise DicesimError(f"{self.name} has no matchup")
+
+    def matchup_chart(self, result: dict[str, Any], path: Path) -> Path:
+        raise DicesimError(f"{self.name} has no matchup")
+
+    def combos(self, dice: list[int], cfg: Strict) -> dict[str, Any]:
+        raise DicesimError(f"{self.name} has no combos")
 
     def describe(self, cfg: Strict, options: dict[str, Any]) -> dict[str, Any]:
         return {"game": self.name, "config": cfg.model_dump(mode="json")}

@@ -4,9 +4,10 @@ Every call the studio makes into ``sim`` goes through this module, so switching 
 Python API (``sim.api``) is a change here only. Functions take plain values (game name, config path,
 ``--set`` lines, options) and raise ``DicesimError`` with the CLI's one-line message on bad input.
 
-Batches run in small chunks through ``StudioBackend`` so a progress bar can follow them and a cancel
-takes effect within a chunk; each run draws only from its own seed streams, so the numbers are the
-ones ``dicesim play`` prints for the same config, policy, N and seed.
+Batches run through ``sim.api.play`` on ``StudioBackend`` (the engine's backend interface: it yields parts
+as they finish) in small chunks, so a progress bar can follow them and a cancel takes effect within a chunk;
+each run draws only from its own seed streams, so the numbers are the ones ``dicesim play`` prints for the
+same config, policy, N and seed.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.backends import Job, chunk_table
 from sim.config import CONFIG_DIR, DicesimError, Strict, config_hash
 from sim.games.base import Game
 
@@ -46,24 +48,27 @@ class StudioBackend:
     def __init__(self, on_runs: Callable[[int], None], cancel: threading.Event, step: int = 256):
         self.on_runs, self.cancel, self.step = on_runs, cancel, step
 
-    def map_chunks(self, game: Game, cfg: Strict, policies: list[str], seed: int, spans, options,
-                   progress: bool = True) -> list[dict[str, np.ndarray]]:
-        parts = []
-        for start, count in spans:
-            s, end = start, start + count
+    def run(self, game: Game, jobs: list[Job]) -> Iterator[tuple[Job, dict[str, np.ndarray]]]:
+        prepared = None
+        for job in jobs:
+            if prepared != (id(job.cfg), tuple(job.policies)):
+                game.prepare(job.cfg, job.policies, job.options)
+                prepared = (id(job.cfg), tuple(job.policies))
+            s, end = job.start, job.start + job.count
             while s < end:
                 if self.cancel.is_set():
                     raise Cancelled()
                 k = min(self.step, end - s)
                 t0 = time.perf_counter()
-                parts.append(game.simulate(cfg, policies, seed, s, k, options))
+                sub = job.part(s, k)
+                part = chunk_table(game, sub)
                 dt = time.perf_counter() - t0
                 self.on_runs(k)
+                yield sub, part
                 s += k
                 if k == self.step:  # grow at most 4x a call (the first call may include compiling)
                     ideal = k * CALL_S / dt if dt > 0 else MAX_STEP
                     self.step = int(min(max(ideal, MIN_STEP), 4 * k, MAX_STEP))
-        return parts
 
 
 # --- games, configs, options -------------------------------------------------------------------
@@ -236,16 +241,14 @@ class PlayResult:
 def play(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any], n: int, seed: int,
          on_runs: Callable[[int], None], cancel: threading.Event) -> PlayResult:
     """Play runs 0..n-1 as ``dicesim play`` does (same table and metrics), reporting progress."""
-    from sim.batch import run_batch
+    from sim import api
 
     g = get_game(game)
     opts = g.check_options(options)
     cfg = load(game, config, sets)
-    seats = g.seat_policies(policy, opts)
-    batch = run_batch(g, cfg, seats, n, seed, opts, chunk=g.chunk, backend=StudioBackend(on_runs, cancel),
-                      progress=False)
-    metrics = g.metrics(batch.table, opts, cfg)
-    return PlayResult(g.name, policy, n, seed, opts, config, list(sets), cfg, batch.table, metrics, batch.seconds)
+    r = api.play(game, policy, n=n, seed=seed, config=cfg, backend=StudioBackend(on_runs, cancel), **opts)
+    return PlayResult(g.name, policy, n, seed, opts, config, list(sets), cfg, r.tables[policy], r.summary["metrics"],
+                      r.seconds)
 
 
 def paired(cur: PlayResult, prev: PlayResult | None) -> bool:
@@ -258,7 +261,7 @@ def _per_run(game: str, table: pd.DataFrame, name: str) -> np.ndarray | None:
     """The per-run quantity a mean or rate metric averages: the game's declared ``per_run`` value, else a
     column the name gives away (``mean_X`` averages X, ``X_rate`` the share of runs with X non-zero)."""
     g = get_game(game)
-    if name in getattr(g, "per_run", {}):
+    if name in g.per_run:
         values = g.run_values(table)
         if name in values.columns:
             return values[name].to_numpy()

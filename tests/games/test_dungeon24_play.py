@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -59,27 +56,6 @@ def test_batch_identical_for_chunk_sizes():
     a = run_batch(GAME, CFG, ["heuristic", "greedy"], 6000, 11, OPTS, chunk=1000, progress=False).table
     b = run_batch(GAME, CFG, ["heuristic", "greedy"], 6000, 11, OPTS, chunk=4096, progress=False).table
     pd.testing.assert_frame_equal(a, b)
-
-
-_THREAD_SCRIPT = """
-import hashlib, sys
-from sim.batch import run_batch
-from sim.games import get_game
-g = get_game("dungeon24")
-o = g.check_options({"opponent": "random", "people": "dunkelelfen"})
-t = run_batch(g, g.load(), ["greedy", "random"], 5000, 5, o, chunk=2048, progress=False).table
-print(hashlib.sha256(t.to_numpy().tobytes()).hexdigest())
-"""
-
-
-def test_batch_identical_for_thread_counts():
-    out = []
-    for threads in ("1", "2"):
-        env = {**os.environ, "NUMBA_NUM_THREADS": threads}
-        r = subprocess.run([sys.executable, "-c", _THREAD_SCRIPT], env=env, capture_output=True, text=True,
-                           timeout=300, check=True)
-        out.append(r.stdout.strip())
-    assert out[0] == out[1] and len(out[0]) == 64
 
 
 @pytest.mark.parametrize("pols", [["exact-exchange", "random"], ["random", "heuristic"], ["greedy", "expectimax"]])

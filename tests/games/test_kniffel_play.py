@@ -31,30 +31,6 @@ def test_chunking_does_not_change_results(policy):
     pd.testing.assert_frame_equal(a, b)
 
 
-def test_thread_count_does_not_change_results(tmp_path):
-    digests = []
-    for threads in ("1", "2"):
-        out = tmp_path / f"t{threads}"
-        res = run_cli(
-            "play",
-            "kniffel",
-            "--policy",
-            "optimal,greedy",
-            "--players",
-            "2",
-            "--n",
-            "3000",
-            "--seed",
-            "3",
-            "--out",
-            str(out),
-            env={"NUMBA_NUM_THREADS": threads},
-        )
-        assert res.returncode == 0, res.stderr
-        digests.append(pd.read_parquet(out / "runs-optimal_greedy.parquet"))
-    pd.testing.assert_frame_equal(*digests)
-
-
 def test_sheet_invariants():
     t = batch("greedy", 2000)
     boxes = [c for c in t.columns if c.startswith("s_")]

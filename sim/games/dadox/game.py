@@ -18,20 +18,40 @@ from sim import stats
 from sim.cache import load_table, save_table, table_path
 from sim.codehash import code_version
 from sim.config import DicesimError, config_hash
+from sim.events import RunLog, Section
 from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
+from sim.games.dadox.options import OBJECTIVES, OPTIONS
+from sim.games.dadox.replay import EVENTS
 from sim.games.dadox.solve import WinSolution, solve_turn, solve_win, win_structure
 from sim.games.dadox.tables import build_tables, bust_probabilities
 from sim.progress import compile_seconds
+from sim.schema import Column, columns_of
 
-OBJECTIVES = ("turn", "win")
-STAT_COLUMNS = {
-    "score": P.S_SCORE, "win": P.S_WIN, "turns": P.S_TURNS, "banks": P.S_BANKS, "banked": P.S_BANKED,
-    "overshoots": P.S_OVERSHOOTS, "hot_dice": P.S_HOT, "penalty": P.S_PENALTY, "min_score": P.S_MIN_SCORE,
-}
 REPLAY_ROWS = 200_000
+# the per-run table: one row per (run, seat); after ``winner`` the kernel's per-seat statistics in ``play.S_*`` order
+COLUMNS = (
+    Column("run", "int64", "game index"),
+    Column("seat", "int64", "seat (0 throws first)"),
+    Column("policy", "str", "the seat's policy (seats rotate over the games when policies differ)"),
+    Column("game_turns", "int64", "turns in the game (all seats)"),
+    Column("winner", "int64", "winning seat, -1 without a winner (turn limit)"),
+    Column("score", "int64", "final score"),
+    Column("win", "int64", "1 if the seat won"),
+    Column("turns", "int64", "turns the seat played"),
+    Column("banks", "int64", "turns banked"),
+    Column("banked", "int64", "points banked"),
+    Column("overshoots", "int64", "banks past the target (exact finish)"),
+    Column("hot_dice", "int64", "throws that scored every die (all six back)"),
+    Column("penalty", "int64", "points lost to bust penalties"),
+    Column("min_score", "int64", "lowest score during the game"),
+    *columns_of([f"throws_{n}" for n in range(1, R.N_DICE + 1)], "int64", "throws with this many dice ({name})"),
+    *columns_of([f"busts_{n}" for n in range(1, R.N_DICE + 1)], "int64", "busts with this many dice ({name})"),
+)
+STAT_COLUMNS = [c.name for c in COLUMNS[5:]]  # kernel ``stat`` order (checked against play.N_STAT at import)
+assert len(STAT_COLUMNS) == P.N_STAT
 
 
 def rules_key(cfg: DadoxConfig) -> str:
@@ -42,30 +62,16 @@ def rules_key(cfg: DadoxConfig) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def ratio(y: np.ndarray, x: np.ndarray) -> dict[str, Any]:
-    """Σy / Σx over runs with a linearised (delta-method) interval."""
-    y = np.asarray(y, dtype=np.float64)
-    x = np.asarray(x, dtype=np.float64)
-    n = len(x)
-    if n == 0 or x.sum() == 0:
-        return {"value": float("nan"), "ci95": [float("nan"), float("nan")]}
-    r = y.sum() / x.sum()
-    se = float(np.sqrt(((y - r * x) ** 2).sum() / max(1, n * (n - 1))) / x.mean()) if n > 1 else float("nan")
-    return {"value": float(r), "ci95": [float(r - stats.Z95 * se), float(r + stats.Z95 * se)]}
-
-
-def share(k: float, n: float) -> dict[str, Any]:
-    lo, hi = stats.wilson(k, int(n))
-    return {"value": float(k / n) if n else float("nan"), "ci95": [lo, hi]}
-
-
 class Dadox(Game):
     name = "dadox"
     title = "Dadox"
     Config = DadoxConfig
     policies = tuple(POLICIES)
     report_policies = ("threshold", "greedy", "optimal-turn")
-    options = {"players": 2, "opponent": None, "objective": "turn"}
+    option_specs = OPTIONS
+    capabilities = frozenset({"replay_row"})
+    events = EVENTS
+    columns = COLUMNS
     primary_metric = "win"
     headline = {"win_rate_seat_0": "the first seat wins", "draw_rate": "draws",
                 "game_length_turns": "turns per game"}
@@ -185,7 +191,7 @@ class Dadox(Game):
         rotate = len(set(policies)) > 1
         return pids, rotate, rp, freeze_policies(cfg), tb, self.solved(cfg, policies)
 
-    def simulate(self, cfg, policies, seed, start, count, options) -> dict[str, np.ndarray]:
+    def play_chunk(self, cfg, policies, seed, start, count, options) -> list[Any]:
         pids, rotate, rp, pp, tb, sol = self._kernel_args(cfg, policies)
         k = len(policies)
         turns = np.zeros(count, np.int64)
@@ -196,20 +202,8 @@ class Dadox(Game):
         rot = runs % k if rotate else np.zeros(count, np.int64)
         seat = np.tile(np.arange(k), count)
         names = np.array(policies, dtype=object)
-        out = {
-            "run": np.repeat(runs, k),
-            "seat": seat,
-            "policy": names[(seat + np.repeat(rot, k)) % k],
-            "game_turns": np.repeat(turns, k),
-            "winner": np.repeat(winners, k),
-        }
-        for col, j in STAT_COLUMNS.items():
-            out[col] = stat[:, :, j].ravel()
-        for nd in range(1, R.N_DICE + 1):
-            out[f"throws_{nd}"] = stat[:, :, P.S_THROWS + nd - 1].ravel()
-        for nd in range(1, R.N_DICE + 1):
-            out[f"busts_{nd}"] = stat[:, :, P.S_BUSTS + nd - 1].ravel()
-        return out
+        return [np.repeat(runs, k), seat, names[(seat + np.repeat(rot, k)) % k], np.repeat(turns, k),
+                np.repeat(winners, k), stat.reshape(count * k, P.N_STAT)]
 
     # --- results ----------------------------------------------------------------------------
 
@@ -220,10 +214,7 @@ class Dadox(Game):
         if k > 1:
             for seat, part in table.groupby("seat"):
                 m[f"win_rate_seat_{seat}"] = stats.rate(part["win"] == 1)
-            lo, hi = m["win_rate_seat_0"]["ci95"]
-            m["first_player_advantage"] = {
-                "value": m["win_rate_seat_0"]["value"] - 1 / k, "ci95": [lo - 1 / k, hi - 1 / k]
-            }
+            m["first_player_advantage"] = stats.shifted(m["win_rate_seat_0"], 1 / k)
             if table["policy"].nunique() > 1:
                 for pol, part in table.groupby("policy"):
                     m[f"win_rate_{pol}"] = stats.rate(part["win"] == 1)
@@ -235,13 +226,13 @@ class Dadox(Game):
             ["banked", "banks", "score", "turns", "overshoots", "hot_dice"]
             + [f"throws_{n}" for n in range(1, 7)] + [f"busts_{n}" for n in range(1, 7)]
         ].sum()
-        m["mean_banked_turn_score"] = ratio(per_run["banked"], per_run["banks"])
-        m["mean_turn_score"] = ratio(per_run["score"], per_run["turns"])
+        m["mean_banked_turn_score"] = stats.ratio(per_run["banked"], per_run["banks"])
+        m["mean_turn_score"] = stats.ratio(per_run["score"], per_run["turns"])
         for n in range(1, R.N_DICE + 1):
-            m[f"bust_rate_{n}_dice"] = share(per_run[f"busts_{n}"].sum(), per_run[f"throws_{n}"].sum())
-        m["overshoot_rate"] = share(per_run["overshoots"].sum(), (per_run["overshoots"] + per_run["banks"]).sum())
+            m[f"bust_rate_{n}_dice"] = stats.share(per_run[f"busts_{n}"].sum(), per_run[f"throws_{n}"].sum())
+        m["overshoot_rate"] = stats.share(per_run["overshoots"].sum(), (per_run["overshoots"] + per_run["banks"]).sum())
         m["negative_score_rate"] = stats.rate(table["min_score"] < 0)
-        m["hot_dice_per_turn"] = ratio(per_run["hot_dice"], per_run["turns"])
+        m["hot_dice_per_turn"] = stats.ratio(per_run["hot_dice"], per_run["turns"])
         return m
 
     def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -271,12 +262,23 @@ class Dadox(Game):
 
     # --- single runs and rule tables --------------------------------------------------------
 
-    def replay(self, cfg, policies, seed, run, options) -> str:
-        from sim.games.dadox.replay import render
-
+    def replay_log(self, cfg, policies, seed, run, options) -> RunLog:
+        """One game with its throw log (the same ``play_game`` as the batch); every seat's row of the table."""
         pids, rotate, rp, pp, tb, sol = self._kernel_args(cfg, policies)
         turns, winner, stat, log = P.replay_game(seed, run, pids, rotate, rp, pp, tb, sol, REPLAY_ROWS)
-        return render(log, policies, run, rotate, turns, winner, stat, tb, rp, truncated=len(log) == REPLAY_ROWS)
+        k = len(policies)
+        rot = run % k if rotate else 0
+        seats = [policies[(s + rot) % k] for s in range(k)]
+        facts = {"seats": seats, "target": int(rp[R.RP_TARGET]), "exact": bool(rp[R.RP_EXACT]), "turns": int(turns),
+                 "winner": int(winner), "scores": [int(stat[s, P.S_SCORE]) for s in range(k)]}
+        rows = [{"run": run, "seat": s, "policy": seats[s], "game_turns": int(turns), "winner": int(winner),
+                 **{c: int(stat[s, j]) for j, c in enumerate(STAT_COLUMNS)}} for s in range(k)]
+        return RunLog([Section(log, limit=REPLAY_ROWS)], facts, rows)
+
+    def render_replay(self, replay, cfg, options) -> str:
+        from sim.games.dadox.replay import render
+
+        return render(replay, build_tables(freeze(cfg)), freeze(cfg))
 
     def describe(self, cfg, options) -> dict[str, Any]:
         rp = freeze(cfg)

@@ -14,12 +14,16 @@ from policies.kniffel import GREEDY, OPTIMAL, POLICIES, greedy_tables
 from sim import stats
 from sim.config import DicesimError, config_hash
 from sim.dice import dice_of, multisets
+from sim.events import RunLog, Section
 from sim.games.base import Game
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
+from sim.games.kniffel.options import OPTIONS
 from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, play_sheets, replay_sheet
+from sim.games.kniffel.replay import EVENTS
 from sim.games.kniffel.solve import new_scratch, state_levels, tables, widget
 from sim.games.kniffel.table import solved_table
+from sim.schema import CATEGORY, Column, columns_of
 
 T5 = multisets(5)
 # what each policy maximises, for chart legends and reports: optimal is exact for the expected score of one sheet,
@@ -28,6 +32,22 @@ POLICY_LABELS = {"optimal": "optimal (maximum expected score)"}
 # pairings of the two-player results in the balance report (seat 1, seat 2)
 TWO_PLAYER_PAIRINGS = (("optimal", "optimal"), ("optimal", "greedy"), ("greedy", "optimal"), ("greedy", "greedy"))
 
+# the per-run table: one row per (run, seat), runs in order
+COLUMNS = (
+    Column("run", "int64", "run index"),
+    Column("seat", "int8", "seat (0 plays first)"),
+    Column("policy", CATEGORY, "the seat's policy"),
+    Column("score", "int16", "final score (boxes + upper bonus + Kniffel bonuses)"),
+    Column("upper_sum", "int16", "points in the six upper boxes"),
+    Column("upper_bonus", "int16", "upper bonus scored"),
+    Column("kniffel_bonus", "int16", "Kniffel bonuses scored"),
+    Column("kniffels", "int8", "Kniffels rolled and scored in the Kniffel box or as a bonus"),
+)
+SEAT_RESULT = (Column("win", "bool", "the seat alone has the top score"),
+               Column("tie", "bool", "the seat shares the top score"))
+BOX_COLUMNS = (columns_of([f"s_{n}" for n in R.CATEGORIES], "int16", "points written in the box ({name})")
+               + columns_of([f"t_{n}" for n in R.CATEGORIES], "int8", "turn (1..13) the box was filled ({name})"))
+
 
 class Kniffel(Game):
     name = "kniffel"
@@ -35,7 +55,9 @@ class Kniffel(Game):
     Config = KniffelConfig
     policies = tuple(POLICIES)
     report_policies = ("random", "greedy", "optimal")
-    options = {"players": 1}
+    option_specs = OPTIONS
+    capabilities = frozenset({"replay_row"})
+    events = EVENTS
     chunk = 262_144  # optimal play shares turn plans between the sheets of a chunk
     headline = {"mean_score": "scores", "upper_bonus_rate": "upper bonus", "kniffel_rate": "at least one Kniffel"}
     per_run = {"mean_score": lambda t: t["score"], "upper_bonus_rate": lambda t: t["upper_bonus"] > 0,
@@ -53,7 +75,7 @@ class Kniffel(Game):
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         opts = super().check_options(options)
-        if not isinstance(opts["players"], int) or not 1 <= opts["players"] <= 8:
+        if not isinstance(opts["players"], int) or isinstance(opts["players"], bool) or not 1 <= opts["players"] <= 8:
             raise DicesimError(f"--players must be 1..8, got {opts['players']}")
         return opts
 
@@ -91,11 +113,13 @@ class Kniffel(Game):
 
     # --- play -------------------------------------------------------------------------------
 
-    def simulate(self, cfg, policies, seed, start, count, options) -> dict[str, np.ndarray]:
+    def table_columns(self, cfg: KniffelConfig, options: dict[str, Any]) -> tuple[Column, ...]:
+        return COLUMNS + (SEAT_RESULT if int(options.get("players", 1)) > 1 else ()) + BOX_COLUMNS
+
+    def play_chunk(self, cfg, policies, seed, start, count, options) -> list[Any]:
         rp = freeze(cfg)
         T, sc, kn = tables(rp)
         k = len(policies)
-        out: dict[str, list[np.ndarray]] = {}
         cats = np.zeros((k, count, R.N_CAT), np.int16)
         turns = np.zeros((k, count, R.N_CAT), np.int8)
         ub = np.zeros((k, count), np.int64)
@@ -104,49 +128,19 @@ class Kniffel(Game):
         for seat, policy in enumerate(policies):
             pid = POLICIES[policy]
             E, gk, gc = self.decision_tables(cfg, pid)
-            play_sheets(
-                pid,
-                pid == OPTIMAL,
-                seed,
-                start,
-                count,
-                seat,
-                E,
-                gk,
-                gc,
-                T,
-                T5.index_of_code,
-                rp,
-                sc,
-                kn,
-                cats[seat],
-                turns[seat],
-                ub[seat],
-                kb[seat],
-                kn_count[seat],
-            )
+            play_sheets(pid, pid == OPTIMAL, seed, start, count, seat, E, gk, gc, T, T5.index_of_code, rp, sc, kn,
+                        cats[seat], turns[seat], ub[seat], kb[seat], kn_count[seat])
         score = cats.sum(axis=2) + ub + kb  # [seat, run]
         top = score.max(axis=0)
         n_top = (score == top).sum(axis=0)
-        # long format: one row per (run, seat), runs in order
-        out = {
-            "run": np.repeat(np.arange(start, start + count), k),
-            "seat": np.tile(np.arange(k, dtype=np.int8), count),
-            "policy": seat_labels(policies, count),
-            "score": score.T.ravel().astype(np.int16),
-            "upper_sum": cats[:, :, :6].sum(axis=2).T.ravel().astype(np.int16),
-            "upper_bonus": ub.T.ravel().astype(np.int16),
-            "kniffel_bonus": kb.T.ravel().astype(np.int16),
-            "kniffels": kn_count.T.ravel().astype(np.int8),
-        }
+        blocks: list[Any] = [
+            np.repeat(np.arange(start, start + count), k), np.tile(np.arange(k), count), seat_labels(policies, count),
+            score.T.ravel(), cats[:, :, :6].sum(axis=2).T.ravel(), ub.T.ravel(), kb.T.ravel(), kn_count.T.ravel(),
+        ]
         if k > 1:
-            out["win"] = ((score == top) & (n_top == 1)).T.ravel()
-            out["tie"] = ((score == top) & (n_top > 1)).T.ravel()
-        for c, name in enumerate(R.CATEGORIES):
-            out[f"s_{name}"] = cats[:, :, c].T.ravel()
-        for c, name in enumerate(R.CATEGORIES):
-            out[f"t_{name}"] = turns[:, :, c].T.ravel()
-        return out
+            blocks += [((score == top) & (n_top == 1)).T.ravel(), ((score == top) & (n_top > 1)).T.ravel()]
+        # [seat, run, box] -> rows (run, seat), one column per box
+        return [*blocks, cats.transpose(1, 0, 2).reshape(-1, R.N_CAT), turns.transpose(1, 0, 2).reshape(-1, R.N_CAT)]
 
     # --- results ----------------------------------------------------------------------------
 
@@ -174,12 +168,14 @@ class Kniffel(Game):
         """Two-player games (the seed is a game for two): per pairing of seat policies, the win rate of each seat,
         the tie rate, the seat advantage (seat 1 wins minus seat 2 wins, per game, with its interval) and the mean
         scores. Seats play independent sheets, so a mirror pairing shows what chance alone decides."""
-        from sim.batch import run_batch
+        from sim.experiment import run_plan
 
         opts = self.check_options({"players": 2})
+        exp = run_plan(self, cfg, [(",".join(seats), list(seats)) for seats in pairings], n, seed, opts,
+                       with_metrics=False)
         rows = []
         for seats in pairings:
-            t = run_batch(self, cfg, list(seats), n, seed, opts, chunk=self.chunk, progress=False).table
+            t = exp.arms[",".join(seats)].table
             s0, s1 = (t[t["seat"] == k].reset_index(drop=True) for k in (0, 1))
             rows.append({
                 "seats": list(seats),
@@ -212,18 +208,33 @@ class Kniffel(Game):
 
     # --- single runs and rule tables --------------------------------------------------------
 
-    def replay(self, cfg, policies, seed, run, options) -> str:
-        from sim.games.kniffel.replay import render
-
+    def replay_log(self, cfg, policies, seed, run, options) -> RunLog:
+        """One sheet per seat (the same ``play_turn`` calls as the batch); each seat's final score is its row."""
         rp = freeze(cfg)
         T, sc, kn = tables(rp)
-        lines = []
+        sections, rows = [], []
         for seat, policy in enumerate(policies):
             pid = POLICIES[policy]
             E, gk, gc = self.decision_tables(cfg, pid)
             log = replay_sheet(pid, seed, run, seat, E, gk, gc, T, T5.index_of_code, rp, sc, kn)
-            lines.append(render(log, policy, seat, len(policies), pid, E, rp, T, sc, kn))
-        return "\n\n".join(lines)
+            scored = log[log[:, 0] == EV_SCORE]
+            sections.append(Section(log, {"seat": seat, "policy": policy}))
+            rows.append({"run": run, "seat": seat, "score": int(scored[:, 9:12].sum()),
+                         "upper_bonus": int(scored[:, 10].sum()), "kniffel_bonus": int(scored[:, 11].sum())})
+        return RunLog(sections, {"players": len(policies)}, rows)
+
+    def render_replay(self, replay, cfg, options) -> str:
+        from sim.games.kniffel.replay import render
+
+        rp = freeze(cfg)
+        T, sc, kn = tables(rp)
+        out = []
+        for sec in replay.sections:
+            seat, policy = sec["facts"]["seat"], sec["facts"]["policy"]
+            pid = POLICIES[policy]
+            E = self.decision_tables(cfg, pid)[0]
+            out.append(render(sec["events"], policy, seat, len(replay.policies), pid, E, rp, T, sc, kn))
+        return "\n\n".join(out)
 
     def describe(self, cfg, options) -> dict[str, Any]:
         rp = freeze(cfg)
@@ -276,6 +287,6 @@ def keep_values(key: int, E: np.ndarray, rp: np.ndarray, T, sc, kn) -> np.ndarra
     return kv
 
 
-__all__ = ["GAME", "Kniffel", "keep_values", "EV_KEEP", "EV_ROLL", "EV_SCORE", "GREEDY", "dice_of"]
+__all__ = ["GAME", "Kniffel", "keep_values", "EV_KEEP", "EV_ROLL", "EV_SCORE", "GREEDY", "dice_of", "COLUMNS"]
 
 GAME = Kniffel()

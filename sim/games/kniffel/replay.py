@@ -1,32 +1,41 @@
-"""Render one Kniffel sheet's event log turn by turn: rolls, holds and why, the box, the sheet."""
+"""Kniffel's event log (declared once) and its text: rolls, holds and why, the box, the sheet, turn by turn."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from sim.dice import dice_of, multisets
+from sim.events import EventKind, EventLog
 from sim.games.kniffel import rules as R
+from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE
 
 T5 = multisets(5)
 
-
-def _dice(row: np.ndarray) -> str:
-    return " ".join(str(int(d)) for d in row[3:8])
-
-
-def _held(row: np.ndarray) -> str:
-    hm = int(row[8])
-    return " ".join(str(int(row[3 + i])) if (hm >> i) & 1 else "·" for i in range(5))
+# log rows of ``play.play_turn``: [kind, turn, level, d0..d4, a, b, c, d]
+EVENTS = EventLog((
+    EventKind(EV_ROLL, "roll", ("turn", "level", "dice:5", "roll", "_", "_", "_")),
+    EventKind(EV_KEEP, "hold", ("turn", "level", "dice:5", "held_mask", "held", "_", "_")),
+    EventKind(EV_SCORE, "score", ("turn", "level", "dice:5", "box", "points", "upper_bonus", "kniffel_bonus")),
+))
 
 
-def _why(policy_id: int, key: int, row: np.ndarray, kv, rp, sc) -> str:
+def _dice(ev: dict) -> str:
+    return " ".join(str(int(d)) for d in ev["dice"])
+
+
+def _held(ev: dict) -> str:
+    hm = ev["held_mask"]
+    return " ".join(str(ev["dice"][i]) if (hm >> i) & 1 else "·" for i in range(5))
+
+
+def _why(policy_id: int, key: int, ev: dict, kv, rp, sc) -> str:
     from policies.kniffel import GREEDY, OPTIMAL, best_box
 
-    dice = row[3:8]
+    dice = np.array(ev["dice"], dtype=np.int64)
     counts = np.bincount(dice - 1, minlength=6).astype(np.int64)
     if policy_id == OPTIMAL and kv is not None:
-        level = int(row[2])
-        hm = int(row[8])
+        level = ev["level"]
+        hm = ev["held_mask"]
         kept = [int(dice[i]) for i in range(5) if (hm >> i) & 1]
         k = int(
             T5.index_of_code[int(np.bincount(np.array(kept, dtype=np.int64) - 1, minlength=6) @ (7 ** np.arange(6)))]
@@ -38,8 +47,8 @@ def _why(policy_id: int, key: int, row: np.ndarray, kv, rp, sc) -> str:
     return "random hold"
 
 
-def render(log: np.ndarray, policy: str, seat: int, seats: int, pid: int, E, rp, T, sc, kn) -> str:
-    """Human-readable turn-by-turn account of one sheet."""
+def render(events: list[dict], policy: str, seat: int, seats: int, pid: int, E, rp, T, sc, kn) -> str:
+    """Human-readable turn-by-turn account of one sheet from its decoded events."""
     from policies.kniffel import OPTIMAL
     from sim.games.kniffel.game import keep_values
 
@@ -48,9 +57,9 @@ def render(log: np.ndarray, policy: str, seat: int, seats: int, pid: int, E, rp,
     total = 0
     sheet: dict[int, int] = {}
     kv = None
-    for row in log:
-        kind, turn = int(row[0]), int(row[1])
-        if kind == 0 and int(row[2]) == 0:
+    for ev in events:
+        kind, turn = ev["event"], ev["turn"]
+        if kind == "roll" and ev["level"] == 0:
             mask = R.key_mask(key)
             open_boxes = [R.CATEGORY_LABELS[c] for c in range(R.N_CAT) if not (mask >> c) & 1]
             head = f"Turn {turn + 1:2d} · upper {R.key_up(key)}/{int(rp[R.RP_BONUS_THRESHOLD])}"
@@ -58,13 +67,13 @@ def render(log: np.ndarray, policy: str, seat: int, seats: int, pid: int, E, rp,
                 head += f" · optimal expects {E[key]:.2f} more"
                 kv = keep_values(key, E, rp, T, sc, kn)
             lines.append(head + " · open: " + ", ".join(open_boxes))
-        if kind == 0:
-            lines.append(f"  roll {int(row[2]) + 1}: {_dice(row)}")
-        elif kind == 1:
-            lines.append(f"  hold:   {_held(row)}   ({_why(pid, key, row, kv, rp, sc)})")
+        if kind == "roll":
+            lines.append(f"  roll {ev['level'] + 1}: {_dice(ev)}")
+        elif kind == "hold":
+            lines.append(f"  hold:   {_held(ev)}   ({_why(pid, key, ev, kv, rp, sc)})")
         else:
-            c, pts, ub, kb = (int(x) for x in row[8:12])
-            counts = np.bincount(row[3:8] - 1, minlength=6).astype(np.int64)
+            c, pts, ub, kb = ev["box"], ev["points"], ev["upper_bonus"], ev["kniffel_bonus"]
+            counts = np.bincount(np.array(ev["dice"], dtype=np.int64) - 1, minlength=6).astype(np.int64)
             _, _, _, key = R.apply_move(counts, c, key, rp)
             total += pts + ub + kb
             sheet[c] = pts
@@ -75,4 +84,4 @@ def render(log: np.ndarray, policy: str, seat: int, seats: int, pid: int, E, rp,
     return "\n".join(lines)
 
 
-__all__ = ["render", "dice_of"]
+__all__ = ["EVENTS", "render", "dice_of"]

@@ -14,7 +14,7 @@ from typing import Any
 
 import typer
 
-from sim.cli import (
+from sim.cli.common import (
     ConfigOpt,
     JsonOpt,
     SchedulerOpt,

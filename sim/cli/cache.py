@@ -1,6 +1,6 @@
 """Commands about the installation: ``dicesim configs``, ``dicesim cache info|clear``, ``--version``, ``--quiet``.
 
-Registered on ``sim.cli.app`` (imported at the end of ``sim.cli``), like ``sim.cli_sweep``.
+Registered on ``sim.cli.common.app`` (imported by ``sim.cli``), like ``sim.cli.sweep``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from sim.cli import JsonOpt, _emit, app
+from sim.cli.common import JsonOpt, _emit, app
 from sim.config import CONFIG_DIR, DicesimError
 
 cache_app = typer.Typer(no_args_is_help=True, help="What dicesim has cached (compiled kernels, solved tables).")

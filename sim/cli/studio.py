@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from sim.cli import app
+from sim.cli.common import app
 from sim.config import DicesimError
 
 

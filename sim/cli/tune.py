@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from sim.cli import JsonOpt, SchedulerOpt, _emit, app
+from sim.cli.common import JsonOpt, SchedulerOpt, _emit, app
 
 
 @app.command()

@@ -1,0 +1,44 @@
+"""The ``dicesim`` command line (typer), one module per command group; game options come from the games.
+
+``common`` holds the app and shared options; ``play`` (play, compare, balance, report), ``single`` (solve,
+replay, describe), ``extras`` (matchup, combos), ``sweep`` (sweep, calibrate, check), ``tune``, ``cache``
+(configs, cache, --version) and ``studio`` register their commands on it. Errors: one ``error:`` line on stderr
+and exit code 2.
+"""
+
+from __future__ import annotations
+
+import sys
+
+try:  # typer >= 0.20 vendors its own click
+    from typer._click import exceptions as click_exc
+except ImportError:  # pragma: no cover - older typer on plain click
+    from click import exceptions as click_exc
+
+from sim.cli.common import JsonOpt, SchedulerOpt, app
+from sim.config import DicesimError
+
+# the commands register on ``app`` in help order
+# isort: off
+from sim.cli import play, single, extras, studio, sweep, tune, cache  # noqa: E402,F401
+# isort: on
+
+__all__ = ["app", "main", "JsonOpt", "SchedulerOpt"]
+
+
+def main() -> None:
+    """Entry point: typer app with one-line errors and exit code 2 for every user error."""
+    try:
+        app(standalone_mode=False)
+    except DicesimError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+    except click_exc.ClickException as e:
+        if type(e).__name__ == "NoArgsIsHelpError":
+            print(e.format_message())
+            sys.exit(0)
+        print(f"error: {e.format_message()}".replace("\n", " "), file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -1,0 +1,5 @@
+"""``python -m sim.cli``."""
+
+from sim.cli import main
+
+main()

@@ -1,0 +1,110 @@
+"""What every command group shares: the typer app, the common options, the game options (declared on the games,
+``Game.option_specs``) and the one-line output helpers."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import typer
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="Monte Carlo balance simulator for dice games. Every command takes --help.",
+)
+
+ConfigOpt = typer.Option(None, "--config", help="TOML rules config (default: configs/GAME/default.toml)")
+SetOpt = typer.Option(None, "--set", help="override a config field, e.g. --set bonus.value=40 (repeatable)")
+SeedOpt = typer.Option(1, "--seed", help="master seed; same seed, same numbers")
+JsonOpt = typer.Option(False, "--json", help="print exactly one JSON object on stdout")
+SchedulerOpt = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786")
+
+
+def game_options() -> dict[str, tuple[Any, Any]]:
+    """``--name`` options of every game, as the games declare them (``sim.games.declared_options``, read without
+    importing the games): name -> (annotation, typer option). Games sharing an option name share the flag (help
+    texts joined); each game rejects the ones it has no use for."""
+    from sim.games import GAMES, declared_options
+
+    specs: dict[str, list[Any]] = {}
+    for name in GAMES:
+        for spec in declared_options(name) or ():
+            specs.setdefault(spec.name, []).append(spec)
+    out: dict[str, tuple[Any, Any]] = {}
+    for name, group in specs.items():
+        helps = list(dict.fromkeys(s.help for s in group if s.help))
+        choices = list(dict.fromkeys(c for s in group for c in s.choices))
+        text = "; ".join(helps) + (f" ({' | '.join(map(str, choices))})" if choices and "|" not in helps[0] else "")
+        ann = int | None if group[0].type is int else str | None
+        out[name] = (ann, typer.Option(None, group[0].flag, help=text))
+    return out
+
+
+def options_given(**kw: Any) -> dict[str, Any]:
+    return {k: v for k, v in kw.items() if v is not None}
+
+
+def with_game_options(func: Callable[..., None]) -> Callable[..., None]:
+    """Add the game-specific options (``--players``, ``--difficulty``, …, as the games declare them) to a command.
+
+    The command receives the ones given as ``game_opts`` (a dict; each game rejects those it has no use for),
+    so every command that plays a game offers the same options, declared once on the games.
+    """
+    declared = game_options()
+    sig = inspect.signature(func)
+    params = [p for p in sig.parameters.values() if p.name != "game_opts"]
+    extra = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=opt, annotation=ann)
+        for name, (ann, opt) in declared.items()
+    ]
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        given = {name: kwargs.pop(name, None) for name in declared}
+        return func(*args, game_opts=options_given(**given), **kwargs)
+
+    wrapper.__signature__ = sig.replace(parameters=params + extra)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {k: v for k, v in func.__annotations__.items() if k != "game_opts"}
+    return wrapper
+
+
+def setup(game_name: str, config: Path | None, sets: list[str] | None, opts: dict[str, Any]):
+    """(game, config, checked options) of a command's arguments."""
+    from sim.games import get_game
+
+    game = get_game(game_name)
+    options = game.check_options(opts)
+    cfg = game.load(config, sets or [])
+    return game, cfg, options
+
+
+def _emit(summary: dict[str, Any], as_json: bool, human: str) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps(summary, default=_jsonable) + "\n")
+    else:
+        print(human)
+
+
+def _jsonable(o: Any) -> Any:
+    from sim.report import json_default
+
+    return json_default(o)
+
+
+def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14) -> list[str]:
+    lines = []
+    for name, m in list(metrics.items())[:limit]:
+        ci = m.get("ci95")
+        txt = f"{m['value']:.4g}" if isinstance(m["value"], float) else str(m["value"])
+        if ci:
+            txt += f"  [{ci[0]:.4g}, {ci[1]:.4g}]"
+        lines.append(f"  {name:28s} {txt}")
+    return lines

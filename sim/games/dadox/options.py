@@ -1,0 +1,10 @@
+"""Dadox's options (imported by the game and, without the game, by the command line)."""
+
+from sim.games.options import Option
+
+OBJECTIVES = ("turn", "win")
+OPTIONS = (
+    Option("players", 2, int, "Kniffel, Dadox: players per game"),
+    Option("opponent", None, str, "two-player games: the opponent's policy"),
+    Option("objective", "turn", str, "Dadox solve: turn | win", OBJECTIVES),
+)

@@ -1,0 +1,128 @@
+"""Dungeon24 designer analyses beyond a batch: the people matchup matrix, the arrangement search and the
+ability lift, each on paired seeds (common random numbers), with their charts (``sim.charts``)."""
+
+from __future__ import annotations
+
+from itertools import permutations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from policies.dungeon24 import POLICIES
+from sim import charts, stats
+from sim.config import DicesimError
+from sim.games.dungeon24 import rules as R
+from sim.games.dungeon24.config import PEOPLE_LABELS, PEOPLES, Dungeon24Config, volk
+from sim.games.dungeon24.runs import people_of, run_games
+
+SEARCH_N = 2000  # paired games per arrangement and seating in the arrangement search
+SEARCH_START = 1 << 40  # first run index of the arrangement search (disjoint from the runs a play uses)
+
+
+def seat_score(winner: np.ndarray, seat: int) -> np.ndarray:
+    """Per-run score of ``seat``: win 1, draw 1/2, loss 0."""
+    return np.where(winner == seat, 1.0, np.where(winner == 1 - seat, 0.0, 0.5))
+
+
+def _seat_scores(cfg: Dungeon24Config, policy: str, opponent: str, a: int, b: int, seed: int, start: int, n: int,
+                 perm: tuple[int, ...] | None) -> np.ndarray:
+    """Per-run score (win 1, draw 1/2) of ``policy`` with pyramid ``perm`` (None: its own), both seatings averaged."""
+    t1 = run_games(cfg, [policy, opponent], [a, b], seed, start, n, [perm, None])[:, 0]
+    t2 = run_games(cfg, [opponent, policy], [b, a], seed, start, n, [None, perm])[:, 0]
+    return (seat_score(t1, 0) + seat_score(t2, 1)) / 2
+
+
+def best_arrangement(cfg: Dungeon24Config, policy: str, opponent: str, people: str, opponent_people: str,
+                     n: int = SEARCH_N, seed: int = 0, n_check: int | None = None) -> dict[str, Any]:
+    """Search all 120 pyramids of ``people`` (played by ``policy``) against ``opponent`` with its own pyramid.
+
+    Every pyramid plays the same ``n`` runs in both seatings (common random numbers). The best of 120 noisy
+    estimates is biased upwards, so the chosen pyramid is played again on ``n_check`` (default ``n``) fresh
+    runs that the search never saw, beside the policy's own pyramid on the same runs: ``win_rate`` is that
+    fresh estimate, ``lift`` the paired difference to the policy's pyramid, ``search_max`` the biased maximum.
+    Search and check runs start at ``SEARCH_START``, so they never overlap the runs of a ``play``.
+    """
+    a, b = people_of(people), people_of(opponent_people)
+    n_check = n if n_check is None else n_check
+    results = []
+    for perm in permutations(range(R.N_BASIC)):
+        sc = _seat_scores(cfg, policy, opponent, a, b, seed, SEARCH_START, n, perm)
+        results.append((float(sc.mean()), perm))
+    results.sort(key=lambda x: -x[0])
+    deck = volk(cfg, a)
+    best, perm = results[0]
+    fresh = _seat_scores(cfg, policy, opponent, a, b, seed, SEARCH_START + n, n_check, perm)
+    own = _seat_scores(cfg, policy, opponent, a, b, seed, SEARCH_START + n, n_check, None)
+    return {
+        "arrangement": list(perm),
+        "cards": [deck.cards[c].name for c in perm],
+        "win_rate": stats.mean(fresh),
+        "policy_pyramid_win_rate": stats.mean(own),
+        "lift": stats.paired_difference(fresh, own),
+        "search_max": best,
+        "n": n,
+        "n_check": n_check,
+        "all": [{"arrangement": list(p), "win_rate": r} for r, p in results],
+    }
+
+
+def matchup(cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: int) -> dict[str, Any]:
+    """The 3x3 people matrix: ``win_rate[i][j]`` = P(``policy_a`` with people i beats ``policy_b`` with people j).
+
+    Each cell plays runs 0..n-1 twice on the same seeds, seats swapped, so the first-attacker
+    advantage cancels; a draw counts 1/2. Intervals: normal, over the n per-seed pair scores.
+    Also returns the first-attacker win rate per cell (pooled over both seatings).
+    """
+    for p in (policy_a, policy_b):
+        if p not in POLICIES:
+            raise DicesimError(f"unknown policy {p!r} for dungeon24 (choose from {', '.join(POLICIES)})")
+    k = len(PEOPLES)
+    wr = [[0.0] * k for _ in range(k)]
+    ci = [[[0.0, 0.0]] * k for _ in range(k)]
+    fa = [[0.0] * k for _ in range(k)]
+    for i in range(k):
+        for j in range(k):
+            t1 = run_games(cfg, [policy_a, policy_b], [i, j], seed, 0, n)
+            t2 = run_games(cfg, [policy_b, policy_a], [j, i], seed, 0, n)
+            m = stats.mean((seat_score(t1[:, 0], 0) + seat_score(t2[:, 0], 1)) / 2)
+            wr[i][j] = m["value"]
+            ci[i][j] = m["ci95"]
+            fa[i][j] = float(((t1[:, 0] == t1[:, 1]).sum() + (t2[:, 0] == t2[:, 1]).sum()) / (2 * n))
+    return {"policy_a": policy_a, "policy_b": policy_b, "n": n, "seed": seed, "people": list(PEOPLES),
+            "win_rate": wr, "ci95": ci, "first_attacker_win_rate": fa}
+
+
+def matchup_heatmap(result: dict[str, Any], path: str | Path) -> Path:
+    """PNG heatmap of a ``matchup`` result (rows: policy_a's people, columns: policy_b's)."""
+    labels = [PEOPLE_LABELS[PEOPLES.index(p)] for p in result["people"]]
+    return charts.heatmap({"matchup": result["win_rate"]}, path, labels, labels, "Dungeon24 people matchup",
+                          f"P({result['policy_a']} wins)", xlabel=f"{result['policy_b']} plays",
+                          ylabel=f"{result['policy_a']} plays", vmin=0, vmax=1, cmap="RdBu", annotate=True,
+                          panel_size=(4.2, 4.4))
+
+
+def ability_lift(cfg: Dungeon24Config, policy: str, opponent: str, n: int, seed: int) -> dict[str, Any]:
+    """Causal win-rate lift of each people's ability, on paired seeds.
+
+    For each people (mirror match, ``policy`` against ``opponent``), the same runs are played with
+    ``policy``'s ability on and off, in both seatings; the lift is the mean per-seed difference of
+    its score (win 1, draw 1/2) with a normal 95 % interval.
+    """
+    out = {"policy": policy, "opponent": opponent, "n": n, "seed": seed, "people": list(PEOPLES), "lift": []}
+    for i in range(len(PEOPLES)):
+        score = {}
+        for on in (True, False):
+            t1 = run_games(cfg, [policy, opponent], [i, i], seed, 0, n, abilities=[on, True])
+            t2 = run_games(cfg, [opponent, policy], [i, i], seed, 0, n, abilities=[True, on])
+            score[on] = (seat_score(t1[:, 0], 0) + seat_score(t2[:, 0], 1)) / 2
+        out["lift"].append(stats.paired_difference(score[True], score[False]))
+    return out
+
+
+def ability_lift_chart(result: dict[str, Any], path: str | Path) -> Path:
+    """Bar chart of the paired ability lifts with 95 % intervals."""
+    return charts.bars({"lift": result["lift"]}, [PEOPLE_LABELS[PEOPLES.index(p)] for p in result["people"]], path,
+                       "win-rate lift of the ability",
+                       f"Dungeon24: ability lift ({result['policy']} vs {result['opponent']}, mirror, paired seeds)",
+                       figsize=(6, 3.8))

@@ -1,0 +1,86 @@
+"""Dungeon24 runs: the frozen config, seat options and the batch kernel call shared by ``simulate`` and the
+designer analyses (``sim.games.dungeon24.analysis``), plus the per-run table declaration."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from policies.dungeon24 import POLICIES
+from sim.config import DicesimError, config_hash
+from sim.games.dungeon24 import play
+from sim.games.dungeon24 import rules as R
+from sim.games.dungeon24.config import PEOPLES, Dungeon24Config, freeze
+from sim.schema import Column
+
+_SEAT_DOCS = {
+    "lp": ("int32", "life points left"), "wins": ("int16", "duels won"),
+    "ability_uses": ("int16", "people ability fired"), "boss_lost": ("int16", "1 if the boss fell"),
+    "charges": ("int16", "ability charges gained"), "focus": ("int16", "focus rerolls"),
+    "deploys": ("int16", "cards deployed"), "counters": ("int16", "early boss counters"),
+    "people": ("int16", "people index (gruenlinge, untote, dunkelelfen)"),
+}
+# the per-run table: ``run`` then the kernel's row (``play.write_row``) in its column order
+COLUMNS = (
+    Column("run", "int64", "run index"),
+    Column("winner", "int16", "winning seat, -1 a draw"),
+    Column("first_attacker", "int16", "seat that attacked first (roll-off)"),
+    Column("turns", "int32", "turns played (both players)"),
+    Column("end", "int16", "how the game ended (rules.END_NAMES)"),
+    *(Column(f"{stem}{s}", dtype, f"seat {s}: {doc}") for stem, (dtype, doc) in _SEAT_DOCS.items() for s in (0, 1)),
+)
+assert tuple(c.name for c in COLUMNS[1:]) == play.COLUMNS, "the kernel's row layout changed: update COLUMNS"
+
+_frozen: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+_searched: dict[tuple, tuple[int, ...]] = {}
+
+
+def frozen(cfg: Dungeon24Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``freeze(cfg)``, memoised by the config hash."""
+    key = config_hash(cfg)
+    if key not in _frozen:
+        _frozen[key] = freeze(cfg)
+    return _frozen[key]
+
+
+def people_of(name: str) -> int:
+    if name not in PEOPLES:
+        raise DicesimError(f"unknown people {name!r} for dungeon24 (choose from {', '.join(PEOPLES)})")
+    return PEOPLES.index(name)
+
+
+def parse_arrangement(value: str) -> tuple[int, ...] | None:
+    """``policy``/``search`` -> None; ``"i,j,k,l,m"`` -> the permutation (DicesimError otherwise)."""
+    if value in ("policy", "search"):
+        return None
+    try:
+        perm = tuple(int(x) for x in value.split(","))
+    except ValueError:
+        perm = ()
+    if sorted(perm) != list(range(R.N_BASIC)):
+        raise DicesimError(
+            f"--arrangement must be policy, search or a permutation of 0..4 like 2,0,1,4,3, got {value!r}"
+        )
+    return perm
+
+
+def run_games(cfg: Dungeon24Config, pols: list[str], people: list[int], seed: int, start: int, count: int,
+              perms: list[tuple[int, ...] | None] | None = None, abilities: list[bool] | None = None) -> np.ndarray:
+    """The raw int64 table ``[count, len(play.COLUMNS)]`` for seats ``pols``/``people``.
+
+    ``perms[s]``: a fixed pyramid for seat ``s`` (None: its policy arranges); ``abilities[s]``
+    False plays seat ``s`` without its people ability (for the ability lift).
+    """
+    rp, cards, ability = frozen(cfg)
+    pol_ids = np.array([POLICIES[p] for p in pols], np.int64)
+    ppl = np.array(people, np.int64)
+    abil = ability[ppl].copy()
+    for s, on in enumerate(abilities or [True, True]):
+        if not on:
+            abil[s] = R.AB_NONE
+    pf = np.full((2, R.N_BASIC), -1, np.int64)
+    for s, perm in enumerate(perms or [None, None]):
+        if perm is not None:
+            pf[s] = perm
+    return play.play_batch(seed, start, count, pol_ids, ppl, abil, pf, rp, cards)
+
+

@@ -1,0 +1,40 @@
+"""Game options as the games declare them: ``Option(name, default, type, help, choices)``.
+
+Light on purpose (no numpy, numba or pandas): each game package lists its options in ``options.py`` so that the
+command line can offer every game's ``--flags`` without importing the games (their kernels, pandas and
+matplotlib cost over a second at every start).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sim.config import DicesimError
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game-specific option: ``--name`` on the command line, a field in sweep/tune files and the studio."""
+
+    name: str
+    default: Any
+    type: type = str
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def check(self, value: Any) -> Any:
+        """The value if it has the declared type and is one of the choices (``None`` passes where it is the
+        default: an option that is off)."""
+        if value is None and self.default is None:
+            return value
+        ok = isinstance(value, self.type) and not (self.type is int and isinstance(value, bool))
+        if not ok:
+            raise DicesimError(f"{self.flag} must be {self.type.__name__}, got {value!r}")
+        if self.choices and value not in self.choices:
+            raise DicesimError(f"{self.flag} must be one of {', '.join(map(str, self.choices))}, got {value!r}")
+        return value
