@@ -20,6 +20,7 @@ from sim.games.kniffel.config import KniffelConfig, freeze
 from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, play_sheets, replay_sheet
 from sim.games.kniffel.solve import new_scratch, state_levels, tables, widget
 from sim.games.kniffel.table import solved_table
+from sim.skill import rules_hash
 
 T5 = multisets(5)
 # what each policy maximises, for chart legends and reports: optimal is exact for the expected score of one sheet,
@@ -62,14 +63,14 @@ class Kniffel(Game):
 
     def table_for(self, cfg: KniffelConfig) -> np.ndarray:
         """The solved expectimax table for these rules (memory, then disk cache, then solve)."""
-        h = config_hash(cfg)
+        h = rules_hash(cfg)
         if h not in self._solved:
             self._solved[h] = solved_table(freeze(cfg), h)[0]
         return self._solved[h]
 
     def greedy_for(self, cfg: KniffelConfig) -> tuple[np.ndarray, np.ndarray]:
         """Greedy's decision tables for these rules (built once per process, ~0.1 s)."""
-        h = config_hash(cfg)
+        h = rules_hash(cfg)
         if h not in self._greedy:
             rp = freeze(cfg)
             T, sc, _ = tables(rp)
@@ -240,7 +241,7 @@ class Kniffel(Game):
 
     def solve(self, cfg, options) -> dict[str, Any]:
         rp = freeze(cfg)
-        h = config_hash(cfg)
+        h = rules_hash(cfg)
         t0 = time.perf_counter()
         E, secs, cached = solved_table(rp, h, use_cache=not options.get("no_cache", False))
         self._solved[h] = E
@@ -250,7 +251,7 @@ class Kniffel(Game):
             "value": float(E[0]),
             "seconds": secs if not cached else time.perf_counter() - t0,
             "cached": cached,
-            "config_hash": h,
+            "config_hash": config_hash(cfg),
             "states": int(sum(len(x) for x in state_levels(rp))),
         }
 
