@@ -197,12 +197,13 @@ class Kniffel(Game):
     def balance_extras(self, cfg: KniffelConfig, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
         """The seed's two-player game beside the solitaire scores: win rates, seat advantage, ties."""
         from sim.games.kniffel.charts import two_player_chart
+        from sim.skill_report import balance_skill
 
         result = self.two_player(cfg, n, seed)
         (Path(out) / "two_player.json").write_text(json.dumps(result, indent=2))
         png = two_player_chart(result, Path(out) / "two_player.png")
         return [("Two players (the seed's Dice Party): win rates per seat, seat advantage and ties; optimal maximises "
-                 "the expected score, not the chance to win", png.name)]
+                 "the expected score, not the chance to win", png.name)] + balance_skill(self, cfg, out, n, seed)
 
     def charts(
         self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: KniffelConfig
