@@ -175,3 +175,27 @@ def test_replay_is_the_batch_run(game, policy, options, pattern, column):
         text = g.replay(cfg, seats, SEED, run, opts)
         row = table[table["run"] == run].iloc[0]
         assert int(re.search(pattern, text).group(1)) == int(row[column]), text[-400:]
+
+
+# --- the balance report's chart ------------------------------------------------------------------
+
+
+def test_balance_skill_chart(tmp_path):
+    """Dungeon24 win rate by skill: every policy at every level; level 1 is the plain mirror match on the same runs."""
+    import json
+
+    from sim.skill_report import LADDER as REPORT_LADDER
+    from sim.skill_report import balance_skill
+
+    g = get_game("dungeon24")
+    extras = balance_skill(g, g.load(), tmp_path, 1000, SEED)
+    assert [name for _, name in extras] == ["skill.png"] and (tmp_path / "skill.png").stat().st_size > 10_000
+    result = json.loads((tmp_path / "skill.json").read_text())
+    policies = ("greedy", "heuristic")
+    assert [(r["policy"], r["level"]) for r in result["rows"]] == [(p, lv) for p in policies for lv in REPORT_LADDER]
+    for p in policies:
+        rows = {r["level"]: r for r in result["rows"] if r["policy"] == p}
+        plain = play("dungeon24", p, 1000, (), {"opponent": p})
+        assert rows[1.0]["win_rate"]["value"] == (plain["winner"] == 0).mean()
+        assert rows[0.0]["change_from_level_0"]["value"] == 0.0
+        assert rows[1.0]["change_from_level_0"]["ci95"][0] > 0  # skill pays, on the same runs

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from policies import dungeon24 as P
-from policies.skill import SKILL_STREAM, lapse_rate, level_at
+from policies.skill import SCALE, SKILL_STREAM, lapse_rate, level_at
 from sim.games.dungeon24 import rules as R
 from sim.rng import die, stream_key, uniform
 
@@ -54,9 +54,8 @@ def _ev(log, n, kind, turn, p, a, b, c, d, e):
 def who(pols, s, st, rp):
     """``(policy, stream slot)`` that makes seat ``s``'s next decision: its policy and stream ``st[3 + s]``, or
     below full skill, after a lapse (``policies.skill``), ``random`` drawing from its skill stream ``st[5 + s]``."""
-    if pols[s] != P.RANDOM:
-        lv = level_at(rp, R.RP_SIZE, s)
-        if lv < 1.0 and uniform(st[5 + s : 6 + s]) < lapse_rate(lv):
+    if pols[s] != P.RANDOM and rp[R.RP_SIZE + s] < SCALE:  # below full skill (an integer test: level 1 costs nothing)
+        if uniform(st[5 + s : 6 + s]) < lapse_rate(level_at(rp, R.RP_SIZE, s)):
             return P.RANDOM, 5 + s
     return pols[s], 3 + s
 
