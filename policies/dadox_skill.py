@@ -16,9 +16,7 @@ import numpy as np
 from numba import njit
 
 from policies.dadox import (
-    LEADER_WIN,
     OPTIMAL_TURN,
-    OPTIMAL_WIN,
     PP_RANDOM_BANK,
     decide,
     decide_solved,
@@ -70,14 +68,22 @@ def soft_turn(lv, o0, no, t, n, me, opened, opt, rp, sol, s):
 
 
 @njit(cache=True)
-def skill_decide(pid, lv, o0, no, t, n, me, opened, opp, opp_opened, opt, tb, rp, pp, sol, scr, s):
-    """The decision of seat policy ``pid`` at level ``lv`` < 1. Returns (``option * 2 + bank``, skill stream)."""
+def skill_decide(pid, lv, o0, no, t, n, me, opened, opt, rp, pp, s):
+    """The decision of a plain policy ``pid`` at level ``lv`` < 1. Returns (``option * 2 + bank``, skill stream)."""
+    s, lapse = lapses(s, lv)
+    if lapse:
+        return random_choice(o0, no, t, opened, opt, rp, pp, s)
+    choice, _ = decide(pid, o0, no, t, n, me, opened, opt, rp, pp, s)
+    return choice, s
+
+
+@njit(cache=True)
+def skill_decide_solved(pid, lv, o0, no, t, n, me, opened, opp, opp_opened, opt, tb, rp, pp, sol, scr, s):
+    """``skill_decide`` for the policies that read solved tables (apart, like ``decide_solved``: handing the tables'
+    tuples to a function costs reference counting on every call)."""
     s, lapse = lapses(s, lv)
     if lapse:
         return random_choice(o0, no, t, opened, opt, rp, pp, s)
     if pid == OPTIMAL_TURN:
         return soft_turn(lv, o0, no, t, n, me, opened, opt, rp, sol, s)
-    if pid == OPTIMAL_WIN or pid == LEADER_WIN:
-        return decide_solved(pid, o0, no, t, n, me, opened, opp, opp_opened, opt, tb, rp, sol, scr), s
-    choice, _ = decide(pid, o0, no, t, n, me, opened, opt, rp, pp, s)
-    return choice, s
+    return decide_solved(pid, o0, no, t, n, me, opened, opp, opp_opened, opt, tb, rp, sol, scr), s

@@ -28,7 +28,7 @@ from policies.dadox import (
     make_scratch,
     next_dice,
 )
-from policies.dadox_skill import PP_SKILL, skill_decide
+from policies.dadox_skill import PP_SKILL, skill_decide, skill_decide_solved
 from policies.skill import SKILL_STREAM, level_at
 from sim.games.dadox import rules as R
 from sim.games.dadox.tables import OPT_LOCK, OPT_PTS, OPT_USED
@@ -121,10 +121,12 @@ def play_game(seed, run, pids, rotate, rp, pp, tb, sol, scr, scores, opened, sta
             else:
                 v = 1 if first else 0
                 o0 = opt_start[k, v]
-                if skilled:
-                    choice, sk = skill_decide(
+                if skilled and solved:
+                    choice, sk = skill_decide_solved(
                         pid, lv, o0, opt_n[k, v], t, n, me, opened[seat], opp, opp_opened, opt, tb, rp, pp, sol, scr, sk
                     )
+                elif skilled:
+                    choice, sk = skill_decide(pid, lv, o0, opt_n[k, v], t, n, me, opened[seat], opt, rp, pp, sk)
                 elif solved:
                     choice = decide_solved(
                         pid, o0, opt_n[k, v], t, n, me, opened[seat], opp, opp_opened, opt, tb, rp, sol, scr
