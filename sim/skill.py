@@ -11,10 +11,14 @@ The model (the jitted half lives in ``policies.skill``; every game uses the same
   each set-aside option and of banking vs throwing on), otherwise a *softmax* over those values
   with temperature ``τ(ℓ) = u · (1 - ℓ) / ℓ``: a move worse by Δ is chosen ``exp(-Δ/τ)`` times as
   often as the best, so cheap mistakes are common and costly ones rare. ``u`` is the game's value
-  unit (Kniffel 10 points, Dadox 100 points: a clear but small step of each game), so one level
-  means comparable carelessness in both. Policies without action values (heuristics: Kniffel
-  greedy's holds, Dadox threshold/greedy, the two-player Dadox solutions, every Dungeon24 policy)
-  err by lapses only. A policy that is already random stays random at every level.
+  unit, a twentieth of the optimal player's mean score per turn (Kniffel 1 point of 19.6 a turn,
+  Dadox 20 points of 383), so one level means comparable carelessness in both. Policies without
+  action values (heuristics: Kniffel greedy's holds, Dadox threshold/greedy, the two-player Dadox
+  solutions, whose values are win chances, every Dungeon24 policy) err by lapses only. A policy
+  that is already random stays random at every level.
+- Würfel Dungeon (and any later game) takes the same section: ``skill: Skill`` in its config model,
+  ``freeze_skill`` appended to a frozen array, ``policies.skill``'s lapse/softmax at its dispatch
+  points on a ``SKILL_STREAM`` stream, and a ``sim.skill_report.SETUPS`` entry for its chart.
 - Named levels: novice 0.25 (ε 56 %, τ 3u), casual 0.5 (ε 25 %, τ u), skilled 0.75 (ε 6 %, τ u/3),
   expert 1.0 (the policy itself).
 
