@@ -20,14 +20,16 @@ from sim.skill import LEVELS, Skill
 
 LADDER = (0.0, 0.25, 0.5, 0.75, 1.0)
 
-# per game: (policies, options per policy, what is measured, chart title); the player is seat 0
+# per game: the series (label, policy, game options; the player is seat 0), what is measured, chart words. A game
+# with difficulties (Würfel Dungeon) gives one series per difficulty: its chart is then win rate by skill per
+# difficulty, and a sweep over ``skill.level`` x the difficulty field gives the heatmap.
 SETUPS: dict[str, dict[str, Any]] = {
-    "kniffel": {"policies": ("greedy", "optimal"), "options": lambda p: {"players": 1}, "measure": "mean_score",
+    "kniffel": {"series": [(p, p, {"players": 1}) for p in ("greedy", "optimal")], "measure": "mean_score",
                 "title": "Kniffel: mean score by skill", "ylabel": "mean final score"},
-    "dadox": {"policies": ("threshold", "optimal-turn"), "options": lambda p: {"players": 2, "opponent": p},
+    "dadox": {"series": [(p, p, {"players": 2, "opponent": p}) for p in ("threshold", "optimal-turn")],
               "measure": "win_rate", "title": "Dadox: win rate by skill against the full-strength policy "
               "(player moves first)", "ylabel": "player's win rate"},
-    "dungeon24": {"policies": ("greedy", "heuristic"), "options": lambda p: {"opponent": p}, "measure": "win_rate",
+    "dungeon24": {"series": [(p, p, {"opponent": p}) for p in ("greedy", "heuristic")], "measure": "win_rate",
                   "title": "Dungeon24: win rate by skill against the full-strength policy",
                   "ylabel": "player's win rate (draws lose)"},
 }
@@ -43,13 +45,13 @@ def player_values(game: Game, table) -> np.ndarray:
 
 
 def skill_curve(game: Game, cfg: Any, n: int, seed: int) -> dict[str, Any]:
-    """Each of the game's skill policies at every level of ``LADDER`` on runs 0..n-1 (opponents at full strength)."""
+    """Each of the game's series at every level of ``LADDER`` on runs 0..n-1 (opponents at full strength)."""
     from sim.batch import run_batch
 
     setup = SETUPS[game.name]
     rows = []
-    for policy in setup["policies"]:
-        options = game.check_options(setup["options"](policy))
+    for label, policy, opts in setup["series"]:
+        options = game.check_options(dict(opts))
         seats = game.seat_policies(policy, options)
         base = None
         for level in LADDER:
@@ -59,7 +61,7 @@ def skill_curve(game: Game, cfg: Any, n: int, seed: int) -> dict[str, Any]:
             v = player_values(game, t)
             base = v if base is None else base
             m = stats.mean(v) if setup["measure"] == "mean_score" else stats.rate(v > 0)
-            rows.append({"policy": policy, "level": level, setup["measure"]: m,
+            rows.append({"series": label, "policy": policy, "options": opts, "level": level, setup["measure"]: m,
                          "change_from_level_0": stats.paired_difference(v, base)})
     return {"game": game.name, "n": n, "seed": seed, "measure": setup["measure"], "levels": LEVELS,
             "opponents": "the same policy at full strength" if game.name != "kniffel" else None, "rows": rows}
@@ -75,13 +77,13 @@ def skill_chart(result: dict[str, Any], path: Path) -> Path:
     setup = SETUPS[result["game"]]
     measure = result["measure"]
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    for policy in setup["policies"]:
-        rows = [r for r in result["rows"] if r["policy"] == policy]
+    for label, _, _ in setup["series"]:
+        rows = [r for r in result["rows"] if r["series"] == label]
         x = [r["level"] for r in rows]
         y = [r[measure]["value"] for r in rows]
         err = [[v - r[measure]["ci95"][0] for v, r in zip(y, rows, strict=True)],
                [r[measure]["ci95"][1] - v for v, r in zip(y, rows, strict=True)]]
-        ax.errorbar(x, y, yerr=err, marker="o", capsize=4, label=policy)
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=4, label=label)
     ax.set_xticks(LADDER, [f"{lv:g}" + "".join(f"\n{k}" for k, v in LEVELS.items() if v == lv) for lv in LADDER])
     ax.set_xlabel("skill level of the player (0: random moves, 1: the policy as it is)")
     ax.set_ylabel(setup["ylabel"])
