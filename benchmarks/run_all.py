@@ -1,6 +1,6 @@
 """Run every benchmark on 2 numba threads and record its figures in benchmarks/results.json.
 
-``python benchmarks/run_all.py [name ...]`` — names: kniffel, dungeon, dadox, dungeon24, sweep.
+``python benchmarks/run_all.py [name ...]`` — names: kniffel, dungeon, dadox, dungeon24, sweep, skill.
 Each ``bench_<name>.py`` prints one JSON object (Kniffel's records itself).
 """
 
@@ -17,7 +17,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from benchmarks.record import record  # noqa: E402
 
-BENCHES = ["kniffel", "dungeon", "dadox", "dungeon24", "sweep"]
+BENCHES = ["kniffel", "dungeon", "dadox", "dungeon24", "sweep", "skill"]
 
 
 def main(names: list[str]) -> None:

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from sim.config import ConfigError, GameConfig, Strict
 from sim.games.dadox import rules as R
+from sim.skill import Skill, freeze_skill
 
 
 class Scoring(Strict):
@@ -73,6 +74,7 @@ class DadoxConfig(GameConfig):
     game: Game = Game()
     policies: Policies = Policies()
     solver: Solver = Solver()
+    skill: Skill = Skill()
 
     def unit(self) -> int:
         """The points grid: every score, turn total and target is a multiple of it."""
@@ -115,6 +117,7 @@ def freeze(cfg: DadoxConfig) -> np.ndarray:
 
 
 def freeze_policies(cfg: DadoxConfig) -> np.ndarray:
-    """The policy parameters as the float64 array ``pp`` (indices ``policies.dadox.PP_*``)."""
+    """The policy parameters as the float64 array ``pp`` (indices ``policies.dadox.PP_*``), then the skill levels
+    (``policies.dadox_skill.PP_SKILL + policies.skill.SK_*``)."""
     p = cfg.policies
-    return np.array([*p.threshold, p.greedy_bank_at, p.random_bank], dtype=np.float64)
+    return np.array([*p.threshold, p.greedy_bank_at, p.random_bank, *freeze_skill(cfg.skill)], dtype=np.float64)

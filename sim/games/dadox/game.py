@@ -249,6 +249,12 @@ class Dadox(Game):
             out[f"win: {a} - {b}"] = stats.paired_difference(wins[a].to_numpy(), wins[b].to_numpy())
         return out
 
+    def balance_extras(self, cfg: DadoxConfig, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
+        """Win rate by skill for the balance report (``sim.skill_report``)."""
+        from sim.skill_report import balance_skill
+
+        return balance_skill(self, cfg, out, n, seed)
+
     def charts(
         self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: DadoxConfig
     ) -> list[Path]:

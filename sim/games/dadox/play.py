@@ -5,6 +5,9 @@ sharing one deal (``deal = run // players``): run ``r`` seats policy ``policies[
 at seat ``s`` (seat 0 moves first), so each policy plays every seat equally often on the same dice.
 With one policy at every seat, ``deal = run``. Turn ``turn`` (counted over all seats) throws its
 dice from the stream (seed, deal, turn, 0) and the random policy draws from (seed, deal, turn, 1).
+Below full skill (``[skill]``: the first listed policy at ``skill.level``, the others at
+``skill.opponents``; the level follows its policy when seats rotate) a turn's decisions are
+``policies.dadox_skill``'s, drawing from (seed, deal, ``SKILL_STREAM``, turn); at level 1 none of it runs.
 
 ``play_game`` plays one game and is shared by the batch kernel ``play_games`` and by ``replay``
 (which switches its event log on), so a replay is exactly that run of a batch.
@@ -25,6 +28,8 @@ from policies.dadox import (
     make_scratch,
     next_dice,
 )
+from policies.dadox_skill import PP_SKILL, skill_decide, skill_decide_solved
+from policies.skill import SKILL_STREAM, level_at
 from sim.games.dadox import rules as R
 from sim.games.dadox.tables import OPT_LOCK, OPT_PTS, OPT_USED
 from sim.rng import next_die, stream_key
@@ -82,9 +87,13 @@ def play_game(seed, run, pids, rotate, rp, pp, tb, sol, scr, scores, opened, sta
     max_turns = rp[R.RP_MAX_TURNS]
     while turn < max_turns and winner < 0:
         seat = turn % players
-        pid = pids[(seat + rot) % players]
+        entry = (seat + rot) % players
+        pid = pids[entry]
         st = stream_key(seed, deal, turn, 0)
         sd = stream_key(seed, deal, turn, 1) if pid == RANDOM else st
+        lv = level_at(pp, PP_SKILL, entry)
+        skilled = lv < 1.0 and pid != RANDOM
+        sk = stream_key(seed, deal, SKILL_STREAM, turn) if skilled else st
         solved = pid == OPTIMAL_TURN or pid == OPTIMAL_WIN or pid == LEADER_WIN
         me = scores[seat]
         opp, opp_opened = _leader(scores, opened, seat, players)
@@ -112,7 +121,13 @@ def play_game(seed, run, pids, rotate, rp, pp, tb, sol, scr, scores, opened, sta
             else:
                 v = 1 if first else 0
                 o0 = opt_start[k, v]
-                if solved:
+                if skilled and solved:
+                    choice, sk = skill_decide_solved(
+                        pid, lv, o0, opt_n[k, v], t, n, me, opened[seat], opp, opp_opened, opt, tb, rp, pp, sol, scr, sk
+                    )
+                elif skilled:
+                    choice, sk = skill_decide(pid, lv, o0, opt_n[k, v], t, n, me, opened[seat], opt, rp, pp, sk)
+                elif solved:
                     choice = decide_solved(
                         pid, o0, opt_n[k, v], t, n, me, opened[seat], opp, opp_opened, opt, tb, rp, sol, scr
                     )

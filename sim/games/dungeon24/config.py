@@ -2,7 +2,8 @@
 
 ``freeze(cfg)`` gives the kernels ``(rp, cards, ability)``:
 
-- ``rp``: int64 rule parameters, indices ``R.RP_*``;
+- ``rp``: int64 rule parameters, indices ``R.RP_*``, then the skill levels of seat 0 (``--policy``) and
+  seat 1 (``--opponent``) at ``R.RP_SIZE + policies.skill.SK_*``;
 - ``cards``: int64 ``[people, 6, 2]`` attack/defence of each people's deck, basic cards 0..4
   in config order, the boss at index 5 (``R.BOSS``);
 - ``ability``: int64 ``[people]``, the ability kind (``R.AB_*``) of each people.
@@ -17,6 +18,7 @@ from pydantic import Field, field_validator
 
 from sim.config import GameConfig, Strict
 from sim.games.dungeon24 import rules as R
+from sim.skill import Skill, freeze_skill
 
 PEOPLES = ("gruenlinge", "untote", "dunkelelfen")
 PEOPLE_LABELS = ("Grünlinge", "Untote", "Dunkelelfen")
@@ -85,6 +87,7 @@ class Dungeon24Config(GameConfig):
     rules: Rules = Rules()
     abilities: Abilities = Abilities()
     peoples: Peoples
+    skill: Skill = Skill()
 
 
 def people_index(name: str) -> int:
@@ -120,4 +123,4 @@ def freeze(cfg: Dungeon24Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             cards[i, k] = (c.a, c.v)
         cards[i, R.BOSS] = (v.boss.a, v.boss.v)
         ability[i] = ABILITIES[v.ability]
-    return rp, cards, ability
+    return np.concatenate((rp, freeze_skill(cfg.skill))), cards, ability

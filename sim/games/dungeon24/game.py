@@ -77,6 +77,8 @@ class Dungeon24Game(Game):
 
     def balance_extras(self, cfg: Dungeon24Config, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
         """The people matchup (heuristic vs greedy) for the balance report."""
+        from sim.skill_report import balance_skill
+
         result = matchup(cfg, "heuristic", "greedy", max(500, n // 10), seed)
         (Path(out) / "matchup.json").write_text(json.dumps(result, indent=2))
         png = matchup_heatmap(result, Path(out) / "matchup.png")
@@ -86,7 +88,7 @@ class Dungeon24Game(Game):
         return [
             ("People matchup: heuristic (rows) vs greedy (columns)", png.name),
             ("Ability lift: win rate with vs without the people ability (same seeds)", lift_png.name),
-        ]
+        ] + balance_skill(self, cfg, out, n, seed)
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         opts = super().check_options(options)

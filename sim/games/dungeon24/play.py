@@ -1,7 +1,10 @@
 """The Dungeon24 run kernel: one game per run, every draw from the run's own ``sim.rng`` streams.
 
 Streams of run ``r`` (keys ``(seed, r, a, b)``): ``(1, 0)`` the roll-off, ``(2, seat)`` the seat's
-dice (attack/defence die, focus rerolls, Blutrausch dice), ``(3, seat)`` the seat's policy choices.
+dice (attack/defence die, focus rerolls, Blutrausch dice), ``(3, seat)`` the seat's policy choices,
+``(SKILL_STREAM + seat, 0)`` the seat's skill draws: below full skill (``[skill]``: seat 0 at
+``skill.level``, seat 1 at ``skill.opponents``) every decision lapses into ``random``'s move with
+probability ε(level) (``sim.skill``), drawn from that stream; at level 1 none of it runs.
 ``play_game`` plays one run and, when given a non-empty ``log``, writes its events (the replay);
 ``play_batch`` runs it over a chunk with ``prange``, so tables never depend on chunking or threads.
 """
@@ -12,8 +15,9 @@ import numpy as np
 from numba import njit, prange
 
 from policies import dungeon24 as P
+from policies.skill import SCALE, SKILL_STREAM, lapse_rate, level_at
 from sim.games.dungeon24 import rules as R
-from sim.rng import die, stream_key
+from sim.rng import die, stream_key, uniform
 
 COLUMNS = (
     "winner", "first_attacker", "turns", "end",
@@ -46,18 +50,40 @@ def _ev(log, n, kind, turn, p, a, b, c, d, e):
     return n
 
 
+@njit(cache=True, inline="always")
+def who(pols, s, st, rp):
+    """``(policy, stream slot)`` that makes seat ``s``'s next decision: its policy and stream ``st[3 + s]``, or
+    below full skill, after a lapse (``policies.skill``), ``random`` drawing from its skill stream ``st[5 + s]``."""
+    if pols[s] != P.RANDOM and rp[R.RP_SIZE + s] < SCALE:  # below full skill (an integer test: level 1 costs nothing)
+        if uniform(st[5 + s : 6 + s]) < lapse_rate(level_at(rp, R.RP_SIZE, s)):
+            return P.RANDOM, 5 + s
+    return pols[s], 3 + s
+
+
+@njit(cache=True, inline="always")
+def _rerolls(pols, S, s, is_att, ab, bl, da, dd, rp, st):
+    """Seat ``s``'s focus reroll decision (through ``who``)."""
+    pol, k = who(pols, s, st, rp)
+    return P.want_reroll(pol, S, s, is_att, ab, bl, da, dd, rp, st[k : k + 1])
+
+
 @njit(cache=True)
-def fire_window(S, s, w, t, pol_s, pol_o, st_s, st_o, rp, log, n):
+def fire_window(S, s, w, t, pols, st, rp, log, n):
     """Decision point ``w`` (``R.W_*``) for seat ``s``: it fires charges one by one while its policy wants
     (several stack in one window); after each fire the opponent may answer with a Boss-Konter.
     Returns the number of log rows written so far."""
     o = 1 - s
-    while R.can_fire(S, s, rp) and P.want_fire(pol_s, S, s, w, rp, st_s):
+    while R.can_fire(S, s, rp):
+        pol, k = who(pols, s, st, rp)
+        if not P.want_fire(pol, S, s, w, rp, st[k : k + 1]):
+            break
         eff = R.fire(S, s, rp)
         n = _ev(log, n, EV_FIRE, t, s, S[R.S_ABIL + s], eff, S[R.S_CHARGES + s], w, 0)
-        if R.counter_allowed(S, o, rp) and P.want_counter(pol_o, S, o, rp, st_o):
-            R.activate_boss(S, o)
-            n = _ev(log, n, EV_COUNTER, t, o, R.BOSS, 0, 0, 0, 0)
+        if R.counter_allowed(S, o, rp):
+            pol, k = who(pols, o, st, rp)
+            if P.want_counter(pol, S, o, rp, st[k : k + 1]):
+                R.activate_boss(S, o)
+                n = _ev(log, n, EV_COUNTER, t, o, R.BOSS, 0, 0, 0, 0)
     return n
 
 
@@ -65,7 +91,7 @@ def fire_window(S, s, w, t, pol_s, pol_o, st_s, st_o, rp, log, n):
 def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards, log):
     """Play run ``run`` into the state ``S``; returns the number of log rows written.
 
-    ``st`` (5 uint64) and ``perm`` (int64 [2, 5]) are scratch space, overwritten.
+    ``st`` (7 uint64) and ``perm`` (int64 [2, 5]) are scratch space, overwritten.
     ``pols``/``people``/``abil``: policy id, people index and ability kind per seat;
     ``perm_fixed[seat]``: a fixed pyramid (``-1`` in slot 0: the seat's policy arranges it).
     """
@@ -74,14 +100,16 @@ def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards,
     st[2] = stream_key(seed, run, 2, 1)
     st[3] = stream_key(seed, run, 3, 0)
     st[4] = stream_key(seed, run, 3, 1)
+    st[5] = stream_key(seed, run, SKILL_STREAM, 0)
+    st[6] = stream_key(seed, run, SKILL_STREAM + 1, 0)
     g = st[0:1]
     dice = (st[1:2], st[2:3])
-    pst = (st[3:4], st[4:5])
     for s in range(2):
         if perm_fixed[s, 0] >= 0:
             perm[s] = perm_fixed[s]
         else:
-            P.arrange(pols[s], cards[people[s]], pst[s], perm[s])
+            pol, k = who(pols, s, st, rp)
+            P.arrange(pol, cards[people[s]], st[k : k + 1], perm[s])
     R.init_state(S, rp, cards, people, abil, perm)
     n = 0
     while True:
@@ -107,16 +135,18 @@ def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards,
         if end != R.END_NONE:
             break
         anytime = rp[R.RP_FIRE_TIMING] == R.FIRE_ANY_TURN
-        n = fire_window(S, p, R.W_START, t, pols[p], pols[o], pst[p], pst[o], rp, log, n)
+        n = fire_window(S, p, R.W_START, t, pols, st, rp, log, n)
         if anytime:
-            n = fire_window(S, o, R.W_OPP_START, t, pols[o], pols[p], pst[o], pst[p], rp, log, n)
-        f = P.choose_action(pols[p], S, p, rp, pst[p])
+            n = fire_window(S, o, R.W_OPP_START, t, pols, st, rp, log, n)
+        pol, k = who(pols, p, st, rp)
+        f = P.choose_action(pol, S, p, rp, st[k : k + 1])
         if f < 0:
             pos = R.deploy(S, p)
             n = _ev(log, n, EV_DEPLOY, t, p, pos, 0, 0, 0, 0)
         else:
             att_a = R.attack_of(S, p, f)
-            bl = P.choose_blocker(pols[o], S, o, f, rp, pst[o])
+            pol, k = who(pols, o, st, rp)
+            bl = P.choose_blocker(pol, S, o, f, rp, st[k : k + 1])
             bonus = 0
             for _ in range(S[R.S_BLUT + p]):
                 bonus += die(dice[p])
@@ -126,14 +156,16 @@ def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards,
             da = die(dice[p])
             dd = die(dice[o])
             n = _ev(log, n, EV_ATTACK, t, p, f, bl, da, dd, bonus)
-            if R.can_focus(S, p, rp) and P.want_reroll(pols[p], S, p, True, ab, bl, da, dd, rp, pst[p]):
-                pos = P.choose_discard(pols[p], S, p, rp, pst[p])
+            if R.can_focus(S, p, rp) and _rerolls(pols, S, p, True, ab, bl, da, dd, rp, st):
+                pol, k = who(pols, p, st, rp)
+                pos = P.choose_discard(pol, S, p, rp, st[k : k + 1])
                 R.pay_focus(S, p, pos, rp)
                 old = da
                 da = die(dice[p])
                 n = _ev(log, n, EV_REROLL, t, p, 1, old, da, pos, 0)
-            if R.can_focus(S, o, rp) and P.want_reroll(pols[o], S, o, False, ab, bl, da, dd, rp, pst[o]):
-                pos = P.choose_discard(pols[o], S, o, rp, pst[o])
+            if R.can_focus(S, o, rp) and _rerolls(pols, S, o, False, ab, bl, da, dd, rp, st):
+                pol, k = who(pols, o, st, rp)
+                pos = P.choose_discard(pol, S, o, rp, st[k : k + 1])
                 R.pay_focus(S, o, pos, rp)
                 old = dd
                 dd = die(dice[o])
@@ -148,9 +180,9 @@ def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards,
                     break
             else:
                 n = _ev(log, n, EV_BLOCK, t, p, ab + da, vb + dd, 0, 0, 0)
-        n = fire_window(S, p, R.W_END, t, pols[p], pols[o], pst[p], pst[o], rp, log, n)
+        n = fire_window(S, p, R.W_END, t, pols, st, rp, log, n)
         if anytime:
-            n = fire_window(S, o, R.W_OPP_END, t, pols[o], pols[p], pst[o], pst[p], rp, log, n)
+            n = fire_window(S, o, R.W_OPP_END, t, pols, st, rp, log, n)
         p = o
     n = _ev(log, n, EV_END, S[R.S_TURN], S[R.S_WINNER], S[R.S_END], 0, 0, 0, 0)
     return n
@@ -182,7 +214,7 @@ def play_batch(seed, start, count, pols, people, abil, perm_fixed, rp, cards):
     n_blocks = (count + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):  # scratch arrays once per block; each run still draws only from its own streams
         S = np.empty(R.S_SIZE, np.int64)
-        st = np.empty(5, np.uint64)
+        st = np.empty(7, np.uint64)
         perm = np.empty((2, R.N_BASIC), np.int64)
         log = np.empty((0, LOG_WIDTH), np.int64)
         for i in range(blk * BLOCK, min(count, (blk + 1) * BLOCK)):
@@ -195,7 +227,7 @@ def play_batch(seed, start, count, pols, people, abil, perm_fixed, rp, cards):
 def replay_game(seed, run, pols, people, abil, perm_fixed, rp, cards, max_events):
     """One run with its event log (the same ``play_game`` as the batch): ``(state, log rows)``."""
     S = np.empty(R.S_SIZE, np.int64)
-    st = np.empty(5, np.uint64)
+    st = np.empty(7, np.uint64)
     perm = np.empty((2, R.N_BASIC), np.int64)
     log = np.zeros((max_events, LOG_WIDTH), np.int64)
     n = play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards, log)

@@ -9,6 +9,7 @@ from pydantic import Field
 
 from sim.config import GameConfig, Strict
 from sim.games.kniffel import rules as R
+from sim.skill import Skill, freeze_skill
 
 
 class Turn(Strict):
@@ -42,10 +43,12 @@ class KniffelConfig(GameConfig):
     bonus: Bonus = Bonus()
     scores: Scores = Scores()
     joker: Joker = Joker()
+    skill: Skill = Skill()
 
 
 def freeze(cfg: KniffelConfig) -> np.ndarray:
-    """The rule numbers as the int64 array ``rp`` the kernels read (indices ``R.RP_*``)."""
+    """The rule numbers as the int64 array ``rp`` the kernels read (indices ``R.RP_*``), then the skill
+    levels (``R.RP_SIZE + policies.skill.SK_*``)."""
     rp = np.zeros(R.RP_SIZE, dtype=np.int64)
     rp[R.RP_BONUS_THRESHOLD] = cfg.bonus.threshold
     rp[R.RP_BONUS_VALUE] = cfg.bonus.value
@@ -60,4 +63,4 @@ def freeze(cfg: KniffelConfig) -> np.ndarray:
     rp[R.RP_ROLLS] = cfg.turn.rolls
     # the upper subtotal only matters up to the threshold, and not at all without a bonus
     rp[R.RP_UP_CAP] = cfg.bonus.threshold if cfg.bonus.value > 0 else 0
-    return rp
+    return np.concatenate((rp, freeze_skill(cfg.skill)))

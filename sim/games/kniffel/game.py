@@ -24,6 +24,7 @@ from sim.games.kniffel.replay import EVENTS
 from sim.games.kniffel.solve import new_scratch, state_levels, tables, widget
 from sim.games.kniffel.table import solved_table
 from sim.schema import CATEGORY, Column, columns_of
+from sim.skill import rules_hash
 
 T5 = multisets(5)
 # what each policy maximises, for chart legends and reports: optimal is exact for the expected score of one sheet,
@@ -84,14 +85,14 @@ class Kniffel(Game):
 
     def table_for(self, cfg: KniffelConfig) -> np.ndarray:
         """The solved expectimax table for these rules (memory, then disk cache, then solve)."""
-        h = config_hash(cfg)
+        h = rules_hash(cfg)
         if h not in self._solved:
             self._solved[h] = solved_table(freeze(cfg), h)[0]
         return self._solved[h]
 
     def greedy_for(self, cfg: KniffelConfig) -> tuple[np.ndarray, np.ndarray]:
         """Greedy's decision tables for these rules (built once per process, ~0.1 s)."""
-        h = config_hash(cfg)
+        h = rules_hash(cfg)
         if h not in self._greedy:
             rp = freeze(cfg)
             T, sc, _ = tables(rp)
@@ -192,12 +193,13 @@ class Kniffel(Game):
     def balance_extras(self, cfg: KniffelConfig, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
         """The seed's two-player game beside the solitaire scores: win rates, seat advantage, ties."""
         from sim.games.kniffel.charts import two_player_chart
+        from sim.skill_report import balance_skill
 
         result = self.two_player(cfg, n, seed)
         (Path(out) / "two_player.json").write_text(json.dumps(result, indent=2))
         png = two_player_chart(result, Path(out) / "two_player.png")
         return [("Two players (the seed's Dice Party): win rates per seat, seat advantage and ties; optimal maximises "
-                 "the expected score, not the chance to win", png.name)]
+                 "the expected score, not the chance to win", png.name)] + balance_skill(self, cfg, out, n, seed)
 
     def charts(
         self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: KniffelConfig
@@ -251,7 +253,7 @@ class Kniffel(Game):
 
     def solve(self, cfg, options) -> dict[str, Any]:
         rp = freeze(cfg)
-        h = config_hash(cfg)
+        h = rules_hash(cfg)
         t0 = time.perf_counter()
         E, secs, cached = solved_table(rp, h, use_cache=not options.get("no_cache", False))
         self._solved[h] = E
@@ -261,7 +263,7 @@ class Kniffel(Game):
             "value": float(E[0]),
             "seconds": secs if not cached else time.perf_counter() - t0,
             "cached": cached,
-            "config_hash": h,
+            "config_hash": config_hash(cfg),
             "states": int(sum(len(x) for x in state_levels(rp))),
         }
 

@@ -4,6 +4,11 @@ Dice of turn ``t`` for seat ``s`` of run ``i`` come from the stream (seed, i, s,
 random choices from (seed, i, s, 2t + 1). Every policy therefore sees the same first roll of every
 turn, and two policies that keep the same dice see the same rerolls (common random numbers).
 
+Below full skill (``[skill]``, ``sim.skill``) a seat's skilled decisions draw from the stream
+(seed, i, ``SKILL_STREAM`` + s, t) instead; at level 1 nothing of it runs, so every table is the plain
+policy's. ``optimal`` below full skill needs each state's keep values, not only its plan: its sheets
+are then grouped by state and each group plays right after its widget (``play_skilled_turns``).
+
 Planned policies (``optimal``) are played in lockstep: all sheets of a chunk take turn ``t``
 together, each distinct state's turn plan is built once (in parallel) and shared by every sheet
 in that state. Other policies play each sheet to the end in one go. Both paths call ``play_turn``,
@@ -15,9 +20,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from policies.kniffel import RANDOM, build_plan, decide_category, decide_keep
+from policies.kniffel import OPTIMAL, RANDOM, build_plan, decide_category, decide_keep
+from policies.kniffel_skill import skill_box, skill_keep
+from policies.skill import SKILL_STREAM, level_at
 from sim.dice import code_of_faces
 from sim.games.kniffel import rules as R
+from sim.games.kniffel.solve import widget
 from sim.rng import next_die, stream_key
 
 # event log rows: [kind, turn, level, d0, d1, d2, d3, d4, a, b, c, d]
@@ -53,16 +61,20 @@ def _log(log, n, kind, turn, level, dice, a, b, c, d):
 
 
 @njit(cache=True, inline="always")
-def play_turn(pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, ws, log, nlog):
+def play_turn(pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, ws, log, nlog, lv, E, kv):
     """One turn from state ``key``. Returns (box, points, upper bonus, Kniffel bonus, next key, log rows).
 
-    ``ws`` is the scratch of ``turn_scratch``; ``log`` gets events when it has rows.
+    ``ws`` is the scratch of ``turn_scratch``; ``log`` gets events when it has rows. ``lv``: the seat's
+    skill level; below 1 the decisions are ``policies.kniffel_skill``'s, reading the solved values ``E``
+    and the turn's keep values ``kv`` (optimal; an empty ``kv`` elsewhere).
     """
     dice, counts, keep, held = ws
     mcounts = T[0]
     r0 = T[4][0]
     s = stream_key(seed, run, seat, 2 * turn)
     sd = stream_key(seed, run, seat, 2 * turn + 1) if pid == RANDOM else np.uint64(0)  # only random draws
+    skilled = lv < 1.0 and pid != RANDOM
+    sk = stream_key(seed, run, SKILL_STREAM + seat, turn) if skilled else np.uint64(0)
     mask = R.key_mask(key)
     flag = R.key_flag(key)
     logging = log.shape[0] > 0
@@ -80,7 +92,10 @@ def play_turn(pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, 
             nlog = _log(log, nlog, EV_ROLL, turn, level, dice, r, 0, 0, 0)
         if level == n_rolls - 1 or (sc[R.KNIFFEL, r] > 0 and R.must_score_now(counts, mask, flag, rp)):
             break
-        sd = decide_keep(pid, counts, dice, key, level, r, r0, plan_keep, mcounts, rp, sc, sd, keep)
+        if skilled:
+            sk = skill_keep(pid, lv, dice, level, r, r0, plan_keep, kv, mcounts, ioc, sk, keep)
+        else:
+            sd = decide_keep(pid, counts, dice, key, level, r, r0, plan_keep, mcounts, rp, sc, sd, keep)
         nheld = 0
         for i in range(5):
             f = dice[i] - 1
@@ -100,7 +115,10 @@ def play_turn(pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, 
         for i in range(5):
             if held[i] == 0:
                 s, dice[i] = next_die(s)
-    sd, c = decide_category(pid, counts, key, r, r0, plan_cat, rp, sc, sd)
+    if skilled:
+        sk, c = skill_box(pid, lv, counts, key, r, E, rp, sc, sk)
+    else:
+        sd, c = decide_category(pid, counts, key, r, r0, plan_cat, rp, sc, sd)
     pts, ub, kb, nk = R.apply_move_fast(counts, r, c, key, rp, sc)
     if logging:
         nlog = _log(log, nlog, EV_SCORE, turn, n_rolls, dice, c, pts, ub, kb)
@@ -132,10 +150,16 @@ def play_sheets(
     m = T[0].shape[0]
     nr = T[4].shape[0]
     no_log = np.empty((0, LOG_WIDTH), np.int64)
+    no_kv = np.empty((0, 0))
+    lv = level_at(rp, R.RP_SIZE, seat)
     for g in range(count):
         out_ub[g] = 0
         out_kb[g] = 0
         out_kn[g] = 0
+    if planned and lv < 1.0:
+        play_skilled_turns(pid, seed, start, count, seat, lv, E, T, ioc, rp, sc, kn, out_cat, out_turn, out_ub, out_kb,
+                           out_kn)
+        return
     if not planned:
         nblocks = min(count, 1024)
         step = (count + nblocks - 1) // nblocks
@@ -162,6 +186,9 @@ def play_sheets(
                         ws,
                         no_log,
                         0,
+                        lv,
+                        E,
+                        no_kv,
                     )
                     _record(g, turn, c, pts, ub, kb, ws[1], out_cat, out_turn, out_ub, out_kb, out_kn)
         return
@@ -207,6 +234,61 @@ def play_sheets(
                     ws,
                     no_log,
                     0,
+                    lv,
+                    E,
+                    no_kv,
+                )
+                keys[g] = nk
+                _record(g, turn, c, pts, ub, kb, ws[1], out_cat, out_turn, out_ub, out_kb, out_kn)
+
+
+@njit(cache=True, parallel=True)
+def play_skilled_turns(pid, seed, start, count, seat, lv, E, T, ioc, rp, sc, kn, out_cat, out_turn, out_ub, out_kb,
+                       out_kn):
+    """``optimal`` below full skill: per turn the sheets are grouped by state, and each state's widget (plan and keep
+    values ``kv``) is built once and played by its sheets right away, so memory stays one widget per thread."""
+    n_levels = max(1, rp[R.RP_ROLLS] - 1)
+    m = T[0].shape[0]
+    nr = T[4].shape[0]
+    no_log = np.empty((0, LOG_WIDTH), np.int64)
+    keys = np.zeros(count, np.int64)
+    slot = np.full(R.KEY_SPACE, -1, np.int32)
+    gslot = np.empty(count, np.int32)
+    uniq = np.empty(count, np.int64)
+    first = np.empty(count + 1, np.int64)
+    order = np.empty(count, np.int64)
+    for turn in range(R.N_CAT):
+        nu = 0
+        for g in range(count):
+            k = keys[g]
+            if slot[k] < 0:
+                slot[k] = nu
+                uniq[nu] = k
+                nu += 1
+            gslot[g] = slot[k]
+        for u in range(nu):
+            slot[uniq[u]] = -1
+        first[: nu + 1] = 0
+        for g in range(count):  # counting sort of the sheets by state
+            first[gslot[g] + 1] += 1
+        for u in range(nu):
+            first[u + 1] += first[u]
+        fill = first[:nu].copy()
+        for g in range(count):
+            order[fill[gslot[g]]] = g
+            fill[gslot[g]] += 1
+        for u in prange(nu):
+            scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
+            plan_keep = np.empty((n_levels, nr), np.int16)
+            plan_cat = np.empty(nr, np.int8)
+            kv = np.zeros((n_levels, m))
+            widget(uniq[u], E, T, rp, sc, kn, scratch, plan_keep, plan_cat, True, kv)
+            ws = turn_scratch()
+            for j in range(first[u], first[u + 1]):
+                g = order[j]
+                c, pts, ub, kb, nk, _ = play_turn(
+                    pid, uniq[u], seed, start + g, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, ws, no_log, 0, lv,
+                    E, kv,
                 )
                 keys[g] = nk
                 _record(g, turn, c, pts, ub, kb, ws[1], out_cat, out_turn, out_ub, out_kb, out_kn)
@@ -218,6 +300,8 @@ def replay_sheet(pid, seed, run, seat, E, gk, gc, T, ioc, rp, sc, kn):
     n_levels = max(1, rp[R.RP_ROLLS] - 1)
     m = T[0].shape[0]
     nr = T[4].shape[0]
+    lv = level_at(rp, R.RP_SIZE, seat)
+    kv = np.zeros((n_levels, m)) if lv < 1.0 and pid == OPTIMAL else np.empty((0, 0))
     log = np.zeros((R.N_CAT * (2 * rp[R.RP_ROLLS] + 1), LOG_WIDTH), np.int64)
     plan_keep = np.empty((n_levels, nr), np.int16)
     plan_cat = np.empty(nr, np.int8)
@@ -231,8 +315,13 @@ def replay_sheet(pid, seed, run, seat, E, gk, gc, T, ioc, rp, sc, kn):
             pk = gk[idx]
             pc = gc[idx]
         else:
-            build_plan(pid, key, E, T, rp, sc, kn, scratch, plan_keep, plan_cat)
+            if kv.shape[0] > 0:
+                widget(key, E, T, rp, sc, kn, scratch, plan_keep, plan_cat, True, kv)
+            else:
+                build_plan(pid, key, E, T, rp, sc, kn, scratch, plan_keep, plan_cat)
             pk = plan_keep
             pc = plan_cat
-        c, pts, ub, kb, key, nlog = play_turn(pid, key, seed, run, seat, turn, pk, pc, T, ioc, rp, sc, ws, log, nlog)
+        c, pts, ub, kb, key, nlog = play_turn(
+            pid, key, seed, run, seat, turn, pk, pc, T, ioc, rp, sc, ws, log, nlog, lv, E, kv
+        )
     return log[:nlog]

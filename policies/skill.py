@@ -1,0 +1,89 @@
+"""The skill model's jitted half: lapses, softmax choices and where kernels find the levels.
+
+The model is documented in ``sim.skill`` (the ``[skill]`` config section). Here:
+
+- levels travel in a game's frozen array as int64 parts per million (``SCALE``), at
+  ``base + SK_PLAYER`` (the player's seat) and ``base + SK_OPPONENTS`` (every other seat);
+- a skilled decision draws from its own stream ``stream_key(seed, run, SKILL_STREAM + k, b)``
+  (``k``, ``b``: the game's seat or turn keys). No game uses so large an ``a`` key for its dice or
+  policy streams, so the dice stay the same draws at every level (common random numbers);
+- ``lapses`` is the ε coin; ``softmax_pick`` the value-weighted choice.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.rng import next_below, next_float
+
+SCALE = 1_000_000  # a level's unit in the frozen arrays: parts per million
+SK_PLAYER, SK_OPPONENTS = 0, 1
+SK_SIZE = 2
+SKILL_STREAM = 0x5C111_0000  # added to the stream key ``a`` of every skill stream
+
+
+@njit(cache=True, inline="always")
+def level_at(arr: np.ndarray, base: int, entry: int) -> float:
+    """The level of policy entry ``entry`` (0: the player, others: opponents) from a frozen array."""
+    return arr[base + (SK_PLAYER if entry == 0 else SK_OPPONENTS)] / SCALE
+
+
+@njit(cache=True, inline="always")
+def lapse_rate(level: float) -> float:
+    """ε(ℓ) = (1 - ℓ)²: the chance that a decision is a random legal move."""
+    return (1.0 - level) * (1.0 - level)
+
+
+@njit(cache=True, inline="always")
+def temperature(level: float, unit: float) -> float:
+    """τ(ℓ) = unit · (1 - ℓ) / ℓ (infinite at 0: uniform)."""
+    if level <= 0.0:
+        return np.inf
+    return unit * (1.0 - level) / level
+
+
+@njit(cache=True, inline="always")
+def lapses(s: np.uint64, level: float):
+    """Draw the lapse coin: returns (stream, True when this decision is a random move)."""
+    s, u = next_float(s)
+    return s, u < lapse_rate(level)
+
+
+@njit(cache=True)
+def softmax_pick(vals: np.ndarray, n: int, tau: float, s: np.uint64):
+    """Index into ``vals[:n]`` drawn with weights ``exp((v - max) / tau)``; uniform for an infinite ``tau``.
+
+    Returns (stream, index). The best value has weight 1, so the sum is at least 1 and never underflows.
+    """
+    if not tau < np.inf:
+        return next_below(s, n)
+    vmax = vals[0]
+    for i in range(1, n):
+        if vals[i] > vmax:
+            vmax = vals[i]
+    if not vmax > -np.inf:  # nothing has a finite value: uniform
+        return next_below(s, n)
+    total = 0.0
+    for i in range(n):
+        total += np.exp((vals[i] - vmax) / tau)
+    s, u = next_float(s)
+    target = u * total
+    acc = 0.0
+    for i in range(n):
+        acc += np.exp((vals[i] - vmax) / tau)
+        if target < acc:
+            return s, i
+    return s, n - 1  # rounding: the last one
+
+
+@njit(cache=True)
+def soft_binary(v_yes: float, v_no: float, tau: float, s: np.uint64):
+    """Two-way softmax (yes/no); an infinite ``tau`` is a fair coin. Returns (stream, yes)."""
+    s, u = next_float(s)
+    if not tau < np.inf:
+        return s, u < 0.5
+    d = (v_no - v_yes) / tau
+    if d > 700.0:
+        return s, False
+    return s, u < 1.0 / (1.0 + np.exp(d))

@@ -1,0 +1,201 @@
+"""The skill level (``[skill]``, ``sim.skill``) in Kniffel, Dadox and Dungeon24.
+
+Statistical checks play fixed seeds; their tolerances come from the sampling error of the paired
+(same runs) or independent differences, at about 3.3 standard errors (a false alarm about once in
+a thousand runs of the test, were the seed not fixed).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from sim.batch import run_batch
+from sim.config import ConfigError
+from sim.games import get_game
+from sim.skill import LEVELS, rules_hash
+from tests.conftest import run_cli
+
+LADDER = (0.0, 0.25, 0.5, 0.75, 1.0)
+Z = 3.3
+SEED = 2026
+
+
+def play(game: str, policy: str, n: int, sets: tuple[str, ...] = (), options: dict | None = None, chunk: int = 0):
+    """The per-run table of ``policy`` (``a,b``: seats) under the overrides ``sets``."""
+    g = get_game(game)
+    opts = g.check_options(dict(options or {}))
+    cfg = g.load(None, list(sets))
+    seats = g.seat_policies(policy, opts)
+    g.prepare(cfg, seats, opts)
+    return run_batch(g, cfg, seats, n, SEED, opts, chunk=chunk or g.chunk, progress=False).table
+
+
+def player_outcome(game: str, table) -> np.ndarray:
+    """Per run: Kniffel's score, else 1 when the player (seat 0) wins."""
+    if game == "kniffel":
+        return table["score"].to_numpy(np.float64)
+    if game == "dadox":
+        return (table[table["seat"] == 0]["win"] == 1).to_numpy(np.float64)
+    return (table["winner"] == 0).to_numpy(np.float64)
+
+
+def se_paired(d: np.ndarray) -> float:
+    return float(d.std(ddof=1) / np.sqrt(len(d)))
+
+
+# --- the config section --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["kniffel", "dadox", "dungeon24"])
+def test_levels_by_name_and_number(game):
+    g = get_game(game)
+    assert g.load().skill.level == 1.0 and g.load().skill.opponents == 1.0
+    for name, value in LEVELS.items():
+        assert g.load(None, [f"skill.level={name}"]).skill.level == value
+    assert g.load(None, ["skill.opponents=0"]).skill.opponents == 0.0
+    assert g.load(None, ["skill.level=0.3"]).skill.level == 0.3
+    for bad in ("1.5", "-0.1", "pro", "true"):
+        with pytest.raises(ConfigError, match="skill.level"):
+            g.load(None, [f"skill.level={bad}"])
+
+
+def test_solved_tables_do_not_depend_on_the_level():
+    g = get_game("kniffel")
+    base = g.load()
+    assert rules_hash(base) == rules_hash(g.load(None, ["skill.level=0.5", "skill.opponents=0.25"]))
+    assert rules_hash(base) != rules_hash(g.load(None, ["bonus.value=30"]))
+
+
+@pytest.mark.parametrize(("game", "policy"), [("kniffel", "greedy"), ("dadox", "threshold"),
+                                              ("dungeon24", "heuristic")])
+def test_invalid_level_is_one_error_line(game, policy):
+    res = run_cli("play", game, "--policy", policy, "--n", "10", "--set", "skill.level=2", "--no-report")
+    lines = res.stderr.strip().splitlines()
+    assert res.returncode == 2 and len(lines) == 1, res.stderr
+    assert lines[0].startswith("error: invalid value for skill.level: 2"), lines[0]
+
+
+# --- full skill is the policy, zero skill is random ----------------------------------------------
+
+
+def test_opponent_skill_leaves_the_player_alone():
+    """Kniffel seats play their own sheets: the opponents' level changes nothing of seat 1's sheet."""
+    plain = play("kniffel", "optimal,greedy", 300, options={"players": 2})
+    weak = play("kniffel", "optimal,greedy", 300, ("skill.opponents=0.5",), {"players": 2})
+    p0, w0 = plain[plain["seat"] == 0], weak[weak["seat"] == 0]
+    assert (p0["score"].to_numpy() == w0["score"].to_numpy()).all()
+    assert (plain[plain["seat"] == 1]["score"].to_numpy() != weak[weak["seat"] == 1]["score"].to_numpy()).any()
+
+
+@pytest.mark.parametrize(("game", "a", "b", "options"), [
+    ("kniffel", "optimal", "greedy", {}),
+    ("dadox", "optimal-turn,threshold", "threshold,greedy", {"players": 2}),
+    ("dungeon24", "heuristic,greedy", "exact-exchange,heuristic", {}),
+])
+def test_level_zero_forgets_the_policy(game, a, b, options):
+    """At level 0 every move is a random one from the skill streams: two policies play the very same games."""
+    sets = ("skill.level=0", "skill.opponents=0")
+    ta, tb = play(game, a, 400, sets, options), play(game, b, 400, sets, options)
+    cols = [c for c in ta.columns if c != "policy"]
+    assert ta[cols].equals(tb[cols])
+
+
+@pytest.mark.parametrize(("game", "policy", "options", "columns"), [
+    ("kniffel", "optimal", {}, ("score", "upper_sum", "kniffels")),
+    ("dadox", "threshold", {"players": 2}, ("game_turns", "banks", "banked", "win")),
+    ("dungeon24", "heuristic,greedy", {}, ("turns", "winner", "wins0", "focus0", "deploys1")),
+])
+def test_level_zero_plays_like_random(game, policy, options, columns):
+    """Level 0 of a policy and the ``random`` policy: the same distributions (independent streams), compared by
+    their means at the sampling error of the difference, and by the two-sample Kolmogorov-Smirnov distance."""
+    n = 3000
+    skill = play(game, policy, n, ("skill.level=0", "skill.opponents=0"), options)
+    rand = play(game, ",".join(["random"] * len(policy.split(","))), n, (), options)
+    for col in columns:
+        x, y = skill[col].to_numpy(np.float64), rand[col].to_numpy(np.float64)
+        se = np.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y))
+        assert abs(x.mean() - y.mean()) <= Z * se + 1e-12, (col, x.mean(), y.mean(), se)
+        grid = np.union1d(x, y)
+        ks = np.abs(np.searchsorted(np.sort(x), grid, "right") / len(x)
+                    - np.searchsorted(np.sort(y), grid, "right") / len(y)).max()
+        assert ks < 1.95 * np.sqrt(2 / n), (col, ks)  # the KS critical distance at 0.1 %
+
+
+# --- monotone in the level on paired seeds -------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "policy", "n", "options"), [
+    ("kniffel", "greedy", 1500, {}),
+    ("kniffel", "optimal", 1000, {}),
+    ("dadox", "optimal-turn", 1500, {"players": 2}),
+    ("dadox", "threshold", 1500, {"players": 2}),
+    ("dungeon24", "heuristic", 1500, {"opponent": "heuristic"}),
+    ("dungeon24", "greedy", 1500, {"opponent": "heuristic"}),
+])
+def test_outcome_does_not_fall_as_the_level_rises(game, policy, n, options):
+    """The player (seat 1) at each level against the full-strength policy, on the same runs: no step up the ladder
+    loses significantly (paired difference above -Z standard errors), and the whole ladder gains significantly."""
+    out = [player_outcome(game, play(game, policy, n, (f"skill.level={lv}",), options)) for lv in LADDER]
+    for lo, hi, a, b in zip(LADDER, LADDER[1:], out, out[1:], strict=False):
+        d = b - a
+        assert d.mean() >= -Z * se_paired(d), (lo, hi, d.mean(), se_paired(d))
+    d = out[-1] - out[0]
+    assert d.mean() > Z * se_paired(d)
+
+
+# --- determinism and replays ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "policy", "options"), [
+    ("kniffel", "optimal", {}), ("kniffel", "greedy", {}), ("dadox", "optimal-turn", {"players": 3}),
+    ("dungeon24", "exact-exchange", {}),
+])
+def test_chunking_does_not_change_skilled_runs(game, policy, options):
+    sets = ("skill.level=casual", "skill.opponents=skilled")
+    assert play(game, policy, 300, sets, options, chunk=37).equals(play(game, policy, 300, sets, options, chunk=300))
+
+
+@pytest.mark.parametrize(("game", "policy", "options", "pattern", "column"), [
+    ("kniffel", "optimal", {}, r"Final score: (\d+)", "score"),
+    ("kniffel", "greedy", {}, r"Final score: (\d+)", "score"),
+    ("dadox", "optimal-turn", {"players": 2}, r"After (\d+) turns", "game_turns"),
+    ("dungeon24", "heuristic", {}, r"end after (\d+) turns", "turns"),
+])
+def test_replay_is_the_batch_run(game, policy, options, pattern, column):
+    g = get_game(game)
+    sets = ["skill.level=casual", "skill.opponents=novice"]
+    table = play(game, policy, 8, tuple(sets), options)
+    opts = g.check_options(dict(options))
+    cfg = g.load(None, sets)
+    seats = g.seat_policies(policy, opts)
+    for run in (2, 5):
+        text = g.replay(cfg, seats, SEED, run, opts)
+        row = table[table["run"] == run].iloc[0]
+        assert int(re.search(pattern, text).group(1)) == int(row[column]), text[-400:]
+
+
+# --- the balance report's chart ------------------------------------------------------------------
+
+
+def test_balance_skill_chart(tmp_path):
+    """Dungeon24 win rate by skill: every policy at every level; level 1 is the plain mirror match on the same runs."""
+    import json
+
+    from sim.skill_report import LADDER as REPORT_LADDER
+    from sim.skill_report import balance_skill
+
+    g = get_game("dungeon24")
+    extras = balance_skill(g, g.load(), tmp_path, 1000, SEED)
+    assert [name for _, name in extras] == ["skill.png"] and (tmp_path / "skill.png").stat().st_size > 10_000
+    result = json.loads((tmp_path / "skill.json").read_text())
+    policies = ("greedy", "heuristic")
+    assert [(r["policy"], r["level"]) for r in result["rows"]] == [(p, lv) for p in policies for lv in REPORT_LADDER]
+    for p in policies:
+        rows = {r["level"]: r for r in result["rows"] if r["policy"] == p}
+        plain = play("dungeon24", p, 1000, (), {"opponent": p})
+        assert rows[1.0]["win_rate"]["value"] == (plain["winner"] == 0).mean()
+        assert rows[0.0]["change_from_level_0"]["value"] == 0.0
+        assert rows[1.0]["change_from_level_0"]["ci95"][0] > 0  # skill pays, on the same runs
