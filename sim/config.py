@@ -98,16 +98,32 @@ def parse_override(item: str) -> tuple[list[str], Any]:
     return path.split("."), value
 
 
-def set_path(data: dict[str, Any], keys: list[str], value: Any) -> None:
-    """Set ``data[k0][k1]... = value``; the path must already exist (no silently new keys)."""
+def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[BaseModel] | None = None) -> None:
+    """Set ``data[k0][k1]... = value``; the path must exist in ``data`` or, given ``model``, be a field the model
+    declares (a section a user file leaves out, e.g. ``[skill]``, takes its defaults): no silently new keys."""
     node = data
-    for i, k in enumerate(keys[:-1]):
-        if not isinstance(node.get(k), dict):
+    for i, k in enumerate(keys):
+        model = _field_model(model, k)
+        last = i == len(keys) - 1
+        if k not in node and model is not None:  # declared by the model but absent from the file
+            node[k] = value if last else {}
+        if last:
+            if k not in node:
+                raise ConfigError(f"unknown config field: {'.'.join(keys)}")
+            node[k] = value
+        elif not isinstance(node.get(k), dict):
             raise ConfigError(f"unknown config field: {'.'.join(keys[: i + 1])}")
-        node = node[k]
-    if keys[-1] not in node:
-        raise ConfigError(f"unknown config field: {'.'.join(keys)}")
-    node[keys[-1]] = value
+        else:
+            node = node[k]
+
+
+def _field_model(model: Any, key: str) -> Any:
+    """``model``'s field ``key``: its model class when the field is a section, ``True`` for a plain field,
+    ``None`` when the model does not declare it (or no model is known)."""
+    if not (isinstance(model, type) and issubclass(model, BaseModel)) or key not in model.model_fields:
+        return None
+    ann = model.model_fields[key].annotation
+    return ann if isinstance(ann, type) and issubclass(ann, BaseModel) else True
 
 
 def describe_validation_error(err: ValidationError) -> str:
@@ -133,7 +149,7 @@ def load_config(model: type[M], game: str, path: str | Path | None = None, overr
     data = read_toml(path or CONFIG_DIR / game / "default.toml")
     for item in overrides or []:
         keys, value = parse_override(item)
-        set_path(data, keys, value)
+        set_path(data, keys, value, model)
     return validate(model, data)
 
 

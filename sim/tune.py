@@ -322,7 +322,7 @@ def write_outputs(out: Path, tune: Tune, chosen: Evaluation, history: pd.DataFra
 
     data = read_toml(tune.base_config or CONFIG_DIR / tune.game.name / "default.toml")
     for name, v in {**tune.sets, **chosen.values}.items():
-        set_path(data, name.split("."), v)
+        set_path(data, name.split("."), v, tune.game.Config)
     head = [f"# {tune.game.name} config tuned by `dicesim tune {tune.source}` (evaluation {chosen.index}):"]
     head += [f"#   {n} = {toml_literal(v)}" for n, v in chosen.values.items()]
     head += [f"# base: {tune.base_config or f'configs/{tune.game.name}/default.toml'}", ""]

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from sim.batch import run_batch
+from sim.config import CONFIG_DIR as ROOT_CONFIGS
 from sim.config import ConfigError
 from sim.games import get_game
 from sim.skill import LEVELS, rules_hash
@@ -199,3 +200,16 @@ def test_balance_skill_chart(tmp_path):
         assert rows[1.0]["win_rate"]["value"] == (plain["winner"] == 0).mean()
         assert rows[0.0]["change_from_level_0"]["value"] == 0.0
         assert rows[1.0]["change_from_level_0"]["ci95"][0] > 0  # skill pays, on the same runs
+
+
+def test_set_reaches_a_section_the_user_file_leaves_out(tmp_path):
+    """A user config written before ``[skill]`` existed still takes ``--set skill.level``; a typo stays an error."""
+    text = (ROOT_CONFIGS / "kniffel" / "default.toml").read_text()
+    old = tmp_path / "old.toml"
+    old.write_text(text[: text.index("[skill]")])
+    game = get_game("kniffel")
+    assert game.load(old).skill.level == 1.0
+    assert game.load(old, ["skill.level=0.5"]).skill.level == 0.5
+    for bad in ("skill.nope=0.5", "skil.level=0.5"):
+        with pytest.raises(ConfigError, match="unknown config field"):
+            game.load(old, [bad])
