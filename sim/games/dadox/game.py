@@ -22,7 +22,7 @@ from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
-from sim.games.dadox.solve import WinSolution, solve_turn, solve_win, win_structure
+from sim.games.dadox.solve import WinSolution, solve_turn, solve_win, win_plan, win_structure
 from sim.games.dadox.tables import build_tables, bust_probabilities
 from sim.progress import compile_seconds
 
@@ -165,7 +165,7 @@ class Dadox(Game):
             ok = np.zeros((2, 1), np.bool_)
         if any(p in WIN_POLICIES for p in policies):
             ws = self.win_solution(cfg)[0]
-            win = (ws.V, ws.index, ws.lo, ws.bank_to, ws.bust_to, ws.cap)
+            win = (ws.V, ws.index, ws.lo, ws.bank_to, ws.bust_to, ws.cap, *win_plan(rp, ws))
         else:
             win = (np.zeros((1, 1)), np.zeros((2, 1), np.int64), 0, np.zeros((1, 1), np.int64),
                    np.zeros((1, 1), np.int64), np.zeros(1, np.int64))
