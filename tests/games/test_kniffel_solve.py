@@ -75,7 +75,7 @@ def test_turn_table_matches_the_rules(mask, up, flag, mode, when_zero):
 
 @pytest.mark.parametrize("name", ["forced-joker", "no-joker"])
 def test_solver_lanes_equal_the_one_state_widget(name):
-    """The table (states solved eight at a time) holds, bit for bit, what ``widget`` computes for each state
+    """The table (states solved ``LANES`` at a time) holds, bit for bit, what ``widget`` computes for each state
     alone from the same fuller sheets (the value the optimal policy's plans are built from)."""
     cfg = load_config(KniffelConfig, "kniffel", f"configs/kniffel/{name}.toml")
     rp = freeze(cfg)

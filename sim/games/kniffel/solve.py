@@ -14,6 +14,8 @@ the state as the innermost array axis they run as vector instructions (bit for b
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit, prange
 
@@ -179,7 +181,7 @@ def new_scratch(m: int = len(T5.counts)):
     return (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
 
 
-LANES = 32  # states solved side by side: the keep and reroll recursions run on all of them at once (SIMD)
+LANES = 64  # states solved side by side: the keep and reroll recursions run on all of them at once (SIMD)
 
 
 @njit(cache=True, inline="always")
@@ -382,7 +384,11 @@ def tables(rp: np.ndarray):
 
 def reachable_uppers(rp: np.ndarray) -> np.ndarray:
     """``ok[upper_mask, up]``: can the capped upper subtotal be ``up`` with these boxes filled?"""
-    cap = int(rp[R.RP_UP_CAP])
+    return _reachable_uppers(int(rp[R.RP_UP_CAP])).copy()
+
+
+@lru_cache(maxsize=8)
+def _reachable_uppers(cap: int) -> np.ndarray:
     ok = np.zeros((64, 128), dtype=bool)
     for um in range(64):
         sums = {0}
@@ -395,19 +401,32 @@ def reachable_uppers(rp: np.ndarray) -> np.ndarray:
 
 
 def state_levels(rp: np.ndarray) -> list[np.ndarray]:
-    """Reachable state keys grouped by number of filled boxes (index = filled count)."""
-    ok = reachable_uppers(rp)
-    masks = np.arange(1 << R.N_CAT)
+    """Reachable state keys grouped by number of filled boxes (index = filled count).
+
+    Within a level: by mask, then the Kniffel flag, then the upper subtotal. Cached per upper cap (the
+    only rule they depend on): the CLI's solve asks twice. The arrays are shared: do not modify them.
+    """
+    return _state_levels(int(rp[R.RP_UP_CAP]))
+
+
+@lru_cache(maxsize=8)
+def _state_levels(cap: int) -> list[np.ndarray]:
+    ok = _reachable_uppers(cap)
+    masks = np.arange(1 << R.N_CAT, dtype=np.int64)
     filled = np.array([bin(m).count("1") for m in masks])
     levels = []
     for n in range(R.N_CAT + 1):
-        keys = []
-        for mask in masks[filled == n]:
-            ups = np.flatnonzero(ok[mask & 63])
-            flags = (0, 1) if (mask >> R.KNIFFEL) & 1 else (0,)
-            for f in flags:
-                keys.append((int(mask) << 8) | (ups << 1) | f)
-        levels.append(np.concatenate(keys).astype(np.int64))
+        ms = masks[filled == n]
+        rows, ups = np.nonzero(ok[ms & 63])
+        kn = np.flatnonzero((ms[rows] >> R.KNIFFEL) & 1)
+        rows = np.concatenate((rows, rows[kn]))
+        ups = np.concatenate((ups, ups[kn]))
+        flags = np.concatenate((np.zeros(len(rows) - len(kn), np.int64), np.ones(len(kn), np.int64)))
+        order = np.lexsort((ups, flags, rows))
+        keys = (ms[rows[order]] << 8) | (ups[order] << 1) | flags[order]
+        levels.append(keys.astype(np.int64))
+    for lv in levels:
+        lv.setflags(write=False)
     return levels
 
 
