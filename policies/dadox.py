@@ -15,8 +15,9 @@ counting on every call, which would triple the time of a threshold turn.
   turn total reaches ``policies.greedy_bank_at``.
 - ``optimal-turn``: the exact maximum of the expected turn score (``solve.solve_turn``).
 - ``optimal-win``: the exact maximum of the chance to win a two-player game (``solve.solve_win``);
-  the turn's plan is rebuilt whenever the (own state, opponent state) pair changes. Two players
-  only: with more it would not be optimal, and the game refuses it.
+  each decision looks its options up in the solved plan (``solve.win_plan``: every pair of states'
+  throw values; banking values from ``V``), and rebuilds the pair's turn only past the plan's turn
+  totals (or without a plan). Two players only: with more it would not be optimal, and the game refuses it.
 - ``leader-win``: the same two-player plan at any table size, played against the leading other
   player (the best other score) as if the game were a duel with it: a heuristic beyond two players.
 - ``random``: a uniform option; banks with chance ``policies.random_bank`` where allowed.
@@ -75,7 +76,8 @@ class Solved(NamedTuple):
 
 
 class Scratch(NamedTuple):
-    """One thread's optimal-win turn plan (rebuilt when ``key`` = (own, opponent) state changes)."""
+    """One thread's optimal-win turn plan where ``Solved.plan`` does not reach (rebuilt when ``key`` =
+    (own, opponent) state changes)."""
 
     key: np.ndarray  # int64 [2]
     thr: np.ndarray
