@@ -15,7 +15,7 @@ counting on every call, which would triple the time of a threshold turn.
   turn total reaches ``policies.greedy_bank_at``.
 - ``optimal-turn``: the exact maximum of the expected turn score (``solve.solve_turn``).
 - ``optimal-win``: the exact maximum of the chance to win a two-player game (``solve.solve_win``);
-  each decision looks its options up in the solved plan (``solve.win_plan``: every pair of states'
+  each decision looks its options up in the solved plan (``winplan.win_plan``: every pair of states'
   throw values; banking values from ``V``), and rebuilds the pair's turn only past the plan's turn
   totals (or without a plan). Two players only: with more it would not be optimal, and the game refuses it.
 - ``leader-win``: the same two-player plan at any table size, played against the leading other
@@ -68,7 +68,7 @@ class Solved(NamedTuple):
     bank_to: np.ndarray  # int64 [S, TM]
     bust_to: np.ndarray  # int64 [S, TM]
     cap: np.ndarray  # int64 [S]
-    # optimal-win's lookup table (``solve.WinPlan``); empty: every turn rebuilds its plan from ``V``
+    # optimal-win's lookup table (``winplan.WinPlan``); empty: every turn rebuilds its plan from ``V``
     plan: np.ndarray = np.zeros(0)
     plan_off: np.ndarray = np.zeros(0, np.int64)
     plan_rows: np.ndarray = np.zeros(0, np.int64)

@@ -1,4 +1,4 @@
-"""Dadox optimal-win play from the solved plan table (``solve.win_plan``): the lookups decide exactly as the
+"""Dadox optimal-win play from the solved plan table (``winplan.win_plan``): the lookups decide exactly as the
 turn plan rebuilt from ``V`` for each pair of states did, so whole games are identical."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from sim.config import CONFIG_DIR
 from sim.games.dadox import play as P
 from sim.games.dadox.config import freeze, freeze_policies
 from sim.games.dadox.game import GAME
-from sim.games.dadox.solve import need_range, pair_turn, win_plan
+from sim.games.dadox.solve import need_range, pair_turn
 from sim.games.dadox.tables import QW, build_tables
+from sim.games.dadox.winplan import win_plan
 
 SMALL = ["goal.target=2000", "solver.score_floor=-1000"]
 

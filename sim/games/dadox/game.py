@@ -22,8 +22,9 @@ from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
-from sim.games.dadox.solve import WinSolution, solve_turn, solve_win, win_plan, win_structure
+from sim.games.dadox.solve import WinSolution, solve_turn, solve_win, win_structure
 from sim.games.dadox.tables import build_tables, bust_probabilities
+from sim.games.dadox.winplan import win_plan
 from sim.progress import compile_seconds
 
 OBJECTIVES = ("turn", "win")
