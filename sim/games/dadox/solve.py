@@ -500,7 +500,7 @@ COARSE_STRIDE = 8  # the coarse start: one opponent state in this many (by score
 COARSE_DENSE = 24  # ... except the states this many units below the target or closer: each has its own
 COARSE_STEPS = 12  # ... for at most this many steps
 COARSE_TOL = 0.02  # ... or until no representative value moves by this much (its own error is larger)
-COARSE_EVAL = (1e-6, 100)  # its plans' evaluation: tolerance and sweeps (a start needs no more)
+COARSE_EVAL = (1e-6, 40)  # its plans' evaluation: tolerance and sweeps (a start needs no more)
 
 
 def coarse_columns(st: np.ndarray, stride: int, dense: int) -> tuple[np.ndarray, np.ndarray]:
