@@ -77,3 +77,16 @@ def test_plan_holds_the_rebuilt_throw_values():
         k = plan.off[a] + b * r * 6 * plan.cols
         got = plan.plan[k : k + r * 6 * plan.cols].reshape(r, 6, plan.cols)
         np.testing.assert_array_equal(got, thr[:r, :, lo : hi + 1])
+
+
+def test_plan_rows_shrink_to_the_memory_budget(monkeypatch):
+    from sim.games.dadox import winplan
+
+    cfg = cfg_of(None, SMALL)
+    rp = freeze(cfg)
+    ws = GAME.win_solution(cfg)[0]
+    n = ws.V.shape[0]
+    row_mb = n * n * 6 * 8 / 2**20
+    monkeypatch.setattr(winplan, "PLAN_MB", 5 * row_mb)
+    plan = win_plan(rp, ws)
+    assert plan.rows.max() == 5 and plan.plan.nbytes <= 5 * row_mb * 2**20

@@ -17,6 +17,7 @@ from sim.games.dadox.solve import WinSolution, need_range, pair_turn
 from sim.games.dadox.tables import QW, build_tables
 
 PLAN_ROWS = 64  # turn totals (units) below which the plan stores every pair's throw values; above: rebuilt
+PLAN_MB = 400  # ... fewer where the table would be larger (the state pairs grow with the square of the target)
 
 
 class WinPlan(NamedTuple):
@@ -62,11 +63,12 @@ def _fill_plan(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, off, rows,
 
 
 def win_plan(rp: np.ndarray, sol: WinSolution, max_rows: int = PLAN_ROWS) -> WinPlan:
-    """The optimal-win policy's lookup table for this solution (about 3 s of both cores at the defaults)."""
+    """The optimal-win policy's lookup table for this solution (198 MB, about 4 s on two cores at the defaults)."""
     tb = build_tables(rp)
     later, need_lo, need_hi = need_range(rp)
     cols = need_hi - need_lo + 1
     n = sol.V.shape[0]
+    max_rows = max(1, min(max_rows, PLAN_MB * 2**20 // (n * n * R.N_DICE * cols * 8)))
     rows = np.minimum(sol.cap + 1, max_rows).astype(np.int64)
     sizes = rows * n * R.N_DICE * cols
     off = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
