@@ -15,8 +15,9 @@ counting on every call, which would triple the time of a threshold turn.
   turn total reaches ``policies.greedy_bank_at``.
 - ``optimal-turn``: the exact maximum of the expected turn score (``solve.solve_turn``).
 - ``optimal-win``: the exact maximum of the chance to win a two-player game (``solve.solve_win``);
-  the turn's plan is rebuilt whenever the (own state, opponent state) pair changes. Two players
-  only: with more it would not be optimal, and the game refuses it.
+  each decision looks its options up in the solved plan (``winplan.win_plan``: every pair of states'
+  throw values; banking values from ``V``), and rebuilds the pair's turn only past the plan's turn
+  totals (or without a plan). Two players only: with more it would not be optimal, and the game refuses it.
 - ``leader-win``: the same two-player plan at any table size, played against the leading other
   player (the best other score) as if the game were a duel with it: a heuristic beyond two players.
 - ``random``: a uniform option; banks with chance ``policies.random_bank`` where allowed.
@@ -39,7 +40,7 @@ import numpy as np
 from numba import njit
 
 from sim.games.dadox import rules as R
-from sim.games.dadox.solve import pair_turn
+from sim.games.dadox.solve import NO_BANK, WIN, pair_turn
 from sim.games.dadox.tables import NL, OPT_LOCK, OPT_PTS, OPT_USED, QW
 from sim.rng import next_below, next_float
 
@@ -67,10 +68,16 @@ class Solved(NamedTuple):
     bank_to: np.ndarray  # int64 [S, TM]
     bust_to: np.ndarray  # int64 [S, TM]
     cap: np.ndarray  # int64 [S]
+    # optimal-win's lookup table (``winplan.WinPlan``); empty: every turn rebuilds its plan from ``V``
+    plan: np.ndarray = np.zeros(0)
+    plan_off: np.ndarray = np.zeros(0, np.int64)
+    plan_rows: np.ndarray = np.zeros(0, np.int64)
+    plan_cols: int = 1
 
 
 class Scratch(NamedTuple):
-    """One thread's optimal-win turn plan (rebuilt when ``key`` = (own, opponent) state changes)."""
+    """One thread's optimal-win turn plan where ``Solved.plan`` does not reach (rebuilt when ``key`` =
+    (own, opponent) state changes)."""
 
     key: np.ndarray  # int64 [2]
     thr: np.ndarray
@@ -225,10 +232,56 @@ def win_state(score, opened, sol, rp):
 
 
 @njit(cache=True)
+def best_by_plan(o0, no, t, n, opt, a, b, sol, rp):
+    """``best_by_q`` read from the solved plan of the pair (``a``, ``b``): the same values, looked up.
+
+    Returns -1 where an option reaches a turn total the plan does not store (``sol.plan_rows``).
+    Q of (turn total ``tc``, ``nd`` dice, lock) is the throw value, or for a free lock the bank value
+    ``1 - V[b, bank_to]`` where banking is allowed and not worse (as ``solve.q_row``).
+    """
+    unit = rp[R.RP_UNIT]
+    cols = sol.plan_cols
+    rows = sol.plan_rows[a]
+    c = sol.cap[a]
+    base = sol.plan_off[a] + b * rows * R.N_DICE * cols
+    best = -np.inf
+    bi = -1
+    bank = False
+    for i in range(no):
+        o = o0 + i
+        tc = (t + opt[o, OPT_PTS]) // unit
+        if tc > c:
+            tc = c
+        if tc >= rows:
+            return -1
+        lock = opt[o, OPT_LOCK]
+        k = base + (tc * R.N_DICE + next_dice(n, opt[o, OPT_USED]) - 1) * cols
+        v = sol.plan[k + cols - 1] if lock == R.LOCK_CONFIRM else sol.plan[k]
+        can_bank = False
+        if lock == R.LOCK_FREE:
+            to = sol.bank_to[a, tc]
+            if to != NO_BANK:
+                bv = 1.0 if to == WIN else 1.0 - sol.V[b, to]
+                if bv >= v:
+                    v = bv
+                    can_bank = True
+        if v > best:
+            best = v
+            bi = i
+            bank = can_bank
+    return bi * 2 + (1 if bank else 0)
+
+
+@njit(cache=True)
 def optimal_win(o0, no, t, n, me, opened, opp, opp_opened, opt, tb, rp, sol, scr):
-    """Maximise the chance to win against the (leading) opponent: the solved two-player plan."""
+    """Maximise the chance to win against the (leading) opponent: the solved two-player plan, looked up
+    in ``sol.plan`` (or rebuilt for this pair of states where the plan does not reach)."""
     a = win_state(me, opened, sol, rp)
     b = win_state(opp, opp_opened, sol, rp)
+    if sol.plan.shape[0] > 0:
+        d = best_by_plan(o0, no, t, n, opt, a, b, sol, rp)
+        if d >= 0:
+            return d
     if scr.key[0] != a or scr.key[1] != b:
         later = rp[R.RP_LATER_15]
         need_hi = 1 if (later or rp[R.RP_CONFIRM]) else 0

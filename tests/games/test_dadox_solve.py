@@ -240,3 +240,27 @@ def test_floor_share_counts_turns_at_the_floor():
     assert 0.01 < a < 0.5 and 0 <= b < a / 10, (a, b)
     classic = cfg_of("classic", ["goal.target=300"])
     assert solve_win(freeze(classic), classic.solver.score_floor, 1e-9).floor_share == 0.0
+
+
+def test_coarse_start_reaches_the_same_values(monkeypatch):
+    """The coarse start (representative opponent states) changes where the exact iteration begins, not where it
+    ends: the same values within the tolerance as from 0.5, in fewer exact steps; and it is a fixed point."""
+    from sim.games.dadox import solve as S
+
+    cfg = cfg_of(None, ["goal.target=2500", "solver.score_floor=-500"])
+    rp = freeze(cfg)
+    monkeypatch.setattr(S, "COARSE_STRIDE", 1)  # every state its own representative: no coarse start
+    plain = solve_win(rp, cfg.solver.score_floor, 1e-10)
+    monkeypatch.setattr(S, "COARSE_STRIDE", 6)
+    monkeypatch.setattr(S, "COARSE_DENSE", 4)
+    cols, rep_of = S.coarse_columns(np.column_stack((plain.score // 50, plain.opened)), 6, 4)
+    assert 2 * len(cols) < len(plain.score) and (cols[rep_of] >= 0).all()
+    coarse = solve_win(rp, cfg.solver.score_floor, 1e-10)
+    assert np.abs(coarse.V - plain.V).max() < 1e-9
+    assert coarse.iterations < plain.iterations
+    n = len(coarse.score)
+    new = np.empty((n, n))
+    later, lo, hi = need_range(rp)
+    _improve(coarse.V, coarse.bank_to, coarse.bust_to, coarse.cap, build_tables(rp), later, lo, hi, new,
+             np.empty((n * n, n + 1)))
+    assert np.abs(new - coarse.V).max() < 1e-10

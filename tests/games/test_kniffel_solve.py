@@ -11,7 +11,7 @@ from sim.config import load_config
 from sim.dice import multisets
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
-from sim.games.kniffel.solve import final_values, solve, tables
+from sim.games.kniffel.solve import final_values, new_scratch, solve, state_levels, tables, widget
 from tests.conftest import cli_json
 
 T5 = multisets(5)
@@ -71,3 +71,23 @@ def test_turn_table_matches_the_rules(mask, up, flag, mode, when_zero):
         )
         assert val[r] == pytest.approx(best, abs=1e-9)
         assert R.legal(c_r, int(cat[r]), mask, flag, rp)
+
+
+@pytest.mark.parametrize("name", ["forced-joker", "no-joker"])
+def test_solver_lanes_equal_the_one_state_widget(name):
+    """The table (states solved ``LANES`` at a time) holds, bit for bit, what ``widget`` computes for each state
+    alone from the same fuller sheets (the value the optimal policy's plans are built from)."""
+    cfg = load_config(KniffelConfig, "kniffel", f"configs/kniffel/{name}.toml")
+    rp = freeze(cfg)
+    E = solve(rp)
+    T, sc, kn = tables(rp)
+    scratch = new_scratch()
+    rng = np.random.default_rng(3)
+    levels = state_levels(rp)
+    for n in range(R.N_CAT):
+        keys = levels[n] if len(levels[n]) <= 64 else rng.choice(levels[n], 64, replace=False)
+        for key in keys:
+            v = widget(int(key), E, T, rp, sc, kn, scratch, np.empty((1, 1), np.int64), np.empty(1, np.int64),
+                       False, np.empty((0, 0)))
+            assert v == E[key], (n, int(key))
+    assert 0 < E[levels[12]].min() and E[levels[0][0]] == E[0]

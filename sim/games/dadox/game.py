@@ -27,6 +27,7 @@ from sim.games.dadox.options import OBJECTIVES, OPTIONS
 from sim.games.dadox.replay import EVENTS
 from sim.games.dadox.solve import WinSolution, solve_turn, solve_win, win_structure
 from sim.games.dadox.tables import build_tables, bust_probabilities
+from sim.games.dadox.winplan import win_plan
 from sim.progress import compile_seconds
 from sim.schema import Column, columns_of
 
@@ -171,7 +172,7 @@ class Dadox(Game):
             ok = np.zeros((2, 1), np.bool_)
         if any(p in WIN_POLICIES for p in policies):
             ws = self.win_solution(cfg)[0]
-            win = (ws.V, ws.index, ws.lo, ws.bank_to, ws.bust_to, ws.cap)
+            win = (ws.V, ws.index, ws.lo, ws.bank_to, ws.bust_to, ws.cap, *win_plan(rp, ws))
         else:
             win = (np.zeros((1, 1)), np.zeros((2, 1), np.int64), 0, np.zeros((1, 1), np.int64),
                    np.zeros((1, 1), np.int64), np.zeros(1, np.int64))

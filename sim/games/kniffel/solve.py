@@ -4,12 +4,17 @@
 (see ``rules``). States are solved from the full sheet backwards, one count of filled boxes at a
 time (each level in parallel). One turn (a "widget") is solved with the multiset recursions of
 ``sim.dice``: final values per roll, then per remaining reroll the expectation over each keep and
-the best keep of each roll. Only reachable upper subtotals are solved.
+the best keep of each roll. Only reachable upper subtotals are solved. The table is filled ``LANES``
+states at a time (``widget_lanes``): the recursions' index tables are the same for every state, so with
+the state as the innermost array axis they run as vector instructions (bit for bit ``widget``'s values;
+``widget`` itself stays for the plans of play and replay).
 
 ``table.py`` caches the table on disk, keyed by the config hash and this solver's code version.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import numpy as np
 from numba import njit, prange
@@ -176,19 +181,196 @@ def new_scratch(m: int = len(T5.counts)):
     return (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
 
 
+LANES = 64  # states solved side by side: the keep and reroll recursions run on all of them at once (SIMD)
+
+
+@njit(cache=True, inline="always")
+def expect_lanes(val, child, size_start, K):
+    """``expect_over_rerolls`` for ``LANES`` states at once (``[multiset, lane]``; same sums, same order).
+
+    The lane count is read from the array (not the constant): a loop of known short length is unrolled
+    into scalar code, one of unknown length is vectorized.
+    """
+    nl = K.shape[1]
+    n = size_start.shape[0] - 2
+    for k in range(size_start[n], size_start[n + 1]):
+        for j in range(nl):
+            K[k, j] = val[k, j]
+    for s in range(n - 1, -1, -1):
+        for k in range(size_start[s], size_start[s + 1]):
+            c0, c1, c2, c3, c4, c5 = child[k, 0], child[k, 1], child[k, 2], child[k, 3], child[k, 4], child[k, 5]
+            for j in range(nl):
+                K[k, j] = (K[c0, j] + K[c1, j] + K[c2, j] + K[c3, j] + K[c4, j] + K[c5, j]) / 6.0
+
+
+@njit(cache=True, inline="always")
+def best_lanes(K, parent, size_start, best):
+    """``best_subkeep_value`` for ``LANES`` states at once."""
+    nl = K.shape[1]
+    n = size_start.shape[0] - 2
+    for s in range(0, n + 1):
+        for k in range(size_start[s], size_start[s + 1]):
+            for j in range(nl):
+                best[k, j] = K[k, j]
+            for f in range(6):
+                p = parent[k, f]
+                if p >= 0:
+                    for j in range(nl):  # an unconditional store: the loop vectorizes
+                        x = best[p, j]
+                        y = best[k, j]
+                        best[k, j] = x if x > y else y
+
+
+@njit(cache=True)
+def final_lanes(keys, E, counts, rolls, kniffel_rolls, sc, rp, vu, base, val):
+    """``final_values`` (values only) of the ``LANES`` states ``keys`` into ``val[roll, lane]``, bit for bit.
+
+    Each box is applied to every lane at once (a filled box is worth -inf there), so the max over the
+    boxes runs on vectors; the Kniffel rolls (jokers, bonus) are then set lane by lane as in ``final_values``.
+    """
+    nl = val.shape[1]
+    cap = rp[R.RP_UP_CAP]
+    thr = rp[R.RP_BONUS_THRESHOLD]
+    bonus = rp[R.RP_BONUS_VALUE]
+    r0 = rolls[0]
+    r1 = rolls[-1] + 1
+    any_open = 0
+    for j in range(nl):
+        key = keys[j]
+        mask = R.key_mask(key)
+        up = R.key_up(key)
+        flag = R.key_flag(key)
+        for c in range(R.N_CAT):
+            if (mask >> c) & 1:
+                if c < 6:
+                    for n in range(6):
+                        vu[c, n, j] = -np.inf
+                else:
+                    base[c, j] = -np.inf
+                continue
+            any_open |= 1 << c
+            nmask = mask | (1 << c)
+            if c < 6:
+                for n in range(6):
+                    pts = n * (c + 1)
+                    ub = bonus if (bonus > 0 and up < thr <= up + pts) else 0
+                    vu[c, n, j] = pts + ub + E[R.make_key(nmask, min(cap, up + pts), flag)]
+            else:
+                base[c, j] = E[R.make_key(nmask, up, flag)]
+    for r in range(r0, r1):
+        for j in range(nl):
+            val[r, j] = NEG
+    for c in range(R.N_CAT):
+        if not (any_open >> c) & 1:
+            continue
+        if c < 6:
+            for r in range(r0, r1):
+                n = counts[r, c]
+                for j in range(nl):
+                    x = vu[c, n, j]
+                    y = val[r, j]
+                    val[r, j] = x if x > y else y
+        else:
+            for r in range(r0, r1):
+                sr = float(sc[c, r])
+                for j in range(nl):
+                    x = sr + base[c, j]
+                    y = val[r, j]
+                    val[r, j] = x if x > y else y
+    mode = rp[R.RP_JOKER]
+    for j in range(nl):
+        key = keys[j]
+        mask = R.key_mask(key)
+        up = R.key_up(key)
+        flag = R.key_flag(key)
+        kniffel_filled = (mask >> R.KNIFFEL) & 1
+        joker = mode != R.JOKER_OFF and kniffel_filled == 1 and (flag == 1 or rp[R.RP_JOKER_WHEN_ZERO] == 1)
+        kb = rp[R.RP_KNIFFEL_BONUS] if flag == 1 else 0
+        lower_open = (mask >> 6) != (1 << 7) - 1
+        for r in kniffel_rolls:
+            f = 0
+            while counts[r, f] != 5:
+                f += 1
+            face_open = not (mask >> f) & 1
+            best = NEG
+            for c in range(R.N_CAT):
+                if (mask >> c) & 1:
+                    continue
+                if joker and mode == R.JOKER_FORCED:
+                    if face_open and c != f:
+                        continue
+                    if not face_open and lower_open and c < 6:
+                        continue
+                if c < 6:
+                    v = vu[c, 5 if c == f else 0, j]
+                elif c == R.KNIFFEL:
+                    v = sc[c, r] + E[R.make_key(mask | (1 << c), up, 1 if sc[c, r] == rp[R.RP_KNIFFEL] else 0)]
+                else:
+                    sr = sc[c, r]
+                    if joker and R.FULL_HOUSE <= c <= R.GROSSE_STRASSE and (mode == R.JOKER_FORCED or not face_open):
+                        sr = rp[R.RP_FULL_HOUSE + c - R.FULL_HOUSE]
+                    v = sr + base[c, j]
+                v += kb
+                if v > best:
+                    best = v
+            val[r, j] = best
+
+
+@njit(cache=True)
+def widget_lanes(keys, E, T, rp, sc, kniffel_rolls, vu, base, fin, val, K, out):
+    """``widget``'s value for the ``LANES`` states ``keys`` (bit for bit): ``out[j]`` for ``keys[j]``.
+
+    The keep/reroll recursions run with the lane innermost, so that vector instructions serve many states
+    (the tables ``child``/``parent`` are the same for all of them).
+    """
+    counts, child, parent, size_start, rolls = T
+    nl = val.shape[1]
+    final_lanes(keys, E, counts, rolls, kniffel_rolls, sc, rp, vu, base, fin)
+    r0 = rolls[0]
+    r1 = rolls[-1] + 1
+    for r in range(r0, r1):
+        for j in range(nl):
+            val[r, j] = fin[r, j]
+    stop = np.zeros((kniffel_rolls.shape[0], LANES), np.bool_)
+    for i in range(kniffel_rolls.shape[0]):
+        for j in range(nl):
+            stop[i, j] = R.must_score_now(counts[kniffel_rolls[i]], R.key_mask(keys[j]), R.key_flag(keys[j]), rp)
+    for _ in range(rp[R.RP_ROLLS] - 1, 0, -1):
+        expect_lanes(val, child, size_start, K)
+        best_lanes(K, parent, size_start, val)  # only the full rolls of ``val`` are read
+        for i in range(kniffel_rolls.shape[0]):
+            r = kniffel_rolls[i]
+            for j in range(nl):
+                if stop[i, j]:
+                    val[r, j] = fin[r, j]
+    expect_lanes(val, child, size_start, K)
+    for j in range(nl):
+        out[j] = K[0, j]
+
+
 @njit(cache=True, parallel=True)
 def solve_states(keys, E, T, rp, sc, kniffel_rolls):
+    """``E`` of every state in ``keys`` (one level: they read only fuller sheets), ``LANES`` at a time."""
     n = keys.shape[0]
     m = T[0].shape[0]
-    blocks = 64
-    step = (n + blocks - 1) // blocks
-    dummy_k = np.empty((1, 1), np.int64)
-    dummy_c = np.empty(1, np.int64)
-    no_kv = np.empty((0, 0))
+    groups = (n + LANES - 1) // LANES
+    blocks = min(64, groups)
+    step = (groups + blocks - 1) // blocks
     for b in prange(blocks):
-        scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
-        for i in range(b * step, min(n, (b + 1) * step)):
-            E[keys[i]] = widget(keys[i], E, T, rp, sc, kniffel_rolls, scratch, dummy_k, dummy_c, False, no_kv)
+        vu = np.empty((6, 6, LANES))
+        base = np.empty((R.N_CAT, LANES))
+        fin = np.empty((m, LANES))
+        val = np.empty((m, LANES))
+        K = np.empty((m, LANES))
+        lk = np.empty(LANES, np.int64)
+        out = np.empty(LANES)
+        for g in range(b * step, min(groups, (b + 1) * step)):
+            for j in range(LANES):
+                lk[j] = keys[min(g * LANES + j, n - 1)]  # the last group repeats its last state
+            widget_lanes(lk, E, T, rp, sc, kniffel_rolls, vu, base, fin, val, K, out)
+            for j in range(LANES):
+                if g * LANES + j < n:
+                    E[lk[j]] = out[j]
 
 
 def tables(rp: np.ndarray):
@@ -202,7 +384,11 @@ def tables(rp: np.ndarray):
 
 def reachable_uppers(rp: np.ndarray) -> np.ndarray:
     """``ok[upper_mask, up]``: can the capped upper subtotal be ``up`` with these boxes filled?"""
-    cap = int(rp[R.RP_UP_CAP])
+    return _reachable_uppers(int(rp[R.RP_UP_CAP])).copy()
+
+
+@lru_cache(maxsize=8)
+def _reachable_uppers(cap: int) -> np.ndarray:
     ok = np.zeros((64, 128), dtype=bool)
     for um in range(64):
         sums = {0}
@@ -215,19 +401,32 @@ def reachable_uppers(rp: np.ndarray) -> np.ndarray:
 
 
 def state_levels(rp: np.ndarray) -> list[np.ndarray]:
-    """Reachable state keys grouped by number of filled boxes (index = filled count)."""
-    ok = reachable_uppers(rp)
-    masks = np.arange(1 << R.N_CAT)
+    """Reachable state keys grouped by number of filled boxes (index = filled count).
+
+    Within a level: by mask, then the Kniffel flag, then the upper subtotal. Cached per upper cap (the
+    only rule they depend on): the CLI's solve asks twice. The arrays are shared: do not modify them.
+    """
+    return _state_levels(int(rp[R.RP_UP_CAP]))
+
+
+@lru_cache(maxsize=8)
+def _state_levels(cap: int) -> list[np.ndarray]:
+    ok = _reachable_uppers(cap)
+    masks = np.arange(1 << R.N_CAT, dtype=np.int64)
     filled = np.array([bin(m).count("1") for m in masks])
     levels = []
     for n in range(R.N_CAT + 1):
-        keys = []
-        for mask in masks[filled == n]:
-            ups = np.flatnonzero(ok[mask & 63])
-            flags = (0, 1) if (mask >> R.KNIFFEL) & 1 else (0,)
-            for f in flags:
-                keys.append((int(mask) << 8) | (ups << 1) | f)
-        levels.append(np.concatenate(keys).astype(np.int64))
+        ms = masks[filled == n]
+        rows, ups = np.nonzero(ok[ms & 63])
+        kn = np.flatnonzero((ms[rows] >> R.KNIFFEL) & 1)
+        rows = np.concatenate((rows, rows[kn]))
+        ups = np.concatenate((ups, ups[kn]))
+        flags = np.concatenate((np.zeros(len(rows) - len(kn), np.int64), np.ones(len(kn), np.int64)))
+        order = np.lexsort((ups, flags, rows))
+        keys = (ms[rows[order]] << 8) | (ups[order] << 1) | flags[order]
+        levels.append(keys.astype(np.int64))
+    for lv in levels:
+        lv.setflags(write=False)
     return levels
 
 

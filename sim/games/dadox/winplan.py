@@ -1,0 +1,77 @@
+"""The optimal-win policy's lookup table: every pair's throw values against the solved ``V``.
+
+With it a decision of ``policies.dadox.optimal_win`` is a handful of lookups (``best_by_plan``) instead of
+solving the pair's whole turn (``solve.pair_turn``) whenever the pair of states changes. Built once per
+solution when a seat plays optimal-win (``game.py``); not stored on disk (it is ``V``'s function, and big).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from sim.games.dadox import rules as R
+from sim.games.dadox.solve import WinSolution, need_range, pair_turn
+from sim.games.dadox.tables import QW, build_tables
+
+PLAN_ROWS = 64  # turn totals (units) below which the plan stores every pair's throw values; above: rebuilt
+PLAN_MB = 400  # ... fewer where the table would be larger (the state pairs grow with the square of the target)
+
+
+class WinPlan(NamedTuple):
+    """``thr`` of every pair's best turn against the solved ``V``, for the policy's lookups.
+
+    The throw values of pair ``(a, b)`` at turn total ``t < rows[a]``, ``n`` dice, column
+    ``need_lo + j``, are ``plan[off[a] + ((b * rows[a] + t) * 6 + n - 1) * cols + j]`` (bit for bit
+    what ``pair_turn`` computes). Banking values are read from ``V`` itself. ``rows[a]`` is the cap row
+    plus one, or ``PLAN_ROWS`` when that is less: the rare turn that passes it rebuilds the pair's plan.
+    """
+
+    plan: np.ndarray  # float64, flat
+    off: np.ndarray  # int64 [S]
+    rows: np.ndarray  # int64 [S]
+    cols: int  # need columns stored: need_hi - need_lo + 1
+
+
+@njit(cache=True, parallel=True)
+def _fill_plan(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, off, rows, plan):
+    n = V.shape[0]
+    tm = bank_to.shape[1]
+    cols = need_hi - need_lo + 1
+    nb = min(n * n, 256)
+    step = (n * n + nb - 1) // nb
+    for blk in prange(nb):
+        thr = np.empty((tm, R.N_DICE, 2))
+        q = np.empty((tm + tb.go_pad + 1) * QW)
+        bank_val = np.empty(tm)
+        bank_ok = np.empty(tm, np.bool_)
+        bust_val = np.empty(tm)
+        no_arg = np.empty((0, 0), np.int64)
+        for i in range(blk * step, min(n * n, (blk + 1) * step)):
+            a = i // n
+            b = i % n
+            pair_turn(a, b, V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, thr, q, bank_val, bank_ok,
+                      bust_val, no_arg)
+            k = off[a] + b * rows[a] * R.N_DICE * cols
+            for t in range(rows[a]):
+                for d in range(R.N_DICE):
+                    for j in range(cols):
+                        plan[k] = thr[t, d, need_lo + j]
+                        k += 1
+
+
+def win_plan(rp: np.ndarray, sol: WinSolution, max_rows: int = PLAN_ROWS) -> WinPlan:
+    """The optimal-win policy's lookup table for this solution (198 MB, about 4 s on two cores at the defaults)."""
+    tb = build_tables(rp)
+    later, need_lo, need_hi = need_range(rp)
+    cols = need_hi - need_lo + 1
+    n = sol.V.shape[0]
+    max_rows = max(1, min(max_rows, PLAN_MB * 2**20 // (n * n * R.N_DICE * cols * 8)))
+    rows = np.minimum(sol.cap + 1, max_rows).astype(np.int64)
+    sizes = rows * n * R.N_DICE * cols
+    off = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    plan = np.empty(int(sizes.sum()))
+    _fill_plan(sol.V, sol.bank_to, sol.bust_to, sol.cap, tb, later, need_lo, need_hi, off, rows, plan)
+    return WinPlan(plan, off, rows, cols)
