@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CATEGORY = "category"
 STR = "str"
@@ -37,8 +39,15 @@ def columns_of(names: Sequence[str], dtype: str, doc: str = "") -> tuple[Column,
     return tuple(Column(n, dtype, doc.format(name=n)) for n in names)
 
 
+def _is_categorical(values: Any) -> bool:
+    """Without importing pandas (``dicesim solve`` never loads it): a pandas Categorical or a categorical Series."""
+    return type(values).__name__ == "Categorical" or str(getattr(values, "dtype", "")) == CATEGORY
+
+
 def _cast(values: Any, col: Column) -> np.ndarray | pd.Categorical:
     if col.dtype == CATEGORY:
+        import pandas as pd
+
         return values if isinstance(values, pd.Categorical) else pd.Categorical(values)
     if col.dtype in (STR, "object"):  # labels; a DataFrame makes them its string dtype
         return np.asarray(values, dtype=object)
@@ -52,7 +61,7 @@ def pack(columns: Sequence[Column], blocks: Sequence[Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     i = 0
     for block in blocks:
-        if isinstance(block, pd.Categorical) or np.ndim(block) == 1:
+        if _is_categorical(block) or np.ndim(block) == 1:
             parts = [block]
         elif np.ndim(block) == 2:
             parts = [block[:, j] for j in range(np.shape(block)[1])]
@@ -90,7 +99,7 @@ def validate(columns: Sequence[Column], part: dict[str, Any]) -> dict[str, Any]:
 
 
 def dtype_name(values: Any) -> str:
-    if isinstance(values, pd.Categorical) or isinstance(getattr(values, "dtype", None), pd.CategoricalDtype):
+    if _is_categorical(values):
         return CATEGORY
     return str(np.asarray(values).dtype) if not hasattr(values, "dtype") else str(values.dtype)
 

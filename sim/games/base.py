@@ -49,13 +49,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-import pandas as pd
 
 from sim.config import DicesimError, Strict, load_config
 from sim.games.options import Option
 from sim.schema import Column, pack
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from sim.events import EventLog, Replay, RunLog
 
 CAPABILITIES = frozenset({"matchup", "combos", "replay_row"})
@@ -223,6 +224,8 @@ class Game:
                 cols[name] = np.asarray(fn(table), dtype=np.float64)
             except KeyError:  # a column this batch does not have (renamed, or an option turned it off)
                 continue
+        import pandas as pd  # lazily: `dicesim solve` never needs it
+
         frame = pd.DataFrame(cols, index=table["run"].to_numpy() if "run" in table.columns else None)
         return frame.groupby(level=0, sort=True).mean() if not frame.index.is_unique else frame.sort_index()
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from policies.kniffel import GREEDY, OPTIMAL, POLICIES, greedy_tables
 from sim import stats
@@ -25,6 +24,9 @@ from sim.games.kniffel.solve import new_scratch, state_levels, tables, widget
 from sim.games.kniffel.table import solved_table
 from sim.schema import CATEGORY, Column, columns_of
 from sim.skill import rules_hash
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 T5 = multisets(5)
 # what each policy maximises, for chart legends and reports: optimal is exact for the expected score of one sheet,
@@ -277,6 +279,8 @@ def seat_labels(policies: list[str], count: int) -> pd.Categorical:
     """The ``policy`` column of ``count`` runs x seats as a categorical (seat order within a run)."""
     names = list(dict.fromkeys(policies))
     codes = np.array([names.index(p) for p in policies], dtype=np.int8)
+    import pandas as pd  # lazily: `dicesim solve` never needs it
+
     return pd.Categorical.from_codes(np.tile(codes, count), names)
 
 
