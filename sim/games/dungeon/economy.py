@@ -59,14 +59,21 @@ def item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g)
     tables of ``with_upgrade``'s key), else 0. ``rp``: the rule record (Vorschlag's weights)."""
     if item < 0:
         return -1e18
-    cm = rp.crit_mul
+    kind = ITEM_DICE  # one call site of the rating: each call of an inlined helper is compiled again
+    u = 0
+    j = 0
+    g_att = (e4 - e3) * rp.db_rerolls
+    g_dice = 0.0
     if item < n_up:
-        return offer_value(pid, ITEM_UPGRADE, up_eff, item, jk, 0, rp.db_rerolls, lp, maxlp, g, e3p - e3, e3, cm, rp)
-    if item < n_up + n_jk:
-        return offer_value(pid, ITEM_JOKER, up_eff, 0, jk, item - n_up, rp.db_rerolls, lp, maxlp, 0.0, 0.0, e3, cm,
-                           rp)
-    return offer_value(pid, ITEM_DICE, up_eff, 0, jk, 0, rp.db_rerolls, lp, maxlp, (e4 - e3) * rp.db_rerolls, 0.0,
-                       e3, cm, rp)
+        kind = ITEM_UPGRADE
+        u = item
+        g_att = g
+        g_dice = e3p - e3
+    elif item < n_up + n_jk:
+        kind = ITEM_JOKER
+        j = item - n_up
+        g_att = 0.0
+    return offer_value(pid, kind, up_eff, u, jk, j, rp.db_rerolls, lp, maxlp, g_att, g_dice, e3, rp.crit_mul, rp)
 
 
 @njit(**INLINE)

@@ -33,55 +33,12 @@ from policies.dungeon import (
     decide_set_die,
     expectation_tables,
 )
+from sim.games.dungeon import eventlog as L
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
+from sim.games.dungeon import table as T
+from sim.games.dungeon import words as W
 from sim.games.dungeon.draws import draw_intent, find_joker, pop_joker
-from sim.games.dungeon.eventlog import (
-    LG_ADJ,
-    LG_COMBO,
-    LG_ENEMY,
-    LG_HERO,
-    LG_JOKER,
-    LG_LC,
-    LG_RESOLVE,
-    LG_ROLL,
-    LG_ROOM,
-    LG_TURN,
-    log_event,
-    pack_dice,
-)
-from sim.games.dungeon.table import (
-    O_ADJUSTS,
-    O_CRITS,
-    O_DEALT,
-    O_EARNED,
-    O_FIGHTS,
-    O_HEALED,
-    O_HERO,
-    O_JK_HEAL,
-    O_JK_REROLL,
-    O_JK_SET,
-    O_JK_USED,
-    O_LC,
-    O_POISON,
-    O_ROLLS,
-    O_STOLEN,
-    O_TAKEN,
-)
-from sim.games.dungeon.words import (
-    ELITE,
-    FS_ATT_MUL,
-    FS_COINS,
-    FS_EBLOCK,
-    FS_EHP,
-    FS_EPOISON,
-    FS_INCOMING,
-    FS_LC_COST,
-    FS_LC_OK,
-    FS_LP,
-    FS_MAXLP,
-    FS_SHIELD,
-)
 from sim.rng import below, die, stream_key, uniform
 from sim.scalar import smax, smin, trunc
 
@@ -127,10 +84,10 @@ def roll_again(s, f, rp, keep, counts, out, log, how):
     f.nroll += 1
     s.seconds += rp.t_roll
     held = reroll(f.dice, f.nd, f.cmask, keep, counts, s.st_dice, f.kc)
-    out[O_ROLLS] += 1
+    out[T.O_ROLLS] += 1
     if log.shape[0] > 0:
-        s.nl = log_event(log, s.nl, LG_ROLL, s.room, s.turn, f.nroll, pack_dice(f.dice, f.nd), held, f.nd, how, 0, 0,
-                         0, 0)
+        s.nl = L.log_event(log, s.nl, L.LG_ROLL, s.room, s.turn, f.nroll, L.pack_dice(f.dice, f.nd), held, f.nd, how,
+                           0, 0, 0, 0)
 
 
 # --- the fight begins --------------------------------------------------------------------------
@@ -142,7 +99,7 @@ def begin_fight(s, f, rp, en, intents, mods, eblock, pshield, attbonus, out, log
     its first intent."""
     room = s.room
     e = s.enemy
-    f.elite = s.card == ELITE
+    f.elite = s.card == W.ELITE
     f.boss = en[e, C.EN_BOSS] > 0
     f.ehp = float(R.enemy_hp(en[e, C.EN_HP], room, f.boss, f.elite, rp.hp_per_room, rp.hp_factor, rp.diff_hp,
                              rp.diff_boss, rp.elite_hp))
@@ -188,10 +145,10 @@ def begin_fight(s, f, rp, en, intents, mods, eblock, pshield, attbonus, out, log
     s.turn = 0
     s.won = False
     s.seconds += rp.t_intro
-    out[O_FIGHTS] += 1
+    out[T.O_FIGHTS] += 1
     if log.shape[0] > 0:
-        s.nl = log_event(log, s.nl, LG_ROOM, room, 0, s.card, e, trunc(f.ehp), trunc(f.eblock), s.third, trunc(s.lp),
-                         trunc(s.coins), trunc(f.elite), s.nd_base)
+        s.nl = L.log_event(log, s.nl, L.LG_ROOM, room, 0, s.card, e, trunc(f.ehp), trunc(f.eblock), s.third,
+                           trunc(s.lp), trunc(s.coins), trunc(f.elite), s.nd_base)
 
 
 # --- the player's turn -------------------------------------------------------------------------
@@ -212,19 +169,19 @@ def turn_start(s, f, rp, intents, mods, fs, log):
     f.hits = trunc(intents[it, C.IN_HITS])
     f.berserk = R.berserk_factor(s.lp, s.maxlp, mods)
     f.weak_mul = rp.weak_mul if f.weak > 0 else 1.0
-    fs[FS_EHP] = f.ehp
-    fs[FS_EBLOCK] = f.eblock
-    fs[FS_EPOISON] = f.epoison
-    fs[FS_LP] = s.lp
-    fs[FS_MAXLP] = s.maxlp
-    fs[FS_SHIELD] = f.shield
-    fs[FS_INCOMING] = f.hit * f.hits
-    fs[FS_ATT_MUL] = f.weak_mul * f.berserk
-    fs[FS_COINS] = s.coins
-    fs[FS_LC_COST] = rp.lc_cost
-    fs[FS_LC_OK] = 0.0
+    fs[W.FS_EHP] = f.ehp
+    fs[W.FS_EBLOCK] = f.eblock
+    fs[W.FS_EPOISON] = f.epoison
+    fs[W.FS_LP] = s.lp
+    fs[W.FS_MAXLP] = s.maxlp
+    fs[W.FS_SHIELD] = f.shield
+    fs[W.FS_INCOMING] = f.hit * f.hits
+    fs[W.FS_ATT_MUL] = f.weak_mul * f.berserk
+    fs[W.FS_COINS] = s.coins
+    fs[W.FS_LC_COST] = rp.lc_cost
+    fs[W.FS_LC_OK] = 0.0
     if log.shape[0] > 0:
-        s.nl = log_event(log, s.nl, LG_TURN, s.room, s.turn, trunc(s.lp), trunc(f.shield), trunc(f.ehp),
+        s.nl = L.log_event(log, s.nl, L.LG_TURN, s.room, s.turn, trunc(s.lp), trunc(f.shield), trunc(f.ehp),
                          trunc(f.eblock), it, trunc(f.hit * f.hits), f.weak, f.nd, f.cmask)
 
 
@@ -239,11 +196,11 @@ def roll_and_hold(pid, s, f, rp, fs, tm, hp_tab, part, pcl, cv, etabs, scratch, 
     nd = f.nd
     for i in range(nd):
         dice[i] = die(s.st_dice)
-    out[O_ROLLS] += 1
+    out[T.O_ROLLS] += 1
     s.seconds += rp.t_roll
     f.nroll = 1
     if log.shape[0] > 0:
-        s.nl = log_event(log, s.nl, LG_ROLL, s.room, s.turn, 1, pack_dice(dice, nd), 0, nd, 0, 0, 0, 0, 0)
+        s.nl = L.log_event(log, s.nl, L.LG_ROLL, s.room, s.turn, 1, L.pack_dice(dice, nd), 0, nd, 0, 0, 0, 0, 0)
     f.cursed = multiset(dice, nd, f.cmask, 1, ioc)
     ncursed = 0
     for i in range(nd):
@@ -264,10 +221,10 @@ def roll_and_hold(pid, s, f, rp, fs, tm, hp_tab, part, pcl, cv, etabs, scratch, 
                                         etabs, tm, work)
             if ai >= 0:
                 if log.shape[0] > 0:
-                    s.nl = log_event(log, s.nl, LG_ADJ, s.room, s.turn, ai, dice[ai], af, r, 0, 0, 0, 0, 0)
+                    s.nl = L.log_event(log, s.nl, L.LG_ADJ, s.room, s.turn, ai, dice[ai], af, r, 0, 0, 0, 0, 0)
                 dice[ai] = af
                 f.adjusts -= 1
-                out[O_ADJUSTS] += 1
+                out[T.O_ADJUSTS] += 1
                 if pid == EXPECTIMAX:
                     etab = etabs[smin(f.adjusts, na)]
         roll = multiset(dice, nd, 0, -1, ioc)
@@ -289,27 +246,27 @@ def extra_rolls(pid, s, f, rp, fs, jk, tm, hp_tab, part, cv, etab, work, out, lo
             if decide_joker_reroll(pid, fs, roll, f.cursed, part, cv, etab, tm, s.st_pol, work):
                 jid = s.jokers[q]
                 s.nj = pop_joker(s.jokers, s.nj, q)
-                out[O_JK_USED] += 1
-                out[O_JK_REROLL] += 1
+                out[T.O_JK_USED] += 1
+                out[T.O_JK_REROLL] += 1
                 if log.shape[0] > 0:
-                    s.nl = log_event(log, s.nl, LG_JOKER, s.room, s.turn, jid, C.JK_REROLL, 0, 0, 0, 0, 0, 0, 0)
+                    s.nl = L.log_event(log, s.nl, L.LG_JOKER, s.room, s.turn, jid, C.JK_REROLL, 0, 0, 0, 0, 0, 0, 0)
                 for _ in range(trunc(jk[jid, C.JK_AMOUNT])):
                     roll = multiset(f.dice, f.nd, 0, -1, ioc)
                     keep = decide_keep(pid, roll, f.cursed, 1, hp_tab, etab, tm, s.st_pol, work)
                     roll_again(s, f, rp, keep, counts, out, log, 2)
     if f.lc_left > 0 and s.coins >= rp.lc_cost:
-        fs[FS_LC_OK] = 1.0
+        fs[W.FS_LC_OK] = 1.0
         roll = multiset(f.dice, f.nd, 0, -1, ioc)
         if decide_last_chance(pid, fs, roll, f.cursed, part, cv, etab, tm, work):
             s.coins -= rp.lc_cost
             f.lc_left -= 1
-            out[O_LC] += 1
+            out[T.O_LC] += 1
             keep = decide_keep(pid, roll, f.cursed, 1, hp_tab, etab, tm, s.st_pol, work)
             if log.shape[0] > 0:
-                s.nl = log_event(log, s.nl, LG_LC, s.room, s.turn, trunc(s.coins), 0, 0, 0, 0, 0, 0, 0, 0)
+                s.nl = L.log_event(log, s.nl, L.LG_LC, s.room, s.turn, trunc(s.coins), 0, 0, 0, 0, 0, 0, 0, 0)
             roll_again(s, f, rp, keep, counts, out, log, 1)
-        fs[FS_LC_OK] = 0.0
-        fs[FS_COINS] = s.coins
+        fs[W.FS_LC_OK] = 0.0
+        fs[W.FS_COINS] = s.coins
 
 
 @njit(**INLINE)
@@ -321,35 +278,36 @@ def adjust_and_jokers(pid, s, f, rp, fs, jk, tm, part, pcl, cv, work, out, log):
         if ai < 0:
             break
         if log.shape[0] > 0:
-            s.nl = log_event(log, s.nl, LG_ADJ, s.room, s.turn, ai, dice[ai], af, 0, 0, 0, 0, 0, 0)
+            s.nl = L.log_event(log, s.nl, L.LG_ADJ, s.room, s.turn, ai, dice[ai], af, 0, 0, 0, 0, 0, 0)
         dice[ai] = af
         f.adjusts -= 1
-        out[O_ADJUSTS] += 1
+        out[T.O_ADJUSTS] += 1
     if s.nj > 0:
         q = find_joker(s.jokers, s.nj, jk, C.JK_SET)
         if q >= 0:
-            si, sf = decide_set_die(pid, fs, dice, f.nd, f.cmask, part, cv, tm, s.st_pol, work, rp.vw_jk_set_gain)
+            si, sf = decide_set_die(pid, fs, dice, f.nd, f.cmask, part, cv, tm, s.st_pol, work, rp.vw_joker_set_gain)
             if si >= 0:
                 jid = s.jokers[q]
                 s.nj = pop_joker(s.jokers, s.nj, q)
-                out[O_JK_USED] += 1
-                out[O_JK_SET] += 1
+                out[T.O_JK_USED] += 1
+                out[T.O_JK_SET] += 1
                 if log.shape[0] > 0:
-                    s.nl = log_event(log, s.nl, LG_JOKER, s.room, s.turn, jid, C.JK_SET, si, dice[si], sf, 0, 0, 0, 0)
+                    s.nl = L.log_event(log, s.nl, L.LG_JOKER, s.room, s.turn, jid, C.JK_SET, si, dice[si], sf, 0, 0,
+                                       0, 0)
                 dice[si] = sf
     if s.nj > 0:
         q = find_joker(s.jokers, s.nj, jk, C.JK_HEAL)
-        if q >= 0 and decide_joker_heal(pid, fs, jk[s.jokers[q], C.JK_AMOUNT], s.st_pol, rp.vw_jk_heal_share):
+        if q >= 0 and decide_joker_heal(pid, fs, jk[s.jokers[q], C.JK_AMOUNT], s.st_pol, rp.vw_joker_heal_share):
             jid = s.jokers[q]
             s.nj = pop_joker(s.jokers, s.nj, q)
             before = s.lp
             s.lp = smin(s.maxlp, s.lp + jk[jid, C.JK_AMOUNT])
-            out[O_HEALED] += s.lp - before
-            fs[FS_LP] = s.lp
-            out[O_JK_USED] += 1
-            out[O_JK_HEAL] += 1
+            out[T.O_HEALED] += s.lp - before
+            fs[W.FS_LP] = s.lp
+            out[T.O_JK_USED] += 1
+            out[T.O_JK_HEAL] += 1
             if log.shape[0] > 0:
-                s.nl = log_event(log, s.nl, LG_JOKER, s.room, s.turn, jid, C.JK_HEAL, trunc(s.lp - before),
+                s.nl = L.log_event(log, s.nl, L.LG_JOKER, s.room, s.turn, jid, C.JK_HEAL, trunc(s.lp - before),
                                  trunc(s.lp), 0, 0, 0, 0, 0)
 
 
@@ -364,9 +322,9 @@ def assign(pid, s, f, rp, fs, tm, part, cv, work, out, log):
         f.hero_j = decide_hero(pid, fs, f.aid, f.arole, m, cv, rp.hero_factor, s.turn, s.st_pol, rp.vw_hero_gain)
         if f.hero_j >= 0:
             f.hero_left -= 1
-            out[O_HERO] += 1
+            out[T.O_HERO] += 1
             if log.shape[0] > 0:
-                s.nl = log_event(log, s.nl, LG_HERO, s.room, s.turn, f.aid[f.hero_j], f.arole[f.hero_j], 0, 0, 0, 0,
+                s.nl = L.log_event(log, s.nl, L.LG_HERO, s.room, s.turn, f.aid[f.hero_j], f.arole[f.hero_j], 0, 0, 0, 0,
                                  0, 0, 0)
 
 
@@ -391,7 +349,7 @@ def resolve(s, f, rp, mods, cv, steps, out, log):
     f.rstate[0] = f.ehp
     f.rstate[1] = f.eblock
     f.rstate[2] = f.epoison
-    out[O_DEALT] += R.resolve_attacks(cv, aid, arole, m, hero_j, hero_f, mods, f.weak_mul, f.berserk, rp.crit_mul,
+    out[T.O_DEALT] += R.resolve_attacks(cv, aid, arole, m, hero_j, hero_f, mods, f.weak_mul, f.berserk, rp.crit_mul,
                                       f.cdraw, f.rstate, f.dealt, f.crit)
     f.ehp = f.rstate[0]
     f.eblock = f.rstate[1]
@@ -402,7 +360,7 @@ def resolve(s, f, rp, mods, cv, steps, out, log):
             h = cv[c, 2] * (hero_f if j == hero_j else 1.0)
             before = s.lp
             s.lp = smin(s.maxlp, s.lp + h)
-            out[O_HEALED] += s.lp - before
+            out[T.O_HEALED] += s.lp - before
             s.healed = True
     for j in range(m):
         c = aid[j]
@@ -417,7 +375,7 @@ def resolve(s, f, rp, mods, cv, steps, out, log):
         if role == R.ATTACK:
             useful = True
             eff = f.dealt[j]
-            out[O_CRITS] += f.crit[j]
+            out[T.O_CRITS] += f.crit[j]
         elif role == R.HEAL:
             useful = lp_run < maxlp
             eff = trunc(smin(maxlp, lp_run + cv[c, 2] * hf) - lp_run)
@@ -432,19 +390,19 @@ def resolve(s, f, rp, mods, cv, steps, out, log):
             pay = smin(pay, f.cap - s.fight_coins)
             s.fight_coins += pay
             s.coins += pay
-            out[O_EARNED] += pay
+            out[T.O_EARNED] += pay
         kind = R.C_KIND[c]
         out[s.b_combo + kind] += 1
         s.kinds_used |= 1 << kind
         was_crit = f.crit[j] if role == R.ATTACK else 0
         if log.shape[0] > 0:
-            s.nl = log_event(log, s.nl, LG_COMBO, s.room, s.turn, c, role, eff, trunc(pay), was_crit, 0, 0, 0, 0)
+            s.nl = L.log_event(log, s.nl, L.LG_COMBO, s.room, s.turn, c, role, eff, trunc(pay), was_crit, 0, 0, 0, 0)
     # thinking time: a hold decision before each roll after the first, and the assignment
     s.seconds += m * rp.t_assign + rp.t_turn + f.nroll * rp.t_decide
     if f.weak > 0:
         f.weak -= 1
     if log.shape[0] > 0:
-        s.nl = log_event(log, s.nl, LG_RESOLVE, s.room, s.turn, trunc(f.ehp), trunc(f.eblock), trunc(s.lp),
+        s.nl = L.log_event(log, s.nl, L.LG_RESOLVE, s.room, s.turn, trunc(f.ehp), trunc(f.eblock), trunc(s.lp),
                          trunc(f.shield), trunc(f.epoison), 0, 0, 0, 0)
 
 
@@ -461,12 +419,12 @@ def enemy_turn(s, f, rp, intents, out, log):
     if f.epoison > 0:
         pdmg = trunc(f.epoison)
         f.ehp -= f.epoison
-        out[O_POISON] += f.epoison
+        out[T.O_POISON] += f.epoison
         f.epoison = smax(0.0, f.epoison - rp.poison_decay)
         if f.ehp <= 0:
             s.won = True
             if log.shape[0] > 0:
-                s.nl = log_event(log, s.nl, LG_ENEMY, s.room, s.turn, it, 0, trunc(s.lp), trunc(f.shield), 0,
+                s.nl = L.log_event(log, s.nl, L.LG_ENEMY, s.room, s.turn, it, 0, trunc(s.lp), trunc(f.shield), 0,
                                  trunc(f.ehp), 0, pdmg, 0)
             return True
     taken = 0.0
@@ -477,7 +435,7 @@ def enemy_turn(s, f, rp, intents, out, log):
             f.shield -= a
             s.lp -= hit - a
             taken += hit - a
-    out[O_TAKEN] += taken
+    out[T.O_TAKEN] += taken
     f.eblock += intents[it, C.IN_BLOCK]
     f.ehp = smin(f.ehp_max, f.ehp + intents[it, C.IN_HEAL])
     f.weak = smax(f.weak, trunc(intents[it, C.IN_WEAKEN]))
@@ -497,11 +455,11 @@ def enemy_turn(s, f, rp, intents, out, log):
     st = smin(s.coins, intents[it, C.IN_STEAL])
     s.coins -= st
     s.stolen += st
-    out[O_STOLEN] += st
+    out[T.O_STOLEN] += st
     f.ebuff += trunc(intents[it, C.IN_BUFF])
     f.eat_next = trunc(intents[it, C.IN_EAT])
     if log.shape[0] > 0:
-        s.nl = log_event(log, s.nl, LG_ENEMY, s.room, s.turn, it, trunc(taken), trunc(s.lp), trunc(f.shield),
+        s.nl = L.log_event(log, s.nl, L.LG_ENEMY, s.room, s.turn, it, trunc(taken), trunc(s.lp), trunc(f.shield),
                          trunc(f.eblock), trunc(f.ehp), trunc(st), pdmg, 0)
     if s.lp <= 0:
         return True

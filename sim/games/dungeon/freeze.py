@@ -254,8 +254,8 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
     rp[C.RP_VW_DICE_BONUS] = vw.dice_bonus
     rp[C.RP_VW_PER_COIN] = vw.per_coin
     rp[C.RP_VW_RESERVE] = vw.reserve
-    rp[C.RP_VW_JK_HEAL_SHARE] = vw.joker_heal_share
-    rp[C.RP_VW_JK_SET_GAIN] = vw.joker_set_gain
+    rp[C.RP_VW_JOKER_HEAL_SHARE] = vw.joker_heal_share
+    rp[C.RP_VW_JOKER_SET_GAIN] = vw.joker_set_gain
     rp[C.RP_VW_HERO_GAIN] = vw.hero_gain
 
     enemy_names = list(cfg.enemies)
