@@ -7,6 +7,7 @@ Vorschlag plays and leave a policy that does not read it alone, and bad values a
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from sim.batch import run_batch
@@ -43,7 +44,7 @@ def test_a_market_threshold_changes_vorschlag_and_not_greedy():
     np.testing.assert_array_equal(base["turns_room_1"], high["turns_room_1"])
     g0 = _table("greedy", [])
     g1 = _table("greedy", ["policies.vorschlag.per_coin=1000", "policies.vorschlag.shield=0"])
-    np.testing.assert_array_equal(g0.drop(columns=["policy"]).to_numpy(), g1.drop(columns=["policy"]).to_numpy())
+    pd.testing.assert_frame_equal(g0, g1)
 
 
 def test_an_offer_weight_changes_the_reward_picks():
