@@ -3,8 +3,9 @@ fixed name lists (difficulties, challenges, events, rarities, joker kinds) in th
 
 No pydantic and no policy here: the kernels, the policies and ``freeze`` share these numbers. The rule
 parameters ``rp`` are a float64 vector at the ``RP_*`` indices; ``RP_DTYPE`` names the same slots as a numpy
-record (field ``n_rooms`` for ``RP_N_ROOMS``), so a kernel reads ``rp.n_rooms`` from ``fz.rp.view(RP_DTYPE)[0]``
-at no cost: a record is passed by pointer and carries no reference count.
+record (field ``n_rooms`` for ``RP_N_ROOMS``). ``Frozen.rpr`` is ``rp`` viewed as that record: the policies read
+their weights by name from it (``rp.vw_shield``) at no cost, since a record is passed by pointer and carries no
+reference count.
 """
 
 from __future__ import annotations
