@@ -14,12 +14,6 @@ from hypothesis import strategies as st
 from policies.dungeon import (
     ADJ_GAIN_HOLD,
     EXPECTIMAX,
-    FS_ATT_MUL,
-    FS_EHP,
-    FS_INCOMING,
-    FS_LP,
-    FS_MAXLP,
-    FS_SIZE,
     GREEDY,
     MAX_ADJ,
     N_HOLD,
@@ -35,6 +29,7 @@ from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.game import GAME, TM, frozen
 from sim.games.dungeon.tables import build_profile
+from sim.games.dungeon.words import FS_ATT_MUL, FS_EHP, FS_INCOMING, FS_LP, FS_MAXLP, FS_SIZE
 
 CFG = GAME.load()
 FZ, _ = frozen(CFG, "leicht")

@@ -1,33 +1,20 @@
-"""Würfel Dungeon's config model (every rule number) and its frozen arrays for the kernels.
+"""Würfel Dungeon's config model: every rule number, and the fitted policy weights (``[policies]``).
 
-``freeze(cfg, difficulty)`` resolves the difficulty and turns the model into the numpy arrays of
-``Frozen``; the kernel reads scalars from ``rp`` at the ``RP_*`` indices, enemies from ``en``/``intents``
-(``EN_*``, ``IN_*``), rooms from ``rooms`` (``RM_*``), upgrades from ``up_eff`` (rows of
-``rules.EFF_*`` effects) and the start loadout ``loadout``. Per modifier *profile* (the Opferaltar
-level ``0..n_prof-1`` on top of the start loadout) it precomputes the combo values ``cvals`` and the
-shown partition ``part`` of every dice multiset.
+The pydantic sections below validate the TOML; ``freeze`` (module ``freeze``) turns a model into the arrays the
+kernels read, at the indices of ``layout``. Both are re-exported here (``config.freeze``, ``config.RP_LP`` …)
+because most callers reach the game's numbers through this module.
 """
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Literal
 
-import numpy as np
 from pydantic import Field, model_validator
 
-from sim.config import ConfigError, GameConfig, Strict
+from sim.config import GameConfig, Strict
 from sim.games.dungeon import rules as R
-
-DIFFICULTIES = ("leicht", "normal", "schwer")
-CHALLENGES = ("ohne_heilung", "drei_kombos", "schnell")
-EVENTS = ("opferaltar", "joker_haendler", "verfluchte_truhe")
-EV_ALTAR, EV_JOKER, EV_TRUHE = 0, 1, 2
-RARITIES = ("haeufig", "selten", "episch")
-JOKER_KINDS = ("set_die", "reroll", "heal")
-JK_SET, JK_REROLL, JK_HEAL = 0, 1, 2
-MAX_OFFERS = 5
-MAX_STOCK = 8
-MAX_JOKERS = 8
+from sim.games.dungeon.layout import *  # noqa: F403 - the index names, re-exported
+from sim.games.dungeon.layout import MAX_JOKERS, MAX_OFFERS, MAX_STOCK
 
 
 class Start(Strict):
@@ -295,6 +282,43 @@ class Enemy(Strict):
     intents: list[Intent] = Field(min_length=1)
 
 
+
+class VorschlagWeights(Strict):
+    """The Vorschlag offer rating and the thresholds of its joker and hero decisions (``policies.dungeon_run``,
+    ``policies.dungeon_turn``). Fitted, not from the seed: the upgrade weights were fitted to each upgrade's
+    measured win-rate lift (``sim.games.dungeon.upgrade_lift``, Spearman rank agreement 0.89 at fit time); the
+    rest are assumed. Expectimax shares the non-attack terms and the joker/hero thresholds."""
+
+    att_combos: float = Field(1.15, ge=0, le=1e3, description="per flat attack: attack combos per turn")
+    shield: float = Field(1.25, ge=0, le=1e3, description="per point of shield per shield combo")
+    heal: float = Field(0.95, ge=0, le=1e3, description="per point of heal per heal combo (and max LP's heal)")
+    poison: float = Field(1.6, ge=0, le=1e3, description="per point of poison per attack combo")
+    pasch: float = Field(6.0, ge=0, le=1e3, description="per x step of Pasch attack")
+    e_att: float = Field(22.0, ge=0, le=1e4, description="expected attack of a turn (crit, Berserker terms)")
+    crit: float = Field(0.8, ge=0, le=1e3, description="share of the crit's expected extra attack that counts")
+    berserk: float = Field(1.6, ge=0, le=1e3, description="Berserker: boost x LP threshold share x turn attack x this")
+    adjust: float = Field(2.9, ge=0, le=1e3, description="per extra adjust per fight")
+    keep: float = Field(0.11, ge=0, le=1e3, description="per point of shield kept between turns")
+    lucky: float = Field(5.0, ge=0, le=1e3, description="Glückssieben")
+    dice: float = Field(11.0, ge=0, le=1e3, description="per extra die")
+    maxlp: float = Field(0.15, ge=0, le=1e3, description="per max LP (plus its heal weighted by the missing share)")
+    joker_set: float = Field(5.0, ge=0, le=1e3, description="a set-a-die joker")
+    joker_reroll: float = Field(4.0, ge=0, le=1e3, description="an extra-reroll joker")
+    joker_heal: float = Field(0.45, ge=0, le=1e3, description="a heal joker, per LP (x 0.5 + missing share)")
+    dice_bonus: float = Field(1.5, ge=0, le=1e3, description="the dice bonus, per extra reroll per turn")
+    per_coin: float = Field(0.035, ge=0, le=1e3, description="market: least rating per coin worth buying")
+    reserve: float = Field(20.0, ge=0, le=1e6, description="market: coins kept after a buy (a last chance)")
+    joker_heal_share: float = Field(0.3, ge=0, le=1, description="heal joker: drink at or below this LP share")
+    joker_set_gain: float = Field(10.0, ge=0, le=1e4, description="set-a-die joker: least shown-attack gain")
+    hero_gain: float = Field(18.0, ge=0, le=1e4, description="hero ability: least rating gain")
+
+
+class Policies(Strict):
+    """Policy parameters, frozen into the kernel's rule parameters (``rp``) so sweeps and ``--set`` reach them."""
+
+    vorschlag: VorschlagWeights = VorschlagWeights()
+
+
 class DungeonConfig(GameConfig):
     name: str = "dungeon"
     start: Start = Start()
@@ -320,6 +344,7 @@ class DungeonConfig(GameConfig):
     hero: Hero = Hero()
     mastery: Mastery = Mastery()
     analysis: Analysis = Analysis()
+    policies: Policies = Policies()
     enemies: dict[str, Enemy]
 
     @model_validator(mode="after")
@@ -362,304 +387,24 @@ class DungeonConfig(GameConfig):
         return self
 
 
-# --- frozen arrays ----------------------------------------------------------------------------
-(RP_LP, RP_DICE, RP_COINS, RP_ROLLS, RP_ADJUSTS, RP_ADJ_STEP, RP_LC_COST, RP_LC_N, RP_MAX_TURNS, RP_DIFF_HP,
- RP_DIFF_DMG, RP_DIFF_BOSS, RP_POINTS, RP_BOSS_REROLLS, RP_HP_PER_ROOM, RP_HP_FACTOR, RP_GROWTH, RP_COMPOUND,
- RP_N_ROOMS, RP_ELITE_HP, RP_ELITE_ATT, RP_ELITE_COINS, RP_REST_HEAL, RP_REST_COINS, RP_REST_CHANCE, RP_ALTAR_LP,
- RP_ALTAR_ATT, RP_JH_COINS, RP_TRUHE_COINS, RP_TRUHE_DIE, RP_ACTION_BASE, RP_STEP_FLOOR, RP_CAP, RP_BOSS_CAP,
- RP_WIN, RP_BOSS_WIN, RP_CHALLENGE, RP_CH_COMBOS, RP_CH_TURNS, RP_SHIELD_NEEDS_ATT, RP_STEAL_RETURN,
- RP_POISON_DECAY, RP_SC_ROOM, RP_SC_LP, RP_SC_BUDGET, RP_SC_WIN, RP_T_ROLL, RP_T_ASSIGN, RP_T_TURN, RP_T_PATH,
- RP_T_REWARD, RP_T_INTRO, RP_START_ALTAR, RP_DIFFICULTY, RP_WEAK_MUL, RP_CRIT_MUL, RP_N_PROF) = range(57)
-# progression (rewards, market, jokers, dice bonus, hero)
-(RP_REWARDS_ON, RP_OFFERS, RP_ITEM_CHANCE, RP_ITEM_FROM, RP_JOKER_SHARE, RP_DISTINCT, RP_MAX_JOKERS, RP_MARKET_ON,
- RP_MK_UPGRADES, RP_JOKER_PACK, RP_JOKER_PACK_N, RP_DICE_PACK, RP_DB_REROLLS, RP_DB_FIGHTS, RP_HERO_ON,
- RP_HERO_FACTOR, RP_HERO_N, RP_N_UP, RP_N_JK, RP_TALENT_COINS) = range(57, 77)
-# boss scaling, boss-room Rastplatz, thinking time
-RP_BOSS_STAGE, RP_BOSS_REST_COINS, RP_T_DECIDE = range(77, 80)
-RP_SIZE = 80
+from sim.games.dungeon.freeze import (  # noqa: E402 - after the model: freeze reads it
+    Frozen,
+    base_table,
+    base_values,
+    check_difficulty,
+    coef_array,
+    coin_bonus,
+    fold_loadout,
+    freeze,
+    partition_classes,
+    path_rooms,
+    pip_sums,
+    profile_tables,
+    upgrade_names,
+)
 
-EN_HP, EN_DMG, EN_BOSS, EN_I0, EN_IN, EN_RANDOM = range(6)
-EN_SIZE = 6
-IN_DMG, IN_HITS, IN_BLOCK, IN_HEAL, IN_WEAKEN, IN_CURSE, IN_STEAL, IN_BUFF, IN_EAT, IN_WEIGHT = range(10)
-IN_SIZE = 10
-(RM_SECTION, RM_BOSS, RM_POOL0, RM_POOLN, RM_PATH, RM_CHALLENGE, RM_EBLOCK, RM_PSHIELD, RM_ATTBONUS,
- RM_MARKET) = range(10)
-RM_SIZE = 10
-JK_KIND, JK_AMOUNT, JK_WEIGHT = range(3)
-
-
-class Frozen(NamedTuple):
-    """Everything the kernels read (numpy arrays only)."""
-
-    rp: np.ndarray  # float64 [RP_SIZE]
-    steps: np.ndarray  # float64 coin steps
-    ev_weights: np.ndarray  # float64 [3]
-    cvals: np.ndarray  # float64 [n_prof, N_COMBO, 4]: att, shield, heal, coins
-    part: np.ndarray  # int64 [n_prof, N_MS, 4]: n, combo ids
-    pclass: np.ndarray  # int64 [n_prof, N_MS]: class of equal shown partitions (for memoised leaf values)
-    mods: np.ndarray  # float64 [N_EFF]: the start loadout folded
-    up_eff: np.ndarray  # float64 [n_up + n_talents, N_EFF]: upgrades, then talents
-    loadout: np.ndarray  # int64 [n_up + n_talents]: owned at the start
-    base2: np.ndarray  # int64 [2, N_COMBO, 4]: base att, shield, heal (Kombomeisterschaft folded) and coin pip
-    #                    sum, without / with Glückssieben
-    up_rarity: np.ndarray  # int64 [n_up]
-    up_unique: np.ndarray  # int64 [n_up]
-    rarity_w: np.ndarray  # float64 [3]
-    prices: np.ndarray  # float64 [3]
-    jk: np.ndarray  # float64 [n_jk, 3]: kind, amount, weight
-    start_jokers: np.ndarray  # int64 joker ids held at the start
-    cstart: np.ndarray  # partition candidates (rules.partition_candidates) for in-kernel table builds
-    cn: np.ndarray
-    cand: np.ndarray
-    coin_bonus: np.ndarray  # float64 [N_KIND]
-    en: np.ndarray  # float64 [n_en, EN_SIZE]
-    intents: np.ndarray  # float64 [n_int, IN_SIZE]
-    rooms: np.ndarray  # int64 [n_rooms, RM_SIZE]
-    pool: np.ndarray  # int64 enemy ids of the room pools
-
-
-def coef_array(cfg: DungeonConfig) -> np.ndarray:
-    """``coef[kind, role, 0..2]`` = (× W or × a, × b, + flat) for attack, shield, heal."""
-    coef = np.zeros((R.N_KIND, 3, 3))
-    for k, name in enumerate(R.KINDS):
-        ck = getattr(cfg.combos, name)
-        for r, role in enumerate(("attack", "shield", "heal")):
-            v = getattr(ck, role)
-            coef[k, r] = v if len(v) == 3 else (v[0], 0.0, v[1])
-    return coef
-
-
-def coin_bonus(cfg: DungeonConfig) -> np.ndarray:
-    return np.array([getattr(cfg.combos, n).coin_bonus for n in R.KINDS], np.float64)
-
-
-def base_values(cfg: DungeonConfig, lucky: bool) -> np.ndarray:
-    """Base (att, shield, heal) of every catalog combo, int64 [N_COMBO, 3] (Kombomeisterschaft folded in)."""
-    out = np.zeros((R.N_COMBO, 3), np.int64)
-    R.combo_values(coef_array(cfg), cfg.combos.shield_factor, lucky, cfg.combos.glueckssieben_face,
-                   R.C_KIND, R.C_FA, R.C_FB, out)
-    if cfg.mastery.kind:
-        k = R.KINDS.index(cfg.mastery.kind)
-        rows = R.C_KIND == k
-        out[rows] = np.floor(out[rows] * cfg.mastery.factor + 0.5).astype(np.int64)
-    return out
-
-
-def pip_sums(cfg: DungeonConfig, lucky: bool) -> np.ndarray:
-    """Pip sum of every catalog combo for its coins, int64 [N_COMBO]; with ``lucky`` (Glückssieben) and
-    ``combos.glueckssieben_coins`` a 1 counts as ``glueckssieben_face``."""
-    one = cfg.combos.glueckssieben_face if lucky and cfg.combos.glueckssieben_coins else 1
-    return (R.C_COUNTS @ np.array([one, 2, 3, 4, 5, 6])).astype(np.int64)
-
-
-def base_table(cfg: DungeonConfig, lucky: bool) -> np.ndarray:
-    """``base_values`` with the coin pip sums as a fourth column: one row of ``Frozen.base2``."""
-    return np.column_stack([base_values(cfg, lucky), pip_sums(cfg, lucky)])
-
-
-def upgrade_names(cfg: DungeonConfig) -> list[str]:
-    return list(cfg.upgrades)
-
-
-def fold_loadout(cfg: DungeonConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(effect matrix, owned counts, folded modifier vector) of the start loadout; rows: upgrades, then talents."""
-    names = upgrade_names(cfg)
-    tal = list(cfg.talents)
-    rows = [cfg.upgrades[n].effects() for n in names] + [cfg.talents[n].effects() for n in tal]
-    eff = np.array(rows, np.float64).reshape(len(rows), R.N_EFF)
-    owned = np.zeros(len(rows), np.int64)
-    for n in cfg.loadout.upgrades:
-        owned[names.index(n)] += 1
-    for n in cfg.loadout.talents:
-        owned[len(names) + tal.index(n)] = 1
-    mods = np.zeros(R.N_EFF)
-    R.fold_mods(eff, owned, mods)
-    return eff, owned, mods
-
-
-def profile_tables(cfg: DungeonConfig, mods: np.ndarray, altars: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Combo values and shown partitions for each Opferaltar level in ``altars``."""
-    base = base_table(cfg, bool(mods[R.EFF_LUCKY] > 0))
-    cstart, cn, cand = R.partition_candidates()
-    cvals = np.zeros((len(altars), R.N_COMBO, 4))
-    part = np.zeros((len(altars), R.N_MS, 4), np.int64)
-    cb = coin_bonus(cfg)
-    for i, a in enumerate(altars):
-        R.effective_values(base, R.C_KIND, mods, float(a), float(cfg.coins.action_base), cb, cvals[i])
-        R.best_partitions(cstart, cn, cand, cvals[i, :, 0].copy(), cvals[i, :, 1].copy(), cvals[i, :, 2].copy(),
-                          cvals[i, :, 3].copy(), part[i])
-    return cvals, part
-
-
-def partition_classes(part: np.ndarray) -> np.ndarray:
-    """``pclass[p, k]``: multisets with the same shown partition share a class id."""
-    out = np.zeros(part.shape[:2], np.int64)
-    for p in range(part.shape[0]):
-        out[p] = np.unique(part[p], axis=0, return_inverse=True)[1].ravel()
-    return out
-
-
-def check_difficulty(difficulty: str) -> None:
-    if difficulty not in DIFFICULTIES:
-        raise ConfigError(f"invalid difficulty {difficulty!r} (choose from {', '.join(DIFFICULTIES)})")
-
-
-def path_rooms(cfg: DungeonConfig) -> list[int]:
-    """Rooms preceded by a path choice: every room ("Vor jedem Raum liegen drei Karten"), or with
-    ``path.boss_rooms`` false (an older reading) every room that is not a boss room."""
-    return [r for r in range(1, cfg.rooms.count + 1) if cfg.path.boss_rooms or str(r) not in cfg.rooms.bosses]
-
-
-def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
-    """The rule numbers at ``difficulty`` as the arrays the kernels read."""
-    check_difficulty(difficulty)
-    d: Difficulty = getattr(cfg.difficulty, difficulty)
-    rp = np.zeros(RP_SIZE)
-    rp[RP_LP] = cfg.start.lp
-    rp[RP_DICE] = cfg.start.dice
-    rp[RP_COINS] = cfg.start.coins
-    rp[RP_ROLLS] = cfg.turn.rolls
-    rp[RP_ADJUSTS] = cfg.turn.adjusts
-    rp[RP_ADJ_STEP] = cfg.turn.adjust_step
-    rp[RP_LC_COST] = cfg.turn.last_chance_cost
-    rp[RP_LC_N] = cfg.turn.last_chance_per_fight
-    rp[RP_MAX_TURNS] = cfg.turn.max_turns
-    rp[RP_DIFF_HP] = d.hp
-    rp[RP_DIFF_DMG] = d.damage
-    rp[RP_DIFF_BOSS] = d.boss
-    rp[RP_POINTS] = d.points
-    rp[RP_BOSS_REROLLS] = d.boss_rerolls
-    rp[RP_HP_PER_ROOM] = cfg.scaling.hp_per_room
-    rp[RP_HP_FACTOR] = cfg.scaling.hp_factor
-    rp[RP_GROWTH] = cfg.scaling.damage_growth
-    rp[RP_COMPOUND] = float(cfg.scaling.damage_growth_compound)
-    rp[RP_N_ROOMS] = cfg.rooms.count
-    rp[RP_ELITE_HP] = cfg.path.elite_hp
-    rp[RP_ELITE_ATT] = cfg.path.elite_attack
-    rp[RP_ELITE_COINS] = cfg.path.elite_coins
-    rp[RP_REST_HEAL] = cfg.path.rest_heal
-    rp[RP_REST_COINS] = cfg.path.rest_win_coins
-    rp[RP_REST_CHANCE] = cfg.path.rest_chance
-    ev = cfg.path.events
-    rp[RP_ALTAR_LP] = ev.altar_lp
-    rp[RP_ALTAR_ATT] = ev.altar_attack
-    rp[RP_JH_COINS] = ev.joker_haendler_coins
-    rp[RP_TRUHE_COINS] = ev.truhe_coins
-    rp[RP_TRUHE_DIE] = ev.truhe_cursed_die
-    c = cfg.coins
-    rp[RP_ACTION_BASE] = c.action_base
-    rp[RP_STEP_FLOOR] = float(c.step_rounding == "floor")
-    rp[RP_CAP] = c.fight_cap
-    rp[RP_BOSS_CAP] = c.boss_fight_cap
-    rp[RP_WIN] = c.win
-    rp[RP_BOSS_WIN] = c.boss_win
-    rp[RP_CHALLENGE] = c.challenge
-    rp[RP_CH_COMBOS] = c.challenge_combos
-    rp[RP_CH_TURNS] = c.challenge_turns
-    rp[RP_SHIELD_NEEDS_ATT] = float(c.useful_shield_needs_attack_intent)
-    rp[RP_STEAL_RETURN] = float(c.steal_returned_on_win)
-    rp[RP_POISON_DECAY] = cfg.poison.decay
-    s = cfg.score
-    rp[RP_SC_ROOM] = s.per_room
-    rp[RP_SC_LP] = s.per_lp
-    rp[RP_SC_BUDGET] = s.time_budget
-    rp[RP_SC_WIN] = s.win
-    t = cfg.time
-    rp[RP_T_ROLL] = t.seconds_per_roll
-    rp[RP_T_ASSIGN] = t.seconds_per_assignment
-    rp[RP_T_TURN] = t.fast_turn_end_delay if t.fast_animations else t.turn_end_delay
-    rp[RP_T_PATH] = t.seconds_per_path_choice
-    rp[RP_T_REWARD] = t.seconds_per_reward_choice
-    rp[RP_T_INTRO] = t.seconds_per_fight_intro
-    rp[RP_START_ALTAR] = cfg.loadout.altar
-    rp[RP_DIFFICULTY] = DIFFICULTIES.index(difficulty)
-    rp[RP_WEAK_MUL] = cfg.combat.weak_mul
-    rp[RP_CRIT_MUL] = cfg.combat.crit_mul
-    rw, mk = cfg.rewards, cfg.market
-    rp[RP_REWARDS_ON] = float(rw.enabled)
-    rp[RP_OFFERS] = rw.offers
-    rp[RP_ITEM_CHANCE] = rw.item_chance
-    rp[RP_ITEM_FROM] = rw.item_from_slot
-    rp[RP_JOKER_SHARE] = rw.joker_share if cfg.jokers else 0.0
-    rp[RP_DISTINCT] = float(rw.distinct)
-    rp[RP_MAX_JOKERS] = rw.max_jokers
-    rp[RP_MARKET_ON] = float(mk.enabled)
-    rp[RP_MK_UPGRADES] = mk.upgrades
-    rp[RP_JOKER_PACK] = mk.joker_pack if cfg.jokers and rw.max_jokers > 0 else -1.0
-    rp[RP_JOKER_PACK_N] = mk.joker_pack_size
-    rp[RP_DICE_PACK] = mk.dice_pack
-    rp[RP_DB_REROLLS] = cfg.dice_bonus.rerolls
-    rp[RP_DB_FIGHTS] = cfg.dice_bonus.fights
-    rp[RP_HERO_ON] = float(cfg.hero.enabled)
-    rp[RP_HERO_FACTOR] = cfg.hero.factor
-    rp[RP_HERO_N] = cfg.hero.per_fight
-    rp[RP_N_UP] = len(cfg.upgrades)
-    rp[RP_N_JK] = len(cfg.jokers)
-    rp[RP_TALENT_COINS] = sum(cfg.talents[n].coins for n in cfg.loadout.talents)
-    rp[RP_BOSS_STAGE] = float(cfg.scaling.boss_damage == "stage")
-    rp[RP_BOSS_REST_COINS] = cfg.path.boss_rest_win_coins
-    rp[RP_T_DECIDE] = t.seconds_per_decision
-
-    enemy_names = list(cfg.enemies)
-    en = np.zeros((len(enemy_names), EN_SIZE))
-    intents = []
-    for i, name in enumerate(enemy_names):
-        e = cfg.enemies[name]
-        en[i] = (e.hp, e.damage, float(e.boss), len(intents), len(e.intents), float(e.mode == "random"))
-        for it in e.intents:
-            intents.append((it.damage, it.hits, it.block, it.heal, it.weaken, it.curse, it.steal, it.buff, it.eat,
-                            it.weight))
-    rooms = np.zeros((cfg.rooms.count, RM_SIZE), np.int64)
-    pool: list[int] = []
-    sec_names = list(cfg.sections)
-    for r in range(1, cfg.rooms.count + 1):
-        si = next(i for i, sn in enumerate(sec_names) if cfg.sections[sn].first_room <= r <= cfg.sections[sn].last_room)
-        sec = cfg.sections[sec_names[si]]
-        boss = cfg.rooms.bosses.get(str(r))
-        row = rooms[r - 1]
-        row[RM_SECTION] = si
-        row[RM_BOSS] = enemy_names.index(boss) if boss else -1
-        row[RM_POOL0] = len(pool)
-        if boss is None:
-            pool.extend(enemy_names.index(n) for n in sec.roster)
-        row[RM_POOLN] = len(pool) - row[RM_POOL0]
-        row[RM_PATH] = int(boss is None or cfg.path.boss_rooms)
-        row[RM_CHALLENGE] = CHALLENGES.index(c.challenges[(r - 1) % len(c.challenges)])
-        row[RM_EBLOCK] = sec.enemy_block
-        row[RM_PSHIELD] = sec.player_shield
-        row[RM_ATTBONUS] = sec.attack_bonus
-        row[RM_MARKET] = int(r in cfg.market.after_rooms and r < cfg.rooms.count)
-
-    eff, owned, mods = fold_loadout(cfg)
-    n_prof = cfg.loadout.altar + len(path_rooms(cfg)) + 1
-    rp[RP_N_PROF] = n_prof
-    cvals, part = profile_tables(cfg, mods, list(range(n_prof)))
-    jnames = list(cfg.jokers)
-    jk = np.array([(JOKER_KINDS.index(j.kind), j.amount, j.weight) for j in cfg.jokers.values()], np.float64)
-    cstart, cn, cand = R.partition_candidates()
-    return Frozen(
-        rp=rp,
-        steps=np.array(c.steps, np.float64),
-        ev_weights=np.array(ev.weights, np.float64),
-        cvals=cvals,
-        part=part,
-        pclass=partition_classes(part),
-        mods=mods,
-        up_eff=eff,
-        loadout=owned,
-        en=en,
-        intents=np.array(intents, np.float64).reshape(len(intents), IN_SIZE),
-        rooms=rooms,
-        pool=np.array(pool, np.int64),
-        base2=np.stack([base_table(cfg, False), base_table(cfg, True)]),
-        up_rarity=np.array([RARITIES.index(u.rarity) for u in cfg.upgrades.values()], np.int64),
-        up_unique=np.array([int(u.unique) for u in cfg.upgrades.values()], np.int64),
-        rarity_w=np.array(rw.rarity_weights, np.float64),
-        prices=np.array(mk.prices, np.float64),
-        jk=jk.reshape(len(jnames), 3),
-        start_jokers=np.array([jnames.index(j) for j in cfg.loadout.jokers], np.int64),
-        cstart=cstart,
-        cn=cn,
-        cand=cand,
-        coin_bonus=coin_bonus(cfg),
-    )
+__all__ = [
+    "DungeonConfig", "Frozen", "Policies", "VorschlagWeights", "base_table", "base_values", "check_difficulty",
+    "coef_array", "coin_bonus", "fold_loadout", "freeze", "partition_classes", "path_rooms", "pip_sums",
+    "profile_tables", "upgrade_names",
+]

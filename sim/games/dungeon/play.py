@@ -1,24 +1,39 @@
-"""The Würfel Dungeon run kernel: whole runs (10 rooms, path choices, fights) under a policy.
+"""The Würfel Dungeon run kernel: whole runs (10 rooms, path choices, fights, rewards, markets) under a policy.
 
-One run draws only from ``sim.rng`` streams keyed by (seed, run, purpose, room): the map of room
-``r`` (third path card, Geheimnis event, enemy) from (1, r), the dice of room ``r``'s fight from
-(2, r), the policy's own random choices from (3, 0), Glücksklee crits from (4, r), the enemy's
-random choices (intent draws, cursed dice) from (5, r), the reward offers after room ``r`` from
-(6, r) and the market after room ``r`` from (7, r). Every policy therefore meets the same rooms,
-and a table does not depend on chunking or threads.
+Why one ~1,050-line module (120 lines of it imports) with one long ``play_run``: measured, not a preference.
+The same run written as small phase functions on numpy records (run state, fight state, the rule record
+``rp.n_rooms``; kept in this branch's history, commit 59a3549) played identical tables but compiled in 1.8x the
+CPU time (298 s against 166 s cold, ``benchmarks/compile_times.py``) and ran 9-15 % slower (vorschlag, greedy):
+record fields live in memory where these locals live in registers, and LLVM's passes work harder on every load
+and store. So the phases are sections of ``play_run``, in the seed's order, each under a ``# ---`` heading:
 
-``play_run`` plays one run and writes its row of the per-run table (columns ``columns(n_rooms)``);
-with a non-empty ``log`` it also writes the event log that ``replay`` renders (the same code path).
-``play_batch`` runs ``play_run`` over a chunk with ``prange``.
+1. enter the room: the map draw (third path card, Geheimnis event, enemy), the path card and its event;
+2. the loadout's profile: combo values and the cached partition and hold tables (only when the loadout changed);
+3. the fight, turn by turn: player turn (roll, hold with Justieren before a reroll, joker rerolls, the last
+   chance, adjusts, set-die and heal jokers, assignment, hero ability), resolution, enemy turn;
+4. after the room: coins for the win and its challenge, the reward, the Tagesmarkt.
 
-The run's progression state: the loadout (``owned`` counts of the rows of ``up_eff``: upgrades, then
-talents) folded into ``mods`` (``rules.EFF_*``), which the fight reads for every effect; the combo
-values ``cv`` of the loadout and Opferaltar bonus; the shown partitions and hold tables of its profile
-key from the per-thread cache (``tables.lookup``, rebuilt on a miss when a pick changes the key); the
-joker stack (the last one is the one the Joker-Händler takes); dice-bonus fights left.
+Every policy decision goes through one dispatcher per decision kind (``policies.dungeon``: ``decide_path``,
+``decide_event``, ``decide_keep``, ``decide_assign`` …, ``decide_reward``, ``decide_buy``). The row layout is in
+``table``, the event log in ``eventlog``, the game's random draws (intents, offers, jokers) in ``draws``.
 
-Progression order after a won room: win coins (and the room's challenge), the reward (pick 1 of
-``rewards.offers``; none after the last room), then the Tagesmarkt after the market rooms.
+One run draws only from ``sim.rng`` streams keyed by (seed, run, purpose, room): the map of room ``r`` (third path
+card, Geheimnis event, enemy) from (1, r), the dice of room ``r``'s fight from (2, r), the policy's own random
+choices from (3, 0), Glücksklee crits from (4, r), the enemy's random choices (intent draws, cursed dice) from
+(5, r), the reward offers after room ``r`` from (6, r) and the market after room ``r`` from (7, r). Every policy
+therefore meets the same rooms, and a table does not depend on chunking or threads.
+
+``play_run`` plays one run and writes its row of the per-run table (``table.columns``); with a non-empty ``log``
+it also writes the event log that ``replay`` renders (the same code path). ``play_batch`` runs ``play_run`` over
+a chunk with ``prange``.
+
+The run's progression state: the loadout (``owned`` counts of the rows of ``up_eff``: upgrades, then talents)
+folded into ``mods`` (``rules.EFF_*``), which the fight reads for every effect; the combo values ``cv`` of the
+loadout and Opferaltar bonus; the shown partitions and hold tables of its profile key from the per-thread cache
+(``tables.lookup``, rebuilt on a miss when a pick changes the key); the joker stack (the last one is the one the
+Joker-Händler takes); dice-bonus fights left. Progression order after a won room: win coins (and the room's
+challenge), the reward (pick 1 of ``rewards.offers``; none after the last room), then the Tagesmarkt after the
+market rooms.
 """
 
 from __future__ import annotations
@@ -27,29 +42,10 @@ import numpy as np
 from numba import njit, prange
 
 from policies.dungeon import (
-    ELITE,
     EXPECTIMAX,
-    FS_ATT_MUL,
-    FS_COINS,
-    FS_EBLOCK,
-    FS_EHP,
-    FS_EPOISON,
-    FS_INCOMING,
-    FS_LC_COST,
-    FS_LC_OK,
-    FS_LP,
-    FS_MAXLP,
-    FS_SHIELD,
-    FS_SIZE,
-    GEHEIMNIS,
     GREEDY,
-    ITEM_DICE,
-    ITEM_JOKER,
-    ITEM_UPGRADE,
-    KAMPF,
     MAX_ADJ,
     MAX_LEVELS,
-    RAST,
     adjust_hold_considered,
     decide_adjust,
     decide_adjust_hold,
@@ -67,86 +63,112 @@ from policies.dungeon import (
     expectation_tables,
     offer_value,
 )
-from sim.games.dungeon import config as C
+from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
+from sim.games.dungeon.draws import (  # noqa: F401 - draw_upgrade re-exported for tests
+    draw_eligible,
+    draw_intent,
+    draw_joker,
+    draw_upgrade,
+    eligible_upgrades,
+    find_joker,
+    pop_joker,
+)
+from sim.games.dungeon.eventlog import (  # noqa: F401 - the log kinds, re-exported for replay and tests
+    LG_ADJ,
+    LG_BUY,
+    LG_COMBO,
+    LG_END,
+    LG_ENEMY,
+    LG_EVENT,
+    LG_GAIN,
+    LG_HERO,
+    LG_JOKER,
+    LG_LC,
+    LG_RESOLVE,
+    LG_REWARD,
+    LG_ROLL,
+    LG_ROOM,
+    LG_RUN,
+    LG_STOCK,
+    LG_TURN,
+    LOG_W,
+    log_event,
+    pack_dice,
+)
+from sim.games.dungeon.table import (  # noqa: F401 - the row layout, re-exported for game and tests
+    FIXED,
+    N_FIXED,
+    N_UC,
+    O_ADJUSTS,
+    O_ALTARS,
+    O_CHALLENGES,
+    O_COINS,
+    O_CRITS,
+    O_DEALT,
+    O_DEATH,
+    O_DICE_BONUS,
+    O_EARNED,
+    O_FIGHTS,
+    O_HEALED,
+    O_HERO,
+    O_JK_GAINED,
+    O_JK_HEAL,
+    O_JK_REROLL,
+    O_JK_SET,
+    O_JK_SOLD,
+    O_JK_USED,
+    O_LC,
+    O_LP,
+    O_MAXLP,
+    O_MK_BUYS,
+    O_MK_SPENT,
+    O_POISON,
+    O_REWARDS,
+    O_ROLLS,
+    O_ROOMS,
+    O_SCORE,
+    O_SECONDS,
+    O_STOLEN,
+    O_TAKEN,
+    O_TRUHEN,
+    O_TURNS,
+    O_UPGRADES,
+    O_WIN,
+    PATH_KINDS,
+    UC_BOUGHT,
+    UC_FIRST,
+    UC_OFFERED,
+    UC_PICKED,
+    UC_TOOK_FIRST,
+    UP_COLS,
+    columns,
+    n_columns,
+)
 from sim.games.dungeon.tables import lookup, probe
+from sim.games.dungeon.words import (
+    ELITE,
+    FS_ATT_MUL,
+    FS_COINS,
+    FS_EBLOCK,
+    FS_EHP,
+    FS_EPOISON,
+    FS_INCOMING,
+    FS_LC_COST,
+    FS_LC_OK,
+    FS_LP,
+    FS_MAXLP,
+    FS_SHIELD,
+    FS_SIZE,
+    GEHEIMNIS,
+    ITEM_DICE,
+    ITEM_JOKER,
+    ITEM_UPGRADE,
+    KAMPF,
+    RAST,
+)
 from sim.rng import below, die, stream_key, uniform
 from sim.scalar import smax, smin, trunc
-
-FIXED = (
-    "win", "rooms_cleared", "death_room", "score", "coins", "lp", "max_lp", "seconds", "turns", "fights", "rolls",
-    "damage_dealt", "damage_taken", "healed", "adjusts", "last_chances", "challenges", "coins_earned",
-    "coins_stolen", "altars", "truhen", "rewards", "upgrades_gained", "jokers_gained", "jokers_used", "jokers_set",
-    "jokers_reroll", "jokers_heal", "jokers_sold", "dice_bonuses", "hero_uses", "crits", "poison_damage",
-    "market_spent", "market_buys",
-)
-(O_WIN, O_ROOMS, O_DEATH, O_SCORE, O_COINS, O_LP, O_MAXLP, O_SECONDS, O_TURNS, O_FIGHTS, O_ROLLS, O_DEALT,
- O_TAKEN, O_HEALED, O_ADJUSTS, O_LC, O_CHALLENGES, O_EARNED, O_STOLEN, O_ALTARS, O_TRUHEN, O_REWARDS, O_UPGRADES,
- O_JK_GAINED, O_JK_USED, O_JK_SET, O_JK_REROLL, O_JK_HEAL, O_JK_SOLD, O_DICE_BONUS, O_HERO, O_CRITS, O_POISON,
- O_MK_SPENT, O_MK_BUYS) = range(35)
-N_FIXED = 35
-PATH_KINDS = ("kampf", "elite", "rastplatz", "geheimnis")
-UP_COLS = ("offered", "picked", "bought", "first_offer", "took_first")
-UC_OFFERED, UC_PICKED, UC_BOUGHT, UC_FIRST, UC_TOOK_FIRST = range(5)
-N_UC = 5
-
-
-def columns(n_rooms: int, upgrades: tuple[str, ...] | list[str] = (), markets: tuple[int, ...] | list[int] = ()
-            ) -> list[str]:
-    """Per-run table columns: fixed, LP and coins after each room won (NaN where not reached), turns
-    per room, combos played per kind, path choices per kind, coins spent at each market (by room), and per
-    upgrade: reward offers, reward picks, market buys, the room of its first offer (0: never) and whether
-    it was taken at that first offer."""
-    return (
-        list(FIXED)
-        + [f"lp_room_{r}" for r in range(1, n_rooms + 1)]
-        + [f"coins_room_{r}" for r in range(1, n_rooms + 1)]
-        + [f"turns_room_{r}" for r in range(1, n_rooms + 1)]
-        + [f"combos_{k}" for k in R.KINDS]
-        + [f"path_{p}" for p in PATH_KINDS]
-        + [f"market_spent_{r}" for r in markets]
-        + [f"{c}_{u}" for u in upgrades for c in UP_COLS]
-    )
-
-
-def n_columns(fz) -> int:
-    """Width of a table row for these frozen arrays."""
-    n_rooms = int(fz.rp[C.RP_N_ROOMS])
-    return N_FIXED + 3 * n_rooms + R.N_KIND + 4 + int(fz.rooms[:, C.RM_MARKET].sum()) + N_UC * int(fz.rp[C.RP_N_UP])
-
-
-# event log rows: [kind, room, turn, a, b, c, d, e, f, g, h, i]
-LOG_W = 12
-LG_ROOM, LG_EVENT, LG_TURN, LG_ROLL, LG_ADJ, LG_COMBO, LG_RESOLVE, LG_ENEMY, LG_END, LG_RUN, LG_LC = range(11)
-LG_REWARD, LG_STOCK, LG_BUY, LG_JOKER, LG_HERO, LG_GAIN = range(11, 17)
-
-
-@njit(cache=True, error_model="numpy")
-def _log(log, n, kind, room, turn, a, b, c, d, e, f, g, h, i):
-    if n >= log.shape[0]:
-        return n
-    row = log[n]
-    row[0] = kind
-    row[1] = room
-    row[2] = turn
-    row[3] = a
-    row[4] = b
-    row[5] = c
-    row[6] = d
-    row[7] = e
-    row[8] = f
-    row[9] = g
-    row[10] = h
-    row[11] = i
-    return n + 1
-
-
-@njit(cache=True, error_model="numpy")
-def _pack(dice, nd):
-    x = 0
-    for i in range(nd):
-        x = x * 10 + dice[i]
-    return x
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -187,21 +209,8 @@ def _roll_again(dice, nd, cursed_mask, keep, counts, st, kc, out, log, nl, room,
     held = _reroll(dice, nd, cursed_mask, keep, counts, st, kc)
     out[O_ROLLS] += 1
     if log.shape[0] > 0:
-        nl = _log(log, nl, LG_ROLL, room, turn, nroll, _pack(dice, nd), held, nd, how, 0, 0, 0, 0)
+        nl = log_event(log, nl, LG_ROLL, room, turn, nroll, pack_dice(dice, nd), held, nd, how, 0, 0, 0, 0)
     return nl
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _draw_intent(intents, i0, ni, st):
-    tot = 0.0
-    for j in range(ni):
-        tot += intents[i0 + j, C.IN_WEIGHT]
-    u = uniform(st) * tot
-    for j in range(ni):
-        u -= intents[i0 + j, C.IN_WEIGHT]
-        if u < 0:
-            return j
-    return ni - 1
 
 
 @njit(cache=True, error_model="numpy")
@@ -217,137 +226,13 @@ def new_scratch(pid, n_all):
 
 
 @njit(cache=True, error_model="numpy")
-def draw_upgrade(st, fz, owned, taken, nt):
-    """An upgrade drawn as a reward/market slot (``eligible_upgrades`` then ``draw_eligible``): rarity first,
-    then uniformly among that rarity's upgrades; owned unique ones and the ``taken[:nt]`` already in this
-    offer are excluded. -1 when none is eligible."""
-    elig = np.empty(fz.up_rarity.shape[0] + 4, np.int64)
-    eligible_upgrades(fz.up_rarity, fz.up_unique, owned, elig)
-    return draw_eligible(st, fz.up_rarity, fz.rarity_w, elig, taken, nt)
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def eligible_upgrades(up_rarity, up_unique, owned, elig):
-    """Fill ``elig`` with the upgrades that can be offered (owned unique ones left out), grouped by rarity in id
-    order; ``elig[n_up + r]``: where rarity ``r``'s group starts (``elig[n_up + 3]``: the end)."""
-    n_up = up_rarity.shape[0]
-    c0 = 0
-    c1 = 0
-    for u in range(n_up):
-        if up_unique[u] != 0 and owned[u] > 0:
-            continue
-        r = up_rarity[u]
-        if r == 0:
-            c0 += 1
-        elif r == 1:
-            c1 += 1
-    i0 = 0
-    i1 = c0
-    i2 = c0 + c1
-    elig[n_up] = 0
-    elig[n_up + 1] = c0
-    elig[n_up + 2] = c0 + c1
-    for u in range(n_up):
-        if up_unique[u] != 0 and owned[u] > 0:
-            continue
-        r = up_rarity[u]
-        if r == 0:
-            elig[i0] = u
-            i0 += 1
-        elif r == 1:
-            elig[i1] = u
-            i1 += 1
-        else:
-            elig[i2] = u
-            i2 += 1
-    elig[n_up + 3] = i2
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def draw_eligible(st, up_rarity, rarity_w, elig, taken, nt):
-    """One reward/market slot from the groups of ``eligible_upgrades``: rarity first (weights of the rarities
-    that still have an eligible upgrade), then uniformly among that rarity's eligible upgrades not among the
-    ``taken[:nt]`` already in this offer. -1 when none is eligible."""
-    n_up = up_rarity.shape[0]
-    cnt0 = elig[n_up + 1] - elig[n_up]
-    cnt1 = elig[n_up + 2] - elig[n_up + 1]
-    cnt2 = elig[n_up + 3] - elig[n_up + 2]
-    for q in range(nt):
-        it = taken[q]
-        if 0 <= it < n_up:
-            r = up_rarity[it]
-            if r == 0:
-                cnt0 -= 1
-            elif r == 1:
-                cnt1 -= 1
-            else:
-                cnt2 -= 1
-    w0 = rarity_w[0] if cnt0 > 0 else 0.0
-    w1 = rarity_w[1] if cnt1 > 0 else 0.0
-    w2 = rarity_w[2] if cnt2 > 0 else 0.0
-    tot = w0 + w1 + w2
-    if tot <= 0:
-        return -1
-    x = uniform(st) * tot
-    if x < w0:
-        r = 0
-        cnt = cnt0
-    elif x < w0 + w1:
-        r = 1
-        cnt = cnt1
-    else:
-        r = 2
-        cnt = cnt2
-    j = below(st, cnt)
-    for i in range(elig[n_up + r], elig[n_up + r + 1]):
-        u = elig[i]
-        dup = False
-        for q in range(nt):
-            if taken[q] == u:
-                dup = True
-        if not dup:
-            if j == 0:
-                return u
-            j -= 1
-    return -1
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def draw_joker(st, jk):
-    tot = 0.0
-    for j in range(jk.shape[0]):
-        tot += jk[j, C.JK_WEIGHT]
-    x = uniform(st) * tot
-    for j in range(jk.shape[0]):
-        x -= jk[j, C.JK_WEIGHT]
-        if x < 0:
-            return j
-    return jk.shape[0] - 1
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _find_joker(jokers, nj, jk, kind):
-    """Stack position of the most recent joker of ``kind``, or -1."""
-    for q in range(nj - 1, -1, -1):
-        if jk[jokers[q], C.JK_KIND] == kind:
-            return q
-    return -1
-
-
-@njit(cache=True, error_model="numpy", inline="always")
-def _pop_joker(jokers, nj, q):
-    for i in range(q, nj - 1):
-        jokers[i] = jokers[i + 1]
-    return nj - 1
-
-
-@njit(cache=True, error_model="numpy")
 def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     """Play run ``run``; fill ``out`` (one table row); returns the number of log rows written.
 
     ``cache``: the profile-table cache (``tables.new_cache``), of which this run uses thread row ``t``;
     ``sc``: work arrays from ``new_scratch`` (reused between runs of one thread)."""
     rp = fz.rp
+    rpr = fz.rpr[0]  # the same numbers as a record: the policies read their weights by name
     en = fz.en
     intents = fz.intents
     counts = tm[0]
@@ -466,6 +351,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     pcl = c_pcl[t, 0]
     hp_tab = c_hold[t, 0]
     for room in range(1, n_rooms + 1):
+        # --- 1. enter the room: map, path card, event ---
         rr = room - 1
         st_map[0] = stream_key(seed, run, 1, room)
         third = RAST if uniform(st_map) < rp[C.RP_REST_CHANCE] else GEHEIMNIS
@@ -508,9 +394,11 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         truhe_mask = 1 << (trunc(rp[C.RP_TRUHE_DIE]) - 1)
                         out[O_TRUHEN] += 1
                 if log.shape[0] > 0:
-                    nl = _log(log, nl, LG_EVENT, room, 0, event, trunc(acc), trunc(lp), trunc(coins), sold, 0, 0, 0, 0)
+                    nl = log_event(log, nl, LG_EVENT, room, 0, event, trunc(acc), trunc(lp), trunc(coins), sold, 0, 0,
+                                   0, 0)
             if card == RAST:
                 lp = smin(maxlp, lp + rp[C.RP_REST_HEAL])
+        # --- 2. the loadout's profile ---
         if dirty:
             # combo values and profile tables only when an effect they read changed
             R.fold_mods(up_eff, owned, mods)
@@ -536,7 +424,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             pcl = c_pcl[t, slot]
             hp_tab = c_hold[t, slot]
         nd_base = smin(R.MAX_DICE, trunc(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
-        # --- the fight ---
+        # --- 3. the fight ---
         elite = card == ELITE
         boss = en[e, C.EN_BOSS] > 0
         ehp = float(R.enemy_hp(en[e, C.EN_HP], room, boss, elite, rp[C.RP_HP_PER_ROOM], rp[C.RP_HP_FACTOR],
@@ -553,7 +441,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         st_en[0] = stream_key(seed, run, 5, room)
         st_dice[0] = stream_key(seed, run, 2, room)
         st_crit[0] = stream_key(seed, run, 4, room)
-        ii = _draw_intent(intents, i0, ni, st_en) if rnd_mode else 0
+        ii = draw_intent(intents, i0, ni, st_en) if rnd_mode else 0
         ebuff = 0
         epoison = 0.0
         shield = float(rooms[rr, C.RM_PSHIELD])
@@ -584,9 +472,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         seconds += rp[C.RP_T_INTRO]
         out[O_FIGHTS] += 1
         if log.shape[0] > 0:
-            nl = _log(log, nl, LG_ROOM, room, 0, card, e, trunc(ehp), trunc(eblock), third, trunc(lp), trunc(coins),
-                      trunc(elite), nd_base)
+            nl = log_event(log, nl, LG_ROOM, room, 0, card, e, trunc(ehp), trunc(eblock), third, trunc(lp),
+                           trunc(coins), trunc(elite), nd_base)
         while True:
+            # --- 3a. the player's turn: roll, hold, adjust, jokers, assign ---
             turn += 1
             if turn > rp[C.RP_MAX_TURNS]:
                 lp = 0.0
@@ -614,7 +503,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             fs[FS_LC_COST] = rp[C.RP_LC_COST]
             fs[FS_LC_OK] = 0.0
             if log.shape[0] > 0:
-                nl = _log(log, nl, LG_TURN, room, turn, trunc(lp), trunc(shield), trunc(ehp), trunc(eblock), it,
+                nl = log_event(log, nl, LG_TURN, room, turn, trunc(lp), trunc(shield), trunc(ehp), trunc(eblock), it,
                           hit * hits, weak, nd, cmask)
             for i in range(nd):
                 dice[i] = die(st_dice)
@@ -622,7 +511,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             seconds += rp[C.RP_T_ROLL]
             nroll = 1
             if log.shape[0] > 0:
-                nl = _log(log, nl, LG_ROLL, room, turn, 1, _pack(dice, nd), 0, nd, 0, 0, 0, 0, 0)
+                nl = log_event(log, nl, LG_ROLL, room, turn, 1, pack_dice(dice, nd), 0, nd, 0, 0, 0, 0, 0)
             cursed = _ms(dice, nd, cmask, 1, ioc)
             ncursed = 0
             for i in range(nd):
@@ -643,7 +532,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                                                 work)
                     if ai >= 0:
                         if log.shape[0] > 0:
-                            nl = _log(log, nl, LG_ADJ, room, turn, ai, dice[ai], af, r, 0, 0, 0, 0, 0)
+                            nl = log_event(log, nl, LG_ADJ, room, turn, ai, dice[ai], af, r, 0, 0, 0, 0, 0)
                         dice[ai] = af
                         adjusts -= 1
                         out[O_ADJUSTS] += 1
@@ -657,16 +546,16 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     nl = _roll_again(dice, nd, cmask, keep, counts, st_dice, kc6, out, log, nl, room, turn, nroll, 0)
             # joker: extra reroll(s) this turn
             if nj > 0 and extra_ok:
-                q = _find_joker(jokers, nj, jk, C.JK_REROLL)
+                q = find_joker(jokers, nj, jk, C.JK_REROLL)
                 if q >= 0:
                     roll = _ms(dice, nd, 0, -1, ioc)
                     if decide_joker_reroll(pid, fs, roll, cursed, part, cv, etab, tm, st_pol, work):
                         jid = jokers[q]
-                        nj = _pop_joker(jokers, nj, q)
+                        nj = pop_joker(jokers, nj, q)
                         out[O_JK_USED] += 1
                         out[O_JK_REROLL] += 1
                         if log.shape[0] > 0:
-                            nl = _log(log, nl, LG_JOKER, room, turn, jid, C.JK_REROLL, 0, 0, 0, 0, 0, 0, 0)
+                            nl = log_event(log, nl, LG_JOKER, room, turn, jid, C.JK_REROLL, 0, 0, 0, 0, 0, 0, 0)
                         for _ in range(trunc(jk[jid, C.JK_AMOUNT])):
                             roll = _ms(dice, nd, 0, -1, ioc)
                             keep = decide_keep(pid, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
@@ -683,7 +572,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     out[O_LC] += 1
                     keep = decide_keep(pid, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
                     if log.shape[0] > 0:
-                        nl = _log(log, nl, LG_LC, room, turn, trunc(coins), 0, 0, 0, 0, 0, 0, 0, 0)
+                        nl = log_event(log, nl, LG_LC, room, turn, trunc(coins), 0, 0, 0, 0, 0, 0, 0, 0)
                     nroll += 1
                     seconds += rp[C.RP_T_ROLL]
                     nl = _roll_again(dice, nd, cmask, keep, counts, st_dice, kc6, out, log, nl, room, turn, nroll, 1)
@@ -694,29 +583,31 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 if ai < 0:
                     break
                 if log.shape[0] > 0:
-                    nl = _log(log, nl, LG_ADJ, room, turn, ai, dice[ai], af, 0, 0, 0, 0, 0, 0)
+                    nl = log_event(log, nl, LG_ADJ, room, turn, ai, dice[ai], af, 0, 0, 0, 0, 0, 0)
                 dice[ai] = af
                 adjusts -= 1
                 out[O_ADJUSTS] += 1
             # joker: set one die to any face
             if nj > 0:
-                q = _find_joker(jokers, nj, jk, C.JK_SET)
+                q = find_joker(jokers, nj, jk, C.JK_SET)
                 if q >= 0:
-                    si, sf = decide_set_die(pid, fs, dice, nd, cmask, part, cv, tm, st_pol, work)
+                    si, sf = decide_set_die(pid, fs, dice, nd, cmask, part, cv, tm, st_pol, work,
+                                        rp[C.RP_VW_JOKER_SET_GAIN])
                     if si >= 0:
                         jid = jokers[q]
-                        nj = _pop_joker(jokers, nj, q)
+                        nj = pop_joker(jokers, nj, q)
                         out[O_JK_USED] += 1
                         out[O_JK_SET] += 1
                         if log.shape[0] > 0:
-                            nl = _log(log, nl, LG_JOKER, room, turn, jid, C.JK_SET, si, dice[si], sf, 0, 0, 0, 0)
+                            nl = log_event(log, nl, LG_JOKER, room, turn, jid, C.JK_SET, si, dice[si], sf, 0, 0, 0, 0)
                         dice[si] = sf
             # joker: heal before the assignment
             if nj > 0:
-                q = _find_joker(jokers, nj, jk, C.JK_HEAL)
-                if q >= 0 and decide_joker_heal(pid, fs, jk[jokers[q], C.JK_AMOUNT], st_pol):
+                q = find_joker(jokers, nj, jk, C.JK_HEAL)
+                if q >= 0 and decide_joker_heal(pid, fs, jk[jokers[q], C.JK_AMOUNT], st_pol,
+                                                   rp[C.RP_VW_JOKER_HEAL_SHARE]):
                     jid = jokers[q]
-                    nj = _pop_joker(jokers, nj, q)
+                    nj = pop_joker(jokers, nj, q)
                     before = lp
                     lp = smin(maxlp, lp + jk[jid, C.JK_AMOUNT])
                     out[O_HEALED] += lp - before
@@ -724,20 +615,20 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     out[O_JK_USED] += 1
                     out[O_JK_HEAL] += 1
                     if log.shape[0] > 0:
-                        nl = _log(log, nl, LG_JOKER, room, turn, jid, C.JK_HEAL, trunc(lp - before), trunc(lp), 0, 0, 0,
-                                  0, 0)
+                        nl = log_event(log, nl, LG_JOKER, room, turn, jid, C.JK_HEAL, trunc(lp - before), trunc(lp), 0,
+                                       0, 0, 0, 0)
             k = _ms(dice, nd, 0, -1, ioc)
             m = decide_assign(pid, fs, part[k, 1:], part[k, 0], cv, aid, arole, st_pol, work)
             hero_j = -1
             hero_f = rp[C.RP_HERO_FACTOR]
             if hero_left > 0 and m > 0:
-                hero_j = decide_hero(pid, fs, aid, arole, m, cv, hero_f, turn, st_pol)
+                hero_j = decide_hero(pid, fs, aid, arole, m, cv, hero_f, turn, st_pol, rp[C.RP_VW_HERO_GAIN])
                 if hero_j >= 0:
                     hero_left -= 1
                     out[O_HERO] += 1
                     if log.shape[0] > 0:
-                        nl = _log(log, nl, LG_HERO, room, turn, aid[hero_j], arole[hero_j], 0, 0, 0, 0, 0, 0, 0)
-            # resolution: attack (combo by combo, block first), heal, shield
+                        nl = log_event(log, nl, LG_HERO, room, turn, aid[hero_j], arole[hero_j], 0, 0, 0, 0, 0, 0, 0)
+            # --- 3b. resolution: attack (combo by combo, block first), heal, shield
             lp_start = lp
             for j in range(m):
                 cdraw[j] = 1.0
@@ -794,18 +685,18 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 kinds_used |= 1 << kind
                 was_crit = crit_j[j] if role == R.ATTACK else 0
                 if log.shape[0] > 0:
-                    nl = _log(log, nl, LG_COMBO, room, turn, c, role, eff, trunc(pay), was_crit, 0, 0, 0, 0)
+                    nl = log_event(log, nl, LG_COMBO, room, turn, c, role, eff, trunc(pay), was_crit, 0, 0, 0, 0)
             # thinking time: a hold decision before each roll after the first, and the assignment
             seconds += m * rp[C.RP_T_ASSIGN] + rp[C.RP_T_TURN] + nroll * rp[C.RP_T_DECIDE]
             if weak > 0:
                 weak -= 1
             if log.shape[0] > 0:
-                nl = _log(log, nl, LG_RESOLVE, room, turn, trunc(ehp), trunc(eblock), trunc(lp), trunc(shield),
+                nl = log_event(log, nl, LG_RESOLVE, room, turn, trunc(ehp), trunc(eblock), trunc(lp), trunc(shield),
                           trunc(epoison), 0, 0, 0, 0)
             if ehp <= 0:
                 won = True
                 break
-            # the enemy's turn: block drops, poison ticks, the announced intent
+            # --- 3c. the enemy's turn: block drops, poison ticks, the announced intent
             eblock = 0.0
             pdmg = 0
             if epoison > 0:
@@ -816,7 +707,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 if ehp <= 0:
                     won = True
                     if log.shape[0] > 0:
-                        nl = _log(log, nl, LG_ENEMY, room, turn, it, 0, trunc(lp), trunc(shield), 0, trunc(ehp), 0,
+                        nl = log_event(log, nl, LG_ENEMY, room, turn, it, 0, trunc(lp), trunc(shield), 0, trunc(ehp), 0,
                                   pdmg, 0)
                     break
             taken = 0.0
@@ -848,18 +739,20 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             ebuff += trunc(intents[it, C.IN_BUFF])
             eat_next = trunc(intents[it, C.IN_EAT])
             if log.shape[0] > 0:
-                nl = _log(log, nl, LG_ENEMY, room, turn, it, trunc(taken), trunc(lp), trunc(shield), trunc(eblock),
+                nl = log_event(log, nl, LG_ENEMY, room, turn, it, trunc(taken), trunc(lp), trunc(shield), trunc(eblock),
                           trunc(ehp), trunc(s), pdmg, 0)
             if lp <= 0:
                 break
-            ii = _draw_intent(intents, i0, ni, st_en) if rnd_mode else (ii + 1) % ni
+            ii = draw_intent(intents, i0, ni, st_en) if rnd_mode else (ii + 1) % ni
         out[O_TURNS] += turn
         out[turns_base + room - 1] = turn
         if not won:
             death = room
             if log.shape[0] > 0:
-                nl = _log(log, nl, LG_END, room, turn, 0, 0, 0, trunc(coins), trunc(lp), trunc(fight_coins), 0, 0, 0)
+                nl = log_event(log, nl, LG_END, room, turn, 0, 0, 0, trunc(coins), trunc(lp), trunc(fight_coins), 0, 0,
+                               0)
             break
+        # --- 4. after the room: coins, challenge, reward, market ---
         rooms_cleared = room
         if boss:
             reward = rp[C.RP_BOSS_REST_COINS] if card == RAST else rp[C.RP_BOSS_WIN]
@@ -888,7 +781,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         coins += reward
         out[O_EARNED] += reward
         if log.shape[0] > 0:
-            nl = _log(log, nl, LG_END, room, turn, 1, trunc(reward), trunc(met), trunc(coins), trunc(lp),
+            nl = log_event(log, nl, LG_END, room, turn, 1, trunc(reward), trunc(met), trunc(coins), trunc(lp),
                       trunc(fight_coins), 0, 0, 0)
         if room < n_rooms and (rp[C.RP_REWARDS_ON] > 0 or rooms[rr, C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0):
             # expected turn attack now and with one more die / roll (greedy, expectimax rate offers with them)
@@ -927,7 +820,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                             if sl < 0:
                                 sl = lookup(cache, t, ga, gp, gl, base2, coin_bonus, action_base, cstart, cn, cand, tm)
                             g = c_eatt[t, sl, nd_base, 0] - e3
-                    vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g)
+                    vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, rpr, lp, maxlp, e3, e4, e3p, g)
                     okv[q] = 1 if item >= 0 and not (n_up <= item < n_up + n_jk and nj >= max_j) else 0
                     if 0 <= item < n_up:
                         ub = up_base + N_UC * item
@@ -947,7 +840,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     lp, maxlp, nj, db_left = _take(got, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left,
                                                    out)
                 if log.shape[0] > 0:
-                    nl = _log(log, nl, LG_REWARD, room, 0, offers[0], offers[1] if n_off > 1 else -1,
+                    nl = log_event(log, nl, LG_REWARD, room, 0, offers[0], offers[1] if n_off > 1 else -1,
                               offers[2] if n_off > 2 else -1, offers[3] if n_off > 3 else -1,
                               offers[4] if n_off > 4 else -1, got, trunc(lp), trunc(maxlp), trunc(coins))
             # --- the Tagesmarkt ---
@@ -973,7 +866,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                     okv[q] = 1
                     if log.shape[0] > 0:
                         pk = -2 if (rp[C.RP_JOKER_PACK] >= 0 and q == ns - 2) else offers[q]
-                        nl = _log(log, nl, LG_STOCK, room, 0, pk, trunc(prices[q]), trunc(coins), 0, 0, 0, 0, 0, 0)
+                        nl = log_event(log, nl, LG_STOCK, room, 0, pk, trunc(prices[q]), trunc(coins), 0, 0, 0, 0, 0, 0)
                 jp = ns - 2 if rp[C.RP_JOKER_PACK] >= 0 else -1
                 spent = 0.0
                 stale = True  # the item values need (re)computing: first visit, or a buy changed what they read
@@ -999,7 +892,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                                 v = 0.0
                                 for jj in range(n_jk):
                                     v += jk[jj, C.JK_WEIGHT] * _item_value(pid, n_up + jj, n_up, n_jk, up_eff, jk,
-                                                                            rp, lp, maxlp, e3, e4, e3p, 0.0)
+                                                                            rp, rpr, lp, maxlp, e3, e4, e3p, 0.0)
                                 vals[q] = v / jk_wsum * smin(pack_n, max_j - nj)
                                 if nj >= max_j:
                                     okv[q] = 0
@@ -1017,10 +910,11 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                                             sl = lookup(cache, t, ga, gp, gl, base2, coin_bonus, action_base, cstart,
                                                         cn, cand, tm)
                                         g = c_eatt[t, sl, nd_base, 0] - e3
-                                vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p,
-                                                      g)
+                                vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, rpr, lp, maxlp, e3, e4,
+                                                      e3p, g)
                         stale = False
-                    b = decide_buy(pid, vals, prices, okv, ns, coins, st_pol)
+                    b = decide_buy(pid, vals, prices, okv, ns, coins, st_pol, rp[C.RP_VW_PER_COIN],
+                                   rp[C.RP_VW_RESERVE])
                     if b < 0:
                         break
                     okv[b] = 0
@@ -1036,8 +930,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                             lp, maxlp, nj, db_left = _take(got, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp,
                                                            db_left, out)
                             if log.shape[0] > 0:
-                                nl = _log(log, nl, LG_BUY, room, 0, got, trunc(prices[b]), trunc(coins), 1, 0, 0, 0, 0,
-                                          0)
+                                nl = log_event(log, nl, LG_BUY, room, 0, got, trunc(prices[b]), trunc(coins), 1, 0, 0,
+                                               0, 0, 0)
                     else:
                         got = offers[b]
                         if got < n_up:
@@ -1048,7 +942,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         lp, maxlp, nj, db_left = _take(got, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp,
                                                        db_left, out)
                         if log.shape[0] > 0:
-                            nl = _log(log, nl, LG_BUY, room, 0, got, trunc(prices[b]), trunc(coins), 0, 0, 0, 0, 0, 0)
+                            nl = log_event(log, nl, LG_BUY, room, 0, got, trunc(prices[b]), trunc(coins), 0, 0, 0, 0,
+                                           0, 0)
                     if lp != lp_was or maxlp != maxlp_was or nj != nj_was:
                         stale = True
                 out[mk_base + mk_index] = spent
@@ -1067,8 +962,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     out[O_SCORE] = R.score(rooms_cleared, smax(lp, 0.0), seconds, win, rp[C.RP_SC_ROOM], rp[C.RP_SC_LP],
                            rp[C.RP_SC_BUDGET], rp[C.RP_SC_WIN], rp[C.RP_POINTS])
     if log.shape[0] > 0:
-        nl = _log(log, nl, LG_RUN, 0, 0, trunc(win), rooms_cleared, trunc(out[O_SCORE]), trunc(seconds * 10), 0, 0, 0,
-                  0, 0)
+        nl = log_event(log, nl, LG_RUN, 0, 0, trunc(win), rooms_cleared, trunc(out[O_SCORE]), trunc(seconds * 10), 0,
+                       0, 0, 0, 0)
     return nl
 
 
@@ -1087,22 +982,29 @@ def _with_upgrade(att, pmul, lucky, u_att, u_pmul, u_lucky):
 
 
 @njit(cache=True, error_model="numpy", inline="always")
-def _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g):
+def _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, rpr, lp, maxlp, e3, e4, e3p, g):
     """The policy's value of one offer (``item``: upgrade id, ``n_up + joker id`` or ``n_up + n_jk`` the dice
     bonus); ``g``: for greedy and expectimax the exact gain in expected turn attack of an upgrade (the profile
-    tables of ``_with_upgrade``'s key), else 0. Takes only the arrays it reads: every array argument of a call
-    costs an atomic reference count."""
+    tables of ``_with_upgrade``'s key), else 0; ``rpr``: the rule record (Vorschlag's weights). One call site of
+    ``offer_value``: every call of an inlined helper is compiled again."""
     if item < 0:
         return -1e18
-    cm = rp[C.RP_CRIT_MUL]
+    kind = ITEM_DICE
+    u = 0
+    j = 0
+    g_att = (e4 - e3) * rp[C.RP_DB_REROLLS]
+    g_dice = 0.0
     if item < n_up:
-        return offer_value(pid, ITEM_UPGRADE, up_eff, item, jk, 0, rp[C.RP_DB_REROLLS], lp, maxlp, g, e3p - e3, e3,
-                           cm)
-    if item < n_up + n_jk:
-        return offer_value(pid, ITEM_JOKER, up_eff, 0, jk, item - n_up, rp[C.RP_DB_REROLLS], lp, maxlp, 0.0, 0.0,
-                           e3, cm)
-    return offer_value(pid, ITEM_DICE, up_eff, 0, jk, 0, rp[C.RP_DB_REROLLS], lp, maxlp,
-                       (e4 - e3) * rp[C.RP_DB_REROLLS], 0.0, e3, cm)
+        kind = ITEM_UPGRADE
+        u = item
+        g_att = g
+        g_dice = e3p - e3
+    elif item < n_up + n_jk:
+        kind = ITEM_JOKER
+        j = item - n_up
+        g_att = 0.0
+    return offer_value(pid, kind, up_eff, u, jk, j, rp[C.RP_DB_REROLLS], lp, maxlp, g_att, g_dice, e3,
+                       rp[C.RP_CRIT_MUL], rpr)
 
 
 @njit(cache=True, error_model="numpy")
@@ -1153,3 +1055,6 @@ def run_one(pid: int, seed: int, run: int, fz, cache, tm, n_cols: int, log_rows:
     log = np.zeros((log_rows, LOG_W), np.int64)
     n = play_run(pid, seed, run, fz, cache, 0, tm, out, log, new_scratch(pid, fz.loadout.shape[0]))
     return out, log[:n]
+
+
+__all__ = ["columns", "draw_upgrade", "n_columns", "play_batch", "play_run", "run_one"]

@@ -37,7 +37,7 @@ def start_ratings(cfg: C.DungeonConfig, policy: str, difficulty: str) -> dict[st
     pid = POLICIES[policy]
     return {
         name: float(offer_value(pid, ITEM_UPGRADE, fz.up_eff, i, fz.jk, 0, fz.rp[C.RP_DB_REROLLS], lp, lp, 0.0, 0.0,
-                                0.0, fz.rp[C.RP_CRIT_MUL]))
+                                0.0, fz.rp[C.RP_CRIT_MUL], fz.rpr[0]))
         for i, name in enumerate(C.upgrade_names(cfg))
     }
 

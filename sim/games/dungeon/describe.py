@@ -1,0 +1,101 @@
+"""Plain-Python views of the rules the CLI prints: the combo cup (``dicesim combos``) and ``describe``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sim.config import DicesimError, config_hash
+from sim.games.dungeon import config as C
+from sim.games.dungeon import rules as R
+from sim.games.dungeon.config import DungeonConfig
+from sim.games.dungeon.inputs import check_difficulty, frozen
+
+
+def combos_json(dice: list[int], cfg: DungeonConfig) -> dict[str, Any]:
+    """The seed's "Zum Ausprobieren" cup: the shown combos of 5 or 6 dice with their values."""
+    if not isinstance(dice, (list, tuple)) or len(dice) not in (5, 6):
+        raise DicesimError(f"combos takes 5 or 6 dice, got {len(dice) if isinstance(dice, (list, tuple)) else dice!r}")
+    for d in dice:
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= int(d) <= 6:
+            raise DicesimError(f"a die shows 1..6, got {d!r}")
+    fz, _ = frozen(cfg, "leicht")
+    prof = min(cfg.loadout.altar, fz.part.shape[0] - 1)
+    k = R.ms_index([int(d) for d in dice])
+    part = fz.part[prof, k]
+    cv = fz.cvals[prof]
+    combos = []
+    for c in part[1 : 1 + part[0]]:
+        c = int(c)
+        combos.append({"name": R.combo_name(c), "dice": R.combo_dice(c), "attack": int(cv[c, 0]),
+                       "shield": int(cv[c, 1]), "heal": int(cv[c, 2])})
+    return {"dice": [int(d) for d in dice], "combos": combos, "total_attack": int(sum(x["attack"] for x in combos))}
+
+
+def enemy_names(cfg: DungeonConfig) -> list[str]:
+    return list(cfg.enemies)
+
+
+def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
+    """Derived rule tables: combo values (per face, as the seed's table), enemy LP/damage per room.
+
+    Per room and enemy: ``hp``, ``damage`` (one hit of an intent with multiple 1), ``max_hit`` (the largest
+    hit of its intents, before buffs), and the same with ``elite_`` where a path choice offers the Elite card."""
+    diff = check_difficulty(options)
+    fz, _ = frozen(cfg, diff)
+    rp = fz.rp
+    cv = fz.cvals[min(cfg.loadout.altar, fz.part.shape[0] - 1)]
+    combo_table = []
+    for kind in range(R.N_KIND):
+        rows = [c for c in range(R.N_COMBO) if R.C_KIND[c] == kind]
+        entry: dict[str, Any] = {"combo": R.KIND_LABELS[kind], "kind": R.KINDS[kind],
+                                 "tier": getattr(cfg.combos, R.KINDS[kind]).tier,
+                                 "coin_bonus": getattr(cfg.combos, R.KINDS[kind]).coin_bonus, "values": []}
+        for c in rows:
+            entry["values"].append({"dice": R.combo_dice(c), "attack": int(cv[c, 0]), "shield": int(cv[c, 1]),
+                                    "heal": int(cv[c, 2]), "coins": int(cv[c, 3])})
+        combo_table.append(entry)
+    names = enemy_names(cfg)
+    sec_names = list(cfg.sections)
+    rooms = []
+    for r in range(1, cfg.rooms.count + 1):
+        row = fz.rooms[r - 1]
+        p0, pn = int(row[C.RM_POOL0]), int(row[C.RM_POOLN])
+        pool = [int(row[C.RM_BOSS])] if row[C.RM_BOSS] >= 0 else [int(e) for e in fz.pool[p0 : p0 + pn]]
+        for e in pool:
+            en = fz.en[e]
+            boss = bool(en[C.EN_BOSS] > 0)
+            item = {"room": r, "section": sec_names[int(row[C.RM_SECTION])], "enemy": names[e]}
+            for tag, elite in (("", False), ("elite_", True)):
+                if elite and not row[C.RM_PATH]:
+                    continue
+                hp = R.enemy_hp(en[C.EN_HP], r, boss, elite, rp[C.RP_HP_PER_ROOM], rp[C.RP_HP_FACTOR],
+                                rp[C.RP_DIFF_HP], rp[C.RP_DIFF_BOSS], rp[C.RP_ELITE_HP])
+                scale = R.damage_scale(r, rp[C.RP_DIFF_DMG], rp[C.RP_GROWTH], rp[C.RP_COMPOUND] > 0, elite,
+                                       rp[C.RP_ELITE_ATT], boss, rp[C.RP_DIFF_BOSS], rp[C.RP_BOSS_STAGE] > 0)
+                item[f"{tag}hp"] = int(hp)
+                item[f"{tag}damage"] = int(R.hit_damage(en[C.EN_DMG], 1.0, scale, int(row[C.RM_ATTBONUS]), 0))
+                i0, ni = int(en[C.EN_I0]), int(en[C.EN_IN])
+                item[f"{tag}max_hit"] = max(int(R.hit_damage(en[C.EN_DMG], fz.intents[i, C.IN_DMG], scale,
+                                                             int(row[C.RM_ATTBONUS]), 0)) for i in range(i0, i0 + ni))
+            item["boss"] = boss
+            item["chance"] = 1.0 / len(pool)
+            item["enemy_block"] = int(row[C.RM_EBLOCK])
+            item["player_shield"] = int(row[C.RM_PSHIELD])
+            item["challenge"] = C.CHALLENGES[int(row[C.RM_CHALLENGE])]
+            item["path_choice"] = bool(row[C.RM_PATH])
+            rooms.append(item)
+    d = getattr(cfg.difficulty, diff)
+    return {
+        "game": "dungeon",
+        "difficulty": diff,
+        "config_hash": config_hash(cfg),
+        "assumed": list(cfg.assumed),
+        "difficulty_factors": {"hp": d.hp, "damage": d.damage, "boss": d.boss, "points": d.points,
+                               "boss_rerolls": d.boss_rerolls},
+        "combos": combo_table,
+        "rooms": rooms,
+        "loadout": {"upgrades": list(cfg.loadout.upgrades), "altar": cfg.loadout.altar},
+        "config": cfg.model_dump(mode="json"),
+    }
