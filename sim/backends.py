@@ -15,7 +15,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import numpy as np
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from sim.config import DicesimError, Strict
@@ -51,15 +50,9 @@ class Backend(Protocol):
 
 
 def chunk_table(game: Game, job: Job) -> dict[str, Any]:
-    """The named, checked per-run table of one job: the game's declared columns (validated), or for a game that
-    declares none (compatibility path) its dict with a ``run`` column first when it gave none."""
+    """The named per-run table of one job, checked against the game's declared columns (names, order, dtypes)."""
     part = game.simulate(job.cfg, job.policies, job.seed, job.start, job.count, job.options)
-    cols = game.table_columns(job.cfg, job.options)
-    if cols:
-        return validate(cols, part)
-    if "run" not in part:  # one row per run unless the game says otherwise
-        part = {"run": np.arange(job.start, job.start + job.count), **part}
-    return part
+    return validate(game.table_columns(job.cfg, job.options), part)
 
 
 def simulate_chunk(game_name: str, job: Job) -> dict[str, Any]:

@@ -154,11 +154,7 @@ def replay_text(game: Any, cfg: Any, policies: list[str], seed: int, run: int, o
 
 def replay_json(game: Any, cfg: Any, policies: list[str], seed: int, run: int, options: dict[str, Any]
                 ) -> dict[str, Any]:
-    """``replay --json`` for any game: the records, or the text alone for a game without declared events."""
-    if game.events is None:  # compatibility path: the game renders its own text
-        return {"game": game.name, "seed": seed, "run": run, "policies": list(policies), "facts": {},
-                "sections": [], "table_rows": [], "events": None, "truncated": None,
-                "text": game.replay(cfg, policies, seed, run, options)}
+    """``replay --json`` for any game: the decoded records, the table rows and the text."""
     rep = replay(game, cfg, policies, seed, run, options)
     return {**rep.to_json(), "text": with_truncation(game.render_replay(rep, cfg, options), rep)}
 

@@ -5,9 +5,6 @@ Why: the names of a game's table used to live in several places (a name list bes
 in ``simulate``, dtype special cases), kept in step by hand. Now a game's ``play_chunk`` returns its kernel's
 output as *blocks* in declared order (a 1-D array is one column, a 2-D array as many columns as it is wide) and
 ``pack`` names and casts them; a miscount is an error at once, not a silently shifted column.
-
-A game that has not declared columns yet (compatibility path) returns a dict from ``simulate``; the engine
-infers its columns (``infer``) so tables, reports and ``describe_columns`` still work.
 """
 
 from __future__ import annotations
@@ -102,11 +99,6 @@ def dtype_name(values: Any) -> str:
     if _is_categorical(values):
         return CATEGORY
     return str(np.asarray(values).dtype) if not hasattr(values, "dtype") else str(values.dtype)
-
-
-def infer(part: dict[str, Any] | pd.DataFrame) -> tuple[Column, ...]:
-    """Columns of a chunk from a game that declares none (compatibility path): names and dtypes as returned."""
-    return tuple(Column(str(name), dtype_name(part[name])) for name in part)
 
 
 def describe_columns(columns: Sequence[Column]) -> list[dict[str, str]]:

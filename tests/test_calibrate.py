@@ -16,6 +16,7 @@ from sim.calibrate import calibrate, field_bounds, parse_target
 from sim.config import ConfigError, DicesimError, Strict, parse_override, set_path, validate
 from sim.games import get_game
 from sim.games.base import Game
+from sim.schema import Column
 from tests.conftest import cli_json, run_cli
 
 
@@ -46,6 +47,7 @@ class CoinGame(Game):
     Config = CoinConfig
     policies = ("flip",)
     report_policies = ("flip",)
+    columns = (Column("run", "int64", "run index"), Column("win", "bool", "the flip came up heads"))
 
     def load(self, path=None, overrides=None):
         data = CoinConfig().model_dump()
@@ -54,9 +56,9 @@ class CoinGame(Game):
             set_path(data, keys, value)
         return validate(CoinConfig, data)
 
-    def simulate(self, cfg, policies, seed, start, count, options):
+    def play_chunk(self, cfg, policies, seed, start, count, options):
         u = uniforms(seed, np.arange(start, start + count, dtype=np.uint64))
-        return {"run": np.arange(start, start + count), "win": u < cfg.coin.p}
+        return [np.arange(start, start + count), u < cfg.coin.p]
 
     def metrics(self, table, options, cfg):
         return {"win_rate": stats.rate(table["win"].to_numpy())}

@@ -102,8 +102,7 @@ def test_thread_count_does_not_change_the_table(name, tables, two_thread_hashes)
 def test_declared_columns_are_the_table(name, tables):
     g, cfg, _, opts, _ = setup(name)
     cols = g.table_columns(cfg, opts)
-    if not cols:
-        pytest.skip(f"{name} declares no columns yet (compatibility path: columns inferred)")
+    assert cols, f"{name} declares no columns"
     t = tables[name]
     assert list(t.columns) == [c.name for c in cols]
     for c in cols:
@@ -126,9 +125,6 @@ def test_replay_is_the_batch_row(name, tables):
         js = replay_json(g, cfg, seats, 3, run, opts)
         json.dumps(js)  # JSON-ready as printed by ``replay --json``
         assert js["run"] == run and js["text"].strip() and js["text"] == g.replay(cfg, seats, 3, run, opts)
-        if g.events is None:
-            assert js["events"] is None  # compatibility path: the game's own text, no records
-            continue
         rep = replay(g, cfg, seats, 3, run, opts)
         assert rep.table_rows and rep.logged == sum(len(s["events"]) for s in rep.sections) > 0
         assert not rep.truncated
@@ -145,8 +141,7 @@ def test_truncation_is_reported_by_the_engine(name):
     from sim import events
 
     g, cfg, seats, opts, _ = setup(name)
-    if g.events is None:
-        pytest.skip(f"{name} declares no events yet (compatibility path)")
+    assert g.events is not None, f"{name} declares no event log"
     g.prepare(cfg, seats, opts)
     log = g.replay_log(cfg, seats, 3, 0, opts)
     for s in log.sections:
@@ -210,7 +205,6 @@ def test_dask_equals_local(name, tables, cluster):
 @pytest.mark.parametrize("name", GAMES)
 def test_options_and_capabilities_are_declared(name):
     from sim.cli.common import game_options
-    from sim.compat import legacy_capabilities
     from sim.games import declared_options
 
     g = get_game(name)
@@ -225,7 +219,7 @@ def test_options_and_capabilities_are_declared(name):
             assert g.check_options({o.name: choice})[o.name] == choice
     assert g.capabilities <= CAPABILITIES
     for cap in CAPABILITIES:
-        assert g.supports(cap) == (cap in g.capabilities or cap in legacy_capabilities(name))
+        assert g.supports(cap) == (cap in g.capabilities)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -44,18 +44,14 @@ def get_game(name: str) -> Game:
 
 def declared_options(name: str) -> tuple[Option, ...] | None:
     """A game's options without importing the game (the command line lists them at every start): its package's
-    ``options.OPTIONS``, else what ``sim.compat`` knows of a game not ported yet, else the game's own
-    ``option_specs`` (importing it). ``None`` when the game's package is absent."""
+    ``options.OPTIONS``, else the game's own ``option_specs`` (importing it). ``None`` when the game's package is
+    absent."""
     package = GAMES[name].rsplit(".", 1)[0]
     try:
         return import_module(f"{package}.options").OPTIONS
     except ModuleNotFoundError as e:
         if e.name != f"{package}.options":
             raise
-    from sim.compat import LEGACY_OPTIONS
-
-    if name in LEGACY_OPTIONS:
-        return LEGACY_OPTIONS[name]
     try:
         return get_game(name).option_specs
     except DicesimError:

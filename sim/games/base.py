@@ -5,12 +5,12 @@ gets play/compare/sweep/report/replay for free. A game supplies:
 
 - ``Config``: its pydantic model (``sim.config.Strict``); ``load`` reads TOML + ``--set`` overrides.
 - ``policies``: valid policy names; ``report_policies``: those the default report plays.
-- ``options``: game-specific CLI options and defaults (e.g. ``{"players": 1}``); values arrive
-  validated by ``check_options``.
-- ``simulate(cfg, policies, seed, start, count, options)``: the per-run table of runs
-  ``start .. start + count - 1`` as a dict of equal-length numpy arrays. It must be a pure function of
-  (cfg, policies, seed, run index, options): chunking, threads and workers never change a number.
-  ``policies`` is one name per seat (games with one actor get a one-element list).
+- ``option_specs`` (below): game-specific CLI options; values arrive validated by ``check_options``.
+- ``play_chunk(cfg, policies, seed, start, count, options)``: the kernel's output for runs
+  ``start .. start + count - 1``, packed by ``simulate`` into the per-run table (a dict of equal-length numpy arrays,
+  the declared ``table_columns``). It must be a pure function of (cfg, policies, seed, run index, options):
+  chunking, threads and workers never change a number. ``policies`` is one name per seat (games with one actor get
+  a one-element list).
 - ``metrics(table, options, cfg)``: ``{name: {"value": v, "ci95": [lo, hi]}}`` (rates and means carry ci95).
 - ``charts(tables, out_dir, options, cfg)``: PNGs from the per-policy tables; returns the paths written.
 
@@ -18,7 +18,7 @@ A game holds no per-run state: ``metrics`` and ``charts`` get the config they de
 the chunks behind a table may have been simulated in another process (a Dask worker) or not at all in this one
 (a resumed sweep, ``dicesim report`` rebuilding pages from a stored manifest).
 - ``replay(cfg, policies, seed, run, options)``: one run, human-readable, identical to run ``run``
-  of a batch with the same seed.
+  of a batch with the same seed (from ``replay_log`` and ``render_replay``, below).
 - ``describe(cfg)``: derived rule tables as JSON-ready dict; ``solve(cfg, options)``: exact solution
   summary (``{"value": …}``), or ``DicesimError`` where the game has none.
 - ``compare_plan(policies)``: how ``compare`` pairs policies: a list of (label, seat policies) played
@@ -36,10 +36,6 @@ Declared once, used by the engine everywhere:
   ``"matchup"`` (``matchup``/``matchup_chart``: a people/faction matrix, ``dicesim matchup``), ``"combos"``
   (``combos``: what the game finds in a cup of dice, ``dicesim combos``), ``"replay_row"`` (``replay_log``
   returns the run's rows of the per-run table in ``RunLog.table_rows``, so a replay is checked against its batch).
-
-Compatibility path (a game not ported yet, e.g. the Würfel Dungeon): ``options`` as a plain dict of defaults,
-``simulate`` returning a dict (columns inferred), ``replay`` returning text (``replay --json`` then carries the
-text without records). ``sim.compat`` names what such a game still offers outside the declarations.
 """
 
 from __future__ import annotations
@@ -71,34 +67,27 @@ class Game:
     Config: ClassVar[type[Strict]]
     policies: ClassVar[tuple[str, ...]]
     report_policies: ClassVar[tuple[str, ...]]
-    options: ClassVar[dict[str, Any]] = {}  # defaults by name (derived from option_specs where declared)
+    options: ClassVar[dict[str, Any]] = {}  # defaults by name, derived from option_specs
     option_specs: ClassVar[tuple[Option, ...]] = ()
     columns: ClassVar[tuple[Column, ...]] = ()  # the per-run table (see table_columns)
-    events: ClassVar[EventLog | None] = None  # sim.events.EventLog of the replay kernel, or None (compatibility path)
+    events: ClassVar[EventLog | None] = None  # sim.events.EventLog of the replay kernel (None: no replay)
     capabilities: ClassVar[frozenset[str]] = frozenset()  # subset of CAPABILITIES this game offers
     seats: ClassVar[int] = 1  # seats a policy list must fill (after options); see seat_count
     chunk: ClassVar[int] = 65_536  # runs per chunk (never changes results; larger favours shared plans)
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
+        if "options" in cls.__dict__:
+            raise TypeError(f"{cls.__name__} sets options: declare option_specs (Option(...)) instead")
         if "option_specs" in cls.__dict__:
             cls.options = {o.name: o.default for o in cls.option_specs}
-        elif "options" in cls.__dict__:  # compatibility: defaults only, specs from their types
-            from sim.compat import LEGACY_OPTION_HELP
-
-            cls.option_specs = tuple(
-                Option(k, v, type(v) if v is not None else str,
-                       LEGACY_OPTION_HELP.get(k, f"{cls.title}: {k.replace('_', ' ')}"))
-                for k, v in cls.options.items())
         unknown = set(cls.__dict__.get("capabilities", ())) - CAPABILITIES
         if unknown:
             raise TypeError(f"{cls.__name__} declares unknown capabilities {sorted(unknown)}")
 
     def supports(self, capability: str) -> bool:
         """Whether this game offers an optional capability (``matchup``, ``combos``, ``replay_row``)."""
-        from sim.compat import legacy_capabilities
-
-        return capability in self.capabilities or capability in legacy_capabilities(self.name)
+        return capability in self.capabilities
 
     def option_spec(self, name: str) -> Option | None:
         return next((o for o in self.option_specs if o.name == name), None)

@@ -73,13 +73,40 @@ def test_thread_count_does_not_change_the_table():
 
 
 def test_replay_is_the_batch_run():
+    """The replay's table row is the batch's row, every column; only the rooms the run never won (NaN) are left out."""
     t = table("vorschlag", 40, seed=3)
-    for run in (0, 17, 39):
-        row = GAME.replay_row(CFG, "vorschlag", 3, run, LEICHT)
-        for j, c in enumerate(P.columns(10)):
-            assert np.isclose(float(t.iloc[run][c]), row[j], equal_nan=True), (run, c)
+    lost = int(np.flatnonzero(~t["win"].to_numpy())[0])
+    for run in (0, 17, 39, lost):
+        row = GAME.replay_log(CFG, ["vorschlag"], 3, run, LEICHT).table_rows[0]
+        batch = t.iloc[run]
+        assert [c for c in t.columns if c not in row] == [c for c in t.columns if pd.isna(batch[c])]
+        for c, v in row.items():
+            assert batch[c] == v and type(v) is not np.float64, (run, c)
+    assert f"lp_room_{t.iloc[lost]['death_room']}" not in GAME.replay_log(CFG, ["vorschlag"], 3, lost, LEICHT
+                                                                         ).table_rows[0]
     text = GAME.replay(CFG, ["expectimax"], 3, 5, LEICHT)
     assert "Raum 1:" in text and "Wurf 1:" in text and "Ergebnis:" in text
+
+
+def test_the_event_declaration_names_every_logged_number():
+    """Every log column a kind's declaration skips ("_") is 0 in the kernel's rows, every kind the kernel writes is
+    declared, and the records carry the log's numbers by name."""
+    from sim.games.dungeon.replay_text import EVENTS
+
+    seen = set()
+    for policy in ("vorschlag", "greedy", "random"):
+        for _, log in logs(policy, 8, range(25)):
+            for r, rec in zip(log.tolist(), EVENTS.decode(log), strict=True):
+                kind = EVENTS.kind(r[0])
+                seen.add(kind.name)
+                i = 1
+                for f in kind.fields:
+                    name, _, width = f.partition(":")
+                    k = int(width or 1)
+                    assert (r[i:i + k] == [0] * k) if name == "_" else rec[name] == (r[i:i + k] if width else r[i])
+                    i += k
+    assert {"room", "turn", "roll", "adjust", "combo", "resolve", "enemy", "fight_end", "reward", "stock", "buy",
+            "joker", "secret", "run_end"} <= seen
 
 
 # --- per-run invariants -------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from sim.batch import run_batch
@@ -266,10 +267,10 @@ def test_runs_with_rewards_and_market():
 def test_replay_shows_rewards_purchases_and_matches_the_batch():
     t = table("vorschlag", 30, seed=4)
     run = int(np.argmax(t["rooms_cleared"].to_numpy()))
-    row = GAME.replay_row(CFG, "vorschlag", 4, run, LEICHT)
-    cols = list(t.columns.drop(["run", "policy", "difficulty"]))
-    for j, c in enumerate(cols):
-        assert np.isclose(float(t.iloc[run][c]), row[j], equal_nan=True), c
+    row = GAME.replay_log(CFG, ["vorschlag"], 4, run, LEICHT).table_rows[0]
+    assert set(t.columns) - set(row) == {c for c in t.columns if pd.isna(t.iloc[run][c])}
+    for c, v in row.items():
+        assert t.iloc[run][c] == v, c
     text = GAME.replay(CFG, ["vorschlag"], 4, run, LEICHT)
     assert "Belohnung:" in text and "gewählt:" in text
     if t.iloc[run]["rooms_cleared"] >= 3:
@@ -333,12 +334,12 @@ def test_a_tiny_profile_cache_changes_nothing():
     """With 1 slot per thread greedy's gain look-ups evict the room's profile all the time: the kernel must
     notice the reused slot and rebuild, so every table value equals the run with a roomy cache."""
     from policies.dungeon import POLICIES
-    from sim.games.dungeon.game import table_columns
+    from sim.games.dungeon.table_schema import column_names
 
     n = 300
     outs = []
     for slots in (T.N_SLOTS, 1):
-        out = np.zeros((n, len(table_columns(CFG))))
+        out = np.zeros((n, len(column_names(CFG))))
         P.play_batch(POLICIES["greedy"], 5, 0, n, FZ, T.new_cache(1, slots), TM, out)
         outs.append(out)
     assert outs[0][:, 0].sum() > 0  # some rooms were played

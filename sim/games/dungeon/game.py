@@ -1,7 +1,8 @@
 """Würfel Dungeon in the engine: the ``Game`` adapter (batches, metrics, charts, replay, describe, combo cup).
 
-The jobs behind it live in their own modules: the kernel (``play``), the replay text (``replay_text``), charts
-(``charts``), per-upgrade statistics (``upgrade_stats``), the ``policy@upgrade`` loadout syntax (``loadout``) and
+The jobs behind it live in their own modules: the kernel (``play``), the per-run table's declaration
+(``table_schema``), the event log's declaration and its text (``replay_text``), charts (``charts``), per-upgrade
+statistics (``upgrade_stats``), the ``policy@upgrade`` loadout syntax (``loadout``), the options (``options``) and
 the rule views the CLI prints (``describe``: ``combos_json``, ``describe``). Their public names are re-exported
 here for the callers that import them from this module.
 """
@@ -17,18 +18,23 @@ import pandas as pd
 from policies.dungeon import EXPECTIMAX, POLICIES
 from sim import stats
 from sim.config import DicesimError
+from sim.events import Replay, RunLog, Section
 from sim.games.base import Game
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.charts import _n_rooms, make_charts, upgrade_chart
-from sim.games.dungeon.config import DungeonConfig
+from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig
 from sim.games.dungeon.describe import combos_json, describe, enemy_names
-from sim.games.dungeon.inputs import TM, check_difficulty, frozen, table_columns
+from sim.games.dungeon.inputs import TM, check_difficulty, frozen
 from sim.games.dungeon.loadout import with_loadout
-from sim.games.dungeon.replay_text import item_label, render
+from sim.games.dungeon.options import DIFFICULTIES as OPTION_DIFFICULTIES
+from sim.games.dungeon.options import OPTIONS
+from sim.games.dungeon.replay_text import EVENTS, MAX_EVENTS, item_label, render
+from sim.games.dungeon.table_schema import FLOAT_COLS, column_names, table_columns
 from sim.games.dungeon.upgrade_stats import progression_metrics, stratified_lift, upgrade_names_of, upgrade_stats
+from sim.schema import Column, pack
 
-FLOAT_COLS = ("seconds",)
+assert tuple(DIFFICULTIES) == OPTION_DIFFICULTIES, "options.DIFFICULTIES must list layout.DIFFICULTIES in order"
 
 
 class Dungeon(Game):
@@ -37,7 +43,9 @@ class Dungeon(Game):
     Config = DungeonConfig
     policies = tuple(POLICIES)
     report_policies = ("vorschlag", "greedy", "expectimax", "random")
-    options = {"difficulty": "leicht"}
+    option_specs = OPTIONS
+    capabilities = frozenset({"combos", "replay_row"})
+    events = EVENTS
     headline = {"win_rate": "wins", "mean_rooms_cleared": "rooms cleared", "mean_score": "mean score"}
     per_run = {"win_rate": lambda t: t["win"], "mean_rooms_cleared": lambda t: t["rooms_cleared"],
                "mean_score": lambda t: t["score"]}
@@ -48,8 +56,8 @@ class Dungeon(Game):
         "dungeon_coins_room_bands.png": "Coins after each room won (median, p10-p90 band): the economy's curve.",
         "dungeon_win_rate_by_difficulty.png": "Win rate per policy at the difficulty played (95 % intervals).",
         "dungeon_death_rooms.png": "Share of runs that die in each room: the walls of the dungeon.",
-        "dungeon_upgrades_pick_vs_lift.png": "Per upgrade: how often the policy picks it vs how much taking it "
-                                             "at its first offer lifts the win rate (observational).",
+        "dungeon_upgrades_pick_vs_lift.png": "Per upgrade: how much taking it at its first offer lifts the win "
+                                             "rate (observational, 95 %), with how often the policy picks it.",
     }
     metric_groups = (
         ("per upgrade", r"^upgrade_(?P<row>.+?)_(?P<col>offer_rate|offers|pick_rate|buy_rate|win_rate_picked|"
@@ -70,28 +78,28 @@ class Dungeon(Game):
         for p in policies:
             frozen(with_loadout(cfg, p)[0], check_difficulty(options))
 
-    def simulate(self, cfg, policies, seed, start, count, options) -> dict[str, np.ndarray]:
+    def table_columns(self, cfg: DungeonConfig, options: dict[str, Any]) -> tuple[Column, ...]:
+        """``run``, the kernel's row (``table.columns`` of this config) and the ``policy``/``difficulty`` labels."""
+        return table_columns(cfg, options)
+
+    def _seat(self, cfg: DungeonConfig, policies: list[str], options: dict[str, Any]
+              ) -> tuple[DungeonConfig, str, str]:
+        """The rules with the policy's forced loadout, the policy's name without it, and the difficulty."""
         if len(policies) != 1:
             raise DicesimError("Würfel Dungeon is played by one policy per run")
         self.check_policy(policies[0])
         cfg, policy = with_loadout(cfg, policies[0])
-        diff = check_difficulty(options)
+        return cfg, policy, check_difficulty(options)
+
+    def play_chunk(self, cfg: DungeonConfig, policies: list[str], seed: int, start: int, count: int,
+                   options: dict[str, Any]) -> list[Any]:
+        """``[run, the kernel's rows, policy, difficulty]`` for runs ``start .. start + count - 1``."""
+        cfg, policy, diff = self._seat(cfg, policies, options)
         fz, cache = frozen(cfg, diff)
-        cols = table_columns(cfg)
-        out = np.zeros((count, len(cols)))
+        out = np.zeros((count, len(column_names(cfg))))
         P.play_batch(POLICIES[policy], int(seed), int(start), int(count), fz, cache, TM, out)
-        table: dict[str, np.ndarray] = {"run": np.arange(start, start + count)}
-        for j, c in enumerate(cols):
-            col = out[:, j]
-            if c == "win":
-                table[c] = col > 0
-            elif c in FLOAT_COLS or c.startswith("lp_room_") or c.startswith("coins_room_"):
-                table[c] = col.copy()
-            else:
-                table[c] = col.astype(np.int64)
-        table["policy"] = np.full(count, policies[0], dtype=object)
-        table["difficulty"] = np.full(count, diff, dtype=object)
-        return table
+        return [np.arange(start, start + count), out, np.full(count, policies[0], dtype=object),
+                np.full(count, diff, dtype=object)]
 
     def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: DungeonConfig) -> dict[str, dict[str, Any]]:
         nr = _n_rooms(table)
@@ -136,21 +144,25 @@ class Dungeon(Game):
         p = upgrade_chart(tables, out_dir)
         return paths + ([p] if p else [])
 
-    def replay(self, cfg, policies, seed, run, options) -> str:
-        self.check_policy(policies[0])
-        cfg, policy = with_loadout(cfg, policies[0])
-        diff = check_difficulty(options)
-        fz, hold = frozen(cfg, diff)
-        _, log = P.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(P.columns(cfg.rooms.count)),
-                           log_rows=20_000)
-        return render(cfg, fz, log, policy, seed, run, diff)
+    def replay_log(self, cfg: DungeonConfig, policies: list[str], seed: int, run: int,
+                   options: dict[str, Any]) -> RunLog:
+        """One run with its event log (``run_one``: the batch's ``play_run``) and its row of the batch table
+        (the cells the run never reached, NaN in the table, left out)."""
+        played, policy, diff = self._seat(cfg, policies, options)
+        fz, hold = frozen(played, diff)
+        cols = self.table_columns(cfg, options)
+        row, log = P.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(cols) - 3, log_rows=MAX_EVENTS)
+        packed = pack(cols, [np.array([run]), row[None, : len(cols) - 3], np.array([policies[0]], dtype=object),
+                             np.array([diff], dtype=object)])
+        table_row = {k: v[0].item() if isinstance(v[0], np.generic) else v[0] for k, v in packed.items()
+                     if not (isinstance(v[0], float | np.floating) and np.isnan(v[0]))}
+        facts = {"policy": policy, "difficulty": diff, "start_upgrades": list(played.loadout.upgrades)}
+        return RunLog([Section(log, limit=MAX_EVENTS)], facts, [table_row])
 
-    def replay_row(self, cfg, policy: str, seed: int, run: int, options) -> np.ndarray:
-        """The table row of one replayed run (the same code path as ``replay``)."""
-        cfg, policy = with_loadout(cfg, policy)
-        fz, hold = frozen(cfg, check_difficulty(options))
-        return P.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(P.columns(cfg.rooms.count)),
-                         log_rows=20_000)[0]
+    def render_replay(self, replay: Replay, cfg: DungeonConfig, options: dict[str, Any]) -> str:
+        """The run's events as text, read with the rules it was played with (its forced loadout included)."""
+        played, _ = with_loadout(cfg, replay.policies[0])
+        return render(replay, played, frozen(played, replay.facts["difficulty"])[0])
 
     def balance_extras(self, cfg, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
         """Difficulty scaling (win rate by difficulty per policy) and each upgrade's measured value (win-rate
@@ -178,9 +190,9 @@ class Dungeon(Game):
 
 
 __all__ = [
-    "EXPECTIMAX", "GAME", "TM", "Dungeon", "combos_json", "describe", "enemy_names", "frozen", "item_label",
-    "make_charts", "progression_metrics", "render", "stratified_lift", "table_columns", "upgrade_chart",
-    "upgrade_names_of", "upgrade_stats", "with_loadout",
+    "EVENTS", "EXPECTIMAX", "FLOAT_COLS", "GAME", "TM", "Dungeon", "combos_json", "describe", "enemy_names",
+    "frozen", "item_label", "make_charts", "progression_metrics", "render", "stratified_lift", "table_columns",
+    "upgrade_chart", "upgrade_names_of", "upgrade_stats", "with_loadout",
 ]
 
 GAME = Dungeon()

@@ -1,5 +1,5 @@
 """What the Würfel Dungeon kernel is given: the frozen arrays and per-thread profile cache of a (config,
-difficulty), memoised per process, the multiset tables ``TM``, and the table columns of a config."""
+difficulty), memoised per process, and the multiset tables ``TM``. (The table's columns: ``table_schema``.)"""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from policies.dungeon import tm_tuple
 from sim.config import DicesimError, config_hash
 from sim.games.dungeon import config as C
 from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig, freeze
-from sim.games.dungeon.table import columns
 from sim.games.dungeon.tables import new_cache
 
 TM = tm_tuple()
@@ -36,8 +35,3 @@ def frozen(cfg: DungeonConfig, difficulty: str) -> tuple[C.Frozen, tuple]:
         _FROZEN[key] = (fz, new_cache(max(1, numba.config.NUMBA_NUM_THREADS)))
     return _FROZEN[key]
 
-
-def table_columns(cfg: DungeonConfig) -> list[str]:
-    """The per-run table columns of this config (upgrade and market columns depend on it)."""
-    markets = [r for r in sorted(set(cfg.market.after_rooms)) if r < cfg.rooms.count]
-    return columns(cfg.rooms.count, list(cfg.upgrades), markets)

@@ -1,15 +1,47 @@
-"""The replay of one Würfel Dungeon run as text: the kernel's event log (``eventlog``) rendered turn by turn."""
+"""The replay of one Würfel Dungeon run: the kernel's event log (``eventlog``) declared once (``EVENTS``: every
+kind's named fields, what ``replay --json`` prints) and rendered as text turn by turn from the decoded records."""
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
+from sim.events import EventKind, EventLog
 from sim.games.dungeon import config as C
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.describe import enemy_names
 from sim.games.dungeon.words import CARD_NAMES
+
+MAX_EVENTS = 20_000  # log rows a replay has room for (a longer run is reported as truncated)
+_ = "_"  # a log column the kind leaves at 0
+# log rows ``[kind, room, turn, a .. i]`` (``eventlog.log_event``); the fields name room .. i in order
+EVENTS = EventLog((
+    EventKind(P.LG_ROOM, "room", ("room", _, "card", "enemy", "enemy_lp", "enemy_block", "third_card", "lp", "coins",
+                                  "elite", "dice")),
+    EventKind(P.LG_EVENT, "secret", ("room", _, "secret", "accepted", "lp", "coins", "sold_joker", _, _, _, _)),
+    EventKind(P.LG_TURN, "turn", ("room", "turn", "lp", "shield", "enemy_lp", "enemy_block", "intent",
+                                  "intent_damage", "weakened", "dice", "cursed_mask")),
+    # ``dice_packed``: the faces as one decimal number (3-5-5 -> 355); ``how``: 0 a roll, 1 last chance, 2 joker
+    EventKind(P.LG_ROLL, "roll", ("room", "turn", "roll", "dice_packed", "held_mask", "dice", "how", _, _, _, _)),
+    EventKind(P.LG_ADJ, "adjust", ("room", "turn", "die", "from", "to", "before_reroll", _, _, _, _, _)),
+    EventKind(P.LG_COMBO, "combo", ("room", "turn", "combo", "role", "amount", "coins", "crit", _, _, _, _)),
+    EventKind(P.LG_RESOLVE, "resolve", ("room", "turn", "enemy_lp", "enemy_block", "lp", "shield", "enemy_poison",
+                                        _, _, _, _)),
+    EventKind(P.LG_ENEMY, "enemy", ("room", "turn", "intent", "damage", "lp", "shield", "enemy_block", "enemy_lp",
+                                    "stolen", "poison", _)),
+    EventKind(P.LG_END, "fight_end", ("room", "turn", "won", "reward", "challenge_met", "coins", "lp", "fight_coins",
+                                      _, _, _)),
+    EventKind(P.LG_RUN, "run_end", (_, _, "won", "rooms_cleared", "score", "tenths", _, _, _, _, _)),
+    EventKind(P.LG_LC, "last_chance", ("room", "turn", "coins", _, _, _, _, _, _, _, _)),
+    # items: upgrade id, n_upgrades + joker id, n_upgrades + n_jokers (dice bonus), -1 none, -2 the joker pack
+    EventKind(P.LG_REWARD, "reward", ("room", _, "offers:5", "picked", "lp", "max_lp", "coins")),
+    EventKind(P.LG_STOCK, "stock", ("room", _, "item", "price", "coins", _, _, _, _, _, _)),
+    EventKind(P.LG_BUY, "buy", ("room", _, "item", "price", "coins", "from_pack", _, _, _, _, _)),
+    # ``detail``: set-die [die, from, to]; heal [LP healed, LP after, 0]; extra roll [0, 0, 0]
+    EventKind(P.LG_JOKER, "joker", ("room", "turn", "joker", "kind", "detail:3", _, _, _, _)),
+    EventKind(P.LG_HERO, "hero", ("room", "turn", "combo", "role", _, _, _, _, _, _, _)),
+))
 
 
 def _dice(packed: int, nd: int) -> str:
@@ -53,91 +85,103 @@ def item_label(cfg: DungeonConfig, item: int) -> str:
     return "Würfel-Bonus"
 
 
-def render(cfg: DungeonConfig, fz: C.Frozen, log: np.ndarray, policy: str, seed: int, run: int, diff: str) -> str:
-    """The event log of one run as text, room by room and turn by turn."""
+def render(replay: Any, cfg: DungeonConfig, fz: C.Frozen) -> str:
+    """The decoded events of one run (``replay``: ``sim.events.Replay``) as text, room by room and turn by turn;
+    ``cfg`` and ``fz`` are the rules the run was played with (its loadout included)."""
+    f = replay.facts
     names = enemy_names(cfg)
-    lines = [f"Würfel Dungeon — run {run}, seed {seed}, policy {policy}, difficulty {diff}"]
+    jokers = list(cfg.jokers)
+    lines = [f"Würfel Dungeon — run {replay.run}, seed {replay.seed}, policy {f['policy']}, "
+             f"difficulty {f['difficulty']}"]
     enemy = 0
-    for row in log:
-        kind, room, turn = int(row[0]), int(row[1]), int(row[2])
-        a = [int(x) for x in row[3:]]
-        if kind == P.LG_EVENT:
-            sold = f", Joker {list(cfg.jokers)[a[4]]} verkauft" if a[0] == C.EV_JOKER and a[1] and a[4] >= 0 else ""
-            lines.append(f"  Geheimnis: {EVENT_LABELS[a[0]]} — {'angenommen' if a[1] else 'abgelehnt'}"
-                         f" (LP {a[2]}, Coins {a[3]}{sold})")
-        elif kind == P.LG_ROOM:
-            enemy = a[1]
-            third = CARD_NAMES[a[4]]
+    for ev in replay.sections[0]["events"]:
+        kind = ev["event"]
+        if kind == "secret":
+            sold = (f", Joker {jokers[ev['sold_joker']]} verkauft"
+                    if ev["secret"] == C.EV_JOKER and ev["accepted"] and ev["sold_joker"] >= 0 else "")
+            answer = "angenommen" if ev["accepted"] else "abgelehnt"
+            lines.append(f"  Geheimnis: {EVENT_LABELS[ev['secret']]} — {answer} (LP {ev['lp']}, "
+                         f"Coins {ev['coins']}{sold})")
+        elif kind == "room":
+            enemy = ev["enemy"]
             lines.append("")
-            lines.append(f"Raum {room}: {CARD_NAMES[a[0]]} (Karten: kampf, elite, {third}) — {names[enemy]}"
-                         f"{' (Elite)' if a[7] else ''}: {a[2]} LP, Block {a[3]}; du: {a[5]} LP, {a[6]} Coins")
-        elif kind == P.LG_TURN:
+            lines.append(f"Raum {ev['room']}: {CARD_NAMES[ev['card']]} (Karten: kampf, elite, "
+                         f"{CARD_NAMES[ev['third_card']]}) — {names[enemy]}{' (Elite)' if ev['elite'] else ''}: "
+                         f"{ev['enemy_lp']} LP, Block {ev['enemy_block']}; du: {ev['lp']} LP, {ev['coins']} Coins")
+        elif kind == "turn":
             extra = []
-            if a[6] > 0:
-                extra.append(f"geschwächt {a[6]}")
-            if a[8]:
-                extra.append("verflucht: " + ",".join(str(i + 1) for i in range(6) if (a[8] >> i) & 1))
-            if a[7] != cfg.start.dice:
-                extra.append(f"{a[7]} Würfel")
-            lines.append(f"  Zug {turn}: LP {a[0]}, Schild {a[1]} | Gegner {a[2]} LP, Block {a[3]}, Absicht: "
-                         f"{_intent_text(cfg, enemy, a[4], fz, a[5])}" + (f" [{'; '.join(extra)}]" if extra else ""))
-        elif kind == P.LG_ROLL:
-            kept = ",".join(str(i + 1) for i in range(a[3]) if (a[2] >> i) & 1) or "—"
-            held = "" if a[0] == 1 else f" (gehalten: {kept})"
-            tag = (" Letzte Chance" if a[4] == 1 else " Joker") if a[4] else ""
-            lines.append(f"    Wurf {a[0]}{tag}: {_dice(a[1], a[3])}{held}")
-        elif kind == P.LG_LC:
-            lines.append(f"    Letzte Chance gekauft (Coins {a[0]})")
-        elif kind == P.LG_ADJ:
-            when = " (vor dem Nachwurf)" if a[3] > 0 else ""
-            lines.append(f"    Justieren{when}: Würfel {a[0] + 1} von {a[1]} auf {a[2]}")
-        elif kind == P.LG_COMBO:
-            c = a[0]
-            role = R.ROLE_LABELS[a[1]]
-            crit = " kritisch!" if a[4] else ""
-            lines.append(f"    {R.combo_name(c)} {R.combo_dice(c)} → {role} {a[2]}{crit} (+{a[3]} Coins)")
-        elif kind == P.LG_RESOLVE:
-            lines.append(f"    Abrechnung: Gegner {max(a[0], 0)} LP, Block {a[1]}; du {a[2]} LP, Schild {a[3]}"
-                         + (f", Gift {a[4]}" if a[4] else ""))
-        elif kind == P.LG_ENEMY:
-            txt = f"    Gegnerzug: {a[1]} Schaden → du {a[2]} LP, Schild {a[3]}; Gegner {max(a[5], 0)} LP, Block {a[4]}"
-            if a[6]:
-                txt += f", stiehlt {a[6]} Coins"
-            if a[7]:
-                txt += f", Gift {a[7]}"
+            if ev["weakened"] > 0:
+                extra.append(f"geschwächt {ev['weakened']}")
+            if ev["cursed_mask"]:
+                extra.append("verflucht: " + ",".join(str(i + 1) for i in range(6) if (ev["cursed_mask"] >> i) & 1))
+            if ev["dice"] != cfg.start.dice:
+                extra.append(f"{ev['dice']} Würfel")
+            lines.append(f"  Zug {ev['turn']}: LP {ev['lp']}, Schild {ev['shield']} | Gegner {ev['enemy_lp']} LP, "
+                         f"Block {ev['enemy_block']}, Absicht: "
+                         f"{_intent_text(cfg, enemy, ev['intent'], fz, ev['intent_damage'])}"
+                         + (f" [{'; '.join(extra)}]" if extra else ""))
+        elif kind == "roll":
+            kept = ",".join(str(i + 1) for i in range(ev["dice"]) if (ev["held_mask"] >> i) & 1) or "—"
+            held = "" if ev["roll"] == 1 else f" (gehalten: {kept})"
+            tag = (" Letzte Chance" if ev["how"] == 1 else " Joker") if ev["how"] else ""
+            lines.append(f"    Wurf {ev['roll']}{tag}: {_dice(ev['dice_packed'], ev['dice'])}{held}")
+        elif kind == "last_chance":
+            lines.append(f"    Letzte Chance gekauft (Coins {ev['coins']})")
+        elif kind == "adjust":
+            when = " (vor dem Nachwurf)" if ev["before_reroll"] > 0 else ""
+            lines.append(f"    Justieren{when}: Würfel {ev['die'] + 1} von {ev['from']} auf {ev['to']}")
+        elif kind == "combo":
+            c = ev["combo"]
+            crit = " kritisch!" if ev["crit"] else ""
+            lines.append(f"    {R.combo_name(c)} {R.combo_dice(c)} → {R.ROLE_LABELS[ev['role']]} {ev['amount']}{crit}"
+                         f" (+{ev['coins']} Coins)")
+        elif kind == "resolve":
+            lines.append(f"    Abrechnung: Gegner {max(ev['enemy_lp'], 0)} LP, Block {ev['enemy_block']}; "
+                         f"du {ev['lp']} LP, Schild {ev['shield']}"
+                         + (f", Gift {ev['enemy_poison']}" if ev["enemy_poison"] else ""))
+        elif kind == "enemy":
+            txt = (f"    Gegnerzug: {ev['damage']} Schaden → du {ev['lp']} LP, Schild {ev['shield']}; "
+                   f"Gegner {max(ev['enemy_lp'], 0)} LP, Block {ev['enemy_block']}")
+            if ev["stolen"]:
+                txt += f", stiehlt {ev['stolen']} Coins"
+            if ev["poison"]:
+                txt += f", Gift {ev['poison']}"
             lines.append(txt)
-        elif kind == P.LG_END:
-            if a[0]:
-                ch = "geschafft" if a[2] else "verfehlt"
-                lines.append(f"  Sieg in {turn} Zügen: +{a[1]} Coins (Herausforderung {ch}), Kampf-Coins {a[5]};"
-                             f" jetzt {a[4]} LP, {a[3]} Coins")
+        elif kind == "fight_end":
+            if ev["won"]:
+                ch = "geschafft" if ev["challenge_met"] else "verfehlt"
+                lines.append(f"  Sieg in {ev['turn']} Zügen: +{ev['reward']} Coins (Herausforderung {ch}), "
+                             f"Kampf-Coins {ev['fight_coins']}; jetzt {ev['lp']} LP, {ev['coins']} Coins")
             else:
-                lines.append(f"  Niederlage in Raum {room} nach {turn} Zügen")
-        elif kind == P.LG_REWARD:
-            offers = [item_label(cfg, x) for x in a[:5] if x >= 0]
-            lines.append(f"  Belohnung: {' | '.join(offers)} → gewählt: {item_label(cfg, a[5])}"
-                         f" (LP {a[6]}/{a[7]}, Coins {a[8]})")
-        elif kind == P.LG_STOCK:
-            name = "Joker-Pack" if a[0] == -2 else item_label(cfg, a[0])
-            if a[0] == len(cfg.upgrades) + len(cfg.jokers):
+                lines.append(f"  Niederlage in Raum {ev['room']} nach {ev['turn']} Zügen")
+        elif kind == "reward":
+            offers = [item_label(cfg, x) for x in ev["offers"] if x >= 0]
+            lines.append(f"  Belohnung: {' | '.join(offers)} → gewählt: {item_label(cfg, ev['picked'])}"
+                         f" (LP {ev['lp']}/{ev['max_lp']}, Coins {ev['coins']})")
+        elif kind == "stock":
+            item = ev["item"]
+            name = "Joker-Pack" if item == -2 else item_label(cfg, item)
+            if item == len(cfg.upgrades) + len(cfg.jokers):
                 name = "Würfel-Pack"
-            lines.append(f"  Tagesmarkt: {name} für {a[1]} Coins" + (f" (du hast {a[2]} Coins)" if a[2] >= 0 else ""))
-        elif kind == P.LG_BUY:
-            lines.append(f"  Gekauft: {item_label(cfg, a[0])}{' (aus dem Joker-Pack)' if a[3] else ''} für {a[1]}"
-                         f" Coins → {a[2]} Coins")
-        elif kind == P.LG_JOKER:
-            jn = list(cfg.jokers)[a[0]]
-            if a[1] == C.JK_SET:
-                lines.append(f"    Joker {jn}: Würfel {a[2] + 1} von {a[3]} auf {a[4]} gesetzt")
-            elif a[1] == C.JK_HEAL:
-                lines.append(f"    Joker {jn}: +{a[2]} LP → {a[3]} LP")
+            lines.append(f"  Tagesmarkt: {name} für {ev['price']} Coins"
+                         + (f" (du hast {ev['coins']} Coins)" if ev["coins"] >= 0 else ""))
+        elif kind == "buy":
+            lines.append(f"  Gekauft: {item_label(cfg, ev['item'])}{' (aus dem Joker-Pack)' if ev['from_pack'] else ''}"
+                         f" für {ev['price']} Coins → {ev['coins']} Coins")
+        elif kind == "joker":
+            jn = jokers[ev["joker"]]
+            d = ev["detail"]
+            if ev["kind"] == C.JK_SET:
+                lines.append(f"    Joker {jn}: Würfel {d[0] + 1} von {d[1]} auf {d[2]} gesetzt")
+            elif ev["kind"] == C.JK_HEAL:
+                lines.append(f"    Joker {jn}: +{d[0]} LP → {d[1]} LP")
             else:
                 lines.append(f"    Joker {jn}: Extra-Wurf")
-        elif kind == P.LG_HERO:
-            lines.append(f"    Heldenfähigkeit: {R.combo_name(a[0])} {R.combo_dice(a[0])} ({R.ROLE_LABELS[a[1]]})"
-                         f" × {cfg.hero.factor:g}")
-        elif kind == P.LG_RUN:
+        elif kind == "hero":
+            lines.append(f"    Heldenfähigkeit: {R.combo_name(ev['combo'])} {R.combo_dice(ev['combo'])} "
+                         f"({R.ROLE_LABELS[ev['role']]}) × {cfg.hero.factor:g}")
+        elif kind == "run_end":
             lines.append("")
-            lines.append(f"Ergebnis: {'gewonnen' if a[0] else 'verloren'}, {a[1]} Räume geschafft, Punkte {a[2]},"
-                         f" Zeit {a[3] / 10:.1f} s")
+            lines.append(f"Ergebnis: {'gewonnen' if ev['won'] else 'verloren'}, {ev['rooms_cleared']} Räume geschafft, "
+                         f"Punkte {ev['score']}, Zeit {ev['tenths'] / 10:.1f} s")
     return "\n".join(lines)

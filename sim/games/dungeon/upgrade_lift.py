@@ -11,7 +11,6 @@ offer rating orders upgrades the way they actually pay off.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import matplotlib
@@ -22,11 +21,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from policies.dungeon import ITEM_UPGRADE, POLICIES, offer_value  # noqa: E402
+from sim import charts, stats  # noqa: E402
 from sim.batch import run_batch  # noqa: E402
 from sim.games.base import Game  # noqa: E402
 from sim.games.dungeon import config as C  # noqa: E402
-
-Z95 = 1.959963984540054
 
 
 def start_ratings(cfg: C.DungeonConfig, policy: str, difficulty: str) -> dict[str, float]:
@@ -52,12 +50,11 @@ def upgrade_lift(game: Game, cfg: C.DungeonConfig, policy: str, n: int, seed: in
     rows = []
     for name in C.upgrade_names(cfg):
         t = run_batch(game, cfg, [f"{policy}@{name}"], n, seed, opts, chunk=game.chunk, progress=False).table
-        d = (t["win"].to_numpy() > 0).astype(np.float64) - won
-        half = Z95 * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+        lift = stats.paired_difference((t["win"].to_numpy() > 0).astype(np.float64), won)
         rows.append({
             "upgrade": name, "rarity": cfg.upgrades[name].rarity, "win_rate_without": float(won.mean()),
-            "win_rate_with": float(won.mean() + d.mean()), "win_lift": float(d.mean()),
-            "ci95_low": float(d.mean()) - half, "ci95_high": float(d.mean()) + half,
+            "win_rate_with": float(won.mean() + lift["value"]), "win_lift": lift["value"],
+            "ci95_low": lift["ci95"][0], "ci95_high": lift["ci95"][1],
             "rating": ratings[name], "n": n, "seed": seed, "policy": policy, "difficulty": difficulty,
         })
     table = pd.DataFrame(rows)
@@ -86,7 +83,4 @@ def upgrade_lift_chart(table: pd.DataFrame, path: Path) -> Path:
     ax.set_xlabel(f"{policy} offer rating at the start")
     ax.set_ylabel("win-rate lift when started with it (95 %)")
     ax.set_title(f"Würfel Dungeon: upgrade value, measured vs rated (Spearman {rank_agreement(table):.2f})")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return Path(path)
+    return charts.save(fig, path)

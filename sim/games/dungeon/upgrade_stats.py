@@ -37,9 +37,7 @@ def stratified_lift(win: np.ndarray, first: np.ndarray, took: np.ndarray) -> dic
         wsum += w
     if wsum == 0:
         return {"value": float("nan"), "ci95": [float("nan"), float("nan")]}
-    v = num / wsum
-    se = float(np.sqrt(var)) / wsum
-    return {"value": float(v), "ci95": [float(v - stats.Z95 * se), float(v + stats.Z95 * se)]}
+    return stats.interval(num / wsum, float(np.sqrt(var)) / wsum)
 
 
 def upgrade_stats(table: pd.DataFrame, flags: dict[str, float] | None = None) -> dict[str, dict[str, Any]]:
@@ -58,15 +56,14 @@ def upgrade_stats(table: pd.DataFrame, flags: dict[str, float] | None = None) ->
         have = (picked + bought) > 0
         left = (offered > 0) & ~have
         lift = stratified_lift(win, first, took)
-        pick_rate = picked.sum() / n_off if n_off else float("nan")
+        pick_rate = stats.share(int(picked.sum()), n_off)
         lo_ok = n_off >= f["min_offers"]
         dominant = bool(lo_ok and lift["ci95"][0] > f["dominant_lift"])
-        trap = bool(lo_ok and lift["ci95"][1] < f["trap_lift"] and pick_rate >= f["trap_pick_rate"])
-        lo, hi = stats.wilson(int(picked.sum()), n_off) if n_off else (float("nan"), float("nan"))
+        trap = bool(lo_ok and lift["ci95"][1] < f["trap_lift"] and pick_rate["value"] >= f["trap_pick_rate"])
         out[u] = {
             "offer_rate": stats.rate(offered > 0),
             "offers": stats.value(n_off),
-            "pick_rate": {"value": float(pick_rate), "ci95": [lo, hi]},
+            "pick_rate": pick_rate,
             "buy_rate": stats.mean(bought > 0),
             "win_rate_picked": stats.rate(win[have] > 0) if have.any() else stats.value(float("nan")),
             "win_rate_not_picked": stats.rate(win[left] > 0) if left.any() else stats.value(float("nan")),

@@ -1,0 +1,6 @@
+"""The Würfel Dungeon's options (imported by the game and, without the game, by the command line)."""
+
+from sim.games.options import Option
+
+DIFFICULTIES = ("leicht", "normal", "schwer")  # layout.DIFFICULTIES, in its order (checked by the game at import)
+OPTIONS = (Option("difficulty", "leicht", str, "Würfel Dungeon: leicht | normal | schwer", DIFFICULTIES),)
