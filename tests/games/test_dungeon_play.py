@@ -308,3 +308,16 @@ def test_metrics_shape():
     assert "ci95" in m["win_rate"] and m["win_rate"]["ci95"][0] <= m["win_rate"]["value"] <= m["win_rate"]["ci95"][1]
     assert abs(m["win_rate"]["value"] - t["win"].mean()) < 1e-12
     assert Z95 > 1.9
+
+
+def test_survival_chart_shows_the_survival_metrics():
+    """The chart's points (``sim.charts.survival`` of each run's last point) are the metric table's survival rates,
+    intervals included, then the win rate."""
+    from sim import stats
+    from sim.games.dungeon.charts import last_point
+
+    t = table("vorschlag", 1500, seed=5)
+    m = GAME.metrics(t, LEICHT, CFG)
+    points = stats.survival(last_point(t, 10), 11)
+    assert points[:10] == [m[f"survival_room_{r}"] for r in range(1, 11)]
+    assert points[10] == m["win_rate"] and 0 < points[10]["value"] < points[0]["value"] == 1.0

@@ -30,9 +30,9 @@ from sim.games.dungeon.loadout import with_loadout
 from sim.games.dungeon.options import DIFFICULTIES as OPTION_DIFFICULTIES
 from sim.games.dungeon.options import OPTIONS
 from sim.games.dungeon.replay_text import EVENTS, MAX_EVENTS, item_label, render
-from sim.games.dungeon.table_schema import FLOAT_COLS, column_names, table_columns
+from sim.games.dungeon.table_schema import FLOAT_COLS, column_names, run_record, table_columns
 from sim.games.dungeon.upgrade_stats import progression_metrics, stratified_lift, upgrade_names_of, upgrade_stats
-from sim.schema import Column, pack
+from sim.schema import Column
 
 assert tuple(DIFFICULTIES) == OPTION_DIFFICULTIES, "options.DIFFICULTIES must list layout.DIFFICULTIES in order"
 
@@ -65,11 +65,6 @@ class Dungeon(Game):
         ("per combo", r"^combos_(?P<row>.+)$"),
         ("per path card", r"^path_(?P<row>.+)$"),
     )
-
-    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        opts = super().check_options(options)
-        check_difficulty(opts)
-        return opts
 
     def check_policy(self, policy: str) -> None:
         super().check_policy(policy.split("@", 1)[0])
@@ -150,14 +145,10 @@ class Dungeon(Game):
         (the cells the run never reached, NaN in the table, left out)."""
         played, policy, diff = self._seat(cfg, policies, options)
         fz, hold = frozen(played, diff)
-        cols = self.table_columns(cfg, options)
-        row, log = P.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(cols) - 3, log_rows=MAX_EVENTS)
-        packed = pack(cols, [np.array([run]), row[None, : len(cols) - 3], np.array([policies[0]], dtype=object),
-                             np.array([diff], dtype=object)])
-        table_row = {k: v[0].item() if isinstance(v[0], np.generic) else v[0] for k, v in packed.items()
-                     if not (isinstance(v[0], float | np.floating) and np.isnan(v[0]))}
+        row, log = P.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(column_names(played)),
+                             log_rows=MAX_EVENTS)
         facts = {"policy": policy, "difficulty": diff, "start_upgrades": list(played.loadout.upgrades)}
-        return RunLog([Section(log, limit=MAX_EVENTS)], facts, [table_row])
+        return RunLog([Section(log, limit=MAX_EVENTS)], facts, [run_record(cfg, run, row, policies[0], diff)])
 
     def render_replay(self, replay: Replay, cfg: DungeonConfig, options: dict[str, Any]) -> str:
         """The run's events as text, read with the rules it was played with (its forced loadout included)."""

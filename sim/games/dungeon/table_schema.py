@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.table import PATH_KINDS, columns
-from sim.schema import STR, Column
+from sim.schema import STR, Column, pack
 
 FLOAT_COLS = ("seconds",)  # fixed columns that are not counts
 FLOAT_PREFIXES = ("lp_room_", "coins_room_")  # NaN where the run did not win that room
@@ -96,3 +98,18 @@ def table_columns(cfg: DungeonConfig, options: dict[str, Any] | None = None) -> 
         Column("policy", STR, "the policy (with a forced start loadout: policy@upgrade+…)"),
         Column("difficulty", STR, "leicht | normal | schwer"),
     )
+
+
+def run_record(cfg: DungeonConfig, run: int, row: np.ndarray, policy: str, difficulty: str) -> dict[str, Any]:
+    """One kernel row as the batch table has it (``pack``: the same names and casts), as plain Python values; the
+    cells the run never reached (NaN: rooms not won) are left out, so the record is JSON and compares equal."""
+    cols = table_columns(cfg)
+    width = len(cols) - 3
+    packed = pack(cols, [np.array([run]), np.asarray(row)[None, :width], np.array([policy], dtype=object),
+                         np.array([difficulty], dtype=object)])
+    out = {}
+    for name, values in packed.items():
+        v = values[0].item() if isinstance(values[0], np.generic) else values[0]
+        if not (isinstance(v, float) and np.isnan(v)):
+            out[name] = v
+    return out
