@@ -15,6 +15,7 @@ from sim.config import GameConfig, Strict
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.layout import *  # noqa: F403 - the index names, re-exported
 from sim.games.dungeon.layout import MAX_JOKERS, MAX_OFFERS, MAX_STOCK
+from sim.skill import Skill
 
 
 class Start(Strict):
@@ -345,6 +346,7 @@ class DungeonConfig(GameConfig):
     mastery: Mastery = Mastery()
     analysis: Analysis = Analysis()
     policies: Policies = Policies()
+    skill: Skill = Skill()
     enemies: dict[str, Enemy]
 
     @model_validator(mode="after")

@@ -20,8 +20,9 @@ Every policy decision goes through one dispatcher per decision kind (``policies.
 One run draws only from ``sim.rng`` streams keyed by (seed, run, purpose, room): the map of room ``r`` (third path
 card, Geheimnis event, enemy) from (1, r), the dice of room ``r``'s fight from (2, r), the policy's own random
 choices from (3, 0), Glücksklee crits from (4, r), the enemy's random choices (intent draws, cursed dice) from
-(5, r), the reward offers after room ``r`` from (6, r) and the market after room ``r`` from (7, r). Every policy
-therefore meets the same rooms, and a table does not depend on chunking or threads.
+(5, r), the reward offers after room ``r`` from (6, r) and the market after room ``r`` from (7, r); below full
+skill (``[skill]``) the lapse coins of every decision from (``SKILL_STREAM``, 0) (``policies.dungeon_skill``). Every
+policy therefore meets the same rooms, and a table does not depend on chunking or threads.
 
 ``play_run`` plays one run and writes its row of the per-run table (``table.columns``); with a non-empty ``log``
 it also writes the event log that ``replay`` renders (the same code path). ``play_batch`` runs ``play_run`` over
@@ -63,6 +64,8 @@ from policies.dungeon import (
     expectation_tables,
     offer_value,
 )
+from policies.dungeon_skill import full_skill, who
+from policies.skill import SKILL_STREAM
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.draws import (  # noqa: F401 - draw_upgrade re-exported for tests
@@ -301,6 +304,12 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     st_crit = ubuf[4:5]
     st_off = ubuf[5:6]
     st_pol[0] = stream_key(seed, run, 3, 0)
+    # the skill level (``policies.dungeon_skill``): below 1 each decision may lapse into random's move
+    sk = rp[C.RP_SK_PLAYER]
+    full = full_skill(pid, sk)
+    st_sk = ubuf[6:7]
+    if not full:
+        st_sk[0] = stream_key(seed, run, SKILL_STREAM, 0)
     nj = 0
     for q in range(fz.start_jokers.shape[0]):
         jokers[nj] = fz.start_jokers[q]
@@ -370,11 +379,13 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             cards[0] = KAMPF
             cards[1] = ELITE
             cards[2] = third
-            card = cards[decide_path(pid, cards, lp, maxlp, st_pol)]
+            dp = pid if full else who(pid, sk, st_sk)
+            card = cards[decide_path(dp, cards, lp, maxlp, st_pol)]
             seconds += rp[C.RP_T_PATH]
             out[path_base + card] += 1
             if card == GEHEIMNIS:
-                acc = decide_event(pid, event, lp, maxlp, rp[C.RP_ALTAR_LP], st_pol, jokers, nj, jk)
+                dp = pid if full else who(pid, sk, st_sk)
+                acc = decide_event(dp, event, lp, maxlp, rp[C.RP_ALTAR_LP], st_pol, jokers, nj, jk)
                 sold = -1
                 if acc:
                     if event == C.EV_ALTAR:
@@ -527,8 +538,9 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 etab = etabs[na]
             for r in range(rerolls, 0, -1):
                 # Justieren before the hold decision (the seed's long press at any moment of the turn)
-                if adjust_hold_considered(pid, r, adjusts):
-                    ai, af = decide_adjust_hold(pid, dice, nd, cmask, adj_step, r, adjusts, na, part, cv, etabs, tm,
+                dp = pid if full else who(pid, sk, st_sk)
+                if adjust_hold_considered(dp, r, adjusts):
+                    ai, af = decide_adjust_hold(dp, dice, nd, cmask, adj_step, r, adjusts, na, part, cv, etabs, tm,
                                                 work)
                     if ai >= 0:
                         if log.shape[0] > 0:
@@ -539,7 +551,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         if want_etab:
                             etab = etabs[smin(adjusts, na)]
                 roll = _ms(dice, nd, 0, -1, ioc)
-                keep = decide_keep(pid, roll, cursed, r, hp_tab, etab, tm, st_pol, work)
+                dp = pid if full else who(pid, sk, st_sk)
+                keep = decide_keep(dp, roll, cursed, r, hp_tab, etab, tm, st_pol, work)
                 if keep != roll:
                     nroll += 1
                     seconds += rp[C.RP_T_ROLL]
@@ -549,7 +562,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 q = find_joker(jokers, nj, jk, C.JK_REROLL)
                 if q >= 0:
                     roll = _ms(dice, nd, 0, -1, ioc)
-                    if decide_joker_reroll(pid, fs, roll, cursed, part, cv, etab, tm, st_pol, work):
+                    dp = pid if full else who(pid, sk, st_sk)
+                    if decide_joker_reroll(dp, fs, roll, cursed, part, cv, etab, tm, st_pol, work):
                         jid = jokers[q]
                         nj = pop_joker(jokers, nj, q)
                         out[O_JK_USED] += 1
@@ -558,7 +572,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                             nl = log_event(log, nl, LG_JOKER, room, turn, jid, C.JK_REROLL, 0, 0, 0, 0, 0, 0, 0)
                         for _ in range(trunc(jk[jid, C.JK_AMOUNT])):
                             roll = _ms(dice, nd, 0, -1, ioc)
-                            keep = decide_keep(pid, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
+                            dp = pid if full else who(pid, sk, st_sk)
+                            keep = decide_keep(dp, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
                             nroll += 1
                             seconds += rp[C.RP_T_ROLL]
                             nl = _roll_again(dice, nd, cmask, keep, counts, st_dice, kc6, out, log, nl, room, turn,
@@ -566,11 +581,13 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             if lc_left > 0 and coins >= rp[C.RP_LC_COST]:
                 fs[FS_LC_OK] = 1.0
                 roll = _ms(dice, nd, 0, -1, ioc)
-                if decide_last_chance(pid, fs, roll, cursed, part, cv, etab, tm, work):
+                dp = pid if full else who(pid, sk, st_sk)
+                if decide_last_chance(dp, fs, roll, cursed, part, cv, etab, tm, work):
                     coins -= rp[C.RP_LC_COST]
                     lc_left -= 1
                     out[O_LC] += 1
-                    keep = decide_keep(pid, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
+                    dp = pid if full else who(pid, sk, st_sk)
+                    keep = decide_keep(dp, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
                     if log.shape[0] > 0:
                         nl = log_event(log, nl, LG_LC, room, turn, trunc(coins), 0, 0, 0, 0, 0, 0, 0, 0)
                     nroll += 1
@@ -579,7 +596,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 fs[FS_LC_OK] = 0.0
                 fs[FS_COINS] = coins
             while adjusts > 0:
-                ai, af = decide_adjust(pid, fs, dice, nd, cmask, adj_step, part, pcl, cv, tm, work)
+                dp = pid if full else who(pid, sk, st_sk)
+                ai, af = decide_adjust(dp, fs, dice, nd, cmask, adj_step, part, pcl, cv, tm, work)
                 if ai < 0:
                     break
                 if log.shape[0] > 0:
@@ -591,7 +609,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             if nj > 0:
                 q = find_joker(jokers, nj, jk, C.JK_SET)
                 if q >= 0:
-                    si, sf = decide_set_die(pid, fs, dice, nd, cmask, part, cv, tm, st_pol, work,
+                    dp = pid if full else who(pid, sk, st_sk)
+                    si, sf = decide_set_die(dp, fs, dice, nd, cmask, part, cv, tm, st_pol, work,
                                         rp[C.RP_VW_JOKER_SET_GAIN])
                     if si >= 0:
                         jid = jokers[q]
@@ -604,8 +623,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             # joker: heal before the assignment
             if nj > 0:
                 q = find_joker(jokers, nj, jk, C.JK_HEAL)
-                if q >= 0 and decide_joker_heal(pid, fs, jk[jokers[q], C.JK_AMOUNT], st_pol,
-                                                   rp[C.RP_VW_JOKER_HEAL_SHARE]):
+                if q >= 0 and decide_joker_heal(pid if full else who(pid, sk, st_sk), fs, jk[jokers[q], C.JK_AMOUNT],
+                                                st_pol, rp[C.RP_VW_JOKER_HEAL_SHARE]):
                     jid = jokers[q]
                     nj = pop_joker(jokers, nj, q)
                     before = lp
@@ -618,11 +637,13 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         nl = log_event(log, nl, LG_JOKER, room, turn, jid, C.JK_HEAL, trunc(lp - before), trunc(lp), 0,
                                        0, 0, 0, 0)
             k = _ms(dice, nd, 0, -1, ioc)
-            m = decide_assign(pid, fs, part[k, 1:], part[k, 0], cv, aid, arole, st_pol, work)
+            dp = pid if full else who(pid, sk, st_sk)
+            m = decide_assign(dp, fs, part[k, 1:], part[k, 0], cv, aid, arole, st_pol, work)
             hero_j = -1
             hero_f = rp[C.RP_HERO_FACTOR]
             if hero_left > 0 and m > 0:
-                hero_j = decide_hero(pid, fs, aid, arole, m, cv, hero_f, turn, st_pol, rp[C.RP_VW_HERO_GAIN])
+                dp = pid if full else who(pid, sk, st_sk)
+                hero_j = decide_hero(dp, fs, aid, arole, m, cv, hero_f, turn, st_pol, rp[C.RP_VW_HERO_GAIN])
                 if hero_j >= 0:
                     hero_left -= 1
                     out[O_HERO] += 1
@@ -827,7 +848,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         out[ub + UC_OFFERED] += 1
                         if out[ub + UC_FIRST] == 0:
                             out[ub + UC_FIRST] = room
-                pick = decide_reward(pid, vals, okv, n_off, st_pol)
+                dp = pid if full else who(pid, sk, st_sk)
+                pick = decide_reward(dp, vals, okv, n_off, st_pol)
                 seconds += rp[C.RP_T_REWARD]
                 got = offers[pick] if pick >= 0 else -1
                 if got >= 0:
@@ -913,7 +935,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                                 vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, rpr, lp, maxlp, e3, e4,
                                                       e3p, g)
                         stale = False
-                    b = decide_buy(pid, vals, prices, okv, ns, coins, st_pol, rp[C.RP_VW_PER_COIN],
+                    dp = pid if full else who(pid, sk, st_sk)
+                    b = decide_buy(dp, vals, prices, okv, ns, coins, st_pol, rp[C.RP_VW_PER_COIN],
                                    rp[C.RP_VW_RESERVE])
                     if b < 0:
                         break
