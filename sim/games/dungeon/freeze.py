@@ -262,6 +262,8 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
     sk = freeze_skill(cfg.skill)
     rp[C.RP_SK_PLAYER] = sk[SK_PLAYER]
     rp[C.RP_SK_OPPONENTS] = sk[SK_OPPONENTS]
+    rp[C.RP_RO_BASE] = C.ROLLOUT_BASES.index(cfg.rollout.base)
+    rp[C.RP_RO_K] = cfg.rollout.k
 
     enemy_names = list(cfg.enemies)
     en = np.zeros((len(enemy_names), C.EN_SIZE))

@@ -53,7 +53,10 @@ JK_KIND, JK_AMOUNT, JK_WEIGHT = range(3)
 # the skill levels (``[skill]``, ``sim.skill``) in parts per million (``policies.skill.SCALE``): the player's, and
 # ``skill.opponents`` (kept for the shared section; the dungeon is played alone, so nothing reads it)
 RP_SK_PLAYER, RP_SK_OPPONENTS = range(102, 104)
-RP_SIZE = 104
+# the rollout policy (``[rollout]``, ``sim.games.dungeon.rollout``): its base policy's id and continuations per option
+RP_RO_BASE, RP_RO_K = range(104, 106)
+RP_SIZE = 106
+ROLLOUT_BASES = ("vorschlag", "greedy", "expectimax", "random")  # in the order of their ids (``policies.dungeon_ids``)
 
 
 def _rp_fields() -> list[tuple[str, type]]:

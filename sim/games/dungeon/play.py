@@ -64,6 +64,7 @@ from policies.dungeon import (
     expectation_tables,
     offer_value,
 )
+from policies.dungeon_ids import ROLLOUT
 from policies.dungeon_skill import full_skill, who
 from policies.skill import SKILL_STREAM
 from sim.games.dungeon import layout as C
@@ -98,6 +99,19 @@ from sim.games.dungeon.eventlog import (  # noqa: F401 - the log kinds, re-expor
     LOG_W,
     log_event,
     pack_dice,
+)
+from sim.games.dungeon.rollctl import (
+    K_BUY,
+    K_EVENT,
+    K_PATH,
+    K_REWARD,
+    MAX_DECISIONS,
+    RC_DEC,
+    RC_HIT,
+    RC_SIZE,
+    STOP,
+    rl_decide,
+    salt_now,
 )
 from sim.games.dungeon.table import (  # noqa: F401 - the row layout, re-exported for game and tests
     FIXED,
@@ -229,11 +243,13 @@ def new_scratch(pid, n_all):
 
 
 @njit(cache=True, error_model="numpy")
-def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
+def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     """Play run ``run``; fill ``out`` (one table row); returns the number of log rows written.
 
     ``cache``: the profile-table cache (``tables.new_cache``), of which this run uses thread row ``t``;
-    ``sc``: work arrays from ``new_scratch`` (reused between runs of one thread)."""
+    ``sc``: work arrays from ``new_scratch`` (reused between runs of one thread); ``forced``, ``rc``: the rollout
+    control (``rollctl``: forced run-level choices, continuation salt, stop at the next decision), empty for a
+    plain run."""
     rp = fz.rp
     rpr = fz.rpr[0]  # the same numbers as a record: the policies read their weights by name
     en = fz.en
@@ -304,6 +320,11 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     st_crit = ubuf[4:5]
     st_off = ubuf[5:6]
     st_pol[0] = stream_key(seed, run, 3, 0)
+    ro = rc.shape[0] > 0  # under rollout control (``rollctl``)
+    sa = 0  # purpose-key offset of the streams keyed from now on: 0 but in a rollout's continuation
+    if ro:
+        rc[RC_DEC] = 0
+        rc[RC_HIT] = 0
     # the skill level (``policies.dungeon_skill``): below 1 each decision may lapse into random's move
     sk = rp[C.RP_SK_PLAYER]
     full = full_skill(pid, sk)
@@ -362,7 +383,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     for room in range(1, n_rooms + 1):
         # --- 1. enter the room: map, path card, event ---
         rr = room - 1
-        st_map[0] = stream_key(seed, run, 1, room)
+        st_map[0] = stream_key(seed, run, 1 + sa, room)
         third = RAST if uniform(st_map) < rp[C.RP_REST_CHANCE] else GEHEIMNIS
         # Geheimnis event, drawn whatever the choice so that every policy meets the same rooms
         u = uniform(st_map) * ev_tot
@@ -380,12 +401,36 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             cards[1] = ELITE
             cards[2] = third
             dp = pid if full else who(pid, sk, st_sk)
-            card = cards[decide_path(dp, cards, lp, maxlp, st_pol)]
+            ci = -1
+            if ro:
+                ci = rl_decide(rc, forced, K_PATH, 3, 7)
+                if ci == STOP:
+                    return nl
+            if ci < 0:
+                ci = decide_path(dp, cards, lp, maxlp, st_pol)
+            card = cards[ci]
+            if ro and sa == 0:
+                sa = salt_now(rc)
+                if sa != 0:
+                    _salted(seed, run, sa, room, ubuf)
             seconds += rp[C.RP_T_PATH]
             out[path_base + card] += 1
             if card == GEHEIMNIS:
                 dp = pid if full else who(pid, sk, st_sk)
-                acc = decide_event(dp, event, lp, maxlp, rp[C.RP_ALTAR_LP], st_pol, jokers, nj, jk)
+                ci = -1
+                if ro:
+                    can = not ((event == C.EV_ALTAR and lp <= rp[C.RP_ALTAR_LP]) or (event == C.EV_JOKER and nj == 0))
+                    ci = rl_decide(rc, forced, K_EVENT, 2, 3 if can else 1)
+                    if ci == STOP:
+                        return nl
+                if ci < 0:
+                    acc = decide_event(dp, event, lp, maxlp, rp[C.RP_ALTAR_LP], st_pol, jokers, nj, jk)
+                else:
+                    acc = ci == 1
+                if ro and sa == 0:
+                    sa = salt_now(rc)
+                    if sa != 0:
+                        _salted(seed, run, sa, room, ubuf)
                 sold = -1
                 if acc:
                     if event == C.EV_ALTAR:
@@ -449,9 +494,9 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         i0 = trunc(en[e, C.EN_I0])
         ni = trunc(en[e, C.EN_IN])
         rnd_mode = en[e, C.EN_RANDOM] > 0
-        st_en[0] = stream_key(seed, run, 5, room)
-        st_dice[0] = stream_key(seed, run, 2, room)
-        st_crit[0] = stream_key(seed, run, 4, room)
+        st_en[0] = stream_key(seed, run, 5 + sa, room)
+        st_dice[0] = stream_key(seed, run, 2 + sa, room)
+        st_crit[0] = stream_key(seed, run, 4 + sa, room)
         ii = draw_intent(intents, i0, ni, st_en) if rnd_mode else 0
         ebuff = 0
         epoison = 0.0
@@ -815,7 +860,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 e3p = c_eatt[t, slot, smin(R.MAX_DICE, nd_base + 1), 0]
             # --- the reward: pick 1 of the offers ---
             if rp[C.RP_REWARDS_ON] > 0:
-                st_off[0] = stream_key(seed, run, 6, room)
+                st_off[0] = stream_key(seed, run, 6 + sa, room)
                 eligible_upgrades(up_rarity, up_unique, owned, elig)
                 for q in range(n_off):
                     item = -1
@@ -849,7 +894,23 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         if out[ub + UC_FIRST] == 0:
                             out[ub + UC_FIRST] = room
                 dp = pid if full else who(pid, sk, st_sk)
-                pick = decide_reward(dp, vals, okv, n_off, st_pol)
+                ci = -1
+                if ro:
+                    msk = 0
+                    for q in range(n_off):
+                        if okv[q]:
+                            msk |= 1 << q
+                    ci = rl_decide(rc, forced, K_REWARD, n_off, msk)
+                    if ci == STOP:
+                        return nl
+                if ci < 0:
+                    pick = decide_reward(dp, vals, okv, n_off, st_pol)
+                else:
+                    pick = ci
+                if ro and sa == 0:
+                    sa = salt_now(rc)
+                    if sa != 0:
+                        _salted(seed, run, sa, room, ubuf)
                 seconds += rp[C.RP_T_REWARD]
                 got = offers[pick] if pick >= 0 else -1
                 if got >= 0:
@@ -867,7 +928,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                               offers[4] if n_off > 4 else -1, got, trunc(lp), trunc(maxlp), trunc(coins))
             # --- the Tagesmarkt ---
             if rooms[rr, C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0:
-                st_off[0] = stream_key(seed, run, 7, room)
+                st_off[0] = stream_key(seed, run, 7 + sa, room)
                 eligible_upgrades(up_rarity, up_unique, owned, elig)
                 ns = 0
                 for _q in range(n_mk_up):
@@ -936,8 +997,24 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                                                       e3p, g)
                         stale = False
                     dp = pid if full else who(pid, sk, st_sk)
-                    b = decide_buy(dp, vals, prices, okv, ns, coins, st_pol, rp[C.RP_VW_PER_COIN],
-                                   rp[C.RP_VW_RESERVE])
+                    ci = -1
+                    if ro:
+                        msk = 1
+                        for q in range(ns):
+                            if okv[q] and prices[q] <= coins:
+                                msk |= 1 << (q + 1)
+                        ci = rl_decide(rc, forced, K_BUY, ns + 1, msk)
+                        if ci == STOP:
+                            return nl
+                    if ci < 0:
+                        b = decide_buy(dp, vals, prices, okv, ns, coins, st_pol, rp[C.RP_VW_PER_COIN],
+                                       rp[C.RP_VW_RESERVE])
+                    else:
+                        b = ci - 1
+                    if ro and sa == 0:
+                        sa = salt_now(rc)
+                        if sa != 0:
+                            _salted(seed, run, sa, room, ubuf)
                     if b < 0:
                         break
                     okv[b] = 0
@@ -1058,25 +1135,52 @@ def _take(item, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, o
     return lp, maxlp, nj, db_left
 
 
+@njit(cache=True, error_model="numpy")
+def _salted(seed, run, sa, room, ubuf):
+    """A rollout continuation passes its decision: re-key the streams still drawn from (the market's offers and
+    joker packs, the policy's and the skill's) with the salt offset ``sa`` (``rollctl``)."""
+    ubuf[5] = stream_key(seed, run, 7 + sa, room)
+    ubuf[0] = stream_key(seed, run, 3 + sa, room)
+    ubuf[6] = stream_key(seed, run, SKILL_STREAM + sa, room)
+
+
+from sim.games.dungeon import rollout as RO  # noqa: E402 - the rollout driver calls play_run (defined above)
+
+
 @njit(cache=True, parallel=True, error_model="numpy")
 def play_batch(pid, seed, start, count, fz, cache, tm, out):
     """Runs ``start .. start + count - 1`` into the rows of ``out``: one block of strided runs per cache row
-    (each block owns its row of the profile cache)."""
+    (each block owns its row of the profile cache). ``rollout`` runs ``RO.rollout_run`` over its base policy."""
     nblk = smin(count, cache[0].shape[0])
     n_all = fz.loadout.shape[0]
+    ro = pid == ROLLOUT
+    base = trunc(fz.rp[C.RP_RO_BASE]) if ro else pid
+    k = trunc(fz.rp[C.RP_RO_K])
     for b in prange(nblk):
         t = np.int64(b)  # prange counts in uint64: one signature of play_run (replay passes int64) = one compile
         nolog = np.zeros((0, LOG_W), np.int64)
-        sc = new_scratch(pid, n_all)
+        sc = new_scratch(base, n_all)
+        forced = np.zeros(MAX_DECISIONS if ro else 0, np.int64)
+        rc = np.zeros(RC_SIZE if ro else 0, np.int64)
         for i in range(t, count, nblk):
-            play_run(pid, seed, start + i, fz, cache, t, tm, out[i], nolog, sc)
+            if ro:
+                RO.rollout_run(base, k, seed, start + i, fz, cache, t, tm, out[i], nolog, sc, forced, rc)
+            else:
+                play_run(base, seed, start + i, fz, cache, t, tm, out[i], nolog, sc, forced, rc)
 
 
 def run_one(pid: int, seed: int, run: int, fz, cache, tm, n_cols: int, log_rows: int = 0):
     """One run outside the batch (replay), on cache row 0: its table row and event log."""
     out = np.zeros(max(n_cols, n_columns(fz)))
     log = np.zeros((log_rows, LOG_W), np.int64)
-    n = play_run(pid, seed, run, fz, cache, 0, tm, out, log, new_scratch(pid, fz.loadout.shape[0]))
+    if pid == ROLLOUT:
+        base = int(fz.rp[C.RP_RO_BASE])
+        forced, rc = RO.new_rollout_scratch()
+        n = RO.rollout_run(base, int(fz.rp[C.RP_RO_K]), seed, run, fz, cache, 0, tm, out, log,
+                           new_scratch(base, fz.loadout.shape[0]), forced, rc)
+    else:
+        n = play_run(pid, seed, run, fz, cache, 0, tm, out, log, new_scratch(pid, fz.loadout.shape[0]),
+                     np.zeros(0, np.int64), np.zeros(0, np.int64))
     return out, log[:n]
 
 
