@@ -2,7 +2,8 @@
 
 At every free run-level decision (path card, Geheimnis event, reward pick, each market purchase: the codes of
 ``rollctl``) the rollout plays ``k`` continuations of every option with the base policy (``[rollout] base``,
-``k``) and takes the option with the most wins (ties: the highest total score; then the lowest code). Option o's
+``k``) and takes the option with the most wins (ties: the highest total score; then the lowest code); an option
+that can no longer reach the best wins so far is cut off early (``option_values``: the same choice, cheaper). Option o's
 continuation j replays the run from its start with the choices so far and o forced, and salt j re-keys every
 random draw after the decision (``rollctl``): the same k futures for every option (common random numbers), none
 of them the real one. In-fight decisions are the base policy's. This is the classic rollout improvement: in
@@ -33,7 +34,10 @@ from sim.games.dungeon.table import O_SCORE, O_WIN
 @njit(cache=True, error_model="numpy")
 def option_values(base, k, seed, run, fz, cache, t, tm, tmp, nolog, sc, forced, rc, nf, nopt, mask, wins, scores):
     """Wins and total score of ``k`` continuations of each option of decision ``nf`` (``forced[:nf]`` before it)
-    into ``wins``/``scores`` (options not in ``mask``: -1)."""
+    into ``wins``/``scores`` (-1 wins: not in ``mask``, or cut off). An option is cut off as soon as it cannot
+    reach the most wins of an option before it even by winning every continuation left: it could not be chosen,
+    so the choice is the one of all ``k`` continuations of every option, at a fraction of the cost."""
+    wb = -1.0
     for o in range(nopt):
         wins[o] = -1.0
         scores[o] = 0.0
@@ -49,8 +53,13 @@ def option_values(base, k, seed, run, fz, cache, t, tm, tmp, nolog, sc, forced, 
             P.play_run(base, seed, run, fz, cache, t, tm, tmp, nolog, sc, forced, rc)
             w += tmp[O_WIN]
             s += tmp[O_SCORE]
+            if w + (k - 1 - j) < wb:
+                w = -1.0
+                break
         wins[o] = w
         scores[o] = s
+        if w > wb:
+            wb = w
 
 
 @njit(cache=True, error_model="numpy")
