@@ -1,7 +1,9 @@
 """Würfel Dungeon throughput: full 10-room runs per second per policy; prints one JSON object.
 
 Usage: ``NUMBA_NUM_THREADS=2 .venv/bin/python benchmarks/bench_dungeon.py [--n 200000] [--n-expectimax 10000]
-[--difficulty leicht] [--progression both|on|off] [--rounds 5]``. Each policy is warmed up (compile or disk-cache
+[--difficulty leicht] [--progression both|on|off] [--rounds 5]``; ``--rollout`` times only the ``rollout`` policy
+(``--rollout-k 16`` continuations per option over vorschlag, ``--rollout-n 400`` runs; the issue's target: 100 runs/s
+on 2 threads) next to its base on the same runs. Each policy is warmed up (compile or disk-cache
 load, and the profile-table cache) on a few runs first; the timed batch is ``sim.batch.run_batch`` as the CLI
 plays it, on all numba threads (best of ``--rounds`` rounds that alternate the variants) and then (a quarter of
 the runs) on one thread. ``both`` times the run with the
@@ -39,7 +41,13 @@ def main() -> None:
     ap.add_argument("--progression", choices=("both", "on", "off"), default="both")
     ap.add_argument("--policies", default=",".join(TARGETS))
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rollout", action="store_true", help="time the rollout policy only")
+    ap.add_argument("--rollout-k", type=int, default=16)
+    ap.add_argument("--rollout-n", type=int, default=400)
     args = ap.parse_args()
+    if args.rollout:
+        print(json.dumps(bench_rollout(args)))
+        return
 
     t0 = time.perf_counter()
     from sim.batch import run_batch
@@ -117,6 +125,32 @@ def bench(cfgs: dict, opts, args, policies=None) -> dict:
                 "mean_fights": round(float(b.table["fights"].mean()), 2),
             }
     return out
+
+
+def bench_rollout(args) -> dict:
+    """Rollout (base vorschlag, ``--rollout-k``) runs per second on all numba threads, best of ``--rounds``, and
+    its win rate against vorschlag's on the same runs."""
+    import os
+
+    from sim.batch import run_batch
+    from sim.games.dungeon.game import GAME
+
+    opts = {"difficulty": args.difficulty}
+    cfg = GAME.load(overrides=[f"rollout.k={args.rollout_k}", "rollout.base=vorschlag"])
+    run_batch(GAME, cfg, ["rollout"], 8, args.seed + 1, opts, progress=False)  # compile / cache load, tables
+    secs = []
+    b = None
+    for _ in range(args.rounds):
+        b = run_batch(GAME, cfg, ["rollout"], args.rollout_n, args.seed, opts, progress=False)
+        secs.append(b.seconds)
+    base = run_batch(GAME, cfg, ["vorschlag"], args.rollout_n, args.seed, opts, progress=False)
+    rps = args.rollout_n / min(secs)
+    return {"game": "dungeon", "policy": "rollout", "base": "vorschlag", "k": args.rollout_k,
+            "difficulty": args.difficulty, "threads": numba.get_num_threads(), "n": args.rollout_n,
+            "seconds": [round(x, 2) for x in secs], "runs_per_second": round(rps, 1), "target": 100,
+            "meets_target": rps >= 100, "win_rate": round(float(b.table["win"].mean()), 4),
+            "base_win_rate_same_runs": round(float(base.table["win"].mean()), 4),
+            "mean_fights": round(float(b.table["fights"].mean()), 2), "load_average": os.getloadavg()[0]}
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """The balance report's skill charts: each report policy at the levels of ``LADDER`` (``sim.skill``).
 
 Kniffel: mean score by skill (solitaire). Two-player games: the player's win rate by skill against the
-same policy at full strength (``skill.opponents`` = 1), the player in the first seat. Every level plays
+same policy at full strength (``skill.opponents`` = 1), the player in the first seat. Würfel Dungeon (played
+alone): vorschlag's win rate by skill, one series per difficulty. Every level plays
 the same runs (same seed), so the curve's steps are the level's doing; intervals: ``sim.stats``.
 Games call ``balance_skill`` from their ``balance_extras`` (one line each).
 """
@@ -32,6 +33,9 @@ SETUPS: dict[str, dict[str, Any]] = {
     "dungeon24": {"series": [(p, p, {"opponent": p}) for p in ("greedy", "heuristic")], "measure": "win_rate",
                   "title": "Dungeon24: win rate by skill against the full-strength policy",
                   "ylabel": "player's win rate (draws lose)"},
+    "dungeon": {"series": [(d.capitalize(), "vorschlag", {"difficulty": d}) for d in ("leicht", "normal", "schwer")],
+                "measure": "win_rate", "title": "Würfel Dungeon: win rate by skill (vorschlag), per difficulty",
+                "ylabel": "win rate (all rooms cleared)", "legend": "difficulty", "opponents": "none (played alone)"},
 }
 
 
@@ -39,6 +43,8 @@ def player_values(game: Game, table) -> np.ndarray:
     """Per run: the player's (seat 0's) score (Kniffel) or win indicator."""
     if game.name == "kniffel":
         return table["score"].to_numpy(np.float64)
+    if game.name == "dungeon":  # played alone: the run's win
+        return table["win"].to_numpy(np.float64)
     if "seat" in table.columns:
         return (table[table["seat"] == 0]["win"] == 1).to_numpy(np.float64)
     return (table["winner"] == 0).to_numpy(np.float64)
@@ -64,7 +70,8 @@ def skill_curve(game: Game, cfg: Any, n: int, seed: int) -> dict[str, Any]:
             rows.append({"series": label, "policy": policy, "options": opts, "level": level, setup["measure"]: m,
                          "change_from_level_0": stats.paired_difference(v, base)})
     return {"game": game.name, "n": n, "seed": seed, "measure": setup["measure"], "levels": LEVELS,
-            "opponents": "the same policy at full strength" if game.name != "kniffel" else None, "rows": rows}
+            "opponents": setup.get("opponents", "the same policy at full strength" if game.name != "kniffel" else None),
+            "rows": rows}
 
 
 def skill_chart(result: dict[str, Any], path: Path) -> Path:
@@ -91,7 +98,7 @@ def skill_chart(result: dict[str, Any], path: Path) -> Path:
         ax.axhline(0.5, color="#888", linewidth=0.8, linestyle="--")
         ax.set_ylim(0, 1)
     ax.set_title(setup["title"], fontsize=10)
-    ax.legend(title="policy")
+    ax.legend(title=setup.get("legend", "policy"))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

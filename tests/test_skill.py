@@ -1,4 +1,4 @@
-"""The skill level (``[skill]``, ``sim.skill``) in Kniffel, Dadox and Dungeon24.
+"""The skill level (``[skill]``, ``sim.skill``) in Kniffel, Dadox, Dungeon24 and Würfel Dungeon.
 
 Statistical checks play fixed seeds; their tolerances come from the sampling error of the paired
 (same runs) or independent differences, at about 3.3 standard errors (a false alarm about once in
@@ -40,6 +40,8 @@ def player_outcome(game: str, table) -> np.ndarray:
         return table["score"].to_numpy(np.float64)
     if game == "dadox":
         return (table[table["seat"] == 0]["win"] == 1).to_numpy(np.float64)
+    if game == "dungeon":
+        return table["win"].to_numpy(np.float64)
     return (table["winner"] == 0).to_numpy(np.float64)
 
 
@@ -50,7 +52,7 @@ def se_paired(d: np.ndarray) -> float:
 # --- the config section --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", ["kniffel", "dadox", "dungeon24"])
+@pytest.mark.parametrize("game", ["kniffel", "dadox", "dungeon24", "dungeon"])
 def test_levels_by_name_and_number(game):
     g = get_game(game)
     assert g.load().skill.level == 1.0 and g.load().skill.opponents == 1.0
@@ -71,7 +73,7 @@ def test_solved_tables_do_not_depend_on_the_level():
 
 
 @pytest.mark.parametrize(("game", "policy"), [("kniffel", "greedy"), ("dadox", "threshold"),
-                                              ("dungeon24", "heuristic")])
+                                              ("dungeon24", "heuristic"), ("dungeon", "vorschlag")])
 def test_invalid_level_is_one_error_line(game, policy):
     res = run_cli("play", game, "--policy", policy, "--n", "10", "--set", "skill.level=2", "--no-report")
     lines = res.stderr.strip().splitlines()
@@ -95,6 +97,7 @@ def test_opponent_skill_leaves_the_player_alone():
     ("kniffel", "optimal", "greedy", {}),
     ("dadox", "optimal-turn,threshold", "threshold,greedy", {"players": 2}),
     ("dungeon24", "heuristic,greedy", "exact-exchange,heuristic", {}),
+    ("dungeon", "vorschlag", "greedy", {"difficulty": "normal"}),
 ])
 def test_level_zero_forgets_the_policy(game, a, b, options):
     """At level 0 every move is a random one from the skill streams: two policies play the very same games."""
@@ -108,6 +111,7 @@ def test_level_zero_forgets_the_policy(game, a, b, options):
     ("kniffel", "optimal", {}, ("score", "upper_sum", "kniffels")),
     ("dadox", "threshold", {"players": 2}, ("game_turns", "banks", "banked", "win")),
     ("dungeon24", "heuristic,greedy", {}, ("turns", "winner", "wins0", "focus0", "deploys1")),
+    ("dungeon", "vorschlag", {"difficulty": "leicht"}, ("rooms_cleared", "turns", "rolls", "score", "upgrades_gained")),
 ])
 def test_level_zero_plays_like_random(game, policy, options, columns):
     """Level 0 of a policy and the ``random`` policy: the same distributions (independent streams), compared by
@@ -135,6 +139,8 @@ def test_level_zero_plays_like_random(game, policy, options, columns):
     ("dadox", "threshold", 1500, {"players": 2}),
     ("dungeon24", "heuristic", 1500, {"opponent": "heuristic"}),
     ("dungeon24", "greedy", 1500, {"opponent": "heuristic"}),
+    ("dungeon", "vorschlag", 1500, {"difficulty": "normal"}),
+    ("dungeon", "greedy", 1500, {"difficulty": "leicht"}),
 ])
 def test_outcome_does_not_fall_as_the_level_rises(game, policy, n, options):
     """The player (seat 1) at each level against the full-strength policy, on the same runs: no step up the ladder
@@ -152,7 +158,7 @@ def test_outcome_does_not_fall_as_the_level_rises(game, policy, n, options):
 
 @pytest.mark.parametrize(("game", "policy", "options"), [
     ("kniffel", "optimal", {}), ("kniffel", "greedy", {}), ("dadox", "optimal-turn", {"players": 3}),
-    ("dungeon24", "exact-exchange", {}),
+    ("dungeon24", "exact-exchange", {}), ("dungeon", "vorschlag", {"difficulty": "normal"}),
 ])
 def test_chunking_does_not_change_skilled_runs(game, policy, options):
     sets = ("skill.level=casual", "skill.opponents=skilled")
@@ -164,6 +170,7 @@ def test_chunking_does_not_change_skilled_runs(game, policy, options):
     ("kniffel", "greedy", {}, r"Final score: (\d+)", "score"),
     ("dadox", "optimal-turn", {"players": 2}, r"After (\d+) turns", "game_turns"),
     ("dungeon24", "heuristic", {}, r"end after (\d+) turns", "turns"),
+    ("dungeon", "vorschlag", {"difficulty": "normal"}, r"(\d+) Räume geschafft", "rooms_cleared"),
 ])
 def test_replay_is_the_batch_run(game, policy, options, pattern, column):
     g = get_game(game)
@@ -176,6 +183,34 @@ def test_replay_is_the_batch_run(game, policy, options, pattern, column):
         text = g.replay(cfg, seats, SEED, run, opts)
         row = table[table["run"] == run].iloc[0]
         assert int(re.search(pattern, text).group(1)) == int(row[column]), text[-400:]
+
+
+def test_dungeon_replay_row_is_the_batch_row():
+    """Würfel Dungeon below full skill: the replayed run's whole table row is the batch row (same code path)."""
+    g = get_game("dungeon")
+    sets = ("skill.level=casual",)
+    opts = {"difficulty": "normal"}
+    table = play("dungeon", "vorschlag", 12, sets, opts)
+    cfg = g.load(None, list(sets))
+    from sim.games.dungeon.inputs import table_columns
+
+    cols = table_columns(cfg)
+    for run in (3, 7, 11):
+        row = g.replay_row(cfg, "vorschlag", SEED, run, opts)
+        batch = table[table["run"] == run].iloc[0]
+        assert [float(row[j]) for j in range(len(cols))] == pytest.approx([float(batch[c]) for c in cols],
+                                                                          nan_ok=True), run
+
+
+def test_dungeon_full_skill_draws_nothing():
+    """Level 1 is the plain policy bit for bit, and the dungeon is played alone: ``skill.opponents`` changes nothing.
+    A level just below 1 lapses now and then: some runs change, most do not."""
+    opts = {"difficulty": "normal"}
+    plain = play("dungeon", "vorschlag", 400, (), opts)
+    assert plain.equals(play("dungeon", "vorschlag", 400, ("skill.level=1", "skill.opponents=0"), opts))
+    near = play("dungeon", "vorschlag", 400, ("skill.level=0.95",), opts)
+    changed = (near["rolls"].to_numpy() != plain["rolls"].to_numpy()).mean()
+    assert 0.0 < changed < 1.0, changed
 
 
 # --- the balance report's chart ------------------------------------------------------------------
@@ -213,3 +248,25 @@ def test_set_reaches_a_section_the_user_file_leaves_out(tmp_path):
     for bad in ("skill.nope=0.5", "skil.level=0.5"):
         with pytest.raises(ConfigError, match="unknown config field"):
             game.load(old, [bad])
+
+
+def test_dungeon_balance_skill_chart(tmp_path):
+    """Würfel Dungeon: vorschlag's win rate by skill, one series per difficulty; level 1 is the plain policy's win
+    rate on the same runs, and skill pays on every difficulty the policy wins at all."""
+    import json
+
+    from sim.skill_report import LADDER as REPORT_LADDER
+    from sim.skill_report import balance_skill
+
+    g = get_game("dungeon")
+    balance_skill(g, g.load(), tmp_path, 1000, SEED)
+    result = json.loads((tmp_path / "skill.json").read_text())
+    diffs = ("leicht", "normal", "schwer")
+    assert [(r["options"]["difficulty"], r["level"]) for r in result["rows"]] == [
+        (d, lv) for d in diffs for lv in REPORT_LADDER]
+    for d in diffs:
+        rows = {r["level"]: r for r in result["rows"] if r["options"]["difficulty"] == d}
+        plain = play("dungeon", "vorschlag", 1000, (), {"difficulty": d})
+        assert rows[1.0]["win_rate"]["value"] == plain["win"].mean()
+        if plain["win"].mean() > 0.05:
+            assert rows[1.0]["change_from_level_0"]["ci95"][0] > 0

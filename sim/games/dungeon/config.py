@@ -15,6 +15,7 @@ from sim.config import GameConfig, Strict
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.layout import *  # noqa: F403 - the index names, re-exported
 from sim.games.dungeon.layout import MAX_JOKERS, MAX_OFFERS, MAX_STOCK
+from sim.skill import Skill
 
 
 class Start(Strict):
@@ -313,6 +314,15 @@ class VorschlagWeights(Strict):
     hero_gain: float = Field(18.0, ge=0, le=1e4, description="hero ability: least rating gain")
 
 
+class Rollout(Strict):
+    """The ``rollout`` policy (``sim.games.dungeon.rollout``): at each run-level decision it plays ``k``
+    continuations per option with ``base`` and takes the option that wins most (ties: score)."""
+
+    base: Literal["vorschlag", "greedy", "expectimax", "random"] = Field(
+        "vorschlag", description="the policy that plays the continuations and every in-fight decision (not rollout)")
+    k: int = Field(16, ge=1, le=4096, description="continuations per option (the same k futures for every option)")
+
+
 class Policies(Strict):
     """Policy parameters, frozen into the kernel's rule parameters (``rp``) so sweeps and ``--set`` reach them."""
 
@@ -345,6 +355,8 @@ class DungeonConfig(GameConfig):
     mastery: Mastery = Mastery()
     analysis: Analysis = Analysis()
     policies: Policies = Policies()
+    skill: Skill = Skill()
+    rollout: Rollout = Rollout()
     enemies: dict[str, Enemy]
 
     @model_validator(mode="after")
@@ -404,7 +416,7 @@ from sim.games.dungeon.freeze import (  # noqa: E402 - after the model: freeze r
 )
 
 __all__ = [
-    "DungeonConfig", "Frozen", "Policies", "VorschlagWeights", "base_table", "base_values", "check_difficulty",
-    "coef_array", "coin_bonus", "fold_loadout", "freeze", "partition_classes", "path_rooms", "pip_sums",
-    "profile_tables", "upgrade_names",
+    "DungeonConfig", "Frozen", "Policies", "Rollout", "VorschlagWeights", "base_table", "base_values",
+    "check_difficulty", "coef_array", "coin_bonus", "fold_loadout", "freeze", "partition_classes", "path_rooms",
+    "pip_sums", "profile_tables", "upgrade_names",
 ]

@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from policies.skill import SK_OPPONENTS, SK_PLAYER
 from sim.config import ConfigError
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
+from sim.skill import freeze_skill
 
 if TYPE_CHECKING:
     from sim.games.dungeon.config import Difficulty, DungeonConfig
@@ -257,6 +259,11 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
     rp[C.RP_VW_JOKER_HEAL_SHARE] = vw.joker_heal_share
     rp[C.RP_VW_JOKER_SET_GAIN] = vw.joker_set_gain
     rp[C.RP_VW_HERO_GAIN] = vw.hero_gain
+    sk = freeze_skill(cfg.skill)
+    rp[C.RP_SK_PLAYER] = sk[SK_PLAYER]
+    rp[C.RP_SK_OPPONENTS] = sk[SK_OPPONENTS]
+    rp[C.RP_RO_BASE] = C.ROLLOUT_BASES.index(cfg.rollout.base)
+    rp[C.RP_RO_K] = cfg.rollout.k
 
     enemy_names = list(cfg.enemies)
     en = np.zeros((len(enemy_names), C.EN_SIZE))

@@ -160,6 +160,7 @@ class Dungeon(Game):
         lift when started with it, same seeds) against the Vorschlag rating, for the balance report."""
         from sim.games.dungeon.difficulty import difficulty_chart, difficulty_table
         from sim.games.dungeon.upgrade_lift import rank_agreement, upgrade_lift, upgrade_lift_chart
+        from sim.skill_report import balance_skill
 
         table = difficulty_table(self, cfg, ["vorschlag", "greedy"], max(1000, n // 4), seed)
         table.to_csv(Path(out) / "difficulty.csv", index=False)
@@ -171,7 +172,7 @@ class Dungeon(Game):
             ("Win rate by difficulty (vorschlag, greedy; same seeds)", png.name),
             (f"Upgrade value: win-rate lift when started with it (vorschlag, same seeds) vs its Vorschlag rating; "
              f"rank agreement {rank_agreement(lift):.2f}", lift_png.name),
-        ]
+        ] + balance_skill(self, cfg, out, n, seed)
 
     def describe(self, cfg, options) -> dict[str, Any]:
         return describe(cfg, options)

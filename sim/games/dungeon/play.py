@@ -20,8 +20,9 @@ Every policy decision goes through one dispatcher per decision kind (``policies.
 One run draws only from ``sim.rng`` streams keyed by (seed, run, purpose, room): the map of room ``r`` (third path
 card, Geheimnis event, enemy) from (1, r), the dice of room ``r``'s fight from (2, r), the policy's own random
 choices from (3, 0), Glücksklee crits from (4, r), the enemy's random choices (intent draws, cursed dice) from
-(5, r), the reward offers after room ``r`` from (6, r) and the market after room ``r`` from (7, r). Every policy
-therefore meets the same rooms, and a table does not depend on chunking or threads.
+(5, r), the reward offers after room ``r`` from (6, r) and the market after room ``r`` from (7, r); below full
+skill (``[skill]``) the lapse coins of every decision from (``SKILL_STREAM``, 0) (``policies.dungeon_skill``). Every
+policy therefore meets the same rooms, and a table does not depend on chunking or threads.
 
 ``play_run`` plays one run and writes its row of the per-run table (``table.columns``); with a non-empty ``log``
 it also writes the event log that ``replay`` renders (the same code path). ``play_batch`` runs ``play_run`` over
@@ -63,6 +64,9 @@ from policies.dungeon import (
     expectation_tables,
     offer_value,
 )
+from policies.dungeon_ids import ROLLOUT
+from policies.dungeon_skill import full_skill, who
+from policies.skill import SKILL_STREAM
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.draws import (  # noqa: F401 - draw_upgrade re-exported for tests
@@ -95,6 +99,19 @@ from sim.games.dungeon.eventlog import (  # noqa: F401 - the log kinds, re-expor
     LOG_W,
     log_event,
     pack_dice,
+)
+from sim.games.dungeon.rollctl import (
+    K_BUY,
+    K_EVENT,
+    K_PATH,
+    K_REWARD,
+    MAX_DECISIONS,
+    RC_DEC,
+    RC_HIT,
+    RC_SIZE,
+    STOP,
+    rl_decide,
+    salt_now,
 )
 from sim.games.dungeon.table import (  # noqa: F401 - the row layout, re-exported for game and tests
     FIXED,
@@ -226,11 +243,13 @@ def new_scratch(pid, n_all):
 
 
 @njit(cache=True, error_model="numpy")
-def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
+def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     """Play run ``run``; fill ``out`` (one table row); returns the number of log rows written.
 
     ``cache``: the profile-table cache (``tables.new_cache``), of which this run uses thread row ``t``;
-    ``sc``: work arrays from ``new_scratch`` (reused between runs of one thread)."""
+    ``sc``: work arrays from ``new_scratch`` (reused between runs of one thread); ``forced``, ``rc``: the rollout
+    control (``rollctl``: forced run-level choices, continuation salt, stop at the next decision), empty for a
+    plain run."""
     rp = fz.rp
     rpr = fz.rpr[0]  # the same numbers as a record: the policies read their weights by name
     en = fz.en
@@ -301,6 +320,17 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     st_crit = ubuf[4:5]
     st_off = ubuf[5:6]
     st_pol[0] = stream_key(seed, run, 3, 0)
+    ro = rc.shape[0] > 0  # under rollout control (``rollctl``)
+    sa = 0  # purpose-key offset of the streams keyed from now on: 0 but in a rollout's continuation
+    if ro:
+        rc[RC_DEC] = 0
+        rc[RC_HIT] = 0
+    # the skill level (``policies.dungeon_skill``): below 1 each decision may lapse into random's move
+    sk = rp[C.RP_SK_PLAYER]
+    full = full_skill(pid, sk)
+    st_sk = ubuf[6:7]
+    if not full:
+        st_sk[0] = stream_key(seed, run, SKILL_STREAM, 0)
     nj = 0
     for q in range(fz.start_jokers.shape[0]):
         jokers[nj] = fz.start_jokers[q]
@@ -353,7 +383,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
     for room in range(1, n_rooms + 1):
         # --- 1. enter the room: map, path card, event ---
         rr = room - 1
-        st_map[0] = stream_key(seed, run, 1, room)
+        st_map[0] = stream_key(seed, run, 1 + sa, room)
         third = RAST if uniform(st_map) < rp[C.RP_REST_CHANCE] else GEHEIMNIS
         # Geheimnis event, drawn whatever the choice so that every policy meets the same rooms
         u = uniform(st_map) * ev_tot
@@ -370,11 +400,37 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             cards[0] = KAMPF
             cards[1] = ELITE
             cards[2] = third
-            card = cards[decide_path(pid, cards, lp, maxlp, st_pol)]
+            dp = pid if full else who(pid, sk, st_sk)
+            ci = -1
+            if ro:
+                ci = rl_decide(rc, forced, K_PATH, 3, 7)
+                if ci == STOP:
+                    return nl
+            if ci < 0:
+                ci = decide_path(dp, cards, lp, maxlp, st_pol)
+            card = cards[ci]
+            if ro and sa == 0:
+                sa = salt_now(rc)
+                if sa != 0:
+                    _salted(seed, run, sa, room, ubuf)
             seconds += rp[C.RP_T_PATH]
             out[path_base + card] += 1
             if card == GEHEIMNIS:
-                acc = decide_event(pid, event, lp, maxlp, rp[C.RP_ALTAR_LP], st_pol, jokers, nj, jk)
+                dp = pid if full else who(pid, sk, st_sk)
+                ci = -1
+                if ro:
+                    can = not ((event == C.EV_ALTAR and lp <= rp[C.RP_ALTAR_LP]) or (event == C.EV_JOKER and nj == 0))
+                    ci = rl_decide(rc, forced, K_EVENT, 2, 3 if can else 1)
+                    if ci == STOP:
+                        return nl
+                if ci < 0:
+                    acc = decide_event(dp, event, lp, maxlp, rp[C.RP_ALTAR_LP], st_pol, jokers, nj, jk)
+                else:
+                    acc = ci == 1
+                if ro and sa == 0:
+                    sa = salt_now(rc)
+                    if sa != 0:
+                        _salted(seed, run, sa, room, ubuf)
                 sold = -1
                 if acc:
                     if event == C.EV_ALTAR:
@@ -438,9 +494,9 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
         i0 = trunc(en[e, C.EN_I0])
         ni = trunc(en[e, C.EN_IN])
         rnd_mode = en[e, C.EN_RANDOM] > 0
-        st_en[0] = stream_key(seed, run, 5, room)
-        st_dice[0] = stream_key(seed, run, 2, room)
-        st_crit[0] = stream_key(seed, run, 4, room)
+        st_en[0] = stream_key(seed, run, 5 + sa, room)
+        st_dice[0] = stream_key(seed, run, 2 + sa, room)
+        st_crit[0] = stream_key(seed, run, 4 + sa, room)
         ii = draw_intent(intents, i0, ni, st_en) if rnd_mode else 0
         ebuff = 0
         epoison = 0.0
@@ -527,8 +583,9 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 etab = etabs[na]
             for r in range(rerolls, 0, -1):
                 # Justieren before the hold decision (the seed's long press at any moment of the turn)
-                if adjust_hold_considered(pid, r, adjusts):
-                    ai, af = decide_adjust_hold(pid, dice, nd, cmask, adj_step, r, adjusts, na, part, cv, etabs, tm,
+                dp = pid if full else who(pid, sk, st_sk)
+                if adjust_hold_considered(dp, r, adjusts):
+                    ai, af = decide_adjust_hold(dp, dice, nd, cmask, adj_step, r, adjusts, na, part, cv, etabs, tm,
                                                 work)
                     if ai >= 0:
                         if log.shape[0] > 0:
@@ -539,7 +596,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         if want_etab:
                             etab = etabs[smin(adjusts, na)]
                 roll = _ms(dice, nd, 0, -1, ioc)
-                keep = decide_keep(pid, roll, cursed, r, hp_tab, etab, tm, st_pol, work)
+                dp = pid if full else who(pid, sk, st_sk)
+                keep = decide_keep(dp, roll, cursed, r, hp_tab, etab, tm, st_pol, work)
                 if keep != roll:
                     nroll += 1
                     seconds += rp[C.RP_T_ROLL]
@@ -549,7 +607,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 q = find_joker(jokers, nj, jk, C.JK_REROLL)
                 if q >= 0:
                     roll = _ms(dice, nd, 0, -1, ioc)
-                    if decide_joker_reroll(pid, fs, roll, cursed, part, cv, etab, tm, st_pol, work):
+                    dp = pid if full else who(pid, sk, st_sk)
+                    if decide_joker_reroll(dp, fs, roll, cursed, part, cv, etab, tm, st_pol, work):
                         jid = jokers[q]
                         nj = pop_joker(jokers, nj, q)
                         out[O_JK_USED] += 1
@@ -558,7 +617,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                             nl = log_event(log, nl, LG_JOKER, room, turn, jid, C.JK_REROLL, 0, 0, 0, 0, 0, 0, 0)
                         for _ in range(trunc(jk[jid, C.JK_AMOUNT])):
                             roll = _ms(dice, nd, 0, -1, ioc)
-                            keep = decide_keep(pid, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
+                            dp = pid if full else who(pid, sk, st_sk)
+                            keep = decide_keep(dp, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
                             nroll += 1
                             seconds += rp[C.RP_T_ROLL]
                             nl = _roll_again(dice, nd, cmask, keep, counts, st_dice, kc6, out, log, nl, room, turn,
@@ -566,11 +626,13 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             if lc_left > 0 and coins >= rp[C.RP_LC_COST]:
                 fs[FS_LC_OK] = 1.0
                 roll = _ms(dice, nd, 0, -1, ioc)
-                if decide_last_chance(pid, fs, roll, cursed, part, cv, etab, tm, work):
+                dp = pid if full else who(pid, sk, st_sk)
+                if decide_last_chance(dp, fs, roll, cursed, part, cv, etab, tm, work):
                     coins -= rp[C.RP_LC_COST]
                     lc_left -= 1
                     out[O_LC] += 1
-                    keep = decide_keep(pid, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
+                    dp = pid if full else who(pid, sk, st_sk)
+                    keep = decide_keep(dp, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
                     if log.shape[0] > 0:
                         nl = log_event(log, nl, LG_LC, room, turn, trunc(coins), 0, 0, 0, 0, 0, 0, 0, 0)
                     nroll += 1
@@ -579,7 +641,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 fs[FS_LC_OK] = 0.0
                 fs[FS_COINS] = coins
             while adjusts > 0:
-                ai, af = decide_adjust(pid, fs, dice, nd, cmask, adj_step, part, pcl, cv, tm, work)
+                dp = pid if full else who(pid, sk, st_sk)
+                ai, af = decide_adjust(dp, fs, dice, nd, cmask, adj_step, part, pcl, cv, tm, work)
                 if ai < 0:
                     break
                 if log.shape[0] > 0:
@@ -591,7 +654,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             if nj > 0:
                 q = find_joker(jokers, nj, jk, C.JK_SET)
                 if q >= 0:
-                    si, sf = decide_set_die(pid, fs, dice, nd, cmask, part, cv, tm, st_pol, work,
+                    dp = pid if full else who(pid, sk, st_sk)
+                    si, sf = decide_set_die(dp, fs, dice, nd, cmask, part, cv, tm, st_pol, work,
                                         rp[C.RP_VW_JOKER_SET_GAIN])
                     if si >= 0:
                         jid = jokers[q]
@@ -604,8 +668,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
             # joker: heal before the assignment
             if nj > 0:
                 q = find_joker(jokers, nj, jk, C.JK_HEAL)
-                if q >= 0 and decide_joker_heal(pid, fs, jk[jokers[q], C.JK_AMOUNT], st_pol,
-                                                   rp[C.RP_VW_JOKER_HEAL_SHARE]):
+                if q >= 0 and decide_joker_heal(pid if full else who(pid, sk, st_sk), fs, jk[jokers[q], C.JK_AMOUNT],
+                                                st_pol, rp[C.RP_VW_JOKER_HEAL_SHARE]):
                     jid = jokers[q]
                     nj = pop_joker(jokers, nj, q)
                     before = lp
@@ -618,11 +682,13 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         nl = log_event(log, nl, LG_JOKER, room, turn, jid, C.JK_HEAL, trunc(lp - before), trunc(lp), 0,
                                        0, 0, 0, 0)
             k = _ms(dice, nd, 0, -1, ioc)
-            m = decide_assign(pid, fs, part[k, 1:], part[k, 0], cv, aid, arole, st_pol, work)
+            dp = pid if full else who(pid, sk, st_sk)
+            m = decide_assign(dp, fs, part[k, 1:], part[k, 0], cv, aid, arole, st_pol, work)
             hero_j = -1
             hero_f = rp[C.RP_HERO_FACTOR]
             if hero_left > 0 and m > 0:
-                hero_j = decide_hero(pid, fs, aid, arole, m, cv, hero_f, turn, st_pol, rp[C.RP_VW_HERO_GAIN])
+                dp = pid if full else who(pid, sk, st_sk)
+                hero_j = decide_hero(dp, fs, aid, arole, m, cv, hero_f, turn, st_pol, rp[C.RP_VW_HERO_GAIN])
                 if hero_j >= 0:
                     hero_left -= 1
                     out[O_HERO] += 1
@@ -794,7 +860,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                 e3p = c_eatt[t, slot, smin(R.MAX_DICE, nd_base + 1), 0]
             # --- the reward: pick 1 of the offers ---
             if rp[C.RP_REWARDS_ON] > 0:
-                st_off[0] = stream_key(seed, run, 6, room)
+                st_off[0] = stream_key(seed, run, 6 + sa, room)
                 eligible_upgrades(up_rarity, up_unique, owned, elig)
                 for q in range(n_off):
                     item = -1
@@ -827,7 +893,24 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                         out[ub + UC_OFFERED] += 1
                         if out[ub + UC_FIRST] == 0:
                             out[ub + UC_FIRST] = room
-                pick = decide_reward(pid, vals, okv, n_off, st_pol)
+                dp = pid if full else who(pid, sk, st_sk)
+                ci = -1
+                if ro:
+                    msk = 0
+                    for q in range(n_off):
+                        if okv[q]:
+                            msk |= 1 << q
+                    ci = rl_decide(rc, forced, K_REWARD, n_off, msk)
+                    if ci == STOP:
+                        return nl
+                if ci < 0:
+                    pick = decide_reward(dp, vals, okv, n_off, st_pol)
+                else:
+                    pick = ci
+                if ro and sa == 0:
+                    sa = salt_now(rc)
+                    if sa != 0:
+                        _salted(seed, run, sa, room, ubuf)
                 seconds += rp[C.RP_T_REWARD]
                 got = offers[pick] if pick >= 0 else -1
                 if got >= 0:
@@ -845,7 +928,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                               offers[4] if n_off > 4 else -1, got, trunc(lp), trunc(maxlp), trunc(coins))
             # --- the Tagesmarkt ---
             if rooms[rr, C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0:
-                st_off[0] = stream_key(seed, run, 7, room)
+                st_off[0] = stream_key(seed, run, 7 + sa, room)
                 eligible_upgrades(up_rarity, up_unique, owned, elig)
                 ns = 0
                 for _q in range(n_mk_up):
@@ -913,8 +996,25 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc):
                                 vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, rpr, lp, maxlp, e3, e4,
                                                       e3p, g)
                         stale = False
-                    b = decide_buy(pid, vals, prices, okv, ns, coins, st_pol, rp[C.RP_VW_PER_COIN],
-                                   rp[C.RP_VW_RESERVE])
+                    dp = pid if full else who(pid, sk, st_sk)
+                    ci = -1
+                    if ro:
+                        msk = 1
+                        for q in range(ns):
+                            if okv[q] and prices[q] <= coins:
+                                msk |= 1 << (q + 1)
+                        ci = rl_decide(rc, forced, K_BUY, ns + 1, msk)
+                        if ci == STOP:
+                            return nl
+                    if ci < 0:
+                        b = decide_buy(dp, vals, prices, okv, ns, coins, st_pol, rp[C.RP_VW_PER_COIN],
+                                       rp[C.RP_VW_RESERVE])
+                    else:
+                        b = ci - 1
+                    if ro and sa == 0:
+                        sa = salt_now(rc)
+                        if sa != 0:
+                            _salted(seed, run, sa, room, ubuf)
                     if b < 0:
                         break
                     okv[b] = 0
@@ -1035,25 +1135,52 @@ def _take(item, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, o
     return lp, maxlp, nj, db_left
 
 
+@njit(cache=True, error_model="numpy")
+def _salted(seed, run, sa, room, ubuf):
+    """A rollout continuation passes its decision: re-key the streams still drawn from (the market's offers and
+    joker packs, the policy's and the skill's) with the salt offset ``sa`` (``rollctl``)."""
+    ubuf[5] = stream_key(seed, run, 7 + sa, room)
+    ubuf[0] = stream_key(seed, run, 3 + sa, room)
+    ubuf[6] = stream_key(seed, run, SKILL_STREAM + sa, room)
+
+
+from sim.games.dungeon import rollout as RO  # noqa: E402 - the rollout driver calls play_run (defined above)
+
+
 @njit(cache=True, parallel=True, error_model="numpy")
 def play_batch(pid, seed, start, count, fz, cache, tm, out):
     """Runs ``start .. start + count - 1`` into the rows of ``out``: one block of strided runs per cache row
-    (each block owns its row of the profile cache)."""
+    (each block owns its row of the profile cache). ``rollout`` runs ``RO.rollout_run`` over its base policy."""
     nblk = smin(count, cache[0].shape[0])
     n_all = fz.loadout.shape[0]
+    ro = pid == ROLLOUT
+    base = trunc(fz.rp[C.RP_RO_BASE]) if ro else pid
+    k = trunc(fz.rp[C.RP_RO_K])
     for b in prange(nblk):
         t = np.int64(b)  # prange counts in uint64: one signature of play_run (replay passes int64) = one compile
         nolog = np.zeros((0, LOG_W), np.int64)
-        sc = new_scratch(pid, n_all)
+        sc = new_scratch(base, n_all)
+        forced = np.zeros(MAX_DECISIONS if ro else 0, np.int64)
+        rc = np.zeros(RC_SIZE if ro else 0, np.int64)
         for i in range(t, count, nblk):
-            play_run(pid, seed, start + i, fz, cache, t, tm, out[i], nolog, sc)
+            if ro:
+                RO.rollout_run(base, k, seed, start + i, fz, cache, t, tm, out[i], nolog, sc, forced, rc)
+            else:
+                play_run(base, seed, start + i, fz, cache, t, tm, out[i], nolog, sc, forced, rc)
 
 
 def run_one(pid: int, seed: int, run: int, fz, cache, tm, n_cols: int, log_rows: int = 0):
     """One run outside the batch (replay), on cache row 0: its table row and event log."""
     out = np.zeros(max(n_cols, n_columns(fz)))
     log = np.zeros((log_rows, LOG_W), np.int64)
-    n = play_run(pid, seed, run, fz, cache, 0, tm, out, log, new_scratch(pid, fz.loadout.shape[0]))
+    if pid == ROLLOUT:
+        base = int(fz.rp[C.RP_RO_BASE])
+        forced, rc = RO.new_rollout_scratch()
+        n = RO.rollout_run(base, int(fz.rp[C.RP_RO_K]), seed, run, fz, cache, 0, tm, out, log,
+                           new_scratch(base, fz.loadout.shape[0]), forced, rc)
+    else:
+        n = play_run(pid, seed, run, fz, cache, 0, tm, out, log, new_scratch(pid, fz.loadout.shape[0]),
+                     np.zeros(0, np.int64), np.zeros(0, np.int64))
     return out, log[:n]
 
 
