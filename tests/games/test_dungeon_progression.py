@@ -344,3 +344,27 @@ def test_a_tiny_profile_cache_changes_nothing():
         outs.append(out)
     assert outs[0][:, 0].sum() > 0  # some rooms were played
     np.testing.assert_array_equal(outs[0], outs[1])
+
+
+def test_upgrade_picks_set_the_expert_beside_the_rating(tmp_path):
+    """The upgrade report's pick rates are each policy's picks per reward offer on the same seeds (the batch
+    metric ``upgrade_<u>_pick_rate`` of that policy's table), with a chart of one bar per upgrade and policy.
+    The rollout expert (here K = 4 continuations on vorschlag) must pick differently from the rating somewhere."""
+    from sim.games.dungeon.upgrade_lift import pick_rate_chart, pick_rates, upgrade_lift
+
+    cfg = CFG.model_copy(update={"rollout": CFG.rollout.model_copy(update={"k": 4})})
+    picks = pick_rates(GAME, cfg, ["vorschlag", "rollout"], 120, 9, "leicht").set_index("upgrade")
+    opts = GAME.check_options({"difficulty": "leicht"})
+    for policy in ("vorschlag", "rollout"):
+        t = run_batch(GAME, cfg, [policy], 120, 9, opts, progress=False).table
+        m = GAME.metrics(t, opts, cfg)
+        for u in picks.index:
+            offers = picks.loc[u, f"offers_{policy}"]
+            assert offers == t[f"offered_{u}"].sum()
+            if offers:
+                assert picks.loc[u, f"pick_rate_{policy}"] == pytest.approx(m[f"upgrade_{u}_pick_rate"]["value"])
+                assert picks.loc[u, f"pick_rate_{policy}_low"] <= picks.loc[u, f"pick_rate_{policy}"]
+    assert (picks["pick_rate_vorschlag"] != picks["pick_rate_rollout"]).any()
+    lift = upgrade_lift(GAME, cfg, "vorschlag", 200, 9, "leicht")
+    png = pick_rate_chart(lift, picks.reset_index(), ["vorschlag", "rollout"], tmp_path / "picks.png")
+    assert png.stat().st_size > 10_000

@@ -159,7 +159,13 @@ class Dungeon(Game):
         """Difficulty scaling (win rate by difficulty per policy) and each upgrade's measured value (win-rate
         lift when started with it, same seeds) against the Vorschlag rating, for the balance report."""
         from sim.games.dungeon.difficulty import difficulty_chart, difficulty_table
-        from sim.games.dungeon.upgrade_lift import rank_agreement, upgrade_lift, upgrade_lift_chart
+        from sim.games.dungeon.upgrade_lift import (
+            pick_rate_chart,
+            pick_rates,
+            rank_agreement,
+            upgrade_lift,
+            upgrade_lift_chart,
+        )
         from sim.skill_report import balance_skill
 
         table = difficulty_table(self, cfg, ["vorschlag", "greedy"], max(1000, n // 4), seed)
@@ -168,10 +174,16 @@ class Dungeon(Game):
         lift = upgrade_lift(self, cfg, "vorschlag", max(1000, n // 4), seed, self.options["difficulty"])
         lift.to_csv(Path(out) / "upgrade_lift.csv", index=False)
         lift_png = upgrade_lift_chart(lift, Path(out) / "upgrade_lift.png")
+        # the expert's picks: rollout plays ~100 runs/s, so a fortieth of the report's runs (500 at the default)
+        picks = pick_rates(self, cfg, ["vorschlag", "rollout"], max(200, n // 40), seed, self.options["difficulty"])
+        picks.to_csv(Path(out) / "upgrade_picks.csv", index=False)
+        picks_png = pick_rate_chart(lift, picks, ["vorschlag", "rollout"], Path(out) / "upgrade_picks.png")
         return [
             ("Win rate by difficulty (vorschlag, greedy; same seeds)", png.name),
             (f"Upgrade value: win-rate lift when started with it (vorschlag, same seeds) vs its Vorschlag rating; "
              f"rank agreement {rank_agreement(lift):.2f}", lift_png.name),
+            ("Upgrade picks: how often the Vorschlag rating and the rollout expert take each upgrade when offered "
+             "as a reward (same seeds), upgrades ordered by their measured lift", picks_png.name),
         ] + balance_skill(self, cfg, out, n, seed)
 
     def describe(self, cfg, options) -> dict[str, Any]:

@@ -7,6 +7,10 @@ match and the paired difference in wins is the upgrade's own effect (its interva
 differences). The Vorschlag rating of the same upgrade (``policies.dungeon.offer_value`` at full LP,
 as offered at the start) is set beside it: the rank correlation says whether the Vorschlag button's
 offer rating orders upgrades the way they actually pay off.
+
+Beside both, ``pick_rates`` says what players pick when offered each upgrade as a reward: the rated policy and
+the ``rollout`` expert (which tries every offer on continuations and keeps what wins most), so a designer sees
+where the Vorschlag rating and an expert disagree.
 """
 
 from __future__ import annotations
@@ -61,6 +65,46 @@ def upgrade_lift(game: Game, cfg: C.DungeonConfig, policy: str, n: int, seed: in
     table["rank_lift"] = table["win_lift"].rank(ascending=False, method="min").astype(int)
     table["rank_rating"] = table["rating"].rank(ascending=False, method="min").astype(int)
     return table.sort_values("win_lift", ascending=False, kind="mergesort").reset_index(drop=True)
+
+
+def pick_rates(game: Game, cfg: C.DungeonConfig, policies: list[str], n: int, seed: int,
+               difficulty: str) -> pd.DataFrame:
+    """One row per upgrade: for each policy its reward pick rate (picks per offer) with the 95 % interval and the
+    number of offers, from ``n`` runs on the same seeds (columns ``pick_rate_<policy>``, ``..._low/_high``,
+    ``offers_<policy>``)."""
+    from sim.games.dungeon.upgrade_stats import upgrade_names_of
+
+    opts = game.check_options({"difficulty": difficulty})
+    rows: dict[str, dict] = {}
+    for policy in policies:
+        t = run_batch(game, cfg, [policy], n, seed, opts, chunk=game.chunk, progress=False).table
+        for name in upgrade_names_of(t):
+            offers = int(t[f"offered_{name}"].sum())
+            rate = stats.share(int(t[f"picked_{name}"].sum()), offers)
+            rows.setdefault(name, {"upgrade": name}).update({
+                f"pick_rate_{policy}": rate["value"], f"pick_rate_{policy}_low": rate["ci95"][0],
+                f"pick_rate_{policy}_high": rate["ci95"][1], f"offers_{policy}": offers})
+    return pd.DataFrame(list(rows.values()))
+
+
+def pick_rate_chart(lift: pd.DataFrame, picks: pd.DataFrame, policies: list[str], path: Path) -> Path:
+    """Per upgrade (ordered by its measured lift, most valuable on top): each policy's reward pick rate with its
+    95 % interval: what the rating recommends beside what the expert picks."""
+    t = lift[["upgrade", "win_lift"]].merge(picks, on="upgrade", how="left").iloc[::-1].reset_index(drop=True)
+    fig, ax = plt.subplots(figsize=(7.5, 0.42 * len(t) + 1.6))
+    y = np.arange(len(t))
+    h = 0.8 / max(1, len(policies))
+    for i, policy in enumerate(policies):
+        v = t[f"pick_rate_{policy}"].to_numpy(dtype=float)
+        err = [v - t[f"pick_rate_{policy}_low"].to_numpy(dtype=float),
+               t[f"pick_rate_{policy}_high"].to_numpy(dtype=float) - v]
+        ax.barh(y + (i - (len(policies) - 1) / 2) * h, v, height=h, xerr=err, capsize=2, label=policy)
+    ax.set_yticks(y, [f"{u}  ({w:+.2f})" for u, w in zip(t["upgrade"], t["win_lift"], strict=True)])
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("picked when offered as a reward (95 %)")
+    ax.set_title("Würfel Dungeon: what players pick\n(upgrades ordered by their measured win-rate lift, in brackets)")
+    ax.legend(loc="lower right", fontsize=8)
+    return charts.save(fig, path)
 
 
 def rank_agreement(table: pd.DataFrame) -> float:
