@@ -192,14 +192,10 @@ def test_dungeon_replay_row_is_the_batch_row():
     opts = {"difficulty": "normal"}
     table = play("dungeon", "vorschlag", 12, sets, opts)
     cfg = g.load(None, list(sets))
-    from sim.games.dungeon.inputs import table_columns
-
-    cols = table_columns(cfg)
     for run in (3, 7, 11):
-        row = g.replay_row(cfg, "vorschlag", SEED, run, opts)
+        row = g.replay_log(cfg, ["vorschlag"], SEED, run, opts).table_rows[0]
         batch = table[table["run"] == run].iloc[0]
-        assert [float(row[j]) for j in range(len(cols))] == pytest.approx([float(batch[c]) for c in cols],
-                                                                          nan_ok=True), run
+        assert len(row) > 100 and all(row[c] == pytest.approx(batch[c]) for c in row), run
 
 
 def test_dungeon_full_skill_draws_nothing():

@@ -18,7 +18,8 @@ from sim.games.dungeon import play as P
 from sim.games.dungeon import rollctl as RC
 from sim.games.dungeon import rollout as RO
 from sim.games.dungeon import tables as T
-from sim.games.dungeon.inputs import TM, frozen, table_columns
+from sim.games.dungeon.inputs import TM, frozen
+from sim.games.dungeon.table_schema import table_columns
 
 SEED = 2026
 G = get_game("dungeon")
@@ -44,12 +45,11 @@ def test_replay_is_the_batch_row():
     sets = ("rollout.k=2",)
     table = play("rollout", 10, sets)
     cfg = G.load(None, list(sets))
-    cols = table_columns(cfg)
     for run in (1, 6, 9):
-        row = G.replay_row(cfg, "rollout", SEED, run, {"difficulty": "normal"})
+        row = G.replay_log(cfg, ["rollout"], SEED, run, {"difficulty": "normal"}).table_rows[0]
         batch = table[table["run"] == run].iloc[0]
-        assert [float(row[j]) for j in range(len(cols))] == pytest.approx([float(batch[c]) for c in cols],
-                                                                          nan_ok=True), run
+        assert len(row) > 100 and all(row[c] == pytest.approx(batch[c]) for c in row if c not in ("policy",)), run
+        assert row["policy"] == "rollout"
 
 
 def test_chunks_and_thread_blocks_do_not_change_the_runs():
