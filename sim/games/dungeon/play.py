@@ -385,16 +385,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
         rr = room - 1
         st_map[0] = stream_key(seed, run, 1 + sa, room)
         third = RAST if uniform(st_map) < rp[C.RP_REST_CHANCE] else GEHEIMNIS
-        # Geheimnis event, drawn whatever the choice so that every policy meets the same rooms
-        u = uniform(st_map) * ev_tot
-        event = 0
-        while event < 2 and u >= ev_weights[event]:
-            u -= ev_weights[event]
-            event += 1
-        if rooms[rr, C.RM_BOSS] >= 0:
-            e = rooms[rr, C.RM_BOSS]
-        else:
-            e = pool[rooms[rr, C.RM_POOL0] + below(st_map, rooms[rr, C.RM_POOLN])]
+        # Geheimnis event and enemy, drawn whatever the choice so that every policy meets the same rooms
+        event, e = _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, pool)
         card = KAMPF
         if rooms[rr, C.RM_PATH]:
             cards[0] = KAMPF
@@ -413,6 +405,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
                 sa = salt_now(rc)
                 if sa != 0:
                     _salted(seed, run, sa, room, ubuf)
+                    # the cards were seen, not what lies behind them: the continuation meets its own event and enemy
+                    st_map[0] = stream_key(seed, run, 1 + sa, room)
+                    uniform(st_map)  # the third card, already shown
+                    event, e = _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, pool)
             seconds += rp[C.RP_T_PATH]
             out[path_base + card] += 1
             if card == GEHEIMNIS:
@@ -1133,6 +1129,21 @@ def _take(item, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, o
         db_left += trunc(rp[C.RP_DB_FIGHTS])
         out[O_DICE_BONUS] += 1
     return lp, maxlp, nj, db_left
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, pool):
+    """What the path cards hide: the Geheimnis event and the room's enemy (the boss in a boss room)."""
+    u = uniform(st_map) * ev_tot
+    event = 0
+    while event < 2 and u >= ev_weights[event]:
+        u -= ev_weights[event]
+        event += 1
+    if rooms[rr, C.RM_BOSS] >= 0:
+        e = rooms[rr, C.RM_BOSS]
+    else:
+        e = pool[rooms[rr, C.RM_POOL0] + below(st_map, rooms[rr, C.RM_POOLN])]
+    return event, e
 
 
 @njit(cache=True, error_model="numpy")

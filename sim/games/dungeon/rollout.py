@@ -9,11 +9,11 @@ random draw after the decision (``rollctl``): the same k futures for every optio
 of them the real one. In-fight decisions are the base policy's. This is the classic rollout improvement: in
 expectation it is never worse than its base, which is the one option of every decision it compares against.
 
-Where it looks: the map of a room (third card, the Geheimnis event behind it, the enemy) is drawn before its path
-card and so is the same in every continuation, as are the offers shown before a reward or market decision: the
-rollout decides knowing the room's event and enemy, which a player at the path cards may not. The market is a
-chain of decisions "leave, or buy one affordable item in stock" (one per purchase), the options the kernel
-enumerates; a joker pack's jokers are drawn when bought, from the salted stream in a continuation.
+Where it looks: what a player sees before a decision is the same in every continuation (the path cards, the
+offers shown before a reward or market decision); what the path cards hide (the Geheimnis event and the room's
+enemy) is drawn again from the salted map stream once the card is chosen, so the rollout never peeks behind a
+card. The market is a chain of decisions "leave, or buy one affordable item in stock" (one per purchase), the
+options the kernel enumerates; a joker pack's jokers are drawn when bought, from the salted stream in a continuation.
 
 No state copy, no recursion: ``rollout_run`` finds the next decision (``play_run`` with the choices so far forced
 and ``RC_STOP``), scores its options, appends the best, and repeats; the real run is then ``play_run`` with every
