@@ -118,8 +118,9 @@ def tornado_chart(sens: pd.DataFrame, metric: str, path: Path) -> Path | None:
                            fontsize=8)
         ax.axvline(base, color="#333", linewidth=1)
         ax.set_xlabel(f"{metric} (base {base:.4g})")
-        ax.set_title(f"{pol}: lowest (blue) / highest (orange) grid value")
-    fig.suptitle(f"Sensitivity of {metric} to each swept field (paired seeds: the swings are not sampling noise)",
+        ax.set_title(f"{pol}: lowest (blue) / highest (orange) grid value", fontsize=10)
+    # two lines: one panel is only 5.5 inches wide
+    fig.suptitle(f"Sensitivity of {metric} to each swept field\n(paired seeds: the swings are not sampling noise)",
                  fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -11,6 +11,7 @@ of ``[[variants]]`` (a name, ``set = {field = value}`` and optionally their own 
     [grid]
     "bonus.value" = [25, 35, 45]
     "bonus.threshold" = [60, 63]
+    # "options.difficulty" = ["leicht", "normal"]   # a game option can be an axis too
     [options]            # optional game options (e.g. players = 2)
 
 Every point plays the same runs 0..n-1 with the same seed (paired), so differences between points
@@ -121,7 +122,7 @@ def _finish_row(out: Path, sweep: Sweep, point: int, slot: int) -> None:
     if table is None:
         raise DicesimError(f"parts of point {point} policy {sweep.plan[slot][0]} are missing in {out}/parts")
     cfg = next(p.cfg for p in sweep.points if p.index == point)  # the point's own rules, also on --resume
-    metrics = sweep.game.metrics(table, sweep.options, cfg)
+    metrics = sweep.game.metrics(table, sweep.options_of(point), cfg)
     clean = {
         name: {"value": _num(m.get("value")), **({"ci95": [_num(x) for x in m["ci95"][:2]]} if m.get("ci95") else {})}
         for name, m in metrics.items()
@@ -200,7 +201,8 @@ def _play(sweep: Sweep, out: Path, pending: dict[tuple[int, int], list[Task]], b
     """Every pending chunk through the backend; a (point, policy) gets its metric row when its last part is
     written, whatever order the parts come back in."""
     left = {g: len(ts) for g, ts in pending.items()}
-    jobs = [Job(sweep.points[point].cfg, sweep.plan[slot][1], sweep.spec.seed, t.start, t.count, sweep.options, t)
+    jobs = [Job(sweep.points[point].cfg, sweep.plan[slot][1], sweep.spec.seed, t.start, t.count,
+                sweep.options_of(point), t)
             for (point, slot), tasks in pending.items() for t in tasks]
     try:
         for job, part in backend.run(sweep.game, jobs):

@@ -173,7 +173,7 @@ def overlays(
     game = get_game(canon["game"])
     first = overlay_points(table, fields, base)[0][0]
     cfg = point_config(game, meta.get("base_config"), canon["points"][first]["sets"])  # rules the charts draw
-    return [Path(p) for p in game.charts(tables, dest, canon["options"], cfg)]
+    return [Path(p) for p in game.charts(tables, dest, canon["points"][first].get("options") or canon["options"], cfg)]
 
 
 CAPTIONS = {

@@ -61,6 +61,7 @@ class Point:
     config_path: str | None
     cfg: Strict
     config_hash: str
+    options: dict[str, Any] | None = None  # the point's game options where the grid sweeps one (``options.NAME``)
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,10 @@ class Sweep:
     def name(self) -> str:
         return self.spec.title or Path(self.source).stem
 
+    def options_of(self, point: int) -> dict[str, Any]:
+        """The game options point ``point`` plays under: the sweep's, or its own where the grid sweeps one."""
+        return self.points[point].options or self.options
+
     def spans(self) -> list[tuple[int, int]]:
         return [(s, min(self.chunk, self.spec.n - s)) for s in range(0, self.spec.n, self.chunk)]
 
@@ -117,7 +122,7 @@ class Sweep:
             "options": _jsonable(self.options),
             "points": [
                 {"label": p.label, "values": _jsonable(p.values), "sets": _jsonable(p.sets),
-                 "config_hash": p.config_hash}
+                 "config_hash": p.config_hash, **({"options": _jsonable(p.options)} if p.options else {})}
                 for p in self.points
             ],
         }
@@ -260,23 +265,38 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
                 raise ConfigError(f"{source}: [grid] {key} lists a value twice: {values!r}")
             for v in values:  # one field at a time first, so the error names the field and the value
                 try:
-                    point_config(game, base, {key: v})
+                    if key.startswith(OPTION_AXIS):
+                        _point_options(game, options, {key: v})
+                    else:
+                        point_config(game, base, {key: v})
                 except DicesimError as e:
                     raise ConfigError(f"{source}: [grid] {key} = {v!r}: {e}") from None
-            base_values[key] = _field_value(base_cfg, key)
+            base_values[key] = (options.get(key[len(OPTION_AXIS):]) if key.startswith(OPTION_AXIS)
+                                else _field_value(base_cfg, key))
         fields = list(grid)
         for i, combo in enumerate(itertools.product(*grid.values())):
             values = dict(zip(fields, combo, strict=True))
+            sets = {k: v for k, v in values.items() if not k.startswith(OPTION_AXIS)}
             label = ", ".join(f"{k}={v}" for k, v in values.items())
             try:
-                cfg = point_config(game, base, values)
+                cfg = point_config(game, base, sets)
+                opts = _point_options(game, options, values) if len(sets) < len(values) else None
             except DicesimError as e:
                 raise ConfigError(f"{source}: [grid] point {label}: {e}") from None
-            points.append(Point(i, label, values, None, values, base, cfg, config_hash(cfg)))
+            points.append(Point(i, label, values, None, sets, base, cfg, config_hash(cfg), opts))
     else:
         raise ConfigError(f"{source}: needs a [grid] over config fields or a list of [[variants]]")
     chunk = spec.chunk or game.chunk
     return Sweep(spec, source, game, options, plan, points, fields, base, base_values, chunk)
+
+
+OPTION_AXIS = "options."  # a [grid] key naming a game option (e.g. "options.difficulty"), not a config field
+
+
+def _point_options(game: Game, options: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """The sweep's options with the point's swept ones (``options.NAME`` keys) in their place, checked."""
+    swept = {k[len(OPTION_AXIS):]: v for k, v in values.items() if k.startswith(OPTION_AXIS)}
+    return game.check_options({**options, **swept})
 
 
 def _field_value(cfg: Strict, dotted: str) -> Any:

@@ -110,6 +110,8 @@ BAD = [
     ('"bonus.value" = 25', "bonus.value must be a list"),
     ('"bonus.value" = [25, 2000]', "bonus.value"),
     ('"joker.mode" = ["forced", "sometimes"]', "joker.mode"),
+    ('"options.players" = [1, 9]', r"options.players = 9: --players"),
+    ('"options.speed" = [1, 2]', "options.speed"),
 ]
 
 
@@ -199,6 +201,42 @@ def test_table_rows_match_direct_batches_on_the_same_seed(tmp_path):
     csv = pd.read_csv(tmp_path / "out" / "sweep.csv")
     assert len(csv) == 12 and list(csv.columns) == list(t.columns)
     assert len(list((tmp_path / "out" / "parts").glob("*.arrow"))) == 36
+
+
+SKILL_BY_DIFFICULTY = """
+game = "dungeon"
+policies = ["vorschlag"]
+n = 300
+seed = 5
+[grid]
+"skill.level" = [0.5, 1.0]
+"options.difficulty" = ["leicht", "schwer"]
+"""
+
+
+def test_a_game_option_is_an_axis_of_the_grid(tmp_path):
+    """``options.difficulty`` sweeps the option: each point plays the runs a batch with that option and the point's
+    config plays (same seed), and the report draws the skill x difficulty heatmap."""
+    s = load_sweep(write(tmp_path, SKILL_BY_DIFFICULTY))
+    assert [p.label for p in s.points] == ["skill.level=0.5, options.difficulty=leicht",
+                                           "skill.level=0.5, options.difficulty=schwer",
+                                           "skill.level=1.0, options.difficulty=leicht",
+                                           "skill.level=1.0, options.difficulty=schwer"]
+    assert [s.options_of(i)["difficulty"] for i in range(4)] == ["leicht", "schwer"] * 2
+    assert s.points[0].sets == {"skill.level": 0.5}
+    r = run_sweep(s, tmp_path / "out", progress=False, report=True)
+    g = get_game("dungeon")
+    for i in (1, 2):
+        row = r.table.iloc[i]
+        cfg = g.load(None, [f"skill.level={row['skill.level']}"])
+        opts = {"difficulty": row["options.difficulty"]}
+        m = g.metrics(run_batch(g, cfg, ["vorschlag"], 300, 5, opts, progress=False).table, opts, cfg)
+        assert row["win_rate"] == m["win_rate"]["value"]
+    win = r.table.set_index("label")["win_rate"]
+    assert win["skill.level=1.0, options.difficulty=leicht"] > win["skill.level=1.0, options.difficulty=schwer"]
+    assert list((tmp_path / "out").glob("sweep_heatmap_*.png"))
+    # a sweep without option axes keeps its fingerprint (stored sweeps still resume)
+    assert "options" not in load_sweep(write(tmp_path, SMALL, "k.toml")).canonical()["points"][0]
 
 
 def test_keep_runs_false_drops_parts(tmp_path):
