@@ -266,3 +266,14 @@ def test_dungeon_balance_skill_chart(tmp_path):
         assert rows[1.0]["win_rate"]["value"] == plain["win"].mean()
         if plain["win"].mean() > 0.05:
             assert rows[1.0]["change_from_level_0"]["ci95"][0] > 0
+
+
+def test_dungeon24_seat_swaps_keep_the_player_at_its_level():
+    """The people matrix swaps seats to cancel the first attacker's edge: the player at level 0 (random moves)
+    must lose in both seatings, not hand its level to the opponent in the swapped games (which made it ~0.5)."""
+    g = get_game("dungeon24")
+    cfg = g.load(None, ["skill.level=0"])
+    wr = np.array(g.matchup(cfg, "heuristic", "heuristic", 300, 3)["win_rate"])
+    assert wr.max() < 0.35, wr
+    plain = np.array(g.matchup(g.load(), "heuristic", "heuristic", 300, 3)["win_rate"])
+    assert abs(plain.mean() - 0.5) < 0.1  # the mirror match at full skill is even

@@ -29,7 +29,7 @@ def _seat_scores(cfg: Dungeon24Config, policy: str, opponent: str, a: int, b: in
                  perm: tuple[int, ...] | None) -> np.ndarray:
     """Per-run score (win 1, draw 1/2) of ``policy`` with pyramid ``perm`` (None: its own), both seatings averaged."""
     t1 = run_games(cfg, [policy, opponent], [a, b], seed, start, n, [perm, None])[:, 0]
-    t2 = run_games(cfg, [opponent, policy], [b, a], seed, start, n, [None, perm])[:, 0]
+    t2 = run_games(cfg, [opponent, policy], [b, a], seed, start, n, [None, perm], player_seat=1)[:, 0]
     return (seat_score(t1, 0) + seat_score(t2, 1)) / 2
 
 
@@ -84,7 +84,7 @@ def matchup(cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: in
     for i in range(k):
         for j in range(k):
             t1 = run_games(cfg, [policy_a, policy_b], [i, j], seed, 0, n)
-            t2 = run_games(cfg, [policy_b, policy_a], [j, i], seed, 0, n)
+            t2 = run_games(cfg, [policy_b, policy_a], [j, i], seed, 0, n, player_seat=1)
             m = stats.mean((seat_score(t1[:, 0], 0) + seat_score(t2[:, 0], 1)) / 2)
             wr[i][j] = m["value"]
             ci[i][j] = m["ci95"]
@@ -114,7 +114,7 @@ def ability_lift(cfg: Dungeon24Config, policy: str, opponent: str, n: int, seed:
         score = {}
         for on in (True, False):
             t1 = run_games(cfg, [policy, opponent], [i, i], seed, 0, n, abilities=[on, True])
-            t2 = run_games(cfg, [opponent, policy], [i, i], seed, 0, n, abilities=[True, on])
+            t2 = run_games(cfg, [opponent, policy], [i, i], seed, 0, n, abilities=[True, on], player_seat=1)
             score[on] = (seat_score(t1[:, 0], 0) + seat_score(t2[:, 0], 1)) / 2
         out["lift"].append(stats.paired_difference(score[True], score[False]))
     return out

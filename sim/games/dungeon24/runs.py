@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from policies.dungeon24 import POLICIES
+from policies.skill import SK_OPPONENTS, SK_PLAYER
 from sim.config import DicesimError, config_hash
 from sim.games.dungeon24 import play
 from sim.games.dungeon24 import rules as R
@@ -64,13 +65,20 @@ def parse_arrangement(value: str) -> tuple[int, ...] | None:
 
 
 def run_games(cfg: Dungeon24Config, pols: list[str], people: list[int], seed: int, start: int, count: int,
-              perms: list[tuple[int, ...] | None] | None = None, abilities: list[bool] | None = None) -> np.ndarray:
+              perms: list[tuple[int, ...] | None] | None = None, abilities: list[bool] | None = None,
+              player_seat: int = 0) -> np.ndarray:
     """The raw int64 table ``[count, len(play.COLUMNS)]`` for seats ``pols``/``people``.
 
     ``perms[s]``: a fixed pyramid for seat ``s`` (None: its policy arranges); ``abilities[s]``
-    False plays seat ``s`` without its people ability (for the ability lift).
+    False plays seat ``s`` without its people ability (for the ability lift). ``player_seat``: the seat of the
+    player whose level is ``skill.level`` (the other seat plays at ``skill.opponents``): analyses that swap the
+    seats to cancel the first-attacker advantage pass 1 for the swapped games, so the skill follows the player.
     """
     rp, cards, ability = frozen(cfg)
+    if player_seat == 1:
+        rp = rp.copy()
+        a, b = R.RP_SIZE + SK_PLAYER, R.RP_SIZE + SK_OPPONENTS
+        rp[a], rp[b] = rp[b], rp[a]
     pol_ids = np.array([POLICIES[p] for p in pols], np.int64)
     ppl = np.array(people, np.int64)
     abil = ability[ppl].copy()
