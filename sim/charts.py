@@ -28,7 +28,9 @@ def save(fig: Any, path: str | Path, tight: bool = True) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     if tight:
         fig.tight_layout()
-    fig.savefig(path, dpi=DPI)
+        fig.savefig(path, dpi=DPI)
+    else:  # a layout tight_layout cannot arrange (a colorbar shared by panels): crop to what was drawn, labels kept
+        fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.15)
     plt.close(fig)
     return path
 
