@@ -47,6 +47,7 @@ from sim.rng import next_below, next_float
 POLICIES = {"threshold": 0, "greedy": 1, "optimal-turn": 2, "optimal-win": 3, "random": 4, "leader-win": 5}
 THRESHOLD, GREEDY, OPTIMAL_TURN, OPTIMAL_WIN, RANDOM, LEADER_WIN = (POLICIES[p] for p in POLICIES)
 WIN_POLICIES = ("optimal-win", "leader-win")  # the policies that read the two-player solution
+NO_LIMIT = np.int64(1 << 60)  # best_by_q's points limit where none applies (int64, not a literal: one compile)
 
 # policy parameters (indices into pp, see sim.games.dadox.config.freeze_policies)
 PP_THRESHOLD = 0  # six values, by dice to throw next
@@ -294,7 +295,7 @@ def optimal_win(o0, no, t, n, me, opened, opp, opp_opened, opt, tb, rp, sol, scr
         )
         scr.key[0] = a
         scr.key[1] = b
-    return best_by_q(o0, no, t, n, 1 << 60, opt, scr.q, scr.thr, scr.bank_ok, scr.bank_val, sol.cap[a], rp)
+    return best_by_q(o0, no, t, n, NO_LIMIT, opt, scr.q, scr.thr, scr.bank_ok, scr.bank_val, sol.cap[a], rp)
 
 
 # --- dispatch -------------------------------------------------------------------------------------

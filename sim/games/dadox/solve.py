@@ -47,7 +47,7 @@ from numba import njit, prange
 
 from sim.config import DicesimError
 from sim.games.dadox import rules as R
-from sim.games.dadox.tables import FIRST_TAB, NL, QW, SN_NEXT, SN_OFF, SN_OPT, build_tables
+from sim.games.dadox.tables import FIRST_TAB, N_TABS, NL, QW, SN_NEXT, SN_OFF, SN_OPT, build_tables
 
 NO_ARG = np.empty((0, 0), np.int64)
 
@@ -167,41 +167,47 @@ def turn_dp(cap, bank_val, bank_ok, bust_val, tb, later, need_lo, need_hi, thr, 
     ``q`` needs ``(cap + tb.go_pad + 1) * QW`` entries. ``arg`` (rows: turn totals, columns:
     outcome groups) gets the best options of the rows below ``closed_from`` when it has rows. ``sv``, ``sa``:
     ``tail_scratch`` (arguments, not allocated here: numba counts references to a local array in every
-    inlined ``throw_value``).
+    inlined ``throw_value``). ``cap`` >= 1.
     Turn totals above the cap count as the cap, so an all-locked throw at the cap returns to the cap
     row: that row is iterated to its fixed point (its locked share is a few per cent).
+    One row loop with one call of each inlined helper (each call site is compiled again): the cap row
+    passes until its fixed point, closed-form rows below it, then full rows (row 0 also the first throw).
     """
     x = bank_val[cap]
     closed = closed_from(cap, bank_val, bank_ok, bust_val)
-    if x < bust_val[cap]:  # busting beats banking: throw on until it comes
-        for n in range(1, R.N_DICE + 1):
-            for need in range(need_lo, need_hi + 1):
-                thr[cap, n - 1, need] = bust_val[cap]
-        q_row(cap, thr, bank_val, bank_ok, later, need_hi, q)
-    else:
-        for n in range(1, R.N_DICE + 1):
-            for need in range(need_lo, need_hi + 1):
-                thr[cap, n - 1, need] = x
-        for _ in range(CAP_SWEEPS if tb.lk_g.shape[0] > 0 else 1):  # without all-locked groups: one pass
-            q_row(cap, thr, bank_val, bank_ok, later, need_hi, q)
-            for t in range(cap + 1, cap + tb.go_pad + 1):
-                for i in range(QW):
-                    q[t * QW + i] = q[cap * QW + i]
-            if closed_row(cap, x, bust_val[cap], tb, need_lo, need_hi, thr, q) <= 1e-15 * (1.0 + abs(x)):
+    throw_on = x < bust_val[cap]  # busting beats banking: throw on until it comes
+    for n in range(1, R.N_DICE + 1):
+        for need in range(need_lo, need_hi + 1):
+            thr[cap, n - 1, need] = bust_val[cap] if throw_on else x
+    # closed_row passes at the cap (without all-locked groups one settles it)
+    cap_passes = 0 if throw_on else (CAP_SWEEPS if tb.lk_g.shape[0] > 0 else 1)
+    start = 0.0
+    for t in range(cap, -1, -1):
+        p = 0
+        delta = 0.0
+        while True:
+            if t < closed:
+                for tab in range(N_TABS if t == 0 else FIRST_TAB):  # (n - 1) * 2 + need, then the first throw
+                    need = tab % 2
+                    if tab < FIRST_TAB and (need < need_lo or need > need_hi):
+                        continue
+                    v = throw_value(t, tab, bust_val[t], q, tb, arg, sv, sa)
+                    if tab == FIRST_TAB:
+                        start = v
+                    else:
+                        thr[t, tab // 2, need] = v
+            elif t < cap or p > 0:
+                delta = closed_row(t, x, bust_val[t], tb, need_lo, need_hi, thr, q)
+            q_row(t, thr, bank_val, bank_ok, later, need_hi, q)
+            if t < cap:
                 break
-    q_row(cap, thr, bank_val, bank_ok, later, need_hi, q)
-    for t in range(cap + 1, cap + tb.go_pad + 1):
-        for i in range(QW):
-            q[t * QW + i] = q[cap * QW + i]
-    for t in range(cap - 1, closed - 1, -1):
-        closed_row(t, x, bust_val[t], tb, need_lo, need_hi, thr, q)
-        q_row(t, thr, bank_val, bank_ok, later, need_hi, q)
-    for t in range(closed - 1, -1, -1):
-        for n in range(1, R.N_DICE + 1):
-            for need in range(need_lo, need_hi + 1):
-                thr[t, n - 1, need] = throw_value(t, (n - 1) * 2 + need, bust_val[t], q, tb, arg, sv, sa)
-        q_row(t, thr, bank_val, bank_ok, later, need_hi, q)
-    return throw_value(0, FIRST_TAB, bust_val[0], q, tb, arg, sv, sa)
+            for r in range(cap + 1, cap + tb.go_pad + 1):  # rows above the cap repeat it
+                for i in range(QW):
+                    q[r * QW + i] = q[cap * QW + i]
+            if p == cap_passes or (p > 0 and delta <= 1e-15 * (1.0 + abs(x))):
+                break
+            p += 1
+    return start
 
 
 def need_range(rp: np.ndarray) -> tuple[int, int, int]:
@@ -236,7 +242,7 @@ def solve_turn(rp: np.ndarray, turn_cap: int) -> TurnSolution:
     tb = build_tables(rp)
     unit = int(rp[R.RP_UNIT])
     opening = -(-int(rp[R.RP_OPENING]) // unit)
-    cap = max(turn_cap // unit, opening)
+    cap = max(turn_cap // unit, opening, 1)
     later, lo, hi = need_range(rp)
     thr = np.zeros((2, cap + 1, R.N_DICE, 2))
     q = np.zeros((2, (cap + tb.go_pad + 1) * QW))
