@@ -86,17 +86,14 @@ class Scratch(NamedTuple):
     bank_val: np.ndarray
     bank_ok: np.ndarray
     bust_val: np.ndarray
-    sv: np.ndarray  # ``solve.tail_scratch``
-    sa: np.ndarray
 
 
 @njit(cache=True)
-def make_scratch(tm: int, tb) -> Scratch:
-    """Scratch for turn totals up to ``tm`` (``Solved.bank_to`` columns) under the tables ``tb``."""
-    sv, sa = tail_scratch(tb)
+def make_scratch(tm: int, pad: int) -> Scratch:
+    """Scratch for turn totals up to ``tm`` (``Solved.bank_to`` columns) and option pad ``pad``."""
     return Scratch(
-        np.full(2, -1, np.int64), np.empty((tm, R.N_DICE, 2)), np.empty((tm + tb.go_pad + 1) * QW),
-        np.empty(tm), np.empty(tm, np.bool_), np.empty(tm), sv, sa,
+        np.full(2, -1, np.int64), np.empty((tm, R.N_DICE, 2)), np.empty((tm + pad + 1) * QW),
+        np.empty(tm), np.empty(tm, np.bool_), np.empty(tm),
     )
 
 
@@ -289,9 +286,10 @@ def optimal_win(o0, no, t, n, me, opened, opp, opp_opened, opt, tb, rp, sol, scr
     if scr.key[0] != a or scr.key[1] != b:
         later = rp[R.RP_LATER_15]
         need_hi = 1 if (later or rp[R.RP_CONFIRM]) else 0
+        sv, sa = tail_scratch(tb)  # here, not in ``Scratch``: every array there costs each decision a reference count
         pair_turn(
             a, b, sol.V, sol.bank_to, sol.bust_to, sol.cap, tb, later, later, need_hi, scr.thr, scr.q,
-            scr.bank_val, scr.bank_ok, scr.bust_val, np.empty((0, 0), np.int64), scr.sv, scr.sa,
+            scr.bank_val, scr.bank_ok, scr.bust_val, np.empty((0, 0), np.int64), sv, sa,
         )
         scr.key[0] = a
         scr.key[1] = b

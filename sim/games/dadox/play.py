@@ -191,7 +191,7 @@ def play_games(seed, start, count, pids, rotate, rp, pp, tb, sol, turns, winners
     no_log = np.empty((0, LOG_WIDTH), np.int64)
     for b in prange(nb):
         blk = np.int64(b)  # prange counts in uint64: int64 keeps one signature of play_game (replay's) = one compile
-        scr = make_scratch(tm, tb)
+        scr = make_scratch(tm, tb.go_pad)
         scores = np.empty(players, np.int64)
         opened = np.empty(players, np.bool_)
         for g in range(blk * step, min(count, (blk + 1) * step)):
@@ -205,7 +205,7 @@ def replay_game(seed, run, pids, rotate, rp, pp, tb, sol, max_rows):
     """One game with its event log (the same ``play_game`` as the batch kernel)."""
     players = pids.shape[0]
     log = np.zeros((max_rows, LOG_WIDTH), np.int64)
-    scr = make_scratch(sol.bank_to.shape[1], tb)
+    scr = make_scratch(sol.bank_to.shape[1], tb.go_pad)
     stat = np.zeros((players, N_STAT), np.int64)
     scores = np.empty(players, np.int64)
     opened = np.empty(players, np.bool_)

@@ -47,7 +47,20 @@ from numba import njit, prange
 
 from sim.config import DicesimError
 from sim.games.dadox import rules as R
-from sim.games.dadox.tables import FIRST_TAB, N_TABS, NL, QW, SN_NEXT, SN_OFF, SN_OPT, build_tables
+from sim.games.dadox.tables import (
+    FIRST_TAB,
+    LK_END,
+    LK_FIRST,
+    LK_GROUP,
+    N_TABS,
+    NL,
+    QW,
+    SN_NEXT,
+    SN_OFF,
+    SN_OPT,
+    TL_GROUPS,
+    build_tables,
+)
 
 NO_ARG = np.empty((0, 0), np.int64)
 
@@ -61,26 +74,28 @@ def throw_value(t, tab, bust_v, q, tb, arg, sv, sa):
 
     ``q`` is the flat Q table (rows above the cap repeat it); ``arg[t, g]`` records the chosen
     option of each outcome group when ``arg`` has rows (ties: the first, i.e. more points).
-    The maxima come from the table's tail nodes (``tables``: ``sn``), shorter tails first, into the
+    The maxima come from the table's tail nodes (``tables``: ``Tables.tails``), shorter tails first, into the
     scratch ``sv`` (value) and ``sa`` (option): a node's head beats its rest unless the rest is larger,
     which is the first best option of the list, as a scan of it would find.
     """
     base = t * QW
     record = arg.shape[0] > 0
-    for k in range(tb.tab_sn[tab], tb.tab_sn[tab + 1]):
-        v = q[base + tb.sn[k, SN_OFF]]
-        nx = tb.sn[k, SN_NEXT]
+    nodes = TL_GROUPS + tb.g_prob.shape[0]
+    for k in range(tb.tails[tab], tb.tails[tab + 1]):
+        j = np.uint64(nodes + 3 * k)  # unsigned: no negative-index wraparound on these loads
+        v = q[np.uint64(base + tb.tails[j + SN_OFF])]
+        nx = np.uint64(tb.tails[j + SN_NEXT])
         w = sv[nx]
         if w > v:
             v = w
             if record:
                 sa[k] = sa[nx]
         elif record:
-            sa[k] = tb.sn[k, SN_OPT]
+            sa[k] = tb.tails[j + SN_OPT]
         sv[k] = v
     acc = tb.tab_bust[tab] * bust_v
     for g in range(tb.tab_g[tab], tb.tab_g[tab + 1]):
-        k = tb.g_sn[g]
+        k = np.uint64(tb.tails[TL_GROUPS + g])
         acc += tb.g_prob[g] * sv[k]
         if record:
             arg[t, g] = sa[k]
@@ -88,11 +103,11 @@ def throw_value(t, tab, bust_v, q, tb, arg, sv, sa):
 
 
 @njit(cache=True, inline="always")
-def best_locked(t, g, q, tb):
-    """(value, option) of the best option of an all-locked group ``g`` thrown at turn total ``t``."""
+def best_locked(t, j, q, tb):
+    """(value, option) of the best option of the all-locked group ``tb.lk_g[j]`` thrown at turn total ``t``."""
     best = -np.inf
     bo = -1
-    for o in range(tb.g_o[g], tb.g_o[g + 1]):
+    for o in range(tb.lk_g[j, LK_FIRST], tb.lk_g[j, LK_END]):
         v = q[t * QW + tb.go_off[o]]
         if v > best:
             best = v
@@ -140,8 +155,7 @@ def closed_row(t, x, bust_v, tb, need_lo, need_hi, thr, q):
             tab = (n - 1) * 2 + need
             v = tb.tab_bust[tab] * bust_v + tb.tab_free[tab] * x
             for j in range(tb.tab_lk[tab], tb.tab_lk[tab + 1]):
-                g = tb.lk_g[j]
-                v += tb.g_prob[g] * best_locked(t, g, q, tb)[0]
+                v += tb.g_prob[tb.lk_g[j, LK_GROUP]] * best_locked(t, j, q, tb)[0]
             delta = max(delta, abs(v - thr[t, n - 1, need]))
             thr[t, n - 1, need] = v
     return delta
@@ -150,7 +164,7 @@ def closed_row(t, x, bust_v, tb, need_lo, need_hi, thr, q):
 @njit(cache=True)
 def tail_scratch(tb):
     """(sv, sa): ``throw_value``'s scratch, one entry per tail node and the sentinel (-inf) after them."""
-    k = tb.sn.shape[0]
+    k = tb.tails[N_TABS]
     sv = np.empty(k + 1)
     sv[k] = -np.inf
     sa = np.full(k + 1, -1, np.int64)
@@ -421,8 +435,8 @@ def _end_of_turn(a, c, thr, bank_val, bank_ok, bust_val, arg, tb, later, q, bank
                         dist[bust_to[a, t]] += m * tb.tab_bust[tab]
                         dist[bank_col] += m * tb.tab_free[tab]
                         for j in range(tb.tab_lk[tab], tb.tab_lk[tab + 1]):
-                            g = tb.lk_g[j]
-                            _pass_on(t, c, best_locked(t, g, q, tb)[1], m * tb.g_prob[g], tb, pi)
+                            g = tb.lk_g[j, LK_GROUP]
+                            _pass_on(t, c, best_locked(t, j, q, tb)[1], m * tb.g_prob[g], tb, pi)
                         continue
                     dist[bust_to[a, t]] += m * tb.tab_bust[tab]
                     for g in range(tb.tab_g[tab], tb.tab_g[tab + 1]):
