@@ -26,9 +26,15 @@ a plain target, where banking wins) take the same closed form, following only th
   order of falling score sum; it stops when a step moves no value by ``solver.tolerance`` or more,
   and raises when ``max_iter`` steps do not get there. It starts from the value of a coarse policy
   (``_coarse_start``: the turn plans of a subset of opponent states, each used for its neighbours),
-  which cuts the exact steps from seven to three under the default rules. ``floor_share`` follows a game of two optimal
-  players from the start (``_turn_visits``) and gives the share of its turns begun at the floor: how
-  much the truncation of lower scores can matter.
+  which cuts the exact steps from seven to three under the default rules. A step that the last two residuals
+  predict to be the last computes the values alone first (``LAST_MARGIN``): where they move by less than the
+  tolerance it is the last, and where each turn ends is not needed. ``floor_share`` follows a game of two optimal
+  players from the start (``_turn_visits``, with the plans of the last evaluated step) and gives the share of its
+  turns begun at the floor: how much the truncation of lower scores can matter.
+
+Speed (about 120 us a pair and step under the default rules): a throw's best options come from the shared tails
+of its groups' option lists (``throw_value``), the locks of one (t, n) that throw the same table are followed
+together (``_end_of_turn``), and ``turn_dp`` calls each inlined helper once (every call site compiles again).
 
 ``winplan.win_plan`` stores every pair's throw values against the solved ``V`` for the optimal-win policy, which
 then decides by lookups instead of solving a pair's turn whenever the pair of states changes.
