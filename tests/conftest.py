@@ -7,11 +7,15 @@ its compile, or compile it here if it has not started yet (``sim.warmup``).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
 import subprocess
 import sys
+import traceback
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -36,6 +40,45 @@ def cli_json(*args: str, env: dict | None = None) -> dict:
     out = run_cli(*args, "--json", env=env)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
+
+
+def run_clis(*calls: tuple[str, ...], env: dict | None = None, timeout: int = 600) -> list[subprocess.CompletedProcess]:
+    """Several independent ``dicesim`` subprocesses at once (each pays a fresh interpreter's numba and pandas
+    import, about 2 s of CPU, which the second core absorbs while this process only waits)."""
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(lambda args: run_cli(*args, env=env, timeout=timeout), calls))
+
+
+def cli_here(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``dicesim ARGS`` in this process: ``sim.cli.main`` (the console script's function) with ``sys.argv``,
+    stdout, stderr, the working folder and the environment as a subprocess would have them, and the exit code from
+    ``SystemExit``; an uncaught exception prints its traceback and exits 1, as the interpreter would.
+
+    For commands that stop on bad input before any work: the same code path as :func:`run_cli` without a fresh
+    interpreter per call; ``test_cli.py`` keeps checking the error path through a real process."""
+    from sim.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env, saved_argv = dict(os.environ), sys.argv
+    os.environ.update(env or {})
+    sys.argv = ["dicesim", *args]
+    code = 0
+    try:
+        with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main()
+            except SystemExit as e:
+                if isinstance(e.code, str):
+                    print(e.code, file=err)
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            except Exception:
+                err.write(traceback.format_exc())
+                code = 1
+    finally:
+        sys.argv = saved_argv
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(["dicesim", *args], code, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="session")

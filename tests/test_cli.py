@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
-from tests.conftest import cli_json, run_cli
+from tests.conftest import cli_here, cli_json, run_cli, run_clis
 
 
-def test_play_json_contract(tmp_path):
-    out = cli_json("play", "kniffel", "--policy", "greedy", "--n", "2000", "--seed", "1", "--out", str(tmp_path))
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """One ``play --out`` run: its JSON and its output folder (the report test rebuilds a copy of it)."""
+    out = tmp_path_factory.mktemp("played")
+    return cli_json("play", "kniffel", "--policy", "greedy", "--n", "2000", "--seed", "1", "--out", str(out)), out
+
+
+def test_play_json_contract(played):
+    out, tmp_path = played
     for key in ("game", "policy", "n", "seed", "config_hash", "seconds", "runs_per_second", "metrics"):
         assert key in out
     assert out["n"] == 2000 and out["policy"] == "greedy"
@@ -30,9 +38,11 @@ def test_play_json_contract(tmp_path):
 
 
 def test_same_seed_same_numbers():
-    a = cli_json("play", "kniffel", "--policy", "random", "--n", "500", "--seed", "4", "--no-report")
-    b = cli_json("play", "kniffel", "--policy", "random", "--n", "500", "--seed", "4", "--no-report")
-    assert a["metrics"] == b["metrics"]
+    """Two separate processes (run side by side) print the same numbers for the same seed."""
+    args = ("play", "kniffel", "--policy", "random", "--n", "500", "--seed", "4", "--no-report", "--json")
+    a, b = run_clis(args, args)
+    assert a.returncode == b.returncode == 0, a.stderr + b.stderr
+    assert json.loads(a.stdout)["metrics"] == json.loads(b.stdout)["metrics"]
 
 
 def test_compare_is_paired(tmp_path):
@@ -45,8 +55,8 @@ def test_compare_is_paired(tmp_path):
     assert (tmp_path / "report.html").is_file()
 
 
-def test_report_rebuilds_from_tables(tmp_path):
-    cli_json("play", "kniffel", "--policy", "random", "--n", "300", "--out", str(tmp_path))
+def test_report_rebuilds_from_tables(played, tmp_path):
+    shutil.copytree(played[1], tmp_path, dirs_exist_ok=True)
     (tmp_path / "report.html").unlink()
     (tmp_path / "score_distribution.png").unlink()
     res = run_cli("report", str(tmp_path))
@@ -83,7 +93,7 @@ def test_describe_json():
     ],
 )
 def test_bad_input_is_one_error_line_exit_2(args, needle):
-    res = run_cli(*args)
+    res = cli_here(*args)  # the entry point's function in this process; a real process: the test below
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], res.stderr
@@ -91,10 +101,12 @@ def test_bad_input_is_one_error_line_exit_2(args, needle):
 
 
 def test_broken_toml_is_one_error_line(tmp_path):
+    """Through a real process: the interpreter's exit code and nothing else on stderr (no warning, no traceback)."""
     bad = tmp_path / "bad.toml"
     bad.write_text("[bonus\nvalue = 35\n")
     res = run_cli("play", "kniffel", "--policy", "greedy", "--config", str(bad))
     assert res.returncode == 2 and res.stderr.startswith("error: broken TOML") and len(res.stderr.splitlines()) == 1
+    assert cli_here("play", "kniffel", "--policy", "greedy", "--config", str(bad)).stderr == res.stderr
 
 
 def test_json_prints_exactly_one_object():
