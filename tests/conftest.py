@@ -86,6 +86,15 @@ def root() -> Path:
     return ROOT
 
 
+@pytest.fixture(scope="session")
+def calibrate_run(tmp_path_factory) -> tuple[dict, Path]:
+    """One ``dicesim calibrate ... --out --json`` run (its JSON and folder), read by the JSON contract test
+    (``test_calibrate.py``) and the page test (``test_pages.py``)."""
+    out = tmp_path_factory.mktemp("calibrate")
+    return cli_json("calibrate", "kniffel", "--target", "mean_score=209", "--field", "bonus.value", "--policy",
+                    "greedy", "--n", "1000", "--seed", "3", "--out", str(out)), out
+
+
 def _game_of(item: pytest.Item) -> str | None:
     from sim.games import GAMES
 

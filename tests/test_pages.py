@@ -187,11 +187,8 @@ def test_play_summary_is_the_cli_json(tmp_path):
     assert charts and all(p.read_bytes().startswith(PNG) for p in charts)
 
 
-def test_calibrate_page(tmp_path):
-    from tests.conftest import cli_json
-
-    out = cli_json("calibrate", "kniffel", "--target", "mean_score=209", "--field", "bonus.value", "--policy",
-                   "greedy", "--n", "1000", "--seed", "3", "--out", str(tmp_path))
+def test_calibrate_page(calibrate_run):
+    out, tmp_path = calibrate_run
     page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))
     est = out["estimate"]
     assert f"bonus.value = {pages.num(out['value'])} gives mean_score {pages.num(est['value'])} " \

@@ -8,7 +8,7 @@ import pytest
 
 from sim.config import ConfigError
 from sim.targets import check_targets, load_targets, verdict
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli_here, run_cli
 
 
 @pytest.mark.parametrize(
@@ -107,7 +107,7 @@ def test_bad_targets_files(tmp_path):
         with pytest.raises(ConfigError, match=needle.replace("(", r"\(").replace(")", r"\)")):
             load_targets(p)
     p.write_text(TARGETS.replace('metric = "kniffel_rate"', 'metric = "kniffel_rat"'))
-    res = run_cli("check", str(p))
+    res = cli_here("check", str(p))
     lines = res.stderr.strip().splitlines()
     assert res.returncode == 2 and len(lines) == 1 and "unknown metric 'kniffel_rat'" in lines[0], res.stderr
 

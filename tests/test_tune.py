@@ -20,7 +20,7 @@ from sim.config import ConfigError, DicesimError, config_hash, read_toml
 from sim.games import get_game
 from sim.tune import config_toml, run_tune
 from sim.tune_file import is_rate, load_tune
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli_here, run_cli
 
 # greedy earns the upper bonus in 28 % of games and averages 215 points: the bonus rate depends on the
 # threshold alone (greedy ignores the bonus), 56 is the only threshold within 0.28 ± 0.01 at these seeds,
@@ -157,10 +157,10 @@ def test_sigkill_then_resume_gives_the_identical_history(two, tmp_path):
     assert (out / "tuned.toml").read_bytes() == (ref / "tuned.toml").read_bytes()
     assert s["values"] == r.values
     # an existing folder needs --resume or --overwrite; a changed tune file is refused on --resume
-    again = run_cli("tune", str(path), "--out", str(out))
+    again = cli_here("tune", str(path), "--out", str(out))
     assert again.returncode == 2 and "--resume" in again.stderr
     changed = write(tmp_path, TWO.replace("value = 215", "value = 216"), "changed.toml")
-    res = run_cli("tune", str(changed), "--out", str(out), "--resume")
+    res = cli_here("tune", str(changed), "--out", str(out), "--resume")
     lines = res.stderr.strip().splitlines()
     assert res.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: the tune file changed")
 
@@ -232,7 +232,7 @@ CLI_BAD = [
 @pytest.mark.parametrize(("body", "needle"), CLI_BAD)
 def test_cli_bad_tune_file_one_error_line_exit_2_no_work(tmp_path, body, needle):
     out = tmp_path / "out"
-    res = run_cli("tune", str(write(tmp_path, HEAD + body)), "--out", str(out))
+    res = cli_here("tune", str(write(tmp_path, HEAD + body)), "--out", str(out))
     lines = res.stderr.strip().splitlines()
     assert res.returncode == 2 and len(lines) == 1, res.stderr
     assert lines[0].startswith("error:") and needle in lines[0], lines[0]
@@ -304,7 +304,7 @@ def test_config_toml_round_trips(game):
 
 
 def test_rejects_resume_with_overwrite(tmp_path):
-    res = run_cli("tune", str(write(tmp_path, HEAD + GOOD_FIELDS + GOOD_TARGET)), "--resume", "--overwrite")
+    res = cli_here("tune", str(write(tmp_path, HEAD + GOOD_FIELDS + GOOD_TARGET)), "--resume", "--overwrite")
     assert res.returncode == 2 and res.stderr.strip() == "error: --resume and --overwrite exclude each other"
 
 
