@@ -87,6 +87,18 @@ def root() -> Path:
 
 
 @pytest.fixture(scope="session")
+def dask_cluster():
+    """One Dask LocalCluster (2 worker processes on loopback) for every test that sends work to a scheduler: started
+    once, and its workers load the kernels once."""
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
+                      dashboard_address=None) as c:
+        yield c
+
+
+@pytest.fixture(scope="session")
 def calibrate_run(tmp_path_factory) -> tuple[dict, Path]:
     """One ``dicesim calibrate ... --out --json`` run (its JSON and folder), read by the JSON contract test
     (``test_calibrate.py``) and the page test (``test_pages.py``)."""

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -205,8 +206,8 @@ def test_unreachable_target_reports_the_best_and_exits_1(tmp_path):
     assert s["targets"][0]["value"] == h["t1_mean_score"].max()  # the closest to 400 is the highest mean
     keep = tmp_path / "out" / "notes.txt"
     keep.write_text("mine")
-    again = run_cli("tune", str(tmp_path / "t.toml"), "--out", str(tmp_path / "out"), "--json", "--no-report",
-                    "--overwrite")
+    again = cli_here("tune", str(tmp_path / "t.toml"), "--out", str(tmp_path / "out"), "--json", "--no-report",
+                     "--overwrite")
     assert again.returncode == 1
     s2 = json.loads(again.stdout)
     assert s2["evals_played"] == s["evaluations"] and s2["evals_reused"] == 0 and keep.read_text() == "mine"
@@ -313,18 +314,15 @@ def test_config_error_is_a_config_error(tmp_path):
         load_tune(write(tmp_path, "game = "))
 
 
-def test_scheduler_runs_the_evaluations_on_dask_with_the_same_history(tmp_path):
+def test_scheduler_runs_the_evaluations_on_dask_with_the_same_history(tmp_path, dask_cluster):
     """--scheduler: every evaluation's chunks go to a LocalCluster (2 worker processes on loopback); same search."""
-    pytest.importorskip("distributed")
-    from distributed import LocalCluster
-
     text = ONE.replace("n = 2000", "n = 1200\nchunk = 400").replace('method = "powell"', "").replace("0.012", "0.02")
     path = write(tmp_path, text)
-    local = run_tune(load_tune(path), tmp_path / "local", report=False)
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address=None) as cluster:
-        res = run_cli("tune", str(path), "--out", str(tmp_path / "dask"), "--scheduler", cluster.scheduler_address,
-                      "--json", "--no-report", timeout=300)
+    with ThreadPoolExecutor(1) as pool:  # the command waits on the workers while this process plays the local run
+        remote = pool.submit(run_cli, "tune", str(path), "--out", str(tmp_path / "dask"), "--scheduler",
+                             dask_cluster.scheduler_address, "--json", "--no-report", timeout=300)
+        local = run_tune(load_tune(path), tmp_path / "local", report=False)
+        res = remote.result()
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["values"] == local.values
     assert (tmp_path / "dask" / "history.csv").read_bytes() == (tmp_path / "local" / "history.csv").read_bytes()
