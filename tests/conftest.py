@@ -43,9 +43,9 @@ def cli_json(*args: str, env: dict | None = None) -> dict:
 
 
 def run_clis(*calls: tuple[str, ...], env: dict | None = None, timeout: int = 600) -> list[subprocess.CompletedProcess]:
-    """Several independent ``dicesim`` subprocesses at once (each pays a fresh interpreter's numba and pandas
-    import, about 2 s of CPU, which the second core absorbs while this process only waits)."""
-    with ThreadPoolExecutor(len(calls)) as pool:
+    """Several independent ``dicesim`` subprocesses, three at a time (each pays a fresh interpreter's numba and
+    pandas import, about 2 s of CPU, which the second core absorbs while this process only waits)."""
+    with ThreadPoolExecutor(min(3, len(calls))) as pool:
         return list(pool.map(lambda args: run_cli(*args, env=env, timeout=timeout), calls))
 
 
