@@ -59,7 +59,6 @@ def _answers(url: str) -> bool:
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory):
-    reference([])  # compiles the kernel into the disk cache here, so the server only loads it
     port = _free_port()
     log = tmp_path_factory.mktemp("studio") / "server.log"
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}  # a real server, not NiceGUI's test mode
@@ -69,6 +68,9 @@ def studio(tmp_path_factory):
                                 stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:
+        # while the server starts (it plays nothing before a test presses Run): compiles the kernel into the disk
+        # cache here, so the server only loads it
+        reference([])
         for _ in range(240):
             if _answers(url) or proc.poll() is not None:
                 break
