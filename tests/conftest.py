@@ -54,8 +54,10 @@ def cli_here(*args: str, env: dict | None = None) -> subprocess.CompletedProcess
     stdout, stderr, the working folder and the environment as a subprocess would have them, and the exit code from
     ``SystemExit``; an uncaught exception prints its traceback and exits 1, as the interpreter would.
 
-    For commands that stop on bad input before any work: the same code path as :func:`run_cli` without a fresh
-    interpreter per call; ``test_cli.py`` keeps checking the error path through a real process."""
+    The same code path as :func:`run_cli` without a fresh interpreter's numba and pandas import (about 2 s of CPU
+    per call): for tests about what a command says or writes (the bad-input matrices, the report pages), not about
+    the process. Tests that need a process of their own (a kill, a cold kernel cache, same numbers in two
+    processes, an installed script) keep :func:`run_cli`; ``test_cli.py`` checks that both print the same error."""
     from sim.cli import main
 
     out, err = io.StringIO(), io.StringIO()
