@@ -95,8 +95,9 @@ def dask_cluster():
     pytest.importorskip("distributed")
     from distributed import LocalCluster
 
+    # the dashboard on a free port: 8787 (the default, also taken with None) stays free for test_game_api's cluster
     with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address=None) as c:
+                      dashboard_address=":0") as c:
         yield c
 
 
