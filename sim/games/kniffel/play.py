@@ -7,7 +7,7 @@ turn, and two policies that keep the same dice see the same rerolls (common rand
 Below full skill (``[skill]``, ``sim.skill``) a seat's skilled decisions draw from the stream
 (seed, i, ``SKILL_STREAM`` + s, t) instead; at level 1 nothing of it runs, so every table is the plain
 policy's. ``optimal`` below full skill needs each state's keep values, not only its plan: its sheets
-are then grouped by state and each group plays right after its widget (``play_skilled_turns``).
+are then grouped by state and each group plays right after its widget (``skilled_state``).
 
 Planned policies (``optimal``) are played in lockstep: all sheets of a chunk take turn ``t``
 together, each distinct state's turn plan is built once (in parallel) and shared by every sheet
