@@ -149,8 +149,9 @@ def plan_state(u, pid, uniq, E, T, rp, sc, kn, plan_keep, plan_cat):
 def skilled_state(u, pid, seed, start, seat, turn, lv, keys, uniq, first, order, E, T, ioc, rp, sc, kn, out_cat,
                   out_turn, out_ub, out_kb, out_kn):
     """``optimal`` below full skill: the widget of state ``uniq[u]`` (plan and keep values), then
-    turn ``turn`` of its sheets ``order[first[u]:first[u + 1]]``. A function of its own: the widget dominates, so a
-    call of it costs nothing, and the batch loop of ``play_sheets`` keeps the only inlined turn of the kernel."""
+    turn ``turn`` of its sheets ``order[first[u]:first[u + 1]]``. A function of its own, called from the parallel
+    loop over states: the widget dominates, so the call costs nothing, and it compiles its inlined turn outside the
+    parallel body (much cheaper to compile than a turn inlined into a ``prange`` body)."""
     n_levels = max(1, rp[R.RP_ROLLS] - 1)
     m = T[0].shape[0]
     nr = T[4].shape[0]
@@ -233,7 +234,9 @@ def play_sheets(
                 for g in range(count):
                     order[fill[gslot[g]]] = g
                     fill[gslot[g]] += 1
-        n_plans = 0 if skilled else nu  # states whose turn plan the sheets read (none unplanned or below full skill)
+        # states whose turn plan the sheets read (none unplanned or below full skill); allocated on every pass, not in
+        # a branch: arrays reassigned only in a branch before a ``prange`` corrupted memory (numba 0.68 parfors)
+        n_plans = 0 if skilled else nu
         plan_keep = np.empty((n_plans, n_levels, nr), np.int16)
         plan_cat = np.empty((n_plans, nr), np.int8)
         t0 = ps * per
