@@ -11,7 +11,6 @@ import contextlib
 import io
 import json
 import os
-import re
 import subprocess
 import sys
 import traceback
@@ -115,8 +114,23 @@ def _game_of(item: pytest.Item) -> str | None:
 
     if item.path.parent.name != "games":
         return None
-    m = re.match(r"test_(.+?)_[a-z0-9]+\.py$", item.path.name)
-    return m.group(1) if m and m.group(1) in GAMES else None
+    name = item.path.name  # test_<game>_<topic>.py (the topic may have underscores: test_kniffel_two_player.py)
+    return next((g for g in sorted(GAMES, key=len, reverse=True) if name.startswith(f"test_{g}_")), None)
+
+
+# Test files that play no Würfel Dungeon run: they go first while its kernels compile in the background.
+NO_DUNGEON = {"test_cache.py", "test_calibrate.py", "test_declarations.py", "test_scalar.py",
+              "test_sweep_sensitivity.py"}
+
+
+def _rank(item: pytest.Item) -> int:
+    """0: needs no Würfel Dungeon kernel; 1: the Würfel Dungeon's own tests; 2: the rest (many play every game)."""
+    game = _game_of(item)
+    if game == "dungeon":
+        return 1
+    if game is not None or item.path.name in NO_DUNGEON:
+        return 0
+    return 2
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -125,7 +139,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if cores > 1 and len(games) > 1:
         from sim import warmup
 
-        warmup.start(games, workers=cores - 1)
+        started = warmup.start(games, workers=cores - 1)
+        if "dungeon" in started:
+            # the slowest compile runs beside the tests that don't need it, not beside a test waiting for it
+            items.sort(key=_rank)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
