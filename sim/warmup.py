@@ -31,11 +31,11 @@ _slots = 1
 
 def _marker(game: str):
     """Written once ``warm(game)`` compiled (or loaded) everything for the current source of the game's kernels."""
-    from sim.cache import numba_dir
     from sim.codehash import module_file, source_key
+    from sim.tier import tag, warm_dir
 
     path = module_file(f"sim.games.{game}.game")  # its closure holds every kernel module the game uses
-    return None if path is None else numba_dir() / "warm" / f"{game}-{source_key(path)}"
+    return None if path is None else warm_dir() / f"{game}-{source_key(path)}{tag(path)}"
 
 
 def is_cold(game: str) -> bool:
@@ -157,8 +157,20 @@ def warm(game: str) -> None:
         marker.touch()
 
 
-if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: python -m sim.warmup GAME")
-    warm(sys.argv[1])
+def _main(argv: list[str]) -> None:
+    """``python -m sim.warmup GAME [--release LOCK]``: ``--release`` removes the lock of a background compile
+    (``sim.tier``) when it ends, however it ends."""
+    if len(argv) not in (1, 3) or (len(argv) == 3 and argv[1] != "--release"):
+        sys.exit("usage: python -m sim.warmup GAME [--release LOCK]")
+    try:
+        warm(argv[0])
+    finally:
+        if len(argv) == 3:
+            from pathlib import Path
+
+            Path(argv[2]).unlink(missing_ok=True)
     print(f"{time.process_time():.1f}")  # the CPU seconds it took: the parent remembers them as the estimate
+
+
+if __name__ == "__main__":
+    _main(sys.argv[1:])
