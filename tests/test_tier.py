@@ -152,3 +152,27 @@ def test_warmup_releases_its_lock_however_it_ends(tmp_path):
     out = subprocess.run([sys.executable, "-m", "sim.warmup", "nosuchgame", "--release", str(lock)], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode != 0 and not lock.exists()
+
+
+def test_a_compile_wait_is_estimated_from_the_cpu_its_process_gets(monkeypatch):
+    """``sim.warmup`` says how long a background compile has left: its CPU estimate less the CPU it used, stretched
+    by the share of a core it got (a loaded machine made "about 1 s more" out of a compile that took 109 s)."""
+    from sim import warmup
+
+    spin = "import time\nt = time.process_time()\nwhile time.process_time() - t < 2.5: pass\ntime.sleep(60)"
+    proc = subprocess.Popen([sys.executable, "-c", spin])
+    try:
+        import time
+
+        while (warmup._cpu_seconds(proc.pid) or 0) < 2.5:
+            assert proc.poll() is None
+            time.sleep(0.1)
+        cpu = warmup._cpu_seconds(proc.pid)
+        assert 2.5 <= cpu < 3.5
+        monkeypatch.setitem(warmup._procs, "g", proc)
+        monkeypatch.setitem(warmup._started, "g", time.perf_counter() - 4 * cpu)  # as if it got a quarter of a core
+        monkeypatch.setattr(warmup, "estimate", lambda game: 30.0)
+        assert warmup._wall_left("g") == pytest.approx((30.0 - cpu) * 4, rel=0.05)
+    finally:
+        proc.kill()
+        proc.wait()
