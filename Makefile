@@ -8,7 +8,7 @@ PIP := $(PY) -m pip install -q --disable-pip-version-check
 INSTALL = $(PIP) uv && $(VENV)/bin/uv pip install -q --python $(PY) $(1) || $(PIP) $(1)
 N ?= 20000
 
-.PHONY: run test test-fast lint bench golden clean studio
+.PHONY: run test test-full test-fast lint bench golden clean studio
 
 # `make run` needs the package only; `make test` adds the test tools (notebook kernel, ruff, build).
 $(VENV)/.installed: pyproject.toml
@@ -28,6 +28,12 @@ lint: $(VENV)/.installed-test
 
 test: $(VENV)/.installed-test lint
 	$(PY) -m pytest -q
+
+# The golden tables and the game contract on the Würfel Dungeon's full compile tier (`make test` runs the quick
+# one, see sim/tier.py): run before merging a change to its kernels.
+test-full: $(VENV)/.installed-test
+	DICESIM_TIER=full $(PY) -m pytest -q tests/test_golden.py tests/test_game_api.py tests/test_tier.py \
+		tests/games/test_dungeon_*.py
 
 test-fast: $(VENV)/.installed-test
 	$(PY) -m pytest -q -m "not slow"

@@ -23,9 +23,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 
 import numba
+
+# The optimised kernels (``sim.tier``): the throughput every run after the first gets. ``DICESIM_TIER=quick``
+# times the first run's kernels instead.
+os.environ.setdefault("DICESIM_TIER", "full")
 
 TARGETS = {"vorschlag": 50_000, "greedy": 50_000, "expectimax": 2_000, "random": None}
 OFF = ["rewards.enabled=false", "market.enabled=false"]
@@ -59,7 +64,8 @@ def main() -> None:
     opts = {"difficulty": args.difficulty}
     run_batch(GAME, GAME.load(), ["vorschlag"], 64, args.seed, opts, progress=False)
     cold = time.perf_counter() - t0
-    result = {"game": "dungeon", "difficulty": args.difficulty, "threads": numba.get_num_threads(),
+    result = {"game": "dungeon", "tier": os.environ["DICESIM_TIER"], "difficulty": args.difficulty,
+              "threads": numba.get_num_threads(),
               "startup_seconds": round(cold, 2)}
     timed = bench({m: GAME.load(overrides=ov) for m, ov in modes.items()}, opts, args)
     for mode in modes:

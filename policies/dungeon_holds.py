@@ -16,6 +16,7 @@ from sim.dice import best_subkeep, best_subkeep_value, expect_over_rerolls
 from sim.games.dungeon import rules as R
 from sim.rng import below
 from sim.scalar import smax, smin
+from sim.tier import INLINE
 
 MAX_ADJ = 2  # expectimax: adjusts left its per-turn tables search (Glücksmünze's two)
 # hold tables: [profile, HOLD_*, multiset] -> kept multiset
@@ -24,7 +25,7 @@ N_HOLD = 3
 MAX_LEVELS = 4  # expectation levels kept per turn (rerolls + last chance)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def _keep_static(tab, roll, cursed, tm):
     """Table keep of ``roll`` widened to hold every cursed die."""
     counts = tm[0]
@@ -125,7 +126,7 @@ def expectation_table(fs, cursed, m, levels, part, pclass, cv, tm, etab, scratch
             best_subkeep_value(etab[lv], parent, ss, scratch)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def _adj_best(src, F, counts, ioc, step):
     """Highest ``src`` over the multisets one ±``step`` turn of one die away from ``F`` (faces within 1..6);
     -1e18 when there is none."""
@@ -193,7 +194,7 @@ def expectation_tables(fs, cursed, m, levels, na, step, part, pclass, cv, tm, et
                     S[a, F] = v
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_keep(pid, roll, cursed, rolls_left, hold, etab, tm, st, work):
     """Multiset to keep from ``roll`` (⊇ ``cursed``) with ``rolls_left`` rolls to come."""
     if pid == VORSCHLAG:

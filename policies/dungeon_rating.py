@@ -12,6 +12,7 @@ from numba import njit
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.words import FS_ATT_MUL, FS_EBLOCK, FS_EHP, FS_EPOISON, FS_INCOMING, FS_LP, FS_MAXLP, FS_SHIELD
 from sim.scalar import smax, smin
+from sim.tier import INLINE
 
 # Vorschlag rating weights
 W_KILL = 1000.0
@@ -19,7 +20,7 @@ W_LP0 = 0.8
 W_LP1 = 1.2
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def rate(fs, dmg, sh, he):
     """Vorschlag rating of a turn that deals ``dmg``, adds ``sh`` shield and heals ``he``."""
     ehp = fs[FS_EHP]
@@ -38,7 +39,7 @@ def rate(fs, dmg, sh, he):
     return hpd + w * (lp2 - lp)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def _expand(ids, n, split, lst):
     """The combo list with the Full House at position ``split`` split into Drilling + Pasch."""
     m = 0
@@ -54,7 +55,7 @@ def _expand(ids, n, split, lst):
     return m
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def best_assignment(fs, ids, n, cv, out_ids, out_roles, mode, work):
     """Best roles for the shown combos (optionally one Full House split); returns (m, value).
 
@@ -106,7 +107,7 @@ def best_assignment(fs, ids, n, cv, out_ids, out_roles, mode, work):
     return bm, best
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def leaf_value(fs, k, part, cv, work):
     """Vorschlag rating of the best assignment of multiset ``k``'s shown combos (``work``: int64[16])."""
     if part[k, 0] == 0:
@@ -114,7 +115,7 @@ def leaf_value(fs, k, part, cv, work):
     return best_assignment(fs, part[k, 1:], part[k, 0], cv, work[8:12], work[12:16], 0, work)[1]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def _attack_of(k, part, cv):
     a = 0.0
     for j in range(part[k, 0]):

@@ -15,9 +15,10 @@ from sim.games.dungeon import rules as R
 from sim.games.dungeon.words import GEHEIMNIS, ITEM_DICE, ITEM_JOKER, ITEM_UPGRADE, RAST
 from sim.rng import below, uniform
 from sim.scalar import smax, trunc
+from sim.tier import INLINE
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_path(pid, cards, lp, maxlp, st):
     """Index into ``cards`` (kinds ``KAMPF``, ``ELITE``, ``RAST``, ``GEHEIMNIS``) of the chosen path."""
     third = cards[2]
@@ -39,7 +40,7 @@ def decide_path(pid, cards, lp, maxlp, st):
     return below(st, 3)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_event(pid, event, lp, maxlp, altar_lp, st, jokers, nj, jk):
     """Accept the Geheimnis event (0 Opferaltar, 1 Joker-Händler, 2 Verfluchte Truhe)?
 
@@ -59,7 +60,7 @@ def decide_event(pid, event, lp, maxlp, altar_lp, st, jokers, nj, jk):
     return True
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def offer_value(pid, kind, up_eff, u, jk, j, db_rerolls, lp, maxlp, g_att, g_dice, e_att, crit_mul, rp):
     """What one offer is worth to policy ``pid`` (see the module doc): upgrade ``u`` (a row of ``up_eff``), joker
     ``j`` (a row of ``jk``: kind, amount, weight) or the dice bonus. Rows are read in place: a row view would
@@ -103,7 +104,7 @@ def offer_value(pid, kind, up_eff, u, jk, j, db_rerolls, lp, maxlp, g_att, g_dic
     return v
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_reward(pid, vals, ok, n, st):
     """Slot of the reward taken among ``n`` offers (``ok[i]``: can be taken); -1 when none can."""
     if pid == RANDOM:
@@ -128,7 +129,7 @@ def decide_reward(pid, vals, ok, n, st):
     return bi
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_buy(pid, vals, prices, ok, n, coins, st, per_coin, reserve):
     """Market: index of the next item to buy (``ok[i]``: still in stock and allowed), or -1 to leave; Vorschlag
     and expectimax buy at ``per_coin`` rating per coin or more while ``reserve`` coins stay."""

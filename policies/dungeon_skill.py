@@ -16,15 +16,16 @@ from numba import njit
 from policies.dungeon_ids import RANDOM
 from policies.skill import SCALE, lapse_rate
 from sim.rng import uniform
+from sim.tier import INLINE
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def full_skill(pid, level_ppm):
     """True when no decision of the run can lapse (level 1, or the policy is ``random`` already)."""
     return pid == RANDOM or level_ppm >= SCALE
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def who(pid, level_ppm, st):
     """The policy that makes this decision: ``pid``, or ``RANDOM`` after a lapse (coin from skill stream ``st``)."""
     if uniform(st) < lapse_rate(level_ppm / SCALE):

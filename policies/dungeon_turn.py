@@ -27,12 +27,13 @@ from sim.games.dungeon.words import (
 )
 from sim.rng import below, uniform
 from sim.scalar import smax, smin
+from sim.tier import INLINE
 
 ADJ_GAIN = 4.0
 ADJ_GAIN_HOLD = 8.0  # vorschlag, greedy: shown attack an adjust before a reroll must add (a combo completed)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_assign(pid, fs, ids, n, cv, out_ids, out_roles, st, work):
     """Combos and their roles for this turn; returns how many (after a Full House split)."""
     if pid == VORSCHLAG or pid == EXPECTIMAX:
@@ -55,7 +56,7 @@ def decide_assign(pid, fs, ids, n, cv, out_ids, out_roles, st, work):
     return n
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_adjust(pid, fs, dice, nd, cursed_mask, step, part, pclass, cv, tm, work):
     """(die index, new face) of a ±``step`` adjust worth doing now, or (-1, 0)."""
     if pid == RANDOM:
@@ -96,7 +97,7 @@ def decide_adjust(pid, fs, dice, nd, cursed_mask, step, part, pclass, cv, tm, wo
     return -1, 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def adjust_hold_considered(pid, rolls_left, adjusts):
     """Whether ``decide_adjust_hold`` may adjust at this hold decision (scalars only: the kernel asks this first,
     so a policy that will not adjust there costs no call with array arguments)."""
@@ -109,7 +110,7 @@ def adjust_hold_considered(pid, rolls_left, adjusts):
     return True
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, na, part, cv, etabs, tm, work):
     """(die index, new face) of a ±``step`` adjust to make now, before the hold decision with ``rolls_left`` rolls
     to come (the hold is then chosen on the adjusted dice), or (-1, 0); ``adjusts``: adjusts left this fight;
@@ -172,7 +173,7 @@ def decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, na
     return bi, bf
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_last_chance(pid, fs, roll, cursed, part, cv, etab, tm, work):
     """Buy one more roll now (rerolls used up, coins and the once-per-fight chance available)?"""
     if fs[FS_LC_OK] == 0 or fs[FS_COINS] < fs[FS_LC_COST]:
@@ -193,7 +194,7 @@ def decide_last_chance(pid, fs, roll, cursed, part, cv, etab, tm, work):
     return False
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_joker_heal(pid, fs, amount, st, heal_share):
     """Drink a heal joker now (before the assignment)? ``heal_share``: Vorschlag's LP share to drink at."""
     lp = fs[FS_LP]
@@ -208,7 +209,7 @@ def decide_joker_heal(pid, fs, amount, st, heal_share):
     return dies or (lp <= heal_share * maxlp and maxlp - lp >= 0.5 * amount)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_joker_reroll(pid, fs, roll, cursed, part, cv, etab, tm, st, work):
     """Use an extra-reroll joker now (the turn's rolls used up)?"""
     if pid == RANDOM:
@@ -224,7 +225,7 @@ def decide_joker_reroll(pid, fs, roll, cursed, part, cv, etab, tm, st, work):
     return part[roll, 0] == 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_set_die(pid, fs, dice, nd, cursed_mask, part, cv, tm, st, work, set_gain):
     """(die index, face) for a set-a-die joker worth using now, or (-1, 0); ``set_gain``: the least gain."""
     ioc = tm[4]
@@ -273,7 +274,7 @@ def decide_set_die(pid, fs, dice, nd, cursed_mask, part, cv, tm, st, work, set_g
     return -1, 0
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_hero(pid, fs, ids, roles, m, cv, factor, turn, st, hero_gain):
     """Index into the assigned combos whose value the hero ability multiplies by ``factor``, or -1
     (``hero_gain``: the least rating gain that uses it)."""

@@ -27,9 +27,16 @@ from sim.codehash import PROJECT_ROOT, module_file, module_name, source_key
 PRUNE_AFTER_S = 86_400
 
 
+def kernel_key(path: Path) -> str:
+    """The source key of ``path``, tagged with the compile tier when its kernels depend on it (``sim.tier``)."""
+    from sim.tier import tag
+
+    return source_key(path) + tag(path)
+
+
 def kernel_dir(path: Path) -> Path:
-    """Where the kernels of project file ``path`` are cached for its current source."""
-    return numba_dir() / module_name(path) / source_key(path)
+    """Where the kernels of project file ``path`` are cached for its current source (and tier)."""
+    return numba_dir() / module_name(path) / kernel_key(path)
 
 
 def _prune(module_dir: Path, current: str) -> None:
@@ -47,7 +54,7 @@ class ProjectLocator(caching._CacheLocator):
 
     def __init__(self, py_file: Path):
         self._path = py_file
-        self._key = source_key(py_file)
+        self._key = kernel_key(py_file)
         self._dir = kernel_dir(py_file)
 
     def ensure_cache_path(self) -> None:

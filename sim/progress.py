@@ -20,7 +20,8 @@ from contextlib import contextmanager
 QUIET_ENV = "DICESIM_QUIET"
 PLAIN_EVERY_S = 20.0
 # Cold compile seconds per game measured on the project machine (2 cores, idle); replaced by each real measurement.
-DEFAULT_ESTIMATE_S = {"kniffel": 25, "dungeon": 200, "dadox": 17, "dungeon24": 20}
+# ``dungeon-quick``: the Würfel Dungeon's quick tier (``sim.tier``).
+DEFAULT_ESTIMATE_S = {"kniffel": 25, "dungeon": 200, "dungeon-quick": 65, "dadox": 17, "dungeon24": 20}
 
 
 def set_quiet(quiet: bool) -> None:
@@ -74,12 +75,21 @@ def _estimates_file():
     return numba_dir() / "compile-seconds.json"
 
 
+def _key(game: str) -> str:
+    if game != "dungeon":  # the one tiered game (``sim.tier``): importing the tier decides it, so only then
+        return game
+    from sim.tier import compile_key
+
+    return compile_key(game)
+
+
 def estimate(game: str) -> float:
-    """Seconds the last cold compile of ``game`` took here, else the built-in figure."""
+    """Seconds the last cold compile of ``game`` (in this process's tier) took here, else the built-in figure."""
+    key = _key(game)
     try:
-        return float(json.loads(_estimates_file().read_text())[game])
+        return float(json.loads(_estimates_file().read_text())[key])
     except (OSError, ValueError, KeyError, TypeError):
-        return float(DEFAULT_ESTIMATE_S.get(game, 30))
+        return float(DEFAULT_ESTIMATE_S.get(key, 30))
 
 
 def remember(game: str, seconds: float) -> None:
@@ -88,7 +98,7 @@ def remember(game: str, seconds: float) -> None:
         data = json.loads(path.read_text()) if path.is_file() else {}
     except (OSError, ValueError):
         data = {}
-    data[game] = round(seconds, 1)
+    data[_key(game)] = round(seconds, 1)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from sim.progress import Ticker, estimate, remember, say
@@ -31,11 +32,11 @@ _slots = 1
 
 def _marker(game: str):
     """Written once ``warm(game)`` compiled (or loaded) everything for the current source of the game's kernels."""
-    from sim.cache import numba_dir
     from sim.codehash import module_file, source_key
+    from sim.tier import tag, warm_dir
 
     path = module_file(f"sim.games.{game}.game")  # its closure holds every kernel module the game uses
-    return None if path is None else numba_dir() / "warm" / f"{game}-{source_key(path)}"
+    return None if path is None else warm_dir() / f"{game}-{source_key(path)}{tag(path)}"
 
 
 def is_cold(game: str) -> bool:
@@ -89,14 +90,29 @@ def _keep_filling() -> None:
         time.sleep(0.5)
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU seconds process ``pid`` has used so far (Linux ``/proc``), else None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _wall_left(game: str) -> float:
-    """Seconds until ``game``'s compile is likely done: its CPU estimate stretched by the compiles sharing the
-    cores with it (they run side by side, one core each while cores last), less the time it has run."""
+    """Seconds until ``game``'s compile is likely done. Its estimate is CPU seconds; the CPU the process has used so
+    far, against the time it has run, gives the share of a core it gets on this machine now (other compiles, other
+    jobs), which stretches what is left. Without ``/proc``: the estimate stretched by the compiles sharing the
+    cores, less the time it has run."""
     with _lock:
         busy = sum(1 for p in _procs.values() if p is not None and p.poll() is None)
         ran = time.perf_counter() - _started.get(game, time.perf_counter())
+        proc = _procs.get(game)
+    cpu = _cpu_seconds(proc.pid) if proc is not None else None
+    if cpu is not None and cpu >= 2.0 and ran > 0:
+        return max(5.0, (estimate(game) - cpu) / max(0.05, min(1.0, cpu / ran)))
     share = max(1.0, busy / (os.cpu_count() or 1))
-    return max(1.0, estimate(game) * share - ran)
+    return max(5.0, estimate(game) * share - ran)
 
 
 def wait_for(game: str, title: str) -> None:
@@ -157,8 +173,18 @@ def warm(game: str) -> None:
         marker.touch()
 
 
-if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: python -m sim.warmup GAME")
-    warm(sys.argv[1])
+def _main(argv: list[str]) -> None:
+    """``python -m sim.warmup GAME [--release LOCK]``: ``--release`` removes the lock of a background compile
+    (``sim.tier``) when it ends, however it ends."""
+    if len(argv) not in (1, 3) or (len(argv) == 3 and argv[1] != "--release"):
+        sys.exit("usage: python -m sim.warmup GAME [--release LOCK]")
+    try:
+        warm(argv[0])
+    finally:
+        if len(argv) == 3:
+            Path(argv[2]).unlink(missing_ok=True)
     print(f"{time.process_time():.1f}")  # the CPU seconds it took: the parent remembers them as the estimate
+
+
+if __name__ == "__main__":
+    _main(sys.argv[1:])

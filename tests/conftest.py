@@ -21,6 +21,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The Würfel Dungeon's quick compile tier (``sim.tier``): the kernels a first run gets, a third of the full tier's
+# compile. ``make test-full`` sets DICESIM_TIER=full for the golden and contract tests. No test leaves a background
+# compile behind.
+os.environ.setdefault("DICESIM_TIER", "quick")
+os.environ["DICESIM_BACKGROUND_COMPILE"] = "0"
+
 
 def run_cli(*args: str, env: dict | None = None, timeout: int = 600) -> subprocess.CompletedProcess:
     """Run ``dicesim`` in a subprocess (the real entry point), from the repository root."""

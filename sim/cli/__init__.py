@@ -30,6 +30,8 @@ def main() -> None:
     """Entry point: typer app with one-line errors and exit code 2 for every user error."""
     try:
         app(standalone_mode=False)
+        if "sim.tier" in sys.modules:  # the command compiled or loaded kernels of a tiered game
+            sys.modules["sim.tier"].after_command()
     except DicesimError as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)

@@ -75,11 +75,15 @@ def _mb(n: int) -> str:
 @cache_app.command("info")
 def cache_info(as_json: bool = JsonOpt) -> None:
     """Show where the caches are, what they hold and how big they are."""
-    from sim import cache
+    from sim import cache, tier
 
     d = cache.info()
+    d["tier"] = t = tier.state()
     lines = [f"cache folder: {d['root']} ({_mb(d['bytes'])}; DICESIM_CACHE_DIR moves it)"]
     lines.append(f"compiled kernels: {d['numba']}")
+    full = ("cached" if t["full_cached"] else "compiling in the background" if t["full_compiling"]
+            else "not compiled yet")
+    lines.append(f"  Würfel Dungeon: this command would use its {t['tier']} kernels; optimised (full) kernels: {full}")
     lines += [f"  {k['module']:32s} {k['files']:4d} files {_mb(k['bytes']):>9s}" for k in d["kernels"]] or ["  (none)"]
     lines.append("solved tables:")
     lines += [f"  {t['game']}/{t['file']:48s} {_mb(t['bytes']):>9s}" for t in d["tables"]] or ["  (none)"]

@@ -15,6 +15,7 @@ import typer
 
 from sim.cli.common import app
 from sim.config import DicesimError
+from sim.progress import say
 
 
 def _check_free(host: str, port: int) -> None:
@@ -42,7 +43,11 @@ def studio(
     if not 0 < port < 65536:
         raise DicesimError(f"--port must be 1..65535, got {port}")
     _check_free(host, port)
+    from sim import tier
     from sim.studio.app import serve
 
+    if tier.compile_full_in_background() is not None:  # a long session: the optimised kernels for the next one
+        say("compiling the Würfel Dungeon's optimised kernels in the background (low priority, once); "
+            "this session plays it on its quick kernels (same numbers)")
     print(f"dicesim studio: http://{host}:{port}  (Ctrl+C stops it)", file=sys.stderr, flush=True)
     serve(host, port, out)

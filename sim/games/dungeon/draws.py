@@ -11,9 +11,10 @@ from numba import njit
 
 from sim.games.dungeon import layout as C
 from sim.rng import below, uniform
+from sim.tier import INLINE
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def draw_intent(intents, i0, ni, st):
     """Index (0..ni-1) of the enemy's next intent among its ``ni`` rows from ``i0``, by their weights."""
     tot = 0.0
@@ -37,7 +38,7 @@ def draw_upgrade(st, fz, owned, taken, nt):
     return draw_eligible(st, fz.up_rarity, fz.rarity_w, elig, taken, nt)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def eligible_upgrades(up_rarity, up_unique, owned, elig):
     """Fill ``elig`` with the upgrades that can be offered (owned unique ones left out), grouped by rarity in id
     order; ``elig[n_up + r]``: where rarity ``r``'s group starts (``elig[n_up + 3]``: the end)."""
@@ -74,7 +75,7 @@ def eligible_upgrades(up_rarity, up_unique, owned, elig):
     elig[n_up + 3] = i2
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def draw_eligible(st, up_rarity, rarity_w, elig, taken, nt):
     """One reward/market slot from the groups of ``eligible_upgrades``: rarity first (weights of the rarities
     that still have an eligible upgrade), then uniformly among that rarity's eligible upgrades not among the
@@ -123,7 +124,7 @@ def draw_eligible(st, up_rarity, rarity_w, elig, taken, nt):
     return -1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def draw_joker(st, jk):
     """A joker id drawn by the jokers' weights."""
     tot = 0.0
@@ -137,7 +138,7 @@ def draw_joker(st, jk):
     return jk.shape[0] - 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def find_joker(jokers, nj, jk, kind):
     """Stack position of the most recent joker of ``kind``, or -1."""
     for q in range(nj - 1, -1, -1):
@@ -146,7 +147,7 @@ def find_joker(jokers, nj, jk, kind):
     return -1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def pop_joker(jokers, nj, q):
     """Remove stack position ``q``; returns the new stack height."""
     for i in range(q, nj - 1):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from sim.tier import INLINE
+
 LOG_W = 12
 LG_ROOM, LG_EVENT, LG_TURN, LG_ROLL, LG_ADJ, LG_COMBO, LG_RESOLVE, LG_ENEMY, LG_END, LG_RUN, LG_LC = range(11)
 LG_REWARD, LG_STOCK, LG_BUY, LG_JOKER, LG_HERO, LG_GAIN = range(11, 17)
@@ -38,7 +40,7 @@ def log_event(log, n, kind, room, turn, a, b, c, d, e, f, g, h, i):
     return n + 1
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def pack_dice(dice, nd):
     """The dice as one decimal number (3-5-5 -> 355), for the log."""
     x = 0

@@ -186,9 +186,10 @@ from sim.games.dungeon.words import (
 )
 from sim.rng import below, die, stream_key, uniform
 from sim.scalar import smax, smin, trunc
+from sim.tier import INLINE
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def _ms(dice, nd, mask, want, ioc):
     """Multiset index of the dice whose bit in ``mask`` equals ``want`` (``want`` -1: all dice)."""
     code = 0
@@ -198,7 +199,7 @@ def _ms(dice, nd, mask, want, ioc):
     return ioc[code]
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def _reroll(dice, nd, cursed_mask, keep, counts, st, kc):
     """Reroll every die not in multiset ``keep`` (cursed dice are kept first). Returns the held mask."""
     for f in range(6):
@@ -219,7 +220,7 @@ def _reroll(dice, nd, cursed_mask, keep, counts, st, kc):
     return held
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def _roll_again(dice, nd, cursed_mask, keep, counts, st, kc, out, log, nl, room, turn, nroll, how):
     """Roll number ``nroll`` of the turn: reroll all but multiset ``keep``, count it and log it (``how``: 0 a
     reroll, 1 the last chance, 2 a joker's extra reroll). Returns the log length."""
@@ -1063,7 +1064,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     return nl
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def _with_upgrade(att, pmul, lucky, u_att, u_pmul, u_lucky):
     """(changed, key): the profile key (attack per combo, Pasch multiplier, Glückssieben) of the loadout
     ``(att, pmul, lucky)`` plus one upgrade; ``changed`` is False when the upgrade leaves the key as it is (its
@@ -1077,7 +1078,7 @@ def _with_upgrade(att, pmul, lucky, u_att, u_pmul, u_lucky):
     return not (a == att and p == pmul and lk == lucky), a, p, lk
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, rpr, lp, maxlp, e3, e4, e3p, g):
     """The policy's value of one offer (``item``: upgrade id, ``n_up + joker id`` or ``n_up + n_jk`` the dice
     bonus); ``g``: for greedy and expectimax the exact gain in expected turn attack of an upgrade (the profile
@@ -1110,7 +1111,7 @@ def _gain(item, n_up, n_jk, fz, rp, owned, jokers, nj, lp, maxlp, db_left, out):
     return _take(item, n_up, n_jk, fz.up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, out)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def _take(item, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, out):
     """``_gain`` on the one frozen array it reads."""
     if item < n_up:
@@ -1131,7 +1132,7 @@ def _take(item, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, o
     return lp, maxlp, nj, db_left
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, pool):
     """What the path cards hide: the Geheimnis event and the room's enemy (the boss in a boss room)."""
     u = uniform(st_map) * ev_tot

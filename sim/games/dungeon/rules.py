@@ -23,6 +23,7 @@ from numba import njit
 
 from sim.dice import POW7, multisets
 from sim.scalar import smax, smin, trunc
+from sim.tier import INLINE
 
 KINDS = ("pasch", "drilling", "kleine_strasse", "full_house", "vierling", "grosse_strasse", "fuenfling", "sechsling")
 KIND_LABELS = ("Pasch", "Drilling", "Kleine Straße", "Full House", "Vierling", "Große Straße", "Fünfling", "Sechsling")
@@ -89,7 +90,7 @@ def combo_name(cid: int) -> str:
     return KIND_LABELS[int(C_KIND[cid])]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def round_half_up(x: float) -> int:
     return trunc(np.floor(x + 0.5))
 
@@ -196,7 +197,7 @@ def best_partitions(cstart, cn, cand, att, sh, he, coins, part):
         part[k, 0] = n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def effective_values(base, kind, mods, altar, action_base, coin_bonus, out):
     """Values the kernel reads for one modifier state: ``out[c] = (att, shield, heal, coins)``.
 
@@ -226,7 +227,7 @@ EFF_MULTIPLICATIVE = (EFF_PASCH_MUL, EFF_BERSERK_MUL)
 EFF_MAX = (EFF_SHIELD_KEEP, EFF_BERSERK_LP, EFF_LUCKY)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def fold_mods(eff, owned, out):
     """Combine owned upgrades (``owned[u]`` copies of row ``eff[u]``) into one modifier vector.
 
@@ -284,7 +285,7 @@ def damage_scale(room, diff_damage, growth, compound, elite, elite_attack, boss,
     return x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def hit_damage(base_damage, mult, scale, section_bonus, buff):
     """One enemy hit: round(base × intent multiple × scale) + section bonus (Aschehallen) + buffs."""
     if mult <= 0.0:
@@ -292,7 +293,7 @@ def hit_damage(base_damage, mult, scale, section_bonus, buff):
     return round_half_up(base_damage * mult * scale) + section_bonus + buff
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def action_coins(base, nth, steps, rounding_floor):
     """Coins for the ``nth`` (0-based) action of one kind in a fight: base × steps[nth] (0 after)."""
     if nth >= steps.shape[0]:
@@ -301,7 +302,7 @@ def action_coins(base, nth, steps, rounding_floor):
     return trunc(np.floor(x)) if rounding_floor else round_half_up(x)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def player_attack(att, weak_mul, berserk_mul, crit_mul):
     """Damage of one attack combo: × crit (2 on a Glücksklee crit, else 1) × weakened 0.7 × Berserker 1.25,
     rounded half up."""
@@ -333,7 +334,7 @@ C_COUNTS_T = C_COUNTS.copy()
 C_PIPS_F = C_PIPS.astype(np.float64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def resolve_attacks(cv, ids, roles, m, hero_j, hero_factor, mods, weak_mul, berserk, crit_mul, crit_draws, state,
                     dealt, crits):
     """Attack step of a turn's resolution, combo by combo (Glücksklee crit, weakness, Berserker, enemy block
@@ -362,13 +363,13 @@ def resolve_attacks(cv, ids, roles, m, hero_j, hero_factor, mods, weak_mul, bers
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def turn_start_shield(shield, mods):
     """Player shield at the start of the next turn: 0, or up to ``shield_keep`` kept (Eherne Mauer)."""
     return smin(shield, mods[EFF_SHIELD_KEEP])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline=INLINE)
 def berserk_factor(lp, maxlp, mods):
     """Berserker's attack factor at this LP (× ``berserker_mul`` while LP ≤ ``berserker_lp`` × max LP)."""
     return mods[EFF_BERSERK_MUL] if lp <= mods[EFF_BERSERK_LP] * maxlp else 1.0

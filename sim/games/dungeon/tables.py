@@ -17,6 +17,7 @@ from numba import njit
 from policies.dungeon import N_HOLD, build_holds
 from sim.games.dungeon import rules as R
 from sim.scalar import trunc
+from sim.tier import INLINE
 
 N_SLOTS = 512
 K_ATT, K_PASCH, K_LUCKY = range(3)
@@ -64,14 +65,14 @@ def build_profile(base2, coin_bonus, action_base, att, pmul, lucky, cstart, cn, 
     build_holds(part, cv, counts, child, parent, size_start, ioc, hold, eatt)
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def _home(att, pmul, lucky, ns):
     """First slot probed for a profile key (open addressing over ``ns`` slots)."""
     return (trunc(abs(att) * 1000.0 + 0.5) * 7919 + trunc(abs(pmul) * 1000.0 + 0.5) * 104729
             + trunc(lucky > 0) * 31) % ns
 
 
-@njit(cache=True, error_model="numpy", inline="always")
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def probe(keys, t, att, pmul, lucky):
     """Slot of thread ``t`` holding the profile (att, pmul, lucky), or -1 (``keys``: the cache's first array).
 

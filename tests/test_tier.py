@@ -1,0 +1,178 @@
+"""The Würfel Dungeon's two compile tiers (``sim.tier``): only inlining differs, each has its own cache key, a
+process picks full once it is cached, and a quick run starts exactly one background compile of the full tier.
+
+The golden tables (``test_golden.py``) run on the quick tier here (``conftest.py``); they were written by the full
+tier, so they check that both give the same numbers. ``make test-full`` runs them on the full tier.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, cli_here, run_cli
+
+PROBE = """
+import json, sys
+from pathlib import Path
+import numba.core.registry
+from sim import tier
+from sim.codehash import PROJECT_ROOT, module_file, module_name
+from sim.jitcache import kernel_dir
+from sim.warmup import _marker
+mods = sorted(module_name(p) for pkg in ("sim", "policies") for p in (PROJECT_ROOT / pkg).rglob("*.py")
+              if b"inline=INLINE" in p.read_bytes() and p.name != "tier.py")
+options = {}
+for m in mods:
+    mod = __import__(m, fromlist=["_"])
+    for name, f in vars(mod).items():
+        if isinstance(f, numba.core.registry.CPUDispatcher) and f.__module__ == m:
+            options[f"{m}.{name}"] = {k: str(v) for k, v in f.targetoptions.items()}
+print(json.dumps({"tier": tier.TIER, "options": options, "mods": mods,
+                  "dungeon_dir": kernel_dir(module_file("sim.games.dungeon.play")).name,
+                  "kniffel_dir": kernel_dir(module_file("sim.games.kniffel.play")).name,
+                  "dungeon_marker": _marker("dungeon").name, "kniffel_marker": _marker("kniffel").name}))
+"""
+
+
+def _probe(cache: Path, tier: str | None) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "DICESIM_TIER"}
+    env["DICESIM_CACHE_DIR"] = str(cache)
+    if tier:
+        env["DICESIM_TIER"] = tier
+    out = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_tiers_differ_only_in_inlining_and_in_their_cache_keys(tmp_path):
+    quick, full = _probe(tmp_path, "quick"), _probe(tmp_path, "full")
+    assert (quick["tier"], full["tier"]) == ("quick", "full")
+    assert {m.split(".")[-1] for m in quick["mods"]} >= {"play", "rules", "dungeon_turn"}  # the kernel's modules
+    assert quick["options"].keys() == full["options"].keys() and len(quick["options"]) > 30
+    inlined = [f for f, o in full["options"].items() if o.get("inline") == "always"]
+    assert len(inlined) > 30
+    for f, o in full["options"].items():
+        q = quick["options"][f]
+        assert q.get("inline", "never") == "never", f
+        assert {k: v for k, v in q.items() if k != "inline"} == {k: v for k, v in o.items() if k != "inline"}, f
+    # a tier-dependent module has a key per tier; a module that never reads the tier shares one
+    assert quick["dungeon_dir"] == full["dungeon_dir"] + "-quick"
+    assert quick["kniffel_dir"] == full["kniffel_dir"] and not quick["kniffel_dir"].endswith("-quick")
+    assert quick["dungeon_marker"] == full["dungeon_marker"] + "-quick"
+    assert quick["kniffel_marker"] == full["kniffel_marker"]
+
+
+def test_a_process_picks_full_once_it_is_cached(tmp_path):
+    first = _probe(tmp_path, None)
+    assert first["tier"] == "quick"
+    marker = tmp_path / "numba" / "warm" / first["dungeon_marker"].removesuffix("-quick")
+    marker.parent.mkdir(parents=True)
+    marker.touch()  # what the full tier's warm-up writes when its kernels are cached
+    assert _probe(tmp_path, None)["tier"] == "full"
+    assert _probe(tmp_path, "quick")["tier"] == "quick"  # DICESIM_TIER forces one
+
+
+def test_a_bad_tier_is_one_error_line(tmp_path):
+    out = run_cli("play", "dungeon", "--policy", "greedy", "--n", "10", "--no-report", env={"DICESIM_TIER": "fast"})
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == ["error: DICESIM_TIER must be 'quick' or 'full', not 'fast'"]
+
+
+@pytest.fixture
+def fake_spawn(tmp_path, monkeypatch):
+    """``sim.tier`` in a quick process with an empty cache; starting the compile only records what it would run."""
+    from sim import tier
+
+    calls: list = []
+
+    def spawn(args, env, log):
+        calls.append((args, env, log))
+        return os.getpid()  # a live process: the lock it leaves counts as held
+
+    monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv(tier.BACKGROUND_ENV, "1")
+    monkeypatch.setattr(tier, "TIER", tier.QUICK)
+    monkeypatch.setattr(tier, "_spawn", spawn)
+    return tier, calls
+
+
+def test_background_compile_starts_once(fake_spawn, tmp_path, monkeypatch):
+    tier, calls = fake_spawn
+    log = tier.compile_full_in_background()
+    assert log is not None and log.parent == tmp_path / "numba" / "warm"
+    (args, env, _), = calls
+    lock = tier._lock()
+    assert args[1:] == ["-m", "sim.warmup", "dungeon", "--release", str(lock)] and env["DICESIM_TIER"] == "full"
+    assert lock.read_text() == str(os.getpid())
+    assert tier.state() == {"game": "dungeon", "tier": "quick", "full_cached": False, "full_compiling": True}
+
+    assert tier.compile_full_in_background() is None and len(calls) == 1  # a live compile holds the lock
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    lock.write_text(done.stdout.strip())  # its process is gone (killed): the lock is stale
+    assert tier.compile_full_in_background() is not None and len(calls) == 2
+
+    lock.unlink()
+    tier.full_marker().touch()  # the full tier is cached: nothing to do
+    assert tier.compile_full_in_background() is None
+    tier.full_marker().unlink()
+    monkeypatch.setenv(tier.BACKGROUND_ENV, "0")
+    assert tier.compile_full_in_background() is None and len(calls) == 2
+
+
+def test_the_background_process_is_detached_and_lowest_priority(tmp_path):
+    from sim import tier
+
+    log = tmp_path / "probe.log"
+    probe = "import os, sys; print(os.nice(0), os.getsid(0) == os.getpid(), sys.stdin.read() == '', flush=True)"
+    pid = tier._spawn([sys.executable, "-c", probe], dict(os.environ), log)
+    os.waitpid(pid, 0)
+    assert log.read_text().split() == ["19", "True", "True"]
+
+
+def test_a_command_on_quick_kernels_starts_it_and_says_so(fake_spawn):
+    _, calls = fake_spawn
+    out = cli_here("play", "dungeon", "--policy", "greedy", "--n", "20", "--no-report", "--json")
+    assert out.returncode == 0, out.stderr
+    assert len(calls) == 1
+    assert "its optimised kernels now compile in the background" in out.stderr
+    again = cli_here("play", "dungeon", "--policy", "greedy", "--n", "20", "--no-report", "--json")
+    assert len(calls) == 1 and "background" not in again.stderr  # already compiling: said once
+    assert json.loads(again.stdout)["metrics"] == json.loads(out.stdout)["metrics"]
+
+
+def test_warmup_releases_its_lock_however_it_ends(tmp_path):
+    lock = tmp_path / "x.compiling"
+    lock.write_text("1")
+    out = subprocess.run([sys.executable, "-m", "sim.warmup", "nosuchgame", "--release", str(lock)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0 and not lock.exists()
+
+
+def test_a_compile_wait_is_estimated_from_the_cpu_its_process_gets(monkeypatch):
+    """``sim.warmup`` says how long a background compile has left: its CPU estimate less the CPU it used, stretched
+    by the share of a core it got (a loaded machine made "about 1 s more" out of a compile that took 109 s)."""
+    from sim import warmup
+
+    spin = "import time\nt = time.process_time()\nwhile time.process_time() - t < 2.5: pass\ntime.sleep(60)"
+    proc = subprocess.Popen([sys.executable, "-c", spin])
+    try:
+        import time
+
+        while (warmup._cpu_seconds(proc.pid) or 0) < 2.5:
+            assert proc.poll() is None
+            time.sleep(0.1)
+        cpu = warmup._cpu_seconds(proc.pid)
+        assert 2.5 <= cpu < 3.5
+        monkeypatch.setitem(warmup._procs, "g", proc)
+        monkeypatch.setitem(warmup._started, "g", time.perf_counter() - 4 * cpu)  # as if it got a quarter of a core
+        monkeypatch.setattr(warmup, "estimate", lambda game: 30.0)
+        assert warmup._wall_left("g") == pytest.approx((30.0 - cpu) * 4, rel=0.05)
+    finally:
+        proc.kill()
+        proc.wait()
