@@ -5,7 +5,8 @@ exactly as the balance report plays it (``--n`` runs per report policy), and num
 are recorded. Prints one JSON object: per game the wall and CPU seconds and the kernels by
 exclusive compile time, in CPU seconds of the compiling thread (``time.thread_time``: wall-clock seconds would
 count other jobs' time on a shared machine). numba 0.68 reports no per-event LLVM timer here; for the LLVM share
-use numba's ``llvm_lock`` timer of a whole compile (README).
+use numba's ``llvm_lock`` timer of a whole compile (README). The Würfel Dungeon compiles in the tier a fresh
+process would pick (``sim.tier``: quick on an empty cache); ``DICESIM_TIER=full`` measures the optimised kernels.
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ def _one(game: str, n: int) -> dict:
          for k, v in rows.items()),
         key=lambda r: -r["exclusive_s"],
     )
-    return {"game": game, "wall_s": round(time.perf_counter() - w0, 1), "cpu_s": round(time.process_time() - c0, 1),
+    return {"game": game, "tier": os.environ.get("DICESIM_TIER", ""),  # set once a tiered game's kernels load
+            "wall_s": round(time.perf_counter() - w0, 1), "cpu_s": round(time.process_time() - c0, 1),
             "compile_s": round(sum(r["exclusive_s"] for r in kernels), 1), "kernels": kernels}
 
 
