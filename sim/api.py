@@ -9,6 +9,7 @@ are keyword arguments; ``set`` takes ``["bonus.value=40"]`` or ``{"bonus.value":
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +59,14 @@ def _show(paths: list[Path]) -> None:
     if get_ipython() is not None:
         for p in paths:
             display(Image(filename=str(p)))
+
+
+def _after_run() -> None:
+    """A notebook has no command that ends: once the Würfel Dungeon ran on its quick kernels, start the compile of
+    its optimised ones (``sim.tier``; once, in the background)."""
+    tier = sys.modules.get("sim.tier")
+    if tier is not None:
+        tier.after_command()
 
 
 def _chart_dir(out: str | Path | None) -> Path:
@@ -144,6 +153,7 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
                                {policy: metrics})
         summary["out"] = str(out)
         summary["report"] = str(report)
+    _after_run()
     return Result(g.name, {policy: batch.table}, summary, opts, cfg, report, batch.seconds)
 
 
@@ -173,6 +183,7 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
                                {k: v["metrics"] for k, v in results.items()})
         summary["out"] = str(out)
         summary["report"] = str(report)
+    _after_run()
     return Result(g.name, tables, summary, opts, cfg, report, sum(a.seconds for a in exp.arms.values()))
 
 

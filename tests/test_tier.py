@@ -176,3 +176,12 @@ def test_a_compile_wait_is_estimated_from_the_cpu_its_process_gets(monkeypatch):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_notebook_play_on_quick_kernels_starts_it_too(fake_spawn):
+    import sim
+
+    _, calls = fake_spawn
+    sim.play("dungeon", "greedy", n=20)
+    sim.play("dungeon", "greedy", n=20)
+    assert len(calls) == 1
