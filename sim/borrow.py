@@ -6,8 +6,8 @@ when the array is shared (the frozen rule arrays, the profile cache). A kernel w
 caller for the whole call may rebind them as *borrowed* (a null meminfo): every refcount operation on them is then
 a null check. Only for arrays that outlive the function and are never returned or stored by it.
 
-Measured on the Würfel Dungeon run kernel (CONTRIBUTING.md, kernel split): main's ``play_run`` with its arrays
-borrowed spent 0.74-0.76x the CPU per run, same tables. Not applied there yet (the lead decides at merge).
+The Würfel Dungeon's ``play_run`` borrows its arrays (its callers own them for the whole run): 0.74-0.76x the CPU
+per run, same tables (CONTRIBUTING.md, kernel split).
 """
 
 from __future__ import annotations
