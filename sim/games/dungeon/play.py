@@ -67,6 +67,7 @@ from policies.dungeon import (
 from policies.dungeon_ids import ROLLOUT
 from policies.dungeon_skill import full_skill, who
 from policies.skill import SKILL_STREAM
+from sim.borrow import borrow
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.draws import (  # noqa: F401 - draw_upgrade re-exported for tests
@@ -251,6 +252,9 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     ``sc``: work arrays from ``new_scratch`` (reused between runs of one thread); ``forced``, ``rc``: the rollout
     control (``rollctl``: forced run-level choices, continuation salt, stop at the next decision), empty for a
     plain run."""
+    # The caller owns every array for the whole run: borrowed, they carry no reference count (sim/borrow.py)
+    fz, cache, tm, sc = borrow(fz), borrow(cache), borrow(tm), borrow(sc)
+    out, log, forced, rc = borrow(out), borrow(log), borrow(forced), borrow(rc)
     rp = fz.rp
     rpr = fz.rpr[0]  # the same numbers as a record: the policies read their weights by name
     en = fz.en
