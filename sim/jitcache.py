@@ -54,6 +54,7 @@ class ProjectLocator(caching._CacheLocator):
 
     def __init__(self, py_file: Path):
         self._path = py_file
+        self._py_file = str(py_file)  # numba names the file in its "Cannot cache compiled function" warning
         self._key = kernel_key(py_file)
         self._dir = kernel_dir(py_file)
 

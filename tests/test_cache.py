@@ -247,3 +247,26 @@ def test_compile_seconds_counts_only_compiling():
         first = compiling()
         twice(4)  # compiled already
         assert first > 0 and compiling() == first
+
+
+def test_an_uncachable_kernel_is_a_warning_not_a_crash():
+    """numba warns, naming the source file, when a kernel cannot be cached (a large global array, lifted code); with
+    the project's locator that warning raised AttributeError (seen when compiling at NUMBA_OPT=0)."""
+    import warnings
+    from types import SimpleNamespace
+
+    from numba.core import caching
+
+    from sim.jitcache import ProjectLocator
+
+    impl = caching.CompileResultCacheImpl.__new__(caching.CompileResultCacheImpl)
+    impl._locator, impl._lineno = ProjectLocator(module_file("sim.rng")), 1
+    cres = SimpleNamespace(lifted=(), library=SimpleNamespace(has_dynamic_globals=True),
+                           fndesc=SimpleNamespace(qualname="sim.rng.kernel"))
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert impl.check_cachable(cres) is False
+    assert [str(w.message) for w in seen] == [
+        'Cannot cache compiled function "kernel" as it uses dynamic globals (such as ctypes pointers and large global '
+        'arrays)']
+    assert seen[0].filename == str(module_file("sim.rng"))
