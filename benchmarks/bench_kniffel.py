@@ -1,7 +1,8 @@
 """Kniffel speed: solve time, games/s per policy, CLI cold/warm start, and the public peer side by side.
 
-Run: ``python benchmarks/bench_kniffel.py [--games N] [--no-peer] [--solve-only]``; records into results.json
-(``--solve-only``: the solve figures and the whole-process solve alone, the section's other figures kept).
+Run: ``python benchmarks/bench_kniffel.py [--games N] [--no-peer] [--solve-only | --play-only]``; records into
+results.json (``--solve-only``: the solve figures and the whole-process solve alone, the section's other figures
+kept; ``--play-only``: games/s per policy, printed only).
 The whole process is ``dicesim solve kniffel --fresh`` with the compiled kernels cached, timed from outside
 (median of several runs, with the load average: other jobs on the machine lengthen it).
 The peer is yatzy-solver 1.0.0 (Rust core, Python bindings) installed from PyPI into
@@ -140,8 +141,16 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=1_000_000)
     ap.add_argument("--no-peer", action="store_true")
     ap.add_argument("--solve-only", action="store_true", help="only the solve figures (others kept as recorded)")
+    ap.add_argument("--play-only", action="store_true",
+                    help="only games/s per policy with the load average, printed and not recorded (A/B comparisons)")
     args = ap.parse_args()
     from benchmarks.record import RESULTS, record
+
+    if args.play_only:
+        load = os.getloadavg()[0]
+        play = {p: games_per_second(p, args.games) for p in ("greedy", "random", "optimal")}
+        print(json.dumps({"play": play, "load_average": [round(load, 2), round(os.getloadavg()[0], 2)]}, indent=2))
+        return
 
     res: dict = {}
     if args.solve_only:

@@ -40,13 +40,14 @@ import numpy as np
 from numba import njit
 
 from sim.games.dadox import rules as R
-from sim.games.dadox.solve import NO_BANK, WIN, pair_turn
+from sim.games.dadox.solve import NO_BANK, WIN, pair_turn, tail_scratch
 from sim.games.dadox.tables import NL, OPT_LOCK, OPT_PTS, OPT_USED, QW
 from sim.rng import next_below, next_float
 
 POLICIES = {"threshold": 0, "greedy": 1, "optimal-turn": 2, "optimal-win": 3, "random": 4, "leader-win": 5}
 THRESHOLD, GREEDY, OPTIMAL_TURN, OPTIMAL_WIN, RANDOM, LEADER_WIN = (POLICIES[p] for p in POLICIES)
 WIN_POLICIES = ("optimal-win", "leader-win")  # the policies that read the two-player solution
+NO_LIMIT = np.int64(1 << 60)  # best_by_q's points limit where none applies (int64, not a literal: one compile)
 
 # policy parameters (indices into pp, see sim.games.dadox.config.freeze_policies)
 PP_THRESHOLD = 0  # six values, by dice to throw next
@@ -285,13 +286,14 @@ def optimal_win(o0, no, t, n, me, opened, opp, opp_opened, opt, tb, rp, sol, scr
     if scr.key[0] != a or scr.key[1] != b:
         later = rp[R.RP_LATER_15]
         need_hi = 1 if (later or rp[R.RP_CONFIRM]) else 0
+        sv, sa = tail_scratch(tb)  # here, not in ``Scratch``: every array there costs each decision a reference count
         pair_turn(
             a, b, sol.V, sol.bank_to, sol.bust_to, sol.cap, tb, later, later, need_hi, scr.thr, scr.q,
-            scr.bank_val, scr.bank_ok, scr.bust_val, np.empty((0, 0), np.int64),
+            scr.bank_val, scr.bank_ok, scr.bust_val, np.empty((0, 0), np.int64), sv, sa,
         )
         scr.key[0] = a
         scr.key[1] = b
-    return best_by_q(o0, no, t, n, 1 << 60, opt, scr.q, scr.thr, scr.bank_ok, scr.bank_val, sol.cap[a], rp)
+    return best_by_q(o0, no, t, n, NO_LIMIT, opt, scr.q, scr.thr, scr.bank_ok, scr.bank_val, sol.cap[a], rp)
 
 
 # --- dispatch -------------------------------------------------------------------------------------

@@ -67,6 +67,9 @@ W_WIN = 0.5
 W_CHARGE = 3.0
 W_GAME = 100.0
 H = 3  # horizon (own turns) of the deploy rating
+# SIGNATURES: functions that callers pass constants (``True``, ``0``) get one explicit signature. Without it numba
+# compiles one specialization per literal value, each costing a compile of its own (the cold start of issue 16).
+S_ = "int64[::1]"  # the state vector and the rule array
 
 
 @njit(cache=True, inline="always")
@@ -82,7 +85,7 @@ def pos_value(S: np.ndarray, p: int, pos: int) -> float:
 # --- shared helpers ------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True)  # no signature (SIGNATURES): greedy calls it per decision, the literal ``defence`` specialises it
 def best_active(S: np.ndarray, p: int, defence: bool) -> int:
     """Active position of ``p`` with the highest A (or V); ties: the earlier position."""
     best = -1
@@ -224,7 +227,7 @@ def exchange_value(S: np.ndarray, p: int, att_base: int, dpos: int, att_roll: bo
     return tot / 36.0
 
 
-@njit(cache=True)
+@njit(f"({S_}, int64, int64, int64, int64, {S_})", cache=True)
 def attack_value(S: np.ndarray, p: int, f: int, dpos: int, extra_dice: int, rp: np.ndarray) -> float:
     """Exact expectation of attacking with ``f`` against ``dpos``, Blutrausch dice (pending + extra) included."""
     o = 1 - p
@@ -244,7 +247,7 @@ def attack_value(S: np.ndarray, p: int, f: int, dpos: int, extra_dice: int, rp: 
     return tot
 
 
-@njit(cache=True)
+@njit(f"({S_}, int64, int64, {S_})", cache=True)
 def best_attack_exact(S: np.ndarray, p: int, extra_dice: int, rp: np.ndarray):
     """(value, fighter): the attacker's best fighter against the defender's best (minimising) blocker."""
     o = 1 - p
@@ -294,7 +297,7 @@ def best_attack_rating(S: np.ndarray, p: int, extra: float, rp: np.ndarray):
     return best, bf
 
 
-@njit(cache=True)
+@njit(f"({S_}, int64, float64, boolean, {S_})", cache=True)
 def deploy_rating(S: np.ndarray, p: int, now: float, exact: bool, rp: np.ndarray) -> float:
     """Rating of deploying: the next reserve card's best attack over ``H - 1`` turns vs ``H`` turns now."""
     pos = R.next_reserve(S, p)
@@ -667,6 +670,19 @@ def choose_blocker(pol: int, S: np.ndarray, p: int, f: int, rp: np.ndarray, st: 
 
 
 @njit(cache=True)
+def _after_defender(const: float, lethal: int, att_total: int, def_base: int, dd: int, def_roll: bool,
+                    c_def: float) -> float:
+    """Attacker's value with its final total, the defender then rerolling when that is worse for the attacker."""
+    keep = gain_of(const, lethal, R.exchange(att_total, def_base + dd))
+    if not def_roll:
+        return keep
+    new = 0.0
+    for x in range(1, 7):
+        new += gain_of(const, lethal, R.exchange(att_total, def_base + x))
+    return min(keep, new / 6.0 + c_def)
+
+
+@njit(f"(int64, {S_}, int64, boolean, int64, int64, int64, int64, {S_}, uint64[::1])", cache=True)
 def want_reroll(pol: int, S: np.ndarray, p: int, is_att: bool, att_base: int, dpos: int, da: int, dd: int,
                 rp: np.ndarray, st: np.ndarray) -> bool:
     """Focus reroll of ``p``'s die (caller checked ``rules.can_focus``).
@@ -708,19 +724,6 @@ def want_reroll(pol: int, S: np.ndarray, p: int, is_att: bool, att_base: int, dp
     for x in range(1, 7):
         new += gain_of(const, lethal, R.exchange(att_base + da, def_base + x))
     return keep - new / 6.0 > cost
-
-
-@njit(cache=True)
-def _after_defender(const: float, lethal: int, att_total: int, def_base: int, dd: int, def_roll: bool,
-                    c_def: float) -> float:
-    """Attacker's value with its final total, the defender then rerolling when that is worse for the attacker."""
-    keep = gain_of(const, lethal, R.exchange(att_total, def_base + dd))
-    if not def_roll:
-        return keep
-    new = 0.0
-    for x in range(1, 7):
-        new += gain_of(const, lethal, R.exchange(att_total, def_base + x))
-    return min(keep, new / 6.0 + c_def)
 
 
 @njit(cache=True)

@@ -112,7 +112,10 @@ def bars(groups: Mapping[str, Sequence[dict[str, Any]]], categories: Sequence[st
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     if len(groups) > 1 or reference:
-        ax.legend(fontsize=8)
+        lo, hi = ax.get_ylim()
+        ax.set_ylim(lo, hi + 0.3 * (hi - lo))  # room above the bars: the legend must not cover one
+        n = len(groups) + (reference is not None)
+        ax.legend(fontsize=8, ncol=min(4, n), loc="upper center")
     return save(fig, path)
 
 

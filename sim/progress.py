@@ -20,7 +20,7 @@ from contextlib import contextmanager
 QUIET_ENV = "DICESIM_QUIET"
 PLAIN_EVERY_S = 20.0
 # Cold compile seconds per game measured on the project machine (2 cores, idle); replaced by each real measurement.
-DEFAULT_ESTIMATE_S = {"kniffel": 27, "dungeon": 200, "dadox": 22, "dungeon24": 24}
+DEFAULT_ESTIMATE_S = {"kniffel": 25, "dungeon": 200, "dadox": 17, "dungeon24": 20}
 
 
 def set_quiet(quiet: bool) -> None:

@@ -24,6 +24,7 @@ _lock = threading.Lock()
 _procs: dict[str, subprocess.Popen | None] = {}  # game -> its process (None: queued, not started)
 _started: dict[str, float] = {}
 _errs: dict[str, Any] = {}
+_outs: dict[str, Any] = {}
 _queue: list[str] = []
 _slots = 1
 
@@ -47,8 +48,9 @@ def _launch(game: str) -> None:
     env = {**os.environ, "DICESIM_QUIET": "1"}
     _started[game] = time.perf_counter()
     _errs[game] = tempfile.TemporaryFile("w+")
+    _outs[game] = tempfile.TemporaryFile("w+")
     _procs[game] = subprocess.Popen(
-        [sys.executable, "-m", "sim.warmup", game], env=env, stdout=subprocess.DEVNULL, stderr=_errs[game]
+        [sys.executable, "-m", "sim.warmup", game], env=env, stdout=_outs[game], stderr=_errs[game]
     )
 
 
@@ -87,6 +89,16 @@ def _keep_filling() -> None:
         time.sleep(0.5)
 
 
+def _wall_left(game: str) -> float:
+    """Seconds until ``game``'s compile is likely done: its CPU estimate stretched by the compiles sharing the
+    cores with it (they run side by side, one core each while cores last), less the time it has run."""
+    with _lock:
+        busy = sum(1 for p in _procs.values() if p is not None and p.poll() is None)
+        ran = time.perf_counter() - _started.get(game, time.perf_counter())
+    share = max(1.0, busy / (os.cpu_count() or 1))
+    return max(1.0, estimate(game) * share - ran)
+
+
 def wait_for(game: str, title: str) -> None:
     """Block until the background compile of ``game`` is done, showing that it runs; a game still queued
     (no free core yet) is taken back to compile here rather than wait idle."""
@@ -97,8 +109,8 @@ def wait_for(game: str, title: str) -> None:
             del _procs[game]
             _queue.remove(game)
             return
-    about = estimate(game)
-    say(f"compiling {title} kernels (once, about {about:.0f} s, in a parallel process)")
+    about = _wall_left(game)
+    say(f"compiling {title} kernels (once, about {about:.0f} s more, in a parallel process)")
     t0 = time.perf_counter()
     with Ticker(f"compiling {title} kernels", about):
         while True:
@@ -114,12 +126,18 @@ def wait_for(game: str, title: str) -> None:
     with _errs.pop(game) as f:
         f.seek(0)
         err = f.read()
+    with _outs.pop(game) as f:
+        f.seek(0)
+        cpu = f.read().strip()
     if p.returncode != 0:  # compiling here will show the real error with the usual reporting
         last = (err.strip().splitlines() or [f"exit code {p.returncode}"])[-1]
         say(f"warning: compiling {title} in a parallel process failed ({last}); compiling here")
         return
     secs = time.perf_counter() - started
-    remember(game, secs)
+    try:
+        remember(game, float(cpu))  # CPU seconds: what it costs a core of its own, however busy this machine was
+    except ValueError:
+        pass
     say(f"compiled {title} kernels in {secs:.0f} s (cached for later runs)")
 
 
@@ -143,3 +161,4 @@ if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit("usage: python -m sim.warmup GAME")
     warm(sys.argv[1])
+    print(f"{time.process_time():.1f}")  # the CPU seconds it took: the parent remembers them as the estimate

@@ -7,11 +7,14 @@ its compile, or compile it here if it has not started yet (``sim.warmup``).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
-import re
 import subprocess
 import sys
+import traceback
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -38,9 +41,72 @@ def cli_json(*args: str, env: dict | None = None) -> dict:
     return json.loads(out.stdout)
 
 
+def run_clis(*calls: tuple[str, ...], env: dict | None = None, timeout: int = 600) -> list[subprocess.CompletedProcess]:
+    """Several independent ``dicesim`` subprocesses, three at a time (each pays a fresh interpreter's numba and
+    pandas import, about 2 s of CPU, which the second core absorbs while this process only waits)."""
+    with ThreadPoolExecutor(min(3, len(calls))) as pool:
+        return list(pool.map(lambda args: run_cli(*args, env=env, timeout=timeout), calls))
+
+
+def cli_here(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``dicesim ARGS`` in this process: ``sim.cli.main`` (the console script's function) with ``sys.argv``,
+    stdout, stderr, the working folder and the environment as a subprocess would have them, and the exit code from
+    ``SystemExit``; an uncaught exception prints its traceback and exits 1, as the interpreter would.
+
+    The same code path as :func:`run_cli` without a fresh interpreter's numba and pandas import (about 2 s of CPU
+    per call): for tests about what a command says or writes (the bad-input matrices, the report pages), not about
+    the process. Tests that need a process of their own (a kill, a cold kernel cache, same numbers in two
+    processes, an installed script) keep :func:`run_cli`; ``test_cli.py`` checks that both print the same error."""
+    from sim.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env, saved_argv = dict(os.environ), sys.argv
+    os.environ.update(env or {})
+    sys.argv = ["dicesim", *args]
+    code = 0
+    try:
+        with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main()
+            except SystemExit as e:
+                if isinstance(e.code, str):
+                    print(e.code, file=err)
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+            except Exception:
+                err.write(traceback.format_exc())
+                code = 1
+    finally:
+        sys.argv = saved_argv
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(["dicesim", *args], code, out.getvalue(), err.getvalue())
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+
+
+@pytest.fixture(scope="session")
+def dask_cluster():
+    """One Dask LocalCluster (2 worker processes on loopback) for every test that sends work to a scheduler: started
+    once, and its workers load the kernels once."""
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    # the dashboard on a free port: 8787 (the default, also taken with None) stays free for test_game_api's cluster
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
+                      dashboard_address=":0") as c:
+        yield c
+
+
+@pytest.fixture(scope="session")
+def calibrate_run(tmp_path_factory) -> tuple[dict, Path]:
+    """One ``dicesim calibrate ... --out --json`` run (its JSON and folder), read by the JSON contract test
+    (``test_calibrate.py``) and the page test (``test_pages.py``)."""
+    out = tmp_path_factory.mktemp("calibrate")
+    return cli_json("calibrate", "kniffel", "--target", "mean_score=209", "--field", "bonus.value", "--policy",
+                    "greedy", "--n", "1000", "--seed", "3", "--out", str(out)), out
 
 
 def _game_of(item: pytest.Item) -> str | None:
@@ -48,8 +114,23 @@ def _game_of(item: pytest.Item) -> str | None:
 
     if item.path.parent.name != "games":
         return None
-    m = re.match(r"test_(.+?)_[a-z0-9]+\.py$", item.path.name)
-    return m.group(1) if m and m.group(1) in GAMES else None
+    name = item.path.name  # test_<game>_<topic>.py (the topic may have underscores: test_kniffel_two_player.py)
+    return next((g for g in sorted(GAMES, key=len, reverse=True) if name.startswith(f"test_{g}_")), None)
+
+
+# Test files that play no Würfel Dungeon run: they go first while its kernels compile in the background.
+NO_DUNGEON = {"test_cache.py", "test_calibrate.py", "test_declarations.py", "test_scalar.py",
+              "test_sweep_sensitivity.py"}
+
+
+def _rank(item: pytest.Item) -> int:
+    """0: needs no Würfel Dungeon kernel; 1: the Würfel Dungeon's own tests; 2: the rest (many play every game)."""
+    game = _game_of(item)
+    if game == "dungeon":
+        return 1
+    if game is not None or item.path.name in NO_DUNGEON:
+        return 0
+    return 2
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -58,7 +139,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if cores > 1 and len(games) > 1:
         from sim import warmup
 
-        warmup.start(games, workers=cores - 1)
+        started = warmup.start(games, workers=cores - 1)
+        if "dungeon" in started:
+            # the slowest compile runs beside the tests that don't need it, not beside a test waiting for it
+            items.sort(key=_rank)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

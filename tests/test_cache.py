@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +16,7 @@ import pytest
 from sim import cache, codehash
 from sim.codehash import closure, module_file, source_key
 from sim.jitcache import kernel_dir
-from tests.conftest import ROOT, cli_json, run_cli
+from tests.conftest import ROOT, cli_json, run_cli, run_clis
 
 
 def _isolated(tmp_path: Path) -> dict[str, str]:
@@ -106,13 +108,27 @@ def test_solver_table_key_has_rules_and_code_version():
     assert {"sim/games/kniffel/solve.py", "sim/games/kniffel/rules.py", "sim/dice.py"} <= deps
 
 
-def test_solve_cache_fresh_and_corrupt_file_via_cli(tmp_path):
-    env = _isolated(tmp_path)
-    first = cli_json("solve", "kniffel", env=env)
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory) -> tuple[dict, Path]:
+    """``solve kniffel`` once into an empty private cache: its JSON and the cache folder (tests work on copies)."""
+    d = tmp_path_factory.mktemp("solved")
+    return cli_json("solve", "kniffel", env=_isolated(d)), d / "cache"
+
+
+def _copy_cache(solved: tuple[dict, Path], tmp_path: Path) -> dict[str, str]:
+    shutil.copytree(solved[1], tmp_path / "cache")
+    return _isolated(tmp_path)
+
+
+def test_solve_cache_fresh_and_corrupt_file_via_cli(solved, tmp_path):
+    first = solved[0]
     assert not first["cached"] and first["value"] == pytest.approx(254.5838197, abs=5e-7)
+    env = _copy_cache(solved, tmp_path)
     [table] = (tmp_path / "cache" / "tables" / "kniffel").glob("optimal-*.npz")
-    assert cli_json("solve", "kniffel", env=env)["cached"]
-    fresh = cli_json("solve", "kniffel", "--fresh", env=env)
+    with ThreadPoolExecutor(1) as pool:  # --fresh on a second copy of the solved cache, beside the first's checks
+        fresh = pool.submit(cli_json, "solve", "kniffel", "--fresh", env=_copy_cache(solved, tmp_path / "b"))
+        assert cli_json("solve", "kniffel", env=env)["cached"]
+        fresh = fresh.result()
     assert not fresh["cached"] and fresh["value"] == first["value"] and fresh["seconds"] > 0
     table.write_bytes(table.read_bytes()[:1000])
     res = run_cli("solve", "kniffel", "--json", env=env)
@@ -124,13 +140,13 @@ def test_solve_cache_fresh_and_corrupt_file_via_cli(tmp_path):
     assert cli_json("solve", "kniffel", env=env)["cached"]
 
 
-def test_cache_info_and_clear(tmp_path):
-    env = _isolated(tmp_path)
-    cli_json("solve", "kniffel", env=env)
-    info = cli_json("cache", "info", env=env)
+def test_cache_info_and_clear(solved, tmp_path):
+    env = _copy_cache(solved, tmp_path)
+    js, text = run_clis(("cache", "info", "--json"), ("cache", "info"), env=env)
+    assert js.returncode == 0, js.stderr
+    info = json.loads(js.stdout)
     assert info["root"] == str(tmp_path / "cache")
     assert [t["game"] for t in info["tables"]] == ["kniffel"] and info["tables"][0]["bytes"] > 1_000_000
-    text = run_cli("cache", "info", env=env)
     assert text.returncode == 0 and "kniffel/optimal-" in text.stdout and "MB" in text.stdout
     cleared = cli_json("cache", "clear", env={"DICESIM_CACHE_DIR": str(tmp_path / "cache")})
     assert cleared["bytes"] >= info["tables"][0]["bytes"]
@@ -187,7 +203,10 @@ with compiling("kniffel", "Kniffel"):
 
 def test_compile_notice_plain_lines_and_quiet(tmp_path):
     env = {**os.environ, "DICESIM_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    res = subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], capture_output=True, text=True, env=env)
+    quiet_env = {**env, "DICESIM_CACHE_DIR": str(tmp_path / "q"), "DICESIM_QUIET": "1"}
+    with ThreadPoolExecutor(2) as pool:  # two processes side by side, each its own cache folder
+        res, quiet = pool.map(lambda e: subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], capture_output=True,
+                                                       text=True, env=e, timeout=300), (env, quiet_env))
     assert res.returncode == 0, res.stderr
     lines = res.stderr.splitlines()
     assert len(lines) == 2, lines
@@ -195,21 +214,19 @@ def test_compile_notice_plain_lines_and_quiet(tmp_path):
     assert lines[1].startswith("compiled Kniffel kernels in ")
     assert "\x1b" not in res.stderr  # not a terminal: no control codes
     assert "kniffel" in json.loads((tmp_path / "numba" / "compile-seconds.json").read_text())
-    quiet = subprocess.run([sys.executable, "-c", COMPILE_SNIPPET], capture_output=True, text=True,
-                           env={**env, "DICESIM_QUIET": "1"})
     assert quiet.returncode == 0 and quiet.stderr == ""
 
 
 def test_quiet_flag_silences_compile_notices(tmp_path):
     """A cold solve says it compiles (plain lines, no control codes); ``--quiet`` before any command silences it."""
-    env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "DICESIM_CACHE_DIR": str(tmp_path)}
     args = ("solve", "dadox", "--objective", "turn", "--json")
-    loud = run_cli(*args, env=env)
+    with ThreadPoolExecutor(2) as pool:  # both compile on an empty kernel cache of their own, side by side
+        loud, quiet = pool.map(lambda a: run_cli(*a[0], env={"NUMBA_CACHE_DIR": str(tmp_path / a[1]),
+                                                             "DICESIM_CACHE_DIR": str(tmp_path / a[1])}),
+                               ((args, "loud"), (("--quiet", *args), "quiet")))
     assert loud.returncode == 0, loud.stderr
     assert loud.stderr.startswith("compiling Dadox kernels (once, about ") and "\x1b" not in loud.stderr
     assert json.loads(loud.stdout)["value"] > 0
-    env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba2")
-    quiet = run_cli("--quiet", *args, env=env)
     assert quiet.returncode == 0 and quiet.stderr == "" and json.loads(quiet.stdout) == json.loads(loud.stdout) | {
         "seconds": json.loads(quiet.stdout)["seconds"]}
 

@@ -17,7 +17,7 @@ from sim.config import ConfigError, DicesimError, Strict, parse_override, set_pa
 from sim.games import get_game
 from sim.games.base import Game
 from sim.schema import Column
-from tests.conftest import cli_json, run_cli
+from tests.conftest import cli_here
 
 
 def uniforms(seed: int, runs: np.ndarray) -> np.ndarray:
@@ -119,9 +119,8 @@ def test_integer_field_on_kniffel_bracket_is_adjacent_and_paired():
     assert 50 <= c.value <= 62
 
 
-def test_cli_calibrate_json_and_errors():
-    out = cli_json("calibrate", "kniffel", "--target", "mean_score=209", "--field", "bonus.value", "--policy",
-                   "greedy", "--n", "1500", "--seed", "3")
+def test_cli_calibrate_json_and_errors(calibrate_run):
+    out, _ = calibrate_run
     for key in ("value", "estimate", "tolerance", "bracket", "field_ci95", "evaluations", "converged", "config_hash"):
         assert key in out
     assert out["field"] == "bonus.value" and out["metric"] == "mean_score" and out["converged"]
@@ -133,7 +132,7 @@ def test_cli_calibrate_json_and_errors():
         (["--field", "bonus.value", "--policy", "superbot"], "unknown policy 'superbot'"),
     ]:
         full = ["calibrate", "kniffel", "--target", "mean_score=210", "--policy", "greedy", "--n", "200", *args]
-        res = run_cli(*full)
+        res = cli_here(*full)
         lines = res.stderr.strip().splitlines()
         assert res.returncode == 2 and len(lines) == 1 and needle in lines[0], (args, res.stderr)
     json.dumps(out)

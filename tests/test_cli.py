@@ -3,14 +3,43 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
-from tests.conftest import cli_json, run_cli
+from tests.conftest import cli_here, run_cli, run_clis
+
+SAME_SEED = ("play", "kniffel", "--policy", "random", "--n", "500", "--seed", "4", "--no-report", "--json")
 
 
-def test_play_json_contract(tmp_path):
-    out = cli_json("play", "kniffel", "--policy", "greedy", "--n", "2000", "--seed", "1", "--out", str(tmp_path))
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> tuple[dict[str, subprocess.CompletedProcess], Path]:
+    """The module's independent commands, each in its own process, run once side by side (``run_clis``); the tests
+    below read their outputs (the report test rebuilds a copy of the ``play --out`` folder)."""
+    d = tmp_path_factory.mktemp("runs")
+    calls = {
+        "play": ("play", "kniffel", "--policy", "greedy", "--n", "2000", "--seed", "1", "--out", str(d / "play"),
+                 "--json"),
+        "same-a": SAME_SEED,
+        "same-b": SAME_SEED,
+        "compare": ("compare", "kniffel", "--policies", "random,greedy", "--n", "1000", "--seed", "2", "--out",
+                    str(d / "compare"), "--json"),
+        "replay": ("replay", "kniffel", "--seed", "1", "--run", "3", "--policy", "greedy"),
+        "describe": ("describe", "kniffel", "--json"),
+        "solve": ("solve", "kniffel", "--json"),
+    }
+    return dict(zip(calls, run_clis(*calls.values()), strict=True)), d
+
+
+def ok_json(res: subprocess.CompletedProcess) -> dict:
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def test_play_json_contract(runs):
+    out, tmp_path = ok_json(runs[0]["play"]), runs[1] / "play"
     for key in ("game", "policy", "n", "seed", "config_hash", "seconds", "runs_per_second", "metrics"):
         assert key in out
     assert out["n"] == 2000 and out["policy"] == "greedy"
@@ -29,24 +58,21 @@ def test_play_json_contract(tmp_path):
         assert (tmp_path / f).is_file(), f
 
 
-def test_same_seed_same_numbers():
-    a = cli_json("play", "kniffel", "--policy", "random", "--n", "500", "--seed", "4", "--no-report")
-    b = cli_json("play", "kniffel", "--policy", "random", "--n", "500", "--seed", "4", "--no-report")
-    assert a["metrics"] == b["metrics"]
+def test_same_seed_same_numbers(runs):
+    """Two separate processes print the same numbers for the same seed."""
+    assert ok_json(runs[0]["same-a"])["metrics"] == ok_json(runs[0]["same-b"])["metrics"]
 
 
-def test_compare_is_paired(tmp_path):
-    out = cli_json(
-        "compare", "kniffel", "--policies", "random,greedy", "--n", "1000", "--seed", "2", "--out", str(tmp_path)
-    )
+def test_compare_is_paired(runs):
+    out, tmp_path = ok_json(runs[0]["compare"]), runs[1] / "compare"
     assert set(out["policies"]) == {"random", "greedy"}
     diff = out["paired"]["score: greedy - random"]
     assert diff["ci95"][0] > 0
     assert (tmp_path / "report.html").is_file()
 
 
-def test_report_rebuilds_from_tables(tmp_path):
-    cli_json("play", "kniffel", "--policy", "random", "--n", "300", "--out", str(tmp_path))
+def test_report_rebuilds_from_tables(runs, tmp_path):
+    shutil.copytree(runs[1] / "play", tmp_path, dirs_exist_ok=True)
     (tmp_path / "report.html").unlink()
     (tmp_path / "score_distribution.png").unlink()
     res = run_cli("report", str(tmp_path))
@@ -54,14 +80,14 @@ def test_report_rebuilds_from_tables(tmp_path):
     assert (tmp_path / "report.html").is_file() and (tmp_path / "score_distribution.png").is_file()
 
 
-def test_replay_shows_turns():
-    res = run_cli("replay", "kniffel", "--seed", "1", "--run", "3", "--policy", "greedy")
+def test_replay_shows_turns(runs):
+    res = runs[0]["replay"]
     assert res.returncode == 0, res.stderr
     assert res.stdout.count("Turn") == 13 and "Final score" in res.stdout and "hold:" in res.stdout
 
 
-def test_describe_json():
-    out = cli_json("describe", "kniffel")
+def test_describe_json(runs):
+    out = ok_json(runs[0]["describe"])
     assert len(out["categories"]) == 13 and out["solver_states"] == 536448
 
 
@@ -83,7 +109,7 @@ def test_describe_json():
     ],
 )
 def test_bad_input_is_one_error_line_exit_2(args, needle):
-    res = run_cli(*args)
+    res = cli_here(*args)  # the entry point's function in this process; a real process: the test below
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], res.stderr
@@ -91,14 +117,16 @@ def test_bad_input_is_one_error_line_exit_2(args, needle):
 
 
 def test_broken_toml_is_one_error_line(tmp_path):
+    """Through a real process: the interpreter's exit code and nothing else on stderr (no warning, no traceback)."""
     bad = tmp_path / "bad.toml"
     bad.write_text("[bonus\nvalue = 35\n")
     res = run_cli("play", "kniffel", "--policy", "greedy", "--config", str(bad))
     assert res.returncode == 2 and res.stderr.startswith("error: broken TOML") and len(res.stderr.splitlines()) == 1
+    assert cli_here("play", "kniffel", "--policy", "greedy", "--config", str(bad)).stderr == res.stderr
 
 
-def test_json_prints_exactly_one_object():
-    res = run_cli("solve", "kniffel", "--json")
+def test_json_prints_exactly_one_object(runs):
+    res = runs[0]["solve"]
     assert res.returncode == 0
     obj = json.loads(res.stdout)
     assert res.stdout.strip().count("\n") == 0 and obj["game"] == "kniffel"

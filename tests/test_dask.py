@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pandas as pd
 import pytest
@@ -24,21 +25,19 @@ chunk = 400
 """
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    from distributed import LocalCluster
-
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address=None) as c:
-        yield c
+@pytest.fixture
+def cluster(dask_cluster):
+    return dask_cluster
 
 
 def test_sweep_on_local_cluster_equals_local_run(cluster, tmp_path):
     sweep = tmp_path / "s.toml"
     sweep.write_text(SWEEP)
-    local = run_sweep(load_sweep(sweep), tmp_path / "local", progress=False, report=False)
-    res = run_cli("sweep", str(sweep), "--out", str(tmp_path / "dask"), "--scheduler", cluster.scheduler_address,
-                  "--no-report", "--json", timeout=300)
+    with ThreadPoolExecutor(1) as pool:  # the command waits on the workers while this process plays the local run
+        remote = pool.submit(run_cli, "sweep", str(sweep), "--out", str(tmp_path / "dask"), "--scheduler",
+                             cluster.scheduler_address, "--no-report", "--json", timeout=300)
+        local = run_sweep(load_sweep(sweep), tmp_path / "local", progress=False, report=False)
+        res = remote.result()
     assert res.returncode == 0, res.stderr
     s = json.loads(res.stdout)
     assert s["chunks_run"] == 4 * 2 * 3 and s["rows"] == 8

@@ -22,7 +22,7 @@ import pytest
 from sim.batch import run_batch
 from sim.games import available, get_game
 from sim.games.base import CAPABILITIES
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli_here
 from tests.golden.cases import TABLE_CASES, hash_path, play_hash, table_hash
 
 GAMES = available()
@@ -232,7 +232,7 @@ def test_golden_hash_of_the_first_case(name):
 
 
 def test_replay_json_on_the_command_line():
-    res = run_cli("replay", "dadox", "--seed", "2", "--run", "1", "--policy", "threshold", "--json")
+    res = cli_here("replay", "dadox", "--seed", "2", "--run", "1", "--policy", "threshold", "--json")
     assert res.returncode == 0, res.stderr
     d = json.loads(res.stdout)
     evs = d["sections"][0]["events"]

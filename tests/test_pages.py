@@ -146,11 +146,11 @@ def test_dashboard_cards(kniffel_compare, tmp_path, monkeypatch):
 
 
 def test_report_command_rebuilds_a_dashboard(kniffel_compare, tmp_path):
-    from tests.conftest import run_cli
+    from tests.conftest import cli_here
 
     _, out = kniffel_compare
     (tmp_path / "kniffel").symlink_to(out, target_is_directory=True)
-    res = run_cli("report", str(tmp_path))
+    res = cli_here("report", str(tmp_path))
     assert res.returncode == 0, res.stderr
     page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))
     assert "dicesim balance report (n = 3,000 per policy, seed 3)" in page.headings
@@ -173,9 +173,11 @@ def test_metric_groups():
 
 
 def test_play_summary_is_the_cli_json(tmp_path):
-    from tests.conftest import cli_json
+    from tests.conftest import cli_here
 
-    cli = cli_json("play", "kniffel", "--policy", "greedy", "--n", "500", "--seed", "5", "--no-report")
+    res = cli_here("play", "kniffel", "--policy", "greedy", "--n", "500", "--seed", "5", "--no-report", "--json")
+    assert res.returncode == 0, res.stderr
+    cli = json.loads(res.stdout)
     r = sim.play("kniffel", "greedy", n=500, seed=5)
     strip = {"seconds", "runs_per_second"}
     assert {k: v for k, v in r.summary.items() if k not in strip} == \
@@ -187,11 +189,8 @@ def test_play_summary_is_the_cli_json(tmp_path):
     assert charts and all(p.read_bytes().startswith(PNG) for p in charts)
 
 
-def test_calibrate_page(tmp_path):
-    from tests.conftest import cli_json
-
-    out = cli_json("calibrate", "kniffel", "--target", "mean_score=209", "--field", "bonus.value", "--policy",
-                   "greedy", "--n", "1000", "--seed", "3", "--out", str(tmp_path))
+def test_calibrate_page(calibrate_run):
+    out, tmp_path = calibrate_run
     page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))
     est = out["estimate"]
     assert f"bonus.value = {pages.num(out['value'])} gives mean_score {pages.num(est['value'])} " \
@@ -202,13 +201,13 @@ def test_calibrate_page(tmp_path):
 
 
 def test_check_page(tmp_path):
-    from tests.conftest import run_cli
+    from tests.conftest import cli_here
 
     targets = tmp_path / "t.toml"
     targets.write_text('game = "kniffel"\nn = 1000\nseed = 2\n[[target]]\nname = "greedy high"\npolicy = "greedy"\n'
                        'metric = "mean_score"\nmin = 150\n[[target]]\nname = "bonus rare"\npolicy = "greedy"\n'
                        'metric = "upper_bonus_rate"\nmax = 0.01\n')
-    res = run_cli("check", str(targets), "--out", str(tmp_path / "v.csv"))
+    res = cli_here("check", str(targets), "--out", str(tmp_path / "v.csv"))
     assert res.returncode == 1, res.stderr
     page = Page((tmp_path / "v.html").read_text(encoding="utf-8"))
     assert "1 of 2 bands hold; 1 failing." in page.text

@@ -17,7 +17,7 @@ from sim.config import CONFIG_DIR as ROOT_CONFIGS
 from sim.config import ConfigError
 from sim.games import get_game
 from sim.skill import LEVELS, rules_hash
-from tests.conftest import run_cli
+from tests.conftest import cli_here
 
 LADDER = (0.0, 0.25, 0.5, 0.75, 1.0)
 Z = 3.3
@@ -75,7 +75,7 @@ def test_solved_tables_do_not_depend_on_the_level():
 @pytest.mark.parametrize(("game", "policy"), [("kniffel", "greedy"), ("dadox", "threshold"),
                                               ("dungeon24", "heuristic"), ("dungeon", "vorschlag")])
 def test_invalid_level_is_one_error_line(game, policy):
-    res = run_cli("play", game, "--policy", policy, "--n", "10", "--set", "skill.level=2", "--no-report")
+    res = cli_here("play", game, "--policy", policy, "--n", "10", "--set", "skill.level=2", "--no-report")
     lines = res.stderr.strip().splitlines()
     assert res.returncode == 2 and len(lines) == 1, res.stderr
     assert lines[0].startswith("error: invalid value for skill.level: 2"), lines[0]

@@ -19,7 +19,7 @@ from sim.batch import run_batch
 from sim.config import ConfigError, DicesimError, config_hash
 from sim.games import get_game
 from sim.sweep import load_sweep, run_sweep
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli_here, run_cli
 
 # 4 points x 2 policies x 8 chunks = 64 atomic parts: long enough to be killed mid-way
 SWEEP = """
@@ -162,7 +162,7 @@ def test_bad_variants(tmp_path):
 )
 def test_cli_bad_sweep_file_one_error_line_exit_2_no_work(tmp_path, body, needle):
     out = tmp_path / "out"
-    res = cli("sweep", str(write(tmp_path, 'game = "kniffel"\n' + body + "\n")), "--out", str(out))
+    res = cli_here("sweep", str(write(tmp_path, 'game = "kniffel"\n' + body + "\n")), "--out", str(out))
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], res.stderr
@@ -330,8 +330,16 @@ def reference(tmp_path_factory) -> tuple[Path, Path]:
 
 
 def test_one_thread_equals_two_threads(reference, tmp_path):
+    """The reference played on 2 threads in its own process; this process plays it again on one thread."""
+    import numba
+
     sweep, ref = reference
-    _sweep_cli(sweep, tmp_path / "t1", env={"NUMBA_NUM_THREADS": "1"})
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        run_sweep(load_sweep(sweep), tmp_path / "t1", progress=False, report=False)
+    finally:
+        numba.set_num_threads(threads)
     _same_tables(ref, tmp_path / "t1")
 
 
@@ -366,7 +374,7 @@ def test_sigkill_mid_way_then_resume_equals_uninterrupted(reference, tmp_path):
 def test_cli_resume_refuses_changed_sweep_file(reference, tmp_path):
     _, ref = reference
     changed = write(tmp_path, SWEEP.replace("seed = 7", "seed = 8"))
-    res = cli("sweep", str(changed), "--out", str(ref), "--resume", "--no-report")
+    res = cli_here("sweep", str(changed), "--out", str(ref), "--resume", "--no-report")
     lines = res.stderr.strip().splitlines()
     assert res.returncode == 2 and len(lines) == 1, res.stderr
     assert lines[0].startswith("error: the sweep file changed") and "seed: 7 -> 8" in lines[0]

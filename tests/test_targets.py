@@ -8,7 +8,7 @@ import pytest
 
 from sim.config import ConfigError
 from sim.targets import check_targets, load_targets, verdict
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli_here, run_clis
 
 
 @pytest.mark.parametrize(
@@ -78,18 +78,17 @@ def test_targets_share_batches_and_judge_each_band(tmp_path):
 def test_cli_check_exit_1_and_failing_table(tmp_path):
     p = tmp_path / "t.toml"
     p.write_text(TARGETS)
-    res = run_cli("check", str(p), "--out", str(tmp_path / "v.csv"))
+    ok = tmp_path / "ok.toml"
+    ok.write_text(TARGETS.split("[[target]]\nname = \"greedy kniffel")[0])
+    res, good = run_clis(("check", str(p), "--out", str(tmp_path / "v.csv")), ("check", str(ok), "--json"))
     assert res.returncode == 1, res.stderr
     failing = res.stdout.split("2 failing:")[1]
     assert "greedy kniffel rate at most 10 %" in failing and "random scores at least 100" in failing
     assert "greedy averages 200-215" not in failing
     assert "2 of 4 bands hold" in res.stdout
     assert (tmp_path / "v.csv").read_text().count("\n") == 5
-    ok = tmp_path / "ok.toml"
-    ok.write_text(TARGETS.split("[[target]]\nname = \"greedy kniffel")[0])
-    res = run_cli("check", str(ok), "--json")
-    assert res.returncode == 0, res.stderr
-    out = json.loads(res.stdout)
+    assert good.returncode == 0, good.stderr
+    out = json.loads(good.stdout)
     assert out["passed"] == 1 and out["failed"] == 0 and out["verdicts"][0]["status"].startswith("pass")
 
 
@@ -107,7 +106,7 @@ def test_bad_targets_files(tmp_path):
         with pytest.raises(ConfigError, match=needle.replace("(", r"\(").replace(")", r"\)")):
             load_targets(p)
     p.write_text(TARGETS.replace('metric = "kniffel_rate"', 'metric = "kniffel_rat"'))
-    res = run_cli("check", str(p))
+    res = cli_here("check", str(p))
     lines = res.stderr.strip().splitlines()
     assert res.returncode == 2 and len(lines) == 1 and "unknown metric 'kniffel_rat'" in lines[0], res.stderr
 

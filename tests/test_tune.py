@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -20,7 +21,7 @@ from sim.config import ConfigError, DicesimError, config_hash, read_toml
 from sim.games import get_game
 from sim.tune import config_toml, run_tune
 from sim.tune_file import is_rate, load_tune
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli_here, run_cli
 
 # greedy earns the upper bonus in 28 % of games and averages 215 points: the bonus rate depends on the
 # threshold alone (greedy ignores the bonus), 56 is the only threshold within 0.28 ± 0.01 at these seeds,
@@ -157,10 +158,10 @@ def test_sigkill_then_resume_gives_the_identical_history(two, tmp_path):
     assert (out / "tuned.toml").read_bytes() == (ref / "tuned.toml").read_bytes()
     assert s["values"] == r.values
     # an existing folder needs --resume or --overwrite; a changed tune file is refused on --resume
-    again = run_cli("tune", str(path), "--out", str(out))
+    again = cli_here("tune", str(path), "--out", str(out))
     assert again.returncode == 2 and "--resume" in again.stderr
     changed = write(tmp_path, TWO.replace("value = 215", "value = 216"), "changed.toml")
-    res = run_cli("tune", str(changed), "--out", str(out), "--resume")
+    res = cli_here("tune", str(changed), "--out", str(out), "--resume")
     lines = res.stderr.strip().splitlines()
     assert res.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: the tune file changed")
 
@@ -205,8 +206,8 @@ def test_unreachable_target_reports_the_best_and_exits_1(tmp_path):
     assert s["targets"][0]["value"] == h["t1_mean_score"].max()  # the closest to 400 is the highest mean
     keep = tmp_path / "out" / "notes.txt"
     keep.write_text("mine")
-    again = run_cli("tune", str(tmp_path / "t.toml"), "--out", str(tmp_path / "out"), "--json", "--no-report",
-                    "--overwrite")
+    again = cli_here("tune", str(tmp_path / "t.toml"), "--out", str(tmp_path / "out"), "--json", "--no-report",
+                     "--overwrite")
     assert again.returncode == 1
     s2 = json.loads(again.stdout)
     assert s2["evals_played"] == s["evaluations"] and s2["evals_reused"] == 0 and keep.read_text() == "mine"
@@ -232,7 +233,7 @@ CLI_BAD = [
 @pytest.mark.parametrize(("body", "needle"), CLI_BAD)
 def test_cli_bad_tune_file_one_error_line_exit_2_no_work(tmp_path, body, needle):
     out = tmp_path / "out"
-    res = run_cli("tune", str(write(tmp_path, HEAD + body)), "--out", str(out))
+    res = cli_here("tune", str(write(tmp_path, HEAD + body)), "--out", str(out))
     lines = res.stderr.strip().splitlines()
     assert res.returncode == 2 and len(lines) == 1, res.stderr
     assert lines[0].startswith("error:") and needle in lines[0], lines[0]
@@ -304,7 +305,7 @@ def test_config_toml_round_trips(game):
 
 
 def test_rejects_resume_with_overwrite(tmp_path):
-    res = run_cli("tune", str(write(tmp_path, HEAD + GOOD_FIELDS + GOOD_TARGET)), "--resume", "--overwrite")
+    res = cli_here("tune", str(write(tmp_path, HEAD + GOOD_FIELDS + GOOD_TARGET)), "--resume", "--overwrite")
     assert res.returncode == 2 and res.stderr.strip() == "error: --resume and --overwrite exclude each other"
 
 
@@ -313,18 +314,15 @@ def test_config_error_is_a_config_error(tmp_path):
         load_tune(write(tmp_path, "game = "))
 
 
-def test_scheduler_runs_the_evaluations_on_dask_with_the_same_history(tmp_path):
+def test_scheduler_runs_the_evaluations_on_dask_with_the_same_history(tmp_path, dask_cluster):
     """--scheduler: every evaluation's chunks go to a LocalCluster (2 worker processes on loopback); same search."""
-    pytest.importorskip("distributed")
-    from distributed import LocalCluster
-
     text = ONE.replace("n = 2000", "n = 1200\nchunk = 400").replace('method = "powell"', "").replace("0.012", "0.02")
     path = write(tmp_path, text)
-    local = run_tune(load_tune(path), tmp_path / "local", report=False)
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                      dashboard_address=None) as cluster:
-        res = run_cli("tune", str(path), "--out", str(tmp_path / "dask"), "--scheduler", cluster.scheduler_address,
-                      "--json", "--no-report", timeout=300)
+    with ThreadPoolExecutor(1) as pool:  # the command waits on the workers while this process plays the local run
+        remote = pool.submit(run_cli, "tune", str(path), "--out", str(tmp_path / "dask"), "--scheduler",
+                             dask_cluster.scheduler_address, "--json", "--no-report", timeout=300)
+        local = run_tune(load_tune(path), tmp_path / "local", report=False)
+        res = remote.result()
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["values"] == local.values
     assert (tmp_path / "dask" / "history.csv").read_bytes() == (tmp_path / "local" / "history.csv").read_bytes()

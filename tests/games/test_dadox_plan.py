@@ -3,6 +3,8 @@ turn plan rebuilt from ``V`` for each pair of states did, so whole games are ide
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import pytest
 
@@ -11,15 +13,22 @@ from sim.config import CONFIG_DIR
 from sim.games.dadox import play as P
 from sim.games.dadox.config import freeze, freeze_policies
 from sim.games.dadox.game import GAME
-from sim.games.dadox.solve import need_range, pair_turn
+from sim.games.dadox.solve import need_range, pair_turn, tail_scratch
 from sim.games.dadox.tables import QW, build_tables
-from sim.games.dadox.winplan import win_plan
+from sim.games.dadox.winplan import PLAN_ROWS, win_plan
 
 SMALL = ["goal.target=2000", "solver.score_floor=-1000"]
 
 
 def cfg_of(preset: str | None, sets: list[str]):
     return GAME.load(CONFIG_DIR / "dadox" / f"{preset}.toml" if preset else None, sets)
+
+
+@cache
+def plan_of(preset: str | None, sets: tuple[str, ...], max_rows: int):
+    """The plan table of a rules config, built once for the cases that share it."""
+    cfg = cfg_of(preset, list(sets))
+    return win_plan(freeze(cfg), GAME.win_solution(cfg)[0], max_rows)
 
 
 def play(cfg, policies, solved, n, seed):
@@ -47,8 +56,7 @@ def test_plan_lookup_plays_as_the_rebuilt_plan(preset, sets, policies, max_rows)
     """``max_rows=6`` keeps only turn totals below 300 in the table: most turns then fall back to the rebuild."""
     cfg = cfg_of(preset, sets)
     solved = GAME.solved(cfg, policies)
-    ws = GAME.win_solution(cfg)[0]
-    plan = win_plan(freeze(cfg), ws, max_rows)
+    plan = plan_of(preset, tuple(sets), max_rows)
     bare = solved._replace(plan=np.zeros(0), plan_off=np.zeros(0, np.int64), plan_rows=np.zeros(0, np.int64))
     looked = solved._replace(plan=plan.plan, plan_off=plan.off, plan_rows=plan.rows, plan_cols=plan.cols)
     a = play(cfg, policies, bare, 400, 7)
@@ -62,7 +70,7 @@ def test_plan_holds_the_rebuilt_throw_values():
     cfg = cfg_of(None, SMALL)
     rp = freeze(cfg)
     ws = GAME.win_solution(cfg)[0]
-    plan = win_plan(rp, ws)
+    plan = plan_of(None, tuple(SMALL), PLAN_ROWS)
     tb = build_tables(rp)
     later, lo, hi = need_range(rp)
     tm = ws.bank_to.shape[1]
@@ -72,7 +80,7 @@ def test_plan_holds_the_rebuilt_throw_values():
     assert (plan.rows == np.minimum(ws.cap + 1, 64)).all()
     for a, b in [(0, 0), (n - 1, 3), (ws.start, ws.start), (n // 2, n - 2)]:
         pair_turn(a, b, ws.V, ws.bank_to, ws.bust_to, ws.cap, tb, later, lo, hi, thr, q, np.empty(tm),
-                  np.empty(tm, np.bool_), np.empty(tm), np.empty((0, 0), np.int64))
+                  np.empty(tm, np.bool_), np.empty(tm), np.empty((0, 0), np.int64), *tail_scratch(tb))
         r = plan.rows[a]
         k = plan.off[a] + b * r * 6 * plan.cols
         got = plan.plan[k : k + r * 6 * plan.cols].reshape(r, 6, plan.cols)

@@ -194,14 +194,16 @@ def test_variants_and_table_sizes_play_out(preset, pols):
 
 
 def test_cli_solve_describe_play():
+    """The CLI once per command (solve, describe with --config, a refused play); the values the other presets give
+    come from the same ``Game`` methods the CLI prints, called here in-process (each CLI start costs seconds)."""
     win = cli_json(
         "solve", "dadox", "--objective", "win", "--set", "goal.target=500", "--set", "solver.score_floor=-200"
     )
     assert 0.5 < win["first_player_win_probability"] < 1 and win["residual"] < 1e-7
     assert 0 < win["floor_share"] < 1 and win["players"] == 2
-    turn = cli_json("solve", "dadox", "--config", str(CONFIG_DIR / "dadox" / "classic.toml"))
-    assert turn["value"] == pytest.approx(478.0, abs=0.1)
-    d = cli_json("describe", "dadox")
+    turn = GAME.solve(cfg_of("classic"), GAME.check_options({}))  # the CLI's defaults: objective turn
+    assert turn["objective"] == "turn" and turn["value"] == pytest.approx(478.0, abs=0.1)
+    d = json.loads(json.dumps(GAME.describe(cfg_of(), GAME.check_options({}))))
     assert "any triple in the turn's first throw" in d["strong"] and d["must_throw_on"]
     lenient = cli_json("describe", "dadox", "--config", str(CONFIG_DIR / "dadox" / "lenient.toml"))
     assert "three 1s in the turn's first throw" in lenient["strong"] and lenient["must_throw_on"] == []
@@ -209,8 +211,8 @@ def test_cli_solve_describe_play():
     assert lenient["optimal_turn"]["expected_turn_score"] == pytest.approx(382.91, abs=0.01)
     assert d["bust_probability"]["6"] == pytest.approx(5 / 162)
     assert d["bust_probability_later_throws"]["1"] == pytest.approx(2 / 3)
-    out = run_cli("play", "dadox", "--policy", "optimal-win", "--players", "1", "--n", "10")
-    assert out.returncode == 2 and out.stderr.startswith("error:")
+    with pytest.raises(DicesimError, match="optimal-win and leader-win play against an opponent"):
+        GAME.prepare(cfg_of(), ["optimal-win"], {**OPTS, "players": 1})
     out = run_cli("play", "dadox", "--policy", "optimal-win", "--players", "5", "--n", "10")
     assert out.returncode == 2 and out.stderr.startswith("error: optimal-win is a two-player solution")
     assert len(out.stderr.strip().splitlines()) == 1

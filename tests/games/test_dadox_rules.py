@@ -15,7 +15,20 @@ from sim.config import CONFIG_DIR, ConfigError, load_config
 from sim.dice import dice_of, index_of_dice
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
-from sim.games.dadox.tables import OPT_LOCK, OPT_PTS, OPT_SEL, OPT_USED, T6, build_tables, bust_probabilities
+from sim.games.dadox.tables import (
+    N_TABS,
+    OPT_LOCK,
+    OPT_PTS,
+    OPT_SEL,
+    OPT_USED,
+    SN_NEXT,
+    SN_OFF,
+    SN_OPT,
+    T6,
+    TL_GROUPS,
+    build_tables,
+    bust_probabilities,
+)
 
 CFG = load_config(DadoxConfig, "dadox")
 RP = freeze(CFG)
@@ -242,6 +255,43 @@ def test_solver_groups_cover_every_throw():
     for tab in range(13):
         total = tb.tab_bust[tab] + tb.g_prob[tb.tab_g[tab] : tb.tab_g[tab + 1]].sum()
         assert total == pytest.approx(1.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("preset", ["default", "farkle-minimal"])
+def test_tail_nodes_spell_every_group_option_list(preset):
+    """Walking a group's tail nodes gives its options in order (the groups' lists laid end to end are ``go_off``),
+    a node's rest precedes it in its table, and every tail of a table is there once."""
+    tb = build_tables(freeze(load_config(DadoxConfig, "dadox", CONFIG_DIR / "dadox" / f"{preset}.toml", [])))
+    g_count = len(tb.g_prob)
+    end = tb.tails[N_TABS]
+    node = tb.tails[TL_GROUPS + g_count :].reshape(-1, 3)
+    assert len(node) == end
+    walked = []
+    for tab in range(N_TABS):
+        lo, hi = tb.tails[tab], tb.tails[tab + 1]
+        assert ((node[lo:hi, SN_NEXT] < np.arange(lo, hi)) | (node[lo:hi, SN_NEXT] == end)).all()
+        assert (node[lo:hi, SN_NEXT][node[lo:hi, SN_NEXT] != end] >= lo).all()
+        for g in range(tb.tab_g[tab], tb.tab_g[tab + 1]):
+            k, chain = tb.tails[TL_GROUPS + g], []
+            assert lo <= k < hi
+            while k != end:
+                chain.append(int(node[k, SN_OFF]))
+                assert tb.go_off[node[k, SN_OPT]] == node[k, SN_OFF]
+                k = node[k, SN_NEXT]
+            walked += chain
+        assert hi - lo == len({tuple(c) for c in _suffixes(tb, tab, end, node)})
+    np.testing.assert_array_equal(np.array(walked), tb.go_off)
+
+
+def _suffixes(tb, tab, end, node):
+    """Every tail (as a tuple of option offsets) of the option lists of table ``tab``."""
+    for g in range(tb.tab_g[tab], tb.tab_g[tab + 1]):
+        k, chain = tb.tails[TL_GROUPS + g], []
+        while k != end:
+            chain.append(int(node[k, SN_OFF]))
+            k = node[k, SN_NEXT]
+        for i in range(len(chain)):
+            yield chain[i:]
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -137,8 +137,9 @@ def test_heuristic_and_exact_exchange_beat_greedy():
 
 
 def test_expectimax_beats_greedy():
-    """The two-turn search plays at least as well as a sensible bot: it beats greedy clearly."""
-    n = 1500
+    """The two-turn search plays at least as well as a sensible bot: it beats greedy clearly (about 70 % of the games:
+    600 games put that 10 standard errors above the 4-standard-error bound at 1/2; the search is slow to play)."""
+    n = 600
     w = GAME.simulate(CFG, ["expectimax", "greedy"], 23, 0, n, OPTS)["winner"]
     assert (w == 0).mean() > 0.5 + 4 * math.sqrt(0.25 / n)
 

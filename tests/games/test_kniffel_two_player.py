@@ -57,7 +57,8 @@ def test_tie_rate_matches_independent_score_distributions():
 
 def test_balance_report_shows_two_player_games(tmp_path):
     """The real ``dicesim balance`` command puts the two-player results beside the solitaire scores."""
-    r = subprocess.run([sys.executable, "-m", "sim.cli", "balance", "--games", "kniffel", "--n", "600", "--out",
+    # a small n: this checks what the page shows, not the numbers (those are test_two_player_rates_...'s)
+    r = subprocess.run([sys.executable, "-m", "sim.cli", "balance", "--games", "kniffel", "--n", "200", "--out",
                         str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stderr
     page = (tmp_path / "kniffel" / "report.html").read_text(encoding="utf-8")
@@ -66,5 +67,5 @@ def test_balance_report_shows_two_player_games(tmp_path):
     assert "maximises the expected score" in page
     assert (tmp_path / "kniffel" / "two_player.png").stat().st_size > 5000
     data = json.loads((tmp_path / "kniffel" / "two_player.json").read_text())
-    assert data["n"] == 600 and len(data["pairings"]) == 4
+    assert data["n"] == 200 and len(data["pairings"]) == 4
     assert data["pairings"][0]["labels"] == ["optimal (maximum expected score)"] * 2

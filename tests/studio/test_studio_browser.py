@@ -19,7 +19,7 @@ import pytest
 from sim.batch import run_batch
 from sim.games import get_game
 from sim.studio.results_view import fmt
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli_here
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
@@ -59,7 +59,6 @@ def _answers(url: str) -> bool:
 
 @pytest.fixture(scope="module")
 def studio(tmp_path_factory):
-    reference([])  # compiles the kernel into the disk cache here, so the server only loads it
     port = _free_port()
     log = tmp_path_factory.mktemp("studio") / "server.log"
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}  # a real server, not NiceGUI's test mode
@@ -69,6 +68,9 @@ def studio(tmp_path_factory):
                                 stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:
+        # while the server starts (it plays nothing before a test presses Run): compiles the kernel into the disk
+        # cache here, so the server only loads it
+        reference([])
         for _ in range(240):
             if _answers(url) or proc.poll() is not None:
                 break
@@ -151,7 +153,7 @@ def test_edit_a_difficulty_field_run_and_read_the_new_win_rate(page):
 
 
 def test_a_bad_field_value_shows_the_cli_message_and_the_server_keeps_answering(page, studio):
-    cli = run_cli("play", "dungeon", "--policy", "vorschlag", "--n", "10", "--no-report", "--set", f"{FIELD}=-1")
+    cli = cli_here("play", "dungeon", "--policy", "vorschlag", "--n", "10", "--no-report", "--set", f"{FIELD}=-1")
     assert cli.returncode == 2
     field = open_field(page, FIELD)
     field.fill("-1")
@@ -187,7 +189,7 @@ def test_a_long_run_never_blocks_the_page_and_can_be_stopped(page):
 
 def test_report_pages_render_with_no_broken_image(browser, tmp_path):
     out = tmp_path / "report"
-    done = run_cli("play", "dungeon", "--policy", "vorschlag", "--n", "400", "--out", str(out))
+    done = cli_here("play", "dungeon", "--policy", "vorschlag", "--n", "400", "--out", str(out))
     assert done.returncode == 0, done.stderr
     pg = browser.new_page()
     try:
@@ -238,7 +240,7 @@ def test_save_the_edited_config_and_the_results(page, tmp_path):
     page.locator('input[data-testid="save-toml-path"]').fill(str(tmp_path / "edited.toml"))
     page.locator('[data-testid="save-toml"]').click()
     page.wait_for_function("() => document.querySelector('[data-testid=save-status]').innerText.startsWith('saved')")
-    saved = run_cli("describe", "dungeon", "--config", str(tmp_path / "edited.toml"), "--json")
+    saved = cli_here("describe", "dungeon", "--config", str(tmp_path / "edited.toml"), "--json")
     assert saved.returncode == 0, saved.stderr
     g = get_game("dungeon")
     assert f'"config_hash": "{config_hash(g.load(None, [f"{FIELD}=0.9"]))}"' in saved.stdout
@@ -254,7 +256,7 @@ def test_save_the_edited_config_and_the_results(page, tmp_path):
     report.wait_for_function("() => document.images.length >= 3 && [...document.images].every(i => i.complete)")
     assert all(w > 0 for w in report.eval_on_selector_all("img", "imgs => imgs.map(i => i.naturalWidth)"))
     report.close()
-    rebuilt = run_cli("report", str(tmp_path / "out"))  # the usual output folder: `dicesim report` rebuilds it
+    rebuilt = cli_here("report", str(tmp_path / "out"))  # the usual output folder: `dicesim report` rebuilds it
     assert rebuilt.returncode == 0, rebuilt.stderr
 
 

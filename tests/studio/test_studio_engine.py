@@ -120,11 +120,11 @@ def test_warm_plays_once_per_policy_and_rules_in_a_helper_process(monkeypatch):
     """A helper runs once per (game, policy, options, rules): an edited config may need a new exact solve."""
     import multiprocessing
 
-    opts = {"difficulty": "schwer"}
+    opts = {"players": 2}  # Kniffel: the helper processes load the smallest kernels (the key is the same for all)
     stop = threading.Event()
     stop.set()
     with pytest.raises(Cancelled):  # a stop ends the helper too
-        engine.warm("dungeon", None, [], "greedy", opts, stop)
+        engine.warm("kniffel", None, [], "greedy", opts, stop)
     started = []
     real = multiprocessing.get_context
 
@@ -140,8 +140,8 @@ def test_warm_plays_once_per_policy_and_rules_in_a_helper_process(monkeypatch):
 
     monkeypatch.setattr(multiprocessing, "get_context", counting)
     monkeypatch.setattr(engine, "_WARM", set())  # whatever other tests warmed
-    engine.warm("dungeon", None, [], "greedy", opts, threading.Event())
-    engine.warm("dungeon", None, [], "greedy", opts, threading.Event())  # known: no second helper
+    engine.warm("kniffel", None, [], "greedy", opts, threading.Event())
+    engine.warm("kniffel", None, [], "greedy", opts, threading.Event())  # known: no second helper
     assert len(started) == 1
-    engine.warm("dungeon", None, ["difficulty.schwer.hp=1.3"], "greedy", opts, threading.Event())  # edited rules
+    engine.warm("kniffel", None, ["bonus.value=40"], "greedy", opts, threading.Event())  # edited rules
     assert len(started) == 2

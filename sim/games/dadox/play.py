@@ -98,7 +98,7 @@ def play_game(seed, run, pids, rotate, rp, pp, tb, sol, scr, scores, opened, sta
         me = scores[seat]
         opp, opp_opened = _leader(scores, opened, seat, players)
         stat[seat, S_TURNS] += 1
-        t = 0
+        t = np.int64(0)  # not the literal 0: callees would compile once for Literal[int](0) and once for int64
         n = R.N_DICE
         first = True
         lock = R.LOCK_FREE

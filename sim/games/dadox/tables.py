@@ -8,6 +8,12 @@ needed) and for the first throw, the throws grouped by identical option lists wi
 probability, in points units of ``rp[RP_UNIT]`` and with hot dice as 6 dice left. A group whose every
 option is locked (a street; a first throw holding a triple) obliges another throw whatever the player
 picks; the solver's closed-form rows follow those groups alone (``tab_free``, ``lk_g``).
+
+A throw's best option per group is a maximum over the group's option list, and the lists of a table
+share their tails (a throw with one more scoring die adds options in front of another's list). So the
+solver takes each distinct tail's maximum once (``sn``: one node per distinct tail, its first option and
+the node of the rest; a group's whole list is a node too), about half the comparisons. They are packed
+into one array, ``tails`` (every array of ``Tables`` costs the policies a reference count per decision).
 """
 
 from __future__ import annotations
@@ -26,6 +32,9 @@ MAX_OPTS = 64
 N_TABS = 13  # (n - 1) * 2 + need for later throws; FIRST_TAB for the turn's first throw
 FIRST_TAB = 12
 OPT_PTS, OPT_USED, OPT_LOCK, OPT_SEL = 0, 1, 2, 3
+SN_OFF, SN_OPT, SN_NEXT = 0, 1, 2  # fields of a node in ``Tables.tails``
+LK_GROUP, LK_FIRST, LK_END = 0, 1, 2  # columns of ``Tables.lk_g``
+TL_GROUPS = N_TABS + 1  # ``Tables.tails``: where the groups' nodes begin (the nodes follow them)
 NL = R.N_LOCKS
 QW = NL * R.N_DICE  # a flat Q table holds (dice to throw, lock) per turn total: q[t * QW + (n - 1) * NL + lock]
 
@@ -43,7 +52,6 @@ class Tables(NamedTuple):
     tab_bust: np.ndarray  # float64 [N_TABS]: bust probability
     tab_g: np.ndarray  # int64 [N_TABS + 1]: groups of table i are tab_g[i]:tab_g[i + 1]
     g_prob: np.ndarray  # float64 [G]
-    g_o: np.ndarray  # int64 [G + 1]: options of group g are g_o[g]:g_o[g + 1]
     go_pts: np.ndarray  # int64 [GO]: points in units
     go_nd: np.ndarray  # int64 [GO]: dice to throw next (hot dice: 6)
     go_lock: np.ndarray  # int64 [GO]: R.LOCK_*
@@ -51,7 +59,11 @@ class Tables(NamedTuple):
     go_pad: int  # the most units one option adds
     tab_free: np.ndarray  # float64 [N_TABS]: chance of a throw with an option that leaves banking allowed
     tab_lk: np.ndarray  # int64 [N_TABS + 1]: the all-locked groups of table i are lk_g[tab_lk[i]:tab_lk[i + 1]]
-    lk_g: np.ndarray  # int64 [L]
+    lk_g: np.ndarray  # int64 [L, 3]: LK_GROUP, and its options LK_FIRST:LK_END (the solver's closed-form rows)
+    # int64: the option lists' tail nodes (``_tails``): [0, N_TABS]: first node of each table (and the end);
+    # then per group its whole list's node; then per node k at TL_NODES + G + 3 k: SN_OFF (``go_off``), SN_OPT
+    # (an option ``o`` with it), SN_NEXT (the rest's node; K, the sentinel, if none). A node's rest precedes it.
+    tails: np.ndarray
 
 
 def tab_index(n: int, need: int) -> int:
@@ -178,22 +190,50 @@ def _build(rp_key: tuple[int, ...]) -> Tables:
     g_locked = [bool((goa[gl[g] : gl[g + 1], 2] != R.LOCK_FREE).all()) for g in range(len(g_prob))]
     tab_free = np.zeros(N_TABS)
     tab_lk = [0]
-    lk_g: list[int] = []
+    lk_g: list[tuple[int, int, int]] = []
     for tab in range(N_TABS):
         for g in range(tab_g[tab], tab_g[tab + 1]):
             if g_locked[g]:
-                lk_g.append(g)
+                lk_g.append((g, int(gl[g]), int(gl[g + 1])))
             else:
                 tab_free[tab] += g_prob[g]
         tab_lk.append(len(lk_g))
+    go_off = goa[:, 0] * QW + (goa[:, 1] - 1) * NL + goa[:, 2]
+    sn, tab_sn, g_sn = _tails(go_off, tab_g, gl)
+    tails = np.concatenate((tab_sn, g_sn, sn.ravel()))
     return Tables(
         t.counts, t.child, has15, bust_plain.astype(np.int64), opt_start, opt_n,
         np.stack((pts, used, lock, sel), axis=1),
-        tab_bust, np.array(tab_g, np.int64), np.array(g_prob), gl,
+        tab_bust, np.array(tab_g, np.int64), np.array(g_prob),
         goa[:, 0].copy(), goa[:, 1].copy(), goa[:, 2].copy(),
-        goa[:, 0] * QW + (goa[:, 1] - 1) * NL + goa[:, 2], int(goa[:, 0].max()),
-        tab_free, np.array(tab_lk, np.int64), np.array(lk_g, np.int64),
+        go_off, int(goa[:, 0].max()),
+        tab_free, np.array(tab_lk, np.int64), np.array(lk_g, np.int64).reshape(-1, 3), tails,
     )
+
+
+def _tails(go_off: np.ndarray, tab_g: list[int], g_o: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(nodes [K, 3], first node per table, node per group) for ``Tables.tails``: every distinct tail of each
+    table's option lists once, by length
+    (a node's rest precedes it, and nodes of one length do not wait for each other). An option is its
+    ``go_off`` (one per points, dice, lock)."""
+    rows: list[tuple[int, int, int]] = []
+    tab_sn = [0]
+    g_sn = np.empty(len(g_o) - 1, np.int64)
+    for tab in range(N_TABS):
+        first: dict[tuple[int, ...], int] = {}  # tail -> its first option index
+        for g in range(tab_g[tab], tab_g[tab + 1]):
+            offs = tuple(int(x) for x in go_off[g_o[g] : g_o[g + 1]])
+            for k in range(len(offs)):
+                first.setdefault(offs[k:], int(g_o[g]) + k)
+        tails = sorted(first, key=len)  # stable: ties keep their first appearance
+        node = {tail: len(rows) + i for i, tail in enumerate(tails)}
+        rows += [(tail[0], first[tail], node[tail[1:]] if len(tail) > 1 else -1) for tail in tails]
+        for g in range(tab_g[tab], tab_g[tab + 1]):
+            g_sn[g] = node[tuple(int(x) for x in go_off[g_o[g] : g_o[g + 1]])]
+        tab_sn.append(len(rows))
+    sn = np.array(rows, np.int64).reshape(-1, 3)
+    sn[sn[:, SN_NEXT] < 0, SN_NEXT] = len(sn)  # one-option tails: the rest is the sentinel node (-inf)
+    return sn, np.array(tab_sn, np.int64), g_sn
 
 
 def build_tables(rp: np.ndarray) -> Tables:

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit, prange
 
 from sim.games.dadox import rules as R
-from sim.games.dadox.solve import WinSolution, need_range, pair_turn
+from sim.games.dadox.solve import WinSolution, need_range, pair_turn, tail_scratch
 from sim.games.dadox.tables import QW, build_tables
 
 PLAN_ROWS = 64  # turn totals (units) below which the plan stores every pair's throw values; above: rebuilt
@@ -49,11 +49,12 @@ def _fill_plan(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, off, rows,
         bank_ok = np.empty(tm, np.bool_)
         bust_val = np.empty(tm)
         no_arg = np.empty((0, 0), np.int64)
+        sv, sa = tail_scratch(tb)
         for i in range(blk * step, min(n * n, (blk + 1) * step)):
             a = i // n
             b = i % n
             pair_turn(a, b, V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, thr, q, bank_val, bank_ok,
-                      bust_val, no_arg)
+                      bust_val, no_arg, sv, sa)
             k = off[a] + b * rows[a] * R.N_DICE * cols
             for t in range(rows[a]):
                 for d in range(R.N_DICE):

@@ -188,7 +188,7 @@ def pay_focus(S: np.ndarray, p: int, pos: int, rp: np.ndarray) -> None:
         q -= 1
 
 
-@njit(cache=True)
+@njit("int64(int64[::1], int64, int64)", cache=True)  # one signature: callers pass the reason as a constant
 def finish(S: np.ndarray, loser: int, reason: int) -> int:
     S[S_END] = reason
     S[S_WINNER] = 1 - loser

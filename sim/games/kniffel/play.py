@@ -7,7 +7,7 @@ turn, and two policies that keep the same dice see the same rerolls (common rand
 Below full skill (``[skill]``, ``sim.skill``) a seat's skilled decisions draw from the stream
 (seed, i, ``SKILL_STREAM`` + s, t) instead; at level 1 nothing of it runs, so every table is the plain
 policy's. ``optimal`` below full skill needs each state's keep values, not only its plan: its sheets
-are then grouped by state and each group plays right after its widget (``play_skilled_turns``).
+are then grouped by state and each group plays right after its widget (``skilled_state``).
 
 Planned policies (``optimal``) are played in lockstep: all sheets of a chunk take turn ``t``
 together, each distinct state's turn plan is built once (in parallel) and shared by every sheet
@@ -45,8 +45,10 @@ def turn_scratch():
     return np.empty(5, np.int64), np.empty(6, np.int64), np.empty(6, np.int64), np.empty(5, np.int64)
 
 
-@njit(cache=True)
+@njit("int64(int64[:, ::1], int64, int64, int64, int64, int64[::1], int64, int64, int64, int64)", cache=True)
 def _log(log, n, kind, turn, level, dice, a, b, c, d):
+    """Write one event row; returns the next row. One explicit signature: its call sites pass constants (event
+    kinds, zeros) that would otherwise compile one specialization per mix of literal arguments."""
     row = log[n]
     row[0] = kind
     row[1] = turn
@@ -135,6 +137,40 @@ def _record(g, turn, c, pts, ub, kb, counts, out_cat, out_turn, out_ub, out_kb, 
         out_kn[g] += 1
 
 
+@njit(cache=True)
+def plan_state(u, pid, uniq, E, T, rp, sc, kn, plan_keep, plan_cat):
+    """The turn plan of state ``uniq[u]`` into ``plan_keep[u]``, ``plan_cat[u]``."""
+    m = T[0].shape[0]
+    scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
+    build_plan(pid, uniq[u], E, T, rp, sc, kn, scratch, plan_keep[u], plan_cat[u])
+
+
+@njit(cache=True)
+def skilled_state(u, pid, seed, start, seat, turn, lv, keys, uniq, first, order, E, T, ioc, rp, sc, kn, out_cat,
+                  out_turn, out_ub, out_kb, out_kn):
+    """``optimal`` below full skill: the widget of state ``uniq[u]`` (plan and keep values), then
+    turn ``turn`` of its sheets ``order[first[u]:first[u + 1]]``. A function of its own, called from the parallel
+    loop over states: the widget dominates, so the call costs nothing, and it compiles its inlined turn outside the
+    parallel body (much cheaper to compile than a turn inlined into a ``prange`` body)."""
+    n_levels = max(1, rp[R.RP_ROLLS] - 1)
+    m = T[0].shape[0]
+    nr = T[4].shape[0]
+    scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
+    plan_keep = np.empty((n_levels, nr), np.int16)
+    plan_cat = np.empty(nr, np.int8)
+    kv = np.zeros((n_levels, m))
+    widget(uniq[u], E, T, rp, sc, kn, scratch, plan_keep, plan_cat, True, kv)
+    ws = turn_scratch()
+    no_log = np.empty((0, LOG_WIDTH), np.int64)
+    for j in range(first[u], first[u + 1]):
+        g = order[j]
+        c, pts, ub, kb, nk, _ = play_turn(
+            pid, uniq[u], seed, start + g, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, ws, no_log, 0, lv, E, kv
+        )
+        keys[g] = nk
+        _record(g, turn, c, pts, ub, kb, ws[1], out_cat, out_turn, out_ub, out_kb, out_kn)
+
+
 @njit(cache=True, parallel=True)
 def play_sheets(
     pid, planned, seed, start, count, seat, E, gk, gc, T, ioc, rp, sc, kn, out_cat, out_turn, out_ub, out_kb, out_kn
@@ -145,153 +181,91 @@ def play_sheets(
     a policy without them gets one-row dummies.
     Writes per-box points ``out_cat``, the turn each box was filled ``out_turn``, upper and Kniffel
     bonus points and the number of turns that ended on a Kniffel.
+
+    Unplanned policies play each sheet to the end in one pass over blocks of sheets. Planned ones take 13 passes of
+    one turn: the sheets are grouped by state, each state's plan is built (``plan_state``), then the sheets play;
+    below full skill each state's widget is built and its sheets play right away (``skilled_state``, sheets sorted
+    by state), so memory stays one widget per thread.
+
+    Compile time: two ``prange`` loops (each costs seconds), one per state and one over blocks of sheets, and the
+    turn is inlined in one place of the block loop (the batch's hot loop stays in the parallel body: moved into a
+    called function it ran 25-30 % slower) and once in ``skilled_state``.
     """
     n_levels = max(1, rp[R.RP_ROLLS] - 1)
-    m = T[0].shape[0]
     nr = T[4].shape[0]
+    lv = level_at(rp, R.RP_SIZE, seat)
+    skilled = planned and lv < 1.0
+    tabled = gk.shape[0] > 1
     no_log = np.empty((0, LOG_WIDTH), np.int64)
     no_kv = np.empty((0, 0))
-    lv = level_at(rp, R.RP_SIZE, seat)
+    keys = np.zeros(count, np.int64)
     for g in range(count):
         out_ub[g] = 0
         out_kb[g] = 0
         out_kn[g] = 0
-    if planned and lv < 1.0:
-        play_skilled_turns(pid, seed, start, count, seat, lv, E, T, ioc, rp, sc, kn, out_cat, out_turn, out_ub, out_kb,
-                           out_kn)
-        return
-    if not planned:
-        nblocks = min(count, 1024)
-        step = (count + nblocks - 1) // nblocks
-        tabled = gk.shape[0] > 1
+    passes = R.N_CAT if planned else 1
+    per = 1 if planned else R.N_CAT
+    slot = np.full(R.KEY_SPACE, -1, np.int32)
+    gslot = np.zeros(count, np.int32)
+    uniq = np.empty(count, np.int64)
+    first = np.zeros(count + 1, np.int64)
+    order = np.empty(count, np.int64)
+    nblocks = max(1, min(count, 1024))
+    step = (count + nblocks - 1) // nblocks
+    for ps in range(passes):
+        nu = 0
+        if planned:
+            for g in range(count):
+                k = keys[g]
+                if slot[k] < 0:
+                    slot[k] = nu
+                    uniq[nu] = k
+                    nu += 1
+                gslot[g] = slot[k]
+            for u in range(nu):
+                slot[uniq[u]] = -1
+            if skilled:
+                first[: nu + 1] = 0
+                for g in range(count):  # counting sort of the sheets by state
+                    first[gslot[g] + 1] += 1
+                for u in range(nu):
+                    first[u + 1] += first[u]
+                fill = first[:nu].copy()
+                for g in range(count):
+                    order[fill[gslot[g]]] = g
+                    fill[gslot[g]] += 1
+        # states whose turn plan the sheets read (none unplanned or below full skill); allocated on every pass, not in
+        # a branch: arrays reassigned only in a branch before a ``prange`` corrupted memory (numba 0.68 parfors)
+        n_plans = 0 if skilled else nu
+        plan_keep = np.empty((n_plans, n_levels, nr), np.int16)
+        plan_cat = np.empty((n_plans, nr), np.int8)
+        t0 = ps * per
+        if planned:  # one item per state: its plan, or below full skill its widget and its sheets' turn
+            for u in prange(nu):  # the gufunc types ``u`` as uint64, the kernel as int64: np.int64 keeps one compile
+                if skilled:
+                    skilled_state(np.int64(u), pid, seed, start, seat, t0, lv, keys, uniq, first, order, E, T, ioc, rp,
+                                  sc, kn, out_cat, out_turn, out_ub, out_kb, out_kn)
+                else:
+                    plan_state(np.int64(u), pid, uniq, E, T, rp, sc, kn, plan_keep, plan_cat)
+        if skilled:
+            continue
         for b in prange(nblocks):
             ws = turn_scratch()
             for g in range(b * step, min(count, (b + 1) * step)):
-                key = 0
-                for turn in range(R.N_CAT):
-                    idx = ((R.key_mask(key) << 1) | R.key_flag(key)) if tabled else 0
+                key = keys[g]
+                for turn in range(t0, t0 + per):
+                    if planned:
+                        pk = plan_keep[gslot[g]]
+                        pc = plan_cat[gslot[g]]
+                    else:
+                        idx = ((R.key_mask(key) << 1) | R.key_flag(key)) if tabled else 0
+                        pk = gk[idx]
+                        pc = gc[idx]
                     c, pts, ub, kb, key, _ = play_turn(
-                        pid,
-                        key,
-                        seed,
-                        start + g,
-                        seat,
-                        turn,
-                        gk[idx],
-                        gc[idx],
-                        T,
-                        ioc,
-                        rp,
-                        sc,
-                        ws,
-                        no_log,
-                        0,
-                        lv,
-                        E,
-                        no_kv,
+                        pid, key, seed, start + g, seat, turn, pk, pc, T, ioc, rp, sc, ws, no_log, 0, lv, E, no_kv
                     )
                     _record(g, turn, c, pts, ub, kb, ws[1], out_cat, out_turn, out_ub, out_kb, out_kn)
-        return
-    keys = np.zeros(count, np.int64)
-    slot = np.full(R.KEY_SPACE, -1, np.int32)
-    gslot = np.empty(count, np.int32)
-    uniq = np.empty(count, np.int64)
-    for turn in range(R.N_CAT):
-        nu = 0
-        for g in range(count):
-            k = keys[g]
-            if slot[k] < 0:
-                slot[k] = nu
-                uniq[nu] = k
-                nu += 1
-            gslot[g] = slot[k]
-        plan_keep = np.empty((nu, n_levels, nr), np.int16)
-        plan_cat = np.empty((nu, nr), np.int8)
-        for u in prange(nu):
-            scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
-            build_plan(pid, uniq[u], E, T, rp, sc, kn, scratch, plan_keep[u], plan_cat[u])
-        for u in range(nu):
-            slot[uniq[u]] = -1
-        nblocks = min(count, 1024)
-        step = (count + nblocks - 1) // nblocks
-        for b in prange(nblocks):
-            ws = turn_scratch()
-            for g in range(b * step, min(count, (b + 1) * step)):
-                u = gslot[g]
-                c, pts, ub, kb, nk, _ = play_turn(
-                    pid,
-                    keys[g],
-                    seed,
-                    start + g,
-                    seat,
-                    turn,
-                    plan_keep[u],
-                    plan_cat[u],
-                    T,
-                    ioc,
-                    rp,
-                    sc,
-                    ws,
-                    no_log,
-                    0,
-                    lv,
-                    E,
-                    no_kv,
-                )
-                keys[g] = nk
-                _record(g, turn, c, pts, ub, kb, ws[1], out_cat, out_turn, out_ub, out_kb, out_kn)
-
-
-@njit(cache=True, parallel=True)
-def play_skilled_turns(pid, seed, start, count, seat, lv, E, T, ioc, rp, sc, kn, out_cat, out_turn, out_ub, out_kb,
-                       out_kn):
-    """``optimal`` below full skill: per turn the sheets are grouped by state, and each state's widget (plan and keep
-    values ``kv``) is built once and played by its sheets right away, so memory stays one widget per thread."""
-    n_levels = max(1, rp[R.RP_ROLLS] - 1)
-    m = T[0].shape[0]
-    nr = T[4].shape[0]
-    no_log = np.empty((0, LOG_WIDTH), np.int64)
-    keys = np.zeros(count, np.int64)
-    slot = np.full(R.KEY_SPACE, -1, np.int32)
-    gslot = np.empty(count, np.int32)
-    uniq = np.empty(count, np.int64)
-    first = np.empty(count + 1, np.int64)
-    order = np.empty(count, np.int64)
-    for turn in range(R.N_CAT):
-        nu = 0
-        for g in range(count):
-            k = keys[g]
-            if slot[k] < 0:
-                slot[k] = nu
-                uniq[nu] = k
-                nu += 1
-            gslot[g] = slot[k]
-        for u in range(nu):
-            slot[uniq[u]] = -1
-        first[: nu + 1] = 0
-        for g in range(count):  # counting sort of the sheets by state
-            first[gslot[g] + 1] += 1
-        for u in range(nu):
-            first[u + 1] += first[u]
-        fill = first[:nu].copy()
-        for g in range(count):
-            order[fill[gslot[g]]] = g
-            fill[gslot[g]] += 1
-        for u in prange(nu):
-            scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
-            plan_keep = np.empty((n_levels, nr), np.int16)
-            plan_cat = np.empty(nr, np.int8)
-            kv = np.zeros((n_levels, m))
-            widget(uniq[u], E, T, rp, sc, kn, scratch, plan_keep, plan_cat, True, kv)
-            ws = turn_scratch()
-            for j in range(first[u], first[u + 1]):
-                g = order[j]
-                c, pts, ub, kb, nk, _ = play_turn(
-                    pid, uniq[u], seed, start + g, seat, turn, plan_keep, plan_cat, T, ioc, rp, sc, ws, no_log, 0, lv,
-                    E, kv,
-                )
-                keys[g] = nk
-                _record(g, turn, c, pts, ub, kb, ws[1], out_cat, out_turn, out_ub, out_kb, out_kn)
+                keys[g] = key
 
 
 @njit(cache=True)
@@ -307,7 +281,7 @@ def replay_sheet(pid, seed, run, seat, E, gk, gc, T, ioc, rp, sc, kn):
     plan_cat = np.empty(nr, np.int8)
     scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
     ws = turn_scratch()
-    key = 0
+    key = R.make_key(0, 0, 0)  # nothing filled (a computed int64: a literal 0 would specialise the callees)
     nlog = 0
     for turn in range(R.N_CAT):
         if gk.shape[0] > 1:
