@@ -40,7 +40,7 @@ from sim.rng import stream_key, uniform
 from sim.scalar import smax, smin, trunc
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def room_won(room, fz, rs, out, log):
     """The coins of a won room: the win (boss, rest, elite), the room's challenge when met (no heal, combo kinds,
     turns), the stolen coins back where the rules return them."""
@@ -91,7 +91,7 @@ def room_won(room, fz, rs, out, log):
     rs.nl = nl
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def expected_attack(pid, rs, cache, t):
     """(now, with one more roll, with one more die): the expected turn attack of the loadout's profile; greedy and
     expectimax rate offers with it (0 for the others)."""
@@ -103,7 +103,7 @@ def expected_attack(pid, rs, cache, t):
     return c_eatt[t, slot, nd_base, 0], c_eatt[t, slot, nd_base, 1], c_eatt[t, slot, smin(R.MAX_DICE, nd_base + 1), 0]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc, e3, e4, e3p):
     """The reward after room ``room``: draw the offers (upgrades by rarity, from the ``item_from``-th offer on a
     joker or the dice bonus by chance), rate them, pick one. ``e3, e4, e3p``: ``expected_attack``. Returns True
@@ -233,7 +233,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc, e3, e4, e3p):
     """The Tagesmarkt after room ``room``: its stock (upgrades by rarity, a joker pack, the dice pack), bought one
     item at a time until the policy stops. Returns True when a rollout stops at this decision."""

@@ -8,8 +8,9 @@ A run reads as the seed's order of play, one compiled phase function per step of
 4. ``after``: ``room_won`` (the win's coins and the room's challenge), ``take_reward``, ``visit_market``.
 
 The phases hand the run on in one numpy record (``runstate.RUN_DTYPE``, read as ``rs.lp``): passed by pointer, no
-reference count. Each phase is compiled on its own (no IR inlining of one phase into another). That is what keeps
-the cold compile short: numba's typing and lowering time grows faster than the size of one function.
+reference count. Experiment (branch ``phases-inline``): every phase is ``inline="always"`` (one function after
+numba's IR inlining, as main's ``play_run``), and ``play_run`` rebinds its array arguments borrowed
+(``sim.borrow``: no atomic reference counts). Measured in CONTRIBUTING.md: fast, but the cold compile is 1.5x.
 
 Every policy decision goes through one dispatcher per decision kind (``policies.dungeon``: ``decide_path``,
 ``decide_event``, ``decide_keep``, ``decide_assign`` …, ``decide_reward``, ``decide_buy``). The row layout is in
@@ -43,6 +44,7 @@ from policies.dungeon import EXPECTIMAX, MAX_ADJ, MAX_LEVELS
 from policies.dungeon_ids import ROLLOUT
 from policies.dungeon_skill import full_skill
 from policies.skill import SKILL_STREAM
+from sim.borrow import borrow
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.after import (
@@ -147,7 +149,7 @@ def new_scratch(pid, n_all):
             np.zeros(1, RUN_DTYPE))
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def start_run(pid, seed, run, fz, rs, out, sc, rc):
     """The run before room 1: an empty row (LP and coins by room NaN until reached), the starting loadout folded,
     full LP, the starting coins and jokers, the policy's and the skill's streams, the row's column groups."""
@@ -216,6 +218,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     ``sc``: work arrays from ``new_scratch`` (reused between runs of one thread); ``forced``, ``rc``: the rollout
     control (``rollctl``: forced run-level choices, continuation salt, stop at the next decision), empty for a
     plain run."""
+    fz, cache, tm, sc = borrow(fz), borrow(cache), borrow(tm), borrow(sc)
+    out, log, forced, rc = borrow(out), borrow(log), borrow(forced), borrow(rc)
     rp = fz.rp
     rooms = fz.rooms
     n_rooms = trunc(rp[C.RP_N_ROOMS])

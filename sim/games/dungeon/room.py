@@ -24,7 +24,7 @@ from sim.rng import below, stream_key, uniform
 from sim.scalar import smin, trunc
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
     """Draw room ``room``'s map, choose the path card and play its event (Opferaltar, Joker-Händler, Truhe) or
     rest; leaves the card, the event and the enemy in ``rs``. Returns True when a rollout stops at this decision."""
@@ -139,7 +139,7 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def refresh_profile(fz, rs, cache, t, tm, sc):
     """The loadout's profile: fold its effects and compute the combo values again when an effect they read changed
     (``rs.dirty``); find the profile tables (partitions, hold tables) of its key in this thread's cache row, looked
@@ -199,7 +199,7 @@ def refresh_profile(fz, rs, cache, t, tm, sc):
     rs.k_lk = k_lk
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, pool):
     """What the path cards hide: the Geheimnis event and the room's enemy (the boss in a boss room)."""
     u = uniform(st_map) * ev_tot
