@@ -41,7 +41,7 @@ from sim.scalar import smax, smin, trunc
 from sim.tier import INLINE
 
 
-@njit(cache=True, error_model="numpy", inline=INLINE)
+@njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
 def room_won(room, fz, rs, out, log):
     """The coins of a won room: the win (boss, rest, elite), the room's challenge when met (no heal, combo kinds,
     turns), the stolen coins back where the rules return them."""
@@ -104,7 +104,7 @@ def expected_attack(pid, rs, cache, t):
     return c_eatt[t, slot, nd_base, 0], c_eatt[t, slot, nd_base, 1], c_eatt[t, slot, smin(R.MAX_DICE, nd_base + 1), 0]
 
 
-@njit(cache=True, error_model="numpy", inline=INLINE)
+@njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
 def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc, e3, e4, e3p):
     """The reward after room ``room``: draw the offers (upgrades by rarity, from the ``item_from``-th offer on a
     joker or the dice bonus by chance), rate them, pick one. ``e3, e4, e3p``: ``expected_attack``. Returns True
@@ -234,7 +234,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     return False
 
 
-@njit(cache=True, error_model="numpy", inline=INLINE)
+@njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
 def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc, e3, e4, e3p):
     """The Tagesmarkt after room ``room``: its stock (upgrades by rarity, a joker pack, the dice pack), bought one
     item at a time until the policy stops. Returns True when a rollout stops at this decision."""

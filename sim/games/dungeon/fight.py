@@ -135,7 +135,7 @@ def _roll_again(dice, nd, cursed_mask, keep, counts, st, kc, out, log, nl, room,
 
 
 
-@njit(cache=True, error_model="numpy", inline=INLINE)
+@njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
 def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
     """Play the fight of room ``room`` (its path card, enemy and the loadout's profile slot are in ``rs``):
     leaves LP, coins, jokers and the outcome (won, turns, coins earned, stolen, combos used, healed) in ``rs``
