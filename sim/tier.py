@@ -5,8 +5,8 @@ its cold compile (about 190 s of CPU against 60 s: numba types the inlined helpe
 A designer's first ``make run`` should not wait three minutes for speed that a 20,000-run report does not
 need. So the same source compiles in one of two tiers, chosen once per process:
 
-- **quick**: the helpers are called, not inlined (``INLINE == "never"``). Same code, same numbers, about
-  two thirds of the speed.
+- **quick**: the helpers are called, not inlined (``INLINE == "never"``; the phases of a room, one call site
+  each, stay inlined). Same code, same numbers, about two thirds of the speed.
 - **full**: the helpers are inlined (``INLINE == "always"``): the benchmarks' throughput.
 
 A process uses *full* once its kernels are cached for the current source (the warm-up marker), else
