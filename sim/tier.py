@@ -167,7 +167,7 @@ def after_command() -> None:
         from sim.progress import say
 
         say("note: the Würfel Dungeon ran on its quick kernels this time (same numbers, about 2/3 of the speed); "
-            "its optimised kernels now compile in the background at low priority (about 3 min of CPU, once), "
+            "its optimised kernels now compile in the background at low priority (about 4 min of CPU, once), "
             f"and later runs use them (log: {log})")
 
 
