@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from policies import dungeon24 as P
+from policies import dungeon24_rating as PR
 from sim.config import load_config
 from sim.games.dungeon24 import rules as R
 from sim.games.dungeon24.config import Dungeon24Config, freeze
@@ -27,11 +28,11 @@ def brute_attack_value(S: np.ndarray, p: int, f: int, dpos: int, extra: int, rp:
     k = int(S[R.S_BLUT + p]) + extra
     A, V = int(R.attack_of(S, p, f)), int(R.defence_of(S, o, dpos))
     att_roll, def_roll = R.can_focus(S, p, rp), R.can_focus(S, o, rp)
-    c_att, c_def = P.focus_cost_value(S, p, rp), P.focus_cost_value(S, o, rp)
+    c_att, c_def = PR.focus_cost_value(S, p, rp), PR.focus_cost_value(S, o, rp)
 
     @functools.cache
     def val(a_tot: int, d_tot: int) -> float:
-        return P.hit_gain(S, p, dpos, R.exchange(a_tot, d_tot), rp)
+        return PR.hit_gain(S, p, dpos, R.exchange(a_tot, d_tot), rp)
 
     def defender(a_tot: int, dd: int) -> float:
         keep = val(a_tot, V + dd)
@@ -83,13 +84,13 @@ def test_attack_value_equals_the_brute_force_tree():
         extra = int(rng.integers(0, 2))
         f = int(rng.choice([pos for pos in range(6) if R.status(S, p, pos) == R.ACTIVE]))
         b = int(rng.choice([pos for pos in range(6) if R.status(S, 1 - p, pos) == R.ACTIVE]))
-        got = P.attack_value(S, p, f, b, extra, rp)
+        got = PR.attack_value(S, p, f, b, extra, rp)
         assert got == pytest.approx(brute_attack_value(S, p, f, b, extra, rp), rel=1e-12, abs=1e-12)
         both = R.can_focus(S, p, rp) and R.can_focus(S, 1 - p, rp)
         checked["focus_both"] += both
         checked["focus_none"] += not (R.can_focus(S, p, rp) or R.can_focus(S, 1 - p, rp))
         checked["blut"] += S[R.S_BLUT + p] + extra > 0
-        checked["lethal"] += P.hit_base(S, p, b, rp)[1] <= 10
+        checked["lethal"] += PR.hit_base(S, p, b, rp)[1] <= 10
     assert min(checked.values()) >= 5, checked  # the positions covered each kind of tree
 
 
@@ -103,7 +104,7 @@ def test_fighter_and_blocker_are_the_minimax_of_the_brute_force():
         bs = [pos for pos in range(6) if R.status(S, o, pos) == R.ACTIVE]
         table = {(f, b): brute_attack_value(S, p, f, b, 0, RP) for f in fs for b in bs}
         best = max(min(table[f, b] for b in bs) for f in fs)
-        value, fighter = P.best_attack_exact(S, p, 0, RP)
+        value, fighter = PR.best_attack_exact(S, p, 0, RP)
         assert value == pytest.approx(best, abs=1e-12)
         assert min(table[fighter, b] for b in bs) == pytest.approx(best, abs=1e-12)
         blocker = P.choose_blocker(P.EXACT_EXCHANGE, S, o, fighter, RP, np.zeros(1, np.uint64))
@@ -179,11 +180,11 @@ class BruteSearch:
         key = (S2.tobytes(), p, r, depth)
         if key not in self.memo:
             if S2[R.S_END] != R.END_NONE or depth == 1:
-                v = P.static_value(S2, r, self.rp)
+                v = PR.static_value(S2, r, self.rp)
             else:
                 S3 = S2.copy()
                 R.curse_tick(S3, 1 - p, self.rp)
-                v = P.static_value(S3, r, self.rp) if S3[R.S_END] != R.END_NONE else self.turn(S3, 1 - p, r, 1)
+                v = PR.static_value(S3, r, self.rp) if S3[R.S_END] != R.END_NONE else self.turn(S3, 1 - p, r, 1)
             self.memo[key] = v
         return self.memo[key]
 
@@ -212,7 +213,7 @@ def test_expectimax_search_equals_the_brute_force_tree():
     for _ in range(10):
         S, p = small_position(rng)
         rp = RP.copy()
-        value, act = P.search_turn(S, p, rp)
+        value, act = PR.search_turn(S, p, rp)
         bf = BruteSearch(rp)
         assert value == pytest.approx(bf.turn(S, p, p, 2), rel=1e-9, abs=1e-9)
         if act < 0:
