@@ -1,8 +1,8 @@
 """Two compile tiers of the Würfel Dungeon kernels: *quick* for a first run, *full* for every run after it.
 
 numba's IR inlining (``inline="always"``) makes the Würfel Dungeon kernel about 1.5× faster, but it triples
-its cold compile (about 190 s of CPU against 60 s: numba types the inlined helpers again at every call site).
-A designer's first ``make run`` should not wait three minutes for speed that a 20,000-run report does not
+its cold compile (190-240 s of CPU against 55-66 s: numba types the inlined helpers again at every call site).
+A designer's first ``make run`` should not wait four minutes for speed that a 20,000-run report does not
 need. So the same source compiles in one of two tiers, chosen once per process:
 
 - **quick**: the helpers are called, not inlined (``INLINE == "never"``; the phases of a room, one call site
