@@ -13,7 +13,8 @@ import numpy as np
 from numba import njit, prange
 
 from sim.games.dadox import rules as R
-from sim.games.dadox.solve import WinSolution, need_range, pair_turn, tail_scratch
+from sim.games.dadox.solve import need_range, pair_turn, tail_scratch
+from sim.games.dadox.solve_win import WinSolution
 from sim.games.dadox.tables import QW, build_tables
 
 PLAN_ROWS = 64  # turn totals (units) below which the plan stores every pair's throw values; above: rebuilt
