@@ -159,6 +159,14 @@ def tail_scratch(tb):
     return sv, sa
 
 
+@njit(cache=True)
+def pair_scratch(tm, tb):
+    """(thr, q, bank_val, bank_ok, bust_val, sv, sa): what ``pair_turn`` fills, for caps below ``tm``."""
+    sv, sa = tail_scratch(tb)
+    return (np.empty((tm, R.N_DICE, 2)), np.empty((tm + tb.go_pad + 1) * QW), np.empty(tm), np.empty(tm, np.bool_),
+            np.empty(tm), sv, sa)
+
+
 CAP_SWEEPS = 200  # the cap row's fixed point (all-locked throws from the cap return to it)
 
 

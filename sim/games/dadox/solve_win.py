@@ -40,8 +40,8 @@ from sim.games.dadox.solve import (
     best_locked,
     closed_from,
     need_range,
+    pair_scratch,
     pair_turn,
-    tail_scratch,
 )
 from sim.games.dadox.tables import FIRST_TAB, LK_GROUP, NL, QW, build_tables
 
@@ -209,14 +209,9 @@ def _improve_cols(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, cols, V
     nb = min(n * nc, 256)
     step = (n * nc + nb - 1) // nb
     for blk in prange(nb):
-        thr = np.empty((tm, R.N_DICE, 2))
-        q = np.empty((tm + tb.go_pad + 1) * QW)
-        bank_val = np.empty(tm)
-        bank_ok = np.empty(tm, np.bool_)
-        bust_val = np.empty(tm)
+        thr, q, bank_val, bank_ok, bust_val, sv, sa = pair_scratch(tm, tb)
         arg = np.empty((tm if ends else 0, ng if ends else 0), np.int64)
         pi = np.empty(tm * QW)
-        sv, sa = tail_scratch(tb)
         for i in range(blk * step, min(n * nc, (blk + 1) * step)):
             a = i // nc
             b = cols[i % nc]
