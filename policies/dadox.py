@@ -14,7 +14,7 @@ counting on every call, which would triple the time of a threshold turn.
 - ``greedy``: sets aside every scoring die it can (most dice, then most points) and banks once the
   turn total reaches ``policies.greedy_bank_at``.
 - ``optimal-turn``: the exact maximum of the expected turn score (``solve.solve_turn``).
-- ``optimal-win``: the exact maximum of the chance to win a two-player game (``solve.solve_win``);
+- ``optimal-win``: the exact maximum of the chance to win a two-player game (``solve_win.solve_win``);
   each decision looks its options up in the solved plan (``winplan.win_plan``: every pair of states'
   throw values; banking values from ``V``), and rebuilds the pair's turn only past the plan's turn
   totals (or without a plan). Two players only: with more it would not be optimal, and the game refuses it.

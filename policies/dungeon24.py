@@ -260,12 +260,9 @@ def want_reroll(pol: int, S: np.ndarray, p: int, is_att: bool, att_base: int, dp
 def choose_discard(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarray) -> int:
     """Reserve position that pays for ``p``'s focus reroll."""
     if pol == RANDOM:
-        k = below(st, R.n_reserve(S, p))
-        for pos in range(R.BOSS):
-            if R.status(S, p, pos) == R.DOWN:
-                if k == 0:
-                    return pos
-                k -= 1
+        pos = R.kth_with_status(S, p, R.DOWN, below(st, R.n_reserve(S, p)), R.BOSS)
+        if pos >= 0:
+            return pos
     return weakest_reserve(S, p)
 
 

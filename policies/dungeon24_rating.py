@@ -56,13 +56,8 @@ def best_active(S: np.ndarray, p: int, defence: bool) -> int:
 
 @njit(cache=True)
 def random_active(S: np.ndarray, p: int, st: np.ndarray) -> int:
-    k = below(st, R.n_active(S, p))
-    for pos in range(R.N_POS):
-        if R.status(S, p, pos) == R.ACTIVE:
-            if k == 0:
-                return pos
-            k -= 1
-    return -1
+    """A uniformly drawn active position of ``p``."""
+    return R.kth_with_status(S, p, R.ACTIVE, below(st, R.n_active(S, p)), R.N_POS)
 
 
 @njit(cache=True)
@@ -370,9 +365,11 @@ def _apply_outcome(S: np.ndarray, S2: np.ndarray, p: int, b: int, diff: int, pa:
         R.apply_hit(S2, p, b, diff, rp)
 
 
-@njit(cache=True)
-def _outcomes_static(S: np.ndarray, p: int, b: int, prob: np.ndarray, r: int, rp: np.ndarray) -> float:
-    """Expected ``static_value`` for ``r`` over the exchange outcomes ``prob`` of ``p`` against blocker ``b``."""
+@njit(cache=True, inline="always")
+def _over_outcomes(S: np.ndarray, p: int, b: int, prob: np.ndarray, r: int, rp: np.ndarray, leaf) -> float:
+    """Expected ``leaf(S2, p, r, rp)`` over the exchange outcomes ``prob`` of ``p`` against blocker ``b`` (``S2``:
+    the state after one). Inlined, each caller's ``leaf`` fixed: a flag choosing the leaf would make a recursion
+    (``reply_value`` -> ``turn_static`` -> here), which numba 0.68 compiles but crashes loading from its cache."""
     S2 = np.empty_like(S)
     tot = 0.0
     for diff in range(MAX_DIFF):
@@ -380,8 +377,14 @@ def _outcomes_static(S: np.ndarray, p: int, b: int, prob: np.ndarray, r: int, rp
             for pd in range(2):
                 if prob[diff, pa, pd] > 0:
                     _apply_outcome(S, S2, p, b, diff, pa, pd, rp)
-                    tot += prob[diff, pa, pd] * static_value(S2, r, rp)
+                    tot += prob[diff, pa, pd] * leaf(S2, p, r, rp)
     return tot
+
+
+@njit(cache=True, inline="always")
+def _static_leaf(S: np.ndarray, p: int, r: int, rp: np.ndarray) -> float:
+    """``turn_static``'s leaf: ``static_value`` (``p`` unused)."""
+    return static_value(S, r, rp)
 
 
 @njit(cache=True)
@@ -414,7 +417,7 @@ def turn_static(S: np.ndarray, p: int, r: int, rp: np.ndarray):
             for b in range(R.N_POS):
                 if R.status(S, 1 - p, b) == R.ACTIVE:
                     exchange_outcomes(S, p, f, b, rp, prob)
-                    vals[f, b] = _outcomes_static(S, p, b, prob, r, rp)
+                    vals[f, b] = _over_outcomes(S, p, b, prob, r, rp, _static_leaf)
     dep = 0.0
     has_dep = R.can_deploy(S, p)
     if has_dep:
@@ -444,15 +447,7 @@ def attack_search(S: np.ndarray, p: int, f: int, b: int, r: int, rp: np.ndarray)
     opponent's reply when ``r == p``; the blocker's own turn when ``r`` is the defender)."""
     prob = np.zeros((MAX_DIFF, 2, 2))
     exchange_outcomes(S, p, f, b, rp, prob)
-    S2 = np.empty_like(S)
-    tot = 0.0
-    for diff in range(MAX_DIFF):
-        for pa in range(2):
-            for pd in range(2):
-                if prob[diff, pa, pd] > 0:
-                    _apply_outcome(S, S2, p, b, diff, pa, pd, rp)
-                    tot += prob[diff, pa, pd] * reply_value(S2, p, r, rp)
-    return tot
+    return _over_outcomes(S, p, b, prob, r, rp, reply_value)
 
 
 @njit(cache=True)

@@ -103,9 +103,12 @@ def test_solver_table_key_has_rules_and_code_version():
     code = codehash.code_version("sim.games.kniffel.solve")
     p = cache.table_path("kniffel", "optimal", "abc", code)
     assert p.name == f"optimal-abc-{code}.npz"
-    assert code != codehash.code_version("sim.games.dadox.solve")
+    assert code != codehash.code_version("sim.games.dadox.solve_win")
     deps = {str(q.relative_to(ROOT)) for q in closure(module_file("sim.games.kniffel.solve"))}
     assert {"sim/games/kniffel/solve.py", "sim/games/kniffel/rules.py", "sim/dice.py"} <= deps
+    # Dadox's optimal-win table (game.py) is keyed by the win solver, whose closure holds the turn recursion
+    deps = {str(q.relative_to(ROOT)) for q in closure(module_file("sim.games.dadox.solve_win"))}
+    assert {"sim/games/dadox/solve_win.py", "sim/games/dadox/solve.py", "sim/games/dadox/tables.py"} <= deps
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,8 @@ import pytest
 from sim.config import CONFIG_DIR, DicesimError, load_config
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
-from sim.games.dadox.solve import _improve, need_range, solve_turn, solve_win
+from sim.games.dadox.solve import need_range, solve_turn
+from sim.games.dadox.solve_win import _improve, solve_win
 from sim.games.dadox.tables import build_tables
 
 
@@ -245,7 +246,7 @@ def test_floor_share_counts_turns_at_the_floor():
 def test_coarse_start_reaches_the_same_values(monkeypatch):
     """The coarse start (representative opponent states) changes where the exact iteration begins, not where it
     ends: the same values within the tolerance as from 0.5, in fewer exact steps; and it is a fixed point."""
-    from sim.games.dadox import solve as S
+    from sim.games.dadox import solve_win as S
 
     cfg = cfg_of(None, ["goal.target=2500", "solver.score_floor=-500"])
     rp = freeze(cfg)

@@ -25,7 +25,8 @@ from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
 from sim.games.dadox.options import OBJECTIVES, OPTIONS
 from sim.games.dadox.replay import EVENTS
-from sim.games.dadox.solve import WinSolution, solve_turn, solve_win, win_structure
+from sim.games.dadox.solve import solve_turn
+from sim.games.dadox.solve_win import WinSolution, solve_win, win_structure
 from sim.games.dadox.tables import build_tables, bust_probabilities
 from sim.games.dadox.winplan import win_plan
 from sim.progress import compile_seconds
@@ -131,7 +132,7 @@ class Dadox(Game):
             return self._win[key], 0.0, True
         self._solved.clear()
         rp = freeze(cfg)
-        path = table_path("dadox", "win", key, code_version("sim.games.dadox.solve"))  # rules + solver code
+        path = table_path("dadox", "win", key, code_version("sim.games.dadox.solve_win"))  # rules + solver code
         stored = load_table(path) if use_cache else None
         if stored is not None:
             st, lo, index, bank_to, bust_to, cap, start = win_structure(rp, cfg.solver.score_floor)

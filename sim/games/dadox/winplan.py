@@ -13,8 +13,9 @@ import numpy as np
 from numba import njit, prange
 
 from sim.games.dadox import rules as R
-from sim.games.dadox.solve import WinSolution, need_range, pair_turn, tail_scratch
-from sim.games.dadox.tables import QW, build_tables
+from sim.games.dadox.solve import need_range, pair_scratch, pair_turn
+from sim.games.dadox.solve_win import WinSolution
+from sim.games.dadox.tables import build_tables
 
 PLAN_ROWS = 64  # turn totals (units) below which the plan stores every pair's throw values; above: rebuilt
 PLAN_MB = 400  # ... fewer where the table would be larger (the state pairs grow with the square of the target)
@@ -43,13 +44,8 @@ def _fill_plan(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, off, rows,
     nb = min(n * n, 256)
     step = (n * n + nb - 1) // nb
     for blk in prange(nb):
-        thr = np.empty((tm, R.N_DICE, 2))
-        q = np.empty((tm + tb.go_pad + 1) * QW)
-        bank_val = np.empty(tm)
-        bank_ok = np.empty(tm, np.bool_)
-        bust_val = np.empty(tm)
+        thr, q, bank_val, bank_ok, bust_val, sv, sa = pair_scratch(tm, tb)
         no_arg = np.empty((0, 0), np.int64)
-        sv, sa = tail_scratch(tb)
         for i in range(blk * step, min(n * n, (blk + 1) * step)):
             a = i // n
             b = i % n

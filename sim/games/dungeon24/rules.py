@@ -127,6 +127,17 @@ def n_reserve(S: np.ndarray, p: int) -> int:
     return n
 
 
+@njit(cache=True, inline="always")  # inlined: callers pass the status and the bound as constants
+def kth_with_status(S: np.ndarray, p: int, want: int, k: int, upto: int) -> int:
+    """Position of ``p``'s ``k``-th card (from 0) with status ``want`` below position ``upto``, else -1."""
+    for pos in range(upto):
+        if S[S_STATUS + 6 * p + pos] == want:
+            if k == 0:
+                return pos
+            k -= 1
+    return -1
+
+
 @njit(cache=True)
 def next_reserve(S: np.ndarray, p: int) -> int:
     """The reserve card a deploy reveals (front, then middle), or -1."""
