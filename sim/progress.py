@@ -108,11 +108,18 @@ def remember(game: str, seconds: float) -> None:
         pass
 
 
-class Ticker:
-    """Shows that ``label`` is still running: a bar against ``about`` seconds on a terminal, else plain lines."""
+def more(left: float | None) -> str:
+    """How long a wait has left, in words: "about 40 s more", or that it outran its estimate."""
+    return f"about {left:.0f} s more" if left is not None else "longer than estimated on this machine"
 
-    def __init__(self, label: str, about: float):
-        self.label, self.about = label, max(1.0, about)
+
+class Ticker:
+    """Shows that ``label`` is still running: a bar against ``about`` seconds on a terminal, else plain lines.
+    ``left`` (optional) re-estimates the seconds left at each line (None: past its estimate), so a wait that runs
+    long says so instead of repeating its first guess."""
+
+    def __init__(self, label: str, about: float, left: Callable[[], float | None] | None = None):
+        self.label, self.about, self.left = label, max(1.0, about), left
         self.t0 = time.perf_counter()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -127,6 +134,13 @@ class Ticker:
         if self._thread.is_alive():
             self._thread.join()
 
+    def line(self) -> str:
+        """The plain progress line: the time so far and what is left."""
+        ran = time.perf_counter() - self.t0
+        if self.left is None:
+            return f"  still {self.label}: {ran:.0f} s (about {self.about:.0f} s in all)"
+        return f"  still {self.label}: {ran:.0f} s so far ({more(self.left())})"
+
     def _run(self) -> None:
         if is_terminal():
             from rich.console import Console
@@ -136,10 +150,13 @@ class Ticker:
                           console=Console(file=sys.stderr), transient=True) as bar:
                 task = bar.add_task("compile", total=self.about)
                 while not self._stop.wait(0.5):
-                    bar.update(task, completed=min(time.perf_counter() - self.t0, 0.97 * self.about))
+                    ran = time.perf_counter() - self.t0
+                    left = self.left() if self.left is not None else max(0.0, self.about - ran)
+                    total = ran / 0.97 if left is None else ran + max(left, 0.03 * ran)
+                    bar.update(task, total=total, completed=ran)
             return
         while not self._stop.wait(PLAIN_EVERY_S):
-            say(f"  still {self.label}: {time.perf_counter() - self.t0:.0f} s (about {self.about:.0f} s)")
+            say(self.line())
 
 
 _spent: dict[str, float] = {}  # game -> seconds compiled in this process (a report compiles in several steps)

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sim.progress import Ticker, estimate, remember, say
+from sim.progress import Ticker, estimate, more, remember, say
 
 _lock = threading.Lock()
 _procs: dict[str, subprocess.Popen | None] = {}  # game -> its process (None: queued, not started)
@@ -99,17 +99,20 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
-def _wall_left(game: str) -> float:
-    """Seconds until ``game``'s compile is likely done. Its estimate is CPU seconds; the CPU the process has used so
-    far, against the time it has run, gives the share of a core it gets on this machine now (other compiles, other
-    jobs), which stretches what is left. Without ``/proc``: the estimate stretched by the compiles sharing the
-    cores, less the time it has run."""
+def _wall_left(game: str) -> float | None:
+    """Seconds until ``game``'s compile is likely done, or None once it has used the CPU it was expected to need
+    (a slower machine than the estimate's: no honest figure is left to give). The estimate is CPU seconds; the CPU
+    the process has used so far, against the time it has run, gives the share of a core it gets on this machine now
+    (other compiles, other jobs), which stretches what is left. Without ``/proc``: the estimate stretched by the
+    compiles sharing the cores, less the time it has run."""
     with _lock:
         busy = sum(1 for p in _procs.values() if p is not None and p.poll() is None)
         ran = time.perf_counter() - _started.get(game, time.perf_counter())
         proc = _procs.get(game)
     cpu = _cpu_seconds(proc.pid) if proc is not None else None
     if cpu is not None and cpu >= 2.0 and ran > 0:
+        if cpu >= estimate(game):
+            return None
         return max(5.0, (estimate(game) - cpu) / max(0.05, min(1.0, cpu / ran)))
     share = max(1.0, busy / (os.cpu_count() or 1))
     return max(5.0, estimate(game) * share - ran)
@@ -126,9 +129,9 @@ def wait_for(game: str, title: str) -> None:
             _queue.remove(game)
             return
     about = _wall_left(game)
-    say(f"compiling {title} kernels (once, about {about:.0f} s more, in a parallel process)")
+    say(f"compiling {title} kernels (once, {more(about)}, in a parallel process)")
     t0 = time.perf_counter()
-    with Ticker(f"compiling {title} kernels", about):
+    with Ticker(f"compiling {title} kernels", about or estimate(game), left=lambda: _wall_left(game)):
         while True:
             with _lock:
                 _fill()

@@ -176,6 +176,16 @@ def test_a_compile_wait_is_estimated_from_the_cpu_its_process_gets(monkeypatch):
         monkeypatch.setitem(warmup._started, "g", time.perf_counter() - 4 * cpu)  # as if it got a quarter of a core
         monkeypatch.setattr(warmup, "estimate", lambda game: 30.0)
         assert warmup._wall_left("g") == pytest.approx((30.0 - cpu) * 4, rel=0.05)
+        # a compile that has used its whole estimate (a slower machine) gets no made-up figure, and the wait's
+        # progress line says so instead of repeating its first guess
+        monkeypatch.setattr(warmup, "estimate", lambda game: 2.0)
+        assert warmup._wall_left("g") is None
+        from sim.progress import Ticker
+
+        ticker = Ticker("compiling g kernels", 30.0, left=lambda: warmup._wall_left("g"))
+        assert ticker.line().endswith("s so far (longer than estimated on this machine)")
+        monkeypatch.setattr(warmup, "estimate", lambda game: 30.0)
+        assert ticker.line().endswith(f"s so far (about {warmup._wall_left('g'):.0f} s more)")
     finally:
         proc.kill()
         proc.wait()
