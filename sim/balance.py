@@ -68,7 +68,7 @@ def card(out: Path) -> dict[str, Any]:
     return {
         "game": manifest["game"],
         "title": game.title,
-        "setting": ", ".join(f"{k} {v}" for k, v in options.items()),
+        "setting": ", ".join(game.setting(options)),
         "answer": pages.answer_sentence(metrics, game.headline),
         "headline_html": pages.headline_table(metrics, game.headline),
         "missing": missing,

@@ -83,13 +83,19 @@ def _key(game: str) -> str:
     return compile_key(game)
 
 
-def estimate(game: str) -> float:
-    """Seconds the last cold compile of ``game`` (in this process's tier) took here, else the built-in figure."""
-    key = _key(game)
+def recorded(key: str) -> float | None:
+    """Seconds the last cold compile under ``key`` (a game, or ``dungeon-quick``) took on this machine, if any."""
     try:
         return float(json.loads(_estimates_file().read_text())[key])
     except (OSError, ValueError, KeyError, TypeError):
-        return float(DEFAULT_ESTIMATE_S.get(key, 30))
+        return None
+
+
+def estimate(game: str) -> float:
+    """Seconds the last cold compile of ``game`` (in this process's tier) took here, else the built-in figure."""
+    key = _key(game)
+    seconds = recorded(key)
+    return float(DEFAULT_ESTIMATE_S.get(key, 30)) if seconds is None else seconds
 
 
 def remember(game: str, seconds: float) -> None:

@@ -134,7 +134,7 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
     }
     options = manifest.get("options") or {}
     if options:
-        facts["options"] = ", ".join(f"{k} {v}" for k, v in options.items() if v is not None)
+        facts["options"] = ", ".join(game.setting(options))
     body = [f"<h1>{pages.esc(title)}</h1>", pages.facts_line(facts), pages.assumed_html(manifest.get("assumed") or [])]
     body.append("<h2>Answers</h2>")
     sentence = pages.answer_sentence(metrics, game.headline)

@@ -134,6 +134,7 @@ def test_dashboard_cards(kniffel_compare, tmp_path, monkeypatch):
     opt = r.summary["policies"]["greedy"]["metrics"]["mean_score"]["value"]
     assert f"greedy scores {pages.num(opt)}" in page.text
     assert "kniffel/report.html" in page.links
+    assert "(players: 1)" in page.text  # the setting in words beside the title
     assert_embedded_pngs(page, 1)
     assumed = get_game("kniffel").load().assumed  # the joker readings
     assert assumed and "Assumed values used:" in page.text and all(a in page.text for a in assumed[:4])
@@ -143,6 +144,14 @@ def test_dashboard_cards(kniffel_compare, tmp_path, monkeypatch):
     page = Page(write_dashboard(tmp_path, ["kniffel"]).read_text(encoding="utf-8"))
     assert "renamed_metric" in page.text and "Not reported" in page.text
     assert f"greedy scores {pages.num(opt)}" in page.text
+
+
+def test_settings_read_as_words():
+    """A heading names options and choices in words, never as raw keys like ``opponent_people gruenlinge``."""
+    options = {"opponent": "greedy", "people": "untote", "opponent_people": "gruenlinge", "arrangement": "search"}
+    assert get_game("dungeon24").setting(options) == [
+        "opponent: greedy", "your people: Untote", "opponent's people: Grünlinge", "card order: best by search"]
+    assert get_game("dadox").setting({"players": 3, "opponent": None}) == ["players: 3"]
 
 
 def test_report_command_rebuilds_a_dashboard(kniffel_compare, tmp_path):

@@ -128,6 +128,22 @@ def test_background_compile_starts_once(fake_spawn, tmp_path, monkeypatch):
     assert tier.compile_full_in_background() is None and len(calls) == 2
 
 
+def test_the_background_compile_time_it_announces_is_this_machines(fake_spawn):
+    """The note's "about N min of CPU" scales with this machine's own quick-tier compile (a slow machine is slow at
+    both), and is the full tier's own record once it has compiled here."""
+    from sim import progress
+
+    tier, _ = fake_spawn
+    default = progress.DEFAULT_ESTIMATE_S
+    assert tier.full_compile_minutes() == round(default["dungeon"] / 60)
+    records = progress._estimates_file()
+    records.parent.mkdir(parents=True, exist_ok=True)
+    records.write_text(json.dumps({"dungeon-quick": 2 * default["dungeon-quick"]}))  # twice as slow here
+    assert tier.full_compile_minutes() == round(2 * default["dungeon"] / 60)
+    records.write_text(json.dumps({"dungeon-quick": 2 * default["dungeon-quick"], "dungeon": 540.0}))
+    assert tier.full_compile_minutes() == 9
+
+
 def test_the_background_process_is_detached_and_lowest_priority(tmp_path):
     from sim import tier
 

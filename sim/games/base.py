@@ -92,6 +92,16 @@ class Game:
     def option_spec(self, name: str) -> Option | None:
         return next((o for o in self.option_specs if o.name == name), None)
 
+    def setting(self, options: dict[str, Any]) -> list[str]:
+        """The options in words (``opponent's people: Grünlinge``) for report headings: never raw keys."""
+        out = []
+        for name, value in options.items():
+            if value is None:
+                continue
+            spec = self.option_spec(name)
+            out.append(spec.setting(value) if spec else f"{name.replace('_', ' ')}: {value}")
+        return out
+
     def load(self, path: str | Path | None = None, overrides: list[str] | None = None) -> Strict:
         return load_config(self.Config, self.name, path, overrides)
 

@@ -7,7 +7,7 @@ matplotlib cost over a second at every start).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sim.config import DicesimError
@@ -22,10 +22,17 @@ class Option:
     type: type = str
     help: str = ""
     choices: tuple[Any, ...] = ()
+    label: str = ""  # how a report's setting line names it ("opponent's people"); the name with spaces if empty
+    words: dict[Any, str] | None = field(default=None, hash=False)  # a choice in words: "Grünlinge" for gruenlinge
 
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
+
+    def setting(self, value: Any) -> str:
+        """``label: value`` in words, for the setting line above a report's headline (never the raw key)."""
+        shown = (self.words or {}).get(value, value)
+        return f"{self.label or self.name.replace('_', ' ')}: {shown}"
 
     def check(self, value: Any) -> Any:
         """The value if it has the declared type and is one of the choices (``None`` passes where it is the

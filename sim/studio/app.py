@@ -288,7 +288,7 @@ class Studio:
         self.results_box.clear()
         with self.results_box:
             facts = [engine.get_game(cur.game).title, cur.policy, f"N {cur.n:,}", f"seed {cur.seed}",
-                     *(f"{k} {v}" for k, v in cur.options.items()), f"config {cur.config_hash}"]
+                     *engine.get_game(cur.game).setting(cur.options), f"config {cur.config_hash}"]
             ui.label(" · ".join(facts)).classes("text-subtitle1")
             if cur.sets:
                 ui.label(saving.set_args(cur.sets)).classes("font-mono text-caption text-grey-8 break-all")

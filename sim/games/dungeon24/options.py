@@ -3,9 +3,12 @@
 from sim.games.options import Option
 
 PEOPLES = ("gruenlinge", "untote", "dunkelelfen")  # the order of config.PEOPLES (checked by the game at import)
+PEOPLE_WORDS = {"gruenlinge": "Grünlinge", "untote": "Untote", "dunkelelfen": "Dunkelelfen"}
 OPTIONS = (
-    Option("opponent", "greedy", str, "two-player games: the opponent's policy"),
-    Option("people", "gruenlinge", str, "Dungeon24: your people", PEOPLES),
-    Option("opponent_people", "gruenlinge", str, "Dungeon24: the opponent's people", PEOPLES),
-    Option("arrangement", "policy", str, "Dungeon24: policy | search | a card order like 2,0,1,4,3"),
+    Option("opponent", "greedy", str, "two-player games: the opponent's policy", label="opponent"),
+    Option("people", "gruenlinge", str, "Dungeon24: your people", PEOPLES, "your people", PEOPLE_WORDS),
+    Option("opponent_people", "gruenlinge", str, "Dungeon24: the opponent's people", PEOPLES, "opponent's people",
+           PEOPLE_WORDS),
+    Option("arrangement", "policy", str, "Dungeon24: policy | search | a card order like 2,0,1,4,3",
+           label="card order", words={"policy": "by the policy", "search": "best by search"}),
 )
