@@ -21,8 +21,11 @@ from pathlib import Path
 
 from numba.core import caching
 
+from sim import inlinecopy
 from sim.cache import numba_dir
 from sim.codehash import PROJECT_ROOT, module_file, module_name, source_key
+
+inlinecopy.install()  # numba loads this module before it compiles a project kernel: its inliner copies fast
 
 PRUNE_AFTER_S = 86_400
 
