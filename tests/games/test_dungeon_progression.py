@@ -163,10 +163,10 @@ def test_lebenselixier_raises_max_lp_and_heals():
     owned = np.zeros(FZ.up_eff.shape[0], np.int64)
     jokers = np.zeros(8, np.int64)
     out = np.zeros(P.n_columns(FZ))
-    lp, maxlp, nj, db = P.gain(UP.index("lebenselixier"), len(UP), len(CFG.jokers), FZ, FZ.rp, owned, jokers, 0,
+    lp, maxlp, nj, db = P.gain(UP.index("lebenselixier"), len(UP), len(CFG.jokers), FZ, owned, jokers, 0,
                                30.0, 50.0, 0, out)
     assert (lp, maxlp) == (40.0, 60.0) and owned[UP.index("lebenselixier")] == 1
-    lp, maxlp, _, _ = P.gain(UP.index("lebenselixier"), len(UP), len(CFG.jokers), FZ, FZ.rp, owned, jokers, 0,
+    lp, maxlp, _, _ = P.gain(UP.index("lebenselixier"), len(UP), len(CFG.jokers), FZ, owned, jokers, 0,
                               58.0, 60.0, 0, out)
     assert (lp, maxlp) == (68.0, 70.0)
 

@@ -45,7 +45,7 @@ from sim.tier import INLINE
 def room_won(room, fz, rs, out, log):
     """The coins of a won room: the win (boss, rest, elite), the room's challenge when met (no heal, combo kinds,
     turns), the stolen coins back where the rules return them."""
-    rp = fz.rp
+    rp = fz.rpr[0]
     rooms = fz.rooms
     rr = room - 1
     boss = rs.boss
@@ -60,13 +60,13 @@ def room_won(room, fz, rs, out, log):
     coins = rs.coins
     nl = rs.nl
     if boss:
-        reward = rp[C.RP_BOSS_REST_COINS] if card == RAST else rp[C.RP_BOSS_WIN]
+        reward = rp.boss_rest_coins if card == RAST else rp.boss_win
     elif card == RAST:
-        reward = rp[C.RP_REST_COINS]
+        reward = rp.rest_coins
     else:
-        reward = rp[C.RP_WIN]
+        reward = rp.win
     if elite:
-        reward += rp[C.RP_ELITE_COINS]
+        reward += rp.elite_coins
     ch = rooms[rr, C.RM_CHALLENGE]
     met = False
     if ch == 0:
@@ -75,13 +75,13 @@ def room_won(room, fz, rs, out, log):
         nk = 0
         for q in range(R.N_KIND):
             nk += (kinds_used >> q) & 1
-        met = nk >= rp[C.RP_CH_COMBOS]
+        met = nk >= rp.ch_combos
     else:
-        met = turn <= rp[C.RP_CH_TURNS]
+        met = turn <= rp.ch_turns
     if met:
-        reward += rp[C.RP_CHALLENGE]
+        reward += rp.challenge
         out[O_CHALLENGES] += 1
-    if rp[C.RP_STEAL_RETURN] > 0:
+    if rp.steal_return > 0:
         reward += stolen
     coins += reward
     out[O_EARNED] += reward
@@ -109,8 +109,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     """The reward after room ``room``: draw the offers (upgrades by rarity, from the ``item_from``-th offer on a
     joker or the dice bonus by chance), rate them, pick one. ``e3, e4, e3p``: ``expected_attack``. Returns True
     when a rollout stops at this decision."""
-    rp = fz.rp
-    rpr = fz.rpr[0]  # the rule record: the policies read their weights by name
+    rp = fz.rpr[0]  # the rule record, read by name (the policies read their weights from it too)
     jk = fz.jk
     n_jk = jk.shape[0]
     up_eff = fz.up_eff
@@ -122,10 +121,10 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     cstart = fz.cstart
     cn = fz.cn
     cand = fz.cand
-    action_base = rp[C.RP_ACTION_BASE]
-    n_up = trunc(rp[C.RP_N_UP])
-    n_off = trunc(rp[C.RP_OFFERS])
-    max_j = trunc(rp[C.RP_MAX_JOKERS])
+    action_base = rp.action_base
+    n_up = trunc(rp.n_up)
+    n_off = trunc(rp.offers)
+    max_j = trunc(rp.max_jokers)
     fbuf, ibuf, ubuf, etabs, scratch, memo, cv, obuf, items, ofl, rsa = sc
     n_own = smax(1, fz.loadout.shape[0])
     owned = obuf[:n_own]
@@ -140,7 +139,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     st_pol = ubuf[0:1]
     st_off = ubuf[5:6]
     st_sk = ubuf[6:7]
-    sk = rp[C.RP_SK_PLAYER]
+    sk = rp.sk_player
     full = full_skill(pid, sk)
     ro = rc.shape[0] > 0
     need_gain = pid == GREEDY or pid == EXPECTIMAX
@@ -159,14 +158,14 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     eligible_upgrades(up_rarity, up_unique, owned, elig)
     for q in range(n_off):
         item = -1
-        if q + 1 >= rp[C.RP_ITEM_FROM] and uniform(st_off) < rp[C.RP_ITEM_CHANCE]:
-            if uniform(st_off) < rp[C.RP_JOKER_SHARE]:
+        if q + 1 >= rp.item_from and uniform(st_off) < rp.item_chance:
+            if uniform(st_off) < rp.joker_share:
                 item = n_up + draw_joker(st_off, jk)
             else:
                 item = n_up + n_jk
         else:
             item = draw_eligible(st_off, up_rarity, rarity_w, elig, offers,
-                                 q if rp[C.RP_DISTINCT] > 0 else 0)
+                                 q if rp.distinct > 0 else 0)
         offers[q] = item
     out[O_REWARDS] += 1
     for q in range(n_off):
@@ -181,7 +180,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
                 if sl < 0:
                     sl = lookup(cache, t, ga, gp, gl, base2, coin_bonus, action_base, cstart, cn, cand, tm)
                 g = c_eatt[t, sl, nd_base, 0] - e3
-        vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, rpr, lp, maxlp, e3, e4, e3p, g)
+        vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g)
         okv[q] = 1 if item >= 0 and not (n_up <= item < n_up + n_jk and nj >= max_j) else 0
         if 0 <= item < n_up:
             ub = rs.b_up + N_UC * item
@@ -207,7 +206,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
         sa = salt_now(rc)
         if sa != 0:
             salted(seed, run, sa, room, ubuf)
-    seconds += rp[C.RP_T_REWARD]
+    seconds += rp.t_reward
     got = offers[pick] if pick >= 0 else -1
     if got >= 0:
         if got < n_up:
@@ -238,8 +237,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
 def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc, e3, e4, e3p):
     """The Tagesmarkt after room ``room``: its stock (upgrades by rarity, a joker pack, the dice pack), bought one
     item at a time until the policy stops. Returns True when a rollout stops at this decision."""
-    rp = fz.rp
-    rpr = fz.rpr[0]  # the rule record: the policies read their weights by name
+    rp = fz.rpr[0]  # the rule record, read by name (the policies read their weights from it too)
     jk = fz.jk
     n_jk = jk.shape[0]
     up_eff = fz.up_eff
@@ -251,9 +249,9 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
     cstart = fz.cstart
     cn = fz.cn
     cand = fz.cand
-    action_base = rp[C.RP_ACTION_BASE]
-    n_up = trunc(rp[C.RP_N_UP])
-    max_j = trunc(rp[C.RP_MAX_JOKERS])
+    action_base = rp.action_base
+    n_up = trunc(rp.n_up)
+    max_j = trunc(rp.max_jokers)
     fbuf, ibuf, ubuf, etabs, scratch, memo, cv, obuf, items, ofl, rsa = sc
     n_own = smax(1, fz.loadout.shape[0])
     owned = obuf[:n_own]
@@ -269,7 +267,7 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
     st_pol = ubuf[0:1]
     st_off = ubuf[5:6]
     st_sk = ubuf[6:7]
-    sk = rp[C.RP_SK_PLAYER]
+    sk = rp.sk_player
     full = full_skill(pid, sk)
     ro = rc.shape[0] > 0
     need_gain = pid == GREEDY or pid == EXPECTIMAX
@@ -286,8 +284,8 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
     sa = rs.sa
     ikind = items[2 * C.MAX_STOCK : 3 * C.MAX_STOCK]
     mk_prices = fz.prices
-    n_mk_up = trunc(rp[C.RP_MK_UPGRADES])
-    pack_n = trunc(rp[C.RP_JOKER_PACK_N])
+    n_mk_up = trunc(rp.mk_upgrades)
+    pack_n = trunc(rp.joker_pack_n)
     mk_index = rs.mk_index
     jk_wsum = 0.0
     for jj in range(n_jk):
@@ -301,20 +299,20 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
             offers[ns] = item
             prices[ns] = mk_prices[up_rarity[item]]
             ns += 1
-    if rp[C.RP_JOKER_PACK] >= 0:
+    if rp.joker_pack >= 0:
         offers[ns] = n_up  # a joker pack: its jokers are drawn when bought
         ikind[ns] = ITEM_JOKER
-        prices[ns] = rp[C.RP_JOKER_PACK]
+        prices[ns] = rp.joker_pack
         ns += 1
     offers[ns] = n_up + n_jk
-    prices[ns] = rp[C.RP_DICE_PACK]
+    prices[ns] = rp.dice_pack
     ns += 1
     for q in range(ns):
         okv[q] = 1
         if log.shape[0] > 0:
-            pk = -2 if (rp[C.RP_JOKER_PACK] >= 0 and q == ns - 2) else offers[q]
+            pk = -2 if (rp.joker_pack >= 0 and q == ns - 2) else offers[q]
             nl = log_event(log, nl, LG_STOCK, room, 0, pk, trunc(prices[q]), trunc(coins), 0, 0, 0, 0, 0, 0)
-    jp = ns - 2 if rp[C.RP_JOKER_PACK] >= 0 else -1
+    jp = ns - 2 if rp.joker_pack >= 0 else -1
     spent = 0.0
     stale = True  # the item values need (re)computing: first visit, or a buy changed what they read
     regain = need_gain and dirty  # greedy, expectimax: gains from the loadout as it is now
@@ -326,7 +324,7 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
             if sl < 0:
                 sl = lookup(cache, t, ga, mods[R.EFF_PASCH_MUL], mods[R.EFF_LUCKY], base2, coin_bonus,
                             action_base, cstart, cn, cand, tm)
-            nd_base = smin(R.MAX_DICE, trunc(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
+            nd_base = smin(R.MAX_DICE, trunc(rp.dice + mods[R.EFF_EXTRA_DICE]))
             e3 = c_eatt[t, sl, nd_base, 0]
             e4 = c_eatt[t, sl, nd_base, 1]
             e3p = c_eatt[t, sl, smin(R.MAX_DICE, nd_base + 1), 0]
@@ -339,7 +337,7 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
                     v = 0.0
                     for jj in range(n_jk):
                         v += jk[jj, C.JK_WEIGHT] * _item_value(pid, n_up + jj, n_up, n_jk, up_eff, jk,
-                                                                rp, rpr, lp, maxlp, e3, e4, e3p, 0.0)
+                                                                rp, lp, maxlp, e3, e4, e3p, 0.0)
                     vals[q] = v / jk_wsum * smin(pack_n, max_j - nj)
                     if nj >= max_j:
                         okv[q] = 0
@@ -357,7 +355,7 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
                                 sl = lookup(cache, t, ga, gp, gl, base2, coin_bonus, action_base, cstart,
                                             cn, cand, tm)
                             g = c_eatt[t, sl, nd_base, 0] - e3
-                    vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, rpr, lp, maxlp, e3, e4,
+                    vals[q] = _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4,
                                           e3p, g)
             stale = False
         dp = pid if full else who(pid, sk, st_sk)
@@ -372,8 +370,8 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
                 rs.nl = nl
                 return True
         if ci < 0:
-            b = decide_buy(dp, vals, prices, okv, ns, coins, st_pol, rp[C.RP_VW_PER_COIN],
-                           rp[C.RP_VW_RESERVE])
+            b = decide_buy(dp, vals, prices, okv, ns, coins, st_pol, rp.vw_per_coin,
+                           rp.vw_reserve)
         else:
             b = ci - 1
         if ro and sa == 0:
@@ -442,17 +440,17 @@ def _with_upgrade(att, pmul, lucky, u_att, u_pmul, u_lucky):
 
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
-def _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, rpr, lp, maxlp, e3, e4, e3p, g):
+def _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g):
     """The policy's value of one offer (``item``: upgrade id, ``n_up + joker id`` or ``n_up + n_jk`` the dice
     bonus); ``g``: for greedy and expectimax the exact gain in expected turn attack of an upgrade (the profile
-    tables of ``_with_upgrade``'s key), else 0; ``rpr``: the rule record (Vorschlag's weights). One call site of
-    ``offer_value``: every call of an inlined helper is compiled again."""
+    tables of ``_with_upgrade``'s key), else 0; ``rp``: the rule record (Vorschlag's weights among them). One call
+    site of ``offer_value``: every call of an inlined helper is compiled again."""
     if item < 0:
         return -1e18
     kind = ITEM_DICE
     u = 0
     j = 0
-    g_att = (e4 - e3) * rp[C.RP_DB_REROLLS]
+    g_att = (e4 - e3) * rp.db_rerolls
     g_dice = 0.0
     if item < n_up:
         kind = ITEM_UPGRADE
@@ -463,20 +461,20 @@ def _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, rpr, lp, maxlp, e3, e4, e
         kind = ITEM_JOKER
         j = item - n_up
         g_att = 0.0
-    return offer_value(pid, kind, up_eff, u, jk, j, rp[C.RP_DB_REROLLS], lp, maxlp, g_att, g_dice, e3,
-                       rp[C.RP_CRIT_MUL], rpr)
+    return offer_value(pid, kind, up_eff, u, jk, j, rp.db_rerolls, lp, maxlp, g_att, g_dice, e3,
+                       rp.crit_mul, rp)
 
 
 @njit(cache=True, error_model="numpy")
-def gain(item, n_up, n_jk, fz, rp, owned, jokers, nj, lp, maxlp, db_left, out):
+def gain(item, n_up, n_jk, fz, owned, jokers, nj, lp, maxlp, db_left, out):
     """Take an item: an upgrade (Lebenselixier-like max LP also heals as much), a joker onto the stack (when
     a place is free), or the dice bonus. Returns (lp, maxlp, jokers held, dice-bonus fights left)."""
-    return _take(item, n_up, n_jk, fz.up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, out)
+    return _take(item, n_up, n_jk, fz.up_eff, fz.rpr[0], owned, jokers, nj, lp, maxlp, db_left, out)
 
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
 def _take(item, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, out):
-    """``gain`` on the one frozen array it reads."""
+    """``gain`` on what it reads of the frozen rules: the upgrades' effects and the rule record."""
     if item < n_up:
         owned[item] += 1
         out[O_UPGRADES] += 1
@@ -485,11 +483,11 @@ def _take(item, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, o
             maxlp += add
             lp = smin(maxlp, lp + add)
     elif item < n_up + n_jk:
-        if nj < rp[C.RP_MAX_JOKERS]:
+        if nj < rp.max_jokers:
             jokers[nj] = item - n_up
             nj += 1
             out[O_JK_GAINED] += 1
     else:
-        db_left += trunc(rp[C.RP_DB_FIGHTS])
+        db_left += trunc(rp.db_fights)
         out[O_DICE_BONUS] += 1
     return lp, maxlp, nj, db_left

@@ -140,7 +140,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
     """Play the fight of room ``room`` (its path card, enemy and the loadout's profile slot are in ``rs``):
     leaves LP, coins, jokers and the outcome (won, turns, coins earned, stolen, combos used, healed) in ``rs``
     and the fight's columns in ``out``."""
-    rp = fz.rp
+    rp = fz.rpr[0]
     en = fz.en
     intents = fz.intents
     rooms = fz.rooms
@@ -172,11 +172,11 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
     part = cache[1][t, slot]
     pcl = cache[2][t, slot]
     hp_tab = cache[3][t, slot]
-    sk = rp[C.RP_SK_PLAYER]
+    sk = rp.sk_player
     full = full_skill(pid, sk)
     want_etab = pid == EXPECTIMAX
-    adj_step = trunc(rp[C.RP_ADJ_STEP])
-    step_floor = rp[C.RP_STEP_FLOOR] > 0
+    adj_step = trunc(rp.adj_step)
+    step_floor = rp.step_floor > 0
     etab = etabs[0]  # expectimax's table of the adjusts left (taken again every turn)
     rr = room - 1
     card = rs.card
@@ -194,12 +194,12 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
     nl = rs.nl
     elite = card == ELITE
     boss = en[e, C.EN_BOSS] > 0
-    ehp = float(R.enemy_hp(en[e, C.EN_HP], room, boss, elite, rp[C.RP_HP_PER_ROOM], rp[C.RP_HP_FACTOR],
-                           rp[C.RP_DIFF_HP], rp[C.RP_DIFF_BOSS], rp[C.RP_ELITE_HP]))
+    ehp = float(R.enemy_hp(en[e, C.EN_HP], room, boss, elite, rp.hp_per_room, rp.hp_factor,
+                           rp.diff_hp, rp.diff_boss, rp.elite_hp))
     ehp_max = ehp
     eblock = float(rooms[rr, C.RM_EBLOCK])
-    scale = R.damage_scale(room, rp[C.RP_DIFF_DMG], rp[C.RP_GROWTH], rp[C.RP_COMPOUND] > 0, elite,
-                           rp[C.RP_ELITE_ATT], boss, rp[C.RP_DIFF_BOSS], rp[C.RP_BOSS_STAGE] > 0)
+    scale = R.damage_scale(room, rp.diff_dmg, rp.growth, rp.compound > 0, elite,
+                           rp.elite_att, boss, rp.diff_boss, rp.boss_stage > 0)
     sec_bonus = rooms[rr, C.RM_ATTBONUS]
     ebase = en[e, C.EN_DMG]
     i0 = trunc(en[e, C.EN_I0])
@@ -212,19 +212,19 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
     ebuff = 0
     epoison = 0.0
     shield = float(rooms[rr, C.RM_PSHIELD])
-    adjusts = trunc(rp[C.RP_ADJUSTS] + mods[R.EFF_ADJUSTS])
-    rerolls = trunc(rp[C.RP_ROLLS]) - 1
+    adjusts = trunc(rp.adjusts + mods[R.EFF_ADJUSTS])
+    rerolls = trunc(rp.rolls) - 1
     if db_left > 0:
-        rerolls += trunc(rp[C.RP_DB_REROLLS])
+        rerolls += trunc(rp.db_rerolls)
         db_left -= 1
-    lc_left = trunc(rp[C.RP_LC_N])
+    lc_left = trunc(rp.lc_n)
     extra_ok = True
-    if boss and rp[C.RP_BOSS_REROLLS] >= 0:
-        rerolls = smin(rerolls, trunc(rp[C.RP_BOSS_REROLLS]))
+    if boss and rp.boss_rerolls >= 0:
+        rerolls = smin(rerolls, trunc(rp.boss_rerolls))
         lc_left = 0
         extra_ok = False
-    hero_left = trunc(rp[C.RP_HERO_N]) if rp[C.RP_HERO_ON] > 0 else 0
-    cap = rp[C.RP_BOSS_CAP] if boss else rp[C.RP_CAP]
+    hero_left = trunc(rp.hero_n) if rp.hero_on > 0 else 0
+    cap = rp.boss_cap if boss else rp.cap
     fight_coins = 0.0
     nact[:] = 0
     healed = False
@@ -236,7 +236,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
     weak = 0
     turn = 0
     won = False
-    seconds += rp[C.RP_T_INTRO]
+    seconds += rp.t_intro
     out[O_FIGHTS] += 1
     if log.shape[0] > 0:
         nl = log_event(log, nl, LG_ROOM, room, 0, card, e, trunc(ehp), trunc(eblock), third, trunc(lp),
@@ -244,7 +244,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
     while True:
         # --- 3a. the player's turn: roll, hold, adjust, jokers, assign ---
         turn += 1
-        if turn > rp[C.RP_MAX_TURNS]:
+        if turn > rp.max_turns:
             lp = 0.0
             break
         if turn > 1:
@@ -257,7 +257,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
         hit = R.hit_damage(ebase, intents[it, C.IN_DMG], scale, sec_bonus, ebuff)
         hits = trunc(intents[it, C.IN_HITS])
         berserk = R.berserk_factor(lp, maxlp, mods)
-        weak_mul = rp[C.RP_WEAK_MUL] if weak > 0 else 1.0
+        weak_mul = rp.weak_mul if weak > 0 else 1.0
         fs[FS_EHP] = ehp
         fs[FS_EBLOCK] = eblock
         fs[FS_EPOISON] = epoison
@@ -267,7 +267,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
         fs[FS_INCOMING] = hit * hits
         fs[FS_ATT_MUL] = weak_mul * berserk
         fs[FS_COINS] = coins
-        fs[FS_LC_COST] = rp[C.RP_LC_COST]
+        fs[FS_LC_COST] = rp.lc_cost
         fs[FS_LC_OK] = 0.0
         if log.shape[0] > 0:
             nl = log_event(log, nl, LG_TURN, room, turn, trunc(lp), trunc(shield), trunc(ehp), trunc(eblock), it,
@@ -275,7 +275,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
         for i in range(nd):
             dice[i] = die(st_dice)
         out[O_ROLLS] += 1
-        seconds += rp[C.RP_T_ROLL]
+        seconds += rp.t_roll
         nroll = 1
         if log.shape[0] > 0:
             nl = log_event(log, nl, LG_ROLL, room, turn, 1, pack_dice(dice, nd), 0, nd, 0, 0, 0, 0, 0)
@@ -311,7 +311,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
             keep = decide_keep(dp, roll, cursed, r, hp_tab, etab, tm, st_pol, work)
             if keep != roll:
                 nroll += 1
-                seconds += rp[C.RP_T_ROLL]
+                seconds += rp.t_roll
                 nl = _roll_again(dice, nd, cmask, keep, counts, st_dice, kc6, out, log, nl, room, turn, nroll, 0)
         # joker: extra reroll(s) this turn
         if nj > 0 and extra_ok:
@@ -331,15 +331,15 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
                         dp = pid if full else who(pid, sk, st_sk)
                         keep = decide_keep(dp, roll, cursed, 1, hp_tab, etab, tm, st_pol, work)
                         nroll += 1
-                        seconds += rp[C.RP_T_ROLL]
+                        seconds += rp.t_roll
                         nl = _roll_again(dice, nd, cmask, keep, counts, st_dice, kc6, out, log, nl, room, turn,
                                          nroll, 2)
-        if lc_left > 0 and coins >= rp[C.RP_LC_COST]:
+        if lc_left > 0 and coins >= rp.lc_cost:
             fs[FS_LC_OK] = 1.0
             roll = _ms(dice, nd, 0, -1, ioc)
             dp = pid if full else who(pid, sk, st_sk)
             if decide_last_chance(dp, fs, roll, cursed, part, cv, etab, tm, work):
-                coins -= rp[C.RP_LC_COST]
+                coins -= rp.lc_cost
                 lc_left -= 1
                 out[O_LC] += 1
                 dp = pid if full else who(pid, sk, st_sk)
@@ -347,7 +347,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
                 if log.shape[0] > 0:
                     nl = log_event(log, nl, LG_LC, room, turn, trunc(coins), 0, 0, 0, 0, 0, 0, 0, 0)
                 nroll += 1
-                seconds += rp[C.RP_T_ROLL]
+                seconds += rp.t_roll
                 nl = _roll_again(dice, nd, cmask, keep, counts, st_dice, kc6, out, log, nl, room, turn, nroll, 1)
             fs[FS_LC_OK] = 0.0
             fs[FS_COINS] = coins
@@ -367,7 +367,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
             if q >= 0:
                 dp = pid if full else who(pid, sk, st_sk)
                 si, sf = decide_set_die(dp, fs, dice, nd, cmask, part, cv, tm, st_pol, work,
-                                    rp[C.RP_VW_JOKER_SET_GAIN])
+                                    rp.vw_joker_set_gain)
                 if si >= 0:
                     jid = jokers[q]
                     nj = pop_joker(jokers, nj, q)
@@ -380,7 +380,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
         if nj > 0:
             q = find_joker(jokers, nj, jk, C.JK_HEAL)
             if q >= 0 and decide_joker_heal(pid if full else who(pid, sk, st_sk), fs, jk[jokers[q], C.JK_AMOUNT],
-                                            st_pol, rp[C.RP_VW_JOKER_HEAL_SHARE]):
+                                            st_pol, rp.vw_joker_heal_share):
                 jid = jokers[q]
                 nj = pop_joker(jokers, nj, q)
                 before = lp
@@ -396,10 +396,10 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
         dp = pid if full else who(pid, sk, st_sk)
         m = decide_assign(dp, fs, part[k, 1:], part[k, 0], cv, aid, arole, st_pol, work)
         hero_j = -1
-        hero_f = rp[C.RP_HERO_FACTOR]
+        hero_f = rp.hero_factor
         if hero_left > 0 and m > 0:
             dp = pid if full else who(pid, sk, st_sk)
-            hero_j = decide_hero(dp, fs, aid, arole, m, cv, hero_f, turn, st_pol, rp[C.RP_VW_HERO_GAIN])
+            hero_j = decide_hero(dp, fs, aid, arole, m, cv, hero_f, turn, st_pol, rp.vw_hero_gain)
             if hero_j >= 0:
                 hero_left -= 1
                 out[O_HERO] += 1
@@ -416,7 +416,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
         rstate[1] = eblock
         rstate[2] = epoison
         out[O_DEALT] += R.resolve_attacks(cv, aid, arole, m, hero_j, hero_f, mods, weak_mul, berserk,
-                                          rp[C.RP_CRIT_MUL], cdraw, rstate, dealt_j, crit_j)
+                                          rp.crit_mul, cdraw, rstate, dealt_j, crit_j)
         ehp = rstate[0]
         eblock = rstate[1]
         epoison = rstate[2]
@@ -447,7 +447,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
                 eff = trunc(smin(maxlp, lp_run + cv[c, 2] * hf) - lp_run)
                 lp_run = smin(maxlp, lp_run + cv[c, 2] * hf)
             else:
-                useful = ehp > 0 and (hit * hits > 0 or rp[C.RP_SHIELD_NEEDS_ATT] == 0)
+                useful = ehp > 0 and (hit * hits > 0 or rp.shield_needs_att == 0)
                 eff = trunc(cv[c, 1] * hf)
             pay = 0.0
             if useful:
@@ -464,7 +464,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
             if log.shape[0] > 0:
                 nl = log_event(log, nl, LG_COMBO, room, turn, c, role, eff, trunc(pay), was_crit, 0, 0, 0, 0)
         # thinking time: a hold decision before each roll after the first, and the assignment
-        seconds += m * rp[C.RP_T_ASSIGN] + rp[C.RP_T_TURN] + nroll * rp[C.RP_T_DECIDE]
+        seconds += m * rp.t_assign + rp.t_turn + nroll * rp.t_decide
         if weak > 0:
             weak -= 1
         if log.shape[0] > 0:
@@ -480,7 +480,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
             pdmg = trunc(epoison)
             ehp -= epoison
             out[O_POISON] += epoison
-            epoison = smax(0.0, epoison - rp[C.RP_POISON_DECAY])
+            epoison = smax(0.0, epoison - rp.poison_decay)
             if ehp <= 0:
                 won = True
                 if log.shape[0] > 0:

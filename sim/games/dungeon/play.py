@@ -155,8 +155,8 @@ def new_scratch(pid, n_all):
 def start_run(pid, seed, run, fz, rs, out, sc, rc):
     """The run before room 1: an empty row (LP and coins by room NaN until reached), the starting loadout folded,
     full LP, the starting coins and jokers, the policy's and the skill's streams, the row's column groups."""
-    rp = fz.rp
-    n_rooms = trunc(rp[C.RP_N_ROOMS])
+    rp = fz.rpr[0]
+    n_rooms = trunc(rp.n_rooms)
     n_mk = 0
     for r in range(n_rooms):
         n_mk += fz.rooms[r, C.RM_MARKET]
@@ -179,10 +179,10 @@ def start_run(pid, seed, run, fz, rs, out, sc, rc):
     for u in range(owned.shape[0]):
         owned[u] = fz.loadout[u] if u < fz.loadout.shape[0] else 0
     R.fold_mods(fz.up_eff, owned, mods)
-    rs.maxlp = rp[C.RP_LP] + mods[R.EFF_MAX_LP]
+    rs.maxlp = rp.lp + mods[R.EFF_MAX_LP]
     rs.lp = rs.maxlp
-    rs.coins = rp[C.RP_COINS] + rp[C.RP_TALENT_COINS]
-    rs.altar = trunc(rp[C.RP_START_ALTAR])
+    rs.coins = rp.coins + rp.talent_coins
+    rs.altar = trunc(rp.start_altar)
     rs.seconds = 0.0
     ubuf[0] = stream_key(seed, run, 3, 0)  # the policy's own random choices
     rs.sa = 0  # purpose-key offset of the streams keyed from now on: 0 but in a rollout's continuation
@@ -190,7 +190,7 @@ def start_run(pid, seed, run, fz, rs, out, sc, rc):
         rc[RC_DEC] = 0
         rc[RC_HIT] = 0
     # the skill level (``policies.dungeon_skill``): below 1 each decision may lapse into random's move
-    if not full_skill(pid, rp[C.RP_SK_PLAYER]):
+    if not full_skill(pid, rp.sk_player):
         ubuf[6] = stream_key(seed, run, SKILL_STREAM, 0)
     jokers = items[3 * C.MAX_STOCK : 3 * C.MAX_STOCK + C.MAX_JOKERS]
     nj = 0
@@ -222,9 +222,9 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     plain run."""
     fz, cache, tm, sc = borrow(fz), borrow(cache), borrow(tm), borrow(sc)
     out, log, forced, rc = borrow(out), borrow(log), borrow(forced), borrow(rc)
-    rp = fz.rp
+    rp = fz.rpr[0]
     rooms = fz.rooms
-    n_rooms = trunc(rp[C.RP_N_ROOMS])
+    n_rooms = trunc(rp.n_rooms)
     rs = sc[10][0]
     start_run(pid, seed, run, fz, rs, out, sc, rc)
     rooms_cleared = 0
@@ -242,10 +242,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
             break
         rooms_cleared = room
         room_won(room, fz, rs, out, log)
-        market = rooms[room - 1, C.RM_MARKET] > 0 and rp[C.RP_MARKET_ON] > 0
-        if room < n_rooms and (rp[C.RP_REWARDS_ON] > 0 or market):
+        market = rooms[room - 1, C.RM_MARKET] > 0 and rp.market_on > 0
+        if room < n_rooms and (rp.rewards_on > 0 or market):
             e3, e4, e3p = expected_attack(pid, rs, cache, t)
-            if rp[C.RP_REWARDS_ON] > 0:
+            if rp.rewards_on > 0:
                 if take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc, e3, e4, e3p):
                     return rs.nl
             if market:
@@ -266,8 +266,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     out[O_MAXLP] = maxlp
     out[O_COINS] = coins
     out[O_SECONDS] = seconds
-    out[O_SCORE] = R.score(rooms_cleared, smax(lp, 0.0), seconds, win, rp[C.RP_SC_ROOM], rp[C.RP_SC_LP],
-                           rp[C.RP_SC_BUDGET], rp[C.RP_SC_WIN], rp[C.RP_POINTS])
+    out[O_SCORE] = R.score(rooms_cleared, smax(lp, 0.0), seconds, win, rp.sc_room, rp.sc_lp,
+                           rp.sc_budget, rp.sc_win, rp.points)
     if log.shape[0] > 0:
         nl = log_event(log, nl, LG_RUN, 0, 0, trunc(win), rooms_cleared, trunc(out[O_SCORE]), trunc(seconds * 10), 0,
                        0, 0, 0, 0)
@@ -285,8 +285,8 @@ def play_batch(pid, seed, start, count, fz, cache, tm, out):
     nblk = smin(count, cache[0].shape[0])
     n_all = fz.loadout.shape[0]
     ro = pid == ROLLOUT
-    base = trunc(fz.rp[C.RP_RO_BASE]) if ro else pid
-    k = trunc(fz.rp[C.RP_RO_K])
+    base = trunc(fz.rpr[0].ro_base) if ro else pid
+    k = trunc(fz.rpr[0].ro_k)
     for b in prange(nblk):
         t = np.int64(b)  # prange counts in uint64: one signature of play_run (replay passes int64) = one compile
         nolog = np.zeros((0, LOG_W), np.int64)
@@ -305,9 +305,9 @@ def run_one(pid: int, seed: int, run: int, fz, cache, tm, n_cols: int, log_rows:
     out = np.zeros(max(n_cols, n_columns(fz)))
     log = np.zeros((log_rows, LOG_W), np.int64)
     if pid == ROLLOUT:
-        base = int(fz.rp[C.RP_RO_BASE])
+        base = int(fz.rpr[0].ro_base)
         forced, rc = RO.new_rollout_scratch()
-        n = RO.rollout_run(base, int(fz.rp[C.RP_RO_K]), seed, run, fz, cache, 0, tm, out, log,
+        n = RO.rollout_run(base, int(fz.rpr[0].ro_k), seed, run, fz, cache, 0, tm, out, log,
                            new_scratch(base, fz.loadout.shape[0]), forced, rc)
     else:
         n = play_run(pid, seed, run, fz, cache, 0, tm, out, log, new_scratch(pid, fz.loadout.shape[0]),

@@ -29,7 +29,7 @@ from sim.tier import INLINE
 def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
     """Draw room ``room``'s map, choose the path card and play its event (Opferaltar, Joker-Händler, Truhe) or
     rest; leaves the card, the event and the enemy in ``rs``. Returns True when a rollout stops at this decision."""
-    rp = fz.rp
+    rp = fz.rpr[0]
     rooms = fz.rooms
     pool = fz.pool
     jk = fz.jk
@@ -41,7 +41,7 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
     st_pol = ubuf[0:1]
     st_map = ubuf[1:2]
     st_sk = ubuf[6:7]
-    sk = rp[C.RP_SK_PLAYER]
+    sk = rp.sk_player
     full = full_skill(pid, sk)
     ro = rc.shape[0] > 0
     rr = room - 1
@@ -56,7 +56,7 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
     nl = rs.nl
     sa = rs.sa
     st_map[0] = stream_key(seed, run, 1 + sa, room)
-    third = RAST if uniform(st_map) < rp[C.RP_REST_CHANCE] else GEHEIMNIS
+    third = RAST if uniform(st_map) < rp.rest_chance else GEHEIMNIS
     # Geheimnis event and enemy, drawn whatever the choice so that every policy meets the same rooms
     event, e = _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, pool)
     card = KAMPF
@@ -82,19 +82,19 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
                 st_map[0] = stream_key(seed, run, 1 + sa, room)
                 uniform(st_map)  # the third card, already shown
                 event, e = _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, pool)
-        seconds += rp[C.RP_T_PATH]
+        seconds += rp.t_path
         out[rs.b_path + card] += 1
         if card == GEHEIMNIS:
             dp = pid if full else who(pid, sk, st_sk)
             ci = -1
             if ro:
-                can = not ((event == C.EV_ALTAR and lp <= rp[C.RP_ALTAR_LP]) or (event == C.EV_JOKER and nj == 0))
+                can = not ((event == C.EV_ALTAR and lp <= rp.altar_lp) or (event == C.EV_JOKER and nj == 0))
                 ci = rl_decide(rc, forced, K_EVENT, 2, 3 if can else 1)
                 if ci == STOP:
                     rs.nl = nl
                     return True
             if ci < 0:
-                acc = decide_event(dp, event, lp, maxlp, rp[C.RP_ALTAR_LP], st_pol, jokers, nj, jk)
+                acc = decide_event(dp, event, lp, maxlp, rp.altar_lp, st_pol, jokers, nj, jk)
             else:
                 acc = ci == 1
             if ro and sa == 0:
@@ -104,26 +104,26 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
             sold = -1
             if acc:
                 if event == C.EV_ALTAR:
-                    lp -= rp[C.RP_ALTAR_LP]
-                    altar += trunc(rp[C.RP_ALTAR_ATT])
+                    lp -= rp.altar_lp
+                    altar += trunc(rp.altar_att)
                     out[O_ALTARS] += 1
                     dirty = True
                 elif event == C.EV_JOKER:
                     nj -= 1
                     sold = jokers[nj]
-                    coins += rp[C.RP_JH_COINS]
-                    out[O_EARNED] += rp[C.RP_JH_COINS]
+                    coins += rp.jh_coins
+                    out[O_EARNED] += rp.jh_coins
                     out[O_JK_SOLD] += 1
                 else:
-                    coins += rp[C.RP_TRUHE_COINS]
-                    out[O_EARNED] += rp[C.RP_TRUHE_COINS]
-                    truhe_mask = 1 << (trunc(rp[C.RP_TRUHE_DIE]) - 1)
+                    coins += rp.truhe_coins
+                    out[O_EARNED] += rp.truhe_coins
+                    truhe_mask = 1 << (trunc(rp.truhe_die) - 1)
                     out[O_TRUHEN] += 1
             if log.shape[0] > 0:
                 nl = log_event(log, nl, LG_EVENT, room, 0, event, trunc(acc), trunc(lp), trunc(coins), sold, 0, 0,
                                0, 0)
         if card == RAST:
-            lp = smin(maxlp, lp + rp[C.RP_REST_HEAL])
+            lp = smin(maxlp, lp + rp.rest_heal)
     rs.card = card
     rs.third = third
     rs.event = event
@@ -145,14 +145,14 @@ def refresh_profile(fz, rs, cache, t, tm, sc):
     """The loadout's profile: fold its effects and compute the combo values again when an effect they read changed
     (``rs.dirty``); find the profile tables (partitions, hold tables) of its key in this thread's cache row, looked
     up again when the key changed or its slot was reused; the dice per roll."""
-    rp = fz.rp
+    rp = fz.rpr[0]
     up_eff = fz.up_eff
     base2 = fz.base2
     coin_bonus = fz.coin_bonus
     cstart = fz.cstart
     cn = fz.cn
     cand = fz.cand
-    action_base = rp[C.RP_ACTION_BASE]
+    action_base = rp.action_base
     fbuf, ibuf, ubuf, etabs, scratch, memo, cv, obuf, items, ofl, rsa = sc
     n_own = max(1, fz.loadout.shape[0])
     owned = obuf[:n_own]
@@ -188,7 +188,7 @@ def refresh_profile(fz, rs, cache, t, tm, sc):
         if slot < 0:
             slot = lookup(cache, t, k_att + k_altar, k_pm, k_lk, base2, coin_bonus, action_base, cstart, cn, cand,
                           tm)
-    nd_base = smin(R.MAX_DICE, trunc(rp[C.RP_DICE] + mods[R.EFF_EXTRA_DICE]))
+    nd_base = smin(R.MAX_DICE, trunc(rp.dice + mods[R.EFF_EXTRA_DICE]))
     rs.dirty = dirty
     rs.slot = slot
     rs.nd_base = nd_base
