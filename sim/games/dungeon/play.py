@@ -305,9 +305,9 @@ def run_one(pid: int, seed: int, run: int, fz, cache, tm, n_cols: int, log_rows:
     out = np.zeros(max(n_cols, n_columns(fz)))
     log = np.zeros((log_rows, LOG_W), np.int64)
     if pid == ROLLOUT:
-        base = int(fz.rpr[0].ro_base)
+        base = int(fz.rp[C.RP_RO_BASE])
         forced, rc = RO.new_rollout_scratch()
-        n = RO.rollout_run(base, int(fz.rpr[0].ro_k), seed, run, fz, cache, 0, tm, out, log,
+        n = RO.rollout_run(base, int(fz.rp[C.RP_RO_K]), seed, run, fz, cache, 0, tm, out, log,
                            new_scratch(base, fz.loadout.shape[0]), forced, rc)
     else:
         n = play_run(pid, seed, run, fz, cache, 0, tm, out, log, new_scratch(pid, fz.loadout.shape[0]),
