@@ -1,4 +1,4 @@
-"""Numba's inliner copies a callee's IR once, not once per block: the Würfel Dungeon's full tier compiles in far less time.
+"""Numba's inliner copies a callee's IR once, not once per block: the Würfel Dungeon's full tier compiles faster.
 
 Every ``inline="always"`` call site makes numba deep-copy the callee's IR (``InlineWorker.inline_ir``'s
 ``copy_ir``), and it copies block by block with a fresh memo each time, so each block drags along its own copy of
