@@ -85,19 +85,36 @@ def _key(game: str) -> str:
     return compile_key(game)
 
 
+def _records() -> dict[str, float]:
+    try:
+        data = json.loads(_estimates_file().read_text())
+        return {str(k): float(v) for k, v in data.items()}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
+
+
 def recorded(key: str) -> float | None:
     """Seconds the last cold compile under ``key`` (a game, or ``dungeon-quick``) took on this machine, if any."""
-    try:
-        return float(json.loads(_estimates_file().read_text())[key])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    return _records().get(key)
+
+
+def machine_factor() -> float:
+    """How many times the built-in figures this machine's compiles take: the median ratio over the compiles
+    recorded here (1 before any). A first run compiles the games one after another, so the Würfel Dungeon's wait
+    is estimated from what Kniffel's compile just took here, not from another machine's figure."""
+    ratios = sorted(v / DEFAULT_ESTIMATE_S[k] for k, v in _records().items() if k in DEFAULT_ESTIMATE_S and v > 0)
+    if not ratios:
+        return 1.0
+    mid = len(ratios) // 2
+    return ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
 
 
 def estimate(game: str) -> float:
-    """Seconds the last cold compile of ``game`` (in this process's tier) took here, else the built-in figure."""
+    """Seconds the last cold compile of ``game`` (in this process's tier) took here, else the built-in figure
+    scaled to this machine (``machine_factor``)."""
     key = _key(game)
     seconds = recorded(key)
-    return float(DEFAULT_ESTIMATE_S.get(key, 30)) if seconds is None else seconds
+    return float(DEFAULT_ESTIMATE_S.get(key, 30)) * machine_factor() if seconds is None else seconds
 
 
 def remember(game: str, seconds: float) -> None:

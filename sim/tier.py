@@ -174,12 +174,11 @@ def after_command() -> None:
 
 def full_compile_minutes() -> int:
     """The full tier's compile time on this machine, in minutes: its own record if it compiled here before, else
-    the built-in figure scaled by how this machine's quick-tier compile compared with its built-in figure (a slow
-    machine is slow at both; a fixed "4 min" read as 8 on a busy laptop)."""
-    from sim.progress import DEFAULT_ESTIMATE_S, recorded
+    the built-in figure scaled by how this machine's compiles compared with theirs (``progress.machine_factor``: a
+    slow machine is slow at all of them; a fixed "4 min" read as 8 on a busy laptop)."""
+    from sim.progress import DEFAULT_ESTIMATE_S, machine_factor, recorded
 
-    full, quick = DEFAULT_ESTIMATE_S[TIERED_GAME], DEFAULT_ESTIMATE_S[f"{TIERED_GAME}-{QUICK}"]
-    seconds = recorded(TIERED_GAME) or full * (recorded(f"{TIERED_GAME}-{QUICK}") or quick) / quick
+    seconds = recorded(TIERED_GAME) or DEFAULT_ESTIMATE_S[TIERED_GAME] * machine_factor()
     return max(1, round(seconds / 60))
 
 

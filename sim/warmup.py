@@ -183,6 +183,8 @@ def _main(argv: list[str]) -> None:
         sys.exit("usage: python -m sim.warmup GAME [--release LOCK]")
     try:
         warm(argv[0])
+        if len(argv) == 3:  # a detached compile: no parent reads its figure, so it keeps it for the next estimate
+            remember(argv[0], time.process_time())
     finally:
         if len(argv) == 3:
             Path(argv[2]).unlink(missing_ok=True)

@@ -144,6 +144,22 @@ def test_the_background_compile_time_it_announces_is_this_machines(fake_spawn):
     assert tier.full_compile_minutes() == 9
 
 
+def test_a_compile_not_yet_measured_here_is_estimated_at_this_machines_pace(fake_spawn):
+    """A first run on a slow machine: Kniffel's compile took 4x its built-in figure, so the Würfel Dungeon's wait is
+    announced at 4x its own (a fixed figure made the wait read "longer than estimated" from its first line)."""
+    from sim import progress, warmup
+
+    default = progress.DEFAULT_ESTIMATE_S
+    assert progress.machine_factor() == 1.0 and progress.estimate("dadox") == default["dadox"]
+    progress.remember("kniffel", 4 * default["kniffel"])
+    assert progress.machine_factor() == pytest.approx(4.0)
+    assert progress.estimate("dungeon") == pytest.approx(4 * default["dungeon-quick"])  # this process: quick tier
+    assert progress.estimate("kniffel") == 4 * default["kniffel"]  # its own record stands
+    progress.remember("dadox", 2 * default["dadox"])  # two records: their median ratio, 3
+    assert progress.estimate("dungeon24") == pytest.approx(3 * default["dungeon24"])
+    assert warmup.estimate is progress.estimate
+
+
 def test_the_background_process_is_detached_and_lowest_priority(tmp_path):
     from sim import tier
 
@@ -171,6 +187,19 @@ def test_warmup_releases_its_lock_however_it_ends(tmp_path):
     out = subprocess.run([sys.executable, "-m", "sim.warmup", "nosuchgame", "--release", str(lock)], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode != 0 and not lock.exists()
+
+
+def test_a_background_compile_keeps_its_cpu_figure_for_the_next_estimate(fake_spawn, tmp_path, monkeypatch, capsys):
+    """The detached full-tier compile has no parent to read its figure: it records it itself, so the next note
+    says this machine's minutes."""
+    from sim import progress, warmup
+
+    lock = tmp_path / "x.compiling"
+    lock.write_text("1")
+    monkeypatch.setattr(warmup, "warm", lambda game: None)
+    warmup._main(["dadox", "--release", str(lock)])
+    assert not lock.exists()
+    assert progress.recorded("dadox") == pytest.approx(float(capsys.readouterr().out), abs=0.1)
 
 
 def test_a_compile_wait_is_estimated_from_the_cpu_its_process_gets(monkeypatch):
