@@ -26,7 +26,7 @@ from sim.codehash import PROJECT_ROOT, module_file, module_name
 from sim.jitcache import kernel_dir
 from sim.warmup import _marker
 mods = sorted(module_name(p) for pkg in ("sim", "policies") for p in (PROJECT_ROOT / pkg).rglob("*.py")
-              if b"inline=INLINE" in p.read_bytes() and p.name != "tier.py")
+              if (b"inline=INLINE" in p.read_bytes() or p.parent.name == "dungeon") and p.name != "tier.py")
 options = {}
 for m in mods:
     mod = __import__(m, fromlist=["_"])
@@ -57,9 +57,13 @@ def test_tiers_differ_only_in_inlining_and_in_their_cache_keys(tmp_path):
     assert quick["options"].keys() == full["options"].keys() and len(quick["options"]) > 30
     inlined = [f for f, o in full["options"].items() if o.get("inline") == "always"]
     assert len(inlined) > 30
-    # the phases of a room (one call site each) are inlined in both tiers; every other helper only in the full one
+    # the phases of a room and the steps of a fight (one call site each) and the fight's two one-line accessors are
+    # inlined in both tiers; every other helper only in the full one
     pinned = {f.rsplit(".", 1)[1] for f, o in quick["options"].items() if o.get("inline") == "always"}
-    assert pinned == {"enter_room", "refresh_profile", "fight", "room_won", "take_reward", "visit_market"}
+    phases = {"enter_room", "refresh_profile", "fight", "room_won", "take_reward", "visit_market"}
+    steps = {"begin_fight", "open_turn", "player_turn", "roll_and_hold", "extra_rolls", "set_faces", "heal_joker",
+             "assign", "resolve", "enemy_turn", "_who", "_etab"}
+    assert pinned == phases | steps
     for f, o in full["options"].items():
         q = quick["options"][f]
         assert q.get("inline", "never") == "never" or f.rsplit(".", 1)[1] in pinned, f

@@ -125,20 +125,18 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     n_up = trunc(rp.n_up)
     n_off = trunc(rp.offers)
     max_j = trunc(rp.max_jokers)
-    fbuf, ibuf, ubuf, etabs, scratch, memo, cv, obuf, items, ofl, rsa = sc
-    n_own = smax(1, fz.loadout.shape[0])
-    owned = obuf[:n_own]
-    elig = obuf[n_own:]
-    mods = fbuf[:R.N_EFF]
+    owned = sc.owned
+    elig = sc.elig
+    mods = sc.mods
     c_keys = cache[0]
     c_eatt = cache[4]
-    offers = items[0 : C.MAX_STOCK]
-    okv = items[C.MAX_STOCK : 2 * C.MAX_STOCK]
-    jokers = items[3 * C.MAX_STOCK : 3 * C.MAX_STOCK + C.MAX_JOKERS]
-    vals = ofl[0 : C.MAX_STOCK]
-    st_pol = ubuf[0:1]
-    st_off = ubuf[5:6]
-    st_sk = ubuf[6:7]
+    offers = sc.offers
+    okv = sc.okv
+    jokers = sc.jokers
+    vals = sc.vals
+    st_pol = sc.st_pol
+    st_off = sc.st_off
+    st_sk = sc.st_sk
     sk = rp.sk_player
     full = full_skill(pid, sk)
     ro = rc.shape[0] > 0
@@ -205,7 +203,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     if ro and sa == 0:
         sa = salt_now(rc)
         if sa != 0:
-            salted(seed, run, sa, room, ubuf)
+            salted(seed, run, sa, room, sc)
     seconds += rp.t_reward
     got = offers[pick] if pick >= 0 else -1
     if got >= 0:
@@ -252,21 +250,19 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
     action_base = rp.action_base
     n_up = trunc(rp.n_up)
     max_j = trunc(rp.max_jokers)
-    fbuf, ibuf, ubuf, etabs, scratch, memo, cv, obuf, items, ofl, rsa = sc
-    n_own = smax(1, fz.loadout.shape[0])
-    owned = obuf[:n_own]
-    elig = obuf[n_own:]
-    mods = fbuf[:R.N_EFF]
+    owned = sc.owned
+    elig = sc.elig
+    mods = sc.mods
     c_keys = cache[0]
     c_eatt = cache[4]
-    offers = items[0 : C.MAX_STOCK]
-    okv = items[C.MAX_STOCK : 2 * C.MAX_STOCK]
-    jokers = items[3 * C.MAX_STOCK : 3 * C.MAX_STOCK + C.MAX_JOKERS]
-    vals = ofl[0 : C.MAX_STOCK]
-    prices = ofl[C.MAX_STOCK : 2 * C.MAX_STOCK]
-    st_pol = ubuf[0:1]
-    st_off = ubuf[5:6]
-    st_sk = ubuf[6:7]
+    offers = sc.offers
+    okv = sc.okv
+    jokers = sc.jokers
+    vals = sc.vals
+    prices = sc.prices
+    st_pol = sc.st_pol
+    st_off = sc.st_off
+    st_sk = sc.st_sk
     sk = rp.sk_player
     full = full_skill(pid, sk)
     ro = rc.shape[0] > 0
@@ -282,7 +278,7 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
     dirty = rs.dirty
     nl = rs.nl
     sa = rs.sa
-    ikind = items[2 * C.MAX_STOCK : 3 * C.MAX_STOCK]
+    ikind = sc.ikind
     mk_prices = fz.prices
     n_mk_up = trunc(rp.mk_upgrades)
     pack_n = trunc(rp.joker_pack_n)
@@ -377,7 +373,7 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
         if ro and sa == 0:
             sa = salt_now(rc)
             if sa != 0:
-                salted(seed, run, sa, room, ubuf)
+                salted(seed, run, sa, room, sc)
         if b < 0:
             break
         okv[b] = 0

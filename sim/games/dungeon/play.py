@@ -4,14 +4,16 @@ A run reads as the seed's order of play, one compiled phase function per step of
 
 1. ``room.enter_room``: the map draw (third path card, Geheimnis event, enemy), the path card and its event;
 2. ``room.refresh_profile``: the loadout's combo values and profile tables (only when the loadout changed);
-3. ``fight.fight``: the fight, turn by turn (player turn, resolution, enemy turn);
+3. ``fight.fight``: the fight, turn by turn: ``begin_fight``, then each turn the player's steps (``player``: open
+   the turn, roll and hold, extra rolls, set faces, a heal joker, assign), ``resolve`` and ``enemy_turn``;
 4. ``after``: ``room_won`` (the win's coins and the room's challenge), ``take_reward``, ``visit_market``.
 
 The phases hand the run on in one numpy record (``runstate.RUN_DTYPE``, read as ``rs.lp``): passed by pointer, no
-reference count. Every phase is ``inline=INLINE`` (``sim.tier``): the full tier inlines them into one function, as
-the kernel was before the split; the quick tier calls them. ``play_run`` rebinds its array arguments borrowed
-(``sim.borrow``: no atomic reference counts), which is what keeps the phases as fast as one function
-(CONTRIBUTING.md, kernel split).
+reference count; the fight's steps hand the fight on in a record on the stack (``runstate.new_fight``), which LLVM
+keeps in registers. The phases and the fight's steps are inlined in both tiers (one call site each); every other
+helper is ``inline=INLINE`` (``sim.tier``): inlined in the full tier, called in the quick one. ``play_run`` rebinds
+its array arguments borrowed (``sim.borrow``: no atomic reference counts) and reads its work arrays by name
+(``scratch.Scratch``), which is what keeps the phases as fast as one function (CONTRIBUTING.md, kernel split).
 
 Every policy decision goes through one dispatcher per decision kind (``policies.dungeon``: ``decide_path``,
 ``decide_event``, ``decide_keep``, ``decide_assign`` …, ``decide_reward``, ``decide_buy``). The row layout is in
@@ -41,7 +43,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from policies.dungeon import EXPECTIMAX, MAX_ADJ, MAX_LEVELS
 from policies.dungeon_ids import ROLLOUT
 from policies.dungeon_skill import full_skill
 from policies.skill import SKILL_STREAM
@@ -81,7 +82,7 @@ from sim.games.dungeon.eventlog import (  # noqa: F401 - the log kinds, re-expor
 from sim.games.dungeon.fight import fight
 from sim.games.dungeon.rollctl import MAX_DECISIONS, RC_DEC, RC_HIT, RC_SIZE
 from sim.games.dungeon.room import enter_room, refresh_profile
-from sim.games.dungeon.runstate import RUN_DTYPE
+from sim.games.dungeon.scratch import new_scratch
 from sim.games.dungeon.table import (  # noqa: F401 - the row layout, re-exported for game and tests
     FIXED,
     N_FIXED,
@@ -131,24 +132,9 @@ from sim.games.dungeon.table import (  # noqa: F401 - the row layout, re-exporte
     columns,
     n_columns,
 )
-from sim.games.dungeon.words import FS_SIZE
 from sim.rng import stream_key
 from sim.scalar import smax, smin, trunc
 from sim.tier import INLINE
-
-
-@njit(cache=True, error_model="numpy")
-def new_scratch(pid, n_all):
-    """Per-thread work arrays of ``play_run``: (floats, ints, streams, etabs (per adjusts left), scratch, memo, cv,
-    owned + the eligible-upgrade groups, items, offer floats, the run record); ``n_all``: upgrade and talent rows of
-    the loadout."""
-    big = pid == EXPECTIMAX
-    return (np.zeros(R.N_EFF + FS_SIZE), np.zeros(80, np.int64), np.zeros(7, np.uint64),
-            np.zeros((MAX_ADJ + 1, MAX_LEVELS + 1, R.N_MS) if big else (1, 1, 1)),
-            np.zeros((2 * MAX_ADJ + 2, R.N_MS) if big else (1, 1)),
-            np.zeros(R.N_MS if big else 1), np.zeros((R.N_COMBO, 4)), np.zeros(2 * smax(1, n_all) + 4, np.int64),
-            np.zeros(3 * C.MAX_STOCK + C.MAX_JOKERS + 8, np.int64), np.zeros(4 * C.MAX_STOCK),
-            np.zeros(1, RUN_DTYPE))
 
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
@@ -172,10 +158,8 @@ def start_run(pid, seed, run, fz, rs, out, sc, rc):
     for r in range(n_rooms):
         out[rs.b_lp + r] = np.nan
         out[rs.b_coins + r] = np.nan
-    fbuf, ibuf, ubuf, etabs, scratch, memo, cv, obuf, items, ofl, rsa = sc
-    n_own = smax(1, fz.loadout.shape[0])
-    owned = obuf[:n_own]
-    mods = fbuf[:R.N_EFF]
+    owned = sc.owned
+    mods = sc.mods
     for u in range(owned.shape[0]):
         owned[u] = fz.loadout[u] if u < fz.loadout.shape[0] else 0
     R.fold_mods(fz.up_eff, owned, mods)
@@ -184,15 +168,15 @@ def start_run(pid, seed, run, fz, rs, out, sc, rc):
     rs.coins = rp.coins + rp.talent_coins
     rs.altar = trunc(rp.start_altar)
     rs.seconds = 0.0
-    ubuf[0] = stream_key(seed, run, 3, 0)  # the policy's own random choices
+    sc.st_pol[0] = stream_key(seed, run, 3, 0)  # the policy's own random choices
     rs.sa = 0  # purpose-key offset of the streams keyed from now on: 0 but in a rollout's continuation
     if rc.shape[0] > 0:  # under rollout control (``rollctl``)
         rc[RC_DEC] = 0
         rc[RC_HIT] = 0
     # the skill level (``policies.dungeon_skill``): below 1 each decision may lapse into random's move
     if not full_skill(pid, rp.sk_player):
-        ubuf[6] = stream_key(seed, run, SKILL_STREAM, 0)
-    jokers = items[3 * C.MAX_STOCK : 3 * C.MAX_STOCK + C.MAX_JOKERS]
+        sc.st_sk[0] = stream_key(seed, run, SKILL_STREAM, 0)
+    jokers = sc.jokers
     nj = 0
     for q in range(fz.start_jokers.shape[0]):
         jokers[nj] = fz.start_jokers[q]
@@ -225,7 +209,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     rp = fz.rpr[0]
     rooms = fz.rooms
     n_rooms = trunc(rp.n_rooms)
-    rs = sc[10][0]
+    rs = sc.run[0]
     start_run(pid, seed, run, fz, rs, out, sc, rc)
     rooms_cleared = 0
     death = 0

@@ -35,12 +35,11 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
     jk = fz.jk
     ev_weights = fz.ev_weights
     ev_tot = ev_weights.sum()
-    fbuf, ibuf, ubuf, etabs, scratch, memo, cv, obuf, items, ofl, rsa = sc
-    cards = ibuf[54:57]
-    jokers = items[3 * C.MAX_STOCK : 3 * C.MAX_STOCK + C.MAX_JOKERS]
-    st_pol = ubuf[0:1]
-    st_map = ubuf[1:2]
-    st_sk = ubuf[6:7]
+    cards = sc.cards
+    jokers = sc.jokers
+    st_pol = sc.st_pol
+    st_map = sc.st_map
+    st_sk = sc.st_sk
     sk = rp.sk_player
     full = full_skill(pid, sk)
     ro = rc.shape[0] > 0
@@ -77,7 +76,7 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
         if ro and sa == 0:
             sa = salt_now(rc)
             if sa != 0:
-                salted(seed, run, sa, room, ubuf)
+                salted(seed, run, sa, room, sc)
                 # the cards were seen, not what lies behind them: the continuation meets its own event and enemy
                 st_map[0] = stream_key(seed, run, 1 + sa, room)
                 uniform(st_map)  # the third card, already shown
@@ -100,7 +99,7 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
             if ro and sa == 0:
                 sa = salt_now(rc)
                 if sa != 0:
-                    salted(seed, run, sa, room, ubuf)
+                    salted(seed, run, sa, room, sc)
             sold = -1
             if acc:
                 if event == C.EV_ALTAR:
@@ -153,10 +152,9 @@ def refresh_profile(fz, rs, cache, t, tm, sc):
     cn = fz.cn
     cand = fz.cand
     action_base = rp.action_base
-    fbuf, ibuf, ubuf, etabs, scratch, memo, cv, obuf, items, ofl, rsa = sc
-    n_own = max(1, fz.loadout.shape[0])
-    owned = obuf[:n_own]
-    mods = fbuf[:R.N_EFF]
+    owned = sc.owned
+    mods = sc.mods
+    cv = sc.cv
     c_keys = cache[0]
     altar = rs.altar
     dirty = rs.dirty
@@ -216,9 +214,9 @@ def _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, pool):
 
 
 @njit(cache=True, error_model="numpy")
-def salted(seed, run, sa, room, ubuf):
+def salted(seed, run, sa, room, sc):
     """A rollout continuation passes its decision: re-key the streams still drawn from (the market's offers and
     joker packs, the policy's and the skill's) with the salt offset ``sa`` (``rollctl``)."""
-    ubuf[5] = stream_key(seed, run, 7 + sa, room)
-    ubuf[0] = stream_key(seed, run, 3 + sa, room)
-    ubuf[6] = stream_key(seed, run, SKILL_STREAM + sa, room)
+    sc.st_off[0] = stream_key(seed, run, 7 + sa, room)
+    sc.st_pol[0] = stream_key(seed, run, 3 + sa, room)
+    sc.st_sk[0] = stream_key(seed, run, SKILL_STREAM + sa, room)

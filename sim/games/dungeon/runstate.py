@@ -1,4 +1,5 @@
-"""What one Würfel Dungeon run carries from phase to phase: a numpy record, read as ``s.lp``, ``s.coins``.
+"""What one Würfel Dungeon run carries from phase to phase, and one fight from step to step: numpy records, read
+as ``rs.lp``, ``f.ehp``.
 
 The run kernel is a room loop over phase functions (``room``: enter the room and the loadout's profile;
 ``fight``: the turns; ``after``: coins, reward, market). Each phase is its own compiled function and hands the
@@ -7,11 +8,17 @@ it works on into locals on entry and writes them back on return, so its loops wo
 a hot loop would be loads and stores: measured 9-15 % slower when the whole run lived in records).
 
 Only state that crosses a phase boundary is here; a phase's own working values stay its locals.
+
+The fight's record (``FIGHT_DTYPE``, ``f.ehp``) crosses the steps of a turn (``fight``, ``player``) several times a
+turn, so it lives on the stack of the function that inlines the fight (``new_fight``, ``sim.stackrec``), where LLVM
+keeps its fields in registers; it is aligned so that each field loads as one word.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from sim.stackrec import stack_record
 
 RUN_DTYPE = np.dtype([
     ("lp", np.float64), ("maxlp", np.float64), ("coins", np.float64), ("seconds", np.float64),
@@ -36,3 +43,30 @@ RUN_DTYPE = np.dtype([
     ("b_lp", np.int64), ("b_coins", np.int64), ("b_turns", np.int64), ("b_combo", np.int64), ("b_path", np.int64),
     ("b_mk", np.int64), ("b_up", np.int64),
 ])
+
+FIGHT_DTYPE = np.dtype([
+    # the room's enemy: LP (and its maximum), block, poison, buffs; its damage (base, scale, the room's bonus);
+    # its intents (first row, count, drawn at random or in turn) and the one announced (``ii`` in its list)
+    ("ehp", np.float64), ("ehp_max", np.float64), ("eblock", np.float64), ("epoison", np.float64),
+    ("ebuff", np.int64), ("ebase", np.float64), ("scale", np.float64), ("sec_bonus", np.int64),
+    ("i0", np.int64), ("ni", np.int64), ("rnd_mode", np.bool_), ("ii", np.int64),
+    ("elite", np.bool_), ("boss", np.bool_),
+    # the player's budgets for the fight: rerolls per turn, extra rerolls allowed (jokers, last chance), last
+    # chances, hero uses, adjusts (Justieren) left; the coin cap; full skill (no lapses)
+    ("rerolls", np.int64), ("extra_ok", np.bool_), ("lc_left", np.int64), ("hero_left", np.int64),
+    ("adjusts", np.int64), ("cap", np.float64), ("full", np.bool_),
+    # what the enemy's last turn left: shield kept, weakened turns, dice cursed or eaten next turn
+    ("shield", np.float64), ("weak", np.int64), ("cursed_next", np.int64), ("eat_next", np.int64),
+    # the turn: its number; dice, the cursed ones (mask, multiset), the announced hit (damage, hits) and the
+    # attack factors; rolls so far; expectimax's adjust levels; the assignment's actions and the hero's action
+    ("turn", np.int64), ("nd", np.int64), ("cmask", np.int64), ("cursed", np.int64), ("it", np.int64),
+    ("hit", np.int64), ("hits", np.int64), ("berserk", np.float64), ("weak_mul", np.float64),
+    ("nroll", np.int64), ("na", np.int64), ("m", np.int64), ("hero_j", np.int64),
+    # the fight's outcome
+    ("won", np.bool_), ("fight_coins", np.float64), ("stolen", np.float64), ("kinds_used", np.int64),
+    ("healed", np.bool_),
+], align=True)
+
+# one fight's record, on the stack of the function that inlines the fight (``sim.stackrec``): its fields stay in
+# registers from step to step
+new_fight = stack_record(FIGHT_DTYPE)
