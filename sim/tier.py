@@ -1,8 +1,8 @@
 """Two compile tiers of the Würfel Dungeon kernels: *quick* for a first run, *full* for every run after it.
 
-numba's IR inlining (``inline="always"``) makes the Würfel Dungeon kernel about 1.5× faster, but it more than
-doubles its cold compile (2.3× the quick tier's CPU even with :mod:`sim.inlinecopy`, which removed most of the
-inliner's own cost: numba types and lowers every inlined helper again at each call site). A designer's first
+numba's IR inlining (``inline="always"``) makes the Würfel Dungeon kernel about 1.5× faster, but it about triples
+its cold compile (3× the quick tier's CPU even with :mod:`sim.inlinecopy`, which removed most of the inliner's own
+cost: numba types and lowers every inlined helper again at each call site). A designer's first
 ``make run`` should not wait minutes for speed that a 20,000-run report does not need. So the same source compiles
 in one of two tiers, chosen once per process:
 
