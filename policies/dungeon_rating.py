@@ -7,6 +7,7 @@ assignment, the leaf of expectimax's search. The rating weights ``W_*`` are part
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim.games.dungeon import rules as R
@@ -54,12 +55,16 @@ def _expand(ids, n, split, lst):
             m += 1
     return m
 
+# ``best_assignment``'s modes, int64 (a literal would compile it once per mode where it is called, not inlined)
+RATING, SURVIVAL = np.int64(0), np.int64(1)
+
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
 def best_assignment(fs, ids, n, cv, out_ids, out_roles, mode, work):
     """Best roles for the shown combos (optionally one Full House split); returns (m, value).
 
-    ``mode`` 0: the Vorschlag rating; 1: greedy's survival rule (survive first, then most damage).
+    ``mode`` ``RATING`` (0): the Vorschlag rating; ``SURVIVAL`` (1): greedy's survival rule (survive first, then
+    most damage).
     ``work``: int64 scratch of 8.
     """
     if n == 0:
@@ -112,7 +117,7 @@ def leaf_value(fs, k, part, cv, work):
     """Vorschlag rating of the best assignment of multiset ``k``'s shown combos (``work``: int64[16])."""
     if part[k, 0] == 0:
         return rate(fs, 0.0, 0.0, 0.0)
-    return best_assignment(fs, part[k, 1:], part[k, 0], cv, work[8:12], work[12:16], 0, work)[1]
+    return best_assignment(fs, part[k, 1:], part[k, 0], cv, work[8:12], work[12:16], RATING, work)[1]
 
 
 @njit(cache=True, error_model="numpy", inline=INLINE)

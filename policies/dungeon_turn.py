@@ -11,7 +11,7 @@ from numba import njit
 
 from policies.dungeon_holds import best_subset
 from policies.dungeon_ids import EXPECTIMAX, GREEDY, RANDOM, VORSCHLAG
-from policies.dungeon_rating import W_KILL, _attack_of, best_assignment, leaf_value, rate
+from policies.dungeon_rating import RATING, SURVIVAL, W_KILL, _attack_of, best_assignment, leaf_value, rate
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.words import (
     FS_ATT_MUL,
@@ -37,7 +37,7 @@ ADJ_GAIN_HOLD = 8.0  # vorschlag, greedy: shown attack an adjust before a reroll
 def decide_assign(pid, fs, ids, n, cv, out_ids, out_roles, st, work):
     """Combos and their roles for this turn; returns how many (after a Full House split)."""
     if pid == VORSCHLAG or pid == EXPECTIMAX:
-        return best_assignment(fs, ids, n, cv, out_ids, out_roles, 0, work)[0]
+        return best_assignment(fs, ids, n, cv, out_ids, out_roles, RATING, work)[0]
     if pid == GREEDY:
         dmg = 0.0
         for j in range(n):
@@ -45,7 +45,7 @@ def decide_assign(pid, fs, ids, n, cv, out_ids, out_roles, st, work):
         lethal = dmg >= fs[FS_EHP] + fs[FS_EBLOCK]
         dies = fs[FS_LP] - smax(0.0, fs[FS_INCOMING] - fs[FS_SHIELD]) <= 0
         if dies and not lethal:
-            return best_assignment(fs, ids, n, cv, out_ids, out_roles, 1, work)[0]
+            return best_assignment(fs, ids, n, cv, out_ids, out_roles, SURVIVAL, work)[0]
         for j in range(n):
             out_ids[j] = ids[j]
             out_roles[j] = R.ATTACK

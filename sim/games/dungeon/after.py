@@ -8,6 +8,7 @@ profile tables of that key, looked up in this thread's cache row); Vorschlag by 
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from policies.dungeon import EXPECTIMAX, GREEDY, decide_buy, decide_reward, offer_value
@@ -288,7 +289,7 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
         jk_wsum += jk[jj, C.JK_WEIGHT]
     st_off[0] = stream_key(seed, run, 7 + sa, room)
     eligible_upgrades(up_rarity, up_unique, owned, elig)
-    ns = 0
+    ns = np.int64(0)  # not a literal 0: one compile of draw_eligible
     for _q in range(n_mk_up):
         item = draw_eligible(st_off, up_rarity, rarity_w, elig, offers, ns)
         if item >= 0:

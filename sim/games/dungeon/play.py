@@ -211,7 +211,7 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     n_rooms = trunc(rp.n_rooms)
     rs = sc.run[0]
     start_run(pid, seed, run, fz, rs, out, sc, rc)
-    rooms_cleared = 0
+    rooms_cleared = np.int64(0)  # not a literal 0: one compile of R.score
     death = 0
     for room in range(1, n_rooms + 1):
         if enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):

@@ -15,6 +15,7 @@ inlined into the fight (``fight``).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from policies.dungeon import (
@@ -75,6 +76,10 @@ from sim.rng import die
 from sim.scalar import smax, smin, trunc
 from sim.tier import INLINE
 
+# int64 constants, not literals: a literal argument compiles a called helper once per value (the quick tier calls)
+REROLL, LAST_CHANCE, JOKER_ROLL = np.int64(0), np.int64(1), np.int64(2)  # how a roll came (``_roll_again``)
+LAST_ROLL = np.int64(1)  # rolls left at the hold before a last chance or a joker's extra roll
+
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
 def _ms(dice, nd, mask, want, ioc):
@@ -109,8 +114,9 @@ def _reroll(dice, nd, cursed_mask, keep, counts, st, kc):
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
 def _roll_again(dice, nd, cursed_mask, keep, counts, st, kc, out, log, nl, room, turn, nroll, how):
-    """Roll number ``nroll`` of the turn: reroll all but multiset ``keep``, count it and log it (``how``: 0 a
-    reroll, 1 the last chance, 2 a joker's extra reroll). Returns the log length."""
+    """Roll number ``nroll`` of the turn: reroll all but multiset ``keep``, count it and log it (``how``:
+    ``REROLL``, ``LAST_CHANCE`` or a joker's extra reroll, ``JOKER_ROLL``; 0, 1, 2 in the log). Returns the log
+    length."""
     held = _reroll(dice, nd, cursed_mask, keep, counts, st, kc)
     out[O_ROLLS] += 1
     if log.shape[0] > 0:
@@ -224,7 +230,7 @@ def roll_and_hold(pid, room, fz, rs, f, part, pcl, hp_tab, tm, out, log, sc):
         if keep != roll:
             nroll += 1
             seconds += t_roll
-            nl = _roll_again(dice, nd, cmask, keep, tm[0], sc.st_dice, sc.kc6, out, log, nl, room, turn, nroll, 0)
+            nl = _roll_again(dice, nd, cmask, keep, tm[0], sc.st_dice, sc.kc6, out, log, nl, room, turn, nroll, REROLL)
     f.cursed = cursed
     f.adjusts = adjusts
     f.na = na
@@ -258,11 +264,11 @@ def extra_rolls(pid, room, fz, rs, f, part, hp_tab, tm, out, log, sc):
                 for _ in range(trunc(jk[jid, C.JK_AMOUNT])):
                     roll = _ms(dice, nd, 0, -1, ioc)
                     dp = _who(pid, f.full, rp, sc)
-                    keep = decide_keep(dp, roll, cursed, 1, hp_tab, _etab(f, sc), tm, sc.st_pol, sc.work)
+                    keep = decide_keep(dp, roll, cursed, LAST_ROLL, hp_tab, _etab(f, sc), tm, sc.st_pol, sc.work)
                     f.nroll += 1
                     rs.seconds += rp.t_roll
                     rs.nl = _roll_again(dice, nd, f.cmask, keep, tm[0], sc.st_dice, sc.kc6, out, log, rs.nl, room,
-                                        f.turn, f.nroll, 2)
+                                        f.turn, f.nroll, JOKER_ROLL)
     if f.lc_left > 0 and rs.coins >= rp.lc_cost:
         fs = sc.fs
         fs[FS_LC_OK] = 1.0
@@ -273,13 +279,13 @@ def extra_rolls(pid, room, fz, rs, f, part, hp_tab, tm, out, log, sc):
             f.lc_left -= 1
             out[O_LC] += 1
             dp = _who(pid, f.full, rp, sc)
-            keep = decide_keep(dp, roll, cursed, 1, hp_tab, _etab(f, sc), tm, sc.st_pol, sc.work)
+            keep = decide_keep(dp, roll, cursed, LAST_ROLL, hp_tab, _etab(f, sc), tm, sc.st_pol, sc.work)
             if log.shape[0] > 0:
                 rs.nl = log_event(log, rs.nl, LG_LC, room, f.turn, trunc(rs.coins), 0, 0, 0, 0, 0, 0, 0, 0)
             f.nroll += 1
             rs.seconds += rp.t_roll
             rs.nl = _roll_again(dice, nd, f.cmask, keep, tm[0], sc.st_dice, sc.kc6, out, log, rs.nl, room, f.turn,
-                                f.nroll, 1)
+                                f.nroll, LAST_CHANCE)
         fs[FS_LC_OK] = 0.0
         fs[FS_COINS] = rs.coins
 

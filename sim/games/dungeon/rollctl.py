@@ -26,7 +26,7 @@ from numba import njit
 
 RC_NF, RC_SALT, RC_STOP, RC_DEC, RC_HIT, RC_KIND, RC_NOPT, RC_MASK = range(8)
 RC_SIZE = 8
-K_PATH, K_EVENT, K_REWARD, K_BUY = range(4)
+K_PATH, K_EVENT, K_REWARD, K_BUY = (np.int64(k) for k in range(4))  # int64, not literals: one compile
 KIND_NAMES = ("path", "event", "reward", "buy")
 SALT_A = 1 << 20  # added (times the salt) to a stream's purpose key; far from every purpose and SKILL_STREAM
 MAX_DECISIONS = 256  # free run-level decisions one run can force (10 rooms: about 40 at most)
@@ -38,7 +38,8 @@ def new_control() -> np.ndarray:
     return np.zeros(RC_SIZE, np.int64)
 
 
-@njit(cache=True, error_model="numpy")
+# one signature: called with literal kinds, counts and masks at four sites (six compiles in the quick tier)
+@njit("int64(int64[::1], int64[::1], int64, int64, int64)", cache=True, error_model="numpy")
 def rl_decide(rc, forced, kind, n, mask):
     """The forced code of this run-level decision, ``FREE`` (the policy decides) or ``STOP`` (end the run here)."""
     if mask & (mask - 1) == 0:  # one code or none: no choice, not counted

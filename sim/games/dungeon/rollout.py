@@ -83,7 +83,7 @@ def rollout_run(base, k, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     nolog = np.zeros((0, log.shape[1]), np.int64)
     wins = np.empty(16)
     scores = np.empty(16)
-    nf = 0
+    nf = np.int64(0)  # not a literal 0: one compile of option_values
     while nf < forced.shape[0]:
         rc[RC_NF] = nf
         rc[RC_SALT] = 0
