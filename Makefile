@@ -30,7 +30,7 @@ test: $(VENV)/.installed-test lint
 	$(PY) -m pytest -q
 
 # The golden tables and the game contract on the Würfel Dungeon's full compile tier (`make test` runs the quick
-# one, see sim/tier.py): run before merging a change to its kernels.
+# one, see sim/jit/tier.py): run before merging a change to its kernels.
 test-full: $(VENV)/.installed-test
 	DICESIM_TIER=full $(PY) -m pytest -q tests/test_golden.py tests/test_game_api.py tests/test_tier.py \
 		tests/games/test_dungeon_*.py

@@ -2,7 +2,7 @@
 
 Usage: ``NUMBA_NUM_THREADS=2 .venv/bin/python benchmarks/bench_dadox.py [--n 200000] [--n-win 100000]
 [--win-target 10000] [--no-win]``; prints one JSON object (``run_all.py dadox`` records it). Each
-policy is warmed up first (compile or disk-cache load); a timed batch is ``sim.batch.run_batch`` as
+policy is warmed up first (compile or disk-cache load); a timed batch is ``sim.core.batch.run_batch`` as
 the CLI plays it, two-player games under the default rules, on all numba threads and then (a quarter
 of the games) on one. optimal-win is solved from scratch (no disk cache) for the given target.
 """
@@ -22,7 +22,7 @@ SOLVE_TARGETS = {"optimal-turn": 1.0, "optimal-win": 30.0}
 
 
 def turns_per_second(game, cfg, policy: str, n: int, seed: int) -> dict:
-    from sim.batch import run_batch
+    from sim.core.batch import run_batch
 
     opts = game.check_options({"players": 2})
     seats = [policy, policy]

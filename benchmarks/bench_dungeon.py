@@ -4,7 +4,7 @@ Usage: ``NUMBA_NUM_THREADS=2 .venv/bin/python benchmarks/bench_dungeon.py [--n 2
 [--difficulty leicht] [--progression both|on|off] [--rounds 5]``; ``--rollout`` times only the ``rollout`` policy
 (``--rollout-k 16`` continuations per option over vorschlag, ``--rollout-n 400`` runs; the issue's target: 100 runs/s
 on 2 threads) next to its base on the same runs. Each policy is warmed up (compile or disk-cache
-load, and the profile-table cache) on a few runs first; the timed batch is ``sim.batch.run_batch`` as the CLI
+load, and the profile-table cache) on a few runs first; the timed batch is ``sim.core.batch.run_batch`` as the CLI
 plays it, on all numba threads (best of ``--rounds`` rounds that alternate the variants) and then (a quarter of
 the runs) on one thread. ``both`` times the run with the
 progression economy and without it (``rewards.enabled=false``, ``market.enabled=false``) and reports three
@@ -28,7 +28,7 @@ import time
 
 import numba
 
-# The optimised kernels (``sim.tier``): the throughput every run after the first gets. ``DICESIM_TIER=quick``
+# The optimised kernels (``sim.jit.tier``): the throughput every run after the first gets. ``DICESIM_TIER=quick``
 # times the first run's kernels instead.
 os.environ.setdefault("DICESIM_TIER", "full")
 
@@ -55,7 +55,7 @@ def main() -> None:
         return
 
     t0 = time.perf_counter()
-    from sim.batch import run_batch
+    from sim.core.batch import run_batch
     from sim.games.dungeon.game import GAME
 
     modes = {"on": [], "off": OFF}
@@ -91,7 +91,7 @@ def bench(cfgs: dict, opts, args, policies=None) -> dict:
     """Throughput per variant (``cfgs``: name -> config) and policy. The variants of one policy are timed in
     alternating rounds and each keeps its best round: the machine's noise only ever adds time, and
     alternating keeps a slow spell from landing on one variant only."""
-    from sim.batch import run_batch
+    from sim.core.batch import run_batch
     from sim.games.dungeon.game import GAME
 
     out: dict = {m: {} for m in cfgs}
@@ -138,7 +138,7 @@ def bench_rollout(args) -> dict:
     its win rate against vorschlag's on the same runs."""
     import os
 
-    from sim.batch import run_batch
+    from sim.core.batch import run_batch
     from sim.games.dungeon.game import GAME
 
     opts = {"difficulty": args.difficulty}

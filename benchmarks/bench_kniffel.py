@@ -55,7 +55,7 @@ def run_py(code: str, env: dict | None = None, python: str = PY) -> dict:
 
 
 def games_per_second(policy: str, n: int) -> dict:
-    from sim.batch import run_batch
+    from sim.core.batch import run_batch
     from sim.games import get_game
 
     g = get_game("kniffel")

@@ -1,4 +1,4 @@
-"""What the skill model (``sim.skill``) costs: runs per second at each named level, per game and policy.
+"""What the skill model (``sim.core.skill``) costs: runs per second at each named level, per game and policy.
 
 Usage: ``python benchmarks/bench_skill.py [n_scale]`` (``run_all.py skill`` records it). Level 1 (expert) is
 the plain policy's path; the lower levels add the lapse coin, the softmax and (Kniffel optimal) a widget per state
@@ -15,9 +15,9 @@ import time
 
 import numba
 
-from sim.batch import run_batch
+from sim.core.batch import run_batch
+from sim.core.skill import LEVELS
 from sim.games import get_game
-from sim.skill import LEVELS
 
 CASES = (  # game, policy, options, runs (x n_scale)
     ("kniffel", "greedy", {"players": 1}, 100_000),

@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sim.batch import run_batch  # noqa: E402
+from sim.core.batch import run_batch  # noqa: E402
+from sim.experiments.sweep import run_sweep, sweep_from_dict  # noqa: E402
 from sim.games import get_game  # noqa: E402
-from sim.report import code_version  # noqa: E402
-from sim.sweep import run_sweep, sweep_from_dict  # noqa: E402
+from sim.report.outputs import code_version  # noqa: E402
 
 GRID = {"bonus.value": [25, 30, 35, 40, 45], "bonus.threshold": [56, 60, 63, 66]}
 

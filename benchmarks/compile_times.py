@@ -6,7 +6,7 @@ are recorded. Prints one JSON object: per game the wall and CPU seconds and the 
 exclusive compile time, in CPU seconds of the compiling thread (``time.thread_time``: wall-clock seconds would
 count other jobs' time on a shared machine). numba 0.68 reports no per-event LLVM timer here; for the LLVM share
 use numba's ``llvm_lock`` timer of a whole compile (README). The Würfel Dungeon compiles in the tier a fresh
-process would pick (``sim.tier``: quick on an empty cache); ``DICESIM_TIER=full`` measures the optimised kernels.
+process would pick (``sim.jit.tier``: quick on an empty cache); ``DICESIM_TIER=full`` measures the optimised kernels.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 def _one(game: str, n: int) -> dict:
     from numba.core import event
 
-    from sim.balance import game_report
+    from sim.report.balance import game_report
 
     stack: list[list] = []
     rows: dict[str, list[float]] = {}

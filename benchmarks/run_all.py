@@ -22,7 +22,7 @@ BENCHES = ["kniffel", "dungeon", "dadox", "dungeon24", "sweep", "skill"]
 
 def main(names: list[str]) -> None:
     env = {**os.environ, "NUMBA_NUM_THREADS": os.environ.get("NUMBA_NUM_THREADS", "2"),
-           "DICESIM_TIER": os.environ.get("DICESIM_TIER", "full")}  # the optimised kernels (sim.tier)
+           "DICESIM_TIER": os.environ.get("DICESIM_TIER", "full")}  # the optimised kernels (sim.jit.tier)
     for name in names or BENCHES:
         script = HERE / f"bench_{name}.py"
         if not script.is_file():

@@ -1,6 +1,6 @@
 """The skill model's jitted half: lapses, softmax choices and where kernels find the levels.
 
-The model is documented in ``sim.skill`` (the ``[skill]`` config section). Here:
+The model is documented in ``sim.core.skill`` (the ``[skill]`` config section). Here:
 
 - levels travel in a game's frozen array as int64 parts per million (``SCALE``), at
   ``base + SK_PLAYER`` (the player's seat) and ``base + SK_OPPONENTS`` (every other seat);
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.rng import next_below, next_float
+from sim.core.rng import next_below, next_float
 
 SCALE = 1_000_000  # a level's unit in the frozen arrays: parts per million
 SK_PLAYER, SK_OPPONENTS = 0, 1

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from sim.config import DicesimError, Strict, config_hash
+from sim.core.config import DicesimError, Strict, config_hash
 
 SetArg = list[str] | dict[str, Any] | None
 
@@ -27,7 +27,7 @@ def _sets(value: SetArg) -> list[str]:
     if value is None:
         return []
     if isinstance(value, dict):
-        from sim.sweep import toml_literal
+        from sim.experiments.sweep import toml_literal
 
         return [f"{k}={toml_literal(v)}" for k, v in value.items()]
     if isinstance(value, str):
@@ -63,8 +63,8 @@ def _show(paths: list[Path]) -> None:
 
 def _after_run() -> None:
     """A notebook has no command that ends: once the Würfel Dungeon ran on its quick kernels, start the compile of
-    its optimised ones (``sim.tier``; once, in the background)."""
-    tier = sys.modules.get("sim.tier")
+    its optimised ones (``sim.jit.tier``; once, in the background)."""
+    tier = sys.modules.get("sim.jit.tier")
     if tier is not None:
         tier.after_command()
 
@@ -102,7 +102,7 @@ class Result:
 
     @property
     def metrics(self) -> pd.DataFrame:
-        from sim.report import tidy_metrics
+        from sim.report.outputs import tidy_metrics
 
         return tidy_metrics(self.metrics_by_label())
 
@@ -131,10 +131,10 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
          set: SetArg = None, out: str | Path | None = None, chunk: int | None = None, scheduler: str | None = None,
          progress: bool = False, backend: Any = None, **options: Any) -> Result:
     """Play ``n`` runs of ``policy`` (``"a,b"``: one per seat); with ``out``, write tables, charts and report.html.
-    ``backend``: where chunks run (``sim.backends``; default this process, or Dask with ``scheduler``)."""
-    from sim.backends import make_backend
-    from sim.batch import check_n, run_batch
-    from sim.report import write_outputs
+    ``backend``: where chunks run (``sim.core.backends``; default this process, or Dask with ``scheduler``)."""
+    from sim.core.backends import make_backend
+    from sim.core.batch import check_n, run_batch
+    from sim.report.outputs import write_outputs
 
     check_n(n)
     g, cfg, opts = _setup(game, config, set, options)
@@ -163,10 +163,10 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
             **options: Any) -> Result:
     """Play several policies on the same seeds; ``.summary["paired"]`` / ``.paired``: differences per run with
     95 % intervals for every headline metric (rates included). With ``out``, write the outputs."""
-    from sim import experiment
-    from sim.backends import make_backend
-    from sim.batch import check_n
-    from sim.report import write_outputs
+    from sim.core import experiment
+    from sim.core.backends import make_backend
+    from sim.core.batch import check_n
+    from sim.report.outputs import write_outputs
 
     check_n(n)
     g, cfg, opts = _setup(game, config, set, options)
@@ -199,7 +199,7 @@ class SweepOutcome:
     @property
     def metrics(self) -> pd.DataFrame:
         """Tidy: the point's label and swept fields, policy, metric, value, ci95_low, ci95_high."""
-        from sim.sweep import metric_names
+        from sim.experiments.sweep import metric_names
 
         keys = [c for c in self.table.columns if c in ("label", "policy", *self.summary.get("fields", []))]
         rows = []
@@ -212,7 +212,7 @@ class SweepOutcome:
     def plot(self) -> list[Path]:
         """The sweep report's charts (metric vs field with 95 % bands, heatmaps, tornado), shown in a notebook."""
         if self.report is None:
-            from sim.sweep_report import build_sweep_report
+            from sim.report.sweep import build_sweep_report
 
             self.report = build_sweep_report(self.out)
         paths = sorted(self.out.glob("sweep_*.png"))
@@ -224,7 +224,7 @@ def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resu
           overwrite: bool = False, scheduler: str | None = None, progress: bool = False,
           report: bool = True) -> SweepOutcome:
     """Run a sweep file (or the same content as a dict) into ``out`` (default: a temporary folder)."""
-    from sim.sweep import load_sweep, run_sweep, sweep_from_dict
+    from sim.experiments.sweep import load_sweep, run_sweep, sweep_from_dict
 
     s = sweep_from_dict(spec, source="sweep") if isinstance(spec, dict) else load_sweep(spec)
     dest = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="dicesim-sweep-"))
@@ -260,8 +260,8 @@ class CalibrationOutcome:
         """``calibration.json``, ``evaluations.csv``, ``calibration.png`` and a one-file ``report.html`` in ``out``."""
         import json
 
-        from sim.analysis_pages import calibration_page
-        from sim.report import json_default
+        from sim.report.analysis import calibration_page
+        from sim.report.outputs import json_default
 
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
@@ -304,9 +304,9 @@ def calibrate(game: str, field: str, target: str | tuple[str, float], policy: st
               tol: float | None = None, max_evals: int = 30, scheduler: str | None = None, log: bool = False,
               **options: Any) -> CalibrationOutcome:
     """The value of ``field`` where ``target`` (``"win_rate=0.5"`` or ``("win_rate", 0.5)``) is met for ``policy``."""
-    from sim.backends import make_backend
-    from sim.calibrate import calibrate as run_calibration
-    from sim.calibrate import parse_target
+    from sim.core.backends import make_backend
+    from sim.experiments.calibrate import calibrate as run_calibration
+    from sim.experiments.calibrate import parse_target
     from sim.games import get_game
 
     metric, value = parse_target(target) if isinstance(target, str) else (target[0], float(target[1]))

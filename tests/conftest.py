@@ -2,7 +2,7 @@
 
 On a cold kernel cache the session compiles the games whose ``tests/games`` files are selected in
 background processes (one core left to the tests, the slowest game first), and a game's tests wait for
-its compile, or compile it here if it has not started yet (``sim.warmup``).
+its compile, or compile it here if it has not started yet (``sim.jit.warmup``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The Würfel Dungeon's quick compile tier (``sim.tier``): the kernels a first run gets, a third of the full tier's
+# The Würfel Dungeon's quick compile tier (``sim.jit.tier``): the kernels a first run gets, a third of the full tier's
 # compile. ``make test-full`` sets DICESIM_TIER=full for the golden and contract tests. No test leaves a background
 # compile behind.
 os.environ.setdefault("DICESIM_TIER", "quick")
@@ -143,7 +143,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     cores = os.cpu_count() or 1
     games = list(dict.fromkeys(g for g in map(_game_of, items) if g))
     if cores > 1 and len(games) > 1:
-        from sim import warmup
+        from sim.jit import warmup
 
         started = warmup.start(games, workers=cores - 1)
         if "dungeon" in started:
@@ -154,7 +154,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 def pytest_runtest_setup(item: pytest.Item) -> None:
     game = _game_of(item)
     if game:
-        from sim import warmup
         from sim.games import get_game
+        from sim.jit import warmup
 
         warmup.wait_for(game, get_game(game).title)

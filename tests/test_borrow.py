@@ -1,4 +1,4 @@
-"""``sim.borrow``: a borrowed array is the same data with a null meminfo (no reference counting), and nothing else.
+"""``sim.jit.borrow``: a borrowed array is the same data with a null meminfo (no reference counting), and nothing else.
 
 The meminfo is read with a small intrinsic: the contract is that numba's refcount operations on a borrowed
 array find a null meminfo (a null check instead of an atomic add), while the arrays the caller owns keep theirs.
@@ -13,7 +13,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from sim.borrow import borrow
+from sim.jit.borrow import borrow
 
 
 @intrinsic

@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import cache, codehash
-from sim.codehash import closure, module_file, source_key
-from sim.jitcache import kernel_dir
+from sim.core import cache
+from sim.jit import codehash
+from sim.jit.codehash import closure, module_file, source_key
+from sim.jit.jitcache import kernel_dir
 from tests.conftest import ROOT, cli_json, run_cli, run_clis
 
 
@@ -27,8 +28,10 @@ def _isolated(tmp_path: Path) -> dict[str, str]:
 def test_kernel_closure_covers_imports_and_nothing_else():
     play = module_file("sim.games.dungeon.play")
     deps = {str(p.relative_to(ROOT)) for p in closure(play)}
-    assert {"sim/games/dungeon/play.py", "policies/dungeon.py", "sim/rng.py", "sim/games/dungeon/rules.py"} <= deps
-    assert "sim/report.py" not in deps and "sim/cli/__init__.py" not in deps and "sim/games/kniffel/play.py" not in deps
+    assert {"sim/games/dungeon/play.py", "policies/dungeon/bots.py", "sim/core/rng.py",
+            "sim/games/dungeon/rules.py"} <= deps
+    assert "sim/report/outputs.py" not in deps and "sim/cli/__init__.py" not in deps
+    assert "sim/games/kniffel/play.py" not in deps
 
 
 @pytest.fixture
@@ -105,7 +108,7 @@ def test_solver_table_key_has_rules_and_code_version():
     assert p.name == f"optimal-abc-{code}.npz"
     assert code != codehash.code_version("sim.games.dadox.solve_win")
     deps = {str(q.relative_to(ROOT)) for q in closure(module_file("sim.games.kniffel.solve"))}
-    assert {"sim/games/kniffel/solve.py", "sim/games/kniffel/rules.py", "sim/dice.py"} <= deps
+    assert {"sim/games/kniffel/solve.py", "sim/games/kniffel/rules.py", "sim/core/dice.py"} <= deps
     # Dadox's optimal-win table (game.py) is keyed by the win solver, whose closure holds the turn recursion
     deps = {str(q.relative_to(ROOT)) for q in closure(module_file("sim.games.dadox.solve_win"))}
     assert {"sim/games/dadox/solve_win.py", "sim/games/dadox/solve.py", "sim/games/dadox/tables.py"} <= deps
@@ -191,7 +194,7 @@ def test_configs_list_and_copy(tmp_path):
 COMPILE_SNIPPET = """
 from numba import njit
 import numpy as np
-from sim.progress import compiling
+from sim.jit.progress import compiling
 
 @njit
 def f(x):
@@ -238,7 +241,7 @@ def test_compile_seconds_counts_only_compiling():
     """What ``solve --fresh`` subtracts from its timing: seconds numba spent compiling inside the block."""
     from numba import njit
 
-    from sim.progress import compile_seconds
+    from sim.jit.progress import compile_seconds
 
     @njit
     def twice(x):
@@ -260,16 +263,16 @@ def test_an_uncachable_kernel_is_a_warning_not_a_crash():
 
     from numba.core import caching
 
-    from sim.jitcache import ProjectLocator
+    from sim.jit.jitcache import ProjectLocator
 
     impl = caching.CompileResultCacheImpl.__new__(caching.CompileResultCacheImpl)
-    impl._locator, impl._lineno = ProjectLocator(module_file("sim.rng")), 1
+    impl._locator, impl._lineno = ProjectLocator(module_file("sim.core.rng")), 1
     cres = SimpleNamespace(lifted=(), library=SimpleNamespace(has_dynamic_globals=True),
-                           fndesc=SimpleNamespace(qualname="sim.rng.kernel"))
+                           fndesc=SimpleNamespace(qualname="sim.core.rng.kernel"))
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         assert impl.check_cachable(cres) is False
     assert [str(w.message) for w in seen] == [
         'Cannot cache compiled function "kernel" as it uses dynamic globals (such as ctypes pointers and large global '
         'arrays)']
-    assert seen[0].filename == str(module_file("sim.rng"))
+    assert seen[0].filename == str(module_file("sim.core.rng"))

@@ -10,13 +10,13 @@ import pandas as pd
 import pytest
 from pydantic import Field
 
-from sim import stats
-from sim.batch import run_batch
-from sim.calibrate import calibrate, field_bounds, parse_target
-from sim.config import ConfigError, DicesimError, Strict, parse_override, set_path, validate
+from sim.core import stats
+from sim.core.batch import run_batch
+from sim.core.config import ConfigError, DicesimError, Strict, parse_override, set_path, validate
+from sim.core.schema import Column
+from sim.experiments.calibrate import calibrate, field_bounds, parse_target
 from sim.games import get_game
 from sim.games.base import Game
-from sim.schema import Column
 from tests.conftest import cli_here
 
 

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pandas as pd
 import pytest
 
-from sim.sweep import load_sweep, run_sweep
+from sim.experiments.sweep import load_sweep, run_sweep
 from tests.conftest import run_cli
 
 distributed = pytest.importorskip("distributed")
@@ -80,7 +80,7 @@ set = { "analysis.trap_lift" = 1.0, "analysis.trap_pick_rate" = 0.0, "analysis.m
 def test_analysis_fields_decide_the_metrics_locally_on_dask_and_after_resume(cluster, tmp_path):
     """Games hold no per-run state: an ``analysis.*`` field reaches the metrics wherever the runs were played
     (this process, Dask workers) and when a resumed sweep computes them from stored parts without playing."""
-    from sim.batch import run_batch
+    from sim.core.batch import run_batch
     from sim.games import get_game
 
     sweep = tmp_path / "a.toml"

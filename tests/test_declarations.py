@@ -1,5 +1,6 @@
-"""The engine's declaration helpers on their own: table packing (``sim.schema``), event decoding
-(``sim.events``), game options, the interval helpers in ``sim.stats`` and the common charts (``sim.charts``)."""
+"""The engine's declaration helpers on their own: table packing (``sim.core.schema``), event decoding
+(``sim.core.events``), game options, the interval helpers in ``sim.core.stats`` and the common charts
+(``sim.report.charts``)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim import charts, stats
-from sim.config import DicesimError
-from sim.events import EventKind, EventLog, render_generic
+from sim.core import stats
+from sim.core.config import DicesimError
+from sim.core.events import EventKind, EventLog, render_generic
+from sim.core.schema import Column, columns_of, pack, validate
 from sim.games.base import Option
-from sim.schema import Column, columns_of, pack, validate
+from sim.report import charts
 
 COLS = (Column("run", "int64"), Column("a", "int16"), *columns_of(["b0", "b1"], "int8", "box {name}"))
 
@@ -59,7 +61,7 @@ def test_events_decode_by_the_kind_column_with_spans_and_skips():
 
 
 def test_generic_render_uses_templates_then_fields():
-    from sim.events import Replay
+    from sim.core.events import Replay
 
     rep = Replay("x", 1, 0, ["p"], {}, [{"facts": {}, "events": LOG.decode(np.array([[2, 0, 4, 5, 6, 0],
                                                                                      [3, 7, 1, 0, 0, 12]]))}], [])

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import stats
-from sim.config import ConfigError, config_hash, load_config, parse_override
-from sim.dice import best_subkeep, expect_over_rerolls, multisets
+from sim.core import stats
+from sim.core.config import ConfigError, config_hash, load_config, parse_override
+from sim.core.dice import best_subkeep, expect_over_rerolls, multisets
+from sim.core.rng import die, new_stream, next_die, stream_key
 from sim.games.kniffel.config import KniffelConfig
-from sim.rng import die, new_stream, next_die, stream_key
 
 
 def test_streams_are_reproducible_and_distinct():

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.batch import run_batch
+from sim.core.batch import run_batch
 from sim.games import available, get_game
 from sim.games.base import CAPABILITIES
 from tests.conftest import ROOT, cli_here
@@ -116,7 +116,7 @@ def test_declared_columns_are_the_table(name, tables):
 @pytest.mark.parametrize("name", GAMES)
 def test_replay_is_the_batch_row(name, tables):
     """The replay's own account of its run (the table rows it produced) equals that run's rows in the batch."""
-    from sim.events import replay, replay_json
+    from sim.core.events import replay, replay_json
 
     g, cfg, seats, opts, c = setup(name)
     g.prepare(cfg, seats, opts)
@@ -138,7 +138,7 @@ def test_replay_is_the_batch_row(name, tables):
 @pytest.mark.parametrize("name", GAMES)
 def test_truncation_is_reported_by_the_engine(name):
     """A log that filled its room is reported, in the text and the JSON, the same way for every game."""
-    from sim import events
+    from sim.core import events
 
     g, cfg, seats, opts, _ = setup(name)
     assert g.events is not None, f"{name} declares no event log"
@@ -192,7 +192,7 @@ def cluster():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_dask_equals_local(name, tables, cluster):
-    from sim.backends import DaskBackend
+    from sim.core.backends import DaskBackend
 
     backend = DaskBackend(cluster.scheduler_address)
     try:

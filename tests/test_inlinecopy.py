@@ -1,4 +1,5 @@
-"""The inliner's one-copy patch (``sim.inlinecopy``) is in place and compiles exactly the code numba's own copy does."""
+"""The inliner's one-copy patch (``sim.jit.inlinecopy``) is in place and compiles exactly the code numba's own copy
+does."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ PROBE = """
 import sys
 import numpy as np
 from numba import njit
-import sim.jitcache  # installs the patch unless DICESIM_FAST_INLINE=0
+import sim.jit.jitcache  # installs the patch unless DICESIM_FAST_INLINE=0
 from numba.core import inline_closurecall as icc
 
 @njit(inline="always")
@@ -62,7 +63,7 @@ def test_the_patch_applies_to_this_numba():
     """On numba 0.68 the loop the patch replaces is there; a numba that changed it runs unpatched (and slower)."""
     from numba.core import inline_closurecall
 
-    from sim import inlinecopy
+    from sim.jit import inlinecopy
 
     assert inlinecopy.install()
     assert inline_closurecall.InlineWorker.inline_ir.dicesim_fast_copy

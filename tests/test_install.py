@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from sim import __version__, cache
-from sim.codehash import code_hash
+from sim import __version__
+from sim.core import cache
+from sim.jit.codehash import code_hash
 from tests.conftest import ROOT
 
 
@@ -116,7 +117,8 @@ def test_sdist_installs_and_passes_the_smoke_test(dists, installed, tmp_path):
     assert "Building wheel from sdist" in dists["log"]
     with tarfile.open(dists["sdist"]) as tar:
         shipped = {Path(*Path(m).parts[1:]).as_posix() for m in tar.getnames()}
-    assert {"pyproject.toml", "sim/cli/__init__.py", "policies/kniffel.py", "configs/kniffel/no-joker.toml"} <= shipped
+    assert {"pyproject.toml", "sim/cli/__init__.py", "policies/kniffel/bots.py",
+            "configs/kniffel/no-joker.toml"} <= shipped
     assert {str(p.relative_to(ROOT)) for p in (ROOT / "configs").rglob("*.toml")} <= shipped  # every config
     work = tmp_path / "w"
     work.mkdir()

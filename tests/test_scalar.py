@@ -1,4 +1,4 @@
-"""sim.scalar: the kernels' min, max and int() give the builtins' results (ties, signed zeros, NaN, mixed types)."""
+"""sim.jit.scalar: the kernels' min, max and int() give the builtins' results (ties, signed zeros, NaN, mixed types)."""
 
 import math
 
@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from sim.scalar import smax, smin, trunc
+from sim.jit.scalar import smax, smin, trunc
 
 floats = st.floats(allow_nan=True, allow_infinity=True, width=64)
 ints = st.integers(min_value=-(2**62), max_value=2**62)

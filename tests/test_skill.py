@@ -1,4 +1,4 @@
-"""The skill level (``[skill]``, ``sim.skill``) in Kniffel, Dadox, Dungeon24 and Würfel Dungeon.
+"""The skill level (``[skill]``, ``sim.core.skill``) in Kniffel, Dadox, Dungeon24 and Würfel Dungeon.
 
 Statistical checks play fixed seeds; their tolerances come from the sampling error of the paired
 (same runs) or independent differences, at about 3.3 standard errors (a false alarm about once in
@@ -12,11 +12,11 @@ import re
 import numpy as np
 import pytest
 
-from sim.batch import run_batch
-from sim.config import CONFIG_DIR as ROOT_CONFIGS
-from sim.config import ConfigError
+from sim.core.batch import run_batch
+from sim.core.config import CONFIG_DIR as ROOT_CONFIGS
+from sim.core.config import ConfigError
+from sim.core.skill import LEVELS, rules_hash
 from sim.games import get_game
-from sim.skill import LEVELS, rules_hash
 from tests.conftest import cli_here
 
 LADDER = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -216,8 +216,8 @@ def test_balance_skill_chart(tmp_path):
     """Dungeon24 win rate by skill: every policy at every level; level 1 is the plain mirror match on the same runs."""
     import json
 
-    from sim.skill_report import LADDER as REPORT_LADDER
-    from sim.skill_report import balance_skill
+    from sim.report.skill import LADDER as REPORT_LADDER
+    from sim.report.skill import balance_skill
 
     g = get_game("dungeon24")
     extras = balance_skill(g, g.load(), tmp_path, 1000, SEED)
@@ -251,8 +251,8 @@ def test_dungeon_balance_skill_chart(tmp_path):
     rate on the same runs, and skill pays on every difficulty the policy wins at all."""
     import json
 
-    from sim.skill_report import LADDER as REPORT_LADDER
-    from sim.skill_report import balance_skill
+    from sim.report.skill import LADDER as REPORT_LADDER
+    from sim.report.skill import balance_skill
 
     g = get_game("dungeon")
     balance_skill(g, g.load(), tmp_path, 1000, SEED)

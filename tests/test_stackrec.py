@@ -1,4 +1,4 @@
-"""``sim.stackrec``: a record on the stack reads and writes like one in an array, is zeroed at each call, and LLVM
+"""``sim.jit.stackrec``: a record on the stack reads and writes like one in an array, is zeroed at each call, and LLVM
 keeps it in registers once every step that takes it is inlined (the reason it exists: the fight's record)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 import numpy as np
 from numba import njit
 
-from sim.stackrec import stack_record
+from sim.jit.stackrec import stack_record
 from tests.conftest import ROOT
 
 DT = np.dtype([("a", np.float64), ("n", np.int64), ("ok", np.bool_), ("b", np.float64)], align=True)

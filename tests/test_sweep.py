@@ -15,10 +15,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim.batch import run_batch
-from sim.config import ConfigError, DicesimError, config_hash
+from sim.core.batch import run_batch
+from sim.core.config import ConfigError, DicesimError, config_hash
+from sim.experiments.sweep import load_sweep, run_sweep
 from sim.games import get_game
-from sim.sweep import load_sweep, run_sweep
 from tests.conftest import ROOT, cli_here, run_cli
 
 # 4 points x 2 policies x 8 chunks = 64 atomic parts: long enough to be killed mid-way

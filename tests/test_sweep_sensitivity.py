@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from sim.sensitivity import base_point, elasticities, tornado_chart
+from sim.experiments.sensitivity import base_point, elasticities, tornado_chart
 
 
 def table() -> pd.DataFrame:

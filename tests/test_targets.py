@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from sim.config import ConfigError
-from sim.targets import check_targets, load_targets, verdict
+from sim.core.config import ConfigError
+from sim.experiments.targets import check_targets, load_targets, verdict
 from tests.conftest import ROOT, cli_here, run_clis
 
 

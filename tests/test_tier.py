@@ -1,4 +1,4 @@
-"""The Würfel Dungeon's two compile tiers (``sim.tier``): only inlining differs, each has its own cache key, a
+"""The Würfel Dungeon's two compile tiers (``sim.jit.tier``): only inlining differs, each has its own cache key, a
 process picks full once it is cached, and a quick run starts exactly one background compile of the full tier.
 
 The golden tables (``test_golden.py``) run on the quick tier here (``conftest.py``); they were written by the full
@@ -21,10 +21,10 @@ PROBE = """
 import json, sys
 from pathlib import Path
 import numba.core.registry
-from sim import tier
-from sim.codehash import PROJECT_ROOT, module_file, module_name
-from sim.jitcache import kernel_dir
-from sim.warmup import _marker
+from sim.jit import tier
+from sim.jit.codehash import PROJECT_ROOT, module_file, module_name
+from sim.jit.jitcache import kernel_dir
+from sim.jit.warmup import _marker
 mods = sorted(module_name(p) for pkg in ("sim", "policies") for p in (PROJECT_ROOT / pkg).rglob("*.py")
               if (b"inline=INLINE" in p.read_bytes() or p.parent.name == "dungeon") and p.name != "tier.py")
 options = {}
@@ -53,7 +53,7 @@ def _probe(cache: Path, tier: str | None) -> dict:
 def test_tiers_differ_only_in_inlining_and_in_their_cache_keys(tmp_path):
     quick, full = _probe(tmp_path, "quick"), _probe(tmp_path, "full")
     assert (quick["tier"], full["tier"]) == ("quick", "full")
-    assert {m.split(".")[-1] for m in quick["mods"]} >= {"play", "rules", "dungeon_turn"}  # the kernel's modules
+    assert {m.split(".")[-1] for m in quick["mods"]} >= {"play", "rules", "turn"}  # the kernel's modules
     assert quick["options"].keys() == full["options"].keys() and len(quick["options"]) > 30
     inlined = [f for f, o in full["options"].items() if o.get("inline") == "always"]
     assert len(inlined) > 30
@@ -93,8 +93,8 @@ def test_a_bad_tier_is_one_error_line(tmp_path):
 
 @pytest.fixture
 def fake_spawn(tmp_path, monkeypatch):
-    """``sim.tier`` in a quick process with an empty cache; starting the compile only records what it would run."""
-    from sim import tier
+    """``sim.jit.tier`` in a quick process with an empty cache; starting the compile only records what it would run."""
+    from sim.jit import tier
 
     calls: list = []
 
@@ -115,7 +115,7 @@ def test_background_compile_starts_once(fake_spawn, tmp_path, monkeypatch):
     assert log is not None and log.parent == tmp_path / "numba" / "warm"
     (args, env, _), = calls
     lock = tier._lock()
-    assert args[1:] == ["-m", "sim.warmup", "dungeon", "--release", str(lock)] and env["DICESIM_TIER"] == "full"
+    assert args[1:] == ["-m", "sim.jit.warmup", "dungeon", "--release", str(lock)] and env["DICESIM_TIER"] == "full"
     assert lock.read_text() == str(os.getpid())
     assert tier.state() == {"game": "dungeon", "tier": "quick", "full_cached": False, "full_compiling": True}
 
@@ -135,7 +135,7 @@ def test_background_compile_starts_once(fake_spawn, tmp_path, monkeypatch):
 def test_the_background_compile_time_it_announces_is_this_machines(fake_spawn):
     """The note's "about N min of CPU" scales with this machine's own quick-tier compile (a slow machine is slow at
     both), and is the full tier's own record once it has compiled here."""
-    from sim import progress
+    from sim.jit import progress
 
     tier, _ = fake_spawn
     default = progress.DEFAULT_ESTIMATE_S
@@ -151,7 +151,7 @@ def test_the_background_compile_time_it_announces_is_this_machines(fake_spawn):
 def test_a_compile_not_yet_measured_here_is_estimated_at_this_machines_pace(fake_spawn):
     """A first run on a slow machine: Kniffel's compile took 4x its built-in figure, so the Würfel Dungeon's wait is
     announced at 4x its own (a fixed figure made the wait read "longer than estimated" from its first line)."""
-    from sim import progress, warmup
+    from sim.jit import progress, warmup
 
     default = progress.DEFAULT_ESTIMATE_S
     assert progress.machine_factor() == 1.0 and progress.estimate("dadox") == default["dadox"]
@@ -165,7 +165,7 @@ def test_a_compile_not_yet_measured_here_is_estimated_at_this_machines_pace(fake
 
 
 def test_the_background_process_is_detached_and_lowest_priority(tmp_path):
-    from sim import tier
+    from sim.jit import tier
 
     log = tmp_path / "probe.log"
     probe = "import os, sys; print(os.nice(0), os.getsid(0) == os.getpid(), sys.stdin.read() == '', flush=True)"
@@ -188,7 +188,7 @@ def test_a_command_on_quick_kernels_starts_it_and_says_so(fake_spawn):
 def test_warmup_releases_its_lock_however_it_ends(tmp_path):
     lock = tmp_path / "x.compiling"
     lock.write_text("1")
-    out = subprocess.run([sys.executable, "-m", "sim.warmup", "nosuchgame", "--release", str(lock)], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "sim.jit.warmup", "nosuchgame", "--release", str(lock)], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode != 0 and not lock.exists()
 
@@ -196,7 +196,7 @@ def test_warmup_releases_its_lock_however_it_ends(tmp_path):
 def test_a_background_compile_keeps_its_cpu_figure_for_the_next_estimate(fake_spawn, tmp_path, monkeypatch, capsys):
     """The detached full-tier compile has no parent to read its figure: it records it itself, so the next note
     says this machine's minutes."""
-    from sim import progress, warmup
+    from sim.jit import progress, warmup
 
     lock = tmp_path / "x.compiling"
     lock.write_text("1")
@@ -207,9 +207,9 @@ def test_a_background_compile_keeps_its_cpu_figure_for_the_next_estimate(fake_sp
 
 
 def test_a_compile_wait_is_estimated_from_the_cpu_its_process_gets(monkeypatch):
-    """``sim.warmup`` says how long a background compile has left: its CPU estimate less the CPU it used, stretched
+    """``sim.jit.warmup`` says how long a background compile has left: its CPU estimate less the CPU it used, stretched
     by the share of a core it got (a loaded machine made "about 1 s more" out of a compile that took 109 s)."""
-    from sim import warmup
+    from sim.jit import warmup
 
     spin = "import time\nt = time.process_time()\nwhile time.process_time() - t < 2.5: pass\ntime.sleep(60)"
     proc = subprocess.Popen([sys.executable, "-c", spin])
@@ -229,7 +229,7 @@ def test_a_compile_wait_is_estimated_from_the_cpu_its_process_gets(monkeypatch):
         # progress line says so instead of repeating its first guess
         monkeypatch.setattr(warmup, "estimate", lambda game: 2.0)
         assert warmup._wall_left("g") is None
-        from sim.progress import Ticker
+        from sim.jit.progress import Ticker
 
         ticker = Ticker("compiling g kernels", 30.0, left=lambda: warmup._wall_left("g"))
         assert ticker.line().endswith("s so far (longer than estimated on this machine)")

@@ -16,11 +16,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim.batch import run_batch
-from sim.config import ConfigError, DicesimError, config_hash, read_toml
+from sim.core.batch import run_batch
+from sim.core.config import ConfigError, DicesimError, config_hash, read_toml
+from sim.experiments.tune import config_toml, run_tune
+from sim.experiments.tune_file import is_rate, load_tune
 from sim.games import get_game
-from sim.tune import config_toml, run_tune
-from sim.tune_file import is_rate, load_tune
 from tests.conftest import ROOT, cli_here, run_cli
 
 # greedy earns the upper bonus in 28 % of games and averages 215 points: the bonus rate depends on the

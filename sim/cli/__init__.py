@@ -16,7 +16,7 @@ except ImportError:  # pragma: no cover - older typer on plain click
     from click import exceptions as click_exc
 
 from sim.cli.common import JsonOpt, SchedulerOpt, app
-from sim.config import DicesimError
+from sim.core.config import DicesimError
 
 # the commands register on ``app`` in help order
 # isort: off
@@ -30,8 +30,8 @@ def main() -> None:
     """Entry point: typer app with one-line errors and exit code 2 for every user error."""
     try:
         app(standalone_mode=False)
-        if "sim.tier" in sys.modules:  # the command compiled or loaded kernels of a tiered game
-            sys.modules["sim.tier"].after_command()
+        if "sim.jit.tier" in sys.modules:  # the command compiled or loaded kernels of a tiered game
+            sys.modules["sim.jit.tier"].after_command()
     except DicesimError as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)

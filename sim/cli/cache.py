@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 
 from sim.cli.common import JsonOpt, _emit, app
-from sim.config import CONFIG_DIR, DicesimError
+from sim.core.config import CONFIG_DIR, DicesimError
 
 cache_app = typer.Typer(no_args_is_help=True, help="What dicesim has cached (compiled kernels, solved tables).")
 app.add_typer(cache_app, name="cache")
@@ -20,7 +20,7 @@ app.add_typer(cache_app, name="cache")
 def _version(value: bool) -> None:
     if value:
         from sim import __version__
-        from sim.codehash import code_hash
+        from sim.jit.codehash import code_hash
 
         print(f"dicesim {__version__} (code {code_hash()})")
         raise typer.Exit()
@@ -34,7 +34,7 @@ def _root(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress or compile notices on stderr"),
 ) -> None:
     """Monte Carlo balance simulator for dice games. Every command takes --help."""
-    from sim.progress import set_quiet
+    from sim.jit.progress import set_quiet
 
     if quiet:
         set_quiet(True)
@@ -75,7 +75,8 @@ def _mb(n: int) -> str:
 @cache_app.command("info")
 def cache_info(as_json: bool = JsonOpt) -> None:
     """Show where the caches are, what they hold and how big they are."""
-    from sim import cache, tier
+    from sim.core import cache
+    from sim.jit import tier
 
     d = cache.info()
     d["tier"] = t = tier.state()
@@ -93,7 +94,7 @@ def cache_info(as_json: bool = JsonOpt) -> None:
 @cache_app.command("clear")
 def cache_clear(as_json: bool = JsonOpt) -> None:
     """Remove every compiled kernel and solved table (the next run compiles and solves again)."""
-    from sim import cache
+    from sim.core import cache
 
     freed = cache.clear()
     _emit({"cleared": str(cache.cache_root()), "bytes": freed}, as_json, f"cleared {cache.cache_root()} ({_mb(freed)})")

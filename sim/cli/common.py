@@ -94,7 +94,7 @@ def _emit(summary: dict[str, Any], as_json: bool, human: str) -> None:
 
 
 def _jsonable(o: Any) -> Any:
-    from sim.report import json_default
+    from sim.report.outputs import json_default
 
     return json_default(o)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, _emit, _jsonable, app, setup
-from sim.config import DicesimError
+from sim.core.config import DicesimError
 
 
 @app.command()
@@ -24,7 +24,7 @@ def matchup(
     as_json: bool = JsonOpt,
 ) -> None:
     """The people matchup matrix: win rate of A's people (rows) vs B's people (columns), seat-swapped."""
-    from sim.batch import check_n
+    from sim.core.batch import check_n
 
     check_n(n)
     g, cfg, _ = setup(game, config, set_, {})

@@ -93,12 +93,12 @@ def compare(
 def report(out: Path = typer.Argument(..., help="an output folder of play/compare")) -> None:
     """Rebuild charts and report.html of an output folder (or a balance report's dashboard) from stored tables."""
     from sim.games import GAMES
-    from sim.report import build_report
+    from sim.report.outputs import build_report
 
     found = {p.parent.name for p in Path(out).glob("*/manifest.json")}
     games = [g for g in GAMES if g in found] + sorted(found - set(GAMES))
     if not (Path(out) / "manifest.json").is_file() and games:
-        from sim.balance import write_dashboard
+        from sim.report.balance import write_dashboard
 
         for name in games:
             build_report(Path(out) / name)
@@ -116,10 +116,10 @@ def balance(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress or compile notices (also: dicesim --quiet)"),
 ) -> None:
     """The default balance report over all games: reports/latest/report.html."""
-    from sim import warmup
-    from sim.balance import balance_report
     from sim.games import available
-    from sim.progress import set_quiet
+    from sim.jit import warmup
+    from sim.jit.progress import set_quiet
+    from sim.report.balance import balance_report
 
     if quiet:
         set_quiet(True)

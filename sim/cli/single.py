@@ -9,7 +9,7 @@ from typing import Any
 import typer
 
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, _emit, _jsonable, app, setup, with_game_options
-from sim.config import DicesimError
+from sim.core.config import DicesimError
 
 
 @app.command()
@@ -27,7 +27,7 @@ def solve(
     """Build (or load the cached) exact solution and print its expected value."""
     g, cfg, options = setup(game, config, set_, game_opts or {})
     options = {**options, "no_cache": fresh}
-    from sim.progress import compiling
+    from sim.jit.progress import compiling
 
     with compiling(g.name, g.title):
         result = g.solve(cfg, options)
@@ -57,7 +57,7 @@ def replay(
     seats = g.seat_policies(policy or g.report_policies[-1], options)
     g.prepare(cfg, seats, options)
     if as_json:
-        from sim.events import replay_json
+        from sim.core.events import replay_json
 
         _emit(replay_json(g, cfg, seats, seed, run, options), True, "")
         return
@@ -79,7 +79,7 @@ def describe(
     d = g.describe(cfg, options)
     cols = g.table_columns(cfg, options)
     if cols and "columns" not in d:  # the per-run table a batch writes, as the game declares it
-        from sim.schema import describe_columns
+        from sim.core.schema import describe_columns
 
         d["columns"] = describe_columns(cols)
     _emit(d, as_json, json.dumps(d, indent=2, default=_jsonable, ensure_ascii=False))

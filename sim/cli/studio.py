@@ -14,8 +14,8 @@ from pathlib import Path
 import typer
 
 from sim.cli.common import app
-from sim.config import DicesimError
-from sim.progress import say
+from sim.core.config import DicesimError
+from sim.jit.progress import say
 
 
 def _check_free(host: str, port: int) -> None:
@@ -43,7 +43,7 @@ def studio(
     if not 0 < port < 65536:
         raise DicesimError(f"--port must be 1..65535, got {port}")
     _check_free(host, port)
-    from sim import tier
+    from sim.jit import tier
     from sim.studio.app import serve
 
     if tier.compile_full_in_background() is not None:  # a long session: the optimised kernels for the next one

@@ -38,10 +38,10 @@ def sweep(
     no_report: bool = typer.Option(False, "--no-report", help="only the tables, no charts or report.html"),
 ) -> None:
     """Play a grid of config values (paired seeds) and write one row per grid point and policy."""
-    from sim.sweep import load_sweep, metric_names, run_sweep
+    from sim.experiments.sweep import load_sweep, metric_names, run_sweep
 
     if resume and overwrite:
-        from sim.config import DicesimError
+        from sim.core.config import DicesimError
 
         raise DicesimError("--resume and --overwrite exclude each other")
     s = load_sweep(sweep_file)
@@ -93,7 +93,7 @@ def calibrate(
     from types import SimpleNamespace
 
     from sim import api
-    from sim.calibrate import parse_target
+    from sim.experiments.calibrate import parse_target
     from sim.games import get_game
 
     metric, value = parse_target(target)
@@ -128,9 +128,9 @@ def check(
     scheduler: str | None = SchedulerOpt,
 ) -> None:
     """Check balance target bands; exit 1 (with a table of the failing bands) when any fails."""
-    from sim.backends import make_backend
-    from sim.batch import check_n
-    from sim.targets import check_targets, load_targets, verdicts_json, verdicts_table
+    from sim.core.backends import make_backend
+    from sim.core.batch import check_n
+    from sim.experiments.targets import check_targets, load_targets, verdicts_json, verdicts_table
 
     if n is not None:
         check_n(n)
@@ -140,7 +140,7 @@ def check(
     if out:
         import pandas as pd
 
-        from sim.analysis_pages import check_page
+        from sim.report.analysis import check_page
 
         out.parent.mkdir(parents=True, exist_ok=True)
         pd.DataFrame(verdicts_json(verdicts)).to_csv(out, index=False)

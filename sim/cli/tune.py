@@ -27,8 +27,8 @@ def tune(
     no_report: bool = typer.Option(False, "--no-report", help="only the tables and tuned.toml, no report.html"),
 ) -> None:
     """Tune several config fields so that several targets hit their values (scipy search on paired seeds)."""
-    from sim.config import DicesimError
-    from sim.tune import load_tune, result_json, run_tune
+    from sim.core.config import DicesimError
+    from sim.experiments.tune import load_tune, result_json, run_tune
 
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")

@@ -3,7 +3,7 @@
 The engine (batch, backends, stats, report, sweep, CLI) only talks to this interface, so a new game
 gets play/compare/sweep/report/replay for free. A game supplies:
 
-- ``Config``: its pydantic model (``sim.config.Strict``); ``load`` reads TOML + ``--set`` overrides.
+- ``Config``: its pydantic model (``sim.core.config.Strict``); ``load`` reads TOML + ``--set`` overrides.
 - ``policies``: valid policy names; ``report_policies``: those the default report plays.
 - ``option_specs`` (below): game-specific CLI options; values arrive validated by ``check_options``.
 - ``play_chunk(cfg, policies, seed, start, count, options)``: the kernel's output for runs
@@ -28,10 +28,10 @@ Declared once, used by the engine everywhere:
 
 - ``option_specs``: the game's options as ``Option(name, default, type, help, choices)``; the CLI offers them
   (``--players``), ``check_options`` checks type and choices, the studio builds its inputs from them.
-- ``columns`` / ``table_columns(cfg, options)``: the per-run table as ``sim.schema.Column``s; ``play_chunk``
-  returns the kernel's output in that order and ``simulate`` packs it (``sim.schema.pack``).
-- ``events``: the kernel's event log (``sim.events.EventLog``: kinds with named fields); ``replay_log`` plays one
-  run with its log and ``render_replay`` turns the decoded records into text (``sim.events``).
+- ``columns`` / ``table_columns(cfg, options)``: the per-run table as ``sim.core.schema.Column``s; ``play_chunk``
+  returns the kernel's output in that order and ``simulate`` packs it (``sim.core.schema.pack``).
+- ``events``: the kernel's event log (``sim.core.events.EventLog``: kinds with named fields); ``replay_log`` plays one
+  run with its log and ``render_replay`` turns the decoded records into text (``sim.core.events``).
 - ``capabilities``: optional extras a command may ask for, ``supports(name)`` instead of probing for attributes:
   ``"matchup"`` (``matchup``/``matchup_chart``: a people/faction matrix, ``dicesim matchup``), ``"combos"``
   (``combos``: what the game finds in a cup of dice, ``dicesim combos``), ``"replay_row"`` (``replay_log``
@@ -46,14 +46,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from sim.config import DicesimError, Strict, load_config
+from sim.core.config import DicesimError, Strict, load_config
+from sim.core.schema import Column, pack
 from sim.games.options import Option
-from sim.schema import Column, pack
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from sim.events import EventLog, Replay, RunLog
+    from sim.core.events import EventLog, Replay, RunLog
 
 CAPABILITIES = frozenset({"matchup", "combos", "replay_row"})
 __all__ = ["CAPABILITIES", "Game", "Option", "paired_headline"]
@@ -70,7 +70,7 @@ class Game:
     options: ClassVar[dict[str, Any]] = {}  # defaults by name, derived from option_specs
     option_specs: ClassVar[tuple[Option, ...]] = ()
     columns: ClassVar[tuple[Column, ...]] = ()  # the per-run table (see table_columns)
-    events: ClassVar[EventLog | None] = None  # sim.events.EventLog of the replay kernel (None: no replay)
+    events: ClassVar[EventLog | None] = None  # sim.core.events.EventLog of the replay kernel (None: no replay)
     capabilities: ClassVar[frozenset[str]] = frozenset()  # subset of CAPABILITIES this game offers
     seats: ClassVar[int] = 1  # seats a policy list must fill (after options); see seat_count
     chunk: ClassVar[int] = 65_536  # runs per chunk (never changes results; larger favours shared plans)
@@ -161,18 +161,18 @@ class Game:
         return []
 
     def replay_log(self, cfg: Strict, policies: list[str], seed: int, run: int, options: dict[str, Any]) -> RunLog:
-        """One run with its event log: a ``sim.events.RunLog`` (raw log rows, facts, the run's table rows)."""
+        """One run with its event log: a ``sim.core.events.RunLog`` (raw log rows, facts, the run's table rows)."""
         raise DicesimError(f"{self.name} has no replay")
 
     def render_replay(self, replay: Replay, cfg: Strict, options: dict[str, Any]) -> str:
-        """Text of a decoded replay (``sim.events.Replay``); the engine adds the truncation note."""
-        from sim.events import render_generic
+        """Text of a decoded replay (``sim.core.events.Replay``); the engine adds the truncation note."""
+        from sim.core.events import render_generic
 
         return render_generic(replay, self.events)
 
     def replay(self, cfg: Strict, policies: list[str], seed: int, run: int, options: dict[str, Any]) -> str:
         """One run as text, exactly run ``run`` of a batch with ``seed``."""
-        from sim.events import replay_text
+        from sim.core.events import replay_text
 
         if self.events is None:
             raise DicesimError(f"{self.name} has no replay")
@@ -231,7 +231,7 @@ class Game:
     def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """Paired differences (same runs) between the first label and each other: ``primary_metric`` and every
         headline metric in ``per_run`` (rates included: the mean per-run difference of their indicators)."""
-        from sim import stats
+        from sim.core import stats
 
         labels = list(tables)
         if len(labels) < 2:
@@ -250,7 +250,7 @@ class Game:
 
 def paired_headline(base: pd.DataFrame, others: dict[str, pd.DataFrame], base_label: str) -> dict[str, dict[str, Any]]:
     """``"metric: other - base"``: mean per-run difference with its interval (both sides played the same runs)."""
-    from sim import stats
+    from sim.core import stats
 
     out: dict[str, dict[str, Any]] = {}
     for name in base.columns:  # grouped by metric: each metric's differences side by side

@@ -15,7 +15,7 @@ from typing import Any
 
 from nicegui import app, ui
 
-from sim.config import ROOT, DicesimError
+from sim.core.config import ROOT, DicesimError
 from sim.studio import engine, saving
 from sim.studio.calibrate_view import CalibratePanel
 from sim.studio.form_view import ConfigForm

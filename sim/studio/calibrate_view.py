@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from nicegui import ui
 
-from sim.config import DicesimError
+from sim.core.config import DicesimError
 from sim.studio import engine, saving
 from sim.studio.jobs import MANAGER, Job
 from sim.studio.results_view import fmt, fmt_ci

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.backends import Job, chunk_table
-from sim.config import CONFIG_DIR, DicesimError, Strict, config_hash
+from sim.core.backends import Job, chunk_table
+from sim.core.config import CONFIG_DIR, DicesimError, Strict, config_hash
 from sim.games.base import Game
 
 STEP = 2048  # runs per chunk file of a studio sweep
@@ -99,7 +99,7 @@ def load(game: str, config: str | None, sets: list[str]) -> Strict:
     its default (absent from the TOML, which the CLI's ``--set`` refuses) can be edited too; a saved
     studio TOML holds every field, so the same lines work there with ``--config``.
     """
-    from sim.config import parse_override, set_path, validate
+    from sim.core.config import parse_override, set_path, validate
 
     base = get_game(game).load(config or None, [])
     if not sets:
@@ -138,7 +138,7 @@ def check_n(n: Any) -> int:
         value = int(str(n).strip().replace("_", "").replace(",", ""))
     except ValueError:
         raise DicesimError(f"--n must be a positive number of runs, got {n!r}") from None
-    from sim.batch import check_n as check
+    from sim.core.batch import check_n as check
 
     check(value)
     if value > MAX_N:
@@ -163,7 +163,7 @@ _WARM: set[tuple[str, str, str, str]] = set()
 
 
 def _warm_child(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any]) -> None:
-    from sim.batch import run_batch
+    from sim.core.batch import run_batch
 
     g = get_game(game)
     opts = g.check_options(options)
@@ -295,7 +295,7 @@ def difference(cur: PlayResult, prev: PlayResult, name: str) -> dict[str, Any] |
     if paired(cur, prev) and a.get("ci95"):
         x, y = _per_run(cur.game, cur.table, name), _per_run(prev.game, prev.table, name)
         if x is not None and y is not None and len(x) == len(y):
-            from sim.stats import paired_difference
+            from sim.core.stats import paired_difference
 
             d = paired_difference(x, y)
             if math.isclose(float(d["value"]), plain, rel_tol=1e-9, abs_tol=1e-9):
@@ -325,7 +325,7 @@ def charts(cur: PlayResult, prev: PlayResult | None, out_dir: Path) -> list[Path
 
 def write_output(out: Path, res: PlayResult) -> Path:
     """The usual output folder of ``dicesim play`` (tables, charts, manifest, report.html)."""
-    from sim.report import write_outputs
+    from sim.report.outputs import write_outputs
 
     summary = {**res.summary(), "config": res.cfg.model_dump(mode="json")}
     return write_outputs(Path(out), summary, {res.policy: res.table}, {res.policy: res.metrics})
@@ -337,7 +337,7 @@ def write_output(out: Path, res: PlayResult) -> Path:
 def sweep(game: str, base_config: Path, policy: str, options: dict[str, Any], n: int, seed: int,
           grid: dict[str, list[Any]], out: Path) -> pd.DataFrame:
     """A grid sweep on paired seeds over ``grid`` with the edited config as its base; the tidy table."""
-    from sim.sweep import run_sweep, sweep_from_dict
+    from sim.experiments.sweep import run_sweep, sweep_from_dict
 
     s = sweep_from_dict({"game": game, "policies": [policy], "n": n, "seed": seed, "chunk": STEP,
                          "config": str(base_config), "grid": grid, "options": options}, "studio sweep")
@@ -357,7 +357,7 @@ def sweep_done(out: Path) -> int:
 
 def sweep_charts(table: pd.DataFrame, fields: list[str], metric: str, base: dict[str, Any], out: Path) -> list[Path]:
     """A line chart with 95 % bands per swept field and, for two fields, the heatmap."""
-    from sim.sweep_report import heatmap, line_chart
+    from sim.report.sweep import heatmap, line_chart
 
     out.mkdir(parents=True, exist_ok=True)
     paths = [line_chart(table, f, [metric], base, out / f"sweep_{i}.png") for i, f in enumerate(fields)]
@@ -370,7 +370,7 @@ def calibrate(game: str, config: str | None, sets: list[str], fld: str, metric: 
               options: dict[str, Any], n: int, seed: int, on_runs: Callable[[int], None],
               cancel: threading.Event) -> dict[str, Any]:
     """``dicesim calibrate`` on the edited config: the field value that hits the target (paired seeds)."""
-    from sim.calibrate import calibrate as run
+    from sim.experiments.calibrate import calibrate as run
 
     c = run(get_game(game), fld, metric, target, policy, n=n, seed=seed, config=config or None, sets=sets,
             options=options, backend=StudioBackend(on_runs, cancel), log=False)

@@ -13,7 +13,7 @@ from typing import Any
 
 from nicegui import ui
 
-from sim.config import DicesimError
+from sim.core.config import DicesimError
 from sim.studio import engine
 from sim.studio.form import FieldSpec, changed, field_specs, set_line
 

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim.config import DicesimError
+from sim.core.config import DicesimError
 from sim.studio.engine import Cancelled
 
 log = logging.getLogger("dicesim.studio")

@@ -12,7 +12,7 @@ from typing import Any
 
 import tomli_w
 
-from sim.config import Strict
+from sim.core.config import Strict
 
 
 def _drop_none(v: Any) -> Any:

@@ -1,7 +1,7 @@
 """The Sweep tab: one or two config fields over a range, every point on the same seeds.
 
 The sweep starts from the edited config (saved as a whole TOML file, so every field is set) and runs
-through ``sim.sweep`` in the background; its progress is the chunk files the resumable sweep has
+through ``sim.experiments.sweep`` in the background; its progress is the chunk files the resumable sweep has
 written. The result is a line chart with 95 % bands per field and, for two fields, the heatmap.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from nicegui import ui
 
-from sim.config import DicesimError
+from sim.core.config import DicesimError
 from sim.studio import engine, saving
 from sim.studio.jobs import MANAGER, Job
 from sim.studio.results_view import chart_images, fmt, fmt_ci

@@ -8,8 +8,8 @@ from functools import cache
 import numpy as np
 import pytest
 
-from policies.dadox import POLICIES
-from sim.config import CONFIG_DIR
+from policies.dadox.bots import POLICIES
+from sim.core.config import CONFIG_DIR
 from sim.games.dadox import play as P
 from sim.games.dadox.config import freeze, freeze_policies
 from sim.games.dadox.game import GAME

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.batch import run_batch
-from sim.config import CONFIG_DIR, DicesimError
+from sim.core.batch import run_batch
+from sim.core.config import CONFIG_DIR, DicesimError
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.game import GAME
@@ -220,7 +220,7 @@ def test_cli_solve_describe_play():
 
 def test_report_redraws_with_the_stored_config(tmp_path, monkeypatch):
     """``dicesim report`` draws the bank thresholds of the config the run used, not the default one."""
-    from sim.report import build_report
+    from sim.report.outputs import build_report
 
     res = run_cli("play", "dadox", "--config", str(CONFIG_DIR / "dadox" / "house.toml"), "--policy", "threshold",
                   "--n", "200", "--out", str(tmp_path))

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.config import CONFIG_DIR, ConfigError, load_config
-from sim.dice import dice_of, index_of_dice
+from sim.core.config import CONFIG_DIR, ConfigError, load_config
+from sim.core.dice import dice_of, index_of_dice
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
 from sim.games.dadox.tables import (

@@ -9,7 +9,7 @@ from math import factorial
 import numpy as np
 import pytest
 
-from sim.config import CONFIG_DIR, DicesimError, load_config
+from sim.core.config import CONFIG_DIR, DicesimError, load_config
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
 from sim.games.dadox.solve import need_range, solve_turn

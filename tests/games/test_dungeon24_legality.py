@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from policies.dungeon24 import POLICIES
+from policies.dungeon24.bots import POLICIES
 from sim.games import get_game
 from sim.games.dungeon24 import game as G
 from sim.games.dungeon24 import play

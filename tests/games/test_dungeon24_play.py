@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.batch import run_batch
-from sim.config import DicesimError
+from sim.core.batch import run_batch
+from sim.core.config import DicesimError
 from sim.games import get_game
 from sim.games.dungeon24 import game as G
 from sim.games.dungeon24 import play
@@ -164,7 +164,7 @@ def test_arrangement_search_finds_a_pyramid_no_worse_than_the_policy():
     res = G.best_arrangement(CFG, "greedy", "greedy", "gruenlinge", "untote", n=1000, seed=3)
     assert len(res["all"]) == 120 and res["all"][0]["win_rate"] >= res["all"][-1]["win_rate"]
     policy_perm = np.empty(5, np.int64)
-    from policies.dungeon24 import GREEDY, arrange
+    from policies.dungeon24.bots import GREEDY, arrange
 
     arrange(GREEDY, G.frozen(CFG)[1][0], np.zeros(1, np.uint64), policy_perm)
     rates = {tuple(r["arrangement"]): r["win_rate"] for r in res["all"]}

@@ -13,9 +13,9 @@ import itertools
 import numpy as np
 import pytest
 
-from policies import dungeon24 as P
-from policies import dungeon24_rating as PR
-from sim.config import load_config
+from policies.dungeon24 import bots as P
+from policies.dungeon24 import rating as PR
+from sim.core.config import load_config
 from sim.games.dungeon24 import rules as R
 from sim.games.dungeon24.config import Dungeon24Config, freeze
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.config import ConfigError, load_config
+from sim.core.config import ConfigError, load_config
 from sim.games.dungeon24 import rules as R
 from sim.games.dungeon24.config import Dungeon24Config, freeze
 
@@ -287,7 +287,7 @@ def test_bad_config_is_a_config_error(override):
 
 
 def test_variant_configs_load():
-    from sim.config import CONFIG_DIR
+    from sim.core.config import CONFIG_DIR
 
     for path in sorted((CONFIG_DIR / "dungeon24").glob("*.toml")):
         freeze(load_config(Dungeon24Config, "dungeon24", path))

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policies.dungeon import (
+from policies.dungeon.bots import (
     ADJ_GAIN_HOLD,
     EXPECTIMAX,
     GREEDY,

@@ -11,13 +11,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.batch import run_batch
-from sim.config import DicesimError
+from sim.core.batch import run_batch
+from sim.core.config import DicesimError
+from sim.core.stats import Z95
 from sim.games.dungeon import config as C
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.game import GAME, TM, combos_json, describe, frozen
-from sim.stats import Z95
 
 CFG = GAME.load()
 LEICHT = {"difficulty": "leicht"}
@@ -53,7 +53,7 @@ def test_chunking_does_not_change_the_table(policy, n):
 
 THREAD_SCRIPT = """
 import hashlib, pandas as pd
-from sim.batch import run_batch
+from sim.core.batch import run_batch
 from sim.games.dungeon.game import GAME
 cfg = GAME.load()
 for pol, n in (("vorschlag", 4000), ("expectimax", 600)):
@@ -311,9 +311,9 @@ def test_metrics_shape():
 
 
 def test_survival_chart_shows_the_survival_metrics():
-    """The chart's points (``sim.charts.survival`` of each run's last point) are the metric table's survival rates,
-    intervals included, then the win rate."""
-    from sim import stats
+    """The chart's points (``sim.report.charts.survival`` of each run's last point) are the metric table's survival
+    rates, intervals included, then the win rate."""
+    from sim.core import stats
     from sim.games.dungeon.charts import last_point
 
     t = table("vorschlag", 1500, seed=5)

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.batch import run_batch
-from sim.config import ConfigError, DicesimError
+from sim.core.batch import run_batch
+from sim.core.config import ConfigError, DicesimError
 from sim.games.dungeon import config as C
 from sim.games.dungeon.game import GAME
 

@@ -6,15 +6,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.batch import run_batch
-from sim.config import DicesimError, load_config
+from sim.core.batch import run_batch
+from sim.core.config import DicesimError, load_config
+from sim.core.rng import new_stream
 from sim.games.dungeon import config as C
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon import tables as T
 from sim.games.dungeon.config import DungeonConfig, freeze
 from sim.games.dungeon.game import GAME, TM, frozen, upgrade_stats
-from sim.rng import new_stream
 
 CFG = load_config(DungeonConfig, "dungeon")
 FZ = freeze(CFG, "leicht")
@@ -333,7 +333,7 @@ def test_upgrade_lift_is_paired_and_causal():
 def test_a_tiny_profile_cache_changes_nothing():
     """With 1 slot per thread greedy's gain look-ups evict the room's profile all the time: the kernel must
     notice the reused slot and rebuild, so every table value equals the run with a roomy cache."""
-    from policies.dungeon import POLICIES
+    from policies.dungeon.bots import POLICIES
     from sim.games.dungeon.table_schema import column_names
 
     n = 300

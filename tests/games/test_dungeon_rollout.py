@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim import stats
-from sim.batch import run_batch
-from sim.config import ConfigError
+from sim.core import stats
+from sim.core.batch import run_batch
+from sim.core.config import ConfigError
 from sim.games import get_game
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rollctl as RC

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.config import ConfigError, load_config
+from sim.core.config import ConfigError, load_config
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig, base_values, freeze, profile_tables
 

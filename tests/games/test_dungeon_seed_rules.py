@@ -232,7 +232,7 @@ def test_boss_rooms_have_a_path_and_elite_bosses(diff):
 def test_thinking_time_per_decision():
     """The time model adds ``time.seconds_per_decision`` per decision: a hold before each roll after the
     first and each turn's assignment, i.e. once per roll of the run; play itself does not change."""
-    from sim.batch import run_batch
+    from sim.core.batch import run_batch
 
     think = CFG.time.seconds_per_decision
     assert think > 0

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.batch import run_batch
+from sim.core.batch import run_batch
 from sim.games import get_game
 from tests.conftest import run_cli
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.config import load_config
+from sim.core.config import load_config
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
 
@@ -146,7 +146,7 @@ def test_fixed_scores_come_from_the_config():
 
 def test_joker_readings_are_listed_as_assumed():
     """The seed leaves two joker readings open: the default config lists both as assumed and marks their lines."""
-    from sim.config import CONFIG_DIR
+    from sim.core.config import CONFIG_DIR
 
     cfg = load_config(KniffelConfig, "kniffel")
     assert sorted(cfg.assumed) == ["joker.stops_rolling", "joker.when_zero"]

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.config import load_config
-from sim.dice import multisets
+from sim.core.config import load_config
+from sim.core.dice import multisets
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
 from sim.games.kniffel.solve import final_values, new_scratch, solve, state_levels, tables, widget

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.batch import run_batch
+from sim.core.batch import run_batch
 from sim.games import get_game
 from sim.games.kniffel.game import policy_label
 

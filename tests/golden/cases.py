@@ -120,7 +120,7 @@ def table_hash(table: pd.DataFrame) -> str:
 
 
 def play_hash(case: Case) -> str:
-    from sim.batch import run_batch
+    from sim.core.batch import run_batch
 
     g, cfg, options, seats = _setup(case)
     batch = run_batch(g, cfg, seats, case.n, SEED, options, chunk=128, progress=False)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.batch import run_batch
+from sim.core.batch import run_batch
 from sim.games import get_game
 from sim.studio.results_view import fmt
 from tests.conftest import ROOT, cli_here
@@ -231,7 +231,7 @@ def test_sweep_a_field_from_the_page(page):
 
 
 def test_save_the_edited_config_and_the_results(page, tmp_path):
-    from sim.config import config_hash
+    from sim.core.config import config_hash
 
     open_field(page, FIELD).fill("0.9")
     page.locator('input[data-testid="n"]').fill("300")
@@ -261,7 +261,7 @@ def test_save_the_edited_config_and_the_results(page, tmp_path):
 
 
 def test_calibrate_a_field_from_the_page(page):
-    from sim.calibrate import calibrate
+    from sim.experiments.calibrate import calibrate
 
     page.locator('input[data-testid="n"]').fill("300")
     run_and_wait(page, "run 1")  # the metric choices come from the last result

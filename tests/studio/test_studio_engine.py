@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from sim.batch import run_batch
+from sim.core.batch import run_batch
 from sim.games import get_game
 from sim.studio import engine
 from sim.studio.engine import Cancelled
@@ -106,7 +106,7 @@ def test_calibrate_finds_a_value_on_the_target():
 
 
 def test_n_is_checked_like_the_cli_and_bounded_by_memory():
-    from sim.config import DicesimError
+    from sim.core.config import DicesimError
 
     assert engine.check_n("20,000") == engine.check_n("20_000") == 20_000
     for bad, msg in (("0", "--n must be a positive number of runs, got 0"), ("x", "--n must be a positive")):

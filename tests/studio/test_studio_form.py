@@ -6,7 +6,7 @@ import tomllib
 
 import pytest
 
-from sim.config import ConfigError, config_hash, load_config, validate
+from sim.core.config import ConfigError, config_hash, load_config, validate
 from sim.studio import engine
 from sim.studio.form import field_specs, is_assumed, set_line, toml_value
 from sim.studio.saving import config_toml, save_config

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.config import DicesimError
+from sim.core.config import DicesimError
 from sim.studio.sweep_view import grid_values
 
 

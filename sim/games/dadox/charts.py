@@ -11,7 +11,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from sim import charts, stats  # noqa: E402
+from sim.core import stats  # noqa: E402
+from sim.report import charts
 
 
 def win_rate_by_seat(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:

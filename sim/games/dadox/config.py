@@ -8,9 +8,9 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from sim.config import ConfigError, GameConfig, Strict
+from sim.core.config import ConfigError, GameConfig, Strict
+from sim.core.skill import Skill, freeze_skill
 from sim.games.dadox import rules as R
-from sim.skill import Skill, freeze_skill
 
 
 class Scoring(Strict):
@@ -117,7 +117,7 @@ def freeze(cfg: DadoxConfig) -> np.ndarray:
 
 
 def freeze_policies(cfg: DadoxConfig) -> np.ndarray:
-    """The policy parameters as the float64 array ``pp`` (indices ``policies.dadox.PP_*``), then the skill levels
-    (``policies.dadox_skill.PP_SKILL + policies.skill.SK_*``)."""
+    """The policy parameters as the float64 array ``pp`` (indices ``policies.dadox.bots.PP_*``), then the skill levels
+    (``policies.dadox.skill.PP_SKILL + policies.skill.SK_*``)."""
     p = cfg.policies
     return np.array([*p.threshold, p.greedy_bank_at, p.random_bank, *freeze_skill(cfg.skill)], dtype=np.float64)

@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from policies.dadox import POLICIES, WIN_POLICIES, Solved
-from sim import stats
-from sim.cache import load_table, save_table, table_path
-from sim.codehash import code_version
-from sim.config import DicesimError, config_hash
-from sim.events import RunLog, Section
+from policies.dadox.bots import POLICIES, WIN_POLICIES, Solved
+from sim.core import stats
+from sim.core.cache import load_table, save_table, table_path
+from sim.core.config import DicesimError, config_hash
+from sim.core.events import RunLog, Section
+from sim.core.schema import Column, columns_of
 from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
@@ -29,8 +29,8 @@ from sim.games.dadox.solve import solve_turn
 from sim.games.dadox.solve_win import WinSolution, solve_win, win_structure
 from sim.games.dadox.tables import build_tables, bust_probabilities
 from sim.games.dadox.winplan import win_plan
-from sim.progress import compile_seconds
-from sim.schema import Column, columns_of
+from sim.jit.codehash import code_version
+from sim.jit.progress import compile_seconds
 
 REPLAY_ROWS = 200_000
 # the per-run table: one row per (run, seat); after ``winner`` the kernel's per-seat statistics in ``play.S_*`` order
@@ -252,8 +252,8 @@ class Dadox(Game):
         return out
 
     def balance_extras(self, cfg: DadoxConfig, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
-        """Win rate by skill for the balance report (``sim.skill_report``)."""
-        from sim.skill_report import balance_skill
+        """Win rate by skill for the balance report (``sim.report.skill``)."""
+        from sim.report.skill import balance_skill
 
         return balance_skill(self, cfg, out, n, seed)
 

@@ -7,7 +7,7 @@ With one policy at every seat, ``deal = run``. Turn ``turn`` (counted over all s
 dice from the stream (seed, deal, turn, 0) and the random policy draws from (seed, deal, turn, 1).
 Below full skill (``[skill]``: the first listed policy at ``skill.level``, the others at
 ``skill.opponents``; the level follows its policy when seats rotate) a turn's decisions are
-``policies.dadox_skill``'s, drawing from (seed, deal, ``SKILL_STREAM``, turn); at level 1 none of it runs.
+``policies.dadox.skill``'s, drawing from (seed, deal, ``SKILL_STREAM``, turn); at level 1 none of it runs.
 
 ``play_game`` plays one game and is shared by the batch kernel ``play_games`` and by ``replay``
 (which switches its event log on), so a replay is exactly that run of a batch.
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from policies.dadox import (
+from policies.dadox.bots import (
     LEADER_WIN,
     OPTIMAL_TURN,
     OPTIMAL_WIN,
@@ -28,11 +28,11 @@ from policies.dadox import (
     make_scratch,
     next_dice,
 )
-from policies.dadox_skill import PP_SKILL, skill_decide, skill_decide_solved
+from policies.dadox.skill import PP_SKILL, skill_decide, skill_decide_solved
 from policies.skill import SKILL_STREAM, level_at
+from sim.core.rng import next_die, stream_key
 from sim.games.dadox import rules as R
 from sim.games.dadox.tables import OPT_LOCK, OPT_PTS, OPT_USED
-from sim.rng import next_die, stream_key
 
 # event log: one row per throw
 LOG_WIDTH = 11

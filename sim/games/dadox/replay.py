@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from policies.dadox import POLICIES
-from sim.dice import dice_of
-from sim.events import EventKind, EventLog
+from policies.dadox.bots import POLICIES
+from sim.core.dice import dice_of
+from sim.core.events import EventKind, EventLog
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.tables import OPT_PTS, OPT_SEL, T6
@@ -25,7 +25,7 @@ def _faces(k: int) -> str:
 
 
 def render(replay, tb, rp) -> str:
-    """Human-readable account of one game from its decoded throws (``replay``: ``sim.events.Replay``)."""
+    """Human-readable account of one game from its decoded throws (``replay``: ``sim.core.events.Replay``)."""
     f = replay.facts
     seats, k = f["seats"], len(f["seats"])
     lines = ["Seats: " + ", ".join(f"{s + 1} {p}" for s, p in enumerate(seats))

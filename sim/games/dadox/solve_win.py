@@ -20,7 +20,7 @@ one (t, n) that throw the same table are followed together (``_end_of_turn``).
 ``winplan.win_plan`` stores every pair's throw values against the solved ``V`` for the optimal-win policy, which
 then decides by lookups instead of solving a pair's turn whenever the pair of states changes.
 
-``game.py`` keeps the optimal-win values on disk (``sim.cache``), keyed by the rules and the code of this module
+``game.py`` keeps the optimal-win values on disk (``sim.core.cache``), keyed by the rules and the code of this module
 (with the turn recursion it imports).
 """
 
@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from sim.config import DicesimError
+from sim.core.config import DicesimError
 from sim.games.dadox import rules as R
 from sim.games.dadox.solve import (
     CAP_SWEEPS,

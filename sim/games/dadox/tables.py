@@ -1,6 +1,6 @@
 """Per-rules lookup tables: every throw's bust status and set-aside options, and the solver's groups.
 
-A throw of ``n`` dice is a multiset index of ``sim.dice.multisets(6)`` (``child`` adds one die, so a
+A throw of ``n`` dice is a multiset index of ``sim.core.dice.multisets(6)`` (``child`` adds one die, so a
 throw is ``n`` lookups). For each throw and for "first throw of the turn" or "later throw" the
 distinct set-aside options are listed as rows (points, dice used, lock, selected multiset), sorted by
 points (high first), then dice used (few first). The solver instead reads, per (dice thrown, 1-or-5
@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.dice import multisets
+from sim.core.dice import multisets
 from sim.games.dadox import rules as R
 
 T6 = multisets(6)

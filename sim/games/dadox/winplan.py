@@ -1,6 +1,6 @@
 """The optimal-win policy's lookup table: every pair's throw values against the solved ``V``.
 
-With it a decision of ``policies.dadox.optimal_win`` is a handful of lookups (``best_by_plan``) instead of
+With it a decision of ``policies.dadox.bots.optimal_win`` is a handful of lookups (``best_by_plan``) instead of
 solving the pair's whole turn (``solve.pair_turn``) whenever the pair of states changes. Built once per
 solution when a seat plays optimal-win (``game.py``); not stored on disk (it is ``V``'s function, and big).
 """

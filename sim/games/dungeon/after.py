@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from policies.dungeon import EXPECTIMAX, GREEDY, decide_buy, decide_reward, offer_value
-from policies.dungeon_skill import full_skill, who
+from policies.dungeon.bots import EXPECTIMAX, GREEDY, decide_buy, decide_reward, offer_value
+from policies.dungeon.skill import full_skill, who
+from sim.core.rng import stream_key, uniform
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.draws import draw_eligible, draw_joker, eligible_upgrades
@@ -37,9 +38,8 @@ from sim.games.dungeon.table import (
 )
 from sim.games.dungeon.tables import lookup, probe
 from sim.games.dungeon.words import ITEM_DICE, ITEM_JOKER, ITEM_UPGRADE, RAST
-from sim.rng import stream_key, uniform
-from sim.scalar import smax, smin, trunc
-from sim.tier import INLINE
+from sim.jit.scalar import smax, smin, trunc
+from sim.jit.tier import INLINE
 
 
 @njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers

@@ -1,7 +1,7 @@
 """Würfel Dungeon's balance-report charts: survival, LP and coin bands, death rooms, win rate by difficulty,
 and each upgrade's win-rate lift with its pick rate.
 
-Survival, the bands and the upgrade bars are the engine's common charts (``sim.charts``), so their intervals are
+Survival, the bands and the upgrade bars are the engine's common charts (``sim.report.charts``), so their intervals are
 the ones in the metric table; the two left here (win rate by difficulty, death rooms) have no common form.
 """
 
@@ -12,10 +12,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim import charts, stats
+from sim.core import stats
 from sim.games.dungeon.config import DIFFICULTIES
 from sim.games.dungeon.replay_text import UP_LABELS
 from sim.games.dungeon.upgrade_stats import upgrade_names_of, upgrade_stats
+from sim.report import charts
 
 
 def _n_rooms(table: pd.DataFrame) -> int:

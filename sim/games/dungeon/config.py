@@ -11,11 +11,11 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from sim.config import GameConfig, Strict
+from sim.core.config import GameConfig, Strict
+from sim.core.skill import Skill
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.layout import *  # noqa: F403 - the index names, re-exported
 from sim.games.dungeon.layout import MAX_JOKERS, MAX_OFFERS, MAX_STOCK
-from sim.skill import Skill
 
 
 class Start(Strict):
@@ -285,8 +285,8 @@ class Enemy(Strict):
 
 
 class VorschlagWeights(Strict):
-    """The Vorschlag offer rating and the thresholds of its joker and hero decisions (``policies.dungeon_run``,
-    ``policies.dungeon_turn``). Fitted, not from the seed: the upgrade weights were fitted to each upgrade's
+    """The Vorschlag offer rating and the thresholds of its joker and hero decisions (``policies.dungeon.run``,
+    ``policies.dungeon.turn``). Fitted, not from the seed: the upgrade weights were fitted to each upgrade's
     measured win-rate lift (``sim.games.dungeon.upgrade_lift``, Spearman rank agreement 0.89 at fit time); the
     rest are assumed. Expectimax shares the non-attack terms and the joker/hero thresholds."""
 

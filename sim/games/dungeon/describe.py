@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.config import DicesimError, config_hash
+from sim.core.config import DicesimError, config_hash
 from sim.games.dungeon import config as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig

@@ -10,8 +10,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from sim import stats  # noqa: E402
-from sim.batch import run_batch  # noqa: E402
+from sim.core import stats  # noqa: E402
+from sim.core.batch import run_batch  # noqa: E402
 from sim.games.base import Game  # noqa: E402
 
 DIFFICULTIES = ("leicht", "normal", "schwer")

@@ -1,7 +1,7 @@
 """Random draws of a run that belong to the game, not to a policy: enemy intents, reward and market slots
 (rarity first, then uniformly among that rarity's eligible upgrades), jokers, and the joker stack's lookups.
 
-Every draw goes through a ``sim.rng`` stream the caller keys by (seed, run, purpose, room).
+Every draw goes through a ``sim.core.rng`` stream the caller keys by (seed, run, purpose, room).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.rng import below, uniform
 from sim.games.dungeon import layout as C
-from sim.rng import below, uniform
-from sim.tier import INLINE
+from sim.jit.tier import INLINE
 
 
 @njit(cache=True, error_model="numpy", inline=INLINE)

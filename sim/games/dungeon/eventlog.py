@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.tier import INLINE
+from sim.jit.tier import INLINE
 
 LOG_W = 12
 LG_ROOM, LG_EVENT, LG_TURN, LG_ROLL, LG_ADJ, LG_COMBO, LG_RESOLVE, LG_ENEMY, LG_END, LG_RUN, LG_LC = range(11)

@@ -9,7 +9,7 @@
    curse, steal, buff, eat a die), the next intent.
 
 The steps hand the fight on in a numpy record (``runstate.FIGHT_DTYPE``, read as ``f.ehp``) made on the stack
-(``runstate.new_fight``, ``sim.stackrec``) and the run in ``rs``; their work arrays are the borrowed scratch
+(``runstate.new_fight``, ``sim.jit.stackrec``) and the run in ``rs``; their work arrays are the borrowed scratch
 (``scratch``). Each step is inlined, so the fight compiles as one function whose record LLVM splits into
 registers: as fast as when it was written as one function with locals (CONTRIBUTING.md, kernel split).
 
@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from policies.dungeon_skill import full_skill
+from policies.dungeon.skill import full_skill
+from sim.core.rng import below, stream_key, uniform
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.draws import draw_intent
@@ -40,8 +41,7 @@ from sim.games.dungeon.table import (
     O_TURNS,
 )
 from sim.games.dungeon.words import ELITE
-from sim.rng import below, stream_key, uniform
-from sim.scalar import smax, smin, trunc
+from sim.jit.scalar import smax, smin, trunc
 
 # --- the fight begins ------------------------------------------------------------------------------------------
 

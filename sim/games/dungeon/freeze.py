@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from policies.skill import SK_OPPONENTS, SK_PLAYER
-from sim.config import ConfigError
+from sim.core.config import ConfigError
+from sim.core.skill import freeze_skill
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
-from sim.skill import freeze_skill
 
 if TYPE_CHECKING:
     from sim.games.dungeon.config import Difficulty, DungeonConfig

@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from policies.dungeon import EXPECTIMAX, POLICIES
-from sim import stats
-from sim.config import DicesimError
-from sim.events import Replay, RunLog, Section
+from policies.dungeon.bots import EXPECTIMAX, POLICIES
+from sim.core import stats
+from sim.core.config import DicesimError
+from sim.core.events import Replay, RunLog, Section
+from sim.core.schema import Column
 from sim.games.base import Game
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
@@ -32,7 +33,6 @@ from sim.games.dungeon.options import OPTIONS
 from sim.games.dungeon.replay_text import EVENTS, MAX_EVENTS, item_label, render
 from sim.games.dungeon.table_schema import FLOAT_COLS, column_names, run_record, table_columns
 from sim.games.dungeon.upgrade_stats import progression_metrics, stratified_lift, upgrade_names_of, upgrade_stats
-from sim.schema import Column
 
 assert tuple(DIFFICULTIES) == OPTION_DIFFICULTIES, "options.DIFFICULTIES must list layout.DIFFICULTIES in order"
 
@@ -166,7 +166,7 @@ class Dungeon(Game):
             upgrade_lift,
             upgrade_lift_chart,
         )
-        from sim.skill_report import balance_skill
+        from sim.report.skill import balance_skill
 
         table = difficulty_table(self, cfg, ["vorschlag", "greedy"], max(1000, n // 4), seed)
         table.to_csv(Path(out) / "difficulty.csv", index=False)

@@ -7,8 +7,8 @@ from typing import Any
 
 import numba
 
-from policies.dungeon import tm_tuple
-from sim.config import DicesimError, config_hash
+from policies.dungeon.bots import tm_tuple
+from sim.core.config import DicesimError, config_hash
 from sim.games.dungeon import config as C
 from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig, freeze
 from sim.games.dungeon.tables import new_cache

@@ -50,13 +50,13 @@ JK_KIND, JK_AMOUNT, JK_WEIGHT = range(3)
  RP_VW_ADJUST, RP_VW_KEEP, RP_VW_LUCKY, RP_VW_DICE, RP_VW_MAXLP, RP_VW_JOKER_SET, RP_VW_JOKER_REROLL,
  RP_VW_JOKER_HEAL, RP_VW_DICE_BONUS, RP_VW_PER_COIN, RP_VW_RESERVE, RP_VW_JOKER_HEAL_SHARE, RP_VW_JOKER_SET_GAIN,
  RP_VW_HERO_GAIN) = range(80, 102)
-# the skill levels (``[skill]``, ``sim.skill``) in parts per million (``policies.skill.SCALE``): the player's, and
+# the skill levels (``[skill]``, ``sim.core.skill``) in parts per million (``policies.skill.SCALE``): the player's, and
 # ``skill.opponents`` (kept for the shared section; the dungeon is played alone, so nothing reads it)
 RP_SK_PLAYER, RP_SK_OPPONENTS = range(102, 104)
 # the rollout policy (``[rollout]``, ``sim.games.dungeon.rollout``): its base policy's id and continuations per option
 RP_RO_BASE, RP_RO_K = range(104, 106)
 RP_SIZE = 106
-ROLLOUT_BASES = ("vorschlag", "greedy", "expectimax", "random")  # in the order of their ids (``policies.dungeon_ids``)
+ROLLOUT_BASES = ("vorschlag", "greedy", "expectimax", "random")  # in the order of their ids (``policies.dungeon.ids``)
 
 
 def _rp_fields() -> list[tuple[str, type]]:

@@ -3,7 +3,7 @@ upgrades added to the start loadout (paired-seed comparisons of one upgrade)."""
 
 from __future__ import annotations
 
-from sim.config import DicesimError
+from sim.core.config import DicesimError
 from sim.games.dungeon.config import DungeonConfig
 
 

@@ -11,19 +11,19 @@ A run reads as the seed's order of play, one compiled phase function per step of
 The phases hand the run on in one numpy record (``runstate.RUN_DTYPE``, read as ``rs.lp``): passed by pointer, no
 reference count; the fight's steps hand the fight on in a record on the stack (``runstate.new_fight``), which LLVM
 keeps in registers. The phases and the fight's steps are inlined in both tiers (one call site each); every other
-helper is ``inline=INLINE`` (``sim.tier``): inlined in the full tier, called in the quick one. ``play_run`` rebinds
-its array arguments borrowed (``sim.borrow``: no atomic reference counts) and reads its work arrays by name
+helper is ``inline=INLINE`` (``sim.jit.tier``): inlined in the full tier, called in the quick one. ``play_run`` rebinds
+its array arguments borrowed (``sim.jit.borrow``: no atomic reference counts) and reads its work arrays by name
 (``scratch.Scratch``), which is what keeps the phases as fast as one function (CONTRIBUTING.md, kernel split).
 
-Every policy decision goes through one dispatcher per decision kind (``policies.dungeon``: ``decide_path``,
+Every policy decision goes through one dispatcher per decision kind (``policies.dungeon.bots``: ``decide_path``,
 ``decide_event``, ``decide_keep``, ``decide_assign`` …, ``decide_reward``, ``decide_buy``). The row layout is in
 ``table``, the event log in ``eventlog``, the game's random draws (intents, offers, jokers) in ``draws``.
 
-One run draws only from ``sim.rng`` streams keyed by (seed, run, purpose, room): the map of room ``r`` (third path
+One run draws only from ``sim.core.rng`` streams keyed by (seed, run, purpose, room): the map of room ``r`` (third path
 card, Geheimnis event, enemy) from (1, r), the dice of room ``r``'s fight from (2, r), the policy's own random
 choices from (3, 0), Glücksklee crits from (4, r), the enemy's random choices (intent draws, cursed dice) from
 (5, r), the reward offers after room ``r`` from (6, r) and the market after room ``r`` from (7, r); below full
-skill (``[skill]``) the lapse coins of every decision from (``SKILL_STREAM``, 0) (``policies.dungeon_skill``). Every
+skill (``[skill]``) the lapse coins of every decision from (``SKILL_STREAM``, 0) (``policies.dungeon.skill``). Every
 policy therefore meets the same rooms, and a table does not depend on chunking or threads.
 
 ``play_run`` plays one run and writes its row of the per-run table (``table.columns``); with a non-empty ``log``
@@ -43,10 +43,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from policies.dungeon_ids import ROLLOUT
-from policies.dungeon_skill import full_skill
+from policies.dungeon.ids import ROLLOUT
+from policies.dungeon.skill import full_skill
 from policies.skill import SKILL_STREAM
-from sim.borrow import borrow
+from sim.core.rng import stream_key
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.after import (
@@ -132,9 +132,9 @@ from sim.games.dungeon.table import (  # noqa: F401 - the row layout, re-exporte
     columns,
     n_columns,
 )
-from sim.rng import stream_key
-from sim.scalar import smax, smin, trunc
-from sim.tier import INLINE
+from sim.jit.borrow import borrow
+from sim.jit.scalar import smax, smin, trunc
+from sim.jit.tier import INLINE
 
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
@@ -173,7 +173,7 @@ def start_run(pid, seed, run, fz, rs, out, sc, rc):
     if rc.shape[0] > 0:  # under rollout control (``rollctl``)
         rc[RC_DEC] = 0
         rc[RC_HIT] = 0
-    # the skill level (``policies.dungeon_skill``): below 1 each decision may lapse into random's move
+    # the skill level (``policies.dungeon.skill``): below 1 each decision may lapse into random's move
     if not full_skill(pid, rp.sk_player):
         sc.st_sk[0] = stream_key(seed, run, SKILL_STREAM, 0)
     jokers = sc.jokers

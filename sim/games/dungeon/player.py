@@ -8,7 +8,7 @@
 5. ``heal_joker``: a heal joker before the assignment;
 6. ``assign``: the dice become combos with roles, and the hero ability may boost one.
 
-Every decision is the policy's (``policies.dungeon``'s dispatchers), or below full skill possibly random's move
+Every decision is the policy's (``policies.dungeon.bots``'s dispatchers), or below full skill possibly random's move
 (``_who``). The steps read and write the fight record ``f`` and the run record ``rs`` (``runstate``) and are
 inlined into the fight (``fight``).
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from policies.dungeon import (
+from policies.dungeon.bots import (
     EXPECTIMAX,
     MAX_ADJ,
     MAX_LEVELS,
@@ -34,7 +34,8 @@ from policies.dungeon import (
     decide_set_die,
     expectation_tables,
 )
-from policies.dungeon_skill import who
+from policies.dungeon.skill import who
+from sim.core.rng import die
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.draws import find_joker, pop_joker
@@ -72,9 +73,8 @@ from sim.games.dungeon.words import (
     FS_MAXLP,
     FS_SHIELD,
 )
-from sim.rng import die
-from sim.scalar import smax, smin, trunc
-from sim.tier import INLINE
+from sim.jit.scalar import smax, smin, trunc
+from sim.jit.tier import INLINE
 
 # int64 constants, not literals: a literal argument compiles a called helper once per value (the quick tier calls)
 REROLL, LAST_CHANCE, JOKER_ROLL = np.int64(0), np.int64(1), np.int64(2)  # how a roll came (``_roll_again``)

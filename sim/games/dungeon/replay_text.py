@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.events import EventKind, EventLog
+from sim.core.events import EventKind, EventLog
 from sim.games.dungeon import config as C
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
@@ -86,7 +86,7 @@ def item_label(cfg: DungeonConfig, item: int) -> str:
 
 
 def render(replay: Any, cfg: DungeonConfig, fz: C.Frozen) -> str:
-    """The decoded events of one run (``replay``: ``sim.events.Replay``) as text, room by room and turn by turn;
+    """The decoded events of one run (``replay``: ``sim.core.events.Replay``) as text, room by room and turn by turn;
     ``cfg`` and ``fz`` are the rules the run was played with (its loadout included)."""
     f = replay.facts
     names = enemy_names(cfg)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from policies.dungeon import decide_event, decide_path
-from policies.dungeon_skill import full_skill, who
+from policies.dungeon.bots import decide_event, decide_path
+from policies.dungeon.skill import full_skill, who
 from policies.skill import SKILL_STREAM
+from sim.core.rng import below, stream_key, uniform
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.eventlog import LG_EVENT, log_event
@@ -20,9 +21,8 @@ from sim.games.dungeon.rollctl import K_EVENT, K_PATH, STOP, rl_decide, salt_now
 from sim.games.dungeon.table import O_ALTARS, O_EARNED, O_JK_SOLD, O_TRUHEN
 from sim.games.dungeon.tables import lookup, probe
 from sim.games.dungeon.words import ELITE, GEHEIMNIS, KAMPF, RAST
-from sim.rng import below, stream_key, uniform
-from sim.scalar import smin, trunc
-from sim.tier import INLINE
+from sim.jit.scalar import smin, trunc
+from sim.jit.tier import INLINE
 
 
 @njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers

@@ -1,7 +1,7 @@
 """Würfel Dungeon rules: combos, the attack-maximising partition, values, scaling, coins, score.
 
 Pure functions over numpy arrays and ints; every rule number comes from the frozen config
-(``sim.games.dungeon.config.freeze``). Dice are multisets indexed by ``sim.dice.multisets(6)``
+(``sim.games.dungeon.config.freeze``). Dice are multisets indexed by ``sim.core.dice.multisets(6)``
 (all multisets of 0..6 dice; a multiset of ``m`` dice is a full roll of ``m`` dice), so 5 dice,
 6 dice (Extra-Würfel) and fewer dice (Würfelfresser) share one table.
 
@@ -21,9 +21,9 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from sim.dice import POW7, multisets
-from sim.scalar import smax, smin, trunc
-from sim.tier import INLINE
+from sim.core.dice import POW7, multisets
+from sim.jit.scalar import smax, smin, trunc
+from sim.jit.tier import INLINE
 
 KINDS = ("pasch", "drilling", "kleine_strasse", "full_house", "vierling", "grosse_strasse", "fuenfling", "sechsling")
 KIND_LABELS = ("Pasch", "Drilling", "Kleine Straße", "Full House", "Vierling", "Große Straße", "Fünfling", "Sechsling")

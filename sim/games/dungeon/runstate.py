@@ -10,7 +10,7 @@ a hot loop would be loads and stores: measured 9-15 % slower when the whole run 
 Only state that crosses a phase boundary is here; a phase's own working values stay its locals.
 
 The fight's record (``FIGHT_DTYPE``, ``f.ehp``) crosses the steps of a turn (``fight``, ``player``) several times a
-turn, so it lives on the stack of the function that inlines the fight (``new_fight``, ``sim.stackrec``), where LLVM
+turn, so it lives on the stack of the function that inlines the fight (``new_fight``, ``sim.jit.stackrec``), where LLVM
 keeps its fields in registers; it is aligned so that each field loads as one word.
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.stackrec import stack_record
+from sim.jit.stackrec import stack_record
 
 RUN_DTYPE = np.dtype([
     ("lp", np.float64), ("maxlp", np.float64), ("coins", np.float64), ("seconds", np.float64),
@@ -67,6 +67,6 @@ FIGHT_DTYPE = np.dtype([
     ("healed", np.bool_),
 ], align=True)
 
-# one fight's record, on the stack of the function that inlines the fight (``sim.stackrec``): its fields stay in
+# one fight's record, on the stack of the function that inlines the fight (``sim.jit.stackrec``): its fields stay in
 # registers from step to step
 new_fight = stack_record(FIGHT_DTYPE)

@@ -1,7 +1,7 @@
 """The work arrays of one thread's Würfel Dungeon runs, by name: ``sc.dice``, ``sc.jokers``, ``sc.st_dice``.
 
 ``new_scratch`` allocates them once per thread and the runs reuse them; ``play_run`` borrows the whole tuple
-(``sim.borrow``), so a phase reads ``sc.dice`` at no reference-count cost and no phase slices views at counted
+(``sim.jit.borrow``), so a phase reads ``sc.dice`` at no reference-count cost and no phase slices views at counted
 offsets. A named tuple is a plain struct to numba: ``sc.dice`` is a field read, the same as a local.
 
 The run record ``sc.run[0]`` (``runstate.RUN_DTYPE``) carries the state that crosses a phase; everything else here
@@ -15,12 +15,12 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from policies.dungeon import EXPECTIMAX, MAX_ADJ, MAX_LEVELS
+from policies.dungeon.bots import EXPECTIMAX, MAX_ADJ, MAX_LEVELS
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.runstate import RUN_DTYPE
 from sim.games.dungeon.words import FS_SIZE
-from sim.scalar import smax
+from sim.jit.scalar import smax
 
 Scratch = namedtuple("Scratch", [
     # the loadout: owned counts of the upgrade and talent rows, the eligible-upgrade groups, the folded effects
@@ -33,7 +33,7 @@ Scratch = namedtuple("Scratch", [
     "work", "kc6", "idx", "etabs", "exp_scratch", "memo",
     # the path cards shown; the joker stack; the reward or market stock (item, key, kind, value, price)
     "cards", "jokers", "offers", "okv", "ikind", "vals", "prices",
-    # the random streams (``sim.rng``, one state each): the policy's own choices, the map, the dice, the enemy,
+    # the random streams (``sim.core.rng``, one state each): the policy's own choices, the map, the dice, the enemy,
     # crits, the offers, the skill's lapses
     "st_pol", "st_map", "st_dice", "st_en", "st_crit", "st_off", "st_sk",
     # the run record

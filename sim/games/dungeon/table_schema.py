@@ -1,4 +1,4 @@
-"""The Würfel Dungeon's per-run table as the engine declares it (``sim.schema.Column``): the kernel's row
+"""The Würfel Dungeon's per-run table as the engine declares it (``sim.core.schema.Column``): the kernel's row
 (``table.columns``, in its order) between ``run`` and the two labels ``policy`` and ``difficulty``.
 
 The names and their order come from the row layout (``table``); this module adds what the layout does not say:
@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.schema import STR, Column, pack
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.table import PATH_KINDS, columns
-from sim.schema import STR, Column, pack
 
 FLOAT_COLS = ("seconds",)  # fixed columns that are not counts
 FLOAT_PREFIXES = ("lp_room_", "coins_room_")  # NaN where the run did not win that room

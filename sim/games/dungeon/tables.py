@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from policies.dungeon import N_HOLD, build_holds
+from policies.dungeon.bots import N_HOLD, build_holds
 from sim.games.dungeon import rules as R
-from sim.scalar import trunc
-from sim.tier import INLINE
+from sim.jit.scalar import trunc
+from sim.jit.tier import INLINE
 
 N_SLOTS = 512
 K_ATT, K_PASCH, K_LUCKY = range(3)

@@ -4,7 +4,7 @@ The per-upgrade metrics of a batch (win rate when picked vs not) are observation
 and takes an upgrade differs in more than the upgrade. Here every upgrade is forced into the start loadout
 (``policy@upgrade``) and played on exactly the seeds of the plain policy, so the dice, rooms and offers
 match and the paired difference in wins is the upgrade's own effect (its interval from the paired
-differences). The Vorschlag rating of the same upgrade (``policies.dungeon.offer_value`` at full LP,
+differences). The Vorschlag rating of the same upgrade (``policies.dungeon.bots.offer_value`` at full LP,
 as offered at the start) is set beside it: the rank correlation says whether the Vorschlag button's
 offer rating orders upgrades the way they actually pay off.
 
@@ -24,11 +24,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from policies.dungeon import ITEM_UPGRADE, POLICIES, offer_value  # noqa: E402
-from sim import charts, stats  # noqa: E402
-from sim.batch import run_batch  # noqa: E402
+from policies.dungeon.bots import ITEM_UPGRADE, POLICIES, offer_value  # noqa: E402
+from sim.core import stats  # noqa: E402
+from sim.core.batch import run_batch  # noqa: E402
 from sim.games.base import Game  # noqa: E402
 from sim.games.dungeon import config as C  # noqa: E402
+from sim.report import charts
 
 
 def start_ratings(cfg: C.DungeonConfig, policy: str, difficulty: str) -> dict[str, float]:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim import stats
+from sim.core import stats
 
 FLAG_DEFAULTS = {"dominant_lift": 0.05, "trap_lift": 0.0, "trap_pick_rate": 0.2, "min_offers": 200}
 

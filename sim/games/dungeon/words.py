@@ -1,6 +1,6 @@
 """Würfel Dungeon's game words as the integer codes the kernel, the policies and the reports share.
 
-They belong to the game, not to a policy: the policies (``policies.dungeon*``) import them from here, and nothing
+They belong to the game, not to a policy: the policies (``policies.dungeon.bots*``) import them from here, and nothing
 in this module, ``rules`` or the record layouts imports a policy. Config-side names (events ``EV_*``, joker kinds
 ``JK_*``, rarities) stay in ``config`` where the TOML spells them.
 """

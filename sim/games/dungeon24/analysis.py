@@ -1,5 +1,5 @@
 """Dungeon24 designer analyses beyond a batch: the people matchup matrix, the arrangement search and the
-ability lift, each on paired seeds (common random numbers), with their charts (``sim.charts``)."""
+ability lift, each on paired seeds (common random numbers), with their charts (``sim.report.charts``)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from typing import Any
 
 import numpy as np
 
-from policies.dungeon24 import POLICIES
-from sim import charts, stats
-from sim.config import DicesimError
+from policies.dungeon24.bots import POLICIES
+from sim.core import stats
+from sim.core.config import DicesimError
 from sim.games.dungeon24 import rules as R
 from sim.games.dungeon24.config import PEOPLE_LABELS, PEOPLES, Dungeon24Config, volk
 from sim.games.dungeon24.runs import people_of, run_games
+from sim.report import charts
 
 SEARCH_N = 2000  # paired games per arrangement and seating in the arrangement search
 SEARCH_START = 1 << 40  # first run index of the arrangement search (disjoint from the runs a play uses)

@@ -16,9 +16,9 @@ from typing import Literal
 import numpy as np
 from pydantic import Field, field_validator
 
-from sim.config import GameConfig, Strict
+from sim.core.config import GameConfig, Strict
+from sim.core.skill import Skill, freeze_skill
 from sim.games.dungeon24 import rules as R
-from sim.skill import Skill, freeze_skill
 
 PEOPLES = ("gruenlinge", "untote", "dunkelelfen")
 PEOPLE_LABELS = ("Grünlinge", "Untote", "Dunkelelfen")

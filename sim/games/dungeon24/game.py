@@ -20,10 +20,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from policies.dungeon24 import POLICIES
-from sim import charts, stats
-from sim.config import DicesimError, config_hash
-from sim.events import RunLog, Section
+from policies.dungeon24.bots import POLICIES
+from sim.core import stats
+from sim.core.config import DicesimError, config_hash
+from sim.core.events import RunLog, Section
 from sim.games.base import Game
 from sim.games.dungeon24 import play
 from sim.games.dungeon24 import rules as R
@@ -42,6 +42,7 @@ from sim.games.dungeon24.options import OPTIONS
 from sim.games.dungeon24.options import PEOPLES as OPTION_PEOPLES
 from sim.games.dungeon24.replay import EVENTS
 from sim.games.dungeon24.runs import COLUMNS, _searched, frozen, parse_arrangement, people_of, run_games
+from sim.report import charts
 
 MAX_EVENTS = 20000
 assert tuple(PEOPLES) == OPTION_PEOPLES, "options.PEOPLES must list config.PEOPLES in order"
@@ -77,7 +78,7 @@ class Dungeon24Game(Game):
 
     def balance_extras(self, cfg: Dungeon24Config, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
         """The people matchup (heuristic vs greedy) for the balance report."""
-        from sim.skill_report import balance_skill
+        from sim.report.skill import balance_skill
 
         result = matchup(cfg, "heuristic", "greedy", max(500, n // 10), seed)
         (Path(out) / "matchup.json").write_text(json.dumps(result, indent=2))

@@ -1,10 +1,10 @@
-"""The Dungeon24 run kernel: one game per run, every draw from the run's own ``sim.rng`` streams.
+"""The Dungeon24 run kernel: one game per run, every draw from the run's own ``sim.core.rng`` streams.
 
 Streams of run ``r`` (keys ``(seed, r, a, b)``): ``(1, 0)`` the roll-off, ``(2, seat)`` the seat's
 dice (attack/defence die, focus rerolls, Blutrausch dice), ``(3, seat)`` the seat's policy choices,
 ``(SKILL_STREAM + seat, 0)`` the seat's skill draws: below full skill (``[skill]``: seat 0 at
 ``skill.level``, seat 1 at ``skill.opponents``) every decision lapses into ``random``'s move with
-probability ε(level) (``sim.skill``), drawn from that stream; at level 1 none of it runs.
+probability ε(level) (``sim.core.skill``), drawn from that stream; at level 1 none of it runs.
 ``play_game`` plays one run and, when given a non-empty ``log``, writes its events (the replay);
 ``play_batch`` runs it over a chunk with ``prange``, so tables never depend on chunking or threads.
 """
@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from policies import dungeon24 as P
+from policies.dungeon24 import bots as P
 from policies.skill import SCALE, SKILL_STREAM, lapse_rate, level_at
+from sim.core.rng import die, stream_key, uniform
 from sim.games.dungeon24 import rules as R
-from sim.rng import die, stream_key, uniform
 
 COLUMNS = (
     "winner", "first_attacker", "turns", "end",

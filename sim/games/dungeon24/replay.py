@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sim.events import EventKind, EventLog
+from sim.core.events import EventKind, EventLog
 from sim.games.dungeon24 import play
 from sim.games.dungeon24 import rules as R
 from sim.games.dungeon24.config import PEOPLE_LABELS, Dungeon24Config, volk
@@ -27,7 +27,7 @@ EVENTS = EventLog((
 
 
 def render(replay: Any, cfg: Dungeon24Config) -> str:
-    """Human-readable lines of one run's decoded events (``replay``: ``sim.events.Replay``)."""
+    """Human-readable lines of one run's decoded events (``replay``: ``sim.core.events.Replay``)."""
     f = replay.facts
     people, pols, cards = f["people"], replay.policies, f["cards"]
 

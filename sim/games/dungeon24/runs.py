@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from policies.dungeon24 import POLICIES
+from policies.dungeon24.bots import POLICIES
 from policies.skill import SK_OPPONENTS, SK_PLAYER
-from sim.config import DicesimError, config_hash
+from sim.core.config import DicesimError, config_hash
+from sim.core.schema import Column
 from sim.games.dungeon24 import play
 from sim.games.dungeon24 import rules as R
 from sim.games.dungeon24.config import PEOPLES, Dungeon24Config, freeze
-from sim.schema import Column
 
 _SEAT_DOCS = {
     "lp": ("int32", "life points left"), "wins": ("int16", "duels won"),

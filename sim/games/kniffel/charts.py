@@ -11,9 +11,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from sim import charts  # noqa: E402
 from sim.games.kniffel import rules as R  # noqa: E402
 from sim.games.kniffel.game import policy_label  # noqa: E402
+from sim.report import charts  # noqa: E402
 
 
 def score_distribution(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:

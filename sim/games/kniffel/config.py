@@ -7,9 +7,9 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from sim.config import GameConfig, Strict
+from sim.core.config import GameConfig, Strict
+from sim.core.skill import Skill, freeze_skill
 from sim.games.kniffel import rules as R
-from sim.skill import Skill, freeze_skill
 
 
 class Turn(Strict):

@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from policies.kniffel import GREEDY, OPTIMAL, POLICIES, greedy_tables
-from sim import stats
-from sim.config import DicesimError, config_hash
-from sim.dice import dice_of, multisets
-from sim.events import RunLog, Section
+from policies.kniffel.bots import GREEDY, OPTIMAL, POLICIES, greedy_tables
+from sim.core import stats
+from sim.core.config import DicesimError, config_hash
+from sim.core.dice import dice_of, multisets
+from sim.core.events import RunLog, Section
+from sim.core.schema import CATEGORY, Column, columns_of
+from sim.core.skill import rules_hash
 from sim.games.base import Game
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
@@ -22,8 +24,6 @@ from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, play_sheets, repl
 from sim.games.kniffel.replay import EVENTS
 from sim.games.kniffel.solve import new_scratch, state_levels, tables, widget
 from sim.games.kniffel.table import solved_table
-from sim.schema import CATEGORY, Column, columns_of
-from sim.skill import rules_hash
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -171,7 +171,7 @@ class Kniffel(Game):
         """Two-player games (the seed is a game for two): per pairing of seat policies, the win rate of each seat,
         the tie rate, the seat advantage (seat 1 wins minus seat 2 wins, per game, with its interval) and the mean
         scores. Seats play independent sheets, so a mirror pairing shows what chance alone decides."""
-        from sim.experiment import run_plan
+        from sim.core.experiment import run_plan
 
         opts = self.check_options({"players": 2})
         exp = run_plan(self, cfg, [(",".join(seats), list(seats)) for seats in pairings], n, seed, opts,
@@ -195,7 +195,7 @@ class Kniffel(Game):
     def balance_extras(self, cfg: KniffelConfig, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
         """The seed's two-player game beside the solitaire scores: win rates, seat advantage, ties."""
         from sim.games.kniffel.charts import two_player_chart
-        from sim.skill_report import balance_skill
+        from sim.report.skill import balance_skill
 
         result = self.two_player(cfg, n, seed)
         (Path(out) / "two_player.json").write_text(json.dumps(result, indent=2))

@@ -4,7 +4,7 @@ Dice of turn ``t`` for seat ``s`` of run ``i`` come from the stream (seed, i, s,
 random choices from (seed, i, s, 2t + 1). Every policy therefore sees the same first roll of every
 turn, and two policies that keep the same dice see the same rerolls (common random numbers).
 
-Below full skill (``[skill]``, ``sim.skill``) a seat's skilled decisions draw from the stream
+Below full skill (``[skill]``, ``sim.core.skill``) a seat's skilled decisions draw from the stream
 (seed, i, ``SKILL_STREAM`` + s, t) instead; at level 1 nothing of it runs, so every table is the plain
 policy's. ``optimal`` below full skill needs each state's keep values, not only its plan: its sheets
 are then grouped by state and each group plays right after its widget (``skilled_state``).
@@ -20,13 +20,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from policies.kniffel import OPTIMAL, RANDOM, build_plan, decide_category, decide_keep
-from policies.kniffel_skill import skill_box, skill_keep
+from policies.kniffel.bots import OPTIMAL, RANDOM, build_plan, decide_category, decide_keep
+from policies.kniffel.skill import skill_box, skill_keep
 from policies.skill import SKILL_STREAM, level_at
-from sim.dice import code_of_faces
+from sim.core.dice import code_of_faces
+from sim.core.rng import next_die, stream_key
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.solve import widget
-from sim.rng import next_die, stream_key
 
 # event log rows: [kind, turn, level, d0, d1, d2, d3, d4, a, b, c, d]
 EV_ROLL, EV_KEEP, EV_SCORE = 0, 1, 2
@@ -67,7 +67,7 @@ def play_turn(pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, 
     """One turn from state ``key``. Returns (box, points, upper bonus, Kniffel bonus, next key, log rows).
 
     ``ws`` is the scratch of ``turn_scratch``; ``log`` gets events when it has rows. ``lv``: the seat's
-    skill level; below 1 the decisions are ``policies.kniffel_skill``'s, reading the solved values ``E``
+    skill level; below 1 the decisions are ``policies.kniffel.skill``'s, reading the solved values ``E``
     and the turn's keep values ``kv`` (optimal; an empty ``kv`` elsewhere).
     """
     dice, counts, keep, held = ws

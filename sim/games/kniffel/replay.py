@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.dice import dice_of, multisets
-from sim.events import EventKind, EventLog
+from sim.core.dice import dice_of, multisets
+from sim.core.events import EventKind, EventLog
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE
 
@@ -29,7 +29,7 @@ def _held(ev: dict) -> str:
 
 
 def _why(policy_id: int, key: int, ev: dict, kv, rp, sc) -> str:
-    from policies.kniffel import GREEDY, OPTIMAL, best_box
+    from policies.kniffel.bots import GREEDY, OPTIMAL, best_box
 
     dice = np.array(ev["dice"], dtype=np.int64)
     counts = np.bincount(dice - 1, minlength=6).astype(np.int64)
@@ -49,7 +49,7 @@ def _why(policy_id: int, key: int, ev: dict, kv, rp, sc) -> str:
 
 def render(events: list[dict], policy: str, seat: int, seats: int, pid: int, E, rp, T, sc, kn) -> str:
     """Human-readable turn-by-turn account of one sheet from its decoded events."""
-    from policies.kniffel import OPTIMAL
+    from policies.kniffel.bots import OPTIMAL
     from sim.games.kniffel.game import keep_values
 
     lines = [f"Kniffel · seat {seat + 1} of {seats} · policy {policy}"]

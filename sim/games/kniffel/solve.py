@@ -3,7 +3,7 @@
 ``E[key]`` is the expected final score still to come from the start of a turn in state ``key``
 (see ``rules``). States are solved from the full sheet backwards, one count of filled boxes at a
 time (each level in parallel). One turn (a "widget") is solved with the multiset recursions of
-``sim.dice``: final values per roll, then per remaining reroll the expectation over each keep and
+``sim.core.dice``: final values per roll, then per remaining reroll the expectation over each keep and
 the best keep of each roll. Only reachable upper subtotals are solved. The table is filled ``LANES``
 states at a time (``widget_lanes``): the recursions' index tables are the same for every state, so with
 the state as the innermost array axis they run as vector instructions (bit for bit ``widget``'s values;
@@ -19,7 +19,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit, prange
 
-from sim.dice import best_subkeep, best_subkeep_value, expect_over_rerolls, multisets
+from sim.core.dice import best_subkeep, best_subkeep_value, expect_over_rerolls, multisets
 from sim.games.kniffel import rules as R
 
 T5 = multisets(5)

@@ -1,4 +1,4 @@
-"""Kniffel's solved table on disk (``sim.cache``): keyed by the rules and the solver's code version.
+"""Kniffel's solved table on disk (``sim.core.cache``): keyed by the rules and the solver's code version.
 
 Kept out of ``solve.py`` so that the solver's compiled kernels do not depend on the cache code.
 """
@@ -9,10 +9,10 @@ import time
 
 import numpy as np
 
-from sim.cache import load_table, save_table, table_path
-from sim.codehash import code_version
+from sim.core.cache import load_table, save_table, table_path
 from sim.games.kniffel.solve import solve
-from sim.progress import compile_seconds
+from sim.jit.codehash import code_version
+from sim.jit.progress import compile_seconds
 
 
 def solved_table(rp: np.ndarray, cfg_hash: str, use_cache: bool = True) -> tuple[np.ndarray, float, bool]:

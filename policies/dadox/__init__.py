@@ -1,0 +1,1 @@
+"""The dadox bots: registry, dispatcher, decisions."""

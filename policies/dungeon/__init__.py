@@ -1,0 +1,1 @@
+"""The dungeon bots: registry, dispatcher, decisions."""

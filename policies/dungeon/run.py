@@ -1,0 +1,155 @@
+"""Run-level decisions: the path card, the Geheimnis event, the reward pick and the market.
+
+These are the decision points of a run (between fights) where a later ``rollout`` policy would play
+continuations; each ``decide_*`` here is the one dispatch point of its kind. ``offer_value`` rates one offer for
+the reward and the market; Vorschlag's weights come from ``[policies.vorschlag]`` through the rule parameters
+record ``rp`` (``layout.RP_DTYPE``, fields ``vw_*``).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from policies.dungeon.ids import EXPECTIMAX, GREEDY, RANDOM, VORSCHLAG
+from sim.core.rng import below, uniform
+from sim.games.dungeon import rules as R
+from sim.games.dungeon.words import GEHEIMNIS, ITEM_DICE, ITEM_JOKER, ITEM_UPGRADE, RAST
+from sim.jit.scalar import smax, trunc
+from sim.jit.tier import INLINE
+
+
+@njit(cache=True, error_model="numpy", inline=INLINE)
+def decide_path(pid, cards, lp, maxlp, st):
+    """Index into ``cards`` (kinds ``KAMPF``, ``ELITE``, ``RAST``, ``GEHEIMNIS``) of the chosen path."""
+    third = cards[2]
+    share = lp / maxlp
+    if pid == VORSCHLAG or pid == EXPECTIMAX:
+        if third == RAST and share <= 0.6:
+            return 2
+        if share >= 0.8:
+            return 1
+        if third == GEHEIMNIS:
+            return 2
+        return 0
+    if pid == GREEDY:
+        if share >= 0.5:
+            return 1
+        if third == RAST:
+            return 2
+        return 0
+    return below(st, 3)
+
+
+@njit(cache=True, error_model="numpy", inline=INLINE)
+def decide_event(pid, event, lp, maxlp, altar_lp, st, jokers, nj, jk):
+    """Accept the Geheimnis event (0 Opferaltar, 1 Joker-Händler, 2 Verfluchte Truhe)?
+
+    ``jokers[:nj]``: held joker ids, the last one is the one the Joker-Händler takes; ``jk`` joker rows."""
+    if event == 0 and lp <= altar_lp:
+        return False
+    if event == 1 and nj == 0:
+        return False
+    if pid == RANDOM:
+        return uniform(st) < 0.5
+    if pid == GREEDY:
+        return event == 2
+    if event == 0:
+        return lp - altar_lp >= 0.7 * maxlp
+    if event == 1:
+        return not (jk[jokers[nj - 1], 0] == 2 and lp < 0.6 * maxlp)
+    return True
+
+
+@njit(cache=True, error_model="numpy", inline=INLINE)
+def offer_value(pid, kind, up_eff, u, jk, j, db_rerolls, lp, maxlp, g_att, g_dice, e_att, crit_mul, rp):
+    """What one offer is worth to policy ``pid`` (see the module doc): upgrade ``u`` (a row of ``up_eff``), joker
+    ``j`` (a row of ``jk``: kind, amount, weight) or the dice bonus. Rows are read in place: a row view would
+    cost an atomic reference count. ``rp``: the rule record (``layout.RP_DTYPE``; Vorschlag's weights are its
+    ``vw_*`` fields)."""
+    missing = 1.0 - lp / maxlp
+    if pid == GREEDY:
+        if kind == ITEM_UPGRADE:
+            v = g_att + e_att * up_eff[u, R.EFF_CRIT] * (crit_mul - 1.0) + up_eff[u, R.EFF_POISON]
+            if lp <= up_eff[u, R.EFF_BERSERK_LP] * maxlp:
+                v += e_att * (up_eff[u, R.EFF_BERSERK_MUL] - 1.0)
+            if up_eff[u, R.EFF_EXTRA_DICE] > 0:
+                v += g_dice
+            return v
+        if kind == ITEM_DICE:
+            return g_att
+        return 0.0
+    if kind == ITEM_JOKER:
+        jkind = trunc(jk[j, 0])
+        if jkind == 2:
+            return rp.vw_joker_heal * jk[j, 1] * (0.5 + missing)
+        return rp.vw_joker_set if jkind == 0 else rp.vw_joker_reroll
+    if kind == ITEM_DICE:
+        return g_att if pid == EXPECTIMAX else rp.vw_dice_bonus * db_rerolls
+    if pid == EXPECTIMAX:
+        v = g_att
+        if up_eff[u, R.EFF_EXTRA_DICE] > 0:
+            v += g_dice
+        e_turn = e_att
+    else:
+        v = (up_eff[u, R.EFF_ATTACK_FLAT] * rp.vw_att_combos
+             + (up_eff[u, R.EFF_PASCH_MUL] - 1.0) * rp.vw_pasch
+             + up_eff[u, R.EFF_LUCKY] * rp.vw_lucky + up_eff[u, R.EFF_EXTRA_DICE] * rp.vw_dice)
+        e_turn = rp.vw_e_att
+    v += up_eff[u, R.EFF_SHIELD_FLAT] * rp.vw_shield + up_eff[u, R.EFF_HEAL_FLAT] * rp.vw_heal
+    v += up_eff[u, R.EFF_CRIT] * (crit_mul - 1.0) * e_turn * rp.vw_crit
+    v += (up_eff[u, R.EFF_ADJUSTS] * rp.vw_adjust + up_eff[u, R.EFF_SHIELD_KEEP] * rp.vw_keep
+          + up_eff[u, R.EFF_POISON] * rp.vw_poison)
+    v += (up_eff[u, R.EFF_BERSERK_MUL] - 1.0) * up_eff[u, R.EFF_BERSERK_LP] * e_turn * rp.vw_berserk
+    v += up_eff[u, R.EFF_MAX_LP] * (rp.vw_maxlp + rp.vw_heal * missing)
+    return v
+
+
+@njit(cache=True, error_model="numpy", inline=INLINE)
+def decide_reward(pid, vals, ok, n, st):
+    """Slot of the reward taken among ``n`` offers (``ok[i]``: can be taken); -1 when none can."""
+    if pid == RANDOM:
+        m = 0
+        for i in range(n):
+            m += ok[i]
+        if m == 0:
+            return -1
+        j = below(st, m)
+        for i in range(n):
+            if ok[i]:
+                if j == 0:
+                    return i
+                j -= 1
+        return -1
+    best = -1e18
+    bi = -1
+    for i in range(n):
+        if ok[i] and vals[i] > best:
+            best = vals[i]
+            bi = i
+    return bi
+
+
+@njit(cache=True, error_model="numpy", inline=INLINE)
+def decide_buy(pid, vals, prices, ok, n, coins, st, per_coin, reserve):
+    """Market: index of the next item to buy (``ok[i]``: still in stock and allowed), or -1 to leave; Vorschlag
+    and expectimax buy at ``per_coin`` rating per coin or more while ``reserve`` coins stay."""
+    if pid == RANDOM:
+        for i in range(n):
+            if ok[i] and prices[i] <= coins and uniform(st) < 0.5:
+                return i
+        return -1
+    best = -1e18
+    bi = -1
+    for i in range(n):
+        if not ok[i] or prices[i] > coins:
+            continue
+        r = vals[i] / smax(prices[i], 1.0)
+        if pid == GREEDY:
+            if vals[i] <= 0.0:
+                continue
+        elif r < per_coin or coins - prices[i] < reserve:
+            continue
+        if r > best:
+            best = r
+            bi = i
+    return bi

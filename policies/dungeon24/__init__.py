@@ -1,0 +1,1 @@
+"""The dungeon24 bots: registry, dispatcher, decisions."""

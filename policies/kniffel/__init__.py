@@ -1,0 +1,1 @@
+"""The kniffel bots: registry, dispatcher, decisions."""

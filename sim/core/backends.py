@@ -1,0 +1,126 @@
+"""Where chunks run, behind one interface: ``backend.run(game, jobs)`` yields ``(job, part)`` as chunks finish.
+
+A job is the runs ``start .. start + count - 1`` of one (config, seats, seed, options); its part is the named
+per-run table of those runs (``chunk_table``). Batch, compare, sweep, balance, calibrate and the studio all go
+through this, so there is one execution path: in this process (``LocalBackend``: chunk after chunk, each
+kernel using every core through numba's threads) or on a Dask cluster (``DaskBackend``: chunks as tasks, in
+the order they finish). Every run draws only from its own streams, so the numbers never depend on the backend,
+the chunking or the order parts come back in.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from sim.core.config import DicesimError, Strict
+from sim.core.schema import validate
+from sim.games.base import Game
+from sim.jit.progress import is_quiet, is_terminal
+
+
+@dataclass(frozen=True)
+class Job:
+    """Runs ``start .. start + count - 1`` of one (config, seats, seed, options); ``tag`` is the caller's
+    (e.g. a sweep's point and policy slot) and travels back with the part."""
+
+    cfg: Strict
+    policies: list[str]
+    seed: int
+    start: int
+    count: int
+    options: dict[str, Any] = field(default_factory=dict)
+    tag: Any = None
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return self.start, self.count
+
+    def part(self, start: int, count: int) -> Job:
+        """The same job over a sub-span (the studio splits chunks into short kernel calls)."""
+        return Job(self.cfg, self.policies, self.seed, start, count, self.options, self.tag)
+
+
+class Backend(Protocol):
+    def run(self, game: Game, jobs: list[Job]) -> Iterator[tuple[Job, dict[str, Any]]]: ...
+
+
+def chunk_table(game: Game, job: Job) -> dict[str, Any]:
+    """The named per-run table of one job, checked against the game's declared columns (names, order, dtypes)."""
+    part = game.simulate(job.cfg, job.policies, job.seed, job.start, job.count, job.options)
+    return validate(game.table_columns(job.cfg, job.options), part)
+
+
+def simulate_chunk(game_name: str, job: Job) -> dict[str, Any]:
+    """One job by game name (so Dask workers import the game and build its tables themselves)."""
+    from sim.games import get_game
+
+    game = get_game(game_name)
+    game.prepare(job.cfg, job.policies, job.options)
+    return chunk_table(game, job)
+
+
+def progress_bar(total: int, label: str, enabled: bool) -> Progress:
+    from rich.console import Console
+
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} chunks"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(file=sys.stderr),
+        disable=not enabled or total < 2 or is_quiet() or not is_terminal(),
+        transient=True,
+    )
+
+
+def _setup_key(job: Job) -> tuple:
+    return id(job.cfg), tuple(job.policies), repr(sorted(job.options.items()))
+
+
+class LocalBackend:
+    """Jobs one after another in this process, in the order given; each chunk's kernel uses every core."""
+
+    def run(self, game: Game, jobs: Iterable[Job]) -> Iterator[tuple[Job, dict[str, Any]]]:
+        prepared = None
+        for job in jobs:
+            key = _setup_key(job)
+            if key != prepared:  # solved tables etc. for these rules and seats (memoised by the game)
+                game.prepare(job.cfg, job.policies, job.options)
+                prepared = key
+            yield job, chunk_table(game, job)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class DaskBackend:
+    """Jobs as tasks on a Dask distributed cluster (``--scheduler tcp://host:8786``), yielded as they finish."""
+
+    def __init__(self, address: str):
+        try:
+            from distributed import Client
+
+            self.client = Client(address, timeout="10s")
+        except Exception as e:  # noqa: BLE001 - any connection failure is a user error here
+            raise DicesimError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+
+    def run(self, game: Game, jobs: Iterable[Job]) -> Iterator[tuple[Job, dict[str, Any]]]:
+        from distributed import as_completed
+
+        futures = {self.client.submit(simulate_chunk, game.name, job, pure=False): job for job in jobs}
+        for fut, part in as_completed(list(futures), with_results=True):
+            yield futures.pop(fut), part
+            fut.release()
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def make_backend(scheduler: str | None) -> Backend:
+    return DaskBackend(scheduler) if scheduler else LocalBackend()

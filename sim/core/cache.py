@@ -1,0 +1,126 @@
+"""Where dicesim keeps what it computes once: compiled kernels and solved tables.
+
+Everything lives in the user's cache directory (``platformdirs``; ``DICESIM_CACHE_DIR`` overrides
+it), never inside the installed package, so a read-only install works and ``dicesim cache clear``
+is the one place to reset. A solved table's file name carries the hash of the rules it solves and
+the code version of its solver (``sim.jit.codehash``): a changed solver never reads an old table. Each
+table file stores a SHA-256 of its arrays; a corrupt or truncated file is reported in one line,
+removed and rebuilt by the caller.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ENV = "DICESIM_CACHE_DIR"
+
+
+def cache_root() -> Path:
+    """``$DICESIM_CACHE_DIR``, else the platform's user cache directory for dicesim."""
+    if os.environ.get(ENV):
+        return Path(os.environ[ENV]).expanduser()
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("dicesim", appauthor=False))
+
+
+def numba_dir() -> Path:
+    """Compiled kernels (``NUMBA_CACHE_DIR`` when set, as numba itself would use it)."""
+    return Path(os.environ["NUMBA_CACHE_DIR"]) if os.environ.get("NUMBA_CACHE_DIR") else cache_root() / "numba"
+
+
+def tables_dir() -> Path:
+    return cache_root() / "tables"
+
+
+def table_path(game: str, name: str, rules_key: str, code: str) -> Path:
+    """The file of one solved table: ``tables/<game>/<name>-<rules hash>-<solver code version>.npz``."""
+    return tables_dir() / game / f"{name}-{rules_key}-{code}.npz"
+
+
+def _digest(arrays: dict[str, np.ndarray]) -> str:
+    h = hashlib.sha256()
+    for k in sorted(arrays):
+        a = np.ascontiguousarray(arrays[k])
+        h.update(f"{k}:{a.dtype.str}:{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def save_table(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write arrays atomically (temp file, then rename) with their checksum; an unwritable cache only warns."""
+    arrays = {k: np.asarray(v) for k, v in arrays.items()}
+    meta = json.dumps({"sha256": _digest(arrays), "written": time.time()})
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.time_ns()}.tmp")
+        with open(tmp, "wb") as f:
+            np.savez(f, __meta__=np.frombuffer(meta.encode(), np.uint8), **arrays)
+        tmp.replace(path)
+    except OSError as e:
+        print(f"warning: cannot write the cache file {path}: {e.strerror or e}", file=sys.stderr)
+
+
+def load_table(path: Path) -> dict[str, np.ndarray] | None:
+    """The arrays of a table file; None when absent. A damaged file is reported in one line and removed."""
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files}
+        meta = json.loads(arrays.pop("__meta__").tobytes())
+        if meta.get("sha256") != _digest(arrays):
+            raise ValueError("checksum mismatch")
+        return arrays
+    except Exception as e:  # noqa: BLE001 - any unreadable file is treated the same: rebuild it
+        why = "truncated" if isinstance(e, EOFError) else str(e).splitlines()[0] if str(e) else type(e).__name__
+        print(f"warning: cache file {path} is corrupt ({why}); rebuilding it", file=sys.stderr)
+        path.unlink(missing_ok=True)
+        return None
+
+
+def dir_size(path: Path) -> tuple[int, int]:
+    """(files, bytes) below ``path``."""
+    files = size = 0
+    for p in path.rglob("*"):
+        if p.is_file():
+            files += 1
+            size += p.stat().st_size
+    return files, size
+
+
+def info() -> dict:
+    """What is cached: the kernels per module and every solved table, with sizes."""
+    root = cache_root()
+    kernels = []
+    ndir = numba_dir()
+    if ndir.is_dir():
+        for mod in sorted(p for p in ndir.iterdir() if p.is_dir()):
+            files, size = dir_size(mod)
+            kernels.append({"module": mod.name, "versions": sum(1 for p in mod.iterdir() if p.is_dir()),
+                            "files": files, "bytes": size})
+    tables = []
+    tdir = tables_dir()
+    if tdir.is_dir():
+        for p in sorted(tdir.rglob("*.npz")):
+            tables.append({"game": p.parent.name, "file": p.name, "bytes": p.stat().st_size})
+    total = sum(k["bytes"] for k in kernels) + sum(t["bytes"] for t in tables)
+    return {"root": str(root), "numba": str(ndir), "kernels": kernels, "tables": tables, "bytes": total}
+
+
+def clear() -> int:
+    """Remove every compiled kernel and solved table; returns the bytes freed."""
+    freed = 0
+    for d in (numba_dir(), tables_dir()):
+        if d.is_dir():
+            freed += dir_size(d)[1]
+            shutil.rmtree(d, ignore_errors=True)
+    return freed

@@ -1,0 +1,87 @@
+"""The ``[skill]`` config section: how well each seat plays its policy (issue 18).
+
+The model (the jitted half lives in ``policies.skill``; every game uses the same one):
+
+- A level ``ℓ`` in [0, 1] applies to the chosen policy: 1 is the policy exactly as it is, 0 plays
+  uniformly random legal moves (the game's ``random`` policy, move for move in distribution).
+- In between, every decision can go wrong in two ways people err:
+  a *lapse*: with probability ``ε(ℓ) = (1 - ℓ)²`` the player makes the random policy's move; and,
+  where the policy has action values (Kniffel optimal: the expected final score of each hold and
+  each box; Kniffel greedy: each box's points now; Dadox optimal-turn: the solved turn values of
+  each set-aside option and of banking vs throwing on), otherwise a *softmax* over those values
+  with temperature ``τ(ℓ) = u · (1 - ℓ) / ℓ``: a move worse by Δ is chosen ``exp(-Δ/τ)`` times as
+  often as the best, so cheap mistakes are common and costly ones rare. ``u`` is the game's value
+  unit, a twentieth of the optimal player's mean score per turn (Kniffel 1 point of 19.6 a turn,
+  Dadox 20 points of 383), so one level means comparable carelessness in both. Policies without
+  action values (heuristics: Kniffel greedy's holds, Dadox threshold/greedy, the two-player Dadox
+  solutions, whose values are win chances, every Dungeon24 policy) err by lapses only. A policy
+  that is already random stays random at every level.
+- Würfel Dungeon (and any later game) takes the same section: ``skill: Skill`` in its config model,
+  ``freeze_skill`` appended to a frozen array, ``policies.skill``'s lapse/softmax at its dispatch
+  points on a ``SKILL_STREAM`` stream, and a ``sim.report.skill.SETUPS`` entry for its chart.
+- Named levels: novice 0.25 (ε 56 %, τ 3u), casual 0.5 (ε 25 %, τ u), skilled 0.75 (ε 6 %, τ u/3),
+  expert 1.0 (the policy itself).
+
+Seats: ``level`` is the player's (the first seat's policy: Kniffel's seat 1, Dadox's first listed
+policy, which rotates over the seats with it when several are listed, Dungeon24's ``--policy``);
+``opponents`` is every other seat's, full strength by default. So ``--set skill.level=casual``
+asks how a casual player fares against the full-strength policy, and a sweep over
+``skill.level`` × a rule field gives the skill × rules heatmap.
+
+The skill's random draws come from their own ``sim.core.rng`` streams (``policies.skill``), so the
+dice stay common random numbers across levels, and level 1 draws nothing: every table at level 1
+is the plain policy's, bit for bit. Kernels read the levels from the frozen rule arrays
+(``freeze``), so a new level never recompiles anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import numpy as np
+from pydantic import Field, field_validator
+
+from policies.skill import SCALE, SK_OPPONENTS, SK_PLAYER, SK_SIZE
+from sim.core.config import GameConfig, Strict
+
+LEVELS: dict[str, float] = {"novice": 0.25, "casual": 0.5, "skilled": 0.75, "expert": 1.0}
+
+
+def parse_level(v: Any) -> Any:
+    """A level name (``casual``) -> its number; numbers pass (the range check follows); ints -> float."""
+    if isinstance(v, str):
+        if v.strip().lower() in LEVELS:
+            return LEVELS[v.strip().lower()]
+        names = ", ".join(f"{k} ({x})" for k, x in LEVELS.items())
+        raise ValueError(f"a skill level is a number in [0, 1] or one of {names}")
+    if isinstance(v, int) and not isinstance(v, bool):
+        return float(v)
+    return v
+
+
+class Skill(Strict):
+    level: float = Field(1.0, ge=0.0, le=1.0, description="the player's level: 0 random moves, 1 the policy as it "
+                         "is; or novice (0.25), casual (0.5), skilled (0.75), expert (1.0)")
+    opponents: float = Field(1.0, ge=0.0, le=1.0, description="the level of every other seat")
+
+    @field_validator("level", "opponents", mode="before")
+    @classmethod
+    def named(cls, v: Any) -> Any:
+        return parse_level(v)
+
+
+def freeze_skill(skill: Skill) -> np.ndarray:
+    """The levels as int64 parts per million (``policies.skill.SK_*``), appended to a game's frozen array."""
+    out = np.zeros(SK_SIZE, np.int64)
+    out[SK_PLAYER] = round(skill.level * SCALE)
+    out[SK_OPPONENTS] = round(skill.opponents * SCALE)
+    return out
+
+
+def rules_hash(cfg: GameConfig) -> str:
+    """``config_hash`` without the skill section: the key of what a solver reads (a solved table is the same at
+    every level). Equal to the config hash a config had before ``[skill]`` existed, so cached tables stay valid."""
+    blob = json.dumps(cfg.model_dump(mode="json", exclude={"skill"}), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]

@@ -1,0 +1,2 @@
+"""Experiments over many batches: sweeps, calibration, tuning, balance targets, sensitivity.
+"""

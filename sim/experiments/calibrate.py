@@ -1,0 +1,315 @@
+"""Calibration: the value of one config field that makes a metric hit a target.
+
+``calibrate(game, field, metric, target, policy, …)`` plays the same runs (same seed, so paired:
+the estimated metric is a fixed function of the field, with no fresh noise between evaluations)
+at trial values of ``field`` and searches for the target with a bracketing root search:
+
+1. Bracket: from ``lo``/``hi`` when given, else from the config's current value stepping (doubling
+   the step) in the direction that moves the metric toward the target, inside the field's allowed
+   range (the config model's ``ge``/``le`` bounds), until the metric crosses the target.
+2. Refine: Illinois false position inside the bracket (integer fields: on integers, down to two
+   neighbouring values) until the metric is within the tolerance of the target.
+
+The tolerance is stated: ``tol`` in metric units, by default a tenth of the 95 % half-width of
+the first estimate (paired evaluations make finer steps meaningful, but the level itself is only
+known to its interval, which the result reports for the metric and, mapped back, for the field). The result carries the
+metric's estimate and 95 % interval at the chosen value, every evaluation, the final bracket and an
+approximate 95 % interval for the field value itself (the metric interval mapped through the local
+slope of the bracket).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from sim.core.config import ConfigError, DicesimError, Strict, config_hash
+from sim.experiments.sweep import _field_value
+from sim.games.base import Game
+
+
+@dataclass
+class Evaluation:
+    x: float
+    value: float
+    ci95: list[float]
+
+
+@dataclass
+class Calibration:
+    """The outcome of a calibration (``to_dict`` for JSON)."""
+
+    game: str
+    field: str
+    metric: str
+    target: float
+    policy: str
+    n: int
+    seed: int
+    value: float | int  # the field value chosen
+    estimate: dict[str, Any]  # the metric there: value and ci95
+    tolerance: str
+    converged: bool
+    stop: str
+    bracket: list[float]
+    field_ci95: list[float]
+    config_hash: str
+    evaluations: list[Evaluation] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def field_bounds(model: type[BaseModel], dotted: str) -> tuple[float, float]:
+    """(low, high) allowed for a numeric config field from its model's ge/gt/le/lt (infinite when unknown)."""
+    lo, hi = -math.inf, math.inf
+    node: Any = model
+    keys = dotted.split(".")
+    for i, k in enumerate(keys):
+        if not (isinstance(node, type) and issubclass(node, BaseModel)) or k not in node.model_fields:
+            return lo, hi
+        info = node.model_fields[k]
+        if i == len(keys) - 1:
+            for m in info.metadata:
+                if getattr(m, "ge", None) is not None:
+                    lo = max(lo, float(m.ge))
+                if getattr(m, "gt", None) is not None:
+                    lo = max(lo, float(m.gt))
+                if getattr(m, "le", None) is not None:
+                    hi = min(hi, float(m.le))
+                if getattr(m, "lt", None) is not None:
+                    hi = min(hi, float(m.lt))
+            return lo, hi
+        node = info.annotation
+    return lo, hi
+
+
+def parse_target(text: str) -> tuple[str, float]:
+    """``'win_rate=0.5'`` -> ('win_rate', 0.5)."""
+    if "=" not in text:
+        raise DicesimError(f"--target expects metric=value, e.g. win_rate=0.5, got {text!r}")
+    name, raw = (x.strip() for x in text.split("=", 1))
+    try:
+        value = float(raw)
+    except ValueError:
+        raise DicesimError(f"--target value must be a number, got {raw!r}") from None
+    if not name or not math.isfinite(value):
+        raise DicesimError(f"--target expects metric=value, got {text!r}")
+    return name, value
+
+
+DEFAULT_TOL_SHARE = 0.1
+
+
+class _Evaluator:
+    """The metric at a field value, on the same seeds every time (cached per value)."""
+
+    def __init__(self, game: Game, config: str | Path | None, sets: list[str], fld: str, metric: str, seats: list[str],
+                 n: int, seed: int, options: dict[str, Any], backend: Any, log: bool, integer: bool):
+        self.game, self.config, self.sets, self.field, self.metric = game, config, sets, fld, metric
+        self.seats, self.n, self.seed, self.options, self.backend, self.log = seats, n, seed, options, backend, log
+        self.integer = integer
+        self.cache: dict[float, Evaluation] = {}
+
+    def cfg(self, x: float) -> Strict:
+        v = int(round(x)) if self.integer else float(x)
+        return self.game.load(self.config, [*self.sets, f"{self.field}={v!r}"])
+
+    def __call__(self, x: float) -> Evaluation:
+        from sim.core.batch import run_batch
+
+        x = float(int(round(x))) if self.integer else float(x)
+        if x in self.cache:
+            return self.cache[x]
+        cfg = self.cfg(x)
+        b = run_batch(self.game, cfg, self.seats, self.n, self.seed, self.options, chunk=self.game.chunk,
+                      backend=self.backend, progress=False)
+        metrics = self.game.metrics(b.table, self.options, cfg)
+        if self.metric not in metrics:
+            raise DicesimError(f"unknown metric {self.metric!r} for {self.game.name} "
+                               f"(choose from {', '.join(metrics)})")
+        m = metrics[self.metric]
+        v = float(m["value"])
+        ci = [float(c) for c in m["ci95"][:2]] if m.get("ci95") else [v, v]
+        ev = Evaluation(int(x) if self.integer else x, v, ci)
+        self.cache[x] = ev
+        if self.log:
+            shown = f"{int(x)}" if self.integer else f"{x:.6g}"
+            print(f"  {self.field} = {shown:>10}  ->  {self.metric} {v:.5g}  [{ci[0]:.5g}, {ci[1]:.5g}]",
+                  file=sys.stderr)
+        return ev
+
+
+def calibrate(
+    game: Game,
+    fld: str,
+    metric: str,
+    target: float,
+    policy: str,
+    n: int = 20_000,
+    seed: int = 1,
+    config: str | Path | None = None,
+    sets: list[str] | None = None,
+    options: dict[str, Any] | None = None,
+    lo: float | None = None,
+    hi: float | None = None,
+    tol: float | None = None,
+    max_evals: int = 30,
+    backend: Any = None,
+    log: bool = False,
+) -> Calibration:
+    """Find the value of ``fld`` where ``metric`` (for ``policy``) hits ``target``; see the module doc."""
+    from sim.core.batch import check_n
+
+    check_n(n)
+    if tol is not None and tol < 0:
+        raise DicesimError(f"--tol must be >= 0, got {tol}")
+    if max_evals < 3:
+        raise DicesimError(f"--max-evals must be at least 3, got {max_evals}")
+    options = game.check_options(dict(options or {}))
+    label, seats = game.compare_plan([policy], options)[0]
+    sets = list(sets or [])
+    base = game.load(config, sets)
+    current = _field_value(base, fld)
+    if current is None:
+        game.load(config, [*sets, f"{fld}=0"])  # raises "unknown config field: …" for a wrong path
+        raise ConfigError(f"unknown config field: {fld}")
+    if isinstance(current, bool) or not isinstance(current, int | float):
+        raise ConfigError(f"--field {fld} is not numeric (its value is {current!r})")
+    integer = isinstance(current, int)
+    b_lo, b_hi = field_bounds(type(base), fld)
+    ev = _Evaluator(game, config, sets, fld, metric, seats, n, seed, options, backend, log, integer)
+    for name, x in (("--lo", lo), ("--hi", hi)):  # fail before any work on values the config rejects
+        if x is not None:
+            if integer and float(x) != round(x):
+                raise DicesimError(f"{name} must be a whole number for {fld}, got {x}")
+            ev.cfg(x)
+    if lo is not None and hi is not None and not lo < hi:
+        raise DicesimError(f"--lo must be below --hi, got {lo} and {hi}")
+
+    def g(e: Evaluation) -> float:
+        return e.value - target
+
+    stated = {"tol": tol, "how": "given"}
+
+    def within(e: Evaluation) -> bool:
+        if stated["tol"] is None:  # default: a tenth of the first estimate's 95 % half-width
+            stated["tol"] = DEFAULT_TOL_SHARE * (e.ci95[1] - e.ci95[0]) / 2
+            stated["how"] = f"{DEFAULT_TOL_SHARE:g} x the 95 % half-width"
+        return abs(g(e)) <= stated["tol"]
+
+    def done(e: Evaluation, stop: str, a: Evaluation, b: Evaluation) -> Calibration:
+        return _result(game, fld, metric, target, label, n, seed, e, stated, stop, a, b, ev, integer)
+
+    # 1. bracket
+    if lo is not None and hi is not None:
+        a, b = ev(lo), ev(hi)
+    else:
+        x0 = float(lo if lo is not None else hi if hi is not None else current)
+        e0 = ev(x0)
+        if within(e0):
+            return done(e0, "within tolerance", e0, e0)
+        step = max(1.0, round(abs(x0) * 0.1)) if integer else (abs(x0) * 0.1 or 0.1)
+        a, b = _expand(ev, e0, step, target, b_lo, b_hi, max_evals, fld, metric)
+    if a.x > b.x:
+        a, b = b, a
+    if g(a) * g(b) > 0:
+        raise DicesimError(
+            f"{metric} does not cross {target:g} between {fld}={a.x:g} ({a.value:.5g}) and {fld}={b.x:g} "
+            f"({b.value:.5g}); give --lo and --hi that bracket the target"
+        )
+    for e in (a, b):
+        if within(e):
+            return done(e, "within tolerance", a, b)
+
+    # 2. refine (Illinois false position; integer fields on integers)
+    ga, gb, side = g(a), g(b), 0
+    xtol = 1.0 if integer else (b.x - a.x) * 1e-4
+    while len(ev.cache) < max_evals:
+        if b.x - a.x <= xtol:
+            best = min((a, b), key=lambda e: abs(g(e)))
+            return done(best, "bracket resolved", a, b)
+        x = (a.x * gb - b.x * ga) / (gb - ga) if gb != ga else (a.x + b.x) / 2
+        if integer:
+            x = min(max(round(x), a.x + 1), b.x - 1)
+        elif not a.x < x < b.x:
+            x = (a.x + b.x) / 2
+        e = ev(x)
+        if within(e) or g(e) == 0:
+            return done(e, "within tolerance", a, b)
+        if g(e) * g(b) > 0:
+            b, gb = e, g(e)
+            if side == -1:
+                ga /= 2
+            side = -1
+        else:
+            a, ga = e, g(e)
+            if side == 1:
+                gb /= 2
+            side = 1
+    best = min((a, b), key=lambda e: abs(g(e)))
+    return done(best, "max evaluations", a, b)
+
+
+def _expand(ev: _Evaluator, e0: Evaluation, step: float, target: float, b_lo: float, b_hi: float, max_evals: int,
+            fld: str, metric: str) -> tuple[Evaluation, Evaluation]:
+    """Walk from e0 toward the target (doubling steps, inside the field's bounds) until the metric crosses it."""
+    def clamp(x: float) -> float:
+        return min(max(x, b_lo), b_hi)
+
+    g0 = e0.value - target
+    probe = clamp(e0.x + step)
+    if probe == e0.x:
+        probe = clamp(e0.x - step)
+    e1 = ev(probe)
+    if (e1.value - target) * g0 <= 0:
+        return e0, e1
+    slope = (e1.value - e0.value) / (e1.x - e0.x)
+    # head where the metric moves toward the target; when flat, try the other side of e0 first
+    direction = (1.0 if (target - e0.value) * slope > 0 else -1.0) if slope != 0 else math.copysign(1.0, e0.x - e1.x)
+    last = e1 if (e1.x - e0.x) * direction > 0 else e0
+    tried_other = False
+    while len(ev.cache) < max_evals:
+        step *= 2
+        x = clamp(last.x + direction * step)
+        if x == last.x:
+            if tried_other or slope != 0:
+                break
+            tried_other, direction, last = True, -direction, e0
+            continue
+        e = ev(x)
+        if (e.value - target) * (last.value - target) <= 0:
+            return last, e
+        last = e
+    raise DicesimError(
+        f"could not bracket {metric} = {target:g} by varying {fld} (tried {len(ev.cache)} values from "
+        f"{min(ev.cache):g} to {max(ev.cache):g}, {metric} from "
+        f"{min(e.value for e in ev.cache.values()):.5g} to {max(e.value for e in ev.cache.values()):.5g}); "
+        "give --lo and --hi"
+    )
+
+
+def _result(game: Game, fld: str, metric: str, target: float, label: str, n: int, seed: int, e: Evaluation,
+            stated: dict[str, Any], stop: str, a: Evaluation, b: Evaluation, ev: _Evaluator,
+            integer: bool) -> Calibration:
+    half = (e.ci95[1] - e.ci95[0]) / 2
+    slope = (b.value - a.value) / (b.x - a.x) if b.x != a.x else math.nan
+    if math.isfinite(slope) and slope != 0:
+        w = half / abs(slope)
+        fci = [e.x - w, e.x + w]
+    else:
+        fci = [math.nan, math.nan]
+    tol_txt = f"|{metric} - {target:g}| <= {stated['tol']:.4g} ({stated['how']})"
+    converged = stop != "max evaluations"
+    return Calibration(
+        game=game.name, field=fld, metric=metric, target=target, policy=label, n=n, seed=seed,
+        value=int(e.x) if integer else e.x, estimate={"value": e.value, "ci95": e.ci95}, tolerance=tol_txt,
+        converged=converged, stop=stop, bracket=[a.x, b.x], field_ci95=fci,
+        config_hash=config_hash(ev.cfg(e.x)),
+        evaluations=sorted(ev.cache.values(), key=lambda z: z.x),
+    )

@@ -1,0 +1,219 @@
+"""Sweeps: play one game over a grid of config values (or named variants) and tabulate every metric.
+
+A sweep file (``configs/sweeps/*.toml``) names the game, the policies, N per point, the seed and
+either a ``[grid]`` over any config fields (dotted paths, every combination is a point) or a list
+of ``[[variants]]`` (a name, ``set = {field = value}`` and optionally their own base ``config``)::
+
+    game = "kniffel"
+    policies = ["greedy", "optimal"]
+    n = 20000
+    seed = 1
+    [grid]
+    "bonus.value" = [25, 35, 45]
+    "bonus.threshold" = [60, 63]
+    # "options.difficulty" = ["leicht", "normal"]   # a game option can be an axis too
+    [options]            # optional game options (e.g. players = 2)
+
+Every point plays the same runs 0..n-1 with the same seed (paired), so differences between points
+are the rules' doing, not noise. Every point's config is validated before any work starts.
+
+Execution is resumable: the work is the tasks (point, policy, chunk); each finished chunk's per-run
+table is written atomically to ``<out>/parts/`` and each finished (point, policy) its metric row to
+``<out>/rows/``. ``sweep.json`` holds the sweep's fingerprint; ``resume=True`` skips finished work
+and refuses a sweep file whose results would differ. The final table ``sweep.parquet``/``sweep.csv``
+has one row per (point, policy): the swept values, every metric with its 95 % interval, the config
+hash, seed, N and code version. Chunks run in this process (the game's kernel uses every core) or
+as tasks on a Dask cluster (``scheduler``); the tables are identical either way.
+
+The module holds the run loop; the file format is ``sim.experiments.sweep_spec`` and the output folder
+``sim.experiments.sweep_store`` (both re-exported here, so ``from sim.experiments.sweep import …`` keeps working).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim.core.backends import Job, make_backend
+from sim.core.config import DicesimError
+from sim.experiments.sweep_spec import (  # noqa: F401  (re-exported: the sweep file API)
+    FORMAT,
+    SWEEP_JSON,
+    Point,
+    Sweep,
+    SweepFile,
+    Task,
+    Variant,
+    _field_value,
+    _jsonable,
+    _resolve,
+    flatten,
+    load_sweep,
+    point_config,
+    spec_error,
+    sweep_from_dict,
+    toml_literal,
+)
+from sim.experiments.sweep_store import (  # noqa: F401  (re-exported: the output folder API)
+    _fsync_replace,
+    _tmp,
+    assemble,
+    load_result,
+    metric_names,
+    part_path,
+    prepare_out,
+    read_runs,
+    row_path,
+    runs_table,
+    write_parquet_atomic,
+    write_part_atomic,
+    write_text_atomic,
+)
+
+
+@dataclass
+class SweepResult:
+    """A finished sweep: the tidy table and where everything went."""
+
+    out: Path
+    table: pd.DataFrame
+    seconds: float
+    chunks_run: int
+    chunks_skipped: int
+    fingerprint: str
+    report: Path | None = None
+    files: dict[str, str] = field(default_factory=dict)
+
+
+def _progress(enabled: bool):
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("{task.description:>7}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(file=sys.stderr),
+        disable=not enabled,
+        transient=True,
+    )
+
+
+def _finish_row(out: Path, sweep: Sweep, point: int, slot: int) -> None:
+    """Metrics of one finished (point, policy) from its parts on disk, written atomically."""
+    table = runs_table(out, sweep, point, slot)
+    if table is None:
+        raise DicesimError(f"parts of point {point} policy {sweep.plan[slot][0]} are missing in {out}/parts")
+    cfg = next(p.cfg for p in sweep.points if p.index == point)  # the point's own rules, also on --resume
+    metrics = sweep.game.metrics(table, sweep.options_of(point), cfg)
+    clean = {
+        name: {"value": _num(m.get("value")), **({"ci95": [_num(x) for x in m["ci95"][:2]]} if m.get("ci95") else {})}
+        for name, m in metrics.items()
+    }
+    write_text_atomic(json.dumps({"point": point, "slot": slot, "metrics": clean}), row_path(out, point, slot))
+    if not sweep.spec.keep_runs:
+        for c in range(len(sweep.spans())):
+            part_path(out, Task(point, slot, c, 0, 0)).unlink(missing_ok=True)
+
+
+def _num(v: Any) -> float:
+    if v is None:
+        return math.nan
+    return float(v.item() if hasattr(v, "item") else v)
+
+
+def run_sweep(
+    sweep: Sweep,
+    out: str | Path,
+    resume: bool = False,
+    overwrite: bool = False,
+    scheduler: str | None = None,
+    progress: bool = True,
+    report: bool = True,
+    backend: Any = None,
+) -> SweepResult:
+    """Play every pending (point, policy, chunk) on ``backend`` (default: this process, or Dask with
+    ``scheduler``), then write the tidy table (and report.html)."""
+    out = Path(out)
+    t0 = time.perf_counter()
+    meta = prepare_out(out, sweep, resume, overwrite)
+    for stale in (out / "parts").glob(".*.tmp"):  # half-written files of a killed run
+        stale.unlink(missing_ok=True)
+    for stale in (out / "rows").glob(".*.tmp"):
+        stale.unlink(missing_ok=True)
+
+    groups = [(p.index, slot) for p in sweep.points for slot in range(len(sweep.plan))]
+    done_rows = {g for g in groups if row_path(out, *g).is_file()}
+    pending: dict[tuple[int, int], list[Task]] = {}
+    skipped = 0
+    for t in sweep.tasks():
+        g = (t.point, t.slot)
+        if g in done_rows or part_path(out, t).is_file():
+            skipped += 1
+            continue
+        pending.setdefault(g, []).append(t)
+    # groups whose chunks are all on disk but whose row was not written yet
+    unfinished = [g for g in groups if g not in done_rows and g not in pending]
+    for g in unfinished:
+        _finish_row(out, sweep, *g)
+    n_run = sum(len(v) for v in pending.values())
+
+    with _progress(progress and n_run > 0) as bar:
+        t_points = bar.add_task("points", total=len(groups), completed=len(groups) - len(pending))
+        t_chunks = bar.add_task("chunks", total=n_run)
+        own = backend is None
+        _play(sweep, out, pending, make_backend(scheduler) if own else backend, bar, t_points, t_chunks, own)
+
+    table = assemble(out, sweep, meta)
+    files = {"parquet": str(out / "sweep.parquet"), "csv": str(out / "sweep.csv")}
+    write_parquet_atomic(table, out / "sweep.parquet")
+    tmp = _tmp(out / "sweep.csv")
+    table.to_csv(tmp, index=False)
+    _fsync_replace(tmp, out / "sweep.csv")
+    result = SweepResult(out, table, time.perf_counter() - t0, n_run, skipped, sweep.fingerprint(), files=files)
+    if report:
+        from sim.report.sweep import build_sweep_report
+
+        result.report = build_sweep_report(out)
+        files["report"] = str(result.report)
+    return result
+
+
+def _play(sweep: Sweep, out: Path, pending: dict[tuple[int, int], list[Task]], backend: Any, bar, t_points,
+          t_chunks, close: bool) -> None:
+    """Every pending chunk through the backend; a (point, policy) gets its metric row when its last part is
+    written, whatever order the parts come back in."""
+    left = {g: len(ts) for g, ts in pending.items()}
+    jobs = [Job(sweep.points[point].cfg, sweep.plan[slot][1], sweep.spec.seed, t.start, t.count,
+                sweep.options_of(point), t)
+            for (point, slot), tasks in pending.items() for t in tasks]
+    try:
+        for job, part in backend.run(sweep.game, jobs):
+            t: Task = job.tag
+            write_part_atomic(pd.DataFrame(part), part_path(out, t))
+            bar.advance(t_chunks)
+            g = (t.point, t.slot)
+            left[g] -= 1
+            if left[g] == 0:
+                _finish_row(out, sweep, *g)
+                bar.advance(t_points)
+    finally:
+        if close:
+            backend.close()

@@ -1,0 +1,311 @@
+"""Sweep files: the TOML a designer writes (a grid over config fields, or named variants), validated into a
+``Sweep`` of points, each with its config, before any work starts. See ``sim.experiments.sweep`` for running one."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError
+
+from sim.core.config import ROOT, ConfigError, DicesimError, Strict, config_hash, read_toml
+from sim.games.base import Game
+
+SWEEP_JSON = "sweep.json"
+FORMAT = 1
+
+
+# --- the sweep file ---------------------------------------------------------------------------
+
+
+class Variant(Strict):
+    """One named variant: overrides on top of the base config (or its own ``config``)."""
+
+    name: str = Field(min_length=1)
+    set: dict[str, Any] = {}
+    config: str | None = None
+
+
+class SweepFile(Strict):
+    """The TOML sweep file as written by a designer."""
+
+    game: str
+    policies: list[str] = Field(min_length=1)
+    n: int = Field(gt=0, description="runs per grid point and policy")
+    seed: int = Field(1, ge=0)
+    chunk: int | None = Field(None, gt=0, description="runs per task (default: the game's chunk)")
+    config: str | None = Field(None, description="base config file (default: configs/GAME/default.toml)")
+    grid: dict[str, Any] | None = None
+    variants: list[Variant] | None = None
+    options: dict[str, Any] = {}
+    keep_runs: bool = Field(True, description="keep the per-run tables (parts/) after a point finishes")
+    metrics: list[str] = Field([], description="metrics charted in report.html (default: the game's first three)")
+    title: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Point:
+    """One grid point (or variant): its overrides and validated config."""
+
+    index: int
+    label: str
+    values: dict[str, Any]  # swept field -> value (grid sweeps)
+    variant: str | None  # variant name (variant sweeps)
+    sets: dict[str, Any]  # every override applied on top of the base config
+    config_path: str | None
+    cfg: Strict
+    config_hash: str
+    options: dict[str, Any] | None = None  # the point's game options where the grid sweeps one (``options.NAME``)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work: runs ``start .. start + count - 1`` of one (point, policy)."""
+
+    point: int
+    slot: int  # index into the sweep's plan (policy label, seats)
+    chunk: int
+    start: int
+    count: int
+
+
+@dataclass
+class Sweep:
+    """A validated sweep: game, options, policy plan and every point's config."""
+
+    spec: SweepFile
+    source: str
+    game: Game
+    options: dict[str, Any]
+    plan: list[tuple[str, list[str]]]
+    points: list[Point]
+    fields: list[str]
+    base_config: str | None
+    base_values: dict[str, Any]
+    chunk: int
+
+    @property
+    def name(self) -> str:
+        return self.spec.title or Path(self.source).stem
+
+    def options_of(self, point: int) -> dict[str, Any]:
+        """The game options point ``point`` plays under: the sweep's, or its own where the grid sweeps one."""
+        return self.points[point].options or self.options
+
+    def spans(self) -> list[tuple[int, int]]:
+        return [(s, min(self.chunk, self.spec.n - s)) for s in range(0, self.spec.n, self.chunk)]
+
+    def tasks(self) -> list[Task]:
+        spans = self.spans()
+        return [
+            Task(p.index, slot, c, s, k)
+            for p in self.points
+            for slot in range(len(self.plan))
+            for c, (s, k) in enumerate(spans)
+        ]
+
+    def canonical(self) -> dict[str, Any]:
+        """Everything that decides the numbers (not titles or chart choices), JSON-ready."""
+        return {
+            "format": FORMAT,
+            "game": self.game.name,
+            "plan": [[label, seats] for label, seats in self.plan],
+            "n": self.spec.n,
+            "seed": self.spec.seed,
+            "chunk": self.chunk,
+            "options": _jsonable(self.options),
+            "points": [
+                {"label": p.label, "values": _jsonable(p.values), "sets": _jsonable(p.sets),
+                 "config_hash": p.config_hash, **({"options": _jsonable(p.options)} if p.options else {})}
+                for p in self.points
+            ],
+        }
+
+    def fingerprint(self) -> str:
+        blob = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def _jsonable(o: Any) -> Any:
+    return json.loads(json.dumps(o, default=lambda x: x.item() if hasattr(x, "item") else str(x)))
+
+
+def toml_literal(v: Any) -> str:
+    """A Python value (as read from TOML) written back as a TOML value for ``--set``-style overrides."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        if isinstance(v, float) and not math.isfinite(v):
+            return ("nan" if math.isnan(v) else ("inf" if v > 0 else "-inf"))
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(toml_literal(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k))} = {toml_literal(x)}" for k, x in v.items()) + "}"
+    raise ConfigError(f"cannot use {v!r} as a config value")
+
+
+def flatten(d: dict[str, Any], prefix: str = "", leaf=lambda v: not isinstance(v, dict)) -> dict[str, Any]:
+    """``{"a": {"b": 1}, "c.d": 2}`` -> ``{"a.b": 1, "c.d": 2}`` (TOML's dotted and quoted keys alike)."""
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        key = f"{prefix}.{k}" if prefix else str(k)
+        if leaf(v) or not v:
+            out[key] = v
+        else:
+            out.update(flatten(v, key, leaf))
+    return out
+
+
+def _resolve(path: str | None, base_dir: Path | None) -> str | None:
+    """A config path as written in a sweep file: relative to the working folder, the sweep file or the repo."""
+    if path is None:
+        return None
+    p = Path(path)
+    if p.is_absolute() or p.is_file():
+        return str(p)
+    for d in (base_dir, ROOT):
+        if d is not None and (d / p).is_file():
+            return str(d / p)
+    return str(p)  # load reports it as not found
+
+
+def spec_error(source: str, err: ValidationError, kind: str = "sweep file") -> DicesimError:
+    """One line naming the first invalid field of a designer's file (sweep, tune) and what is wrong with it."""
+    e = err.errors()[0]
+    loc = ".".join(str(x) for x in e["loc"]) or "(top level)"
+    if e["type"] == "extra_forbidden":
+        return ConfigError(f"{source}: unknown {kind} field: {loc}")
+    if e["type"] == "missing":
+        return ConfigError(f"{source}: missing {kind} field: {loc}")
+    return ConfigError(f"{source}: invalid value for {loc}: {e.get('input')!r} ({e['msg']})")
+
+
+def point_config(game: Game, config_path: str | None, sets: dict[str, Any]) -> Strict:
+    """The game's config with ``sets`` applied (through ``game.load``, so games keep their loading rules)."""
+    return game.load(config_path, [f"{k}={toml_literal(v)}" for k, v in sets.items()])
+
+
+def load_sweep(path: str | Path) -> Sweep:
+    """Read and validate a sweep file; every point's config is built and checked before any work."""
+    path = Path(path)
+    return sweep_from_dict(read_toml(path), str(path), path.resolve().parent)
+
+
+def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path | None = None) -> Sweep:
+    """Validate a sweep given as a dict (the parsed TOML); errors name the file part and the field."""
+    from sim.games import get_game
+
+    try:
+        spec = SweepFile.model_validate(data)
+    except ValidationError as err:
+        raise spec_error(source, err) from None
+    try:
+        game = get_game(spec.game)
+    except DicesimError as e:
+        raise ConfigError(f"{source}: game: {e}") from None
+    try:
+        options = game.check_options(dict(spec.options))
+    except DicesimError as e:
+        raise ConfigError(f"{source}: [options]: {e}") from None
+    labels = [p.strip() for p in spec.policies]
+    if len(set(labels)) != len(labels):
+        raise ConfigError(f"{source}: policies: {labels} names a policy twice")
+    try:
+        for p in labels:
+            game.seat_policies(p, options)
+        plan = [(label, list(seats)) for label, seats in game.compare_plan(labels, options)]
+    except DicesimError as e:
+        raise ConfigError(f"{source}: policies: {e}") from None
+    base = _resolve(spec.config, base_dir)
+    try:
+        base_cfg = point_config(game, base, {})
+    except DicesimError as e:
+        raise ConfigError(f"{source}: config: {e}") from None
+
+    if spec.grid is not None and spec.variants is not None:
+        raise ConfigError(f"{source}: give either [grid] or [[variants]], not both")
+    points: list[Point] = []
+    fields: list[str] = []
+    base_values: dict[str, Any] = {}
+    if spec.variants is not None:
+        if not spec.variants:
+            raise ConfigError(f"{source}: [[variants]] is empty (no points to play)")
+        names = [v.name for v in spec.variants]
+        dup = sorted({x for x in names if names.count(x) > 1})
+        if dup:
+            raise ConfigError(f"{source}: variants: the name {dup[0]!r} is used twice")
+        for i, v in enumerate(spec.variants):
+            sets = flatten(v.set)
+            cpath = _resolve(v.config, base_dir) if v.config else base
+            try:
+                cfg = point_config(game, cpath, sets)
+            except DicesimError as e:
+                raise ConfigError(f"{source}: variant {v.name!r}: {e}") from None
+            points.append(Point(i, v.name, {}, v.name, sets, cpath, cfg, config_hash(cfg)))
+    elif spec.grid is not None:
+        grid = flatten(spec.grid, leaf=lambda v: not isinstance(v, dict))
+        if not grid:
+            raise ConfigError(f"{source}: [grid] is empty (name at least one field and its values)")
+        for key, values in grid.items():
+            if not isinstance(values, list):
+                raise ConfigError(f"{source}: [grid] {key} must be a list of values, got {values!r}")
+            if not values:
+                raise ConfigError(f"{source}: [grid] {key} has no values")
+            seen = [toml_literal(v) for v in values]
+            if len(set(seen)) != len(seen):
+                raise ConfigError(f"{source}: [grid] {key} lists a value twice: {values!r}")
+            for v in values:  # one field at a time first, so the error names the field and the value
+                try:
+                    if key.startswith(OPTION_AXIS):
+                        _point_options(game, options, {key: v})
+                    else:
+                        point_config(game, base, {key: v})
+                except DicesimError as e:
+                    raise ConfigError(f"{source}: [grid] {key} = {v!r}: {e}") from None
+            base_values[key] = (options.get(key[len(OPTION_AXIS):]) if key.startswith(OPTION_AXIS)
+                                else _field_value(base_cfg, key))
+        fields = list(grid)
+        for i, combo in enumerate(itertools.product(*grid.values())):
+            values = dict(zip(fields, combo, strict=True))
+            sets = {k: v for k, v in values.items() if not k.startswith(OPTION_AXIS)}
+            label = ", ".join(f"{k}={v}" for k, v in values.items())
+            try:
+                cfg = point_config(game, base, sets)
+                opts = _point_options(game, options, values) if len(sets) < len(values) else None
+            except DicesimError as e:
+                raise ConfigError(f"{source}: [grid] point {label}: {e}") from None
+            points.append(Point(i, label, values, None, sets, base, cfg, config_hash(cfg), opts))
+    else:
+        raise ConfigError(f"{source}: needs a [grid] over config fields or a list of [[variants]]")
+    chunk = spec.chunk or game.chunk
+    return Sweep(spec, source, game, options, plan, points, fields, base, base_values, chunk)
+
+
+OPTION_AXIS = "options."  # a [grid] key naming a game option (e.g. "options.difficulty"), not a config field
+
+
+def _point_options(game: Game, options: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """The sweep's options with the point's swept ones (``options.NAME`` keys) in their place, checked."""
+    swept = {k[len(OPTION_AXIS):]: v for k, v in values.items() if k.startswith(OPTION_AXIS)}
+    return game.check_options({**options, **swept})
+
+
+def _field_value(cfg: Strict, dotted: str) -> Any:
+    node: Any = cfg.model_dump(mode="python")
+    for k in dotted.split("."):
+        node = node.get(k) if isinstance(node, dict) else None
+    return node
+
+
+# --- files ------------------------------------------------------------------------------------
+
+

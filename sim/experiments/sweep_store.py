@@ -1,0 +1,179 @@
+"""A sweep's output folder: atomic writes of parts (per-run tables of chunks) and rows (metrics of a finished
+point and policy), reading them back, ``sweep.json`` (fingerprint, resume checks) and the tidy table."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim.core.config import DicesimError
+from sim.experiments.sweep_spec import SWEEP_JSON, Sweep, Task, _jsonable
+
+
+def _fsync_replace(tmp: Path, path: Path) -> None:
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _tmp(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def write_parquet_atomic(df: pd.DataFrame, path: Path) -> None:
+    tmp = _tmp(path)
+    df.to_parquet(tmp, index=False)
+    _fsync_replace(tmp, path)
+
+
+def write_part_atomic(df: pd.DataFrame, path: Path) -> None:
+    """A finished chunk as an Arrow IPC file (fast to write and read back; the final table is parquet)."""
+    tmp = _tmp(path)
+    df.to_feather(tmp, compression="lz4")
+    _fsync_replace(tmp, path)
+
+
+def write_text_atomic(text: str, path: Path) -> None:
+    tmp = _tmp(path)
+    tmp.write_text(text, encoding="utf-8")
+    _fsync_replace(tmp, path)
+
+
+def part_path(out: Path, t: Task) -> Path:
+    return out / "parts" / f"p{t.point:04d}-s{t.slot:02d}-c{t.chunk:05d}.arrow"
+
+
+def row_path(out: Path, point: int, slot: int) -> Path:
+    return out / "rows" / f"p{point:04d}-s{slot:02d}.json"
+
+
+def runs_table(out: Path, sweep: Sweep, point: int, slot: int) -> pd.DataFrame | None:
+    """The per-run table of one (point, policy) from its parts (None when they were not kept)."""
+    return read_runs(out, point, slot, sweep.spec.n, sweep.chunk)
+
+
+def read_runs(out: str | Path, point: int, slot: int, n: int, chunk: int) -> pd.DataFrame | None:
+    """Concatenate the parts of one (point, policy slot) of a sweep of ``n`` runs in chunks of ``chunk``."""
+    paths = [part_path(Path(out), Task(point, slot, c, 0, 0)) for c in range(-(-n // chunk))]
+    if not all(p.is_file() for p in paths):
+        return None
+    return pd.concat([pd.read_feather(p) for p in paths], ignore_index=True)
+
+
+def prepare_out(out: Path, sweep: Sweep, resume: bool, overwrite: bool) -> dict[str, Any]:
+    """Create/validate the output folder; returns the sweep.json content in force."""
+    from sim.report.outputs import code_version
+
+    meta_path = out / SWEEP_JSON
+    if meta_path.is_file():
+        old = json.loads(meta_path.read_text())
+        if resume:
+            if old.get("fingerprint") != sweep.fingerprint():
+                what = _what_changed(old.get("canonical", {}), sweep)
+                raise DicesimError(
+                    f"the sweep file changed since {out} was started ({what}); "
+                    "--resume only continues the same sweep: use a new --out or --overwrite"
+                )
+            now = code_version()
+            if old.get("code_version") != now:
+                print(f"warning: code version changed since the sweep started ({old.get('code_version')} -> {now})",
+                      file=sys.stderr)
+            # titles and chart choices may change on resume; the numbers may not (checked above)
+            old.update({"source": sweep.source, "name": sweep.name, "spec": sweep.spec.model_dump(mode="json")})
+            write_text_atomic(json.dumps(old, indent=2), meta_path)
+            (out / "parts").mkdir(parents=True, exist_ok=True)
+            (out / "rows").mkdir(parents=True, exist_ok=True)
+            return old
+        if not overwrite:
+            raise DicesimError(
+                f"{out} already holds a sweep: rerun with --resume to continue it or --overwrite to start over"
+            )
+        for sub in ("parts", "rows", "overlays"):
+            shutil.rmtree(out / sub, ignore_errors=True)
+        for f in (SWEEP_JSON, "sweep.parquet", "sweep.csv", "report.html", "sensitivity.csv"):
+            (out / f).unlink(missing_ok=True)
+        for f in out.glob("sweep_*.png"):
+            f.unlink()
+    (out / "parts").mkdir(parents=True, exist_ok=True)
+    (out / "rows").mkdir(parents=True, exist_ok=True)
+    meta = {
+        "fingerprint": sweep.fingerprint(),
+        "source": sweep.source,
+        "name": sweep.name,
+        "spec": sweep.spec.model_dump(mode="json"),
+        "canonical": sweep.canonical(),
+        "fields": sweep.fields,
+        "base_values": _jsonable(sweep.base_values),
+        "base_config": sweep.base_config,
+        "code_version": code_version(),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
+    }
+    write_text_atomic(json.dumps(meta, indent=2), meta_path)
+    return meta
+
+
+def _what_changed(old: dict[str, Any], sweep: Sweep) -> str:
+    new = sweep.canonical()
+    diff = [k for k in new if old.get(k) != new[k]]
+    if not diff:
+        return "format"
+    k = diff[0]
+    if k == "points":
+        return f"grid/variants: {len(old.get('points', []))} -> {len(new['points'])} points or other values/configs"
+    return f"{k}: {json.dumps(old.get(k))} -> {json.dumps(new[k])}"
+
+
+def assemble(out: Path, sweep: Sweep, meta: dict[str, Any]) -> pd.DataFrame:
+    """One row per (point, policy) in sweep order from the row files."""
+    rows = []
+    metric_names: list[str] = []
+    for p in sweep.points:
+        for slot, (label, seats) in enumerate(sweep.plan):
+            data = json.loads(row_path(out, p.index, slot).read_text())
+            row: dict[str, Any] = {"point": p.index, "label": p.label}
+            if p.variant is not None:
+                row["variant"] = p.variant
+                row["set"] = json.dumps(_jsonable(p.sets), sort_keys=True)
+            row.update(p.values)
+            row["policy"] = label
+            row["seats"] = ",".join(seats)
+            for name, m in data["metrics"].items():
+                if name not in metric_names:
+                    metric_names.append(name)
+                lo, hi = m.get("ci95", [math.nan, math.nan])
+                row[name] = m["value"]
+                row[f"{name}_ci95_low"] = lo
+                row[f"{name}_ci95_high"] = hi
+            row.update({"config_hash": p.config_hash, "game": sweep.game.name, "n": sweep.spec.n,
+                        "seed": sweep.spec.seed, "code_version": meta.get("code_version", "")})
+            rows.append(row)
+    table = pd.DataFrame(rows)
+    head = [c for c in table.columns if c not in _metric_cols(metric_names)]
+    lead = head[: head.index("seats") + 1]
+    tail = head[head.index("seats") + 1:]
+    return table[lead + _metric_cols(metric_names) + tail]
+
+
+def _metric_cols(names: list[str]) -> list[str]:
+    return [c for n in names for c in (n, f"{n}_ci95_low", f"{n}_ci95_high")]
+
+
+def metric_names(table: pd.DataFrame) -> list[str]:
+    """The metric names of a sweep table (columns that carry ``_ci95_low``/``_ci95_high`` partners)."""
+    return [c for c in table.columns if f"{c}_ci95_low" in table.columns and f"{c}_ci95_high" in table.columns]
+
+
+def load_result(out: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """A finished sweep's table and its sweep.json."""
+    out = Path(out)
+    if not (out / SWEEP_JSON).is_file() or not (out / "sweep.parquet").is_file():
+        raise DicesimError(f"{out} holds no finished sweep (sweep.json and sweep.parquet)")
+    return pd.read_parquet(out / "sweep.parquet"), json.loads((out / SWEEP_JSON).read_text())

@@ -1,0 +1,210 @@
+"""Balance targets: bands a metric must stay in, checked with intervals (``dicesim check``).
+
+A targets file (``configs/targets/*.toml``) lists bands; top-level ``game``, ``n``, ``seed``,
+``config`` and ``[options]`` are defaults every ``[[target]]`` may override::
+
+    game = "kniffel"
+    n = 20000
+    seed = 1
+
+    [[target]]
+    name = "greedy averages 200-215 points"
+    policy = "greedy"
+    metric = "mean_score"
+    min = 200
+    max = 215
+    # optional: set = {"bonus.value" = 40}, config = "...", options = {players = 2}, n = ..., game = ...
+
+Targets with the same game, config, options, seats, N and seed share one batch. Each band gets a
+verdict from the estimate and its 95 % interval:
+
+- ``pass``: the whole interval lies inside the band;
+- ``pass (unsure)``: the estimate is inside but the interval crosses an edge;
+- ``fail (unsure)``: the estimate is outside but the interval reaches into the band;
+- ``fail``: the whole interval lies outside the band.
+
+A band fails the check when its estimate is outside (``fail``, ``fail (unsure)``); with
+``strict`` every band whose interval is not wholly inside fails. Same seed, same verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError
+
+from sim.core.config import ConfigError, DicesimError, Strict, config_hash, read_toml
+from sim.experiments.sweep import _resolve, flatten, point_config
+from sim.games.base import Game
+
+
+class Target(Strict):
+    name: str = Field(min_length=1)
+    policy: str
+    metric: str
+    min: float | None = None
+    max: float | None = None
+    game: str | None = None
+    config: str | None = None
+    set: dict[str, Any] = {}
+    options: dict[str, Any] | None = None
+    n: int | None = Field(None, gt=0)
+    seed: int | None = Field(None, ge=0)
+
+
+class TargetsFile(Strict):
+    title: str | None = None
+    description: str | None = None
+    game: str | None = None
+    n: int = Field(20_000, gt=0)
+    seed: int = Field(1, ge=0)
+    config: str | None = None
+    options: dict[str, Any] = {}
+    target: list[Target] = Field(min_length=1)
+
+
+@dataclass
+class Band:
+    """One validated target: what to play and the band its metric must stay in."""
+
+    index: int
+    name: str
+    game: Game
+    cfg: Strict
+    options: dict[str, Any]
+    label: str
+    seats: list[str]
+    metric: str
+    lo: float | None
+    hi: float | None
+    n: int
+    seed: int
+
+    def key(self) -> tuple:
+        return (self.game.name, config_hash(self.cfg), json.dumps(self.options, sort_keys=True, default=str),
+                tuple(self.seats), self.n, self.seed)
+
+
+@dataclass
+class Verdict:
+    name: str
+    game: str
+    policy: str
+    metric: str
+    min: float | None
+    max: float | None
+    value: float
+    ci95: list[float]
+    status: str
+    failing: bool
+    n: int
+    seed: int
+    config_hash: str
+
+    def band_text(self) -> str:
+        if self.min is not None and self.max is not None:
+            return f"{self.min:g} .. {self.max:g}"
+        return f">= {self.min:g}" if self.min is not None else f"<= {self.max:g}"
+
+
+def load_targets(path: str | Path) -> list[Band]:
+    """Read and validate a targets file: games, policies, options and configs are checked before any work."""
+    from sim.games import get_game
+
+    path = Path(path)
+    src = str(path)
+    data = read_toml(path)
+    try:
+        spec = TargetsFile.model_validate(data)
+    except ValidationError as err:
+        e = err.errors()[0]
+        loc = ".".join(str(x) for x in e["loc"]) or "(top level)"
+        if e["type"] == "extra_forbidden":
+            raise ConfigError(f"{src}: unknown targets file field: {loc}") from None
+        if e["type"] == "missing":
+            raise ConfigError(f"{src}: missing targets file field: {loc}") from None
+        raise ConfigError(f"{src}: invalid value for {loc}: {e.get('input')!r} ({e['msg']})") from None
+    bands = []
+    base_dir = path.resolve().parent
+    for i, t in enumerate(spec.target):
+        where = f"{src}: target {i + 1} ({t.name})"
+        try:
+            name = t.game or spec.game
+            if not name:
+                raise ConfigError("game: not given (set game at the top or in the target)")
+            game = get_game(name)
+            options = game.check_options(dict(spec.options if t.options is None else t.options))
+            label, seats = game.compare_plan([t.policy], options)[0]
+            cfg = point_config(game, _resolve(t.config or spec.config, base_dir), flatten(t.set))
+            if t.min is None and t.max is None:
+                raise ConfigError("give min, max or both")
+            if t.min is not None and t.max is not None and t.min > t.max:
+                raise ConfigError(f"min {t.min:g} is above max {t.max:g}")
+        except DicesimError as e:
+            raise ConfigError(f"{where}: {e}") from None
+        bands.append(Band(i, t.name, game, cfg, options, label, seats, t.metric, t.min, t.max,
+                          t.n or spec.n, spec.seed if t.seed is None else t.seed))
+    return bands
+
+
+def verdict(value: float, ci: list[float], lo: float | None, hi: float | None, strict: bool) -> tuple[str, bool]:
+    """(status, failing) for an estimate and interval against a band (see the module doc)."""
+    lo_b = -math.inf if lo is None else lo
+    hi_b = math.inf if hi is None else hi
+    inside = lo_b <= value <= hi_b
+    ci_inside = lo_b <= ci[0] and ci[1] <= hi_b
+    ci_outside = ci[1] < lo_b or ci[0] > hi_b
+    if inside:
+        status = "pass" if ci_inside else "pass (unsure)"
+    else:
+        status = "fail" if ci_outside else "fail (unsure)"
+    failing = status != "pass" if strict else not inside
+    return status, failing
+
+
+def check_targets(bands: list[Band], strict: bool = False, n: int | None = None, backend: Any = None,
+                  progress: bool = False) -> list[Verdict]:
+    """Play each distinct batch once and judge every band on it."""
+    from sim.core.batch import run_batch
+
+    groups: dict[tuple, list[Band]] = {}
+    for b in bands:
+        if n is not None:
+            b.n = n
+        groups.setdefault(b.key(), []).append(b)
+    out: dict[int, Verdict] = {}
+    for members in groups.values():
+        b0 = members[0]
+        batch = run_batch(b0.game, b0.cfg, b0.seats, b0.n, b0.seed, b0.options, chunk=b0.game.chunk, backend=backend,
+                          progress=progress)
+        metrics = b0.game.metrics(batch.table, b0.options, b0.cfg)
+        for b in members:
+            if b.metric not in metrics:
+                raise DicesimError(f"target {b.index + 1} ({b.name}): unknown metric {b.metric!r} for {b.game.name} "
+                                   f"(choose from {', '.join(metrics)})")
+            m = metrics[b.metric]
+            v = float(m["value"])
+            ci = [float(c) for c in m["ci95"][:2]] if m.get("ci95") else [v, v]
+            status, failing = verdict(v, ci, b.lo, b.hi, strict)
+            out[b.index] = Verdict(b.name, b.game.name, b.label, b.metric, b.lo, b.hi, v, ci, status, failing,
+                                   b.n, b.seed, config_hash(b.cfg))
+    return [out[i] for i in sorted(out)]
+
+
+def verdicts_table(verdicts: list[Verdict]) -> str:
+    """A fixed-width text table of verdicts."""
+    head = ["status", "target", "game", "policy", "metric", "band", "estimate [95 %]"]
+    rows = [[v.status, v.name, v.game, v.policy, v.metric, v.band_text(),
+             f"{v.value:.4g} [{v.ci95[0]:.4g}, {v.ci95[1]:.4g}]"] for v in verdicts]
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
+    line = "  ".join("-" * w for w in widths)
+    fmt = [("  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True))).rstrip() for r in rows]
+    return "\n".join(["  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)).rstrip(), line, *fmt])
+
+
+def verdicts_json(verdicts: list[Verdict]) -> list[dict[str, Any]]:
+    return [asdict(v) for v in verdicts]

@@ -1,0 +1,292 @@
+"""Tune files: what ``dicesim tune`` sets (fields with bounds) and hits (targets), validated before any work.
+
+A tune file (``configs/tune/*.toml``; the format is described in ``sim.experiments.tune``) is checked whole
+before anything is played: the game, the base config and fixed overrides, every field (known,
+numeric, bounds not empty, inside the config model's allowed range, whole numbers for whole-numbered
+fields), every target (policy, options, fixed overrides, a rate's target in [0, 1]) and, with
+``probe``, that the game reports each target's metric (known only from a table: a few runs per
+policy). Targets that share options and fixed overrides form a group, played as one sweep point.
+Every error is a ``ConfigError`` naming the file part and the field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError
+
+from sim.core.config import ConfigError, DicesimError, Strict, config_hash, read_toml
+from sim.experiments.sweep import _field_value, _resolve, flatten, point_config, spec_error
+from sim.games.base import Game
+
+FORMAT = 1
+FLOAT_RESOLUTION = 1e-4  # float fields are rounded to this share of their range
+PROBE_RUNS = 50
+
+# --- the tune file ----------------------------------------------------------------------------
+
+
+class TargetSpec(Strict):
+    """One target as written: a metric of a policy (with options and fixed overrides) and its value."""
+
+    name: str | None = None
+    policy: str
+    metric: str
+    value: float
+    tol: float | None = Field(None, gt=0, description="tolerance in metric units")
+    options: dict[str, Any] = {}
+    set: dict[str, Any] = {}
+
+
+class TuneFile(Strict):
+    """The TOML tune file as written by a designer."""
+
+    title: str | None = None
+    description: str | None = None
+    game: str
+    n: int = Field(gt=0, description="runs per evaluation and target group")
+    seed: int = Field(1, ge=0)
+    chunk: int | None = Field(None, gt=0)
+    config: str | None = None
+    set: dict[str, Any] = {}
+    fields: dict[str, Any]
+    start: dict[str, Any] = {}
+    target: list[TargetSpec] = Field(min_length=1)
+    method: Literal["nelder-mead", "powell"] = "nelder-mead"
+    max_evals: int = Field(40, ge=2, le=10_000)
+
+
+@dataclass(frozen=True)
+class TuneField:
+    """A tuned field: its bounds, whether it is whole-numbered and where the search starts."""
+
+    name: str
+    low: float
+    high: float
+    integer: bool
+    start: float
+
+    def value(self, u: float) -> float | int:
+        """The field value at ``u`` in [0, 1] (rounded to the field's resolution)."""
+        x = self.low + min(max(float(u), 0.0), 1.0) * (self.high - self.low)
+        if self.integer:
+            return int(round(x))
+        digits = max(0, math.ceil(-math.log10((self.high - self.low) * FLOAT_RESOLUTION)))
+        return round(x, digits)
+
+    def unit(self, x: float) -> float:
+        return (float(x) - self.low) / (self.high - self.low)
+
+
+@dataclass(frozen=True)
+class TuneTarget:
+    """A validated target: which sweep group plays it, which row (policy label) and metric it reads."""
+
+    index: int
+    name: str
+    policy: str
+    label: str
+    metric: str
+    value: float
+    tol: float | None
+    options: dict[str, Any]
+    sets: dict[str, Any]
+    group: int
+
+
+@dataclass(frozen=True)
+class Group:
+    """Targets that share game options and fixed overrides: one sweep point per evaluation."""
+
+    index: int
+    options: dict[str, Any]
+    sets: dict[str, Any]
+    policies: list[str]
+
+
+@dataclass
+class Tune:
+    """A validated tune: the game, the fields, the targets and how they group into sweeps."""
+
+    spec: TuneFile
+    source: str
+    game: Game
+    base_config: str | None
+    sets: dict[str, Any]
+    fields: list[TuneField]
+    targets: list[TuneTarget]
+    groups: list[Group]
+    chunk: int
+    base_hash: str
+
+    @property
+    def name(self) -> str:
+        return self.spec.title or Path(self.source).stem
+
+    def canonical(self) -> dict[str, Any]:
+        """Everything that decides the numbers and the path of the search, JSON-ready (not ``max_evals``: it only
+        cuts the same path shorter, so a resumed tune may search further)."""
+        return {
+            "format": FORMAT, "game": self.game.name, "n": self.spec.n, "seed": self.spec.seed,
+            "chunk": self.chunk, "method": self.spec.method,
+            "base_config_hash": self.base_hash, "set": jsonable(self.sets),
+            "fields": [asdict(f) for f in self.fields],
+            "targets": [{"policy": t.policy, "metric": t.metric, "value": t.value, "tol": t.tol,
+                         "options": jsonable(t.options), "set": jsonable(t.sets)} for t in self.targets],
+        }
+
+    def fingerprint(self) -> str:
+        blob = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def config_for(self, values: dict[str, Any]) -> Strict:
+        """The base config with the fixed overrides and ``values`` applied."""
+        return point_config(self.game, self.base_config, {**self.sets, **values})
+
+
+def jsonable(o: Any) -> Any:
+    return json.loads(json.dumps(o, default=lambda x: x.item() if hasattr(x, "item") else str(x)))
+
+
+def is_rate(metric: str) -> bool:
+    """Rates are the metrics the games name ``*_rate`` (``win_rate``, ``win_rate_seat_0``, ...): shares in [0, 1]."""
+    return metric.endswith("_rate") or "_rate_" in metric
+
+
+def load_tune(path: str | Path, probe: bool = True) -> Tune:
+    """Read and validate a tune file; fields, bounds, targets and (with ``probe``) metrics are checked before any
+    work."""
+    path = Path(path)
+    return tune_from_dict(read_toml(path), str(path), path.resolve().parent, probe)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _check_field(tune_game: Game, base: str | None, sets: dict[str, Any], base_cfg: Strict, name: str, bounds: Any,
+                 start: Any) -> TuneField:
+    if not isinstance(bounds, list) or len(bounds) != 2 or not all(_is_number(b) for b in bounds):
+        raise ConfigError(f"[fields] {name} must be [low, high] (two numbers), got {bounds!r}")
+    lo, hi = float(bounds[0]), float(bounds[1])
+    if not lo < hi:
+        raise ConfigError(f"[fields] {name} has empty bounds [{bounds[0]}, {bounds[1]}] (low must be below high)")
+    if name in sets:
+        raise ConfigError(f"[fields] {name} is also fixed by set; tune it or fix it, not both")
+    current = _field_value(base_cfg, name)
+    if current is None:
+        point_config(tune_game, base, {**sets, name: bounds[0]})  # names the unknown field
+        raise ConfigError(f"unknown config field: {name}")
+    if isinstance(current, bool) or not isinstance(current, int | float):
+        raise ConfigError(f"[fields] {name} is not numeric (its value is {current!r})")
+    integer = isinstance(current, int)
+    if integer and not (lo.is_integer() and hi.is_integer()):
+        raise ConfigError(f"[fields] {name} is whole-numbered: bounds must be whole numbers, got {bounds!r}")
+    for b in (lo, hi):
+        point_config(tune_game, base, {**sets, name: int(b) if integer else b})  # out of the allowed range
+    if start is None:
+        x0 = min(max(float(current), lo), hi)
+    elif not _is_number(start) or not lo <= start <= hi:
+        raise ConfigError(f"[start] {name} = {start!r} must be a number within its bounds [{bounds[0]}, {bounds[1]}]")
+    else:
+        x0 = float(start)
+    return TuneField(name, lo, hi, integer, x0)
+
+
+def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | None = None,
+                   probe: bool = True) -> Tune:
+    """Validate a tune given as a dict (the parsed TOML); errors name the file part and the field.
+
+    With ``probe`` a few runs per target group at the start values check that the game reports every
+    target's metric (a game's metrics are only known from a table).
+    """
+    from sim.games import get_game
+
+    try:
+        spec = TuneFile.model_validate(data)
+    except ValidationError as err:
+        raise spec_error(source, err, "tune file") from None
+    try:
+        game = get_game(spec.game)
+    except DicesimError as e:
+        raise ConfigError(f"{source}: game: {e}") from None
+    base = _resolve(spec.config, base_dir)
+    sets = flatten(spec.set)
+    try:
+        base_cfg = point_config(game, base, sets)
+    except DicesimError as e:
+        raise ConfigError(f"{source}: config/set: {e}") from None
+
+    raw_fields = flatten(spec.fields, leaf=lambda v: not isinstance(v, dict))
+    if not raw_fields:
+        raise ConfigError(f"{source}: [fields] is empty (name at least one field and its bounds [low, high])")
+    starts = flatten(spec.start)
+    extra = sorted(set(starts) - set(raw_fields))
+    if extra:
+        raise ConfigError(f"{source}: [start] {extra[0]} is not a tuned field")
+    fields = []
+    for name, bounds in raw_fields.items():
+        try:
+            fields.append(_check_field(game, base, sets, base_cfg, name, bounds, starts.get(name)))
+        except DicesimError as e:
+            msg = str(e)
+            raise ConfigError(f"{source}: {msg if msg.startswith('[') else f'[fields] {name}: {msg}'}") from None
+
+    targets: list[TuneTarget] = []
+    groups: list[Group] = []
+    keys: dict[str, int] = {}
+    tuned = {f.name for f in fields}
+    for i, t in enumerate(spec.target):
+        tname = t.name or f"{t.policy} {t.metric} = {t.value:g}"
+        where = f"{source}: target {i + 1} ({tname})"
+        try:
+            options = game.check_options(dict(t.options))
+            label = game.compare_plan([t.policy], options)[0][0]
+            tsets = {**sets, **flatten(t.set)}
+            both = sorted(tuned & set(flatten(t.set)))
+            if both:
+                raise ConfigError(f"set fixes {both[0]}, which is tuned")
+            point_config(game, base, tsets)
+            if is_rate(t.metric) and not 0.0 <= t.value <= 1.0:
+                raise ConfigError(f"{t.metric} is a rate: its target must lie in [0, 1], got {t.value:g}")
+        except DicesimError as e:
+            raise ConfigError(f"{where}: {e}") from None
+        key = json.dumps([jsonable(options), jsonable(tsets)], sort_keys=True)
+        if key not in keys:
+            keys[key] = len(groups)
+            groups.append(Group(len(groups), dict(t.options), tsets, []))
+        g = groups[keys[key]]
+        if t.policy not in g.policies:
+            g.policies.append(t.policy)
+        targets.append(TuneTarget(i, tname, t.policy, label, t.metric, t.value, t.tol, options, tsets, g.index))
+    tune = Tune(spec, source, game, base, sets, fields, targets, groups, spec.chunk or game.chunk,
+                config_hash(base_cfg))
+    if probe:
+        _probe_metrics(tune)
+    return tune
+
+
+def _probe_metrics(tune: Tune) -> None:
+    """Play a few runs per group at the start values and check every target's metric is reported."""
+    from sim.core.batch import run_batch
+
+    start = {f.name: (int(f.start) if f.integer else f.start) for f in tune.fields}
+    for g in tune.groups:
+        members = [t for t in tune.targets if t.group == g.index]
+        cfg = point_config(tune.game, tune.base_config, {**g.sets, **start})
+        options = members[0].options
+        reported: dict[str, dict[str, Any]] = {}
+        for t in members:
+            if t.policy not in reported:
+                seats = tune.game.compare_plan([t.policy], options)[0][1]
+                batch = run_batch(tune.game, cfg, seats, min(PROBE_RUNS, tune.spec.n), tune.spec.seed, options,
+                                  chunk=tune.chunk, progress=False)
+                reported[t.policy] = tune.game.metrics(batch.table, options, cfg)
+            if t.metric not in reported[t.policy]:
+                raise ConfigError(f"{tune.source}: target {t.index + 1} ({t.name}): {tune.game.name} does not report "
+                                  f"{t.metric!r} (choose from {', '.join(reported[t.policy])})")

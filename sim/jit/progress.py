@@ -1,0 +1,222 @@
+"""What a long step is doing, on stderr: numba compiling (once per code version) and batches played.
+
+A first run compiles kernels for minutes; silence then looks like a hang. When numba starts compiling
+inside :func:`compiling`, one line says so with an estimate (the last measured compile time of that
+game, else a built-in figure); a bar follows on a terminal, plain "still compiling" lines elsewhere
+(no control codes in logs). ``--quiet`` (or ``DICESIM_QUIET=1``, inherited by worker processes)
+silences all of it. :func:`compile_seconds` measures compiling inside a block, so timings can leave it out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+QUIET_ENV = "DICESIM_QUIET"
+PLAIN_EVERY_S = 20.0
+# Cold compile seconds per game measured on the project machine (2 cores, idle); replaced by each real measurement.
+# ``dungeon-quick``: the Würfel Dungeon's quick tier (``sim.jit.tier``).
+# CPU seconds of each cold compile on a quiet machine of the kind the README's figures come from; "dungeon" (the full
+# tier) is about 3x the quick tier since the fight's steps (625 s against 200 s, measured the same day on a machine
+# 3.3x slower than these figures).
+DEFAULT_ESTIMATE_S = {"kniffel": 25, "dungeon": 195, "dungeon-quick": 65, "dadox": 17, "dungeon24": 20}
+
+
+def set_quiet(quiet: bool) -> None:
+    if quiet:
+        os.environ[QUIET_ENV] = "1"
+    else:
+        os.environ.pop(QUIET_ENV, None)
+
+
+def is_quiet() -> bool:
+    return os.environ.get(QUIET_ENV, "") not in ("", "0")
+
+
+def say(line: str) -> None:
+    """One line on stderr unless quiet."""
+    if not is_quiet():
+        print(line, file=sys.stderr, flush=True)
+
+
+def is_terminal() -> bool:
+    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+
+
+@contextmanager
+def compile_seconds() -> Iterator[Callable[[], float]]:
+    """Yield a function returning the seconds numba has spent compiling (outermost compiles) inside the block."""
+    from numba.core import event
+
+    total = [0.0]
+    depth = [0]
+    start = [0.0]
+
+    class Listener(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            if depth[0] == 0:
+                start[0] = time.perf_counter()
+            depth[0] += 1
+
+        def on_end(self, ev: event.Event) -> None:
+            depth[0] -= 1
+            if depth[0] == 0:
+                total[0] += time.perf_counter() - start[0]
+
+    with event.install_listener("numba:compile", Listener()):
+        yield lambda: total[0] + (time.perf_counter() - start[0] if depth[0] else 0.0)
+
+
+def _estimates_file():
+    from sim.core.cache import numba_dir
+
+    return numba_dir() / "compile-seconds.json"
+
+
+def _key(game: str) -> str:
+    if game != "dungeon":  # the one tiered game (``sim.jit.tier``): importing the tier decides it, so only then
+        return game
+    from sim.jit.tier import compile_key
+
+    return compile_key(game)
+
+
+def _records() -> dict[str, float]:
+    try:
+        data = json.loads(_estimates_file().read_text())
+        return {str(k): float(v) for k, v in data.items()}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
+
+
+def recorded(key: str) -> float | None:
+    """Seconds the last cold compile under ``key`` (a game, or ``dungeon-quick``) took on this machine, if any."""
+    return _records().get(key)
+
+
+def machine_factor() -> float:
+    """How many times the built-in figures this machine's compiles take: the median ratio over the compiles
+    recorded here (1 before any). A first run compiles the games one after another, so the Würfel Dungeon's wait
+    is estimated from what Kniffel's compile just took here, not from another machine's figure."""
+    ratios = sorted(v / DEFAULT_ESTIMATE_S[k] for k, v in _records().items() if k in DEFAULT_ESTIMATE_S and v > 0)
+    if not ratios:
+        return 1.0
+    mid = len(ratios) // 2
+    return ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
+
+
+def estimate(game: str) -> float:
+    """Seconds the last cold compile of ``game`` (in this process's tier) took here, else the built-in figure
+    scaled to this machine (``machine_factor``)."""
+    key = _key(game)
+    seconds = recorded(key)
+    return float(DEFAULT_ESTIMATE_S.get(key, 30)) * machine_factor() if seconds is None else seconds
+
+
+def remember(game: str, seconds: float) -> None:
+    path = _estimates_file()
+    try:
+        data = json.loads(path.read_text()) if path.is_file() else {}
+    except (OSError, ValueError):
+        data = {}
+    data[_key(game)] = round(seconds, 1)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
+        tmp.replace(path)
+    except OSError:
+        pass
+
+
+def more(left: float | None) -> str:
+    """How long a wait has left, in words: "about 40 s more", or that it outran its estimate."""
+    return f"about {left:.0f} s more" if left is not None else "longer than estimated on this machine"
+
+
+class Ticker:
+    """Shows that ``label`` is still running: a bar against ``about`` seconds on a terminal, else plain lines.
+    ``left`` (optional) re-estimates the seconds left at each line (None: past its estimate), so a wait that runs
+    long says so instead of repeating its first guess."""
+
+    def __init__(self, label: str, about: float, left: Callable[[], float | None] | None = None):
+        self.label, self.about, self.left = label, max(1.0, about), left
+        self.t0 = time.perf_counter()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Ticker:
+        if not is_quiet():
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def line(self) -> str:
+        """The plain progress line: the time so far and what is left."""
+        ran = time.perf_counter() - self.t0
+        if self.left is None:
+            return f"  still {self.label}: {ran:.0f} s (about {self.about:.0f} s in all)"
+        return f"  still {self.label}: {ran:.0f} s so far ({more(self.left())})"
+
+    def _run(self) -> None:
+        if is_terminal():
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            with Progress(TextColumn(self.label), BarColumn(), TimeElapsedColumn(),
+                          console=Console(file=sys.stderr), transient=True) as bar:
+                task = bar.add_task("compile", total=self.about)
+                while not self._stop.wait(0.5):
+                    ran = time.perf_counter() - self.t0
+                    left = self.left() if self.left is not None else max(0.0, self.about - ran)
+                    total = ran / 0.97 if left is None else ran + max(left, 0.03 * ran)
+                    bar.update(task, total=total, completed=ran)
+            return
+        while not self._stop.wait(PLAIN_EVERY_S):
+            say(self.line())
+
+
+_spent: dict[str, float] = {}  # game -> seconds compiled in this process (a report compiles in several steps)
+_expected: dict[str, float] = {}  # game -> the estimate when this process began compiling it
+
+
+@contextmanager
+def compiling(game: str, title: str) -> Iterator[None]:
+    """Announce, show and time numba compiling ``game``'s kernels if any happens inside the block."""
+    from numba.core import event
+
+    state: dict = {"t0": 0.0, "ticker": None}
+    label = f"compiling {title} kernels"
+
+    class Listener(event.Listener):
+        def on_start(self, ev: event.Event) -> None:
+            if state["ticker"] is None:
+                state["t0"] = time.perf_counter()
+                first = game not in _expected
+                total = _expected.setdefault(game, estimate(game))
+                about = max(5.0, total - _spent.get(game, 0.0))
+                say(f"{label} (once, about {about:.0f} s)" if first else f"{label}: more of them (about {about:.0f} s)")
+                state["ticker"] = Ticker(label, about).__enter__()
+
+        def on_end(self, ev: event.Event) -> None:
+            pass
+
+    try:
+        with event.install_listener("numba:compile", Listener()):
+            yield
+    finally:
+        if state["ticker"] is not None:
+            state["ticker"].__exit__(None, None, None)
+            secs = time.perf_counter() - state["t0"]
+            _spent[game] = _spent.get(game, 0.0) + secs
+            remember(game, _spent[game])
+            say(f"compiled {title} kernels in {secs:.0f} s (cached for later runs)")

@@ -1,0 +1,194 @@
+"""Two compile tiers of the Würfel Dungeon kernels: *quick* for a first run, *full* for every run after it.
+
+numba's IR inlining (``inline="always"``) makes the Würfel Dungeon kernel about 1.5× faster, but it about triples
+its cold compile (3× the quick tier's CPU even with :mod:`sim.jit.inlinecopy`, which removed most of the inliner's own
+cost: numba types and lowers every inlined helper again at each call site). A designer's first
+``make run`` should not wait minutes for speed that a 20,000-run report does not need. So the same source compiles
+in one of two tiers, chosen once per process:
+
+- **quick**: the helpers are called, not inlined (``INLINE == "never"``; the phases of a room, one call site
+  each, stay inlined). Same code, same numbers, about two thirds of the speed.
+- **full**: the helpers are inlined (``INLINE == "always"``): the benchmarks' throughput.
+
+A process uses *full* once its kernels are cached for the current source (the warm-up marker), else
+*quick*; ``DICESIM_TIER=quick|full`` forces one. The choice goes into the environment, so the processes
+it starts (warm-ups, Dask workers) compile and load the same tier. A command that ran on the quick tier
+starts the full tier's compile when it ends: one detached process at the lowest CPU priority, at most one
+at a time (a lock file with its pid), logged in the cache folder; ``DICESIM_BACKGROUND_COMPILE=0`` turns
+that off (the tests do). Each tier caches its kernels under its own key (``sim.jit.jitcache`` adds
+:func:`tag`), so neither can load the other's.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+from sim.core.config import DicesimError
+
+ENV = "DICESIM_TIER"
+BACKGROUND_ENV = "DICESIM_BACKGROUND_COMPILE"
+QUICK, FULL = "quick", "full"
+TIERED_GAME = "dungeon"  # the one game whose kernels the tiers change (the others compile in 20-25 s)
+
+
+def warm_dir() -> Path:
+    from sim.core.cache import numba_dir
+
+    return numba_dir() / "warm"
+
+
+def _game_key() -> str:
+    from sim.jit.codehash import module_file, source_key
+
+    return source_key(module_file(f"sim.games.{TIERED_GAME}.game"))
+
+
+def full_marker() -> Path:
+    """Written by the warm-up once the full tier's kernels are cached for the current source."""
+    return warm_dir() / f"{TIERED_GAME}-{_game_key()}"
+
+
+def _decide() -> str:
+    forced = os.environ.get(ENV, "")
+    if forced:
+        if forced not in (QUICK, FULL):
+            raise DicesimError(f"{ENV} must be {QUICK!r} or {FULL!r}, not {forced!r}")
+        return forced
+    chosen = FULL if full_marker().exists() else QUICK
+    os.environ[ENV] = chosen  # the warm-up processes and Dask workers this process starts use the same kernels
+    return chosen
+
+
+TIER = _decide()
+INLINE = "always" if TIER == FULL else "never"
+
+
+@cache
+def _reads_inline(path: Path) -> bool:
+    return path != Path(__file__).resolve() and b"inline=INLINE" in path.read_bytes()
+
+
+def tag(path: Path) -> str:
+    """``"-quick"`` in a quick process for a project module whose kernels depend on the tier (it or a project
+    module it imports compiles with ``inline=INLINE``), else ``""``: part of its kernel cache key and marker."""
+    if TIER == FULL:
+        return ""
+    from sim.jit.codehash import closure
+
+    return f"-{QUICK}" if any(_reads_inline(p) for p in closure(path)) else ""
+
+
+def compile_key(game: str) -> str:
+    """The name a game's compile estimate and warm-up marker go by: the tiered game's quick tier has its own."""
+    return f"{game}-{QUICK}" if game == TIERED_GAME and TIER == QUICK else game
+
+
+def used_quick() -> bool:
+    """True when this process runs the Würfel Dungeon on quick kernels (its kernel module is loaded)."""
+    return TIER == QUICK and f"sim.games.{TIERED_GAME}.play" in sys.modules
+
+
+def _lock() -> Path:
+    return warm_dir() / f"{TIERED_GAME}-{_game_key()}.compiling"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _take_lock(lock: Path) -> bool:
+    """Create ``lock`` unless a live compile holds it (a lock left by a killed one is taken over)."""
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    for _ in range(2):
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            try:
+                pid = int(lock.read_text() or "0")
+            except (OSError, ValueError):
+                pid = 0
+            if pid and _alive(pid):
+                return False
+            lock.unlink(missing_ok=True)
+            continue
+        os.write(fd, str(os.getpid()).encode())
+        os.close(fd)
+        return True
+    return False
+
+
+def compile_full_in_background() -> Path | None:
+    """Start compiling the full tier (detached, lowest priority) unless it is cached, compiling or turned off;
+    returns its log file when started."""
+    if TIER != QUICK or os.environ.get(BACKGROUND_ENV, "1") == "0" or full_marker().exists():
+        return None
+    lock = _lock()
+    try:
+        if not _take_lock(lock):
+            return None
+        log = warm_dir() / f"{TIERED_GAME}-full.log"
+        env = {**os.environ, ENV: FULL, "DICESIM_QUIET": "1"}
+        pid = _spawn([sys.executable, "-m", "sim.jit.warmup", TIERED_GAME, "--release", str(lock)], env, log)
+        lock.write_text(str(pid))
+    except OSError as e:  # an unwritable cache folder: later runs stay on the quick tier
+        print(f"warning: cannot start the background compile: {e.strerror or e}", file=sys.stderr)
+        return None
+    return log
+
+
+def _spawn(args: list[str], env: dict[str, str], log: Path) -> int:
+    """Start ``args`` detached from this process and its terminal (it outlives the command), at the lowest CPU
+    priority, writing to ``log``; returns its pid."""
+    with open(log, "w") as out:
+        proc = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True, preexec_fn=_lowest_priority if hasattr(os, "nice") else None)
+    return proc.pid
+
+
+def _lowest_priority() -> None:
+    os.nice(19)
+
+
+def after_command() -> None:
+    """Called when a command ends: a run on quick kernels starts the full tier's compile and says so."""
+    if not used_quick():
+        return
+    log = compile_full_in_background()
+    if log is not None:
+        from sim.jit.progress import say
+
+        say("note: the Würfel Dungeon ran on its quick kernels this time (same numbers, about 2/3 of the speed); "
+            "its optimised kernels now compile in the background at low priority "
+            f"(about {full_compile_minutes()} min of CPU, once), and later runs use them (log: {log})")
+
+
+def full_compile_minutes() -> int:
+    """The full tier's compile time on this machine, in minutes: its own record if it compiled here before, else
+    the built-in figure scaled by how this machine's compiles compared with theirs (``progress.machine_factor``: a
+    slow machine is slow at all of them; a fixed "4 min" read as 8 on a busy laptop)."""
+    from sim.jit.progress import DEFAULT_ESTIMATE_S, machine_factor, recorded
+
+    seconds = recorded(TIERED_GAME) or DEFAULT_ESTIMATE_S[TIERED_GAME] * machine_factor()
+    return max(1, round(seconds / 60))
+
+
+def state() -> dict:
+    """What ``dicesim cache info`` shows: this process's tier and whether the full tier is cached or compiling."""
+    lock = _lock()
+    compiling = False
+    if lock.exists():
+        try:
+            compiling = _alive(int(lock.read_text() or "0"))
+        except (OSError, ValueError):
+            pass
+    return {"game": TIERED_GAME, "tier": TIER, "full_cached": full_marker().exists(), "full_compiling": compiling}

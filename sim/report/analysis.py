@@ -1,0 +1,67 @@
+"""One-file pages for ``calibrate`` and ``check``: the answer first, then the evidence (same look as every page)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sim.report import pages
+
+
+def calibration_page(summary: dict[str, Any], chart: Path | None, title: str) -> str:
+    """The chosen field value and the metric there with its interval, the search chart, every evaluation."""
+    s, est = summary, summary["estimate"]
+    answer = (f"{s['field']} = {pages.num(s['value'])} gives {s['metric']} "
+              f"{pages.value_text(s['metric'], est['value'], est['ci95'])} for {s['policy']} "
+              f"(target {pages.num(s['target'])}).")
+    status = "converged" if s["converged"] else "did NOT converge"
+    body = [
+        f"<h1>{pages.esc(title)}</h1>",
+        pages.facts_line({"game": s["game"], "policy": s["policy"], "n per evaluation": s["n"], "seed": s["seed"],
+                          "config_hash": s["config_hash"]}),
+        "<h2>Answer</h2>", f"<p class='answer'>{pages.esc(answer)}</p>",
+        f"<p>The search {status} ({pages.esc(s['stop'])}) after {len(s['evaluations'])} evaluations on the same "
+        f"seeds; tolerance: {pages.esc(s['tolerance'])}. Approximate 95 % interval of the field value (the metric's "
+        f"interval through the local slope): [{pages.num(s['field_ci95'][0])}, {pages.num(s['field_ci95'][1])}].</p>",
+    ]
+    if chart is not None:
+        body += ["<h2>Chart</h2>", pages.figure(chart, f"{s['metric']} at every evaluated value of {s['field']} "
+                                                       "(95 % intervals), the target and the answer.")]
+    rows = "".join(
+        f"<tr><td>{pages.num(e['x'])}</td><td>{pages.esc(pages.value_text(s['metric'], e['value'], e['ci95']))}"
+        "</td></tr>" for e in sorted(s["evaluations"], key=lambda e: e["x"]))
+    body.append(f"<h2>Evaluations</h2><table><tr><th>{pages.esc(s['field'])}</th><th>{pages.esc(s['metric'])} "
+                f"[95 %]</th></tr>{rows}</table>")
+    return pages.document(title, body)
+
+
+def check_page(verdicts: list[dict[str, Any]], source: str, strict: bool) -> str:
+    """How many bands hold, the failing ones first, then every band with its estimate and interval."""
+    failing = [v for v in verdicts if v["failing"]]
+    title = f"dicesim check · {Path(source).name}"
+    answer = (f"{len(verdicts) - len(failing)} of {len(verdicts)} bands hold{' (strict)' if strict else ''}"
+              + (f"; {len(failing)} failing." if failing else "."))
+
+    def band(v: dict[str, Any]) -> str:
+        lo, hi = v["min"], v["max"]
+        if lo is not None and hi is not None:
+            return f"{pages.num(lo)} .. {pages.num(hi)}"
+        return f"≥ {pages.num(lo)}" if lo is not None else f"≤ {pages.num(hi)}"
+
+    def table(vs: list[dict[str, Any]]) -> str:
+        head = "".join(f"<th>{h}</th>" for h in ("target", "status", "game", "policy", "metric", "band",
+                                                  "estimate [95 %]", "n"))
+        rows = "".join(
+            f"<tr><th>{pages.esc(v['name'])}</th><td class='{'missing' if v['failing'] else ''}'>"
+            f"{pages.esc(v['status'])}</td><td>{pages.esc(v['game'])}</td><td>{pages.esc(v['policy'])}</td>"
+            f"<td>{pages.esc(v['metric'])}</td><td>{pages.esc(band(v))}</td>"
+            f"<td>{pages.esc(pages.value_text(v['metric'], v['value'], v['ci95']))}</td><td>{v['n']:,}</td></tr>"
+            for v in vs)
+        return f"<table><tr>{head}</tr>{rows}</table>"
+
+    body = [f"<h1>{pages.esc(title)}</h1>", "<h2>Answer</h2>", f"<p class='answer'>{pages.esc(answer)}</p>"]
+    if failing:
+        body += ["<h2>Failing bands</h2>", table(failing)]
+    body += ["<h2>Every band</h2><p>A band holds when its estimate is inside; <i>pass (unsure)</i>: inside, but the "
+             "95 % interval crosses an edge (<code>--strict</code> fails those too).</p>", table(verdicts)]
+    return pages.document(title, body)

@@ -1,0 +1,134 @@
+"""The default balance report (``make run``): every game under its report policies, and a dashboard that answers.
+
+``out/<game>/report.html`` is each game's page; ``out/report.html`` the dashboard: per game a card with its
+headline answer in words and numbers with intervals, its key chart as a thumbnail, the assumed values named
+and a link to the game page. Cards are built from the stored output folders (``dashboard`` can rebuild them).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim.core.config import DicesimError, config_hash
+from sim.core.experiment import run_plan
+from sim.games import available, get_game
+from sim.report import pages
+from sim.report.outputs import load_manifest, write_outputs
+
+
+def game_report(name: str, out: Path, n: int, seed: int) -> tuple[Path, str]:
+    """Compare a game's report policies on paired seeds; returns (report path, headline sentence)."""
+    game = get_game(name)
+    out.mkdir(parents=True, exist_ok=True)
+    cfg = game.load()
+    options = game.check_options({})
+    exp = run_plan(game, cfg, game.compare_plan(list(game.report_policies), options), n, seed, options,
+                   progress=True)
+    tables, metrics = exp.tables, exp.metrics
+    results = {k: {"seats": a.seats, "seconds": round(a.seconds, 3), "runs_per_second": round(a.runs_per_second)}
+               for k, a in exp.arms.items()}
+    summary = {
+        "game": name,
+        "title": game.title,
+        "n": n,
+        "seed": seed,
+        "config_hash": config_hash(cfg),
+        "options": options,
+        "assumed": list(getattr(cfg, "assumed", []) or []),
+        "policies": results,
+        "paired": exp.paired,
+        "config": cfg.model_dump(mode="json"),
+    }
+    summary["extras"] = game.balance_extras(cfg, out, n, seed)
+    path = write_outputs(out, summary, tables, metrics)
+    return path, card(out)["answer"]
+
+
+def key_chart(out: Path, manifest: dict[str, Any]) -> Path | None:
+    """The game's declared key chart if it was written, else its first chart, else ``None``."""
+    game = get_game(manifest["game"])
+    pngs = sorted(out.glob("*.png"))
+    if game.key_chart and (out / game.key_chart).is_file():
+        return out / game.key_chart
+    extras = [out / f for _, f in manifest.get("extras") or [] if (out / f).is_file()]
+    return (extras or pngs or [None])[0]
+
+
+def card(out: Path) -> dict[str, Any]:
+    """What the dashboard shows of one game's output folder: title, setting, answer, headline table, chart."""
+    out = Path(out)
+    manifest = load_manifest(out)
+    game = get_game(manifest["game"])
+    metrics = pd.read_csv(out / "metrics.csv")
+    options = {k: v for k, v in (manifest.get("options") or {}).items() if v is not None}
+    present, missing = pages.headline_rows(metrics, game.headline)
+    return {
+        "game": manifest["game"],
+        "title": game.title,
+        "setting": ", ".join(game.setting(options)),
+        "answer": pages.answer_sentence(metrics, game.headline),
+        "headline_html": pages.headline_table(metrics, game.headline),
+        "missing": missing,
+        "chart": key_chart(out, manifest),
+        "assumed": list(manifest.get("assumed") or []),
+        "n": manifest.get("n"),
+        "seed": manifest.get("seed"),
+    }
+
+
+def card_html(c: dict[str, Any], link: str) -> str:
+    assumed = c["assumed"]
+    if assumed:
+        names = ", ".join(f"<code>{pages.esc(a)}</code>" for a in assumed[:4])
+        more = f" and {len(assumed) - 4} more" if len(assumed) > 4 else ""
+        assumed_txt = f"<p class='muted'>Assumed values used: {names}{more}.</p>"
+    else:
+        assumed_txt = "<p class='muted'>Assumed values used: none.</p>"
+    answer = (f"<p class='answer'>{pages.esc(c['answer'])}</p>" if c["answer"]
+              else "<p class='missing'>No headline answer: none of the declared headline metrics was reported.</p>")
+    img = ""
+    if c["chart"] is not None:
+        img = (f"<a href='{pages.esc(link)}'><img src='{pages.data_uri(c['chart'], max_width=640)}' "
+               f"alt='{pages.esc(c['title'])}: key chart'></a>")
+    setting = f" <small>({pages.esc(c['setting'])})</small>" if c["setting"] else ""
+    return (f"<div class='card'><h2><a href='{pages.esc(link)}'>{pages.esc(c['title'])}</a>{setting}</h2>"
+            f"{answer}{c['headline_html']}{img}{assumed_txt}"
+            f"<p><a href='{pages.esc(link)}'>Game page: charts, paired differences, every metric →</a></p></div>")
+
+
+def dashboard_html(cards: list[tuple[dict[str, Any], str]], title: str) -> str:
+    """The front page: one card per (card, link to the game page)."""
+    body = [f"<h1>{pages.esc(title)}</h1>",
+            "<p class='muted'>Each card answers first: the headline metric per policy with its 95 % interval, "
+            "the game's key chart, the assumed values the rules page leaves open. Every page is one file.</p>",
+            "<div class='cards'>", *(card_html(c, link) for c, link in cards), "</div>"]
+    return pages.document(title, body)
+
+
+def balance_report(out: Path, n: int, seed: int, games: list[str] | None = None) -> Path:
+    """Write ``out/<game>/report.html`` for each game and the dashboard ``out/report.html``."""
+    if n <= 0:
+        raise DicesimError(f"--n must be a positive number of runs, got {n}")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in games or available():
+        game_report(name, out / name, n, seed)
+    return write_dashboard(out, games or available())
+
+
+def write_dashboard(out: Path, games: list[str], title: str | None = None) -> Path:
+    """(Re)build ``out/report.html`` from the game folders ``out/<game>/`` (no re-running)."""
+    out = Path(out)
+    cards = [(card(out / name), f"{name}/report.html") for name in games if (out / name / "manifest.json").is_file()]
+    if title is None:
+        runs = {(c["n"], c["seed"]) for c, _ in cards}
+        title = "dicesim balance report"
+        if len(runs) == 1 and None not in next(iter(runs)):
+            n, seed = next(iter(runs))
+            title += f" (n = {n:,} per policy, seed {seed})"
+    page = out / "report.html"
+    page.write_text(dashboard_html(cards, title), encoding="utf-8")
+    return page

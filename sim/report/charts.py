@@ -1,0 +1,149 @@
+"""The common charts every game draws, written once: a distribution per label, survival with Wilson bands,
+quantile bands by step, bars with 95 % intervals and a heatmap. Games pass data and words; every interval comes
+from ``sim.core.stats``, so a chart and the metric table beside it always show the same numbers.
+
+Each function writes one PNG and returns its path (matplotlib's Agg backend: no display needed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from sim.core import stats  # noqa: E402
+
+DPI = 110
+
+
+def save(fig: Any, path: str | Path, tight: bool = True) -> Path:
+    """Write and close a figure; creates the folder."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if tight:
+        fig.tight_layout()
+        fig.savefig(path, dpi=DPI)
+    else:  # a layout tight_layout cannot arrange (a colorbar shared by panels): crop to what was drawn, labels kept
+        fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.15)
+    plt.close(fig)
+    return path
+
+
+def distribution(samples: Mapping[str, Any], path: str | Path, xlabel: str, title: str, bins: Any = None,
+                 ylabel: str = "share of runs", legend: Mapping[str, str] | None = None,
+                 figsize: tuple[float, float] = (8, 4.5)) -> Path:
+    """One step histogram per label (density), e.g. final scores or game lengths per policy. ``bins``: edges,
+    or ``None`` for one bin per integer value."""
+    fig, ax = plt.subplots(figsize=figsize)
+    if bins is None:
+        hi = max(int(np.max(s)) for s in samples.values())
+        lo = min(int(np.min(s)) for s in samples.values())
+        bins = np.arange(lo - 0.5, hi + 1.5)
+    for label, s in samples.items():
+        ax.hist(np.asarray(s), bins=bins, histtype="step", density=True, linewidth=1.6,
+                label=(legend or {}).get(label, label))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    return save(fig, path)
+
+
+def survival(last_index: Mapping[str, Any], n_points: int, path: str | Path, xlabel: str, title: str,
+             ylabel: str = "share of runs still going", labels: Sequence[str] | None = None) -> Path:
+    """Share of runs alive entering each point 0..n_points-1 (``stats.survival``) with Wilson 95 % bands."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    x = np.arange(n_points)
+    for label, last in last_index.items():
+        s = stats.survival(np.asarray(last), n_points)
+        v = np.array([r["value"] for r in s])
+        ax.plot(x, v, marker="o", markersize=3, label=label)
+        ax.fill_between(x, [r["ci95"][0] for r in s], [r["ci95"][1] for r in s], alpha=0.2)
+    if labels is not None:
+        ax.set_xticks(x, labels)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    return save(fig, path)
+
+
+def quantile_bands(values: Mapping[str, Any], path: str | Path, xlabel: str, ylabel: str, title: str,
+                   qs: tuple[float, float, float] = (0.1, 0.5, 0.9), labels: Sequence[str] | None = None) -> Path:
+    """Median line and the band between the outer quantiles (``stats.bands``) of a ``[runs, steps]`` array per
+    label, NaN where a run did not reach the step (e.g. life points per room of the runs still alive)."""
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for label, v in values.items():
+        lo, mid, hi = stats.bands(np.asarray(v, dtype=np.float64), qs)
+        x = np.arange(len(mid))
+        (line,) = ax.plot(x, mid, label=f"{label} (median)")
+        ax.fill_between(x, lo, hi, alpha=0.2, color=line.get_color())
+    if labels is not None:
+        ax.set_xticks(np.arange(len(labels)), labels)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(f"{title} (band: {round(qs[0] * 100)}-{round(qs[-1] * 100)} % of runs)")
+    ax.legend(fontsize=8)
+    return save(fig, path)
+
+
+def bars(groups: Mapping[str, Sequence[dict[str, Any]]], categories: Sequence[str], path: str | Path, ylabel: str,
+         title: str, reference: tuple[float, str] | None = None, figsize: tuple[float, float] = (8, 4.5)) -> Path:
+    """Grouped bars: per label (``groups``) one metric per category, each ``{"value", "ci95"}`` from
+    ``sim.core.stats``, drawn with its 95 % interval; ``reference`` a horizontal line (value, legend text)."""
+    fig, ax = plt.subplots(figsize=figsize)
+    k = len(categories)
+    width = 0.8 / max(1, len(groups))
+    for i, (label, ms) in enumerate(groups.items()):
+        v = [float(m["value"]) for m in ms]
+        ax.bar(np.arange(k) + i * width, v, width, yerr=stats.error_bars(ms), capsize=3,
+               label=label if len(groups) > 1 or reference else None)
+    if reference is not None:
+        ax.axhline(reference[0], color="grey", linestyle=":", linewidth=1, label=reference[1])
+    ax.axhline(0, color="#555", linewidth=0.6)
+    ax.set_xticks(np.arange(k) + width * (len(groups) - 1) / 2, list(categories))
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    if len(groups) > 1 or reference:
+        lo, hi = ax.get_ylim()
+        ax.set_ylim(lo, hi + 0.3 * (hi - lo))  # room above the bars: the legend must not cover one
+        n = len(groups) + (reference is not None)
+        ax.legend(fontsize=8, ncol=min(4, n), loc="upper center")
+    return save(fig, path)
+
+
+def heatmap(panels: Mapping[str, Any], path: str | Path, row_labels: Sequence[str], col_labels: Sequence[str],
+            title: str, colorbar: str, xlabel: str = "", ylabel: str = "", vmin: float | None = 0.0,
+            vmax: float | None = None, cmap: str = "viridis", annotate: bool = False,
+            panel_size: tuple[float, float] = (4.2, 5)) -> Path:
+    """One heatmap per panel (label -> ``[rows, cols]`` array) on a shared colour scale; ``annotate`` writes each
+    cell's value."""
+    n = len(panels)
+    fig, axes = plt.subplots(1, n, figsize=(panel_size[0] * n + 1, panel_size[1]), squeeze=False)
+    grids = {k: np.asarray(v, dtype=float) for k, v in panels.items()}
+    top = vmax if vmax is not None else max(0.01, max(float(np.nanmax(g)) for g in grids.values()))
+    im = None
+    for j, (ax, (label, g)) in enumerate(zip(axes[0], grids.items(), strict=True)):
+        im = ax.imshow(g, cmap=cmap, vmin=vmin, vmax=top, aspect="auto")
+        ax.set_yticks(range(len(row_labels)), list(row_labels) if j == 0 else [""] * len(row_labels))
+        ax.set_xticks(range(len(col_labels)), list(col_labels))
+        ax.set_xlabel(xlabel)
+        if j == 0 and ylabel:
+            ax.set_ylabel(ylabel)
+        if n > 1:
+            ax.set_title(label, fontsize=9)
+        if annotate:
+            for r in range(g.shape[0]):
+                for c in range(g.shape[1]):
+                    if not np.isnan(g[r, c]):
+                        ax.text(c, r, f"{g[r, c]:.3f}", ha="center", va="center", fontsize=9)
+    fig.colorbar(im, ax=axes[0].tolist(), label=colorbar)
+    fig.suptitle(title)
+    return save(fig, path, tight=False)

@@ -1,0 +1,158 @@
+"""Outputs: per-run tables (parquet, CSV), metric tables, charts, report.html and a manifest.
+
+An output folder holds everything needed to rebuild its report without re-running anything:
+``manifest.json`` (game, config, options, seed, n, which table belongs to which policy label),
+``runs-<label>.parquet`` (+ ``.csv`` for moderate N), ``metrics.csv``/``metrics.parquet`` (tidy:
+label, metric, value, ci95_low, ci95_high), the game's PNG charts and ``report.html``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim.games import get_game
+from sim.games.base import Game
+from sim.report.pages import STYLE, caption_of  # noqa: F401  (STYLE: the shared look, used by other pages)
+
+CSV_MAX_ROWS = 200_000
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def code_version() -> str:
+    """``git describe`` of the checkout, or the package version."""
+    try:
+        out = subprocess.run(
+            ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True, timeout=5
+        )
+        if out.returncode == 0 and out.stdout.strip():
+            return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    from importlib.metadata import version
+
+    return version("dicesim")
+
+
+def tidy_metrics(metrics_by_label: dict[str, dict[str, dict[str, Any]]]) -> pd.DataFrame:
+    rows = []
+    for label, metrics in metrics_by_label.items():
+        for name, m in metrics.items():
+            lo, hi = (m.get("ci95") or [math.nan, math.nan])[:2]
+            rows.append({"label": label, "metric": name, "value": m["value"], "ci95_low": lo, "ci95_high": hi})
+    return pd.DataFrame(rows)
+
+
+def safe_label(label: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in label)
+
+
+def write_tables(out: Path, tables: dict[str, pd.DataFrame], csv: bool | None = None) -> dict[str, str]:
+    files = {}
+    for label, t in tables.items():
+        name = f"runs-{safe_label(label)}"
+        t.to_parquet(out / f"{name}.parquet", index=False)
+        if csv or (csv is None and len(t) <= CSV_MAX_ROWS):
+            t.to_csv(out / f"{name}.csv", index=False)
+        files[label] = f"{name}.parquet"
+    return files
+
+
+def write_outputs(
+    out: Path, summary: dict[str, Any], tables: dict[str, pd.DataFrame], metrics_by_label, csv: bool | None = None
+) -> Path:
+    """Write tables, metrics, charts, manifest and report.html into ``out``; returns the report path."""
+    out.mkdir(parents=True, exist_ok=True)
+    files = write_tables(out, tables, csv)
+    tm = tidy_metrics(metrics_by_label)
+    tm.to_csv(out / "metrics.csv", index=False)
+    tm.to_parquet(out / "metrics.parquet", index=False)
+    manifest = {**summary, "tables": files, "code_version": code_version()}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=json_default))
+    return build_report(out)
+
+
+def json_default(o: Any) -> Any:
+    """JSON for numpy scalars and arrays (and anything else as its string)."""
+    if hasattr(o, "item"):
+        return o.item()
+    if hasattr(o, "tolist"):
+        return o.tolist()
+    return str(o)
+
+
+def load_manifest(out: Path) -> dict[str, Any]:
+    path = Path(out) / "manifest.json"
+    if not path.is_file():
+        from sim.core.config import DicesimError
+
+        raise DicesimError(f"no manifest.json in {out} (not an output folder of dicesim play/compare)")
+    return json.loads(path.read_text())
+
+
+def build_report(out: Path) -> Path:
+    """(Re)build charts and report.html of an output folder from its stored tables."""
+    out = Path(out)
+    manifest = load_manifest(out)
+    game = get_game(manifest["game"])
+    tables = {label: pd.read_parquet(out / f) for label, f in manifest["tables"].items()}
+    options = manifest.get("options", {})
+    cfg = game.Config.model_validate(manifest["config"]) if "config" in manifest else game.load()
+    charts = game.charts(tables, out, options, cfg)
+    metrics = pd.read_csv(out / "metrics.csv")
+    page = render_html(manifest, metrics, [Path(c).name for c in charts], out)
+    path = out / "report.html"
+    path.write_text(page, encoding="utf-8")
+    return path
+
+
+def ordered_charts(game: Game, charts: list[str], extras: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(file name, caption) with the game's key chart first, then the extra analyses, then the other charts."""
+    items = [(c, caption_of(c, game.chart_notes)) for c in charts]
+    items += [(name, title if title.endswith(".") else title + ".") for title, name in extras]
+    return sorted(items, key=lambda it: (it[0] != game.key_chart, it[0] in charts))
+
+
+def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[str], out: Path | None = None) -> str:
+    """A play/compare/balance page: the answers (headline metrics, paired differences), the charts with one
+    sentence each, then every metric folded by group, then the config. Charts are embedded from ``out``."""
+    from sim.report import pages
+
+    out = Path(out) if out is not None else Path(".")
+    game = get_game(manifest["game"])
+    what = manifest.get("policy") or ", ".join(manifest.get("policies") or {})
+    title = f"dicesim · {game.title} · {what}".strip(" ·")
+    facts = {
+        k: manifest.get(k)
+        for k in ("n", "seed", "config_hash", "seconds", "runs_per_second", "code_version")
+        if manifest.get(k) is not None
+    }
+    options = manifest.get("options") or {}
+    if options:
+        facts["options"] = ", ".join(game.setting(options))
+    body = [f"<h1>{pages.esc(title)}</h1>", pages.facts_line(facts), pages.assumed_html(manifest.get("assumed") or [])]
+    body.append("<h2>Answers</h2>")
+    sentence = pages.answer_sentence(metrics, game.headline)
+    if sentence:
+        body.append(f"<p class='answer'>{pages.esc(game.title)}: {pages.esc(sentence)}</p>")
+    body.append(pages.headline_table(metrics, game.headline))
+    if manifest.get("paired"):
+        body.append("<h3>Paired differences</h3><p>Every policy played the same runs (same dice), so each "
+                    "difference is measured run by run; rates in percentage points (pp), 95 % intervals.</p>")
+        body.append(pages.paired_html(manifest["paired"]))
+    items = ordered_charts(game, charts, [tuple(e) for e in manifest.get("extras") or []])
+    if items:
+        body.append("<h2>Charts</h2>")
+        body.extend(pages.figure(out / name, cap) for name, cap in items)
+    body.append("<h2>All metrics</h2><p>95 % intervals in brackets (Wilson for rates, normal for means); "
+                "click a group to open it. Tables: <code>metrics.csv</code>, <code>runs-*.parquet</code> "
+                "beside this page.</p>")
+    body.append(pages.grouped_metrics_html(metrics, game.metric_groups))
+    body.append("<details><summary>Config</summary><pre>"
+                + pages.esc(json.dumps(manifest.get("config", {}), indent=2, ensure_ascii=False)) + "</pre></details>")
+    return pages.document(title, body)

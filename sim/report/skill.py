@@ -1,0 +1,116 @@
+"""The balance report's skill charts: each report policy at the levels of ``LADDER`` (``sim.core.skill``).
+
+Kniffel: mean score by skill (solitaire). Two-player games: the player's win rate by skill against the
+same policy at full strength (``skill.opponents`` = 1), the player in the first seat. Würfel Dungeon (played
+alone): vorschlag's win rate by skill, one series per difficulty. Every level plays
+the same runs (same seed), so the curve's steps are the level's doing; intervals: ``sim.core.stats``.
+Games call ``balance_skill`` from their ``balance_extras`` (one line each).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim.core import stats
+from sim.core.skill import LEVELS, Skill
+from sim.games.base import Game
+
+LADDER = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+# per game: the series (label, policy, game options; the player is seat 0), what is measured, chart words. A game
+# with difficulties (Würfel Dungeon) gives one series per difficulty: its chart is then win rate by skill per
+# difficulty, and a sweep over ``skill.level`` x the difficulty field gives the heatmap.
+SETUPS: dict[str, dict[str, Any]] = {
+    "kniffel": {"series": [(p, p, {"players": 1}) for p in ("greedy", "optimal")], "measure": "mean_score",
+                "title": "Kniffel: mean score by skill", "ylabel": "mean final score"},
+    "dadox": {"series": [(p, p, {"players": 2, "opponent": p}) for p in ("threshold", "optimal-turn")],
+              "measure": "win_rate", "title": "Dadox: win rate by skill against the full-strength policy "
+              "(player moves first)", "ylabel": "player's win rate"},
+    "dungeon24": {"series": [(p, p, {"opponent": p}) for p in ("greedy", "heuristic")], "measure": "win_rate",
+                  "title": "Dungeon24: win rate by skill against the full-strength policy",
+                  "ylabel": "player's win rate (draws lose)"},
+    "dungeon": {"series": [(d.capitalize(), "vorschlag", {"difficulty": d}) for d in ("leicht", "normal", "schwer")],
+                "measure": "win_rate", "title": "Würfel Dungeon: win rate by skill (vorschlag), per difficulty",
+                "ylabel": "win rate (all rooms cleared)", "legend": "difficulty", "opponents": "none (played alone)"},
+}
+
+
+def player_values(game: Game, table) -> np.ndarray:
+    """Per run: the player's (seat 0's) score (Kniffel) or win indicator."""
+    if game.name == "kniffel":
+        return table["score"].to_numpy(np.float64)
+    if game.name == "dungeon":  # played alone: the run's win
+        return table["win"].to_numpy(np.float64)
+    if "seat" in table.columns:
+        return (table[table["seat"] == 0]["win"] == 1).to_numpy(np.float64)
+    return (table["winner"] == 0).to_numpy(np.float64)
+
+
+def skill_curve(game: Game, cfg: Any, n: int, seed: int) -> dict[str, Any]:
+    """Each of the game's series at every level of ``LADDER`` on runs 0..n-1 (opponents at full strength)."""
+    from sim.core.batch import run_batch
+
+    setup = SETUPS[game.name]
+    rows = []
+    for label, policy, opts in setup["series"]:
+        options = game.check_options(dict(opts))
+        seats = game.seat_policies(policy, options)
+        base = None
+        for level in LADDER:
+            c = cfg.model_copy(update={"skill": Skill(level=level, opponents=1.0)})
+            game.prepare(c, seats, options)
+            t = run_batch(game, c, seats, n, seed, options, chunk=game.chunk, progress=False).table
+            v = player_values(game, t)
+            base = v if base is None else base
+            m = stats.mean(v) if setup["measure"] == "mean_score" else stats.rate(v > 0)
+            rows.append({"series": label, "policy": policy, "options": opts, "level": level, setup["measure"]: m,
+                         "change_from_level_0": stats.paired_difference(v, base)})
+    return {"game": game.name, "n": n, "seed": seed, "measure": setup["measure"], "levels": LEVELS,
+            "opponents": setup.get("opponents", "the same policy at full strength" if game.name != "kniffel" else None),
+            "rows": rows}
+
+
+def skill_chart(result: dict[str, Any], path: Path) -> Path:
+    """Line chart of ``skill_curve``: the measure against the level per policy, 95 % intervals as error bars."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    setup = SETUPS[result["game"]]
+    measure = result["measure"]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for label, _, _ in setup["series"]:
+        rows = [r for r in result["rows"] if r["series"] == label]
+        x = [r["level"] for r in rows]
+        y = [r[measure]["value"] for r in rows]
+        err = [[v - r[measure]["ci95"][0] for v, r in zip(y, rows, strict=True)],
+               [r[measure]["ci95"][1] - v for v, r in zip(y, rows, strict=True)]]
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=4, label=label)
+    ax.set_xticks(LADDER, [f"{lv:g}" + "".join(f"\n{k}" for k, v in LEVELS.items() if v == lv) for lv in LADDER])
+    ax.set_xlabel("skill level of the player (0: random moves, 1: the policy as it is)")
+    ax.set_ylabel(setup["ylabel"])
+    if measure == "win_rate":
+        ax.axhline(0.5, color="#888", linewidth=0.8, linestyle="--")
+        ax.set_ylim(0, 1)
+    ax.set_title(setup["title"], fontsize=10)
+    ax.legend(title=setup.get("legend", "policy"))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def balance_skill(game: Game, cfg: Any, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
+    """The skill chart for the balance report: ``skill.json`` and ``skill.png`` in ``out``; a few thousand runs per
+    level (a tenth of the report's N, at least 1000 and at most N)."""
+    runs = min(n, max(1000, n // 10))
+    result = skill_curve(game, cfg, runs, seed)
+    (Path(out) / "skill.json").write_text(json.dumps(result, indent=2))
+    png = skill_chart(result, Path(out) / "skill.png")
+    what = "mean score" if result["measure"] == "mean_score" else "win rate against the full-strength policy"
+    return [(f"Skill: {what} by skill level (0 random moves, 1 the policy; same runs at every level)", png.name)]

@@ -1,0 +1,295 @@
+"""A sweep's one-page report: ``report.html``, one self-contained file (charts embedded; PNGs also beside it).
+
+Built only from a finished sweep folder (``sweep.json``, ``sweep.parquet`` and, for the overlays,
+the per-run parts), never by re-running:
+
+- per swept field: each charted metric against the field, one line per policy with its 95 % band
+  (other fields at their base value);
+- heatmaps of each charted metric over the first two swept fields, one panel per policy;
+- variants: grouped bars with 95 % intervals;
+- sensitivity: elasticities table and a tornado chart;
+- overlays: the game's own charts (e.g. score distributions, survival curves) with one curve per
+  grid point, for the first policy.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from sim.experiments.sensitivity import _numeric, along, base_point, elasticities, tornado_chart  # noqa: E402
+from sim.experiments.sweep import load_result, metric_names, read_runs  # noqa: E402
+from sim.report import pages  # noqa: E402
+from sim.report.outputs import safe_label  # noqa: E402
+
+MAX_OVERLAY = 8
+
+
+def chart_metrics(table: pd.DataFrame, wanted: list[str] | None = None, k: int = 3) -> list[str]:
+    """The metrics to chart: those asked for (that exist), else the first ``k`` that carry an interval."""
+    names = metric_names(table)
+    if wanted:
+        return [m for m in wanted if m in names]
+    with_ci = [m for m in names if table[f"{m}_ci95_low"].notna().any()]
+    return (with_ci or names)[:k]
+
+
+def _positions(xs: list[Any]) -> tuple[np.ndarray, list[str] | None]:
+    if _numeric(xs):
+        return np.asarray(xs, dtype=float), None
+    return np.arange(len(xs), dtype=float), [str(x) for x in xs]
+
+
+def line_chart(table: pd.DataFrame, field: str, metrics: list[str], base: dict[str, Any], path: Path) -> Path:
+    """Each metric against ``field``, one line and 95 % band per policy (other fields at base)."""
+    fig, axes = plt.subplots(1, len(metrics), figsize=(4.6 * len(metrics), 3.8), squeeze=False)
+    others = ", ".join(f"{k}={v}" for k, v in base.items() if k != field)
+    for ax, m in zip(axes[0], metrics, strict=True):
+        for policy, part in table.groupby("policy", sort=False):
+            rows = along(part, field, base)
+            x, ticks = _positions(rows[field].tolist())
+            y = rows[m].to_numpy(dtype=float)
+            lo, hi = rows[f"{m}_ci95_low"].to_numpy(dtype=float), rows[f"{m}_ci95_high"].to_numpy(dtype=float)
+            (ln,) = ax.plot(x, y, marker="o", label=str(policy))
+            if np.isfinite(lo).any():
+                ax.fill_between(x, lo, hi, alpha=0.2, color=ln.get_color(), linewidth=0)
+            if ticks:
+                ax.set_xticks(x, ticks, rotation=20)
+        ax.set_xlabel(field)
+        ax.set_ylabel(m)
+        ax.set_title(m, fontsize=10)
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle(f"{', '.join(metrics)} vs {field} (95 % bands){' · ' + others if others else ''}", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, Any], path: Path) -> Path:
+    """``metric`` over (fx, fy), one panel per policy (further fields at base), values written in the cells."""
+    policies = list(dict.fromkeys(table["policy"]))
+    fig, axes = plt.subplots(1, len(policies), figsize=(4.8 * len(policies) + 0.8, 4.2), squeeze=False)
+    mask = np.ones(len(table), dtype=bool)
+    for g, v in base.items():
+        if g not in (fx, fy):
+            mask &= (table[g] == v).to_numpy()
+    sub = table[mask]
+    xs = list(dict.fromkeys(sub[fx].tolist()))
+    ys = list(dict.fromkeys(sub[fy].tolist()))
+    for ax, pol in zip(axes[0], policies, strict=True):
+        p = sub[sub["policy"] == pol]
+        grid = np.full((len(ys), len(xs)), np.nan)
+        for r in p.to_dict("records"):
+            grid[ys.index(r[fy]), xs.index(r[fx])] = r[metric]
+        im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
+        ax.set_xticks(range(len(xs)), [str(x) for x in xs])
+        ax.set_yticks(range(len(ys)), [str(y) for y in ys])
+        ax.set_xlabel(fx)
+        ax.set_ylabel(fy)
+        ax.set_title(f"{pol}: {metric}", fontsize=10)
+        lo, hi = np.nanmin(grid), np.nanmax(grid)
+        for (i, j), v in np.ndenumerate(grid):
+            if math.isfinite(v):
+                dark = hi > lo and (v - lo) / (hi - lo) > 0.6
+                ax.text(j, i, f"{v:.4g}", ha="center", va="center", fontsize=8, color="black" if dark else "white")
+        fig.colorbar(im, ax=ax, shrink=0.85)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def variants_chart(table: pd.DataFrame, metrics: list[str], path: Path) -> Path:
+    """Grouped bars per variant and policy with 95 % intervals, one panel per metric."""
+    variants = list(dict.fromkeys(table["label"]))
+    policies = list(dict.fromkeys(table["policy"]))
+    fig, axes = plt.subplots(1, len(metrics), figsize=(max(4.6, 1.1 * len(variants) * len(policies)) * len(metrics)
+                                                       / max(1, len(metrics)) + 1, 4.2), squeeze=False)
+    width = 0.8 / len(policies)
+    for ax, m in zip(axes[0], metrics, strict=True):
+        for k, pol in enumerate(policies):
+            p = table[table["policy"] == pol].set_index("label").reindex(variants)
+            y = p[m].to_numpy(dtype=float)
+            err = np.abs(np.nan_to_num(np.vstack([y - p[f"{m}_ci95_low"].to_numpy(dtype=float),
+                                                  p[f"{m}_ci95_high"].to_numpy(dtype=float) - y])))
+            ax.bar(np.arange(len(variants)) + (k - (len(policies) - 1) / 2) * width, y, width, yerr=err,
+                   capsize=3, label=str(pol))
+        ax.set_xticks(range(len(variants)), variants, rotation=20, fontsize=8)
+        ax.set_title(m, fontsize=10)
+        ax.grid(alpha=0.3, axis="y")
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle("variants (95 % intervals)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def overlay_points(table: pd.DataFrame, fields: list[str], base: dict[str, Any]) -> list[tuple[int, str]]:
+    """(point, chart label) pairs to overlay: along the first field (others at base), or every variant; at most 8."""
+    first = table[table["policy"] == table["policy"].iloc[0]]
+    if fields:
+        rows = along(first, fields[0], base)
+        pts = [(int(r["point"]), f"{fields[0]}={r[fields[0]]}") for r in rows.to_dict("records")]
+    else:
+        pts = [(int(r["point"]), str(r["label"])) for r in first.to_dict("records")]
+    if len(pts) > MAX_OVERLAY:
+        idx = np.unique(np.linspace(0, len(pts) - 1, MAX_OVERLAY).round().astype(int))
+        pts = [pts[i] for i in idx]
+    return pts
+
+
+def overlays(
+    out: Path, meta: dict[str, Any], table: pd.DataFrame, fields: list[str], base: dict[str, Any]
+) -> list[Path]:
+    """The game's own charts with one curve per grid point (first policy), from the kept per-run parts."""
+    from sim.games import get_game
+
+    canon = meta["canonical"]
+    tables = {}
+    for point, label in overlay_points(table, fields, base):
+        runs = read_runs(out, point, 0, canon["n"], canon["chunk"])
+        if runs is None:
+            return []
+        tables[label] = runs
+    dest = out / "overlays"
+    dest.mkdir(exist_ok=True)
+    for old in dest.glob("*.png"):
+        old.unlink()
+    from sim.experiments.sweep import point_config
+
+    game = get_game(canon["game"])
+    first = overlay_points(table, fields, base)[0][0]
+    cfg = point_config(game, meta.get("base_config"), canon["points"][first]["sets"])  # rules the charts draw
+    return [Path(p) for p in game.charts(tables, dest, canon["points"][first].get("options") or canon["options"], cfg)]
+
+
+CAPTIONS = {
+    "line": "Each charted metric against the swept field, one line per policy with its 95 % band.",
+    "heatmap": "The metric over both swept fields (values in the cells), one panel per policy.",
+    "tornado": "Which field moves the metric most around the base point (elasticities).",
+    "variants": "Each variant's metrics per policy with 95 % intervals.",
+}
+
+
+def game_notes(name: str) -> dict[str, str]:
+    from sim.games import get_game
+
+    return get_game(name).chart_notes
+
+
+def _fmt(v: Any) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return html.escape(str(v))
+
+
+def table_html(table: pd.DataFrame, fields: list[str], metrics: list[str]) -> str:
+    keys = (fields or ["label"]) + ["policy"]
+    head = "".join(f"<th>{html.escape(k)}</th>" for k in keys + metrics)
+    body = []
+    for r in table.to_dict("records"):
+        cells = "".join(f"<td>{_fmt(r[k])}</td>" for k in keys)
+        for m in metrics:
+            lo, hi = r[f"{m}_ci95_low"], r[f"{m}_ci95_high"]
+            ci = "" if pd.isna(lo) else f" <small>[{_fmt(lo)}, {_fmt(hi)}]</small>"
+            cells += f"<td>{_fmt(r[m])}{ci}</td>"
+        body.append(f"<tr>{cells}</tr>")
+    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+
+
+def sensitivity_html(sens: pd.DataFrame) -> str:
+    cols = ["policy", "metric", "field", "base_field_value", "base", "low_field_value", "low", "high_field_value",
+            "high", "slope", "elasticity"]
+    head = "".join(f"<th>{c}</th>" for c in cols)
+    body = "".join("<tr>" + "".join(f"<td>{_fmt(r[c])}</td>" for c in cols) + "</tr>" for r in sens.to_dict("records"))
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def build_sweep_report(out: str | Path) -> Path:
+    """Write the charts, ``sensitivity.csv`` and ``report.html`` of a finished sweep folder."""
+    out = Path(out)
+    table, meta = load_result(out)
+    spec = meta.get("spec", {})
+    fields = list(meta.get("fields") or [])
+    metrics = chart_metrics(table, spec.get("metrics") or None)
+    for old in out.glob("sweep_*.png"):
+        old.unlink()
+    charts: list[tuple[str, Path]] = []
+    sens = pd.DataFrame()
+    base = base_point(table, fields, meta.get("base_values")) if fields else {}
+    if fields and metrics:
+        for f in fields:
+            charts.append((f"{', '.join(metrics)} vs {f}",
+                           line_chart(table, f, metrics, base, out / f"sweep_line_{safe_label(f)}.png")))
+        if len(fields) >= 2:
+            for m in metrics:
+                png = out / f"sweep_heatmap_{safe_label(m)}.png"
+                hm = heatmap(table, fields[0], fields[1], m, base, png)
+                charts.append((f"{m} over {fields[0]} × {fields[1]}", hm))
+        sens = elasticities(table, fields, metrics, meta.get("base_values"))
+        if not sens.empty:
+            sens.to_csv(out / "sensitivity.csv", index=False)
+            t = tornado_chart(sens, metrics[0], out / "sweep_tornado.png")
+            if t:
+                charts.append((f"sensitivity of {metrics[0]}", t))
+    elif metrics:
+        charts.append(("variants", variants_chart(table, metrics, out / "sweep_variants.png")))
+    over = overlays(out, meta, table, fields, base) if spec.get("keep_runs", True) else []
+
+    canon = meta["canonical"]
+    policies = [p[0] for p in canon["plan"]]
+    facts = {
+        "game": canon["game"], "points": len(canon["points"]), "policies": ", ".join(policies),
+        "n per point": canon["n"],
+        "seed (same for every point)": canon["seed"], "options": json.dumps(canon["options"]),
+        "base config": meta.get("base_config") or f"configs/{canon['game']}/default.toml",
+        "code version": meta.get("code_version"), "fingerprint": meta.get("fingerprint"),
+    }
+    title = f"dicesim sweep · {meta.get('name', '')}"
+    parts = [f"<h1>{html.escape(title)}</h1>"]
+    if spec.get("description"):
+        parts.append(f"<p>{html.escape(spec['description'])}</p>")
+    parts.append("<p>" + " · ".join(f"<b>{html.escape(k)}</b> {html.escape(str(v))}" for k, v in facts.items())
+                 + "</p>")
+    if fields:
+        parts.append("<p>Swept: " + ", ".join(f"<code>{html.escape(f)}</code> (base {html.escape(str(base[f]))})"
+                                              for f in fields) + ". Every point plays the same runs with the same "
+                     "seed, so differences between points are the rules' doing, not noise.</p>")
+    unknown = [m for m in spec.get("metrics") or [] if m not in metric_names(table)]
+    if unknown:
+        parts.append("<p><b>Not charted</b> (no such metric for this game): "
+                     + ", ".join(f"<code>{html.escape(m)}</code>" for m in unknown)
+                     + ". Available: " + ", ".join(html.escape(m) for m in metric_names(table)) + "</p>")
+    parts.append("<p>Full table (every metric with its 95 % interval): <a href='sweep.csv'>sweep.csv</a> · "
+                 "<a href='sweep.parquet'>sweep.parquet</a></p>")
+    parts.append("<h2>Results</h2><p>95 % intervals in brackets.</p>" + table_html(table, fields, metrics))
+    if charts:
+        parts.append("<h2>Charts</h2>")
+        for cap, c in charts:
+            parts.append(f"<h3>{html.escape(cap)}</h3>{pages.figure(c, CAPTIONS.get(c.name.split('_')[1], cap))}")
+    if not sens.empty:
+        parts.append("<h2>Sensitivity</h2><p>Elasticity: relative change of the metric per relative change of the "
+                     "field around the base point (grid neighbours); slope in metric units per field unit. "
+                     "<a href='sensitivity.csv'>sensitivity.csv</a></p>" + sensitivity_html(sens))
+    if over:
+        parts.append(f"<h2>Overlays per grid point ({html.escape(policies[0])})</h2>")
+        parts.append("<p>The game's own charts with one curve per grid point: how the swept values move them.</p>")
+        parts.extend(pages.figure(p, pages.caption_of(p.name, game_notes(canon["game"]))) for p in over)
+    path = out / "report.html"
+    path.write_text(pages.document(title, parts), encoding="utf-8")
+    return path

@@ -1,0 +1,130 @@
+"""A tune's one-page report: ``report.html`` with its history chart beside it (no server needed).
+
+Built only from a finished tune folder (``tune.json``, ``result.json``, ``history.csv``), never by
+re-running: the chosen values, each target's achieved value with its 95 % interval against the
+target and its tolerance, and the evaluation history as a chart and a table.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from sim.report.outputs import STYLE  # noqa: E402
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool | np.bool_):
+        return "yes" if v else "no"
+    if isinstance(v, float | np.floating):
+        return "" if math.isnan(v) else f"{v:.5g}"
+    return html.escape(str(v))
+
+
+def history_chart(history: pd.DataFrame, result: dict[str, Any], path: Path) -> Path:
+    """One panel per target (estimate per evaluation with its 95 % band, target and tolerance), one per field
+    (its value per evaluation within the bounds), and the loss; the chosen evaluation is marked."""
+    targets, fields = result["targets"], result["fields"]
+    n = len(targets) + len(fields) + 1
+    cols = min(n, 3)
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.4 * rows), squeeze=False)
+    flat = list(axes.flat)
+    x = history["evaluation"].to_numpy()
+    best = result["best_evaluation"]
+    for i, (ax, t) in enumerate(zip(flat, targets, strict=False)):
+        p = f"t{i + 1}_{t['metric']}"
+        y = history[p].to_numpy(dtype=float)
+        ax.axhspan(t["target"] - t["tol"], t["target"] + t["tol"], color="tab:green", alpha=0.15, label="tolerance")
+        ax.axhline(t["target"], color="tab:green", lw=1)
+        ax.fill_between(x, history[f"{p}_ci95_low"], history[f"{p}_ci95_high"], alpha=0.2, lw=0, label="95 %")
+        ax.plot(x, y, marker="o", ms=3, label=t["metric"])
+        ax.plot([best], [y[best]], marker="*", ms=12, color="tab:red", ls="none", label="chosen")
+        ax.set_title(t["name"], fontsize=9)
+        ax.set_xlabel("evaluation")
+        ax.set_ylabel(t["metric"])
+        ax.grid(alpha=0.3)
+    flat[0].legend(fontsize=7)
+    for ax, f in zip(flat[len(targets):], fields, strict=False):
+        y = history[f["name"]].to_numpy(dtype=float)
+        ax.axhline(f["low"], color="grey", lw=0.8, ls="--")
+        ax.axhline(f["high"], color="grey", lw=0.8, ls="--")
+        ax.plot(x, y, marker="o", ms=3)
+        ax.plot([best], [y[best]], marker="*", ms=12, color="tab:red", ls="none")
+        ax.set_title(f"{f['name']} (bounds dashed)", fontsize=9)
+        ax.set_xlabel("evaluation")
+        ax.grid(alpha=0.3)
+    ax = flat[len(targets) + len(fields)]
+    loss = history["loss"].to_numpy(dtype=float)
+    ax.semilogy(x, np.maximum(loss, 1e-6), marker="o", ms=3)
+    ax.plot([best], [max(loss[best], 1e-6)], marker="*", ms=12, color="tab:red", ls="none")
+    ax.set_title("loss: sum of (error / tolerance)² (within: every |error| <= tolerance)", fontsize=9)
+    ax.set_xlabel("evaluation")
+    ax.grid(alpha=0.3)
+    for ax in flat[n:]:
+        ax.set_visible(False)
+    fig.suptitle(f"tune history · {result['name']} · same seeds every evaluation", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _table(head: list[str], rows: list[list[Any]]) -> str:
+    th = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    return f"<table><tr>{th}</tr>{body}</table>"
+
+
+def build_tune_report(out: str | Path) -> Path:
+    """Write ``tune_history.png`` and ``report.html`` of a finished tune folder."""
+    out = Path(out)
+    meta = json.loads((out / "tune.json").read_text())
+    result = json.loads((out / "result.json").read_text())
+    history = pd.read_csv(out / "history.csv")
+    chart = history_chart(history, result, out / "tune_history.png")
+    spec = meta.get("spec", {})
+    title = f"dicesim tune · {result['name']}"
+    verdict = ("every target within its tolerance" if result["converged"]
+               else "<b>not every target within its tolerance</b>: the best evaluation is shown")
+    facts = {"game": result["game"], "n per evaluation": result["n"], "seed (same every evaluation)": result["seed"],
+             "method": f"scipy {result['method']}", "evaluations": result["evaluations"], "stop": result["stop"],
+             "code version": meta.get("code_version"), "fingerprint": result["fingerprint"]}
+    parts = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
+        f"<style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>",
+    ]
+    if spec.get("description"):
+        parts.append(f"<p>{html.escape(spec['description'])}</p>")
+    parts.append("<p>" + " · ".join(f"<b>{html.escape(k)}</b> {html.escape(str(v))}" for k, v in facts.items())
+                 + "</p>")
+    parts.append(f"<p>Result: {verdict}. Tuned config, ready to use with <code>--config</code>: "
+                 "<a href='tuned.toml'>tuned.toml</a> · history: <a href='history.csv'>history.csv</a></p>")
+    parts.append("<h2>Chosen values</h2>" + _table(
+        ["field", "value", "bounds", "start"],
+        [[f"<code>{html.escape(f['name'])}</code>", _fmt(result["values"][f["name"]]),
+          f"[{_fmt(f['low'])}, {_fmt(f['high'])}]", _fmt(f["start"])] for f in result["fields"]]))
+    parts.append("<h2>Targets</h2><p>Achieved at the chosen values, with the 95 % interval of the estimate.</p>"
+                 + _table(["target", "policy", "options", "metric", "target value", "tolerance", "achieved [95 %]",
+                           "within"],
+                          [[html.escape(t["name"]), html.escape(t["policy"]), html.escape(json.dumps(t["options"])),
+                            html.escape(t["metric"]), _fmt(t["target"]), f"± {_fmt(t['tol'])} ({t['tol_how']})",
+                            f"{_fmt(t['value'])} <small>[{_fmt(t['ci95'][0])}, {_fmt(t['ci95'][1])}]</small>",
+                            _fmt(t["within"])] for t in result["targets"]]))
+    parts.append(f"<h2>History</h2><p><img src='{chart.name}' alt='tune history'></p>")
+    cols = [c for c in history.columns if not c.endswith(("_ci95_low", "_ci95_high"))]
+    parts.append(_table(cols, [[_fmt(r[c]) for c in cols] for r in history.to_dict("records")]))
+    parts.append("</body></html>")
+    path = out / "report.html"
+    path.write_text("\n".join(parts), encoding="utf-8")
+    return path
