@@ -34,23 +34,36 @@ def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
 
 
 def hold_totals(turn_hold: np.ndarray, win_hold: np.ndarray, hold_at: int, out_dir: Path,
-                others: tuple[int, ...] = (0, 50, 90)) -> Path:
-    """The smallest turn total each policy holds at, by own score: optimal-win for a few opponent scores."""
+                others: tuple[int, ...] = (0, 30, 60)) -> Path:
+    """Where each policy first holds: optimal-win over every pair of scores (left; "throws for the goal" where it
+    holds at no total short of it), and by own score for a few scores of the other player beside optimal-turn and
+    hold-20 (right)."""
     g = turn_hold.shape[0]
     own = np.arange(g)
 
     def first(row: np.ndarray, i: int) -> float:
         ks = np.nonzero(row[1:g - i])[0]
-        return float(ks[0] + 1) if len(ks) else float(g - i)  # no hold before the goal: it rolls to the goal
+        return float(ks[0] + 1) if len(ks) else np.nan  # no hold short of the goal: it throws for the win
 
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    grid = np.array([[first(win_hold[i, j], i) for j in range(g)] for i in range(g)])
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8), gridspec_kw={"width_ratios": [1, 1.25]})
+    cmap = plt.get_cmap("viridis").with_extremes(bad="#d9d9d9")
+    im = left.imshow(grid, origin="lower", cmap=cmap, vmin=0, vmax=40, aspect="auto")
+    fig.colorbar(im, ax=left, label="optimal-win holds from this turn total")
+    left.set_xlabel("other player's score")
+    left.set_ylabel("own score before the turn")
+    left.set_title("optimal-win (grey: throws for the goal)", fontsize=10)
     for j in others:
         if j < g:
-            ax.plot(own, [first(win_hold[i, j], i) for i in own], label=f"optimal-win, other at {j}")
-    ax.plot(own, [first(turn_hold[i], i) for i in own], "k--", linewidth=1, label="optimal-turn")
-    ax.plot(own, np.minimum(hold_at, g - own), ":", color="grey", label=f"hold-20 (holds at {hold_at})")
-    ax.set_xlabel("own score before the turn")
-    ax.set_ylabel("holds from this turn total")
-    ax.set_title("Pig: when to hold")
-    ax.legend(fontsize=8)
+            right.plot(own, [first(win_hold[i, j], i) for i in own], label=f"optimal-win, other at {j}")
+    right.plot(own, [first(turn_hold[i], i) for i in own], "k--", linewidth=1, label="optimal-turn")
+    right.plot(own, np.where(own + hold_at < g, hold_at, np.nan), ":", color="grey", linewidth=2,
+               label=f"hold-20 (holds at {hold_at})")
+    right.plot(own, g - own, color="#bbbbbb", linewidth=0.8, label="the rest to the goal")
+    right.set_ylim(0, 45)
+    right.set_xlabel("own score before the turn")
+    right.set_ylabel("holds from this turn total")
+    right.set_title("by own score (a gap: throws for the goal)", fontsize=10)
+    right.legend(fontsize=8)
+    fig.suptitle("Pig: when to hold")
     return charts.save(fig, Path(out_dir) / "hold_totals.png")

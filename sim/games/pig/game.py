@@ -71,12 +71,13 @@ class Pig(Game):
     seats = R.PLAYERS
     primary_metric = "win"
     compile_estimate_s = 12
-    headline = {"win_rate_seat_0": "the first player wins", "game_length_turns": "turns per game"}
+    headline = {"win_rate_first_listed": "the first-listed policy wins", "win_rate_seat_0": "the first player wins",
+                "game_length_turns": "turns per game"}
     key_chart = "hold_totals.png"
     chart_notes = {"win_rate_by_seat.png": "Share of games each seat wins (95 % intervals) against the fair share.",
                    "game_length.png": "How many turns a game lasts (both seats counted).",
-                   "hold_totals.png": "The turn total from which each policy holds, by its own score (optimal-win "
-                   "for three scores of the other player)."}
+                   "hold_totals.png": "The turn total from which optimal-win holds at every pair of scores (grey: "
+                   "it throws for the goal), and each policy's by own score."}
 
     def __init__(self) -> None:
         self._turn: dict[str, tuple[np.ndarray, np.ndarray]] = {}
@@ -86,7 +87,7 @@ class Pig(Game):
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         opts = super().check_options(options)
-        if opts["objective"] not in OBJECTIVES:
+        if opts["objective"] is not None and opts["objective"] not in OBJECTIVES:
             raise DicesimError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {opts['objective']!r}")
         return opts
 
@@ -173,6 +174,8 @@ class Pig(Game):
         for seat, part in table.groupby("seat"):
             m[f"win_rate_seat_{seat}"] = stats.rate(part["win"] == 1)
         m["first_player_advantage"] = stats.shifted(m["win_rate_seat_0"], 0.5)
+        first = table["policy"].iloc[0]  # run 0, seat 0: the first policy listed (``a`` of ``a vs b``)
+        m["win_rate_first_listed"] = stats.rate(table.loc[table["policy"] == first, "win"] == 1)
         if table["policy"].nunique() > 1:
             for pol, part in table.groupby("policy"):
                 m[f"win_rate_{pol}"] = stats.rate(part["win"] == 1)
@@ -257,7 +260,7 @@ class Pig(Game):
     def solve(self, cfg, options) -> dict[str, Any]:
         rp = freeze(cfg)
         use_cache = not options.get("no_cache", False)
-        out: dict[str, Any] = {"game": self.name, "objective": options.get("objective", "turn")}
+        out: dict[str, Any] = {"game": self.name, "objective": options.get("objective") or "turn"}
         if out["objective"] == "turn":
             t0 = time.perf_counter()
             if not use_cache:

@@ -3,4 +3,4 @@
 from sim.games.options import Option
 
 OBJECTIVES = ("turn", "win")
-OPTIONS = (Option("objective", "turn", str, "Pig solve: turn | win", OBJECTIVES),)
+OPTIONS = (Option("objective", None, str, "Pig solve: turn | win (default turn)", OBJECTIVES),)  # off in play
