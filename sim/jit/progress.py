@@ -118,7 +118,17 @@ def estimate(game: str, default_s: float | None = None) -> float:
     seconds = recorded(key)
     if seconds is not None:
         return seconds
+    if default_s is None and key not in DEFAULT_ESTIMATE_S:
+        default_s = _declared_estimate(game)
     return float(DEFAULT_ESTIMATE_S.get(key, 30 if default_s is None else default_s)) * machine_factor()
+
+
+def _declared_estimate(game: str) -> float | None:
+    """``Game.compile_estimate_s`` of a game this process has imported (never imports one: that costs seconds)."""
+    from sim.games import GAMES
+
+    module = sys.modules.get(GAMES.get(game, ""))
+    return getattr(getattr(module, "GAME", None), "compile_estimate_s", None)
 
 
 def remember(game: str, seconds: float) -> None:
