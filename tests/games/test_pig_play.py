@@ -137,3 +137,20 @@ def test_replay_text_tells_the_game(holds):
     assert lines[-1].startswith(f"After {rows['game_turns'].iloc[0]} turns: seat {winner + 1} (")
     assert lines[-1].endswith("scores " + ", ".join(str(s) for s in rows.sort_values("seat")["score"]))
     assert lines[-2].endswith("· WINS") and all(" → " in line for line in lines[1:-1])
+
+
+def test_the_balance_report_gives_pig_a_card(tmp_path):
+    """``dicesim balance --games pig``: the game page and a dashboard card that answers first (the first-listed
+    policy's win rate per match, with intervals), with the hold chart as its thumbnail."""
+    from sim.report.balance import card
+    from tests.conftest import cli_here
+
+    res = cli_here("balance", "--games", "pig", "--n", "400", "--out", str(tmp_path), "--quiet")
+    assert res.returncode == 0, res.stderr
+    page = (tmp_path / "report.html").read_text()
+    assert "pig/report.html" in page and "the first-listed policy wins" in page
+    c = card(tmp_path / "pig")
+    assert c["chart"].name == "hold_totals.png" and not c["missing"] and c["setting"] == ""
+    assert c["answer"].startswith("hold-20 vs optimal-turn: the first-listed policy wins")
+    assert {p.name for p in (tmp_path / "pig").glob("*.png")} == {"hold_totals.png", "win_rate_by_seat.png",
+                                                                  "game_length.png"}
