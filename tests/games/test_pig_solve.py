@@ -159,7 +159,7 @@ def test_shape_of_the_optimal_policy(default_win):
 
 def test_solve_on_the_command_line_and_its_cache(tmp_path):
     env = {"DICESIM_CACHE_DIR": str(tmp_path)}
-    first = cli_here("solve", "pig", "--objective", "win", "--json", env=env)
+    first = cli_here("solve", "pig", "--objective", "win", "--json", "--fresh", env=env)  # not this process's copy
     assert first.returncode == 0, first.stderr
     a = json.loads(first.stdout)
     again = json.loads(cli_here("solve", "pig", "--objective", "win", "--json", env=env).stdout)
