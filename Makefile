@@ -11,7 +11,7 @@ N ?= 20000
 .PHONY: run test test-full test-fast lint bench golden clean studio
 
 # `make run` needs the package only; `make test` adds the test tools (notebook kernel, ruff, build).
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(call INSTALL,-e .)
 	touch $@

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sim.games import available
 from tests.conftest import cli_here, run_cli, run_clis
 
 SAME_SEED = ("play", "kniffel", "--policy", "random", "--n", "500", "--seed", "4", "--no-report", "--json")
@@ -138,7 +139,7 @@ def test_balance_report_covers_every_game(tmp_path):
     res = run_cli("balance", "--n", "300", "--out", str(tmp_path))
     assert res.returncode == 0, res.stderr
     page = (tmp_path / "report.html").read_text()
-    for game in ("kniffel", "dungeon", "dadox", "dungeon24"):
+    for game in available():
         assert f"{game}/report.html" in page
         assert (tmp_path / game / "metrics.csv").is_file()
         assert list((tmp_path / game).glob("*.png"))

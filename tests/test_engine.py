@@ -14,6 +14,7 @@ from sim.core import stats
 from sim.core.config import ConfigError, config_hash, load_config, parse_override
 from sim.core.dice import best_subkeep, expect_over_rerolls, multisets
 from sim.core.rng import die, new_stream, next_die, stream_key
+from sim.games import GAMES
 from sim.games.kniffel.config import KniffelConfig
 
 
@@ -95,7 +96,7 @@ def test_wilson_interval_properties():
     assert m["value"] == 2.5 and m["ci95"][0] < 2.5 < m["ci95"][1]
 
 
-@pytest.mark.parametrize("game", ["kniffel", "dungeon", "dadox", "dungeon24"])
+@pytest.mark.parametrize("game", list(GAMES))
 def test_assumed_paths_are_checked_for_every_game(game):
     """Every game's config shares ``GameConfig``: a path in ``assumed`` must name a real field (any key of a
     table such as ``enemies`` counts, the field below it must exist)."""

@@ -26,12 +26,22 @@ from sim.jit.codehash import code_hash
 from tests.conftest import ROOT
 
 
-def test_every_package_is_listed_in_pyproject():
-    """pyproject lists the packages (so configs/ can ship as ``sim.configs``): a new package must be added there."""
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+def test_every_package_ships(monkeypatch):
+    """setup.py finds the packages (so configs/ can ship as ``sim.configs`` and a new game needs no list entry):
+    every folder with an ``__init__.py`` under sim/ and policies/ is among them, and pyproject.toml keeps no list."""
+    import runpy
+
+    import setuptools
+
+    given: dict = {}
+    monkeypatch.setattr(setuptools, "setup", lambda **kw: given.update(kw))
+    monkeypatch.chdir(ROOT)
+    runpy.run_path(str(ROOT / "setup.py"))
+    listed = set(given["packages"])
     inits = [p for pkg in ("sim", "policies") for p in (ROOT / pkg).rglob("__init__.py")]
     found = {".".join(p.parent.relative_to(ROOT).parts) for p in inits}
-    assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
+    assert found | {"sim.configs"} == listed
+    assert "packages" not in tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
 
 
 def _build_args() -> list[str]:

@@ -161,6 +161,8 @@ def test_a_compile_not_yet_measured_here_is_estimated_at_this_machines_pace(fake
     assert progress.estimate("kniffel") == 4 * default["kniffel"]  # its own record stands
     progress.remember("dadox", 2 * default["dadox"])  # two records: their median ratio, 3
     assert progress.estimate("dungeon24") == pytest.approx(3 * default["dungeon24"])
+    # a game without a built-in figure: its own (``Game.compile_estimate_s``), else 30 s, at the same pace
+    assert progress.estimate("another-game", 10) == pytest.approx(30) and progress.estimate("x") == pytest.approx(90)
     assert warmup.estimate is progress.estimate
 
 

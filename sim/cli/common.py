@@ -13,6 +13,8 @@ from typing import Any
 
 import typer
 
+from sim import games as _registry  # light: the registry imports no game
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
@@ -25,6 +27,7 @@ ConfigOpt = typer.Option(None, "--config", help="TOML rules config (default: con
 SetOpt = typer.Option(None, "--set", help="override a config field, e.g. --set bonus.value=40 (repeatable)")
 SeedOpt = typer.Option(1, "--seed", help="master seed; same seed, same numbers")
 JsonOpt = typer.Option(False, "--json", help="print exactly one JSON object on stdout")
+GAME_NAMES = " | ".join(_registry.GAMES)  # a command's game argument in its help: the registry's names
 SchedulerOpt = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786")
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import typer
 
 from sim.cli.common import (
+    GAME_NAMES,
     ConfigOpt,
     JsonOpt,
     SchedulerOpt,
@@ -24,7 +25,7 @@ from sim.cli.common import (
 @app.command()
 @with_game_options
 def play(
-    game: str = typer.Argument(..., help="kniffel | dungeon | dadox | dungeon24"),
+    game: str = typer.Argument(..., help=GAME_NAMES),
     policy: str = typer.Option(..., "--policy", help="policy name (comma list: one per seat, cycled)"),
     n: int = typer.Option(10_000, "--n", help="number of runs"),
     seed: int = SeedOpt,

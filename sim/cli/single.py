@@ -29,7 +29,7 @@ def solve(
     options = {**options, "no_cache": fresh}
     from sim.jit.progress import compiling
 
-    with compiling(g.name, g.title):
+    with compiling(g.name, g.title, g.compile_estimate_s):
         result = g.solve(cfg, options)
     extra = " (cached)" if result.get("cached") else ""
     _emit(

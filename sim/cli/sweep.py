@@ -15,6 +15,7 @@ from typing import Any
 import typer
 
 from sim.cli.common import (
+    GAME_NAMES,
     ConfigOpt,
     JsonOpt,
     SchedulerOpt,
@@ -72,7 +73,7 @@ def sweep(
 @app.command()
 @with_game_options
 def calibrate(
-    game: str = typer.Argument(..., help="kniffel | dungeon | dadox | dungeon24"),
+    game: str = typer.Argument(..., help=GAME_NAMES),
     target: str = typer.Option(..., "--target", help="metric=value, e.g. win_rate=0.5"),
     field: str = typer.Option(..., "--field", help="the config field to tune, e.g. difficulty.normal.hp"),
     policy: str = typer.Option(..., "--policy", help="policy whose metric is tuned"),

@@ -84,7 +84,7 @@ def run_batch(
     backend = backend or LocalBackend()
     jobs = [Job(cfg, policies, seed, start, count, options) for start, count in chunks(n, chunk)]
     wait_for(game.name, game.title)
-    with compiling(game.name, game.title):
+    with compiling(game.name, game.title, game.compile_estimate_s):
         game.prepare(cfg, policies, options)
         if isinstance(backend, LocalBackend):  # compile (or load) the kernels here, outside the timed batch
             game.simulate(cfg, policies, seed, 0, 1, options)

@@ -16,6 +16,7 @@ GAMES = {
     "dungeon": "sim.games.dungeon.game",
     "dadox": "sim.games.dadox.game",
     "dungeon24": "sim.games.dungeon24.game",
+    "pig": "sim.games.pig.game",
 }
 
 

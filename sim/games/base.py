@@ -74,6 +74,9 @@ class Game:
     capabilities: ClassVar[frozenset[str]] = frozenset()  # subset of CAPABILITIES this game offers
     seats: ClassVar[int] = 1  # seats a policy list must fill (after options); see seat_count
     chunk: ClassVar[int] = 65_536  # runs per chunk (never changes results; larger favours shared plans)
+    # cold compile seconds on the project machine, the progress line's estimate until one is measured here
+    # (``sim.jit.progress.estimate``; None: its built-in table, else 30 s)
+    compile_estimate_s: ClassVar[float | None] = None
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)

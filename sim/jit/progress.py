@@ -110,12 +110,25 @@ def machine_factor() -> float:
     return ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
 
 
-def estimate(game: str) -> float:
+def estimate(game: str, default_s: float | None = None) -> float:
     """Seconds the last cold compile of ``game`` (in this process's tier) took here, else the built-in figure
-    scaled to this machine (``machine_factor``)."""
+    (``DEFAULT_ESTIMATE_S``, else the game's own ``default_s``: ``Game.compile_estimate_s``, else 30 s) scaled to
+    this machine (``machine_factor``)."""
     key = _key(game)
     seconds = recorded(key)
-    return float(DEFAULT_ESTIMATE_S.get(key, 30)) * machine_factor() if seconds is None else seconds
+    if seconds is not None:
+        return seconds
+    if default_s is None and key not in DEFAULT_ESTIMATE_S:
+        default_s = _declared_estimate(game)
+    return float(DEFAULT_ESTIMATE_S.get(key, 30 if default_s is None else default_s)) * machine_factor()
+
+
+def _declared_estimate(game: str) -> float | None:
+    """``Game.compile_estimate_s`` of a game this process has imported (never imports one: that costs seconds)."""
+    from sim.games import GAMES
+
+    module = sys.modules.get(GAMES.get(game, ""))
+    return getattr(getattr(module, "GAME", None), "compile_estimate_s", None)
 
 
 def remember(game: str, seconds: float) -> None:
@@ -190,8 +203,9 @@ _expected: dict[str, float] = {}  # game -> the estimate when this process began
 
 
 @contextmanager
-def compiling(game: str, title: str) -> Iterator[None]:
-    """Announce, show and time numba compiling ``game``'s kernels if any happens inside the block."""
+def compiling(game: str, title: str, default_s: float | None = None) -> Iterator[None]:
+    """Announce, show and time numba compiling ``game``'s kernels if any happens inside the block (``default_s``:
+    the game's own estimate before any measurement, ``Game.compile_estimate_s``)."""
     from numba.core import event
 
     state: dict = {"t0": 0.0, "ticker": None}
@@ -202,7 +216,7 @@ def compiling(game: str, title: str) -> Iterator[None]:
             if state["ticker"] is None:
                 state["t0"] = time.perf_counter()
                 first = game not in _expected
-                total = _expected.setdefault(game, estimate(game))
+                total = _expected.setdefault(game, estimate(game, default_s))
                 about = max(5.0, total - _spent.get(game, 0.0))
                 say(f"{label} (once, about {about:.0f} s)" if first else f"{label}: more of them (about {about:.0f} s)")
                 state["ticker"] = Ticker(label, about).__enter__()

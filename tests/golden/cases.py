@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.games import GAMES as REGISTRY
+
 HERE = Path(__file__).resolve().parent
 SEED = 20261130
 N = 400
@@ -91,7 +93,24 @@ REPLAY_CASES: list[tuple[Case, int]] = [
     (Case("dungeon24", "expectimax", {"opponent": "exact-exchange", "opponent_people": "untote"}, n=60), 1),
 ]
 
-GAMES = ("kniffel", "dungeon", "dadox", "dungeon24")
+GAMES = tuple(REGISTRY)  # every registered game has golden files
+
+
+def default_cases(game: str) -> list[Case]:
+    """A game listed in neither list above gets these: each report policy on the default rules and options, then
+    its last report policy seated before its first (cycled over the seats), and the replay of run 0 of that one."""
+    from sim.games import get_game
+
+    names = list(get_game(game).report_policies)
+    return [Case(game, p) for p in names] + ([Case(game, f"{names[-1]},{names[0]}")] if len(names) > 1 else [])
+
+
+_listed = {c.game for c in TABLE_CASES}
+for _game in GAMES:
+    if _game not in _listed:
+        _cases = default_cases(_game)
+        TABLE_CASES += _cases
+        REPLAY_CASES.append((_cases[-1], 0))
 
 
 def _setup(case: Case):

@@ -1,0 +1,1 @@
+"""Pig's policies (``bots.py``)."""

@@ -1,0 +1,317 @@
+"""Pig in the engine: batches, metrics, charts, replay, describe and the two exact solvers."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from policies.pig.bots import POLICIES, Solved, dummy_turn, dummy_win
+from sim.core import stats
+from sim.core.cache import load_table, save_table, table_path
+from sim.core.config import DicesimError, config_hash
+from sim.core.events import RunLog, Section
+from sim.core.schema import Column
+from sim.games.base import Game
+from sim.games.pig import play as P
+from sim.games.pig import rules as R
+from sim.games.pig.config import PigConfig, freeze, freeze_policies
+from sim.games.pig.options import OBJECTIVES, OPTIONS
+from sim.games.pig.replay import EVENTS
+from sim.games.pig.solve import hold_thresholds, solve_turn, solve_win, win_hold
+from sim.jit.codehash import code_version
+from sim.jit.progress import compile_seconds
+
+REPLAY_ROWS = 100_000
+MAX_SWEEPS = 100_000
+# the per-run table: one row per (run, seat); after ``winner`` the kernel's per-seat statistics in ``play.S_*`` order
+COLUMNS = (
+    Column("run", "int64", "game index"),
+    Column("seat", "int64", "seat (0 rolls first)"),
+    Column("policy", "str", "the seat's policy (seats alternate over pairs of games when policies differ)"),
+    Column("game_turns", "int64", "turns in the game (both seats)"),
+    Column("winner", "int64", "winning seat, -1 without a winner (turn limit)"),
+    Column("score", "int64", "final score"),
+    Column("win", "int64", "1 if the seat won"),
+    Column("turns", "int64", "turns the seat played"),
+    Column("rolls", "int64", "rolls of the die"),
+    Column("busts", "int64", "turns lost to the bust face"),
+    Column("holds", "int64", "turns held"),
+    Column("held", "int64", "points held (the score)"),
+    Column("lost", "int64", "turn totals lost to busts"),
+    Column("best_turn", "int64", "largest turn total held"),
+)
+STAT_COLUMNS = [c.name for c in COLUMNS[5:]]  # kernel ``stat`` order
+assert len(STAT_COLUMNS) == P.N_STAT
+
+
+def rules_key(cfg: PigConfig) -> str:
+    """Hash of what the solvers read (the dice, the goal and the solver's settings; not the bots or the turn cap)."""
+    dump = cfg.model_dump(mode="json")
+    blob = json.dumps({k: dump[k] for k in ("dice", "goal", "solver")}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+class Pig(Game):
+    name = "pig"
+    title = "Pig"
+    Config = PigConfig
+    policies = tuple(POLICIES)
+    report_policies = ("hold-20", "optimal-turn", "optimal-win")
+    option_specs = OPTIONS
+    capabilities = frozenset({"replay_row"})
+    events = EVENTS
+    columns = COLUMNS
+    seats = R.PLAYERS
+    primary_metric = "win"
+    compile_estimate_s = 4  # cold compile, CPU s on the reference machine (10 s here, 3.5x slower)
+    headline = {"win_rate_first_listed": "the first-listed policy wins", "win_rate_seat_0": "the first player wins",
+                "game_length_turns": "turns per game"}
+    key_chart = "hold_totals.png"
+    chart_notes = {"win_rate_by_seat.png": "Share of games each seat wins (95 % intervals) against the fair share.",
+                   "game_length.png": "How many turns a game lasts (both seats counted).",
+                   "hold_totals.png": "The turn total from which optimal-win holds at every pair of scores (grey: "
+                   "it throws for the goal), and each policy's by own score."}
+
+    def __init__(self) -> None:
+        self._turn: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._win: dict[str, dict[str, Any]] = {}
+
+    # --- setup ------------------------------------------------------------------------------
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        opts = super().check_options(options)
+        if opts["objective"] is not None and opts["objective"] not in OBJECTIVES:
+            raise DicesimError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {opts['objective']!r}")
+        return opts
+
+    def compare_plan(self, policies: list[str], options: dict[str, Any]) -> list[tuple[str, list[str]]]:
+        """One policy: it plays itself. Several: every pair head to head, seats alternated on shared dice."""
+        if len(policies) == 1:
+            return [(policies[0], [policies[0]] * R.PLAYERS)]
+        return [(f"{a} vs {b}", [a, b]) for a, b in combinations(policies, 2)]
+
+    def turn_solution(self, cfg: PigConfig) -> tuple[np.ndarray, np.ndarray]:
+        """(T, hold) of ``solve.solve_turn`` (in memory: it takes milliseconds)."""
+        key = rules_key(cfg)
+        if key not in self._turn:
+            self._turn[key] = solve_turn(freeze(cfg))
+        return self._turn[key]
+
+    def win_solution(self, cfg: PigConfig, use_cache: bool = True) -> tuple[dict[str, Any], float, bool]:
+        """The two-player solution (memory, then the checked table file, then solve): ``W``, ``hold``, sweeps,
+        residual. Returns (solution, seconds, cached)."""
+        if cfg.goal.target > cfg.solver.max_win_goal:
+            raise DicesimError(f"optimal-win solves goals up to solver.max_win_goal = {cfg.solver.max_win_goal} "
+                               f"(its table grows as the goal cubed), got goal.target = {cfg.goal.target}")
+        key = rules_key(cfg)
+        if use_cache and key in self._win:
+            return self._win[key], 0.0, True
+        rp = freeze(cfg)
+        path = table_path(self.name, "win", key, code_version("sim.games.pig.solve"))  # rules + solver code
+        stored = load_table(path) if use_cache else None
+        g = cfg.goal.target
+        if stored is not None and stored["W"].shape == (g, g) and stored["hold"].shape == (g, g, g):
+            sol = {"W": stored["W"], "hold": stored["hold"], "sweeps": int(stored["sweeps"]),
+                   "residual": float(stored["residual"]), "seconds": float(stored["seconds"])}
+            self._win[key] = sol
+            return sol, 0.0, True
+        with compile_seconds() as compiling:
+            t0 = time.perf_counter()
+            W, sweeps, residual = solve_win(rp, cfg.solver.tolerance, MAX_SWEEPS)
+            hold = win_hold(rp, W)
+            secs = time.perf_counter() - t0 - compiling()
+        if residual >= cfg.solver.tolerance:
+            raise DicesimError(f"optimal-win did not converge in {MAX_SWEEPS} sweeps (residual {residual:.2g})")
+        sol = {"W": W, "hold": hold, "sweeps": int(sweeps), "residual": float(residual), "seconds": secs}
+        self._win[key] = sol
+        save_table(path, {"W": W, "hold": hold, "sweeps": np.int64(sweeps), "residual": np.float64(residual),
+                          "seconds": np.float64(secs)})
+        return sol, secs, False
+
+    def solved(self, cfg: PigConfig, policies: list[str]) -> Solved:
+        """The tables the seated policies read (one-cell dummies for the others)."""
+        turn = self.turn_solution(cfg)[1] if "optimal-turn" in policies else dummy_turn()
+        win = self.win_solution(cfg)[0]["hold"] if "optimal-win" in policies else dummy_win()
+        return Solved(turn, win)
+
+    def prepare(self, cfg: PigConfig, policies: list[str], options: dict[str, Any]) -> None:
+        self.solved(cfg, policies)
+
+    # --- play -------------------------------------------------------------------------------
+
+    def _kernel_args(self, cfg: PigConfig, policies: list[str]):
+        if len(policies) != R.PLAYERS:
+            raise DicesimError(f"Pig seats {R.PLAYERS} players, got {len(policies)} policies")
+        pids = np.array([POLICIES[p] for p in policies], np.int64)
+        return pids, len(set(policies)) > 1, freeze(cfg), freeze_policies(cfg), self.solved(cfg, policies)
+
+    def play_chunk(self, cfg, policies, seed, start, count, options) -> list[Any]:
+        pids, rotate, rp, pp, sol = self._kernel_args(cfg, policies)
+        k = R.PLAYERS
+        turns = np.zeros(count, np.int64)
+        winners = np.zeros(count, np.int64)
+        stat = np.zeros((count, k, P.N_STAT), np.int64)
+        P.play_games(seed, start, count, pids, rotate, rp, pp, sol, turns, winners, stat)
+        runs = np.arange(start, start + count)
+        rot = runs % k if rotate else np.zeros(count, np.int64)
+        seat = np.tile(np.arange(k), count)
+        names = np.array(policies, dtype=object)
+        return [np.repeat(runs, k), seat, names[(seat + np.repeat(rot, k)) % k], np.repeat(turns, k),
+                np.repeat(winners, k), stat.reshape(count * k, P.N_STAT)]
+
+    # --- results ----------------------------------------------------------------------------
+
+    def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: PigConfig) -> dict[str, dict[str, Any]]:
+        games = table[table["seat"] == 0]
+        m: dict[str, dict[str, Any]] = {}
+        for seat, part in table.groupby("seat"):
+            m[f"win_rate_seat_{seat}"] = stats.rate(part["win"] == 1)
+        m["first_player_advantage"] = stats.shifted(m["win_rate_seat_0"], 0.5)
+        first = table["policy"].iloc[0]  # run 0, seat 0: the first policy listed (``a`` of ``a vs b``)
+        m["win_rate_first_listed"] = stats.rate(table.loc[table["policy"] == first, "win"] == 1)
+        if table["policy"].nunique() > 1:
+            for pol, part in table.groupby("policy"):
+                m[f"win_rate_{pol}"] = stats.rate(part["win"] == 1)
+        m["draw_rate"] = stats.rate(games["winner"] < 0)
+        m["game_length_turns"] = stats.mean(games["game_turns"])
+        for q, v in stats.quantiles(games["game_turns"]).items():
+            m[f"game_length_turns_{q}"] = v
+        per_run = table.groupby("run")[["held", "turns", "rolls", "busts", "holds", "lost"]].sum()
+        m["mean_turn_score"] = stats.ratio(per_run["held"], per_run["turns"])
+        m["mean_held_turn"] = stats.ratio(per_run["held"], per_run["holds"])
+        m["rolls_per_turn"] = stats.ratio(per_run["rolls"], per_run["turns"])
+        m["bust_rate"] = stats.share(per_run["busts"].sum(), per_run["turns"].sum())
+        m["points_lost_per_bust"] = stats.ratio(per_run["lost"], per_run["busts"])
+        m["best_turn"] = stats.mean(table["best_turn"])
+        return m
+
+    def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """Per head-to-head match: win rate of the first policy minus the second's, per shared deal."""
+        out = {}
+        for label, t in tables.items():
+            if " vs " not in label or t["policy"].nunique() != 2:
+                continue
+            a, b = label.split(" vs ")
+            deal = t["run"].to_numpy() // R.PLAYERS
+            wins = t.assign(deal=deal).pivot_table(index="deal", columns="policy", values="win", aggfunc="mean")
+            out[f"win: {a} - {b}"] = stats.paired_difference(wins[a].to_numpy(), wins[b].to_numpy())
+        return out
+
+    def charts(
+        self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: PigConfig
+    ) -> list[Path]:
+        from sim.games.pig.charts import game_length, hold_totals, win_rate_by_seat
+
+        paths = [win_rate_by_seat(tables, out_dir), game_length(tables, out_dir)]
+        if cfg.goal.target <= cfg.solver.max_win_goal:
+            paths.append(hold_totals(self.turn_solution(cfg)[1], self.win_solution(cfg)[0]["hold"],
+                                     cfg.policies.hold_at, out_dir))
+        return paths
+
+    # --- single runs and rule tables --------------------------------------------------------
+
+    def replay_log(self, cfg, policies, seed, run, options) -> RunLog:
+        """One game with its roll log (the same ``play_game`` as the batch); both seats' rows of the table."""
+        pids, rotate, rp, pp, sol = self._kernel_args(cfg, policies)
+        turns, winner, stat, log = P.replay_game(seed, run, pids, rotate, rp, pp, sol, REPLAY_ROWS)
+        k = R.PLAYERS
+        rot = run % k if rotate else 0
+        seats = [policies[(s + rot) % k] for s in range(k)]
+        facts = {"seats": seats, "goal": int(rp[R.RP_GOAL]), "turns": int(turns), "winner": int(winner),
+                 "scores": [int(stat[s, P.S_SCORE]) for s in range(k)]}
+        rows = [{"run": run, "seat": s, "policy": seats[s], "game_turns": int(turns), "winner": int(winner),
+                 **{c: int(stat[s, j]) for j, c in enumerate(STAT_COLUMNS)}} for s in range(k)]
+        return RunLog([Section(log, limit=REPLAY_ROWS)], facts, rows)
+
+    def render_replay(self, replay, cfg, options) -> str:
+        from sim.games.pig.replay import render
+
+        return render(replay)
+
+    def describe(self, cfg, options) -> dict[str, Any]:
+        rp = freeze(cfg)
+        T, hold = self.turn_solution(cfg)
+        faces = [f for f in range(1, cfg.dice.sides + 1) if f != cfg.dice.bust_face]
+        return {
+            "game": self.name,
+            "config_hash": config_hash(cfg),
+            "config": cfg.model_dump(mode="json"),
+            "assumed": list(cfg.assumed),
+            "players": R.PLAYERS,
+            "scoring_faces": faces,
+            "bust_probability": 1 / cfg.dice.sides,
+            "mean_scoring_roll": float(np.mean(faces)),
+            "break_even_turn_total": sum(faces),
+            "break_even_means": "a roll at turn total k adds (sum of scoring faces - k) / sides in expectation: "
+            "rolling gains below this total and loses above it (far from the goal)",
+            "hold_at_expected_turn_score": {str(h): hold_at_value(rp, h) for h in (10, 15, 20, 25, 30)},
+            "optimal_turn": {"expected_turn_score": float(T[0, 0]),
+                             "holds_from_by_own_score": first_holds(hold, rp)},
+            "columns": [c.name for c in COLUMNS],
+        }
+
+    def solve(self, cfg, options) -> dict[str, Any]:
+        rp = freeze(cfg)
+        use_cache = not options.get("no_cache", False)
+        out: dict[str, Any] = {"game": self.name, "objective": options.get("objective") or "turn"}
+        if out["objective"] == "turn":
+            t0 = time.perf_counter()
+            if not use_cache:
+                self._turn.pop(rules_key(cfg), None)
+            T, hold = self.turn_solution(cfg)
+            out.update(value=float(T[0, 0]), value_means="expected points of a turn from score 0 (optimal-turn)",
+                       seconds=time.perf_counter() - t0, config_hash=config_hash(cfg),
+                       states=int(rp[R.RP_GOAL] * (rp[R.RP_GOAL] + 1) // 2),
+                       holds_from=first_holds(hold, rp)["0"],
+                       holds_from_by_own_score=first_holds(hold, rp))
+            return out
+        t0 = time.perf_counter()
+        sol, secs, cached = self.win_solution(cfg, use_cache=use_cache)
+        W, hold = sol["W"], sol["hold"]
+        g = int(rp[R.RP_GOAL])
+        out.update(
+            value=float(W[0, 0]),
+            first_player_win_probability=float(W[0, 0]),
+            value_means="the first player's chance to win when both play optimal-win",
+            seconds=secs if not cached else time.perf_counter() - t0,
+            solve_seconds=sol["seconds"],
+            cached=cached,
+            config_hash=config_hash(cfg),
+            states=g * g * (g + 1) // 2,
+            sweeps=sol["sweeps"],
+            residual=sol["residual"],
+            tolerance=cfg.solver.tolerance,
+            holds_at_start=hold_thresholds(hold, 0, 0)[:1] and hold_thresholds(hold, 0, 0)[0],
+            memory_mb=round((W.nbytes + hold.nbytes) / 2**20, 1),
+        )
+        return out
+
+
+def hold_at_value(rp: np.ndarray, h: int) -> float:
+    """Expected points of a turn that holds at ``h`` (from score 0, goal out of reach: exact recursion)."""
+    sides, bust = int(rp[R.RP_SIDES]), int(rp[R.RP_BUST])
+    e = np.zeros(h + sides + 1)
+    for k in range(h + sides, -1, -1):
+        e[k] = k if k >= h else sum(e[k + f] for f in range(1, sides + 1) if f != bust) / sides
+    return float(e[0])
+
+
+def first_holds(hold: np.ndarray, rp: np.ndarray) -> dict[str, int | None]:
+    """optimal-turn's smallest holding turn total by own score, for every tenth score and the last ten."""
+    g = int(rp[R.RP_GOAL])
+    own = sorted(set(range(0, g, max(1, g // 10))) | set(range(max(0, g - 10), g)))
+    out: dict[str, int | None] = {}
+    for i in own:
+        ks = [k for k in range(1, g - i) if hold[i, k]]
+        out[str(i)] = ks[0] if ks else None
+    return out
+
+
+GAME = Pig()

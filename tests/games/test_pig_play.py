@@ -1,0 +1,156 @@
+"""Pig played: the per-run table's invariants, seats alternating on shared dice, the turn cap, replays, and the
+win rates of the solved policies against exact values computed here by an independent policy evaluation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.core.batch import run_batch
+from sim.games import get_game
+from sim.games.pig.config import freeze
+from sim.games.pig.solve import solve_turn, solve_win, win_hold
+
+GAME = get_game("pig")
+SEED = 11
+
+
+def table(policy: str, n: int, *sets: str, seed: int = SEED):
+    cfg = GAME.load(None, list(sets))
+    opts = GAME.check_options({})
+    seats = GAME.seat_policies(policy, opts)
+    return run_batch(GAME, cfg, seats, n, seed, opts, chunk=GAME.chunk, progress=False).table
+
+
+def duel(hold_a: np.ndarray, hold_b: np.ndarray, goal: int = 100, tol: float = 1e-13) -> tuple[float, float]:
+    """Exact chances that policy A wins moving first and moving second against policy B: ``hold_x[own, other, k]``
+    (True: hold), evaluated by sweeps over every turn at once until nothing moves."""
+    own = np.arange(goal)[:, None]
+    V = {"a": np.zeros((goal, goal)), "b": np.zeros((goal, goal))}  # V[x][i, j]: x to move at i against j, wins
+    hold = {"a": hold_a, "b": hold_b}
+    while True:
+        new = {}
+        for me, them in (("a", "b"), ("b", "a")):
+            Vt = V[them].T  # Vt[i, j] = V_them[j, i]
+            P = np.ones((goal, goal, goal + 7))
+            for k in range(goal - 1, -1, -1):
+                roll = (1 - Vt + sum(P[:, :, k + f] for f in range(2, 7))) / 6
+                h = np.ones((goal, goal))
+                h[: goal - k] = 1 - Vt[k:]
+                keep = hold[me][:, :, k] if k > 0 else np.zeros((goal, goal), bool)
+                P[:, :, k] = np.where(own + k < goal, np.where(keep, h, roll), 1.0)
+            new[me] = P[:, :, 0].copy()
+        delta = max(np.abs(new[x] - V[x]).max() for x in V)
+        V = new
+        if delta < tol:
+            return float(V["a"][0, 0]), float(1 - V["b"][0, 0])
+
+
+@pytest.fixture(scope="module")
+def holds() -> dict[str, np.ndarray]:
+    rp = freeze(GAME.load())
+    W, _, _ = solve_win(rp, 1e-13, 100_000)
+    k = np.arange(100)
+    turn = solve_turn(rp)[1].astype(bool)
+    return {"optimal-win": win_hold(rp, W).astype(bool), "W00": W[0, 0],
+            "hold-20": np.broadcast_to(k >= 20, (100, 100, 100)),
+            "optimal-turn": np.broadcast_to(turn[:, None, :], (100, 100, 100))}
+
+
+def test_the_table_adds_up():
+    t = table("optimal-win,hold-20", 600)
+    assert (t["score"] == t["held"]).all() and (t["turns"] == t["busts"] + t["holds"]).all()
+    assert (t["rolls"] >= t["turns"]).all() and (t["best_turn"] <= t["held"]).all()
+    runs = t.groupby("run")
+    assert (runs["win"].sum() == 1).all() and (t["winner"] >= 0).all()
+    won = t[t["win"] == 1]
+    assert (won["score"] >= 100).all() and (t[t["win"] == 0]["score"] < 100).all()
+    assert (won["seat"] == won["winner"]).all()
+    first, second = t[t["seat"] == 0].set_index("run"), t[t["seat"] == 1].set_index("run")
+    assert ((first["turns"] - second["turns"]).isin([0, 1])).all()
+    assert (first["turns"] + second["turns"] == first["game_turns"]).all()
+    assert ((first["turns"] > second["turns"]) == (first["win"] == 1)).all()  # the first seat wins on its own turn
+
+
+def test_seats_alternate_over_pairs_of_games_on_the_same_dice():
+    from sim.core.events import replay
+
+    cfg, opts = GAME.load(), GAME.check_options({})
+    t = table("optimal-win,hold-20", 40)
+    assert list(t[t["seat"] == 0]["policy"][:4]) == ["optimal-win", "hold-20", "optimal-win", "hold-20"]
+    seats = ["optimal-win", "hold-20"]
+    a, b = (replay(GAME, cfg, seats, SEED, run, opts).sections[0]["events"] for run in (6, 7))
+    first_a = [e["face"] for e in a if e["turn"] == 0]
+    first_b = [e["face"] for e in b if e["turn"] == 0]
+    n = min(len(first_a), len(first_b))
+    assert first_a[:n] == first_b[:n]  # one deal: the same rolls of turn 1, whoever sits first
+    assert a[0]["policy"] != b[0]["policy"]
+    same = table("hold-20", 40)
+    assert set(same["policy"]) == {"hold-20"}
+
+
+def test_turn_cap_draws():
+    t = table("hold-20", 200, "game.max_turns=4")
+    assert (t["game_turns"] <= 4).all() and (t["winner"] == -1).mean() > 0.9
+    m = GAME.metrics(t, {}, GAME.load(None, ["game.max_turns=4"]))
+    assert m["draw_rate"]["value"] > 0.9
+
+
+def test_self_play_of_optimal_win_matches_the_solver(holds):
+    """Both seats optimal: the first seat's win rate is the solver's W[0, 0] within the sampling error."""
+    n = 20_000
+    t = table("optimal-win", n)
+    p = t[t["seat"] == 0]["win"].mean()
+    se = np.sqrt(holds["W00"] * (1 - holds["W00"]) / n)
+    assert abs(p - holds["W00"]) < 4 * se
+    check = duel(holds["optimal-win"], holds["optimal-win"])
+    assert abs(check[0] - holds["W00"]) < 1e-9 and abs(check[1] - (1 - holds["W00"])) < 1e-9
+
+
+@pytest.mark.parametrize("other", ["hold-20", "optimal-turn"])
+def test_optimal_win_beats_the_others_by_the_exact_margin(holds, other):
+    """optimal-win against another policy, first and second, on paired deals: each seating's win rate is the
+    exact chance (policy evaluation here) within four standard errors, and it beats the other in both seats."""
+    n = 16_000
+    t = table(f"optimal-win,{other}", n)
+    as_first, as_second = duel(holds["optimal-win"], holds[other])
+    assert as_first > 0.5 and as_second > 0.5 - 0.03 and as_first > holds["W00"] and as_second > 1 - holds["W00"]
+    ow = t[t["policy"] == "optimal-win"]
+    for seat, exact in ((0, as_first), (1, as_second)):
+        p = ow[ow["seat"] == seat]["win"].mean()
+        assert abs(p - exact) < 4 * np.sqrt(exact * (1 - exact) / (n // 2)), (seat, p, exact)
+    # hold-20 and optimal-turn hold without looking at the other's score: optimal-win's edge over them
+    rev_first, rev_second = duel(holds[other], holds["optimal-win"])
+    assert abs(rev_first - (1 - as_second)) < 1e-9 and abs(rev_second - (1 - as_first)) < 1e-9
+
+
+def test_replay_text_tells_the_game(holds):
+    cfg, opts = GAME.load(), GAME.check_options({})
+    seats = ["optimal-win", "hold-20"]
+    t = table("optimal-win,hold-20", 10)
+    text = GAME.replay(cfg, seats, SEED, 5, opts)
+    rows = t[t["run"] == 5]
+    lines = text.splitlines()
+    assert lines[0] == "Seats: 1 hold-20, 2 optimal-win · goal 100"  # run 5: the pair's second game, seats swapped
+    assert len(lines) == int(rows["game_turns"].iloc[0]) + 2
+    winner = int(rows["winner"].iloc[0])
+    assert lines[-1].startswith(f"After {rows['game_turns'].iloc[0]} turns: seat {winner + 1} (")
+    assert lines[-1].endswith("scores " + ", ".join(str(s) for s in rows.sort_values("seat")["score"]))
+    assert lines[-2].endswith("· WINS") and all(" → " in line for line in lines[1:-1])
+
+
+def test_the_balance_report_gives_pig_a_card(tmp_path):
+    """``dicesim balance --games pig``: the game page and a dashboard card that answers first (the first-listed
+    policy's win rate per match, with intervals), with the hold chart as its thumbnail."""
+    from sim.report.balance import card
+    from tests.conftest import cli_here
+
+    res = cli_here("balance", "--games", "pig", "--n", "400", "--out", str(tmp_path), "--quiet")
+    assert res.returncode == 0, res.stderr
+    page = (tmp_path / "report.html").read_text()
+    assert "pig/report.html" in page and "the first-listed policy wins" in page
+    c = card(tmp_path / "pig")
+    assert c["chart"].name == "hold_totals.png" and not c["missing"] and c["setting"] == ""
+    assert c["answer"].startswith("hold-20 vs optimal-turn: the first-listed policy wins")
+    assert {p.name for p in (tmp_path / "pig").glob("*.png")} == {"hold_totals.png", "win_rate_by_seat.png",
+                                                                  "game_length.png"}
