@@ -73,14 +73,15 @@ def studio(
         say("compiling the Würfel Dungeon's optimised kernels in the background (low priority, once); "
             "this session plays it on its quick kernels (same numbers)")
     jobs = max_jobs or os.cpu_count() or 1
+    cap = f"at most {jobs} job{'s' if jobs != 1 else ''} at once"
     shown = socket.gethostname() if host in ("0.0.0.0", "::", "") else host
     shown = f"[{shown}]" if ":" in shown else shown
     if token is None:
-        print(f"dicesim studio: http://{shown}:{port}  (loopback only; saves under {out}; at most {jobs} jobs at "
-              f"once; Ctrl+C stops it)", file=sys.stderr, flush=True)
+        print(f"dicesim studio: http://{shown}:{port}  (loopback only; saves under {out}; {cap}; Ctrl+C stops it)",
+              file=sys.stderr, flush=True)
     else:
         where = "this machine only" if local else f"{host}, reachable beyond this machine"
         print(f"dicesim studio: listening on {where}; every visitor needs the token, which is in this address:\n"
               f"    http://{shown}:{port}/?token={token}\n"
-              f"  saves under {out}; at most {jobs} jobs at once; Ctrl+C stops it", file=sys.stderr, flush=True)
+              f"  saves under {out}; {cap}; Ctrl+C stops it", file=sys.stderr, flush=True)
     serve(host, port, out, token=token, max_jobs=jobs)
