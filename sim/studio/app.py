@@ -1,9 +1,10 @@
 """The studio page: pick a game, config, policy, options, N and seed; edit fields; run, sweep, calibrate, save.
 
-One ``Studio`` per browser tab holds that tab's form, its last two results and its current job; the
-work itself runs on the shared ``RunManager`` thread (``sim.studio.jobs``) and the page polls it, so
-the page stays live while numba plays. Every engine call goes through ``sim.studio.engine``; the
-Sweep and Calibrate tabs live in ``sweep_view`` and ``calibrate_view``.
+One ``Studio`` per browser tab holds that tab's form, its last two results and its own job queue
+(``sim.studio.jobs``: the server runs at most ``--max-jobs`` jobs at once); the page polls its jobs, so
+it stays live while numba plays. Saves go only under ``--out`` and the page names them relative to it.
+Every engine call goes through ``sim.studio.engine``; the Sweep and Calibrate tabs live in
+``sweep_view`` and ``calibrate_view``; who may open the page at all is ``sim.studio.access``.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from typing import Any
 
 from nicegui import app, ui
 
-from sim.core.config import ROOT, DicesimError
+from sim.core.config import CONFIG_DIR, ROOT, DicesimError
 from sim.studio import engine, saving
 from sim.studio.calibrate_view import CalibratePanel
 from sim.studio.form_view import ConfigForm
 from sim.studio.jobs import MANAGER, Job
 from sim.studio.results_view import chart_images, headline_table
+from sim.studio.saving import OUT, inside, shown
 from sim.studio.sweep_view import SweepPanel
 from sim.studio.widgets import error_to, tid
 
@@ -30,11 +32,12 @@ PREPARING = "loading the game's kernels in a helper process (the first run of a 
 
 
 def _rel(path: str | Path) -> str:
-    p = Path(path)
-    try:
-        return str(p.resolve().relative_to(ROOT))
-    except ValueError:
-        return str(p)
+    """A shipped config as the page names it (``configs/<game>/<file>``), never the server's absolute path."""
+    p = Path(path).resolve()
+    for base in (CONFIG_DIR.resolve().parent, ROOT.resolve()):
+        if p.is_relative_to(base):
+            return p.relative_to(base).as_posix()
+    return p.name
 
 
 def _option_choices(game: str, name: str) -> list[str] | None:
@@ -50,8 +53,10 @@ class Studio:
     """One browser tab of the studio."""
 
     def __init__(self, files: Path, out_root: Path) -> None:
-        self.files = files / uuid.uuid4().hex[:12]
-        self.out_root = out_root
+        self.files = files / uuid.uuid4().hex
+        self.out_root = Path(out_root).resolve()
+        self.queue = MANAGER.session()
+        self.armed: dict[str, str] = {}  # save kind -> the path a second press replaces
         self.game = engine.games()[0] if "dungeon" not in engine.games() else "dungeon"
         self.config: str | None = engine.config_files(self.game)[0]
         self.current: engine.PlayResult | None = None
@@ -245,7 +250,7 @@ class Studio:
             res.charts = engine.charts(res, prev, out)
             return res
 
-        self.job = MANAGER.submit(Job("play", total=n), work)
+        self.job = self.queue.submit(Job("play", total=n), work)
         self.run_btn.disable()
         self.stop_btn.set_visibility(True)
         self.status.text = f"{label}: queued"
@@ -260,7 +265,8 @@ class Studio:
         if job is not None:
             self.progress.value = job.progress
             if not job.finished:
-                what = {"charting": "drawing charts", "queued": "queued", "preparing": PREPARING}.get(
+                what = {"charting": "drawing charts", "queued": "queued after this page's other job",
+                        "waiting": MANAGER.waiting_text(), "preparing": PREPARING}.get(
                     job.status, f"{int(job.done):,} / {int(job.total):,} runs")
                 self.status.text = f"run {self.runs}: {what}"
             else:
@@ -326,26 +332,77 @@ class Studio:
         ui.label("Save the edited config as TOML (loads with --config; its --set lines beside it) and the last "
                  "run as the usual output folder (tables, charts, manifest.json, report.html).").classes(
             "text-grey-8")
+        ui.label(f"Everything is saved inside {OUT}; paths are relative to it.").classes("text-caption text-grey-7")
         with ui.row().classes("w-full items-start gap-2"):
-            self.toml_path = tid(ui.input("TOML file", value=str(self.out_root / "studio.toml")).classes("grow"),
-                                  "save-toml-path")
-            tid(ui.button("Save config", icon="save", on_click=self.save_config), "save-toml")
+            self.toml_path = tid(ui.input("TOML file", value="studio.toml").classes("grow"), "save-toml-path")
+            self.toml_btn = tid(ui.button("Save config", icon="save", on_click=self.save_config), "save-toml")
         with ui.row().classes("w-full items-start gap-2"):
-            self.out_path = tid(ui.input("output folder", value=str(self.out_root / "last-run")).classes("grow"),
-                                 "save-out-path")
-            tid(ui.button("Save results", icon="folder", on_click=self.save_results), "save-out")
+            self.out_path = tid(ui.input("results folder", value="last-run").classes("grow"), "save-out-path")
+            self.out_btn = tid(ui.button("Save results", icon="folder", on_click=self.save_results), "save-out")
+        self.toml_path.on_value_change(lambda: self.disarm("toml"))
+        self.out_path.on_value_change(lambda: self.disarm("out"))
         self.save_status = tid(ui.label("").classes("font-mono text-caption break-all"), "save-status")
         self.save_link = ui.row()
+
+    def disarm(self, kind: str) -> None:
+        """The typed path changed: a pending "press again to replace" no longer holds, nor its message."""
+        self.armed.pop(kind, None)
+        widget, button, label = ((self.toml_path, self.toml_btn, "Save config") if kind == "toml" else
+                                 (self.out_path, self.out_btn, "Save results"))
+        error_to(widget, "")
+        button.text = label
+
+    def _target(self, kind: str) -> Path | None:
+        """Where a save goes, or None with the refusal shown under its field (outside --out, or over files
+        that exist and the user has not yet pressed the button a second time to replace)."""
+        widget, button = (self.toml_path, self.toml_btn) if kind == "toml" else (self.out_path, self.out_btn)
+        typed = str(widget.value or "")
+        try:
+            target = inside(self.out_root, typed, "file" if kind == "toml" else "folder")
+            if kind == "toml":
+                if target.suffix != ".toml":
+                    raise DicesimError(f"a config file ends in .toml, got {shown(self.out_root, target)!r}")
+                if target.is_dir():
+                    raise DicesimError(f"{shown(self.out_root, target)} is a folder")
+                there = [p for p in (target, saving.set_file(target)) if p.exists()]
+            else:
+                if target.is_file():
+                    raise DicesimError(f"{shown(self.out_root, target)} is a file, not a folder")
+                there = [target] if target.is_dir() and any(target.iterdir()) else []
+        except DicesimError as e:
+            error_to(widget, f"error: {e}")
+            self.save_status.text = "not saved"
+            return None
+        rel = shown(self.out_root, target)
+        if there and self.armed.get(kind) != rel:
+            names = " and ".join(shown(self.out_root, p) for p in there)
+            verb = "exists" if len(there) == 1 else "exist"
+            what = "its files" if kind == "out" else "it" if len(there) == 1 else "them"
+            error_to(widget, f"{names} {verb} already: press Replace to overwrite {what}, or type another name")
+            self.armed[kind] = rel
+            button.text = "Replace"
+            self.save_status.text = "not saved"
+            return None
+        self.disarm(kind)
+        return target
 
     def save_config(self) -> None:
         sets = self.form.sets()
         try:
             cfg = engine.load(self.game, self.config, sets)
-            path = saving.save_config(Path(str(self.toml_path.value)), cfg, self.config, sets)
-        except (DicesimError, OSError) as e:
+        except DicesimError as e:
             self.save_status.text = f"error: {e}"
             return
-        self.save_status.text = (f"saved {path} and {path.with_suffix('.set.txt').name}; "
+        path = self._target("toml")
+        if path is None:
+            return
+        try:
+            saving.save_config(path, cfg, _rel(self.config) if self.config else None, sets)
+        except OSError as e:
+            error_to(self.toml_path, f"error: cannot write {shown(self.out_root, path)}: {e.strerror or e}")
+            self.save_status.text = "not saved"
+            return
+        self.save_status.text = (f"saved {shown(self.out_root, path)} and {saving.set_file(path).name}; "
                                  f"the same edits as: {saving.set_args(sets) or '(none)'}")
 
     def save_results(self) -> None:
@@ -353,41 +410,72 @@ class Studio:
         if res is None:
             self.save_status.text = "error: no run to save yet"
             return
-        out = Path(str(self.out_path.value))
+        out = self._target("out")
+        if out is None:
+            return
+        rel = shown(self.out_root, out)
 
         def work(job: Job) -> Path:
             return engine.write_output(out, res)
 
-        job = MANAGER.submit(Job("save"), work)
-        self.save_status.text = f"writing {out} …"
+        job = self.queue.submit(Job("save"), work)
+        self.save_status.text = f"writing {rel} …"
 
         def check() -> None:
             if not job.finished:
+                if job.status == "waiting":
+                    self.save_status.text = f"writing {rel}: {MANAGER.waiting_text()}"
                 return
             timer.cancel()
             if job.status != "done":
                 self.save_status.text = job.error or job.status
                 return
-            self.save_status.text = f"saved {res.label}: {job.result}"
-            route = f"/studio-saved/{uuid.uuid4().hex[:12]}"  # serve the folder so its report opens here
-            app.add_static_files(route, Path(job.result).parent)
+            self.save_status.text = f"saved {res.label}: {rel}/{Path(job.result).name}"
+            route = f"/studio-saved/{uuid.uuid4().hex}"  # serve this run's folder (only it) so its report opens here
+            app.add_static_files(route, out)
             self.save_link.clear()
             with self.save_link:
                 tid(ui.link("open report.html", f"{route}/report.html", new_tab=True), "save-report")
 
         timer = ui.timer(POLL_S, check)
 
+    def close(self) -> None:
+        """The tab is gone: stop its jobs."""
+        self.queue.close()
 
-def serve(host: str = "127.0.0.1", port: int = 8765, out_root: Path = Path("reports/studio")) -> None:
-    """Start the studio's web server (blocks until stopped)."""
+
+def redactor(*places: tuple[Path, str]) -> Any:
+    """A function that writes the server's folders in a message as the page names them."""
+    pairs = sorted(((str(Path(p).resolve()), name) for p, name in places), key=lambda x: -len(x[0]))
+
+    def redact(text: str) -> str:
+        for path, name in pairs:
+            text = text.replace(path + "/", name + "/" if name else "").replace(path, name or ".")
+        return text
+
+    return redact
+
+
+def serve(host: str = "127.0.0.1", port: int = 8765, out_root: Path = Path("reports/studio"),
+          token: str | None = None, max_jobs: int | None = None) -> None:
+    """Start the studio's web server (blocks until stopped); with a token, every request must carry it."""
     import tempfile
+
+    from sim.studio.access import TokenGate
 
     files = Path(tempfile.mkdtemp(prefix="dicesim-studio-"))
     app.add_static_files(FILES_ROUTE, files)
+    if max_jobs:
+        MANAGER.max_jobs = max_jobs
+    MANAGER.redact = redactor((files, "(studio work folder)"), (Path(out_root), "(--out)"), (ROOT, ""))
+    if token:
+        app.add_middleware(TokenGate, token=token, cookie=f"dicesim-studio-{port}")
 
     @ui.page("/")
     def index() -> None:
-        Studio(files, Path(out_root)).build()
+        studio = Studio(files, Path(out_root))
+        studio.build()
+        ui.context.client.on_delete(studio.close)
 
     app.on_shutdown(MANAGER.shutdown)
     app.on_shutdown(lambda: shutil.rmtree(files, ignore_errors=True))

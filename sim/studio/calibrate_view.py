@@ -82,7 +82,7 @@ class CalibratePanel:
             return engine.calibrate(game, str(base), [], fld, metric, target, policy, opts, n, seed, job.advance,
                                     job.cancel)
 
-        self.cal_job = MANAGER.submit(Job("calibrate", total=n), work)
+        self.cal_job = self.studio.queue.submit(Job("calibrate", total=n), work)
         self.cal_status.text = "calibration queued"
         self.cal_btn.disable()
 
@@ -93,8 +93,9 @@ class CalibratePanel:
         if not job.finished:
             evals = int(job.done // job.total)
             self.cal_progress.value = (job.done % job.total) / job.total
-            self.cal_status.text = (f"calibrating: evaluation {evals + 1} ({int(job.done):,} runs played)"
-                                    if job.status == "running" else "calibration queued")
+            self.cal_status.text = {"running": f"calibrating: evaluation {evals + 1} ({int(job.done):,} runs played)",
+                                    "waiting": f"calibration {MANAGER.waiting_text()}"}.get(
+                job.status, "calibration queued after this page's other job")
             return
         self.cal_job = None
         self.cal_btn.enable()

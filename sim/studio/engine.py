@@ -28,6 +28,7 @@ from sim.core.config import CONFIG_DIR, DicesimError, Strict, config_hash
 from sim.games.base import Game
 
 STEP = 2048  # runs per chunk file of a studio sweep
+DRAWING = threading.Lock()  # matplotlib's pyplot is not thread-safe: pages running at once draw in turn
 CALL_S = 0.15  # seconds one kernel call may hold the interpreter: the page and the progress bar stay live
 MIN_STEP, MAX_STEP = 64, 65_536
 
@@ -160,6 +161,8 @@ def check_seed(seed: Any) -> int:
 # --- warming up --------------------------------------------------------------------------------
 
 _WARM: set[tuple[str, str, str, str]] = set()
+_WARMING: dict[tuple[str, str, str, str], threading.Lock] = {}
+_WARMING_GUARD = threading.Lock()
 
 
 def _warm_child(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any]) -> None:
@@ -188,18 +191,26 @@ def warm(game: str, config: str | None, sets: list[str], policy: str, options: d
     except DicesimError:
         rules = ""
     key = (game, policy, json.dumps(options, sort_keys=True, default=str), rules)
-    if key in _WARM:
-        return
-    proc = multiprocessing.get_context("spawn").Process(target=_warm_child, args=(game, config, sets, policy, options),
-                                                        daemon=True)
-    proc.start()
-    while proc.is_alive():
-        proc.join(0.2)
+    with _WARMING_GUARD:
+        lock = _WARMING.setdefault(key, threading.Lock())
+    while not lock.acquire(timeout=0.2):  # another page warms the same kernels: wait for its helper
         if cancel.is_set():
-            proc.terminate()
-            proc.join(5)
             raise Cancelled()
-    _WARM.add(key)
+    try:
+        if key in _WARM:
+            return
+        proc = multiprocessing.get_context("spawn").Process(target=_warm_child,
+                                                            args=(game, config, sets, policy, options), daemon=True)
+        proc.start()
+        while proc.is_alive():
+            proc.join(0.2)
+            if cancel.is_set():
+                proc.terminate()
+                proc.join(5)
+                raise Cancelled()
+        _WARM.add(key)
+    finally:
+        lock.release()
 
 
 # --- playing -----------------------------------------------------------------------------------
@@ -317,7 +328,8 @@ def charts(cur: PlayResult, prev: PlayResult | None, out_dir: Path) -> list[Path
     if prev is not None and prev.game == cur.game:
         tables = {prev.label or "before": prev.table, **tables}
     out_dir.mkdir(parents=True, exist_ok=True)
-    return [Path(p) for p in g.charts(tables, out_dir, cur.options, cur.cfg)]
+    with DRAWING:
+        return [Path(p) for p in g.charts(tables, out_dir, cur.options, cur.cfg)]
 
 
 # --- saving ------------------------------------------------------------------------------------
@@ -328,7 +340,8 @@ def write_output(out: Path, res: PlayResult) -> Path:
     from sim.report.outputs import write_outputs
 
     summary = {**res.summary(), "config": res.cfg.model_dump(mode="json")}
-    return write_outputs(Path(out), summary, {res.policy: res.table}, {res.policy: res.metrics})
+    with DRAWING:  # the report draws the charts again
+        return write_outputs(Path(out), summary, {res.policy: res.table}, {res.policy: res.metrics})
 
 
 # --- sweeps and calibration --------------------------------------------------------------------
@@ -360,9 +373,10 @@ def sweep_charts(table: pd.DataFrame, fields: list[str], metric: str, base: dict
     from sim.report.sweep import heatmap, line_chart
 
     out.mkdir(parents=True, exist_ok=True)
-    paths = [line_chart(table, f, [metric], base, out / f"sweep_{i}.png") for i, f in enumerate(fields)]
-    if len(fields) == 2:
-        paths.append(heatmap(table, fields[0], fields[1], metric, base, out / "sweep_heatmap.png"))
+    with DRAWING:
+        paths = [line_chart(table, f, [metric], base, out / f"sweep_{i}.png") for i, f in enumerate(fields)]
+        if len(fields) == 2:
+            paths.append(heatmap(table, fields[0], fields[1], metric, base, out / "sweep_heatmap.png"))
     return paths
 
 

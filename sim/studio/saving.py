@@ -1,18 +1,63 @@
 """Saving the studio's edits: the whole config as TOML that ``--config`` loads, and the ``--set`` lines.
 
 The TOML is written from the validated model (so it loads back to the same config hash); a header
-names the file it started from and the ``--set`` lines that turn that file into this one.
+names the file it started from and the ``--set`` lines that turn that file into this one. What a
+person types on the page is a path inside the studio's ``--out`` folder (``inside``): anything that
+leads out of it is refused, so a shared studio writes nowhere else.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
-from sim.core.config import Strict
+from sim.core.config import DicesimError, Strict
+
+OUT = "the output folder (--out)"
+
+
+def inside(root: Path, typed: str, what: str) -> Path:
+    """The path ``typed`` names inside ``root``; ``..``, an absolute path elsewhere or a link out is refused."""
+    text = str(typed or "").strip()
+    if not text or "\0" in text:
+        example = "studio.toml" if what == "file" else "run-1"
+        raise DicesimError(f"give the {what} as a path inside {OUT}, e.g. {example}")
+    root = Path(root).resolve()
+    p = Path(text)
+    if ".." in p.parts:
+        raise DicesimError(f"'..' is not allowed: give the {what} as a path inside {OUT}")
+    target = (p if p.is_absolute() else root / p).resolve()
+    if not target.is_relative_to(root):
+        raise DicesimError(f"{text!r} is outside {OUT}: give the {what} as a path inside it")
+    if target == root:
+        raise DicesimError(f"give the {what} a name inside {OUT}, not the folder itself")
+    for parent in target.relative_to(root).parents:
+        if (root / parent).is_file():
+            raise DicesimError(f"{(root / parent).relative_to(root).as_posix()} is a file, not a folder")
+    return target
+
+
+def shown(root: Path, path: Path) -> str:
+    """``path`` as the page shows it: relative to the output folder."""
+    return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path`` and rename it, so a failure leaves the old file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _drop_none(v: Any) -> Any:
@@ -39,7 +84,11 @@ def set_args(sets: list[str]) -> str:
 def save_config(path: Path, cfg: Strict, source: str | None, sets: list[str]) -> Path:
     """Write the TOML to ``path`` and the ``--set`` lines beside it (``<name>.set.txt``, one per line)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(config_toml(cfg, source, sets), encoding="utf-8")
-    path.with_suffix(".set.txt").write_text("".join(f"{s}\n" for s in sets), encoding="utf-8")
+    write_atomic(path, config_toml(cfg, source, sets))
+    write_atomic(set_file(path), "".join(f"{s}\n" for s in sets))
     return path
+
+
+def set_file(path: Path) -> Path:
+    """Where the ``--set`` lines of a saved TOML go: ``<name>.set.txt`` beside it."""
+    return Path(path).with_suffix(".set.txt")

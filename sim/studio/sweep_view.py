@@ -139,8 +139,8 @@ class SweepPanel:
                 raise DicesimError(f"unknown metric {metric!r} (choose from the Results tab's metrics)")
             return table, engine.sweep_charts(table, list(grid), metric, base, where / "charts")
 
-        self.sweep_job = MANAGER.submit(Job("sweep", total=total, probe=lambda: engine.sweep_done(where / "out")),
-                                        work)
+        job = Job("sweep", total=total, probe=lambda: engine.sweep_done(where / "out"))
+        self.sweep_job = self.studio.queue.submit(job, work)
         self.sw_status.text = f"sweep of {math.prod(len(v) for v in grid.values())} points queued"
         self.sw_btn.disable()
 
@@ -150,7 +150,8 @@ class SweepPanel:
             return
         self.sw_progress.value = job.progress
         if not job.finished:
-            self.sw_status.text = f"sweep: {job.progress:.0%}" if job.status == "running" else "sweep queued"
+            self.sw_status.text = {"running": f"sweep: {job.progress:.0%}", "waiting": f"sweep {MANAGER.waiting_text()}"
+                                   }.get(job.status, "sweep queued after this page's other job")
             return
         self.sweep_job = None
         self.sw_btn.enable()

@@ -5,12 +5,14 @@ The studio runs as ``dicesim studio`` in a subprocess on a free loopback port; e
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -49,40 +51,59 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _answers(url: str) -> bool:
+def _status(url: str) -> int | None:
+    """The HTTP status the server answers ``url`` with (None when it does not answer)."""
     try:
         with urllib.request.urlopen(url, timeout=5) as r:
-            return r.status == 200
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
     except OSError:
-        return False
+        return None
 
 
-@pytest.fixture(scope="module")
-def studio(tmp_path_factory):
+def _answers(url: str) -> bool:
+    return _status(url) == 200
+
+
+@contextlib.contextmanager
+def serving(where: Path, *args: str, host: str = "127.0.0.1"):
+    """``dicesim studio`` on a free port, its --out under ``where``; yields (url, out folder, server log)."""
     port = _free_port()
-    log = tmp_path_factory.mktemp("studio") / "server.log"
+    log = where / "server.log"
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}  # a real server, not NiceGUI's test mode
     with open(log, "w") as fh:
-        proc = subprocess.Popen([sys.executable, "-c", "from sim.cli import main; main()", "studio", "--port",
-                                 str(port), "--out", str(log.parent / "out")], cwd=ROOT, env=env, stdout=fh,
-                                stderr=subprocess.STDOUT)
+        proc = subprocess.Popen([sys.executable, "-c", "from sim.cli import main; main()", "studio", "--host", host,
+                                 "--port", str(port), "--out", str(where / "out"), *args], cwd=ROOT, env=env,
+                                stdout=fh, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     try:
         # while the server starts (it plays nothing before a test presses Run): compiles the kernel into the disk
         # cache here, so the server only loads it
         reference([])
         for _ in range(240):
-            if _answers(url) or proc.poll() is not None:
+            if _status(url) is not None or proc.poll() is not None:
                 break
             time.sleep(0.5)
-        assert _answers(url), f"studio did not start: {log.read_text()[-2000:]}"
-        yield url
+        assert _status(url) is not None, f"studio did not start: {log.read_text()[-2000:]}"
+        yield url, where / "out", log
     finally:
         proc.terminate()
         try:
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with serving(tmp_path_factory.mktemp("studio"), "--max-jobs", "2") as (url, out, _):
+        yield url, out
+
+
+@pytest.fixture(scope="module")
+def studio(server):
+    return server[0]
 
 
 @pytest.fixture(scope="module")
@@ -120,9 +141,19 @@ def message_of(field) -> str:
 
 def run_and_wait(pg, label: str) -> None:
     pg.locator('[data-testid="run"]').click()
+    wait_done(pg, label)
+
+
+def wait_done(pg, label: str) -> None:
+    """Until the run named ``label`` has finished (its status gives the speed)."""
     pg.wait_for_function(f"() => document.querySelector('[data-testid=status]')?.innerText.startsWith('{label}: ')"
                          f" && document.querySelector('[data-testid=status]').innerText.includes('runs/s')",
                          timeout=RUN_S)
+
+
+def expect_message(field, text: str) -> None:
+    """The message under an input reads ``text`` (waiting for the server to put it there)."""
+    playwright_api.expect(field.locator("xpath=ancestor::label[1]").locator("[role=alert]")).to_have_text(text)
 
 
 def value_of(pg, test_id: str) -> float:
@@ -230,34 +261,181 @@ def test_sweep_a_field_from_the_page(page):
         assert fmt(g.metrics(b.table, OPTS, cfg)["win_rate"]["value"]) in rows
 
 
-def test_save_the_edited_config_and_the_results(page, tmp_path):
+def test_save_the_edited_config_and_the_results(page, server):
     from sim.core.config import config_hash
 
+    out = server[1]
     open_field(page, FIELD).fill("0.9")
     page.locator('input[data-testid="n"]').fill("300")
     run_and_wait(page, "run 1")
     page.get_by_role("tab", name="Save").click()
-    page.locator('input[data-testid="save-toml-path"]').fill(str(tmp_path / "edited.toml"))
+    page.locator('input[data-testid="save-toml-path"]').fill("saved/edited.toml")  # relative to --out
     page.locator('[data-testid="save-toml"]').click()
     page.wait_for_function("() => document.querySelector('[data-testid=save-status]').innerText.startsWith('saved')")
-    saved = cli_here("describe", "dungeon", "--config", str(tmp_path / "edited.toml"), "--json")
+    status = page.locator('[data-testid="save-status"]').inner_text()
+    assert status.startswith("saved saved/edited.toml and edited.set.txt") and str(out) not in status
+    saved = cli_here("describe", "dungeon", "--config", str(out / "saved" / "edited.toml"), "--json")
     assert saved.returncode == 0, saved.stderr
     g = get_game("dungeon")
     assert f'"config_hash": "{config_hash(g.load(None, [f"{FIELD}=0.9"]))}"' in saved.stdout
-    assert (tmp_path / "edited.set.txt").read_text() == f"{FIELD}=0.9\n"
-    page.locator('input[data-testid="save-out-path"]').fill(str(tmp_path / "out"))
+    assert (out / "saved" / "edited.set.txt").read_text() == f"{FIELD}=0.9\n"
+    page.locator('input[data-testid="save-out-path"]').fill("saved/run")
     page.locator('[data-testid="save-out"]').click()
     page.wait_for_function("() => /^saved run|^error/.test(document.querySelector('[data-testid=save-status]')"
                            ".innerText)", timeout=RUN_S)
-    assert (tmp_path / "out" / "report.html").is_file() and (tmp_path / "out" / "runs-vorschlag.parquet").is_file()
+    assert page.locator('[data-testid="save-status"]').inner_text() == "saved run 1: saved/run/report.html"
+    assert (out / "saved" / "run" / "report.html").is_file()
+    assert (out / "saved" / "run" / "runs-vorschlag.parquet").is_file()
     with page.context.expect_page() as opened:  # the saved report opens from the studio, every image loaded
         page.locator('[data-testid="save-report"]').click()
     report = opened.value
     report.wait_for_function("() => document.images.length >= 3 && [...document.images].every(i => i.complete)")
     assert all(w > 0 for w in report.eval_on_selector_all("img", "imgs => imgs.map(i => i.naturalWidth)"))
+    # only the saved run's folder is served: its neighbour, the config saved beside it, is not
+    folder = report.url.rsplit("/", 1)[0]
+    assert _status(f"{folder}/manifest.json") == 200
+    assert _status(f"{folder}/../edited.toml") == 404 and _status(f"{folder}/%2e%2e/edited.toml") == 404
     report.close()
-    rebuilt = cli_here("report", str(tmp_path / "out"))  # the usual output folder: `dicesim report` rebuilds it
+    rebuilt = cli_here("report", str(out / "saved" / "run"))  # the usual output folder: `dicesim report` rebuilds it
     assert rebuilt.returncode == 0, rebuilt.stderr
+
+
+def files_in(folder: Path) -> set[Path]:
+    return {p for p in folder.rglob("*")} if folder.exists() else set()
+
+
+def test_a_save_outside_the_out_folder_is_refused_under_the_field(page, server, tmp_path):
+    out = server[1]
+    page.get_by_role("tab", name="Save").click()
+    toml = page.locator('input[data-testid="save-toml-path"]')
+    before = files_in(out.parent)
+    for typed, says in [("../evil.toml", "error: '..' is not allowed: give the file as a path inside the output "
+                                         "folder (--out)"),
+                        (str(tmp_path / "evil.toml"), f"error: {str(tmp_path / 'evil.toml')!r} is outside the output "
+                                                      "folder (--out): give the file as a path inside it")]:
+        toml.fill(typed)
+        page.locator('[data-testid="save-toml"]').click()
+        expect_message(toml, says)
+        assert page.locator('[data-testid="save-status"]').inner_text() == "not saved"
+    assert files_in(out.parent) == before and not (tmp_path / "evil.toml").exists()  # nothing written anywhere
+    # over a file that exists: refused until the button, now "Replace", is pressed again
+    toml.fill("again.toml")
+    page.locator('[data-testid="save-toml"]').click()
+    page.wait_for_function("() => document.querySelector('[data-testid=save-status]').innerText.startsWith('saved')")
+    first = (out / "again.toml").read_text()
+    open_field(page, FIELD).fill("0.7")
+    page.get_by_role("tab", name="Save").click()
+    page.locator('[data-testid="save-toml"]').click()
+    expect_message(toml, "again.toml and again.set.txt exist already: press Replace to overwrite them, "
+                         "or type another name")
+    assert page.locator('[data-testid="save-toml"]').inner_text().strip().lower().endswith("replace")
+    assert (out / "again.toml").read_text() == first
+    page.locator('[data-testid="save-toml"]').click()
+    page.wait_for_function("() => document.querySelector('[data-testid=save-status]').innerText"
+                           ".startsWith('saved again.toml')")
+    assert (out / "again.set.txt").read_text() == f"{FIELD}=0.7\n" and (out / "again.toml").read_text() != first
+    # the results folder too
+    page.locator('input[data-testid="n"]').fill("200")
+    run_and_wait(page, "run 1")
+    page.get_by_role("tab", name="Save").click()
+    folder = page.locator('input[data-testid="save-out-path"]')
+    folder.fill("../outside")
+    page.locator('[data-testid="save-out"]').click()
+    expect_message(folder, "error: '..' is not allowed: give the folder as a path inside the output folder (--out)")
+    assert not (out.parent / "outside").exists() and not page.locator('[data-testid="save-report"]').count()
+
+
+def run_status(pg) -> str:
+    return pg.locator('[data-testid="status"]').inner_text()
+
+
+def test_two_sessions_run_at_once(browser, studio):
+    """Two browsers (separate contexts, so separate sessions): a long run in one does not hold up the other."""
+    pages = []
+    for _ in range(2):
+        ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+        pg = ctx.new_page()
+        pg.set_default_timeout(30_000)
+        pg.goto(studio)
+        pg.wait_for_selector('[data-testid="run"]')
+        pages.append(pg)
+    long, short = pages
+    try:
+        long.locator('input[data-testid="n"]').fill("200000")
+        long.locator('[data-testid="run"]').click()
+        long.wait_for_function("() => / \\/ 200,000 runs/.test(document.querySelector('[data-testid=status]')"
+                               ".innerText)", timeout=RUN_S)
+        short.locator('input[data-testid="n"]').fill(str(N))
+        run_and_wait(short, "run 1")  # finishes while the other page still plays
+        assert "/ 200,000 runs" in run_status(long), run_status(long)
+        assert value_of(short, "metric-win_rate") == reference([])["win_rate"]["value"]
+        wait_done(long, "run 1")  # and that one finishes too
+        assert run_status(long).startswith("run 1: 200,000 runs in")
+    finally:
+        for pg in pages:
+            pg.context.close()
+
+
+TOKEN = "test-token-0123456789"
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """A studio on every address (0.0.0.0) with a token, and room for one job at a time."""
+    with serving(tmp_path_factory.mktemp("shared"), "--token", TOKEN, "--max-jobs", "1", host="0.0.0.0") as got:
+        yield got
+
+
+def test_a_shared_studio_refuses_without_its_token_and_serves_with_it(browser, shared):
+    url, _, log = shared
+    said = log.read_text()
+    assert f"/?token={TOKEN}" in said and "every visitor needs the token" in said
+    assert _status(url) == 403 and _status(f"{url}?token=wrong-token-000") == 403
+    assert _status(f"{url}studio-files/") == 403  # every route, not only the page
+    ctx = browser.new_context()
+    try:
+        pg = ctx.new_page()
+        answer = pg.goto(url)
+        assert answer.status == 403
+        assert "needs the studio's token" in pg.inner_text("h1") and not pg.locator('[data-testid="run"]').count()
+        answer = pg.goto(f"{url}?token={TOKEN}")
+        assert answer.status == 200
+        pg.wait_for_selector('[data-testid="run"]')
+        pg.goto(url)  # the token is remembered for this browser (a cookie), so the plain address works now
+        pg.wait_for_selector('[data-testid="run"]')
+        pg.locator('input[data-testid="n"]').fill("200")
+        run_and_wait(pg, "run 1")  # its live connection passes the gate too
+    finally:
+        ctx.close()
+
+
+def test_a_job_over_the_cap_waits_and_says_so(browser, shared):
+    url = shared[0]
+    pages = []
+    for _ in range(2):
+        ctx = browser.new_context()
+        pg = ctx.new_page()
+        pg.set_default_timeout(30_000)
+        pg.goto(f"{url}?token={TOKEN}")
+        pg.wait_for_selector('[data-testid="run"]')
+        pages.append(pg)
+    first, second = pages
+    try:
+        first.locator('input[data-testid="n"]').fill("1000000")
+        first.locator('[data-testid="run"]').click()
+        first.wait_for_function("() => / \\/ 1,000,000 runs/.test(document.querySelector('[data-testid=status]')"
+                                ".innerText)", timeout=RUN_S)
+        second.locator('input[data-testid="n"]').fill("200")
+        second.locator('[data-testid="run"]').click()
+        second.wait_for_function("() => document.querySelector('[data-testid=status]').innerText.startsWith("
+                                 "'run 1: waiting for a free slot')")
+        assert run_status(second) == ("run 1: waiting for a free slot: this studio runs at most 1 job at once, "
+                                      "1 running now")
+        first.locator('[data-testid="stop"]').click()
+        wait_done(second, "run 1")  # the slot freed: it runs
+    finally:
+        for pg in pages:
+            pg.context.close()
 
 
 def test_calibrate_a_field_from_the_page(page):

@@ -1,0 +1,120 @@
+"""Who may use the studio: loopback needs nothing; any other address needs the token the studio printed.
+
+The token travels once in the address (``/?token=…``, as Jupyter prints it), or in an
+``Authorization: token …`` header; a page opened with it gets a cookie that carries it on from there
+(the page's scripts, its live connection, its images). Every other request gets the refusal page
+(HTTP 403) or, for the live connection, a closed socket: nothing of the app. This is plain ASGI, so it
+guards every route NiceGUI serves, the socket included.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import re
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from http.cookies import CookieError, SimpleCookie
+from typing import Any
+from urllib.parse import parse_qs
+
+TOKEN_CHARS = re.compile(r"[A-Za-z0-9._~-]+")
+MIN_TOKEN = 8
+
+REFUSAL = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>dicesim studio: token needed</title>
+<style>body{{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#222}}
+h1{{font-size:1.4rem;color:#283593}} code{{background:#eee;padding:.1rem .3rem;border-radius:3px}}</style></head>
+<body><h1>dicesim studio: this page needs the studio's token</h1>
+<p>{why}</p>
+<p>This studio listens beyond its own machine, so it serves only those who have the token it printed when it
+started. Open the address printed there (it ends in <code>?token=…</code>), or ask the person who started it.</p>
+</body></html>
+"""
+
+
+def is_loopback(host: str) -> bool:
+    """Whether every address ``host`` names is this machine's loopback (127.0.0.0/8, ::1, localhost)."""
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except OSError:
+        return False
+    addrs = {info[4][0] for info in infos}
+    try:
+        return bool(addrs) and all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addrs)
+    except ValueError:
+        return False
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def check_token(token: str) -> str | None:
+    """Why a ``--token`` cannot be used (None when it can): it must be typed into an address unquoted."""
+    if len(token) < MIN_TOKEN:
+        return f"--token must be at least {MIN_TOKEN} characters, got {len(token)}"
+    if not TOKEN_CHARS.fullmatch(token):
+        return "--token may hold only letters, digits and . _ ~ -"
+    return None
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class TokenGate:
+    """ASGI middleware: a request passes with the token (address, header or cookie); otherwise 403."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]], token: str, cookie: str = "dicesim-studio") -> None:
+        self.app, self.token, self.cookie, self.digest = app, token, cookie, _digest(token)
+
+    def _verdict(self, scope: dict[str, Any]) -> tuple[bool, bool, str]:
+        """(allowed, came in the address, why not)."""
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        given = query.get("token", [None])[-1]
+        if given is not None:
+            ok = hmac.compare_digest(given.encode(), self.token.encode())
+            return ok, ok, "" if ok else "The token in this address is not this studio's."
+        auth = headers.get("authorization", "")
+        if auth.lower().startswith("token "):
+            ok = hmac.compare_digest(auth[6:].strip().encode(), self.token.encode())
+            return ok, False, "" if ok else "The token sent is not this studio's."
+        try:
+            jar = SimpleCookie(headers.get("cookie", ""))
+        except CookieError:
+            jar = SimpleCookie()
+        held = jar.get(self.cookie)
+        if held is not None and hmac.compare_digest(held.value.encode(), self.digest.encode()):
+            return True, False, ""
+        return False, False, "This address has no token."
+
+    async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        ok, in_address, why = self._verdict(scope)
+        if not ok:
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            body = REFUSAL.format(why=why).encode()
+            await send({"type": "http.response.start", "status": 403,
+                        "headers": [(b"content-type", b"text/html; charset=utf-8"),
+                                    (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        if not in_address or scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        cookie = f"{self.cookie}={self.digest}; Path=/; HttpOnly; SameSite=Lax".encode()
+
+        async def send_with_cookie(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie)]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)

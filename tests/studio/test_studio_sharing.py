@@ -1,0 +1,235 @@
+"""What makes the studio safe to share, without a browser: the job cap and the pages' own queues, the
+``--out`` confinement of saves, the token gate, and the command's checks of ``--token``/``--max-jobs``."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+from sim.core.config import DicesimError
+from sim.studio.access import TokenGate, check_token, is_loopback
+from sim.studio.jobs import Job, RunManager
+from sim.studio.saving import inside, shown, write_atomic
+from tests.conftest import run_cli
+
+WAIT = 20.0  # s: every wait below is bounded
+
+
+def until(cond, timeout: float = WAIT) -> None:
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.01)
+
+
+def blocker(gate: threading.Event, seen: list[str], name: str):
+    def work(job: Job) -> str:
+        seen.append(name)
+        assert gate.wait(WAIT)
+        return name
+    return work
+
+
+# --- the job cap and the pages' queues -------------------------------------------------------------
+
+
+def test_two_pages_run_at_once_under_the_cap():
+    m = RunManager(2)
+    a, b = m.session(), m.session()
+    gate, seen = threading.Event(), []
+    ja = a.submit(Job("play"), blocker(gate, seen, "a"))
+    jb = b.submit(Job("play"), blocker(gate, seen, "b"))
+    until(lambda: ja.status == jb.status == "running")  # both hold a slot while neither has finished
+    assert m.running == 2
+    gate.set()
+    until(lambda: ja.finished and jb.finished)
+    assert (ja.result, jb.result) == ("a", "b") and m.running == 0
+    m.shutdown()
+
+
+def test_a_job_over_the_cap_waits_says_so_and_runs_when_a_slot_frees():
+    m = RunManager(1)
+    a, b = m.session(), m.session()
+    gate, seen = threading.Event(), []
+    ja = a.submit(Job("play"), blocker(gate, seen, "a"))
+    until(lambda: ja.status == "running")
+    jb = b.submit(Job("play"), lambda job: "b")
+    until(lambda: jb.status == "waiting")
+    assert m.waiting_text() == "waiting for a free slot: this studio runs at most 1 job at once, 1 running now"
+    time.sleep(0.3)
+    assert jb.status == "waiting" and seen == ["a"]
+    gate.set()
+    until(lambda: jb.finished)
+    assert jb.status == "done" and jb.result == "b"
+    m.shutdown()
+
+
+def test_a_waiting_job_can_be_stopped():
+    m = RunManager(1)
+    gate = threading.Event()
+    ja = m.session().submit(Job("play"), blocker(gate, [], "a"))
+    until(lambda: ja.status == "running")
+    jb = m.session().submit(Job("play"), lambda job: "b")
+    until(lambda: jb.status == "waiting")
+    jb.cancel.set()
+    until(lambda: jb.finished)
+    assert (jb.status, jb.error, jb.result) == ("cancelled", "stopped", None)
+    gate.set()
+    until(lambda: ja.finished)
+    assert m.running == 0
+    m.shutdown()
+
+
+def test_one_page_runs_its_jobs_one_after_another():
+    m = RunManager(4)
+    s = m.session()
+    gate, seen = threading.Event(), []
+    first = s.submit(Job("play"), blocker(gate, seen, "first"))
+    second = s.submit(Job("sweep"), blocker(gate, seen, "second"))
+    until(lambda: first.status == "running")
+    time.sleep(0.3)
+    assert second.status == "queued" and seen == ["first"]  # behind its own page's job, not waiting for a slot
+    gate.set()
+    until(lambda: second.finished)
+    assert seen == ["first", "second"]
+    m.shutdown()
+
+
+def test_a_failing_job_frees_its_slot_and_hides_the_servers_paths():
+    m = RunManager(1)
+    m.redact = lambda text: text.replace("/srv/secret", "(--out)")
+
+    def bad(job: Job) -> None:
+        raise DicesimError("cannot read /srv/secret/x.toml")
+
+    j = m.session().submit(Job("play"), bad)
+    until(lambda: j.finished)
+    assert (j.status, j.error, m.running) == ("failed", "error: cannot read (--out)/x.toml", 0)
+    boom = m.session().submit(Job("play"), lambda job: 1 / 0)
+    until(lambda: boom.finished)
+    assert boom.error == "error: ZeroDivisionError: division by zero" and m.running == 0
+    m.shutdown()
+
+
+def test_closing_a_page_stops_its_jobs():
+    m = RunManager(1)
+    s = m.session()
+    stopped = threading.Event()
+
+    def long(job: Job) -> None:
+        assert job.cancel.wait(WAIT)
+        stopped.set()
+
+    j = s.submit(Job("play"), long)
+    until(lambda: j.status == "running")
+    s.close()
+    assert stopped.wait(WAIT) and s not in m.sessions
+
+
+# --- saves stay inside --out ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("typed", ["../evil.toml", "a/../../evil.toml", "/etc/evil.toml", "..", "", "  ", "."])
+def test_a_path_out_of_the_folder_is_refused(tmp_path, typed):
+    root = tmp_path / "out"
+    with pytest.raises(DicesimError) as e:
+        inside(root, typed, "file")
+    assert "output folder (--out)" in str(e.value) and str(tmp_path) not in str(e.value)
+    assert not root.exists() and not (tmp_path / "evil.toml").exists()
+
+
+def test_a_link_out_of_the_folder_is_refused(tmp_path):
+    root = tmp_path / "out"
+    root.mkdir()
+    (root / "away").symlink_to(tmp_path)
+    with pytest.raises(DicesimError, match="is outside the output folder"):
+        inside(root, "away/evil.toml", "file")
+
+
+def test_a_path_inside_is_the_file_there(tmp_path):
+    root = tmp_path / "out"
+    assert inside(root, "a/b.toml", "file") == (root / "a" / "b.toml").resolve()
+    assert inside(root, str(root / "c.toml"), "file") == (root / "c.toml").resolve()  # absolute, but inside
+    assert shown(root, root / "a" / "b.toml") == "a/b.toml"
+    root.mkdir()
+    (root / "f").write_text("x")
+    with pytest.raises(DicesimError, match="^f is a file, not a folder$"):
+        inside(root, "f/b.toml", "file")
+
+
+def test_write_atomic_replaces_whole_and_leaves_no_temp(tmp_path):
+    p = tmp_path / "d" / "x.toml"
+    write_atomic(p, "one")
+    write_atomic(p, "two")
+    assert p.read_text() == "two" and sorted(x.name for x in p.parent.iterdir()) == ["x.toml"]
+
+
+# --- the token gate ---------------------------------------------------------------------------------
+
+
+def call(gate: TokenGate, kind: str = "http", query: str = "", headers: list[tuple[bytes, bytes]] = ()):
+    """One request through the gate: (status or 'closed'/'app', headers sent)."""
+    sent: list[dict] = []
+
+    async def app(scope, receive, send):
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.accept"})
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"the app"})
+
+    async def receive():
+        return {"type": "websocket.connect"} if kind == "websocket" else {"type": "http.request", "body": b""}
+
+    async def send(message):
+        sent.append(message)
+
+    gate.app = app
+    scope = {"type": kind, "path": "/", "query_string": query.encode(), "headers": list(headers)}
+    asyncio.run(gate(scope, receive, send))
+    return sent
+
+
+def test_the_gate_refuses_without_the_token_and_serves_with_it():
+    gate = TokenGate(None, token="s3cret-token")
+    refused = call(gate)
+    assert refused[0]["status"] == 403 and b"needs the studio's token" in refused[1]["body"]
+    assert b"the app" not in refused[1]["body"]
+    assert call(gate, query="token=wrong-token")[0]["status"] == 403
+    ok = call(gate, query="token=s3cret-token")
+    assert ok[0]["status"] == 200 and ok[1]["body"] == b"the app"
+    cookie = dict(ok[0]["headers"])[b"set-cookie"].split(b";")[0]
+    assert b"s3cret-token" not in cookie  # the cookie holds a digest, not the token
+    assert call(gate, headers=[(b"cookie", cookie)])[0]["status"] == 200
+    assert call(gate, headers=[(b"cookie", b"dicesim-studio=forged")])[0]["status"] == 403
+    assert call(gate, headers=[(b"authorization", b"token s3cret-token")])[0]["status"] == 200
+    assert call(gate, kind="websocket") == [{"type": "websocket.close", "code": 1008}]
+    assert call(gate, kind="websocket", headers=[(b"cookie", cookie)]) == [{"type": "websocket.accept"}]
+
+
+def test_loopback_and_tokens():
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("::")
+    assert check_token("abc") == "--token must be at least 8 characters, got 3"
+    assert check_token("has space!") == "--token may hold only letters, digits and . _ ~ -"
+    assert check_token("A-good_token.1~") is None
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--token", "short"], "error: --token must be at least 8 characters, got 5"),
+    (["--token", "bad token"], "error: --token may hold only letters, digits and . _ ~ -"),
+    (["--max-jobs", "0"], "error: --max-jobs must be 1..1024, got 0"),
+])
+def test_bad_sharing_options_are_one_line(args, message):
+    out = run_cli("studio", "--port", "1", *args, timeout=60)
+    assert out.returncode == 2 and out.stderr.strip() == message
+
+
+def test_an_out_that_is_a_file_is_refused(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    out = run_cli("studio", "--out", str(f), timeout=60)
+    assert out.returncode == 2 and out.stderr.strip() == f"error: --out {f} is a file, not a folder"
