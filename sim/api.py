@@ -9,6 +9,7 @@ are keyword arguments; ``set`` takes ``["bonus.value=40"]`` or ``{"bonus.value":
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -70,9 +71,18 @@ def _after_run() -> None:
 
 
 def _chart_dir(out: str | Path | None) -> Path:
+    from sim.core.atomic import make_folder
+
     dest = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="dicesim-charts-"))
-    dest.mkdir(parents=True, exist_ok=True)
-    return dest
+    return make_folder(dest, "the chart folder")
+
+
+def _writing_to(out: str | Path | None) -> contextlib.AbstractContextManager:
+    """The output folder created and locked for the whole command (a second writer is refused before anything is
+    played), or nothing without ``out``."""
+    from sim.core.atomic import output_folder
+
+    return output_folder(out) if out is not None else contextlib.nullcontext()
 
 
 @dataclass
@@ -134,13 +144,19 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     ``backend``: where chunks run (``sim.core.backends``; default this process, or Dask with ``scheduler``)."""
     from sim.core.backends import make_backend
     from sim.core.batch import check_n, run_batch
-    from sim.report.outputs import write_outputs
 
     check_n(n)
     g, cfg, opts = _setup(game, config, set, options)
     seats = g.seat_policies(policy, opts)
-    batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk,
-                      backend=backend or make_backend(scheduler), progress=progress)
+    with _writing_to(out):
+        batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk,
+                          backend=backend or make_backend(scheduler), progress=progress)
+        return _played(g, cfg, opts, policy, n, seed, batch, out)
+
+
+def _played(g, cfg: Strict, opts: dict[str, Any], policy: str, n: int, seed: int, batch, out) -> Result:
+    from sim.report.outputs import write_outputs
+
     metrics = g.metrics(batch.table, opts, cfg)
     summary: dict[str, Any] = {
         "game": g.name, "policy": policy, "n": n, "seed": seed, "config_hash": config_hash(cfg),
@@ -166,12 +182,18 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
     from sim.core import experiment
     from sim.core.backends import make_backend
     from sim.core.batch import check_n
-    from sim.report.outputs import write_outputs
 
     check_n(n)
     g, cfg, opts = _setup(game, config, set, options)
-    exp = experiment.compare(g, cfg, policies, n, seed, opts, chunk=chunk,
-                             backend=backend or make_backend(scheduler), progress=progress)
+    with _writing_to(out):
+        exp = experiment.compare(g, cfg, policies, n, seed, opts, chunk=chunk,
+                                 backend=backend or make_backend(scheduler), progress=progress)
+        return _compared(g, cfg, opts, n, seed, exp, out)
+
+
+def _compared(g, cfg: Strict, opts: dict[str, Any], n: int, seed: int, exp, out) -> Result:
+    from sim.report.outputs import write_outputs
+
     tables, results = exp.tables, {k: a.summary() for k, a in exp.arms.items()}
     summary: dict[str, Any] = {
         "game": g.name, "policies": results, "n": n, "seed": seed, "config_hash": config_hash(cfg), "options": opts,
@@ -258,20 +280,17 @@ class CalibrationOutcome:
 
     def write(self, out: str | Path) -> Path:
         """``calibration.json``, ``evaluations.csv``, ``calibration.png`` and a one-file ``report.html`` in ``out``."""
-        import json
-
+        from sim.core import atomic
         from sim.report.analysis import calibration_page
         from sim.report.outputs import json_default
 
         out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "calibration.json").write_text(json.dumps(self.summary, indent=2, default=json_default))
-        self.table.to_csv(out / "evaluations.csv", index=False)
-        chart = self.plot(out, show=False)[0]
-        page = out / "report.html"
-        title = f"dicesim calibrate · {self.summary['game']} · {self.summary['field']}"
-        page.write_text(calibration_page(self.summary, chart, title), encoding="utf-8")
-        return page
+        with atomic.output_folder(out), atomic.transaction(out):
+            atomic.write_json(out / "calibration.json", self.summary, indent=2, default=json_default)
+            atomic.write_csv(self.table, out / "evaluations.csv")
+            chart = self.plot(out, show=False)[0]
+            title = f"dicesim calibrate · {self.summary['game']} · {self.summary['field']}"
+            return atomic.write_text(out / "report.html", calibration_page(self.summary, chart, title))
 
     def plot(self, out: str | Path | None = None, show: bool = True) -> list[Path]:
         """The metric at every evaluated field value with its 95 % interval, the target and the answer."""
@@ -291,9 +310,13 @@ class CalibrationOutcome:
         ax.set_title(f"Calibration of {s['field']}")
         ax.legend(fontsize=8)
         fig.tight_layout()
+        from sim.core.atomic import save_figure
+
         path = _chart_dir(out) / "calibration.png"
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
+        try:
+            save_figure(fig, path, dpi=100)
+        finally:
+            plt.close(fig)
         if show:
             _show([path])
         return [path]

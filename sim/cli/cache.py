@@ -5,7 +5,6 @@ Registered on ``sim.cli.common.app`` (imported by ``sim.cli``), like ``sim.cli.s
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import typer
@@ -58,9 +57,12 @@ def configs(
         clash = [f for f in files if (copy / f).exists()]
         if clash:
             raise DicesimError(f"{copy / clash[0]} exists already ({len(clash)} of the files); choose an empty folder")
-        for f in files:
-            (copy / f).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(CONFIG_DIR / f, copy / f)
+        from sim.core import atomic
+
+        with atomic.output_folder(copy, "--copy"):
+            for f in files:
+                atomic.make_folder((copy / f).parent, "--copy")
+                atomic.copy_file(CONFIG_DIR / f, copy / f)
         result = {"copied_to": str(copy), "files": [str(f) for f in files]}
         _emit(result, as_json, f"copied {len(files)} configs to {copy}/ (use e.g. --config {copy / files[0]})")
         return

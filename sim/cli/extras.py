@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
@@ -32,9 +31,11 @@ def matchup(
         raise DicesimError(f"{game} has no people matchup")
     result = g.matchup(cfg, policy, opponent, n, seed)
     if out:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "matchup.json").write_text(json.dumps(result, indent=2, default=_jsonable))
-        result["chart"] = str(g.matchup_chart(result, out / "matchup.png"))
+        from sim.core import atomic
+
+        with atomic.output_folder(out), atomic.transaction(out):
+            atomic.write_json(out / "matchup.json", result, indent=2, default=_jsonable)
+            result["chart"] = str(g.matchup_chart(result, out / "matchup.png"))
     rows = [f"{g.title} matchup · {policy} (rows) vs {opponent} (columns) · n={n} per cell and seating"]
     rows.append(" " * 14 + "".join(f"{p:>22s}" for p in result["people"]))
     for i, p in enumerate(result["people"]):

@@ -141,12 +141,14 @@ def check(
     if out:
         import pandas as pd
 
+        from sim.core import atomic
         from sim.report.analysis import check_page
 
-        out.parent.mkdir(parents=True, exist_ok=True)
-        pd.DataFrame(verdicts_json(verdicts)).to_csv(out, index=False)
-        out.with_suffix(".html").write_text(check_page(verdicts_json(verdicts), str(targets_file), strict),
-                                            encoding="utf-8")
+        if out.is_dir():
+            raise atomic.OutputError(f"--out {out} is a folder; check writes a CSV file (e.g. --out {out}/check.csv)")
+        with atomic.output_folder(out.parent), atomic.transaction(out.parent):
+            atomic.write_csv(pd.DataFrame(verdicts_json(verdicts)), out)
+            atomic.write_text(out.with_suffix(".html"), check_page(verdicts_json(verdicts), str(targets_file), strict))
     summary = {"targets": str(targets_file), "strict": strict, "passed": len(verdicts) - len(failing),
                "failed": len(failing), "verdicts": verdicts_json(verdicts)}
     lines = [verdicts_table(verdicts), "",

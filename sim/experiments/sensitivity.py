@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core import atomic
+
 
 def _numeric(values: list[Any]) -> bool:
     return all(isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool) for v in values)
@@ -123,6 +125,6 @@ def tornado_chart(sens: pd.DataFrame, metric: str, path: Path) -> Path | None:
     fig.suptitle(f"Sensitivity of {metric} to each swept field\n(paired seeds: the swings are not sampling noise)",
                  fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    atomic.save_figure(fig, path, dpi=100)
     plt.close(fig)
     return Path(path)

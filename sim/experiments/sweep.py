@@ -41,6 +41,7 @@ from typing import Any
 
 import pandas as pd
 
+from sim.core import atomic
 from sim.core.backends import Job, make_backend
 from sim.core.config import DicesimError
 from sim.experiments.sweep_spec import (  # noqa: F401  (re-exported: the sweep file API)
@@ -62,8 +63,6 @@ from sim.experiments.sweep_spec import (  # noqa: F401  (re-exported: the sweep 
     toml_literal,
 )
 from sim.experiments.sweep_store import (  # noqa: F401  (re-exported: the output folder API)
-    _fsync_replace,
-    _tmp,
     assemble,
     load_result,
     metric_names,
@@ -153,6 +152,12 @@ def run_sweep(
     ``scheduler``), then write the tidy table (and report.html)."""
     out = Path(out)
     t0 = time.perf_counter()
+    with atomic.output_folder(out):
+        return _run_locked(sweep, out, t0, resume, overwrite, scheduler, progress, report, backend)
+
+
+def _run_locked(sweep: Sweep, out: Path, t0: float, resume: bool, overwrite: bool, scheduler: str | None,
+                progress: bool, report: bool, backend: Any) -> SweepResult:
     meta = prepare_out(out, sweep, resume, overwrite)
     for stale in (out / "parts").glob(".*.tmp"):  # half-written files of a killed run
         stale.unlink(missing_ok=True)
@@ -184,9 +189,7 @@ def run_sweep(
     table = assemble(out, sweep, meta)
     files = {"parquet": str(out / "sweep.parquet"), "csv": str(out / "sweep.csv")}
     write_parquet_atomic(table, out / "sweep.parquet")
-    tmp = _tmp(out / "sweep.csv")
-    table.to_csv(tmp, index=False)
-    _fsync_replace(tmp, out / "sweep.csv")
+    atomic.write_csv(table, out / "sweep.csv")
     result = SweepResult(out, table, time.perf_counter() - t0, n_run, skipped, sweep.fingerprint(), files=files)
     if report:
         from sim.report.sweep import build_sweep_report

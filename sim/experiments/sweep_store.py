@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 import sys
 import time
@@ -14,37 +13,22 @@ from typing import Any
 
 import pandas as pd
 
+from sim.core import atomic
 from sim.core.config import DicesimError
 from sim.experiments.sweep_spec import SWEEP_JSON, Sweep, Task, _jsonable
 
 
-def _fsync_replace(tmp: Path, path: Path) -> None:
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def _tmp(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
-
-
 def write_parquet_atomic(df: pd.DataFrame, path: Path) -> None:
-    tmp = _tmp(path)
-    df.to_parquet(tmp, index=False)
-    _fsync_replace(tmp, path)
+    atomic.write_parquet(df, path)
 
 
 def write_part_atomic(df: pd.DataFrame, path: Path) -> None:
     """A finished chunk as an Arrow IPC file (fast to write and read back; the final table is parquet)."""
-    tmp = _tmp(path)
-    df.to_feather(tmp, compression="lz4")
-    _fsync_replace(tmp, path)
+    atomic.write_feather(df, path)
 
 
 def write_text_atomic(text: str, path: Path) -> None:
-    tmp = _tmp(path)
-    tmp.write_text(text, encoding="utf-8")
-    _fsync_replace(tmp, path)
+    atomic.write_text(path, text)
 
 
 def part_path(out: Path, t: Task) -> Path:

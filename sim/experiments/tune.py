@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core import atomic
 from sim.core.config import CONFIG_DIR, DicesimError, config_hash, read_toml, set_path
 from sim.experiments.sweep import run_sweep, sweep_from_dict, toml_literal, write_parquet_atomic, write_text_atomic
 from sim.experiments.tune_file import FLOAT_RESOLUTION, Tune, jsonable, load_tune, tune_from_dict
@@ -210,10 +211,16 @@ def _prepare_out(out: Path, tune: Tune, resume: bool, overwrite: bool) -> None:
 def run_tune(tune: Tune, out: str | Path, resume: bool = False, overwrite: bool = False,
              scheduler: str | None = None, log: bool = False, report: bool = True) -> TuneResult:
     """Search the fields (see the module doc), then write the history, the tuned config and the report."""
-    from scipy.optimize import minimize
-
     out = Path(out)
     t0 = time.perf_counter()
+    with atomic.output_folder(out):
+        return _run_locked(tune, out, t0, resume, overwrite, scheduler, log, report)
+
+
+def _run_locked(tune: Tune, out: Path, t0: float, resume: bool, overwrite: bool, scheduler: str | None, log: bool,
+                report: bool) -> TuneResult:
+    from scipy.optimize import minimize
+
     _prepare_out(out, tune, resume, overwrite)
     for stale in (out / "history").glob(".*.tmp"):
         stale.unlink(missing_ok=True)

@@ -22,10 +22,11 @@ from pathlib import Path
 from numba.core import caching
 
 from sim.core.cache import numba_dir
-from sim.jit import inlinecopy
+from sim.jit import cacheheal, inlinecopy
 from sim.jit.codehash import PROJECT_ROOT, module_file, module_name, source_key
 
 inlinecopy.install()  # numba loads this module before it compiles a project kernel: its inliner copies fast
+cacheheal.install()  # ... and before it loads one: a damaged cache file is compiled again, with one warning
 
 PRUNE_AFTER_S = 86_400
 

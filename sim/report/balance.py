@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from sim.core import atomic
 from sim.core.config import DicesimError, config_hash
 from sim.core.experiment import run_plan
 from sim.games import available, get_game
@@ -22,7 +23,6 @@ from sim.report.outputs import load_manifest, write_outputs
 def game_report(name: str, out: Path, n: int, seed: int) -> tuple[Path, str]:
     """Compare a game's report policies on paired seeds; returns (report path, headline sentence)."""
     game = get_game(name)
-    out.mkdir(parents=True, exist_ok=True)
     cfg = game.load()
     options = game.check_options({})
     exp = run_plan(game, cfg, game.compare_plan(list(game.report_policies), options), n, seed, options,
@@ -42,8 +42,9 @@ def game_report(name: str, out: Path, n: int, seed: int) -> tuple[Path, str]:
         "paired": exp.paired,
         "config": cfg.model_dump(mode="json"),
     }
-    summary["extras"] = game.balance_extras(cfg, out, n, seed)
-    path = write_outputs(out, summary, tables, metrics)
+    with atomic.output_folder(out), atomic.transaction(out):
+        summary["extras"] = game.balance_extras(cfg, out, n, seed)
+        path = write_outputs(out, summary, tables, metrics)
     return path, card(out)["answer"]
 
 
@@ -113,10 +114,10 @@ def balance_report(out: Path, n: int, seed: int, games: list[str] | None = None)
     if n <= 0:
         raise DicesimError(f"--n must be a positive number of runs, got {n}")
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    for name in games or available():
-        game_report(name, out / name, n, seed)
-    return write_dashboard(out, games or available())
+    with atomic.output_folder(out):
+        for name in games or available():
+            game_report(name, out / name, n, seed)
+        return write_dashboard(out, games or available())
 
 
 def write_dashboard(out: Path, games: list[str], title: str | None = None) -> Path:
@@ -129,6 +130,5 @@ def write_dashboard(out: Path, games: list[str], title: str | None = None) -> Pa
         if len(runs) == 1 and None not in next(iter(runs)):
             n, seed = next(iter(runs))
             title += f" (n = {n:,} per policy, seed {seed})"
-    page = out / "report.html"
-    page.write_text(dashboard_html(cards, title), encoding="utf-8")
-    return page
+    with atomic.folder_lock(out):
+        return atomic.write_text(out / "report.html", dashboard_html(cards, title))

@@ -17,21 +17,23 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from sim.core import stats  # noqa: E402
+from sim.core import atomic, stats  # noqa: E402
 
 DPI = 110
 
 
 def save(fig: Any, path: str | Path, tight: bool = True) -> Path:
-    """Write and close a figure; creates the folder."""
+    """Write (atomically: ``sim.core.atomic``) and close a figure; creates the folder."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if tight:
-        fig.tight_layout()
-        fig.savefig(path, dpi=DPI)
-    else:  # a layout tight_layout cannot arrange (a colorbar shared by panels): crop to what was drawn, labels kept
-        fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.15)
-    plt.close(fig)
+    atomic.make_folder(path.parent, "the chart folder")
+    try:
+        if tight:
+            fig.tight_layout()
+            atomic.save_figure(fig, path, dpi=DPI)
+        else:  # a layout tight_layout cannot arrange (a colorbar shared by panels): crop to what was drawn
+            atomic.save_figure(fig, path, dpi=DPI, bbox_inches="tight", pad_inches=0.15)
+    finally:
+        plt.close(fig)
     return path
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from sim.core import atomic
 from sim.games import get_game
 from sim.games.base import Game
 from sim.report.pages import STYLE, caption_of  # noqa: F401  (STYLE: the shared look, used by other pages)
@@ -56,9 +57,9 @@ def write_tables(out: Path, tables: dict[str, pd.DataFrame], csv: bool | None = 
     files = {}
     for label, t in tables.items():
         name = f"runs-{safe_label(label)}"
-        t.to_parquet(out / f"{name}.parquet", index=False)
+        atomic.write_parquet(t, out / f"{name}.parquet")
         if csv or (csv is None and len(t) <= CSV_MAX_ROWS):
-            t.to_csv(out / f"{name}.csv", index=False)
+            atomic.write_csv(t, out / f"{name}.csv")
         files[label] = f"{name}.parquet"
     return files
 
@@ -66,15 +67,16 @@ def write_tables(out: Path, tables: dict[str, pd.DataFrame], csv: bool | None = 
 def write_outputs(
     out: Path, summary: dict[str, Any], tables: dict[str, pd.DataFrame], metrics_by_label, csv: bool | None = None
 ) -> Path:
-    """Write tables, metrics, charts, manifest and report.html into ``out``; returns the report path."""
-    out.mkdir(parents=True, exist_ok=True)
-    files = write_tables(out, tables, csv)
-    tm = tidy_metrics(metrics_by_label)
-    tm.to_csv(out / "metrics.csv", index=False)
-    tm.to_parquet(out / "metrics.parquet", index=False)
-    manifest = {**summary, "tables": files, "code_version": code_version()}
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=json_default))
-    return build_report(out)
+    """Write tables, metrics, charts, manifest and report.html into ``out``; returns the report path. The folder is
+    locked meanwhile and written as one transaction (``sim.core.atomic``): a failure leaves it as it was."""
+    with atomic.output_folder(out), atomic.transaction(out):
+        files = write_tables(out, tables, csv)
+        tm = tidy_metrics(metrics_by_label)
+        atomic.write_csv(tm, out / "metrics.csv")
+        atomic.write_parquet(tm, out / "metrics.parquet")
+        manifest = {**summary, "tables": files, "code_version": code_version()}
+        atomic.write_json(out / "manifest.json", manifest, indent=2, default=json_default)
+        return build_report(out)
 
 
 def json_default(o: Any) -> Any:
@@ -99,16 +101,15 @@ def build_report(out: Path) -> Path:
     """(Re)build charts and report.html of an output folder from its stored tables."""
     out = Path(out)
     manifest = load_manifest(out)
-    game = get_game(manifest["game"])
-    tables = {label: pd.read_parquet(out / f) for label, f in manifest["tables"].items()}
-    options = manifest.get("options", {})
-    cfg = game.Config.model_validate(manifest["config"]) if "config" in manifest else game.load()
-    charts = game.charts(tables, out, options, cfg)
-    metrics = pd.read_csv(out / "metrics.csv")
-    page = render_html(manifest, metrics, [Path(c).name for c in charts], out)
-    path = out / "report.html"
-    path.write_text(page, encoding="utf-8")
-    return path
+    with atomic.folder_lock(out), atomic.transaction(out):
+        game = get_game(manifest["game"])
+        tables = {label: pd.read_parquet(out / f) for label, f in manifest["tables"].items()}
+        options = manifest.get("options", {})
+        cfg = game.Config.model_validate(manifest["config"]) if "config" in manifest else game.load()
+        charts = game.charts(tables, out, options, cfg)
+        metrics = pd.read_csv(out / "metrics.csv")
+        page = render_html(manifest, metrics, [Path(c).name for c in charts], out)
+        return atomic.write_text(out / "report.html", page)
 
 
 def ordered_charts(game: Game, charts: list[str], extras: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -9,13 +9,12 @@ Games call ``balance_skill`` from their ``balance_extras`` (one line each).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from sim.core import stats
+from sim.core import atomic, stats
 from sim.core.skill import LEVELS, Skill
 from sim.games.base import Game
 
@@ -100,7 +99,7 @@ def skill_chart(result: dict[str, Any], path: Path) -> Path:
     ax.set_title(setup["title"], fontsize=10)
     ax.legend(title=setup.get("legend", "policy"))
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    atomic.save_figure(fig, path, dpi=110)
     plt.close(fig)
     return path
 
@@ -110,7 +109,7 @@ def balance_skill(game: Game, cfg: Any, out: Path, n: int, seed: int) -> list[tu
     level (a tenth of the report's N, at least 1000 and at most N)."""
     runs = min(n, max(1000, n // 10))
     result = skill_curve(game, cfg, runs, seed)
-    (Path(out) / "skill.json").write_text(json.dumps(result, indent=2))
+    atomic.write_json(Path(out) / "skill.json", result, indent=2)
     png = skill_chart(result, Path(out) / "skill.png")
     what = "mean score" if result["measure"] == "mean_score" else "win rate against the full-strength policy"
     return [(f"Skill: {what} by skill level (0 random moves, 1 the policy; same runs at every level)", png.name)]

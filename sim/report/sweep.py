@@ -27,6 +27,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from sim.core import atomic
 from sim.experiments.sensitivity import _numeric, along, base_point, elasticities, tornado_chart  # noqa: E402
 from sim.experiments.sweep import load_result, metric_names, read_runs  # noqa: E402
 from sim.report import pages  # noqa: E402
@@ -72,7 +73,7 @@ def line_chart(table: pd.DataFrame, field: str, metrics: list[str], base: dict[s
     axes[0][0].legend(fontsize=8)
     fig.suptitle(f"{', '.join(metrics)} vs {field} (95 % bands){' · ' + others if others else ''}", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    atomic.save_figure(fig, path, dpi=100)
     plt.close(fig)
     return path
 
@@ -106,7 +107,7 @@ def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, 
                 ax.text(j, i, f"{v:.4g}", ha="center", va="center", fontsize=8, color="black" if dark else "white")
         fig.colorbar(im, ax=ax, shrink=0.85)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    atomic.save_figure(fig, path, dpi=100)
     plt.close(fig)
     return path
 
@@ -132,7 +133,7 @@ def variants_chart(table: pd.DataFrame, metrics: list[str], path: Path) -> Path:
     axes[0][0].legend(fontsize=8)
     fig.suptitle("variants (95 % intervals)", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    atomic.save_figure(fig, path, dpi=100)
     plt.close(fig)
     return path
 
@@ -221,8 +222,13 @@ def sensitivity_html(sens: pd.DataFrame) -> str:
 
 
 def build_sweep_report(out: str | Path) -> Path:
-    """Write the charts, ``sensitivity.csv`` and ``report.html`` of a finished sweep folder."""
+    """Write the charts, ``sensitivity.csv`` and ``report.html`` of a finished sweep folder (locked meanwhile)."""
     out = Path(out)
+    with atomic.folder_lock(out):
+        return _build_sweep_report(out)
+
+
+def _build_sweep_report(out: Path) -> Path:
     table, meta = load_result(out)
     spec = meta.get("spec", {})
     fields = list(meta.get("fields") or [])
@@ -243,7 +249,7 @@ def build_sweep_report(out: str | Path) -> Path:
                 charts.append((f"{m} over {fields[0]} × {fields[1]}", hm))
         sens = elasticities(table, fields, metrics, meta.get("base_values"))
         if not sens.empty:
-            sens.to_csv(out / "sensitivity.csv", index=False)
+            atomic.write_csv(sens, out / "sensitivity.csv")
             t = tornado_chart(sens, metrics[0], out / "sweep_tornado.png")
             if t:
                 charts.append((f"sensitivity of {metrics[0]}", t))
@@ -290,6 +296,4 @@ def build_sweep_report(out: str | Path) -> Path:
         parts.append(f"<h2>Overlays per grid point ({html.escape(policies[0])})</h2>")
         parts.append("<p>The game's own charts with one curve per grid point: how the swept values move them.</p>")
         parts.extend(pages.figure(p, pages.caption_of(p.name, game_notes(canon["game"]))) for p in over)
-    path = out / "report.html"
-    path.write_text(pages.document(title, parts), encoding="utf-8")
-    return path
+    return atomic.write_text(out / "report.html", pages.document(title, parts))

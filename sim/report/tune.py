@@ -20,6 +20,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from sim.core import atomic
 from sim.report.outputs import STYLE  # noqa: E402
 
 
@@ -75,7 +76,7 @@ def history_chart(history: pd.DataFrame, result: dict[str, Any], path: Path) -> 
         ax.set_visible(False)
     fig.suptitle(f"tune history · {result['name']} · same seeds every evaluation", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    atomic.save_figure(fig, path, dpi=100)
     plt.close(fig)
     return path
 
@@ -125,6 +126,4 @@ def build_tune_report(out: str | Path) -> Path:
     cols = [c for c in history.columns if not c.endswith(("_ci95_low", "_ci95_high"))]
     parts.append(_table(cols, [[_fmt(r[c]) for c in cols] for r in history.to_dict("records")]))
     parts.append("</body></html>")
-    path = out / "report.html"
-    path.write_text("\n".join(parts), encoding="utf-8")
-    return path
+    return atomic.write_text(out / "report.html", "\n".join(parts))

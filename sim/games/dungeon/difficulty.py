@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from sim.core import stats  # noqa: E402
+from sim.core import atomic, stats  # noqa: E402
 from sim.core.batch import run_batch  # noqa: E402
 from sim.games.base import Game  # noqa: E402
 
@@ -49,6 +49,6 @@ def difficulty_chart(table: pd.DataFrame, path: Path) -> Path:
     ax.set_title("Würfel Dungeon: win rate by difficulty")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    atomic.save_figure(fig, path, dpi=110)
     plt.close(fig)
     return Path(path)

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from policies.dungeon.bots import EXPECTIMAX, POLICIES
-from sim.core import stats
+from sim.core import atomic, stats
 from sim.core.config import DicesimError
 from sim.core.events import Replay, RunLog, Section
 from sim.core.schema import Column
@@ -169,14 +169,14 @@ class Dungeon(Game):
         from sim.report.skill import balance_skill
 
         table = difficulty_table(self, cfg, ["vorschlag", "greedy"], max(1000, n // 4), seed)
-        table.to_csv(Path(out) / "difficulty.csv", index=False)
+        atomic.write_csv(table, Path(out) / "difficulty.csv")
         png = difficulty_chart(table, Path(out) / "win_rate_by_difficulty.png")
         lift = upgrade_lift(self, cfg, "vorschlag", max(1000, n // 4), seed, self.options["difficulty"])
-        lift.to_csv(Path(out) / "upgrade_lift.csv", index=False)
+        atomic.write_csv(lift, Path(out) / "upgrade_lift.csv")
         lift_png = upgrade_lift_chart(lift, Path(out) / "upgrade_lift.png")
         # the expert's picks: rollout plays ~100 runs/s, so a fortieth of the report's runs (500 at the default)
         picks = pick_rates(self, cfg, ["vorschlag", "rollout"], max(200, n // 40), seed, self.options["difficulty"])
-        picks.to_csv(Path(out) / "upgrade_picks.csv", index=False)
+        atomic.write_csv(picks, Path(out) / "upgrade_picks.csv")
         picks_png = pick_rate_chart(lift, picks, ["vorschlag", "rollout"], Path(out) / "upgrade_picks.png")
         return [
             ("Win rate by difficulty (vorschlag, greedy; same seeds)", png.name),

@@ -12,7 +12,6 @@ and its text in ``replay.py``.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from policies.dungeon24.bots import POLICIES
-from sim.core import stats
+from sim.core import atomic, stats
 from sim.core.config import DicesimError, config_hash
 from sim.core.events import RunLog, Section
 from sim.games.base import Game
@@ -81,10 +80,10 @@ class Dungeon24Game(Game):
         from sim.report.skill import balance_skill
 
         result = matchup(cfg, "heuristic", "greedy", max(500, n // 10), seed)
-        (Path(out) / "matchup.json").write_text(json.dumps(result, indent=2))
+        atomic.write_json(Path(out) / "matchup.json", result, indent=2)
         png = matchup_heatmap(result, Path(out) / "matchup.png")
         lift = ability_lift(cfg, "heuristic", "greedy", max(500, n // 10), seed)
-        (Path(out) / "ability_lift.json").write_text(json.dumps(lift, indent=2))
+        atomic.write_json(Path(out) / "ability_lift.json", lift, indent=2)
         lift_png = ability_lift_chart(lift, Path(out) / "ability_lift.png")
         return [
             ("People matchup: heuristic (rows) vs greedy (columns)", png.name),

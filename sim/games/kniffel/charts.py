@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from sim.core import atomic
 from sim.games.kniffel import rules as R  # noqa: E402
 from sim.games.kniffel.game import policy_label  # noqa: E402
 from sim.report import charts  # noqa: E402
@@ -58,6 +59,6 @@ def two_player_chart(result: dict, path: Path) -> Path:
     ax.set_xlabel("share of games: seat 1 wins (blue) · tie (grey) · seat 2 wins (orange)")
     ax.set_title(f"Kniffel, two players (the seed's Dice Party), {result['n']:,} games per pairing")
     fig.tight_layout()
-    fig.savefig(path, dpi=charts.DPI, bbox_inches="tight")
+    atomic.save_figure(fig, path, dpi=charts.DPI, bbox_inches="tight")
     plt.close(fig)
     return Path(path)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -10,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from policies.kniffel.bots import GREEDY, OPTIMAL, POLICIES, greedy_tables
-from sim.core import stats
+from sim.core import atomic, stats
 from sim.core.config import DicesimError, config_hash
 from sim.core.dice import dice_of, multisets
 from sim.core.events import RunLog, Section
@@ -198,7 +197,7 @@ class Kniffel(Game):
         from sim.report.skill import balance_skill
 
         result = self.two_player(cfg, n, seed)
-        (Path(out) / "two_player.json").write_text(json.dumps(result, indent=2))
+        atomic.write_json(Path(out) / "two_player.json", result, indent=2)
         png = two_player_chart(result, Path(out) / "two_player.png")
         return [("Two players (the seed's Dice Party): win rates per seat, seat advantage and ties; optimal maximises "
                  "the expected score, not the chance to win", png.name)] + balance_skill(self, cfg, out, n, seed)

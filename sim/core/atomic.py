@@ -1,0 +1,354 @@
+"""Output files written whole or not at all, and output folders written by one command at a time.
+
+Every file dicesim writes for a person (tables, charts, pages, manifests, sweep and tune state, copied configs) goes
+through :func:`writing`: the content goes to a hidden temporary name in the target's folder (``.NAME.PID.N.tmp``),
+is flushed to disk and renamed over the target (``os.replace``, atomic within one file system). A full disk, a
+crash or ``kill -9`` therefore leaves the previous file or none, never half of one, and a failed write removes its
+temporary file and raises :class:`OutputError` (a ``DicesimError``: one ``error:`` line, exit code 2) that names
+the file and the reason. No library among the dependencies does this, hence these few lines.
+
+:func:`output_folder` creates an output folder (refusing a file, a path under a file, an unwritable place) and
+holds its lock, ``.dicesim.lock`` (the writer's pid), while the command writes there: a second writer is refused in
+one line. The lock is an ``flock`` on that file, which the system releases when its process dies, so a lock left
+by a killed command is simply taken over (where ``fcntl`` is missing: a lock file whose pid no longer runs is).
+
+:func:`transaction` makes several files one write (a play's tables, metrics, charts, manifest and page): each file
+it replaces is kept as a hard link in the folder's journal ``.dicesim.tx`` (a new one is marked), so a failure puts
+the folder back as it was; a journal left by ``kill -9`` is undone when the folder is next locked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import itertools
+import json
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sim.core.config import DicesimError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: pid-file locks only
+    fcntl = None  # type: ignore[assignment]
+
+LOCK_NAME = ".dicesim.lock"
+TX_NAME = ".dicesim.tx"
+_counter = itertools.count()
+_held: dict[str, list[Any]] = {}  # resolved folder -> [thread id, depth, fd or None]
+_held_guard = threading.Lock()
+_tx = threading.local()  # .stack: the open transactions of this thread, [(folder, journal entries)]
+
+
+class OutputError(DicesimError):
+    """An output could not be written (disk full, no permission, a file where a folder belongs, a busy folder)."""
+
+
+def reason(e: OSError) -> str:
+    """The words of an OS error, without its errno and path (pyarrow's errors carry only a message)."""
+    code = e.errno
+    text = str(e)
+    if code is None and ("No space left" in text or "[Errno 28]" in text):
+        code = errno.ENOSPC
+    words = {errno.ENOSPC: "no space left on device", errno.EDQUOT: "disk quota exceeded",
+             errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+             errno.EROFS: "read-only file system", errno.ENOTDIR: "a part of the path is a file",
+             errno.EISDIR: "it is a folder", errno.ENAMETOOLONG: "the name is too long"}
+    if code in words:
+        return words[code]
+    return (e.strerror or (text.splitlines()[0] if text else type(e).__name__)).lower()
+
+
+def write_error(e: OSError, path: Path | str) -> OutputError:
+    """``no space left on device writing reports/x/runs.parquet``, as one line."""
+    return OutputError(f"{reason(e)} writing {path}")
+
+
+def _tmp_name(path: Path) -> Path:
+    return path.with_name(f".{path.name}.{os.getpid()}.{next(_counter)}.tmp")
+
+
+@contextlib.contextmanager
+def writing(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; when the block ends, flush it and rename it over ``path``.
+
+    On any failure the temporary file is removed and ``path`` keeps what it held; an OS error becomes one
+    :class:`OutputError`. The temporary name ends in ``.tmp``: a writer whose format follows the file name
+    (matplotlib) is given the format explicitly (:func:`save_figure`).
+    """
+    path = Path(path)
+    tmp = _tmp_name(path)
+    try:
+        yield tmp
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        _journal(path)
+        os.replace(tmp, path)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if isinstance(e, OSError):
+            raise write_error(e, path) from e
+        raise
+
+
+def _journal(path: Path) -> None:
+    """Inside a :func:`transaction` on a folder holding ``path``: keep the file being replaced (a hard link) or
+    mark it new, so that the transaction can put the folder back as it was."""
+    for folder, log in reversed(getattr(_tx, "stack", [])):
+        try:
+            rel = path.resolve().relative_to(folder.resolve())
+        except ValueError:
+            continue
+        keep = folder / TX_NAME / rel
+        keep.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            old = keep.with_name(keep.name + ".old")
+            if not old.exists():  # written twice in one transaction: the first version is the previous state
+                try:
+                    os.link(path, old)
+                except OSError:
+                    shutil.copy2(path, old)
+                log.append(old)
+        else:
+            new = keep.with_name(keep.name + ".new")
+            new.touch()
+            log.append(new)
+        return
+
+
+def _undo(folder: Path) -> None:
+    """Put back what an unfinished transaction on ``folder`` replaced or added (its journal ``.dicesim.tx``)."""
+    tx = folder / TX_NAME
+    for entry in sorted(tx.rglob("*"), reverse=True):
+        if not entry.is_file():
+            continue
+        target = folder / entry.relative_to(tx).with_suffix("")
+        if entry.suffix == ".old":
+            os.replace(entry, target)
+        elif entry.suffix == ".new":
+            target.unlink(missing_ok=True)
+    shutil.rmtree(tx, ignore_errors=True)
+
+
+def _recover(folder: Path) -> None:
+    """A killed transaction's journal: undone when it had not committed, dropped when it had."""
+    done = folder / (TX_NAME + ".done")
+    if done.exists():
+        shutil.rmtree(done, ignore_errors=True)
+    if (folder / TX_NAME).exists():
+        _undo(folder)
+
+
+@contextlib.contextmanager
+def transaction(folder: str | Path) -> Iterator[Path]:
+    """The files written into ``folder`` by the block land together or not at all: a failure (disk full, any
+    error, ``kill -9``: undone when the folder is next locked) leaves the folder as it was before the block."""
+    folder = Path(folder)
+    stack = _tx.__dict__.setdefault("stack", [])
+    if any(f == folder for f, _ in stack):  # part of the enclosing transaction on the same folder
+        yield folder
+        return
+    _recover(folder)
+    log: list[Path] = []
+    stack.append((folder, log))
+    try:
+        yield folder
+    except BaseException:
+        stack.pop()
+        with contextlib.suppress(OSError):
+            _undo(folder)
+        raise
+    stack.pop()
+    tx = folder / TX_NAME
+    if tx.exists():  # the commit: one rename, then the kept files go
+        done = folder / (TX_NAME + ".done")
+        os.replace(tx, done)
+        shutil.rmtree(done, ignore_errors=True)
+
+
+def write_bytes(path: str | Path, data: bytes) -> Path:
+    with writing(path) as tmp:
+        tmp.write_bytes(data)
+    return Path(path)
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    with writing(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return Path(path)
+
+
+def write_json(path: str | Path, obj: Any, **kw: Any) -> Path:
+    """``json.dumps(obj, **kw)`` written atomically."""
+    return write_text(path, json.dumps(obj, **kw))
+
+
+def write_parquet(df: Any, path: str | Path) -> Path:
+    with writing(path) as tmp:
+        df.to_parquet(tmp, index=False)
+    return Path(path)
+
+
+def write_csv(df: Any, path: str | Path) -> Path:
+    with writing(path) as tmp:
+        df.to_csv(tmp, index=False)
+    return Path(path)
+
+
+def write_feather(df: Any, path: str | Path) -> Path:
+    with writing(path) as tmp:
+        df.to_feather(tmp, compression="lz4")
+    return Path(path)
+
+
+def save_figure(fig: Any, path: str | Path, **kw: Any) -> Path:
+    """``fig.savefig`` to ``path`` atomically (the format from ``path``'s suffix)."""
+    path = Path(path)
+    with writing(path) as tmp:
+        fig.savefig(tmp, format=path.suffix.lstrip(".") or "png", **kw)
+    return path
+
+
+def copy_file(src: str | Path, dst: str | Path) -> Path:
+    with writing(dst) as tmp:
+        shutil.copyfile(src, tmp)
+    return Path(dst)
+
+
+def remove_stale(folder: Path) -> None:
+    """Temporary files a killed writer left in ``folder`` (call while holding its lock: none is anyone's now)."""
+    with contextlib.suppress(OSError):
+        for stale in folder.glob(".*.tmp"):
+            stale.unlink(missing_ok=True)
+
+
+def make_folder(out: str | Path, flag: str = "--out") -> Path:
+    """Create the output folder ``out`` (and its parents) or say in one line why it cannot be one."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"{flag} {out} is a file, not a folder")
+    for parent in out.parents:
+        if parent.exists() or parent.is_symlink():
+            if not parent.is_dir():
+                raise OutputError(f"{flag} {out} is under a file ({parent})")
+            break
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot create {flag} {out}: {reason(e)}") from e
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write into {flag} {out}: permission denied")
+    return out
+
+
+def _busy(out: Path, pid: str) -> OutputError:
+    who = f"pid {pid}" if pid else "another process"
+    return OutputError(f"{out} is being written by another dicesim command ({who}); wait for it or use another folder")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _acquire(out: Path) -> int | None:
+    """Take the folder's lock file; returns the open descriptor holding the ``flock`` (None without fcntl)."""
+    lock = out / LOCK_NAME
+    for _ in range(5):
+        try:
+            if fcntl is None:
+                fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            else:
+                fd = os.open(lock, os.O_CREAT | os.O_RDWR, 0o644)
+        except FileExistsError:  # no fcntl: a pid file; a dead writer's is taken over
+            pid = lock.read_text(errors="replace").strip() if lock.is_file() else ""
+            if pid.isdigit() and _pid_alive(int(pid)):
+                raise _busy(out, pid) from None
+            lock.unlink(missing_ok=True)
+            continue
+        except OSError as e:
+            raise OutputError(f"cannot lock {out}: {reason(e)}") from e
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                pid = os.read(fd, 32).decode(errors="replace").strip()
+                os.close(fd)
+                raise _busy(out, pid) from None
+            try:  # the holder before us may have removed the file after we opened it: lock the file now there
+                same = os.fstat(fd).st_ino == os.stat(lock).st_ino
+            except FileNotFoundError:
+                same = False
+            if not same:
+                os.close(fd)
+                continue
+            os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        if fcntl is None:
+            os.close(fd)
+            return None
+        return fd
+    raise _busy(out, "")
+
+
+@contextlib.contextmanager
+def folder_lock(out: str | Path) -> Iterator[Path]:
+    """Hold ``out``'s lock while the block writes there (re-entrant within one thread)."""
+    out = Path(out)
+    key = str(out.resolve())
+    me = threading.get_ident()
+    with _held_guard:
+        mine = _held.get(key)
+        if mine is not None:
+            if mine[0] != me:
+                raise _busy(out, str(os.getpid()))
+            mine[1] += 1
+    if mine is None:
+        fd = _acquire(out)
+        with _held_guard:
+            _held[key] = [me, 1, fd]
+        remove_stale(out)
+        with contextlib.suppress(OSError):
+            _recover(out)
+    try:
+        yield out
+    finally:
+        with _held_guard:
+            entry = _held[key]
+            entry[1] -= 1
+            last = entry[1] == 0
+            if last:
+                del _held[key]
+        if last:
+            with contextlib.suppress(OSError):
+                (out / LOCK_NAME).unlink()
+            if entry[2] is not None:
+                os.close(entry[2])
+
+
+@contextlib.contextmanager
+def output_folder(out: str | Path, flag: str = "--out") -> Iterator[Path]:
+    """Create ``out`` (see :func:`make_folder`) and hold its lock; a folder this call created is removed again
+    when the block fails before writing anything into it."""
+    out = Path(out)
+    existed = out.is_dir()
+    make_folder(out, flag)
+    try:
+        with folder_lock(out):
+            yield out
+    except BaseException:
+        if not existed:
+            with contextlib.suppress(OSError):
+                out.rmdir()  # only when empty
+        raise

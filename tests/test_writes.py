@@ -1,0 +1,308 @@
+"""Outputs are written whole or not at all, into a folder one command at a time (``sim.core.atomic``).
+
+Fault tests: a full disk (a small tmpfs where this process may mount one, and a writer that raises ENOSPC
+everywhere), ``--out`` a file, under a file or read-only, two writers on one folder, a stale lock of a dead process,
+``kill -9`` in the middle of writing a play's outputs. Each time: one ``error:`` line and exit code 2, no
+traceback, no temporary file, and the folder as it was before.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sim.core import atomic
+from tests.conftest import ROOT, cli_here, run_cli
+
+PLAY = ("play", "pig", "--policy", "hold-20", "--n", "1500", "--seed", "5")
+
+
+def state(folder: Path) -> dict[str, str]:
+    """Every file below ``folder`` (hidden ones included) with its content's hash."""
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def one_error(r: subprocess.CompletedProcess, needle: str) -> str:
+    assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr[-2000:]
+    assert "Traceback" not in r.stderr and needle in lines[0], lines[0]
+    assert len(lines[0]) < 300
+    return lines[0]
+
+
+@pytest.fixture()
+def tmpfs(tmp_path):
+    """Mount a tmpfs of the given size (KiB) and options; skipped where this process may not mount one."""
+    mounted = []
+
+    def mount(kib: int, opts: str = "") -> Path:
+        d = tmp_path / f"fs{len(mounted)}"
+        d.mkdir()
+        o = f"size={kib}k" + (f",{opts}" if opts else "")
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", o, "tmpfs", str(d)], capture_output=True, text=True)
+        if r.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here ({r.stderr.strip() or 'not root'}); the ENOSPC fakes cover it")
+        mounted.append(d)
+        return d
+
+    yield mount
+    for d in mounted:
+        subprocess.run(["umount", "-l", str(d)], capture_output=True)
+
+
+# --- the helper itself -------------------------------------------------------------------------------------------
+
+
+def test_a_failing_writer_leaves_the_previous_file_and_no_temporary(tmp_path):
+    p = atomic.write_text(tmp_path / "a.txt", "old")
+    with pytest.raises(RuntimeError), atomic.writing(p) as tmp:
+        tmp.write_text("half")
+        raise RuntimeError("writer crashed")
+    assert p.read_text() == "old" and state(tmp_path) == {"a.txt": hashlib.sha256(b"old").hexdigest()}
+    atomic.write_text(p, "new")
+    assert p.read_text() == "new" and [f.name for f in tmp_path.iterdir()] == ["a.txt"]
+
+
+def test_enospc_from_any_writer_is_one_line_and_keeps_the_old_file(tmp_path, monkeypatch):
+    p = atomic.write_csv(pd.DataFrame({"x": [1, 2]}), tmp_path / "t.csv")
+    before = state(tmp_path)
+
+    def full(self, path, *a, **k):
+        Path(path).write_text("x\n1\n")  # a part of the rows reached the disk
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", full)
+    with pytest.raises(atomic.OutputError, match=r"^no space left on device writing .*t\.csv$"):
+        atomic.write_csv(pd.DataFrame({"x": [3]}), p)
+    assert state(tmp_path) == before
+    # pyarrow says it without an errno
+    assert atomic.reason(OSError("IOError: [Errno 28] Error writing bytes to file")) == "no space left on device"
+
+
+def test_a_transaction_puts_the_folder_back(tmp_path):
+    atomic.write_text(tmp_path / "keep.txt", "1")
+    atomic.write_text(tmp_path / "change.txt", "old")
+    before = state(tmp_path)
+    with pytest.raises(OSError), atomic.transaction(tmp_path):
+        atomic.write_text(tmp_path / "change.txt", "new")
+        atomic.write_text(tmp_path / "change.txt", "newer")
+        atomic.write_text(tmp_path / "added.txt", "x")
+        raise OSError(errno.ENOSPC, "No space left on device")
+    assert state(tmp_path) == before
+    with atomic.transaction(tmp_path):
+        atomic.write_text(tmp_path / "change.txt", "new")
+    assert (tmp_path / "change.txt").read_text() == "new" and not (tmp_path / atomic.TX_NAME).exists()
+
+
+def test_enospc_during_play_outputs_keeps_the_previous_folder(tmp_path, monkeypatch):
+    out = tmp_path / "p"
+    r = cli_here(*PLAY, "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    before = state(out)
+    from matplotlib.figure import Figure
+
+    def full(self, fname, *a, **k):  # the tables and metrics are written; the disk fills at the charts
+        Path(fname).write_bytes(b"\x89PNG half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Figure, "savefig", full)
+    r = cli_here(*PLAY[:-1], "9", "--out", str(out))
+    one_error(r, "no space left on device writing")
+    monkeypatch.undo()
+    assert state(out) == before
+
+
+# --- a real full disk, a read-only one -----------------------------------------------------------------------------
+
+
+def test_disk_full_on_a_tmpfs(tmpfs):
+    small = tmpfs(64)
+    r = run_cli(*PLAY, "--out", str(small / "x"))
+    one_error(r, "no space left on device writing")
+    assert list(small.iterdir()) == []  # the folder it created is gone again
+
+    disk = tmpfs(1024)
+    out = disk / "x"
+    assert run_cli(*PLAY, "--out", str(out)).returncode == 0
+    before = state(out)
+    free = os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize
+    (disk / "filler").write_bytes(b"\0" * max(0, free - 40 * 1024))  # room for a few files, not a whole play
+    one_error(run_cli(*PLAY[:-1], "6", "--out", str(out)), "no space left on device writing")
+    assert state(out) == before
+
+
+def test_read_only_out(tmpfs):
+    ro = tmpfs(64, "ro")
+    one_error(run_cli(*PLAY, "--out", str(ro / "x")), "read-only file system")
+
+
+def test_out_is_a_file_or_under_one(tmp_path):
+    f = tmp_path / "f.txt"
+    f.write_text("mine")
+    for args, needle in [
+        ((*PLAY, "--out", str(f)), "is a file"),
+        ((*PLAY, "--out", str(f / "sub")), "is under a file"),
+        (("sweep", str(ROOT / "configs/sweeps/kniffel-bonus.toml"), "--out", str(f)), "is a file"),
+        (("configs", "--copy", str(f)), "is a file"),
+        (("configs", "--copy", str(f / "sub")), "is under a file"),
+    ]:
+        one_error(cli_here(*args), needle)
+    assert f.read_text() == "mine" and [p.name for p in tmp_path.iterdir()] == ["f.txt"]
+
+
+def test_configs_copy_writes_whole_files_and_no_temporaries(tmp_path):
+    r = cli_here("configs", "--copy", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    copied = sorted(p for p in (tmp_path / "c").rglob("*") if p.is_file())
+    assert copied and all(p.suffix == ".toml" for p in copied)
+    assert (tmp_path / "c/pig/default.toml").read_bytes() == (ROOT / "configs/pig/default.toml").read_bytes()
+
+
+# --- locks ---------------------------------------------------------------------------------------------------------
+
+HOLD = textwrap.dedent("""
+    import sys, time
+    from sim.core import atomic
+    with atomic.folder_lock(sys.argv[1]):
+        print("held", flush=True)
+        time.sleep(60)
+""")
+
+
+def test_a_second_writer_is_refused_in_one_line(tmp_path):
+    out = tmp_path / "busy"
+    out.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(out)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert (out / atomic.LOCK_NAME).read_text().strip() == str(holder.pid)
+        msg = one_error(cli_here(*PLAY, "--out", str(out)), "is being written by another dicesim command")
+        assert f"pid {holder.pid}" in msg
+        one_error(cli_here("sweep", str(ROOT / "configs/sweeps/kniffel-bonus.toml"), "--out", str(out)),
+                  "is being written by another dicesim command")
+    finally:
+        holder.kill()
+        holder.wait()
+    assert [p.name for p in out.iterdir()] == [atomic.LOCK_NAME]  # nothing else was written
+    # the holder died with the lock: the next writer takes it over and leaves no lock behind
+    r = cli_here(*PLAY, "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert not (out / atomic.LOCK_NAME).exists() and (out / "manifest.json").is_file()
+
+
+def test_a_lock_of_a_dead_process_is_taken_over(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    out = tmp_path / "stale"
+    out.mkdir()
+    (out / atomic.LOCK_NAME).write_text(f"{dead.pid}\n")
+    (out / ".runs-x.parquet.999.0.tmp").write_text("half a file of a killed writer")
+    r = cli_here(*PLAY, "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert not list(out.glob(".*")) and (out / "report.html").is_file()
+
+
+def test_another_thread_of_this_process_is_refused(tmp_path):
+    out = tmp_path / "t"
+    got, release = threading.Event(), threading.Event()
+
+    def hold():
+        with atomic.output_folder(out):
+            got.set()
+            release.wait(30)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    try:
+        assert got.wait(30)
+        with pytest.raises(atomic.OutputError, match="is being written by another dicesim command"):
+            with atomic.folder_lock(out):
+                pass
+        with atomic.folder_lock(tmp_path):  # another folder is free
+            pass
+    finally:
+        release.set()
+        t.join()
+    with atomic.folder_lock(out), atomic.folder_lock(out):  # re-entrant in one thread
+        pass
+    assert not (out / atomic.LOCK_NAME).exists()
+
+
+def test_two_sweeps_on_one_folder(tmp_path):
+    sweep = tmp_path / "s.toml"
+    sweep.write_text('game = "pig"\npolicies = ["hold-20"]\nn = 400000\nseed = 1\nchunk = 50000\n'
+                     '[grid]\n"policies.hold_at" = [15, 20, 25, 30]\n')
+    out = tmp_path / "out"
+    first = subprocess.Popen([sys.executable, "-c", "from sim.cli import main; main()", "sweep", str(sweep), "--out",
+                              str(out), "--json", "--no-report"], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env={**os.environ, "NUMBA_NUM_THREADS": "1"})
+    deadline = time.monotonic() + 120
+    while not (out / "sweep.json").is_file() and time.monotonic() < deadline and first.poll() is None:
+        time.sleep(0.01)
+    second = run_cli("sweep", str(sweep), "--out", str(out), "--overwrite", "--json")
+    stdout, stderr = first.communicate(timeout=300)
+    assert first.returncode == 0, stderr
+    if "is being written by another dicesim command" not in second.stderr:
+        pytest.skip("the first sweep finished before the second started (a very fast machine)")
+    one_error(second, "is being written by another dicesim command")
+    assert (out / "sweep.parquet").is_file() and not list(out.rglob("*.tmp")) and not list(out.glob(".dicesim*"))
+
+
+# --- kill -9 in the middle of writing ------------------------------------------------------------------------------
+
+SLOW_WRITE = textwrap.dedent("""
+    import sys, time
+    import pandas as pd
+    from sim import api
+    real = pd.DataFrame.to_csv
+    def slow(self, path, *a, **k):
+        real(self, path, *a, **k)
+        if str(path).endswith(".tmp") and "metrics" in str(path):
+            print("writing", flush=True)
+            time.sleep(60)
+    pd.DataFrame.to_csv = slow
+    api.play("pig", "hold-20", n=1500, seed=int(sys.argv[2]), out=sys.argv[1])
+""")
+
+
+def test_kill_9_while_writing_leaves_the_previous_outputs(tmp_path):
+    out = tmp_path / "k"
+    assert cli_here(*PLAY, "--out", str(out)).returncode == 0
+    before = state(out)
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_WRITE, str(out), "8"], cwd=ROOT, stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, "NUMBA_NUM_THREADS": "1"})
+    try:
+        assert proc.stdout.readline().strip() == "writing"  # the runs table is replaced already, metrics half
+        assert state(out) != before
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    with atomic.folder_lock(out):  # the next writer finds the journal and undoes the killed write
+        pass
+    assert state(out) == before
+    r = cli_here("report", str(out))
+    assert r.returncode == 0, r.stderr
+    assert not list(out.glob(".*"))
+
+
+def test_no_temporary_or_lock_left_after_a_sweep(tmp_path):
+    sweep = tmp_path / "s.toml"
+    sweep.write_text('game = "pig"\npolicies = ["hold-20"]\nn = 2000\nseed = 1\nchunk = 500\n'
+                     '[grid]\n"policies.hold_at" = [15, 25]\n')
+    r = cli_here("sweep", str(sweep), "--out", str(tmp_path / "o"), "--json")
+    assert r.returncode == 0, r.stderr
+    left = [p for p in (tmp_path / "o").rglob("*") if p.name.endswith(".tmp") or p.name.startswith(".dicesim")]
+    assert left == [] and (tmp_path / "o" / "report.html").is_file()
