@@ -461,7 +461,8 @@ def test_a_bad_targets_file_is_refused(tmp_path, text, word):
     assert word in line
 
 
-@pytest.mark.parametrize("args, word", [(("--n", "0"), "--n"), (("--n", "1e11"), "--force"), (("--n", "x"), "--n")])
+@pytest.mark.parametrize("args, word", [(("--n", "0"), "--n"), (("--n", "1e11"), "--force"), (("--n", "x"), "--n"),
+                                        (("--out", "tests"), "folder")])
 def test_check_refuses_a_bad_n(tmp_path, args, word):
     assert word in run(tmp_path, "check", "configs/targets/kniffel.toml", *args)
 
@@ -484,6 +485,8 @@ MANIFESTS = {
     "table-outside": json.dumps({"game": "kniffel", "tables": {"greedy": "../../etc/passwd"}}),
     "unknown-game": json.dumps({"game": "chess", "tables": {"greedy": "manifest.json"}}),
     "deep": "[" * 100_000 + "]" * 100_000,
+    "bad-config": json.dumps({"game": "kniffel", "tables": {"greedy": "manifest.json"}, "config": {"name": "dungeon"}}),
+    "bad-options": json.dumps({"game": "kniffel", "tables": {"greedy": "manifest.json"}, "options": {"players": 0}}),
 }
 
 
