@@ -40,7 +40,7 @@ def count_option(default: int | None, *names: str, help: str) -> Any:
 
         value = parse_count(text, flag)
         if value <= 0:
-            raise DicesimError(f"{flag} must be a positive whole number of runs, got {value}")
+            raise DicesimError(f"{flag} must be a positive number of runs, got {value}")
         return value
 
     return typer.Option(default, *names, parser=parse, help=f"{help} (a whole number; 2e4 means 20000)")

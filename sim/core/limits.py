@@ -42,7 +42,7 @@ def check_seed(seed: Any, what: str = "--seed") -> int:
 def check_n(n: Any, force: bool = False, what: str = "--n") -> int:
     """A number of runs: positive, at most ``MAX_RUNS`` unless ``force``, never above ``HARD_MAX_RUNS``."""
     if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
-        raise DicesimError(f"{what} must be a positive whole number of runs, got {short(n)}")
+        raise DicesimError(f"{what} must be a positive number of runs, got {short(n)}")
     check_runs(n, force, what)
     return n
 
