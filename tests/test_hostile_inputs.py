@@ -237,6 +237,7 @@ NUMBERS = [
     (("compare", "kniffel", "--policies", "greedy,random", "--seed", str(2**64), "--out", OUT), "--seed"),
     (("compare", "kniffel", "--policies", "greedy,random", "--chunk", "0", "--out", OUT), "--chunk"),
     (("compare", "kniffel", "--policies", "greedy,nope", "--n", "10", "--out", OUT), "unknown policy"),
+    (("compare", "kniffel", "--policies", ",,,", "--out", OUT), "--policies"),
     (("replay", "kniffel", "--run", "-1"), "--run"),
     (("replay", "kniffel", "--run", str(10**20)), "--run"),
     (("replay", "kniffel", "--run", str(2**53)), "--run"),
@@ -295,6 +296,8 @@ CALIBRATE = [
     (CAL[:4] + ("--field", "joker.mode", "--policy", "greedy"), "joker.mode"),
     (CAL[:4] + ("--field", "bonus.value", "--policy", "nope"), "unknown policy"),
     (CAL + ("--set", "bonus.threshold=nan"), "bonus.threshold"),
+    (CAL[:4] + ("--field", "name", "--policy", "greedy"), "not numeric"),
+    (CAL[:4] + ("--field", "bonus", "--policy", "greedy"), "not numeric"),
 ]
 
 
@@ -372,6 +375,10 @@ BAD_SWEEPS = [
     (SWEEP + '[[variants]]\nname = "a"\n[[variants]]\nname = "a"\n', "twice"),
     (SWEEP + '[[variants]]\nname = "a"\nset = {"bonus.value" = 1, bonus = {value = 2}}\n', "named twice"),
     (SWEEP, "grid"),
+    (SWEEP + '[grid]\n"options.players" = [0]\n', "--players"),
+    (SWEEP + '[grid]\n"bonus.value" = [[1, 2]]\n', "bonus.value"),
+    (SWEEP + '[[variants]]\nname = "a"\nconfig = "nope.toml"\n', "not found"),
+    (SWEEP + '[options]\nplayers = nan\n[grid]\n"bonus.value" = [25]\n', "players"),
     (SWEEP + 'bogus = 1\n[grid]\n"bonus.value" = [25]\n', "bogus"),
 ]
 
@@ -406,6 +413,8 @@ BAD_TUNES = [
     (TUNE + '[[target]]\npolicy = "nope"\nmetric = "mean_score"\nvalue = 210\n', "nope"),
     (TUNE, "target"),
     ('game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [0, nan]\n' + TARGET + "value = 210\n", "bonus.value"),
+    ('game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [0, 1e400]\n' + TARGET + "value = 210\n", "bonus.value"),
+    ('game = "kniffel"\nn = 100\n[fields]\n"name" = [0, 1]\n' + TARGET + "value = 210\n", "name"),
     ('game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [120, 0]\n' + TARGET + "value = 210\n", "bonus.value"),
     ('game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [0, 5000]\n' + TARGET + "value = 210\n", "bonus.value"),
     ('game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [0.5, 10]\n' + TARGET + "value = 210\n", "whole"),
@@ -449,6 +458,8 @@ BAD_TARGETS = [
     ('game = "kniffel"\n' + BAND + 'min = 1\nset = {"bonus.value" = 1, bonus = {value = 2}}\n', "named twice"),
     ('game = "chess"\n' + BAND + "min = 1\n", "chess"),
     (BAND + "min = 1\n", "game"),
+    ('game = "kniffel"\noptions = {players = 100}\n' + BAND + "min = 1\n", "--players"),
+    ('game = "kniffel"\n' + BAND + 'min = 1\nconfig = "nope.toml"\n', "not found"),
 ]
 
 

@@ -25,6 +25,8 @@ app = typer.Typer(
 
 ConfigOpt = typer.Option(None, "--config", help="TOML rules config (default: configs/GAME/default.toml)")
 SetOpt = typer.Option(None, "--set", help="override a config field, e.g. --set bonus.value=40 (repeatable)")
+
+
 def _seed(value: int | None) -> int | None:
     from sim.core.limits import check_seed
 

@@ -216,7 +216,7 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
         game = get_game(spec.game)
     except DicesimError as e:
         raise ConfigError(f"{source}: game: {e}") from None
-    runs = spec.n * spec.max_evals * sum(len(t.policy.split(",")) for t in spec.target)
+    runs = spec.n * spec.max_evals * len(spec.target)  # at most: targets of a group that share a policy share its runs
     try:
         limits.check_runs(runs, force, "n x max_evals x targets")
     except DicesimError as e:
