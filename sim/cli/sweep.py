@@ -42,11 +42,13 @@ def sweep(
     force: bool = ForceOpt,
 ) -> None:
     """Play a grid of config values (paired seeds) and write one row per grid point and policy."""
-    from sim.experiments.sweep import load_sweep, metric_names, run_sweep
+    from sim.experiments.sweep_spec import load_sweep  # checked before pandas and the runner are imported
 
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")
     s = load_sweep(sweep_file, force=force)
+    from sim.experiments.sweep import metric_names, run_sweep
+
     dest = out or Path("reports") / "sweeps" / sweep_file.stem
     r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=not as_json,
                   report=not no_report)

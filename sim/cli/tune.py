@@ -29,11 +29,12 @@ def tune(
 ) -> None:
     """Tune several config fields so that several targets hit their values (scipy search on paired seeds)."""
     from sim.core.config import DicesimError
-    from sim.experiments.tune import load_tune, result_json, run_tune
+    from sim.experiments.tune_file import load_tune  # checked before pandas and the search are imported
 
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")
     t = load_tune(tune_file, force=force)
+    from sim.experiments.tune import result_json, run_tune
     dest = out or Path("reports") / "tune" / tune_file.stem
     r = run_tune(t, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, log=not as_json,
                  report=not no_report)

@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from sim.core.config import ConfigError, DicesimError, Strict, config_hash
-from sim.experiments.sweep import _field_value
+from sim.experiments.sweep_spec import _field_value
 from sim.games.base import Game
 
 

@@ -225,6 +225,12 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
         spec = SweepFile.model_validate(data)
     except ValidationError as err:
         raise spec_error(source, err) from None
+    if spec.grid is not None and spec.variants is not None:
+        raise ConfigError(f"{source}: give either [grid] or [[variants]], not both")
+    grid = _grid(source, spec.grid) if spec.grid is not None else None
+    # the size before anything is built or imported: a 10^8-point grid or n = 10^15 answers at once
+    points_count = math.prod(len(v) for v in grid.values()) if grid is not None else len(spec.variants or [])
+    check_size(source, points_count, len(spec.policies), spec.n, force)
     try:
         game = get_game(spec.game)
     except DicesimError as e:
@@ -248,15 +254,12 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
     except DicesimError as e:
         raise ConfigError(f"{source}: config: {e}") from None
 
-    if spec.grid is not None and spec.variants is not None:
-        raise ConfigError(f"{source}: give either [grid] or [[variants]], not both")
     points: list[Point] = []
     fields: list[str] = []
     base_values: dict[str, Any] = {}
     if spec.variants is not None:
         if not spec.variants:
             raise ConfigError(f"{source}: [[variants]] is empty (no points to play)")
-        check_size(source, len(spec.variants), len(plan), spec.n, force)
         names = [v.name for v in spec.variants]
         dup = sorted({x for x in names if names.count(x) > 1})
         if dup:
@@ -272,19 +275,7 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
             except DicesimError as e:
                 raise ConfigError(f"{source}: variant {v.name!r}: {e}") from None
             points.append(Point(i, v.name, {}, v.name, sets, cpath, cfg, config_hash(cfg)))
-    elif spec.grid is not None:
-        try:
-            grid = flatten(spec.grid, leaf=lambda v: not isinstance(v, dict))
-        except ConfigError as e:
-            raise ConfigError(f"{source}: [grid] {e}") from None
-        if not grid:
-            raise ConfigError(f"{source}: [grid] is empty (name at least one field and its values)")
-        for key, values in grid.items():
-            if not isinstance(values, list):
-                raise ConfigError(f"{source}: [grid] {key} must be a list of values, got {limits.short(values)}")
-            if not values:
-                raise ConfigError(f"{source}: [grid] {key} has no values")
-        check_size(source, math.prod(len(v) for v in grid.values()), len(plan), spec.n, force)
+    elif grid is not None:
         for key, values in grid.items():
             seen = [toml_literal(v) for v in values]
             if len(set(seen)) != len(seen):
@@ -314,6 +305,22 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
         raise ConfigError(f"{source}: needs a [grid] over config fields or a list of [[variants]]")
     chunk = spec.chunk or game.chunk
     return Sweep(spec, source, game, options, plan, points, fields, base, base_values, chunk)
+
+
+def _grid(source: str, raw: dict[str, Any]) -> dict[str, list[Any]]:
+    """The ``[grid]`` as field -> values, each a non-empty list, each field named once."""
+    try:
+        grid = flatten(raw, leaf=lambda v: not isinstance(v, dict))
+    except ConfigError as e:
+        raise ConfigError(f"{source}: [grid] {e}") from None
+    if not grid:
+        raise ConfigError(f"{source}: [grid] is empty (name at least one field and its values)")
+    for key, values in grid.items():
+        if not isinstance(values, list):
+            raise ConfigError(f"{source}: [grid] {key} must be a list of values, got {limits.short(values)}")
+        if not values:
+            raise ConfigError(f"{source}: [grid] {key} has no values")
+    return grid
 
 
 OPTION_AXIS = "options."  # a [grid] key naming a game option (e.g. "options.difficulty"), not a config field

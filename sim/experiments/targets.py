@@ -39,7 +39,7 @@ from pydantic import Field, ValidationError
 
 from sim.core import limits
 from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, describe_validation_error, read_toml
-from sim.experiments.sweep import _resolve, flatten, point_config
+from sim.experiments.sweep_spec import _resolve, flatten, point_config
 from sim.games.base import Game
 
 

@@ -22,7 +22,7 @@ from pydantic import Field, ValidationError
 
 from sim.core import limits
 from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, read_toml
-from sim.experiments.sweep import _field_value, _resolve, flatten, point_config, spec_error
+from sim.experiments.sweep_spec import _field_value, _resolve, flatten, point_config, spec_error
 from sim.games.base import Game
 
 FORMAT = 1
@@ -212,15 +212,15 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
         spec = TuneFile.model_validate(data)
     except ValidationError as err:
         raise spec_error(source, err, "tune file") from None
-    try:
-        game = get_game(spec.game)
-    except DicesimError as e:
-        raise ConfigError(f"{source}: game: {e}") from None
     runs = spec.n * spec.max_evals * len(spec.target)  # at most: targets of a group that share a policy share its runs
     try:
         limits.check_runs(runs, force, "n x max_evals x targets")
     except DicesimError as e:
         raise ConfigError(f"{source}: {e}") from None
+    try:
+        game = get_game(spec.game)
+    except DicesimError as e:
+        raise ConfigError(f"{source}: game: {e}") from None
     base = _resolve(spec.config, base_dir)
     try:
         sets = flatten(spec.set)
