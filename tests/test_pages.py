@@ -227,7 +227,7 @@ def test_check_page(tmp_path):
 def test_api_sweep_calibrate_solve(tmp_path):
     import sim.experiments.sweep as sweep_module
 
-    assert callable(sim.experiments.sweep) and sweep_module.run_sweep  # both the API call and the module
+    assert callable(sim.sweep) and sweep_module.run_sweep  # both the API call and the module
     s = sim.sweep({"game": "kniffel", "policies": ["greedy"], "n": 300, "seed": 1, "metrics": ["mean_score"],
                    "grid": {"bonus.value": [25, 35]}}, out=tmp_path / "sw")
     assert len(s.table) == 2 and s.summary["rows"] == 2 and s.report.is_file()
