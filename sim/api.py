@@ -50,6 +50,15 @@ def _setup(game: str, config: str | Path | Strict | None, set_: SetArg, options:
     return g, g.load(config, _sets(set_)), opts
 
 
+def _check_job(n: int, seed: int, chunk: int | None, force: bool) -> None:
+    """The job's numbers within ``sim.core.limits`` (before any config is read or kernel loaded)."""
+    from sim.core import limits
+
+    limits.check_n(n, force)
+    limits.check_seed(seed)
+    limits.check_chunk(chunk)
+
+
 def _show(paths: list[Path]) -> None:
     """Display PNGs inline when running under IPython (a notebook); silently nothing elsewhere."""
     try:
@@ -139,13 +148,14 @@ class Result:
 
 def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | Path | Strict | None = None,
          set: SetArg = None, out: str | Path | None = None, chunk: int | None = None, scheduler: str | None = None,
-         progress: bool = False, backend: Any = None, **options: Any) -> Result:
+         progress: bool = False, backend: Any = None, force: bool = False, **options: Any) -> Result:
     """Play ``n`` runs of ``policy`` (``"a,b"``: one per seat); with ``out``, write tables, charts and report.html.
-    ``backend``: where chunks run (``sim.core.backends``; default this process, or Dask with ``scheduler``)."""
+    ``backend``: where chunks run (``sim.core.backends``; default this process, or Dask with ``scheduler``).
+    ``force``: play more runs than ``sim.core.limits.MAX_RUNS``."""
     from sim.core.backends import make_backend
-    from sim.core.batch import check_n, run_batch
+    from sim.core.batch import run_batch
 
-    check_n(n)
+    _check_job(n, seed, chunk, force)
     g, cfg, opts = _setup(game, config, set, options)
     seats = g.seat_policies(policy, opts)
     with _writing_to(out):
@@ -176,14 +186,13 @@ def _played(g, cfg: Strict, opts: dict[str, Any], policy: str, n: int, seed: int
 def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1,
             config: str | Path | Strict | None = None, set: SetArg = None, out: str | Path | None = None,
             chunk: int | None = None, scheduler: str | None = None, progress: bool = False, backend: Any = None,
-            **options: Any) -> Result:
+            force: bool = False, **options: Any) -> Result:
     """Play several policies on the same seeds; ``.summary["paired"]`` / ``.paired``: differences per run with
     95 % intervals for every headline metric (rates included). With ``out``, write the outputs."""
     from sim.core import experiment
     from sim.core.backends import make_backend
-    from sim.core.batch import check_n
 
-    check_n(n)
+    _check_job(n, seed, chunk, force)
     g, cfg, opts = _setup(game, config, set, options)
     with _writing_to(out):
         exp = experiment.compare(g, cfg, policies, n, seed, opts, chunk=chunk,
@@ -244,11 +253,12 @@ class SweepOutcome:
 
 def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resume: bool = False,
           overwrite: bool = False, scheduler: str | None = None, progress: bool = False,
-          report: bool = True) -> SweepOutcome:
-    """Run a sweep file (or the same content as a dict) into ``out`` (default: a temporary folder)."""
+          report: bool = True, force: bool = False) -> SweepOutcome:
+    """Run a sweep file (or the same content as a dict) into ``out`` (default: a temporary folder); ``force``: more
+    points or runs than ``sim.core.limits`` allows."""
     from sim.experiments.sweep import load_sweep, run_sweep, sweep_from_dict
 
-    s = sweep_from_dict(spec, source="sweep") if isinstance(spec, dict) else load_sweep(spec)
+    s = sweep_from_dict(spec, source="sweep", force=force) if isinstance(spec, dict) else load_sweep(spec, force)
     dest = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="dicesim-sweep-"))
     r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=progress, report=report)
     summary = {
@@ -325,7 +335,7 @@ class CalibrationOutcome:
 def calibrate(game: str, field: str, target: str | tuple[str, float], policy: str, n: int = 20_000, seed: int = 1,
               config: str | Path | None = None, set: SetArg = None, lo: float | None = None, hi: float | None = None,
               tol: float | None = None, max_evals: int = 30, scheduler: str | None = None, log: bool = False,
-              **options: Any) -> CalibrationOutcome:
+              force: bool = False, **options: Any) -> CalibrationOutcome:
     """The value of ``field`` where ``target`` (``"win_rate=0.5"`` or ``("win_rate", 0.5)``) is met for ``policy``."""
     from sim.core.backends import make_backend
     from sim.experiments.calibrate import calibrate as run_calibration
@@ -335,7 +345,7 @@ def calibrate(game: str, field: str, target: str | tuple[str, float], policy: st
     metric, value = parse_target(target) if isinstance(target, str) else (target[0], float(target[1]))
     c = run_calibration(get_game(game), field, metric, value, policy, n=n, seed=seed, config=config, sets=_sets(set),
                         options={k: v for k, v in options.items() if v is not None}, lo=lo, hi=hi, tol=tol,
-                        max_evals=max_evals, backend=make_backend(scheduler), log=log)
+                        max_evals=max_evals, backend=make_backend(scheduler), log=log, force=force)
     d = c.to_dict()
     table = pd.DataFrame([{"x": e["x"], "value": e["value"], "ci95_low": e["ci95"][0], "ci95_high": e["ci95"][1]}
                           for e in d["evaluations"]], columns=["x", "value", "ci95_low", "ci95_high"])

@@ -29,6 +29,10 @@ def runs(tmp_path_factory) -> tuple[dict[str, subprocess.CompletedProcess], Path
                     str(d / "compare"), "--json"),
         "replay": ("replay", "kniffel", "--seed", "1", "--run", "3", "--policy", "greedy"),
         "describe": ("describe", "kniffel", "--json"),
+        "sci-n": ("play", "kniffel", "--policy", "random", "--n", "5e2", "--seed", "4", "--no-report", "--json"),
+        "seed-2^63": ("play", "kniffel", "--policy", "greedy", "--n", "300", "--seed", str(2**63), "--no-report",
+                      "--json"),
+        "replay-max-seed": ("replay", "kniffel", "--seed", str(2**64 - 1), "--run", "3", "--policy", "greedy"),
         "solve": ("solve", "kniffel", "--json"),
     }
     return dict(zip(calls, run_clis(*calls.values()), strict=True)), d
@@ -79,6 +83,20 @@ def test_report_rebuilds_from_tables(runs, tmp_path):
     res = run_cli("report", str(tmp_path))
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "report.html").is_file() and (tmp_path / "score_distribution.png").is_file()
+
+
+def test_n_in_scientific_notation(runs):
+    """``--n 5e2`` is 500 runs: the same numbers as ``--n 500``."""
+    assert ok_json(runs[0]["sci-n"])["metrics"] == ok_json(runs[0]["same-a"])["metrics"]
+
+
+def test_seeds_up_to_2_64_play(runs):
+    """Seeds from 2^63 to 2^64 - 1 play on their own streams (they gave a numba TypingError)."""
+    out = ok_json(runs[0]["seed-2^63"])
+    assert out["seed"] == 2**63 and out["n"] == 300
+    res = runs[0]["replay-max-seed"]
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.count("Turn") == 13 and res.stdout.split("\n", 1)[1] != runs[0]["replay"].stdout.split("\n", 1)[1]
 
 
 def test_replay_shows_turns(runs):

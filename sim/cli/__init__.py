@@ -26,6 +26,14 @@ from sim.cli import play, single, extras, studio, sweep, tune, cache  # noqa: E4
 __all__ = ["app", "main", "JsonOpt", "SchedulerOpt"]
 
 
+MAX_LINE = 300  # characters of an error line, whatever a message carries (paths, values as typed)
+
+
+def _one_line(msg: str) -> str:
+    msg = " ".join(msg.split())
+    return msg if len(msg) <= MAX_LINE else msg[: MAX_LINE - 1] + "…"
+
+
 def main() -> None:
     """Entry point: typer app with one-line errors and exit code 2 for every user error."""
     try:
@@ -33,13 +41,13 @@ def main() -> None:
         if "sim.jit.tier" in sys.modules:  # the command compiled or loaded kernels of a tiered game
             sys.modules["sim.jit.tier"].after_command()
     except DicesimError as e:
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {_one_line(str(e))}", file=sys.stderr)
         sys.exit(2)
     except click_exc.ClickException as e:
         if type(e).__name__ == "NoArgsIsHelpError":
             print(e.format_message())
             sys.exit(0)
-        print(f"error: {e.format_message()}".replace("\n", " "), file=sys.stderr)
+        print(f"error: {_one_line(e.format_message())}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

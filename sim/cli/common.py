@@ -14,6 +14,7 @@ from typing import Any
 import typer
 
 from sim import games as _registry  # light: the registry imports no game
+from sim.core.config import DicesimError
 
 app = typer.Typer(
     add_completion=False,
@@ -25,7 +26,40 @@ app = typer.Typer(
 
 ConfigOpt = typer.Option(None, "--config", help="TOML rules config (default: configs/GAME/default.toml)")
 SetOpt = typer.Option(None, "--set", help="override a config field, e.g. --set bonus.value=40 (repeatable)")
-SeedOpt = typer.Option(1, "--seed", help="master seed; same seed, same numbers")
+
+
+def _seed(value: int | None) -> int | None:
+    from sim.core.limits import check_seed
+
+    return None if value is None else check_seed(value)
+
+
+def count_option(default: int | None, *names: str, help: str) -> Any:
+    """A number-of-runs option: a whole number as typed (``20000``, ``20_000``, ``2e4``), checked at once."""
+    flag = names[0]
+
+    def parse(text: Any) -> int:
+        from sim.core.limits import parse_count
+
+        value = parse_count(text, flag)
+        if value <= 0:
+            raise DicesimError(f"{flag} must be a positive number of runs, got {value}")
+        return value
+
+    return typer.Option(default, *names, parser=parse, help=f"{help} (a whole number; 2e4 means 20000)")
+
+
+def _chunk(value: int | None) -> int | None:
+    from sim.core.limits import check_chunk
+
+    return check_chunk(value)
+
+
+SeedOpt = typer.Option(1, "--seed", callback=_seed, help="master seed 0 .. 2^64-1; same seed, same numbers")
+ChunkOpt = typer.Option(None, "--chunk", callback=_chunk, help="runs per chunk, 1 .. 1,000,000 (does not change "
+                        "results)")
+ForceOpt = typer.Option(False, "--force", help="play a job above the limits (more than 10^10 runs, or more than "
+                        "10,000 sweep points)")
 JsonOpt = typer.Option(False, "--json", help="print exactly one JSON object on stdout")
 GAME_NAMES = " | ".join(_registry.GAMES)  # a command's game argument in its help: the registry's names
 SchedulerOpt = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, _emit, _jsonable, app, setup
+from sim.cli.common import ConfigOpt, ForceOpt, JsonOpt, SeedOpt, SetOpt, _emit, _jsonable, app, count_option, setup
 from sim.core.config import DicesimError
 
 
@@ -15,17 +15,18 @@ def matchup(
     game: str = typer.Argument("dungeon24", help="a two-player game with peoples (dungeon24)"),
     policy: str = typer.Option("heuristic", "--policy", help="policy A (rows)"),
     opponent: str = typer.Option("greedy", "--opponent", help="policy B (columns)"),
-    n: int = typer.Option(20_000, "--n", help="games per cell and seating"),
+    n: int = count_option(20_000, "--n", help="games per cell and seating"),
     seed: int = SeedOpt,
     config: Path | None = ConfigOpt,
     set_: list[str] | None = SetOpt,
     out: Path | None = typer.Option(None, "--out", help="folder for matchup.json and matchup.png"),
     as_json: bool = JsonOpt,
+    force: bool = ForceOpt,
 ) -> None:
     """The people matchup matrix: win rate of A's people (rows) vs B's people (columns), seat-swapped."""
-    from sim.core.batch import check_n
+    from sim.core.limits import check_n, check_runs
 
-    check_n(n)
+    check_runs(check_n(n, force) * 18, force, "--n x 9 pairings x 2 seatings")
     g, cfg, _ = setup(game, config, set_, {})
     if not g.supports("matchup"):
         raise DicesimError(f"{game} has no people matchup")

@@ -10,16 +10,20 @@ import typer
 
 from sim.cli.common import (
     GAME_NAMES,
+    ChunkOpt,
     ConfigOpt,
+    ForceOpt,
     JsonOpt,
     SchedulerOpt,
     SeedOpt,
     SetOpt,
     _emit,
     app,
+    count_option,
     metric_lines,
     with_game_options,
 )
+from sim.core.config import DicesimError
 
 
 @app.command()
@@ -27,24 +31,28 @@ from sim.cli.common import (
 def play(
     game: str = typer.Argument(..., help=GAME_NAMES),
     policy: str = typer.Option(..., "--policy", help="policy name (comma list: one per seat, cycled)"),
-    n: int = typer.Option(10_000, "--n", help="number of runs"),
+    n: int = count_option(10_000, "--n", help="number of runs"),
     seed: int = SeedOpt,
     config: Path | None = ConfigOpt,
     set_: list[str] | None = SetOpt,
     out: Path | None = typer.Option(None, "--out", help="output folder (default reports/GAME-POLICY)"),
     as_json: bool = JsonOpt,
     no_report: bool = typer.Option(False, "--no-report", help="skip tables, charts and report.html"),
-    chunk: int | None = typer.Option(None, "--chunk", help="runs per chunk (does not change results)"),
+    chunk: int | None = ChunkOpt,
     scheduler: str | None = SchedulerOpt,
+    force: bool = ForceOpt,
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Play N runs of one policy and report metrics (tables, charts, report.html in --out)."""
+    from sim.core.limits import check_n
+
+    check_n(n, force)
     from sim import api
     from sim.games import get_game
 
     dest = None if no_report else (out or Path("reports") / f"{game}-{policy.replace(',', '_')}")
     r = api.play(game, policy, n=n, seed=seed, config=config, set=set_, out=dest, chunk=chunk, scheduler=scheduler,
-                 progress=not as_json, **(game_opts or {}))
+                 progress=not as_json, force=force, **(game_opts or {}))
     g, summary, metrics = get_game(game), r.summary, r.summary["metrics"]
     human = "\n".join(
         [f"{g.title} · {policy} · n={n} · seed={seed} · {summary['runs_per_second']:,.0f} runs/s",
@@ -59,24 +67,28 @@ def play(
 def compare(
     game: str = typer.Argument(...),
     policies: str = typer.Option(..., "--policies", help="comma list, e.g. random,greedy,optimal"),
-    n: int = typer.Option(10_000, "--n"),
+    n: int = count_option(10_000, "--n", help="runs per policy"),
     seed: int = SeedOpt,
     config: Path | None = ConfigOpt,
     set_: list[str] | None = SetOpt,
     out: Path | None = typer.Option(None, "--out", help="output folder (default reports/GAME-compare)"),
     as_json: bool = JsonOpt,
     no_report: bool = typer.Option(False, "--no-report"),
-    chunk: int | None = typer.Option(None, "--chunk"),
+    chunk: int | None = ChunkOpt,
     scheduler: str | None = SchedulerOpt,
+    force: bool = ForceOpt,
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Play several policies on the same seeds (paired) and compare their metrics."""
+    from sim.core.limits import check_n, check_runs
+
+    check_runs(check_n(n, force) * max(1, len([p for p in policies.split(",") if p.strip()])), force)
     from sim import api
     from sim.games import get_game
 
     dest = None if no_report else (out or Path("reports") / f"{game}-compare")
     r = api.compare(game, policies, n=n, seed=seed, config=config, set=set_, out=dest, chunk=chunk,
-                    scheduler=scheduler, progress=not as_json, **(game_opts or {}))
+                    scheduler=scheduler, progress=not as_json, force=force, **(game_opts or {}))
     g, summary = get_game(game), r.summary
     results, paired = summary["policies"], summary["paired"]
     lines = [f"{g.title} · compare · n={n} · seed={seed} (same seeds for every policy)"]
@@ -110,13 +122,17 @@ def report(out: Path = typer.Argument(..., help="an output folder of play/compar
 
 @app.command()
 def balance(
-    n: int = typer.Option(20_000, "--n", help="runs per game and policy"),
+    n: int = count_option(20_000, "--n", help="runs per game and policy"),
     seed: int = SeedOpt,
     out: Path = typer.Option(Path("reports/latest"), "--out"),
     games: str | None = typer.Option(None, "--games", help="comma list (default: every game)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress or compile notices (also: dicesim --quiet)"),
+    force: bool = ForceOpt,
 ) -> None:
     """The default balance report over all games: reports/latest/report.html."""
+    from sim.core.limits import check_n
+
+    check_n(n, force)
     from sim.games import available
     from sim.jit import warmup
     from sim.jit.progress import set_quiet
@@ -125,8 +141,11 @@ def balance(
     if quiet:
         set_quiet(True)
     t0 = time.perf_counter()
-    names = games.split(",") if games else None
+    names = [g.strip() for g in games.split(",")] if games else None
     built = available()
+    unknown = [g for g in names or [] if g not in built]
+    if unknown or names == []:
+        raise DicesimError(f"--games: unknown game {unknown[0] if unknown else ''!r} (choose from {', '.join(built)})")
     warmup.start([g for g in names or built if g in built])  # cold kernels: compiled in parallel processes
     path = balance_report(out, n, seed, names)
     print(f"balance report: {path} ({time.perf_counter() - t0:.1f} s)")

@@ -9,7 +9,6 @@ from typing import Any
 import typer
 
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, _emit, _jsonable, app, setup, with_game_options
-from sim.core.config import DicesimError
 
 
 @app.command()
@@ -50,8 +49,9 @@ def replay(
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Show one run turn by turn, exactly as run --run of a batch with --seed (--json: the event records)."""
-    if run < 0:
-        raise DicesimError(f"--run must be >= 0, got {run}")
+    from sim.core.limits import check_run
+
+    check_run(run)
     opts = game_opts or {}
     g, cfg, options = setup(game, config, set_, opts)
     seats = g.seat_policies(policy or g.report_policies[-1], options)

@@ -17,6 +17,7 @@ import typer
 from sim.cli.common import (
     GAME_NAMES,
     ConfigOpt,
+    ForceOpt,
     JsonOpt,
     SchedulerOpt,
     SeedOpt,
@@ -24,8 +25,10 @@ from sim.cli.common import (
     _emit,
     _jsonable,
     app,
+    count_option,
     with_game_options,
 )
+from sim.core.config import DicesimError
 
 
 @app.command()
@@ -37,15 +40,16 @@ def sweep(
     scheduler: str | None = SchedulerOpt,
     as_json: bool = JsonOpt,
     no_report: bool = typer.Option(False, "--no-report", help="only the tables, no charts or report.html"),
+    force: bool = ForceOpt,
 ) -> None:
     """Play a grid of config values (paired seeds) and write one row per grid point and policy."""
-    from sim.experiments.sweep import load_sweep, metric_names, run_sweep
+    from sim.experiments.sweep_spec import load_sweep  # checked before pandas and the runner are imported
 
     if resume and overwrite:
-        from sim.core.config import DicesimError
-
         raise DicesimError("--resume and --overwrite exclude each other")
-    s = load_sweep(sweep_file)
+    s = load_sweep(sweep_file, force=force)
+    from sim.experiments.sweep import metric_names, run_sweep
+
     dest = out or Path("reports") / "sweeps" / sweep_file.stem
     r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=not as_json,
                   report=not no_report)
@@ -77,7 +81,7 @@ def calibrate(
     target: str = typer.Option(..., "--target", help="metric=value, e.g. win_rate=0.5"),
     field: str = typer.Option(..., "--field", help="the config field to tune, e.g. difficulty.normal.hp"),
     policy: str = typer.Option(..., "--policy", help="policy whose metric is tuned"),
-    n: int = typer.Option(20_000, "--n", help="runs per evaluation (all on the same seeds)"),
+    n: int = count_option(20_000, "--n", help="runs per evaluation (all on the same seeds)"),
     seed: int = SeedOpt,
     lo: float | None = typer.Option(None, "--lo", help="lower end of the search bracket"),
     hi: float | None = typer.Option(None, "--hi", help="upper end of the search bracket"),
@@ -88,19 +92,23 @@ def calibrate(
     as_json: bool = JsonOpt,
     scheduler: str | None = SchedulerOpt,
     out: Path | None = typer.Option(None, "--out", help="folder for calibration.json, .csv, .png and report.html"),
+    force: bool = ForceOpt,
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Find the value of one config field that makes a metric hit a target (bracketing search, paired seeds)."""
     from types import SimpleNamespace
 
-    from sim import api
-    from sim.experiments.calibrate import parse_target
-    from sim.games import get_game
+    from sim.experiments.calibrate import check_calibration, parse_target
 
     metric, value = parse_target(target)
+    check_calibration(n, seed, value, lo, hi, tol, max_evals, force)
+    from sim import api
+    from sim.games import get_game
+
     g = get_game(game)
     r = api.calibrate(game, field, (metric, value), policy, n=n, seed=seed, config=config, set=set_ or [], lo=lo,
-                      hi=hi, tol=tol, max_evals=max_evals, scheduler=scheduler, log=not as_json, **(game_opts or {}))
+                      hi=hi, tol=tol, max_evals=max_evals, scheduler=scheduler, log=not as_json, force=force,
+                      **(game_opts or {}))
     d = r.summary
     if out is not None:
         d["report"] = str(r.write(out))
@@ -123,19 +131,24 @@ def calibrate(
 def check(
     targets_file: Path = typer.Argument(..., help="targets file, e.g. configs/targets/kniffel.toml"),
     strict: bool = typer.Option(False, "--strict", help="also fail bands whose 95 % interval crosses an edge"),
-    n: int | None = typer.Option(None, "--n", help="override N for every target"),
+    n: int | None = count_option(None, "--n", help="override N for every target"),
     out: Path | None = typer.Option(None, "--out", help="also write the verdicts as CSV here (and a page as .html)"),
     as_json: bool = JsonOpt,
     scheduler: str | None = SchedulerOpt,
+    force: bool = ForceOpt,
 ) -> None:
     """Check balance target bands; exit 1 (with a table of the failing bands) when any fails."""
-    from sim.core.backends import make_backend
-    from sim.core.batch import check_n
-    from sim.experiments.targets import check_targets, load_targets, verdicts_json, verdicts_table
+    from sim.core import limits
 
     if n is not None:
-        check_n(n)
+        limits.check_n(n, force)
+    if out is not None and out.is_dir():
+        raise DicesimError(f"--out {out} is a folder; --out names the CSV file to write (and its .html page)")
+    from sim.core.backends import make_backend
+    from sim.experiments.targets import check_targets, load_targets, verdicts_json, verdicts_table
+
     bands = load_targets(targets_file)
+    limits.check_runs(sum(n or b.n for b in bands), force, "the targets' runs")
     verdicts = check_targets(bands, strict=strict, n=n, backend=make_backend(scheduler), progress=not as_json)
     failing = [v for v in verdicts if v.failing]
     if out:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from sim.cli.common import JsonOpt, SchedulerOpt, _emit, app
+from sim.cli.common import ForceOpt, JsonOpt, SchedulerOpt, _emit, app
 
 
 @app.command()
@@ -25,14 +25,16 @@ def tune(
     scheduler: str | None = SchedulerOpt,
     as_json: bool = JsonOpt,
     no_report: bool = typer.Option(False, "--no-report", help="only the tables and tuned.toml, no report.html"),
+    force: bool = ForceOpt,
 ) -> None:
     """Tune several config fields so that several targets hit their values (scipy search on paired seeds)."""
     from sim.core.config import DicesimError
-    from sim.experiments.tune import load_tune, result_json, run_tune
+    from sim.experiments.tune_file import load_tune  # checked before pandas and the search are imported
 
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")
-    t = load_tune(tune_file)
+    t = load_tune(tune_file, force=force)
+    from sim.experiments.tune import result_json, run_tune
     dest = out or Path("reports") / "tune" / tune_file.stem
     r = run_tune(t, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, log=not as_json,
                  report=not no_report)

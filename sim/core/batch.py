@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.core.config import DicesimError, Strict
+from sim.core import limits
+from sim.core.config import Strict
 from sim.games.base import Game
 
 DEFAULT_CHUNK = 65_536
@@ -30,8 +31,8 @@ def chunks(n: int, chunk: int) -> Iterator[tuple[int, int]]:
 
 
 def check_n(n: int) -> None:
-    if n <= 0:
-        raise DicesimError(f"--n must be a positive number of runs, got {n}")
+    """A positive number of runs below the hard limit (the command checked the soft one, with its --force)."""
+    limits.check_n(n, force=True)
 
 
 @dataclass
@@ -81,8 +82,11 @@ def run_batch(
     from sim.jit.warmup import wait_for
 
     check_n(n)
+    limits.check_seed(seed)
+    limits.check_chunk(chunk)
     backend = backend or LocalBackend()
-    jobs = [Job(cfg, policies, seed, start, count, options) for start, count in chunks(n, chunk)]
+    jobs = (Job(cfg, policies, seed, start, count, options) for start, count in chunks(n, chunk))  # lazy: n may be
+    n_jobs = -(-n // chunk)  # huge (--force), the jobs are made as the backend takes them
     wait_for(game.name, game.title)
     with compiling(game.name, game.title, game.compile_estimate_s):
         game.prepare(cfg, policies, options)
@@ -91,8 +95,8 @@ def run_batch(
     t0 = time.perf_counter()
     parts: dict[int, dict[str, Any]] = {}
     label = f"{game.name} {','.join(policies)}"
-    with progress_bar(len(jobs), label, progress) as bar:
-        task = bar.add_task("play", total=len(jobs))
+    with progress_bar(n_jobs, label, progress) as bar:
+        task = bar.add_task("play", total=n_jobs)
         for job, part in backend.run(game, jobs):
             parts[job.start] = part
             bar.advance(task)

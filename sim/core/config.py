@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import tomllib
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, TypeVar, get_args, get_origin
+from typing import Annotated, Any, TypeVar, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from annotated_types import Le, Lt
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic.fields import FieldInfo
 
 
 def _config_dir() -> Path:
@@ -38,10 +41,62 @@ class ConfigError(DicesimError):
     """A config file, override or value that cannot be used."""
 
 
-class Strict(BaseModel):
-    """Base for config sections: unknown keys are errors, values are checked strictly."""
+MAX_CONFIG_BYTES = 4 * 2**20  # a config, sweep, tune or targets file (the largest shipped one is 16 kB)
+MAX_DEPTH = 24  # tables and arrays nested deeper than this are refused (the shipped files nest 4 deep)
+MAX_MAGNITUDE = 1e15  # every number in a config: exact as a float and as an int64 in the kernels
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+def _numbers(value: Any, at: str = ""):
+    """(where, number) for every int and float in a plain value (lists and tables walked; models are checked by
+    their own fields)."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int | float):
+        yield at, value
+    elif isinstance(value, list | tuple):
+        for i, x in enumerate(value):
+            yield from _numbers(x, f"{at}[{i}]")
+    elif isinstance(value, dict):
+        for k, x in value.items():
+            yield from _numbers(x, f"{at}.{k}")
+
+
+class Strict(BaseModel):
+    """Base for config sections: unknown keys are errors, values are checked strictly; no number anywhere (list
+    entries and free-form tables included) may be NaN or infinite, or larger than ``MAX_MAGNITUDE``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _in_range(cls, v: Any, info: ValidationInfo) -> Any:
+        if _bounded(cls.model_fields[info.field_name]):  # its own range says what is allowed (seeds: below 2^64)
+            return v
+        for at, x in _numbers(v):
+            where = f"{at.lstrip('.')} = " if at else ""
+            if not math.isfinite(x):
+                raise ValueError(f"{where}{x!r}: numbers must be finite")
+            if abs(x) > MAX_MAGNITUDE:
+                raise ValueError(f"{where}{_short(x)}: numbers must lie within ±1e15")
+        return v
+
+
+def _bounded(field: FieldInfo) -> bool:
+    return any(isinstance(m, Le | Lt) for m in field.metadata)
+
+
+def _non_zero_sum(v: list[float]) -> list[float]:
+    if v and sum(v) <= 0:
+        raise ValueError("the weights must not all be 0")
+    return v
+
+
+NonNegative = Annotated[float, Field(ge=0)]
+Weights = Annotated[list[NonNegative], AfterValidator(_non_zero_sum)]
+"""Draw weights: each >= 0, not all 0 (a length, where the rules fix one, on the field)."""
+Prices = list[NonNegative]
+Seed = Annotated[int, Field(ge=0, lt=2**64)]
+"""A master seed: 0 .. 2^64 - 1 (``sim.core.limits``)."""
 
 
 def _field_type(node: Any, key: str) -> Any:
@@ -61,6 +116,14 @@ class GameConfig(Strict):
     name: str
     assumed: list[str] = Field(default_factory=list, description="dotted paths of values the seed does not fix")
 
+    @field_validator("name")
+    @classmethod
+    def _this_game(cls, v: str) -> str:
+        game = cls.model_fields["name"].default
+        if isinstance(game, str) and v != game:
+            raise ValueError(f"a {game} config must be named {game!r}")
+        return v
+
     @field_validator("assumed")
     @classmethod
     def known_paths(cls, v: list[str]) -> list[str]:
@@ -74,14 +137,57 @@ class GameConfig(Strict):
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
-    """Parse a TOML file; a missing or broken file is a ConfigError naming it."""
+    """Parse a TOML file; a missing, unreadable, oversized, non-UTF-8, broken or too deeply nested file is a
+    ConfigError naming it."""
     p = Path(path)
     if not p.is_file():
         raise ConfigError(f"config file not found: {p}")
     try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))
+        size = p.stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{p} is {size / 2**20:.1f} MB, more than a config file may be "
+                              f"({MAX_CONFIG_BYTES // 2**20} MB)")
+        raw = p.read_bytes()
+    except OSError as e:
+        raise ConfigError(f"cannot read {p}: {e.strerror or e}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{p} is not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start}); "
+                          "save it as UTF-8") from None
+    if "\0" in text:
+        raise ConfigError(f"{p} is not a text file (it holds NUL bytes)")
+    return parse_toml(text, str(p))
+
+
+def parse_toml(text: str, where: str) -> dict[str, Any]:
+    """``tomllib.loads`` with one-line errors: broken TOML, and nesting deeper than ``MAX_DEPTH`` (refused, not a
+    RecursionError)."""
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"broken TOML in {p}: {e}") from None
+        raise ConfigError(f"broken TOML in {where}: {_short(str(e), 120)}") from None
+    except RecursionError:
+        raise ConfigError(f"{where} nests arrays or tables deeper than {MAX_DEPTH} levels") from None
+    if _depth(data) > MAX_DEPTH:
+        raise ConfigError(f"{where} nests arrays or tables deeper than {MAX_DEPTH} levels")
+    return data
+
+
+def _depth(value: Any) -> int:
+    stack, top = [(value, 1)], 0
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict | list):
+            top = max(top, d)
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return top
+
+
+def _short(value: Any, width: int = 60) -> str:
+    """``repr`` (``str`` for text) cut to ``width`` characters, so an error line stays short whatever was typed."""
+    text = value if isinstance(value, str) and width > 60 else repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def parse_override(item: str) -> tuple[list[str], Any]:
@@ -95,6 +201,10 @@ def parse_override(item: str) -> tuple[list[str], Any]:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
         value = raw  # a bare word such as forced
+    except RecursionError:
+        value = None
+    if value is None or _depth(value) > MAX_DEPTH:
+        raise ConfigError(f"--set {path}: the value nests deeper than {MAX_DEPTH} levels")
     return path.split("."), value
 
 
@@ -126,15 +236,30 @@ def _field_model(model: Any, key: str) -> Any:
     return ann if isinstance(ann, type) and issubclass(ann, BaseModel) else True
 
 
-def describe_validation_error(err: ValidationError) -> str:
-    """One line naming the first bad field, its value and what is allowed."""
+MAX_ERROR = 200  # characters of an error line
+
+
+def describe_validation_error(err: ValidationError, kind: str = "config") -> str:
+    """One short line (at most ``MAX_ERROR`` characters) naming the first bad field, its value and what is allowed.
+    A check across fields (a model validator) names its fields itself: its message alone, never the whole input."""
     e = err.errors()[0]
-    field = ".".join(str(x) for x in e["loc"]) or "(top level)"
+    loc = e["loc"]
+    field = "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".") or "(top level)"
     if e["type"] == "extra_forbidden":
-        return f"unknown config field: {field}"
+        return _cut(f"unknown {kind} field: {field}")
     if e["type"] == "missing":
-        return f"missing config field: {field}"
-    return f"invalid value for {field}: {e.get('input')!r} ({e['msg']})"
+        return _cut(f"missing {kind} field: {field}")
+    msg = e["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    value = e.get("input")
+    if not loc and e["type"] in ("value_error", "assertion_error"):
+        return _cut(msg)
+    if isinstance(value, dict | BaseModel):  # a section's own check: its message, not the section
+        return _cut(f"invalid {field}: {msg}")
+    return _cut(f"invalid value for {field}: {_short(value)} ({msg})")
+
+
+def _cut(line: str) -> str:
+    return line if len(line) <= MAX_ERROR else line[: MAX_ERROR - 1] + "…"
 
 
 def validate(model: type[M], data: dict[str, Any]) -> M:

@@ -140,7 +140,9 @@ def decode(game: Any, log: RunLog, seed: int, run: int, policies: list[str]) -> 
 
 def replay(game: Any, cfg: Any, policies: list[str], seed: int, run: int, options: dict[str, Any]) -> Replay:
     """One run of a game that declares ``events``, decoded."""
-    return decode(game, game.replay_log(cfg, policies, seed, run, options), seed, run, policies)
+    from sim.core.limits import kernel_seed
+
+    return decode(game, game.replay_log(cfg, policies, kernel_seed(seed), run, options), seed, run, policies)
 
 
 def with_truncation(text: str, rep: Replay) -> str:

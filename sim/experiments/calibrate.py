@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from sim.core.config import ConfigError, DicesimError, Strict, config_hash
-from sim.experiments.sweep import _field_value
+from sim.experiments.sweep_spec import _field_value
 from sim.games.base import Game
 
 
@@ -87,6 +87,25 @@ def field_bounds(model: type[BaseModel], dotted: str) -> tuple[float, float]:
             return lo, hi
         node = info.annotation
     return lo, hi
+
+
+def check_calibration(n: int, seed: int, target: float, lo: float | None, hi: float | None, tol: float | None,
+                      max_evals: int, force: bool = False) -> None:
+    """A calibration's numbers within ``sim.core.limits``: before any config is read or a kernel loaded."""
+    from sim.core import limits
+
+    limits.check_n(n, force)
+    limits.check_seed(seed)
+    limits.check_finite(target, "--target value")
+    for name, v in (("--lo", lo), ("--hi", hi), ("--tol", tol)):
+        limits.check_finite(v, name)
+    if lo is not None and hi is not None and not lo < hi:
+        raise DicesimError(f"--lo must be below --hi, got [{lo:g}, {hi:g}]")
+    if tol is not None and tol < 0:
+        raise DicesimError(f"--tol must be >= 0, got {tol}")
+    if isinstance(max_evals, bool) or not isinstance(max_evals, int) or not 3 <= max_evals <= limits.MAX_EVALS:
+        raise DicesimError(f"--max-evals must be 3 .. {limits.MAX_EVALS:,}, got {max_evals!r}")
+    limits.check_runs(n * max_evals, force, "--n x --max-evals")
 
 
 def parse_target(text: str) -> tuple[str, float]:
@@ -162,15 +181,10 @@ def calibrate(
     max_evals: int = 30,
     backend: Any = None,
     log: bool = False,
+    force: bool = False,
 ) -> Calibration:
     """Find the value of ``fld`` where ``metric`` (for ``policy``) hits ``target``; see the module doc."""
-    from sim.core.batch import check_n
-
-    check_n(n)
-    if tol is not None and tol < 0:
-        raise DicesimError(f"--tol must be >= 0, got {tol}")
-    if max_evals < 3:
-        raise DicesimError(f"--max-evals must be at least 3, got {max_evals}")
+    check_calibration(n, seed, target, lo, hi, tol, max_evals, force)
     options = game.check_options(dict(options or {}))
     label, seats = game.compare_plan([policy], options)[0]
     sets = list(sets or [])

@@ -13,7 +13,17 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
-from sim.core.config import ROOT, ConfigError, DicesimError, Strict, config_hash, read_toml
+from sim.core import limits
+from sim.core.config import (
+    ROOT,
+    ConfigError,
+    DicesimError,
+    Seed,
+    Strict,
+    config_hash,
+    describe_validation_error,
+    read_toml,
+)
 from sim.games.base import Game
 
 SWEEP_JSON = "sweep.json"
@@ -36,9 +46,9 @@ class SweepFile(Strict):
 
     game: str
     policies: list[str] = Field(min_length=1)
-    n: int = Field(gt=0, description="runs per grid point and policy")
-    seed: int = Field(1, ge=0)
-    chunk: int | None = Field(None, gt=0, description="runs per task (default: the game's chunk)")
+    n: int = Field(gt=0, le=limits.HARD_MAX_RUNS, description="runs per grid point and policy")
+    seed: Seed = 1
+    chunk: int | None = Field(None, gt=0, le=limits.MAX_CHUNK, description="runs per task (default: the game's chunk)")
     config: str | None = Field(None, description="base config file (default: configs/GAME/default.toml)")
     grid: dict[str, Any] | None = None
     variants: list[Variant] | None = None
@@ -158,10 +168,10 @@ def flatten(d: dict[str, Any], prefix: str = "", leaf=lambda v: not isinstance(v
     out: dict[str, Any] = {}
     for k, v in d.items():
         key = f"{prefix}.{k}" if prefix else str(k)
-        if leaf(v) or not v:
-            out[key] = v
-        else:
-            out.update(flatten(v, key, leaf))
+        for name, x in ({key: v} if leaf(v) or not v else flatten(v, key, leaf)).items():
+            if name in out:
+                raise ConfigError(f"{name} is named twice (as a dotted key and in a table)")
+            out[name] = x
     return out
 
 
@@ -180,13 +190,7 @@ def _resolve(path: str | None, base_dir: Path | None) -> str | None:
 
 def spec_error(source: str, err: ValidationError, kind: str = "sweep file") -> DicesimError:
     """One line naming the first invalid field of a designer's file (sweep, tune) and what is wrong with it."""
-    e = err.errors()[0]
-    loc = ".".join(str(x) for x in e["loc"]) or "(top level)"
-    if e["type"] == "extra_forbidden":
-        return ConfigError(f"{source}: unknown {kind} field: {loc}")
-    if e["type"] == "missing":
-        return ConfigError(f"{source}: missing {kind} field: {loc}")
-    return ConfigError(f"{source}: invalid value for {loc}: {e.get('input')!r} ({e['msg']})")
+    return ConfigError(f"{source}: {describe_validation_error(err, kind)}")
 
 
 def point_config(game: Game, config_path: str | None, sets: dict[str, Any]) -> Strict:
@@ -194,13 +198,26 @@ def point_config(game: Game, config_path: str | None, sets: dict[str, Any]) -> S
     return game.load(config_path, [f"{k}={toml_literal(v)}" for k, v in sets.items()])
 
 
-def load_sweep(path: str | Path) -> Sweep:
-    """Read and validate a sweep file; every point's config is built and checked before any work."""
+def load_sweep(path: str | Path, force: bool = False) -> Sweep:
+    """Read and validate a sweep file; every point's config is built and checked before any work (``force``: more
+    points or runs than ``sim.core.limits`` allows)."""
     path = Path(path)
-    return sweep_from_dict(read_toml(path), str(path), path.resolve().parent)
+    return sweep_from_dict(read_toml(path), str(path), path.resolve().parent, force)
 
 
-def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path | None = None) -> Sweep:
+def check_size(source: str, points: int, policies: int, n: int, force: bool) -> None:
+    """A sweep's points and runs within ``sim.core.limits`` (refused before any point's config is built)."""
+    if points > limits.MAX_POINTS and not force:
+        raise ConfigError(f"{source}: {points:,} points is more than the limit of {limits.MAX_POINTS:,}; pass --force "
+                          "to sweep them anyway")
+    try:
+        limits.check_runs(points * policies * n, force, "points x policies x n")
+    except DicesimError as e:
+        raise ConfigError(f"{source}: {e}") from None
+
+
+def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path | None = None,
+                    force: bool = False) -> Sweep:
     """Validate a sweep given as a dict (the parsed TOML); errors name the file part and the field."""
     from sim.games import get_game
 
@@ -208,6 +225,12 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
         spec = SweepFile.model_validate(data)
     except ValidationError as err:
         raise spec_error(source, err) from None
+    if spec.grid is not None and spec.variants is not None:
+        raise ConfigError(f"{source}: give either [grid] or [[variants]], not both")
+    grid = _grid(source, spec.grid) if spec.grid is not None else None
+    # the size before anything is built or imported: a 10^8-point grid or n = 10^15 answers at once
+    points_count = math.prod(len(v) for v in grid.values()) if grid is not None else len(spec.variants or [])
+    check_size(source, points_count, len(spec.policies), spec.n, force)
     try:
         game = get_game(spec.game)
     except DicesimError as e:
@@ -231,8 +254,6 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
     except DicesimError as e:
         raise ConfigError(f"{source}: config: {e}") from None
 
-    if spec.grid is not None and spec.variants is not None:
-        raise ConfigError(f"{source}: give either [grid] or [[variants]], not both")
     points: list[Point] = []
     fields: list[str] = []
     base_values: dict[str, Any] = {}
@@ -244,25 +265,21 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
         if dup:
             raise ConfigError(f"{source}: variants: the name {dup[0]!r} is used twice")
         for i, v in enumerate(spec.variants):
-            sets = flatten(v.set)
+            try:
+                sets = flatten(v.set)
+            except ConfigError as e:
+                raise ConfigError(f"{source}: variant {v.name!r}: {e}") from None
             cpath = _resolve(v.config, base_dir) if v.config else base
             try:
                 cfg = point_config(game, cpath, sets)
             except DicesimError as e:
                 raise ConfigError(f"{source}: variant {v.name!r}: {e}") from None
             points.append(Point(i, v.name, {}, v.name, sets, cpath, cfg, config_hash(cfg)))
-    elif spec.grid is not None:
-        grid = flatten(spec.grid, leaf=lambda v: not isinstance(v, dict))
-        if not grid:
-            raise ConfigError(f"{source}: [grid] is empty (name at least one field and its values)")
+    elif grid is not None:
         for key, values in grid.items():
-            if not isinstance(values, list):
-                raise ConfigError(f"{source}: [grid] {key} must be a list of values, got {values!r}")
-            if not values:
-                raise ConfigError(f"{source}: [grid] {key} has no values")
             seen = [toml_literal(v) for v in values]
             if len(set(seen)) != len(seen):
-                raise ConfigError(f"{source}: [grid] {key} lists a value twice: {values!r}")
+                raise ConfigError(f"{source}: [grid] {key} lists a value twice: {limits.short(values)}")
             for v in values:  # one field at a time first, so the error names the field and the value
                 try:
                     if key.startswith(OPTION_AXIS):
@@ -270,7 +287,7 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
                     else:
                         point_config(game, base, {key: v})
                 except DicesimError as e:
-                    raise ConfigError(f"{source}: [grid] {key} = {v!r}: {e}") from None
+                    raise ConfigError(f"{source}: [grid] {key} = {limits.short(v)}: {e}") from None
             base_values[key] = (options.get(key[len(OPTION_AXIS):]) if key.startswith(OPTION_AXIS)
                                 else _field_value(base_cfg, key))
         fields = list(grid)
@@ -288,6 +305,22 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
         raise ConfigError(f"{source}: needs a [grid] over config fields or a list of [[variants]]")
     chunk = spec.chunk or game.chunk
     return Sweep(spec, source, game, options, plan, points, fields, base, base_values, chunk)
+
+
+def _grid(source: str, raw: dict[str, Any]) -> dict[str, list[Any]]:
+    """The ``[grid]`` as field -> values, each a non-empty list, each field named once."""
+    try:
+        grid = flatten(raw, leaf=lambda v: not isinstance(v, dict))
+    except ConfigError as e:
+        raise ConfigError(f"{source}: [grid] {e}") from None
+    if not grid:
+        raise ConfigError(f"{source}: [grid] is empty (name at least one field and its values)")
+    for key, values in grid.items():
+        if not isinstance(values, list):
+            raise ConfigError(f"{source}: [grid] {key} must be a list of values, got {limits.short(values)}")
+        if not values:
+            raise ConfigError(f"{source}: [grid] {key} has no values")
+    return grid
 
 
 OPTION_AXIS = "options."  # a [grid] key naming a game option (e.g. "options.difficulty"), not a config field

@@ -37,8 +37,9 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
-from sim.core.config import ConfigError, DicesimError, Strict, config_hash, read_toml
-from sim.experiments.sweep import _resolve, flatten, point_config
+from sim.core import limits
+from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, describe_validation_error, read_toml
+from sim.experiments.sweep_spec import _resolve, flatten, point_config
 from sim.games.base import Game
 
 
@@ -52,16 +53,16 @@ class Target(Strict):
     config: str | None = None
     set: dict[str, Any] = {}
     options: dict[str, Any] | None = None
-    n: int | None = Field(None, gt=0)
-    seed: int | None = Field(None, ge=0)
+    n: int | None = Field(None, gt=0, le=limits.HARD_MAX_RUNS)
+    seed: Seed | None = None
 
 
 class TargetsFile(Strict):
     title: str | None = None
     description: str | None = None
     game: str | None = None
-    n: int = Field(20_000, gt=0)
-    seed: int = Field(1, ge=0)
+    n: int = Field(20_000, gt=0, le=limits.HARD_MAX_RUNS)
+    seed: Seed = 1
     config: str | None = None
     options: dict[str, Any] = {}
     target: list[Target] = Field(min_length=1)
@@ -121,13 +122,7 @@ def load_targets(path: str | Path) -> list[Band]:
     try:
         spec = TargetsFile.model_validate(data)
     except ValidationError as err:
-        e = err.errors()[0]
-        loc = ".".join(str(x) for x in e["loc"]) or "(top level)"
-        if e["type"] == "extra_forbidden":
-            raise ConfigError(f"{src}: unknown targets file field: {loc}") from None
-        if e["type"] == "missing":
-            raise ConfigError(f"{src}: missing targets file field: {loc}") from None
-        raise ConfigError(f"{src}: invalid value for {loc}: {e.get('input')!r} ({e['msg']})") from None
+        raise ConfigError(f"{src}: {describe_validation_error(err, 'targets file')}") from None
     bands = []
     base_dir = path.resolve().parent
     for i, t in enumerate(spec.target):

@@ -135,7 +135,7 @@ class Evaluator:
             }
             if tune.base_config:
                 data["config"] = tune.base_config
-            sweep = sweep_from_dict(data, f"{tune.source} evaluation {k}")
+            sweep = sweep_from_dict(data, f"{tune.source} evaluation {k}", force=True)  # the tune checked its size
             r = run_sweep(sweep, self.out / "evals" / f"e{k:04d}" / f"g{g.index}", resume=True,
                           scheduler=self.scheduler, progress=False, report=False)
             for t in tune.targets:

@@ -20,8 +20,9 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from sim.core.config import ConfigError, DicesimError, Strict, config_hash, read_toml
-from sim.experiments.sweep import _field_value, _resolve, flatten, point_config, spec_error
+from sim.core import limits
+from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, read_toml
+from sim.experiments.sweep_spec import _field_value, _resolve, flatten, point_config, spec_error
 from sim.games.base import Game
 
 FORMAT = 1
@@ -49,16 +50,16 @@ class TuneFile(Strict):
     title: str | None = None
     description: str | None = None
     game: str
-    n: int = Field(gt=0, description="runs per evaluation and target group")
-    seed: int = Field(1, ge=0)
-    chunk: int | None = Field(None, gt=0)
+    n: int = Field(gt=0, le=limits.HARD_MAX_RUNS, description="runs per evaluation and target group")
+    seed: Seed = 1
+    chunk: int | None = Field(None, gt=0, le=limits.MAX_CHUNK)
     config: str | None = None
     set: dict[str, Any] = {}
     fields: dict[str, Any]
     start: dict[str, Any] = {}
     target: list[TargetSpec] = Field(min_length=1)
     method: Literal["nelder-mead", "powell"] = "nelder-mead"
-    max_evals: int = Field(40, ge=2, le=10_000)
+    max_evals: int = Field(40, ge=2, le=limits.MAX_EVALS)
 
 
 @dataclass(frozen=True)
@@ -158,11 +159,11 @@ def is_rate(metric: str) -> bool:
     return metric.endswith("_rate") or "_rate_" in metric
 
 
-def load_tune(path: str | Path, probe: bool = True) -> Tune:
+def load_tune(path: str | Path, probe: bool = True, force: bool = False) -> Tune:
     """Read and validate a tune file; fields, bounds, targets and (with ``probe``) metrics are checked before any
-    work."""
+    work (``force``: more runs than ``sim.core.limits`` allows)."""
     path = Path(path)
-    return tune_from_dict(read_toml(path), str(path), path.resolve().parent, probe)
+    return tune_from_dict(read_toml(path), str(path), path.resolve().parent, probe, force)
 
 
 def _is_number(v: Any) -> bool:
@@ -199,7 +200,7 @@ def _check_field(tune_game: Game, base: str | None, sets: dict[str, Any], base_c
 
 
 def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | None = None,
-                   probe: bool = True) -> Tune:
+                   probe: bool = True, force: bool = False) -> Tune:
     """Validate a tune given as a dict (the parsed TOML); errors name the file part and the field.
 
     With ``probe`` a few runs per target group at the start values check that the game reports every
@@ -211,21 +212,30 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
         spec = TuneFile.model_validate(data)
     except ValidationError as err:
         raise spec_error(source, err, "tune file") from None
+    runs = spec.n * spec.max_evals * len(spec.target)  # at most: targets of a group that share a policy share its runs
+    try:
+        limits.check_runs(runs, force, "n x max_evals x targets")
+    except DicesimError as e:
+        raise ConfigError(f"{source}: {e}") from None
     try:
         game = get_game(spec.game)
     except DicesimError as e:
         raise ConfigError(f"{source}: game: {e}") from None
     base = _resolve(spec.config, base_dir)
-    sets = flatten(spec.set)
+    try:
+        sets = flatten(spec.set)
+        raw_fields = flatten(spec.fields, leaf=lambda v: not isinstance(v, dict))
+        starts = flatten(spec.start)
+        target_sets = [flatten(t.set) for t in spec.target]
+    except ConfigError as e:
+        raise ConfigError(f"{source}: {e}") from None
     try:
         base_cfg = point_config(game, base, sets)
     except DicesimError as e:
         raise ConfigError(f"{source}: config/set: {e}") from None
 
-    raw_fields = flatten(spec.fields, leaf=lambda v: not isinstance(v, dict))
     if not raw_fields:
         raise ConfigError(f"{source}: [fields] is empty (name at least one field and its bounds [low, high])")
-    starts = flatten(spec.start)
     extra = sorted(set(starts) - set(raw_fields))
     if extra:
         raise ConfigError(f"{source}: [start] {extra[0]} is not a tuned field")
@@ -247,8 +257,8 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
         try:
             options = game.check_options(dict(t.options))
             label = game.compare_plan([t.policy], options)[0][0]
-            tsets = {**sets, **flatten(t.set)}
-            both = sorted(tuned & set(flatten(t.set)))
+            tsets = {**sets, **target_sets[i]}
+            both = sorted(tuned & set(target_sets[i]))
             if both:
                 raise ConfigError(f"set fixes {both[0]}, which is tuned")
             point_config(game, base, tsets)

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from sim.core.config import DicesimError, Strict, load_config
+from sim.core.limits import kernel_seed
 from sim.core.schema import Column, pack
 from sim.games.options import Option
 
@@ -152,7 +153,9 @@ class Game:
     def simulate(
         self, cfg: Strict, policies: list[str], seed: int, start: int, count: int, options: dict[str, Any]
     ) -> dict[str, np.ndarray]:
-        """The named per-run table of a chunk: ``play_chunk`` packed by ``table_columns``."""
+        """The named per-run table of a chunk: ``play_chunk`` packed by ``table_columns`` (the seed as the kernels
+        take it: ``sim.core.limits.kernel_seed``)."""
+        seed = kernel_seed(seed)
         return pack(self.table_columns(cfg, options), self.play_chunk(cfg, policies, seed, start, count, options))
 
     def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: Strict) -> dict[str, dict[str, Any]]:

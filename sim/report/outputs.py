@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from pydantic import ValidationError
 
 from sim.core import atomic
+from sim.core.config import ConfigError, DicesimError, describe_validation_error
 from sim.games import get_game
 from sim.games.base import Game
 from sim.report.pages import STYLE, caption_of  # noqa: F401  (STYLE: the shared look, used by other pages)
@@ -91,21 +93,34 @@ def json_default(o: Any) -> Any:
 def load_manifest(out: Path) -> dict[str, Any]:
     path = Path(out) / "manifest.json"
     if not path.is_file():
-        from sim.core.config import DicesimError
-
         raise DicesimError(f"no manifest.json in {out} (not an output folder of dicesim play/compare)")
-    return json.loads(path.read_text())
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise DicesimError(f"{path} is not a manifest dicesim can read ({type(e).__name__})") from None
+    tables = manifest.get("tables") if isinstance(manifest, dict) else None
+    if not (isinstance(tables, dict) and tables and isinstance(manifest.get("game"), str)
+            and all(isinstance(f, str) and "/" not in f and "\\" not in f and (Path(out) / f).is_file()
+                    for f in tables.values())):
+        raise DicesimError(f"{path} does not name a game and its stored tables in {out}")
+    return manifest
 
 
 def build_report(out: Path) -> Path:
     """(Re)build charts and report.html of an output folder from its stored tables."""
     out = Path(out)
     manifest = load_manifest(out)
-    with atomic.folder_lock(out), atomic.transaction(out):
-        game = get_game(manifest["game"])
-        tables = {label: pd.read_parquet(out / f) for label, f in manifest["tables"].items()}
-        options = manifest.get("options", {})
+    game = get_game(manifest["game"])
+    options = manifest.get("options", {})
+    if not isinstance(options, dict):
+        raise DicesimError(f"{out / 'manifest.json'}: options must be a table, got {type(options).__name__}")
+    options = game.check_options(options)
+    try:
         cfg = game.Config.model_validate(manifest["config"]) if "config" in manifest else game.load()
+    except ValidationError as err:
+        raise ConfigError(f"{out / 'manifest.json'}: {describe_validation_error(err)}") from None
+    with atomic.folder_lock(out), atomic.transaction(out):
+        tables = {label: pd.read_parquet(out / f) for label, f in manifest["tables"].items()}
         charts = game.charts(tables, out, options, cfg)
         metrics = pd.read_csv(out / "metrics.csv")
         page = render_html(manifest, metrics, [Path(c).name for c in charts], out)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from math import gcd
-from typing import Literal
+from typing import Annotated, Literal
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from sim.core.config import ConfigError, GameConfig, Strict
+from sim.core.config import GameConfig, Strict
 from sim.core.skill import Skill, freeze_skill
 from sim.games.dadox import rules as R
 
@@ -51,7 +51,7 @@ class Game(Strict):
 
 
 class Policies(Strict):
-    threshold: list[int] = Field(
+    threshold: list[Annotated[int, Field(ge=0, le=1_000_000)]] = Field(
         [300, 300, 400, 600, 1500, 3000], min_length=6, max_length=6,
         description="threshold policy: bank once the turn total reaches this, by dice left to throw (1..6)",
     )
@@ -76,6 +76,13 @@ class DadoxConfig(GameConfig):
     solver: Solver = Solver()
     skill: Skill = Skill()
 
+    @model_validator(mode="after")
+    def _reachable_target(self):
+        u = self.unit()
+        if self.goal.exact and self.goal.target % u:
+            raise ValueError(f"goal.target: {self.goal.target} cannot be hit exactly (scores move in {u}s)")
+        return self
+
     def unit(self) -> int:
         """The points grid: every score, turn total and target is a multiple of it."""
         s = self.scoring
@@ -87,11 +94,7 @@ class DadoxConfig(GameConfig):
 
 def freeze(cfg: DadoxConfig) -> np.ndarray:
     """The rule numbers as the int64 array ``rp`` the kernels read (indices ``R.RP_*``)."""
-    u = cfg.unit()
-    if cfg.goal.exact and cfg.goal.target % u:
-        raise ConfigError(
-            f"invalid value for goal.target: {cfg.goal.target} cannot be hit exactly (scores move in {u}s)"
-        )
+    u = cfg.unit()  # the model checked that an exact target can be hit
     rp = np.zeros(R.RP_SIZE, dtype=np.int64)
     s = cfg.scoring
     rp[R.RP_SINGLE_1] = s.single_1

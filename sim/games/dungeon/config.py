@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from sim.core.config import GameConfig, Strict
+from sim.core.config import GameConfig, NonNegative, Prices, Strict, Weights
 from sim.core.skill import Skill
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.layout import *  # noqa: F403 - the index names, re-exported
@@ -106,7 +106,7 @@ class Section(Strict):
 
 
 class Events(Strict):
-    weights: list[float] = Field(min_length=3, max_length=3, description="opferaltar, joker_haendler, verfluchte_truhe")
+    weights: Weights = Field(min_length=3, max_length=3, description="opferaltar, joker_haendler, verfluchte_truhe")
     altar_lp: int = Field(6, ge=0, le=10_000)
     altar_attack: int = Field(1, ge=0, le=1000)
     joker_haendler_coins: int = Field(70, ge=0, le=10_000)
@@ -128,7 +128,7 @@ class Path(Strict):
 
 class Coins(Strict):
     action_base: int = Field(6, ge=0, le=10_000)
-    steps: list[float] = Field(min_length=1, max_length=20)
+    steps: list[NonNegative] = Field(min_length=1, max_length=20)
     step_rounding: Literal["floor", "round"] = "floor"
     fight_cap: int = Field(120, ge=0, le=1_000_000)
     boss_fight_cap: int = Field(160, ge=0, le=1_000_000)
@@ -222,7 +222,7 @@ class DiceBonus(Strict):
 class Rewards(Strict):
     enabled: bool = True
     offers: int = Field(3, ge=1, le=MAX_OFFERS)
-    rarity_weights: list[float] = Field(min_length=3, max_length=3, description="haeufig, selten, episch")
+    rarity_weights: Weights = Field(min_length=3, max_length=3, description="haeufig, selten, episch")
     item_chance: float = Field(0.25, ge=0, le=1, description="a slot from item_from_slot on is a joker/dice bonus")
     item_from_slot: int = Field(2, ge=1, le=MAX_OFFERS)
     joker_share: float = Field(0.5, ge=0, le=1, description="an item slot is a joker with this chance, else dice bonus")
@@ -234,7 +234,7 @@ class Market(Strict):
     enabled: bool = True
     after_rooms: list[int] = Field(default_factory=list)
     upgrades: int = Field(3, ge=0, le=MAX_STOCK - 2)
-    prices: list[float] = Field(min_length=3, max_length=3, description="haeufig, selten, episch")
+    prices: Prices = Field(min_length=3, max_length=3, description="haeufig, selten, episch")
     joker_pack: float = Field(40, ge=0, le=1e6)
     joker_pack_size: int = Field(1, ge=1, le=MAX_JOKERS)
     dice_pack: float = Field(60, ge=0, le=1e6)
@@ -363,7 +363,7 @@ class DungeonConfig(GameConfig):
     def _links(self):
         for name in self.loadout.upgrades:
             if name not in self.upgrades:
-                raise ValueError(f"loadout.upgrades names unknown upgrade {name!r}")
+                raise ValueError(f"loadout.upgrades names unknown upgrade {name!r} (see [upgrades])")
         for room, boss in self.rooms.bosses.items():
             if not room.isdigit() or not 1 <= int(room) <= self.rooms.count:
                 raise ValueError(f"rooms.bosses: {room!r} is not a room number 1..{self.rooms.count}")
@@ -386,16 +386,12 @@ class DungeonConfig(GameConfig):
         if len(self.loadout.jokers) > self.rewards.max_jokers:
             raise ValueError("loadout.jokers holds more than rewards.max_jokers")
         if self.mastery.kind and self.mastery.kind not in R.KINDS:
-            raise ValueError(f"mastery.kind must be '' or one of {', '.join(R.KINDS)}, got {self.mastery.kind!r}")
+            raise ValueError(f"mastery.kind: {self.mastery.kind!r} is not '' or a combo kind ({', '.join(R.KINDS)})")
         for r in self.market.after_rooms:
             if not 1 <= r <= self.rooms.count:
                 raise ValueError(f"market.after_rooms: {r} is not a room number 1..{self.rooms.count}")
-        if sum(self.rewards.rarity_weights) <= 0:
-            raise ValueError("rewards.rarity_weights must not all be 0")
         if self.rewards.max_jokers > 0 and not self.jokers:
             raise ValueError("rewards.max_jokers > 0 needs at least one joker in [jokers]")
-        if sum(self.path.events.weights) <= 0:
-            raise ValueError("path.events.weights must not all be 0")
         return self
 
 

@@ -8,6 +8,7 @@ import numpy as np
 from policies.dungeon24.bots import POLICIES
 from policies.skill import SK_OPPONENTS, SK_PLAYER
 from sim.core.config import DicesimError, config_hash
+from sim.core.limits import kernel_seed
 from sim.core.schema import Column
 from sim.games.dungeon24 import play
 from sim.games.dungeon24 import rules as R
@@ -89,6 +90,6 @@ def run_games(cfg: Dungeon24Config, pols: list[str], people: list[int], seed: in
     for s, perm in enumerate(perms or [None, None]):
         if perm is not None:
             pf[s] = perm
-    return play.play_batch(seed, start, count, pol_ids, ppl, abil, pf, rp, cards)
+    return play.play_batch(kernel_seed(seed), start, count, pol_ids, ppl, abil, pf, rp, cards)
 
 

@@ -1,0 +1,109 @@
+"""The limits a command's numbers must keep, checked before any work (pure Python: the command line checks them
+before it imports numpy, pandas or a kernel).
+
+- seeds: whole numbers 0 .. 2^64 - 1. The streams (``sim.core.rng.stream_key``) hash ``uint64(seed)``; the kernels
+  take the seed as an int64, so :func:`kernel_seed` hands a seed from 2^63 on over as the int64 with the same 64
+  bits: a seed below 2^63 reaches the kernels unchanged, one above gets its own streams, exactly.
+- runs (``--n``): at most :data:`MAX_RUNS` per command unless ``--force`` (a job that would take days answers at
+  once), never more than :data:`HARD_MAX_RUNS`; a run index (``--run``) below that too.
+- ``--chunk``: 1 .. :data:`MAX_CHUNK` runs (a chunk's table is held in memory).
+- sweeps: at most :data:`MAX_POINTS` grid points unless ``--force``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from sim.core.config import DicesimError
+
+SEED_LIMIT = 2**64  # seeds are 0 .. SEED_LIMIT - 1
+MAX_RUNS = 10**10  # runs one command plays without --force
+HARD_MAX_RUNS = 2**53  # runs (and run indices) even with --force: exact as floats, far inside int64
+MAX_CHUNK = 1_000_000
+MAX_POINTS = 10_000  # sweep grid points without --force
+MAX_EVALS = 10_000  # calibrate / tune evaluations
+
+
+def kernel_seed(seed: int) -> int:
+    """The int64 a kernel receives for ``seed`` (0 .. 2^64 - 1): the same 64 bits, so ``uint64(seed)`` inside the
+    kernel is ``seed`` exactly; seeds below 2^63 pass unchanged."""
+    seed = int(seed)
+    return seed - SEED_LIMIT if seed >= 2**63 else seed
+
+
+def check_seed(seed: Any, what: str = "--seed") -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise DicesimError(f"{what} must be a whole number 0 .. 2^64-1 (18446744073709551615), got {short(seed)}")
+    return seed
+
+
+def check_n(n: Any, force: bool = False, what: str = "--n") -> int:
+    """A number of runs: positive, at most ``MAX_RUNS`` unless ``force``, never above ``HARD_MAX_RUNS``."""
+    if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+        raise DicesimError(f"{what} must be a positive number of runs, got {short(n)}")
+    check_runs(n, force, what)
+    return n
+
+
+def check_runs(total: int, force: bool = False, what: str = "--n") -> None:
+    """``total`` runs of one command: refused above the limits, naming them (and ``--force``)."""
+    if total > HARD_MAX_RUNS:
+        raise DicesimError(f"{what}: {total:.3g} runs is more than dicesim plays ({HARD_MAX_RUNS:.3g}, 2^53)")
+    if total > MAX_RUNS and not force:
+        raise DicesimError(f"{what}: {total:.3g} runs is above the limit of 10^10 a command; pass --force to "
+                           "play it anyway")
+
+
+def check_chunk(chunk: Any, what: str = "--chunk") -> int | None:
+    if chunk is None:
+        return None
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or not 1 <= chunk <= MAX_CHUNK:
+        raise DicesimError(f"{what} must be 1 .. {MAX_CHUNK:,} runs per chunk, got {short(chunk)}")
+    return chunk
+
+
+def check_run(run: Any, what: str = "--run") -> int:
+    if isinstance(run, bool) or not isinstance(run, int) or not 0 <= run < HARD_MAX_RUNS:
+        raise DicesimError(f"{what} must be a run index 0 .. 2^53-1, got {short(run)}")
+    return run
+
+
+def check_finite(value: Any, what: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise DicesimError(f"{what} must be a finite number, got {short(value)}")
+    return float(value)
+
+
+_COUNT = re.compile(r"[0-9][0-9_]*(\.[0-9]*)?([eE][+]?[0-9]+)?")
+
+
+def parse_count(text: Any, what: str = "--n") -> int:
+    """A whole number as a person types it: ``20000``, ``20_000``, or integer-valued scientific notation ``2e4``,
+    ``1.5e6`` (refused: fractions, negatives, words)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text
+    s = str(text).strip()
+    if not _COUNT.fullmatch(s) or s.endswith("_"):
+        raise DicesimError(f"{what} must be a whole number such as 20000 or 2e4, got {short(s)}")
+    if not re.search(r"[.eE]", s):
+        return int(s.replace("_", ""))
+    mant, _, exp = s.replace("_", "").lower().partition("e")
+    whole, _, frac = mant.partition(".")
+    digits, shift = whole + frac, int(exp or 0) - len(frac)
+    if shift > 40:
+        raise DicesimError(f"{what}: {short(s)} is far too large")
+    if shift < 0:
+        if digits[shift:].strip("0"):
+            raise DicesimError(f"{what} must be a whole number, got {short(s)}")
+        return int(digits[:shift] or "0")
+    return int(digits) * 10**shift
+
+
+def short(value: Any, width: int = 40) -> str:
+    """``repr`` cut to ``width`` characters: an error line stays one short line whatever was typed."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,0 +1,535 @@
+"""Hostile input, refused: every case exits with code 2 and one short ``error:`` line, no traceback, nothing written.
+
+The commands run in this process (``cli_here``) with every game's kernels replaced by a trap, so a case that got
+past the checks fails loudly instead of compiling; a sample runs as real ``dicesim`` processes (``run_cli``).
+Where a command writes, the case names an ``--out`` folder that must not exist afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import cli_here, run_clis
+
+MAX_LINE = 200
+OUT = "{out}"  # replaced by a fresh folder under tmp_path that the command must not create
+
+
+def _trap(*args, **kwargs):
+    raise RuntimeError("a hostile input reached the kernels")
+
+
+@pytest.fixture(autouse=True)
+def no_kernels(monkeypatch):
+    """Playing, replaying or solving anything is a failure here: every case must be refused before."""
+    from sim.games import GAMES, get_game
+    from sim.games.base import Game
+
+    for cls in {Game, *(type(get_game(g)) for g in GAMES)}:
+        for name in ("simulate", "play_chunk", "replay_log", "prepare", "solve", "matchup"):
+            if name in cls.__dict__:
+                monkeypatch.setattr(cls, name, _trap)
+
+
+def refused(res, out: Path | None = None) -> str:
+    lines = res.stderr.strip().splitlines()
+    assert res.returncode == 2, (res.returncode, res.stderr[-2000:])
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr[-2000:]
+    assert len(lines[0]) <= MAX_LINE, lines[0]
+    assert "Traceback" not in res.stderr and "Traceback" not in res.stdout
+    if out is not None:
+        assert not out.exists(), f"{out} was written"
+    return lines[0]
+
+
+def run(tmp_path: Path, *args: str) -> str:
+    out = tmp_path / "out"
+    return refused(cli_here(*[a.replace(OUT, str(out)) for a in args]), out)
+
+
+# --- config values through --set, for every game ----------------------------------------------------------------
+
+PLAY = {"kniffel": "greedy", "dungeon": "greedy", "dadox": "greedy", "dungeon24": "greedy"}
+
+BAD_SETS = [
+    # (game, --set, a word the error line must hold)
+    ("kniffel", "name=dungeon", "name"),
+    ("kniffel", "name=''", "name"),
+    ("kniffel", "bonus.value=nan", "bonus.value"),
+    ("kniffel", "bonus.value=inf", "bonus.value"),
+    ("kniffel", "bonus.value=-1", "bonus.value"),
+    ("kniffel", "bonus.value=1e400", "bonus.value"),
+    ("kniffel", "bonus.value=100000000000000000000000", "bonus.value"),
+    ("kniffel", "bonus.value=35.5", "bonus.value"),
+    ("kniffel", "bonus.threshold=[63]", "bonus.threshold"),
+    ("kniffel", "turn.rolls=0", "turn.rolls"),
+    ("kniffel", "turn.rolls=true", "turn.rolls"),
+    ("kniffel", "scores.kniffel=0", "scores.kniffel"),
+    ("kniffel", "joker.mode=sometimes", "joker.mode"),
+    ("kniffel", "joker.when_zero=2", "joker.when_zero"),
+    ("kniffel", "skill.level=nan", "skill.level"),
+    ("kniffel", "skill.level=1.5", "skill.level"),
+    ("kniffel", "skill.opponents=-0.1", "skill.opponents"),
+    ("kniffel", "assumed=['nosuch.field']", "assumed"),
+    ("kniffel", "bonus={value=1, nope=2}", "bonus.nope"),
+    ("kniffel", "bonus.nope=1", "bonus.nope"),
+    ("kniffel", "bonus..value=1", "empty field name"),
+    ("kniffel", "novalue", "path=value"),
+    ("kniffel", "bonus.value=" + "[" * 3000 + "]" * 3000, "nests deeper"),
+    ("kniffel", "bonus.value=" + "[" * 30 + "1" + "]" * 30, "nests deeper"),
+    ("dungeon", "name=kniffel", "name"),
+    ("dungeon", "path.events.weights=[nan,1,1]", "path.events.weights"),
+    ("dungeon", "path.events.weights=[-1,1,1]", "path.events.weights"),
+    ("dungeon", "path.events.weights=[0,0,0]", "path.events.weights"),
+    ("dungeon", "path.events.weights=[1,1]", "path.events.weights"),
+    ("dungeon", "path.events.weights=[inf,1,1]", "path.events.weights"),
+    ("dungeon", "rewards.rarity_weights=[0.6,-0.3,0.1]", "rewards.rarity_weights"),
+    ("dungeon", "rewards.rarity_weights=[0,0,0]", "rewards.rarity_weights"),
+    ("dungeon", "rewards.rarity_weights=[1,1,1,1]", "rewards.rarity_weights"),
+    ("dungeon", "market.prices=[-100,-100,-100]", "market.prices"),
+    ("dungeon", "market.prices=[nan,1,1]", "market.prices"),
+    ("dungeon", "market.prices=[1,2]", "market.prices"),
+    ("dungeon", "market.joker_pack=-1", "market.joker_pack"),
+    ("dungeon", "market.after_rooms=[0]", "market.after_rooms"),
+    ("dungeon", "market.after_rooms=[99]", "market.after_rooms"),
+    ("dungeon", "combos.pasch.attack=[nan,0]", "combos.pasch.attack"),
+    ("dungeon", "combos.pasch.attack=[1e300,0]", "combos.pasch.attack"),
+    ("dungeon", "combos.pasch.attack=[1]", "combos.pasch.attack"),
+    ("dungeon", "combos.full_house.heal=[1,2]", "combos.full_house.heal"),
+    ("dungeon", "combos.shield_factor=-inf", "combos.shield_factor"),
+    ("dungeon", "coins.steps=[1,-0.5]", "coins.steps"),
+    ("dungeon", "coins.steps=[]", "coins.steps"),
+    ("dungeon", "coins.challenges=['nosuch']", "coins.challenges"),
+    ("dungeon", "loadout.upgrades=['nosuch']", "loadout.upgrades"),
+    ("dungeon", "loadout.talents=['nosuch']", "loadout.talents"),
+    ("dungeon", "loadout.jokers=['nosuch']", "loadout.jokers"),
+    ("dungeon", "mastery.kind=nosuch", "mastery.kind"),
+    ("dungeon", "rooms.count=0", "rooms.count"),
+    ("dungeon", "rooms.count=11", "room 11"),
+    ("dungeon", "rooms.bosses={99='x'}", "rooms.bosses"),
+    ("dungeon", "path.rest_chance=1.5", "path.rest_chance"),
+    ("dungeon", "path.rest_chance=nan", "path.rest_chance"),
+    ("dungeon", "rewards.item_chance=-0.1", "rewards.item_chance"),
+    ("dungeon", "rewards.joker_share=2", "rewards.joker_share"),
+    ("dungeon", "start.lp=0", "start.lp"),
+    ("dungeon", "start.lp=100000000000000000000000", "start.lp"),
+    ("dungeon", "start.dice=7", "start.dice"),
+    ("dungeon", "turn.rolls=-3", "turn.rolls"),
+    ("dungeon", "difficulty.leicht.hp=0", "difficulty.leicht.hp"),
+    ("dungeon", "difficulty.normal.damage=nan", "difficulty.normal.damage"),
+    ("dungeon", "scaling.hp_factor=inf", "scaling.hp_factor"),
+    ("dungeon", "score.win=1e16", "score.win"),
+    ("dungeon", "time.seconds_per_roll=-1", "time.seconds_per_roll"),
+    ("dungeon", "policies.vorschlag.shield=nan", "policies.vorschlag.shield"),
+    ("dungeon", "rollout.k=0", "rollout.k"),
+    ("dungeon", "rollout.base=rollout", "rollout.base"),
+    ("dungeon", "upgrades.nosuch.attack_flat=1", "upgrades.nosuch"),
+    ("dungeon", "enemies={}", "enemy"),
+    ("dungeon", "sections={}", "section"),
+    ("dadox", "name=dungeon24", "name"),
+    ("dadox", "goal.target=10020", "goal.target"),
+    ("dadox", "goal.target=10", "goal.target"),
+    ("dadox", "policies.threshold=[1,2]", "policies.threshold"),
+    ("dadox", "policies.threshold=[300,300,400,600,1500,-6]", "policies.threshold"),
+    ("dadox", "policies.threshold=[300,300,400,600,1500,1e20]", "policies.threshold"),
+    ("dadox", "policies.random_bank=nan", "policies.random_bank"),
+    ("dadox", "policies.random_bank=1.5", "policies.random_bank"),
+    ("dadox", "scoring.single_5=0", "scoring.single_5"),
+    ("dadox", "bust.penalty=halve", "bust.penalty"),
+    ("dadox", "solver.tolerance=0", "solver.tolerance"),
+    ("dadox", "solver.tolerance=nan", "solver.tolerance"),
+    ("dadox", "game.max_turns=0", "game.max_turns"),
+    ("dungeon24", "name=dadox", "name"),
+    ("dungeon24", "start.lp=0", "start.lp"),
+    ("dungeon24", "start.lp=nan", "start.lp"),
+    ("dungeon24", "start.active=4", "start.active"),
+    ("dungeon24", "rules.charge_every=0", "rules.charge_every"),
+    ("dungeon24", "rules.boss_counter=always", "rules.boss_counter"),
+    ("dungeon24", "peoples.untote.ability=fly", "peoples.untote.ability"),
+    ("dungeon24", "peoples.untote.boss.a=-1", "peoples.untote.boss.a"),
+    ("dungeon24", "peoples.gruenlinge.cards=[]", "peoples.gruenlinge.cards"),
+    ("dungeon24", "abilities.blutrausch_dice=9", "abilities.blutrausch_dice"),
+    ("dungeon24", "skill.level=inf", "skill.level"),
+]
+
+
+@pytest.mark.parametrize("game, item, word", BAD_SETS, ids=[f"{g}:{s[:40]}" for g, s, _ in BAD_SETS])
+def test_play_refuses_a_bad_config_value(tmp_path, game, item, word):
+    line = run(tmp_path, "play", game, "--policy", PLAY[game], "--n", "10", "--out", OUT, "--set", item)
+    assert word in line
+
+
+CROSS = [
+    ("describe", "dungeon", "loadout.upgrades=['nosuch']", "loadout.upgrades"),
+    ("describe", "dungeon", "mastery.kind=nosuch", "mastery.kind"),
+    ("describe", "dungeon", "path.events.weights=[nan,1,1]", "path.events.weights"),
+    ("describe", "kniffel", "name=dungeon", "name"),
+    ("describe", "dadox", "goal.target=10020", "goal.target"),
+    ("describe", "dungeon24", "start.lp=-1", "start.lp"),
+    ("replay", "dungeon", "market.prices=[-100,-100,-100]", "market.prices"),
+    ("replay", "kniffel", "bonus.value=nan", "bonus.value"),
+    ("replay", "dadox", "policies.random_bank=nan", "policies.random_bank"),
+    ("replay", "dungeon24", "start.lp=0", "start.lp"),
+    ("solve", "kniffel", "bonus.value=inf", "bonus.value"),
+    ("solve", "dadox", "goal.target=10020", "goal.target"),
+]
+
+
+@pytest.mark.parametrize("command, game, item, word", CROSS, ids=[f"{c}:{g}:{s[:30]}" for c, g, s, _ in CROSS])
+def test_other_commands_refuse_a_bad_config_value(tmp_path, command, game, item, word):
+    assert word in run(tmp_path, command, game, "--set", item)
+
+
+def test_a_cross_field_error_is_short_and_names_the_field_first(tmp_path):
+    """It printed the whole config (7.7 kB) before the reason."""
+    line = run(tmp_path, "describe", "dungeon", "--set", "loadout.upgrades=['nosuch']")
+    assert line.startswith("error: loadout.upgrades") and "'nosuch'" in line and len(line) < 120
+
+
+def test_compare_and_combos_refuse_a_bad_config_value(tmp_path):
+    run(tmp_path, "compare", "dungeon", "--policies", "greedy,random", "--n", "10", "--out", OUT, "--set",
+        "combos.pasch.attack=[nan,0]")
+    run(tmp_path, "combos", "1", "1", "1", "1", "1", "--set", "combos.pasch.attack=[nan,0]")
+
+
+# --- numbers on the command line ---------------------------------------------------------------------------------
+
+K = ("play", "kniffel", "--policy", "greedy", "--out", OUT)
+NUMBERS = [
+    (K + ("--seed", "-1"), "--seed"),
+    (K + ("--seed", str(2**64)), "--seed"),
+    (K + ("--seed", str(10**30)), "--seed"),
+    (K + ("--seed", "1e20"), "--seed"),
+    (K + ("--seed", "1.5"), "--seed"),
+    (K + ("--seed", "abc"), "--seed"),
+    (K + ("--n", "0"), "--n"),
+    (K + ("--n", "-5"), "--n"),
+    (K + ("--n", "1.5"), "--n"),
+    (K + ("--n", "1e-3"), "--n"),
+    (K + ("--n", "-1e3"), "--n"),
+    (K + ("--n", "many"), "--n"),
+    (K + ("--n", "nan"), "--n"),
+    (K + ("--n", "inf"), "--n"),
+    (K + ("--n", "1e400"), "--n"),
+    (K + ("--n", "1000000000000"), "--force"),
+    (K + ("--n", "1e11"), "--force"),
+    (K + ("--n", "1e20", "--force"), "2^53"),
+    (K + ("--chunk", "0"), "--chunk"),
+    (K + ("--chunk", "-3"), "--chunk"),
+    (K + ("--chunk", "100000000"), "--chunk"),
+    (K + ("--chunk", "x"), "--chunk"),
+    (K + ("--players", "0"), "--players"),
+    (K + ("--players", "9"), "--players"),
+    (K + ("--players", "1000000"), "--players"),
+    (K + ("--players", "-1"), "--players"),
+    (K + ("--difficulty", "leicht"), "difficulty"),
+    (K + ("--policy", "nope"), "unknown policy"),
+    (K + ("--policy", ","), "policy"),
+    (("play", "chess", "--policy", "greedy", "--out", OUT), "unknown game"),
+    (("play", "dadox", "--policy", "greedy", "--players", "99", "--out", OUT), "--players"),
+    (("play", "dungeon", "--policy", "greedy", "--difficulty", "extreme", "--out", OUT), "--difficulty"),
+    (("play", "dungeon24", "--policy", "greedy", "--people", "elves", "--out", OUT), "--people"),
+    (("play", "dungeon24", "--policy", "greedy", "--arrangement", "0,0,1,2,3", "--out", OUT), "--arrangement"),
+    (("compare", "kniffel", "--policies", "greedy,random", "--n", "6e9", "--out", OUT), "--force"),
+    (("compare", "kniffel", "--policies", "greedy,random", "--seed", str(2**64), "--out", OUT), "--seed"),
+    (("compare", "kniffel", "--policies", "greedy,random", "--chunk", "0", "--out", OUT), "--chunk"),
+    (("compare", "kniffel", "--policies", "greedy,nope", "--n", "10", "--out", OUT), "unknown policy"),
+    (("compare", "kniffel", "--policies", ",,,", "--out", OUT), "--policies"),
+    (("replay", "kniffel", "--run", "-1"), "--run"),
+    (("replay", "kniffel", "--run", str(10**20)), "--run"),
+    (("replay", "kniffel", "--run", str(2**53)), "--run"),
+    (("replay", "kniffel", "--seed", str(2**64)), "--seed"),
+    (("replay", "kniffel", "--seed", "-5"), "--seed"),
+    (("replay", "kniffel", "--policy", "nope"), "unknown policy"),
+    (("replay", "kniffel", "--players", "0"), "--players"),
+    (("describe", "kniffel", "--players", "0"), "--players"),
+    (("solve", "dadox", "--objective", "lose"), "--objective"),
+    (("matchup", "dungeon24", "--n", "0"), "--n"),
+    (("matchup", "dungeon24", "--n", "1e9"), "--force"),
+    (("matchup", "dungeon24", "--seed", "-1"), "--seed"),
+    (("matchup", "kniffel", "--n", "10"), "matchup"),
+    (("combos", "7", "7", "7", "7", "7"), "1..6"),
+    (("combos", "0", "1", "2", "3", "4"), "1..6"),
+    (("combos", "1", "2"), "5 or 6"),
+    (("combos", "1", "2", "3", "4", "5", "6", "1"), "5 or 6"),
+    (("combos", "1", "2", "3", "4", "x"), "dice"),
+    (("combos", "1", "1", "1", "1", "1", "--game", "kniffel"), "combos"),
+    (("balance", "--n", "0", "--out", OUT), "--n"),
+    (("balance", "--n", "1e11", "--out", OUT), "--force"),
+    (("balance", "--seed", "-1", "--out", OUT), "--seed"),
+    (("balance", "--games", "chess", "--out", OUT), "chess"),
+    (("cache", "nosuch"), "nosuch"),
+    (("cache", "info", "--bogus"), "--bogus"),
+    (("cache", "clear", "extra"), "extra"),
+    (("configs", "--copy", "README.md"), "is a file"),
+    (("nosuch-command",), "nosuch-command"),
+]
+
+
+@pytest.mark.parametrize("args, word", NUMBERS, ids=[" ".join(a[:2] + a[-2:]) for a, _ in NUMBERS])
+def test_bad_numbers_and_names_are_refused(tmp_path, args, word):
+    assert word in run(tmp_path, *args)
+
+
+CAL = ("calibrate", "kniffel", "--target", "mean_score=210", "--field", "bonus.value", "--policy", "greedy",
+       "--out", OUT)
+CALIBRATE = [
+    (CAL + ("--n", "0"), "--n"),
+    (CAL + ("--n", "2e10"), "--force"),
+    (CAL + ("--n", "1e9", "--max-evals", "30"), "--force"),
+    (CAL + ("--seed", str(2**64)), "--seed"),
+    (CAL + ("--max-evals", "2"), "--max-evals"),
+    (CAL + ("--max-evals", "100000"), "--max-evals"),
+    (CAL + ("--lo", "nan"), "--lo"),
+    (CAL + ("--hi", "inf"), "--hi"),
+    (CAL + ("--lo", "50", "--hi", "10"), "--lo"),
+    (CAL + ("--tol", "-1"), "--tol"),
+    (CAL + ("--tol", "nan"), "--tol"),
+    (("calibrate", "kniffel", "--target", "mean_score=nan", "--field", "bonus.value", "--policy", "greedy"), "target"),
+    (("calibrate", "kniffel", "--target", "mean_score=inf", "--field", "bonus.value", "--policy", "greedy"), "target"),
+    (("calibrate", "kniffel", "--target", "mean_score", "--field", "bonus.value", "--policy", "greedy"), "target"),
+    (("calibrate", "kniffel", "--target", "=3", "--field", "bonus.value", "--policy", "greedy"), "target"),
+    (CAL[:4] + ("--field", "bonus.nope", "--policy", "greedy"), "bonus.nope"),
+    (CAL[:4] + ("--field", "joker.mode", "--policy", "greedy"), "joker.mode"),
+    (CAL[:4] + ("--field", "bonus.value", "--policy", "nope"), "unknown policy"),
+    (CAL + ("--set", "bonus.threshold=nan"), "bonus.threshold"),
+    (CAL[:4] + ("--field", "name", "--policy", "greedy"), "not numeric"),
+    (CAL[:4] + ("--field", "bonus", "--policy", "greedy"), "not numeric"),
+]
+
+
+@pytest.mark.parametrize("args, word", CALIBRATE, ids=[" ".join(a[-2:]) for a, _ in CALIBRATE])
+def test_calibrate_refuses_bad_numbers(tmp_path, args, word):
+    assert word in run(tmp_path, *args)
+
+
+# --- config files -------------------------------------------------------------------------------------------------
+
+CONFIG_FILES = {
+    "latin-1": "[bonus]\nvalue = 35 # größer\n".encode("latin-1"),
+    "utf-16": "[bonus]\nvalue = 35\n".encode("utf-16"),
+    "binary": bytes(range(256)) * 4,
+    "nul": b"[bonus]\nvalue = 35\x00\n",
+    "deep-array": b"x = " + b"[" * 5000 + b"]" * 5000 + b"\n",
+    "deep-array-50": b"x = " + b"[" * 50 + b"1" + b"]" * 50 + b"\n",
+    "deep-tables": b"x = " + b"{a = " * 3000 + b"1" + b"}" * 3000 + b"\n",
+    "deep-headers": b"[" + b".".join(b"a%d" % i for i in range(40)) + b"]\nv = 1\n",
+    "huge": b"# padding\n" * 500_000,
+    "broken": b"[bonus\nvalue = 35\n",
+    "nan": b'name = "kniffel"\n[bonus]\nvalue = nan\n',
+    "wrong-game": b'name = "dungeon"\n',
+    "unknown-key": b'name = "kniffel"\nfoo = 1\n',
+}
+
+
+@pytest.mark.parametrize("kind", list(CONFIG_FILES))
+@pytest.mark.parametrize("command", ["play", "describe"])
+def test_a_bad_config_file_is_refused(tmp_path, kind, command):
+    f = tmp_path / f"{kind}.toml"
+    f.write_bytes(CONFIG_FILES[kind])
+    extra = ("--policy", "greedy", "--n", "10", "--out", OUT) if command == "play" else ()
+    line = run(tmp_path, command, "kniffel", "--config", str(f), *extra)
+    assert str(f.name) in line or kind in ("nan", "wrong-game", "unknown-key"), line
+
+
+def test_config_paths_that_are_no_files(tmp_path):
+    run(tmp_path, "describe", "kniffel", "--config", str(tmp_path / "missing.toml"))
+    run(tmp_path, "describe", "kniffel", "--config", str(tmp_path))
+
+
+# --- sweep, tune and targets files --------------------------------------------------------------------------------
+
+SWEEP = 'game = "kniffel"\npolicies = ["greedy"]\nn = 100\n'
+BAD_SWEEPS = [
+    (SWEEP + '[grid]\n"bonus.value" = [25, 35]\n[grid.bonus]\nvalue = [40]\n', "named twice"),
+    (SWEEP + '[grid]\n"bonus.value" = [25, nan]\n', "bonus.value"),
+    (SWEEP + '[grid]\n"bonus.value" = [25, inf]\n', "bonus.value"),
+    (SWEEP + '[grid]\n"bonus.value" = [25, 25]\n', "twice"),
+    (SWEEP + '[grid]\n"bonus.value" = []\n', "no values"),
+    (SWEEP + '[grid]\n"bonus.value" = 25\n', "list"),
+    (SWEEP + '[grid]\n"bonus.nope" = [1, 2]\n', "bonus.nope"),
+    (SWEEP + '[grid]\n"name" = ["dungeon"]\n', "name"),
+    (SWEEP + '[grid]\n"path.events.weights" = [[1, 1, 1]]\n', "path"),
+    (SWEEP + "[grid]\n" + "".join(f'"skill.level" = [{i / 100}]\n' for i in range(1)) + '"bonus.value" = ['
+     + ", ".join(map(str, range(101))) + ']\n"bonus.threshold" = [' + ", ".join(map(str, range(101))) + "]\n",
+     "--force"),
+    ('game = "kniffel"\npolicies = ["greedy"]\nn = 1000000000000000\n[grid]\n"bonus.value" = [25]\n', "--force"),
+    ('game = "kniffel"\npolicies = ["greedy"]\nn = 100\nseed = 1e20\n[grid]\n"bonus.value" = [25]\n', "seed"),
+    ('game = "kniffel"\npolicies = ["greedy"]\nn = 100\nseed = 100000000000000000000\n[grid]\n"bonus.value" = [25]\n',
+     "seed"),
+    ('game = "kniffel"\npolicies = ["greedy"]\nn = 100\nseed = -1\n[grid]\n"bonus.value" = [25]\n', "seed"),
+    ('game = "kniffel"\npolicies = ["greedy"]\nn = 0\n[grid]\n"bonus.value" = [25]\n', "n"),
+    ('game = "kniffel"\npolicies = ["greedy"]\nn = nan\n[grid]\n"bonus.value" = [25]\n', "n"),
+    ('game = "kniffel"\npolicies = ["greedy"]\nn = 100\nchunk = 0\n[grid]\n"bonus.value" = [25]\n', "chunk"),
+    ('game = "kniffel"\npolicies = ["greedy"]\nn = 100\nchunk = -3\n[grid]\n"bonus.value" = [25]\n', "chunk"),
+    ('game = "kniffel"\npolicies = ["nope"]\nn = 100\n[grid]\n"bonus.value" = [25]\n', "nope"),
+    ('game = "kniffel"\npolicies = ["greedy", "greedy"]\nn = 100\n[grid]\n"bonus.value" = [25]\n', "twice"),
+    ('game = "chess"\npolicies = ["greedy"]\nn = 100\n[grid]\n"bonus.value" = [25]\n', "chess"),
+    ('game = "kniffel"\npolicies = []\nn = 100\n[grid]\n"bonus.value" = [25]\n', "policies"),
+    ('game = "kniffel"\npolicies = ["greedy"]\nn = 100\n[options]\nplayers = 0\n[grid]\n"bonus.value" = [25]\n',
+     "players"),
+    (SWEEP + '[[variants]]\nname = "a"\nset = {"bonus.value" = nan}\n', "bonus.value"),
+    (SWEEP + '[[variants]]\nname = "a"\n[[variants]]\nname = "a"\n', "twice"),
+    (SWEEP + '[[variants]]\nname = "a"\nset = {"bonus.value" = 1, bonus = {value = 2}}\n', "named twice"),
+    (SWEEP, "grid"),
+    (SWEEP + '[grid]\n"options.players" = [0]\n', "--players"),
+    (SWEEP + '[grid]\n"bonus.value" = [[1, 2]]\n', "bonus.value"),
+    (SWEEP + '[[variants]]\nname = "a"\nconfig = "nope.toml"\n', "not found"),
+    (SWEEP + '[options]\nplayers = nan\n[grid]\n"bonus.value" = [25]\n', "players"),
+    (SWEEP + 'bogus = 1\n[grid]\n"bonus.value" = [25]\n', "bogus"),
+]
+
+
+@pytest.mark.parametrize("text, word", BAD_SWEEPS, ids=[str(i) for i in range(len(BAD_SWEEPS))])
+def test_a_bad_sweep_file_is_refused(tmp_path, text, word):
+    f = tmp_path / "sweep.toml"
+    f.write_text(text, encoding="utf-8")
+    assert word in run(tmp_path, "sweep", str(f), "--out", OUT)
+
+
+def test_a_huge_grid_is_refused_before_its_points_are_built(tmp_path):
+    """10^8 points: refused at once (it sat silent for minutes)."""
+    axes = "".join(f'"scores.{k}" = [{", ".join(map(str, range(1, 101)))}]\n'
+                   for k in ("full_house", "kleine_strasse", "grosse_strasse", "kniffel"))
+    f = tmp_path / "sweep.toml"
+    f.write_text(SWEEP + "[grid]\n" + axes, encoding="utf-8")
+    line = run(tmp_path, "sweep", str(f), "--out", OUT)
+    assert "100,000,000 points" in line and "--force" in line
+
+
+TUNE = 'game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [0, 120]\n'
+TARGET = '[[target]]\npolicy = "greedy"\nmetric = "mean_score"\n'
+BAD_TUNES = [
+    (TUNE + TARGET + "value = nan\n", "value"),
+    (TUNE + TARGET + "value = inf\n", "value"),
+    (TUNE + TARGET + "value = -inf\n", "value"),
+    (TUNE + TARGET + "value = 210\ntol = nan\n", "tol"),
+    (TUNE + TARGET + "value = 210\ntol = 0\n", "tol"),
+    (TUNE + TARGET + 'value = "high"\n', "value"),
+    (TUNE + '[[target]]\npolicy = "greedy"\nmetric = "upper_bonus_rate"\nvalue = 1.5\n', "rate"),
+    (TUNE + '[[target]]\npolicy = "nope"\nmetric = "mean_score"\nvalue = 210\n', "nope"),
+    (TUNE, "target"),
+    ('game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [0, nan]\n' + TARGET + "value = 210\n", "bonus.value"),
+    ('game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [0, 1e400]\n' + TARGET + "value = 210\n", "bonus.value"),
+    ('game = "kniffel"\nn = 100\n[fields]\n"name" = [0, 1]\n' + TARGET + "value = 210\n", "name"),
+    ('game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [120, 0]\n' + TARGET + "value = 210\n", "bonus.value"),
+    ('game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [0, 5000]\n' + TARGET + "value = 210\n", "bonus.value"),
+    ('game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [0.5, 10]\n' + TARGET + "value = 210\n", "whole"),
+    ('game = "kniffel"\nn = 100\n[fields]\n"joker.mode" = [0, 1]\n' + TARGET + "value = 210\n", "joker.mode"),
+    ('game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [0, 120]\n[fields.bonus]\nvalue = [0, 50]\n' + TARGET
+     + "value = 210\n", "named twice"),
+    ('game = "kniffel"\nn = 100\n[fields]\n"bonus.value" = [0, 120]\n[start]\n"bonus.value" = nan\n' + TARGET
+     + "value = 210\n", "start"),
+    ('game = "kniffel"\nn = 100\nseed = 18446744073709551616\n[fields]\n"bonus.value" = [0, 120]\n' + TARGET
+     + "value = 210\n", "seed"),
+    ('game = "kniffel"\nn = 100000000000\n[fields]\n"bonus.value" = [0, 120]\n' + TARGET + "value = 210\n",
+     "--force"),
+    ('game = "kniffel"\nn = 100\nmax_evals = 1000000\n[fields]\n"bonus.value" = [0, 120]\n' + TARGET
+     + "value = 210\n", "max_evals"),
+    ('game = "kniffel"\nn = 100\nchunk = 0\n[fields]\n"bonus.value" = [0, 120]\n' + TARGET + "value = 210\n",
+     "chunk"),
+    ('game = "kniffel"\nn = 100\n[set]\n"bonus.threshold" = nan\n[fields]\n"bonus.value" = [0, 120]\n' + TARGET
+     + "value = 210\n", "bonus.threshold"),
+]
+
+
+@pytest.mark.parametrize("text, word", BAD_TUNES, ids=[str(i) for i in range(len(BAD_TUNES))])
+def test_a_bad_tune_file_is_refused(tmp_path, text, word):
+    f = tmp_path / "tune.toml"
+    f.write_text(text, encoding="utf-8")
+    assert word in run(tmp_path, "tune", str(f), "--out", OUT)
+
+
+BAND = '[[target]]\nname = "t"\npolicy = "greedy"\nmetric = "mean_score"\n'
+BAD_TARGETS = [
+    ('game = "kniffel"\n' + BAND + "min = nan\n", "min"),
+    ('game = "kniffel"\n' + BAND + "max = inf\n", "max"),
+    ('game = "kniffel"\n' + BAND + "min = 5\nmax = 1\n", "above"),
+    ('game = "kniffel"\n' + BAND, "min, max"),
+    ('game = "kniffel"\nseed = 18446744073709551616\n' + BAND + "min = 1\n", "seed"),
+    ('game = "kniffel"\nseed = -1\n' + BAND + "min = 1\n", "seed"),
+    ('game = "kniffel"\nn = 0\n' + BAND + "min = 1\n", "n"),
+    ('game = "kniffel"\nn = 100000000000\n' + BAND + "min = 1\n", "--force"),
+    ('game = "kniffel"\n' + BAND + "min = 1\nseed = 1e20\n", "seed"),
+    ('game = "kniffel"\n' + BAND + 'min = 1\nset = {"bonus.value" = nan}\n', "bonus.value"),
+    ('game = "kniffel"\n' + BAND + 'min = 1\nset = {"bonus.value" = 1, bonus = {value = 2}}\n', "named twice"),
+    ('game = "chess"\n' + BAND + "min = 1\n", "chess"),
+    (BAND + "min = 1\n", "game"),
+    ('game = "kniffel"\noptions = {players = 100}\n' + BAND + "min = 1\n", "--players"),
+    ('game = "kniffel"\n' + BAND + 'min = 1\nconfig = "nope.toml"\n', "not found"),
+]
+
+
+@pytest.mark.parametrize("text, word", BAD_TARGETS, ids=[str(i) for i in range(len(BAD_TARGETS))])
+def test_a_bad_targets_file_is_refused(tmp_path, text, word):
+    f = tmp_path / "targets.toml"
+    f.write_text(text, encoding="utf-8")
+    out = tmp_path / "out" / "verdicts.csv"
+    line = refused(cli_here("check", str(f), "--out", str(out)), tmp_path / "out")
+    assert word in line
+
+
+@pytest.mark.parametrize("args, word", [(("--n", "0"), "--n"), (("--n", "1e11"), "--force"), (("--n", "x"), "--n"),
+                                        (("--out", "tests"), "folder")])
+def test_check_refuses_a_bad_n(tmp_path, args, word):
+    assert word in run(tmp_path, "check", "configs/targets/kniffel.toml", *args)
+
+
+@pytest.mark.parametrize("kind", ["latin-1", "utf-16", "binary", "deep-array", "huge"])
+@pytest.mark.parametrize("command", ["sweep", "tune", "check"])
+def test_an_unreadable_experiment_file_is_refused(tmp_path, command, kind):
+    f = tmp_path / f"{kind}.toml"
+    f.write_bytes(CONFIG_FILES[kind])
+    assert f.name in run(tmp_path, command, str(f))
+
+
+# --- report folders -----------------------------------------------------------------------------------------------
+
+MANIFESTS = {
+    "broken-json": "{",
+    "not-a-table": "[1, 2]",
+    "no-tables": json.dumps({"game": "kniffel"}),
+    "missing-table": json.dumps({"game": "kniffel", "tables": {"greedy": "runs-greedy.parquet"}}),
+    "table-outside": json.dumps({"game": "kniffel", "tables": {"greedy": "../../etc/passwd"}}),
+    "unknown-game": json.dumps({"game": "chess", "tables": {"greedy": "manifest.json"}}),
+    "deep": "[" * 100_000 + "]" * 100_000,
+    "bad-config": json.dumps({"game": "kniffel", "tables": {"greedy": "manifest.json"}, "config": {"name": "dungeon"}}),
+    "bad-options": json.dumps({"game": "kniffel", "tables": {"greedy": "manifest.json"}, "options": {"players": 0}}),
+}
+
+
+@pytest.mark.parametrize("kind", list(MANIFESTS))
+def test_report_refuses_a_damaged_folder(tmp_path, kind):
+    d = tmp_path / "run"
+    d.mkdir()
+    (d / "manifest.json").write_text(MANIFESTS[kind], encoding="utf-8")
+    run(tmp_path, "report", str(d))
+    assert sorted(p.name for p in d.iterdir()) == ["manifest.json"]
+
+
+def test_report_refuses_a_folder_that_is_not_one(tmp_path):
+    run(tmp_path, "report", str(tmp_path / "missing"))
+    run(tmp_path, "report", str(tmp_path))
+
+
+# --- as real processes --------------------------------------------------------------------------------------------
+
+
+def test_a_sample_as_real_dicesim_processes(tmp_path):
+    """The entry point's own process: the interpreter's exit code, one line, nothing written."""
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(CONFIG_FILES["latin-1"])
+    out = tmp_path / "out"
+    calls = [
+        ("play", "kniffel", "--policy", "greedy", "--seed", str(2**64), "--out", str(out)),
+        ("play", "kniffel", "--policy", "greedy", "--n", "1000000000000", "--out", str(out)),
+        ("play", "dungeon", "--policy", "greedy", "--set", "path.events.weights=[nan,1,1]", "--out", str(out)),
+        ("describe", "kniffel", "--config", str(latin)),
+        ("replay", "kniffel", "--run", str(10**20)),
+        ("play", "kniffel", "--policy", "greedy", "--chunk", "0", "--out", str(out)),
+    ]
+    for res in run_clis(*calls):
+        refused(res, out)

@@ -1,0 +1,116 @@
+"""What the input limits accept (``sim.core.limits``): whole numbers as people type them, every seed below 2^64 with
+its own exact streams, lazily made jobs; the refusals themselves are in ``test_hostile_inputs.py``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.core import limits
+from sim.core.config import DicesimError
+
+M64 = 2**64 - 1
+
+
+@pytest.mark.parametrize("text, value", [("20000", 20000), ("20_000", 20000), ("2e4", 20000), ("2E4", 20000),
+                                         ("1.5e6", 1_500_000), ("1e0", 1), (" 7 ", 7), ("10.0", 10), (300, 300),
+                                         ("1e10", 10**10), ("123456789012345678901", 123456789012345678901)])
+def test_counts_as_typed(text, value):
+    assert limits.parse_count(text) == value
+
+
+@pytest.mark.parametrize("text", ["1.5", "1e-3", "2.25e1", "-5", "x", "", "1e", "e5", "1__0_", "nan", "inf", "0x10"])
+def test_counts_that_are_no_whole_numbers(text):
+    with pytest.raises(DicesimError, match="--n"):
+        limits.parse_count(text)
+
+
+def test_run_limits_name_force():
+    limits.check_n(limits.MAX_RUNS)
+    with pytest.raises(DicesimError, match="--force"):
+        limits.check_n(limits.MAX_RUNS + 1)
+    assert limits.check_n(limits.MAX_RUNS + 1, force=True) == limits.MAX_RUNS + 1
+    with pytest.raises(DicesimError, match="2\\^53"):
+        limits.check_n(limits.HARD_MAX_RUNS + 1, force=True)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**31, 2**63 - 1])
+def test_seeds_below_2_63_reach_the_kernels_unchanged(seed):
+    assert limits.kernel_seed(seed) == seed
+
+
+def _splitmix_key(seed: int, run: int, a: int = 0, b: int = 0) -> int:
+    """``sim.core.rng.stream_key`` in plain Python integers mod 2^64: the reference for any uint64 seed."""
+    g, m1, m2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+
+    def mix(z: int) -> int:
+        z = ((z ^ (z >> 30)) * m1) & M64
+        z = ((z ^ (z >> 27)) * m2) & M64
+        return z ^ (z >> 31)
+
+    h = mix((seed + g) & M64)
+    h = mix(h ^ ((run * m1 + g) & M64))
+    h = mix(h ^ ((a * m2 + g) & M64))
+    return mix(h ^ ((b * g + m1) & M64))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**63 - 1, 2**63, 2**63 + 12345, M64])
+def test_every_seed_below_2_64_gets_its_exact_streams(seed):
+    """The kernels hash ``uint64(seed)``: the int64 that ``kernel_seed`` hands over carries the same 64 bits, so a
+    seed from 2^63 on is that seed exactly (not a wrapped or clipped one)."""
+    from numba import njit
+
+    from sim.core.rng import stream_key
+
+    key = njit(lambda s, r, a, b: stream_key(s, r, a, b))
+    ks = limits.kernel_seed(seed)
+    assert -(2**63) <= ks < 2**63  # an int64: the kernels' one signature
+    for run, a, b in ((0, 0, 0), (7, 3, 2)):
+        assert int(key(np.int64(ks), np.int64(run), np.int64(a), np.int64(b))) == _splitmix_key(seed, run, a, b)
+    assert limits.check_seed(seed) == seed
+
+
+def test_jobs_are_made_lazily(monkeypatch):
+    """``play --n 1e12 --force`` made about 15 million job objects before the first chunk; now the backend takes
+    them one at a time."""
+    from sim.core import batch
+    from sim.games import get_game
+
+    g = get_game("kniffel")
+    monkeypatch.setattr(type(g), "prepare", lambda *a, **k: None)
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    class FirstTwo:
+        def run(self, game, jobs):
+            assert not isinstance(jobs, list | tuple)
+            for job in jobs:
+                seen.append((job.start, job.count))
+                if len(seen) == 2:
+                    raise Stop
+                yield job, {}
+
+    with pytest.raises(Stop):
+        batch.run_batch(g, g.load(), ["greedy"], 10**12, 1, {}, chunk=65_536, backend=FirstTwo(), progress=False)
+    assert seen == [(0, 65_536), (65_536, 65_536)]
+
+
+def test_files_take_every_seed_below_2_64():
+    from sim.experiments.sweep_spec import sweep_from_dict
+
+    s = sweep_from_dict({"game": "kniffel", "policies": ["greedy"], "n": 100, "seed": M64,
+                         "grid": {"bonus.value": [25, 35]}})
+    assert s.spec.seed == M64 and len(s.points) == 2
+
+
+def test_a_big_grid_passes_with_force():
+    """Above the point limit only with ``force`` (checked before the points are built)."""
+    from sim.experiments.sweep_spec import sweep_from_dict
+
+    grid = {"bonus.value": list(range(101)), "bonus.threshold": list(range(101))}
+    spec = {"game": "kniffel", "policies": ["greedy"], "n": 10, "grid": grid}
+    with pytest.raises(DicesimError, match="10,201 points"):
+        sweep_from_dict(spec)
+    assert len(sweep_from_dict(spec, force=True).points) == 101 * 101
