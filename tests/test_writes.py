@@ -25,7 +25,7 @@ import pytest
 from sim.core import atomic
 from tests.conftest import ROOT, cli_here, run_cli
 
-PLAY = ("play", "pig", "--policy", "hold-20", "--n", "1500", "--seed", "5")
+PLAY = ("play", "kniffel", "--policy", "greedy", "--n", "1500", "--seed", "5")
 
 
 def state(folder: Path) -> dict[str, str]:
@@ -168,7 +168,7 @@ def test_configs_copy_writes_whole_files_and_no_temporaries(tmp_path):
     assert r.returncode == 0, r.stderr
     copied = sorted(p for p in (tmp_path / "c").rglob("*") if p.is_file())
     assert copied and all(p.suffix == ".toml" for p in copied)
-    assert (tmp_path / "c/pig/default.toml").read_bytes() == (ROOT / "configs/pig/default.toml").read_bytes()
+    assert (tmp_path / "c/kniffel/default.toml").read_bytes() == (ROOT / "configs/kniffel/default.toml").read_bytes()
 
 
 # --- locks ---------------------------------------------------------------------------------------------------------
@@ -243,7 +243,7 @@ def test_another_thread_of_this_process_is_refused(tmp_path):
 
 def test_two_sweeps_on_one_folder(tmp_path):
     sweep = tmp_path / "s.toml"
-    sweep.write_text('game = "pig"\npolicies = ["hold-20"]\nn = 400000\nseed = 1\nchunk = 50000\n'
+    sweep.write_text('game = "kniffel"\npolicies = ["greedy"]\nn = 400000\nseed = 1\nchunk = 50000\n'
                      '[grid]\n"policies.hold_at" = [15, 20, 25, 30]\n')
     out = tmp_path / "out"
     first = subprocess.Popen([sys.executable, "-c", "from sim.cli import main; main()", "sweep", str(sweep), "--out",
@@ -274,7 +274,7 @@ SLOW_WRITE = textwrap.dedent("""
             print("writing", flush=True)
             time.sleep(60)
     pd.DataFrame.to_csv = slow
-    api.play("pig", "hold-20", n=1500, seed=int(sys.argv[2]), out=sys.argv[1])
+    api.play("kniffel", "greedy", n=1500, seed=int(sys.argv[2]), out=sys.argv[1])
 """)
 
 
@@ -300,7 +300,7 @@ def test_kill_9_while_writing_leaves_the_previous_outputs(tmp_path):
 
 def test_no_temporary_or_lock_left_after_a_sweep(tmp_path):
     sweep = tmp_path / "s.toml"
-    sweep.write_text('game = "pig"\npolicies = ["hold-20"]\nn = 2000\nseed = 1\nchunk = 500\n'
+    sweep.write_text('game = "kniffel"\npolicies = ["greedy"]\nn = 2000\nseed = 1\nchunk = 500\n'
                      '[grid]\n"policies.hold_at" = [15, 25]\n')
     r = cli_here("sweep", str(sweep), "--out", str(tmp_path / "o"), "--json")
     assert r.returncode == 0, r.stderr
