@@ -4,6 +4,8 @@ difficulty, for the default dungeon and both regions)."""
 
 from __future__ import annotations
 
+import itertools
+import math
 from pathlib import Path
 
 import pytest
@@ -31,6 +33,9 @@ def _boss(rooms, room):
     return b
 
 
+HIT_FIELDS = ("damage", "max_hit", "mean_hit")
+
+
 @pytest.mark.parametrize("name, diff", CASES)
 def test_bosses_are_the_peaks(name, diff):
     """The roster's shape ("its section boss", the lead's reading, also in docs/rules/wuerfel-dungeon.md):
@@ -48,6 +53,67 @@ def test_bosses_are_the_peaks(name, diff):
             for tag in ("", "elite_"):
                 assert r[f"{tag}hp"] < boss["hp"], (name, diff, r["room"], r["enemy"], tag, r[f"{tag}hp"], boss["hp"])
                 assert r[f"{tag}max_hit"] <= boss["max_hit"], (name, diff, r["room"], r["enemy"], tag)
+
+
+def _brute_mean_hit(enemy, scale, bonus):
+    """Mean damage per enemy turn over one pass of ``len(intents)`` turns, recomputed from the config's intent
+    list: every hit round(base × multiple × scale) + section bonus + the buffs of the turns before, × hits; a
+    hitless intent deals 0. Random mode: every sequence of draws, weighted by its probability."""
+    its = enemy.intents
+    n = len(its)
+    if enemy.mode == "cycle":
+        seqs = [(tuple(its), 1.0)]
+    else:
+        tot = sum(i.weight for i in its)
+        seqs = [(seq, math.prod(i.weight / tot for i in seq)) for seq in itertools.product(its, repeat=n)]
+    mean = 0.0
+    for seq, prob in seqs:
+        buff, dealt = 0, 0
+        for it in seq:
+            if it.damage > 0:
+                dealt += it.hits * (R.round_half_up(enemy.damage * it.damage * scale) + bonus + buff)
+            buff += it.buff
+        mean += prob * dealt / n
+    return mean
+
+
+def _check_mean_hits(cfg, diff):
+    d = getattr(cfg.difficulty, diff)
+    checked = 0
+    for r in _rooms(cfg, diff):
+        e = cfg.enemies[r["enemy"]]
+        sec = next(s for s in cfg.sections.values() if s.first_room <= r["room"] <= s.last_room)
+        base_scale = d.boss if e.boss else d.damage * (1 + cfg.scaling.damage_growth * (r["room"] - 1))
+        for tag, elite in (("", 1.0), ("elite_", cfg.path.elite_attack)):
+            want = _brute_mean_hit(e, base_scale * elite, sec.attack_bonus)
+            assert r[f"{tag}mean_hit"] == pytest.approx(want, abs=1e-9), (diff, r["room"], r["enemy"], tag)
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("name, diff", CASES)
+def test_mean_hit_against_brute_force(name, diff):
+    """``describe``'s ``mean_hit`` / ``elite_mean_hit`` (derived from the frozen arrays and the kernel's hit
+    function) equal an independent recomputation from the config's intent lists, for every room and enemy."""
+    assert _check_mean_hits(CONFIGS[name], diff) > 40
+
+
+def test_mean_hit_by_hand_and_in_random_mode():
+    """A hand value: the Kultist in room 1 on Leicht (base 15, × 1.10) hits 0.8 → 13, buffs +2, hits 1 → 17 + 2:
+    (13 + 0 + 19) / 3. A random-mode enemy with a buff and a multi-hit agrees with the brute force over all
+    27 draw sequences, and a block-only cycle deals 0."""
+    hand = GAME.load(overrides=["enemies.kultist.damage=15.0"])
+    (k1,) = [r for r in _rooms(hand, "leicht") if r["room"] == 1 and r["enemy"] == "kultist"]
+    assert k1["mean_hit"] == pytest.approx(32 / 3)
+    rnd = GAME.load(overrides=['enemies.kultist={hp=25, damage=15.0, mode="random", intents=[{damage=0.8, block=4,'
+                               " weight=2.0}, {buff=3, weight=1.0}, {damage=0.6, hits=2, weight=1.5}]}",
+                               "enemies.rostratte.intents=[{block=6, steal=12}]"])
+    for diff in C.DIFFICULTIES:
+        assert _check_mean_hits(rnd, diff) > 40
+        assert all(r["mean_hit"] == 0 for r in _rooms(rnd, diff) if r["enemy"] == "rostratte")
+    (k1,) = [r for r in _rooms(rnd, "leicht") if r["room"] == 1 and r["enemy"] == "kultist"]
+    # hits 13 (p 4/9) and 2 × 10 (p 1/3); buff +3 per draw with p 2/9: turn t adds 3 · (t − 1) · 2/9 per hit
+    assert k1["mean_hit"] == pytest.approx(4 / 9 * 13 + 1 / 3 * 20 + 2 / 9 * 3 * 1 * (4 / 9 + 2 / 3))
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))
