@@ -38,21 +38,25 @@ HIT_FIELDS = ("damage", "max_hit", "mean_hit")
 
 @pytest.mark.parametrize("name, diff", CASES)
 def test_bosses_are_the_peaks(name, diff):
-    """The roster's shape ("its section boss", the lead's reading, also in docs/rules/wuerfel-dungeon.md):
-    every normal enemy of rooms 1–4, Elite card included, has fewer LP than the Würfelfresser (room 5, Kampf
-    card) and no larger single hit than the Würfelfresser's largest; rooms 6–9 likewise against the Auge der
-    Sechs (room 10), the Aschehallen attack bonus included on both sides. A hit is one hit of an intent before
-    buffs (``max_hit`` in ``describe``)."""
+    """The roster's shape (the rules file, issue 27): every normal enemy that can appear in rooms 1–4, Elite card
+    included, has fewer LP than the Würfelfresser (room 5, Kampf card) and a strictly smaller typical hit
+    (``damage``), largest single hit (``max_hit``) and mean damage per enemy turn (``mean_hit``); rooms 6–9
+    likewise against the Auge der Sechs (room 10), the Aschehallen attack bonus included on both sides. Every
+    candidate of each room's roster counts, not one drawn run."""
     cfg = CONFIGS[name]
     rooms = _rooms(cfg, diff)
     for lo, hi, boss_room in ((1, 4, 5), (6, 9, 10)):
         boss = _boss(rooms, boss_room)
         normal = [r for r in rooms if lo <= r["room"] <= hi]
-        assert normal and not any(r["boss"] for r in normal)
+        assert {r["room"] for r in normal} == set(range(lo, hi + 1)) and not any(r["boss"] for r in normal)
+        for room in range(lo, hi + 1):  # every roster candidate of the room is listed
+            sec = next(s for s in cfg.sections.values() if s.first_room <= room <= s.last_room)
+            assert sorted(r["enemy"] for r in normal if r["room"] == room) == sorted(sec.roster)
         for r in normal:
             for tag in ("", "elite_"):
                 assert r[f"{tag}hp"] < boss["hp"], (name, diff, r["room"], r["enemy"], tag, r[f"{tag}hp"], boss["hp"])
-                assert r[f"{tag}max_hit"] <= boss["max_hit"], (name, diff, r["room"], r["enemy"], tag)
+                for k in HIT_FIELDS:
+                    assert r[f"{tag}{k}"] < boss[k], (name, diff, r["room"], r["enemy"], tag, k, r[f"{tag}{k}"])
 
 
 def _brute_mean_hit(enemy, scale, bonus):
@@ -174,7 +178,7 @@ def test_older_readings_stay_switchable():
 @pytest.mark.parametrize("diff", C.DIFFICULTIES)
 def test_describe_cli_shows_the_shape(diff):
     """What a new user sees: ``dicesim describe dungeon --difficulty D --json`` has a path before rooms 5 and
-    10, boss hits without room growth, and the bosses on top."""
+    10, boss hits without room growth, and the bosses on top in LP, typical, largest and mean hit."""
     out = cli_json("describe", "dungeon", "--difficulty", diff)
     rooms = out["rooms"]
     d = getattr(CONFIGS["default"].difficulty, diff)
@@ -185,6 +189,6 @@ def test_describe_cli_shows_the_shape(diff):
         assert b["damage"] == R.round_half_up(e.damage * d.boss) + (1 if room == 10 else 0)
     for lo, hi, boss_room in ((1, 4, 5), (6, 9, 10)):
         boss = _boss(rooms, boss_room)
-        top_hp = max(r[k] for r in rooms if lo <= r["room"] <= hi for k in ("hp", "elite_hp"))
-        top_hit = max(r[k] for r in rooms if lo <= r["room"] <= hi for k in ("max_hit", "elite_max_hit"))
-        assert top_hp < boss["hp"] and top_hit <= boss["max_hit"]
+        for k in ("hp",) + HIT_FIELDS:
+            top = max(r[t + k] for r in rooms if lo <= r["room"] <= hi for t in ("", "elite_"))
+            assert top < boss[k], (diff, boss_room, k)
