@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from sim.events import replay
 from sim.games.dungeon import config as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.game import GAME, describe
@@ -118,6 +119,35 @@ def test_mean_hit_by_hand_and_in_random_mode():
     (k1,) = [r for r in _rooms(rnd, "leicht") if r["room"] == 1 and r["enemy"] == "kultist"]
     # hits 13 (p 4/9) and 2 × 10 (p 1/3); buff +3 per draw with p 2/9: turn t adds 3 · (t − 1) · 2/9 per hit
     assert k1["mean_hit"] == pytest.approx(4 / 9 * 13 + 1 / 3 * 20 + 2 / 9 * 3 * 1 * (4 / 9 + 2 / 3))
+
+
+def test_mean_hit_is_the_kernels_announced_damage():
+    """Against the kernel itself: in played runs (Schwer, 12 runs; 10,000 LP and tough enemies so that fights
+    last a whole intent cycle), the damage each enemy turn announces (the replay's ``intent_damage``: hit ×
+    hits, buffs included) averaged over a fight's first pass of the cycle is ``describe``'s ``mean_hit`` (or
+    ``elite_mean_hit`` on the Elite card), for every enemy of the default roster and both bosses."""
+    base = CONFIGS["default"]
+    cfg = GAME.load(overrides=["start.lp=10000"] + [f"enemies.{e}.hp={400 if v.boss else 150}"
+                                                    for e, v in base.enemies.items()])
+    names = list(cfg.enemies)
+    want = {(r["room"], r["enemy"], t): r[t + "mean_hit"] for r in _rooms(cfg, "schwer") for t in ("", "elite_")}
+    seen, cards = set(), set()
+    for run in range(12):
+        fight = None
+        for ev in replay(GAME, cfg, ["vorschlag"], 1, run, {"difficulty": "schwer"}).sections[0]["events"]:
+            if ev["event"] == "room":
+                fight = {"room": ev["room"], "enemy": names[ev["enemy"]], "elite": bool(ev["elite"]), "turns": []}
+            elif ev["event"] == "turn":
+                fight["turns"].append(ev["intent_damage"])
+            elif ev["event"] == "fight_end":
+                ni = len(cfg.enemies[fight["enemy"]].intents)
+                if len(fight["turns"]) >= ni:
+                    tag = "elite_" if fight["elite"] else ""
+                    assert sum(fight["turns"][:ni]) / ni == pytest.approx(want[(fight["room"], fight["enemy"], tag)])
+                    seen.add(fight["enemy"])
+                    cards.add(fight["elite"])
+    assert seen == {e for sec in cfg.sections.values() for e in sec.roster} | {"wuerfelfresser", "auge_der_sechs"}
+    assert cards == {False, True}
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))
