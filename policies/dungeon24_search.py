@@ -63,23 +63,6 @@ NF = len(FEATURES)  # per seat; the coefficient vector is [c0, w (mover), u (oth
 N_COEF = 1 + 2 * NF
 COEF = np.array(_COEF, np.float64)
 assert COEF.shape == (N_COEF,), "policies/dungeon24_value_coef.py does not match FEATURES: refit it"
-ADV = 64  # advantage bound of the hit tables
-
-
-def _tables() -> tuple[np.ndarray, np.ndarray]:
-    hit = np.zeros(2 * ADV + 1)
-    dmg = np.zeros(2 * ADV + 1)
-    for adv in range(-ADV, ADV + 1):
-        for a in range(1, 7):
-            for d in range(1, 7):
-                x = adv + a - d
-                if x > 0:
-                    hit[adv + ADV] += 1 / 36
-                    dmg[adv + ADV] += x / 36
-    return hit, dmg
-
-
-HIT, DAMAGE = _tables()  # by A - V + ADV: P(hit), E[LP loss] of one exchange without rerolls
 
 
 @njit(cache=True, inline="always")

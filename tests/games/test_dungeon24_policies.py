@@ -309,3 +309,17 @@ def test_expectimax_beats_heuristic():
     sc = _seat_scores(CFG, "expectimax", "heuristic", 0, 0, 27, 0, 2000, None)  # per seed: both seatings' mean
     d = stats.mean(2 * sc - 1)
     assert d["ci95"][0] > 0, d
+
+
+@pytest.mark.slow
+def test_value_coefficients_are_the_fitting_scripts_output():
+    """``policies/dungeon24_value_coef.py`` is what ``benchmarks/fit_dungeon24_value.py`` writes: the fit is
+    deterministic and the committed numbers were not edited by hand."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    r = subprocess.run([sys.executable, str(root / "benchmarks" / "fit_dungeon24_value.py"), "--check"], cwd=root,
+                       capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stdout + r.stderr
