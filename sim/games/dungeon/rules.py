@@ -231,8 +231,9 @@ EFF_MAX = (EFF_SHIELD_KEEP, EFF_BERSERK_LP, EFF_LUCKY)
 def fold_mods(eff, owned, out):
     """Combine owned upgrades (``owned[u]`` copies of row ``eff[u]``) into one modifier vector.
 
-    Additive effects add, multipliers multiply, keep/threshold/flag effects take the maximum, crit
-    chances combine as independent chances.
+    Additive effects add; multipliers stack additively too ("a non-unique upgrade taken again adds its
+    effect": two Paschmeister ×2 make ×3, three ×4), never compounding; keep/threshold/flag effects take the
+    maximum; crit chances combine as independent chances.
     """
     for e in range(N_EFF):
         out[e] = 0.0
@@ -244,7 +245,7 @@ def fold_mods(eff, owned, out):
             for e in range(N_EFF):
                 v = eff[u, e]
                 if e == EFF_PASCH_MUL or e == EFF_BERSERK_MUL:
-                    out[e] *= v
+                    out[e] += v - 1.0
                 elif e == EFF_SHIELD_KEEP or e == EFF_BERSERK_LP or e == EFF_LUCKY:
                     out[e] = smax(out[e], v)
                 elif e == EFF_CRIT:
