@@ -3,14 +3,21 @@ healing, Vereinen, and the kernel's refusal of requests the rules forbid."""
 
 from __future__ import annotations
 
+import itertools
 import json
+from functools import cache
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from policies.dungeon import POLICIES
 from sim.config import load_config
+from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig, freeze
-from sim.games.dungeon.game import combos_json
+from sim.games.dungeon.game import TM, combos_json, frozen
+from sim.games.dungeon.table_schema import column_names
 from tests.conftest import run_cli
 
 CFG = load_config(DungeonConfig, "dungeon")
@@ -58,3 +65,135 @@ def test_combos_command_with_two_paschmeister():
     assert out["combos"] == [{"name": "Pasch", "dice": [6, 6], "attack": 36, "shield": 8, "heal": 6}]
     cfg = load_config(DungeonConfig, "dungeon", None, ["loadout.upgrades=['paschmeister','paschmeister']"])
     assert combos_json([6, 6, 1, 3, 5], cfg)["total_attack"] == 36
+
+
+# --- 2. Glückssieben: a 1 counts as 7 in straights too (``upgrades.glueckssieben.in_straights``) ----------------
+
+LUCKY = "loadout.upgrades=['glueckssieben']"
+
+
+def lucky_cfg(in_straights: bool = True, *more: str):
+    return load_config(DungeonConfig, "dungeon", None,
+                       [LUCKY, f"upgrades.glueckssieben.in_straights={str(in_straights).lower()}", *more])
+
+
+def _group(dice, lucky, in_straights):
+    """(kind, a, b) of a group of dice by the seed's words, with the 1 as 7 where Glückssieben says so."""
+    g = sorted(dice)
+    n = len(g)
+    if n >= 2 and len(set(g)) == 1:
+        return {2: R.PASCH, 3: R.DRILLING, 4: R.VIERLING, 5: R.FUENFLING, 6: R.SECHSLING}[n], g[0], 0
+    ranks = sorted(7 if (d == 1 and lucky and in_straights) else d for d in g)
+    if n in (4, 5) and len(set(ranks)) == n and ranks[-1] - ranks[0] == n - 1:
+        return (R.KLEINE if n == 4 else R.GROSSE), ranks[0], 0
+    if n == 5:
+        vals = sorted(set(g), key=g.count)
+        if len(vals) == 2 and g.count(vals[0]) == 2:
+            return R.FULL_HOUSE, vals[0], vals[1]
+    return None
+
+
+def _worth(kind, a, b, lucky):
+    """Attack and shield + heal from the seed's formulas, W = 7 for a 1 with Glückssieben."""
+    a = 7 if lucky and a == 1 and kind not in (R.KLEINE, R.GROSSE) else a
+    b = 7 if lucky and b == 1 else b
+    att = {R.PASCH: 2 * a, R.DRILLING: 4 * a, R.KLEINE: 14, R.FULL_HOUSE: 2 * a + 4 * b + 8, R.VIERLING: 7 * a,
+           R.GROSSE: 22, R.FUENFLING: 12 * a, R.SECHSLING: 18 * a}[kind]
+    sh = {R.PASCH: 2 * a + 2, R.DRILLING: 4 * a + 3, R.KLEINE: 17, R.FULL_HOUSE: 2 * a + 4 * b + 12,
+          R.VIERLING: 7 * a + 4, R.GROSSE: 26, R.FUENFLING: 12 * a + 6, R.SECHSLING: 18 * a + 8}[kind]
+    he = {R.PASCH: a, R.DRILLING: 2 * a, R.KLEINE: 7, R.FULL_HOUSE: a + 2 * b + 4, R.VIERLING: 3 * a, R.GROSSE: 11,
+          R.FUENFLING: 5 * a, R.SECHSLING: 7 * a}[kind]
+    return att, int(np.floor(sh * 0.6 + 0.5)) + he
+
+
+def _brute(dice, lucky, in_straights):
+    """Best (attack, -combos, shield + heal) over every labelling of the dice into at most three groups."""
+    best = None
+    n = len(dice)
+    for labels in itertools.product(range(4), repeat=n):
+        combos = []
+        for g in (1, 2, 3):
+            grp = [dice[i] for i in range(n) if labels[i] == g]
+            if grp:
+                combos.append(_group(grp, lucky, in_straights))
+        if None in combos:
+            continue
+        ds = {c[1] for c in combos if c[0] == R.DRILLING}
+        ps = {c[1] for c in combos if c[0] == R.PASCH}
+        if any(d != p for d in ds for p in ps):
+            continue
+        vals = [_worth(*c, lucky) for c in combos]
+        key = (sum(v[0] for v in vals), -len(combos), sum(v[1] for v in vals))
+        best = key if best is None or key > best else best
+    return best
+
+
+def _shown(fz, dice):
+    k = R.ms_index(dice)
+    part, cv = fz.part[0], fz.cvals[0]
+    ids = [int(c) for c in part[k, 1 : 1 + part[k, 0]]]
+    return ids, (sum(cv[c, 0] for c in ids), -len(ids), sum(cv[c, 1] + cv[c, 2] for c in ids))
+
+
+def test_glueckssieben_straights_hand_picked():
+    on, off = freeze(lucky_cfg(True), "leicht"), freeze(lucky_cfg(False), "leicht")
+
+    def names(fz, dice):
+        return [(R.combo_name(c), R.combo_dice(c)) for c in _shown(fz, dice)[0]]
+
+    assert names(on, [3, 4, 5, 6, 1]) == [("Große Straße", [3, 4, 5, 6, 1])]  # 3-4-5-6-7
+    assert names(off, [3, 4, 5, 6, 1]) == [("Kleine Straße", [3, 4, 5, 6])]
+    assert names(on, [4, 5, 6, 1, 2]) == [("Kleine Straße", [4, 5, 6, 1])]  # 4-5-6-7
+    assert names(on, [1, 2, 3, 4, 6]) == []  # 2-3-4-6-7: no straight when the 1 is a 7
+    assert names(off, [1, 2, 3, 4, 6]) == [("Kleine Straße", [1, 2, 3, 4])]
+    assert names(on, [1, 2, 3, 4, 5]) == [("Kleine Straße", [2, 3, 4, 5])]
+    assert names(off, [1, 2, 3, 4, 5]) == [("Große Straße", [1, 2, 3, 4, 5])]
+    assert names(on, [1, 1, 2, 3, 4]) == [("Pasch", [1, 1])]  # the Pasch of 7s (14) is all that is left
+    assert _shown(on, [3, 4, 5, 6, 1])[1][0] == 22 and _shown(on, [1, 1, 2, 3, 4])[1][0] == 14
+    # a straight through 7 pays the 1 as 7 in its coins: 6 + 18 + 3 + 4 + 5 + 6 + 7
+    assert on.cvals[0, cid(R.GROSSE, 3), 3] == 6 + 18 + 25
+    # without Glückssieben the straights through 7 are no combos, whatever the switch
+    assert names(FZ, [3, 4, 5, 6, 1]) == [("Kleine Straße", [3, 4, 5, 6])]
+    assert names(FZ, [1, 2, 3, 4, 6]) == [("Kleine Straße", [1, 2, 3, 4])]
+
+
+def test_glueckssieben_partition_of_every_5_dice_roll_matches_brute_force():
+    for in_straights in (True, False):
+        fz = freeze(lucky_cfg(in_straights), "leicht")
+        for roll in itertools.combinations_with_replacement(range(1, 7), 5):
+            assert _shown(fz, list(roll))[1] == _brute(roll, True, in_straights), (in_straights, roll)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 6), min_size=6, max_size=6), st.booleans())
+def test_glueckssieben_partition_6_dice_matches_brute_force(dice, in_straights):
+    fz = _lucky_frozen(in_straights)
+    assert _shown(fz, dice)[1] == _brute(tuple(sorted(dice)), True, in_straights)
+
+
+@cache
+def _lucky_frozen(in_straights):
+    return freeze(lucky_cfg(in_straights), "leicht")
+
+
+def test_no_shown_partition_holds_a_straight_that_is_none():
+    cases = ((_lucky_frozen(True), R.C_ONE_STRAIGHT), (_lucky_frozen(False), R.C_SEVEN), (FZ, R.C_SEVEN))
+    for fz, bad in cases:
+        ids = fz.part[0, :, 1:][fz.part[0, :, 1:] >= 0]
+        assert not bad[ids].any()
+    assert (R.C_SEVEN.sum(), R.C_ONE_STRAIGHT.sum()) == (2, 2)
+
+
+def test_glueckssieben_straights_in_played_runs():
+    """The kernel plays them: with the switch a straight through 7 is played and none from 1, without it the
+    reverse (event logs of whole runs with Glückssieben from the start)."""
+    for in_straights in (True, False):
+        cfg = lucky_cfg(in_straights)
+        fz, hold = frozen(cfg, "leicht")
+        played = set()
+        for run in range(40):
+            _, log = P.run_one(POLICIES["vorschlag"], 5, run, fz, hold, TM, len(column_names(cfg)), 20_000)
+            played |= {int(r[3]) for r in log if r[0] == P.LG_COMBO}
+        played = np.array(sorted(played))
+        seven, one = R.C_SEVEN[played].any(), R.C_ONE_STRAIGHT[played].any()
+        assert (seven, one) == ((True, False) if in_straights else (False, True))
