@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from policies.dungeon import POLICIES
 from sim.config import load_config
+from sim.games.dungeon import layout as L
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig, freeze
@@ -197,3 +198,33 @@ def test_glueckssieben_straights_in_played_runs():
         played = np.array(sorted(played))
         seven, one = R.C_SEVEN[played].any(), R.C_ONE_STRAIGHT[played].any()
         assert (seven, one) == ((True, False) if in_straights else (False, True))
+
+
+# --- 3. "ohne Heilung": a heal joker counts as healing (``challenges.joker_heal_counts``) ------------------------
+
+def _joker_rooms(joker_heal_counts: bool):
+    """(met, heal joker drunk, heal combos played) of every won room whose challenge is "ohne Heilung", from whole
+    runs that start with three heal jokers."""
+    cfg = load_config(DungeonConfig, "dungeon", None, ["loadout.jokers=['heiltrank','heiltrank','heiltrank']",
+                                                       f"challenges.joker_heal_counts={str(joker_heal_counts).lower()}"])
+    fz, hold = frozen(cfg, "leicht")
+    out = []
+    for run in range(60):
+        _, log = P.run_one(POLICIES["vorschlag"], 3, run, fz, hold, TM, len(column_names(cfg)), 20_000)
+        for end in (r for r in log if r[0] == P.LG_END and r[3] == 1):
+            room = int(end[1])
+            if L.CHALLENGES[fz.rooms[room - 1, L.RM_CHALLENGE]] != "ohne_heilung":
+                continue
+            joker = any(r[0] == P.LG_JOKER and r[1] == room and r[4] == L.JK_HEAL for r in log)
+            combo = any(r[0] == P.LG_COMBO and r[1] == room and r[4] == R.HEAL for r in log)
+            out.append((bool(end[5]), joker, combo))
+    return out
+
+
+def test_a_heal_joker_breaks_ohne_heilung():
+    rooms = _joker_rooms(True)
+    assert any(j and not c for _, j, c in rooms)  # the case the reading decides occurs
+    assert all(met == (not j and not c) for met, j, c in rooms)
+    rooms = _joker_rooms(False)  # the other reading: only heal combos count
+    assert any(j and not c for _, j, c in rooms)
+    assert all(met == (not c) for met, j, c in rooms)

@@ -142,6 +142,13 @@ class Coins(Strict):
     steal_returned_on_win: bool = False
 
 
+class Challenges(Strict):
+    """Readings of the room challenges (``coins.challenges`` lists them)."""
+
+    joker_heal_counts: bool = Field(True, description="a heal joker drunk in the fight counts as healing for "
+                                                      "'ohne Heilung' (the literal reading); false: only heal combos")
+
+
 class Poison(Strict):
     decay: int = Field(1, ge=0, le=1000)
 
@@ -343,6 +350,7 @@ class DungeonConfig(GameConfig):
     sections: dict[str, Section]
     path: Path
     coins: Coins
+    challenges: Challenges = Challenges()
     poison: Poison = Poison()
     score: Score = Score()
     time: Time = Time()

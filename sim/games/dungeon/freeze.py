@@ -272,6 +272,7 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
     rp[C.RP_SK_OPPONENTS] = sk[SK_OPPONENTS]
     rp[C.RP_RO_BASE] = C.ROLLOUT_BASES.index(cfg.rollout.base)
     rp[C.RP_RO_K] = cfg.rollout.k
+    rp[C.RP_JOKER_HEAL_COUNTS] = float(cfg.challenges.joker_heal_counts)
 
     enemy_names = list(cfg.enemies)
     en = np.zeros((len(enemy_names), C.EN_SIZE))

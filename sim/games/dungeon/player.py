@@ -340,6 +340,8 @@ def heal_joker(pid, room, fz, rs, f, out, log, sc):
             before = rs.lp
             rs.lp = smin(rs.maxlp, rs.lp + jk[jid, C.JK_AMOUNT])
             out[O_HEALED] += rs.lp - before
+            if rp.joker_heal_counts > 0:  # "ohne Heilung": the joker heals too (``challenges.joker_heal_counts``)
+                f.healed = True
             sc.fs[FS_LP] = rs.lp
             out[O_JK_USED] += 1
             out[O_JK_HEAL] += 1
