@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policies.dungeon import POLICIES
+from policies.dungeon_rating import RATING, best_assignment
 from sim.config import load_config
 from sim.games.dungeon import layout as L
 from sim.games.dungeon import play as P
@@ -19,6 +20,7 @@ from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig, freeze
 from sim.games.dungeon.game import TM, combos_json, frozen
 from sim.games.dungeon.table_schema import column_names
+from sim.games.dungeon.words import FS_ATT_MUL, FS_EHP, FS_INCOMING, FS_LP, FS_MAXLP, FS_SHIELD, FS_SIZE
 from tests.conftest import run_cli
 
 CFG = load_config(DungeonConfig, "dungeon")
@@ -228,3 +230,55 @@ def test_a_heal_joker_breaks_ohne_heilung():
     rooms = _joker_rooms(False)  # the other reading: only heal combos count
     assert any(j and not c for _, j, c in rooms)
     assert all(met == (not c) for met, j, c in rooms)
+
+
+# --- 4. Vereinen: a Vierling or larger that the shown partition splits may be rejoined --------------------------
+
+def _fs(ehp, lp, incoming, maxlp=50.0, shield=0.0):
+    fs = np.zeros(FS_SIZE)
+    fs[FS_EHP], fs[FS_LP], fs[FS_MAXLP], fs[FS_INCOMING], fs[FS_SHIELD], fs[FS_ATT_MUL] = ehp, lp, maxlp, incoming, \
+        shield, 1.0
+    return fs
+
+
+def _assign(fz, dice, fs):
+    k = R.ms_index(dice)
+    part, cv = fz.part[0], fz.cvals[0]
+    ids, roles = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    m, v = best_assignment(fs, part[k, 1:], part[k, 0], cv, ids, roles, RATING, np.zeros(16, np.int64))
+    return [(R.combo_name(int(c)), int(r)) for c, r in zip(ids[:m], roles[:m], strict=True)], v
+
+
+def test_vereinen_rejoins_a_split_vierling_for_shield():
+    fz = freeze(load_config(DungeonConfig, "dungeon", None, ["loadout.upgrades=['paschmeister']"]), "leicht")
+    k = R.ms_index([4, 4, 4, 4, 1])
+    assert [R.combo_name(int(c)) for c in fz.part[0, k, 1 : 1 + fz.part[0, k, 0]]] == ["Pasch", "Pasch"]  # 16 + 16
+    cv = fz.cvals[0]
+    assert (cv[cid(R.PASCH, 4), 1] * 2, cv[cid(R.VIERLING, 4), 1]) == (12, 19)  # the whole shields more
+    # a hit of 25 at 20 LP: two Pasch on shield leave 7 LP, the Vierling 14; attack cannot kill (1000 LP)
+    combos, v = _assign(fz, [4, 4, 4, 4, 1], _fs(1000.0, 20.0, 25.0))
+    assert combos == [("Vierling", R.SHIELD)]
+    # where the parts are worth more, they stay apart: a kill this turn
+    assert _assign(fz, [4, 4, 4, 4, 1], _fs(30.0, 20.0, 25.0))[0] == [("Pasch", R.ATTACK), ("Pasch", R.ATTACK)]
+    # six dice: Pasch 5 + Pasch 5 + Pasch 2 (48 attack) -> the Vierling of 5s (shield 23) survives a hit of 40
+    combos, _ = _assign(fz, [5, 5, 5, 5, 2, 2], _fs(1000.0, 20.0, 40.0))
+    assert ("Vierling", R.SHIELD) in combos and len(combos) == 2
+    # three Paschmeister split a Sechsling of 6s into three Pasch (3 x 48 > 108); rejoined it heals 42, and only
+    # the whole survives a hit of 40 at 8 LP
+    three = "loadout.upgrades=['paschmeister','paschmeister','paschmeister']"
+    fz3 = freeze(load_config(DungeonConfig, "dungeon", None, [three]), "leicht")
+    assert [R.combo_name(int(c)) for c in fz3.part[0, R.ms_index([6] * 6), 1:4]] == ["Pasch"] * 3
+    combos, _ = _assign(fz3, [6] * 6, _fs(1000.0, 8.0, 40.0))
+    assert combos == [("Sechsling", R.HEAL)]
+
+
+def test_vereinen_in_played_runs():
+    """With Paschmeister every Vierling is split when shown (8W > 7W), so each one played was rejoined: on shield or
+    heal, where the whole is worth more (event logs of whole runs)."""
+    cfg = load_config(DungeonConfig, "dungeon", None, ["loadout.upgrades=['paschmeister']"])
+    fz, hold = frozen(cfg, "leicht")
+    roles = []
+    for run in range(80):
+        _, log = P.run_one(POLICIES["vorschlag"], 7, run, fz, hold, TM, len(column_names(cfg)), 20_000)
+        roles += [int(r[4]) for r in log if r[0] == P.LG_COMBO and R.C_KIND[r[3]] == R.VIERLING]
+    assert roles and set(roles) <= {R.SHIELD, R.HEAL}

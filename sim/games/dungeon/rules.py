@@ -84,6 +84,11 @@ C_ONE_STRAIGHT = _STRAIGHT_ROW & (C_FA == 1)  # a straight from 1 (1-2-3-4, 1-2-
 C_SIZE = C_COUNTS.sum(axis=1)
 C_PIPS = C_COUNTS @ np.arange(1, 7)
 C_INDEX = {(int(k), int(a), int(b)): i for i, (k, a, b) in enumerate(zip(C_KIND, C_FA, C_FB, strict=True))}
+C_OAK = np.array([OF_A_KIND.get(int(k), 0) for k in C_KIND], np.int64)  # dice of an n-of-a-kind, else 0
+OAK_ID = np.full((MAX_DICE + 1, 7), -1, np.int64)  # [dice, face] -> the n-of-a-kind combo (Vereinen's whole)
+for _i in range(len(C_KIND)):
+    if C_OAK[_i] > 0:
+        OAK_ID[C_OAK[_i], C_FA[_i]] = _i
 C_SPLIT = np.full((N_COMBO, 2), -1, np.int64)  # Full House -> (Drilling b, Pasch a)
 for _i in range(N_COMBO):
     if C_KIND[_i] == FULL_HOUSE:
