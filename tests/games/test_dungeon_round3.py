@@ -8,22 +8,26 @@ import json
 from functools import cache
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policies.dungeon import POLICIES
+from policies.dungeon import BROKEN, POLICIES
 from policies.dungeon_rating import RATING, best_assignment
+from sim.batch import run_batch
 from sim.config import load_config
 from sim.games.dungeon import layout as L
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig, freeze
-from sim.games.dungeon.game import TM, combos_json, frozen
+from sim.games.dungeon.game import GAME, TM, combos_json, frozen
+from sim.games.dungeon.table import O_ILLEGAL
 from sim.games.dungeon.table_schema import column_names
 from sim.games.dungeon.words import FS_ATT_MUL, FS_EHP, FS_INCOMING, FS_LP, FS_MAXLP, FS_SHIELD, FS_SIZE
 from tests.conftest import run_cli
 
 CFG = load_config(DungeonConfig, "dungeon")
+GCFG = GAME.load()
 FZ = freeze(CFG, "leicht")
 UP = list(CFG.upgrades)
 
@@ -282,3 +286,116 @@ def test_vereinen_in_played_runs():
         _, log = P.run_one(POLICIES["vorschlag"], 7, run, fz, hold, TM, len(column_names(cfg)), 20_000)
         roles += [int(r[4]) for r in log if r[0] == P.LG_COMBO and R.C_KIND[r[3]] == R.VIERLING]
     assert roles and set(roles) <= {R.SHIELD, R.HEAL}
+
+
+# --- 5. the kernel enforces the rules: what a policy asks and the rules forbid is refused and counted ------------
+
+def _logs(cfg, pid, seed, runs, difficulty="leicht"):
+    fz, hold = frozen(cfg, difficulty)
+    return [P.run_one(pid, seed, r, fz, hold, TM, len(column_names(cfg)), 20_000) for r in runs]
+
+
+def _rows(log, kind):
+    return [r for r in log if r[0] == kind]
+
+
+@pytest.mark.parametrize("policy, n, difficulty, more", [
+    ("vorschlag", 400, "leicht", []),
+    ("greedy", 400, "normal", []),
+    ("random", 400, "leicht", []),
+    ("expectimax", 40, "leicht", []),
+    ("vorschlag@gluecksmuenze", 300, "schwer", []),
+    ("greedy@gluecksmuenze", 300, "leicht", []),
+    ("expectimax@gluecksmuenze", 30, "normal", []),
+    ("vorschlag", 300, "leicht", ["skill.level=0.5", "loadout.jokers=['wuerfel_setzen','extra_wurf','heiltrank']"]),
+    ("rollout", 4, "leicht", ["rollout.k=2"]),
+])
+def test_shipped_policies_make_no_forbidden_request(policy, n, difficulty, more):
+    cfg = GAME.load(overrides=more) if more else GCFG
+    t = run_batch(GAME, cfg, [policy], n, 27, {"difficulty": difficulty}, progress=False).table
+    assert (t["illegal_requests"] == 0).all()
+    assert t["adjusts"].sum() > 0 or policy in ("random", "rollout")  # the bots did ask
+
+
+def test_a_broken_policy_is_refused_and_counted():
+    """The test policy ``BROKEN`` asks for an adjust past the budget, beyond ±1, out of 1..6 or on a cursed die at
+    every hold, holds that reroll cursed dice, and a last chance after every turn's rolls: the kernel refuses each,
+    counts it, and the run still keeps the rules (event logs)."""
+    cfg = GAME.load(overrides=["start.coins=0"])  # no last chance can be paid at first
+    total = 0
+    for row, log in _logs(cfg, BROKEN, 4, range(12)):
+        total += row[O_ILLEGAL]
+        cursed = {(r[1], r[2]): int(r[11]) for r in _rows(log, P.LG_TURN)}
+        lcs = [r[1] for r in _rows(log, P.LG_LC)]
+        assert all(lcs.count(room) <= 1 for room in lcs)  # one last chance per fight
+        assert all(r[3] >= 0 for r in _rows(log, P.LG_LC))  # never without the coins
+        adj = [r for r in _rows(log, P.LG_ADJ)]
+        assert not adj  # every adjust it asks is forbidden: none happens
+        for r in _rows(log, P.LG_ROLL):
+            if r[3] > 1:  # a reroll: the cursed dice are held
+                assert r[5] & cursed[(r[1], r[2])] == cursed[(r[1], r[2])]
+        assert row[O_ILLEGAL] > 0
+    # the batch counts the same refusals as the single run
+    fz, cache = frozen(cfg, "leicht")
+    out = np.zeros((12, len(column_names(cfg))))
+    P.play_batch(BROKEN, 4, 0, 12, fz, cache, TM, out)
+    assert out[:, O_ILLEGAL].sum() == total
+
+
+def test_a_second_last_chance_is_refused_in_the_fight():
+    """With coins to spare ``BROKEN`` buys the fight's one last chance in its first turn; its ask after every later
+    turn is refused and counted."""
+    cfg = GAME.load(overrides=["start.coins=100000"])
+    later = 0
+    for row, log in _logs(cfg, BROKEN, 6, range(8)):
+        turns = {}
+        for r in _rows(log, P.LG_TURN):
+            turns[r[1]] = max(turns.get(r[1], 0), r[2])
+        assert sorted(r[1] for r in _rows(log, P.LG_LC)) == sorted(turns)  # one per fight, no more
+        assert all(r[2] == 1 for r in _rows(log, P.LG_LC))
+        later += sum(n - 1 for n in turns.values())
+        assert row[O_ILLEGAL] >= sum(n - 1 for n in turns.values())
+    assert later > 0
+
+
+def test_shield_drops_at_the_next_turn_eherne_mauer_keeps_15():
+    """At every turn after the first the shield is what the enemy's turn left, cut to 0 (Eherne Mauer: to at most
+    15). The Kristallhöhlen's start shield is raised to 40 so that more than 15 is often left; no rewards or market,
+    so the loadout stays the start's."""
+    for upgrades, keep in (("['eherne_mauer','dicke_haut']", 15), ("['dicke_haut']", 0)):
+        cfg = GAME.load(overrides=[f"loadout.upgrades={upgrades}", "sections.kristallhoehlen.player_shield=40",
+                                   "rewards.enabled=false", "market.enabled=false"])
+        above = kept = 0
+        for _, log in _logs(cfg, POLICIES["vorschlag"], 2, range(40)):
+            after = {}
+            for r in log:
+                if r[0] == P.LG_ENEMY:
+                    after[(r[1], r[2])] = int(r[6])  # shield after the enemy's turn
+                elif r[0] == P.LG_TURN and r[2] > 1:
+                    prev = after[(r[1], r[2] - 1)]
+                    assert r[4] == min(prev, keep)
+                    above += prev > 15
+                    kept += r[4] > 0
+        assert above > 0 and (kept > 0) == (keep > 0)
+
+
+def test_coin_caps_120_and_160_at_their_defaults():
+    cfg = GAME.load(overrides=["coins.action_base=200"])  # every action would pay more than a fight's cap
+    assert (cfg.coins.fight_cap, cfg.coins.boss_fight_cap) == (120, 160)
+    per_fight = {}
+    for i, (_, log) in enumerate(_logs(cfg, POLICIES["vorschlag"], 3, range(30))):
+        for r in _rows(log, P.LG_COMBO):
+            per_fight[(i, r[1])] = per_fight.get((i, r[1]), 0) + int(r[6])
+    boss = {(i, room): v for (i, room), v in per_fight.items() if room in (5, 10)}
+    normal = {k: v for k, v in per_fight.items() if k not in boss}
+    assert boss and max(boss.values()) == 160 and max(normal.values()) == 120
+
+
+def test_rostratte_steals_at_most_12_a_turn():
+    rat = list(GCFG.enemies).index("rostratte")
+    steals = []
+    for _, log in _logs(GCFG, POLICIES["vorschlag"], 5, range(60)):
+        rooms = {r[1] for r in _rows(log, P.LG_ROOM) if r[4] == rat}
+        steals += [int(r[9]) for r in _rows(log, P.LG_ENEMY) if r[1] in rooms]
+        assert all(r[9] <= 12 for r in _rows(log, P.LG_ENEMY))
+    assert steals and max(steals) == 12
