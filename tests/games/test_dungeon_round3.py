@@ -399,3 +399,16 @@ def test_rostratte_steals_at_most_12_a_turn():
         steals += [int(r[9]) for r in _rows(log, P.LG_ENEMY) if r[1] in rooms]
         assert all(r[9] <= 12 for r in _rows(log, P.LG_ENEMY))
     assert steals and max(steals) == 12
+
+
+def test_what_an_adjust_may_be():
+    """The kernel's check of one adjust request: ±1 within 1..6, a die that is not cursed, one adjust left."""
+    from sim.games.dungeon.player import adjust_allowed
+
+    assert adjust_allowed(3, 4, 0, 1, 1) and adjust_allowed(3, 2, 0, 1, 1) and adjust_allowed(6, 5, 0, 1, 2)
+    assert not adjust_allowed(3, 5, 0, 1, 1)  # beyond ±1
+    assert not adjust_allowed(6, 7, 0, 1, 1) and not adjust_allowed(1, 0, 0, 1, 1)  # outside 1..6
+    assert not adjust_allowed(3, 4, 1, 1, 1)  # a cursed die
+    assert not adjust_allowed(3, 4, 0, 1, 0)  # past the budget
+    assert not adjust_allowed(3, 3, 0, 1, 1)  # no turn at all
+    assert adjust_allowed(3, 5, 0, 2, 1)  # turn.adjust_step = 2 allows ±2
