@@ -10,6 +10,7 @@ from sim.config import DicesimError, config_hash
 from sim.games.dungeon import config as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
+from sim.games.dungeon.freeze import fold_loadout, glueckssieben_in_straights
 from sim.games.dungeon.inputs import check_difficulty, frozen
 
 
@@ -71,8 +72,10 @@ def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
     rp = fz.rp
     cv = fz.cvals[min(cfg.loadout.altar, fz.part.shape[0] - 1)]
     combo_table = []
+    _, _, mods = fold_loadout(cfg)  # the start loadout decides which rows are combos (straights through 7 or from 1)
+    valid = R.combo_valid(bool(mods[R.EFF_LUCKY] > 0), glueckssieben_in_straights(cfg))
     for kind in range(R.N_KIND):
-        rows = [c for c in range(R.N_COMBO) if R.C_KIND[c] == kind]
+        rows = [c for c in range(R.N_COMBO) if R.C_KIND[c] == kind and valid[c]]
         entry: dict[str, Any] = {"combo": R.KIND_LABELS[kind], "kind": R.KINDS[kind],
                                  "tier": getattr(cfg.combos, R.KINDS[kind]).tier,
                                  "coin_bonus": getattr(cfg.combos, R.KINDS[kind]).coin_bonus, "values": []}
