@@ -1,7 +1,7 @@
 """Dungeon24 throughput: games per second per policy pair (warm kernels); prints one JSON object.
 
 Usage: ``NUMBA_NUM_THREADS=2 .venv/bin/python benchmarks/bench_dungeon24.py [n]`` (default n = 400000
-for greedy vs greedy, a tenth of it for the slower pairs). Best of 3 repeats.
+for greedy vs greedy, a tenth of it for the slower pairs, n / 400 for expectimax's search). Best of 3 repeats.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ def main(n: int = 400_000) -> dict:
            "games_per_second": {}}
     pairs = [("greedy", "greedy", n), ("random", "random", n), ("heuristic", "greedy", n // 10),
              ("heuristic", "heuristic", n // 10), ("exact-exchange", "greedy", n // 10),
-             ("exact-exchange", "exact-exchange", n // 10)]
+             ("exact-exchange", "exact-exchange", n // 10), ("expectimax", "heuristic", n // 400),
+             ("expectimax", "expectimax", n // 400)]
     for a, b, m in pairs:
         best = 0.0
         for rep in range(3):

@@ -22,9 +22,9 @@ counting on every call, which would triple the time of a threshold turn.
   player (the best other score) as if the game were a duel with it: a heuristic beyond two players.
 - ``random``: a uniform option; banks with chance ``policies.random_bank`` where allowed.
 
-Every policy obeys the selection's lock (``rules.LOCK_*``): after a strong selection or a declined
-triple or street a bank is not allowed (the kernel throws on whatever the policy asks), and the
-solved policies value such an option by the throw it obliges.
+Every policy obeys the selection's lock (``rules.LOCK_*``): after a strong selection, a declined
+triple or street, or (``turn.hot_dice = "throw"``) hot dice a bank is not allowed (the kernel throws
+on whatever the policy asks), and the solved policies value such an option by the throw it obliges.
 
 The first three play the end of the game the same way (``endgame_limit``): with an exact target
 they take and bank an option that hits it, never set aside more than the points still needed

@@ -29,7 +29,7 @@ from sim.games.dadox import rules as R
 from sim.games.dadox.tables import NL, OPT_LOCK, OPT_PTS, OPT_USED, QW
 
 PP_SKILL = PP_RANDOM_BANK + 1  # the skill levels follow the policy parameters in ``pp``
-UNIT = 20.0  # points: Dadox's value unit of the softmax temperature (a twentieth of optimal-turn's mean turn score)
+UNIT = 20.0  # points: Dadox's value unit of the softmax temperature (about a twentieth of optimal-turn's 366 a turn)
 
 
 @njit(cache=True)

@@ -9,8 +9,10 @@ policies' front door: it re-exports the decision functions, which live by decisi
 - ``turn`` (assignment, adjust, last chance, jokers, hero ability: the in-fight decisions after a roll),
 - ``run`` (path card, Geheimnis event, offer rating, reward, market: the run-level decisions).
 
-Each ``decide_*`` is the one dispatch point of its decision kind. Adding a policy: one id in ``ids`` and
-one branch in each dispatcher. The game's words (path cards ``KAMPF`` …, items ``ITEM_*``, the fight-state
+Each ``decide_*`` is the one dispatch point of its decision kind. Adding a policy: one id in ``dungeon_ids`` and
+one branch in each dispatcher. The kernel checks every request against the rules and refuses (and counts, column
+``illegal_requests``) what they forbid; ``BROKEN`` (``dungeon_ids``) is a test policy that asks for exactly that.
+The game's words (path cards ``KAMPF`` …, items ``ITEM_*``, the fight-state
 vector ``FS_*``) come from ``sim.games.dungeon.words``; nothing in the game's rules imports a policy.
 
 Decision signatures (all jitted; ``fs`` is the fight-state vector, indices ``FS_*``, that the
@@ -26,7 +28,8 @@ index_of_code)`` of ``rules.TM``):
   ``decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, na, …)`` the same before a hold
   decision (the hold is then chosen on the adjusted dice), asked only where ``adjust_hold_considered(pid,
   rolls_left, adjusts)`` (scalars) allows it.
-- ``decide_last_chance(pid, fs, …) -> bool``; ``decide_path(pid, cards, lp, maxlp, st) -> card``;
+- ``decide_last_chance(pid, fs, …) -> bool``, asked where ``last_chance_considered(pid, lc_left, coins, cost)``
+  (scalars) allows it; ``decide_path(pid, cards, lp, maxlp, st) -> card``;
   ``decide_event(pid, event, lp, maxlp, altar_lp, st, jokers, nj, jk) -> bool``.
 - Progression: ``offer_value(pid, kind, up_eff, u, jk, j, db_rerolls, lp, maxlp, g_att, g_dice, e_att,
   crit_mul, rp) -> float`` rates one offer (``kind`` ``ITEM_UPGRADE``/``ITEM_JOKER``/``ITEM_DICE``; ``u``, ``j``
@@ -114,6 +117,7 @@ from policies.dungeon.holds import (
     tm_tuple,
 )
 from policies.dungeon.ids import (
+    BROKEN,
     EXPECTIMAX,
     GREEDY,
     NEEDS_ETAB,
@@ -148,6 +152,7 @@ from policies.dungeon.turn import (
     decide_joker_reroll,
     decide_last_chance,
     decide_set_die,
+    last_chance_considered,
 )
 from sim.games.dungeon.words import (
     CARD_NAMES,
@@ -175,6 +180,7 @@ from sim.games.dungeon.words import (
 __all__ = [
     "ADJ_GAIN",
     "ADJ_GAIN_HOLD",
+    "BROKEN",
     "CARD_NAMES",
     "ELITE",
     "EXPECTIMAX",
@@ -230,6 +236,7 @@ __all__ = [
     "decide_set_die",
     "expectation_table",
     "expectation_tables",
+    "last_chance_considered",
     "leaf_value",
     "offer_value",
     "rate",

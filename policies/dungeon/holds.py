@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from policies.dungeon.ids import EXPECTIMAX, GREEDY, VORSCHLAG
+from policies.dungeon.ids import BROKEN, EXPECTIMAX, GREEDY, VORSCHLAG
 from policies.dungeon.rating import leaf_value
 from sim.core.dice import best_subkeep, best_subkeep_value, expect_over_rerolls
 from sim.core.rng import below
@@ -220,6 +220,14 @@ def decide_keep(pid, roll, cursed, rolls_left, hold, etab, tm, st, work):
             kc += counts[k, f] * p
             p *= 7
         return ioc[kc + cc]
+    if pid == BROKEN and cursed > 0:  # the test policy: a hold that rerolls the cursed dice (the kernel refuses it)
+        counts = tm[0]
+        code = 0
+        p = 1
+        for f in range(6):
+            code += (counts[roll, f] - counts[cursed, f]) * p
+            p *= 7
+        return tm[4][code]
     return _keep_random(roll, cursed, tm, st)
 
 

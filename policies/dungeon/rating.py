@@ -1,7 +1,8 @@
 """The Vorschlag rating of a turn and the assignment search every policy but random builds on.
 
 ``rate(fs, dmg, sh, he)`` scores a turn's outcome on the fight-state vector (``words.FS_*``); ``best_assignment``
-tries every role for the shown combos (and a Full House split); ``leaf_value`` is the rating of a multiset's best
+tries every role for the shown combos, a Full House split, and a Vierling or larger that the shown partition splits
+rejoined (the seed's "Vereinen"); ``leaf_value`` is the rating of a multiset's best
 assignment, the leaf of expectimax's search. The rating weights ``W_*`` are part of the rating's definition.
 """
 
@@ -55,13 +56,41 @@ def _expand(ids, n, split, lst):
             m += 1
     return m
 
+
+@njit(cache=True, error_model="numpy", inline=INLINE)
+def _rejoin(ids, n, lst):
+    """The combo list with the n-of-a-kind combos of one face rejoined into one Vierling or larger ("Vereinen
+    macht es rückgängig": the shown partition split it because the parts bring more attack, e.g. two Pasch with
+    Paschmeister), or 0 when no face has two of them."""
+    for j in range(n):
+        w = R.C_FA[ids[j]]
+        if R.C_OAK[ids[j]] == 0:
+            continue
+        dice = 0
+        parts = 0
+        for q in range(n):
+            if R.C_OAK[ids[q]] > 0 and R.C_FA[ids[q]] == w:
+                dice += R.C_OAK[ids[q]]
+                parts += 1
+        if parts < 2 or dice < 4:
+            continue
+        lst[0] = R.OAK_ID[dice, w]
+        m = 1
+        for q in range(n):
+            if not (R.C_OAK[ids[q]] > 0 and R.C_FA[ids[q]] == w):
+                lst[m] = ids[q]
+                m += 1
+        return m
+    return 0
+
 # ``best_assignment``'s modes, int64 (a literal would compile it once per mode where it is called, not inlined)
 RATING, SURVIVAL = np.int64(0), np.int64(1)
 
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
 def best_assignment(fs, ids, n, cv, out_ids, out_roles, mode, work):
-    """Best roles for the shown combos (optionally one Full House split); returns (m, value).
+    """Best roles for the shown combos (optionally one Full House split, or a split Vierling or larger rejoined:
+    "Vereinen", where the whole is worth more on shield or heal); returns (m, value).
 
     ``mode`` ``RATING`` (0): the Vorschlag rating; ``SURVIVAL`` (1): greedy's survival rule (survive first, then
     most damage).
@@ -74,10 +103,15 @@ def best_assignment(fs, ids, n, cv, out_ids, out_roles, mode, work):
     best = -1e18
     bm = 0
     mul = fs[FS_ATT_MUL]
-    for split in range(-1, n):
-        if split >= 0 and R.C_KIND[ids[split]] != R.FULL_HOUSE:
+    for split in range(-1, n + 1):
+        if split == n:  # Vereinen: the whole of a split Vierling or larger
+            m = _rejoin(ids, n, lst)
+            if m == 0:
+                continue
+        elif split >= 0 and R.C_KIND[ids[split]] != R.FULL_HOUSE:
             continue
-        m = _expand(ids, n, split, lst)
+        else:
+            m = _expand(ids, n, split, lst)
         total = 1
         for _ in range(m):
             total *= 3

@@ -10,7 +10,7 @@ from __future__ import annotations
 from numba import njit
 
 from policies.dungeon.holds import best_subset
-from policies.dungeon.ids import EXPECTIMAX, GREEDY, RANDOM, VORSCHLAG
+from policies.dungeon.ids import BROKEN, EXPECTIMAX, GREEDY, RANDOM, VORSCHLAG
 from policies.dungeon.rating import RATING, SURVIVAL, W_KILL, _attack_of, best_assignment, leaf_value, rate
 from sim.core.rng import below, uniform
 from sim.games.dungeon import rules as R
@@ -61,6 +61,8 @@ def decide_adjust(pid, fs, dice, nd, cursed_mask, step, part, pclass, cv, tm, wo
     """(die index, new face) of a ±``step`` adjust worth doing now, or (-1, 0)."""
     if pid == RANDOM:
         return -1, 0
+    if pid == BROKEN:
+        return _forbidden_adjust(dice, nd, cursed_mask, step, 1)
     ioc = tm[4]
     code = 0
     for i in range(nd):
@@ -98,9 +100,25 @@ def decide_adjust(pid, fs, dice, nd, cursed_mask, step, part, pclass, cv, tm, wo
 
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
+def _forbidden_adjust(dice, nd, cursed_mask, step, adjusts):
+    """The test policy's adjust (``BROKEN``): one the rules forbid, in this order of what the state allows: past the
+    budget, on a cursed die, beyond ±``step``, out of 1..6."""
+    if adjusts <= 0:
+        return 0, (dice[0] + 1 if dice[0] < 6 else dice[0] - 1)
+    for i in range(nd):
+        if (cursed_mask >> i) & 1:
+            return i, (dice[i] + 1 if dice[i] < 6 else dice[i] - 1)
+    if dice[0] + step + 1 <= 6:
+        return 0, dice[0] + step + 1
+    return 0, 7
+
+
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def adjust_hold_considered(pid, rolls_left, adjusts):
     """Whether ``decide_adjust_hold`` may adjust at this hold decision (scalars only: the kernel asks this first,
     so a policy that will not adjust there costs no call with array arguments)."""
+    if pid == BROKEN:
+        return True  # the test policy asks with no adjust left too (the kernel refuses it)
     if pid == RANDOM or adjusts <= 0:
         return False
     if pid == VORSCHLAG:
@@ -127,6 +145,8 @@ def decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, na
     value later in this turn (``expectation_tables``), its value in later turns of the fight is not counted."""
     if not adjust_hold_considered(pid, rolls_left, adjusts):
         return -1, 0
+    if pid == BROKEN:
+        return _forbidden_adjust(dice, nd, cursed_mask, step, adjusts)
     ioc = tm[4]
     bi = -1
     bf = 0
@@ -174,8 +194,18 @@ def decide_adjust_hold(pid, dice, nd, cursed_mask, step, rolls_left, adjusts, na
 
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
+def last_chance_considered(pid, lc_left, coins, cost):
+    """Whether the policy considers a last chance after its rerolls (scalars only, asked first): every shipped
+    policy only while the fight's last chance is unspent and affordable; the test policy ``BROKEN`` always (the
+    kernel refuses what the rules forbid)."""
+    return pid == BROKEN or (lc_left > 0 and coins >= cost)
+
+
+@njit(cache=True, error_model="numpy", inline=INLINE)
 def decide_last_chance(pid, fs, roll, cursed, part, cv, etab, tm, work):
     """Buy one more roll now (rerolls used up, coins and the once-per-fight chance available)?"""
+    if pid == BROKEN:
+        return True
     if fs[FS_LC_OK] == 0 or fs[FS_COINS] < fs[FS_LC_COST]:
         return False
     if pid == VORSCHLAG:

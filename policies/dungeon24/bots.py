@@ -36,14 +36,16 @@ Policies (``POLICIES``):
   scale as leaf; attack vs deploy vs firing compared on it (Blutrausch: one more charge, or all held
   charges stacked, against the value of keeping them); the blocker minimises the attacker's
   exact expectation; rerolls decided exactly on it.
-- ``expectimax``: searches across turns (``search_turn``): its action (each fighter against the
-  defender's best blocker, or a deploy), every die and focus reroll of the exchange as chance nodes
-  (focus decided by ``exact-exchange``'s rule), then the opponent's whole reply turn (curses, its best
-  action and blocker choice, the dice), valued by ``static_value`` at the start of its own next turn;
-  as the defender it picks the blocker best over the exchange and its own next turn. Charges, focus,
-  counters and the pyramid as ``exact-exchange``.
+- ``expectimax``: searches across turns (``policies.dungeon24.search.search_turn``): its action (each fighter
+  against the defender's best blocker, or a deploy), every die and focus reroll of the exchange as chance nodes,
+  then the opponent's whole reply turn (curses, its best action and blocker choice, the dice), valued by
+  ``win_value`` at the start of its own next turn: its chance to win, a logistic regression fitted to the
+  outcomes of self-play positions (documented at the top of ``policies.dungeon24.search``); as the defender it
+  picks the blocker best over the exchange and its own next turn. Charges and focus rerolls as ``heuristic``
+  (which the search models), counters and the pyramid as the other rating policies.
 
-The value scale, the ratings and the search these policies share are in ``policies.dungeon24.rating``.
+The value scale and the ratings of ``heuristic`` and ``exact-exchange`` are in ``policies.dungeon24.rating``,
+``expectimax``'s search and fitted value in ``policies.dungeon24.search``.
 
 Adding a policy: one decision function per dispatcher (or reuse one), a ``POLICIES`` line and a
 branch in each dispatcher.
@@ -68,10 +70,9 @@ from policies.dungeon24.rating import (
     hit_base,
     hit_chance,
     random_active,
-    search_blocker,
-    search_turn,
     weakest_reserve,
 )
+from policies.dungeon24.search import search_blocker, search_turn
 from sim.core.rng import below, uniform
 from sim.games.dungeon24 import rules as R
 
@@ -123,6 +124,8 @@ def want_fire(pol: int, S: np.ndarray, p: int, w: int, rp: np.ndarray, st: np.nd
         return uniform(st) < 0.5
     if pol == GREEDY:
         return True
+    if pol == EXPECTIMAX:  # fires as the heuristic does
+        pol = HEURISTIC
     ab = S[R.S_ABIL + p]
     if ab != R.AB_BLUTRAUSCH:
         return True
@@ -229,10 +232,12 @@ def want_reroll(pol: int, S: np.ndarray, p: int, is_att: bool, att_base: int, dp
         if is_att:
             return (not hit) and da <= 2
         return hit and dd <= 2
+    if pol == EXPECTIMAX:  # rerolls as the heuristic does (its search models exactly that)
+        pol = HEURISTIC
     const, lethal = hit_base(S, att, dpos, rp)
     cost = focus_cost_value(S, p, rp)
     if is_att:
-        if pol == EXACT_EXCHANGE or pol == EXPECTIMAX:  # exact: the defender's reply modelled as minimising
+        if pol == EXACT_EXCHANGE:  # exact: the defender's reply modelled as minimising
             d = 1 - att
             def_roll = R.can_focus(S, d, rp)
             c_def = focus_cost_value(S, d, rp)

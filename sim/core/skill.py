@@ -12,7 +12,7 @@ The model (the jitted half lives in ``policies.skill``; every game uses the same
   with temperature ``τ(ℓ) = u · (1 - ℓ) / ℓ``: a move worse by Δ is chosen ``exp(-Δ/τ)`` times as
   often as the best, so cheap mistakes are common and costly ones rare. ``u`` is the game's value
   unit, a twentieth of the optimal player's mean score per turn (Kniffel 1 point of 19.6 a turn,
-  Dadox 20 points of 383), so one level means comparable carelessness in both. Policies without
+  Dadox 20 points of 366), so one level means comparable carelessness in both. Policies without
   action values (heuristics: Kniffel greedy's holds, Dadox threshold/greedy, the two-player Dadox
   solutions, whose values are win chances, every Dungeon24 policy) err by lapses only. A policy
   that is already random stays random at every level.

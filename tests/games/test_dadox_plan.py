@@ -94,7 +94,9 @@ def test_plan_rows_shrink_to_the_memory_budget(monkeypatch):
     rp = freeze(cfg)
     ws = GAME.win_solution(cfg)[0]
     n = ws.V.shape[0]
-    row_mb = n * n * 6 * 8 / 2**20
+    _, lo, hi = need_range(rp)
+    assert hi - lo + 1 == 2  # the default: ordinary and confirmation throws
+    row_mb = n * n * 6 * (hi - lo + 1) * 8 / 2**20
     monkeypatch.setattr(winplan, "PLAN_MB", 5 * row_mb)
     plan = win_plan(rp, ws)
     assert plan.rows.max() == 5 and plan.plan.nbytes <= 5 * row_mb * 2**20

@@ -14,6 +14,7 @@ from sim.core.config import CONFIG_DIR, DicesimError
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.game import GAME
+from sim.games.dadox.tables import OPT_USED
 from tests.conftest import cli_json, run_cli
 
 OPTS = {"players": 2, "opponent": None, "objective": "turn"}
@@ -134,6 +135,42 @@ def test_exact_target_and_the_new_rules_in_play():
     assert min(seen.values()) > 0, seen
 
 
+@pytest.mark.parametrize(("pols", "skill"), [
+    (["threshold", "greedy", "optimal-turn", "random"], []),
+    (["optimal-win", "leader-win"], []),
+    (["optimal-turn", "threshold", "leader-win"], ["skill.level=0.5", "skill.opponents=0.75"]),
+])
+def test_hot_dice_are_thrown_again_in_play(pols, skill):
+    """Default rules (``turn.hot_dice = "throw"``): no policy, at any skill, ever banks a throw whose every die it
+    set aside: the turn goes on with six dice and its total; a later throw with a triple and no 1 or 5 scores."""
+    cfg = cfg_of(None, ["goal.target=3000", "solver.score_floor=-1000", *skill])
+    opts = {**OPTS, "players": len(pols)}
+    GAME.prepare(cfg, pols, opts)
+    pids, rotate, rp, pp, tb, sol = GAME._kernel_args(cfg, pols)
+    seen = {"hot dice": 0, "hot dice thrown again": 0, "later triple, no 1 or 5": 0}
+    hot_stat = 0
+    for run in range(30):
+        _, _, stat, log = P.replay_game(1, run, pids, rotate, rp, pp, tb, sol, 200_000)
+        hot_stat += stat[:, P.S_HOT].sum()
+        for i, row in enumerate(log):
+            o = row[P.L_OPTION]
+            hot = o >= 0 and tb.opt[o, OPT_USED] == row[P.L_DICE]
+            if hot:
+                seen["hot dice"] += 1
+                assert row[P.L_EVENT] == P.EV_ON and row[P.L_LOCK] != R.LOCK_FREE
+                nxt = log[i + 1]
+                assert nxt[P.L_TURN] == row[P.L_TURN] and nxt[P.L_DICE] == 6
+                seen["hot dice thrown again"] += 1
+            c = tb.counts[row[P.L_THROW]]
+            first = i == 0 or log[i - 1][P.L_TURN] != row[P.L_TURN]
+            if not first and log[i - 1][P.L_LOCK] != R.LOCK_CONFIRM and (c >= 3).any() and c[0] + c[4] == 0:
+                assert row[P.L_EVENT] != P.EV_BUST
+                assert row[P.L_TOTAL] - log[i - 1][P.L_TOTAL] >= 200  # a triple's points (200 .. 600)
+                seen["later triple, no 1 or 5"] += 1
+    assert seen["hot dice"] == hot_stat  # the kernel's counter
+    assert min(seen.values()) > 0, seen
+
+
 @pytest.mark.parametrize("players", [5, 6, 7, 8])
 def test_games_with_five_to_eight_players(players):
     cfg = cfg_of(None, ["goal.target=2000", "solver.score_floor=-1000"])
@@ -207,10 +244,15 @@ def test_cli_solve_describe_play():
     assert "any triple in the turn's first throw" in d["strong"] and d["must_throw_on"]
     lenient = cli_json("describe", "dadox", "--config", str(CONFIG_DIR / "dadox" / "lenient.toml"))
     assert "three 1s in the turn's first throw" in lenient["strong"] and lenient["must_throw_on"] == []
-    assert d["optimal_turn"]["expected_turn_score"] == pytest.approx(326.66, abs=0.01)
-    assert lenient["optimal_turn"]["expected_turn_score"] == pytest.approx(382.91, abs=0.01)
+    assert round(d["optimal_turn"]["expected_turn_score"], 3) == 365.918
+    assert d["optimal_turn"]["bank_thresholds"] == {"1": 150, "2": 150, "3": 200, "4": 500, "5": 1450, "6": 5200}
+    assert round(lenient["optimal_turn"]["expected_turn_score"], 6) == 382.912791
     assert d["bust_probability"]["6"] == pytest.approx(5 / 162)
-    assert d["bust_probability_later_throws"]["1"] == pytest.approx(2 / 3)
+    # a later throw busts as the first (no 1, no 5, no triple); a confirmation throw needs a 1 or 5
+    assert "bust_probability_later_throws" not in d and lenient["bust_probability_later_throws"]["6"] == pytest.approx(
+        (2 / 3) ** 6)
+    assert d["bust_probability_confirmation_throws"]["1"] == pytest.approx(2 / 3)
+    assert any("hot dice" in m for m in d["must_throw_on"])
     with pytest.raises(DicesimError, match="optimal-win and leader-win play against an opponent"):
         GAME.prepare(cfg_of(), ["optimal-win"], {**OPTS, "players": 1})
     out = run_cli("play", "dadox", "--policy", "optimal-win", "--players", "5", "--n", "10")

@@ -28,6 +28,7 @@ from sim.games.dadox.tables import (
     TL_GROUPS,
     build_tables,
     bust_probabilities,
+    tab_index,
 )
 
 CFG = load_config(DadoxConfig, "dadox")
@@ -132,6 +133,25 @@ def test_first_throw_triples_must_be_confirmed():
     # six dice after hot dice are a later throw, not the turn's first
     assert (600, 3, FREE) in options_of([6, 6, 6, 2, 3, 4], False)
     assert (600, 3, CONFIRM) in options_of([6, 6, 6, 2, 3, 4], True)
+    # a later 3-3-3 scores 300 ("ab Wurf 2 ohne Bestaetigung"); with the three dice it was thrown with, all are set
+    # aside: hot dice, thrown again
+    assert options_of([3, 3, 3, 2, 4, 6], False) == {(300, 3, FREE)}
+    assert options_of([3, 3, 3], False) == {(300, 3, THROW)}
+    assert options_of([3, 3, 3], False, rp_with(RP_HOT_THROW=0)) == {(300, 3, FREE)}
+
+
+def test_hot_dice_are_thrown_again():
+    """"werden alle wieder aufgenommen und es folgt ein Anschlusswurf": every die of a throw set aside obliges
+    throwing all six (``turn.hot_dice = "throw"``); ``"optional"`` leaves banking open; a strong group that uses
+    every die is confirmed by that throw."""
+    assert options_of([1, 5], False) == {(150, 2, THROW), (100, 1, FREE), (50, 1, FREE)}
+    assert options_of([1, 5], False, rp_with(RP_HOT_THROW=0)) == {(150, 2, FREE), (100, 1, FREE), (50, 1, FREE)}
+    assert options_of([5], False) == {(50, 1, THROW)}
+    assert {(1150, 5, THROW), (1100, 4, FREE)} <= options_of([1, 1, 1, 1, 5], False)
+    assert (1150, 5, FREE) in options_of([1, 1, 1, 1, 5], False, rp_with(RP_HOT_THROW=0))
+    assert (2000, 6, CONFIRM) in options_of([1, 2, 3, 4, 5, 6], False)  # the street: its confirmation throw
+    assert (400, 6, CONFIRM) in options_of([2, 2, 2, 2, 2, 2], False)  # two triples
+    assert (1200, 6, CONFIRM) in options_of([1, 1, 1, 2, 2, 2], True)
 
 
 def test_declining_a_triple_or_street_obliges_a_throw():
@@ -158,12 +178,16 @@ def test_declining_a_triple_or_street_obliges_a_throw():
 def test_bust_and_the_1_or_5_rule():
     assert R.busts(counts([2, 3, 4, 6, 6]), False, RP)
     assert not R.busts(counts([2, 2, 2, 3]), False, RP)
-    assert R.busts(counts([2, 2, 2, 3]), True, RP)  # a triple without a 1 or 5 from the 2nd throw on
+    assert R.busts(counts([2, 2, 2, 3]), True, RP)  # a triple without a 1 or 5 where one is needed
     assert not R.busts(counts([5, 2]), True, RP)
     assert not R.busts(counts([2, 2, 3, 3, 4, 4]), False, rp_with(RP_THREE_PAIRS=750))
-    assert R.needs_1_or_5(False, False, RP) and not R.needs_1_or_5(True, False, RP)
-    off = rp_with(RP_LATER_15=0)
-    assert not R.needs_1_or_5(False, False, off) and R.needs_1_or_5(False, True, off)  # confirmation throw
+    # the seed: a throw busts with "keine 1, keine 5 und keinen Pasch", a later one too; a confirmation needs a 1 or 5
+    assert not R.needs_1_or_5(False, False, RP) and not R.needs_1_or_5(True, False, RP)
+    assert R.needs_1_or_5(False, True, RP)
+    assert not R.busts(counts([3, 3, 3]), R.needs_1_or_5(False, False, RP), RP)  # a later 3-3-3 scores 300
+    on = rp_with(RP_LATER_15=1)  # the reading of an earlier rules file: every later throw needs a 1 or 5
+    assert R.needs_1_or_5(False, False, on) and not R.needs_1_or_5(True, False, on)
+    assert R.busts(counts([3, 3, 3]), R.needs_1_or_5(False, False, on), on)
 
 
 def test_bank_and_bust_results():
@@ -196,9 +220,16 @@ GOLDEN_BUST = {1: Fraction(2, 3), 2: Fraction(4, 9), 3: Fraction(5, 18), 4: Frac
 def test_bust_probability_by_enumeration(n):
     assert enumerate_bust(n, False, RP) == GOLDEN_BUST[n]
     assert bust_probabilities(RP, False)[n] == pytest.approx(float(GOLDEN_BUST[n]), abs=1e-15)
-    # later throws need a 1 or 5: (4/6)^n
+    # a throw that needs a 1 or 5 (a confirmation; every later throw with the 1-or-5 rule): (4/6)^n
     assert enumerate_bust(n, True, RP) == Fraction(2, 3) ** n
     assert bust_probabilities(RP, True)[n] == pytest.approx(float(Fraction(2, 3) ** n), abs=1e-15)
+    # the solver's table of a later throw (no confirmation pending) busts as the first throw under the default,
+    # and needs a 1 or 5 with turn.later_throws_need_1_or_5
+    need = int(R.needs_1_or_5(False, False, RP))
+    assert build_tables(RP).tab_bust[tab_index(n, need)] == pytest.approx(float(GOLDEN_BUST[n]), abs=1e-15)
+    on = rp_with(RP_LATER_15=1)
+    need_on = int(R.needs_1_or_5(False, False, on))
+    assert build_tables(on).tab_bust[tab_index(n, need_on)] == pytest.approx(float(Fraction(2, 3) ** n), abs=1e-15)
 
 
 def brute_options(dice, first: bool, rp: np.ndarray) -> set[tuple[int, int, int]]:
@@ -219,7 +250,8 @@ def brute_options(dice, first: bool, rp: np.ndarray) -> set[tuple[int, int, int]
         )
         singles_only = s[[1, 2, 3, 5]].sum() == 0 and s[0] < 3 and s[4] < 3
         declined = rp[R.RP_DECLINE_THROW] == 1 and holds and singles_only
-        out.add((int(p), int(s.sum()), CONFIRM if strong else THROW if declined else FREE))
+        hot = rp[R.RP_HOT_THROW] == 1 and s.sum() == c.sum()  # all set aside: all six are thrown again
+        out.add((int(p), int(s.sum()), CONFIRM if strong else THROW if declined or hot else FREE))
     return out
 
 
@@ -243,11 +275,23 @@ def test_options_match_brute_force(dice, first, preset):
         sel = dice_of(T6, int(r[OPT_SEL]))
         assert not (counts(sel) > counts(dice)).any() and len(sel) == r[OPT_USED]
         assert score(sel, rp) == r[OPT_PTS]
-    if rows.size:  # banking stays open unless the throw is a street or a first throw with a triple and
-        # a declined group obliges a throw (in the presets that rule comes with confirmation of both)
+    if rows.size:  # with hot dice optional, banking stays open unless the throw is a street or a first throw with
+        # a triple and a declined group obliges a throw (in the presets that rule comes with confirmation of both)
         c = counts(dice)
         held = (rp[R.RP_STREET] > 0 and (c == 1).all()) or (first and (c >= 3).any())
-        assert bool((rows[:, OPT_LOCK] == FREE).any()) == (not (held and rp[R.RP_DECLINE_THROW] == 1))
+        optional = options_of(dice, first, rp_with_hot(rp, 0))
+        assert any(lock == FREE for *_, lock in optional) == (not (held and rp[R.RP_DECLINE_THROW] == 1))
+        # hot dice thrown again: the same options, those that set every die aside locked
+        n = len(dice)
+        thrown = {(p, u, THROW if lock == FREE and u == n else lock) for p, u, lock in optional}
+        assert options_of(dice, first, rp_with_hot(rp, 1)) == thrown
+        assert got == (thrown if rp[R.RP_HOT_THROW] else optional)
+
+
+def rp_with_hot(rp: np.ndarray, hot: int) -> np.ndarray:
+    rp = rp.copy()
+    rp[R.RP_HOT_THROW] = hot
+    return rp
 
 
 def test_solver_groups_cover_every_throw():
@@ -308,6 +352,12 @@ def test_preset_rules():
     classic = load_config(DadoxConfig, "dadox", CONFIG_DIR / "dadox" / "classic.toml")
     assert classic.bust.penalty == "lose" and not classic.turn.confirm and not classic.goal.exact
     assert not classic.turn.later_throws_need_1_or_5
+    default = load_config(DadoxConfig, "dadox")
+    assert not default.turn.later_throws_need_1_or_5 and default.turn.hot_dice == "throw"
+    assert DadoxConfig().turn == default.turn  # the model's defaults are default.toml's
+    for preset in ("lenient", "classic", "farkle-minimal", "house"):  # the presets keep the earlier hot dice
+        assert load_config(DadoxConfig, "dadox", CONFIG_DIR / "dadox" / f"{preset}.toml").turn.hot_dice == "optional"
+    assert load_config(DadoxConfig, "dadox", CONFIG_DIR / "dadox" / "lenient.toml").turn.later_throws_need_1_or_5
     fm = load_config(DadoxConfig, "dadox", CONFIG_DIR / "dadox" / "farkle-minimal.toml")
     assert fm.scoring.street == 0 and fm.scoring.three_pairs == 0 and not fm.scoring.kind_doubling
 
@@ -315,6 +365,8 @@ def test_preset_rules():
 def test_config_errors():
     with pytest.raises(ConfigError, match="unknown config field"):
         load_config(DadoxConfig, "dadox", None, ["goal.limit=3"])
+    with pytest.raises(ConfigError, match="turn.hot_dice"):
+        load_config(DadoxConfig, "dadox", None, ["turn.hot_dice=bank"])
     with pytest.raises(ConfigError, match="bust.penalty"):
         load_config(DadoxConfig, "dadox", None, ["bust.penalty=halve"])
     with pytest.raises(ConfigError, match="cannot be hit exactly"):

@@ -12,6 +12,7 @@ import pytest
 from sim.core.config import CONFIG_DIR, DicesimError, load_config
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
+from sim.games.dadox.game import optimal_thresholds
 from sim.games.dadox.solve import need_range, solve_turn
 from sim.games.dadox.solve_win import _improve, solve_win
 from sim.games.dadox.tables import build_tables
@@ -22,12 +23,33 @@ def cfg_of(preset: str | None = None, sets: list[str] | None = None) -> DadoxCon
     return load_config(DadoxConfig, "dadox", path, sets)
 
 
-# computed independently by two different solvers (issue 4)
-@pytest.mark.parametrize(("preset", "golden"), [("classic", 478.0), ("farkle-minimal", 446.6)])
-def test_max_expected_turn_score(preset, golden):
+# computed independently by two different solvers (issue 4; the default's and lenient's: the rules file's solver)
+@pytest.mark.parametrize(("preset", "golden", "digits"), [
+    (None, 365.918, 3), ("lenient", 382.912791, 6), ("classic", 478.0, 1), ("farkle-minimal", 446.6, 1),
+])
+def test_max_expected_turn_score(preset, golden, digits):
     cfg = cfg_of(preset)
     ts = solve_turn(freeze(cfg), cfg.solver.turn_cap)
-    assert ts.value[1] == pytest.approx(golden, abs=0.1)
+    assert round(float(ts.value[1]), digits) == golden
+
+
+def test_default_bank_thresholds():
+    """The rules file's bank thresholds of the default, by dice to throw next (with six, where banking would pay:
+    hot dice are thrown again, so no bank happens there)."""
+    cfg = cfg_of()
+    ts = solve_turn(freeze(cfg), cfg.solver.turn_cap)
+    want = {"1": 150, "2": 150, "3": 200, "4": 500, "5": 1450, "6": 5200}
+    assert optimal_thresholds(ts, cfg) == want
+
+
+@pytest.mark.parametrize(("sets", "golden"), [
+    (["turn.hot_dice=optional"], 365.918),  # banking hot dice hardly pays below 5200 points
+    (["turn.later_throws_need_1_or_5=true", "turn.hot_dice=optional"], 326.663),  # the rules file: 326.66
+    (["turn.later_throws_need_1_or_5=true"], 326.638),
+])
+def test_each_switch_moves_the_turn_value(sets, golden):
+    cfg = cfg_of(None, sets)
+    assert round(float(solve_turn(freeze(cfg), cfg.solver.turn_cap).value[1]), 3) == golden
 
 
 def test_turn_cap_does_not_matter():
@@ -129,7 +151,7 @@ def test_win_solver_is_a_fixed_point_under_the_default_rules():
 def text_options(c: np.ndarray, first: bool, rp: np.ndarray, unit: int) -> tuple[tuple[int, int, int], ...]:
     """(points units, dice to throw next, lock) of every selection from throw ``c``, from the rules' text:
     strong (street, two triples, a first-throw triple) -> confirm; only single 1s/5s from a throw holding a
-    triple or street -> throw on; hot dice -> six dice."""
+    triple or street -> throw on; hot dice -> six dice, thrown on under ``turn.hot_dice = "throw"``."""
     n = int(c.sum())
     street_on = rp[R.RP_STREET] > 0
     holds = (c >= 3).any() or (street_on and (c == 1).all())
@@ -145,7 +167,9 @@ def text_options(c: np.ndarray, first: bool, rp: np.ndarray, unit: int) -> tuple
             or (first and (s[0] >= 3 or (rp[R.RP_CONFIRM_TRIPLES] == 1 and triples >= 1)))
         )
         singles = s[[1, 2, 3, 5]].sum() == 0 and s[0] < 3 and s[4] < 3
-        lock = R.LOCK_CONFIRM if strong else (R.LOCK_THROW if rp[R.RP_DECLINE_THROW] and holds and singles else 0)
+        hot = rp[R.RP_HOT_THROW] == 1 and s.sum() == n
+        declined = rp[R.RP_DECLINE_THROW] and holds and singles
+        lock = R.LOCK_CONFIRM if strong else (R.LOCK_THROW if declined or hot else R.LOCK_FREE)
         out.add((int(pts) // unit, n - int(s.sum()) or 6, lock))
     return tuple(sorted(out))
 
@@ -214,10 +238,13 @@ def brute_force_exact(rp: np.ndarray, lo: int, target: int, unit: int, sweeps: i
     return V
 
 
-@pytest.mark.parametrize("preset", [None, "lenient"])
-def test_win_solver_matches_brute_force_with_the_default_rules(preset):
-    """Subtract, confirmation (first-throw triples), declined groups, 1-or-5 and an exact target, void overshoot."""
-    cfg = cfg_of(preset, ["goal.target=150", "solver.score_floor=-100"])
+@pytest.mark.parametrize(("preset", "sets"), [
+    (None, []), (None, ["turn.hot_dice=optional"]), (None, ["turn.later_throws_need_1_or_5=true"]), ("lenient", []),
+])
+def test_win_solver_matches_brute_force_with_the_default_rules(preset, sets):
+    """Subtract, confirmation (first-throw triples), declined groups, hot dice, 1-or-5 and an exact target, void
+    overshoot."""
+    cfg = cfg_of(preset, ["goal.target=150", "solver.score_floor=-100", *sets])
     rp = freeze(cfg)
     assert rp[R.RP_EXACT] and rp[R.RP_CONFIRM] and rp[R.RP_PENALTY] == R.PENALTY_SUBTRACT
     ws = solve_win(rp, cfg.solver.score_floor, 1e-13)

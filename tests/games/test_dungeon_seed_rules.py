@@ -114,10 +114,13 @@ def test_geheimnis_events_pay_and_cost_what_the_seed_says():
                 first = [t for t in rows(log, P.LG_TURN) if t[1] == room and t[2] == 1][0]
                 assert (first[11] >> (ev.truhe_cursed_die - 1)) & 1
     assert min(seen.values()) >= 5, seen
-    # the altar's +1 per combo: the profile of altar level a adds a × altar_attack to every combo's attack
+    # the altar's +1 per combo: the profile of altar level a adds a × altar_attack to every combo's attack (the
+    # rows that are no combo without Glückssieben, its straights through 7, stay 0)
     fz, _ = frozen(CFG, "leicht")
+    combo = R.combo_valid(False, True)
     for a in range(1, 4):
-        assert np.array_equal(fz.cvals[a, :, 0], fz.cvals[0, :, 0] + a * ev.altar_attack)
+        assert np.array_equal(fz.cvals[a, combo, 0], fz.cvals[0, combo, 0] + a * ev.altar_attack)
+        assert not fz.cvals[a, ~combo].any()
         assert np.array_equal(fz.cvals[a, :, 1:], fz.cvals[0, :, 1:])
 
 
@@ -189,8 +192,12 @@ def test_glueckssieben_counts_a_one_as_seven_in_the_coin_pips():
     face = CFG.combos.glueckssieben_face
     cl = frozen(lucky, "leicht")[0].cvals[0]
     cp = frozen(plain, "leicht")[0].cvals[0]
+    combo = R.combo_valid(True, lucky.upgrades["glueckssieben"].in_straights)
     for c in range(R.N_COMBO):
         ones = int(R.C_COUNTS[c, 0])
+        if not combo[c]:  # a straight from 1, none when the 1 is a 7: worth nothing
+            assert cl[c, 3] == cp[c, 3] == 0
+            continue
         assert cl[c, 3] == cp[c, 3] + ones * (face - 1)
     drilling_1 = R.C_INDEX[(R.DRILLING, 1, 0)]
     assert cl[drilling_1, 3] == CFG.coins.action_base + CFG.combos.drilling.coin_bonus + 3 * face

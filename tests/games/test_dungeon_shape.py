@@ -4,10 +4,13 @@ difficulty, for the default dungeon and both regions)."""
 
 from __future__ import annotations
 
+import itertools
+import math
 from pathlib import Path
 
 import pytest
 
+from sim.core.events import replay
 from sim.games.dungeon import config as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.game import GAME, describe
@@ -31,23 +34,120 @@ def _boss(rooms, room):
     return b
 
 
+HIT_FIELDS = ("damage", "max_hit", "mean_hit")
+
+
 @pytest.mark.parametrize("name, diff", CASES)
 def test_bosses_are_the_peaks(name, diff):
-    """The roster's shape ("its section boss", the lead's reading, also in docs/rules/wuerfel-dungeon.md):
-    every normal enemy of rooms 1–4, Elite card included, has fewer LP than the Würfelfresser (room 5, Kampf
-    card) and no larger single hit than the Würfelfresser's largest; rooms 6–9 likewise against the Auge der
-    Sechs (room 10), the Aschehallen attack bonus included on both sides. A hit is one hit of an intent before
-    buffs (``max_hit`` in ``describe``)."""
+    """The roster's shape (the rules file, issue 27): every normal enemy that can appear in rooms 1–4, Elite card
+    included, has fewer LP than the Würfelfresser (room 5, Kampf card) and a strictly smaller typical hit
+    (``damage``), largest single hit (``max_hit``) and mean damage per enemy turn (``mean_hit``); rooms 6–9
+    likewise against the Auge der Sechs (room 10), the Aschehallen attack bonus included on both sides. Every
+    candidate of each room's roster counts, not one drawn run."""
     cfg = CONFIGS[name]
     rooms = _rooms(cfg, diff)
     for lo, hi, boss_room in ((1, 4, 5), (6, 9, 10)):
         boss = _boss(rooms, boss_room)
         normal = [r for r in rooms if lo <= r["room"] <= hi]
-        assert normal and not any(r["boss"] for r in normal)
+        assert {r["room"] for r in normal} == set(range(lo, hi + 1)) and not any(r["boss"] for r in normal)
+        for room in range(lo, hi + 1):  # every roster candidate of the room is listed
+            sec = next(s for s in cfg.sections.values() if s.first_room <= room <= s.last_room)
+            assert sorted(r["enemy"] for r in normal if r["room"] == room) == sorted(sec.roster)
         for r in normal:
             for tag in ("", "elite_"):
                 assert r[f"{tag}hp"] < boss["hp"], (name, diff, r["room"], r["enemy"], tag, r[f"{tag}hp"], boss["hp"])
-                assert r[f"{tag}max_hit"] <= boss["max_hit"], (name, diff, r["room"], r["enemy"], tag)
+                for k in HIT_FIELDS:
+                    assert r[f"{tag}{k}"] < boss[k], (name, diff, r["room"], r["enemy"], tag, k, r[f"{tag}{k}"])
+
+
+def _brute_mean_hit(enemy, scale, bonus):
+    """Mean damage per enemy turn over one pass of ``len(intents)`` turns, recomputed from the config's intent
+    list: every hit round(base × multiple × scale) + section bonus + the buffs of the turns before, × hits; a
+    hitless intent deals 0. Random mode: every sequence of draws, weighted by its probability."""
+    its = enemy.intents
+    n = len(its)
+    if enemy.mode == "cycle":
+        seqs = [(tuple(its), 1.0)]
+    else:
+        tot = sum(i.weight for i in its)
+        seqs = [(seq, math.prod(i.weight / tot for i in seq)) for seq in itertools.product(its, repeat=n)]
+    mean = 0.0
+    for seq, prob in seqs:
+        buff, dealt = 0, 0
+        for it in seq:
+            if it.damage > 0:
+                dealt += it.hits * (R.round_half_up(enemy.damage * it.damage * scale) + bonus + buff)
+            buff += it.buff
+        mean += prob * dealt / n
+    return mean
+
+
+def _check_mean_hits(cfg, diff):
+    d = getattr(cfg.difficulty, diff)
+    checked = 0
+    for r in _rooms(cfg, diff):
+        e = cfg.enemies[r["enemy"]]
+        sec = next(s for s in cfg.sections.values() if s.first_room <= r["room"] <= s.last_room)
+        base_scale = d.boss if e.boss else d.damage * (1 + cfg.scaling.damage_growth * (r["room"] - 1))
+        for tag, elite in (("", 1.0), ("elite_", cfg.path.elite_attack)):
+            want = _brute_mean_hit(e, base_scale * elite, sec.attack_bonus)
+            assert r[f"{tag}mean_hit"] == pytest.approx(want, abs=1e-9), (diff, r["room"], r["enemy"], tag)
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("name, diff", CASES)
+def test_mean_hit_against_brute_force(name, diff):
+    """``describe``'s ``mean_hit`` / ``elite_mean_hit`` (derived from the frozen arrays and the kernel's hit
+    function) equal an independent recomputation from the config's intent lists, for every room and enemy."""
+    assert _check_mean_hits(CONFIGS[name], diff) > 40
+
+
+def test_mean_hit_by_hand_and_in_random_mode():
+    """A hand value: the Kultist in room 1 on Leicht (base 15, × 1.10) hits 0.8 → 13, buffs +2, hits 1 → 17 + 2:
+    (13 + 0 + 19) / 3. A random-mode enemy with a buff and a multi-hit agrees with the brute force over all
+    27 draw sequences, and a block-only cycle deals 0."""
+    hand = GAME.load(overrides=["enemies.kultist.damage=15.0"])
+    (k1,) = [r for r in _rooms(hand, "leicht") if r["room"] == 1 and r["enemy"] == "kultist"]
+    assert k1["mean_hit"] == pytest.approx(32 / 3)
+    rnd = GAME.load(overrides=['enemies.kultist={hp=25, damage=15.0, mode="random", intents=[{damage=0.8, block=4,'
+                               " weight=2.0}, {buff=3, weight=1.0}, {damage=0.6, hits=2, weight=1.5}]}",
+                               "enemies.rostratte.intents=[{block=6, steal=12}]"])
+    for diff in C.DIFFICULTIES:
+        assert _check_mean_hits(rnd, diff) > 40
+        assert all(r["mean_hit"] == 0 for r in _rooms(rnd, diff) if r["enemy"] == "rostratte")
+    (k1,) = [r for r in _rooms(rnd, "leicht") if r["room"] == 1 and r["enemy"] == "kultist"]
+    # hits 13 (p 4/9) and 2 × 10 (p 1/3); buff +3 per draw with p 2/9: turn t adds 3 · (t − 1) · 2/9 per hit
+    assert k1["mean_hit"] == pytest.approx(4 / 9 * 13 + 1 / 3 * 20 + 2 / 9 * 3 * 1 * (4 / 9 + 2 / 3))
+
+
+def test_mean_hit_is_the_kernels_announced_damage():
+    """Against the kernel itself: in played runs (Schwer, 12 runs; 10,000 LP and tough enemies so that fights
+    last a whole intent cycle), the damage each enemy turn announces (the replay's ``intent_damage``: hit ×
+    hits, buffs included) averaged over a fight's first pass of the cycle is ``describe``'s ``mean_hit`` (or
+    ``elite_mean_hit`` on the Elite card), for every enemy of the default roster and both bosses."""
+    base = CONFIGS["default"]
+    cfg = GAME.load(overrides=["start.lp=10000"] + [f"enemies.{e}.hp={400 if v.boss else 150}"
+                                                    for e, v in base.enemies.items()])
+    names = list(cfg.enemies)
+    want = {(r["room"], r["enemy"], t): r[t + "mean_hit"] for r in _rooms(cfg, "schwer") for t in ("", "elite_")}
+    seen, cards = set(), set()
+    for run in range(12):
+        fight = None
+        for ev in replay(GAME, cfg, ["vorschlag"], 1, run, {"difficulty": "schwer"}).sections[0]["events"]:
+            if ev["event"] == "room":
+                fight = {"room": ev["room"], "enemy": names[ev["enemy"]], "elite": bool(ev["elite"]), "turns": []}
+            elif ev["event"] == "turn":
+                fight["turns"].append(ev["intent_damage"])
+            elif ev["event"] == "fight_end":
+                ni = len(cfg.enemies[fight["enemy"]].intents)
+                if len(fight["turns"]) >= ni:
+                    tag = "elite_" if fight["elite"] else ""
+                    assert sum(fight["turns"][:ni]) / ni == pytest.approx(want[(fight["room"], fight["enemy"], tag)])
+                    seen.add(fight["enemy"])
+                    cards.add(fight["elite"])
+    assert seen == {e for sec in cfg.sections.values() for e in sec.roster} | {"wuerfelfresser", "auge_der_sechs"}
+    assert cards == {False, True}
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))
@@ -108,7 +208,7 @@ def test_older_readings_stay_switchable():
 @pytest.mark.parametrize("diff", C.DIFFICULTIES)
 def test_describe_cli_shows_the_shape(diff):
     """What a new user sees: ``dicesim describe dungeon --difficulty D --json`` has a path before rooms 5 and
-    10, boss hits without room growth, and the bosses on top."""
+    10, boss hits without room growth, and the bosses on top in LP, typical, largest and mean hit."""
     out = cli_json("describe", "dungeon", "--difficulty", diff)
     rooms = out["rooms"]
     d = getattr(CONFIGS["default"].difficulty, diff)
@@ -119,6 +219,6 @@ def test_describe_cli_shows_the_shape(diff):
         assert b["damage"] == R.round_half_up(e.damage * d.boss) + (1 if room == 10 else 0)
     for lo, hi, boss_room in ((1, 4, 5), (6, 9, 10)):
         boss = _boss(rooms, boss_room)
-        top_hp = max(r[k] for r in rooms if lo <= r["room"] <= hi for k in ("hp", "elite_hp"))
-        top_hit = max(r[k] for r in rooms if lo <= r["room"] <= hi for k in ("max_hit", "elite_max_hit"))
-        assert top_hp < boss["hp"] and top_hit <= boss["max_hit"]
+        for k in ("hp",) + HIT_FIELDS:
+            top = max(r[t + k] for r in rooms if lo <= r["room"] <= hi for t in ("", "elite_"))
+            assert top < boss[k], (diff, boss_room, k)

@@ -69,3 +69,83 @@ def test_balance_report_shows_two_player_games(tmp_path):
     data = json.loads((tmp_path / "kniffel" / "two_player.json").read_text())
     assert data["n"] == 200 and len(data["pairings"]) == 4
     assert data["pairings"][0]["labels"] == ["optimal (maximum expected score)"] * 2
+
+
+# --- the replay of a game of several seats names the winner -------------------------------------------------------
+
+def _table(policies: list[str], n: int, seed: int):
+    opts = GAME.check_options({"players": len(policies)})
+    return run_batch(GAME, CFG, policies, n, seed, opts, progress=False).table
+
+
+def _expected_result(rows) -> str:
+    """The sentence built from the per-run table's rows of one run (seat order), by its win / tie columns."""
+    name = {int(r.seat): f"seat {int(r.seat) + 1} ({r.policy})" for r in rows.itertuples()}
+    score = {int(r.seat): int(r.score) for r in rows.itertuples()}
+    tops = [int(r.seat) for r in rows.itertuples() if r.win or r.tie]
+    rest = sorted((s for s in score if s not in tops), key=lambda s: (-score[s], s))
+    if len(tops) == 1:
+        w = tops[0]
+        return (f"Seat {w + 1} ({rows.iloc[w].policy}) wins " + " : ".join(str(score[s]) for s in [w, *rest])
+                + " against " + ", ".join(name[s] for s in rest))
+    return (f"Tie: {', '.join(name[s] for s in tops[:-1])} and {name[tops[-1]]} share the top score "
+            f"{score[tops[0]]}" + "".join(f"; {name[s]} {score[s]}" for s in rest))
+
+
+def _check_replay(policies: list[str], seed: int, run: int, rows) -> None:
+    opts = GAME.check_options({"players": len(policies)})
+    text = GAME.replay(CFG, policies, seed, run, opts)
+    assert text.splitlines()[-1] == _expected_result(rows)
+    finals = [int(x.split(": ")[1]) for x in text.splitlines() if x.startswith("Final score: ")]
+    assert finals == rows["score"].tolist()
+
+
+def test_two_player_replay_ends_with_the_winner_and_the_table_scores():
+    """Runs of optimal against greedy (seed 1) won by each seat: the replay's last line names the winner and both
+    scores, equal to the per-run table's scores and win column for that run."""
+    t = _table(["optimal", "greedy"], 30, 1)
+    found = set()
+    for run, rows in t.groupby("run"):
+        seat = int(rows[rows["win"]]["seat"].iloc[0]) if rows["win"].any() else None
+        if seat is not None and seat not in found:
+            _check_replay(["optimal", "greedy"], 1, int(run), rows.reset_index(drop=True))
+            found.add(seat)
+    assert found == {0, 1}
+
+
+def test_replay_of_a_tie_says_tie():
+    """Greedy against greedy: the first tied run of seed 4 (two seats), and of three seats a run with a shared top
+    score above a third seat and one won outright."""
+    t = _table(["greedy", "greedy"], 2000, 4)
+    tied = t[t["tie"]]["run"]
+    assert len(tied) > 0
+    run = int(tied.iloc[0])
+    rows = t[t["run"] == run].reset_index(drop=True)
+    assert _expected_result(rows).startswith("Tie: seat 1 (greedy) and seat 2 (greedy) share the top score")
+    _check_replay(["greedy", "greedy"], 4, run, rows)
+    t3 = _table(["greedy", "greedy", "random"], 3000, 4)
+    per_run = t3.groupby("run")
+    shared = [r for r, g in per_run if g["tie"].sum() == 2]
+    won = [r for r, g in per_run if g["win"].any()]
+    assert shared and won
+    for run in (shared[0], won[0]):
+        _check_replay(["greedy", "greedy", "random"], 4, int(run), t3[t3["run"] == run].reset_index(drop=True))
+
+
+def test_cli_replay_names_the_winner_in_text_and_json():
+    """The real ``dicesim replay --players 2`` command: the last line of the text, and in ``--json`` the facts
+    (winner's seat, counted from 0 as the table's ``seat``; both scores; the same sentence)."""
+    t = _table(["optimal", "greedy"], 4, 1)
+    rows = t[t["run"] == 3].reset_index(drop=True)
+    cmd = [sys.executable, "-m", "sim.cli", "replay", "kniffel", "--seed", "1", "--run", "3", "--policy",
+           "optimal,greedy", "--players", "2"]
+    text = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600, check=True).stdout
+    assert text.rstrip("\n").splitlines()[-1] == _expected_result(rows)
+    data = json.loads(subprocess.run([*cmd, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                                     check=True).stdout)
+    facts = data["facts"]
+    assert facts["scores"] == rows["score"].tolist() == [r["score"] for r in data["table_rows"]]
+    win = rows[rows["win"]]["seat"].tolist()
+    assert facts["winner_seat"] == (win[0] if win else None)
+    assert facts["tied_seats"] == rows[rows["tie"]]["seat"].tolist()
+    assert facts["result"] == _expected_result(rows) == data["text"].splitlines()[-1]

@@ -81,6 +81,7 @@ REPLAY_CASES: list[tuple[Case, int]] = [
     (Case("kniffel", "optimal"), 3),
     (Case("kniffel", "greedy"), 0),
     (Case("kniffel", "optimal"), 1354),  # turn 5: a joker Kniffel on the first roll is scored at once
+    (Case("kniffel", "optimal,greedy", {"players": 2}), 1),  # greedy wins; each seat once holds all five and stops
     (Case("dungeon", "vorschlag", {"difficulty": "leicht"}), 1),
     (Case("dungeon", "expectimax", {"difficulty": "normal"}), 2),
     (Case("dadox", "threshold", {"players": 2}), 0),

@@ -25,7 +25,13 @@ class Scoring(Strict):
 
 class Turn(Strict):
     confirm: bool = Field(True, description="strong groups must be confirmed by a 1 or 5 in the next throw")
-    later_throws_need_1_or_5: bool = Field(True, description="from the 2nd throw of a turn on a throw needs a 1 or 5")
+    later_throws_need_1_or_5: bool = Field(
+        False, description="every throw from the 2nd of a turn on busts without a 1 or 5, even with a triple "
+        "(off: the seed, a later throw busts with no 1, no 5 and no triple; a confirmation throw needs a 1 or 5 anyway)"
+    )
+    hot_dice: Literal["throw", "optional"] = Field(
+        "throw", description="all six dice set aside: throw all six again, no bank (optional: bank or throw them)"
+    )
     confirm_first_throw_triples: bool = Field(
         True, description="with confirm: every triple of the turn's first throw must be confirmed (off: only three 1s)"
     )
@@ -108,6 +114,7 @@ def freeze(cfg: DadoxConfig) -> np.ndarray:
     rp[R.RP_LATER_15] = int(cfg.turn.later_throws_need_1_or_5)
     rp[R.RP_CONFIRM_TRIPLES] = int(cfg.turn.confirm_first_throw_triples)
     rp[R.RP_DECLINE_THROW] = int(cfg.turn.decline_forces_throw)
+    rp[R.RP_HOT_THROW] = int(cfg.turn.hot_dice == "throw")
     rp[R.RP_OPENING] = cfg.turn.opening_minimum
     rp[R.RP_PENALTY] = R.PENALTIES[cfg.bust.penalty]
     rp[R.RP_FLOOR_ZERO] = int(cfg.bust.floor_zero)

@@ -300,15 +300,20 @@ class Dadox(Game):
             "strong": strong_combinations(rp),
             "must_throw_on": forced_throws(rp),
             "bust_probability": {str(n): p for n, p in bust_probabilities(rp, False).items()},
-            "bust_probability_means": "a throw of n dice with no scoring group (the turn's first throw; every "
-            "throw without the 1-or-5 rule); bust_probability_later_throws: no 1 and no 5",
+            "bust_probability_means": "a throw of n dice with no scoring group: no 1, no 5 and no triple (the turn's "
+            "first throw; every later throw without the 1-or-5 rule); bust_probability_later_throws (with "
+            "turn.later_throws_need_1_or_5) and bust_probability_confirmation_throws (with turn.confirm): no 1 and "
+            "no 5",
             "optimal_turn": {
                 "expected_turn_score": float(ts.value[1]),
                 "bank_thresholds": optimal_thresholds(ts, cfg),
             },
         }
+        without_1_or_5 = {str(n): p for n, p in bust_probabilities(rp, True).items()}
         if rp[R.RP_LATER_15]:
-            d["bust_probability_later_throws"] = {str(n): p for n, p in bust_probabilities(rp, True).items()}
+            d["bust_probability_later_throws"] = without_1_or_5
+        if rp[R.RP_CONFIRM]:
+            d["bust_probability_confirmation_throws"] = without_1_or_5
         return d
 
     def solve(self, cfg, options) -> dict[str, Any]:
@@ -399,14 +404,19 @@ def strong_combinations(rp: np.ndarray) -> list[str]:
 
 def forced_throws(rp: np.ndarray) -> list[str]:
     """The selections after which the player may not bank but must throw on (besides confirmations)."""
-    if not rp[R.RP_DECLINE_THROW]:
-        return []
-    held = "a triple or a street" if rp[R.RP_STREET] > 0 else "a triple"
-    return [f"only single 1s and 5s set aside from a throw that holds {held}"]
+    out = []
+    if rp[R.RP_DECLINE_THROW]:
+        held = "a triple or a street" if rp[R.RP_STREET] > 0 else "a triple"
+        out.append(f"only single 1s and 5s set aside from a throw that holds {held}")
+    if rp[R.RP_HOT_THROW]:
+        out.append("every die of the throw set aside (hot dice): all six are thrown again")
+    return out
 
 
 def optimal_thresholds(ts, cfg: DadoxConfig) -> dict[str, int | None]:
-    """The smallest turn total (points) at which optimal-turn banks, by dice it would throw next."""
+    """The smallest turn total (points) at which optimal-turn banks, by dice it would throw next: where banking is
+    worth more than throwing them (six dice come only after hot dice, which ``turn.hot_dice = "throw"`` throws
+    whatever they are worth: there the figure is where banking would pay)."""
     rp = freeze(cfg)
     unit = int(rp[R.RP_UNIT])
     later = int(rp[R.RP_LATER_15])

@@ -7,7 +7,7 @@ from sim.core.dice import dice_of
 from sim.core.events import EventKind, EventLog
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
-from sim.games.dadox.tables import OPT_PTS, OPT_SEL, T6
+from sim.games.dadox.tables import OPT_PTS, OPT_SEL, OPT_USED, T6
 
 NAMES = {v: k for k, v in POLICIES.items()}
 
@@ -18,6 +18,7 @@ EVENTS = EventLog(tuple(EventKind(code, name, _FIELDS) for code, name in (
     (P.EV_WIN, "win"))), kind_column=P.L_EVENT)
 LOCK_NOTE = {R.LOCK_FREE: "", R.LOCK_CONFIRM: ", must be confirmed",
              R.LOCK_THROW: ", must throw on (a triple or street declined)"}
+HOT_NOTE = ", all six set aside: throws all six again"  # a must-throw lock on hot dice (``turn.hot_dice = "throw"``)
 
 
 def _faces(k: int) -> str:
@@ -46,7 +47,8 @@ def render(replay, tb, rp) -> str:
         else:
             o = ev["option"]
             aside = f"sets aside {_faces(tb.opt[o, OPT_SEL])} ({int(tb.opt[o, OPT_PTS])})"
-            after = f"turn total {total}" + LOCK_NOTE[ev["lock"]]
+            hot = ev["lock"] == R.LOCK_THROW and int(tb.opt[o, OPT_USED]) == ev["dice"]
+            after = f"turn total {total}" + (HOT_NOTE if hot else LOCK_NOTE[ev["lock"]])
             if kind == "throw_on":
                 lines.append(f"{throw} → {aside} → {after}")
             elif kind == "overshoot":

@@ -11,8 +11,9 @@ dice: two triples, or with doubling the six of a kind when that is worth more).
 
 What a selection obliges (its *lock*): ``LOCK_FREE`` the player may bank; ``LOCK_CONFIRM`` a strong
 selection (street, two triples, a triple in the turn's first throw) must be confirmed: no bank, and
-the next throw busts without a 1 or 5; ``LOCK_THROW`` a declined triple or street (only single 1s and
-5s set aside from a throw that holds one): no bank, the next throw is an ordinary one.
+the next throw busts without a 1 or 5; ``LOCK_THROW`` no bank, the next throw is an ordinary one: a
+declined triple or street (only single 1s and 5s set aside from a throw that holds one), or with
+``turn.hot_dice = "throw"`` hot dice (every die of the throw set aside: all six are thrown again).
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from numba import njit
 RP_SINGLE_1, RP_SINGLE_5, RP_TRIPLE_1, RP_TRIPLE_FACTOR, RP_STREET, RP_THREE_PAIRS = 0, 1, 2, 3, 4, 5
 RP_DOUBLING, RP_CONFIRM, RP_LATER_15, RP_OPENING, RP_PENALTY, RP_FLOOR_ZERO = 6, 7, 8, 9, 10, 11
 RP_TARGET, RP_EXACT, RP_OVERSHOOT, RP_MAX_TURNS, RP_UNIT = 12, 13, 14, 15, 16
-RP_CONFIRM_TRIPLES, RP_DECLINE_THROW = 17, 18
-RP_SIZE = 19
+RP_CONFIRM_TRIPLES, RP_DECLINE_THROW, RP_HOT_THROW = 17, 18, 19
+RP_SIZE = 20
 LOCK_FREE, LOCK_CONFIRM, LOCK_THROW = 0, 1, 2
 N_LOCKS = 3
 PENALTY_LOSE, PENALTY_SUBTRACT = 0, 1
@@ -157,13 +158,27 @@ def only_singles(sel: np.ndarray) -> bool:
 
 
 @njit(cache=True)
+def is_hot(sel: np.ndarray, throw: np.ndarray) -> bool:
+    """Hot dice: every die of the throw set aside."""
+    for f in range(6):
+        if sel[f] != throw[f]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def lock_of(sel: np.ndarray, throw: np.ndarray, first: bool, rp: np.ndarray) -> int:
-    """What setting ``sel`` aside from ``throw`` obliges: ``LOCK_FREE``, ``LOCK_CONFIRM`` or ``LOCK_THROW``."""
+    """What setting ``sel`` aside from ``throw`` obliges: ``LOCK_FREE``, ``LOCK_CONFIRM`` or ``LOCK_THROW``
+    (hot dice under ``turn.hot_dice = "throw"``: all six are thrown again; after a strong group it is the
+    confirmation throw)."""
     if is_strong(sel, first, rp):
         return LOCK_CONFIRM
     if rp[RP_DECLINE_THROW] == 1 and only_singles(sel) and holds_triple_or_street(throw, rp):
         return LOCK_THROW
+    if rp[RP_HOT_THROW] == 1 and is_hot(sel, throw):
+        return LOCK_THROW
     return LOCK_FREE
+
 
 
 @njit(cache=True)

@@ -1,17 +1,17 @@
 """Dadox's turn recursion: the best play of one turn for given bank and bust values.
 
 Within a turn the state is (turn total ``t`` in points units, dice to throw ``n``, lock ``c``: free,
-confirmation pending, or a declined group that obliges a throw); every successful throw raises ``t``, so the
-states are solved from high ``t`` down. ``thr[t, n - 1, need]`` is the value of throwing ``n`` dice (``need``: the
-throw busts without a 1 or 5); ``Q(t, n, c)`` is the better of banking (when ``c`` is free and the opening minimum
-allows; ties bank) and throwing. A throw's value sums, over the outcome groups of ``tables``, the best set-aside
-option. From the cap ``t = cap`` on, bank and bust values are constants X and Y. When busting is no worse than
-banking the player throws on until it comes (value Y). Otherwise the player banks at the first chance: a throw
-busts, or offers an option that leaves banking open (worth X), or is all-locked (a street, whose every option
-obliges a throw) and leads to the best locked state; at the cap those return to the cap row, which is iterated to
-its fixed point. Rows below the cap where banking is worth X and no later bust more than X (past an exact target
-with a void overshoot; past a plain target, where banking wins) take the same closed form, following only the
-all-locked groups.
+confirmation pending, or a throw obliged: a declined group, or hot dice with ``turn.hot_dice = "throw"``); every
+successful throw raises ``t``, so the states are solved from high ``t`` down. ``thr[t, n - 1, need]`` is the value
+of throwing ``n`` dice (``need``: the throw busts without a 1 or 5); ``Q(t, n, c)`` is the better of banking (when
+``c`` is free and the opening minimum allows; ties bank) and throwing. A throw's value sums, over the outcome groups
+of ``tables``, the best set-aside option. From the cap ``t = cap`` on, bank and bust values are constants X and Y.
+When busting is no worse than banking the player throws on until it comes (value Y). Otherwise the player banks at
+the first chance: a throw busts, or offers an option that leaves banking open (worth X), or is all-locked (a street,
+whose every option obliges a throw; a throw all of whose options are hot dice to throw again) and leads to the best
+locked state; at the cap those return to the cap row, which is iterated to its fixed point. Rows below the cap where
+banking is worth X and no later bust more than X (past an exact target with a void overshoot; past a plain target,
+where banking wins) take the same closed form, following only the all-locked groups.
 
 Two goals give the bank and bust values:
 

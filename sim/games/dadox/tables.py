@@ -6,7 +6,8 @@ distinct set-aside options are listed as rows (points, dice used, lock, selected
 points (high first), then dice used (few first). The solver instead reads, per (dice thrown, 1-or-5
 needed) and for the first throw, the throws grouped by identical option lists with their summed
 probability, in points units of ``rp[RP_UNIT]`` and with hot dice as 6 dice left. A group whose every
-option is locked (a street; a first throw holding a triple) obliges another throw whatever the player
+option is locked (a street; a first throw holding a triple; with ``turn.hot_dice = "throw"`` a throw whose
+every option sets all its dice aside, such as one die showing a 5) obliges another throw whatever the player
 picks; the solver's closed-form rows follow those groups alone (``tab_free``, ``lk_g``).
 
 A throw's best option per group is a maximum over the group's option list, and the lists of a table

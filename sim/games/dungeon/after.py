@@ -431,7 +431,7 @@ def _with_upgrade(att, pmul, lucky, u_att, u_pmul, u_lucky):
 
     Scalars only: an array argument of an inlined helper still costs two atomic reference counts per call."""
     a = att + u_att
-    p = pmul * u_pmul
+    p = pmul + (u_pmul - 1.0)  # multipliers stack additively (``rules.fold_mods``)
     lk = smax(lucky, u_lucky)
     return not (a == att and p == pmul and lk == lucky), a, p, lk
 

@@ -142,6 +142,13 @@ class Coins(Strict):
     steal_returned_on_win: bool = False
 
 
+class Challenges(Strict):
+    """Readings of the room challenges (``coins.challenges`` lists them)."""
+
+    joker_heal_counts: bool = Field(True, description="a heal joker drunk in the fight counts as healing for "
+                                                      "'ohne Heilung' (the literal reading); false: only heal combos")
+
+
 class Poison(Strict):
     decay: int = Field(1, ge=0, le=1000)
 
@@ -186,6 +193,8 @@ class Effects(Strict):
     berserker_mul: float = Field(1.0, ge=0, le=100)
     berserker_lp: float = Field(0, ge=0, le=1)
     glueckssieben: bool = False
+    in_straights: bool = Field(True, description="with glueckssieben: the 1 counts as 7 in straights too "
+                                                 "(3-4-5-6 + 1 is a Große Straße, 1-2-3-4 no straight)")
     extra_dice: int = Field(0, ge=0, le=1)
     max_lp: int = Field(0, ge=0, le=10_000)
 
@@ -341,6 +350,7 @@ class DungeonConfig(GameConfig):
     sections: dict[str, Section]
     path: Path
     coins: Coins
+    challenges: Challenges = Challenges()
     poison: Poison = Poison()
     score: Score = Score()
     time: Time = Time()
@@ -392,6 +402,9 @@ class DungeonConfig(GameConfig):
                 raise ValueError(f"market.after_rooms: {r} is not a room number 1..{self.rooms.count}")
         if self.rewards.max_jokers > 0 and not self.jokers:
             raise ValueError("rewards.max_jokers > 0 needs at least one joker in [jokers]")
+        lucky = {e.in_straights for e in (*self.upgrades.values(), *self.talents.values()) if e.glueckssieben}
+        if len(lucky) > 1:
+            raise ValueError("the upgrades and talents with glueckssieben must agree on in_straights")
         return self
 
 

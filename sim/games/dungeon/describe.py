@@ -10,6 +10,7 @@ from sim.core.config import DicesimError, config_hash
 from sim.games.dungeon import config as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
+from sim.games.dungeon.freeze import fold_loadout, glueckssieben_in_straights
 from sim.games.dungeon.inputs import check_difficulty, frozen
 
 
@@ -37,18 +38,44 @@ def enemy_names(cfg: DungeonConfig) -> list[str]:
     return list(cfg.enemies)
 
 
+def mean_hit(intents: np.ndarray, i0: int, ni: int, random_mode: bool, base: float, scale: float,
+             bonus: int) -> float:
+    """Mean damage per enemy turn over one pass of the intent cycle (its ``ni`` turns from the fight's start),
+    before shields, as the kernel deals it (``R.hit_damage`` × hits; a buff raises the later hits of the fight).
+
+    Cycle: the intents in order, buff 0 at the start. Random: the expectation over ``ni`` draws by weight; a
+    turn's hit is linear in the buff, so turn t's mean is Σ w·hits·(hit + buff so far) with the buff so far
+    (t − 1) × the mean buff per draw. Block, heal, curse, weaken, steal and eat turns deal 0."""
+    rows = intents[i0 : i0 + ni]
+    if not random_mode:
+        buff, total = 0, 0
+        for it in rows:
+            total += int(it[C.IN_HITS]) * int(R.hit_damage(base, it[C.IN_DMG], scale, bonus, buff))
+            buff += int(it[C.IN_BUFF])
+        return total / ni
+    w = rows[:, C.IN_WEIGHT] / rows[:, C.IN_WEIGHT].sum()
+    hits = rows[:, C.IN_HITS].astype(np.int64)
+    plain = np.array([int(R.hit_damage(base, it[C.IN_DMG], scale, bonus, 0)) for it in rows])
+    att = rows[:, C.IN_DMG] > 0
+    buff_per_draw = float((w * rows[:, C.IN_BUFF]).sum())
+    return float((w * hits * plain).sum() + buff_per_draw * (ni - 1) / 2 * (w * hits * att).sum())
+
+
 def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
     """Derived rule tables: combo values (per face, as the seed's table), enemy LP/damage per room.
 
     Per room and enemy: ``hp``, ``damage`` (one hit of an intent with multiple 1), ``max_hit`` (the largest
-    hit of its intents, before buffs), and the same with ``elite_`` where a path choice offers the Elite card."""
+    hit of its intents, before buffs), ``mean_hit`` (mean damage per enemy turn over one pass of its intents,
+    before shields), and the same with ``elite_`` where a path choice offers the Elite card."""
     diff = check_difficulty(options)
     fz, _ = frozen(cfg, diff)
     rp = fz.rp
     cv = fz.cvals[min(cfg.loadout.altar, fz.part.shape[0] - 1)]
     combo_table = []
+    _, _, mods = fold_loadout(cfg)  # the start loadout decides which rows are combos (straights through 7 or from 1)
+    valid = R.combo_valid(bool(mods[R.EFF_LUCKY] > 0), glueckssieben_in_straights(cfg))
     for kind in range(R.N_KIND):
-        rows = [c for c in range(R.N_COMBO) if R.C_KIND[c] == kind]
+        rows = [c for c in range(R.N_COMBO) if R.C_KIND[c] == kind and valid[c]]
         entry: dict[str, Any] = {"combo": R.KIND_LABELS[kind], "kind": R.KINDS[kind],
                                  "tier": getattr(cfg.combos, R.KINDS[kind]).tier,
                                  "coin_bonus": getattr(cfg.combos, R.KINDS[kind]).coin_bonus, "values": []}
@@ -79,6 +106,8 @@ def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
                 i0, ni = int(en[C.EN_I0]), int(en[C.EN_IN])
                 item[f"{tag}max_hit"] = max(int(R.hit_damage(en[C.EN_DMG], fz.intents[i, C.IN_DMG], scale,
                                                              int(row[C.RM_ATTBONUS]), 0)) for i in range(i0, i0 + ni))
+                item[f"{tag}mean_hit"] = mean_hit(fz.intents, i0, ni, bool(en[C.EN_RANDOM] > 0), en[C.EN_DMG],
+                                                  scale, int(row[C.RM_ATTBONUS]))
             item["boss"] = boss
             item["chance"] = 1.0 / len(pool)
             item["enemy_block"] = int(row[C.RM_EBLOCK])

@@ -36,8 +36,8 @@ class Frozen(NamedTuple):
     mods: np.ndarray  # float64 [N_EFF]: the start loadout folded
     up_eff: np.ndarray  # float64 [n_up + n_talents, N_EFF]: upgrades, then talents
     loadout: np.ndarray  # int64 [n_up + n_talents]: owned at the start
-    base2: np.ndarray  # int64 [2, N_COMBO, 4]: base att, shield, heal (Kombomeisterschaft folded) and coin pip
-    #                    sum, without / with Glückssieben
+    base2: np.ndarray  # int64 [2, N_COMBO, 5]: base att, shield, heal (Kombomeisterschaft folded), coin pip
+    #                    sum and whether the row is a combo, without / with Glückssieben
     up_rarity: np.ndarray  # int64 [n_up]
     up_unique: np.ndarray  # int64 [n_up]
     rarity_w: np.ndarray  # float64 [3]
@@ -89,9 +89,17 @@ def pip_sums(cfg: DungeonConfig, lucky: bool) -> np.ndarray:
     return (R.C_COUNTS @ np.array([one, 2, 3, 4, 5, 6])).astype(np.int64)
 
 
+def glueckssieben_in_straights(cfg: DungeonConfig) -> bool:
+    """Whether Glückssieben's 1 counts as 7 in straights too (``upgrades.<name>.in_straights`` of the upgrades and
+    talents that carry ``glueckssieben``; the config model makes them agree)."""
+    return all(e.in_straights for e in (*cfg.upgrades.values(), *cfg.talents.values()) if e.glueckssieben)
+
+
 def base_table(cfg: DungeonConfig, lucky: bool) -> np.ndarray:
-    """``base_values`` with the coin pip sums as a fourth column: one row of ``Frozen.base2``."""
-    return np.column_stack([base_values(cfg, lucky), pip_sums(cfg, lucky)])
+    """``base_values`` with the coin pip sums and whether the row is a combo (``rules.combo_valid``) as the fourth
+    and fifth columns: one row of ``Frozen.base2``."""
+    valid = R.combo_valid(lucky, glueckssieben_in_straights(cfg)).astype(np.int64)
+    return np.column_stack([base_values(cfg, lucky), pip_sums(cfg, lucky), valid])
 
 
 def upgrade_names(cfg: DungeonConfig) -> list[str]:
@@ -264,6 +272,7 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
     rp[C.RP_SK_OPPONENTS] = sk[SK_OPPONENTS]
     rp[C.RP_RO_BASE] = C.ROLLOUT_BASES.index(cfg.rollout.base)
     rp[C.RP_RO_K] = cfg.rollout.k
+    rp[C.RP_JOKER_HEAL_COUNTS] = float(cfg.challenges.joker_heal_counts)
 
     enemy_names = list(cfg.enemies)
     en = np.zeros((len(enemy_names), C.EN_SIZE))

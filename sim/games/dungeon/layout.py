@@ -55,7 +55,9 @@ JK_KIND, JK_AMOUNT, JK_WEIGHT = range(3)
 RP_SK_PLAYER, RP_SK_OPPONENTS = range(102, 104)
 # the rollout policy (``[rollout]``, ``sim.games.dungeon.rollout``): its base policy's id and continuations per option
 RP_RO_BASE, RP_RO_K = range(104, 106)
-RP_SIZE = 106
+# rules round 3: a heal joker counts as healing for the "ohne Heilung" challenge (``challenges.joker_heal_counts``)
+RP_JOKER_HEAL_COUNTS = 106
+RP_SIZE = 107
 ROLLOUT_BASES = ("vorschlag", "greedy", "expectimax", "random")  # in the order of their ids (``policies.dungeon.ids``)
 
 

@@ -33,6 +33,7 @@ from policies.dungeon.bots import (
     decide_last_chance,
     decide_set_die,
     expectation_tables,
+    last_chance_considered,
 )
 from policies.dungeon.skill import who
 from sim.core.rng import die
@@ -53,6 +54,7 @@ from sim.games.dungeon.table import (
     O_ADJUSTS,
     O_HEALED,
     O_HERO,
+    O_ILLEGAL,
     O_JK_HEAL,
     O_JK_REROLL,
     O_JK_SET,
@@ -93,12 +95,17 @@ def _ms(dice, nd, mask, want, ioc):
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
 def _reroll(dice, nd, cursed_mask, keep, counts, st, kc):
-    """Reroll every die not in multiset ``keep`` (cursed dice are kept first). Returns the held mask."""
+    """Reroll every die not in multiset ``keep`` (cursed dice are kept first, whatever the hold asks). Returns the
+    held mask and whether the hold was one the rules forbid (it rerolls a cursed die, or holds dice that are not
+    there): refused, the cursed dice stay and the rest rolls as asked."""
     for f in range(6):
         kc[f] = counts[keep, f]
     held = 0
+    bad = False
     for i in range(nd):
         if (cursed_mask >> i) & 1:
+            if kc[dice[i] - 1] <= 0:
+                bad = True
             kc[dice[i] - 1] -= 1
             held |= 1 << i
     for i in range(nd):
@@ -109,7 +116,19 @@ def _reroll(dice, nd, cursed_mask, keep, counts, st, kc):
             held |= 1 << i
         else:
             dice[i] = die(st)
-    return held
+    for f in range(6):
+        if kc[f] > 0:
+            bad = True
+    return held, bad
+
+
+@njit(cache=True, error_model="numpy", inline=INLINE)
+def adjust_allowed(face, new_face, cursed, step, adjusts):
+    """Whether turning a die from ``face`` to ``new_face`` is an adjust the rules allow: one left this fight, a die
+    that is not cursed, a turn by 1..``step`` pips, a face within 1..6 (scalars only: the kernel asks it per
+    request)."""
+    d = new_face - face
+    return adjusts > 0 and cursed == 0 and 1 <= new_face <= 6 and d != 0 and -step <= d <= step
 
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
@@ -117,8 +136,10 @@ def _roll_again(dice, nd, cursed_mask, keep, counts, st, kc, out, log, nl, room,
     """Roll number ``nroll`` of the turn: reroll all but multiset ``keep``, count it and log it (``how``:
     ``REROLL``, ``LAST_CHANCE`` or a joker's extra reroll, ``JOKER_ROLL``; 0, 1, 2 in the log). Returns the log
     length."""
-    held = _reroll(dice, nd, cursed_mask, keep, counts, st, kc)
+    held, bad = _reroll(dice, nd, cursed_mask, keep, counts, st, kc)
     out[O_ROLLS] += 1
+    if bad:
+        out[O_ILLEGAL] += 1
     if log.shape[0] > 0:
         nl = log_event(log, nl, LG_ROLL, room, turn, nroll, pack_dice(dice, nd), held, nd, how, 0, 0, 0, 0)
     return nl
@@ -218,12 +239,15 @@ def roll_and_hold(pid, room, fz, rs, f, part, pcl, hp_tab, tm, out, log, sc):
             ai, af = decide_adjust_hold(dp, dice, nd, cmask, adj_step, r, adjusts, na, part, sc.cv, sc.etabs, tm,
                                         sc.work)
             if ai >= 0:
-                if log.shape[0] > 0:
-                    nl = log_event(log, nl, LG_ADJ, room, turn, ai, dice[ai], af, r, 0, 0, 0, 0, 0)
-                dice[ai] = af
-                adjusts -= 1
-                out[O_ADJUSTS] += 1
-                etab = sc.etabs[smin(adjusts, na)]
+                if ai < nd and adjust_allowed(dice[ai], af, (cmask >> ai) & 1, adj_step, adjusts):
+                    if log.shape[0] > 0:
+                        nl = log_event(log, nl, LG_ADJ, room, turn, ai, dice[ai], af, r, 0, 0, 0, 0, 0)
+                    dice[ai] = af
+                    adjusts -= 1
+                    out[O_ADJUSTS] += 1
+                    etab = sc.etabs[smin(adjusts, na)]
+                else:
+                    out[O_ILLEGAL] += 1
         roll = _ms(dice, nd, 0, -1, ioc)
         dp = _who(pid, full, rp, sc)
         keep = decide_keep(dp, roll, cursed, r, hp_tab, etab, tm, sc.st_pol, sc.work)
@@ -269,12 +293,16 @@ def extra_rolls(pid, room, fz, rs, f, part, hp_tab, tm, out, log, sc):
                     rs.seconds += rp.t_roll
                     rs.nl = _roll_again(dice, nd, f.cmask, keep, tm[0], sc.st_dice, sc.kc6, out, log, rs.nl, room,
                                         f.turn, f.nroll, JOKER_ROLL)
-    if f.lc_left > 0 and rs.coins >= rp.lc_cost:
+    lc_ok = f.lc_left > 0 and rs.coins >= rp.lc_cost  # once per fight, for its coins
+    if last_chance_considered(pid, f.lc_left, rs.coins, rp.lc_cost):
         fs = sc.fs
-        fs[FS_LC_OK] = 1.0
+        fs[FS_LC_OK] = 1.0 if lc_ok else 0.0
         roll = _ms(dice, nd, 0, -1, ioc)
         dp = _who(pid, f.full, rp, sc)
-        if decide_last_chance(dp, fs, roll, cursed, part, sc.cv, _etab(f, sc), tm, sc.work):
+        asked = decide_last_chance(dp, fs, roll, cursed, part, sc.cv, _etab(f, sc), tm, sc.work)
+        if asked and not lc_ok:
+            out[O_ILLEGAL] += 1  # refused: a second last chance in the fight, or one without the coins
+        elif asked:
             rs.coins -= rp.lc_cost
             f.lc_left -= 1
             out[O_LC] += 1
@@ -303,6 +331,9 @@ def set_faces(pid, room, fz, rs, f, part, pcl, tm, out, log, sc):
         ai, af = decide_adjust(dp, sc.fs, dice, nd, f.cmask, adj_step, part, pcl, sc.cv, tm, sc.work)
         if ai < 0:
             break
+        if not (ai < nd and adjust_allowed(dice[ai], af, (f.cmask >> ai) & 1, adj_step, f.adjusts)):
+            out[O_ILLEGAL] += 1  # refused
+            break
         if log.shape[0] > 0:
             rs.nl = log_event(log, rs.nl, LG_ADJ, room, f.turn, ai, dice[ai], af, 0, 0, 0, 0, 0, 0)
         dice[ai] = af
@@ -314,7 +345,9 @@ def set_faces(pid, room, fz, rs, f, part, pcl, tm, out, log, sc):
             dp = _who(pid, f.full, rp, sc)
             si, sf = decide_set_die(dp, sc.fs, dice, nd, f.cmask, part, sc.cv, tm, sc.st_pol, sc.work,
                                     rp.vw_joker_set_gain)
-            if si >= 0:
+            if si >= nd or (si >= 0 and (((f.cmask >> si) & 1) != 0 or sf < 1 or sf > 6)):
+                out[O_ILLEGAL] += 1  # refused: no such die, a cursed one, or no face
+            elif si >= 0:
                 jid = sc.jokers[q]
                 rs.nj = pop_joker(sc.jokers, rs.nj, q)
                 out[O_JK_USED] += 1
@@ -340,6 +373,8 @@ def heal_joker(pid, room, fz, rs, f, out, log, sc):
             before = rs.lp
             rs.lp = smin(rs.maxlp, rs.lp + jk[jid, C.JK_AMOUNT])
             out[O_HEALED] += rs.lp - before
+            if rp.joker_heal_counts > 0:  # "ohne Heilung": the joker heals too (``challenges.joker_heal_counts``)
+                f.healed = True
             sc.fs[FS_LP] = rs.lp
             out[O_JK_USED] += 1
             out[O_JK_HEAL] += 1

@@ -12,6 +12,10 @@ set of at most 3 disjoint combos; the game shows the one with the highest total 
 combos, then more shield + heal). A Drilling and a Pasch of different faces never stand side by side
 (they are merged into the Full House automatically); the Full House can be split by the player
 (``C_SPLIT``), a Vierling or larger appears split only when the parts give more attack.
+
+The catalog ends with the two straights through 7 that Glückssieben makes when its 1 counts as 7 in straights too
+(``upgrades.glueckssieben.in_straights``): Kleine Straße 4-5-6-7 and Große Straße 3-4-5-6-7 (``C_SEVEN``); then
+the straights from 1 (``C_ONE_STRAIGHT``) are none. ``combo_valid`` says which rows are combos.
 """
 
 from __future__ import annotations
@@ -61,6 +65,10 @@ def _catalog():
                         c[b - 1] = 3
                         c[a - 1] = 2
                         rows.append((kind, a, b, c))
+    # Glückssieben's straights through 7 (the 1 as 7): 4-5-6-7 and 3-4-5-6-7, after the seed's rows (their ids stay)
+    for kind in (KLEINE, GROSSE):
+        s = 8 - STRAIGHT[kind]
+        rows.append((kind, s, 0, [1 if f == 0 or f >= s - 1 else 0 for f in range(6)]))
     kind = np.array([r[0] for r in rows], np.int64)
     fa = np.array([r[1] for r in rows], np.int64)
     fb = np.array([r[2] for r in rows], np.int64)
@@ -69,10 +77,18 @@ def _catalog():
 
 
 C_KIND, C_FA, C_FB, C_COUNTS = _catalog()
-N_COMBO = len(C_KIND)  # 65
+N_COMBO = len(C_KIND)  # 67: the seed's 65 and Glückssieben's two straights through 7
+_STRAIGHT_ROW = (C_KIND == KLEINE) | (C_KIND == GROSSE)
+C_SEVEN = _STRAIGHT_ROW & (C_COUNTS[:, 0] == 1) & (C_FA > 1)  # a straight whose 1 is the 7 (Glückssieben)
+C_ONE_STRAIGHT = _STRAIGHT_ROW & (C_FA == 1)  # a straight from 1 (1-2-3-4, 1-2-3-4-5): none when the 1 is a 7
 C_SIZE = C_COUNTS.sum(axis=1)
 C_PIPS = C_COUNTS @ np.arange(1, 7)
 C_INDEX = {(int(k), int(a), int(b)): i for i, (k, a, b) in enumerate(zip(C_KIND, C_FA, C_FB, strict=True))}
+C_OAK = np.array([OF_A_KIND.get(int(k), 0) for k in C_KIND], np.int64)  # dice of an n-of-a-kind, else 0
+OAK_ID = np.full((MAX_DICE + 1, 7), -1, np.int64)  # [dice, face] -> the n-of-a-kind combo (Vereinen's whole)
+for _i in range(len(C_KIND)):
+    if C_OAK[_i] > 0:
+        OAK_ID[C_OAK[_i], C_FA[_i]] = _i
 C_SPLIT = np.full((N_COMBO, 2), -1, np.int64)  # Full House -> (Drilling b, Pasch a)
 for _i in range(N_COMBO):
     if C_KIND[_i] == FULL_HOUSE:
@@ -81,8 +97,18 @@ for _i in range(N_COMBO):
 
 
 def combo_dice(cid: int) -> list[int]:
-    """The sorted faces a combo uses."""
-    return [f + 1 for f in range(6) for _ in range(int(C_COUNTS[cid, f]))]
+    """The sorted faces a combo uses (a straight through 7 ends with its 1: 4, 5, 6, 1)."""
+    faces = [f + 1 for f in range(6) for _ in range(int(C_COUNTS[cid, f]))]
+    return faces[1:] + faces[:1] if C_SEVEN[cid] else faces
+
+
+def combo_valid(lucky: bool, in_straights: bool) -> np.ndarray:
+    """Which catalog rows are combos: with Glückssieben counting its 1 as 7 in straights (``lucky`` and
+    ``in_straights``) the straights through 7 and not those from 1 (1-2-3-4 is no straight then), else the seed's
+    rows."""
+    if lucky and in_straights:
+        return ~C_ONE_STRAIGHT
+    return ~C_SEVEN
 
 
 def combo_name(cid: int) -> str:
@@ -201,11 +227,17 @@ def best_partitions(cstart, cn, cand, att, sh, he, coins, part):
 def effective_values(base, kind, mods, altar, action_base, coin_bonus, out):
     """Values the kernel reads for one modifier state: ``out[c] = (att, shield, heal, coins)``.
 
-    ``base[c]`` = (att, shield, heal, pip sum) (``config.base_table``). Attack: base × (Paschmeister on
+    ``base[c]`` = (att, shield, heal, pip sum, is a combo) (``config.base_table``). Attack: base × (Paschmeister on
     Pasch) + attack_flat (Wetzstein) + Opferaltar bonus; shield + shield_flat; heal + heal_flat; coins =
-    action_base + combo bonus + pip sum of the combo (with Glückssieben a 1 counts as 7 there too).
+    action_base + combo bonus + pip sum of the combo (with Glückssieben a 1 counts as 7 there too). A row that is
+    no combo with this loadout (``rules.combo_valid``) is worth 0 everywhere, so no shown partition takes it (the
+    same partition without it has the same attack and fewer combos).
     """
     for c in range(base.shape[0]):
+        if base[c, 4] == 0:
+            for r in range(4):
+                out[c, r] = 0.0
+            continue
         a = float(base[c, 0])
         if kind[c] == PASCH:
             a = round_half_up(a * mods[EFF_PASCH_MUL])
@@ -231,8 +263,9 @@ EFF_MAX = (EFF_SHIELD_KEEP, EFF_BERSERK_LP, EFF_LUCKY)
 def fold_mods(eff, owned, out):
     """Combine owned upgrades (``owned[u]`` copies of row ``eff[u]``) into one modifier vector.
 
-    Additive effects add, multipliers multiply, keep/threshold/flag effects take the maximum, crit
-    chances combine as independent chances.
+    Additive effects add; multipliers stack additively too ("a non-unique upgrade taken again adds its
+    effect": two Paschmeister ×2 make ×3, three ×4), never compounding; keep/threshold/flag effects take the
+    maximum; crit chances combine as independent chances.
     """
     for e in range(N_EFF):
         out[e] = 0.0
@@ -244,7 +277,7 @@ def fold_mods(eff, owned, out):
             for e in range(N_EFF):
                 v = eff[u, e]
                 if e == EFF_PASCH_MUL or e == EFF_BERSERK_MUL:
-                    out[e] *= v
+                    out[e] += v - 1.0
                 elif e == EFF_SHIELD_KEEP or e == EFF_BERSERK_LP or e == EFF_LUCKY:
                     out[e] = smax(out[e], v)
                 elif e == EFF_CRIT:

@@ -15,13 +15,13 @@ FIXED = (
     "damage_dealt", "damage_taken", "healed", "adjusts", "last_chances", "challenges", "coins_earned",
     "coins_stolen", "altars", "truhen", "rewards", "upgrades_gained", "jokers_gained", "jokers_used", "jokers_set",
     "jokers_reroll", "jokers_heal", "jokers_sold", "dice_bonuses", "hero_uses", "crits", "poison_damage",
-    "market_spent", "market_buys",
+    "market_spent", "market_buys", "illegal_requests",
 )
 (O_WIN, O_ROOMS, O_DEATH, O_SCORE, O_COINS, O_LP, O_MAXLP, O_SECONDS, O_TURNS, O_FIGHTS, O_ROLLS, O_DEALT,
  O_TAKEN, O_HEALED, O_ADJUSTS, O_LC, O_CHALLENGES, O_EARNED, O_STOLEN, O_ALTARS, O_TRUHEN, O_REWARDS, O_UPGRADES,
  O_JK_GAINED, O_JK_USED, O_JK_SET, O_JK_REROLL, O_JK_HEAL, O_JK_SOLD, O_DICE_BONUS, O_HERO, O_CRITS, O_POISON,
- O_MK_SPENT, O_MK_BUYS) = range(35)
-N_FIXED = 35
+ O_MK_SPENT, O_MK_BUYS, O_ILLEGAL) = range(36)
+N_FIXED = 36
 PATH_KINDS = ("kampf", "elite", "rastplatz", "geheimnis")
 UP_COLS = ("offered", "picked", "bought", "first_offer", "took_first")
 UC_OFFERED, UC_PICKED, UC_BOUGHT, UC_FIRST, UC_TOOK_FIRST = range(5)

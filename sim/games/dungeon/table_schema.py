@@ -53,6 +53,7 @@ FIXED_DOCS = {
     "poison_damage": "poison damage dealt to enemies",
     "market_spent": "coins spent at the Tagesmarkt",
     "market_buys": "items bought at the Tagesmarkt",
+    "illegal_requests": "requests of the policy the rules forbid, refused by the simulator (0 for every shipped bot)",
 }
 GROUP_DOCS = {
     "lp_room_": "LP after winning room {k} (NaN: not won)",

@@ -20,6 +20,7 @@ from sim.jit.scalar import trunc
 from sim.jit.tier import INLINE
 
 N_SLOTS = 512
+_B = R.N_COMBO + 1  # a combo id + 1 is a digit of a partition's key
 K_ATT, K_PASCH, K_LUCKY = range(3)
 
 
@@ -40,7 +41,7 @@ def partition_classes(part, out):
     n = part.shape[0]
     keys = np.empty(n, np.int64)
     for k in range(n):
-        keys[k] = ((part[k, 0] * 66 + part[k, 1] + 1) * 66 + part[k, 2] + 1) * 66 + part[k, 3] + 1
+        keys[k] = ((part[k, 0] * _B + part[k, 1] + 1) * _B + part[k, 2] + 1) * _B + part[k, 3] + 1
     order = np.argsort(keys, kind="mergesort")
     cl = -1
     prev = -1

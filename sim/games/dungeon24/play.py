@@ -5,8 +5,10 @@ dice (attack/defence die, focus rerolls, Blutrausch dice), ``(3, seat)`` the sea
 ``(SKILL_STREAM + seat, 0)`` the seat's skill draws: below full skill (``[skill]``: seat 0 at
 ``skill.level``, seat 1 at ``skill.opponents``) every decision lapses into ``random``'s move with
 probability ε(level) (``sim.core.skill``), drawn from that stream; at level 1 none of it runs.
-``play_game`` plays one run and, when given a non-empty ``log``, writes its events (the replay);
-``play_batch`` runs it over a chunk with ``prange``, so tables never depend on chunking or threads.
+``play_game`` plays one run and, when given a non-empty ``log``, writes its events (the replay), and given a
+non-empty ``trace``, the state at the start of each turn (the positions ``benchmarks/fit_dungeon24_value.py``
+fits expectimax's value to); ``play_batch`` runs it over a chunk with ``prange``, so tables never depend on
+chunking or threads.
 """
 
 from __future__ import annotations
@@ -88,9 +90,11 @@ def fire_window(S, s, w, t, pols, st, rp, log, n):
 
 
 @njit(cache=True)
-def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards, log):
+def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards, log, trace):
     """Play run ``run`` into the state ``S``; returns the number of log rows written.
 
+    ``trace[t - 1]`` (while it has rows): the state at the start of turn ``t``, the mover in ``S[R.S_TOMOVE]``,
+    before its curses tick (so ``min(S[R.S_TURN], len(trace))`` rows are written).
     ``st`` (7 uint64) and ``perm`` (int64 [2, 5]) are scratch space, overwritten.
     ``pols``/``people``/``abil``: policy id, people index and ability kind per seat;
     ``perm_fixed[seat]``: a fixed pyramid (``-1`` in slot 0: the seat's policy arranges it).
@@ -128,6 +132,8 @@ def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards,
         S[R.S_TURN] += 1
         S[R.S_TOMOVE] = p
         t = S[R.S_TURN]
+        if t <= trace.shape[0]:
+            trace[t - 1] = S
         o = 1 - p
         dmg, end = R.curse_tick(S, p, rp)
         if dmg > 0:
@@ -217,8 +223,9 @@ def play_batch(seed, start, count, pols, people, abil, perm_fixed, rp, cards):
         st = np.empty(7, np.uint64)
         perm = np.empty((2, R.N_BASIC), np.int64)
         log = np.empty((0, LOG_WIDTH), np.int64)
+        trace = np.empty((0, R.S_SIZE), np.int64)
         for i in range(blk * BLOCK, min(count, (blk + 1) * BLOCK)):
-            play_game(S, st, perm, seed, start + i, pols, people, abil, perm_fixed, rp, cards, log)
+            play_game(S, st, perm, seed, start + i, pols, people, abil, perm_fixed, rp, cards, log, trace)
             write_row(S, out[i])
     return out
 
@@ -230,5 +237,19 @@ def replay_game(seed, run, pols, people, abil, perm_fixed, rp, cards, max_events
     st = np.empty(7, np.uint64)
     perm = np.empty((2, R.N_BASIC), np.int64)
     log = np.zeros((max_events, LOG_WIDTH), np.int64)
-    n = play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards, log)
+    n = play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards, log,
+                  np.empty((0, R.S_SIZE), np.int64))
     return S, log[:n]
+
+
+@njit(cache=True)
+def trace_game(seed, run, pols, people, abil, perm_fixed, rp, cards, max_turns):
+    """One run (the same ``play_game`` as the batch) with the state at the start of each of its first ``max_turns``
+    turns: ``(final state, states [min(turns, max_turns), S_SIZE])``. For fitting a value to positions."""
+    S = np.empty(R.S_SIZE, np.int64)
+    st = np.empty(7, np.uint64)
+    perm = np.empty((2, R.N_BASIC), np.int64)
+    trace = np.zeros((max_turns, R.S_SIZE), np.int64)
+    play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards, np.empty((0, LOG_WIDTH), np.int64),
+              trace)
+    return S, trace[: min(S[R.S_TURN], max_turns)]

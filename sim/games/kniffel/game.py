@@ -212,7 +212,8 @@ class Kniffel(Game):
     # --- single runs and rule tables --------------------------------------------------------
 
     def replay_log(self, cfg, policies, seed, run, options) -> RunLog:
-        """One sheet per seat (the same ``play_turn`` calls as the batch); each seat's final score is its row."""
+        """One sheet per seat (the same ``play_turn`` calls as the batch); each seat's final score is its row. With
+        several seats the facts name the winner (``replay.result``)."""
         rp = freeze(cfg)
         T, sc, kn = tables(rp)
         sections, rows = [], []
@@ -224,7 +225,12 @@ class Kniffel(Game):
             sections.append(Section(log, {"seat": seat, "policy": policy}))
             rows.append({"run": run, "seat": seat, "score": int(scored[:, 9:12].sum()),
                          "upper_bonus": int(scored[:, 10].sum()), "kniffel_bonus": int(scored[:, 11].sum())})
-        return RunLog(sections, {"players": len(policies)}, rows)
+        facts: dict[str, Any] = {"players": len(policies)}
+        if len(policies) > 1:  # who won, as the table's win / tie columns count it
+            from sim.games.kniffel.replay import result
+
+            facts.update(result([r["score"] for r in rows], list(policies)))
+        return RunLog(sections, facts, rows)
 
     def render_replay(self, replay, cfg, options) -> str:
         from sim.games.kniffel.replay import render
@@ -237,7 +243,8 @@ class Kniffel(Game):
             pid = POLICIES[policy]
             E = self.decision_tables(cfg, pid)[0]
             out.append(render(sec["events"], policy, seat, len(replay.policies), pid, E, rp, T, sc, kn))
-        return "\n\n".join(out)
+        text = "\n\n".join(out)
+        return text + "\n\n" + replay.facts["result"] if "result" in replay.facts else text
 
     def describe(self, cfg, options) -> dict[str, Any]:
         rp = freeze(cfg)

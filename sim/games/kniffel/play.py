@@ -90,7 +90,7 @@ def play_turn(pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, 
         for i in range(5):
             counts[dice[i] - 1] += 1
         r = dice_index(dice, ioc)
-        if logging:
+        if logging and (level == 0 or log[nlog - 1, 9] < 5):  # after a hold of all five dice nothing was rolled
             nlog = _log(log, nlog, EV_ROLL, turn, level, dice, r, 0, 0, 0)
         if level == n_rolls - 1 or (sc[R.KNIFFEL, r] > 0 and R.must_score_now(counts, mask, flag, rp)):
             break
@@ -113,7 +113,7 @@ def play_turn(pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, 
                 hm |= held[i] << i
             nlog = _log(log, nlog, EV_KEEP, turn, level, dice, hm, nheld, 0, 0)
         if nheld == 5:
-            continue  # nothing to reroll: the decision passes to the next roll with the same dice
+            continue  # nothing to reroll and no dice drawn: the decision passes to the next level with the same dice
         for i in range(5):
             if held[i] == 0:
                 s, dice[i] = next_die(s)

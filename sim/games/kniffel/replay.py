@@ -47,8 +47,17 @@ def _why(policy_id: int, key: int, ev: dict, kv, rp, sc) -> str:
     return "random hold"
 
 
+def _all_held(ev: dict) -> bool:
+    return ev["event"] == "hold" and ev["held"] == 5
+
+
 def render(events: list[dict], policy: str, seat: int, seats: int, pid: int, E, rp, T, sc, kn) -> str:
-    """Human-readable turn-by-turn account of one sheet from its decoded events."""
+    """Human-readable turn-by-turn account of one sheet from its decoded events.
+
+    A hold of all five dice rolls nothing (the kernel draws no dice and logs no roll after it) but uses up that roll:
+    the line says "stops rolling" when the box is scored next, or which roll it passes when the player then holds
+    fewer dice (random play, a seat below full skill, or an optimal tie).
+    """
     from policies.kniffel.bots import OPTIMAL
     from sim.games.kniffel.game import keep_values
 
@@ -57,7 +66,7 @@ def render(events: list[dict], policy: str, seat: int, seats: int, pid: int, E, 
     total = 0
     sheet: dict[int, int] = {}
     kv = None
-    for ev in events:
+    for j, ev in enumerate(events):
         kind, turn = ev["event"], ev["turn"]
         if kind == "roll" and ev["level"] == 0:
             mask = R.key_mask(key)
@@ -70,7 +79,17 @@ def render(events: list[dict], policy: str, seat: int, seats: int, pid: int, E, 
         if kind == "roll":
             lines.append(f"  roll {ev['level'] + 1}: {_dice(ev)}")
         elif kind == "hold":
-            lines.append(f"  hold:   {_held(ev)}   ({_why(pid, key, ev, kv, rp, sc)})")
+            if _all_held(ev) and _all_held(events[j - 1]):
+                continue  # the same dice held again: still no roll
+            note = ""
+            if _all_held(ev):
+                k = j
+                while _all_held(events[k]):  # this hold and the same one repeated: each passes a roll
+                    k += 1
+                passed = " and ".join(f"roll {e['level'] + 2}" for e in events[j:k])
+                note = "keeps all five, stops rolling   " if events[k]["event"] == "score" else \
+                    f"keeps all five, passes {passed}   "
+            lines.append(f"  hold:   {_held(ev)}   {note}({_why(pid, key, ev, kv, rp, sc)})")
         else:
             c, pts, ub, kb = ev["box"], ev["points"], ev["upper_bonus"], ev["kniffel_bonus"]
             counts = np.bincount(np.array(ev["dice"], dtype=np.int64) - 1, minlength=6).astype(np.int64)
@@ -84,4 +103,22 @@ def render(events: list[dict], policy: str, seat: int, seats: int, pid: int, E, 
     return "\n".join(lines)
 
 
-__all__ = ["EVENTS", "render", "dice_of"]
+def result(scores: list[int], policies: list[str]) -> dict:
+    """Who won a game of several seats, as the per-run table counts it (``win``: the top score alone, ``tie``: a
+    shared top score): ``winner_seat`` (0 plays first; None on a tie), ``tied_seats``, ``scores`` and the sentence."""
+    top = max(scores)
+    tops = [s for s, x in enumerate(scores) if x == top]
+    name = [f"seat {s + 1} ({p})" for s, p in enumerate(policies)]
+    rest = sorted((s for s in range(len(scores)) if scores[s] < top), key=lambda s: -scores[s])
+    if len(tops) == 1:
+        w = tops[0]
+        text = (f"{name[w][0].upper()}{name[w][1:]} wins " + " : ".join(str(scores[s]) for s in [w, *rest])
+                + " against " + ", ".join(name[s] for s in rest))
+    else:
+        text = (f"Tie: {', '.join(name[s] for s in tops[:-1])} and {name[tops[-1]]} share the top score {top}"
+                + "".join(f"; {name[s]} {scores[s]}" for s in rest))
+    return {"scores": scores, "winner_seat": tops[0] if len(tops) == 1 else None,
+            "tied_seats": tops if len(tops) > 1 else [], "result": text}
+
+
+__all__ = ["EVENTS", "render", "result", "dice_of"]
