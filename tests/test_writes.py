@@ -244,7 +244,7 @@ def test_another_thread_of_this_process_is_refused(tmp_path):
 def test_two_sweeps_on_one_folder(tmp_path):
     sweep = tmp_path / "s.toml"
     sweep.write_text('game = "kniffel"\npolicies = ["greedy"]\nn = 400000\nseed = 1\nchunk = 50000\n'
-                     '[grid]\n"policies.hold_at" = [15, 20, 25, 30]\n')
+                     '[grid]\n"bonus.value" = [25, 30, 35, 40]\n')
     out = tmp_path / "out"
     first = subprocess.Popen([sys.executable, "-c", "from sim.cli import main; main()", "sweep", str(sweep), "--out",
                               str(out), "--json", "--no-report"], cwd=ROOT, stdout=subprocess.PIPE,
@@ -301,7 +301,7 @@ def test_kill_9_while_writing_leaves_the_previous_outputs(tmp_path):
 def test_no_temporary_or_lock_left_after_a_sweep(tmp_path):
     sweep = tmp_path / "s.toml"
     sweep.write_text('game = "kniffel"\npolicies = ["greedy"]\nn = 2000\nseed = 1\nchunk = 500\n'
-                     '[grid]\n"policies.hold_at" = [15, 25]\n')
+                     '[grid]\n"bonus.value" = [25, 35]\n')
     r = cli_here("sweep", str(sweep), "--out", str(tmp_path / "o"), "--json")
     assert r.returncode == 0, r.stderr
     left = [p for p in (tmp_path / "o").rglob("*") if p.name.endswith(".tmp") or p.name.startswith(".dicesim")]
