@@ -282,3 +282,11 @@ def config_hash(cfg: BaseModel) -> str:
     """Stable short hash of a validated config (its canonical JSON)."""
     blob = json.dumps(cfg.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def sections_hash(cfg: BaseModel, sections: tuple[str, ...]) -> str:
+    """Stable short hash of some top-level sections of a config: the key of a solved table, which depends on the
+    rules a solver reads and not on the bots' parameters."""
+    dump = cfg.model_dump(mode="json")
+    blob = json.dumps({k: dump[k] for k in sections}, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]

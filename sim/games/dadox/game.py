@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 import time
 from itertools import combinations
@@ -16,7 +14,7 @@ import pandas as pd
 from policies.dadox.bots import POLICIES, WIN_POLICIES, Solved
 from sim.core import stats
 from sim.core.cache import load_table, save_table, table_path
-from sim.core.config import DicesimError, config_hash
+from sim.core.config import DicesimError, config_hash, sections_hash
 from sim.core.events import RunLog, Section
 from sim.core.schema import Column, columns_of
 from sim.games.base import Game
@@ -58,10 +56,7 @@ assert len(STAT_COLUMNS) == P.N_STAT
 
 def rules_key(cfg: DadoxConfig) -> str:
     """Hash of what the solvers read (rules and solver settings, not the bots' parameters)."""
-    blob = json.dumps(
-        {k: cfg.model_dump(mode="json")[k] for k in ("scoring", "turn", "bust", "goal", "solver")}, sort_keys=True
-    )
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+    return sections_hash(cfg, ("scoring", "turn", "bust", "goal", "solver"))
 
 
 class Dadox(Game):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from itertools import combinations
 from pathlib import Path
@@ -15,7 +13,7 @@ import pandas as pd
 from policies.pig.bots import POLICIES, Solved, dummy_turn, dummy_win
 from sim.core import stats
 from sim.core.cache import load_table, save_table, table_path
-from sim.core.config import DicesimError, config_hash
+from sim.core.config import DicesimError, config_hash, sections_hash
 from sim.core.events import RunLog, Section
 from sim.core.schema import Column
 from sim.games.base import Game
@@ -53,9 +51,7 @@ assert len(STAT_COLUMNS) == P.N_STAT
 
 def rules_key(cfg: PigConfig) -> str:
     """Hash of what the solvers read (the dice, the goal and the solver's settings; not the bots or the turn cap)."""
-    dump = cfg.model_dump(mode="json")
-    blob = json.dumps({k: dump[k] for k in ("dice", "goal", "solver")}, sort_keys=True)
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+    return sections_hash(cfg, ("dice", "goal", "solver"))
 
 
 class Pig(Game):
