@@ -15,10 +15,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from sim.core.config import DicesimError, Strict
 from sim.core.schema import validate
+from sim.games import get_game
 from sim.games.base import Game
 from sim.jit.progress import is_quiet, is_terminal
 
@@ -27,7 +29,6 @@ from sim.jit.progress import is_quiet, is_terminal
 class Job:
     """Runs ``start .. start + count - 1`` of one (config, seats, seed, options); ``tag`` is the caller's
     (e.g. a sweep's point and policy slot) and travels back with the part."""
-
     cfg: Strict
     policies: list[str]
     seed: int
@@ -57,15 +58,12 @@ def chunk_table(game: Game, job: Job) -> dict[str, Any]:
 
 def simulate_chunk(game_name: str, job: Job) -> dict[str, Any]:
     """One job by game name (so Dask workers import the game and build its tables themselves)."""
-    from sim.games import get_game
-
     game = get_game(game_name)
     game.prepare(job.cfg, job.policies, job.options)
     return chunk_table(game, job)
 
 
 def progress_bar(total: int, label: str, enabled: bool) -> Progress:
-    from rich.console import Console
 
     return Progress(
         TextColumn(label),
@@ -85,7 +83,6 @@ def _setup_key(job: Job) -> tuple:
 
 class LocalBackend:
     """Jobs one after another in this process, in the order given; each chunk's kernel uses every core."""
-
     def run(self, game: Game, jobs: Iterable[Job]) -> Iterator[tuple[Job, dict[str, Any]]]:
         prepared = None
         for job in jobs:
@@ -98,10 +95,8 @@ class LocalBackend:
     def close(self) -> None:
         """Nothing to release."""
 
-
 class DaskBackend:
     """Jobs as tasks on a Dask distributed cluster (``--scheduler tcp://host:8786``), yielded as they finish."""
-
     def __init__(self, address: str):
         try:
             from distributed import Client

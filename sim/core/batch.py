@@ -18,8 +18,11 @@ import numpy as np
 import pandas as pd
 
 from sim.core import limits
+from sim.core.backends import Job, LocalBackend, progress_bar
 from sim.core.config import Strict
 from sim.games.base import Game
+from sim.jit.progress import compiling
+from sim.jit.warmup import wait_for
 
 DEFAULT_CHUNK = 65_536
 
@@ -38,7 +41,6 @@ def check_n(n: int) -> None:
 @dataclass
 class Batch:
     """A finished batch: the per-run table and how long it took."""
-
     game: str
     policies: list[str]
     n: int
@@ -77,10 +79,6 @@ def run_batch(
     progress: bool = True,
 ) -> Batch:
     """Play runs 0..n-1 on ``backend`` (default: this process) and return their table (a ``run`` column first)."""
-    from sim.core.backends import Job, LocalBackend, progress_bar
-    from sim.jit.progress import compiling
-    from sim.jit.warmup import wait_for
-
     check_n(n)
     limits.check_seed(seed)
     limits.check_chunk(chunk)

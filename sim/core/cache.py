@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from platformdirs import user_cache_dir
 
 ENV = "DICESIM_CACHE_DIR"
 
@@ -27,7 +28,6 @@ def cache_root() -> Path:
     """``$DICESIM_CACHE_DIR``, else the platform's user cache directory for dicesim."""
     if os.environ.get(ENV):
         return Path(os.environ[ENV]).expanduser()
-    from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("dicesim", appauthor=False))
 

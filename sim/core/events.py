@@ -17,13 +17,14 @@ from typing import Any
 
 import numpy as np
 
+from sim.core.limits import kernel_seed
+
 TRUNCATED = "(log truncated after {n} events)"
 
 
 @dataclass(frozen=True)
 class EventKind:
     """One kind of event: its code in the log, its name, and the names of the log columns it uses."""
-
     code: int
     name: str
     fields: tuple[str, ...]
@@ -48,7 +49,6 @@ class EventKind:
 @dataclass(frozen=True)
 class EventLog:
     """A kernel's log layout: the event kinds and the column that says which kind a row is."""
-
     kinds: tuple[EventKind, ...]
     kind_column: int = 0
 
@@ -79,7 +79,6 @@ class EventLog:
 @dataclass
 class Section:
     """A part of a replay with its own log (Kniffel: one sheet per seat); ``facts`` head it."""
-
     rows: np.ndarray
     facts: dict[str, Any] = field(default_factory=dict)
     limit: int | None = None  # rows the kernel had room for: a full log may have lost events
@@ -89,7 +88,6 @@ class Section:
 class RunLog:
     """What a game's ``replay_log`` returns: the raw log(s), facts for the header and end, and the per-run table
     rows this run produced (``table_rows``: one dict per row of the batch table, a subset of its columns)."""
-
     sections: list[Section]
     facts: dict[str, Any] = field(default_factory=dict)
     table_rows: list[dict[str, Any]] = field(default_factory=list)
@@ -98,7 +96,6 @@ class RunLog:
 @dataclass
 class Replay:
     """A decoded replay: the JSON of ``dicesim replay --json`` and what ``render_replay`` reads."""
-
     game: str
     seed: int
     run: int
@@ -140,8 +137,6 @@ def decode(game: Any, log: RunLog, seed: int, run: int, policies: list[str]) -> 
 
 def replay(game: Any, cfg: Any, policies: list[str], seed: int, run: int, options: dict[str, Any]) -> Replay:
     """One run of a game that declares ``events``, decoded."""
-    from sim.core.limits import kernel_seed
-
     return decode(game, game.replay_log(cfg, policies, kernel_seed(seed), run, options), seed, run, policies)
 
 

@@ -12,6 +12,8 @@ from typing import Any
 
 import pandas as pd
 
+from sim.core.backends import LocalBackend
+from sim.core.batch import check_n, run_batch
 from sim.core.config import DicesimError, Strict
 from sim.games.base import Game
 
@@ -19,7 +21,6 @@ from sim.games.base import Game
 @dataclass
 class Arm:
     """One label of the plan: its seats, per-run table, timing and metrics."""
-
     label: str
     seats: list[str]
     table: pd.DataFrame
@@ -35,7 +36,6 @@ class Arm:
 @dataclass
 class Experiment:
     """Every arm of a plan played on runs 0..n-1 with one seed, and their paired differences."""
-
     game: Game
     cfg: Strict
     options: dict[str, Any]
@@ -67,9 +67,6 @@ def run_plan(game: Game, cfg: Strict, plan: list[tuple[str, list[str]]], n: int,
              chunk: int | None = None, backend: Any = None, progress: bool = False,
              with_metrics: bool = True) -> Experiment:
     """Play each (label, seats) of ``plan`` on the same runs through one backend; metrics and paired differences."""
-    from sim.core.backends import LocalBackend
-    from sim.core.batch import check_n, run_batch
-
     check_n(n)
     backend = backend or LocalBackend()
     exp = Experiment(game, cfg, options, n, seed)

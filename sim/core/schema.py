@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pandas as pd
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -25,7 +26,6 @@ STR = "str"
 @dataclass(frozen=True)
 class Column:
     """One per-run column: its name, numpy dtype name (or ``"category"`` / ``"str"`` for labels) and meaning."""
-
     name: str
     dtype: str
     doc: str = ""
@@ -43,7 +43,6 @@ def _is_categorical(values: Any) -> bool:
 
 def _cast(values: Any, col: Column) -> np.ndarray | pd.Categorical:
     if col.dtype == CATEGORY:
-        import pandas as pd
 
         return values if isinstance(values, pd.Categorical) else pd.Categorical(values)
     if col.dtype in (STR, "object"):  # labels; a DataFrame makes them its string dtype

@@ -28,6 +28,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from sim.core import limits
+from sim.core.batch import run_batch
 from sim.core.config import ConfigError, DicesimError, Strict, config_hash
 from sim.experiments.sweep_spec import _field_value
 from sim.games.base import Game
@@ -43,7 +45,6 @@ class Evaluation:
 @dataclass
 class Calibration:
     """The outcome of a calibration (``to_dict`` for JSON)."""
-
     game: str
     field: str
     metric: str
@@ -92,8 +93,6 @@ def field_bounds(model: type[BaseModel], dotted: str) -> tuple[float, float]:
 def check_calibration(n: int, seed: int, target: float, lo: float | None, hi: float | None, tol: float | None,
                       max_evals: int, force: bool = False) -> None:
     """A calibration's numbers within ``sim.core.limits``: before any config is read or a kernel loaded."""
-    from sim.core import limits
-
     limits.check_n(n, force)
     limits.check_seed(seed)
     limits.check_finite(target, "--target value")
@@ -127,7 +126,6 @@ DEFAULT_TOL_SHARE = 0.1
 
 class _Evaluator:
     """The metric at a field value, on the same seeds every time (cached per value)."""
-
     def __init__(self, game: Game, config: str | Path | None, sets: list[str], fld: str, metric: str, seats: list[str],
                  n: int, seed: int, options: dict[str, Any], backend: Any, log: bool, integer: bool):
         self.game, self.config, self.sets, self.field, self.metric = game, config, sets, fld, metric
@@ -140,7 +138,6 @@ class _Evaluator:
         return self.game.load(self.config, [*self.sets, f"{self.field}={v!r}"])
 
     def __call__(self, x: float) -> Evaluation:
-        from sim.core.batch import run_batch
 
         x = float(int(round(x))) if self.integer else float(x)
         if x in self.cache:

@@ -40,6 +40,15 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from sim.core import atomic
 from sim.core.backends import Job, make_backend
@@ -75,12 +84,12 @@ from sim.experiments.sweep_store import (  # noqa: F401  (re-exported: the outpu
     write_part_atomic,
     write_text_atomic,
 )
+from sim.report.sweep import build_sweep_report
 
 
 @dataclass
 class SweepResult:
     """A finished sweep: the tidy table and where everything went."""
-
     out: Path
     table: pd.DataFrame
     seconds: float
@@ -92,15 +101,6 @@ class SweepResult:
 
 
 def _progress(enabled: bool):
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
     return Progress(
         TextColumn("{task.description:>7}"),
@@ -192,8 +192,6 @@ def _run_locked(sweep: Sweep, out: Path, t0: float, resume: bool, overwrite: boo
     atomic.write_csv(table, out / "sweep.csv")
     result = SweepResult(out, table, time.perf_counter() - t0, n_run, skipped, sweep.fingerprint(), files=files)
     if report:
-        from sim.report.sweep import build_sweep_report
-
         result.report = build_sweep_report(out)
         files["report"] = str(result.report)
     return result

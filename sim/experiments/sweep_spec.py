@@ -24,6 +24,7 @@ from sim.core.config import (
     describe_validation_error,
     read_toml,
 )
+from sim.games import get_game
 from sim.games.base import Game
 
 SWEEP_JSON = "sweep.json"
@@ -35,7 +36,6 @@ FORMAT = 1
 
 class Variant(Strict):
     """One named variant: overrides on top of the base config (or its own ``config``)."""
-
     name: str = Field(min_length=1)
     set: dict[str, Any] = {}
     config: str | None = None
@@ -43,7 +43,6 @@ class Variant(Strict):
 
 class SweepFile(Strict):
     """The TOML sweep file as written by a designer."""
-
     game: str
     policies: list[str] = Field(min_length=1)
     n: int = Field(gt=0, le=limits.HARD_MAX_RUNS, description="runs per grid point and policy")
@@ -62,7 +61,6 @@ class SweepFile(Strict):
 @dataclass(frozen=True)
 class Point:
     """One grid point (or variant): its overrides and validated config."""
-
     index: int
     label: str
     values: dict[str, Any]  # swept field -> value (grid sweeps)
@@ -77,7 +75,6 @@ class Point:
 @dataclass(frozen=True)
 class Task:
     """One unit of work: runs ``start .. start + count - 1`` of one (point, policy)."""
-
     point: int
     slot: int  # index into the sweep's plan (policy label, seats)
     chunk: int
@@ -88,7 +85,6 @@ class Task:
 @dataclass
 class Sweep:
     """A validated sweep: game, options, policy plan and every point's config."""
-
     spec: SweepFile
     source: str
     game: Game
@@ -219,8 +215,6 @@ def check_size(source: str, points: int, policies: int, n: int, force: bool) -> 
 def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path | None = None,
                     force: bool = False) -> Sweep:
     """Validate a sweep given as a dict (the parsed TOML); errors name the file part and the field."""
-    from sim.games import get_game
-
     try:
         spec = SweepFile.model_validate(data)
     except ValidationError as err:

@@ -16,6 +16,7 @@ import pandas as pd
 from sim.core import atomic
 from sim.core.config import DicesimError
 from sim.experiments.sweep_spec import SWEEP_JSON, Sweep, Task, _jsonable
+from sim.report.outputs import code_version
 
 
 def write_parquet_atomic(df: pd.DataFrame, path: Path) -> None:
@@ -54,8 +55,6 @@ def read_runs(out: str | Path, point: int, slot: int, n: int, chunk: int) -> pd.
 
 def prepare_out(out: Path, sweep: Sweep, resume: bool, overwrite: bool) -> dict[str, Any]:
     """Create/validate the output folder; returns the sweep.json content in force."""
-    from sim.report.outputs import code_version
-
     meta_path = out / SWEEP_JSON
     if meta_path.is_file():
         old = json.loads(meta_path.read_text())

@@ -38,8 +38,10 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from sim.core import limits
+from sim.core.batch import run_batch
 from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, describe_validation_error, read_toml
 from sim.experiments.sweep_spec import _resolve, flatten, point_config
+from sim.games import get_game
 from sim.games.base import Game
 
 
@@ -71,7 +73,6 @@ class TargetsFile(Strict):
 @dataclass
 class Band:
     """One validated target: what to play and the band its metric must stay in."""
-
     index: int
     name: str
     game: Game
@@ -114,8 +115,6 @@ class Verdict:
 
 def load_targets(path: str | Path) -> list[Band]:
     """Read and validate a targets file: games, policies, options and configs are checked before any work."""
-    from sim.games import get_game
-
     path = Path(path)
     src = str(path)
     data = read_toml(path)
@@ -164,8 +163,6 @@ def verdict(value: float, ci: list[float], lo: float | None, hi: float | None, s
 def check_targets(bands: list[Band], strict: bool = False, n: int | None = None, backend: Any = None,
                   progress: bool = False) -> list[Verdict]:
     """Play each distinct batch once and judge every band on it."""
-    from sim.core.batch import run_batch
-
     groups: dict[tuple, list[Band]] = {}
     for b in bands:
         if n is not None:

@@ -55,6 +55,8 @@ from sim.core import atomic
 from sim.core.config import CONFIG_DIR, DicesimError, config_hash, read_toml, set_path
 from sim.experiments.sweep import run_sweep, sweep_from_dict, toml_literal, write_parquet_atomic, write_text_atomic
 from sim.experiments.tune_file import FLOAT_RESOLUTION, Tune, jsonable, load_tune, tune_from_dict
+from sim.report.outputs import code_version
+from sim.report.tune import build_tune_report
 
 __all__ = ["Tune", "TuneResult", "load_tune", "run_tune", "tune_from_dict"]
 
@@ -71,7 +73,6 @@ OUTPUTS = (TUNE_JSON, RESULT_JSON, "history.csv", "history.parquet", "tuned.toml
 @dataclass
 class Evaluation:
     """One evaluation: the field values and each target's estimate with its 95 % interval."""
-
     index: int
     values: dict[str, Any]
     estimates: list[dict[str, Any]]  # per target: {"value", "ci95"}
@@ -79,7 +80,6 @@ class Evaluation:
 
 class _Stop(Exception):
     """Ends the optimizer's loop from inside the objective (target reached, budget spent)."""
-
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
@@ -91,7 +91,6 @@ def history_path(out: Path, k: int) -> Path:
 
 class Evaluator:
     """Field values -> target estimates, played as sweep points on the same seeds; recorded and replayed."""
-
     def __init__(self, tune: Tune, out: Path, scheduler: str | None, log: bool):
         self.tune, self.out, self.scheduler, self.log = tune, out, scheduler, log
         self.history: list[Evaluation] = []
@@ -154,7 +153,6 @@ class Evaluator:
 @dataclass
 class TuneResult:
     """A finished tune: the chosen values, each target there, the history and where the files went."""
-
     out: Path
     values: dict[str, Any]
     targets: list[dict[str, Any]]
@@ -184,7 +182,6 @@ def tolerances(tune: Tune, first: Evaluation) -> list[tuple[float, str]]:
 
 
 def _prepare_out(out: Path, tune: Tune, resume: bool, overwrite: bool) -> None:
-    from sim.report.outputs import code_version
 
     meta = out / TUNE_JSON
     if meta.is_file():
@@ -281,7 +278,6 @@ def _run_locked(tune: Tune, out: Path, t0: float, resume: bool, overwrite: bool,
     write_text_atomic(json.dumps(summary, indent=2), out / RESULT_JSON)
     files["result"] = str(out / RESULT_JSON)
     if report:
-        from sim.report.tune import build_tune_report
 
         files["report"] = str(build_tune_report(out))
     return result

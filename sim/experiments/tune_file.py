@@ -21,8 +21,10 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from sim.core import limits
+from sim.core.batch import run_batch
 from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, read_toml
 from sim.experiments.sweep_spec import _field_value, _resolve, flatten, point_config, spec_error
+from sim.games import get_game
 from sim.games.base import Game
 
 FORMAT = 1
@@ -34,7 +36,6 @@ PROBE_RUNS = 50
 
 class TargetSpec(Strict):
     """One target as written: a metric of a policy (with options and fixed overrides) and its value."""
-
     name: str | None = None
     policy: str
     metric: str
@@ -46,7 +47,6 @@ class TargetSpec(Strict):
 
 class TuneFile(Strict):
     """The TOML tune file as written by a designer."""
-
     title: str | None = None
     description: str | None = None
     game: str
@@ -65,7 +65,6 @@ class TuneFile(Strict):
 @dataclass(frozen=True)
 class TuneField:
     """A tuned field: its bounds, whether it is whole-numbered and where the search starts."""
-
     name: str
     low: float
     high: float
@@ -87,7 +86,6 @@ class TuneField:
 @dataclass(frozen=True)
 class TuneTarget:
     """A validated target: which sweep group plays it, which row (policy label) and metric it reads."""
-
     index: int
     name: str
     policy: str
@@ -103,7 +101,6 @@ class TuneTarget:
 @dataclass(frozen=True)
 class Group:
     """Targets that share game options and fixed overrides: one sweep point per evaluation."""
-
     index: int
     options: dict[str, Any]
     sets: dict[str, Any]
@@ -113,7 +110,6 @@ class Group:
 @dataclass
 class Tune:
     """A validated tune: the game, the fields, the targets and how they group into sweeps."""
-
     spec: TuneFile
     source: str
     game: Game
@@ -206,8 +202,6 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
     With ``probe`` a few runs per target group at the start values check that the game reports every
     target's metric (a game's metrics are only known from a table).
     """
-    from sim.games import get_game
-
     try:
         spec = TuneFile.model_validate(data)
     except ValidationError as err:
@@ -283,8 +277,6 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
 
 def _probe_metrics(tune: Tune) -> None:
     """Play a few runs per group at the start values and check every target's metric is reported."""
-    from sim.core.batch import run_batch
-
     start = {f.name: (int(f.start) if f.integer else f.start) for f in tune.fields}
     for g in tune.groups:
         members = [t for t in tune.targets if t.group == g.index]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import subprocess
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from sim.core import atomic
 from sim.core.config import ConfigError, DicesimError, describe_validation_error
 from sim.games import get_game
 from sim.games.base import Game
+from sim.report import pages
 from sim.report.pages import STYLE, caption_of  # noqa: F401  (STYLE: the shared look, used by other pages)
 
 CSV_MAX_ROWS = 200_000
@@ -37,7 +39,6 @@ def code_version() -> str:
             return out.stdout.strip()
     except (OSError, subprocess.SubprocessError):
         pass
-    from importlib.metadata import version
 
     return version("dicesim")
 
@@ -137,8 +138,6 @@ def ordered_charts(game: Game, charts: list[str], extras: list[tuple[str, str]])
 def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[str], out: Path | None = None) -> str:
     """A play/compare/balance page: the answers (headline metrics, paired differences), the charts with one
     sentence each, then every metric folded by group, then the config. Charts are embedded from ``out``."""
-    from sim.report import pages
-
     out = Path(out) if out is not None else Path(".")
     game = get_game(manifest["game"])
     what = manifest.get("policy") or ", ".join(manifest.get("policies") or {})

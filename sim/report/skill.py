@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from sim.core import atomic, stats
+from sim.core.batch import run_batch
 from sim.core.skill import LEVELS, Skill
 from sim.games.base import Game
 
@@ -51,8 +52,6 @@ def player_values(game: Game, table) -> np.ndarray:
 
 def skill_curve(game: Game, cfg: Any, n: int, seed: int) -> dict[str, Any]:
     """Each of the game's series at every level of ``LADDER`` on runs 0..n-1 (opponents at full strength)."""
-    from sim.core.batch import run_batch
-
     setup = SETUPS[game.name]
     rows = []
     for label, policy, opts in setup["series"]:

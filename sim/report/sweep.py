@@ -29,7 +29,9 @@ import pandas as pd  # noqa: E402
 
 from sim.core import atomic
 from sim.experiments.sensitivity import _numeric, along, base_point, elasticities, tornado_chart  # noqa: E402
-from sim.experiments.sweep import load_result, metric_names, read_runs  # noqa: E402
+from sim.experiments.sweep_spec import point_config  # noqa: E402
+from sim.experiments.sweep_store import load_result, metric_names, read_runs  # noqa: E402
+from sim.games import get_game  # noqa: E402
 from sim.report import pages  # noqa: E402
 from sim.report.outputs import safe_label  # noqa: E402
 
@@ -156,8 +158,6 @@ def overlays(
     out: Path, meta: dict[str, Any], table: pd.DataFrame, fields: list[str], base: dict[str, Any]
 ) -> list[Path]:
     """The game's own charts with one curve per grid point (first policy), from the kept per-run parts."""
-    from sim.games import get_game
-
     canon = meta["canonical"]
     tables = {}
     for point, label in overlay_points(table, fields, base):
@@ -169,8 +169,6 @@ def overlays(
     dest.mkdir(exist_ok=True)
     for old in dest.glob("*.png"):
         old.unlink()
-    from sim.experiments.sweep import point_config
-
     game = get_game(canon["game"])
     first = overlay_points(table, fields, base)[0][0]
     cfg = point_config(game, meta.get("base_config"), canon["points"][first]["sets"])  # rules the charts draw
@@ -186,8 +184,6 @@ CAPTIONS = {
 
 
 def game_notes(name: str) -> dict[str, str]:
-    from sim.games import get_game
-
     return get_game(name).chart_notes
 
 

@@ -10,6 +10,7 @@ Every engine call goes through ``sim.studio.engine``; the Sweep and Calibrate ta
 from __future__ import annotations
 
 import shutil
+import tempfile
 import uuid
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from nicegui import app, ui
 
 from sim.core.config import CONFIG_DIR, ROOT, DicesimError
 from sim.studio import engine, saving
+from sim.studio.access import TokenGate
 from sim.studio.calibrate_view import CalibratePanel
 from sim.studio.form_view import ConfigForm
 from sim.studio.jobs import MANAGER, Job
@@ -51,7 +53,6 @@ def _option_choices(game: str, name: str) -> list[str] | None:
 
 class Studio:
     """One browser tab of the studio."""
-
     def __init__(self, files: Path, out_root: Path) -> None:
         self.files = files / uuid.uuid4().hex
         self.out_root = Path(out_root).resolve()
@@ -459,10 +460,6 @@ def redactor(*places: tuple[Path, str]) -> Any:
 def serve(host: str = "127.0.0.1", port: int = 8765, out_root: Path = Path("reports/studio"),
           token: str | None = None, max_jobs: int | None = None) -> None:
     """Start the studio's web server (blocks until stopped); with a token, every request must carry it."""
-    import tempfile
-
-    from sim.studio.access import TokenGate
-
     files = Path(tempfile.mkdtemp(prefix="dicesim-studio-"))
     app.add_static_files(FILES_ROUTE, files)
     if max_jobs:

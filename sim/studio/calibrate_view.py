@@ -7,24 +7,22 @@ into the form.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nicegui import ui
 
 from sim.core.config import DicesimError
 from sim.studio import engine, saving
+from sim.studio.host import StudioHost
 from sim.studio.jobs import MANAGER, Job
 from sim.studio.results_view import fmt, fmt_ci
 from sim.studio.widgets import tid
-
-if TYPE_CHECKING:
-    from sim.studio.app import Studio
 
 
 class CalibratePanel:
     """The calibration controls, its job and its answer, for one studio tab."""
 
-    def __init__(self, studio: Studio) -> None:
+    def __init__(self, studio: StudioHost) -> None:
         self.studio = studio
         self.cal_job: Job | None = None
 

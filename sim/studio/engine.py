@@ -12,7 +12,9 @@ same config, policy, N and seed.
 
 from __future__ import annotations
 
+import json
 import math
+import multiprocessing
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,9 +25,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim import api
+from sim import games as registry
+from sim.core import batch
 from sim.core.backends import Job, chunk_table
-from sim.core.config import CONFIG_DIR, DicesimError, Strict, config_hash
+from sim.core.batch import run_batch
+from sim.core.config import CONFIG_DIR, DicesimError, Strict, config_hash, parse_override, set_path, validate
+from sim.core.stats import paired_difference
+from sim.experiments import calibrate as calibration
+from sim.experiments.sweep import run_sweep, sweep_from_dict
 from sim.games.base import Game
+from sim.report.outputs import write_outputs
+from sim.report.sweep import heatmap, line_chart
 
 STEP = 2048  # runs per chunk file of a studio sweep
 DRAWING = threading.Lock()  # matplotlib's pyplot is not thread-safe: pages running at once draw in turn
@@ -45,7 +56,6 @@ class StudioBackend:
     calls by the measured speed keeps that wait short for slow policies and the per-call cost small for
     fast ones. Every run draws only from its own streams, so the split never changes a number.
     """
-
     def __init__(self, on_runs: Callable[[int], None], cancel: threading.Event, step: int = 256):
         self.on_runs, self.cancel, self.step = on_runs, cancel, step
 
@@ -76,15 +86,11 @@ class StudioBackend:
 
 
 def games() -> list[str]:
-    from sim.games import available
-
-    return available()
+    return registry.available()
 
 
 def get_game(name: str) -> Game:
-    from sim.games import get_game as get
-
-    return get(name)
+    return registry.get_game(name)
 
 
 def config_files(game: str) -> list[str]:
@@ -100,8 +106,6 @@ def load(game: str, config: str | None, sets: list[str]) -> Strict:
     its default (absent from the TOML, which the CLI's ``--set`` refuses) can be edited too; a saved
     studio TOML holds every field, so the same lines work there with ``--config``.
     """
-    from sim.core.config import parse_override, set_path, validate
-
     base = get_game(game).load(config or None, [])
     if not sets:
         return base
@@ -139,9 +143,8 @@ def check_n(n: Any) -> int:
         value = int(str(n).strip().replace("_", "").replace(",", ""))
     except ValueError:
         raise DicesimError(f"--n must be a positive number of runs, got {n!r}") from None
-    from sim.core.batch import check_n as check
 
-    check(value)
+    batch.check_n(value)
     if value > MAX_N:
         raise DicesimError(f"the studio plays at most {MAX_N:,} runs at a time (it keeps every run for the "
                            f"paired comparison), got {value:,}; use dicesim play for more")
@@ -166,7 +169,6 @@ _WARMING_GUARD = threading.Lock()
 
 
 def _warm_child(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any]) -> None:
-    from sim.core.batch import run_batch
 
     g = get_game(game)
     opts = g.check_options(options)
@@ -183,9 +185,6 @@ def warm(game: str, config: str | None, sets: list[str], policy: str, options: d
     because an edited config may need a new exact solution (Kniffel optimal, Dadox optimal-*). A helper
     that fails is ignored: the run itself reports the error with the CLI's message.
     """
-    import json
-    import multiprocessing
-
     try:
         rules = config_hash(load(game, config, sets))
     except DicesimError:
@@ -219,7 +218,6 @@ def warm(game: str, config: str | None, sets: list[str], policy: str, options: d
 @dataclass
 class PlayResult:
     """One finished batch with everything needed to show, compare and save it."""
-
     game: str
     policy: str
     n: int
@@ -252,8 +250,6 @@ class PlayResult:
 def play(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any], n: int, seed: int,
          on_runs: Callable[[int], None], cancel: threading.Event) -> PlayResult:
     """Play runs 0..n-1 as ``dicesim play`` does (same table and metrics), reporting progress."""
-    from sim import api
-
     g = get_game(game)
     opts = g.check_options(options)
     cfg = load(game, config, sets)
@@ -306,7 +302,6 @@ def difference(cur: PlayResult, prev: PlayResult, name: str) -> dict[str, Any] |
     if paired(cur, prev) and a.get("ci95"):
         x, y = _per_run(cur.game, cur.table, name), _per_run(prev.game, prev.table, name)
         if x is not None and y is not None and len(x) == len(y):
-            from sim.core.stats import paired_difference
 
             d = paired_difference(x, y)
             if math.isclose(float(d["value"]), plain, rel_tol=1e-9, abs_tol=1e-9):
@@ -337,8 +332,6 @@ def charts(cur: PlayResult, prev: PlayResult | None, out_dir: Path) -> list[Path
 
 def write_output(out: Path, res: PlayResult) -> Path:
     """The usual output folder of ``dicesim play`` (tables, charts, manifest, report.html)."""
-    from sim.report.outputs import write_outputs
-
     summary = {**res.summary(), "config": res.cfg.model_dump(mode="json")}
     with DRAWING:  # the report draws the charts again
         return write_outputs(Path(out), summary, {res.policy: res.table}, {res.policy: res.metrics})
@@ -350,8 +343,6 @@ def write_output(out: Path, res: PlayResult) -> Path:
 def sweep(game: str, base_config: Path, policy: str, options: dict[str, Any], n: int, seed: int,
           grid: dict[str, list[Any]], out: Path) -> pd.DataFrame:
     """A grid sweep on paired seeds over ``grid`` with the edited config as its base; the tidy table."""
-    from sim.experiments.sweep import run_sweep, sweep_from_dict
-
     s = sweep_from_dict({"game": game, "policies": [policy], "n": n, "seed": seed, "chunk": STEP,
                          "config": str(base_config), "grid": grid, "options": options}, "studio sweep")
     return run_sweep(s, out, overwrite=True, progress=False, report=False).table
@@ -370,8 +361,6 @@ def sweep_done(out: Path) -> int:
 
 def sweep_charts(table: pd.DataFrame, fields: list[str], metric: str, base: dict[str, Any], out: Path) -> list[Path]:
     """A line chart with 95 % bands per swept field and, for two fields, the heatmap."""
-    from sim.report.sweep import heatmap, line_chart
-
     out.mkdir(parents=True, exist_ok=True)
     with DRAWING:
         paths = [line_chart(table, f, [metric], base, out / f"sweep_{i}.png") for i, f in enumerate(fields)]
@@ -384,9 +373,7 @@ def calibrate(game: str, config: str | None, sets: list[str], fld: str, metric: 
               options: dict[str, Any], n: int, seed: int, on_runs: Callable[[int], None],
               cancel: threading.Event) -> dict[str, Any]:
     """``dicesim calibrate`` on the edited config: the field value that hits the target (paired seeds)."""
-    from sim.experiments.calibrate import calibrate as run
-
-    c = run(get_game(game), fld, metric, target, policy, n=n, seed=seed, config=config or None, sets=sets,
-            options=options, backend=StudioBackend(on_runs, cancel), log=False)
+    c = calibration.calibrate(get_game(game), fld, metric, target, policy, n=n, seed=seed, config=config or None,
+                              sets=sets, options=options, backend=StudioBackend(on_runs, cancel), log=False)
     return c.to_dict()
 

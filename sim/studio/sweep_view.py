@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nicegui import ui
 
 from sim.core.config import DicesimError
 from sim.studio import engine, saving
+from sim.studio.host import StudioHost
 from sim.studio.jobs import MANAGER, Job
 from sim.studio.results_view import chart_images, fmt, fmt_ci
 from sim.studio.widgets import tid
-
-if TYPE_CHECKING:
-    from sim.studio.app import Studio
 
 
 def grid_values(lo: float, hi: float, steps: int, integer: bool) -> list[Any]:
@@ -36,7 +34,7 @@ def grid_values(lo: float, hi: float, steps: int, integer: bool) -> list[Any]:
 class SweepPanel:
     """The sweep controls, its job and its charts, for one studio tab."""
 
-    def __init__(self, studio: Studio) -> None:
+    def __init__(self, studio: StudioHost) -> None:
         self.studio = studio
         self.sweep_job: Job | None = None
 
