@@ -99,14 +99,14 @@ class DaskBackend:
     """Jobs as tasks on a Dask distributed cluster (``--scheduler tcp://host:8786``), yielded as they finish."""
     def __init__(self, address: str):
         try:
-            from distributed import Client
+            from distributed import Client  # heavy optional library (dask): only for --scheduler
 
             self.client = Client(address, timeout="10s")
         except Exception as e:  # noqa: BLE001 - any connection failure is a user error here
             raise DicesimError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
     def run(self, game: Game, jobs: Iterable[Job]) -> Iterator[tuple[Job, dict[str, Any]]]:
-        from distributed import as_completed
+        from distributed import as_completed  # heavy optional library (dask)
 
         futures = {self.client.submit(simulate_chunk, game.name, job, pure=False): job for job in jobs}
         for fut, part in as_completed(list(futures), with_results=True):

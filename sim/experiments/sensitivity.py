@@ -96,7 +96,7 @@ def tornado_chart(sens: pd.DataFrame, metric: str, path: Path) -> Path | None:
     No level intervals are drawn: all points share their runs, so the swings are far more precise than
     the interval of each level (see the ``low_ci95_*``/``high_ci95_*`` columns for those).
     """
-    import matplotlib
+    import matplotlib  # heavy library (~0.5 s): only when a chart is drawn
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

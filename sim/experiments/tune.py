@@ -216,7 +216,7 @@ def run_tune(tune: Tune, out: str | Path, resume: bool = False, overwrite: bool 
 
 def _run_locked(tune: Tune, out: Path, t0: float, resume: bool, overwrite: bool, scheduler: str | None, log: bool,
                 report: bool) -> TuneResult:
-    from scipy.optimize import minimize
+    from scipy.optimize import minimize  # heavy library (scipy, ~0.3 s): only the Powell search needs it
 
     _prepare_out(out, tune, resume, overwrite)
     for stale in (out / "history").glob(".*.tmp"):

@@ -92,7 +92,7 @@ def data_uri(path: str | Path, max_width: int | None = None) -> str:
     """A PNG as a ``data:`` URI; with ``max_width`` scaled down first (thumbnails stay small)."""
     raw = Path(path).read_bytes()
     if max_width:
-        from PIL import Image
+        from PIL import Image  # heavy library (Pillow): only to shrink a chart
 
         with Image.open(io.BytesIO(raw)) as im:
             if im.width > max_width:

@@ -74,7 +74,7 @@ def skill_curve(game: Game, cfg: Any, n: int, seed: int) -> dict[str, Any]:
 
 def skill_chart(result: dict[str, Any], path: Path) -> Path:
     """Line chart of ``skill_curve``: the measure against the level per policy, 95 % intervals as error bars."""
-    import matplotlib
+    import matplotlib  # heavy library (~0.5 s): only when a chart is drawn
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
