@@ -78,6 +78,14 @@ def test_option_checks_type_and_choices():
     assert Option("opponent", None, str).check(None) is None
 
 
+def test_a_choice_may_be_typed_in_another_case_or_by_its_display_name():
+    o = Option("people", "gruenlinge", str, "who", ("gruenlinge", "normal"), words={"gruenlinge": "Grünlinge"})
+    assert o.check("Normal") == o.check(" NORMAL ") == "normal"
+    assert o.check("Grünlinge") == o.check("GRUENLINGE") == "gruenlinge"
+    with pytest.raises(DicesimError, match="--people must be one of gruenlinge, normal, got 'Normale'"):
+        o.check("Normale")
+
+
 def test_ratio_share_and_shifted_intervals():
     # ratio of sums with the delta-method interval, by hand for three runs
     y, x = np.array([2.0, 4.0, 9.0]), np.array([1.0, 2.0, 3.0])

@@ -75,6 +75,9 @@ class Game:
     capabilities: ClassVar[frozenset[str]] = frozenset()  # subset of CAPABILITIES this game offers
     seats: ClassVar[int] = 1  # seats a policy list must fill (after options); see seat_count
     chunk: ClassVar[int] = 65_536  # runs per chunk (never changes results; larger favours shared plans)
+    # policies that read tables solved for the rules (``prepare`` may take seconds to minutes after a rules edit;
+    # the studio then builds them in a helper process, and for the others only compiles once per policy)
+    solved_policies: ClassVar[tuple[str, ...]] = ()
     # cold compile seconds on the project machine, the progress line's estimate until one is measured here
     # (``sim.jit.progress.estimate``; None: its built-in table, else 30 s)
     compile_estimate_s: ClassVar[float | None] = None
@@ -114,11 +117,12 @@ class Game:
         unknown = set(options) - set(self.options)
         if unknown:
             raise DicesimError(f"option --{sorted(unknown)[0].replace('_', '-')} does not apply to {self.name}")
+        checked = dict(options)
         for name, value in options.items():
             spec = self.option_spec(name)
             if spec is not None and spec.choices:
-                spec.check(value)
-        return {**self.options, **options}
+                checked[name] = spec.check(value)  # the choice as declared ("Normal" -> "normal")
+        return {**self.options, **checked}
 
     def seat_count(self, options: dict[str, Any]) -> int:
         return self.seats

@@ -43,5 +43,19 @@ class Option:
         if not ok:
             raise DicesimError(f"{self.flag} must be {self.type.__name__}, got {value!r}")
         if self.choices and value not in self.choices:
-            raise DicesimError(f"{self.flag} must be one of {', '.join(map(str, self.choices))}, got {value!r}")
+            typed = self._as_typed(value)
+            if typed is None:
+                raise DicesimError(f"{self.flag} must be one of {', '.join(map(str, self.choices))}, got {value!r}")
+            return typed
         return value
+
+    def _as_typed(self, value: Any) -> Any:
+        """The choice a person meant by a word in another case or by its display name (``Normal``,
+        ``Grünlinge`` for ``gruenlinge``), else None."""
+        if not isinstance(value, str):
+            return None
+        want = value.strip().casefold()
+        for c in self.choices:
+            if want in (str(c).casefold(), str((self.words or {}).get(c, c)).casefold()):
+                return c
+        return None
