@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import threading
 import uuid
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,7 @@ class Studio:
         self.out_root = Path(out_root).resolve()
         self.queue = MANAGER.session()
         self.armed: dict[str, str] = {}  # save kind -> the path a second press replaces
-        self.game = engine.games()[0] if "dungeon" not in engine.games() else "dungeon"
+        self.game = opening_game()
         self.config: str | None = engine.config_files(self.game)[0]
         self.current: engine.PlayResult | None = None
         self.previous: engine.PlayResult | None = None
@@ -247,6 +248,7 @@ class Studio:
             job.status = "running"
             res = engine.play(game, config, sets, policy, opts, n, seed, job.advance, job.cancel)
             res.label = label
+            job.partial = res  # the page shows the numbers now; the charts follow
             job.status = "charting"
             res.charts = engine.charts(res, prev, out)
             return res
@@ -265,26 +267,30 @@ class Studio:
         job = self.job
         if job is not None:
             self.progress.value = job.progress
+            if job.partial is not None and job.partial is not self.current and job.status in ("charting", "done"):
+                self.previous, self.current = self.current, job.partial  # the numbers first, the charts follow
+                if self.previous is not None and self.previous.game != self.current.game:
+                    self.previous = None
+                r = self.current
+                self.status.text = (f"{r.label}: {r.n:,} runs in {r.seconds:.1f} s "
+                                    f"({r.n / max(r.seconds, 1e-9):,.0f} runs/s)")
+                self.show_results()
+                self.refresh_field_choices()
             if not job.finished:
-                what = {"charting": "drawing charts", "queued": "queued after this page's other job",
-                        "waiting": MANAGER.waiting_text(), "preparing": PREPARING}.get(
-                    job.status, f"{int(job.done):,} / {int(job.total):,} runs")
-                self.status.text = f"run {self.runs}: {what}"
+                if job.status != "charting":
+                    what = {"queued": "queued after this page's other job", "waiting": MANAGER.waiting_text(),
+                            "preparing": PREPARING}.get(job.status, f"{int(job.done):,} / {int(job.total):,} runs")
+                    self.status.text = f"run {self.runs}: {what}"
             else:
                 self.job = None
                 self.run_btn.enable()
                 self.stop_btn.set_visibility(False)
                 if job.status == "done":
-                    self.previous, self.current = self.current, job.result
-                    if self.previous is not None and self.previous.game != self.current.game:
-                        self.previous = None
-                    r = self.current
-                    self.status.text = (f"{r.label}: {r.n:,} runs in {r.seconds:.1f} s "
-                                        f"({r.n / max(r.seconds, 1e-9):,.0f} runs/s)")
-                    self.show_results()
-                    self.refresh_field_choices()
+                    self.show_charts(self.current.charts)
                 else:
                     self.status.text = job.error or job.status
+                    if job.partial is not None:
+                        self.show_charts([], f"no charts: {job.error or job.status}")
         for panel in (self.sweep, self.calibrate):
             if panel is not None:
                 panel.poll()
@@ -315,7 +321,17 @@ class Studio:
                         headline_table(cur, prev, list(cur.metrics), ids=False)
 
             every.on_value_change(fill_every)
-            chart_images(cur.charts, self.url)
+            self.charts_box = ui.column().classes("w-full")  # filled when the charts are drawn
+        self.show_charts(cur.charts, "drawing charts …")
+
+    def show_charts(self, paths: list[Path], note: str = "") -> None:
+        """The charts under the numbers (a note while they are drawn, or why there are none)."""
+        self.charts_box.clear()
+        with self.charts_box:
+            if paths:
+                chart_images(paths, self.url)
+            elif note:
+                ui.label(note).classes("text-caption text-grey-7")
 
     # --- the sweep and calibrate tabs (sweep_view, calibrate_view) ---------------------------------
 
@@ -457,6 +473,11 @@ def redactor(*places: tuple[Path, str]) -> Any:
     return redact
 
 
+def opening_game() -> str:
+    """The game a new page shows: Würfel Dungeon where it is built."""
+    return "dungeon" if "dungeon" in engine.games() else engine.games()[0]
+
+
 def serve(host: str = "127.0.0.1", port: int = 8765, out_root: Path = Path("reports/studio"),
           token: str | None = None, max_jobs: int | None = None) -> None:
     """Start the studio's web server (blocks until stopped); with a token, every request must carry it."""
@@ -474,6 +495,7 @@ def serve(host: str = "127.0.0.1", port: int = 8765, out_root: Path = Path("repo
         studio.build()
         ui.context.client.on_delete(studio.close)
 
+    app.on_startup(lambda: threading.Thread(target=engine.preload, args=(opening_game(),), daemon=True).start())
     app.on_shutdown(MANAGER.shutdown)
     app.on_shutdown(lambda: shutil.rmtree(files, ignore_errors=True))
     ui.run(host=host, port=port, reload=False, show=False, title="dicesim studio",

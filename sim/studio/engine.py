@@ -27,7 +27,7 @@ import pandas as pd
 
 from sim import api
 from sim import games as registry
-from sim.core import batch
+from sim.core import limits
 from sim.core.backends import Job, chunk_table
 from sim.core.batch import run_batch
 from sim.core.config import CONFIG_DIR, DicesimError, Strict, config_hash, parse_override, set_path, validate
@@ -138,13 +138,9 @@ MAX_N = 1_000_000  # the studio keeps two per-run tables in memory (now and befo
 
 
 def check_n(n: Any) -> int:
-    """N as the CLI checks it, and at most ``MAX_N`` (more belongs to ``dicesim play``, which streams to disk)."""
-    try:
-        value = int(str(n).strip().replace("_", "").replace(",", ""))
-    except ValueError:
-        raise DicesimError(f"--n must be a positive number of runs, got {n!r}") from None
-
-    batch.check_n(value)
+    """N as the CLI reads and checks it (``5000``, ``5_000``, ``5e3``), and at most ``MAX_N`` (more belongs to
+    ``dicesim play``, which streams to disk)."""
+    value = limits.check_n(limits.parse_count(str(n).replace(",", "")))
     if value > MAX_N:
         raise DicesimError(f"the studio plays at most {MAX_N:,} runs at a time (it keeps every run for the "
                            f"paired comparison), got {value:,}; use dicesim play for more")
@@ -152,13 +148,13 @@ def check_n(n: Any) -> int:
 
 
 def check_seed(seed: Any) -> int:
+    """A seed as the CLI checks it: a whole number 0 .. 2^64 - 1."""
+    text = str(seed).strip().replace("_", "")
     try:
-        value = int(str(seed).strip())
+        value = int(text)
     except ValueError:
-        raise DicesimError(f"--seed must be a whole number, got {seed!r}") from None
-    if value < 0:
-        raise DicesimError(f"--seed must be >= 0, got {value}")
-    return value
+        raise DicesimError(f"--seed must be a whole number 0 .. 2^64-1, got {limits.short(text)}") from None
+    return limits.check_seed(value)
 
 
 # --- warming up --------------------------------------------------------------------------------
@@ -177,18 +173,24 @@ def _warm_child(game: str, config: str | None, sets: list[str], policy: str, opt
 
 def warm(game: str, config: str | None, sets: list[str], policy: str, options: dict[str, Any],
          cancel: threading.Event) -> None:
-    """Play one run in a helper process first, once per (game, policy, options, rules) in this server.
+    """Play one run in a helper process first, once per (game, policy, options) in this server, and once per
+    rules for a policy that reads solved tables (``Game.solved_policies``).
 
     Compiling a numba kernel, or an exact solver's solve of edited rules, holds the interpreter lock for
     as long as it takes (minutes on a cold cache), which would freeze the page; the helper leaves both in
-    the disk caches, from which this process then loads them in moments. The rules' hash is in the key
-    because an edited config may need a new exact solution (Kniffel optimal, Dadox optimal-*). A helper
-    that fails is ignored: the run itself reports the error with the CLI's message.
+    the disk caches, from which this process then loads them in moments. A rules edit changes no kernel,
+    so for the other policies the next click plays at once (a helper costs a process start and a kernel
+    load, 5-20 s on a small machine). A helper that fails is ignored: the run itself reports the error
+    with the CLI's message.
     """
+    g = get_game(game)
+    rules = ""
     try:
-        rules = config_hash(load(game, config, sets))
+        seated = g.seat_policies(policy, g.check_options(options))
+        if any(p in g.solved_policies for p in seated):
+            rules = config_hash(load(game, config, sets))
     except DicesimError:
-        rules = ""
+        pass
     key = (game, policy, json.dumps(options, sort_keys=True, default=str), rules)
     with _WARMING_GUARD:
         lock = _WARMING.setdefault(key, threading.Lock())
@@ -210,6 +212,20 @@ def warm(game: str, config: str | None, sets: list[str], policy: str, options: d
         _WARM.add(key)
     finally:
         lock.release()
+
+
+def preload(game: str) -> None:
+    """The page's opening choice (the game's first report policy on its default config and options) warmed and
+    its kernels loaded into this server, in the background at start, so the first Run plays at once. Any error
+    is left for that Run to report."""
+    g = get_game(game)
+    config = (config_files(game) or [None])[0]
+    try:
+        opts = options_for(game, {})
+        warm(game, config, [], g.report_policies[0], opts, threading.Event())
+        play(game, config, [], g.report_policies[0], opts, 1, 0, lambda n: None, threading.Event())
+    except Exception:  # noqa: BLE001 - a background courtesy: the Run shows the error with the CLI's message
+        return
 
 
 # --- playing -----------------------------------------------------------------------------------

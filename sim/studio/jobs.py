@@ -39,6 +39,7 @@ class Job:
     status: str = "queued"  # queued | waiting | running | done | failed | cancelled
     error: str = ""
     result: Any = None
+    partial: Any = None  # what the page may show before the job ends (a play's numbers while its charts draw)
     started: float = field(default_factory=time.monotonic)
     cancel: threading.Event = field(default_factory=threading.Event)
     probe: Callable[[], float] | None = None  # reads progress from outside (e.g. files written)

@@ -108,16 +108,28 @@ def test_calibrate_finds_a_value_on_the_target():
 def test_n_is_checked_like_the_cli_and_bounded_by_memory():
     from sim.core.config import DicesimError
 
-    assert engine.check_n("20,000") == engine.check_n("20_000") == 20_000
-    for bad, msg in (("0", "--n must be a positive number of runs, got 0"), ("x", "--n must be a positive")):
+    assert engine.check_n("20,000") == engine.check_n("20_000") == engine.check_n("2e4") == 20_000
+    for bad, msg in (("0", "--n must be a positive number of runs, got 0"), ("x", "--n must be a whole number"),
+                     ("2.5", "--n must be a whole number"), ("-3", "--n must be a whole number")):
         with pytest.raises(DicesimError, match=msg):
             engine.check_n(bad)
-    with pytest.raises(DicesimError, match="at most 1,000,000 runs"):
-        engine.check_n(str(engine.MAX_N + 1))
+    for big in (str(engine.MAX_N + 1), "1e9"):  # the memory bound, not a misleading "positive number"
+        with pytest.raises(DicesimError, match="at most 1,000,000 runs"):
+            engine.check_n(big)
+
+
+def test_seed_is_checked_like_the_cli():
+    from sim.core.config import DicesimError
+
+    assert engine.check_seed(" 18446744073709551615 ") == 2**64 - 1
+    for bad in ("18446744073709551616", "-1", "1.5", "x"):
+        with pytest.raises(DicesimError, match=r"--seed must be a whole number 0 \.\. 2\^64-1"):
+            engine.check_seed(bad)
 
 
 def test_warm_plays_once_per_policy_and_rules_in_a_helper_process(monkeypatch):
-    """A helper runs once per (game, policy, options, rules): an edited config may need a new exact solve."""
+    """A helper runs once per (game, policy, options), and once per rules for a policy that reads solved tables:
+    an edited config needs no new kernel, but may need a new exact solve (Kniffel optimal)."""
     import multiprocessing
 
     opts = {"players": 2}  # Kniffel: the helper processes load the smallest kernels (the key is the same for all)
@@ -128,12 +140,20 @@ def test_warm_plays_once_per_policy_and_rules_in_a_helper_process(monkeypatch):
     started = []
     real = multiprocessing.get_context
 
+    class Finished:
+        def start(self) -> None: ...
+        def is_alive(self) -> bool:
+            return False
+        def join(self, timeout: float | None = None) -> None: ...
+
     def counting(method=None):
         ctx = real(method)
 
         class Ctx:
             def Process(self, *a, **k):  # noqa: N802 - mirrors multiprocessing's name
                 started.append(k.get("args"))
+                if started[1:]:  # the first helper really plays; the later ones only count (a solve takes ~20 s)
+                    return Finished()
                 return ctx.Process(*a, **k)
 
         return Ctx()
@@ -143,5 +163,10 @@ def test_warm_plays_once_per_policy_and_rules_in_a_helper_process(monkeypatch):
     engine.warm("kniffel", None, [], "greedy", opts, threading.Event())
     engine.warm("kniffel", None, [], "greedy", opts, threading.Event())  # known: no second helper
     assert len(started) == 1
-    engine.warm("kniffel", None, ["bonus.value=40"], "greedy", opts, threading.Event())  # edited rules
+    engine.warm("kniffel", None, ["bonus.value=40"], "greedy", opts, threading.Event())  # edited rules, no solve
+    assert len(started) == 1
+    engine.warm("kniffel", None, ["bonus.value=40"], "optimal", opts, threading.Event())  # a solve: a helper
     assert len(started) == 2
+    engine.warm("kniffel", None, ["bonus.value=40"], "optimal", opts, threading.Event())
+    engine.warm("kniffel", None, ["bonus.value=45"], "optimal", opts, threading.Event())  # other rules: again
+    assert len(started) == 3

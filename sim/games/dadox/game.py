@@ -64,6 +64,7 @@ class Dadox(Game):
     title = "Dadox"
     Config = DadoxConfig
     policies = tuple(POLICIES)
+    solved_policies = ("optimal-turn", *WIN_POLICIES)
     report_policies = ("threshold", "greedy", "optimal-turn")
     option_specs = OPTIONS
     capabilities = frozenset({"replay_row"})

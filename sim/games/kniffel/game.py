@@ -56,6 +56,7 @@ class Kniffel(Game):
     title = "Kniffel"
     Config = KniffelConfig
     policies = tuple(POLICIES)
+    solved_policies = ("optimal",)
     report_policies = ("random", "greedy", "optimal")
     option_specs = OPTIONS
     capabilities = frozenset({"replay_row"})

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from policies.pig.bots import POLICIES, Solved, dummy_turn, dummy_win
+from policies.pig.bots import POLICIES, SOLVED_POLICIES, Solved, dummy_turn, dummy_win
 from sim.core import stats
 from sim.core.cache import load_table, save_table, table_path
 from sim.core.config import DicesimError, config_hash, sections_hash
@@ -59,6 +59,7 @@ class Pig(Game):
     title = "Pig"
     Config = PigConfig
     policies = tuple(POLICIES)
+    solved_policies = SOLVED_POLICIES
     report_policies = ("hold-20", "optimal-turn", "optimal-win")
     option_specs = OPTIONS
     capabilities = frozenset({"replay_row"})
