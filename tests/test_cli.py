@@ -71,7 +71,7 @@ def test_same_seed_same_numbers(runs):
 def test_compare_is_paired(runs):
     out, tmp_path = ok_json(runs[0]["compare"]), runs[1] / "compare"
     assert set(out["policies"]) == {"random", "greedy"}
-    diff = out["paired"]["score: greedy - random"]
+    diff = out["paired"]["mean_score: greedy - random"]
     assert diff["ci95"][0] > 0
     assert (tmp_path / "report.html").is_file()
 

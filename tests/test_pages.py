@@ -236,3 +236,21 @@ def test_api_sweep_calibrate_solve(tmp_path):
     c = sim.calibrate("kniffel", "bonus.value", "mean_score=209", "greedy", n=500, seed=3)
     assert c.summary["converged"] and len(c.table) == len(c.summary["evaluations"])
     assert sim.solve("kniffel").value == pytest.approx(254.5838197, abs=1e-6)
+
+
+def test_paired_differences_of_every_pair_without_duplicate_rows():
+    """Every pair of policies, the later minus the earlier, each against an independent computation; the primary
+    ``score`` row is left out where the headline ``mean_score`` already is the same numbers."""
+    rng = np.random.default_rng(5)
+    n = 400
+    tables = {lab: pd.DataFrame({"run": np.arange(n), "score": rng.integers(100, 300, n) + shift,
+                                 "upper_bonus": rng.integers(0, 2, n) * 35, "kniffels": rng.integers(0, 2, n)})
+              for lab, shift in (("random", 0), ("greedy", 50), ("optimal", 60))}
+    paired = get_game("kniffel").paired(tables, {})
+    pairs = [("greedy", "random"), ("optimal", "random"), ("optimal", "greedy")]
+    assert {k.split(": ", 1)[1] for k in paired} == {f"{b} - {a}" for b, a in pairs}
+    assert not any(k.startswith("score:") for k in paired)
+    for b, a in pairs:
+        m, lo, hi = independent_interval(tables[b]["score"].to_numpy() - tables[a]["score"].to_numpy())
+        got = paired[f"mean_score: {b} - {a}"]
+        assert got["value"] == pytest.approx(m) and got["ci95"] == pytest.approx([lo, hi])

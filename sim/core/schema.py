@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CATEGORY = "category"
 STR = "str"
@@ -23,6 +25,7 @@ STR = "str"
 @dataclass(frozen=True)
 class Column:
     """One per-run column: its name, numpy dtype name (or ``"category"`` / ``"str"`` for labels) and meaning."""
+
     name: str
     dtype: str
     doc: str = ""
@@ -40,6 +43,7 @@ def _is_categorical(values: Any) -> bool:
 
 def _cast(values: Any, col: Column) -> np.ndarray | pd.Categorical:
     if col.dtype == CATEGORY:
+        import pandas as pd  # heavy library (~0.4 s): `dicesim solve` and the refused-input path never need it
 
         return values if isinstance(values, pd.Categorical) else pd.Categorical(values)
     if col.dtype in (STR, "object"):  # labels; a DataFrame makes them its string dtype

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from sim.core import stats
 from sim.core.config import DicesimError, Strict, load_config
 from sim.core.limits import kernel_seed
 from sim.core.schema import Column, pack
@@ -239,29 +240,27 @@ class Game:
         return frame.groupby(level=0, sort=True).mean() if not frame.index.is_unique else frame.sort_index()
 
     def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        """Paired differences (same runs) between the first label and each other: ``primary_metric`` and every
-        headline metric in ``per_run`` (rates included: the mean per-run difference of their indicators)."""
-        from sim.core import stats
-
+        """Paired differences (same runs) of every pair of labels, the later minus the earlier (``optimal -
+        greedy`` as well as ``greedy - random``): each headline metric in ``per_run`` (rates included: the mean
+        per-run difference of their indicators), and ``primary_metric`` where no headline metric already is it."""
         labels = list(tables)
-        if len(labels) < 2:
-            return {}
-        base = tables[labels[0]]
-        out = paired_headline(self.run_values(base), {lab: self.run_values(tables[lab]) for lab in labels[1:]},
-                              labels[0])
+        values = {lab: self.run_values(t) for lab, t in tables.items()}
+        out: dict[str, dict[str, Any]] = {}
         col = self.primary_metric
-        if all(col in t.columns for t in tables.values()):
-            for lab in labels[1:]:
-                if len(tables[lab]) == len(base):
-                    out[f"{col}: {lab} - {labels[0]}"] = stats.paired_difference(
-                        tables[lab][col].to_numpy(), base[col].to_numpy())
+        for i, a in enumerate(labels):
+            for b in labels[i + 1:]:
+                out.update(paired_headline(values[a], {b: values[b]}, a))
+                ta, tb = tables[a], tables[b]
+                if col not in ta.columns or col not in tb.columns or len(ta) != len(tb):
+                    continue
+                diff = stats.paired_difference(tb[col].to_numpy(), ta[col].to_numpy())
+                if not any(k.endswith(f": {b} - {a}") and v == diff for k, v in out.items()):  # mean_score = score
+                    out[f"{col}: {b} - {a}"] = diff
         return out
 
 
 def paired_headline(base: pd.DataFrame, others: dict[str, pd.DataFrame], base_label: str) -> dict[str, dict[str, Any]]:
     """``"metric: other - base"``: mean per-run difference with its interval (both sides played the same runs)."""
-    from sim.core import stats
-
     out: dict[str, dict[str, Any]] = {}
     for name in base.columns:  # grouped by metric: each metric's differences side by side
         for lab, t in others.items():
