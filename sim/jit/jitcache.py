@@ -35,7 +35,7 @@ from pathlib import Path
 from numba.core import caching
 from numba.core.dispatcher import Dispatcher
 
-from sim.core.cache import numba_dir
+from sim.core.paths import numba_dir
 from sim.jit import cacheheal, inlinecopy
 from sim.jit.codehash import PROJECT_ROOT, module_file, module_name, source_key
 from sim.jit.tier import tag

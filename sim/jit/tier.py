@@ -30,6 +30,8 @@ from functools import cache
 from pathlib import Path
 
 from sim.core.config import DicesimError
+from sim.core.paths import numba_dir
+from sim.jit.codehash import closure, module_file, source_key
 
 ENV = "DICESIM_TIER"
 BACKGROUND_ENV = "DICESIM_BACKGROUND_COMPILE"
@@ -38,14 +40,10 @@ TIERED_GAME = "dungeon"  # the one game whose kernels the tiers change (the othe
 
 
 def warm_dir() -> Path:
-    from sim.core.cache import numba_dir
-
     return numba_dir() / "warm"
 
 
 def _game_key() -> str:
-    from sim.jit.codehash import module_file, source_key
-
     return source_key(module_file(f"sim.games.{TIERED_GAME}.game"))
 
 
@@ -95,8 +93,6 @@ def _reads_inline(path: Path) -> bool:
 def tag(path: Path) -> str:
     """``"-quick"`` in a quick process for a project module whose kernels depend on the tier (it or a project
     module it imports compiles with ``inline=INLINE``), else ``""``: part of its kernel cache key and marker."""
-    from sim.jit.codehash import closure
-
     if not any(_reads_inline(p) for p in closure(path)):
         return ""
     return f"-{QUICK}" if current() == QUICK else ""
