@@ -1,7 +1,7 @@
 """Commands about the installation: ``dicesim configs``, ``dicesim cache info|clear``, ``--version``, ``--quiet``.
 
 Registered on ``sim.cli.common.app`` (imported by ``sim.cli``), like ``sim.cli.sweep``; the work of ``cache`` and
-``configs --copy`` is ``sim.cli.work.cache``.
+``configs`` is ``sim.cli.work.cache``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from pathlib import Path
 import typer
 
 from sim import __version__
-from sim.cli.common import JsonOpt, app, emit, work
-from sim.core.config import CONFIG_DIR, DicesimError
+from sim.cli.common import JsonOpt, app, work
 from sim.jit.codehash import code_hash
 from sim.jit.progress import set_quiet
 
@@ -38,28 +37,13 @@ def _root(
         set_quiet(True)
 
 
-def shipped_configs() -> list[Path]:
-    """Every default config file that ships with dicesim, relative to the configs folder."""
-    return sorted(p.relative_to(CONFIG_DIR) for p in CONFIG_DIR.rglob("*.toml"))
-
-
 @app.command()
 def configs(
     copy: Path | None = typer.Option(None, "--copy", help="copy every shipped config into this folder, for editing"),
     as_json: bool = JsonOpt,
 ) -> None:
     """List the configs that ship with dicesim (use one with --config FILE), or copy them with --copy DIR."""
-    files = shipped_configs()
-    if copy is not None:
-        if copy.exists() and not copy.is_dir():
-            raise DicesimError(f"--copy needs a folder, but {copy} is a file")
-        clash = [f for f in files if (copy / f).exists()]
-        if clash:
-            raise DicesimError(f"{copy / clash[0]} exists already ({len(clash)} of the files); choose an empty folder")
-        work("cache").copy_configs(files, copy, as_json)
-        return
-    result = {"folder": str(CONFIG_DIR), "files": [str(f) for f in files]}
-    emit(result, as_json, "\n".join([f"configs shipped with dicesim ({CONFIG_DIR}):", *(f"  {f}" for f in files)]))
+    work("cache").configs(copy, as_json)
 
 
 @cache_app.command("info")

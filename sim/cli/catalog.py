@@ -12,7 +12,8 @@ an unknown game; an option the game does not have, or a value outside an option'
 of ``Game.check_options``, from the options the game declares in ``options.py``); a ``--policy`` name that is not one
 of the game's policies, for a game whose ``check_policy`` is ``Game``'s own (a game with its own, as the Würfel
 Dungeon's ``name@loadout``, checks its names itself); and a ``--config`` or ``--set`` that the game's config model
-refuses (its module is imported alone: no kernel, no pandas). The game checks everything again once it is imported.
+refuses (its module is imported alone, ``sim.cli.work.rules``: no kernel, no pandas; a refused policy never imports
+pydantic). The game checks everything again once it is imported.
 """
 
 from __future__ import annotations
@@ -21,14 +22,17 @@ import hashlib
 import json
 import os
 from dataclasses import asdict, dataclass
-from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sim.core.config import DicesimError, Strict, load_config
+from sim.cli.common import work
+from sim.core.errors import DicesimError
 from sim.core.paths import cache_root
 from sim.games import GAMES, declared_options, get_game
 from sim.jit.codehash import PROJECT_ROOT, code_hash, code_stamp
+
+if TYPE_CHECKING:
+    from sim.core.config import Strict
 
 FORMAT = 1  # bump when an entry's fields change
 
@@ -141,6 +145,5 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
     if policy is not None and e.policies is not None:
         _check_policies(game, e.policies, policy)
     if (config is not None or sets) and e.config is not None:
-        module, name = e.config.split(":")
-        return load_config(getattr(import_module(module), name), game, config, sets or []), None
+        return work("rules").checked(e.config, game, config, sets), None  # pydantic and the model: only now
     return config, sets

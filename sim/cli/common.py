@@ -1,7 +1,7 @@
 """What every command group shares: the typer app, the common options, the game options (declared on the games,
 ``Game.option_specs``), the one-line output helpers and :func:`work`, the table of the commands' work modules.
 
-Everything here and in the command groups' modules is light (typer, pydantic, the standard library): a command
+Everything here and in the command groups' modules is light (typer and the standard library): a command
 first checks its arguments (``sim.core.limits``, ``sim.cli.catalog``) and only then imports its work module.
 """
 
@@ -19,13 +19,15 @@ from typing import Any
 import typer
 
 from sim import games as _registry  # light: the registry imports no game
-from sim.core.config import DicesimError
+from sim.core.errors import DicesimError
 from sim.core.limits import check_chunk, check_seed, parse_count
 
-# What each command group does once its arguments are accepted. These modules import the heavy part (numba's kernels,
-# pandas, matplotlib, the web server) at their top; the command imports its module here, through this table, only
-# after its checks passed: so --help and every refused input stay light (issue 30).
+# What each command group does once its arguments are accepted (and ``rules``: the config check, pydantic and a game's
+# config model). These modules import the heavy part (numba's kernels, pandas, matplotlib, the web server) at their
+# top; the command imports its module here, through this table, only after its checks passed: so --help and every
+# refused input stay light (issue 30).
 WORK = {
+    "rules": "sim.cli.work.rules",
     "play": "sim.cli.work.play",
     "single": "sim.cli.work.single",
     "extras": "sim.cli.work.extras",

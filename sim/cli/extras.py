@@ -9,7 +9,7 @@ import typer
 
 from sim.cli.catalog import accept, supports
 from sim.cli.common import ConfigOpt, ForceOpt, JsonOpt, SeedOpt, SetOpt, app, count_option, work
-from sim.core.config import DicesimError
+from sim.core.errors import DicesimError
 from sim.core.limits import check_n, check_runs
 
 

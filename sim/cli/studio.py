@@ -14,7 +14,7 @@ from pathlib import Path
 import typer
 
 from sim.cli.common import app, work
-from sim.core.config import DicesimError
+from sim.core.errors import DicesimError
 
 MAX_JOBS = 1024
 

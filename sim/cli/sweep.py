@@ -27,7 +27,7 @@ from sim.cli.common import (
     with_game_options,
     work,
 )
-from sim.core.config import DicesimError
+from sim.core.errors import DicesimError
 from sim.core.limits import check_n
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import typer
 
 from sim.cli.common import ForceOpt, JsonOpt, SchedulerOpt, app, work
-from sim.core.config import DicesimError
+from sim.core.errors import DicesimError
 
 
 @app.command()

@@ -1,4 +1,4 @@
-"""The work of ``dicesim cache info|clear`` and ``configs --copy`` (their arguments: ``sim.cli.cache``)."""
+"""The work of ``dicesim cache info|clear`` and ``configs`` (their arguments: ``sim.cli.cache``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sim.cli.common import emit
 from sim.core import atomic, cache
-from sim.core.config import CONFIG_DIR
+from sim.core.config import CONFIG_DIR, DicesimError
 from sim.jit import tier
 
 
@@ -14,7 +14,22 @@ def _mb(n: int) -> str:
     return f"{n / 2**20:.1f} MB"
 
 
-def copy_configs(files: list[Path], copy: Path, as_json: bool) -> None:
+def shipped_configs() -> list[Path]:
+    """Every default config file that ships with dicesim, relative to the configs folder."""
+    return sorted(p.relative_to(CONFIG_DIR) for p in CONFIG_DIR.rglob("*.toml"))
+
+
+def configs(copy: Path | None, as_json: bool) -> None:
+    files = shipped_configs()
+    if copy is None:
+        result = {"folder": str(CONFIG_DIR), "files": [str(f) for f in files]}
+        emit(result, as_json, "\n".join([f"configs shipped with dicesim ({CONFIG_DIR}):", *(f"  {f}" for f in files)]))
+        return
+    if copy.exists() and not copy.is_dir():
+        raise DicesimError(f"--copy needs a folder, but {copy} is a file")
+    clash = [f for f in files if (copy / f).exists()]
+    if clash:
+        raise DicesimError(f"{copy / clash[0]} exists already ({len(clash)} of the files); choose an empty folder")
     with atomic.output_folder(copy, "--copy"):
         for f in files:
             atomic.make_folder((copy / f).parent, "--copy")
