@@ -30,6 +30,7 @@ import os
 import shutil
 import sys
 import time
+from functools import cache
 from pathlib import Path
 
 from numba.core import caching
@@ -54,6 +55,7 @@ def missing() -> str | None:
     return None
 
 
+@cache
 def kernel_key(path: Path) -> str:
     """The source key of ``path``, tagged with the compile tier when its kernels depend on it (``sim.jit.tier``)."""
     return source_key(path) + tag(path)
@@ -64,8 +66,10 @@ def kernel_dir(path: Path) -> Path:
     return numba_dir() / module_name(path) / kernel_key(path)
 
 
+@cache
 def project_file(py_file: str) -> Path | None:
-    """The project module file ``py_file`` names (a module of ``sim`` or ``policies`` in this checkout), else None."""
+    """The project module file ``py_file`` names (a module of ``sim`` or ``policies`` in this checkout), else None
+    (asked once per function numba decorates: remembered per file)."""
     path = Path(py_file).resolve()
     if path.suffix == ".py" and path.is_relative_to(PROJECT_ROOT) and module_file(module_name(path)) == path:
         return path
