@@ -2,28 +2,19 @@
 
 Compiled kernels are cached in the user's cache directory (``sim.core.cache``), each under a key of its
 module's source and of every project module it imports (``sim.jit.jitcache``): a change to code a kernel
-can reach recompiles it, any other edit leaves it warm. Numba must learn this before it creates its
-first cache, which importing ``sim`` (or ``policies``) guarantees.
+can reach recompiles it, any other edit leaves it warm. Importing ``sim`` (or ``policies``) arranges that for the
+project's own functions before numba decorates the first of them (``sim.jit.hook``): numba itself is imported only
+when a command needs it, a user's own ``@njit(cache=True)`` code keeps numba's caching, and nothing is written into
+``os.environ``.
 """
 
 from __future__ import annotations
 
-import os
-import sys
+from sim.jit.hook import when_numba_loads
 
 __version__ = "0.1.0"
 
-
-def _use_project_cache() -> None:
-    if "numba" in sys.modules:  # numba imported first: it still reads the setting per cached function
-        from sim.jit.jitcache import install
-
-        install()
-    else:
-        os.environ["NUMBA_CACHE_LOCATOR_CLASSES"] = "sim.jit.jitcache.ProjectLocator"
-
-
-_use_project_cache()
+when_numba_loads()
 
 _API = ("play", "compare", "sweep", "calibrate", "solve")
 

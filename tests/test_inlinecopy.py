@@ -17,7 +17,8 @@ PROBE = """
 import sys
 import numpy as np
 from numba import njit
-import sim.jit.jitcache  # installs the patch unless DICESIM_FAST_INLINE=0
+from sim.jit import inlinecopy
+inlinecopy.install()  # what a project kernel's load does first (unless DICESIM_FAST_INLINE=0)
 from numba.core import inline_closurecall as icc
 
 @njit(inline="always")

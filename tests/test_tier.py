@@ -18,7 +18,7 @@ import pytest
 from tests.conftest import ROOT, cli_here, run_cli
 
 PROBE = """
-import json, sys
+import json, os, sys
 from pathlib import Path
 import numba.core.registry
 from sim.jit import tier
@@ -33,7 +33,7 @@ for m in mods:
     for name, f in vars(mod).items():
         if isinstance(f, numba.core.registry.CPUDispatcher) and f.__module__ == m:
             options[f"{m}.{name}"] = {k: str(v) for k, v in f.targetoptions.items()}
-print(json.dumps({"tier": tier.TIER, "options": options, "mods": mods,
+print(json.dumps({"tier": tier.TIER, "env_tier": os.environ.get("DICESIM_TIER"), "options": options, "mods": mods,
                   "dungeon_dir": kernel_dir(module_file("sim.games.dungeon.play")).name,
                   "kniffel_dir": kernel_dir(module_file("sim.games.kniffel.play")).name,
                   "dungeon_marker": _marker("dungeon").name, "kniffel_marker": _marker("kniffel").name}))
@@ -77,12 +77,29 @@ def test_tiers_differ_only_in_inlining_and_in_their_cache_keys(tmp_path):
 
 def test_a_process_picks_full_once_it_is_cached(tmp_path):
     first = _probe(tmp_path, None)
-    assert first["tier"] == "quick"
+    assert first["tier"] == "quick" and first["env_tier"] is None  # chosen, and kept out of os.environ
     marker = tmp_path / "numba" / "warm" / first["dungeon_marker"].removesuffix("-quick")
     marker.parent.mkdir(parents=True)
     marker.touch()  # what the full tier's warm-up writes when its kernels are cached
     assert _probe(tmp_path, None)["tier"] == "full"
     assert _probe(tmp_path, "quick")["tier"] == "quick"  # DICESIM_TIER forces one
+
+
+def test_the_processes_it_starts_get_its_tier(monkeypatch):
+    """The tier stays in this process (not in ``os.environ``); a warm-up it starts is told it explicitly."""
+    from types import SimpleNamespace
+
+    from sim.jit import tier, warmup
+
+    started: list[dict] = []
+    monkeypatch.delenv("DICESIM_TIER", raising=False)
+    monkeypatch.setattr(tier, "TIER", tier.FULL)
+    for table in ("_procs", "_started", "_errs", "_outs"):
+        monkeypatch.setattr(warmup, table, {})
+    monkeypatch.setattr(warmup.subprocess, "Popen", lambda args, env, **kw: started.append(env) or SimpleNamespace())
+    warmup._launch("dadox")
+    assert started[0]["DICESIM_TIER"] == "full" and "DICESIM_TIER" not in os.environ
+    assert tier.child_env({"A": "1"}) == {"A": "1", "DICESIM_TIER": "full"}
 
 
 def test_a_bad_tier_is_one_error_line(tmp_path):

@@ -16,7 +16,7 @@ except ImportError:  # pragma: no cover - older typer on plain click
     from click import exceptions as click_exc
 
 from sim.cli.common import JsonOpt, SchedulerOpt, app
-from sim.core.config import DicesimError
+from sim.core.errors import DicesimError
 
 # the commands register on ``app`` in help order
 # isort: off

@@ -1,5 +1,9 @@
 """What every command group shares: the typer app, the common options, the game options (declared on the games,
-``Game.option_specs``) and the one-line output helpers."""
+``Game.option_specs``), the one-line output helpers and :func:`work`, the table of the commands' work modules.
+
+Everything here and in the command groups' modules is light (typer and the standard library): a command
+first checks its arguments (``sim.core.limits``, ``sim.cli.catalog``) and only then imports its work module.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +12,36 @@ import inspect
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
+from importlib import import_module
+from types import ModuleType
 from typing import Any
 
 import typer
 
 from sim import games as _registry  # light: the registry imports no game
-from sim.core.config import DicesimError
+from sim.core.errors import DicesimError
+from sim.core.limits import check_chunk, check_seed, parse_count
+
+# What each command group does once its arguments are accepted (and ``rules``: the config check, pydantic and a game's
+# config model). These modules import the heavy part (numba's kernels, pandas, matplotlib, the web server) at their
+# top; the command imports its module here, through this table, only after its checks passed: so --help and every
+# refused input stay light (issue 30).
+WORK = {
+    "rules": "sim.cli.work.rules",
+    "play": "sim.cli.work.play",
+    "single": "sim.cli.work.single",
+    "extras": "sim.cli.work.extras",
+    "sweep": "sim.cli.work.sweep",
+    "tune": "sim.cli.work.tune",
+    "cache": "sim.cli.work.cache",
+    "studio": "sim.cli.work.studio",
+}
+
+
+def work(group: str) -> ModuleType:
+    """The work module of a command group (:data:`WORK`), imported now."""
+    return import_module(WORK[group])
+
 
 app = typer.Typer(
     add_completion=False,
@@ -29,8 +56,6 @@ SetOpt = typer.Option(None, "--set", help="override a config field, e.g. --set b
 
 
 def _seed(value: int | None) -> int | None:
-    from sim.core.limits import check_seed
-
     return None if value is None else check_seed(value)
 
 
@@ -39,8 +64,6 @@ def count_option(default: int | None, *names: str, help: str) -> Any:
     flag = names[0]
 
     def parse(text: Any) -> int:
-        from sim.core.limits import parse_count
-
         value = parse_count(text, flag)
         if value <= 0:
             raise DicesimError(f"{flag} must be a positive number of runs, got {value}")
@@ -50,8 +73,6 @@ def count_option(default: int | None, *names: str, help: str) -> Any:
 
 
 def _chunk(value: int | None) -> int | None:
-    from sim.core.limits import check_chunk
-
     return check_chunk(value)
 
 
@@ -69,11 +90,9 @@ def game_options() -> dict[str, tuple[Any, Any]]:
     """``--name`` options of every game, as the games declare them (``sim.games.declared_options``, read without
     importing the games): name -> (annotation, typer option). Games sharing an option name share the flag (help
     texts joined); each game rejects the ones it has no use for."""
-    from sim.games import GAMES, declared_options
-
     specs: dict[str, list[Any]] = {}
-    for name in GAMES:
-        for spec in declared_options(name) or ():
+    for name in _registry.GAMES:
+        for spec in _registry.declared_options(name) or ():
             specs.setdefault(spec.name, []).append(spec)
     out: dict[str, tuple[Any, Any]] = {}
     for name, group in specs.items():
@@ -113,27 +132,13 @@ def with_game_options(func: Callable[..., None]) -> Callable[..., None]:
     return wrapper
 
 
-def setup(game_name: str, config: Path | None, sets: list[str] | None, opts: dict[str, Any]):
-    """(game, config, checked options) of a command's arguments."""
-    from sim.games import get_game
-
-    game = get_game(game_name)
-    options = game.check_options(opts)
-    cfg = game.load(config, sets or [])
-    return game, cfg, options
-
-
-def _emit(summary: dict[str, Any], as_json: bool, human: str) -> None:
+def emit(summary: dict[str, Any], as_json: bool, human: str, default: Callable[[Any], Any] | None = None) -> None:
+    """Exactly one JSON object on stdout with ``--json`` (``default`` turns what JSON lacks into JSON), else the
+    human lines."""
     if as_json:
-        sys.stdout.write(json.dumps(summary, default=_jsonable) + "\n")
+        sys.stdout.write(json.dumps(summary, default=default) + "\n")
     else:
         print(human)
-
-
-def _jsonable(o: Any) -> Any:
-    from sim.report.outputs import json_default
-
-    return json_default(o)
 
 
 def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14) -> list[str]:

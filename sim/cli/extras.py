@@ -1,4 +1,5 @@
-"""Commands of optional game capabilities (``Game.supports``): ``matchup`` and ``combos``."""
+"""Commands of optional game capabilities (``Game.supports``): ``matchup`` and ``combos``: their arguments and the
+checks that need no game; the work is ``sim.cli.work.extras``."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from pathlib import Path
 
 import typer
 
-from sim.cli.common import ConfigOpt, ForceOpt, JsonOpt, SeedOpt, SetOpt, _emit, _jsonable, app, count_option, setup
-from sim.core.config import DicesimError
+from sim.cli.catalog import accept, supports
+from sim.cli.common import ConfigOpt, ForceOpt, JsonOpt, SeedOpt, SetOpt, app, count_option, work
+from sim.core.errors import DicesimError
+from sim.core.limits import check_n, check_runs
 
 
 @app.command()
@@ -24,28 +27,11 @@ def matchup(
     force: bool = ForceOpt,
 ) -> None:
     """The people matchup matrix: win rate of A's people (rows) vs B's people (columns), seat-swapped."""
-    from sim.core.limits import check_n, check_runs
-
     check_runs(check_n(n, force) * 18, force, "--n x 9 pairings x 2 seatings")
-    g, cfg, _ = setup(game, config, set_, {})
-    if not g.supports("matchup"):
+    if supports(game, "matchup") is False:
         raise DicesimError(f"{game} has no people matchup")
-    result = g.matchup(cfg, policy, opponent, n, seed)
-    if out:
-        from sim.core import atomic
-
-        with atomic.output_folder(out), atomic.transaction(out):
-            atomic.write_json(out / "matchup.json", result, indent=2, default=_jsonable)
-            result["chart"] = str(g.matchup_chart(result, out / "matchup.png"))
-    rows = [f"{g.title} matchup · {policy} (rows) vs {opponent} (columns) · n={n} per cell and seating"]
-    rows.append(" " * 14 + "".join(f"{p:>22s}" for p in result["people"]))
-    for i, p in enumerate(result["people"]):
-        cells = "".join(
-            f"{result['win_rate'][i][j]:>8.3f} [{result['ci95'][i][j][0]:.3f},{result['ci95'][i][j][1]:.3f}]"
-            for j in range(len(result["people"]))
-        )
-        rows.append(f"{p:14s}{cells}")
-    _emit(result, as_json, "\n".join(rows))
+    rules, sets = accept(game, None, None, config, set_)
+    work("extras").matchup(game, policy, opponent, n, seed, rules, sets, out, as_json)
 
 
 @app.command()
@@ -57,14 +43,7 @@ def combos(
     game: str = typer.Option("dungeon", "--game", help="a game with combos (dungeon)"),
 ) -> None:
     """Würfel Dungeon's "try it" cup: the combos the game finds in these dice and their values."""
-    g, cfg, _ = setup(game, config, set_, {})
-    if not g.supports("combos"):
+    if supports(game, "combos") is False:
         raise DicesimError(f"{game} has no combos")
-    result = g.combos(list(dice), cfg)
-    lines = [f"dice {' '.join(map(str, result['dice']))} · total attack {result['total_attack']}"]
-    for c in result["combos"]:
-        lines.append(
-            f"  {c['name']:14s} {' '.join(map(str, c['dice'])):12s} attack {c['attack']:3d} · shield {c['shield']:3d}"
-            f" · heal {c['heal']:3d}"
-        )
-    _emit(result, as_json, "\n".join(lines))
+    rules, sets = accept(game, None, None, config, set_)
+    work("extras").combos(game, list(dice), rules, sets, as_json)

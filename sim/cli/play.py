@@ -1,13 +1,14 @@
-"""The commands that play batches: ``play``, ``compare``, ``balance`` and ``report`` (rebuilding pages)."""
+"""The commands that play batches: ``play``, ``compare``, ``balance`` and ``report`` (rebuilding pages): their
+arguments and the checks that need no game; the work is ``sim.cli.work.play``."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import typer
 
+from sim.cli.catalog import accept
 from sim.cli.common import (
     GAME_NAMES,
     ChunkOpt,
@@ -17,13 +18,12 @@ from sim.cli.common import (
     SchedulerOpt,
     SeedOpt,
     SetOpt,
-    _emit,
     app,
     count_option,
-    metric_lines,
     with_game_options,
+    work,
 )
-from sim.core.config import DicesimError
+from sim.core.limits import check_n, check_runs
 
 
 @app.command()
@@ -44,22 +44,10 @@ def play(
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Play N runs of one policy and report metrics (tables, charts, report.html in --out)."""
-    from sim.core.limits import check_n
-
     check_n(n, force)
-    from sim import api
-    from sim.games import get_game
-
-    dest = None if no_report else (out or Path("reports") / f"{game}-{policy.replace(',', '_')}")
-    r = api.play(game, policy, n=n, seed=seed, config=config, set=set_, out=dest, chunk=chunk, scheduler=scheduler,
-                 progress=not as_json, force=force, **(game_opts or {}))
-    g, summary, metrics = get_game(game), r.summary, r.summary["metrics"]
-    human = "\n".join(
-        [f"{g.title} · {policy} · n={n} · seed={seed} · {summary['runs_per_second']:,.0f} runs/s",
-         *metric_lines(metrics)]
-        + ([f"report: {summary['report']}"] if "report" in summary else [])
-    )
-    _emit(summary, as_json, human)
+    rules, sets = accept(game, game_opts, policy, config, set_)
+    work("play").play(game, policy, n, seed, rules, sets, out, as_json, no_report, chunk, scheduler, force,
+                      game_opts or {})
 
 
 @app.command()
@@ -80,44 +68,16 @@ def compare(
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Play several policies on the same seeds (paired) and compare their metrics."""
-    from sim.core.limits import check_n, check_runs
-
     check_runs(check_n(n, force) * max(1, len([p for p in policies.split(",") if p.strip()])), force)
-    from sim import api
-    from sim.games import get_game
-
-    dest = None if no_report else (out or Path("reports") / f"{game}-compare")
-    r = api.compare(game, policies, n=n, seed=seed, config=config, set=set_, out=dest, chunk=chunk,
-                    scheduler=scheduler, progress=not as_json, force=force, **(game_opts or {}))
-    g, summary = get_game(game), r.summary
-    results, paired = summary["policies"], summary["paired"]
-    lines = [f"{g.title} · compare · n={n} · seed={seed} (same seeds for every policy)"]
-    for label, r in results.items():
-        lines.append(f"{label}:")
-        lines.extend(metric_lines(r["metrics"], 6))
-    for k, v in paired.items():
-        lines.append(f"  {k:28s} {v['value']:.4g}  [{v['ci95'][0]:.4g}, {v['ci95'][1]:.4g}]")
-    if "report" in summary:
-        lines.append(f"report: {summary['report']}")
-    _emit(summary, as_json, "\n".join(lines))
+    rules, sets = accept(game, game_opts, policies, config, set_)
+    work("play").compare(game, policies, n, seed, rules, sets, out, as_json, no_report, chunk, scheduler, force,
+                         game_opts or {})
 
 
 @app.command()
 def report(out: Path = typer.Argument(..., help="an output folder of play/compare")) -> None:
     """Rebuild charts and report.html of an output folder (or a balance report's dashboard) from stored tables."""
-    from sim.games import GAMES
-    from sim.report.outputs import build_report
-
-    found = {p.parent.name for p in Path(out).glob("*/manifest.json")}
-    games = [g for g in GAMES if g in found] + sorted(found - set(GAMES))
-    if not (Path(out) / "manifest.json").is_file() and games:
-        from sim.report.balance import write_dashboard
-
-        for name in games:
-            build_report(Path(out) / name)
-        print(write_dashboard(out, games))
-        return
-    print(build_report(out))
+    work("play").report(out)
 
 
 @app.command()
@@ -130,22 +90,5 @@ def balance(
     force: bool = ForceOpt,
 ) -> None:
     """The default balance report over all games: reports/latest/report.html."""
-    from sim.core.limits import check_n
-
     check_n(n, force)
-    from sim.games import available
-    from sim.jit import warmup
-    from sim.jit.progress import set_quiet
-    from sim.report.balance import balance_report
-
-    if quiet:
-        set_quiet(True)
-    t0 = time.perf_counter()
-    names = [g.strip() for g in games.split(",")] if games else None
-    built = available()
-    unknown = [g for g in names or [] if g not in built]
-    if unknown or names == []:
-        raise DicesimError(f"--games: unknown game {unknown[0] if unknown else ''!r} (choose from {', '.join(built)})")
-    warmup.start([g for g in names or built if g in built])  # cold kernels: compiled in parallel processes
-    path = balance_report(out, n, seed, names)
-    print(f"balance report: {path} ({time.perf_counter() - t0:.1f} s)")
+    work("play").balance(n, seed, out, [g.strip() for g in games.split(",")] if games else None, quiet)

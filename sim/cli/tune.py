@@ -3,17 +3,17 @@
     dicesim tune configs/tune/kniffel-bonus.toml [--out DIR] [--resume] [--scheduler tcp://host:8786]
 
 Exit 0 when every target is within its tolerance, 1 when the search stopped short of that (the best
-evaluation is still written), 2 on bad input.
+evaluation is still written), 2 on bad input. The work is ``sim.cli.work.tune``.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import typer
 
-from sim.cli.common import ForceOpt, JsonOpt, SchedulerOpt, _emit, app
+from sim.cli.common import ForceOpt, JsonOpt, SchedulerOpt, app, work
+from sim.core.errors import DicesimError
 
 
 @app.command()
@@ -28,32 +28,6 @@ def tune(
     force: bool = ForceOpt,
 ) -> None:
     """Tune several config fields so that several targets hit their values (scipy search on paired seeds)."""
-    from sim.core.config import DicesimError
-    from sim.experiments.tune_file import load_tune  # checked before pandas and the search are imported
-
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")
-    t = load_tune(tune_file, force=force)
-    from sim.experiments.tune import result_json, run_tune
-    dest = out or Path("reports") / "tune" / tune_file.stem
-    r = run_tune(t, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, log=not as_json,
-                 report=not no_report)
-    summary = result_json(t, r)
-    lines = [f"tune {t.name}: {t.game.title}, n={t.spec.n} per evaluation, seed {t.spec.seed} (same runs every time) "
-             f"· {len(r.history)} evaluations ({r.evals_played} played, {r.evals_reused} from the history) "
-             f"· {r.stop} · {r.seconds:.1f} s",
-             f"chosen (evaluation {r.best}):"]
-    lines += [f"  {name} = {value:g}" for name, value in r.values.items()]
-    lines.append("targets [95 %]:")
-    for x in r.targets:
-        mark = "ok " if x["within"] else "OFF"
-        lines.append(f"  {mark} {x['name']}: {x['metric']} {x['value']:.4g} [{x['ci95'][0]:.4g}, {x['ci95'][1]:.4g}]"
-                     f"  target {x['target']:g} ± {x['tol']:.3g}")
-    lines.append(f"tuned config: {r.files['config']}")
-    lines.append(f"history: {r.files['history_csv']}")
-    if "report" in r.files:
-        lines.append(f"report: {r.files['report']}")
-    _emit(summary, as_json, "\n".join(lines))
-    sys.stdout.flush()
-    if not r.converged:
-        sys.exit(1)
+    work("tune").tune(tune_file, out, resume, overwrite, scheduler, as_json, no_report, force)

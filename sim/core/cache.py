@@ -19,26 +19,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from platformdirs import user_cache_dir
 
-ENV = "DICESIM_CACHE_DIR"
-
-
-def cache_root() -> Path:
-    """``$DICESIM_CACHE_DIR``, else the platform's user cache directory for dicesim."""
-    if os.environ.get(ENV):
-        return Path(os.environ[ENV]).expanduser()
-
-    return Path(user_cache_dir("dicesim", appauthor=False))
-
-
-def numba_dir() -> Path:
-    """Compiled kernels (``NUMBA_CACHE_DIR`` when set, as numba itself would use it)."""
-    return Path(os.environ["NUMBA_CACHE_DIR"]) if os.environ.get("NUMBA_CACHE_DIR") else cache_root() / "numba"
-
-
-def tables_dir() -> Path:
-    return cache_root() / "tables"
+from sim.core.paths import ENV, cache_root, numba_dir, tables_dir  # noqa: F401  (their home before)
 
 
 def table_path(game: str, name: str, rules_key: str, code: str) -> Path:

@@ -20,6 +20,8 @@ from annotated_types import Le, Lt
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
 
+from sim.core.errors import DicesimError
+
 
 def _config_dir() -> Path:
     """The default configs: package data of an installed ``sim`` (``sim/configs``), else the checkout's ``configs/``."""
@@ -31,10 +33,6 @@ CONFIG_DIR = _config_dir()
 ROOT = CONFIG_DIR.parent  # paths written as ``configs/...`` (sweep files) resolve against this
 
 M = TypeVar("M", bound=BaseModel)
-
-
-class DicesimError(Exception):
-    """A user error: reported as one ``error:`` line with exit code 2."""
 
 
 class ConfigError(DicesimError):

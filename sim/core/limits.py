@@ -16,7 +16,7 @@ import math
 import re
 from typing import Any
 
-from sim.core.config import DicesimError
+from sim.core.errors import DicesimError
 
 SEED_LIMIT = 2**64  # seeds are 0 .. SEED_LIMIT - 1
 MAX_RUNS = 10**10  # runs one command plays without --force

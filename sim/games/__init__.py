@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from sim.core.config import DicesimError
+from sim.core.errors import DicesimError
 
 if TYPE_CHECKING:
     from sim.games.base import Game

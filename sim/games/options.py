@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sim.core.config import DicesimError
+from sim.core.errors import DicesimError
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from sim.core.paths import numba_dir
+
 QUIET_ENV = "DICESIM_QUIET"
 PLAIN_EVERY_S = 20.0
 # Cold compile seconds per game measured on the project machine (2 cores, idle); replaced by each real measurement.
@@ -73,8 +75,6 @@ def compile_seconds() -> Iterator[Callable[[], float]]:
 
 
 def _estimates_file():
-    from sim.core.cache import numba_dir
-
     return numba_dir() / "compile-seconds.json"
 
 

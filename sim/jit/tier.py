@@ -11,8 +11,10 @@ in one of two tiers, chosen once per process:
 - **full**: the helpers are inlined (``INLINE == "always"``): the benchmarks' throughput.
 
 A process uses *full* once its kernels are cached for the current source (the warm-up marker), else
-*quick*; ``DICESIM_TIER=quick|full`` forces one. The choice goes into the environment, so the processes
-it starts (warm-ups, Dask workers) compile and load the same tier. A command that ran on the quick tier
+*quick*; ``DICESIM_TIER=quick|full`` forces one. The choice is made on first use (a process that plays no Würfel
+Dungeon never makes it) and stays in this module, never in ``os.environ``: the processes this code starts get it in
+their environment explicitly (:func:`child_env`: the warm-ups), so they compile and load the same tier. A command
+that ran on the quick tier
 starts the full tier's compile when it ends: one detached process at the lowest CPU priority, at most one
 at a time (a lock file with its pid), logged in the cache folder; ``DICESIM_BACKGROUND_COMPILE=0`` turns
 that off (the tests do). Each tier caches its kernels under its own key (``sim.jit.jitcache`` adds
@@ -28,6 +30,8 @@ from functools import cache
 from pathlib import Path
 
 from sim.core.config import DicesimError
+from sim.core.paths import numba_dir
+from sim.jit.codehash import closure, module_file, source_key
 
 ENV = "DICESIM_TIER"
 BACKGROUND_ENV = "DICESIM_BACKGROUND_COMPILE"
@@ -36,14 +40,10 @@ TIERED_GAME = "dungeon"  # the one game whose kernels the tiers change (the othe
 
 
 def warm_dir() -> Path:
-    from sim.core.cache import numba_dir
-
     return numba_dir() / "warm"
 
 
 def _game_key() -> str:
-    from sim.jit.codehash import module_file, source_key
-
     return source_key(module_file(f"sim.games.{TIERED_GAME}.game"))
 
 
@@ -58,13 +58,31 @@ def _decide() -> str:
         if forced not in (QUICK, FULL):
             raise DicesimError(f"{ENV} must be {QUICK!r} or {FULL!r}, not {forced!r}")
         return forced
-    chosen = FULL if full_marker().exists() else QUICK
-    os.environ[ENV] = chosen  # the warm-up processes and Dask workers this process starts use the same kernels
-    return chosen
+    return FULL if full_marker().exists() else QUICK
 
 
-TIER = _decide()
-INLINE = "always" if TIER == FULL else "never"
+def current() -> str:
+    """This process's tier, decided on first use (the decision hashes the tiered game's source: a process that
+    never plays it does not pay for that)."""
+    tier = globals().get("TIER")
+    if tier is None:
+        tier = globals()["TIER"] = _decide()
+    return tier
+
+
+def __getattr__(name: str) -> str:
+    """``TIER`` and ``INLINE`` (what the tiered game's kernel modules read at import), decided on first use."""
+    if name == "TIER":
+        return current()
+    if name == "INLINE":
+        return "always" if current() == FULL else "never"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def child_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for a process that compiles or plays kernels for this one: ``env`` (default this process's)
+    with this process's tier, so that both use the same kernels."""
+    return {**(os.environ if env is None else env), ENV: current()}
 
 
 @cache
@@ -75,21 +93,19 @@ def _reads_inline(path: Path) -> bool:
 def tag(path: Path) -> str:
     """``"-quick"`` in a quick process for a project module whose kernels depend on the tier (it or a project
     module it imports compiles with ``inline=INLINE``), else ``""``: part of its kernel cache key and marker."""
-    if TIER == FULL:
+    if not any(_reads_inline(p) for p in closure(path)):
         return ""
-    from sim.jit.codehash import closure
-
-    return f"-{QUICK}" if any(_reads_inline(p) for p in closure(path)) else ""
+    return f"-{QUICK}" if current() == QUICK else ""
 
 
 def compile_key(game: str) -> str:
     """The name a game's compile estimate and warm-up marker go by: the tiered game's quick tier has its own."""
-    return f"{game}-{QUICK}" if game == TIERED_GAME and TIER == QUICK else game
+    return f"{game}-{QUICK}" if game == TIERED_GAME and current() == QUICK else game
 
 
 def used_quick() -> bool:
     """True when this process runs the Würfel Dungeon on quick kernels (its kernel module is loaded)."""
-    return TIER == QUICK and f"sim.games.{TIERED_GAME}.play" in sys.modules
+    return f"sim.games.{TIERED_GAME}.play" in sys.modules and current() == QUICK
 
 
 def _lock() -> Path:
@@ -130,7 +146,7 @@ def _take_lock(lock: Path) -> bool:
 def compile_full_in_background() -> Path | None:
     """Start compiling the full tier (detached, lowest priority) unless it is cached, compiling or turned off;
     returns its log file when started."""
-    if TIER != QUICK or os.environ.get(BACKGROUND_ENV, "1") == "0" or full_marker().exists():
+    if current() != QUICK or os.environ.get(BACKGROUND_ENV, "1") == "0" or full_marker().exists():
         return None
     lock = _lock()
     try:
@@ -191,4 +207,4 @@ def state() -> dict:
             compiling = _alive(int(lock.read_text() or "0"))
         except (OSError, ValueError):
             pass
-    return {"game": TIERED_GAME, "tier": TIER, "full_cached": full_marker().exists(), "full_compiling": compiling}
+    return {"game": TIERED_GAME, "tier": current(), "full_cached": full_marker().exists(), "full_compiling": compiling}

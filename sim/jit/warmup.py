@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sim.jit.codehash import module_file, source_key
 from sim.jit.progress import Ticker, estimate, more, remember, say
+from sim.jit.tier import child_env, tag, warm_dir
 
 _lock = threading.Lock()
 _procs: dict[str, subprocess.Popen | None] = {}  # game -> its process (None: queued, not started)
@@ -32,9 +34,6 @@ _slots = 1
 
 def _marker(game: str):
     """Written once ``warm(game)`` compiled (or loaded) everything for the current source of the game's kernels."""
-    from sim.jit.codehash import module_file, source_key
-    from sim.jit.tier import tag, warm_dir
-
     path = module_file(f"sim.games.{game}.game")  # its closure holds every kernel module the game uses
     return None if path is None else warm_dir() / f"{game}-{source_key(path)}{tag(path)}"
 
@@ -46,7 +45,7 @@ def is_cold(game: str) -> bool:
 
 
 def _launch(game: str) -> None:
-    env = {**os.environ, "DICESIM_QUIET": "1"}
+    env = child_env({**os.environ, "DICESIM_QUIET": "1"})  # the same compile tier as this process
     _started[game] = time.perf_counter()
     _errs[game] = tempfile.TemporaryFile("w+")
     _outs[game] = tempfile.TemporaryFile("w+")

@@ -1,0 +1,149 @@
+"""What the command line knows of each game without importing it, so that it refuses a bad input before numba,
+pandas or a game's kernels are imported (issue 30: an ``error:`` line in well under a second).
+
+A game's entry (its policy names, its config model, its capabilities) is read from the game itself the first time a
+command imports it (``sim.cli.work.learn``) and kept in the cache folder (``catalog-*.json``, one per checkout) under
+the hash of every source file of ``sim`` and ``policies`` (``sim.jit.codehash``; their sizes and modification times
+tell in a few milliseconds that nothing changed): after an edit to the code the games are read again, once. A new game
+gets its entry without a line here.
+
+:func:`accept` refuses, with the game's own words, only what the game would refuse (``tests/test_cli_fast.py``):
+an unknown game; an option the game does not have, or a value outside an option's declared choices (the first checks
+of ``Game.check_options``, from the options the game declares in ``options.py``); a ``--policy`` name that is not one
+of the game's policies, for a game whose ``check_policy`` is ``Game``'s own (a game with its own, as the Würfel
+Dungeon's ``name@loadout``, checks its names itself); and a ``--config`` or ``--set`` that the game's config model
+refuses (its module is imported alone, ``sim.cli.work.rules``: no kernel, no pandas; a refused policy never imports
+pydantic). The game checks everything again once it is imported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sim.cli.common import work
+from sim.core.errors import DicesimError
+from sim.core.paths import cache_root
+from sim.games import GAMES, declared_options, get_game
+from sim.jit.codehash import PROJECT_ROOT, code_hash, code_stamp
+
+if TYPE_CHECKING:
+    from sim.core.config import Strict
+
+FORMAT = 1  # bump when an entry's fields change
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What :func:`accept` checks of one game."""
+
+    policies: tuple[str, ...] | None  # None: the game checks policy names in its own way
+    config: str | None  # "module:name" of the config model; None: the game loads its config in its own way
+    capabilities: tuple[str, ...]
+    declared_options: bool  # its options are exactly those its options.py declares
+
+
+def catalog_file() -> Path:
+    """This checkout's (or installation's) catalog: two checkouts sharing a cache folder do not take turns."""
+    return cache_root() / f"catalog-{hashlib.sha256(str(PROJECT_ROOT).encode()).hexdigest()[:12]}.json"
+
+
+_read: dict[str, Any] | None = None
+
+
+def _catalog() -> dict[str, Any]:
+    """The stored catalog if it was written for this code, else an empty one (with this code's stamp and hash)."""
+    global _read
+    if _read is None:
+        stamp = code_stamp()
+        try:
+            data = json.loads(catalog_file().read_text())
+        except (OSError, ValueError):
+            data = {}
+        if data.get("format") != FORMAT or not isinstance(data.get("games"), dict):
+            data = {}
+        if data and data.get("stamp") != stamp:  # touched files: the same code unless its hash says otherwise
+            data = {**data, "stamp": stamp} if data.get("code") == code_hash() else {}
+        _read = data or {"format": FORMAT, "stamp": stamp, "code": code_hash(), "games": {}}
+    return _read
+
+
+def entry(game: str) -> Entry | None:
+    """The stored entry of ``game`` for this code, else None (the game must be imported to know)."""
+    raw = _catalog()["games"].get(game)
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return Entry(policies=None if raw["policies"] is None else tuple(raw["policies"]), config=raw["config"],
+                     capabilities=tuple(raw["capabilities"]), declared_options=bool(raw["declared_options"]))
+    except (KeyError, TypeError):
+        return None
+
+
+def remember(game: str, e: Entry) -> None:
+    """Store ``game``'s entry for this code (an unwritable cache folder only costs the next command its speed)."""
+    data = _catalog()
+    if data["games"].get(game) == json.loads(json.dumps(asdict(e))):
+        return
+    data["games"][game] = asdict(e)
+    f = catalog_file()
+    try:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        tmp = f.with_name(f".{f.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
+        tmp.replace(f)
+    except OSError:
+        pass
+
+
+def known(game: str) -> Entry | None:
+    """``game``'s entry; an unknown game is refused with the registry's message (before it imports anything)."""
+    if game not in GAMES:
+        get_game(game)  # raises the registry's "unknown game" error
+    return entry(game)
+
+
+def supports(game: str, capability: str) -> bool | None:
+    """Whether ``game`` offers ``capability`` (``Game.supports``), None when the catalog does not know yet."""
+    e = known(game)
+    return None if e is None else capability in e.capabilities
+
+
+def _check_options(game: str, options: dict[str, Any]) -> None:
+    """``Game.check_options``'s own first checks, on the options ``game`` declares."""
+    specs = {o.name: o for o in declared_options(game) or ()}
+    unknown = set(options) - set(specs)
+    if unknown:
+        raise DicesimError(f"option --{sorted(unknown)[0].replace('_', '-')} does not apply to {game}")
+    for name, value in options.items():
+        if specs[name].choices:
+            specs[name].check(value)
+
+
+def _check_policies(game: str, policies: tuple[str, ...], policy: str) -> None:
+    """``Game.check_policy`` on each name of a ``--policy`` (or ``--policies``) value; an empty value is the game's
+    to refuse, in the words of the command."""
+    for p in (p.strip() for p in policy.split(",")):
+        if p and p not in policies:
+            raise DicesimError(f"unknown policy {p!r} for {game} (choose from {', '.join(policies)})")
+
+
+def accept(game: str, options: dict[str, Any] | None = None, policy: str | None = None,
+           config: Path | None = None, sets: list[str] | None = None) -> tuple[Path | Strict | None, list[str] | None]:
+    """Refuse what ``game`` would refuse of these arguments, as far as its catalog entry tells, before the game is
+    imported. Returns the config and overrides to pass on: the config validated here and no overrides when ``config``
+    or ``sets`` were given and the entry names the config model, else ``config`` and ``sets`` as they came."""
+    e = known(game)
+    if e is None:
+        return config, sets
+    if e.declared_options:
+        _check_options(game, options or {})
+    if policy is not None and e.policies is not None:
+        _check_policies(game, e.policies, policy)
+    if (config is not None or sets) and e.config is not None:
+        return work("rules").checked(e.config, game, config, sets), None  # pydantic and the model: only now
+    return config, sets

@@ -1,0 +1,57 @@
+"""The work of ``dicesim cache info|clear`` and ``configs`` (their arguments: ``sim.cli.cache``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.cli.common import emit
+from sim.core import atomic, cache
+from sim.core.config import CONFIG_DIR, DicesimError
+from sim.jit import tier
+
+
+def _mb(n: int) -> str:
+    return f"{n / 2**20:.1f} MB"
+
+
+def shipped_configs() -> list[Path]:
+    """Every default config file that ships with dicesim, relative to the configs folder."""
+    return sorted(p.relative_to(CONFIG_DIR) for p in CONFIG_DIR.rglob("*.toml"))
+
+
+def configs(copy: Path | None, as_json: bool) -> None:
+    files = shipped_configs()
+    if copy is None:
+        result = {"folder": str(CONFIG_DIR), "files": [str(f) for f in files]}
+        emit(result, as_json, "\n".join([f"configs shipped with dicesim ({CONFIG_DIR}):", *(f"  {f}" for f in files)]))
+        return
+    if copy.exists() and not copy.is_dir():
+        raise DicesimError(f"--copy needs a folder, but {copy} is a file")
+    clash = [f for f in files if (copy / f).exists()]
+    if clash:
+        raise DicesimError(f"{copy / clash[0]} exists already ({len(clash)} of the files); choose an empty folder")
+    with atomic.output_folder(copy, "--copy"):
+        for f in files:
+            atomic.make_folder((copy / f).parent, "--copy")
+            atomic.copy_file(CONFIG_DIR / f, copy / f)
+    result = {"copied_to": str(copy), "files": [str(f) for f in files]}
+    emit(result, as_json, f"copied {len(files)} configs to {copy}/ (use e.g. --config {copy / files[0]})")
+
+
+def info(as_json: bool) -> None:
+    d = cache.info()
+    d["tier"] = t = tier.state()
+    lines = [f"cache folder: {d['root']} ({_mb(d['bytes'])}; DICESIM_CACHE_DIR moves it)"]
+    lines.append(f"compiled kernels: {d['numba']}")
+    full = ("cached" if t["full_cached"] else "compiling in the background" if t["full_compiling"]
+            else "not compiled yet")
+    lines.append(f"  Würfel Dungeon: this command would use its {t['tier']} kernels; optimised (full) kernels: {full}")
+    lines += [f"  {k['module']:32s} {k['files']:4d} files {_mb(k['bytes']):>9s}" for k in d["kernels"]] or ["  (none)"]
+    lines.append("solved tables:")
+    lines += [f"  {t['game']}/{t['file']:48s} {_mb(t['bytes']):>9s}" for t in d["tables"]] or ["  (none)"]
+    emit(d, as_json, "\n".join(lines))
+
+
+def clear(as_json: bool) -> None:
+    freed = cache.clear()
+    emit({"cleared": str(cache.cache_root()), "bytes": freed}, as_json, f"cleared {cache.cache_root()} ({_mb(freed)})")

@@ -1,0 +1,46 @@
+"""The work of ``matchup`` and ``combos`` (their arguments: ``sim.cli.extras``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.cli.common import emit
+from sim.cli.work import setup
+from sim.core import atomic
+from sim.core.config import DicesimError, Strict
+from sim.report.outputs import json_default
+
+
+def matchup(game: str, policy: str, opponent: str, n: int, seed: int, rules: Path | Strict | None,
+            sets: list[str] | None, out: Path | None, as_json: bool) -> None:
+    g, cfg, _ = setup(game, rules, sets, {})
+    if not g.supports("matchup"):
+        raise DicesimError(f"{game} has no people matchup")
+    result = g.matchup(cfg, policy, opponent, n, seed)
+    if out:
+        with atomic.output_folder(out), atomic.transaction(out):
+            atomic.write_json(out / "matchup.json", result, indent=2, default=json_default)
+            result["chart"] = str(g.matchup_chart(result, out / "matchup.png"))
+    rows = [f"{g.title} matchup · {policy} (rows) vs {opponent} (columns) · n={n} per cell and seating"]
+    rows.append(" " * 14 + "".join(f"{p:>22s}" for p in result["people"]))
+    for i, p in enumerate(result["people"]):
+        cells = "".join(
+            f"{result['win_rate'][i][j]:>8.3f} [{result['ci95'][i][j][0]:.3f},{result['ci95'][i][j][1]:.3f}]"
+            for j in range(len(result["people"]))
+        )
+        rows.append(f"{p:14s}{cells}")
+    emit(result, as_json, "\n".join(rows), json_default)
+
+
+def combos(game: str, dice: list[int], rules: Path | Strict | None, sets: list[str] | None, as_json: bool) -> None:
+    g, cfg, _ = setup(game, rules, sets, {})
+    if not g.supports("combos"):
+        raise DicesimError(f"{game} has no combos")
+    result = g.combos(list(dice), cfg)
+    lines = [f"dice {' '.join(map(str, result['dice']))} · total attack {result['total_attack']}"]
+    for c in result["combos"]:
+        lines.append(
+            f"  {c['name']:14s} {' '.join(map(str, c['dice'])):12s} attack {c['attack']:3d} · shield {c['shield']:3d}"
+            f" · heal {c['heal']:3d}"
+        )
+    emit(result, as_json, "\n".join(lines), json_default)

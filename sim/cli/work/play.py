@@ -1,0 +1,77 @@
+"""The work of ``play``, ``compare``, ``report`` and ``balance`` (their arguments: ``sim.cli.play``)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from sim import api
+from sim.cli.common import emit, metric_lines
+from sim.cli.work import learn
+from sim.core.config import DicesimError, Strict
+from sim.games import GAMES, available
+from sim.jit import warmup
+from sim.jit.progress import set_quiet
+from sim.report.balance import balance_report, write_dashboard
+from sim.report.outputs import build_report, json_default
+
+
+def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None, sets: list[str] | None,
+         out: Path | None, as_json: bool, no_report: bool, chunk: int | None, scheduler: str | None, force: bool,
+         game_opts: dict[str, Any]) -> None:
+    g = learn(game)
+    dest = None if no_report else (out or Path("reports") / f"{game}-{policy.replace(',', '_')}")
+    r = api.play(game, policy, n=n, seed=seed, config=config, set=sets, out=dest, chunk=chunk, scheduler=scheduler,
+                 progress=not as_json, force=force, **game_opts)
+    summary, metrics = r.summary, r.summary["metrics"]
+    human = "\n".join(
+        [f"{g.title} · {policy} · n={n} · seed={seed} · {summary['runs_per_second']:,.0f} runs/s",
+         *metric_lines(metrics)]
+        + ([f"report: {summary['report']}"] if "report" in summary else [])
+    )
+    emit(summary, as_json, human, json_default)
+
+
+def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict | None, sets: list[str] | None,
+            out: Path | None, as_json: bool, no_report: bool, chunk: int | None, scheduler: str | None, force: bool,
+            game_opts: dict[str, Any]) -> None:
+    g = learn(game)
+    dest = None if no_report else (out or Path("reports") / f"{game}-compare")
+    r = api.compare(game, policies, n=n, seed=seed, config=config, set=sets, out=dest, chunk=chunk,
+                    scheduler=scheduler, progress=not as_json, force=force, **game_opts)
+    summary = r.summary
+    results, paired = summary["policies"], summary["paired"]
+    lines = [f"{g.title} · compare · n={n} · seed={seed} (same seeds for every policy)"]
+    for label, arm in results.items():
+        lines.append(f"{label}:")
+        lines.extend(metric_lines(arm["metrics"], 6))
+    for k, v in paired.items():
+        lines.append(f"  {k:28s} {v['value']:.4g}  [{v['ci95'][0]:.4g}, {v['ci95'][1]:.4g}]")
+    if "report" in summary:
+        lines.append(f"report: {summary['report']}")
+    emit(summary, as_json, "\n".join(lines), json_default)
+
+
+def report(out: Path) -> None:
+    found = {p.parent.name for p in Path(out).glob("*/manifest.json")}
+    games = [g for g in GAMES if g in found] + sorted(found - set(GAMES))
+    if not (Path(out) / "manifest.json").is_file() and games:
+        for name in games:
+            build_report(Path(out) / name)
+        print(write_dashboard(out, games))
+        return
+    print(build_report(out))
+
+
+def balance(n: int, seed: int, out: Path, names: list[str] | None, quiet: bool) -> None:
+    if quiet:
+        set_quiet(True)
+    t0 = time.perf_counter()
+    built = available()
+    unknown = [g for g in names or [] if g not in built]
+    if unknown or names == []:
+        raise DicesimError(f"--games: unknown game {unknown[0] if unknown else ''!r} (choose from {', '.join(built)})")
+    warmup.start([g for g in names or built if g in built])  # cold kernels: compiled in parallel processes
+    path = balance_report(out, n, seed, names)
+    print(f"balance report: {path} ({time.perf_counter() - t0:.1f} s)")

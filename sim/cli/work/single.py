@@ -1,0 +1,47 @@
+"""The work of ``solve``, ``replay`` and ``describe`` (their arguments: ``sim.cli.single``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sim.cli.common import emit
+from sim.cli.work import setup
+from sim.core.config import Strict
+from sim.core.events import replay_json
+from sim.core.schema import describe_columns
+from sim.jit.progress import compiling
+from sim.report.outputs import json_default
+
+
+def solve(game: str, rules: Path | Strict | None, sets: list[str] | None, as_json: bool, fresh: bool,
+          game_opts: dict[str, Any]) -> None:
+    g, cfg, options = setup(game, rules, sets, game_opts)
+    with compiling(g.name, g.title, g.compile_estimate_s):
+        result = g.solve(cfg, {**options, "no_cache": fresh})
+    extra = " (cached)" if result.get("cached") else ""
+    human = f"{g.title}: optimal expected value {result['value']:.7f} in {result['seconds']:.2f} s{extra}"
+    emit(result, as_json, human, json_default)
+
+
+def replay(game: str, seed: int, run: int, policy: str | None, rules: Path | Strict | None, sets: list[str] | None,
+           as_json: bool, game_opts: dict[str, Any]) -> None:
+    g, cfg, options = setup(game, rules, sets, game_opts)
+    seats = g.seat_policies(policy or g.report_policies[-1], options)
+    g.prepare(cfg, seats, options)
+    if as_json:
+        emit(replay_json(g, cfg, seats, seed, run, options), True, "", json_default)
+        return
+    print(f"{g.title} replay · seed {seed} · run {run}")
+    print(g.replay(cfg, seats, seed, run, options))
+
+
+def describe(game: str, rules: Path | Strict | None, sets: list[str] | None, as_json: bool,
+             game_opts: dict[str, Any]) -> None:
+    g, cfg, options = setup(game, rules, sets, game_opts)
+    d = g.describe(cfg, options)
+    cols = g.table_columns(cfg, options)
+    if cols and "columns" not in d:  # the per-run table a batch writes, as the game declares it
+        d["columns"] = describe_columns(cols)
+    emit(d, as_json, json.dumps(d, indent=2, default=json_default, ensure_ascii=False), json_default)

@@ -1,0 +1,103 @@
+"""The work of ``sweep``, ``calibrate`` and ``check`` (their arguments: ``sim.cli.sweep``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pandas as pd
+
+from sim import api
+from sim.cli.common import emit
+from sim.cli.work import learn
+from sim.core import atomic, limits
+from sim.core.backends import make_backend
+from sim.experiments.calibrate import check_calibration, parse_target
+from sim.experiments.sweep import load_sweep, metric_names, run_sweep
+from sim.experiments.targets import check_targets, load_targets, verdicts_json, verdicts_table
+from sim.report.analysis import check_page
+from sim.report.outputs import json_default
+
+
+def sweep(sweep_file: Path, out: Path | None, resume: bool, overwrite: bool, scheduler: str | None, as_json: bool,
+          no_report: bool, force: bool) -> None:
+    s = load_sweep(sweep_file, force=force)
+    dest = out or Path("reports") / "sweeps" / sweep_file.stem
+    r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=not as_json,
+                  report=not no_report)
+    summary = {
+        "sweep": str(sweep_file), "game": s.game.name, "points": len(s.points), "policies": [p for p, _ in s.plan],
+        "n": s.spec.n, "seed": s.spec.seed, "rows": len(r.table), "chunks_run": r.chunks_run,
+        "chunks_skipped": r.chunks_skipped, "seconds": round(r.seconds, 3), "fingerprint": r.fingerprint,
+        "out": str(dest), **r.files,
+    }
+    names = metric_names(r.table)
+    first = s.spec.metrics[0] if s.spec.metrics and s.spec.metrics[0] in names else (names[0] if names else None)
+    lines = [f"sweep {s.name}: {len(s.points)} points x {len(s.plan)} policies, n={s.spec.n} each, seed {s.spec.seed} "
+             f"(same for every point) · ran {r.chunks_run} chunks, {r.chunks_skipped} already done · {r.seconds:.1f} s"]
+    if first:
+        lines.append(f"{first} [95 %]:")
+        for row in r.table.to_dict("records"):
+            lines.append(f"  {row['label']:40s} {row['policy']:12s} {row[first]:.4g}  "
+                         f"[{row[f'{first}_ci95_low']:.4g}, {row[f'{first}_ci95_high']:.4g}]")
+    lines.append(f"table: {r.files['csv']} (+ .parquet)")
+    if r.report:
+        lines.append(f"report: {r.report}")
+    emit(summary, as_json, "\n".join(lines), json_default)
+
+
+def calibrate(game: str, target: str, field: str, policy: str, n: int, seed: int, lo: float | None, hi: float | None,
+              tol: float | None, max_evals: int, config: Path | None, sets: list[str] | None, as_json: bool,
+              scheduler: str | None, out: Path | None, force: bool, game_opts: dict[str, Any]) -> None:
+    metric, value = parse_target(target)
+    check_calibration(n, seed, value, lo, hi, tol, max_evals, force)
+    g = learn(game)
+    r = api.calibrate(game, field, (metric, value), policy, n=n, seed=seed, config=config, set=sets or [], lo=lo,
+                      hi=hi, tol=tol, max_evals=max_evals, scheduler=scheduler, log=not as_json, force=force,
+                      **game_opts)
+    d = r.summary
+    if out is not None:
+        d["report"] = str(r.write(out))
+    c = SimpleNamespace(**d)
+    est = c.estimate
+    human = "\n".join([
+        f"{g.title} · {c.policy}: {field} = {c.value:g} gives {metric} {est['value']:.5g} "
+        f"[{est['ci95'][0]:.5g}, {est['ci95'][1]:.5g}] (target {value:g})",
+        f"  tolerance: {c.tolerance} · {c.stop} after {len(c.evaluations)} evaluations · bracket "
+        f"[{c.bracket[0]:g}, {c.bracket[1]:g}]",
+        f"  {field} 95 % interval (approx., via the local slope): [{c.field_ci95[0]:.4g}, {c.field_ci95[1]:.4g}]",
+        f"  n={n} per evaluation, seed {seed} (same runs at every value) · config hash {c.config_hash}",
+    ])
+    emit(d, as_json, human, json_default)
+    if not c.converged:
+        sys.exit(1)
+
+
+def check(targets_file: Path, strict: bool, n: int | None, out: Path | None, as_json: bool, scheduler: str | None,
+          force: bool) -> None:
+    bands = load_targets(targets_file)
+    limits.check_runs(sum(n or b.n for b in bands), force, "the targets' runs")
+    verdicts = check_targets(bands, strict=strict, n=n, backend=make_backend(scheduler), progress=not as_json)
+    failing = [v for v in verdicts if v.failing]
+    if out:
+        if out.is_dir():
+            raise atomic.OutputError(f"--out {out} is a folder; check writes a CSV file (e.g. --out {out}/check.csv)")
+        with atomic.output_folder(out.parent), atomic.transaction(out.parent):
+            atomic.write_csv(pd.DataFrame(verdicts_json(verdicts)), out)
+            atomic.write_text(out.with_suffix(".html"), check_page(verdicts_json(verdicts), str(targets_file), strict))
+    summary = {"targets": str(targets_file), "strict": strict, "passed": len(verdicts) - len(failing),
+               "failed": len(failing), "verdicts": verdicts_json(verdicts)}
+    lines = [verdicts_table(verdicts), "",
+             f"{len(verdicts) - len(failing)} of {len(verdicts)} bands hold{' (strict)' if strict else ''}"]
+    if failing:
+        lines += [f"{len(failing)} failing:", verdicts_table(failing)]
+    if as_json:
+        sys.stdout.write(json.dumps(summary, default=json_default) + "\n")
+    else:
+        print("\n".join(lines))
+    sys.stdout.flush()
+    if failing:
+        sys.exit(1)

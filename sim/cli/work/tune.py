@@ -1,0 +1,37 @@
+"""The work of ``tune`` (its arguments: ``sim.cli.tune``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from sim.cli.common import emit
+from sim.experiments.tune import load_tune, result_json, run_tune
+from sim.report.outputs import json_default
+
+
+def tune(tune_file: Path, out: Path | None, resume: bool, overwrite: bool, scheduler: str | None, as_json: bool,
+         no_report: bool, force: bool) -> None:
+    t = load_tune(tune_file, force=force)
+    dest = out or Path("reports") / "tune" / tune_file.stem
+    r = run_tune(t, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, log=not as_json,
+                 report=not no_report)
+    summary = result_json(t, r)
+    lines = [f"tune {t.name}: {t.game.title}, n={t.spec.n} per evaluation, seed {t.spec.seed} (same runs every time) "
+             f"· {len(r.history)} evaluations ({r.evals_played} played, {r.evals_reused} from the history) "
+             f"· {r.stop} · {r.seconds:.1f} s",
+             f"chosen (evaluation {r.best}):"]
+    lines += [f"  {name} = {value:g}" for name, value in r.values.items()]
+    lines.append("targets [95 %]:")
+    for x in r.targets:
+        mark = "ok " if x["within"] else "OFF"
+        lines.append(f"  {mark} {x['name']}: {x['metric']} {x['value']:.4g} [{x['ci95'][0]:.4g}, {x['ci95'][1]:.4g}]"
+                     f"  target {x['target']:g} ± {x['tol']:.3g}")
+    lines.append(f"tuned config: {r.files['config']}")
+    lines.append(f"history: {r.files['history_csv']}")
+    if "report" in r.files:
+        lines.append(f"report: {r.files['report']}")
+    emit(summary, as_json, "\n".join(lines), json_default)
+    sys.stdout.flush()
+    if not r.converged:
+        sys.exit(1)

@@ -1,0 +1,9 @@
+"""The user error every part of dicesim raises: one ``error:`` line on the command line, exit code 2.
+
+Its own module, with nothing imported, so that the command line's first checks (the game registry, the options,
+the limits of ``sim.core.limits``) refuse a bad input without importing pydantic (``sim.core.config`` re-exports it).
+"""
+
+
+class DicesimError(Exception):
+    """A user error: reported as one ``error:`` line with exit code 2."""

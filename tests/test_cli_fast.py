@@ -1,0 +1,153 @@
+"""The command line refuses a bad input before it imports numba, pandas or a game (issue 30), and what it refuses
+there the game refuses too, in the same words (``sim.cli.catalog``). Timings are benchmarks'
+(``benchmarks/cli_latency.py``), never asserted here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.cli import catalog
+from sim.cli.work import learn
+from sim.core.config import DicesimError
+from sim.games import GAMES, declared_options
+from tests.conftest import ROOT
+
+HEAVY = ("numba", "numpy", "pandas", "matplotlib", "scipy")
+
+PROBE = """
+import json, os, sys
+from sim.cli import main
+sys.argv = ["dicesim", *sys.argv[1:]]
+code = 0
+try:
+    main()
+except SystemExit as e:
+    code = e.code
+with open(os.environ["PROBE_OUT"], "w") as f:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, f)
+"""
+
+
+def _game_code(modules: set[str]) -> list[str]:
+    """The modules of a game's rules, kernels or policies among ``modules`` (its package and options.py are light)."""
+    return sorted(m for m in modules if (m.startswith("sim.games.") and m.count(".") >= 3 or m == "sim.games.base"
+                                         or m.startswith("policies.") and m.count(".") >= 2)
+                  and not m.endswith(".options"))
+
+
+def _probe(tmp_path: Path, *args: str) -> tuple[int, set[str], str]:
+    out = tmp_path / "probe.json"
+    r = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, env={**os.environ, "PROBE_OUT": str(out)},
+                       capture_output=True, text=True, timeout=300)
+    got = json.loads(out.read_text())
+    return got["code"], set(got["modules"]), r.stderr
+
+
+@pytest.fixture(scope="module")
+def learned() -> None:
+    """Every game's catalog entry stored (what the first command that imports a game does)."""
+    for game in GAMES:
+        learn(game)
+
+
+def test_help_imports_no_numba_pydantic_or_game(tmp_path):
+    code, modules, _ = _probe(tmp_path, "--help")
+    assert code == 0
+    assert not modules & {*HEAVY, "pydantic", "sim.core.config"} and not _game_code(modules)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["play", "kniffel", "--policy", "nope"], "unknown policy 'nope' for kniffel"),
+    (["play", "kniffel", "--policy", "greedy,nope", "--players", "2"], "unknown policy 'nope'"),
+    (["compare", "pig", "--policies", "hold-20,nope"], "unknown policy 'nope' for pig"),
+    (["play", "dungeon", "--n", "-3"], "--n"),
+    (["play", "chess", "--policy", "greedy"], "unknown game 'chess'"),
+    (["play", "kniffel", "--policy", "greedy", "--difficulty", "leicht"], "--difficulty does not apply to kniffel"),
+    (["play", "dungeon", "--policy", "greedy", "--difficulty", "hart"], "--difficulty must be one of"),
+    (["combos", "1", "2", "3", "4", "5", "--game", "kniffel"], "kniffel has no combos"),
+    (["replay", "kniffel", "--run", "-1"], "--run"),
+])
+def test_a_refused_input_imports_no_numba_pandas_or_game(tmp_path, learned, args, needle):
+    code, modules, stderr = _probe(tmp_path, *args)
+    assert code == 2 and stderr.startswith("error:") and needle in stderr, stderr
+    assert not modules & {*HEAVY, "sim.core.config"}, sorted(modules & {*HEAVY, "sim.core.config"})
+    assert not _game_code(modules)  # (pydantic: typer's own, to convert the arguments; no config model is built)
+
+
+def test_a_refused_override_imports_the_config_model_alone(tmp_path, learned):
+    """``--set nosuch=1`` is checked by the config model without the game, its kernels or pandas (the model's module
+    still imports numba through the rules it reads constants from)."""
+    code, modules, stderr = _probe(tmp_path, "play", "kniffel", "--policy", "greedy", "--set", "nosuch=1")
+    assert code == 2 and stderr.strip() == "error: unknown config field: nosuch"
+    assert "sim.games.kniffel.config" in modules
+    assert not {"pandas", "matplotlib", "sim.games.kniffel.game", "sim.games.kniffel.play"} & modules
+
+
+def _refusal(call) -> str:
+    with pytest.raises(DicesimError) as e:
+        call()
+    return str(e.value)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_what_the_catalog_refuses_the_game_refuses_in_the_same_words(learned, game):
+    g = learn(game)
+    e = catalog.entry(game)
+    assert e is not None and e.capabilities == tuple(sorted(g.capabilities))
+    opts = g.check_options({})
+    if e.policies is not None:  # the game checks names as Game.check_policy does: each seat's name, every position
+        assert e.policies == tuple(g.policies)
+        good = g.policies[0]
+        for value in ("nope", f"{good},nope", f"nope,{good}"):
+            light = _refusal(lambda v=value: catalog.accept(game, {}, v))
+            assert light == _refusal(lambda v=value: g.seat_policies(v, opts)) == f"unknown policy 'nope' for {game} " \
+                f"(choose from {', '.join(g.policies)})"
+    assert e.declared_options
+    assert _refusal(lambda: catalog.accept(game, {"nosuch": 1})) == _refusal(lambda: g.check_options({"nosuch": 1}))
+    for spec in declared_options(game):
+        if spec.choices:
+            bad = {spec.name: "bogus-choice"}
+            assert _refusal(lambda b=bad: catalog.accept(game, b)) == _refusal(lambda b=bad: g.check_options(b))
+    if e.config is not None:
+        light = _refusal(lambda: catalog.accept(game, {}, None, None, ["nosuch.field=1"]))
+        assert light == _refusal(lambda: g.load(None, ["nosuch.field=1"]))
+        cfg, sets = catalog.accept(game, {}, None, None, [])
+        assert (cfg, sets) == (None, [])  # nothing given: the game loads its default itself
+
+
+def test_an_accepted_override_is_validated_once_and_passed_on(learned):
+    cfg, sets = catalog.accept("kniffel", {}, "greedy", None, ["bonus.value=40"])
+    assert sets is None and cfg.bonus.value == 40 and cfg == learn("kniffel").load(None, ["bonus.value=40"])
+
+
+def test_the_catalog_is_read_again_after_the_code_changes(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(catalog, "_read", None)
+    assert catalog.entry("pig") is None  # an empty cache folder: nothing known yet
+    e = catalog.Entry(policies=("a", "b"), config="m:C", capabilities=(), declared_options=True)
+    catalog.remember("pig", e)
+    monkeypatch.setattr(catalog, "_read", None)
+    assert catalog.entry("pig") == e  # read back from the file
+    data = json.loads(catalog.catalog_file().read_text())
+    catalog.catalog_file().write_text(json.dumps({**data, "stamp": "touched"}))
+    monkeypatch.setattr(catalog, "_read", None)
+    assert catalog.entry("pig") == e  # files touched, the same code: still good
+    catalog.catalog_file().write_text(json.dumps({**data, "stamp": "edited", "code": "another"}))
+    monkeypatch.setattr(catalog, "_read", None)
+    assert catalog.entry("pig") is None  # other code: the games are read again
+    catalog.catalog_file().write_text("{not json")
+    monkeypatch.setattr(catalog, "_read", None)
+    assert catalog.entry("pig") is None
+
+
+def test_an_unknown_game_is_refused_with_the_registrys_words():
+    from sim.games import get_game
+
+    assert _refusal(lambda: catalog.accept("chess")) == _refusal(lambda: get_game("chess"))
