@@ -3,7 +3,8 @@
 The model is documented in ``sim.core.skill`` (the ``[skill]`` config section). Here:
 
 - levels travel in a game's frozen array as int64 parts per million (``SCALE``), at
-  ``base + SK_PLAYER`` (the player's seat) and ``base + SK_OPPONENTS`` (every other seat);
+  ``base + SK_PLAYER`` (the player's seat) and ``base + SK_OPPONENTS`` (every other seat), or in its rule record
+  as ``skill_level_ppm`` and ``skill_opponents_ppm`` (``sim.core.skill.SKILL_RECORD``, ``record_level``);
 - a skilled decision draws from its own stream ``stream_key(seed, run, SKILL_STREAM + k, b)``
   (``k``, ``b``: the game's seat or turn keys). No game uses so large an ``a`` key for its dice or
   policy streams, so the dice stay the same draws at every level (common random numbers);
@@ -27,6 +28,19 @@ SKILL_STREAM = 0x5C111_0000  # added to the stream key ``a`` of every skill stre
 def level_at(arr: np.ndarray, base: int, entry: int) -> float:
     """The level of policy entry ``entry`` (0: the player, others: opponents) from a frozen array."""
     return arr[base + (SK_PLAYER if entry == 0 else SK_OPPONENTS)] / SCALE
+
+
+@njit(cache=True, inline="always")
+def record_ppm(rec, entry: int):
+    """The level of policy entry ``entry`` (0: the player, others: opponents) in parts per million, from a rule
+    record holding ``sim.core.skill.SKILL_RECORD`` (``rec.skill_level_ppm``, ``rec.skill_opponents_ppm``)."""
+    return rec.skill_level_ppm if entry == 0 else rec.skill_opponents_ppm
+
+
+@njit(cache=True, inline="always")
+def record_level(rec, entry: int) -> float:
+    """``record_ppm`` as a level in [0, 1]."""
+    return record_ppm(rec, entry) / SCALE
 
 
 @njit(cache=True, inline="always")

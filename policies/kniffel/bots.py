@@ -33,7 +33,7 @@ RANDOM, GREEDY, OPTIMAL = POLICIES["random"], POLICIES["greedy"], POLICIES["opti
 
 
 @njit(cache=True)
-def best_box(counts: np.ndarray, r: int, key: int, rp: np.ndarray, sc: np.ndarray) -> int:
+def best_box(counts: np.ndarray, r: int, key: int, rp: np.record, sc: np.ndarray) -> int:
     """The legal open box with the most box points now; ties go to the earlier box.
 
     ``r`` is the roll's multiset index; plain rolls read the score table ``sc``, Kniffel rolls
@@ -73,7 +73,7 @@ def _most_frequent(counts: np.ndarray, skip: int) -> int:
 
 
 @njit(cache=True)
-def greedy_keep(counts: np.ndarray, r: int, key: int, rp: np.ndarray, sc: np.ndarray, keep: np.ndarray) -> None:
+def greedy_keep(counts: np.ndarray, r: int, key: int, rp: np.record, sc: np.ndarray, keep: np.ndarray) -> None:
     """Fill ``keep`` (counts per face) with the dice that serve the best box now."""
     for f in range(6):
         keep[f] = 0
@@ -112,8 +112,10 @@ def greedy_keep(counts: np.ndarray, r: int, key: int, rp: np.ndarray, sc: np.nda
 
 
 @njit(cache=True, parallel=True)
-def greedy_tables(T, ioc, rp, sc):
+def greedy_tables(T, ioc, rules, sc):
     """Greedy's keep (multiset index) and box for every (open boxes, Kniffel flag) and full roll.
+
+    ``rules``: the rule record's one-element array (``rp.base``; a parallel loop cannot take a record).
 
     Indexed ``[mask << 1 | flag, roll position]``; the keep is the same after either roll.
     """
@@ -123,6 +125,7 @@ def greedy_tables(T, ioc, rp, sc):
     gk = np.zeros((n_idx, 1, rolls.shape[0]), np.int16)
     gc = np.zeros((n_idx, rolls.shape[0]), np.int8)
     for idx in prange(n_idx):
+        rp = rules[0]
         mask = idx >> 1
         flag = idx & 1
         if mask == R.ALL_FILLED:
@@ -159,7 +162,7 @@ def random_keep(dice: np.ndarray, s: np.uint64, keep: np.ndarray):
 
 
 @njit(cache=True)
-def random_box(counts: np.ndarray, key: int, rp: np.ndarray, s: np.uint64):
+def random_box(counts: np.ndarray, key: int, rp: np.record, s: np.uint64):
     """A uniformly drawn legal open box; returns (stream, box)."""
     mask = R.key_mask(key)
     flag = R.key_flag(key)

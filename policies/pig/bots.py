@@ -27,8 +27,6 @@ POLICIES = {"hold-20": 0, "optimal-turn": 1, "optimal-win": 2}
 HOLD_AT, OPTIMAL_TURN, OPTIMAL_WIN = (POLICIES[p] for p in POLICIES)
 SOLVED_POLICIES = ("optimal-turn", "optimal-win")
 
-PP_HOLD_AT = 0  # index into pp (``sim.games.pig.config.freeze_policies``)
-
 
 class Solved(NamedTuple):
     """The solved decision tables (one-cell dummies where no seat needs them)."""
@@ -46,12 +44,12 @@ def dummy_win() -> np.ndarray:
 
 
 @njit(cache=True)
-def hold_at(total: np.int64, pp: np.ndarray) -> bool:
-    return total >= pp[PP_HOLD_AT]
+def hold_at(total: np.int64, pp: np.record) -> bool:
+    return total >= pp.policies_hold_at  # ``sim.games.pig.config.POLICY_PARAMS``
 
 
 @njit(cache=True)
-def decide(pid: np.int64, own: np.int64, other: np.int64, total: np.int64, rp: np.ndarray, pp: np.ndarray,
+def decide(pid: np.int64, own: np.int64, other: np.int64, total: np.int64, rp: np.record, pp: np.record,
            sol: Solved) -> bool:
     """Whether the seat holds after a scoring roll (turn total ``total >= 1``)."""
     if R.holding_wins(own, total, rp):

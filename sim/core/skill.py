@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -78,6 +79,14 @@ def freeze_skill(skill: Skill) -> np.ndarray:
     out[SK_PLAYER] = round(skill.level * SCALE)
     out[SK_OPPONENTS] = round(skill.opponents * SCALE)
     return out
+
+
+SKILL_RECORD: dict[str, Callable[[GameConfig], int]] = {
+    "skill_level_ppm": lambda cfg: round(cfg.skill.level * SCALE),
+    "skill_opponents_ppm": lambda cfg: round(cfg.skill.opponents * SCALE),
+}
+"""The levels as derived numbers of a game's rule record (``sim.core.record``, with ``[skill]`` itself skipped):
+int parts per million like ``freeze_skill``, read by ``policies.skill.record_level``."""
 
 
 def rules_hash(cfg: GameConfig) -> str:

@@ -6,11 +6,14 @@ import json
 
 import numpy as np
 import pytest
+from numba import njit
+from pydantic import Field
 
 from sim.core.config import ConfigError, DicesimError
+from sim.core.record import RuleRecord
 from sim.games import get_game
 from sim.games.pig import rules as R
-from sim.games.pig.config import freeze
+from sim.games.pig.config import RULES, Goal, PigConfig, freeze, freeze_policies
 from tests.conftest import cli_here
 
 GAME = get_game("pig")
@@ -20,8 +23,30 @@ def test_default_rules_are_neller_and_pressers():
     cfg = GAME.load()
     assert (cfg.dice.sides, cfg.dice.bust_face, cfg.goal.target) == (6, 1, 100)
     rp = freeze(cfg)
-    assert rp[R.RP_SIDES] == 6 and rp[R.RP_BUST] == 1 and rp[R.RP_GOAL] == 100 and rp.dtype == np.int64
+    assert (rp.dice_sides, rp.dice_bust_face, rp.goal_target, rp.game_max_turns) == (6, 1, 100, 10_000)
+    assert set(rp.dtype.names) == {"dice_sides", "dice_bust_face", "goal_target", "game_max_turns"}
+    assert {rp.dtype[n] for n in rp.dtype.names} == {np.dtype(np.int64)}  # the kernels' int64 arithmetic
+    assert freeze_policies(cfg).policies_hold_at == 20
     assert set(cfg.assumed) <= {"game.max_turns", "policies.hold_at", "solver.tolerance", "solver.max_win_goal"}
+
+
+@njit
+def _goal_bonus(rp):
+    return rp.goal_bonus + rp.goal_target
+
+
+def test_a_new_model_field_reaches_the_kernel_record_with_no_other_edit():
+    """A field added to the model (here ``goal.bonus``) is in the record the kernels read, frozen from the config."""
+
+    class BonusGoal(Goal):
+        bonus: int = Field(5, ge=0)
+
+    class BonusPig(PigConfig):
+        goal: BonusGoal = BonusGoal()
+
+    record = RuleRecord(BonusPig, skip=RULES.skip, derived=RULES.derived, dtype=RULES.uniform)
+    rp = record.freeze(BonusPig(goal=BonusGoal(target=80, bonus=7))).view(np.recarray)[0]
+    assert _goal_bonus(rp) == 87 and rp.dtype["goal_bonus"] == np.int64
 
 
 def test_a_roll_adds_its_pips_and_the_bust_face_loses_the_turn():
@@ -45,7 +70,7 @@ def test_every_policy_holds_when_holding_wins():
     """hold-20 at 95 with a turn total of 5 holds (the game is won), whatever its threshold says."""
     from policies.pig.bots import HOLD_AT, Solved, decide, dummy_turn, dummy_win
 
-    rp, pp = freeze(GAME.load()), np.array([20], np.int64)
+    rp, pp = freeze(GAME.load()), freeze_policies(GAME.load(None, ["policies.hold_at=20"]))
     sol = Solved(dummy_turn(), dummy_win())
     assert decide(HOLD_AT, np.int64(95), np.int64(0), np.int64(5), rp, pp, sol)
     assert not decide(HOLD_AT, np.int64(50), np.int64(0), np.int64(19), rp, pp, sol)

@@ -1,4 +1,4 @@
-"""Kniffel's config model (every rule number) and its frozen array for the kernels."""
+"""Kniffel's config model (every rule number) and its frozen record for the kernels (``sim.core.record``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import numpy as np
 from pydantic import Field
 
 from sim.core.config import GameConfig, Strict
-from sim.core.skill import Skill, freeze_skill
+from sim.core.record import RuleRecord
+from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.kniffel import rules as R
 
 
@@ -46,21 +47,17 @@ class KniffelConfig(GameConfig):
     skill: Skill = Skill()
 
 
-def freeze(cfg: KniffelConfig) -> np.ndarray:
-    """The rule numbers as the int64 array ``rp`` the kernels read (indices ``R.RP_*``), then the skill
-    levels (``R.RP_SIZE + policies.skill.SK_*``)."""
-    rp = np.zeros(R.RP_SIZE, dtype=np.int64)
-    rp[R.RP_BONUS_THRESHOLD] = cfg.bonus.threshold
-    rp[R.RP_BONUS_VALUE] = cfg.bonus.value
-    rp[R.RP_FULL_HOUSE] = cfg.scores.full_house
-    rp[R.RP_KLEINE] = cfg.scores.kleine_strasse
-    rp[R.RP_GROSSE] = cfg.scores.grosse_strasse
-    rp[R.RP_KNIFFEL] = cfg.scores.kniffel
-    rp[R.RP_KNIFFEL_BONUS] = cfg.scores.kniffel_bonus
-    rp[R.RP_JOKER] = R.JOKER_MODES[cfg.joker.mode]
-    rp[R.RP_JOKER_WHEN_ZERO] = int(cfg.joker.when_zero)
-    rp[R.RP_JOKER_STOPS] = int(cfg.joker.stops_rolling)
-    rp[R.RP_ROLLS] = cfg.turn.rolls
+RULES = RuleRecord(KniffelConfig, skip=("joker.mode", "skill"), dtype=np.int64, derived={
+    "joker_mode": lambda cfg: R.JOKER_MODES[cfg.joker.mode],  # the kernels' code (``R.JOKER_*``)
     # the upper subtotal only matters up to the threshold, and not at all without a bonus
-    rp[R.RP_UP_CAP] = cfg.bonus.threshold if cfg.bonus.value > 0 else 0
-    return np.concatenate((rp, freeze_skill(cfg.skill)))
+    "up_cap": lambda cfg: cfg.bonus.threshold if cfg.bonus.value > 0 else 0,
+    **SKILL_RECORD,
+})
+"""The rule record ``rp``: every rule number of the model by config path (``rp.bonus_value``,
+``rp.scores_kniffel``), then the derived numbers; int64 like the kernels' arithmetic."""
+
+
+def freeze(cfg: KniffelConfig) -> np.record:
+    """The rule numbers as the record ``rp`` the kernels read (``RULES``); ``rp.base`` is its one-element array
+    (what a parallel kernel takes)."""
+    return RULES.freeze(cfg).view(np.recarray)[0]

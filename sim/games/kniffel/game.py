@@ -98,7 +98,7 @@ class Kniffel(Game):
         if h not in self._greedy:
             rp = freeze(cfg)
             T, sc, _ = tables(rp)
-            self._greedy[h] = greedy_tables(T, T5.index_of_code, rp, sc)
+            self._greedy[h] = greedy_tables(T, T5.index_of_code, rp.base, sc)
         return self._greedy[h]
 
     def decision_tables(self, cfg: KniffelConfig, pid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -131,7 +131,7 @@ class Kniffel(Game):
         for seat, policy in enumerate(policies):
             pid = POLICIES[policy]
             E, gk, gc = self.decision_tables(cfg, pid)
-            play_sheets(pid, pid == OPTIMAL, seed, start, count, seat, E, gk, gc, T, T5.index_of_code, rp, sc, kn,
+            play_sheets(pid, pid == OPTIMAL, seed, start, count, seat, E, gk, gc, T, T5.index_of_code, rp.base, sc, kn,
                         cats[seat], turns[seat], ub[seat], kb[seat], kn_count[seat])
         score = cats.sum(axis=2) + ub + kb  # [seat, run]
         top = score.max(axis=0)
@@ -291,9 +291,9 @@ def seat_labels(policies: list[str], count: int) -> pd.Categorical:
     return pd.Categorical.from_codes(np.tile(codes, count), names)
 
 
-def keep_values(key: int, E: np.ndarray, rp: np.ndarray, T, sc, kn) -> np.ndarray:
+def keep_values(key: int, E: np.ndarray, rp: np.record, T, sc, kn) -> np.ndarray:
     """Expected final points from here for every keep, per reroll (rows), for replay's "why"."""
-    levels = max(1, int(rp[R.RP_ROLLS]) - 1)
+    levels = max(1, int(rp.turn_rolls) - 1)
     kv = np.zeros((levels, len(T5.counts)))
     nr = len(T5.rolls)
     widget(key, E, T, rp, sc, kn, new_scratch(), np.empty((levels, nr), np.int16), np.empty(nr, np.int8), True, kv)

@@ -22,7 +22,7 @@ from numba import njit, prange
 
 from policies.kniffel.bots import OPTIMAL, RANDOM, build_plan, decide_category, decide_keep
 from policies.kniffel.skill import skill_box, skill_keep
-from policies.skill import SKILL_STREAM, level_at
+from policies.skill import SKILL_STREAM, record_level
 from sim.core.dice import code_of_faces
 from sim.core.rng import next_die, stream_key
 from sim.games.kniffel import rules as R
@@ -82,7 +82,7 @@ def play_turn(pid, key, seed, run, seat, turn, plan_keep, plan_cat, T, ioc, rp, 
     logging = log.shape[0] > 0
     for i in range(5):
         s, dice[i] = next_die(s)
-    n_rolls = rp[R.RP_ROLLS]
+    n_rolls = rp.turn_rolls
     r = 0
     for level in range(n_rolls):
         for f in range(6):
@@ -152,7 +152,7 @@ def skilled_state(u, pid, seed, start, seat, turn, lv, keys, uniq, first, order,
     turn ``turn`` of its sheets ``order[first[u]:first[u + 1]]``. A function of its own, called from the parallel
     loop over states: the widget dominates, so the call costs nothing, and it compiles its inlined turn outside the
     parallel body (much cheaper to compile than a turn inlined into a ``prange`` body)."""
-    n_levels = max(1, rp[R.RP_ROLLS] - 1)
+    n_levels = max(1, rp.turn_rolls - 1)
     m = T[0].shape[0]
     nr = T[4].shape[0]
     scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))
@@ -173,7 +173,7 @@ def skilled_state(u, pid, seed, start, seat, turn, lv, keys, uniq, first, order,
 
 @njit(cache=True, parallel=True)
 def play_sheets(
-    pid, planned, seed, start, count, seat, E, gk, gc, T, ioc, rp, sc, kn, out_cat, out_turn, out_ub, out_kb, out_kn
+    pid, planned, seed, start, count, seat, E, gk, gc, T, ioc, rules, sc, kn, out_cat, out_turn, out_ub, out_kb, out_kn
 ):
     """Play ``count`` sheets (runs ``start..``) of seat ``seat`` under policy ``pid`` to the end.
 
@@ -190,10 +190,13 @@ def play_sheets(
     Compile time: two ``prange`` loops (each costs seconds), one per state and one over blocks of sheets, and the
     turn is inlined in one place of the block loop (the batch's hot loop stays in the parallel body: moved into a
     called function it ran 25-30 % slower) and once in ``skilled_state``.
+
+    ``rules`` is the one-element array of the rule record (``rp.base``): a parallel loop cannot take a record from
+    outside (numba 0.68 lowers it by value), so each loop body reads ``rp = rules[0]`` (a pointer, no copy).
     """
-    n_levels = max(1, rp[R.RP_ROLLS] - 1)
+    n_levels = max(1, rules[0].turn_rolls - 1)
     nr = T[4].shape[0]
-    lv = level_at(rp, R.RP_SIZE, seat)
+    lv = record_level(rules[0], seat)
     skilled = planned and lv < 1.0
     tabled = gk.shape[0] > 1
     no_log = np.empty((0, LOG_WIDTH), np.int64)
@@ -242,6 +245,7 @@ def play_sheets(
         t0 = ps * per
         if planned:  # one item per state: its plan, or below full skill its widget and its sheets' turn
             for u in prange(nu):  # the gufunc types ``u`` as uint64, the kernel as int64: np.int64 keeps one compile
+                rp = rules[0]
                 if skilled:
                     skilled_state(np.int64(u), pid, seed, start, seat, t0, lv, keys, uniq, first, order, E, T, ioc, rp,
                                   sc, kn, out_cat, out_turn, out_ub, out_kb, out_kn)
@@ -250,6 +254,7 @@ def play_sheets(
         if skilled:
             continue
         for b in prange(nblocks):
+            rp = rules[0]
             ws = turn_scratch()
             for g in range(b * step, min(count, (b + 1) * step)):
                 key = keys[g]
@@ -271,12 +276,12 @@ def play_sheets(
 @njit(cache=True)
 def replay_sheet(pid, seed, run, seat, E, gk, gc, T, ioc, rp, sc, kn):
     """One sheet with its event log (the same ``play_turn`` calls as the batch kernel)."""
-    n_levels = max(1, rp[R.RP_ROLLS] - 1)
+    n_levels = max(1, rp.turn_rolls - 1)
     m = T[0].shape[0]
     nr = T[4].shape[0]
-    lv = level_at(rp, R.RP_SIZE, seat)
+    lv = record_level(rp, seat)
     kv = np.zeros((n_levels, m)) if lv < 1.0 and pid == OPTIMAL else np.empty((0, 0))
-    log = np.zeros((R.N_CAT * (2 * rp[R.RP_ROLLS] + 1), LOG_WIDTH), np.int64)
+    log = np.zeros((R.N_CAT * (2 * rp.turn_rolls + 1), LOG_WIDTH), np.int64)
     plan_keep = np.empty((n_levels, nr), np.int16)
     plan_cat = np.empty(nr, np.int8)
     scratch = (np.empty((4, m)), np.empty(m, np.int64), np.empty(m, np.int64))

@@ -71,7 +71,7 @@ def render(events: list[dict], policy: str, seat: int, seats: int, pid: int, E, 
         if kind == "roll" and ev["level"] == 0:
             mask = R.key_mask(key)
             open_boxes = [R.CATEGORY_LABELS[c] for c in range(R.N_CAT) if not (mask >> c) & 1]
-            head = f"Turn {turn + 1:2d} · upper {R.key_up(key)}/{int(rp[R.RP_BONUS_THRESHOLD])}"
+            head = f"Turn {turn + 1:2d} · upper {R.key_up(key)}/{int(rp.bonus_threshold)}"
             if pid == OPTIMAL:
                 head += f" · optimal expects {E[key]:.2f} more"
                 kv = keep_values(key, E, rp, T, sc, kn)

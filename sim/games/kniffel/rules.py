@@ -5,7 +5,8 @@ filled), ``up`` (upper-section subtotal capped at the bonus threshold) and ``fla
 Kniffel box holds the full Kniffel score, i.e. further Kniffels earn the bonus):
 ``key = mask << 8 | up << 1 | flag`` (``up`` < 128).
 
-Rule numbers come from the frozen config array ``rp`` (see ``RP_*`` and ``sim.games.kniffel.config``).
+Rule numbers come from the frozen rule record ``rp``, read by config path (``rp.bonus_value``; the record's fields
+are generated from the config model: ``sim.games.kniffel.config.RULES``).
 """
 
 from __future__ import annotations
@@ -48,10 +49,7 @@ DREIERPASCH, VIERERPASCH, FULL_HOUSE, KLEINE_STRASSE, GROSSE_STRASSE, KNIFFEL, C
 ALL_FILLED = (1 << N_CAT) - 1
 KEY_SPACE = 1 << 21
 
-# frozen rule parameters (indices into rp)
-RP_BONUS_THRESHOLD, RP_BONUS_VALUE, RP_FULL_HOUSE, RP_KLEINE, RP_GROSSE, RP_KNIFFEL = 0, 1, 2, 3, 4, 5
-RP_KNIFFEL_BONUS, RP_JOKER, RP_JOKER_WHEN_ZERO, RP_JOKER_STOPS, RP_ROLLS, RP_UP_CAP = 6, 7, 8, 9, 10, 11
-RP_SIZE = 12
+# ``rp.joker_mode``: the joker rule's code (``config.RULES`` maps ``joker.mode`` through ``JOKER_MODES``)
 JOKER_OFF, JOKER_FORCED, JOKER_FREE = 0, 1, 2
 JOKER_MODES = {"off": JOKER_OFF, "forced": JOKER_FORCED, "free": JOKER_FREE}
 
@@ -109,7 +107,7 @@ def kniffel_face(counts: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def category_score(counts: np.ndarray, c: int, rp: np.ndarray) -> int:
+def category_score(counts: np.ndarray, c: int, rp: np.record) -> int:
     """Score of the dice in category ``c`` by the normal rules (no joker)."""
     if c < 6:
         return counts[c] * (c + 1)
@@ -130,36 +128,36 @@ def category_score(counts: np.ndarray, c: int, rp: np.ndarray) -> int:
     if c == VIERERPASCH:
         return total if most >= 4 else 0
     if c == FULL_HOUSE:
-        return rp[RP_FULL_HOUSE] if (pair and triple) else 0
+        return rp.scores_full_house if (pair and triple) else 0
     if c == KLEINE_STRASSE:
-        return rp[RP_KLEINE] if max_run(counts) >= 4 else 0
+        return rp.scores_kleine_strasse if max_run(counts) >= 4 else 0
     if c == GROSSE_STRASSE:
-        return rp[RP_GROSSE] if max_run(counts) >= 5 else 0
+        return rp.scores_grosse_strasse if max_run(counts) >= 5 else 0
     if c == KNIFFEL:
-        return rp[RP_KNIFFEL] if most == 5 else 0
+        return rp.scores_kniffel if most == 5 else 0
     return total  # CHANCE
 
 
 @njit(cache=True)
-def joker_in_play(counts: np.ndarray, mask: int, flag: int, rp: np.ndarray) -> bool:
+def joker_in_play(counts: np.ndarray, mask: int, flag: int, rp: np.record) -> bool:
     """A Kniffel was rolled while the Kniffel box is filled (and the joker rule applies)."""
-    if rp[RP_JOKER] == JOKER_OFF or not (mask >> KNIFFEL) & 1 or not is_kniffel(counts):
+    if rp.joker_mode == JOKER_OFF or not (mask >> KNIFFEL) & 1 or not is_kniffel(counts):
         return False
-    return flag == 1 or rp[RP_JOKER_WHEN_ZERO] == 1
+    return flag == 1 or rp.joker_when_zero == 1
 
 
 @njit(cache=True)
-def must_score_now(counts: np.ndarray, mask: int, flag: int, rp: np.ndarray) -> bool:
+def must_score_now(counts: np.ndarray, mask: int, flag: int, rp: np.record) -> bool:
     """The seed's rule: with the joker in play the player may not roll again."""
-    return rp[RP_JOKER_STOPS] == 1 and joker_in_play(counts, mask, flag, rp)
+    return rp.joker_stops_rolling == 1 and joker_in_play(counts, mask, flag, rp)
 
 
 @njit(cache=True)
-def legal(counts: np.ndarray, c: int, mask: int, flag: int, rp: np.ndarray) -> bool:
+def legal(counts: np.ndarray, c: int, mask: int, flag: int, rp: np.record) -> bool:
     """May the dice be scored in category ``c``? (open box, and the forced-joker order)."""
     if (mask >> c) & 1:
         return False
-    if rp[RP_JOKER] != JOKER_FORCED or not joker_in_play(counts, mask, flag, rp):
+    if rp.joker_mode != JOKER_FORCED or not joker_in_play(counts, mask, flag, rp):
         return True
     face = kniffel_face(counts)
     if not (mask >> face) & 1:
@@ -174,22 +172,28 @@ def legal(counts: np.ndarray, c: int, mask: int, flag: int, rp: np.ndarray) -> b
 
 
 @njit(cache=True)
-def box_score(counts: np.ndarray, c: int, mask: int, flag: int, rp: np.ndarray) -> int:
+def box_score(counts: np.ndarray, c: int, mask: int, flag: int, rp: np.record) -> int:
     """Points written into box ``c`` (joker values included; bonuses not)."""
     s = category_score(counts, c, rp)
     if c < FULL_HOUSE or c > GROSSE_STRASSE or not joker_in_play(counts, mask, flag, rp):
         return s
-    if rp[RP_JOKER] == JOKER_FREE and not (mask >> kniffel_face(counts)) & 1:
+    if rp.joker_mode == JOKER_FREE and not (mask >> kniffel_face(counts)) & 1:
         return s  # free-choice joker: jokers only once the matching upper box is filled
+    return joker_score(c, rp)
+
+
+@njit(cache=True, inline="always")
+def joker_score(c: int, rp: np.record) -> int:
+    """The fixed points of box ``c`` (Full House, Kleine or Große Straße): what a joker scores there."""
     if c == FULL_HOUSE:
-        return rp[RP_FULL_HOUSE]
+        return rp.scores_full_house
     if c == KLEINE_STRASSE:
-        return rp[RP_KLEINE]
-    return rp[RP_GROSSE]
+        return rp.scores_kleine_strasse
+    return rp.scores_grosse_strasse
 
 
 @njit(cache=True)
-def apply_move(counts: np.ndarray, c: int, key: int, rp: np.ndarray):
+def apply_move(counts: np.ndarray, c: int, key: int, rp: np.record):
     """Score the dice in ``c`` from state ``key``.
 
     Returns ``(box points, upper bonus, Kniffel bonus, next key)``; the caller checks ``legal``.
@@ -199,23 +203,23 @@ def apply_move(counts: np.ndarray, c: int, key: int, rp: np.ndarray):
     flag = key_flag(key)
     pts = box_score(counts, c, mask, flag, rp)
     kb = 0
-    if flag == 1 and rp[RP_KNIFFEL_BONUS] > 0 and is_kniffel(counts):
-        kb = rp[RP_KNIFFEL_BONUS]
+    if flag == 1 and rp.scores_kniffel_bonus > 0 and is_kniffel(counts):
+        kb = rp.scores_kniffel_bonus
     ub = 0
     nflag = flag
     if c < 6:
-        cap = rp[RP_UP_CAP]
+        cap = rp.up_cap
         nup = min(cap, up + pts)
-        if up < rp[RP_BONUS_THRESHOLD] <= up + pts and rp[RP_BONUS_VALUE] > 0:
-            ub = rp[RP_BONUS_VALUE]
+        if up < rp.bonus_threshold <= up + pts and rp.bonus_value > 0:
+            ub = rp.bonus_value
         up = nup
     elif c == KNIFFEL:
-        nflag = 1 if (pts > 0 and pts == rp[RP_KNIFFEL]) else 0
+        nflag = 1 if (pts > 0 and pts == rp.scores_kniffel) else 0
     return pts, ub, kb, make_key(mask | (1 << c), up, nflag)
 
 
 @njit(cache=True, inline="always")
-def apply_move_fast(counts: np.ndarray, r: int, c: int, key: int, rp: np.ndarray, sc: np.ndarray):
+def apply_move_fast(counts: np.ndarray, r: int, c: int, key: int, rp: np.record, sc: np.ndarray):
     """``apply_move`` for a roll with multiset index ``r``, reading plain rolls from the score table
     ``sc[category, r]`` (the kernels' hot path); Kniffel rolls take the full rules."""
     if sc[KNIFFEL, r] > 0:
@@ -225,7 +229,7 @@ def apply_move_fast(counts: np.ndarray, r: int, c: int, key: int, rp: np.ndarray
     pts = sc[c, r]
     ub = 0
     if c < 6:
-        if up < rp[RP_BONUS_THRESHOLD] <= up + pts and rp[RP_BONUS_VALUE] > 0:
-            ub = rp[RP_BONUS_VALUE]
-        up = min(rp[RP_UP_CAP], up + pts)
+        if up < rp.bonus_threshold <= up + pts and rp.bonus_value > 0:
+            ub = rp.bonus_value
+        up = min(rp.up_cap, up + pts)
     return pts, ub, 0, make_key(mask | (1 << c), up, key_flag(key))

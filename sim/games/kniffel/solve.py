@@ -48,9 +48,9 @@ def final_values(key, E, counts, rolls, kniffel_rolls, sc, rp, val, cat, want_ca
     mask = R.key_mask(key)
     up = R.key_up(key)
     flag = R.key_flag(key)
-    cap = rp[R.RP_UP_CAP]
-    thr = rp[R.RP_BONUS_THRESHOLD]
-    bonus = rp[R.RP_BONUS_VALUE]
+    cap = rp.up_cap
+    thr = rp.bonus_threshold
+    bonus = rp.bonus_value
     vu = np.empty((6, 6))
     base = np.empty(R.N_CAT)
     r0 = rolls[0]
@@ -92,10 +92,10 @@ def final_values(key, E, counts, rolls, kniffel_rolls, sc, rp, val, cat, want_ca
                 for r in range(r0, r1):
                     val[r] = max(val[r], scc[r] + b)
     # Kniffel rolls: joker scoring, forced order, Kniffel bonus
-    mode = rp[R.RP_JOKER]
+    mode = rp.joker_mode
     kniffel_filled = (mask >> R.KNIFFEL) & 1
-    joker = mode != R.JOKER_OFF and kniffel_filled == 1 and (flag == 1 or rp[R.RP_JOKER_WHEN_ZERO] == 1)
-    kb = rp[R.RP_KNIFFEL_BONUS] if flag == 1 else 0
+    joker = mode != R.JOKER_OFF and kniffel_filled == 1 and (flag == 1 or rp.joker_when_zero == 1)
+    kb = rp.scores_kniffel_bonus if flag == 1 else 0
     lower_open = (mask >> 6) != (1 << 7) - 1
     for r in kniffel_rolls:
         f = 0
@@ -115,11 +115,11 @@ def final_values(key, E, counts, rolls, kniffel_rolls, sc, rp, val, cat, want_ca
             if c < 6:
                 v = vu[c, 5 if c == f else 0]
             elif c == R.KNIFFEL:
-                v = sc[c, r] + E[R.make_key(mask | (1 << c), up, 1 if sc[c, r] == rp[R.RP_KNIFFEL] else 0)]
+                v = sc[c, r] + E[R.make_key(mask | (1 << c), up, 1 if sc[c, r] == rp.scores_kniffel else 0)]
             else:
                 s = sc[c, r]
                 if joker and R.FULL_HOUSE <= c <= R.GROSSE_STRASSE and (mode == R.JOKER_FORCED or not face_open):
-                    s = rp[R.RP_FULL_HOUSE + c - R.FULL_HOUSE]
+                    s = R.joker_score(c, rp)
                 v = s + base[c]
             v += kb
             if v > best:
@@ -155,7 +155,7 @@ def widget(key, E, T, rp, sc, kniffel_rolls, scratch, keep_plan, cat_plan, want_
             cat_plan[r - r0] = cat[r]
     for r in rolls:
         val[r] = final[r]
-    n_rolls = rp[R.RP_ROLLS]
+    n_rolls = rp.turn_rolls
     for level in range(n_rolls - 1, 0, -1):
         expect_over_rerolls(val, child, size_start, K)
         if kv.shape[0] > 0:
@@ -229,9 +229,9 @@ def final_lanes(keys, E, counts, rolls, kniffel_rolls, sc, rp, vu, base, val):
     boxes runs on vectors; the Kniffel rolls (jokers, bonus) are then set lane by lane as in ``final_values``.
     """
     nl = val.shape[1]
-    cap = rp[R.RP_UP_CAP]
-    thr = rp[R.RP_BONUS_THRESHOLD]
-    bonus = rp[R.RP_BONUS_VALUE]
+    cap = rp.up_cap
+    thr = rp.bonus_threshold
+    bonus = rp.bonus_value
     r0 = rolls[0]
     r1 = rolls[-1] + 1
     any_open = 0
@@ -277,15 +277,15 @@ def final_lanes(keys, E, counts, rolls, kniffel_rolls, sc, rp, vu, base, val):
                     x = sr + base[c, j]
                     y = val[r, j]
                     val[r, j] = x if x > y else y
-    mode = rp[R.RP_JOKER]
+    mode = rp.joker_mode
     for j in range(nl):
         key = keys[j]
         mask = R.key_mask(key)
         up = R.key_up(key)
         flag = R.key_flag(key)
         kniffel_filled = (mask >> R.KNIFFEL) & 1
-        joker = mode != R.JOKER_OFF and kniffel_filled == 1 and (flag == 1 or rp[R.RP_JOKER_WHEN_ZERO] == 1)
-        kb = rp[R.RP_KNIFFEL_BONUS] if flag == 1 else 0
+        joker = mode != R.JOKER_OFF and kniffel_filled == 1 and (flag == 1 or rp.joker_when_zero == 1)
+        kb = rp.scores_kniffel_bonus if flag == 1 else 0
         lower_open = (mask >> 6) != (1 << 7) - 1
         for r in kniffel_rolls:
             f = 0
@@ -304,11 +304,11 @@ def final_lanes(keys, E, counts, rolls, kniffel_rolls, sc, rp, vu, base, val):
                 if c < 6:
                     v = vu[c, 5 if c == f else 0, j]
                 elif c == R.KNIFFEL:
-                    v = sc[c, r] + E[R.make_key(mask | (1 << c), up, 1 if sc[c, r] == rp[R.RP_KNIFFEL] else 0)]
+                    v = sc[c, r] + E[R.make_key(mask | (1 << c), up, 1 if sc[c, r] == rp.scores_kniffel else 0)]
                 else:
                     sr = sc[c, r]
                     if joker and R.FULL_HOUSE <= c <= R.GROSSE_STRASSE and (mode == R.JOKER_FORCED or not face_open):
-                        sr = rp[R.RP_FULL_HOUSE + c - R.FULL_HOUSE]
+                        sr = R.joker_score(c, rp)
                     v = sr + base[c, j]
                 v += kb
                 if v > best:
@@ -335,7 +335,7 @@ def widget_lanes(keys, E, T, rp, sc, kniffel_rolls, vu, base, fin, val, K, out):
     for i in range(kniffel_rolls.shape[0]):
         for j in range(nl):
             stop[i, j] = R.must_score_now(counts[kniffel_rolls[i]], R.key_mask(keys[j]), R.key_flag(keys[j]), rp)
-    for _ in range(rp[R.RP_ROLLS] - 1, 0, -1):
+    for _ in range(rp.turn_rolls - 1, 0, -1):
         expect_lanes(val, child, size_start, K)
         best_lanes(K, parent, size_start, val)  # only the full rolls of ``val`` are read
         for i in range(kniffel_rolls.shape[0]):
@@ -349,14 +349,17 @@ def widget_lanes(keys, E, T, rp, sc, kniffel_rolls, vu, base, fin, val, K, out):
 
 
 @njit(cache=True, parallel=True)
-def solve_states(keys, E, T, rp, sc, kniffel_rolls):
-    """``E`` of every state in ``keys`` (one level: they read only fuller sheets), ``LANES`` at a time."""
+def solve_states(keys, E, T, rules, sc, kniffel_rolls):
+    """``E`` of every state in ``keys`` (one level: they read only fuller sheets), ``LANES`` at a time.
+
+    ``rules``: the rule record's one-element array (``rp.base``; a parallel loop cannot take a record)."""
     n = keys.shape[0]
     m = T[0].shape[0]
     groups = (n + LANES - 1) // LANES
     blocks = min(64, groups)
     step = (groups + blocks - 1) // blocks
     for b in prange(blocks):
+        rp = rules[0]
         vu = np.empty((6, 6, LANES))
         base = np.empty((R.N_CAT, LANES))
         fin = np.empty((m, LANES))
@@ -373,7 +376,7 @@ def solve_states(keys, E, T, rp, sc, kniffel_rolls):
                     E[lk[j]] = out[j]
 
 
-def tables(rp: np.ndarray):
+def tables(rp: np.record):
     """The multiset tables, score table and Kniffel rolls the widget reads."""
     t = T5
     T = (t.counts, t.child, t.parent, t.size_start, t.rolls)
@@ -382,9 +385,9 @@ def tables(rp: np.ndarray):
     return T, sc, kn
 
 
-def reachable_uppers(rp: np.ndarray) -> np.ndarray:
+def reachable_uppers(rp: np.record) -> np.ndarray:
     """``ok[upper_mask, up]``: can the capped upper subtotal be ``up`` with these boxes filled?"""
-    return _reachable_uppers(int(rp[R.RP_UP_CAP])).copy()
+    return _reachable_uppers(int(rp.up_cap)).copy()
 
 
 @lru_cache(maxsize=8)
@@ -400,13 +403,13 @@ def _reachable_uppers(cap: int) -> np.ndarray:
     return ok
 
 
-def state_levels(rp: np.ndarray) -> list[np.ndarray]:
+def state_levels(rp: np.record) -> list[np.ndarray]:
     """Reachable state keys grouped by number of filled boxes (index = filled count).
 
     Within a level: by mask, then the Kniffel flag, then the upper subtotal. Cached per upper cap (the
     only rule they depend on): the CLI's solve asks twice. The arrays are shared: do not modify them.
     """
-    return _state_levels(int(rp[R.RP_UP_CAP]))
+    return _state_levels(int(rp.up_cap))
 
 
 @lru_cache(maxsize=8)
@@ -430,14 +433,14 @@ def _state_levels(cap: int) -> list[np.ndarray]:
     return levels
 
 
-def solve(rp: np.ndarray) -> np.ndarray:
+def solve(rp: np.record) -> np.ndarray:
     """The full table ``E`` (float64 over all keys; unreachable keys are 0)."""
     E = np.zeros(R.KEY_SPACE)
     T, sc, kn = tables(rp)
     for n, keys in reversed(list(enumerate(state_levels(rp)))):
         if n == R.N_CAT:
             continue  # full sheet: nothing more to score
-        solve_states(keys, E, T, rp, sc, kn)
+        solve_states(keys, E, T, rp.base, sc, kn)
     return E
 
 

@@ -15,7 +15,7 @@ from sim.jit.codehash import code_version
 from sim.jit.progress import compile_seconds
 
 
-def solved_table(rp: np.ndarray, cfg_hash: str, use_cache: bool = True) -> tuple[np.ndarray, float, bool]:
+def solved_table(rp: np.record, cfg_hash: str, use_cache: bool = True) -> tuple[np.ndarray, float, bool]:
     """The table for these rules, from the disk cache when present. Returns (E, seconds, cached).
 
     ``use_cache=False`` solves afresh (and replaces the cached table); ``seconds`` excludes numba compiling.

@@ -1,4 +1,4 @@
-"""Pig's config model (every rule number) and its frozen arrays for the kernels."""
+"""Pig's config model (every rule number) and its frozen records for the kernels (``sim.core.record``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from sim.core.config import GameConfig, Strict
-from sim.games.pig import rules as R
+from sim.core.record import RuleRecord
 
 
 class Dice(Strict):
@@ -46,16 +46,18 @@ class PigConfig(GameConfig):
         return self
 
 
-def freeze(cfg: PigConfig) -> np.ndarray:
-    """The rule numbers as the int64 array ``rp`` the kernels read (indices ``rules.RP_*``)."""
-    rp = np.zeros(R.RP_SIZE, dtype=np.int64)
-    rp[R.RP_SIDES] = cfg.dice.sides
-    rp[R.RP_BUST] = cfg.dice.bust_face
-    rp[R.RP_GOAL] = cfg.goal.target
-    rp[R.RP_MAX_TURNS] = cfg.game.max_turns
-    return rp
+RULES = RuleRecord(PigConfig, skip=("policies", "solver"), dtype=np.int64)
+"""The rule record ``rp``: every scalar of the model but the bots' and the solver's sections, by config path
+(``rp.dice_bust_face``, ``rp.goal_target``); int64 like the kernels' arithmetic."""
+POLICY_PARAMS = RuleRecord(PigConfig, skip=tuple(k for k in PigConfig.model_fields if k != "policies"), dtype=np.int64)
+"""The policy record ``pp``: the ``[policies]`` section (``pp.policies_hold_at``)."""
 
 
-def freeze_policies(cfg: PigConfig) -> np.ndarray:
-    """The policy parameters as the int64 array ``pp`` (indices ``policies.pig.bots.PP_*``)."""
-    return np.array([cfg.policies.hold_at], dtype=np.int64)
+def freeze(cfg: PigConfig) -> np.record:
+    """The rule numbers as the record ``rp`` the kernels read (``RULES``); ``rp.base`` is its one-element array."""
+    return RULES.freeze(cfg).view(np.recarray)[0]
+
+
+def freeze_policies(cfg: PigConfig) -> np.record:
+    """The policy parameters as the record ``pp`` (``POLICY_PARAMS``)."""
+    return POLICY_PARAMS.freeze(cfg).view(np.recarray)[0]

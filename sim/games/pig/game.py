@@ -155,7 +155,7 @@ class Pig(Game):
         turns = np.zeros(count, np.int64)
         winners = np.zeros(count, np.int64)
         stat = np.zeros((count, k, P.N_STAT), np.int64)
-        P.play_games(seed, start, count, pids, rotate, rp, pp, sol, turns, winners, stat)
+        P.play_games(seed, start, count, pids, rotate, rp.base, pp.base, sol, turns, winners, stat)
         runs = np.arange(start, start + count)
         rot = runs % k if rotate else np.zeros(count, np.int64)
         seat = np.tile(np.arange(k), count)
@@ -221,7 +221,7 @@ class Pig(Game):
         k = R.PLAYERS
         rot = run % k if rotate else 0
         seats = [policies[(s + rot) % k] for s in range(k)]
-        facts = {"seats": seats, "goal": int(rp[R.RP_GOAL]), "turns": int(turns), "winner": int(winner),
+        facts = {"seats": seats, "goal": int(rp.goal_target), "turns": int(turns), "winner": int(winner),
                  "scores": [int(stat[s, P.S_SCORE]) for s in range(k)]}
         rows = [{"run": run, "seat": s, "policy": seats[s], "game_turns": int(turns), "winner": int(winner),
                  **{c: int(stat[s, j]) for j, c in enumerate(STAT_COLUMNS)}} for s in range(k)]
@@ -265,14 +265,14 @@ class Pig(Game):
             T, hold = self.turn_solution(cfg)
             out.update(value=float(T[0, 0]), value_means="expected points of a turn from score 0 (optimal-turn)",
                        seconds=time.perf_counter() - t0, config_hash=config_hash(cfg),
-                       states=int(rp[R.RP_GOAL] * (rp[R.RP_GOAL] + 1) // 2),
+                       states=int(rp.goal_target * (rp.goal_target + 1) // 2),
                        holds_from=first_holds(hold, rp)["0"],
                        holds_from_by_own_score=first_holds(hold, rp))
             return out
         t0 = time.perf_counter()
         sol, secs, cached = self.win_solution(cfg, use_cache=use_cache)
         W, hold = sol["W"], sol["hold"]
-        g = int(rp[R.RP_GOAL])
+        g = int(rp.goal_target)
         out.update(
             value=float(W[0, 0]),
             first_player_win_probability=float(W[0, 0]),
@@ -291,18 +291,18 @@ class Pig(Game):
         return out
 
 
-def hold_at_value(rp: np.ndarray, h: int) -> float:
+def hold_at_value(rp: np.record, h: int) -> float:
     """Expected points of a turn that holds at ``h`` (from score 0, goal out of reach: exact recursion)."""
-    sides, bust = int(rp[R.RP_SIDES]), int(rp[R.RP_BUST])
+    sides, bust = int(rp.dice_sides), int(rp.dice_bust_face)
     e = np.zeros(h + sides + 1)
     for k in range(h + sides, -1, -1):
         e[k] = k if k >= h else sum(e[k + f] for f in range(1, sides + 1) if f != bust) / sides
     return float(e[0])
 
 
-def first_holds(hold: np.ndarray, rp: np.ndarray) -> dict[str, int | None]:
+def first_holds(hold: np.ndarray, rp: np.record) -> dict[str, int | None]:
     """optimal-turn's smallest holding turn total by own score, for every tenth score and the last ten."""
-    g = int(rp[R.RP_GOAL])
+    g = int(rp.goal_target)
     own = sorted(set(range(0, g, max(1, g // 10))) | set(range(max(0, g - 10), g)))
     out: dict[str, int | None] = {}
     for i in own:

@@ -46,8 +46,8 @@ def play_game(seed, run, pids, rotate, rp, pp, sol, stat, log):
     logging = log.shape[0] > 0
     nlog = 0
     stat[:, :] = 0
-    sides = rp[R.RP_SIDES]
-    max_turns = rp[R.RP_MAX_TURNS]
+    sides = rp.dice_sides
+    max_turns = rp.game_max_turns
     winner = -1
     turn = np.int64(0)
     while turn < max_turns and winner < 0:
@@ -99,12 +99,16 @@ def play_game(seed, run, pids, rotate, rp, pp, sol, stat, log):
 
 
 @njit(cache=True, parallel=True)
-def play_games(seed, start, count, pids, rotate, rp, pp, sol, turns, winners, stat):
-    """Play runs ``start .. start + count - 1``: game length, winner seat and ``stat[run, seat, :]``."""
+def play_games(seed, start, count, pids, rotate, rules, pols, sol, turns, winners, stat):
+    """Play runs ``start .. start + count - 1``: game length, winner seat and ``stat[run, seat, :]``.
+
+    ``rules`` and ``pols`` are the one-element arrays of the records ``rp`` and ``pp`` (``rp.base``): numba's
+    parallel loop cannot take a record from outside, so each game reads it from its array (a pointer, no copy).
+    """
     no_log = np.empty((0, LOG_WIDTH), np.int64)
     for g in prange(count):
         i = np.int64(g)  # prange counts in uint64: int64 keeps one signature of play_game (replay's) = one compile
-        turns[i], winners[i], _ = play_game(seed, start + i, pids, rotate, rp, pp, sol, stat[i], no_log)
+        turns[i], winners[i], _ = play_game(seed, start + i, pids, rotate, rules[0], pols[0], sol, stat[i], no_log)
 
 
 @njit(cache=True)

@@ -1,4 +1,4 @@
-"""Pig's rules as small pure functions over the frozen rule array ``rp`` (indices ``RP_*``).
+"""Pig's rules as small pure functions over the frozen rule record ``rp`` (``config.RULES``: ``rp.goal_target``).
 
 A turn is a run of rolls of one die: a face other than the bust face adds its pips to the turn total, the bust
 face ends the turn and loses the turn total, and after any scoring roll the player may hold: the turn total is
@@ -10,26 +10,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# the rule array ``rp`` (``config.freeze``)
-RP_SIDES, RP_BUST, RP_GOAL, RP_MAX_TURNS, RP_SIZE = range(5)
 PLAYERS = 2  # Pig is a duel: the turn order alternates between two seats
 
 
 @njit(cache=True)
-def points(face: np.int64, rp: np.ndarray) -> np.int64:
+def points(face: np.int64, rp: np.record) -> np.int64:
     """What a face adds to the turn total: its pips, or 0 for the bust face (the turn is lost)."""
-    return np.int64(0) if face == rp[RP_BUST] else face
+    return np.int64(0) if face == rp.dice_bust_face else face
 
 
 @njit(cache=True)
-def after_roll(total: np.int64, face: np.int64, rp: np.ndarray):
+def after_roll(total: np.int64, face: np.int64, rp: np.record):
     """The turn total after a roll and whether the roll busted (the total is then lost: 0)."""
-    if face == rp[RP_BUST]:
+    if face == rp.dice_bust_face:
         return np.int64(0), True
     return total + face, False
 
 
 @njit(cache=True)
-def holding_wins(score: np.int64, total: np.int64, rp: np.ndarray) -> bool:
+def holding_wins(score: np.int64, total: np.int64, rp: np.record) -> bool:
     """Whether holding this turn total reaches the goal."""
-    return score + total >= rp[RP_GOAL]
+    return score + total >= rp.goal_target

@@ -21,8 +21,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.games.pig import rules as R
-
 TIE = 1e-12  # a hold worth this much less than a roll still counts as a tie (hold): float sums of exact ties
 
 
@@ -31,7 +29,7 @@ def solve_turn(rp):
     """``(T, hold)``: ``T[i, k]`` the expected points the turn adds to the score (capped at the goal: ``i + k``
     plus more than ``goal - i`` is worth ``goal - i``) from own score ``i`` at turn total ``k`` under the best
     play; ``hold[i, k]`` 1 where holding is at least as good as rolling (``k >= 1``; ``k = 0`` rolls)."""
-    g, sides, bust = rp[R.RP_GOAL], rp[R.RP_SIDES], rp[R.RP_BUST]
+    g, sides, bust = rp.goal_target, rp.dice_sides, rp.dice_bust_face
     T = np.zeros((g, g))
     hold = np.zeros((g, g), np.int8)
     for i in range(g):
@@ -72,7 +70,7 @@ def _turn(i, j, W, g, sides, bust, P):
 @njit(cache=True)
 def solve_win(rp, tolerance, max_sweeps):
     """``(W, sweeps, residual)``: the optimal win chances of the player to move, by value iteration."""
-    g, sides, bust = rp[R.RP_GOAL], rp[R.RP_SIDES], rp[R.RP_BUST]
+    g, sides, bust = rp.goal_target, rp.dice_sides, rp.dice_bust_face
     W = np.zeros((g, g))
     P = np.zeros(g)
     residual = 1.0
@@ -94,7 +92,7 @@ def solve_win(rp, tolerance, max_sweeps):
 @njit(cache=True)
 def win_hold(rp, W):
     """``hold[i, j, k]``: 1 where holding is optimal under ``W`` (ties hold; ``k = 0`` rolls: a turn's first roll)."""
-    g, sides, bust = rp[R.RP_GOAL], rp[R.RP_SIDES], rp[R.RP_BUST]
+    g, sides, bust = rp.goal_target, rp.dice_sides, rp.dice_bust_face
     hold = np.zeros((g, g, g), np.int8)
     P = np.zeros(g)
     for i in range(g):
