@@ -66,7 +66,7 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
 @pytest.mark.parametrize("args, needle", [
     (["play", "kniffel", "--policy", "nope"], "unknown policy 'nope' for kniffel"),
     (["play", "kniffel", "--policy", "greedy,nope", "--players", "2"], "unknown policy 'nope'"),
-    (["compare", "pig", "--policies", "hold-20,nope"], "unknown policy 'nope' for pig"),
+    (["compare", "dadox", "--policies", "greedy,nope"], "unknown policy 'nope' for dadox"),
     (["play", "dungeon", "--n", "-3"], "--n"),
     (["play", "chess", "--policy", "greedy"], "unknown game 'chess'"),
     (["play", "kniffel", "--policy", "greedy", "--difficulty", "leicht"], "--difficulty does not apply to kniffel"),
@@ -130,21 +130,21 @@ def test_an_accepted_override_is_validated_once_and_passed_on(learned):
 def test_the_catalog_is_read_again_after_the_code_changes(tmp_path, monkeypatch):
     monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(catalog, "_read", None)
-    assert catalog.entry("pig") is None  # an empty cache folder: nothing known yet
+    assert catalog.entry("dadox") is None  # an empty cache folder: nothing known yet
     e = catalog.Entry(policies=("a", "b"), config="m:C", capabilities=(), declared_options=True)
-    catalog.remember("pig", e)
+    catalog.remember("dadox", e)
     monkeypatch.setattr(catalog, "_read", None)
-    assert catalog.entry("pig") == e  # read back from the file
+    assert catalog.entry("dadox") == e  # read back from the file
     data = json.loads(catalog.catalog_file().read_text())
     catalog.catalog_file().write_text(json.dumps({**data, "stamp": "touched"}))
     monkeypatch.setattr(catalog, "_read", None)
-    assert catalog.entry("pig") == e  # files touched, the same code: still good
+    assert catalog.entry("dadox") == e  # files touched, the same code: still good
     catalog.catalog_file().write_text(json.dumps({**data, "stamp": "edited", "code": "another"}))
     monkeypatch.setattr(catalog, "_read", None)
-    assert catalog.entry("pig") is None  # other code: the games are read again
+    assert catalog.entry("dadox") is None  # other code: the games are read again
     catalog.catalog_file().write_text("{not json")
     monkeypatch.setattr(catalog, "_read", None)
-    assert catalog.entry("pig") is None
+    assert catalog.entry("dadox") is None
 
 
 def test_an_unknown_game_is_refused_with_the_registrys_words():
