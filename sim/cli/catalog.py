@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sim.cli.common import work
 from sim.core.errors import DicesimError
-from sim.core.paths import cache_root
+from sim.core.paths import cache_root, save_note
 from sim.games import GAMES, declared_options, get_game
 from sim.jit.codehash import PROJECT_ROOT, code_hash, code_stamp
 
@@ -91,13 +90,7 @@ def remember(game: str, e: Entry) -> None:
         return
     data["games"][game] = asdict(e)
     f = catalog_file()
-    try:
-        f.parent.mkdir(parents=True, exist_ok=True)
-        tmp = f.with_name(f".{f.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
-        tmp.replace(f)
-    except OSError:
-        pass
+    save_note(f, data)
 
 
 def known(game: str) -> Entry | None:

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from sim.core.paths import numba_dir
+from sim.core.paths import numba_dir, save_note
 
 QUIET_ENV = "DICESIM_QUIET"
 PLAIN_EVERY_S = 20.0
@@ -138,13 +138,7 @@ def remember(game: str, seconds: float) -> None:
     except (OSError, ValueError):
         data = {}
     data[_key(game)] = round(seconds, 1)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
-        tmp.replace(path)
-    except OSError:
-        pass
+    save_note(path, data)
 
 
 def more(left: float | None) -> str:
