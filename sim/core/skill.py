@@ -18,7 +18,7 @@ The model (the jitted half lives in ``policies.skill``; every game uses the same
   that is already random stays random at every level.
 - Würfel Dungeon (and any later game) takes the same section: ``skill: Skill`` in its config model,
   ``freeze_skill`` appended to a frozen array, ``policies.skill``'s lapse/softmax at its dispatch
-  points on a ``SKILL_STREAM`` stream, and a ``sim.report.skill.SETUPS`` entry for its chart.
+  points on a ``SKILL_STREAM`` stream, and a ``SkillChart`` (its ``Game.skill_chart``) for the report.
 - Named levels: novice 0.25 (ε 56 %, τ 3u), casual 0.5 (ε 25 %, τ u), skilled 0.75 (ε 6 %, τ u/3),
   expert 1.0 (the policy itself).
 
@@ -39,6 +39,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -60,6 +61,23 @@ def parse_level(v: Any) -> Any:
     if isinstance(v, int) and not isinstance(v, bool):
         return float(v)
     return v
+
+
+@dataclass(frozen=True)
+class SkillChart:
+    """What the balance report's skill chart plays for a game (``sim.report.skill``): each series is a policy
+    (with game options) whose player, seat 0, plays at every level of the ladder against full-strength opponents.
+
+    ``player_values`` turns a per-run table into the player's value per run: the score when ``measure`` is
+    ``"mean_score"``, a 0/1 win when it is ``"win_rate"`` (None: seat 0's ``win`` column, else ``winner == 0``)."""
+
+    series: tuple[tuple[str, str, dict[str, Any]], ...]  # (label, policy, game options)
+    measure: str  # "mean_score" or "win_rate"
+    title: str
+    ylabel: str
+    player_values: Callable[[Any], np.ndarray] | None = None
+    legend: str = "policy"
+    opponents: str | None = "the same policy at full strength"  # in words, for skill.json
 
 
 class Skill(Strict):

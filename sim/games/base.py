@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from sim.core.events import EventLog, Replay, RunLog
+    from sim.core.skill import SkillChart
 
 CAPABILITIES = frozenset({"matchup", "combos", "replay_row"})
 __all__ = ["CAPABILITIES", "Game", "Option", "paired_headline"]
@@ -221,6 +222,8 @@ class Game:
     # Per-run values whose mean is a headline metric (a rate: an indicator), for paired differences on the same
     # runs: metric name -> function of the per-run table (one row per run and seat; rows of a run are averaged).
     per_run: ClassVar[dict[str, Callable[[pd.DataFrame], Any]]] = {}
+    # What the balance report's skill chart plays (``sim.report.skill``): None, no skill chart.
+    skill_chart: ClassVar[SkillChart | None] = None
     key_chart: ClassVar[str] = ""  # file name of the chart the dashboard shows as the game's thumbnail
     chart_notes: ClassVar[dict[str, str]] = {}  # chart file name -> one sentence saying what it shows
     # Folded groups of the full metric table: (title, regex with named groups ``row`` and optional ``col``).

@@ -78,12 +78,18 @@ def _estimates_file():
     return numba_dir() / "compile-seconds.json"
 
 
-def _key(game: str) -> str:
-    if game != "dungeon":  # the one tiered game (``sim.jit.tier``): importing the tier decides it, so only then
-        return game
-    from sim.jit.tier import compile_key
+_KEYS: dict[str, Callable[[str], str]] = {}  # game -> its record key, for a game with compile tiers (``sim.jit.tier``)
 
-    return compile_key(game)
+
+def keyed_by(game: str, key: Callable[[str], str]) -> None:
+    """Record ``game``'s compile times under ``key(game)`` (the tier module registers its game when imported, so
+    the tier is decided only in a process that loads that game's kernels)."""
+    _KEYS[game] = key
+
+
+def _key(game: str) -> str:
+    key = _KEYS.get(game)
+    return game if key is None else key(game)
 
 
 def _records() -> dict[str, float]:
@@ -124,10 +130,11 @@ def estimate(game: str, default_s: float | None = None) -> float:
 
 
 def _declared_estimate(game: str) -> float | None:
-    """``Game.compile_estimate_s`` of a game this process has imported (never imports one: that costs seconds)."""
-    from sim.games import GAMES
-
-    module = sys.modules.get(GAMES.get(game, ""))
+    """``Game.compile_estimate_s`` of a game this process has imported, looked up in ``sys.modules``: importing a
+    game costs seconds, and importing the registry here would put every game's module into each kernel's cache key
+    (``sim.jit.codehash`` follows imports, and the kernels import this module through ``sim.jit.tier``)."""
+    registry = getattr(sys.modules.get("sim.games"), "GAMES", {})
+    module = sys.modules.get(registry.get(game, ""))
     return getattr(getattr(module, "GAME", None), "compile_estimate_s", None)
 
 

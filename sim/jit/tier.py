@@ -32,6 +32,7 @@ from pathlib import Path
 from sim.core.config import DicesimError
 from sim.core.paths import numba_dir
 from sim.jit.codehash import closure, module_file, source_key
+from sim.jit.progress import DEFAULT_ESTIMATE_S, keyed_by, machine_factor, recorded, say
 
 ENV = "DICESIM_TIER"
 BACKGROUND_ENV = "DICESIM_BACKGROUND_COMPILE"
@@ -181,8 +182,6 @@ def after_command() -> None:
         return
     log = compile_full_in_background()
     if log is not None:
-        from sim.jit.progress import say
-
         say("note: the Würfel Dungeon ran on its quick kernels this time (same numbers, about 2/3 of the speed); "
             "its optimised kernels now compile in the background at low priority "
             f"(about {full_compile_minutes()} min of CPU, once), and later runs use them (log: {log})")
@@ -192,8 +191,6 @@ def full_compile_minutes() -> int:
     """The full tier's compile time on this machine, in minutes: its own record if it compiled here before, else
     the built-in figure scaled by how this machine's compiles compared with theirs (``progress.machine_factor``: a
     slow machine is slow at all of them; a fixed "4 min" read as 8 on a busy laptop)."""
-    from sim.jit.progress import DEFAULT_ESTIMATE_S, machine_factor, recorded
-
     seconds = recorded(TIERED_GAME) or DEFAULT_ESTIMATE_S[TIERED_GAME] * machine_factor()
     return max(1, round(seconds / 60))
 
@@ -208,3 +205,6 @@ def state() -> dict:
         except (OSError, ValueError):
             pass
     return {"game": TIERED_GAME, "tier": current(), "full_cached": full_marker().exists(), "full_compiling": compiling}
+
+
+keyed_by(TIERED_GAME, compile_key)  # its compile times are kept per tier ("dungeon-quick" for the quick one)

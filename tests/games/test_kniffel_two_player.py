@@ -16,7 +16,7 @@ import numpy as np
 
 from sim.core.batch import run_batch
 from sim.games import get_game
-from sim.games.kniffel.game import policy_label
+from sim.games.kniffel.labels import policy_label
 
 GAME = get_game("kniffel")
 CFG = GAME.load()

@@ -17,6 +17,7 @@ from sim.core.cache import load_table, save_table, table_path
 from sim.core.config import DicesimError, config_hash, sections_hash
 from sim.core.events import RunLog, Section
 from sim.core.schema import Column, columns_of
+from sim.core.skill import SkillChart
 from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
@@ -73,6 +74,9 @@ class Dadox(Game):
     primary_metric = "win"
     headline = {"win_rate_seat_0": "the first seat wins", "draw_rate": "draws",
                 "game_length_turns": "turns per game"}
+    skill_chart = SkillChart(tuple((p, p, {"players": 2, "opponent": p}) for p in ("threshold", "optimal-turn")),
+                             "win_rate", "Dadox: win rate by skill against the full-strength policy (player moves "
+                             "first)", "player's win rate")
     key_chart = "win_rate_by_seat.png"
     chart_notes = {"win_rate_by_seat.png": "Share of games each seat wins (95 % intervals) against the fair share.",
                    "game_length.png": "How many turns a game lasts (all seats counted).",

@@ -20,6 +20,7 @@ from sim.core import atomic, stats
 from sim.core.config import DicesimError
 from sim.core.events import Replay, RunLog, Section
 from sim.core.schema import Column
+from sim.core.skill import SkillChart
 from sim.games.base import Game
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
@@ -49,6 +50,10 @@ class Dungeon(Game):
     headline = {"win_rate": "wins", "mean_rooms_cleared": "rooms cleared", "mean_score": "mean score"}
     per_run = {"win_rate": lambda t: t["win"], "mean_rooms_cleared": lambda t: t["rooms_cleared"],
                "mean_score": lambda t: t["score"]}
+    skill_chart = SkillChart(tuple((d.capitalize(), "vorschlag", {"difficulty": d}) for d in DIFFICULTIES), "win_rate",
+                             "Würfel Dungeon: win rate by skill (vorschlag), per difficulty",
+                             "win rate (all rooms cleared)", player_values=lambda t: t["win"].to_numpy(np.float64),
+                             legend="difficulty", opponents="none (played alone)")
     key_chart = "dungeon_survival.png"
     chart_notes = {
         "dungeon_survival.png": "Share of runs still alive entering each room (95 % bands): where runs die.",

@@ -23,6 +23,7 @@ from policies.dungeon24.bots import POLICIES
 from sim.core import atomic, stats
 from sim.core.config import DicesimError, config_hash
 from sim.core.events import RunLog, Section
+from sim.core.skill import SkillChart
 from sim.games.base import Game
 from sim.games.dungeon24 import play
 from sim.games.dungeon24 import rules as R
@@ -63,6 +64,9 @@ class Dungeon24Game(Game):
     headline = {"win_rate": "wins", "draw_rate": "draws", "first_attacker_win_rate": "the first attacker wins"}
     per_run = {"win_rate": lambda t: t["winner"] == 0, "draw_rate": lambda t: t["winner"] < 0,
                "first_attacker_win_rate": lambda t: t["winner"] == t["first_attacker"]}
+    skill_chart = SkillChart(tuple((p, p, {"opponent": p}) for p in ("greedy", "heuristic")), "win_rate",
+                             "Dungeon24: win rate by skill against the full-strength policy",
+                             "player's win rate (draws lose)")
     key_chart = "matchup.png"
     chart_notes = {"dungeon24_game_length.png": "How many turns a game lasts (both players).",
                    "matchup.png": "Win rate of each people (rows) against each people (columns), seats swapped."}

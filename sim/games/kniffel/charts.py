@@ -13,7 +13,7 @@ import pandas as pd  # noqa: E402
 
 from sim.core import atomic
 from sim.games.kniffel import rules as R  # noqa: E402
-from sim.games.kniffel.game import policy_label  # noqa: E402
+from sim.games.kniffel.labels import policy_label  # noqa: E402
 from sim.report import charts  # noqa: E402
 
 

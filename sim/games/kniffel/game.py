@@ -14,23 +14,21 @@ from sim.core.config import DicesimError, config_hash
 from sim.core.dice import dice_of, multisets
 from sim.core.events import RunLog, Section
 from sim.core.schema import CATEGORY, Column, columns_of
-from sim.core.skill import rules_hash
+from sim.core.skill import SkillChart, rules_hash
 from sim.games.base import Game
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
+from sim.games.kniffel.labels import policy_label
 from sim.games.kniffel.options import OPTIONS
 from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, play_sheets, replay_sheet
-from sim.games.kniffel.replay import EVENTS
-from sim.games.kniffel.solve import new_scratch, state_levels, tables, widget
+from sim.games.kniffel.replay import EVENTS, render, result
+from sim.games.kniffel.solve import state_levels, tables
 from sim.games.kniffel.table import solved_table
 
 if TYPE_CHECKING:
     import pandas as pd
 
 T5 = multisets(5)
-# what each policy maximises, for chart legends and reports: optimal is exact for the expected score of one sheet,
-# not for the chance to beat an opponent
-POLICY_LABELS = {"optimal": "optimal (maximum expected score)"}
 # pairings of the two-player results in the balance report (seat 1, seat 2)
 TWO_PLAYER_PAIRINGS = (("optimal", "optimal"), ("optimal", "greedy"), ("greedy", "optimal"), ("greedy", "greedy"))
 
@@ -65,6 +63,9 @@ class Kniffel(Game):
     headline = {"mean_score": "scores", "upper_bonus_rate": "upper bonus", "kniffel_rate": "at least one Kniffel"}
     per_run = {"mean_score": lambda t: t["score"], "upper_bonus_rate": lambda t: t["upper_bonus"] > 0,
                "kniffel_rate": lambda t: t["kniffels"] > 0}
+    skill_chart = SkillChart(tuple((p, p, {"players": 1}) for p in ("greedy", "optimal")), "mean_score",
+                             "Kniffel: mean score by skill", "mean final score",
+                             player_values=lambda t: t["score"].to_numpy(np.float64), opponents=None)
     key_chart = "score_distribution.png"
     chart_notes = {"score_distribution.png": "How final scores spread per policy (share of games per point).",
                    "category_heatmap.png": "Which box each policy fills in which turn: late boxes are the hard ones."}
@@ -171,7 +172,7 @@ class Kniffel(Game):
         """Two-player games (the seed is a game for two): per pairing of seat policies, the win rate of each seat,
         the tie rate, the seat advantage (seat 1 wins minus seat 2 wins, per game, with its interval) and the mean
         scores. Seats play independent sheets, so a mirror pairing shows what chance alone decides."""
-        from sim.core.experiment import run_plan
+        from sim.core.experiment import run_plan  # heavy library (pandas): `dicesim solve` never needs it
 
         opts = self.check_options({"players": 2})
         exp = run_plan(self, cfg, [(",".join(seats), list(seats)) for seats in pairings], n, seed, opts,
@@ -194,8 +195,8 @@ class Kniffel(Game):
 
     def balance_extras(self, cfg: KniffelConfig, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
         """The seed's two-player game beside the solitaire scores: win rates, seat advantage, ties."""
-        from sim.games.kniffel.charts import two_player_chart
-        from sim.report.skill import balance_skill
+        from sim.games.kniffel.charts import two_player_chart  # heavy library (matplotlib): only for the report
+        from sim.report.skill import balance_skill  # heavy library (pandas)
 
         result = self.two_player(cfg, n, seed)
         atomic.write_json(Path(out) / "two_player.json", result, indent=2)
@@ -206,7 +207,7 @@ class Kniffel(Game):
     def charts(
         self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: KniffelConfig
     ) -> list[Path]:
-        from sim.games.kniffel.charts import category_heatmap, score_distribution
+        from sim.games.kniffel.charts import category_heatmap, score_distribution  # heavy library (matplotlib)
 
         return [score_distribution(tables, out_dir), category_heatmap(tables, out_dir)]
 
@@ -228,14 +229,10 @@ class Kniffel(Game):
                          "upper_bonus": int(scored[:, 10].sum()), "kniffel_bonus": int(scored[:, 11].sum())})
         facts: dict[str, Any] = {"players": len(policies)}
         if len(policies) > 1:  # who won, as the table's win / tie columns count it
-            from sim.games.kniffel.replay import result
-
             facts.update(result([r["score"] for r in rows], list(policies)))
         return RunLog(sections, facts, rows)
 
     def render_replay(self, replay, cfg, options) -> str:
-        from sim.games.kniffel.replay import render
-
         rp = freeze(cfg)
         T, sc, kn = tables(rp)
         out = []
@@ -277,11 +274,6 @@ class Kniffel(Game):
         }
 
 
-def policy_label(policy: str) -> str:
-    """A policy's name for readers: ``optimal`` says that it maximises the expected score."""
-    return POLICY_LABELS.get(policy, policy)
-
-
 def seat_labels(policies: list[str], count: int) -> pd.Categorical:
     """The ``policy`` column of ``count`` runs x seats as a categorical (seat order within a run)."""
     names = list(dict.fromkeys(policies))
@@ -291,15 +283,6 @@ def seat_labels(policies: list[str], count: int) -> pd.Categorical:
     return pd.Categorical.from_codes(np.tile(codes, count), names)
 
 
-def keep_values(key: int, E: np.ndarray, rp: np.record, T, sc, kn) -> np.ndarray:
-    """Expected final points from here for every keep, per reroll (rows), for replay's "why"."""
-    levels = max(1, int(rp.turn_rolls) - 1)
-    kv = np.zeros((levels, len(T5.counts)))
-    nr = len(T5.rolls)
-    widget(key, E, T, rp, sc, kn, new_scratch(), np.empty((levels, nr), np.int16), np.empty(nr, np.int8), True, kv)
-    return kv
-
-
-__all__ = ["GAME", "Kniffel", "keep_values", "EV_KEEP", "EV_ROLL", "EV_SCORE", "GREEDY", "dice_of", "COLUMNS"]
+__all__ = ["GAME", "Kniffel", "EV_KEEP", "EV_ROLL", "EV_SCORE", "GREEDY", "dice_of", "COLUMNS"]
 
 GAME = Kniffel()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from policies.kniffel.bots import GREEDY, OPTIMAL, best_box
 from sim.core.dice import dice_of, multisets
 from sim.core.events import EventKind, EventLog
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE
+from sim.games.kniffel.solve import new_scratch, widget
 
 T5 = multisets(5)
 
@@ -17,6 +19,15 @@ EVENTS = EventLog((
     EventKind(EV_KEEP, "hold", ("turn", "level", "dice:5", "held_mask", "held", "_", "_")),
     EventKind(EV_SCORE, "score", ("turn", "level", "dice:5", "box", "points", "upper_bonus", "kniffel_bonus")),
 ))
+
+
+def keep_values(key: int, E: np.ndarray, rp: np.record, T, sc, kn) -> np.ndarray:
+    """Expected final points from here for every keep, per reroll (rows), for replay's "why"."""
+    levels = max(1, int(rp.turn_rolls) - 1)
+    kv = np.zeros((levels, len(T5.counts)))
+    nr = len(T5.rolls)
+    widget(key, E, T, rp, sc, kn, new_scratch(), np.empty((levels, nr), np.int16), np.empty(nr, np.int8), True, kv)
+    return kv
 
 
 def _dice(ev: dict) -> str:
@@ -29,8 +40,6 @@ def _held(ev: dict) -> str:
 
 
 def _why(policy_id: int, key: int, ev: dict, kv, rp, sc) -> str:
-    from policies.kniffel.bots import GREEDY, OPTIMAL, best_box
-
     dice = np.array(ev["dice"], dtype=np.int64)
     counts = np.bincount(dice - 1, minlength=6).astype(np.int64)
     if policy_id == OPTIMAL and kv is not None:
@@ -58,9 +67,6 @@ def render(events: list[dict], policy: str, seat: int, seats: int, pid: int, E, 
     the line says "stops rolling" when the box is scored next, or which roll it passes when the player then holds
     fewer dice (random play, a seat below full skill, or an optimal tie).
     """
-    from policies.kniffel.bots import OPTIMAL
-    from sim.games.kniffel.game import keep_values
-
     lines = [f"Kniffel · seat {seat + 1} of {seats} · policy {policy}"]
     key = 0
     total = 0

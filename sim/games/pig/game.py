@@ -21,7 +21,7 @@ from sim.games.pig import play as P
 from sim.games.pig import rules as R
 from sim.games.pig.config import PigConfig, freeze, freeze_policies
 from sim.games.pig.options import OBJECTIVES, OPTIONS
-from sim.games.pig.replay import EVENTS
+from sim.games.pig.replay import EVENTS, render
 from sim.games.pig.solve import hold_thresholds, solve_turn, solve_win, win_hold
 from sim.jit.codehash import code_version
 from sim.jit.progress import compile_seconds
@@ -204,7 +204,7 @@ class Pig(Game):
     def charts(
         self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: PigConfig
     ) -> list[Path]:
-        from sim.games.pig.charts import game_length, hold_totals, win_rate_by_seat
+        from sim.games.pig.charts import game_length, hold_totals, win_rate_by_seat  # heavy library (matplotlib)
 
         paths = [win_rate_by_seat(tables, out_dir), game_length(tables, out_dir)]
         if cfg.goal.target <= cfg.solver.max_win_goal:
@@ -228,8 +228,6 @@ class Pig(Game):
         return RunLog([Section(log, limit=REPLAY_ROWS)], facts, rows)
 
     def render_replay(self, replay, cfg, options) -> str:
-        from sim.games.pig.replay import render
-
         return render(replay)
 
     def describe(self, cfg, options) -> dict[str, Any]:
