@@ -68,6 +68,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "kniffel", "--policy", "greedy,nope", "--players", "2"], "unknown policy 'nope'"),
     (["compare", "dadox", "--policies", "greedy,nope"], "unknown policy 'nope' for dadox"),
     (["play", "dungeon", "--n", "-3"], "--n"),
+    (["play", "dungeon", "--policy", "greedyy"], "unknown policy 'greedyy' for dungeon"),
+    (["play", "dungeon", "--policy", "nope@heilkraeuter"], "unknown policy 'nope' for dungeon"),
     (["play", "chess", "--policy", "greedy"], "unknown game 'chess'"),
     (["play", "kniffel", "--policy", "greedy", "--difficulty", "leicht"], "--difficulty does not apply to kniffel"),
     (["play", "dungeon", "--policy", "greedy", "--difficulty", "hart"], "--difficulty must be one of"),
@@ -109,6 +111,10 @@ def test_what_the_catalog_refuses_the_game_refuses_in_the_same_words(learned, ga
             light = _refusal(lambda v=value: catalog.accept(game, {}, v))
             assert light == _refusal(lambda v=value: g.seat_policies(v, opts)) == f"unknown policy 'nope' for {game} " \
                 f"(choose from {', '.join(g.policies)})"
+        if e.policy_variant:  # name@variant: the catalog checks the name, the game the variant
+            bad = f"nope{e.policy_variant}x"
+            assert _refusal(lambda: catalog.accept(game, {}, bad)) == _refusal(lambda: g.check_policy(bad))
+            catalog.accept(game, {}, f"{good}{e.policy_variant}x")
     assert e.declared_options
     assert _refusal(lambda: catalog.accept(game, {"nosuch": 1})) == _refusal(lambda: g.check_options({"nosuch": 1}))
     for spec in declared_options(game):

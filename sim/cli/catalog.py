@@ -33,7 +33,7 @@ from sim.jit.codehash import PROJECT_ROOT, code_hash, code_stamp
 if TYPE_CHECKING:
     from sim.core.config import Strict
 
-FORMAT = 1  # bump when an entry's fields change
+FORMAT = 2  # bump when an entry's fields change
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,7 @@ class Entry:
     config: str | None  # "module:name" of the config model; None: the game loads its config in its own way
     capabilities: tuple[str, ...]
     declared_options: bool  # its options are exactly those its options.py declares
+    policy_variant: str | None = None  # ``Game.policy_variant``: what follows it is the game's to check
 
 
 def catalog_file() -> Path:
@@ -78,7 +79,8 @@ def entry(game: str) -> Entry | None:
         return None
     try:
         return Entry(policies=None if raw["policies"] is None else tuple(raw["policies"]), config=raw["config"],
-                     capabilities=tuple(raw["capabilities"]), declared_options=bool(raw["declared_options"]))
+                     capabilities=tuple(raw["capabilities"]), declared_options=bool(raw["declared_options"]),
+                     policy_variant=raw.get("policy_variant"))
     except (KeyError, TypeError):
         return None
 
@@ -117,10 +119,11 @@ def _check_options(game: str, options: dict[str, Any]) -> None:
             specs[name].check(value)
 
 
-def _check_policies(game: str, policies: tuple[str, ...], policy: str) -> None:
-    """``Game.check_policy`` on each name of a ``--policy`` (or ``--policies``) value; an empty value is the game's
-    to refuse, in the words of the command."""
+def _check_policies(game: str, policies: tuple[str, ...], policy: str, variant: str | None = None) -> None:
+    """``Game.check_policy`` on each name of a ``--policy`` (or ``--policies``) value, the part before the game's
+    variant mark; an empty value is the game's to refuse, in the words of the command."""
     for p in (p.strip() for p in policy.split(",")):
+        p = p.split(variant, 1)[0] if variant else p
         if p and p not in policies:
             raise DicesimError(f"unknown policy {p!r} for {game} (choose from {', '.join(policies)})")
 
@@ -136,7 +139,7 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
     if e.declared_options:
         _check_options(game, options or {})
     if policy is not None and e.policies is not None:
-        _check_policies(game, e.policies, policy)
+        _check_policies(game, e.policies, policy, e.policy_variant)
     if (config is not None or sets) and e.config is not None:
         return work("rules").checked(e.config, game, config, sets), None  # pydantic and the model: only now
     return config, sets

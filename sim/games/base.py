@@ -69,6 +69,9 @@ class Game:
     title: ClassVar[str]
     Config: ClassVar[type[Strict]]
     policies: ClassVar[tuple[str, ...]]
+    # a mark after which a policy name carries a variant the game reads itself (the Würfel Dungeon's
+    # ``vorschlag@heilkraeuter``): only the part before it must be one of ``policies``
+    policy_variant: ClassVar[str | None] = None
     report_policies: ClassVar[tuple[str, ...]]
     options: ClassVar[dict[str, Any]] = {}  # defaults by name, derived from option_specs
     option_specs: ClassVar[tuple[Option, ...]] = ()
@@ -140,6 +143,8 @@ class Game:
         return [names[i % len(names)] for i in range(k)]
 
     def check_policy(self, policy: str) -> None:
+        if self.policy_variant:
+            policy = policy.split(self.policy_variant, 1)[0]
         if policy not in self.policies:
             raise DicesimError(f"unknown policy {policy!r} for {self.name} (choose from {', '.join(self.policies)})")
 

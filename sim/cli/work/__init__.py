@@ -27,7 +27,8 @@ def learn(game: str) -> Game:
             policies=tuple(g.policies) if kind.check_policy is Game.check_policy else None,
             config=f"{g.Config.__module__}:{g.Config.__qualname__}" if kind.load is Game.load else None,
             capabilities=tuple(sorted(g.capabilities)),
-            declared_options=tuple(g.option_specs) == tuple(declared_options(game) or ())))
+            declared_options=tuple(g.option_specs) == tuple(declared_options(game) or ()),
+            policy_variant=g.policy_variant))
     return g
 
 

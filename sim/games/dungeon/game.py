@@ -43,6 +43,7 @@ class Dungeon(Game):
     title = "Würfel Dungeon"
     Config = DungeonConfig
     policies = tuple(POLICIES)
+    policy_variant = "@"  # name@loadout: the run starts with that loadout (``with_loadout``)
     report_policies = ("vorschlag", "greedy", "expectimax", "random")
     option_specs = OPTIONS
     capabilities = frozenset({"combos", "replay_row"})
@@ -70,9 +71,6 @@ class Dungeon(Game):
         ("per combo", r"^combos_(?P<row>.+)$"),
         ("per path card", r"^path_(?P<row>.+)$"),
     )
-
-    def check_policy(self, policy: str) -> None:
-        super().check_policy(policy.split("@", 1)[0])
 
     def prepare(self, cfg: DungeonConfig, policies: list[str], options: dict[str, Any]) -> None:
         for p in policies:
