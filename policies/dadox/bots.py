@@ -49,10 +49,7 @@ THRESHOLD, GREEDY, OPTIMAL_TURN, OPTIMAL_WIN, RANDOM, LEADER_WIN = (POLICIES[p] 
 WIN_POLICIES = ("optimal-win", "leader-win")  # the policies that read the two-player solution
 NO_LIMIT = np.int64(1 << 60)  # best_by_q's points limit where none applies (int64, not a literal: one compile)
 
-# policy parameters (indices into pp, see sim.games.dadox.config.freeze_policies)
-PP_THRESHOLD = 0  # six values, by dice to throw next
-PP_GREEDY_BANK = 6
-PP_RANDOM_BANK = 7
+# the policy parameters: the record ``pp`` (``sim.games.dadox.config.POLICY_PARAMS``), read by config path
 
 
 class Solved(NamedTuple):
@@ -115,23 +112,23 @@ def endgame_limit(o0, no, t, me, opened, opt, rp):
     only with a selection that obliges a throw (the fewest points that may be banked, banked unless
     busting costs less than an overshoot; the fewest points, thrown on, where none may be banked).
     """
-    need = rp[R.RP_TARGET] - me - t
+    need = rp.goal_target - me - t
     big = 1 << 60
     if opt[o0, OPT_PTS] < need:  # options are sorted by points: none reaches the target
         return -1, big
     for i in range(no):
         o = o0 + i
         pts = opt[o, OPT_PTS]
-        hit = pts == need if rp[R.RP_EXACT] == 1 else pts >= need
+        hit = pts == need if rp.goal_exact == 1 else pts >= need
         if hit and R.may_bank(opened, t + pts, opt[o, OPT_LOCK] != R.LOCK_FREE, rp):
             return i * 2 + 1, big
-    if rp[R.RP_EXACT] == 0:
+    if rp.goal_exact == 0:
         return -1, big
     if opt[o0 + no - 1, OPT_PTS] < need:
         return -1, need - 1
     # no option fits below the target and none that hits it may be banked: the fewest points, banked
     # (an overshoot) where that is allowed, unless busting costs less than an overshoot
-    cheap_bust = rp[R.RP_PENALTY] == R.PENALTY_LOSE and rp[R.RP_OVERSHOOT] == R.OVERSHOOT_SUBTRACT
+    cheap_bust = rp.bust_penalty == R.PENALTY_LOSE and rp.goal_overshoot == R.OVERSHOOT_SUBTRACT
     if not cheap_bust:
         best = -1
         for i in range(no):  # sorted by points, then fewer dice: the first of the fewest points
@@ -151,6 +148,22 @@ def endgame_limit(o0, no, t, me, opened, opt, rp):
 # --- the policies ---------------------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def bank_threshold(nd: int, pp: np.record) -> float:
+    """``policies.threshold[nd - 1]``: the threshold policy's bank total with ``nd`` dice to throw next."""
+    if nd == 1:
+        return pp.policies_threshold_1
+    if nd == 2:
+        return pp.policies_threshold_2
+    if nd == 3:
+        return pp.policies_threshold_3
+    if nd == 4:
+        return pp.policies_threshold_4
+    if nd == 5:
+        return pp.policies_threshold_5
+    return pp.policies_threshold_6
+
+
 @njit(cache=True)
 def threshold(o0, no, t, n, opened, limit, opt, rp, pp):
     """The most points within ``limit``; bank at the threshold for the dice left."""
@@ -160,7 +173,7 @@ def threshold(o0, no, t, n, opened, limit, opt, rp, pp):
     o = o0 + i
     tt = t + opt[o, OPT_PTS]
     nd = next_dice(n, opt[o, OPT_USED])
-    bank = R.may_bank(opened, tt, opt[o, OPT_LOCK] != R.LOCK_FREE, rp) and tt >= pp[PP_THRESHOLD + nd - 1]
+    bank = R.may_bank(opened, tt, opt[o, OPT_LOCK] != R.LOCK_FREE, rp) and tt >= bank_threshold(nd, pp)
     return i * 2 + (1 if bank else 0)
 
 
@@ -176,7 +189,7 @@ def greedy(o0, no, t, n, opened, limit, opt, rp, pp):
             best = i
     o = o0 + best
     tt = t + opt[o, OPT_PTS]
-    bank = R.may_bank(opened, tt, opt[o, OPT_LOCK] != R.LOCK_FREE, rp) and tt >= pp[PP_GREEDY_BANK]
+    bank = R.may_bank(opened, tt, opt[o, OPT_LOCK] != R.LOCK_FREE, rp) and tt >= pp.policies_greedy_bank_at
     return best * 2 + (1 if bank else 0)
 
 
@@ -186,7 +199,7 @@ def random_choice(o0, no, t, opened, opt, rp, pp, sd):
     sd, i = next_below(sd, no)
     o = o0 + i
     sd, u = next_float(sd)
-    bank = R.may_bank(opened, t + opt[o, OPT_PTS], opt[o, OPT_LOCK] != R.LOCK_FREE, rp) and u < pp[PP_RANDOM_BANK]
+    bank = R.may_bank(opened, t + opt[o, OPT_PTS], opt[o, OPT_LOCK] != R.LOCK_FREE, rp) and u < pp.policies_random_bank
     return i * 2 + (1 if bank else 0), sd
 
 
@@ -195,8 +208,8 @@ def best_by_q(o0, no, t, n, limit, opt, q, thr, bank_ok, bank_val, cap, rp):
     """The option with the best Q within ``limit`` (ties: more points), banked where banking is no
     worse than throwing on. ``q``/``thr`` are a solved turn; banking at the capped turn total ``tc``
     is worth ``bank_val[tc]`` and allowed where ``bank_ok[tc]``."""
-    unit = rp[R.RP_UNIT]
-    later = rp[R.RP_LATER_15]
+    unit = rp.unit
+    later = rp.turn_later_throws_need_1_or_5
     best = -np.inf
     bi = -1
     for i in range(no):
@@ -227,7 +240,7 @@ def optimal_turn(o0, no, t, n, opened, limit, opt, rp, sol):
 @njit(cache=True)
 def win_state(score, opened, sol, rp):
     """The solver's state of a player (scores below the floor count as the floor)."""
-    u = max(score // rp[R.RP_UNIT], sol.lo)
+    u = max(score // rp.unit, sol.lo)
     k = sol.index[1 if opened else 0, u - sol.lo]
     return k if k >= 0 else sol.index[1, u - sol.lo]
 
@@ -240,7 +253,7 @@ def best_by_plan(o0, no, t, n, opt, a, b, sol, rp):
     Q of (turn total ``tc``, ``nd`` dice, lock) is the throw value, or for a free lock the bank value
     ``1 - V[b, bank_to]`` where banking is allowed and not worse (as ``solve.q_row``).
     """
-    unit = rp[R.RP_UNIT]
+    unit = rp.unit
     cols = sol.plan_cols
     rows = sol.plan_rows[a]
     c = sol.cap[a]
@@ -284,8 +297,8 @@ def optimal_win(o0, no, t, n, me, opened, opp, opp_opened, opt, tb, rp, sol, scr
         if d >= 0:
             return d
     if scr.key[0] != a or scr.key[1] != b:
-        later = rp[R.RP_LATER_15]
-        need_hi = 1 if (later or rp[R.RP_CONFIRM]) else 0
+        later = rp.turn_later_throws_need_1_or_5
+        need_hi = 1 if (later or rp.turn_confirm) else 0
         sv, sa = tail_scratch(tb)  # here, not in ``Scratch``: every array there costs each decision a reference count
         pair_turn(
             a, b, sol.V, sol.bank_to, sol.bust_to, sol.cap, tb, later, later, need_hi, scr.thr, scr.q,

@@ -7,7 +7,8 @@ value of each (the end of the game as the policy plays it: ``endgame_limit``'s f
 options stay within its points limit). The plain heuristics and the two-player solutions
 (``optimal-win``, ``leader-win``: their values are win chances, not points) make their own move.
 
-The value unit of the temperature is ``UNIT`` points; the levels sit at ``pp[PP_SKILL + SK_*]``.
+The value unit of the temperature is ``UNIT`` points; the levels are the policy record's
+``pp.skill_level_ppm`` and ``pp.skill_opponents_ppm`` (``policies.skill.record_level``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from numba import njit
 
 from policies.dadox.bots import (
     OPTIMAL_TURN,
-    PP_RANDOM_BANK,
     decide,
     decide_solved,
     endgame_limit,
@@ -28,7 +28,6 @@ from policies.skill import lapses, soft_binary, softmax_pick, temperature
 from sim.games.dadox import rules as R
 from sim.games.dadox.tables import NL, OPT_LOCK, OPT_PTS, OPT_USED, QW
 
-PP_SKILL = PP_RANDOM_BANK + 1  # the skill levels follow the policy parameters in ``pp``
 UNIT = 20.0  # points: Dadox's value unit of the softmax temperature (about a twentieth of optimal-turn's 366 a turn)
 
 
@@ -43,8 +42,8 @@ def soft_turn(lv, o0, no, t, n, me, opened, opt, rp, sol, s):
     thr = sol.turn_thr[k]
     bank_ok = sol.turn_bank_ok[k]
     cap = sol.turn_cap
-    unit = rp[R.RP_UNIT]
-    later = rp[R.RP_LATER_15]
+    unit = rp.unit
+    later = rp.turn_later_throws_need_1_or_5
     tau = temperature(lv, UNIT)
     vals = np.empty(no)
     idx = np.empty(no, np.int64)

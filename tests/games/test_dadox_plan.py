@@ -37,7 +37,7 @@ def play(cfg, policies, solved, n, seed):
     turns = np.zeros(n, np.int64)
     winners = np.zeros(n, np.int64)
     stat = np.zeros((n, len(policies), P.N_STAT), np.int64)
-    P.play_games(seed, 0, n, pids, len(set(policies)) > 1, rp, freeze_policies(cfg), build_tables(rp), solved,
+    P.play_games(seed, 0, n, pids, len(set(policies)) > 1, rp.base, freeze_policies(cfg).base, build_tables(rp), solved,
                  turns, winners, stat)
     return turns, winners, stat
 

@@ -10,11 +10,14 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import njit
 
+from policies.dadox.bots import bank_threshold
 from sim.core.config import CONFIG_DIR, ConfigError, load_config
 from sim.core.dice import dice_of, index_of_dice
+from sim.core.record import RuleRecord
 from sim.games.dadox import rules as R
-from sim.games.dadox.config import DadoxConfig, freeze
+from sim.games.dadox.config import RULES, DadoxConfig, Scoring, freeze, freeze_policies
 from sim.games.dadox.tables import (
     N_TABS,
     OPT_LOCK,
@@ -37,11 +40,12 @@ PRESETS = ("default", "lenient", "classic", "farkle-minimal", "house")
 FREE, CONFIRM, THROW = R.LOCK_FREE, R.LOCK_CONFIRM, R.LOCK_THROW
 
 
-def rp_with(**changes) -> np.ndarray:
-    rp = RP.copy()
+def rp_with(**changes) -> np.record:
+    """The default rule record with some fields set (by their record names)."""
+    rec = RP.base.copy()
     for k, v in changes.items():
-        rp[getattr(R, k)] = v
-    return rp
+        rec[k] = v
+    return rec.view(np.recarray)[0]
 
 
 def counts(dice) -> np.ndarray:
@@ -78,18 +82,18 @@ def test_best_grouping_readings():
 
 
 def test_variants():
-    dbl = rp_with(RP_DOUBLING=1)
+    dbl = rp_with(scoring_kind_doubling=1)
     assert score([2, 2, 2, 2], dbl) == 400
     assert score([2, 2, 2, 2, 2], dbl) == 800
     assert score([2, 2, 2, 2, 2, 2], dbl) == 1600
     assert score([1, 1, 1, 1], dbl) == 2000
     assert score([5, 5, 5, 5, 5, 5], dbl) == 4000
-    pairs = rp_with(RP_THREE_PAIRS=750)
+    pairs = rp_with(scoring_three_pairs=750)
     assert score([2, 2, 3, 3, 4, 4], pairs) == 750
     assert score([1, 1, 5, 5, 6, 6], pairs) == 750
     assert score([1, 1, 1, 1, 5, 5], pairs) == 1200  # not three different pairs: singles and a triple
-    assert score([1, 2, 3, 4, 5, 6], rp_with(RP_STREET=1500)) == 1500
-    assert score([1, 2, 3, 4, 5, 6], rp_with(RP_STREET=0)) == -1
+    assert score([1, 2, 3, 4, 5, 6], rp_with(scoring_street=1500)) == 1500
+    assert score([1, 2, 3, 4, 5, 6], rp_with(scoring_street=0)) == -1
 
 
 def test_strong_groups():
@@ -104,12 +108,13 @@ def test_strong_groups():
     for f in range(2, 7):
         assert R.is_strong(counts([f] * 3), first, RP)
         assert not R.is_strong(counts([f] * 3), later, RP)
-        assert not R.is_strong(counts([f] * 3), first, rp_with(RP_CONFIRM_TRIPLES=0))  # the earlier reading
+        # the earlier reading: only three 1s of a first throw must be confirmed
+        assert not R.is_strong(counts([f] * 3), first, rp_with(turn_confirm_first_throw_triples=0))
     assert R.is_strong(counts([5, 5, 5, 5]), first, RP)
-    assert R.is_strong(counts([1, 1, 1]), first, rp_with(RP_CONFIRM_TRIPLES=0))
+    assert R.is_strong(counts([1, 1, 1]), first, rp_with(turn_confirm_first_throw_triples=0))
     assert not R.is_strong(counts([1, 5]), first, RP)
-    assert not R.is_strong(counts([1, 2, 3, 4, 5, 6]), later, rp_with(RP_CONFIRM=0))
-    assert not R.is_strong(counts([3, 3, 3]), first, rp_with(RP_CONFIRM=0))
+    assert not R.is_strong(counts([1, 2, 3, 4, 5, 6]), later, rp_with(turn_confirm=0))
+    assert not R.is_strong(counts([3, 3, 3]), first, rp_with(turn_confirm=0))
 
 
 def options_of(dice, first: bool, rp=RP) -> set[tuple[int, int, int]]:
@@ -121,7 +126,7 @@ def options_of(dice, first: bool, rp=RP) -> set[tuple[int, int, int]]:
     return {(int(r[OPT_PTS]), int(r[OPT_USED]), int(r[OPT_LOCK])) for r in rows}
 
 
-LENIENT = rp_with(RP_CONFIRM_TRIPLES=0, RP_DECLINE_THROW=0)
+LENIENT = rp_with(turn_confirm_first_throw_triples=0, turn_decline_forces_throw=0)
 
 
 def test_first_throw_triples_must_be_confirmed():
@@ -137,7 +142,7 @@ def test_first_throw_triples_must_be_confirmed():
     # aside: hot dice, thrown again
     assert options_of([3, 3, 3, 2, 4, 6], False) == {(300, 3, FREE)}
     assert options_of([3, 3, 3], False) == {(300, 3, THROW)}
-    assert options_of([3, 3, 3], False, rp_with(RP_HOT_THROW=0)) == {(300, 3, FREE)}
+    assert options_of([3, 3, 3], False, rp_with(hot_throw=0)) == {(300, 3, FREE)}
 
 
 def test_hot_dice_are_thrown_again():
@@ -145,10 +150,10 @@ def test_hot_dice_are_thrown_again():
     throwing all six (``turn.hot_dice = "throw"``); ``"optional"`` leaves banking open; a strong group that uses
     every die is confirmed by that throw."""
     assert options_of([1, 5], False) == {(150, 2, THROW), (100, 1, FREE), (50, 1, FREE)}
-    assert options_of([1, 5], False, rp_with(RP_HOT_THROW=0)) == {(150, 2, FREE), (100, 1, FREE), (50, 1, FREE)}
+    assert options_of([1, 5], False, rp_with(hot_throw=0)) == {(150, 2, FREE), (100, 1, FREE), (50, 1, FREE)}
     assert options_of([5], False) == {(50, 1, THROW)}
     assert {(1150, 5, THROW), (1100, 4, FREE)} <= options_of([1, 1, 1, 1, 5], False)
-    assert (1150, 5, FREE) in options_of([1, 1, 1, 1, 5], False, rp_with(RP_HOT_THROW=0))
+    assert (1150, 5, FREE) in options_of([1, 1, 1, 1, 5], False, rp_with(hot_throw=0))
     assert (2000, 6, CONFIRM) in options_of([1, 2, 3, 4, 5, 6], False)  # the street: its confirmation throw
     assert (400, 6, CONFIRM) in options_of([2, 2, 2, 2, 2, 2], False)  # two triples
     assert (1200, 6, CONFIRM) in options_of([1, 1, 1, 2, 2, 2], True)
@@ -180,12 +185,13 @@ def test_bust_and_the_1_or_5_rule():
     assert not R.busts(counts([2, 2, 2, 3]), False, RP)
     assert R.busts(counts([2, 2, 2, 3]), True, RP)  # a triple without a 1 or 5 where one is needed
     assert not R.busts(counts([5, 2]), True, RP)
-    assert not R.busts(counts([2, 2, 3, 3, 4, 4]), False, rp_with(RP_THREE_PAIRS=750))
+    assert not R.busts(counts([2, 2, 3, 3, 4, 4]), False, rp_with(scoring_three_pairs=750))
     # the seed: a throw busts with "keine 1, keine 5 und keinen Pasch", a later one too; a confirmation needs a 1 or 5
     assert not R.needs_1_or_5(False, False, RP) and not R.needs_1_or_5(True, False, RP)
     assert R.needs_1_or_5(False, True, RP)
     assert not R.busts(counts([3, 3, 3]), R.needs_1_or_5(False, False, RP), RP)  # a later 3-3-3 scores 300
-    on = rp_with(RP_LATER_15=1)  # the reading of an earlier rules file: every later throw needs a 1 or 5
+    # the reading of an earlier rules file: every later throw needs a 1 or 5
+    on = rp_with(turn_later_throws_need_1_or_5=1)
     assert R.needs_1_or_5(False, False, on) and not R.needs_1_or_5(True, False, on)
     assert R.busts(counts([3, 3, 3]), R.needs_1_or_5(False, False, on), on)
 
@@ -193,20 +199,20 @@ def test_bust_and_the_1_or_5_rule():
 def test_bank_and_bust_results():
     assert R.bank_result(9500, 500, RP) == (10000, True, False)
     assert R.bank_result(9500, 550, RP) == (9500, False, True)  # overshoot voids the turn
-    assert R.bank_result(9500, 550, rp_with(RP_OVERSHOOT=R.OVERSHOOT_SUBTRACT)) == (8950, False, True)
-    assert R.bank_result(9500, 550, rp_with(RP_EXACT=0)) == (10050, True, False)
+    assert R.bank_result(9500, 550, rp_with(goal_overshoot=R.OVERSHOOT_SUBTRACT)) == (8950, False, True)
+    assert R.bank_result(9500, 550, rp_with(goal_exact=0)) == (10050, True, False)
     assert R.bank_result(300, 400, RP) == (700, False, False)
     assert R.bust_result(300, 400, RP) == -100  # Minusbetrag: scores may go negative
-    assert R.bust_result(300, 400, rp_with(RP_FLOOR_ZERO=1)) == 0
-    assert R.bust_result(300, 400, rp_with(RP_PENALTY=R.PENALTY_LOSE)) == 300
+    assert R.bust_result(300, 400, rp_with(bust_floor_zero=1)) == 0
+    assert R.bust_result(300, 400, rp_with(bust_penalty=R.PENALTY_LOSE)) == 300
     assert R.bust_result(300, 0, RP) == 300  # a bust on the first throw costs nothing
     assert not R.may_bank(True, 500, True, RP)  # confirmation pending
-    opening = rp_with(RP_OPENING=350)
+    opening = rp_with(turn_opening_minimum=350)
     assert not R.may_bank(False, 300, False, opening) and R.may_bank(False, 350, False, opening)
     assert R.may_bank(True, 50, False, opening)
 
 
-def enumerate_bust(n: int, need_1_or_5: bool, rp: np.ndarray) -> Fraction:
+def enumerate_bust(n: int, need_1_or_5: bool, rp: np.record) -> Fraction:
     """Bust chance of n dice by full enumeration of the 6^n ordered throws."""
     busts = sum(R.busts(counts(d), need_1_or_5, rp) for d in itertools.product(range(1, 7), repeat=n))
     return Fraction(int(busts), 6**n)
@@ -227,16 +233,16 @@ def test_bust_probability_by_enumeration(n):
     # and needs a 1 or 5 with turn.later_throws_need_1_or_5
     need = int(R.needs_1_or_5(False, False, RP))
     assert build_tables(RP).tab_bust[tab_index(n, need)] == pytest.approx(float(GOLDEN_BUST[n]), abs=1e-15)
-    on = rp_with(RP_LATER_15=1)
+    on = rp_with(turn_later_throws_need_1_or_5=1)
     need_on = int(R.needs_1_or_5(False, False, on))
     assert build_tables(on).tab_bust[tab_index(n, need_on)] == pytest.approx(float(Fraction(2, 3) ** n), abs=1e-15)
 
 
-def brute_options(dice, first: bool, rp: np.ndarray) -> set[tuple[int, int, int]]:
+def brute_options(dice, first: bool, rp: np.record) -> set[tuple[int, int, int]]:
     """Every distinct (points, used, lock) over all sub-multisets of the throw, the lock from the rules' text."""
     out = set()
     c = counts(dice)
-    street = rp[R.RP_STREET] > 0
+    street = rp.scoring_street > 0
     holds = (c >= 3).any() or (street and (c == 1).all())
     for sub in itertools.product(*(range(x + 1) for x in c)):
         s = np.array(sub, dtype=np.int64)
@@ -244,13 +250,13 @@ def brute_options(dice, first: bool, rp: np.ndarray) -> set[tuple[int, int, int]
         if p < 0:
             continue
         triples = int((s >= 3).sum()) + int((s == 6).sum())
-        strong = rp[R.RP_CONFIRM] == 1 and (
+        strong = rp.turn_confirm == 1 and (
             (street and (s == 1).all()) or triples >= 2
-            or (first and (s[0] >= 3 or (rp[R.RP_CONFIRM_TRIPLES] == 1 and triples >= 1)))
+            or (first and (s[0] >= 3 or (rp.turn_confirm_first_throw_triples == 1 and triples >= 1)))
         )
         singles_only = s[[1, 2, 3, 5]].sum() == 0 and s[0] < 3 and s[4] < 3
-        declined = rp[R.RP_DECLINE_THROW] == 1 and holds and singles_only
-        hot = rp[R.RP_HOT_THROW] == 1 and s.sum() == c.sum()  # all set aside: all six are thrown again
+        declined = rp.turn_decline_forces_throw == 1 and holds and singles_only
+        hot = rp.hot_throw == 1 and s.sum() == c.sum()  # all set aside: all six are thrown again
         out.add((int(p), int(s.sum()), CONFIRM if strong else THROW if declined or hot else FREE))
     return out
 
@@ -278,20 +284,20 @@ def test_options_match_brute_force(dice, first, preset):
     if rows.size:  # with hot dice optional, banking stays open unless the throw is a street or a first throw with
         # a triple and a declined group obliges a throw (in the presets that rule comes with confirmation of both)
         c = counts(dice)
-        held = (rp[R.RP_STREET] > 0 and (c == 1).all()) or (first and (c >= 3).any())
+        held = (rp.scoring_street > 0 and (c == 1).all()) or (first and (c >= 3).any())
         optional = options_of(dice, first, rp_with_hot(rp, 0))
-        assert any(lock == FREE for *_, lock in optional) == (not (held and rp[R.RP_DECLINE_THROW] == 1))
+        assert any(lock == FREE for *_, lock in optional) == (not (held and rp.turn_decline_forces_throw == 1))
         # hot dice thrown again: the same options, those that set every die aside locked
         n = len(dice)
         thrown = {(p, u, THROW if lock == FREE and u == n else lock) for p, u, lock in optional}
         assert options_of(dice, first, rp_with_hot(rp, 1)) == thrown
-        assert got == (thrown if rp[R.RP_HOT_THROW] else optional)
+        assert got == (thrown if rp.hot_throw else optional)
 
 
-def rp_with_hot(rp: np.ndarray, hot: int) -> np.ndarray:
-    rp = rp.copy()
-    rp[R.RP_HOT_THROW] = hot
-    return rp
+def rp_with_hot(rp: np.record, hot: int) -> np.record:
+    rec = rp.base.copy()
+    rec["hot_throw"] = hot
+    return rec.view(np.recarray)[0]
 
 
 def test_solver_groups_cover_every_throw():
@@ -376,3 +382,42 @@ def test_config_errors():
     with pytest.raises(ConfigError, match="policies.threshold"):
         load_config(DadoxConfig, "dadox", None, ["policies.threshold=[1, 2]"])
     assert load_config(DadoxConfig, "dadox", None, ["goal.target=10020", "goal.exact=false"]).goal.target == 10020
+
+
+def test_the_records_hold_every_rule_and_policy_number_by_its_config_path():
+    cfg = load_config(DadoxConfig, "dadox", None, ["scoring.street=1500", "turn.hot_dice=optional",
+                                                   "bust.penalty=lose", "policies.threshold=[1,2,3,4,5,6]",
+                                                   "skill.level=0.25"])
+    rp, pp = freeze(cfg), freeze_policies(cfg)
+    assert (rp.scoring_street, rp.hot_throw, rp.bust_penalty, rp.unit) == (1500, 0, R.PENALTY_LOSE, 50)
+    assert RULES.choice("bust.penalty", "subtract") == R.PENALTY_SUBTRACT == RP.bust_penalty
+    assert RULES.choice("goal.overshoot", "subtract") == R.OVERSHOOT_SUBTRACT
+    assert RULES.choice("goal.overshoot", "void") == R.OVERSHOOT_VOID == RP.goal_overshoot
+    assert {rp.dtype[n] for n in rp.dtype.names} == {np.dtype(np.int64)}  # the kernels' int64 arithmetic
+    assert {pp.dtype[n] for n in pp.dtype.names} == {np.dtype(np.float64)}  # the bots' float64, as before
+    assert [pp[f"policies_threshold_{n}"] for n in range(1, 7)] == [1, 2, 3, 4, 5, 6]
+    assert [bank_threshold(n, pp) for n in range(1, 7)] == [1, 2, 3, 4, 5, 6]
+    assert (pp.policies_greedy_bank_at, pp.skill_level_ppm, pp.skill_opponents_ppm) == (300, 250_000, 1_000_000)
+    assert rp.base.shape == (1,) and rp.base[0] == rp  # the one-element array a parallel kernel takes
+    assert "policies_greedy_bank_at" not in rp.dtype.names and "skill_level_ppm" not in rp.dtype.names
+
+
+@njit
+def _street_plus_bonus(rp):
+    return rp.scoring_street + rp.scoring_street_bonus
+
+
+def test_a_new_model_field_reaches_the_kernel_record_with_no_other_edit():
+    """A field added to the model (here ``scoring.street_bonus``) is in the record the kernels read."""
+
+    class MoreScoring(Scoring):
+        street_bonus: int = 5
+
+    class MoreDadox(DadoxConfig):
+        scoring: MoreScoring = MoreScoring()
+
+    record = RuleRecord(MoreDadox, skip=RULES.skip, derived=RULES.derived, dtype=RULES.uniform)
+    rp = record.freeze(MoreDadox(scoring=MoreScoring(street_bonus=7))).view(np.recarray)[0]
+    assert _street_plus_bonus(rp) == 2007 and rp.dtype["scoring_street_bonus"] == np.int64
+    assert rp.unit == 50 and rp.hot_throw == 1  # the derived numbers come along
+    assert R.selection_score(counts([1, 2, 3, 4, 5, 6]), rp) == 2000  # the rules read the wider record too

@@ -72,7 +72,7 @@ def throws(n: int):
         yield p, c
 
 
-def brute_force_classic(target_units: int, unit: int, rp: np.ndarray, sweeps: int = 60) -> np.ndarray:
+def brute_force_classic(target_units: int, unit: int, rp: np.record, sweeps: int = 60) -> np.ndarray:
     """Plain value iteration for the classic rules (reach the target; a bust loses the turn only),
     throws and set-asides enumerated from scratch with the rules' selection score."""
     outcomes = {}
@@ -148,12 +148,12 @@ def test_win_solver_is_a_fixed_point_under_the_default_rules():
     assert ws.V[a].min() < 1 - (5 / 6) ** 6  # the old bound (any 5 wins) no longer holds
 
 
-def text_options(c: np.ndarray, first: bool, rp: np.ndarray, unit: int) -> tuple[tuple[int, int, int], ...]:
+def text_options(c: np.ndarray, first: bool, rp: np.record, unit: int) -> tuple[tuple[int, int, int], ...]:
     """(points units, dice to throw next, lock) of every selection from throw ``c``, from the rules' text:
     strong (street, two triples, a first-throw triple) -> confirm; only single 1s/5s from a throw holding a
     triple or street -> throw on; hot dice -> six dice, thrown on under ``turn.hot_dice = "throw"``."""
     n = int(c.sum())
-    street_on = rp[R.RP_STREET] > 0
+    street_on = rp.scoring_street > 0
     holds = (c >= 3).any() or (street_on and (c == 1).all())
     out = set()
     for sub in itertools.product(*(range(x + 1) for x in c)):
@@ -162,25 +162,25 @@ def text_options(c: np.ndarray, first: bool, rp: np.ndarray, unit: int) -> tuple
         if pts < 0:
             continue
         triples = int((s >= 3).sum()) + int((s == 6).sum())
-        strong = rp[R.RP_CONFIRM] == 1 and (
+        strong = rp.turn_confirm == 1 and (
             (street_on and (s == 1).all()) or triples >= 2
-            or (first and (s[0] >= 3 or (rp[R.RP_CONFIRM_TRIPLES] == 1 and triples >= 1)))
+            or (first and (s[0] >= 3 or (rp.turn_confirm_first_throw_triples == 1 and triples >= 1)))
         )
         singles = s[[1, 2, 3, 5]].sum() == 0 and s[0] < 3 and s[4] < 3
-        hot = rp[R.RP_HOT_THROW] == 1 and s.sum() == n
-        declined = rp[R.RP_DECLINE_THROW] and holds and singles
+        hot = rp.hot_throw == 1 and s.sum() == n
+        declined = rp.turn_decline_forces_throw and holds and singles
         lock = R.LOCK_CONFIRM if strong else (R.LOCK_THROW if declined or hot else R.LOCK_FREE)
         out.add((int(pts) // unit, n - int(s.sum()) or 6, lock))
     return tuple(sorted(out))
 
 
-def brute_force_exact(rp: np.ndarray, lo: int, target: int, unit: int, sweeps: int = 400) -> np.ndarray:
+def brute_force_exact(rp: np.record, lo: int, target: int, unit: int, sweeps: int = 400) -> np.ndarray:
     """Plain value iteration for the exact-target game with Minusbetrag (scores ``lo`` .. ``target - 1``
     units, lower ones count as ``lo``), confirmation, the 1-or-5 rule, both declining rules; a bust on
     a throw without a 1 or 5 where one is needed. Turn totals from ``target - lo + 1`` on lead to the same
     ends (overshoot, the floor), so they count as that total; its row is iterated to its fixed point.
     ``W[t, n - 1, lock]`` is the value of holding turn total t with n dice to throw under a lock."""
-    later = int(rp[R.RP_LATER_15])
+    later = int(rp.turn_later_throws_need_1_or_5)
     outcomes = {}
     for n in range(1, 7):
         for first in ((False, True) if n == 6 else (False,)):
@@ -246,7 +246,7 @@ def test_win_solver_matches_brute_force_with_the_default_rules(preset, sets):
     overshoot."""
     cfg = cfg_of(preset, ["goal.target=150", "solver.score_floor=-100", *sets])
     rp = freeze(cfg)
-    assert rp[R.RP_EXACT] and rp[R.RP_CONFIRM] and rp[R.RP_PENALTY] == R.PENALTY_SUBTRACT
+    assert rp.goal_exact and rp.turn_confirm and rp.bust_penalty == R.PENALTY_SUBTRACT
     ws = solve_win(rp, cfg.solver.score_floor, 1e-13)
     ref = brute_force_exact(rp, -2, 3, 50)
     assert ws.V.shape == ref.shape == (5, 5)

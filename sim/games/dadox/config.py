@@ -1,4 +1,4 @@
-"""Dadox's config model (every rule number and switch) and its frozen arrays for the kernels."""
+"""Dadox's config model (every rule number and switch) and its frozen records for the kernels (``sim.core.record``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from sim.core.config import GameConfig, Strict
-from sim.core.skill import Skill, freeze_skill
+from sim.core.record import RuleRecord
+from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.dadox import rules as R
 
 
@@ -98,36 +99,29 @@ class DadoxConfig(GameConfig):
         return u
 
 
-def freeze(cfg: DadoxConfig) -> np.ndarray:
-    """The rule numbers as the int64 array ``rp`` the kernels read (indices ``R.RP_*``)."""
-    u = cfg.unit()  # the model checked that an exact target can be hit
-    rp = np.zeros(R.RP_SIZE, dtype=np.int64)
-    s = cfg.scoring
-    rp[R.RP_SINGLE_1] = s.single_1
-    rp[R.RP_SINGLE_5] = s.single_5
-    rp[R.RP_TRIPLE_1] = s.triple_1
-    rp[R.RP_TRIPLE_FACTOR] = s.triple_factor
-    rp[R.RP_STREET] = s.street
-    rp[R.RP_THREE_PAIRS] = s.three_pairs
-    rp[R.RP_DOUBLING] = int(s.kind_doubling)
-    rp[R.RP_CONFIRM] = int(cfg.turn.confirm)
-    rp[R.RP_LATER_15] = int(cfg.turn.later_throws_need_1_or_5)
-    rp[R.RP_CONFIRM_TRIPLES] = int(cfg.turn.confirm_first_throw_triples)
-    rp[R.RP_DECLINE_THROW] = int(cfg.turn.decline_forces_throw)
-    rp[R.RP_HOT_THROW] = int(cfg.turn.hot_dice == "throw")
-    rp[R.RP_OPENING] = cfg.turn.opening_minimum
-    rp[R.RP_PENALTY] = R.PENALTIES[cfg.bust.penalty]
-    rp[R.RP_FLOOR_ZERO] = int(cfg.bust.floor_zero)
-    rp[R.RP_TARGET] = cfg.goal.target
-    rp[R.RP_EXACT] = int(cfg.goal.exact)
-    rp[R.RP_OVERSHOOT] = R.OVERSHOOTS[cfg.goal.overshoot]
-    rp[R.RP_MAX_TURNS] = cfg.game.max_turns
-    rp[R.RP_UNIT] = u
-    return rp
+RULES = RuleRecord(DadoxConfig, skip=("turn.hot_dice", "policies", "solver", "skill"), dtype=np.int64, derived={
+    "hot_throw": lambda cfg: int(cfg.turn.hot_dice == "throw"),  # hot dice oblige a throw (no bank)
+    "unit": DadoxConfig.unit,  # the points grid (the model checked that an exact target can be hit)
+})
+"""The rule record ``rp``: every rule number of the model by config path (``rp.scoring_street``,
+``rp.goal_target``; a choice as its code, ``rp.bust_penalty == R.PENALTY_SUBTRACT``), then the derived numbers;
+int64 like the kernels' arithmetic. The bots', the solver's and the skill sections are not rules."""
+POLICY_PARAMS = RuleRecord(
+    DadoxConfig, skip=(*(k for k in DadoxConfig.model_fields if k != "policies"), "policies.threshold"),
+    dtype=np.float64, derived={
+        **{f"policies_threshold_{n}": (lambda cfg, i=n - 1: cfg.policies.threshold[i]) for n in range(1, R.N_DICE + 1)},
+        **SKILL_RECORD,
+    })
+"""The policy record ``pp``: the ``[policies]`` section (``pp.policies_greedy_bank_at``; the threshold list as
+``pp.policies_threshold_<dice to throw>``), then the skill levels; float64 as the bots' arithmetic was."""
 
 
-def freeze_policies(cfg: DadoxConfig) -> np.ndarray:
-    """The policy parameters as the float64 array ``pp`` (indices ``policies.dadox.bots.PP_*``), then the skill levels
-    (``policies.dadox.skill.PP_SKILL + policies.skill.SK_*``)."""
-    p = cfg.policies
-    return np.array([*p.threshold, p.greedy_bank_at, p.random_bank, *freeze_skill(cfg.skill)], dtype=np.float64)
+def freeze(cfg: DadoxConfig) -> np.record:
+    """The rule numbers as the record ``rp`` the kernels read (``RULES``); ``rp.base`` is its one-element array
+    (what a parallel kernel takes)."""
+    return RULES.freeze(cfg).view(np.recarray)[0]
+
+
+def freeze_policies(cfg: DadoxConfig) -> np.record:
+    """The policy parameters and skill levels as the record ``pp`` (``POLICY_PARAMS``)."""
+    return POLICY_PARAMS.freeze(cfg).view(np.recarray)[0]

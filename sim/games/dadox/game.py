@@ -139,7 +139,7 @@ class Dadox(Game):
             V, iterations, residual = stored["V"], int(stored["iterations"]), float(stored["residual"])
             floor_share = float(stored["floor_share"]) if "floor_share" in stored else float("nan")
             if V.shape == (len(st), len(st)):
-                unit = int(rp[R.RP_UNIT])
+                unit = int(rp.unit)
                 sol = WinSolution(V, st[:, 0] * unit, st[:, 1].copy(), index, lo, bank_to, bust_to, cap, start,
                                   iterations, residual, floor_share)
                 self._win[key] = sol
@@ -162,7 +162,7 @@ class Dadox(Game):
 
     def _build_solved(self, cfg: DadoxConfig, policies: list[str]) -> Solved:
         rp = freeze(cfg)
-        unit = int(rp[R.RP_UNIT])
+        unit = int(rp.unit)
         if "optimal-turn" in policies:
             ts = self.turn_solution(cfg)
             cap = ts.cap
@@ -199,7 +199,7 @@ class Dadox(Game):
         turns = np.zeros(count, np.int64)
         winners = np.zeros(count, np.int64)
         stat = np.zeros((count, k, P.N_STAT), np.int64)
-        P.play_games(seed, start, count, pids, rotate, rp, pp, tb, sol, turns, winners, stat)
+        P.play_games(seed, start, count, pids, rotate, rp.base, pp.base, tb, sol, turns, winners, stat)
         runs = np.arange(start, start + count)
         rot = runs % k if rotate else np.zeros(count, np.int64)
         seat = np.tile(np.arange(k), count)
@@ -277,7 +277,7 @@ class Dadox(Game):
         k = len(policies)
         rot = run % k if rotate else 0
         seats = [policies[(s + rot) % k] for s in range(k)]
-        facts = {"seats": seats, "target": int(rp[R.RP_TARGET]), "exact": bool(rp[R.RP_EXACT]), "turns": int(turns),
+        facts = {"seats": seats, "target": int(rp.goal_target), "exact": bool(rp.goal_exact), "turns": int(turns),
                  "winner": int(winner), "scores": [int(stat[s, P.S_SCORE]) for s in range(k)]}
         rows = [{"run": run, "seat": s, "policy": seats[s], "game_turns": int(turns), "winner": int(winner),
                  **{c: int(stat[s, j]) for j, c in enumerate(STAT_COLUMNS)}} for s in range(k)]
@@ -310,9 +310,9 @@ class Dadox(Game):
             },
         }
         without_1_or_5 = {str(n): p for n, p in bust_probabilities(rp, True).items()}
-        if rp[R.RP_LATER_15]:
+        if rp.turn_later_throws_need_1_or_5:
             d["bust_probability_later_throws"] = without_1_or_5
-        if rp[R.RP_CONFIRM]:
+        if rp.turn_confirm:
             d["bust_probability_confirmation_throws"] = without_1_or_5
         return d
 
@@ -333,7 +333,7 @@ class Dadox(Game):
                 states=int((ts.cap + 1) * R.N_DICE * 2),
                 bank_thresholds=optimal_thresholds(ts, cfg),
             )
-            if rp[R.RP_OPENING] > 0:
+            if rp.turn_opening_minimum > 0:
                 out["value_before_opening"] = float(ts.value[0])
             return out
         t0 = time.perf_counter()
@@ -374,9 +374,9 @@ def check_table_size(policies: list[str]) -> None:
         )
 
 
-def scoring_table(rp: np.ndarray) -> list[dict[str, Any]]:
+def scoring_table(rp: np.record) -> list[dict[str, Any]]:
     """Every scoring group of the configured rules with its points."""
-    rows = [{"group": "1", "points": int(rp[R.RP_SINGLE_1])}, {"group": "5", "points": int(rp[R.RP_SINGLE_5])}]
+    rows = [{"group": "1", "points": int(rp.scoring_single_1)}, {"group": "5", "points": int(rp.scoring_single_5)}]
     for f in range(6):
         for g in range(3, 7):
             v = R.kind_value(f, g, rp)
@@ -384,31 +384,31 @@ def scoring_table(rp: np.ndarray) -> list[dict[str, Any]]:
                 rows.append({"group": ", ".join([str(f + 1)] * g), "points": int(v)})
     for f in range(6):
         rows.append({"group": ", ".join([str(f + 1)] * 6) + " (two triples)", "points": int(2 * R.triple_value(f, rp))})
-    if rp[R.RP_STREET] > 0:
-        rows.append({"group": "1, 2, 3, 4, 5, 6", "points": int(rp[R.RP_STREET])})
-    if rp[R.RP_THREE_PAIRS] > 0:
-        rows.append({"group": "three pairs", "points": int(rp[R.RP_THREE_PAIRS])})
+    if rp.scoring_street > 0:
+        rows.append({"group": "1, 2, 3, 4, 5, 6", "points": int(rp.scoring_street)})
+    if rp.scoring_three_pairs > 0:
+        rows.append({"group": "three pairs", "points": int(rp.scoring_three_pairs)})
     return rows
 
 
-def strong_combinations(rp: np.ndarray) -> list[str]:
+def strong_combinations(rp: np.record) -> list[str]:
     """The selections that must be confirmed under these rules."""
-    if not rp[R.RP_CONFIRM]:
+    if not rp.turn_confirm:
         return []
-    first = "any triple" if rp[R.RP_CONFIRM_TRIPLES] else "three 1s"
+    first = "any triple" if rp.turn_confirm_first_throw_triples else "three 1s"
     out = [f"{first} in the turn's first throw", "two triples in one throw (six equal dice too)"]
-    if rp[R.RP_STREET] > 0:
+    if rp.scoring_street > 0:
         out.insert(0, "street 1-2-3-4-5-6")
     return out
 
 
-def forced_throws(rp: np.ndarray) -> list[str]:
+def forced_throws(rp: np.record) -> list[str]:
     """The selections after which the player may not bank but must throw on (besides confirmations)."""
     out = []
-    if rp[R.RP_DECLINE_THROW]:
-        held = "a triple or a street" if rp[R.RP_STREET] > 0 else "a triple"
+    if rp.turn_decline_forces_throw:
+        held = "a triple or a street" if rp.scoring_street > 0 else "a triple"
         out.append(f"only single 1s and 5s set aside from a throw that holds {held}")
-    if rp[R.RP_HOT_THROW]:
+    if rp.hot_throw:
         out.append("every die of the throw set aside (hot dice): all six are thrown again")
     return out
 
@@ -418,8 +418,8 @@ def optimal_thresholds(ts, cfg: DadoxConfig) -> dict[str, int | None]:
     worth more than throwing them (six dice come only after hot dice, which ``turn.hot_dice = "throw"`` throws
     whatever they are worth: there the figure is where banking would pay)."""
     rp = freeze(cfg)
-    unit = int(rp[R.RP_UNIT])
-    later = int(rp[R.RP_LATER_15])
+    unit = int(rp.unit)
+    later = int(rp.turn_later_throws_need_1_or_5)
     out: dict[str, int | None] = {}
     for n in range(1, R.N_DICE + 1):
         t = np.arange(1, ts.cap + 1)

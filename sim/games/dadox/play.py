@@ -28,8 +28,8 @@ from policies.dadox.bots import (
     make_scratch,
     next_dice,
 )
-from policies.dadox.skill import PP_SKILL, skill_decide, skill_decide_solved
-from policies.skill import SKILL_STREAM, level_at
+from policies.dadox.skill import skill_decide, skill_decide_solved
+from policies.skill import SKILL_STREAM, record_level
 from sim.core.rng import next_die, stream_key
 from sim.games.dadox import rules as R
 from sim.games.dadox.tables import OPT_LOCK, OPT_PTS, OPT_USED
@@ -80,18 +80,18 @@ def play_game(seed, run, pids, rotate, rp, pp, tb, sol, scr, scores, opened, sta
     stat[:, :] = 0
     for s in range(players):
         scores[s] = 0
-        opened[s] = rp[R.RP_OPENING] == 0
+        opened[s] = rp.turn_opening_minimum == 0
     scr.key[0] = -1
     winner = -1
     turn = 0
-    max_turns = rp[R.RP_MAX_TURNS]
+    max_turns = rp.game_max_turns
     while turn < max_turns and winner < 0:
         seat = turn % players
         entry = (seat + rot) % players
         pid = pids[entry]
         st = stream_key(seed, deal, turn, 0)
         sd = stream_key(seed, deal, turn, 1) if pid == RANDOM else st
-        lv = level_at(pp, PP_SKILL, entry)
+        lv = record_level(pp, entry)
         skilled = lv < 1.0 and pid != RANDOM
         sk = stream_key(seed, deal, SKILL_STREAM, turn) if skilled else st
         solved = pid == OPTIMAL_TURN or pid == OPTIMAL_WIN or pid == LEADER_WIN
@@ -182,8 +182,12 @@ def play_game(seed, run, pids, rotate, rp, pp, tb, sol, scr, scores, opened, sta
 
 
 @njit(cache=True, parallel=True)
-def play_games(seed, start, count, pids, rotate, rp, pp, tb, sol, turns, winners, stat):
-    """Play runs ``start .. start + count - 1``: game length, winner seat and ``stat[run, seat, :]``."""
+def play_games(seed, start, count, pids, rotate, rules, params, tb, sol, turns, winners, stat):
+    """Play runs ``start .. start + count - 1``: game length, winner seat and ``stat[run, seat, :]``.
+
+    ``rules``, ``params``: the one-element arrays of the rule and policy records (``rp.base``, ``pp.base``): a
+    parallel loop cannot take a record from outside (numba lowers it by value), so the loop body reads
+    ``rp = rules[0]`` (a pointer, no copy)."""
     players = pids.shape[0]
     tm = sol.bank_to.shape[1]
     nb = min(count, 1024)
@@ -191,6 +195,8 @@ def play_games(seed, start, count, pids, rotate, rp, pp, tb, sol, turns, winners
     no_log = np.empty((0, LOG_WIDTH), np.int64)
     for b in prange(nb):
         blk = np.int64(b)  # prange counts in uint64: int64 keeps one signature of play_game (replay's) = one compile
+        rp = rules[0]
+        pp = params[0]
         scr = make_scratch(tm, tb.go_pad)
         scores = np.empty(players, np.int64)
         opened = np.empty(players, np.bool_)

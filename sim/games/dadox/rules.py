@@ -1,7 +1,8 @@
 """Dadox scoring and turn rules: pure numba functions over face-count vectors and ints.
 
 A throw or a selection of dice is a count vector ``c[0..5]`` (how many 1s..6s). Rule numbers come
-from the frozen config array ``rp`` (indices ``RP_*``, filled by ``sim.games.dadox.config.freeze``).
+from the frozen rule record ``rp``, read by config path (``rp.scoring_street``; the record's fields are generated
+from the config model: ``sim.games.dadox.config.RULES``).
 
 Scoring groups come from one throw: a single 1 or 5, three equal dice (three 1s: ``triple_1``,
 three x: ``triple_factor * x``), with ``kind_doubling`` four/five/six equal dice (the triple's value
@@ -21,49 +22,42 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# frozen rule parameters (indices into rp)
-RP_SINGLE_1, RP_SINGLE_5, RP_TRIPLE_1, RP_TRIPLE_FACTOR, RP_STREET, RP_THREE_PAIRS = 0, 1, 2, 3, 4, 5
-RP_DOUBLING, RP_CONFIRM, RP_LATER_15, RP_OPENING, RP_PENALTY, RP_FLOOR_ZERO = 6, 7, 8, 9, 10, 11
-RP_TARGET, RP_EXACT, RP_OVERSHOOT, RP_MAX_TURNS, RP_UNIT = 12, 13, 14, 15, 16
-RP_CONFIRM_TRIPLES, RP_DECLINE_THROW, RP_HOT_THROW = 17, 18, 19
-RP_SIZE = 20
 LOCK_FREE, LOCK_CONFIRM, LOCK_THROW = 0, 1, 2
 N_LOCKS = 3
+# the codes of ``rp.bust_penalty`` and ``rp.goal_overshoot``: a choice's place in its ``Literal`` (``RULES.choice``)
 PENALTY_LOSE, PENALTY_SUBTRACT = 0, 1
-PENALTIES = {"lose": PENALTY_LOSE, "subtract": PENALTY_SUBTRACT}
 OVERSHOOT_VOID, OVERSHOOT_SUBTRACT = 0, 1
-OVERSHOOTS = {"void": OVERSHOOT_VOID, "subtract": OVERSHOOT_SUBTRACT}
 N_DICE = 6
 
 
 @njit(cache=True)
-def triple_value(f: int, rp: np.ndarray) -> int:
+def triple_value(f: int, rp: np.record) -> int:
     """Three dice showing face ``f + 1``."""
-    return rp[RP_TRIPLE_1] if f == 0 else rp[RP_TRIPLE_FACTOR] * (f + 1)
+    return rp.scoring_triple_1 if f == 0 else rp.scoring_triple_factor * (f + 1)
 
 
 @njit(cache=True)
-def single_value(f: int, rp: np.ndarray) -> int:
+def single_value(f: int, rp: np.record) -> int:
     """One die showing face ``f + 1`` on its own (0: not a scoring group)."""
     if f == 0:
-        return rp[RP_SINGLE_1]
+        return rp.scoring_single_1
     if f == 4:
-        return rp[RP_SINGLE_5]
+        return rp.scoring_single_5
     return 0
 
 
 @njit(cache=True)
-def kind_value(f: int, g: int, rp: np.ndarray) -> int:
+def kind_value(f: int, g: int, rp: np.record) -> int:
     """One group of ``g`` >= 3 equal dice (-1 where the rules have no such group)."""
     if g == 3:
         return triple_value(f, rp)
-    if rp[RP_DOUBLING] == 1:
+    if rp.scoring_kind_doubling == 1:
         return triple_value(f, rp) << (g - 3)
     return -1
 
 
 @njit(cache=True)
-def face_score(f: int, c: int, rp: np.ndarray) -> int:
+def face_score(f: int, c: int, rp: np.record) -> int:
     """Best score of ``c`` dice all showing face ``f + 1``, each in a group (-1: impossible)."""
     if c == 0:
         return 0
@@ -97,7 +91,7 @@ def is_three_pairs(counts: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def selection_score(counts: np.ndarray, rp: np.ndarray) -> int:
+def selection_score(counts: np.ndarray, rp: np.record) -> int:
     """Points of setting these dice aside (their best grouping); -1 if some die is in no group."""
     n = 0
     for f in range(6):
@@ -105,10 +99,10 @@ def selection_score(counts: np.ndarray, rp: np.ndarray) -> int:
     if n == 0:
         return -1
     best = -1
-    if rp[RP_STREET] > 0 and is_street(counts):
-        best = rp[RP_STREET]
-    if rp[RP_THREE_PAIRS] > 0 and is_three_pairs(counts):
-        best = max(best, rp[RP_THREE_PAIRS])
+    if rp.scoring_street > 0 and is_street(counts):
+        best = rp.scoring_street
+    if rp.scoring_three_pairs > 0 and is_three_pairs(counts):
+        best = max(best, rp.scoring_three_pairs)
     total = 0
     for f in range(6):
         s = face_score(f, counts[f], rp)
@@ -119,12 +113,12 @@ def selection_score(counts: np.ndarray, rp: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def is_strong(counts: np.ndarray, first: bool, rp: np.ndarray) -> bool:
+def is_strong(counts: np.ndarray, first: bool, rp: np.record) -> bool:
     """Must this selection be confirmed? Street, two triples, or in the turn's first throw a triple
     (every triple with ``turn.confirm_first_throw_triples``, else only three 1s)."""
-    if rp[RP_CONFIRM] == 0:
+    if rp.turn_confirm == 0:
         return False
-    if rp[RP_STREET] > 0 and is_street(counts):
+    if rp.scoring_street > 0 and is_street(counts):
         return True
     kinds = 0
     for f in range(6):
@@ -136,16 +130,16 @@ def is_strong(counts: np.ndarray, first: bool, rp: np.ndarray) -> bool:
         return True
     if not first:
         return False
-    return counts[0] >= 3 or (rp[RP_CONFIRM_TRIPLES] == 1 and kinds >= 1)
+    return counts[0] >= 3 or (rp.turn_confirm_first_throw_triples == 1 and kinds >= 1)
 
 
 @njit(cache=True)
-def holds_triple_or_street(throw: np.ndarray, rp: np.ndarray) -> bool:
+def holds_triple_or_street(throw: np.ndarray, rp: np.record) -> bool:
     """Does the throw offer a triple (three or more equal dice) or, when it scores, a street?"""
     for f in range(6):
         if throw[f] >= 3:
             return True
-    return rp[RP_STREET] > 0 and is_street(throw)
+    return rp.scoring_street > 0 and is_street(throw)
 
 
 @njit(cache=True)
@@ -167,15 +161,15 @@ def is_hot(sel: np.ndarray, throw: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def lock_of(sel: np.ndarray, throw: np.ndarray, first: bool, rp: np.ndarray) -> int:
+def lock_of(sel: np.ndarray, throw: np.ndarray, first: bool, rp: np.record) -> int:
     """What setting ``sel`` aside from ``throw`` obliges: ``LOCK_FREE``, ``LOCK_CONFIRM`` or ``LOCK_THROW``
     (hot dice under ``turn.hot_dice = "throw"``: all six are thrown again; after a strong group it is the
     confirmation throw)."""
     if is_strong(sel, first, rp):
         return LOCK_CONFIRM
-    if rp[RP_DECLINE_THROW] == 1 and only_singles(sel) and holds_triple_or_street(throw, rp):
+    if rp.turn_decline_forces_throw == 1 and only_singles(sel) and holds_triple_or_street(throw, rp):
         return LOCK_THROW
-    if rp[RP_HOT_THROW] == 1 and is_hot(sel, throw):
+    if rp.hot_throw == 1 and is_hot(sel, throw):
         return LOCK_THROW
     return LOCK_FREE
 
@@ -187,13 +181,13 @@ def has_1_or_5(counts: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def needs_1_or_5(first: bool, confirming: bool, rp: np.ndarray) -> bool:
+def needs_1_or_5(first: bool, confirming: bool, rp: np.record) -> bool:
     """Does this throw bust without a 1 or 5? (later throws under the rule; confirmation throws)."""
-    return confirming or (not first and rp[RP_LATER_15] == 1)
+    return confirming or (not first and rp.turn_later_throws_need_1_or_5 == 1)
 
 
 @njit(cache=True)
-def busts(counts: np.ndarray, need_1_or_5: bool, rp: np.ndarray) -> bool:
+def busts(counts: np.ndarray, need_1_or_5: bool, rp: np.record) -> bool:
     """No scoring group can be set aside from this throw (or it lacks a required 1 or 5)."""
     if has_1_or_5(counts):
         return False
@@ -202,44 +196,44 @@ def busts(counts: np.ndarray, need_1_or_5: bool, rp: np.ndarray) -> bool:
     for f in range(6):
         if counts[f] >= 3:
             return False
-    if rp[RP_THREE_PAIRS] > 0 and is_three_pairs(counts):
+    if rp.scoring_three_pairs > 0 and is_three_pairs(counts):
         return False
     return True  # a street holds a 1
 
 
 @njit(cache=True)
-def may_bank(opened: bool, turn_total: int, locked: bool, rp: np.ndarray) -> bool:
+def may_bank(opened: bool, turn_total: int, locked: bool, rp: np.record) -> bool:
     """Banking is allowed: the last selection obliges no throw (confirmation or a declined group) and
     the opening minimum is met (once per player)."""
-    return not locked and (opened or turn_total >= rp[RP_OPENING])
+    return not locked and (opened or turn_total >= rp.turn_opening_minimum)
 
 
 @njit(cache=True)
-def bank_result(score: int, turn_total: int, rp: np.ndarray):
+def bank_result(score: int, turn_total: int, rp: np.record):
     """Bank ``turn_total`` on ``score``. Returns (new score, won, overshot)."""
-    target = rp[RP_TARGET]
+    target = rp.goal_target
     s = score + turn_total
-    if rp[RP_EXACT] == 0:
+    if rp.goal_exact == 0:
         return s, s >= target, False
     if s == target:
         return s, True, False
     if s < target:
         return s, False, False
-    if rp[RP_OVERSHOOT] == OVERSHOOT_VOID:
+    if rp.goal_overshoot == OVERSHOOT_VOID:
         return score, False, True
     return floor_score(score - turn_total, rp), False, True
 
 
 @njit(cache=True)
-def bust_result(score: int, turn_total: int, rp: np.ndarray) -> int:
+def bust_result(score: int, turn_total: int, rp: np.record) -> int:
     """Score after a bust with ``turn_total`` on the table (Minusbetrag or a lost turn)."""
-    if rp[RP_PENALTY] == PENALTY_LOSE:
+    if rp.bust_penalty == PENALTY_LOSE:
         return score
     return floor_score(score - turn_total, rp)
 
 
 @njit(cache=True)
-def floor_score(score: int, rp: np.ndarray) -> int:
-    if rp[RP_FLOOR_ZERO] == 1 and score < 0:
+def floor_score(score: int, rp: np.record) -> int:
+    if rp.bust_floor_zero == 1 and score < 0:
         return 0
     return score

@@ -220,10 +220,10 @@ def turn_dp(cap, bank_val, bank_ok, bust_val, tb, later, need_lo, need_hi, thr, 
     return start
 
 
-def need_range(rp: np.ndarray) -> tuple[int, int, int]:
+def need_range(rp: np.record) -> tuple[int, int, int]:
     """(later, need_lo, need_hi): which ``need`` columns of ``thr`` the rules use."""
-    later = int(rp[R.RP_LATER_15])
-    need_hi = 1 if (later or rp[R.RP_CONFIRM]) else 0
+    later = int(rp.turn_later_throws_need_1_or_5)
+    need_hi = 1 if (later or rp.turn_confirm) else 0
     return later, later, need_hi
 
 
@@ -247,11 +247,11 @@ def _turn_terms(cap, unit, subtract, opening_units, opened, bank_val, bank_ok, b
         bust_val[t] = -t * unit if subtract else 0.0
 
 
-def solve_turn(rp: np.ndarray, turn_cap: int) -> TurnSolution:
+def solve_turn(rp: np.record, turn_cap: int) -> TurnSolution:
     """The maximum expected turn score (points) and its throw table, for opened and unopened players."""
     tb = build_tables(rp)
-    unit = int(rp[R.RP_UNIT])
-    opening = -(-int(rp[R.RP_OPENING]) // unit)
+    unit = int(rp.unit)
+    opening = -(-int(rp.turn_opening_minimum) // unit)
     cap = max(turn_cap // unit, opening, 1)
     later, lo, hi = need_range(rp)
     thr = np.zeros((2, cap + 1, R.N_DICE, 2))
@@ -264,7 +264,7 @@ def solve_turn(rp: np.ndarray, turn_cap: int) -> TurnSolution:
             q[0] = q[1]
             value[0] = value[1]
             continue
-        subtract = rp[R.RP_PENALTY] == R.PENALTY_SUBTRACT
+        subtract = rp.bust_penalty == R.PENALTY_SUBTRACT
         _turn_terms(cap, unit, subtract, opening, opened == 1, bank_val, bank_ok, bust_val)
         value[opened] = turn_dp(
             cap, bank_val, bank_ok, bust_val, tb, later, lo, hi, thr[opened], q[opened], NO_ARG, *tail_scratch(tb)

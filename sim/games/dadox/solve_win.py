@@ -69,15 +69,15 @@ class WinSolution(NamedTuple):
     floor_share: float = float("nan")  # share of turns begun at the score floor under optimal play (truncation)
 
 
-def score_states(rp: np.ndarray, score_floor: int):
+def score_states(rp: np.record, score_floor: int):
     """(score units, opened) of every state a player can be in, the floor, the target and the start."""
-    unit = int(rp[R.RP_UNIT])
-    target = -(-int(rp[R.RP_TARGET]) // unit)
-    negative = not rp[R.RP_FLOOR_ZERO] and (
-        rp[R.RP_PENALTY] == R.PENALTY_SUBTRACT or (rp[R.RP_EXACT] and rp[R.RP_OVERSHOOT] == R.OVERSHOOT_SUBTRACT)
+    unit = int(rp.unit)
+    target = -(-int(rp.goal_target) // unit)
+    negative = not rp.bust_floor_zero and (
+        rp.bust_penalty == R.PENALTY_SUBTRACT or (rp.goal_exact and rp.goal_overshoot == R.OVERSHOOT_SUBTRACT)
     )
     lo = min(0, score_floor // unit) if negative else 0
-    opening = rp[R.RP_OPENING] > 0
+    opening = rp.turn_opening_minimum > 0
     states = [(s, 1) for s in range(lo, target)]
     if opening:  # not yet banked: only scores <= 0
         states += [(s, 0) for s in range(lo, 1)]
@@ -110,14 +110,14 @@ def _transitions(st, index, lo, unit, rp, bank_to, bust_to, cap):
         cap[a] = c
 
 
-def win_structure(rp: np.ndarray, score_floor: int):
+def win_structure(rp: np.record, score_floor: int):
     """States, transition tables and caps (everything of ``WinSolution`` but the values)."""
-    unit = int(rp[R.RP_UNIT])
+    unit = int(rp.unit)
     st, lo, target, start = score_states(rp, score_floor)
     index = np.full((2, target - lo), -1, np.int64)
     for i, (s, o) in enumerate(st):
         index[o, s - lo] = i
-    opening = -(-int(rp[R.RP_OPENING]) // unit)
+    opening = -(-int(rp.turn_opening_minimum) // unit)
     tm = (target - lo) + opening + 2
     bank_to = np.empty((len(st), tm), np.int64)
     bust_to = np.empty((len(st), tm), np.int64)
@@ -364,7 +364,7 @@ def _coarse_start(V, st, bank_to, bust_to, cap, tb, later, need_lo, need_hi, ord
             break
 
 
-def solve_win(rp: np.ndarray, score_floor: int, tol: float, max_iter: int = 200, log=None) -> WinSolution:
+def solve_win(rp: np.record, score_floor: int, tol: float, max_iter: int = 200, log=None) -> WinSolution:
     """Policy iteration for the two-player game (see the module docstring)."""
     st, lo, index, bank_to, bust_to, cap, start = win_structure(rp, score_floor)
     tb = build_tables(rp)
@@ -405,7 +405,7 @@ def solve_win(rp: np.ndarray, score_floor: int, tol: float, max_iter: int = 200,
             f"optimal-win did not converge: after {it} steps a value still moved by {residual:.3g} "
             f"(solver.tolerance {tol:g})"
         )
-    unit = int(rp[R.RP_UNIT])
+    unit = int(rp.unit)
     at_floor = (st[:, 0] == lo) & bool(lo < 0)
     visits = _turn_visits(dist, start, VISIT_TURNS, VISIT_MASS)
     share = float(visits[at_floor].sum() / visits.sum())

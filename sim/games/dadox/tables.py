@@ -5,7 +5,7 @@ throw is ``n`` lookups). For each throw and for "first throw of the turn" or "la
 distinct set-aside options are listed as rows (points, dice used, lock, selected multiset), sorted by
 points (high first), then dice used (few first). The solver instead reads, per (dice thrown, 1-or-5
 needed) and for the first throw, the throws grouped by identical option lists with their summed
-probability, in points units of ``rp[RP_UNIT]`` and with hot dice as 6 dice left. A group whose every
+probability, in points units of ``rp.unit`` and with hot dice as 6 dice left. A group whose every
 option is locked (a street; a first throw holding a triple; with ``turn.hot_dice = "throw"`` a throw whose
 every option sets all its dice aside, such as one die showing a 5) obliges another throw whatever the player
 picks; the solver's closed-form rows follow those groups alone (``tab_free``, ``lk_g``).
@@ -147,8 +147,8 @@ def fill_options(counts, size, index_of_code, rp, opt_start, opt_n, pts, used, l
 
 
 @lru_cache(maxsize=16)
-def _build(rp_key: tuple[int, ...]) -> Tables:
-    rp = np.array(rp_key, dtype=np.int64)
+def _build(dtype: np.dtype, rp_key: tuple[int, ...]) -> Tables:
+    rp = np.array([rp_key], dtype).view(np.recarray)[0]
     t = T6
     m = len(t.counts)
     cap = m * 2 * MAX_OPTS
@@ -160,7 +160,7 @@ def _build(rp_key: tuple[int, ...]) -> Tables:
     has15 = ((t.counts[:, 0] + t.counts[:, 4]) > 0).astype(np.int64)
     bust_plain = np.array([int(s > 0 and R.busts(c, False, rp)) for c, s in zip(t.counts, t.size, strict=True)])
 
-    unit = int(rp[R.RP_UNIT])
+    unit = int(rp.unit)
     tab_bust = np.zeros(N_TABS)
     tab_g = [0]
     g_prob: list[float] = []
@@ -237,12 +237,12 @@ def _tails(go_off: np.ndarray, tab_g: list[int], g_o: np.ndarray) -> tuple[np.nd
     return sn, np.array(tab_sn, np.int64), g_sn
 
 
-def build_tables(rp: np.ndarray) -> Tables:
-    """The lookup tables for these rules (built once per rules array and kept)."""
-    return _build(tuple(int(x) for x in rp))
+def build_tables(rp: np.record) -> Tables:
+    """The lookup tables for these rules (built once per rule record and kept)."""
+    return _build(rp.dtype, rp.item())
 
 
-def bust_probabilities(rp: np.ndarray, need_1_or_5: bool) -> dict[int, float]:
+def bust_probabilities(rp: np.record, need_1_or_5: bool) -> dict[int, float]:
     """Exact chance that a throw of n dice busts, n = 1..6, by enumeration of the multisets."""
     tb = build_tables(rp)
     return {n: float(tb.tab_bust[tab_index(n, int(need_1_or_5))]) for n in range(1, R.N_DICE + 1)}

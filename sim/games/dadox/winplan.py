@@ -59,7 +59,7 @@ def _fill_plan(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, off, rows,
                         k += 1
 
 
-def win_plan(rp: np.ndarray, sol: WinSolution, max_rows: int = PLAN_ROWS) -> WinPlan:
+def win_plan(rp: np.record, sol: WinSolution, max_rows: int = PLAN_ROWS) -> WinPlan:
     """The optimal-win policy's lookup table for this solution (at the defaults 396 MB: two need columns, ordinary
     and confirmation throws; built in about 20 s of CPU at load 6, 198 MB and about 4 s on two cores when every
     later throw needs a 1 or 5 and one column serves both)."""
