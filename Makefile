@@ -8,7 +8,7 @@ PIP := $(PY) -m pip install -q --disable-pip-version-check
 INSTALL = $(PIP) uv && $(VENV)/bin/uv pip install -q --python $(PY) $(1) || $(PIP) $(1)
 N ?= 20000
 
-.PHONY: run test test-full test-fast lint bench golden clean studio
+.PHONY: run test test-full lint bench golden clean studio
 
 # `make run` needs the package only; `make test` adds the test tools (notebook kernel, ruff, build).
 $(VENV)/.installed: pyproject.toml setup.py
@@ -26,17 +26,18 @@ run: $(VENV)/.installed
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check sim policies tests benchmarks
 
+# `make test` leaves out the tests marked slow (over ~30 s each on a 2-core machine: kill-and-resume of a tune,
+# disk full, two writers on one folder, Dask, the full balance report, million-game statistics); `make test-full`
+# runs them too.
 test: $(VENV)/.installed-test lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -m "not slow"
 
-# The golden tables and the game contract on the Würfel Dungeon's full compile tier (`make test` runs the quick
-# one, see sim/jit/tier.py): run before merging a change to its kernels.
-test-full: $(VENV)/.installed-test
+# Every test, then the golden tables and the game contract on the Würfel Dungeon's full compile tier (`make test`
+# runs the quick one, see sim/jit/tier.py): run before merging a change to its kernels.
+test-full: $(VENV)/.installed-test lint
+	$(PY) -m pytest -q
 	DICESIM_TIER=full $(PY) -m pytest -q tests/test_golden.py tests/test_game_api.py tests/test_tier.py \
 		tests/games/test_dungeon_*.py
-
-test-fast: $(VENV)/.installed-test
-	$(PY) -m pytest -q -m "not slow"
 
 studio: $(VENV)/.installed  # the balance studio in the browser: http://127.0.0.1:8765
 	$(VENV)/bin/dicesim studio

@@ -30,6 +30,7 @@ def cluster(dask_cluster):
     return dask_cluster
 
 
+@pytest.mark.slow
 def test_sweep_on_local_cluster_equals_local_run(cluster, tmp_path):
     sweep = tmp_path / "s.toml"
     sweep.write_text(SWEEP)

@@ -75,6 +75,7 @@ def test_tiers_differ_only_in_inlining_and_in_their_cache_keys(tmp_path):
     assert quick["kniffel_marker"] == full["kniffel_marker"]
 
 
+@pytest.mark.slow
 def test_a_process_picks_full_once_it_is_cached(tmp_path):
     first = _probe(tmp_path, None)
     assert first["tier"] == "quick" and first["env_tier"] is None  # chosen, and kept out of os.environ

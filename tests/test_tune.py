@@ -129,6 +129,7 @@ def test_history_is_paired_and_complete(two):
     assert "tuned.toml" in page and "bonus.threshold" in page and "upper_bonus_rate" in page
 
 
+@pytest.mark.slow
 def test_sigkill_then_resume_gives_the_identical_history(two, tmp_path):
     path, ref, r = two
     out = tmp_path / "killed"
@@ -314,6 +315,7 @@ def test_config_error_is_a_config_error(tmp_path):
         load_tune(write(tmp_path, "game = "))
 
 
+@pytest.mark.slow
 def test_scheduler_runs_the_evaluations_on_dask_with_the_same_history(tmp_path, dask_cluster):
     """--scheduler: every evaluation's chunks go to a LocalCluster (2 worker processes on loopback); same search."""
     text = ONE.replace("n = 2000", "n = 1200\nchunk = 400").replace('method = "powell"', "").replace("0.012", "0.02")

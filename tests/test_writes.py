@@ -128,6 +128,7 @@ def test_enospc_during_play_outputs_keeps_the_previous_folder(tmp_path, monkeypa
 # --- a real full disk, a read-only one -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_disk_full_on_a_tmpfs(tmpfs):
     small = tmpfs(64)
     r = run_cli(*PLAY, "--out", str(small / "x"))
@@ -241,6 +242,7 @@ def test_another_thread_of_this_process_is_refused(tmp_path):
     assert not (out / atomic.LOCK_NAME).exists()
 
 
+@pytest.mark.slow
 def test_two_sweeps_on_one_folder(tmp_path):
     sweep = tmp_path / "s.toml"
     sweep.write_text('game = "kniffel"\npolicies = ["greedy"]\nn = 400000\nseed = 1\nchunk = 50000\n'
