@@ -12,7 +12,7 @@ from numba import njit
 
 from policies.dungeon.ids import EXPECTIMAX, GREEDY, RANDOM, VORSCHLAG
 from sim.core.rng import below, uniform
-from sim.games.dungeon import rules as R
+from sim.games.dungeon.rows import EFF
 from sim.games.dungeon.words import GEHEIMNIS, ITEM_DICE, ITEM_JOKER, ITEM_UPGRADE, RAST
 from sim.jit.scalar import smax, trunc
 from sim.jit.tier import INLINE
@@ -69,10 +69,10 @@ def offer_value(pid, kind, up_eff, u, jk, j, db_rerolls, lp, maxlp, g_att, g_dic
     missing = 1.0 - lp / maxlp
     if pid == GREEDY:
         if kind == ITEM_UPGRADE:
-            v = g_att + e_att * up_eff[u, R.EFF_CRIT] * (crit_mul - 1.0) + up_eff[u, R.EFF_POISON]
-            if lp <= up_eff[u, R.EFF_BERSERK_LP] * maxlp:
-                v += e_att * (up_eff[u, R.EFF_BERSERK_MUL] - 1.0)
-            if up_eff[u, R.EFF_EXTRA_DICE] > 0:
+            v = g_att + e_att * up_eff[u, EFF.crit_chance] * (crit_mul - 1.0) + up_eff[u, EFF.poison]
+            if lp <= up_eff[u, EFF.berserker_lp] * maxlp:
+                v += e_att * (up_eff[u, EFF.berserker_mul] - 1.0)
+            if up_eff[u, EFF.extra_dice] > 0:
                 v += g_dice
             return v
         if kind == ITEM_DICE:
@@ -81,26 +81,29 @@ def offer_value(pid, kind, up_eff, u, jk, j, db_rerolls, lp, maxlp, g_att, g_dic
     if kind == ITEM_JOKER:
         jkind = trunc(jk[j, 0])
         if jkind == 2:
-            return rp.vw_joker_heal * jk[j, 1] * (0.5 + missing)
-        return rp.vw_joker_set if jkind == 0 else rp.vw_joker_reroll
+            return rp.policies_vorschlag_joker_heal * jk[j, 1] * (0.5 + missing)
+        return rp.policies_vorschlag_joker_set if jkind == 0 else rp.policies_vorschlag_joker_reroll
     if kind == ITEM_DICE:
-        return g_att if pid == EXPECTIMAX else rp.vw_dice_bonus * db_rerolls
+        return g_att if pid == EXPECTIMAX else rp.policies_vorschlag_dice_bonus * db_rerolls
     if pid == EXPECTIMAX:
         v = g_att
-        if up_eff[u, R.EFF_EXTRA_DICE] > 0:
+        if up_eff[u, EFF.extra_dice] > 0:
             v += g_dice
         e_turn = e_att
     else:
-        v = (up_eff[u, R.EFF_ATTACK_FLAT] * rp.vw_att_combos
-             + (up_eff[u, R.EFF_PASCH_MUL] - 1.0) * rp.vw_pasch
-             + up_eff[u, R.EFF_LUCKY] * rp.vw_lucky + up_eff[u, R.EFF_EXTRA_DICE] * rp.vw_dice)
-        e_turn = rp.vw_e_att
-    v += up_eff[u, R.EFF_SHIELD_FLAT] * rp.vw_shield + up_eff[u, R.EFF_HEAL_FLAT] * rp.vw_heal
-    v += up_eff[u, R.EFF_CRIT] * (crit_mul - 1.0) * e_turn * rp.vw_crit
-    v += (up_eff[u, R.EFF_ADJUSTS] * rp.vw_adjust + up_eff[u, R.EFF_SHIELD_KEEP] * rp.vw_keep
-          + up_eff[u, R.EFF_POISON] * rp.vw_poison)
-    v += (up_eff[u, R.EFF_BERSERK_MUL] - 1.0) * up_eff[u, R.EFF_BERSERK_LP] * e_turn * rp.vw_berserk
-    v += up_eff[u, R.EFF_MAX_LP] * (rp.vw_maxlp + rp.vw_heal * missing)
+        v = (up_eff[u, EFF.attack_flat] * rp.policies_vorschlag_att_combos
+             + (up_eff[u, EFF.pasch_attack_mul] - 1.0) * rp.policies_vorschlag_pasch
+             + up_eff[u, EFF.glueckssieben] * rp.policies_vorschlag_lucky
+             + up_eff[u, EFF.extra_dice] * rp.policies_vorschlag_dice)
+        e_turn = rp.policies_vorschlag_e_att
+    v += (up_eff[u, EFF.shield_flat] * rp.policies_vorschlag_shield
+          + up_eff[u, EFF.heal_flat] * rp.policies_vorschlag_heal)
+    v += up_eff[u, EFF.crit_chance] * (crit_mul - 1.0) * e_turn * rp.policies_vorschlag_crit
+    v += (up_eff[u, EFF.extra_adjusts] * rp.policies_vorschlag_adjust
+          + up_eff[u, EFF.shield_keep] * rp.policies_vorschlag_keep
+          + up_eff[u, EFF.poison] * rp.policies_vorschlag_poison)
+    v += (up_eff[u, EFF.berserker_mul] - 1.0) * up_eff[u, EFF.berserker_lp] * e_turn * rp.policies_vorschlag_berserk
+    v += up_eff[u, EFF.max_lp] * (rp.policies_vorschlag_maxlp + rp.policies_vorschlag_heal * missing)
     return v
 
 

@@ -24,10 +24,10 @@ from policies.dungeon.bots import (
     expectation_tables,
     leaf_value,
 )
-from sim.games.dungeon import config as C
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.game import GAME, TM, frozen
+from sim.games.dungeon.rows import EFF, N_EFF
 from sim.games.dungeon.tables import build_profile
 from sim.games.dungeon.words import FS_ATT_MUL, FS_EHP, FS_INCOMING, FS_LP, FS_MAXLP, FS_SIZE
 
@@ -41,10 +41,10 @@ def profile():
     pcl = np.zeros(R.N_MS, np.int16)
     hold = np.zeros((N_HOLD, R.N_MS), np.int16)
     eatt = np.zeros((R.MAX_DICE + 1, 2))
-    ab = FZ.rp[C.RP_ACTION_BASE]
+    ab = FZ.rp[0].coins_action_base
     build_profile(FZ.base2, FZ.coin_bonus, ab, 0.0, 1.0, 0.0, FZ.cstart, FZ.cn, FZ.cand, TM, part, pcl, hold, eatt)
-    mods = np.zeros(R.N_EFF)
-    mods[R.EFF_PASCH_MUL] = 1.0
+    mods = np.zeros(N_EFF)
+    mods[EFF.pasch_attack_mul] = 1.0
     cv = np.zeros((R.N_COMBO, 4))
     R.effective_values(FZ.base2[0], R.C_KIND, mods, 0.0, ab, FZ.coin_bonus, cv)
     return part, pcl, hold, cv

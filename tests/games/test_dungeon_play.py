@@ -18,6 +18,7 @@ from sim.games.dungeon import config as C
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.game import GAME, TM, combos_json, describe, frozen
+from sim.games.dungeon.rows import IN
 
 CFG = GAME.load()
 LEICHT = {"difficulty": "leicht"}
@@ -131,10 +132,10 @@ def test_run_invariants(policy):
     n_path = sum(t[f"path_{p}"] for p in P.PATH_KINDS)
     assert (n_path == entered).all()
     # the score formula, row by row
-    rp = frozen(CFG, "leicht")[0].rp
+    rp = frozen(CFG, "leicht")[0].rp[0]
     for _, row in t.head(300).iterrows():
         s = R.score(int(row["rooms_cleared"]), float(row["lp"]), float(row["seconds"]), bool(row["win"]),
-                    rp[C.RP_SC_ROOM], rp[C.RP_SC_LP], rp[C.RP_SC_BUDGET], rp[C.RP_SC_WIN], rp[C.RP_POINTS])
+                    rp.score_per_room, rp.score_per_lp, rp.score_time_budget, rp.score_win, rp.difficulty_points)
         assert s == row["score"]
 
 
@@ -164,15 +165,15 @@ def test_sections_bosses_and_intents_in_fights():
             it = tr[7]
             e = int(np.searchsorted(fz.en[:, C.EN_I0], it, side="right") - 1)
             base = fz.en[e, C.EN_DMG]
-            mult = fz.intents[it, C.IN_DMG]
+            mult = fz.intents[it, IN.damage]
             i0 = int(fz.en[e, C.EN_I0])
             first_pass = turn == it - i0 + 1  # the cycle's first pass: no buff can be active yet
-            if mult > 0 and first_pass and not any(fz.intents[j, C.IN_BUFF] for j in range(i0, it)):
+            if mult > 0 and first_pass and not any(fz.intents[j, IN.buff] for j in range(i0, it)):
                 card = next(r[3] for r in _rows(log, P.LG_ROOM) if r[1] == room)
                 scale = 1.05 if room in (5, 10) else 1.10 * (1 + 0.03 * (room - 1))  # bosses: boss factor only
                 scale *= 1.15 if card == 1 else 1.0
                 per_hit = int(np.floor(base * mult * scale + 0.5)) + (1 if room >= 9 else 0)
-                assert tr[8] == per_hit * fz.intents[it, C.IN_HITS], (room, turn)
+                assert tr[8] == per_hit * fz.intents[it, IN.hits], (room, turn)
 
 
 def test_coins_per_action_steps_and_caps():

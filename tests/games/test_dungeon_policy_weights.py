@@ -28,9 +28,9 @@ def test_defaults_are_the_fitted_values_frozen_into_the_rule_record():
     fz = C.freeze(cfg, "leicht")
     vw = cfg.policies.vorschlag
     assert (vw.att_combos, vw.per_coin, vw.reserve, vw.hero_gain) == (1.15, 0.035, 20.0, 18.0)
-    rec = fz.rpr[0]
+    rec = fz.rp[0]
     for name in type(vw).model_fields:
-        assert rec[f"vw_{name}"] == getattr(vw, name) == fz.rp[getattr(C, f"RP_VW_{name.upper()}")]
+        assert rec[f"policies_vorschlag_{name}"] == getattr(vw, name) == getattr(rec, f"policies_vorschlag_{name}")
     assert "policies" in cfg.assumed
 
 

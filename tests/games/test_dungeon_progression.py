@@ -15,6 +15,7 @@ from sim.games.dungeon import rules as R
 from sim.games.dungeon import tables as T
 from sim.games.dungeon.config import DungeonConfig, freeze
 from sim.games.dungeon.game import GAME, TM, frozen, upgrade_stats
+from sim.games.dungeon.rows import EFF, N_EFF
 
 CFG = load_config(DungeonConfig, "dungeon")
 FZ = freeze(CFG, "leicht")
@@ -26,7 +27,7 @@ def mods_of(*names):
     owned = np.zeros(FZ.up_eff.shape[0], np.int64)
     for n in names:
         owned[UP.index(n)] += 1
-    m = np.zeros(R.N_EFF)
+    m = np.zeros(N_EFF)
     R.fold_mods(FZ.up_eff, owned, m)
     return m
 
@@ -34,7 +35,7 @@ def mods_of(*names):
 def values(*names, altar=0.0):
     m = mods_of(*names)
     cv = np.zeros((R.N_COMBO, 4))
-    R.effective_values(FZ.base2[1 if m[R.EFF_LUCKY] > 0 else 0], R.C_KIND, m, altar,
+    R.effective_values(FZ.base2[1 if m[EFF.glueckssieben] > 0 else 0], R.C_KIND, m, altar,
                        float(CFG.coins.action_base), FZ.coin_bonus, cv)
     return m, cv
 
@@ -46,8 +47,8 @@ def profile(*names, altar=0.0):
     pcl = np.zeros(R.N_MS, np.int64)
     hold = np.zeros((3, R.N_MS), np.int64)
     eatt = np.zeros((R.MAX_DICE + 1, 2))
-    T.build_profile(FZ.base2, FZ.coin_bonus, float(CFG.coins.action_base), m[R.EFF_ATTACK_FLAT] + altar,
-                    m[R.EFF_PASCH_MUL], m[R.EFF_LUCKY], FZ.cstart, FZ.cn, FZ.cand, TM, part, pcl, hold, eatt)
+    T.build_profile(FZ.base2, FZ.coin_bonus, float(CFG.coins.action_base), m[EFF.attack_flat] + altar,
+                    m[EFF.pasch_attack_mul], m[EFF.glueckssieben], FZ.cstart, FZ.cn, FZ.cand, TM, part, pcl, hold, eatt)
     return part, eatt
 
 
@@ -109,17 +110,17 @@ def test_paschmeister_splits_a_vierling_into_two_pasch_worth_more():
 
 def test_gluecksklee_crit_doubles_one_combo():
     m, cv = values("gluecksklee")
-    assert m[R.EFF_CRIT] == pytest.approx(0.15)
+    assert m[EFF.crit_chance] == pytest.approx(0.15)
     d = cid(R.DRILLING, 5)
     tot, _, _, _, dealt, crits = attack_turn(cv, m, [d, cid(R.PASCH, 2)], draws=[0.10, 0.20])
     assert dealt == [40, 4] and crits == [1, 0] and tot == 44
     m2, _ = values("gluecksklee", "gluecksklee")  # two clovers: independent chances
-    assert m2[R.EFF_CRIT] == pytest.approx(1 - 0.85**2)
+    assert m2[EFF.crit_chance] == pytest.approx(1 - 0.85**2)
 
 
 def test_gluecksmuenze_second_adjust_and_eherne_mauer():
     m, _ = values("gluecksmuenze")
-    assert CFG.turn.adjusts + m[R.EFF_ADJUSTS] == 2
+    assert CFG.turn.adjusts + m[EFF.extra_adjusts] == 2
     assert R.turn_start_shield(22.0, values()[0]) == 0
     assert R.turn_start_shield(22.0, values("eherne_mauer")[0]) == 15
     assert R.turn_start_shield(9.0, values("eherne_mauer")[0]) == 9
@@ -153,7 +154,7 @@ def test_glueckssieben_full_house_with_w_7():
 
 def test_extra_wuerfel_sixth_die_and_sechsling():
     m, cv = values("extra_wuerfel")
-    assert min(R.MAX_DICE, CFG.start.dice + m[R.EFF_EXTRA_DICE]) == 6
+    assert min(R.MAX_DICE, CFG.start.dice + m[EFF.extra_dice]) == 6
     part, eatt = profile("extra_wuerfel")
     assert shown(part, cv, [6] * 6) == (["Sechsling"], 108)
     assert eatt[6, 0] > eatt[5, 0] > 0 and eatt[5, 1] > eatt[5, 0]

@@ -21,6 +21,7 @@ from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig, freeze
 from sim.games.dungeon.game import GAME, TM, combos_json, frozen
+from sim.games.dungeon.rows import EFF, N_EFF
 from sim.games.dungeon.table import O_ILLEGAL
 from sim.games.dungeon.table_schema import column_names
 from sim.games.dungeon.words import FS_ATT_MUL, FS_EHP, FS_INCOMING, FS_LP, FS_MAXLP, FS_SHIELD, FS_SIZE
@@ -40,7 +41,7 @@ def mods_of(*names):
     owned = np.zeros(FZ.up_eff.shape[0], np.int64)
     for n in names:
         owned[UP.index(n)] += 1
-    m = np.zeros(R.N_EFF)
+    m = np.zeros(N_EFF)
     R.fold_mods(FZ.up_eff, owned, m)
     return m
 
@@ -48,10 +49,10 @@ def mods_of(*names):
 # --- 1. a non-unique upgrade taken again adds its effect, a multiplier additively ------------------------------
 
 def test_paschmeister_stacks_additively():
-    assert [mods_of(*["paschmeister"] * n)[R.EFF_PASCH_MUL] for n in range(5)] == [1.0, 2.0, 3.0, 4.0, 5.0]
+    assert [mods_of(*["paschmeister"] * n)[EFF.pasch_attack_mul] for n in range(5)] == [1.0, 2.0, 3.0, 4.0, 5.0]
     # the other stacking effects add as before; a unique upgrade cannot be owned twice
     m = mods_of("wetzstein", "wetzstein", "giftdolch", "giftdolch", "berserker")
-    assert m[R.EFF_ATTACK_FLAT] == 4 and m[R.EFF_POISON] == 4 and m[R.EFF_BERSERK_MUL] == 1.25
+    assert m[EFF.attack_flat] == 4 and m[EFF.poison] == 4 and m[EFF.berserker_mul] == 1.25
 
 
 def test_three_paschmeister_pasch_of_sixes():

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sim.core.config import ConfigError, load_config
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig, base_values, freeze, profile_tables
+from sim.games.dungeon.rows import EFF
 
 CFG = load_config(DungeonConfig, "dungeon")
 FZ = freeze(CFG, "leicht")
@@ -72,7 +73,7 @@ def test_glueckssieben_counts_one_as_seven():
     assert lucky[cid(R.KLEINE, 1), 0] == 14
     # the partition follows the lucky values: 1,1,1,5,5 is a Full House with b = 7
     mods = FZ.mods.copy()
-    mods[R.EFF_LUCKY] = 1
+    mods[EFF.glueckssieben] = 1
     cv, part = profile_tables(CFG, mods, [0])
     k = R.ms_index([1, 1, 1, 5, 5])
     assert cv[0, part[0, k, 1], 0] == 2 * 5 + 4 * 7 + 8
@@ -91,14 +92,14 @@ def test_coin_base_and_steps():
 def test_boss_lp_golden():
     for diff, wf, auge in (("leicht", 65, 109), ("normal", 71, 120), ("schwer", 71, 120)):
         f = freeze(CFG, diff)
-        rp = f.rp
+        rp = f.rp[0]
         from sim.games.dungeon import config as C
 
         vals = []
         for room in (5, 10):
             e = f.en[f.rooms[room - 1, C.RM_BOSS]]
-            vals.append(R.enemy_hp(e[C.EN_HP], room, True, False, rp[C.RP_HP_PER_ROOM], rp[C.RP_HP_FACTOR],
-                                   rp[C.RP_DIFF_HP], rp[C.RP_DIFF_BOSS], rp[C.RP_ELITE_HP]))
+            vals.append(R.enemy_hp(e[C.EN_HP], room, True, False, rp.scaling_hp_per_room, rp.scaling_hp_factor,
+                                   rp.difficulty_hp, rp.difficulty_boss, rp.path_elite_hp))
         assert vals == [wf, auge]
 
 
@@ -147,8 +148,9 @@ def test_sections_and_difficulty_tables():
     table = {"leicht": (1.05, 1.10, 1.05, 1.0, -1), "normal": (1.17, 1.20, 1.15, 1.25, -1),
              "schwer": (1.25, 1.40, 1.15, 1.5, 2)}
     for d, row in table.items():
-        rp = freeze(CFG, d).rp
-        assert (rp[C.RP_DIFF_HP], rp[C.RP_DIFF_DMG], rp[C.RP_DIFF_BOSS], rp[C.RP_POINTS], rp[C.RP_BOSS_REROLLS]) == row
+        rp = freeze(CFG, d).rp[0]
+        assert (rp.difficulty_hp, rp.difficulty_damage, rp.difficulty_boss, rp.difficulty_points,
+                rp.difficulty_boss_rerolls) == row
     with pytest.raises(ConfigError):
         freeze(CFG, "mittel")
 
@@ -275,7 +277,7 @@ def test_hand_picked_partitions(dice, expected):
 def test_upgrades_change_the_partition():
     # Paschmeister (Pasch attack × 2): a Vierling of 4s shows as two Pasch (16 + 16 > 28)
     mods = FZ.mods.copy()
-    mods[R.EFF_PASCH_MUL] = 2.0
+    mods[EFF.pasch_attack_mul] = 2.0
     cv, part = profile_tables(CFG, mods, [0])
     ids, key = shown([4, 4, 4, 4, 1], part[0], cv[0])
     assert [R.combo_name(c) for c in ids] == ["Pasch", "Pasch"] and key[0] == 32

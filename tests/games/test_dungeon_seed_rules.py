@@ -12,6 +12,7 @@ from sim.games.dungeon import config as C
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.game import GAME, TM, frozen
+from sim.games.dungeon.rows import IN
 
 CFG = GAME.load()
 # rewards and market off: between two fights only the path (Rastplatz, Geheimnis) changes LP and coins
@@ -66,7 +67,7 @@ def test_resolution_order_attack_heal_shield_enemy_and_the_lethal_skip():
             if en[10] > 0 and en[8] <= 0:
                 continue  # poison finished it before it could act
             it = tr[7]
-            hits = int(fz.intents[it, C.IN_HITS])
+            hits = int(fz.intents[it, IN.hits])
             per_hit = tr[8] // hits if tr[8] > 0 else 0
             shield, taken = float(res[6]), 0.0
             for _ in range(hits if per_hit > 0 else 0):

@@ -20,6 +20,7 @@ from sim.games.dungeon.draws import draw_eligible, draw_joker, eligible_upgrades
 from sim.games.dungeon.eventlog import LG_BUY, LG_END, LG_REWARD, LG_STOCK, log_event
 from sim.games.dungeon.rollctl import K_BUY, K_REWARD, STOP, rl_decide, salt_now
 from sim.games.dungeon.room import salted
+from sim.games.dungeon.rows import EFF
 from sim.games.dungeon.table import (
     N_UC,
     O_CHALLENGES,
@@ -46,7 +47,7 @@ from sim.jit.tier import INLINE
 def room_won(room, fz, rs, out, log):
     """The coins of a won room: the win (boss, rest, elite), the room's challenge when met (no heal, combo kinds,
     turns), the stolen coins back where the rules return them."""
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     rooms = fz.rooms
     rr = room - 1
     boss = rs.boss
@@ -61,13 +62,13 @@ def room_won(room, fz, rs, out, log):
     coins = rs.coins
     nl = rs.nl
     if boss:
-        reward = rp.boss_rest_coins if card == RAST else rp.boss_win
+        reward = rp.path_boss_rest_win_coins if card == RAST else rp.coins_boss_win
     elif card == RAST:
-        reward = rp.rest_coins
+        reward = rp.path_rest_win_coins
     else:
-        reward = rp.win
+        reward = rp.coins_win
     if elite:
-        reward += rp.elite_coins
+        reward += rp.path_elite_coins
     ch = rooms[rr, C.RM_CHALLENGE]
     met = False
     if ch == 0:
@@ -76,13 +77,13 @@ def room_won(room, fz, rs, out, log):
         nk = 0
         for q in range(R.N_KIND):
             nk += (kinds_used >> q) & 1
-        met = nk >= rp.ch_combos
+        met = nk >= rp.coins_challenge_combos
     else:
-        met = turn <= rp.ch_turns
+        met = turn <= rp.coins_challenge_turns
     if met:
-        reward += rp.challenge
+        reward += rp.coins_challenge
         out[O_CHALLENGES] += 1
-    if rp.steal_return > 0:
+    if rp.coins_steal_returned_on_win > 0:
         reward += stolen
     coins += reward
     out[O_EARNED] += reward
@@ -110,7 +111,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     """The reward after room ``room``: draw the offers (upgrades by rarity, from the ``item_from``-th offer on a
     joker or the dice bonus by chance), rate them, pick one. ``e3, e4, e3p``: ``expected_attack``. Returns True
     when a rollout stops at this decision."""
-    rp = fz.rpr[0]  # the rule record, read by name (the policies read their weights from it too)
+    rp = fz.rp[0]  # the rule record, read by name (the policies read their weights from it too)
     jk = fz.jk
     n_jk = jk.shape[0]
     up_eff = fz.up_eff
@@ -122,10 +123,10 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     cstart = fz.cstart
     cn = fz.cn
     cand = fz.cand
-    action_base = rp.action_base
+    action_base = rp.coins_action_base
     n_up = trunc(rp.n_up)
-    n_off = trunc(rp.offers)
-    max_j = trunc(rp.max_jokers)
+    n_off = trunc(rp.rewards_offers)
+    max_j = trunc(rp.rewards_max_jokers)
     owned = sc.owned
     elig = sc.elig
     mods = sc.mods
@@ -138,7 +139,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     st_pol = sc.st_pol
     st_off = sc.st_off
     st_sk = sc.st_sk
-    sk = rp.sk_player
+    sk = rp.skill_level_ppm
     full = full_skill(pid, sk)
     ro = rc.shape[0] > 0
     need_gain = pid == GREEDY or pid == EXPECTIMAX
@@ -157,23 +158,23 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     eligible_upgrades(up_rarity, up_unique, owned, elig)
     for q in range(n_off):
         item = -1
-        if q + 1 >= rp.item_from and uniform(st_off) < rp.item_chance:
-            if uniform(st_off) < rp.joker_share:
+        if q + 1 >= rp.rewards_item_from_slot and uniform(st_off) < rp.rewards_item_chance:
+            if uniform(st_off) < rp.joker_slot_share:
                 item = n_up + draw_joker(st_off, jk)
             else:
                 item = n_up + n_jk
         else:
             item = draw_eligible(st_off, up_rarity, rarity_w, elig, offers,
-                                 q if rp.distinct > 0 else 0)
+                                 q if rp.rewards_distinct > 0 else 0)
         offers[q] = item
     out[O_REWARDS] += 1
     for q in range(n_off):
         item = offers[q]
         g = 0.0
         if need_gain and 0 <= item < n_up:
-            ch, ga, gp, gl = _with_upgrade(mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL],
-                                       mods[R.EFF_LUCKY], up_eff[item, R.EFF_ATTACK_FLAT],
-                                       up_eff[item, R.EFF_PASCH_MUL], up_eff[item, R.EFF_LUCKY])
+            ch, ga, gp, gl = _with_upgrade(mods[EFF.attack_flat] + altar, mods[EFF.pasch_attack_mul],
+                                       mods[EFF.glueckssieben], up_eff[item, EFF.attack_flat],
+                                       up_eff[item, EFF.pasch_attack_mul], up_eff[item, EFF.glueckssieben])
             if ch:
                 sl = probe(c_keys, t, ga, gp, gl)
                 if sl < 0:
@@ -205,7 +206,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
         sa = salt_now(rc)
         if sa != 0:
             salted(seed, run, sa, room, sc)
-    seconds += rp.t_reward
+    seconds += rp.time_seconds_per_reward_choice
     got = offers[pick] if pick >= 0 else -1
     if got >= 0:
         if got < n_up:
@@ -236,7 +237,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
 def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc, e3, e4, e3p):
     """The Tagesmarkt after room ``room``: its stock (upgrades by rarity, a joker pack, the dice pack), bought one
     item at a time until the policy stops. Returns True when a rollout stops at this decision."""
-    rp = fz.rpr[0]  # the rule record, read by name (the policies read their weights from it too)
+    rp = fz.rp[0]  # the rule record, read by name (the policies read their weights from it too)
     jk = fz.jk
     n_jk = jk.shape[0]
     up_eff = fz.up_eff
@@ -248,9 +249,9 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
     cstart = fz.cstart
     cn = fz.cn
     cand = fz.cand
-    action_base = rp.action_base
+    action_base = rp.coins_action_base
     n_up = trunc(rp.n_up)
-    max_j = trunc(rp.max_jokers)
+    max_j = trunc(rp.rewards_max_jokers)
     owned = sc.owned
     elig = sc.elig
     mods = sc.mods
@@ -264,7 +265,7 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
     st_pol = sc.st_pol
     st_off = sc.st_off
     st_sk = sc.st_sk
-    sk = rp.sk_player
+    sk = rp.skill_level_ppm
     full = full_skill(pid, sk)
     ro = rc.shape[0] > 0
     need_gain = pid == GREEDY or pid == EXPECTIMAX
@@ -281,8 +282,8 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
     sa = rs.sa
     ikind = sc.ikind
     mk_prices = fz.prices
-    n_mk_up = trunc(rp.mk_upgrades)
-    pack_n = trunc(rp.joker_pack_n)
+    n_mk_up = trunc(rp.market_upgrades)
+    pack_n = trunc(rp.market_joker_pack_size)
     mk_index = rs.mk_index
     jk_wsum = 0.0
     for jj in range(n_jk):
@@ -296,32 +297,32 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
             offers[ns] = item
             prices[ns] = mk_prices[up_rarity[item]]
             ns += 1
-    if rp.joker_pack >= 0:
+    if rp.joker_pack_price >= 0:
         offers[ns] = n_up  # a joker pack: its jokers are drawn when bought
         ikind[ns] = ITEM_JOKER
-        prices[ns] = rp.joker_pack
+        prices[ns] = rp.joker_pack_price
         ns += 1
     offers[ns] = n_up + n_jk
-    prices[ns] = rp.dice_pack
+    prices[ns] = rp.market_dice_pack
     ns += 1
     for q in range(ns):
         okv[q] = 1
         if log.shape[0] > 0:
-            pk = -2 if (rp.joker_pack >= 0 and q == ns - 2) else offers[q]
+            pk = -2 if (rp.joker_pack_price >= 0 and q == ns - 2) else offers[q]
             nl = log_event(log, nl, LG_STOCK, room, 0, pk, trunc(prices[q]), trunc(coins), 0, 0, 0, 0, 0, 0)
-    jp = ns - 2 if rp.joker_pack >= 0 else -1
+    jp = ns - 2 if rp.joker_pack_price >= 0 else -1
     spent = 0.0
     stale = True  # the item values need (re)computing: first visit, or a buy changed what they read
     regain = need_gain and dirty  # greedy, expectimax: gains from the loadout as it is now
     while True:
         if regain:
             R.fold_mods(up_eff, owned, mods)
-            ga = mods[R.EFF_ATTACK_FLAT] + altar
-            sl = probe(c_keys, t, ga, mods[R.EFF_PASCH_MUL], mods[R.EFF_LUCKY])
+            ga = mods[EFF.attack_flat] + altar
+            sl = probe(c_keys, t, ga, mods[EFF.pasch_attack_mul], mods[EFF.glueckssieben])
             if sl < 0:
-                sl = lookup(cache, t, ga, mods[R.EFF_PASCH_MUL], mods[R.EFF_LUCKY], base2, coin_bonus,
+                sl = lookup(cache, t, ga, mods[EFF.pasch_attack_mul], mods[EFF.glueckssieben], base2, coin_bonus,
                             action_base, cstart, cn, cand, tm)
-            nd_base = smin(R.MAX_DICE, trunc(rp.dice + mods[R.EFF_EXTRA_DICE]))
+            nd_base = smin(R.MAX_DICE, trunc(rp.start_dice + mods[EFF.extra_dice]))
             e3 = c_eatt[t, sl, nd_base, 0]
             e4 = c_eatt[t, sl, nd_base, 1]
             e3p = c_eatt[t, sl, smin(R.MAX_DICE, nd_base + 1), 0]
@@ -343,9 +344,9 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
                     g = 0.0
                     if need_gain and 0 <= item < n_up:
                         ch, ga, gp, gl = _with_upgrade(
-                            mods[R.EFF_ATTACK_FLAT] + altar, mods[R.EFF_PASCH_MUL], mods[R.EFF_LUCKY],
-                            up_eff[item, R.EFF_ATTACK_FLAT], up_eff[item, R.EFF_PASCH_MUL],
-                            up_eff[item, R.EFF_LUCKY])
+                            mods[EFF.attack_flat] + altar, mods[EFF.pasch_attack_mul], mods[EFF.glueckssieben],
+                            up_eff[item, EFF.attack_flat], up_eff[item, EFF.pasch_attack_mul],
+                            up_eff[item, EFF.glueckssieben])
                         if ch:
                             sl = probe(c_keys, t, ga, gp, gl)
                             if sl < 0:
@@ -367,8 +368,8 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
                 rs.nl = nl
                 return True
         if ci < 0:
-            b = decide_buy(dp, vals, prices, okv, ns, coins, st_pol, rp.vw_per_coin,
-                           rp.vw_reserve)
+            b = decide_buy(dp, vals, prices, okv, ns, coins, st_pol, rp.policies_vorschlag_per_coin,
+                           rp.policies_vorschlag_reserve)
         else:
             b = ci - 1
         if ro and sa == 0:
@@ -447,7 +448,7 @@ def _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g
     kind = ITEM_DICE
     u = 0
     j = 0
-    g_att = (e4 - e3) * rp.db_rerolls
+    g_att = (e4 - e3) * rp.dice_bonus_rerolls
     g_dice = 0.0
     if item < n_up:
         kind = ITEM_UPGRADE
@@ -458,15 +459,15 @@ def _item_value(pid, item, n_up, n_jk, up_eff, jk, rp, lp, maxlp, e3, e4, e3p, g
         kind = ITEM_JOKER
         j = item - n_up
         g_att = 0.0
-    return offer_value(pid, kind, up_eff, u, jk, j, rp.db_rerolls, lp, maxlp, g_att, g_dice, e3,
-                       rp.crit_mul, rp)
+    return offer_value(pid, kind, up_eff, u, jk, j, rp.dice_bonus_rerolls, lp, maxlp, g_att, g_dice, e3,
+                       rp.combat_crit_mul, rp)
 
 
 @njit(cache=True, error_model="numpy")
 def gain(item, n_up, n_jk, fz, owned, jokers, nj, lp, maxlp, db_left, out):
     """Take an item: an upgrade (Lebenselixier-like max LP also heals as much), a joker onto the stack (when
     a place is free), or the dice bonus. Returns (lp, maxlp, jokers held, dice-bonus fights left)."""
-    return _take(item, n_up, n_jk, fz.up_eff, fz.rpr[0], owned, jokers, nj, lp, maxlp, db_left, out)
+    return _take(item, n_up, n_jk, fz.up_eff, fz.rp[0], owned, jokers, nj, lp, maxlp, db_left, out)
 
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
@@ -475,16 +476,16 @@ def _take(item, n_up, n_jk, up_eff, rp, owned, jokers, nj, lp, maxlp, db_left, o
     if item < n_up:
         owned[item] += 1
         out[O_UPGRADES] += 1
-        add = up_eff[item, R.EFF_MAX_LP]
+        add = up_eff[item, EFF.max_lp]
         if add > 0:
             maxlp += add
             lp = smin(maxlp, lp + add)
     elif item < n_up + n_jk:
-        if nj < rp.max_jokers:
+        if nj < rp.rewards_max_jokers:
             jokers[nj] = item - n_up
             nj += 1
             out[O_JK_GAINED] += 1
     else:
-        db_left += trunc(rp.db_fights)
+        db_left += trunc(rp.dice_bonus_fights)
         out[O_DICE_BONUS] += 1
     return lp, maxlp, nj, db_left

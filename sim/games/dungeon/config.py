@@ -1,21 +1,26 @@
 """Würfel Dungeon's config model: every rule number, and the fitted policy weights (``[policies]``).
 
-The pydantic sections below validate the TOML; ``freeze`` (module ``freeze``) turns a model into the arrays the
-kernels read, at the indices of ``layout``. Both are re-exported here (``config.freeze``, ``config.RP_LP`` …)
-because most callers reach the game's numbers through this module.
+The pydantic sections below validate the TOML and are the one declaration of the rule numbers: ``RULES``
+generates from them the record ``rp`` the kernels read by config path (``rp.path_elite_attack``), with the
+derived numbers declared beside it. ``freeze`` (module ``freeze``) turns a model into the arrays the kernels read;
+it and the layouts (``layout``, ``rows``) are re-exported here because most callers reach the game's numbers
+through this module.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
+import numpy as np
 from pydantic import Field, model_validator
 
 from sim.core.config import GameConfig, NonNegative, Prices, Strict, Weights
-from sim.core.skill import Skill
+from sim.core.record import Derived, RuleRecord
+from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.layout import *  # noqa: F403 - the index names, re-exported
-from sim.games.dungeon.layout import MAX_JOKERS, MAX_OFFERS, MAX_STOCK
+from sim.games.dungeon.layout import DIFFICULTIES, MAX_JOKERS, MAX_OFFERS, MAX_STOCK
+from sim.games.dungeon.rows import Effects, Intent
 
 
 class Start(Strict):
@@ -179,33 +184,6 @@ class Loadout(Strict):
     jokers: list[str] = Field(default_factory=list)
 
 
-class Effects(Strict):
-    """Effect fields an upgrade or talent carries (folded by ``rules.fold_mods``; ``rules.EFF_*``)."""
-
-    attack_flat: float = 0
-    shield_flat: float = 0
-    heal_flat: float = 0
-    pasch_attack_mul: float = Field(1.0, ge=0, le=100)
-    crit_chance: float = Field(0, ge=0, le=1)
-    extra_adjusts: int = Field(0, ge=0, le=10)
-    shield_keep: int = Field(0, ge=0, le=10_000)
-    poison: int = Field(0, ge=0, le=1000)
-    berserker_mul: float = Field(1.0, ge=0, le=100)
-    berserker_lp: float = Field(0, ge=0, le=1)
-    glueckssieben: bool = False
-    in_straights: bool = Field(True, description="with glueckssieben: the 1 counts as 7 in straights too "
-                                                 "(3-4-5-6 + 1 is a Große Straße, 1-2-3-4 no straight)")
-    extra_dice: int = Field(0, ge=0, le=1)
-    max_lp: int = Field(0, ge=0, le=10_000)
-
-    def effects(self) -> list[float]:
-        return [
-            self.attack_flat, self.shield_flat, self.heal_flat, self.pasch_attack_mul, self.crit_chance,
-            self.extra_adjusts, self.shield_keep, self.poison, self.berserker_mul, self.berserker_lp,
-            float(self.glueckssieben), self.extra_dice, self.max_lp,
-        ]
-
-
 class Upgrade(Effects):
     rarity: Literal["haeufig", "selten", "episch"]
     unique: bool = False
@@ -269,19 +247,6 @@ class Analysis(Strict):
     trap_lift: float = Field(0.0, ge=-1, le=1, description="lift CI upper bound below this …")
     trap_pick_rate: float = Field(0.2, ge=0, le=1, description="… while picked at least this often: trap")
     min_offers: int = Field(200, ge=1, le=10**9, description="offers needed before a flag is set")
-
-
-class Intent(Strict):
-    damage: float = Field(0.0, ge=0, le=100, description="per hit, × the enemy's base damage")
-    hits: int = Field(1, ge=1, le=20)
-    block: int = Field(0, ge=0, le=10_000)
-    heal: int = Field(0, ge=0, le=10_000)
-    weaken: int = Field(0, ge=0, le=100, description="player turns weakened")
-    curse: int = Field(0, ge=0, le=6, description="random dice cursed next turn")
-    steal: int = Field(0, ge=0, le=10_000)
-    buff: int = Field(0, ge=0, le=1000, description="+damage per hit from now on")
-    eat: int = Field(0, ge=0, le=5, description="dice fewer next turn")
-    weight: float = Field(1.0, gt=0, le=1e6, description="draw weight in mode 'random'")
 
 
 class Enemy(Strict):
@@ -408,6 +373,48 @@ class DungeonConfig(GameConfig):
         return self
 
 
+def path_rooms(cfg: DungeonConfig) -> list[int]:
+    """Rooms preceded by a path choice: every room ("Vor jedem Raum liegen drei Karten"), or with
+    ``path.boss_rooms`` false (an older reading) every room that is not a boss room."""
+    return [r for r in range(1, cfg.rooms.count + 1) if cfg.path.boss_rooms or str(r) not in cfg.rooms.bosses]
+
+
+def _at_difficulty(key: str) -> Derived:
+    """``difficulty.<played>.<key>``: the difficulty's number of the run (freeze's context ``difficulty``)."""
+    return lambda cfg, difficulty: getattr(getattr(cfg.difficulty, difficulty), key)
+
+
+def _config_only(f: Derived) -> Derived:
+    """A derived number of the config alone, taking (and ignoring) freeze's context."""
+    return lambda cfg, **_: f(cfg)
+
+
+_DERIVED: dict[str, Derived] = {
+    # the played difficulty's numbers (``rp.difficulty_hp`` …, one per field of ``Difficulty``) and its code
+    **{f"difficulty_{key}": _at_difficulty(key) for key in Difficulty.model_fields},
+    "difficulty": lambda cfg, difficulty: DIFFICULTIES.index(difficulty),
+    **{name: _config_only(f) for name, f in {
+        # the turn-end delay played: the fast one with fast animations
+        "time_turn_end": lambda cfg: cfg.time.fast_turn_end_delay if cfg.time.fast_animations
+        else cfg.time.turn_end_delay,
+        # an item slot's joker share (none without jokers) and the joker pack's price (-1: none on sale)
+        "joker_slot_share": lambda cfg: cfg.rewards.joker_share if cfg.jokers else 0.0,
+        "joker_pack_price": lambda cfg: cfg.market.joker_pack if cfg.jokers and cfg.rewards.max_jokers > 0 else -1.0,
+        "n_up": lambda cfg: len(cfg.upgrades),  # the upgrade catalog's size (rows of ``Frozen.up_eff`` before talents)
+        "n_jk": lambda cfg: len(cfg.jokers),
+        "talent_coins": lambda cfg: sum(cfg.talents[n].coins for n in cfg.loadout.talents),
+        # modifier profiles: one per Opferaltar level a run can reach (start altar + one per path choice + none)
+        "n_prof": lambda cfg: cfg.loadout.altar + len(path_rooms(cfg)) + 1,
+        **SKILL_RECORD,  # the levels in parts per million (``rp.skill_level_ppm``)
+    }.items()},
+}
+RULES = RuleRecord(DungeonConfig, skip=("difficulty", "skill", "analysis"), dtype=np.float64, derived=_DERIVED)
+"""The rule record ``rp``: every scalar of the model by config path (``rp.path_elite_attack``; a bool as 0/1, a
+choice as its code, ``rp.rollout_base`` a policy id), then the derived numbers above; float64 like the kernels'
+arithmetic. ``[difficulty]`` is read at the played difficulty (``rp.difficulty_hp``), ``[skill]`` as the levels
+in parts per million; ``[analysis]`` holds the report's thresholds, no rule."""
+
+
 from sim.games.dungeon.freeze import (  # noqa: E402 - after the model: freeze reads it
     Frozen,
     base_table,
@@ -418,14 +425,14 @@ from sim.games.dungeon.freeze import (  # noqa: E402 - after the model: freeze r
     fold_loadout,
     freeze,
     partition_classes,
-    path_rooms,
     pip_sums,
     profile_tables,
     upgrade_names,
 )
 
 __all__ = [
-    "DungeonConfig", "Frozen", "Policies", "Rollout", "VorschlagWeights", "base_table", "base_values",
+    "RULES", "DungeonConfig", "Effects", "Frozen", "Intent", "Policies", "Rollout", "VorschlagWeights", "base_table",
+    "base_values",
     "check_difficulty", "coef_array", "coin_bonus", "fold_loadout", "freeze", "partition_classes", "path_rooms",
     "pip_sums", "profile_tables", "upgrade_names",
 ]

@@ -12,6 +12,7 @@ from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.freeze import fold_loadout, glueckssieben_in_straights
 from sim.games.dungeon.inputs import check_difficulty, frozen
+from sim.games.dungeon.rows import EFF, IN
 
 
 def combos_json(dice: list[int], cfg: DungeonConfig) -> dict[str, Any]:
@@ -50,14 +51,14 @@ def mean_hit(intents: np.ndarray, i0: int, ni: int, random_mode: bool, base: flo
     if not random_mode:
         buff, total = 0, 0
         for it in rows:
-            total += int(it[C.IN_HITS]) * int(R.hit_damage(base, it[C.IN_DMG], scale, bonus, buff))
-            buff += int(it[C.IN_BUFF])
+            total += int(it[IN.hits]) * int(R.hit_damage(base, it[IN.damage], scale, bonus, buff))
+            buff += int(it[IN.buff])
         return total / ni
-    w = rows[:, C.IN_WEIGHT] / rows[:, C.IN_WEIGHT].sum()
-    hits = rows[:, C.IN_HITS].astype(np.int64)
-    plain = np.array([int(R.hit_damage(base, it[C.IN_DMG], scale, bonus, 0)) for it in rows])
-    att = rows[:, C.IN_DMG] > 0
-    buff_per_draw = float((w * rows[:, C.IN_BUFF]).sum())
+    w = rows[:, IN.weight] / rows[:, IN.weight].sum()
+    hits = rows[:, IN.hits].astype(np.int64)
+    plain = np.array([int(R.hit_damage(base, it[IN.damage], scale, bonus, 0)) for it in rows])
+    att = rows[:, IN.damage] > 0
+    buff_per_draw = float((w * rows[:, IN.buff]).sum())
     return float((w * hits * plain).sum() + buff_per_draw * (ni - 1) / 2 * (w * hits * att).sum())
 
 
@@ -69,11 +70,11 @@ def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
     before shields), and the same with ``elite_`` where a path choice offers the Elite card."""
     diff = check_difficulty(options)
     fz, _ = frozen(cfg, diff)
-    rp = fz.rp
+    rp = fz.rp[0]
     cv = fz.cvals[min(cfg.loadout.altar, fz.part.shape[0] - 1)]
     combo_table = []
     _, _, mods = fold_loadout(cfg)  # the start loadout decides which rows are combos (straights through 7 or from 1)
-    valid = R.combo_valid(bool(mods[R.EFF_LUCKY] > 0), glueckssieben_in_straights(cfg))
+    valid = R.combo_valid(bool(mods[EFF.glueckssieben] > 0), glueckssieben_in_straights(cfg))
     for kind in range(R.N_KIND):
         rows = [c for c in range(R.N_COMBO) if R.C_KIND[c] == kind and valid[c]]
         entry: dict[str, Any] = {"combo": R.KIND_LABELS[kind], "kind": R.KINDS[kind],
@@ -97,14 +98,15 @@ def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
             for tag, elite in (("", False), ("elite_", True)):
                 if elite and not row[C.RM_PATH]:
                     continue
-                hp = R.enemy_hp(en[C.EN_HP], r, boss, elite, rp[C.RP_HP_PER_ROOM], rp[C.RP_HP_FACTOR],
-                                rp[C.RP_DIFF_HP], rp[C.RP_DIFF_BOSS], rp[C.RP_ELITE_HP])
-                scale = R.damage_scale(r, rp[C.RP_DIFF_DMG], rp[C.RP_GROWTH], rp[C.RP_COMPOUND] > 0, elite,
-                                       rp[C.RP_ELITE_ATT], boss, rp[C.RP_DIFF_BOSS], rp[C.RP_BOSS_STAGE] > 0)
+                hp = R.enemy_hp(en[C.EN_HP], r, boss, elite, rp.scaling_hp_per_room, rp.scaling_hp_factor,
+                                rp.difficulty_hp, rp.difficulty_boss, rp.path_elite_hp)
+                scale = R.damage_scale(r, rp.difficulty_damage, rp.scaling_damage_growth,
+                                       rp.scaling_damage_growth_compound > 0, elite, rp.path_elite_attack, boss,
+                                       rp.difficulty_boss, rp.scaling_boss_damage == R.BOSS_DAMAGE_STAGE)
                 item[f"{tag}hp"] = int(hp)
                 item[f"{tag}damage"] = int(R.hit_damage(en[C.EN_DMG], 1.0, scale, int(row[C.RM_ATTBONUS]), 0))
                 i0, ni = int(en[C.EN_I0]), int(en[C.EN_IN])
-                item[f"{tag}max_hit"] = max(int(R.hit_damage(en[C.EN_DMG], fz.intents[i, C.IN_DMG], scale,
+                item[f"{tag}max_hit"] = max(int(R.hit_damage(en[C.EN_DMG], fz.intents[i, IN.damage], scale,
                                                              int(row[C.RM_ATTBONUS]), 0)) for i in range(i0, i0 + ni))
                 item[f"{tag}mean_hit"] = mean_hit(fz.intents, i0, ni, bool(en[C.EN_RANDOM] > 0), en[C.EN_DMG],
                                                   scale, int(row[C.RM_ATTBONUS]))

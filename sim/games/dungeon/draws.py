@@ -11,6 +11,7 @@ from numba import njit
 
 from sim.core.rng import below, uniform
 from sim.games.dungeon import layout as C
+from sim.games.dungeon.rows import IN
 from sim.jit.tier import INLINE
 
 
@@ -19,10 +20,10 @@ def draw_intent(intents, i0, ni, st):
     """Index (0..ni-1) of the enemy's next intent among its ``ni`` rows from ``i0``, by their weights."""
     tot = 0.0
     for j in range(ni):
-        tot += intents[i0 + j, C.IN_WEIGHT]
+        tot += intents[i0 + j, IN.weight]
     u = uniform(st) * tot
     for j in range(ni):
-        u -= intents[i0 + j, C.IN_WEIGHT]
+        u -= intents[i0 + j, IN.weight]
         if u < 0:
             return j
     return ni - 1

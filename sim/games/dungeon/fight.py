@@ -28,6 +28,7 @@ from sim.games.dungeon import rules as R
 from sim.games.dungeon.draws import draw_intent
 from sim.games.dungeon.eventlog import LG_COMBO, LG_ENEMY, LG_RESOLVE, LG_ROOM, log_event
 from sim.games.dungeon.player import open_turn, player_turn
+from sim.games.dungeon.rows import EFF, IN
 from sim.games.dungeon.runstate import new_fight
 from sim.games.dungeon.table import (
     O_CRITS,
@@ -49,21 +50,22 @@ from sim.jit.scalar import smax, smin, trunc
 def begin_fight(pid, seed, run, room, fz, rs, f, out, log, sc):
     """The room's enemy (LP, block, damage, intents, the first one announced), the fight's streams and the player's
     budgets: rerolls (a dice-bonus fight adds some, a boss may cap them), last chances, hero uses, adjusts."""
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     en = fz.en
     rooms = fz.rooms
     rr = room - 1
     e = rs.enemy
     sa = rs.sa
-    f.full = full_skill(pid, rp.sk_player)
+    f.full = full_skill(pid, rp.skill_level_ppm)
     f.elite = rs.card == ELITE
     f.boss = en[e, C.EN_BOSS] > 0
-    f.ehp = float(R.enemy_hp(en[e, C.EN_HP], room, f.boss, f.elite, rp.hp_per_room, rp.hp_factor,
-                             rp.diff_hp, rp.diff_boss, rp.elite_hp))
+    f.ehp = float(R.enemy_hp(en[e, C.EN_HP], room, f.boss, f.elite, rp.scaling_hp_per_room, rp.scaling_hp_factor,
+                             rp.difficulty_hp, rp.difficulty_boss, rp.path_elite_hp))
     f.ehp_max = f.ehp
     f.eblock = float(rooms[rr, C.RM_EBLOCK])
-    f.scale = R.damage_scale(room, rp.diff_dmg, rp.growth, rp.compound > 0, f.elite,
-                             rp.elite_att, f.boss, rp.diff_boss, rp.boss_stage > 0)
+    f.scale = R.damage_scale(room, rp.difficulty_damage, rp.scaling_damage_growth,
+                             rp.scaling_damage_growth_compound > 0, f.elite, rp.path_elite_attack, f.boss,
+                             rp.difficulty_boss, rp.scaling_boss_damage == R.BOSS_DAMAGE_STAGE)
     f.sec_bonus = rooms[rr, C.RM_ATTBONUS]
     f.ebase = en[e, C.EN_DMG]
     f.i0 = trunc(en[e, C.EN_I0])
@@ -76,22 +78,22 @@ def begin_fight(pid, seed, run, room, fz, rs, f, out, log, sc):
     f.ebuff = 0
     f.epoison = 0.0
     f.shield = float(rooms[rr, C.RM_PSHIELD])
-    f.adjusts = trunc(rp.adjusts + sc.mods[R.EFF_ADJUSTS])
-    rerolls = trunc(rp.rolls) - 1
+    f.adjusts = trunc(rp.turn_adjusts + sc.mods[EFF.extra_adjusts])
+    rerolls = trunc(rp.turn_rolls) - 1
     if rs.db_left > 0:
-        rerolls += trunc(rp.db_rerolls)
+        rerolls += trunc(rp.dice_bonus_rerolls)
         rs.db_left -= 1
-    lc_left = trunc(rp.lc_n)
+    lc_left = trunc(rp.turn_last_chance_per_fight)
     extra_ok = True
-    if f.boss and rp.boss_rerolls >= 0:
-        rerolls = smin(rerolls, trunc(rp.boss_rerolls))
+    if f.boss and rp.difficulty_boss_rerolls >= 0:
+        rerolls = smin(rerolls, trunc(rp.difficulty_boss_rerolls))
         lc_left = 0
         extra_ok = False
     f.rerolls = rerolls
     f.lc_left = lc_left
     f.extra_ok = extra_ok
-    f.hero_left = trunc(rp.hero_n) if rp.hero_on > 0 else 0
-    f.cap = rp.boss_cap if f.boss else rp.cap
+    f.hero_left = trunc(rp.hero_per_fight) if rp.hero_enabled > 0 else 0
+    f.cap = rp.coins_boss_fight_cap if f.boss else rp.coins_fight_cap
     f.fight_coins = 0.0
     sc.nact[:] = 0
     f.healed = False
@@ -104,7 +106,7 @@ def begin_fight(pid, seed, run, room, fz, rs, f, out, log, sc):
     f.turn = 0
     f.won = False
     f.na = 0
-    rs.seconds += rp.t_intro
+    rs.seconds += rp.time_seconds_per_fight_intro
     out[O_FIGHTS] += 1
     if log.shape[0] > 0:
         rs.nl = log_event(log, rs.nl, LG_ROOM, room, 0, rs.card, e, trunc(f.ehp), trunc(f.eblock), rs.third,
@@ -117,7 +119,7 @@ def begin_fight(pid, seed, run, room, fz, rs, f, out, log, sc):
 def resolve(room, fz, rs, f, out, log, sc):
     """The assigned combos act: attacks (block first, crits with Glücksklee), heals, shields; then coins and
     counts per action in assignment order (a heal at full LP or a shield against no attack earns none)."""
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     mods = sc.mods
     cv = sc.cv
     aid = sc.aid
@@ -132,14 +134,14 @@ def resolve(room, fz, rs, f, out, log, sc):
     lp_start = rs.lp
     for j in range(m):
         cdraw[j] = 1.0
-        if arole[j] == R.ATTACK and mods[R.EFF_CRIT] > 0:
+        if arole[j] == R.ATTACK and mods[EFF.crit_chance] > 0:
             cdraw[j] = uniform(sc.st_crit)
         crits[j] = 0
     rstate[0] = f.ehp
     rstate[1] = f.eblock
     rstate[2] = f.epoison
     out[O_DEALT] += R.resolve_attacks(cv, aid, arole, m, hero_j, hero_f, mods, f.weak_mul, f.berserk,
-                                      rp.crit_mul, cdraw, rstate, sc.dealt, crits)
+                                      rp.combat_crit_mul, cdraw, rstate, sc.dealt, crits)
     f.ehp = rstate[0]
     f.eblock = rstate[1]
     f.epoison = rstate[2]
@@ -159,8 +161,8 @@ def resolve(room, fz, rs, f, out, log, sc):
     # coins and stats per action (in assignment order)
     lp_run = lp_start
     steps = fz.steps
-    step_floor = rp.step_floor > 0
-    incoming = f.hit * f.hits > 0 or rp.shield_needs_att == 0
+    step_floor = rp.coins_step_rounding == R.ROUND_FLOOR
+    incoming = f.hit * f.hits > 0 or rp.coins_useful_shield_needs_attack_intent == 0
     alive = f.ehp > 0
     cap = f.cap
     fight_coins = f.fight_coins
@@ -201,7 +203,7 @@ def resolve(room, fz, rs, f, out, log, sc):
     f.kinds_used = kinds_used
     rs.nl = nl
     # thinking time: a hold decision before each roll after the first, and the assignment
-    rs.seconds += m * rp.t_assign + rp.t_turn + f.nroll * rp.t_decide
+    rs.seconds += m * rp.time_seconds_per_assignment + rp.time_turn_end + f.nroll * rp.time_seconds_per_decision
     if f.weak > 0:
         f.weak -= 1
     if log.shape[0] > 0:
@@ -216,7 +218,7 @@ def enemy_turn(room, fz, rs, f, out, log, sc):
     """The enemy's block drops and poison ticks (it may die of it: ``f.won``); then its announced intent: hits
     (the shield takes them first), block, heal, weaken, curse dice, steal coins, buff, eat a die; then the next
     intent is announced."""
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     intents = fz.intents
     it = f.it
     f.eblock = 0.0
@@ -245,10 +247,10 @@ def enemy_turn(room, fz, rs, f, out, log, sc):
         f.shield = shield
         rs.lp = lp
     out[O_TAKEN] += taken
-    f.eblock += intents[it, C.IN_BLOCK]
-    f.ehp = smin(f.ehp_max, f.ehp + intents[it, C.IN_HEAL])
-    f.weak = smax(f.weak, trunc(intents[it, C.IN_WEAKEN]))
-    ncurse = trunc(intents[it, C.IN_CURSE])
+    f.eblock += intents[it, IN.block]
+    f.ehp = smin(f.ehp_max, f.ehp + intents[it, IN.heal])
+    f.weak = smax(f.weak, trunc(intents[it, IN.weaken]))
+    ncurse = trunc(intents[it, IN.curse])
     if ncurse > 0:
         # k distinct random dice (partial Fisher-Yates over the dice indices)
         idx = sc.idx
@@ -261,12 +263,12 @@ def enemy_turn(room, fz, rs, f, out, log, sc):
             idx[q] = idx[w]
             idx[w] = tq
             f.cursed_next |= 1 << idx[q]
-    steal = smin(rs.coins, intents[it, C.IN_STEAL])
+    steal = smin(rs.coins, intents[it, IN.steal])
     rs.coins -= steal
     f.stolen += steal
     out[O_STOLEN] += steal
-    f.ebuff += trunc(intents[it, C.IN_BUFF])
-    f.eat_next = trunc(intents[it, C.IN_EAT])
+    f.ebuff += trunc(intents[it, IN.buff])
+    f.eat_next = trunc(intents[it, IN.eat])
     if log.shape[0] > 0:
         rs.nl = log_event(log, rs.nl, LG_ENEMY, room, f.turn, it, trunc(taken), trunc(rs.lp), trunc(f.shield),
                           trunc(f.eblock), trunc(f.ehp), trunc(steal), pdmg, 0)
@@ -286,7 +288,7 @@ def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
     begin_fight(pid, seed, run, room, fz, rs, f, out, log, sc)
     while True:
         f.turn += 1
-        if f.turn > fz.rpr[0].max_turns:
+        if f.turn > fz.rp[0].turn_max_turns:
             rs.lp = 0.0
             break
         open_turn(room, fz, rs, f, log, sc)

@@ -82,6 +82,7 @@ from sim.games.dungeon.eventlog import (  # noqa: F401 - the log kinds, re-expor
 from sim.games.dungeon.fight import fight
 from sim.games.dungeon.rollctl import MAX_DECISIONS, RC_DEC, RC_HIT, RC_SIZE
 from sim.games.dungeon.room import enter_room, refresh_profile
+from sim.games.dungeon.rows import EFF
 from sim.games.dungeon.scratch import new_scratch
 from sim.games.dungeon.table import (  # noqa: F401 - the row layout, re-exported for game and tests
     FIXED,
@@ -141,8 +142,8 @@ from sim.jit.tier import INLINE
 def start_run(pid, seed, run, fz, rs, out, sc, rc):
     """The run before room 1: an empty row (LP and coins by room NaN until reached), the starting loadout folded,
     full LP, the starting coins and jokers, the policy's and the skill's streams, the row's column groups."""
-    rp = fz.rpr[0]
-    n_rooms = trunc(rp.n_rooms)
+    rp = fz.rp[0]
+    n_rooms = trunc(rp.rooms_count)
     n_mk = 0
     for r in range(n_rooms):
         n_mk += fz.rooms[r, C.RM_MARKET]
@@ -163,10 +164,10 @@ def start_run(pid, seed, run, fz, rs, out, sc, rc):
     for u in range(owned.shape[0]):
         owned[u] = fz.loadout[u] if u < fz.loadout.shape[0] else 0
     R.fold_mods(fz.up_eff, owned, mods)
-    rs.maxlp = rp.lp + mods[R.EFF_MAX_LP]
+    rs.maxlp = rp.start_lp + mods[EFF.max_lp]
     rs.lp = rs.maxlp
-    rs.coins = rp.coins + rp.talent_coins
-    rs.altar = trunc(rp.start_altar)
+    rs.coins = rp.start_coins + rp.talent_coins
+    rs.altar = trunc(rp.loadout_altar)
     rs.seconds = 0.0
     sc.st_pol[0] = stream_key(seed, run, 3, 0)  # the policy's own random choices
     rs.sa = 0  # purpose-key offset of the streams keyed from now on: 0 but in a rollout's continuation
@@ -174,7 +175,7 @@ def start_run(pid, seed, run, fz, rs, out, sc, rc):
         rc[RC_DEC] = 0
         rc[RC_HIT] = 0
     # the skill level (``policies.dungeon.skill``): below 1 each decision may lapse into random's move
-    if not full_skill(pid, rp.sk_player):
+    if not full_skill(pid, rp.skill_level_ppm):
         sc.st_sk[0] = stream_key(seed, run, SKILL_STREAM, 0)
     jokers = sc.jokers
     nj = 0
@@ -206,9 +207,9 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     plain run."""
     fz, cache, tm, sc = borrow(fz), borrow(cache), borrow(tm), borrow(sc)
     out, log, forced, rc = borrow(out), borrow(log), borrow(forced), borrow(rc)
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     rooms = fz.rooms
-    n_rooms = trunc(rp.n_rooms)
+    n_rooms = trunc(rp.rooms_count)
     rs = sc.run[0]
     start_run(pid, seed, run, fz, rs, out, sc, rc)
     rooms_cleared = np.int64(0)  # not a literal 0: one compile of R.score
@@ -226,10 +227,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
             break
         rooms_cleared = room
         room_won(room, fz, rs, out, log)
-        market = rooms[room - 1, C.RM_MARKET] > 0 and rp.market_on > 0
-        if room < n_rooms and (rp.rewards_on > 0 or market):
+        market = rooms[room - 1, C.RM_MARKET] > 0 and rp.market_enabled > 0
+        if room < n_rooms and (rp.rewards_enabled > 0 or market):
             e3, e4, e3p = expected_attack(pid, rs, cache, t)
-            if rp.rewards_on > 0:
+            if rp.rewards_enabled > 0:
                 if take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc, e3, e4, e3p):
                     return rs.nl
             if market:
@@ -250,8 +251,8 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     out[O_MAXLP] = maxlp
     out[O_COINS] = coins
     out[O_SECONDS] = seconds
-    out[O_SCORE] = R.score(rooms_cleared, smax(lp, 0.0), seconds, win, rp.sc_room, rp.sc_lp,
-                           rp.sc_budget, rp.sc_win, rp.points)
+    out[O_SCORE] = R.score(rooms_cleared, smax(lp, 0.0), seconds, win, rp.score_per_room, rp.score_per_lp,
+                           rp.score_time_budget, rp.score_win, rp.difficulty_points)
     if log.shape[0] > 0:
         nl = log_event(log, nl, LG_RUN, 0, 0, trunc(win), rooms_cleared, trunc(out[O_SCORE]), trunc(seconds * 10), 0,
                        0, 0, 0, 0)
@@ -269,8 +270,8 @@ def play_batch(pid, seed, start, count, fz, cache, tm, out):
     nblk = smin(count, cache[0].shape[0])
     n_all = fz.loadout.shape[0]
     ro = pid == ROLLOUT
-    base = trunc(fz.rpr[0].ro_base) if ro else pid
-    k = trunc(fz.rpr[0].ro_k)
+    base = trunc(fz.rp[0].rollout_base) if ro else pid
+    k = trunc(fz.rp[0].rollout_k)
     for b in prange(nblk):
         t = np.int64(b)  # prange counts in uint64: one signature of play_run (replay passes int64) = one compile
         nolog = np.zeros((0, LOG_W), np.int64)
@@ -289,9 +290,9 @@ def run_one(pid: int, seed: int, run: int, fz, cache, tm, n_cols: int, log_rows:
     out = np.zeros(max(n_cols, n_columns(fz)))
     log = np.zeros((log_rows, LOG_W), np.int64)
     if pid == ROLLOUT:
-        base = int(fz.rp[C.RP_RO_BASE])
+        base = int(fz.rp[0].rollout_base)
         forced, rc = RO.new_rollout_scratch()
-        n = RO.rollout_run(base, int(fz.rp[C.RP_RO_K]), seed, run, fz, cache, 0, tm, out, log,
+        n = RO.rollout_run(base, int(fz.rp[0].rollout_k), seed, run, fz, cache, 0, tm, out, log,
                            new_scratch(base, fz.loadout.shape[0]), forced, rc)
     else:
         n = play_run(pid, seed, run, fz, cache, 0, tm, out, log, new_scratch(pid, fz.loadout.shape[0]),

@@ -50,6 +50,7 @@ from sim.games.dungeon.eventlog import (
     log_event,
     pack_dice,
 )
+from sim.games.dungeon.rows import IN
 from sim.games.dungeon.table import (
     O_ADJUSTS,
     O_HEALED,
@@ -149,7 +150,7 @@ def _roll_again(dice, nd, cursed_mask, keep, counts, st, kc, out, log, nl, room,
 @njit(cache=True, error_model="numpy", inline="always")
 def _who(pid, full, rp, sc):
     """Who makes this decision: the policy, or below full skill possibly random's move (the skill stream)."""
-    return pid if full else who(pid, rp.sk_player, sc.st_sk)
+    return pid if full else who(pid, rp.skill_level_ppm, sc.st_sk)
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -164,7 +165,7 @@ def _etab(f, sc):
 def open_turn(room, fz, rs, f, log, sc):
     """The turn opens: the shield kept from the last one, the dice (an eaten die is missing, cursed dice stay as
     rolled), the enemy's announced hit, the attack factors; the fight state the policies read (``sc.fs``)."""
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     intents = fz.intents
     fs = sc.fs
     if f.turn > 1:
@@ -176,12 +177,12 @@ def open_turn(room, fz, rs, f, log, sc):
     f.cursed_next = 0
     it = f.i0 + f.ii
     f.it = it
-    hit = R.hit_damage(f.ebase, intents[it, C.IN_DMG], f.scale, f.sec_bonus, f.ebuff)
-    hits = trunc(intents[it, C.IN_HITS])
+    hit = R.hit_damage(f.ebase, intents[it, IN.damage], f.scale, f.sec_bonus, f.ebuff)
+    hits = trunc(intents[it, IN.hits])
     f.hit = hit
     f.hits = hits
     f.berserk = R.berserk_factor(rs.lp, rs.maxlp, sc.mods)
-    f.weak_mul = rp.weak_mul if f.weak > 0 else 1.0
+    f.weak_mul = rp.combat_weak_mul if f.weak > 0 else 1.0
     fs[FS_EHP] = f.ehp
     fs[FS_EBLOCK] = f.eblock
     fs[FS_EPOISON] = f.epoison
@@ -191,7 +192,7 @@ def open_turn(room, fz, rs, f, log, sc):
     fs[FS_INCOMING] = hit * hits
     fs[FS_ATT_MUL] = f.weak_mul * f.berserk
     fs[FS_COINS] = rs.coins
-    fs[FS_LC_COST] = rp.lc_cost
+    fs[FS_LC_COST] = rp.turn_last_chance_cost
     fs[FS_LC_OK] = 0.0
     if log.shape[0] > 0:
         rs.nl = log_event(log, rs.nl, LG_TURN, room, f.turn, trunc(rs.lp), trunc(f.shield), trunc(f.ehp),
@@ -203,14 +204,14 @@ def roll_and_hold(pid, room, fz, rs, f, part, pcl, hp_tab, tm, out, log, sc):
     """The first roll, then each reroll left: Justieren before the hold decision (the seed's long press at any
     moment of the turn), the hold, the reroll of the rest. Expectimax first builds its tables for 0 .. the adjusts
     left. (The loop's counters are locals, written back at the end: in the records they would be memory.)"""
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     dice = sc.dice
     nd = f.nd
     turn = f.turn
     full = f.full
     ioc = tm[4]
-    adj_step = trunc(rp.adj_step)
-    t_roll = rp.t_roll
+    adj_step = trunc(rp.turn_adjust_step)
+    t_roll = rp.time_seconds_per_roll
     for i in range(nd):
         dice[i] = die(sc.st_dice)
     out[O_ROLLS] += 1
@@ -267,7 +268,7 @@ def roll_and_hold(pid, room, fz, rs, f, part, pcl, hp_tab, tm, out, log, sc):
 def extra_rolls(pid, room, fz, rs, f, part, hp_tab, tm, out, log, sc):
     """Rolls beyond the rerolls: a joker's extra rerolls (not in a boss fight that caps them), then the last
     chance bought with coins."""
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     jk = fz.jk
     dice = sc.dice
     nd = f.nd
@@ -290,11 +291,11 @@ def extra_rolls(pid, room, fz, rs, f, part, hp_tab, tm, out, log, sc):
                     dp = _who(pid, f.full, rp, sc)
                     keep = decide_keep(dp, roll, cursed, LAST_ROLL, hp_tab, _etab(f, sc), tm, sc.st_pol, sc.work)
                     f.nroll += 1
-                    rs.seconds += rp.t_roll
+                    rs.seconds += rp.time_seconds_per_roll
                     rs.nl = _roll_again(dice, nd, f.cmask, keep, tm[0], sc.st_dice, sc.kc6, out, log, rs.nl, room,
                                         f.turn, f.nroll, JOKER_ROLL)
-    lc_ok = f.lc_left > 0 and rs.coins >= rp.lc_cost  # once per fight, for its coins
-    if last_chance_considered(pid, f.lc_left, rs.coins, rp.lc_cost):
+    lc_ok = f.lc_left > 0 and rs.coins >= rp.turn_last_chance_cost  # once per fight, for its coins
+    if last_chance_considered(pid, f.lc_left, rs.coins, rp.turn_last_chance_cost):
         fs = sc.fs
         fs[FS_LC_OK] = 1.0 if lc_ok else 0.0
         roll = _ms(dice, nd, 0, -1, ioc)
@@ -303,7 +304,7 @@ def extra_rolls(pid, room, fz, rs, f, part, hp_tab, tm, out, log, sc):
         if asked and not lc_ok:
             out[O_ILLEGAL] += 1  # refused: a second last chance in the fight, or one without the coins
         elif asked:
-            rs.coins -= rp.lc_cost
+            rs.coins -= rp.turn_last_chance_cost
             f.lc_left -= 1
             out[O_LC] += 1
             dp = _who(pid, f.full, rp, sc)
@@ -311,7 +312,7 @@ def extra_rolls(pid, room, fz, rs, f, part, hp_tab, tm, out, log, sc):
             if log.shape[0] > 0:
                 rs.nl = log_event(log, rs.nl, LG_LC, room, f.turn, trunc(rs.coins), 0, 0, 0, 0, 0, 0, 0, 0)
             f.nroll += 1
-            rs.seconds += rp.t_roll
+            rs.seconds += rp.time_seconds_per_roll
             rs.nl = _roll_again(dice, nd, f.cmask, keep, tm[0], sc.st_dice, sc.kc6, out, log, rs.nl, room, f.turn,
                                 f.nroll, LAST_CHANCE)
         fs[FS_LC_OK] = 0.0
@@ -322,10 +323,10 @@ def extra_rolls(pid, room, fz, rs, f, part, hp_tab, tm, out, log, sc):
 def set_faces(pid, room, fz, rs, f, part, pcl, tm, out, log, sc):
     """The dice the player sets after the last roll: the adjusts left (Justieren), then a joker that sets one die
     to any face."""
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     dice = sc.dice
     nd = f.nd
-    adj_step = trunc(rp.adj_step)
+    adj_step = trunc(rp.turn_adjust_step)
     while f.adjusts > 0:
         dp = _who(pid, f.full, rp, sc)
         ai, af = decide_adjust(dp, sc.fs, dice, nd, f.cmask, adj_step, part, pcl, sc.cv, tm, sc.work)
@@ -344,7 +345,7 @@ def set_faces(pid, room, fz, rs, f, part, pcl, tm, out, log, sc):
         if q >= 0:
             dp = _who(pid, f.full, rp, sc)
             si, sf = decide_set_die(dp, sc.fs, dice, nd, f.cmask, part, sc.cv, tm, sc.st_pol, sc.work,
-                                    rp.vw_joker_set_gain)
+                                    rp.policies_vorschlag_joker_set_gain)
             if si >= nd or (si >= 0 and (((f.cmask >> si) & 1) != 0 or sf < 1 or sf > 6)):
                 out[O_ILLEGAL] += 1  # refused: no such die, a cursed one, or no face
             elif si >= 0:
@@ -361,19 +362,19 @@ def set_faces(pid, room, fz, rs, f, part, pcl, tm, out, log, sc):
 @njit(cache=True, error_model="numpy", inline="always")
 def heal_joker(pid, room, fz, rs, f, out, log, sc):
     """A heal joker, played before the assignment."""
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     jk = fz.jk
     jokers = sc.jokers
     if rs.nj > 0:
         q = find_joker(jokers, rs.nj, jk, C.JK_HEAL)
         if q >= 0 and decide_joker_heal(_who(pid, f.full, rp, sc), sc.fs, jk[jokers[q], C.JK_AMOUNT], sc.st_pol,
-                                        rp.vw_joker_heal_share):
+                                        rp.policies_vorschlag_joker_heal_share):
             jid = jokers[q]
             rs.nj = pop_joker(jokers, rs.nj, q)
             before = rs.lp
             rs.lp = smin(rs.maxlp, rs.lp + jk[jid, C.JK_AMOUNT])
             out[O_HEALED] += rs.lp - before
-            if rp.joker_heal_counts > 0:  # "ohne Heilung": the joker heals too (``challenges.joker_heal_counts``)
+            if rp.challenges_joker_heal_counts > 0:  # "ohne Heilung": the joker heals too
                 f.healed = True
             sc.fs[FS_LP] = rs.lp
             out[O_JK_USED] += 1
@@ -387,7 +388,7 @@ def heal_joker(pid, room, fz, rs, f, out, log, sc):
 def assign(pid, room, fz, rs, f, part, tm, out, log, sc):
     """The dice become combos, each with a role (attack, shield, heal: ``sc.aid``, ``sc.arole``, ``f.m`` of them);
     the hero ability may boost one."""
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     k = _ms(sc.dice, f.nd, 0, -1, tm[4])
     dp = _who(pid, f.full, rp, sc)
     m = decide_assign(dp, sc.fs, part[k, 1:], part[k, 0], sc.cv, sc.aid, sc.arole, sc.st_pol, sc.work)
@@ -396,7 +397,7 @@ def assign(pid, room, fz, rs, f, part, tm, out, log, sc):
     if f.hero_left > 0 and m > 0:
         dp = _who(pid, f.full, rp, sc)
         f.hero_j = decide_hero(dp, sc.fs, sc.aid, sc.arole, m, sc.cv, rp.hero_factor, f.turn, sc.st_pol,
-                               rp.vw_hero_gain)
+                               rp.policies_vorschlag_hero_gain)
         if f.hero_j >= 0:
             f.hero_left -= 1
             out[O_HERO] += 1

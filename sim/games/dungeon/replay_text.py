@@ -11,6 +11,7 @@ from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.describe import enemy_names
+from sim.games.dungeon.rows import IN
 from sim.games.dungeon.words import CARD_NAMES
 
 MAX_EVENTS = 20_000  # log rows a replay has room for (a longer run is reported as truncated)
@@ -52,12 +53,12 @@ def _dice(packed: int, nd: int) -> str:
 def _intent_text(cfg: DungeonConfig, enemy: int, it: int, fz: C.Frozen, hit_total: int) -> str:
     row = fz.intents[it]
     parts = []
-    if row[C.IN_DMG] > 0:
-        hits = int(row[C.IN_HITS])
+    if row[IN.damage] > 0:
+        hits = int(row[IN.hits])
         parts.append(f"Angriff {hit_total // hits}×{hits}" if hits > 1 else f"Angriff {hit_total}")
-    for idx, label in ((C.IN_BLOCK, "Block"), (C.IN_HEAL, "Heilung"), (C.IN_WEAKEN, "Schwächung"),
-                       (C.IN_CURSE, "Fluch"), (C.IN_STEAL, "Diebstahl"), (C.IN_BUFF, "Stärkung"),
-                       (C.IN_EAT, "frisst Würfel")):
+    for idx, label in ((IN.block, "Block"), (IN.heal, "Heilung"), (IN.weaken, "Schwächung"),
+                       (IN.curse, "Fluch"), (IN.steal, "Diebstahl"), (IN.buff, "Stärkung"),
+                       (IN.eat, "frisst Würfel")):
         if row[idx] > 0:
             parts.append(f"{label} {int(row[idx])}")
     return ", ".join(parts) or "nichts"

@@ -18,6 +18,7 @@ from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.eventlog import LG_EVENT, log_event
 from sim.games.dungeon.rollctl import K_EVENT, K_PATH, STOP, rl_decide, salt_now
+from sim.games.dungeon.rows import EFF
 from sim.games.dungeon.table import O_ALTARS, O_EARNED, O_JK_SOLD, O_TRUHEN
 from sim.games.dungeon.tables import lookup, probe
 from sim.games.dungeon.words import ELITE, GEHEIMNIS, KAMPF, RAST
@@ -29,7 +30,7 @@ from sim.jit.tier import INLINE
 def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
     """Draw room ``room``'s map, choose the path card and play its event (Opferaltar, Joker-Händler, Truhe) or
     rest; leaves the card, the event and the enemy in ``rs``. Returns True when a rollout stops at this decision."""
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     rooms = fz.rooms
     pool = fz.pool
     jk = fz.jk
@@ -40,7 +41,7 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
     st_pol = sc.st_pol
     st_map = sc.st_map
     st_sk = sc.st_sk
-    sk = rp.sk_player
+    sk = rp.skill_level_ppm
     full = full_skill(pid, sk)
     ro = rc.shape[0] > 0
     rr = room - 1
@@ -55,7 +56,7 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
     nl = rs.nl
     sa = rs.sa
     st_map[0] = stream_key(seed, run, 1 + sa, room)
-    third = RAST if uniform(st_map) < rp.rest_chance else GEHEIMNIS
+    third = RAST if uniform(st_map) < rp.path_rest_chance else GEHEIMNIS
     # Geheimnis event and enemy, drawn whatever the choice so that every policy meets the same rooms
     event, e = _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, pool)
     card = KAMPF
@@ -81,19 +82,19 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
                 st_map[0] = stream_key(seed, run, 1 + sa, room)
                 uniform(st_map)  # the third card, already shown
                 event, e = _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, pool)
-        seconds += rp.t_path
+        seconds += rp.time_seconds_per_path_choice
         out[rs.b_path + card] += 1
         if card == GEHEIMNIS:
             dp = pid if full else who(pid, sk, st_sk)
             ci = -1
             if ro:
-                can = not ((event == C.EV_ALTAR and lp <= rp.altar_lp) or (event == C.EV_JOKER and nj == 0))
+                can = not ((event == C.EV_ALTAR and lp <= rp.path_events_altar_lp) or (event == C.EV_JOKER and nj == 0))
                 ci = rl_decide(rc, forced, K_EVENT, 2, 3 if can else 1)
                 if ci == STOP:
                     rs.nl = nl
                     return True
             if ci < 0:
-                acc = decide_event(dp, event, lp, maxlp, rp.altar_lp, st_pol, jokers, nj, jk)
+                acc = decide_event(dp, event, lp, maxlp, rp.path_events_altar_lp, st_pol, jokers, nj, jk)
             else:
                 acc = ci == 1
             if ro and sa == 0:
@@ -103,26 +104,26 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
             sold = -1
             if acc:
                 if event == C.EV_ALTAR:
-                    lp -= rp.altar_lp
-                    altar += trunc(rp.altar_att)
+                    lp -= rp.path_events_altar_lp
+                    altar += trunc(rp.path_events_altar_attack)
                     out[O_ALTARS] += 1
                     dirty = True
                 elif event == C.EV_JOKER:
                     nj -= 1
                     sold = jokers[nj]
-                    coins += rp.jh_coins
-                    out[O_EARNED] += rp.jh_coins
+                    coins += rp.path_events_joker_haendler_coins
+                    out[O_EARNED] += rp.path_events_joker_haendler_coins
                     out[O_JK_SOLD] += 1
                 else:
-                    coins += rp.truhe_coins
-                    out[O_EARNED] += rp.truhe_coins
-                    truhe_mask = 1 << (trunc(rp.truhe_die) - 1)
+                    coins += rp.path_events_truhe_coins
+                    out[O_EARNED] += rp.path_events_truhe_coins
+                    truhe_mask = 1 << (trunc(rp.path_events_truhe_cursed_die) - 1)
                     out[O_TRUHEN] += 1
             if log.shape[0] > 0:
                 nl = log_event(log, nl, LG_EVENT, room, 0, event, trunc(acc), trunc(lp), trunc(coins), sold, 0, 0,
                                0, 0)
         if card == RAST:
-            lp = smin(maxlp, lp + rp.rest_heal)
+            lp = smin(maxlp, lp + rp.path_rest_heal)
     rs.card = card
     rs.third = third
     rs.event = event
@@ -144,14 +145,14 @@ def refresh_profile(fz, rs, cache, t, tm, sc):
     """The loadout's profile: fold its effects and compute the combo values again when an effect they read changed
     (``rs.dirty``); find the profile tables (partitions, hold tables) of its key in this thread's cache row, looked
     up again when the key changed or its slot was reused; the dice per roll."""
-    rp = fz.rpr[0]
+    rp = fz.rp[0]
     up_eff = fz.up_eff
     base2 = fz.base2
     coin_bonus = fz.coin_bonus
     cstart = fz.cstart
     cn = fz.cn
     cand = fz.cand
-    action_base = rp.action_base
+    action_base = rp.coins_action_base
     owned = sc.owned
     mods = sc.mods
     cv = sc.cv
@@ -168,17 +169,17 @@ def refresh_profile(fz, rs, cache, t, tm, sc):
     if dirty:
         # combo values and profile tables only when an effect they read changed
         R.fold_mods(up_eff, owned, mods)
-        a_now = mods[R.EFF_ATTACK_FLAT]
-        if (a_now != k_att or altar != k_altar or mods[R.EFF_SHIELD_FLAT] != k_sh or mods[R.EFF_HEAL_FLAT] != k_he
-                or mods[R.EFF_PASCH_MUL] != k_pm or mods[R.EFF_LUCKY] != k_lk):
-            R.effective_values(base2[1 if mods[R.EFF_LUCKY] > 0 else 0], R.C_KIND, mods, float(altar), action_base,
-                               coin_bonus, cv)
+        a_now = mods[EFF.attack_flat]
+        if (a_now != k_att or altar != k_altar or mods[EFF.shield_flat] != k_sh or mods[EFF.heal_flat] != k_he
+                or mods[EFF.pasch_attack_mul] != k_pm or mods[EFF.glueckssieben] != k_lk):
+            R.effective_values(base2[1 if mods[EFF.glueckssieben] > 0 else 0], R.C_KIND, mods, float(altar),
+                               action_base, coin_bonus, cv)
             k_att = a_now
             k_altar = altar
-            k_sh = mods[R.EFF_SHIELD_FLAT]
-            k_he = mods[R.EFF_HEAL_FLAT]
-            k_pm = mods[R.EFF_PASCH_MUL]
-            k_lk = mods[R.EFF_LUCKY]
+            k_sh = mods[EFF.shield_flat]
+            k_he = mods[EFF.heal_flat]
+            k_pm = mods[EFF.pasch_attack_mul]
+            k_lk = mods[EFF.glueckssieben]
         dirty = False
     # the profile tables: look up again when the key changed or its slot was reused (a full cache row)
     if not (c_keys[t, slot, 0] == k_att + k_altar and c_keys[t, slot, 1] == k_pm and c_keys[t, slot, 2] == k_lk):
@@ -186,7 +187,7 @@ def refresh_profile(fz, rs, cache, t, tm, sc):
         if slot < 0:
             slot = lookup(cache, t, k_att + k_altar, k_pm, k_lk, base2, coin_bonus, action_base, cstart, cn, cand,
                           tm)
-    nd_base = smin(R.MAX_DICE, trunc(rp.dice + mods[R.EFF_EXTRA_DICE]))
+    nd_base = smin(R.MAX_DICE, trunc(rp.start_dice + mods[EFF.extra_dice]))
     rs.dirty = dirty
     rs.slot = slot
     rs.nd_base = nd_base

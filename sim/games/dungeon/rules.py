@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.dice import POW7, multisets
+from sim.games.dungeon.rows import EFF, FOLD, FOLD_CHANCE, FOLD_MAX, FOLD_MUL, N_EFF
 from sim.jit.scalar import smax, smin, trunc
 from sim.jit.tier import INLINE
 
@@ -42,6 +43,9 @@ N_MS = len(TM.counts)
 
 # roles of an assigned combo
 NONE, ATTACK, SHIELD, HEAL = 0, 1, 2, 3
+# the codes of the choices the rule record holds (``config.RULES.choice``: a choice's place in its ``Literal``)
+ROUND_FLOOR = 0  # ``rp.coins_step_rounding``: "floor" (else "round")
+BOSS_DAMAGE_STAGE = 1  # ``rp.scaling_boss_damage``: "stage" (else "boss": the boss factor only)
 ROLE_LABELS = ("—", "Angriff", "Schild", "Heilung")
 
 
@@ -240,51 +244,42 @@ def effective_values(base, kind, mods, altar, action_base, coin_bonus, out):
             continue
         a = float(base[c, 0])
         if kind[c] == PASCH:
-            a = round_half_up(a * mods[EFF_PASCH_MUL])
-        out[c, 0] = a + mods[EFF_ATTACK_FLAT] + altar
-        out[c, 1] = base[c, 1] + mods[EFF_SHIELD_FLAT]
-        out[c, 2] = base[c, 2] + mods[EFF_HEAL_FLAT]
+            a = round_half_up(a * mods[EFF.pasch_attack_mul])
+        out[c, 0] = a + mods[EFF.attack_flat] + altar
+        out[c, 1] = base[c, 1] + mods[EFF.shield_flat]
+        out[c, 2] = base[c, 2] + mods[EFF.heal_flat]
         out[c, 3] = action_base + coin_bonus[kind[c]] + base[c, 3]
 
 
 # --- upgrade effects (the loadout folded into one modifier vector) ----------------------------
-EFF_NAMES = (
-    "attack_flat", "shield_flat", "heal_flat", "pasch_attack_mul", "crit_chance", "extra_adjusts", "shield_keep",
-    "poison", "berserker_mul", "berserker_lp", "glueckssieben", "extra_dice", "max_lp",
-)
-(EFF_ATTACK_FLAT, EFF_SHIELD_FLAT, EFF_HEAL_FLAT, EFF_PASCH_MUL, EFF_CRIT, EFF_ADJUSTS, EFF_SHIELD_KEEP, EFF_POISON,
- EFF_BERSERK_MUL, EFF_BERSERK_LP, EFF_LUCKY, EFF_EXTRA_DICE, EFF_MAX_LP) = range(13)
-N_EFF = 13
-EFF_MULTIPLICATIVE = (EFF_PASCH_MUL, EFF_BERSERK_MUL)
-EFF_MAX = (EFF_SHIELD_KEEP, EFF_BERSERK_LP, EFF_LUCKY)
 
 
 @njit(cache=True, inline=INLINE)
 def fold_mods(eff, owned, out):
-    """Combine owned upgrades (``owned[u]`` copies of row ``eff[u]``) into one modifier vector.
+    """Combine owned upgrades (``owned[u]`` copies of row ``eff[u]``) into one modifier vector (columns ``EFF``).
 
-    Additive effects add; multipliers stack additively too ("a non-unique upgrade taken again adds its
-    effect": two Paschmeister ×2 make ×3, three ×4), never compounding; keep/threshold/flag effects take the
-    maximum; crit chances combine as independent chances.
+    Each effect combines by its declared fold (``rows.FOLD``): additive effects add; multipliers stack additively
+    too ("a non-unique upgrade taken again adds its effect": two Paschmeister ×2 make ×3, three ×4), never
+    compounding; keep/threshold/flag effects take the maximum; crit chances combine as independent chances.
     """
-    for e in range(N_EFF):
-        out[e] = 0.0
-    out[EFF_PASCH_MUL] = 1.0
-    out[EFF_BERSERK_MUL] = 1.0
-    miss = 1.0
+    for e in range(N_EFF):  # a chance column holds the chance of missing until the end
+        out[e] = 1.0 if FOLD[e] == FOLD_MUL or FOLD[e] == FOLD_CHANCE else 0.0
     for u in range(eff.shape[0]):
         for _ in range(owned[u]):
             for e in range(N_EFF):
                 v = eff[u, e]
-                if e == EFF_PASCH_MUL or e == EFF_BERSERK_MUL:
+                fold = FOLD[e]
+                if fold == FOLD_MUL:
                     out[e] += v - 1.0
-                elif e == EFF_SHIELD_KEEP or e == EFF_BERSERK_LP or e == EFF_LUCKY:
+                elif fold == FOLD_MAX:
                     out[e] = smax(out[e], v)
-                elif e == EFF_CRIT:
-                    miss *= 1.0 - v
+                elif fold == FOLD_CHANCE:
+                    out[e] *= 1.0 - v
                 else:
                     out[e] += v
-    out[EFF_CRIT] = 1.0 - miss
+    for e in range(N_EFF):
+        if FOLD[e] == FOLD_CHANCE:
+            out[e] = 1.0 - out[e]
 
 
 # --- enemies, sections, coins, score ----------------------------------------------------------
@@ -382,7 +377,7 @@ def resolve_attacks(cv, ids, roles, m, hero_j, hero_factor, mods, weak_mul, bers
         c = ids[j]
         cm = 1.0
         crits[j] = 0
-        if mods[EFF_CRIT] > 0 and crit_draws[j] < mods[EFF_CRIT]:
+        if mods[EFF.crit_chance] > 0 and crit_draws[j] < mods[EFF.crit_chance]:
             cm = crit_mul
             crits[j] = 1
         a = cv[c, 0] * (hero_factor if j == hero_j else 1.0)
@@ -392,17 +387,17 @@ def resolve_attacks(cv, ids, roles, m, hero_j, hero_factor, mods, weak_mul, bers
         state[1] -= b
         state[0] -= d - b
         total += d - b
-        state[2] += mods[EFF_POISON]
+        state[2] += mods[EFF.poison]
     return total
 
 
 @njit(cache=True, inline=INLINE)
 def turn_start_shield(shield, mods):
     """Player shield at the start of the next turn: 0, or up to ``shield_keep`` kept (Eherne Mauer)."""
-    return smin(shield, mods[EFF_SHIELD_KEEP])
+    return smin(shield, mods[EFF.shield_keep])
 
 
 @njit(cache=True, inline=INLINE)
 def berserk_factor(lp, maxlp, mods):
     """Berserker's attack factor at this LP (× ``berserker_mul`` while LP ≤ ``berserker_lp`` × max LP)."""
-    return mods[EFF_BERSERK_MUL] if lp <= mods[EFF_BERSERK_LP] * maxlp else 1.0
+    return mods[EFF.berserker_mul] if lp <= mods[EFF.berserker_lp] * maxlp else 1.0

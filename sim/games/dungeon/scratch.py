@@ -18,6 +18,7 @@ from numba import njit
 from policies.dungeon.bots import EXPECTIMAX, MAX_ADJ, MAX_LEVELS
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
+from sim.games.dungeon.rows import N_EFF
 from sim.games.dungeon.runstate import RUN_DTYPE
 from sim.games.dungeon.words import FS_SIZE
 from sim.jit.scalar import smax
@@ -54,7 +55,7 @@ def new_scratch(pid, n_all):
     i64 = np.int64
     u64 = np.uint64
     return Scratch(
-        np.zeros(n_own, i64), np.zeros(n_own + 4, i64), np.zeros(R.N_EFF), np.zeros((R.N_COMBO, 4)),
+        np.zeros(n_own, i64), np.zeros(n_own + 4, i64), np.zeros(N_EFF), np.zeros((R.N_COMBO, 4)),
         np.zeros(FS_SIZE), np.zeros(6, i64), np.zeros(4, i64), np.zeros(4, i64), np.zeros(4, i64),
         np.zeros(4, i64), np.zeros(4, i64), np.zeros(4), np.zeros(3),
         np.zeros(16, i64), np.zeros(6, i64), np.zeros(6, i64), etabs, exp_scratch, memo,

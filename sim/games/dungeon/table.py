@@ -48,5 +48,5 @@ def columns(n_rooms: int, upgrades: tuple[str, ...] | list[str] = (), markets: t
 
 def n_columns(fz) -> int:
     """Width of a table row for these frozen arrays."""
-    n_rooms = int(fz.rp[C.RP_N_ROOMS])
-    return N_FIXED + 3 * n_rooms + R.N_KIND + 4 + int(fz.rooms[:, C.RM_MARKET].sum()) + N_UC * int(fz.rp[C.RP_N_UP])
+    n_rooms = int(fz.rp[0].rooms_count)
+    return N_FIXED + 3 * n_rooms + R.N_KIND + 4 + int(fz.rooms[:, C.RM_MARKET].sum()) + N_UC * int(fz.rp[0].n_up)

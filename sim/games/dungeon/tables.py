@@ -16,6 +16,7 @@ from numba import njit
 
 from policies.dungeon.bots import N_HOLD, build_holds
 from sim.games.dungeon import rules as R
+from sim.games.dungeon.rows import EFF, N_EFF
 from sim.jit.scalar import trunc
 from sim.jit.tier import INLINE
 
@@ -57,8 +58,8 @@ def partition_classes(part, out):
 def build_profile(base2, coin_bonus, action_base, att, pmul, lucky, cstart, cn, cand, tm, part, pcl, hold, eatt):
     """Tables of one profile key into the given slot arrays."""
     counts, child, parent, size_start, ioc = tm
-    mods = np.zeros(R.N_EFF)
-    mods[R.EFF_PASCH_MUL] = pmul
+    mods = np.zeros(N_EFF)
+    mods[EFF.pasch_attack_mul] = pmul
     cv = np.zeros((R.N_COMBO, 4))
     R.effective_values(base2[1 if lucky > 0 else 0], R.C_KIND, mods, att, action_base, coin_bonus, cv)
     R.best_partitions(cstart, cn, cand, cv[:, 0].copy(), cv[:, 1].copy(), cv[:, 2].copy(), cv[:, 3].copy(), part)

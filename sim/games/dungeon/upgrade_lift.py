@@ -36,11 +36,12 @@ def start_ratings(cfg: C.DungeonConfig, policy: str, difficulty: str) -> dict[st
     """``policy``'s offer rating of each upgrade as offered at the start of a run (full LP, no gain tables:
     the static part of the rating)."""
     fz = C.freeze(cfg, difficulty)
-    lp = float(fz.rp[C.RP_LP])
+    rp = fz.rp[0]
+    lp = float(rp.start_lp)
     pid = POLICIES[policy]
     return {
-        name: float(offer_value(pid, ITEM_UPGRADE, fz.up_eff, i, fz.jk, 0, fz.rp[C.RP_DB_REROLLS], lp, lp, 0.0, 0.0,
-                                0.0, fz.rp[C.RP_CRIT_MUL], fz.rpr[0]))
+        name: float(offer_value(pid, ITEM_UPGRADE, fz.up_eff, i, fz.jk, 0, rp.dice_bonus_rerolls, lp, lp, 0.0, 0.0,
+                                0.0, rp.combat_crit_mul, rp))
         for i, name in enumerate(C.upgrade_names(cfg))
     }
 
