@@ -4,15 +4,16 @@ Registry ``POLICIES`` maps a name to the integer id the run kernel (``sim.games.
 dispatches on, so the compiled kernel stays in numba's disk cache for every policy. This module is the
 policies' front door: it re-exports the decision functions, which live by decision kind in
 
-- ``ids`` (the ids), ``rating`` (the Vorschlag rating and assignment search),
+- ``ids`` (the ids and what each needs the kernel to compute, ``NEEDS_*``; ``needs`` tests it in a kernel),
+  ``rating`` (the Vorschlag rating and assignment search),
 - ``holds`` (``decide_keep``, expectimax's expectation tables, the static hold tables),
 - ``turn`` (assignment, adjust, last chance, jokers, hero ability: the in-fight decisions after a roll),
 - ``run`` (path card, Geheimnis event, offer rating, reward, market: the run-level decisions).
 
-Each ``decide_*`` is the one dispatch point of its decision kind. Adding a policy: one id in ``dungeon_ids`` and
-one branch in each dispatcher. The kernel checks every request against the rules and refuses (and counts, column
-``illegal_requests``) what they forbid; ``BROKEN`` (``dungeon_ids``) is a test policy that asks for exactly that.
-The game's words (path cards ``KAMPF`` …, items ``ITEM_*``, the fight-state
+Each ``decide_*`` is the one dispatch point of its decision kind. Adding a policy: one id in ``dungeon_ids``, one
+branch in each dispatcher, and its id in the ``NEEDS_*`` of what it reads. The kernel checks every request against
+the rules and refuses (and counts, column ``illegal_requests``) what they forbid; ``BROKEN`` (``dungeon_ids``) is a
+test policy that asks for exactly that. The game's words (path cards ``KAMPF`` …, items ``ITEM_*``, the fight-state
 vector ``FS_*``) come from ``sim.games.dungeon.words``; nothing in the game's rules imports a policy.
 
 Decision signatures (all jitted; ``fs`` is the fight-state vector, indices ``FS_*``, that the
@@ -120,11 +121,13 @@ from policies.dungeon.ids import (
     BROKEN,
     EXPECTIMAX,
     GREEDY,
+    NEEDS_ATTACK_GAIN,
     NEEDS_ETAB,
     POLICIES,
     RANDOM,
     VORSCHLAG,
 )
+from policies.dungeon.needs import needs_attack_gain, needs_etab
 from policies.dungeon.rating import (
     W_KILL,
     W_LP0,
@@ -207,6 +210,7 @@ __all__ = [
     "KAMPF",
     "MAX_ADJ",
     "MAX_LEVELS",
+    "NEEDS_ATTACK_GAIN",
     "NEEDS_ETAB",
     "N_HOLD",
     "POLICIES",
@@ -238,6 +242,8 @@ __all__ = [
     "expectation_tables",
     "last_chance_considered",
     "leaf_value",
+    "needs_attack_gain",
+    "needs_etab",
     "offer_value",
     "rate",
     "tm_tuple",

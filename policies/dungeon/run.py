@@ -2,8 +2,8 @@
 
 These are the decision points of a run (between fights) where a later ``rollout`` policy would play
 continuations; each ``decide_*`` here is the one dispatch point of its kind. ``offer_value`` rates one offer for
-the reward and the market; Vorschlag's weights come from ``[policies.vorschlag]`` through the rule parameters
-record ``rp`` (``layout.RP_DTYPE``, fields ``vw_*``).
+the reward and the market; Vorschlag's weights come from ``[policies.vorschlag]`` through the rule record ``rp``
+(``config.RULES``, fields ``policies_vorschlag_*``).
 """
 
 from __future__ import annotations
@@ -64,8 +64,8 @@ def decide_event(pid, event, lp, maxlp, altar_lp, st, jokers, nj, jk):
 def offer_value(pid, kind, up_eff, u, jk, j, db_rerolls, lp, maxlp, g_att, g_dice, e_att, crit_mul, rp):
     """What one offer is worth to policy ``pid`` (see the module doc): upgrade ``u`` (a row of ``up_eff``), joker
     ``j`` (a row of ``jk``: kind, amount, weight) or the dice bonus. Rows are read in place: a row view would
-    cost an atomic reference count. ``rp``: the rule record (``layout.RP_DTYPE``; Vorschlag's weights are its
-    ``vw_*`` fields)."""
+    cost an atomic reference count. ``rp``: the rule record (``config.RULES``; Vorschlag's weights are its
+    ``policies_vorschlag_*`` fields)."""
     missing = 1.0 - lp / maxlp
     if pid == GREEDY:
         if kind == ITEM_UPGRADE:

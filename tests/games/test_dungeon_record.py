@@ -1,5 +1,6 @@
 """Würfel Dungeon's rule numbers are declared once, in the config model (issue 28 item 2): the record ``rp`` the
-kernels read is generated from it (``config.RULES``), and so are the effect and intent columns (``rows``)."""
+kernels read is generated from it (``config.RULES``), and so are the effect and intent columns (``rows``); the rules
+test what a policy needs, never its id (item 3)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from numba import njit
 
 import sim.games.dungeon as dungeon_pkg
-from policies.dungeon.bots import ITEM_UPGRADE, POLICIES, VORSCHLAG, offer_value
+from policies.dungeon.bots import ITEM_UPGRADE, POLICIES, VORSCHLAG, needs_attack_gain, needs_etab, offer_value
 from sim.core.config import load_config
 from sim.core.record import RuleRecord
 from sim.games.dungeon import config as config_module
@@ -118,3 +119,17 @@ def test_no_module_of_the_game_hand_numbers_a_rule_or_an_effect():
         assert not bad, f"{path.name} defines {sorted(bad)}"
     for mod in (freeze_module, R, config_module, layout, rows):
         assert not [k for k, v in vars(mod).items() if k.startswith(("RP_", "EFF_")) and isinstance(v, int)]
+
+
+def test_the_rules_test_what_a_policy_needs_never_its_id():
+    """Issue 28 item 3: the kernel computes the attack gain and the expectation tables for the policies that declare
+    they read them (``ids.NEEDS_*``), so no rule module compares a policy id (``ROLLOUT``, the driver that plays a
+    base policy's continuations, is no policy the rules serve)."""
+    assert [p for p in POLICIES.values() if needs_attack_gain(p)] == [POLICIES["greedy"], POLICIES["expectimax"]]
+    assert [p for p in POLICIES.values() if needs_etab(p)] == [POLICIES["expectimax"]]
+    ids = {"VORSCHLAG", "GREEDY", "EXPECTIMAX", "RANDOM", "BROKEN"}
+    for path in sorted(Path(dungeon_pkg.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare):
+                named = {n.id for n in (node.left, *node.comparators) if isinstance(n, ast.Name)}
+                assert not named & ids, f"{path.name}:{node.lineno} compares a policy id"

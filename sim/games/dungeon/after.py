@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from policies.dungeon.bots import EXPECTIMAX, GREEDY, decide_buy, decide_reward, offer_value
+from policies.dungeon.bots import decide_buy, decide_reward, needs_attack_gain, offer_value
 from policies.dungeon.skill import full_skill, who
 from sim.core.rng import stream_key, uniform
 from sim.games.dungeon import layout as C
@@ -96,9 +96,9 @@ def room_won(room, fz, rs, out, log):
 
 @njit(cache=True, error_model="numpy", inline=INLINE)
 def expected_attack(pid, rs, cache, t):
-    """(now, with one more roll, with one more die): the expected turn attack of the loadout's profile; greedy and
-    expectimax rate offers with it (0 for the others)."""
-    if not (pid == GREEDY or pid == EXPECTIMAX):
+    """(now, with one more roll, with one more die): the expected turn attack of the loadout's profile, for the
+    policies that rate offers by their attack gain (``needs_attack_gain``; 0 for the others)."""
+    if not needs_attack_gain(pid):
         return 0.0, 0.0, 0.0
     c_eatt = cache[4]
     slot = rs.slot
@@ -142,7 +142,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     sk = rp.skill_level_ppm
     full = full_skill(pid, sk)
     ro = rc.shape[0] > 0
-    need_gain = pid == GREEDY or pid == EXPECTIMAX
+    need_gain = needs_attack_gain(pid)
     altar = rs.altar
     nd_base = rs.nd_base
     lp = rs.lp
@@ -268,7 +268,7 @@ def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, force
     sk = rp.skill_level_ppm
     full = full_skill(pid, sk)
     ro = rc.shape[0] > 0
-    need_gain = pid == GREEDY or pid == EXPECTIMAX
+    need_gain = needs_attack_gain(pid)
     altar = rs.altar
     nd_base = rs.nd_base
     lp = rs.lp

@@ -31,7 +31,7 @@ it also writes the event log that ``replay`` renders (the same code path). ``pla
 a chunk with ``prange``.
 
 The run's progression state: the loadout (``owned`` counts of the rows of ``up_eff``: upgrades, then talents)
-folded into ``mods`` (``rules.EFF_*``), which the fight reads for every effect; the combo values ``cv`` of the
+folded into ``mods`` (columns ``rows.EFF``), which the fight reads for every effect; the combo values ``cv`` of the
 loadout and Opferaltar bonus; the shown partitions and hold tables of its profile key from the per-thread cache
 (``tables.lookup``); the joker stack (the last one is the one the Joker-Händler takes); dice-bonus fights left.
 Progression order after a won room: win coins (and the room's challenge), the reward (pick 1 of

@@ -19,7 +19,6 @@ import numpy as np
 from numba import njit
 
 from policies.dungeon.bots import (
-    EXPECTIMAX,
     MAX_ADJ,
     MAX_LEVELS,
     adjust_hold_considered,
@@ -34,6 +33,7 @@ from policies.dungeon.bots import (
     decide_set_die,
     expectation_tables,
     last_chance_considered,
+    needs_etab,
 )
 from policies.dungeon.skill import who
 from sim.core.rng import die
@@ -228,7 +228,7 @@ def roll_and_hold(pid, room, fz, rs, f, part, pcl, hp_tab, tm, out, log, sc):
     rerolls = f.rerolls
     adjusts = f.adjusts
     na = 0
-    if pid == EXPECTIMAX:
+    if needs_etab(pid):
         levels = smax(1, smin(rerolls, MAX_LEVELS))
         na = smin(adjusts, MAX_ADJ)
         expectation_tables(sc.fs, cursed, nd - ncursed, levels, na, adj_step, part, pcl, sc.cv, tm, sc.etabs,

@@ -15,7 +15,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from policies.dungeon.bots import EXPECTIMAX, MAX_ADJ, MAX_LEVELS
+from policies.dungeon.bots import MAX_ADJ, MAX_LEVELS, needs_etab
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.rows import N_EFF
@@ -25,7 +25,7 @@ from sim.jit.scalar import smax
 
 Scratch = namedtuple("Scratch", [
     # the loadout: owned counts of the upgrade and talent rows, the eligible-upgrade groups, the folded effects
-    # (``rules.EFF_*``), the combo values (``rules``: per combo attack, shield, heal, coins)
+    # (columns ``rows.EFF``), the combo values (``rules``: per combo attack, shield, heal, coins)
     "owned", "elig", "mods", "cv",
     # the fight state the policies read (``words.FS_*``); the dice of the turn; the assignment (combo, role);
     # per-action damage, crits and actions per role; the crit draws and the resolution's (LP, block, poison)
@@ -44,9 +44,9 @@ Scratch = namedtuple("Scratch", [
 
 @njit(cache=True, error_model="numpy")
 def new_scratch(pid, n_all):
-    """One thread's work arrays for policy ``pid`` (expectimax gets its expectation tables); ``n_all``: upgrade and
-    talent rows of the loadout."""
-    big = pid == EXPECTIMAX
+    """One thread's work arrays for policy ``pid`` (its expectation tables where it needs them, ``needs_etab``);
+    ``n_all``: upgrade and talent rows of the loadout."""
+    big = needs_etab(pid)
     n_own = smax(1, n_all)
     ms = C.MAX_STOCK
     etabs = np.zeros((MAX_ADJ + 1, MAX_LEVELS + 1, R.N_MS) if big else (1, 1, 1))
