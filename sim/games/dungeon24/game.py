@@ -40,9 +40,10 @@ from sim.games.dungeon24.analysis import (
 from sim.games.dungeon24.config import PEOPLES, Dungeon24Config, volk
 from sim.games.dungeon24.options import OPTIONS
 from sim.games.dungeon24.options import PEOPLES as OPTION_PEOPLES
-from sim.games.dungeon24.replay import EVENTS
+from sim.games.dungeon24.replay import EVENTS, render
 from sim.games.dungeon24.runs import COLUMNS, _searched, frozen, parse_arrangement, people_of, run_games
 from sim.report import charts
+from sim.report.skill import balance_skill
 
 MAX_EVENTS = 20000
 assert tuple(PEOPLES) == OPTION_PEOPLES, "options.PEOPLES must list config.PEOPLES in order"
@@ -81,8 +82,6 @@ class Dungeon24Game(Game):
 
     def balance_extras(self, cfg: Dungeon24Config, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
         """The people matchup (heuristic vs greedy) for the balance report."""
-        from sim.report.skill import balance_skill
-
         result = matchup(cfg, "heuristic", "greedy", max(500, n // 10), seed)
         atomic.write_json(Path(out) / "matchup.json", result, indent=2)
         png = matchup_heatmap(result, Path(out) / "matchup.png")
@@ -223,8 +222,6 @@ class Dungeon24Game(Game):
         return RunLog([Section(log, limit=MAX_EVENTS)], facts, [table_row])
 
     def render_replay(self, replay, cfg: Dungeon24Config, options: dict[str, Any]) -> str:
-        from sim.games.dungeon24.replay import render
-
         return render(replay, cfg)
 
     def describe(self, cfg: Dungeon24Config, options: dict[str, Any]) -> dict[str, Any]:
