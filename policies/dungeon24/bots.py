@@ -57,7 +57,7 @@ import numpy as np
 from numba import njit, types
 
 from policies.dungeon24.rating import (
-    RP_RECORD,
+    RULES_TYPE,
     S_,
     W_CHARGE,
     after_defender,
@@ -216,7 +216,7 @@ def choose_blocker(pol: int, S: np.ndarray, p: int, f: int, rp: np.record, st: n
     return bb
 
 
-@njit((types.int64, S_, types.int64, types.boolean, types.int64, types.int64, types.int64, types.int64, RP_RECORD,
+@njit((types.int64, S_, types.int64, types.boolean, types.int64, types.int64, types.int64, types.int64, RULES_TYPE,
        types.uint64[::1]), cache=True)
 def want_reroll(pol: int, S: np.ndarray, p: int, is_att: bool, att_base: int, dpos: int, da: int, dd: int,
                 rp: np.record, st: np.ndarray) -> bool:

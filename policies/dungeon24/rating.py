@@ -26,7 +26,7 @@ H = 3  # horizon (own turns) of the deploy rating
 # SIGNATURES: functions that callers pass constants (``True``, ``0``) get one explicit signature. Without it numba
 # compiles one specialization per literal value, each costing a compile of its own (the cold start of issue 16).
 S_ = types.int64[::1]  # the state vector
-RP_RECORD = from_dtype(RULES.dtype)  # the rule record ``rp`` (numba passes it by pointer)
+RULES_TYPE = from_dtype(RULES.dtype)  # the rule record ``rp`` (numba passes it by pointer)
 
 
 @njit(cache=True, inline="always")
@@ -179,7 +179,7 @@ def exchange_value(S: np.ndarray, p: int, att_base: int, dpos: int, att_roll: bo
     return tot / 36.0
 
 
-@njit((S_, types.int64, types.int64, types.int64, types.int64, RP_RECORD), cache=True)
+@njit((S_, types.int64, types.int64, types.int64, types.int64, RULES_TYPE), cache=True)
 def attack_value(S: np.ndarray, p: int, f: int, dpos: int, extra_dice: int, rp: np.record) -> float:
     """Exact expectation of attacking with ``f`` against ``dpos``, Blutrausch dice (pending + extra) included."""
     o = 1 - p
@@ -199,7 +199,7 @@ def attack_value(S: np.ndarray, p: int, f: int, dpos: int, extra_dice: int, rp: 
     return tot
 
 
-@njit((S_, types.int64, types.int64, RP_RECORD), cache=True)
+@njit((S_, types.int64, types.int64, RULES_TYPE), cache=True)
 def best_attack_exact(S: np.ndarray, p: int, extra_dice: int, rp: np.record):
     """(value, fighter): the attacker's best fighter against the defender's best (minimising) blocker."""
     o = 1 - p
@@ -249,7 +249,7 @@ def best_attack_rating(S: np.ndarray, p: int, extra: float, rp: np.record):
     return best, bf
 
 
-@njit((S_, types.int64, types.float64, types.boolean, RP_RECORD), cache=True)
+@njit((S_, types.int64, types.float64, types.boolean, RULES_TYPE), cache=True)
 def deploy_rating(S: np.ndarray, p: int, now: float, exact: bool, rp: np.record) -> float:
     """Rating of deploying: the next reserve card's best attack over ``H - 1`` turns vs ``H`` turns now."""
     pos = R.next_reserve(S, p)
