@@ -104,8 +104,13 @@ def test_dungeon_paired_win_rate_of_an_upgrade(tmp_path):
     # the page's headline: the win rate of the metrics JSON, in words, with its interval; the lift in points
     page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))
     w = r.summary["policies"]["vorschlag"]["metrics"]["win_rate"]
-    assert f"vorschlag wins {pages.value_text('win_rate', w['value'], w['ci95'])}" in page.text
-    assert f"{key} {pages.value_text('win_rate', m, (lo, hi), diff=True)}" in " ".join(page.text.split())
+    text = " ".join(page.text.split())
+    assert "Who does best (win rate): " in text  # the verdict first: the policies ranked, in the game's words
+    assert f"Vorschlag {pages.value_text('win_rate', w['value'], w['ci95'])}" in text
+    assert "vorschlag@" not in text.split("All metrics")[0].split("Config")[0]  # no code name above the tables
+    lift = pages.value_text('win_rate', m, (lo, hi), diff=True)
+    assert lift.endswith(" pp" + lift.split(" pp", 1)[1]) and (lift[0] in "+\u2212")
+    assert f"Vorschlag with Paschmeister \u2212 Vorschlag: wins {lift}" in text
     assert_embedded_pngs(page, 5)
     assert "Per upgrade (" in page.text and "Per room (" in page.text
 
@@ -115,12 +120,13 @@ def test_game_page_answers_first_and_is_self_contained(kniffel_compare):
     page = Page((out / "report.html").read_text(encoding="utf-8"))
     assert page.headings.index("Answers") < page.headings.index("Charts") < page.headings.index("All metrics")
     mean = r.summary["policies"]["greedy"]["metrics"]["mean_score"]
-    assert f"greedy scores {pages.num(mean['value'])} [{pages.num(mean['ci95'][0])}, {pages.num(mean['ci95'][1])}]" \
+    assert f"Greedy {pages.num(mean['value'])} [{pages.num(mean['ci95'][0])}, {pages.num(mean['ci95'][1])}]" \
         in page.text
+    assert page.text.index("Who does best (mean score): Greedy") < page.text.index("Paired differences")
     rate = r.summary["policies"]["greedy"]["metrics"]["upper_bonus_rate"]["value"]
     assert f"{rate * 100:.1f} %" in page.text
     diff = r.summary["paired"]["upper_bonus_rate: greedy - random"]
-    assert f"{diff['value'] * 100:+.1f} pp" in page.text
+    assert f"Greedy \u2212 Random: upper bonus {diff['value'] * 100:+.1f} pp" in page.text
     assert_embedded_pngs(page, 2)
     assert page.details >= 3  # summary metrics, per box, config: folded
     for name in pd.read_csv(out / "metrics.csv")["metric"].unique():  # every metric, named (grouped: on its cell)
@@ -132,18 +138,19 @@ def test_dashboard_cards(kniffel_compare, tmp_path, monkeypatch):
     (tmp_path / "kniffel").symlink_to(out, target_is_directory=True)
     page = Page(write_dashboard(tmp_path, ["kniffel"]).read_text(encoding="utf-8"))
     opt = r.summary["policies"]["greedy"]["metrics"]["mean_score"]["value"]
-    assert f"greedy scores {pages.num(opt)}" in page.text
+    assert f"Greedy {pages.num(opt)}" in page.text
     assert "kniffel/report.html" in page.links
     assert "(players: 1)" in page.text  # the setting in words beside the title
     assert_embedded_pngs(page, 1)
     assumed = get_game("kniffel").load().assumed  # the joker readings
     assert assumed and "Assumed values used:" in page.text and all(a in page.text for a in assumed[:4])
+    assert "joker also when the Kniffel box holds 0 = yes" in page.text  # in words first, the path behind it
     # a declared headline metric the batch lacks (e.g. renamed) is reported, not a crash
     game = get_game("kniffel")
     monkeypatch.setattr(type(game), "headline", {"renamed_metric": "wins", **game.headline})
     page = Page(write_dashboard(tmp_path, ["kniffel"]).read_text(encoding="utf-8"))
     assert "renamed_metric" in page.text and "Not reported" in page.text
-    assert f"greedy scores {pages.num(opt)}" in page.text
+    assert f"Greedy {pages.num(opt)}" in page.text
 
 
 def test_settings_read_as_words():
@@ -254,3 +261,78 @@ def test_paired_differences_of_every_pair_without_duplicate_rows():
         m, lo, hi = independent_interval(tables[b]["score"].to_numpy() - tables[a]["score"].to_numpy())
         got = paired[f"mean_score: {b} - {a}"]
         assert got["value"] == pytest.approx(m) and got["ci95"] == pytest.approx([lo, hi])
+
+
+def _match_metrics(rows: dict[str, dict[str, float]]) -> pd.DataFrame:
+    """A metrics table of head-to-head matches: label -> metric -> value (rates with a +-2 pp interval)."""
+    return pd.DataFrame([{"label": lab, "metric": m, "value": v, "ci95_low": v - 0.02, "ci95_high": v + 0.02}
+                         for lab, ms in rows.items() for m, v in ms.items()])
+
+
+DADOX_MATCHES = {
+    "threshold vs greedy": {"win_rate_seat_0": 0.514, "win_rate_seat_1": 0.486, "draw_rate": 0.0,
+                            "win_rate_greedy": 0.497, "win_rate_threshold": 0.503},
+    "threshold vs optimal-turn": {"win_rate_seat_0": 0.504, "win_rate_seat_1": 0.496, "draw_rate": 0.0,
+                                  "win_rate_optimal-turn": 0.8, "win_rate_threshold": 0.2},
+}
+DADOX_PAIRED = {"win: threshold - greedy": {"value": 0.006, "ci95": [-0.015, 0.027]},
+                "win: threshold - optimal-turn": {"value": -0.6, "ci95": [-0.63, -0.57]}}
+
+
+def test_verdict_first_who_beats_whom_then_the_seats():
+    """A Dadox card answers who beats whom (winner first, in words, with the paired interval in pp), the clear
+    wins before the level pairs, and only then how fair the seats are."""
+    said = pages.verdicts(_match_metrics(DADOX_MATCHES), DADOX_PAIRED, get_game("dadox").headline, "dadox")
+    assert said[0] == "Optimal turn beats Threshold 80 : 20 (+60.0 pp [+57.0, +63.0] per deal, 95 %)."
+    assert said[1] == ("Threshold and Greedy are level: 50 : 50 (+0.6 pp [\u22121.5, +2.7] per deal, 95 %: the "
+                       "interval includes 0).")
+    assert said[2].startswith("Seat fairness: the first seat wins 51.4 % [49.4, 53.4] in Threshold vs Greedy; ")
+    assert said[2].endswith("(fair: 50 %).")
+
+
+def test_dadox_page_and_card_read_in_words(tmp_path):
+    """The game page and the dashboard card of a Dadox report: verdicts before the tables, paired rows in pp with
+    display names, the assumed values in words; no code name of a policy above the full metric table."""
+    from sim.report.balance import card_html
+    from sim.report.outputs import render_html
+
+    game = get_game("dadox")
+    cfg = game.load()
+    metrics = _match_metrics(DADOX_MATCHES)
+    manifest = {"game": "dadox", "policies": {lab: {} for lab in DADOX_MATCHES}, "n": 2000, "seed": 1,
+                "options": {"players": 2}, "assumed": list(cfg.assumed), "paired": DADOX_PAIRED,
+                "config": cfg.model_dump(mode="json")}
+    page = Page(render_html(manifest, metrics, [], tmp_path))
+    text = " ".join(page.text.split())
+    answers = text.split("All metrics")[0]
+    assert answers.index("Optimal turn beats Threshold 80 : 20") < answers.index("Seat fairness") \
+        < answers.index("Paired differences")
+    assert "Threshold \u2212 Optimal turn: wins \u221260.0 pp [\u221263.0, \u221257.0]" in answers
+    assert "Threshold \u2212 Greedy: wins +0.6 pp" in answers and "+0.006" not in answers
+    assert "optimal-turn" not in text.split("assumed values used")[0]  # the title in words
+    assert "optimal-turn" not in answers.split("Answers", 1)[1]  # the verdicts, tables and paired rows too
+    label = "three different pairs in one throw"  # scoring.three_pairs, from the config model's description
+    assert "scoring.three_pairs" in cfg.assumed and f"{label} (0: off) = 0 scoring.three_pairs" in text
+    c = {"title": "Dadox", "setting": "players: 2", "answer": "", "headline_html": "", "chart": None,
+         "verdicts": pages.verdicts(metrics, DADOX_PAIRED, game.headline, "dadox"), "assumed": list(cfg.assumed),
+         "assumed_html": pages.assumed_items(list(cfg.assumed), "dadox", game.Config, manifest["config"])}
+    card = " ".join(Page(card_html(c, "dadox/report.html")).text.split())
+    assert card.index("Optimal turn beats Threshold") < card.index("Seat fairness") < card.index("Assumed")
+    assert f"{label} (0: off) = 0" in card
+
+
+def test_one_formatter_for_names_and_units():
+    """Rates in %, their differences in pp with a typographic minus, counts with their unit; names in words."""
+    from sim.report import words
+
+    assert words.metric_text("dungeon", "win_rate", 0.1184) == "wins 11.8 %"
+    assert words.value_text("win_rate", -0.149, diff=True) == "\u221214.9 pp"
+    assert words.value_text("win", 0.1094, diff=True) == "+10.9 pp"  # a per-run indicator is a rate too
+    assert words.value_text("mean_lp", 12.5) == "12.5 LP"
+    assert words.paired_label("kniffel", "mean_score: greedy - random") == "Greedy \u2212 Random: mean score"
+    assert words.policy_name("dungeon", "vorschlag@extra_wuerfel") == "Vorschlag with Extra-Würfel"
+    assert words.word("dungeon24", "gruenlinge") == "Grünlinge" and words.word("dungeon", "dungeon") == "Würfel Dungeon"
+    assert words.config_label("kniffel", get_game("kniffel").Config, "joker.when_zero") == \
+        "joker also when the Kniffel box holds 0"
+    assert words.config_label("dungeon24", get_game("dungeon24").Config, "rules.focus_cost") == \
+        "face-down reserve cards sent to the graveyard per reroll"

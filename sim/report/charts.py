@@ -18,8 +18,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from sim.core import atomic, stats  # noqa: E402
+from sim.report import words  # noqa: E402
 
 DPI = 110
+
+
+def named(game: str, by_label: Mapping[str, Any]) -> dict[str, Any]:
+    """The same series keyed by the policies' display names (``optimal-turn`` -> ``Optimal turn``, ``vorschlag@
+    heilkraeuter`` -> ``Vorschlag with Heilkräuter``) for a legend: a chart never shows a code name."""
+    return {words.policy_name(game, label): v for label, v in by_label.items()}
 
 
 def save(fig: Any, path: str | Path, tight: bool = True) -> Path:

@@ -14,7 +14,7 @@ import pandas as pd
 
 from sim.core import stats
 from sim.games.dungeon.config import DIFFICULTIES
-from sim.games.dungeon.replay_text import UP_LABELS
+from sim.games.dungeon.labels import UPGRADE_WORDS as UP_LABELS
 from sim.games.dungeon.upgrade_stats import upgrade_names_of, upgrade_stats
 from sim.report import charts
 
