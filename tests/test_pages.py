@@ -336,3 +336,74 @@ def test_one_formatter_for_names_and_units():
         "joker also when the Kniffel box holds 0"
     assert words.config_label("dungeon24", get_game("dungeon24").Config, "rules.focus_cost") == \
         "face-down reserve cards sent to the graveyard per reroll"
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The figures the charts save, kept open to read what they show (legends, ticks, titles, labels)."""
+    from sim.report import charts
+
+    figs = []
+    save = charts.save
+
+    def keep(fig, path, tight=True):
+        figs.append((fig.axes[0].get_legend(), [t.get_text() for ax in fig.axes for t in ax.texts],
+                     [t.get_text() for t in fig.axes[0].get_xticklabels()], fig.axes[0].get_title(),
+                     [p.get_x() + p.get_width() / 2 for p in fig.axes[0].patches]))
+        return save(fig, path, tight)
+
+    monkeypatch.setattr(charts, "save", keep)
+    return figs
+
+
+def _legend(legend) -> list[str]:
+    return [t.get_text() for t in legend.get_texts()] if legend is not None else []
+
+
+def test_charts_name_policies_and_upgrades_in_words(drawn, tmp_path):
+    """Chart legends and labels in display names (``Optimal turn``, ``Extra-Würfel``), never code names."""
+    from sim.games.dadox.charts import win_rate_by_seat
+    from sim.games.dungeon.upgrade_lift import upgrade_lift_chart
+
+    rng = np.random.default_rng(1)
+    t = pd.DataFrame({"seat": np.tile([0, 1], 200), "win": rng.integers(0, 2, 400)})
+    win_rate_by_seat({"threshold vs optimal-turn": t, "greedy vs optimal-turn": t}, tmp_path)
+    assert _legend(drawn[-1][0]) == ["fair share", "Threshold vs Optimal turn", "Greedy vs Optimal turn"]
+    lift = pd.DataFrame({"policy": "vorschlag", "upgrade": ["extra_wuerfel", "glueckssieben", "heilkraeuter"],
+                         "rating": [11.0, 5.0, 6.0], "win_lift": [0.31, 0.30, 0.315], "ci95_low": [0.28, 0.27, 0.29],
+                         "ci95_high": [0.34, 0.33, 0.34]})
+    upgrade_lift_chart(lift, tmp_path / "lift.png")
+    assert sorted(drawn[-1][1]) == ["Extra-Würfel", "Glückssieben", "Heilkräuter"]
+
+
+def test_difficulty_bars_show_the_difficulty_played_centred(drawn, tmp_path):
+    """A batch plays one difficulty: its bars sit on the policy's tick and the title names the difficulty, not a
+    legend of three with two empty."""
+    from sim.games.dungeon.charts import difficulty_bars
+
+    t = pd.DataFrame({"difficulty": ["leicht"] * 300, "win": np.arange(300) % 3 == 0})
+    difficulty_bars({"vorschlag": t, "greedy": t}, tmp_path)
+    legend, _, ticks, title, centres = drawn[-1]
+    assert ticks == ["Vorschlag", "Greedy"] and "Leicht" in title and legend is None
+    assert centres == pytest.approx([0.0, 1.0])
+    both = pd.concat([t, t.assign(difficulty="schwer")])
+    difficulty_bars({"vorschlag": both}, tmp_path)
+    assert _legend(drawn[-1][0]) == ["Leicht", "Schwer"] and sorted(drawn[-1][4]) == pytest.approx([-0.2, 0.2])
+
+
+def test_dungeon24_batch_matchup_only_where_it_measured_pairings(tmp_path):
+    """One people pairing per batch (the options fix it): no one-of-nine heatmap; two pairings: a heatmap; the
+    page says where the full matchup is."""
+    from sim.games.dungeon24.analysis import batch_matchup_charts
+
+    one = pd.DataFrame({"people0": [0] * 50, "people1": [0] * 50, "winner": np.arange(50) % 2})
+    assert batch_matchup_charts({"greedy": one}, tmp_path, lambda lab: [lab, "greedy"]) == []
+    two = pd.concat([one, one.assign(people1=2)])
+    paths = batch_matchup_charts({"greedy": two}, tmp_path, lambda lab: [lab, "greedy"])
+    assert [p.name for p in paths] == ["dungeon24_matchup_greedy.png"]
+    assert "draws no matchup of its own" in get_game("dungeon24").chart_notes["matchup.png"]
+
+
+def test_the_two_upgrade_charts_say_why_they_differ():
+    note = get_game("dungeon").chart_notes["dungeon_upgrades_pick_vs_lift.png"]
+    assert "can disagree with the upgrade-value chart" in note and "A missing bar" in note

@@ -112,7 +112,8 @@ def assumed_items(assumed: list[str], game: str | None = None, model: Any = None
     for path in assumed:
         label = words.config_label(game, model, path) if model is not None else path.replace("_", " ")
         value = _at(config, path)
-        shown = f" = {esc(_plain(value))}" if value is not None else ""
+        plain = _plain(value) if value is not None else ""
+        shown = f" = {esc(plain)}" if plain and len(plain) <= 40 else ""  # a whole table: the config has it
         out.append(f"<span title='{esc(path)}'>{esc(label)}{shown} <small><code>{esc(path)}</code></small></span>")
     return out
 
