@@ -170,3 +170,29 @@ def test_warm_plays_once_per_policy_and_rules_in_a_helper_process(monkeypatch):
     engine.warm("kniffel", None, ["bonus.value=40"], "optimal", opts, threading.Event())
     engine.warm("kniffel", None, ["bonus.value=45"], "optimal", opts, threading.Event())  # other rules: again
     assert len(started) == 3
+
+
+def test_each_game_opens_on_a_policy_a_rule_edit_moves():
+    """Kniffel and Dungeon24 list ``random`` first: the studio opens them on their strongest plain policy instead
+    (a rules edit changes what it does at once); the others on their first report policy."""
+    assert engine.opening_policy("kniffel") == "greedy"
+    assert engine.opening_policy("dungeon24") == "heuristic"
+    assert engine.opening_policy("dungeon") == "vorschlag" and engine.opening_policy("dadox") == "threshold"
+    for game in engine.games():
+        assert engine.opening_policy(game) != "random"
+
+
+def test_an_edit_the_options_do_not_reach_is_named():
+    """``difficulty.normal.hp`` while playing Leicht is never read: the hint says so and which switch reads it;
+    at Normal, or for an edit every difficulty reads, no hint."""
+    sets = ["difficulty.normal.hp=0.8", "market.joker_pack=40"]
+    hint = engine.unused_edits("dungeon", sets, {"difficulty": "leicht"})
+    assert [(h["path"], h["option"], h["choice"]) for h in hint] == [("difficulty.normal.hp", "difficulty", "normal")]
+    assert hint[0]["text"].startswith("difficulty.normal.hp is not used by this run (difficulty: leicht)")
+    assert "Switch difficulty to Normal" in hint[0]["text"]
+    assert engine.unused_edits("dungeon", sets, {"difficulty": "normal"}) == []
+    # two options share the peoples: an edit is used when either seat plays that people
+    d24 = ["peoples.untote.label=Skelette"]
+    assert engine.unused_edits("dungeon24", d24, {"people": "gruenlinge", "opponent_people": "untote"}) == []
+    (h,) = engine.unused_edits("dungeon24", d24, {"people": "gruenlinge", "opponent_people": "gruenlinge"})
+    assert h["option"] == "people" and h["shown"] == "Untote"
