@@ -94,9 +94,11 @@ def metric_name(game: str | None, metric: str, headline: dict[str, str] | None =
     if m:
         seat = int(m[1])
         return "the first seat wins" if seat == 0 else f"seat {seat + 1} wins"
-    if game and metric.startswith("win_rate_"):
-        return f"{policy_name(game, metric[9:])} wins"
-    return word(game, metric)
+    if metric.startswith("win_rate_"):  # win_rate_<policy>: that policy wins; else the condition in words
+        rest = metric[9:]
+        return (f"{policy_name(game, rest)} wins" if game and rest in game_words(game)
+                else f"wins {word(game, rest)}")
+    return re.sub(r"\blp\b", "LP", word(game, metric))  # life points as the rules write them
 
 
 def metric_noun(metric: str, headline: dict[str, str] | None = None) -> str:

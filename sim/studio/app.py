@@ -126,19 +126,21 @@ class Studio:
                 self.config_sel = tid(ui.select(files, label="config file", value=self.config,
                                                  on_change=lambda e: self.change_config(e.value)).classes("grow"),
                                        "config")
-            with ui.row().classes("w-full gap-2 no-wrap"):
+            with ui.row().classes("w-full gap-2"):  # wraps: every option's label is shown whole
                 self.policy_sel = tid(ui.select(list(g.policies), label="policy",
                                                  value=engine.opening_policy(self.game), new_value_mode="add-unique",
-                                                 with_input=True).classes("grow"), "policy")
+                                                 with_input=True).classes("grow min-w-[10rem]"), "policy")
                 self.policy_sel.on_value_change(lambda _: self.recheck())
                 self.option_inputs: dict[str, ui.element] = {}
                 for name, default in g.options.items():
                     choices = _option_choices(self.game, name)
+                    spec = g.option_spec(name)
+                    said = (spec.label if spec and spec.label else name.replace("_", " "))  # whole, never cut
                     if choices and isinstance(default, str):
-                        w: ui.element = ui.select(choices, label=name, value=default)
+                        w: ui.element = ui.select(choices, label=said, value=default)
                     else:
-                        w = ui.input(name, value="" if default is None else str(default))
-                    self.option_inputs[name] = tid(w.classes("w-28"), f"option-{name}")
+                        w = ui.input(said, value="" if default is None else str(default))
+                    self.option_inputs[name] = tid(w.classes("min-w-[7rem] grow"), f"option-{name}")
                     w.on_value_change(lambda _: self.recheck())
             with ui.row().classes("w-full gap-2 items-start"):
                 self.n_input = tid(ui.input("N runs", value="10000").classes("w-48"), "n")
@@ -350,7 +352,9 @@ class Studio:
                 ui.label(saving.set_args(cur.sets)).classes("font-mono text-caption text-grey-8 break-all")
             assumed = list(getattr(cur.cfg, "assumed", []) or [])
             if assumed:
-                said = "; ".join(f"{words.config_label(cur.game, g.Config, a)} ({a})" for a in assumed)
+                said = "; ".join(f"{words.config_label(cur.game, g.Config, a)} ({a})" for a in assumed[:4])
+                if len(assumed) > 4:
+                    said += f" and {len(assumed) - 4} more (the config file's assumed list)"
                 tid(ui.label("assumed values used (not fixed by the rules page): " + said).classes(
                     "text-caption text-orange-9"), "assumed")
             if prev is not None and not engine.paired(cur, prev):

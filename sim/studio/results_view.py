@@ -111,10 +111,22 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
                 _cell(ci, classes="text-caption text-grey-7")
 
 
+def _wide(path: Path) -> bool:
+    """Whether a PNG is over twice as wide as high (its header's size): such a chart spans both columns, or its
+    labels would be too small to read (the per-upgrade bars)."""
+    try:
+        head = Path(path).read_bytes()[:24]
+        width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    except OSError:
+        return False
+    return head[:8] == b"\x89PNG\r\n\x1a\n" and height > 0 and width > 2 * height
+
+
 def chart_images(paths: list[Path], url: Callable[[Path], str]) -> None:
-    """The game's PNG charts, two per row."""
+    """The game's PNG charts, two per row; a wide chart has a row of its own."""
     with ui.grid(columns=2).classes("w-full gap-2"):
         for p in paths:
-            img = ui.image(url(p)).classes("w-full border").props("fit=contain")
+            img = ui.image(url(p)).classes("w-full border" + (" col-span-2" if _wide(p) else "")).props(
+                "fit=contain")
             img.props["data-testid"] = f"chart-{p.stem}"
             img.props["alt"] = p.stem
