@@ -25,7 +25,7 @@ from sim.studio.access import TokenGate
 from sim.studio.calibrate_view import CalibratePanel
 from sim.studio.form_view import ConfigForm
 from sim.studio.jobs import MANAGER, Job
-from sim.studio.results_view import chart_images, headline_table
+from sim.studio.results_view import chart_images, headline_table, verdict
 from sim.studio.saving import OUT, inside, shown
 from sim.studio.sweep_view import SweepPanel
 from sim.studio.widgets import error_to, tid
@@ -360,7 +360,9 @@ class Studio:
             if prev is not None and not engine.paired(cur, prev):
                 ui.label("The previous run used another N, seed, policy or options: differences are not paired "
                          "and carry no interval.").classes("text-warning")
-            headline_table(cur, prev, engine.headline(cur.game, cur.metrics))
+            names = engine.headline(cur.game, cur.metrics)
+            tid(ui.label(verdict(cur, prev, names)).classes("text-subtitle1 text-bold"), "verdict")
+            headline_table(cur, prev, names)
             every = ui.expansion(f"all {len(cur.metrics)} metrics").classes("w-full").props("dense")
 
             def fill_every(e: Any, box: ui.expansion = every) -> None:

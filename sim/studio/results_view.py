@@ -111,6 +111,26 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
                 _cell(ci, classes="text-caption text-grey-7")
 
 
+def verdict(cur: engine.PlayResult, prev: engine.PlayResult | None, names: list[str]) -> str:
+    """The answer first, one sentence: the first headline metric now and, after a second run, what the edit did
+    (``wins 61.4 % [59.2, 63.5]: +9.8 pp [+8.0, +11.5] against run 1 on the same seeds, beyond noise``)."""
+    if not names:
+        return ""
+    name = names[0]
+    headline = getattr(engine.get_game(cur.game), "headline", {})
+    m = cur.metrics[name]
+    text = f"{words.metric_name(cur.game, name, headline)} {words.value_text(name, m['value'], m.get('ci95'))}"
+    d = engine.difference(cur, prev, name) if prev is not None else None
+    if d is None:
+        return text + "."
+    change = words.value_text(name, d["value"], d["ci95"], diff=True)
+    if d["ci95"] is None:
+        return f"{text}: {change} against {prev.label or 'before'} (not the same seeds: no interval)."
+    sure = d["ci95"][0] > 0 or d["ci95"][1] < 0
+    return (f"{text}: {change} against {prev.label or 'before'} on the same seeds, "
+            + ("beyond noise." if sure else "within noise (the interval includes 0)."))
+
+
 def _wide(path: Path) -> bool:
     """Whether a PNG is over twice as wide as high (its header's size): such a chart spans both columns, or its
     labels would be too small to read (the per-upgrade bars)."""
