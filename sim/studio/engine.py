@@ -170,24 +170,33 @@ def unused_edits(game: str, sets: list[str], options: dict[str, Any]) -> list[di
     return out
 
 
-def check_n(n: Any) -> int:
-    """N as the CLI reads and checks it (``5000``, ``5_000``, ``5e3``), and at most ``MAX_N`` (more belongs to
-    ``dicesim play``, which streams to disk)."""
-    value = limits.check_n(limits.parse_count(str(n).replace(",", "")))
+def check_n(n: Any, field: str = "N runs") -> int:
+    """N as the CLI reads it (``5000``, ``5_000``, ``5e3``), at most ``MAX_N`` (more belongs to ``dicesim play``,
+    which streams to disk); a bad one refused in the words of the field it was typed in (``N runs must be a whole
+    number from 1 to 1,000,000, got 0``), not of a command-line flag the page does not have."""
+    text = str(n).strip()
+    try:
+        value = limits.check_n(limits.parse_count(text.replace(",", "")))
+    except DicesimError:
+        raise DicesimError(f"{field} must be a whole number from 1 to {MAX_N:,}, got {_typed(text)}") from None
     if value > MAX_N:
-        raise DicesimError(f"the studio plays at most {MAX_N:,} runs at a time (it keeps every run for the "
-                           f"paired comparison), got {value:,}; use dicesim play for more")
+        raise DicesimError(f"{field} must be a whole number from 1 to {MAX_N:,} (the studio keeps every run for the "
+                           f"paired comparison; dicesim play streams more to disk), got {value:,}")
     return value
 
 
 def check_seed(seed: Any) -> int:
-    """A seed as the CLI checks it: a whole number 0 .. 2^64 - 1."""
+    """A seed as the CLI checks it, a whole number 0 .. 2^64 - 1; refused in the field's words."""
     text = str(seed).strip().replace("_", "")
     try:
-        value = int(text)
-    except ValueError:
-        raise DicesimError(f"--seed must be a whole number 0 .. 2^64-1, got {limits.short(text)}") from None
-    return limits.check_seed(value)
+        return limits.check_seed(int(text))
+    except (ValueError, DicesimError):
+        raise DicesimError(f"seed must be a whole number from 0 to 2^64 - 1, got {_typed(text)}") from None
+
+
+def _typed(text: str, width: int = 40) -> str:
+    """What was typed, as typed (no quotes), cut to one short line."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 # --- warming up --------------------------------------------------------------------------------

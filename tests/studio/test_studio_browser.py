@@ -203,7 +203,7 @@ def test_a_bad_field_value_shows_the_cli_message_and_the_server_keeps_answering(
     page.locator('[data-testid="run"]').click()
     n_field = page.locator('input[data-testid="n"]')
     page.wait_for_function("() => document.querySelectorAll('.q-field--error').length >= 2")
-    assert message_of(n_field) == "error: --n must be a positive number of runs, got 0"
+    assert message_of(n_field) == "error: N runs must be a whole number from 1 to 1,000,000, got 0"
     assert _answers(studio)
     field.fill("1.05")  # fixed: the message goes away
     page.wait_for_function("() => document.querySelectorAll('.q-field--error').length == 1")
