@@ -410,3 +410,13 @@ def test_dungeon24_batch_matchup_only_where_it_measured_pairings(tmp_path):
 def test_the_two_upgrade_charts_say_why_they_differ():
     note = get_game("dungeon").chart_notes["dungeon_upgrades_pick_vs_lift.png"]
     assert "can disagree with the upgrade-value chart" in note and "A missing bar" in note
+
+
+def test_a_ranking_against_one_opponent_says_so():
+    """Dungeon24 plays every policy against the same opponent: the verdict names it."""
+    m = _match_metrics({"random": {"win_rate": 0.13}, "heuristic": {"win_rate": 0.68}})
+    paired = {"win_rate: heuristic - random": {"value": 0.55, "ci95": [0.53, 0.57]}}
+    said = pages.verdicts(m, paired, get_game("dungeon24").headline, "dungeon24", {"opponent": "greedy"})
+    assert said[0] == ("Who does best (win rate, each against Greedy): Heuristic 68.0 % [66.0, 70.0] > Random "
+                       "13.0 % [11.0, 15.0].")
+    assert said[1] == "On the same dice: Heuristic \u2212 Random +55.0 pp [+53.0, +57.0]: ahead."

@@ -314,7 +314,7 @@ def head_to_head(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], game:
 
 
 def ranking(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: dict[str, str],
-            game: str | None = None) -> list[str]:
+            game: str | None = None, against: str | None = None) -> list[str]:
     """Policies played alone (or each against the same opponent), best first by the first headline metric:
     ``Mean score: Optimal 245.9 [..] > Greedy 221.0 [..]``, then each step down as a paired difference on the
     same dice (``Optimal − Greedy +24.9 [24.3, 25.5]``)."""
@@ -334,6 +334,8 @@ def ranking(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: 
         ci = None if pd.isna(r.ci95_low) else (r.ci95_low, r.ci95_high)
         return f"{words.policy_name(game, lab)} {value_text(name, r.value, ci)}"
 
+    if against:  # every policy against the same opponent: the ranking says so
+        said += f", each against {words.policy_name(game, against)}"
     out = [f"Who does best ({said}): " + " > ".join(one(lab) for lab in order) + "."]
     steps = []
     for hi, lo in zip(order, order[1:], strict=False):
@@ -371,10 +373,13 @@ def seat_sentence(metrics: pd.DataFrame, game: str | None = None) -> str:
 
 
 def verdicts(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: dict[str, str],
-             game: str | None = None) -> list[str]:
-    """The answers a designer asks first, one sentence each: who beats whom, then how fair the seats are; the
-    first headline metric per policy where neither applies."""
-    out = head_to_head(metrics, paired or {}, game) or ranking(metrics, paired or {}, headline, game)
+             game: str | None = None, options: dict[str, Any] | None = None) -> list[str]:
+    """The answers a designer asks first, one sentence each: who beats whom (head to head, or ranked on the same
+    dice, each against the ``opponent`` option where the game has one), then how fair the seats are; the first
+    headline metric per policy where neither applies."""
+    against = (options or {}).get("opponent")
+    out = head_to_head(metrics, paired or {}, game) or ranking(metrics, paired or {}, headline, game,
+                                                                against if isinstance(against, str) else None)
     seat = seat_sentence(metrics, game)
     if seat:
         out.append(seat)
