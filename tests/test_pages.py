@@ -420,3 +420,13 @@ def test_a_ranking_against_one_opponent_says_so():
     assert said[0] == ("Who does best (win rate, each against Greedy): Heuristic 68.0 % [66.0, 70.0] > Random "
                        "13.0 % [11.0, 15.0].")
     assert said[1] == "On the same dice: Heuristic \u2212 Random +55.0 pp [+53.0, +57.0]: ahead."
+
+
+def test_matchup_cells_read_as_percentages(drawn, tmp_path):
+    from sim.games.dungeon24.analysis import matchup_heatmap
+
+    wr = [[0.691, float("nan"), 0.5], [0.3, 0.4, 0.5], [0.6, 0.7, 0.8]]
+    matchup_heatmap({"policy_a": "heuristic", "policy_b": "greedy", "people": ["gruenlinge", "untote", "dunkelelfen"],
+                     "win_rate": wr}, tmp_path / "m.png")
+    texts = drawn[-1][1]
+    assert "69.1 %" in texts and len(texts) == 8  # the unmeasured cell stays empty

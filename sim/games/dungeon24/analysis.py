@@ -100,7 +100,7 @@ def matchup_heatmap(result: dict[str, Any], path: str | Path) -> Path:
     a, b = (words.policy_name("dungeon24", result[k]) for k in ("policy_a", "policy_b"))
     return charts.heatmap({"matchup": result["win_rate"]}, path, labels, labels, "Dungeon24 people matchup",
                           f"share of games {a} wins", xlabel=f"{b} plays", ylabel=f"{a} plays", vmin=0, vmax=1,
-                          cmap="RdBu", annotate=True, panel_size=(4.2, 4.4))
+                          cmap="RdBu", annotate=True, panel_size=(4.2, 4.4), percent=True)
 
 
 def batch_matchup_charts(tables: dict[str, Any], out_dir: Path, seats: Any) -> list[Path]:
