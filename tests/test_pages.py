@@ -430,3 +430,30 @@ def test_matchup_cells_read_as_percentages(drawn, tmp_path):
                      "win_rate": wr}, tmp_path / "m.png")
     texts = drawn[-1][1]
     assert "69.1 %" in texts and len(texts) == 8  # the unmeasured cell stays empty
+
+
+def test_difficulty_and_upgrade_verdicts_follow_who_beats_whom(tmp_path):
+    """The Würfel Dungeon's balance analyses add how the difficulty steps scale and what an upgrade is worth, in
+    pp with intervals; the page says them after the ranking (from ``verdicts.json`` beside the tables)."""
+    from sim.games.dungeon.charts import difficulty_sentence, upgrade_sentence
+    from sim.report.outputs import render_html
+
+    table = pd.DataFrame({"policy": "vorschlag", "difficulty": ["leicht", "normal", "schwer"],
+                          "win_rate": [0.526, 0.288, 0.163], "ci95_low": [0.495, 0.261, 0.141],
+                          "ci95_high": [0.557, 0.317, 0.187]})
+    steps = difficulty_sentence(table)
+    assert steps == ("Difficulty steps (Vorschlag): wins 52.6 % [49.5, 55.7] at Leicht, 28.8 % [26.1, 31.7] at "
+                     "Normal (\u221223.8 pp), 16.3 % [14.1, 18.7] at Schwer (\u221212.5 pp).")
+    lift = pd.DataFrame({"policy": "vorschlag", "upgrade": ["heilkraeuter", "paschmeister"], "win_lift": [0.015, 0.316],
+                         "ci95_low": [-0.001, 0.286], "ci95_high": [0.031, 0.346]})
+    worth = upgrade_sentence(lift)
+    assert worth.endswith("worth most Paschmeister +31.6 pp [+28.6, +34.6], least Heilkräuter +1.5 pp "
+                          "[\u22120.1, +3.1].")
+    (tmp_path / "verdicts.json").write_text(json.dumps([steps, worth]), encoding="utf-8")
+    metrics = _match_metrics({"vorschlag": {"win_rate": 0.516}, "greedy": {"win_rate": 0.474}})
+    manifest = {"game": "dungeon", "policies": {"vorschlag": {}, "greedy": {}}, "n": 2000, "seed": 1,
+                "options": {"difficulty": "leicht"}, "assumed": [],
+                "paired": {"win_rate: greedy - vorschlag": {"value": -0.042, "ci95": [-0.068, -0.017]}}}
+    text = " ".join(Page(render_html(manifest, metrics, [], tmp_path)).text.split())
+    assert text.index("Who does best (win rate)") < text.index("Difficulty steps") < text.index("Upgrades (") \
+        < text.index("Paired differences")

@@ -71,7 +71,8 @@ def card(out: Path) -> dict[str, Any]:
         "title": game.title,
         "setting": ", ".join(game.setting(options)),
         "answer": pages.answer_sentence(metrics, game.headline),  # code names: for scripts (``balance`` returns it)
-        "verdicts": pages.verdicts(metrics, manifest.get("paired") or {}, game.headline, game.name, options),
+        "verdicts": pages.verdicts(metrics, manifest.get("paired") or {}, game.headline, game.name, options)
+        + pages.extra_verdicts(out),
         "headline_html": pages.headline_table(metrics, game.headline, game.name),
         "missing": missing,
         "chart": key_chart(out, manifest),

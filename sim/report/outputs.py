@@ -156,7 +156,7 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
     body = [f"<h1>{pages.esc(title)}</h1>", pages.facts_line(facts), assumed]
     body.append("<h2>Answers</h2>")
     paired = manifest.get("paired") or {}
-    for sentence in pages.verdicts(metrics, paired, game.headline, game.name, options):
+    for sentence in pages.verdicts(metrics, paired, game.headline, game.name, options) + pages.extra_verdicts(out):
         body.append(f"<p class='answer verdict'>{pages.esc(sentence)}</p>")
     body.append(pages.headline_table(metrics, game.headline, game.name))
     if paired:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 import math
 import re
 from collections.abc import Iterable
@@ -387,6 +388,19 @@ def verdicts(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline:
         sentence = answer_sentence(metrics, headline, game=game)
         out = [sentence] if sentence else []
     return out
+
+
+def extra_verdicts(out: Path | None) -> list[str]:
+    """Sentences a game's balance analyses wrote beside its tables (``verdicts.json``: how the difficulty steps
+    scale, what an upgrade is worth), said after who beats whom; none where the file is absent or unreadable."""
+    path = Path(out) / "verdicts.json" if out is not None else None
+    if path is None or not path.is_file():
+        return []
+    try:
+        said = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [str(x) for x in said if isinstance(x, str)] if isinstance(said, list) else []
 
 
 def headline_table(metrics: pd.DataFrame, headline: dict[str, str], game: str | None = None) -> str:

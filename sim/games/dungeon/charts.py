@@ -127,3 +127,34 @@ def upgrade_chart(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path | None
                        "Upgrades: win-rate lift when taken at the first offer (95 %); under each, its pick rate per "
                        "offer" + (" (policies in legend order)" if len(stats_of) > 1 else ""),
                        figsize=(max(8.0, 1.3 * len(ups)), 5.0))
+
+
+def difficulty_sentence(table: pd.DataFrame, policy: str = "vorschlag") -> str:
+    """How the difficulty steps scale, one sentence: ``Difficulty steps (Vorschlag): wins 52.6 % [49.5, 55.7] at
+    Leicht, 28.8 % […] at Normal (−23.8 pp), …`` from the balance report's difficulty table."""
+    part = table[table["policy"] == policy]
+    if part.empty:
+        return ""
+    bits, before = [], None
+    for r in part.itertuples():
+        step = f" ({words.value_text('win_rate', r.win_rate - before, diff=True)})" if before is not None else ""
+        bits.append(f"{words.value_text('win_rate', r.win_rate, (r.ci95_low, r.ci95_high))} at "
+                    f"{words.word('dungeon', r.difficulty)}{step}")
+        before = r.win_rate
+    return f"Difficulty steps ({words.policy_name('dungeon', policy)}): wins " + ", ".join(bits) + "."
+
+
+def upgrade_sentence(lift: pd.DataFrame) -> str:
+    """What an upgrade is worth, one sentence: the most and the least valuable by the paired lift of starting a run
+    with it (same seeds), in pp with their intervals."""
+    if lift.empty:
+        return ""
+    t = lift.sort_values("win_lift", ascending=False)
+
+    def one(r: pd.Series) -> str:
+        return (f"{words.word('dungeon', r['upgrade'])} "
+                f"{words.value_text('win', r['win_lift'], (r['ci95_low'], r['ci95_high']), diff=True)}")
+
+    policy = words.policy_name("dungeon", t["policy"].iloc[0]) if "policy" in t else ""
+    return (f"Upgrades ({policy}, a run started with each, same seeds): worth most {one(t.iloc[0])}, "
+            f"least {one(t.iloc[-1])}.")

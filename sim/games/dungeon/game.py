@@ -24,7 +24,7 @@ from sim.core.skill import SkillChart
 from sim.games.base import Game
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
-from sim.games.dungeon.charts import _n_rooms, make_charts, upgrade_chart
+from sim.games.dungeon.charts import _n_rooms, difficulty_sentence, make_charts, upgrade_chart, upgrade_sentence
 from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig
 from sim.games.dungeon.describe import combos_json, describe, enemy_names
 from sim.games.dungeon.inputs import TM, check_difficulty, frozen
@@ -187,6 +187,8 @@ class Dungeon(Game):
         picks = pick_rates(self, cfg, ["vorschlag", "rollout"], max(200, n // 40), seed, self.options["difficulty"])
         atomic.write_csv(picks, Path(out) / "upgrade_picks.csv")
         picks_png = pick_rate_chart(lift, picks, ["vorschlag", "rollout"], Path(out) / "upgrade_picks.png")
+        said = [s for s in (difficulty_sentence(table), upgrade_sentence(lift)) if s]
+        atomic.write_json(Path(out) / "verdicts.json", said, indent=2)  # the page and the card say them first
         return [
             ("Win rate by difficulty (Vorschlag, Greedy; same seeds)", png.name),
             (f"Upgrade value: win-rate lift when started with it (Vorschlag, same seeds) vs its Vorschlag rating; "
