@@ -91,6 +91,9 @@ def test_paired_difference_of_every_headline_rate(kniffel_compare):
     rates = {lab: v["metrics"]["upper_bonus_rate"]["value"] for lab, v in r.summary["policies"].items()}
     assert got["value"] == pytest.approx(rates["greedy"] - rates["random"])
     assert list(r.paired.columns) == ["comparison", "value", "ci95_low", "ci95_high"]
+    # the answer first in the summary too (``compare --json``): who does best, in words, with the paired step
+    assert r.summary["verdicts"][0].startswith("Who does best (mean score): Greedy ")
+    assert r.summary["verdicts"][1].startswith("On the same dice: Greedy \u2212 Random +")
 
 
 def test_dungeon_paired_win_rate_of_an_upgrade(tmp_path):
