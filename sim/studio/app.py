@@ -120,8 +120,9 @@ class Studio:
         self.run_card.clear()
         with self.run_card:
             with ui.row().classes("w-full gap-2 no-wrap"):
-                self.game_sel = tid(ui.select(engine.games(), label="game", value=self.game,
-                                               on_change=lambda e: self.change_game(e.value)).classes("w-32"), "game")
+                titles = {name: engine.get_game(name).title for name in engine.games()}  # "Würfel Dungeon"
+                self.game_sel = tid(ui.select(titles, label="game", value=self.game,
+                                               on_change=lambda e: self.change_game(e.value)).classes("w-40"), "game")
                 files = {f: _rel(f) for f in engine.config_files(self.game)}
                 self.config_sel = tid(ui.select(files, label="config file", value=self.config,
                                                  on_change=lambda e: self.change_config(e.value)).classes("grow"),
