@@ -113,13 +113,14 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
 
 def verdict(cur: engine.PlayResult, prev: engine.PlayResult | None, names: list[str]) -> str:
     """The answer first, one sentence: the first headline metric now and, after a second run, what the edit did
-    (``wins 61.4 % [59.2, 63.5]: +9.8 pp [+8.0, +11.5] against run 1 on the same seeds, beyond noise``)."""
+    (``Vorschlag wins 61.4 % [59.2, 63.5]: +9.8 pp [+8.0, +11.5] against run 1 on the same seeds, beyond noise``)."""
     if not names:
         return ""
     name = names[0]
     headline = getattr(engine.get_game(cur.game), "headline", {})
     m = cur.metrics[name]
-    text = f"{words.metric_name(cur.game, name, headline)} {words.value_text(name, m['value'], m.get('ci95'))}"
+    text = (f"{words.policy_name(cur.game, cur.policy)} {words.metric_name(cur.game, name, headline)} "
+            f"{words.value_text(name, m['value'], m.get('ci95'))}")
     d = engine.difference(cur, prev, name) if prev is not None else None
     if d is None:
         return text + "."

@@ -180,7 +180,7 @@ def test_edit_a_difficulty_field_run_and_read_the_new_win_rate(page):
     assert page.locator('[data-testid="diff-win_rate"]').inner_text() == words.value_text("win_rate", diff, diff=True)
     assert page.locator('[data-testid="diff-win_rate"]').inner_text().endswith(" pp")
     said = page.locator('[data-testid="verdict"]').inner_text()  # the answer first, in one sentence
-    assert said.startswith(f"wins {words.value_text('win_rate', after['win_rate']['value'])} [")
+    assert said.startswith(f"Vorschlag wins {words.value_text('win_rate', after['win_rate']['value'])} [")
     assert f": {words.value_text('win_rate', diff, diff=True)} [" in said and "against run 1 on the same seeds" in said
     assert "paired" in page.locator('[data-testid="headline"]').inner_text()
     # the game's charts, the previous run overlaid, every image loaded
