@@ -332,6 +332,8 @@ def test_one_formatter_for_names_and_units():
     assert words.metric_name("dadox", "win_rate_optimal-turn") == "Optimal turn wins"
     assert words.metric_name("dungeon24", "win_rate_attacking_first") == "wins attacking first"
     assert words.metric_name("dungeon", "mean_final_lp") == "mean final LP"
+    assert words.metric_name("dungeon24", "ability_uses0") == "ability uses (seat 1)"
+    assert words.metric_name("dadox", "throws_1") == "throws 1"  # a count by dice, not a seat
     assert words.value_text("win_rate", -0.149, diff=True) == "\u221214.9 pp"
     assert words.value_text("win", 0.1094, diff=True) == "+10.9 pp"  # a per-run indicator is a rate too
     assert words.value_text("mean_lp", 12.5) == "12.5 LP"

@@ -98,6 +98,9 @@ def metric_name(game: str | None, metric: str, headline: dict[str, str] | None =
         rest = metric[9:]
         return (f"{policy_name(game, rest)} wins" if game and rest in game_words(game)
                 else f"wins {word(game, rest)}")
+    seat = re.match(r"^(?P<stem>.*[a-z])(?P<seat>[01])$", metric)  # a per-seat metric (``ability_uses0``)
+    if seat:
+        return f"{metric_name(game, seat['stem'], headline)} (seat {int(seat['seat']) + 1})"
     return re.sub(r"\blp\b", "LP", word(game, metric))  # life points as the rules write them
 
 
