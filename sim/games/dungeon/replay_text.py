@@ -11,6 +11,7 @@ from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.describe import enemy_names
+from sim.games.dungeon.labels import UPGRADE_WORDS
 from sim.games.dungeon.words import CARD_NAMES
 
 MAX_EVENTS = 20_000  # log rows a replay has room for (a longer run is reported as truncated)
@@ -64,10 +65,7 @@ def _intent_text(cfg: DungeonConfig, enemy: int, it: int, fz: C.Frozen, hit_tota
 
 
 EVENT_LABELS = ("Opferaltar", "Joker-Händler", "Verfluchte Truhe")
-UP_LABELS = {"wetzstein": "Wetzstein", "dicke_haut": "Dicke Haut", "heilkraeuter": "Heilkräuter",
-             "paschmeister": "Paschmeister", "gluecksklee": "Glücksklee", "gluecksmuenze": "Glücksmünze",
-             "eherne_mauer": "Eherne Mauer", "giftdolch": "Giftdolch", "berserker": "Berserker",
-             "glueckssieben": "Glückssieben", "extra_wuerfel": "Extra-Würfel", "lebenselixier": "Lebenselixier"}
+UP_LABELS = UPGRADE_WORDS  # the display names of every page (``labels``)
 JOKER_KIND_LABELS = ("Würfel setzen", "Extra-Wurf", "Heilung")
 
 

@@ -33,6 +33,7 @@ from sim.games.dungeon24.analysis import (
     _seat_scores,
     ability_lift,
     ability_lift_chart,
+    batch_matchup_charts,
     best_arrangement,
     matchup,
     matchup_heatmap,
@@ -70,7 +71,9 @@ class Dungeon24Game(Game):
                              "player's win rate (draws lose)")
     key_chart = "matchup.png"
     chart_notes = {"dungeon24_game_length.png": "How many turns a game lasts (both players).",
-                   "matchup.png": "Win rate of each people (rows) against each people (columns), seats swapped."}
+                   "matchup.png": "Win rate of each people (rows) against each people (columns), seats swapped: every "
+                   "pairing played (a batch plays the one pairing its --people and --opponent-people set, so it draws "
+                   "no matchup of its own)."}
     metric_groups = (("per seat", r"^(?P<col>[a-z_]+?)(?P<row>[01])$"),)
 
     def matchup(self, cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: int) -> dict[str, Any]:
@@ -188,18 +191,13 @@ class Dungeon24Game(Game):
         self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: Dungeon24Config
     ) -> list[Path]:
         out_dir = Path(out_dir)
-        paths = [charts.distribution({label: t["turns"] for label, t in tables.items()},
+        paths = [charts.distribution(charts.named("dungeon24", {label: t["turns"] for label, t in tables.items()}),
                                      out_dir / "dungeon24_game_length.png", "turns (both players)",
                                      "Dungeon24 game length", ylabel="share of games", figsize=(7, 4))]
-        for label, t in tables.items():
-            k = len(PEOPLES)
-            wr = [[float("nan")] * k for _ in range(k)]
-            for (i, j), g in t.groupby(["people0", "people1"]):
-                wr[int(i)][int(j)] = float((g["winner"] == 0).mean())
-            pol = self.seat_policies(label, options) if label in POLICIES else [label, "opponent"]
-            res = {"policy_a": pol[0], "policy_b": pol[1], "people": list(PEOPLES), "win_rate": wr}
-            paths.append(matchup_heatmap(res, out_dir / f"dungeon24_matchup_{label}.png"))
-        return paths
+        def seats(label: str) -> list[str]:
+            return self.seat_policies(label, options) if label in POLICIES else [label, "opponent"]
+
+        return paths + batch_matchup_charts(tables, out_dir, seats)
 
     def replay_log(self, cfg: Dungeon24Config, policies: list[str], seed: int, run: int,
                    options: dict[str, Any]) -> RunLog:
