@@ -103,7 +103,7 @@ def load_manifest(out: Path) -> dict[str, Any]:
     if not (isinstance(tables, dict) and tables and isinstance(manifest.get("game"), str)
             and all(isinstance(f, str) and "/" not in f and "\\" not in f and (Path(out) / f).is_file()
                     for f in tables.values())):
-        raise DicesimError(f"{path} does not name a game and its stored tables in {out}")
+        raise DicesimError(f"{path} does not name a game and tables stored beside it")
     return manifest
 
 
