@@ -7,6 +7,7 @@ from pathlib import Path
 from sim.cli.common import emit
 from sim.core import atomic, cache
 from sim.core.config import CONFIG_DIR, DicesimError
+from sim.games import GAMES, get_game
 from sim.jit import tier, warmup
 
 
@@ -60,8 +61,6 @@ def clear(as_json: bool) -> None:
 def warm(games: list[str], as_json: bool) -> None:
     """Compile ``games`` (default every game) for their reports, the Würfel Dungeon on its full tier: one process
     per game, as many at once as there are cores (``sim.jit.warmup``), each waited for with its progress shown."""
-    from sim.games import GAMES, get_game
-
     unknown = [g for g in games if g not in GAMES]
     if unknown:
         raise DicesimError(f"unknown game {unknown[0]!r} (choose from {', '.join(GAMES)})")
