@@ -29,13 +29,16 @@ lint: $(VENV)/.installed-test
 # `make test` leaves out the tests marked slow (over ~30 s each on a 2-core machine: kill-and-resume of a tune,
 # disk full, two writers on one folder, Dask, the full balance report, million-game statistics); `make test-full`
 # runs them too.
+# Both use every core (pytest-xdist, one worker per core, a test file stays on one worker); the controller first
+# compiles every game's kernels into the shared cache, one process per core (tests/conftest.py).
+XDIST = -n auto --dist loadfile
 test: $(VENV)/.installed-test lint
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -m "not slow" $(XDIST)
 
 # Every test, then the golden tables and the game contract on the Würfel Dungeon's full compile tier (`make test`
 # runs the quick one, see sim/jit/tier.py): run before merging a change to its kernels.
 test-full: $(VENV)/.installed-test lint
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(XDIST)
 	DICESIM_TIER=full $(PY) -m pytest -q tests/test_golden.py tests/test_game_api.py tests/test_tier.py \
 		tests/games/test_dungeon_*.py
 

@@ -201,13 +201,17 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
 
 
 def _compared(g, cfg: Strict, opts: dict[str, Any], n: int, seed: int, exp, out) -> Result:
-    from sim.report.outputs import write_outputs
+    from sim.report.outputs import tidy_metrics, write_outputs
+    from sim.report.pages import verdicts
 
     tables, results = exp.tables, {k: a.summary() for k, a in exp.arms.items()}
     summary: dict[str, Any] = {
         "game": g.name, "policies": results, "n": n, "seed": seed, "config_hash": config_hash(cfg), "options": opts,
         "assumed": list(getattr(cfg, "assumed", []) or []), "paired": exp.paired,
     }
+    # the answers first, in words (``--json`` too): who beats whom, how fair the seats are
+    summary["verdicts"] = verdicts(tidy_metrics({k: v["metrics"] for k, v in results.items()}), exp.paired,
+                                   g.headline, g.name, opts)
     report = None
     if out is not None:
         report = write_outputs(Path(out), {**summary, "config": cfg.model_dump(mode="json")}, tables,

@@ -139,7 +139,27 @@ def _rank(item: pytest.Item) -> int:
     return 2
 
 
+def _distributed(config: pytest.Config) -> bool:
+    """True in a pytest-xdist controller or worker (``make test`` runs ``-n auto``)."""
+    return hasattr(config, "workerinput") or bool(getattr(config.option, "numprocesses", None))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist the controller compiles every game's kernels into the shared disk cache first, one
+    process per core, before the workers start: two workers would otherwise compile the same kernels twice (each
+    pays its own cold compile), and a worker waiting on a compile leaves its core idle."""
+    if hasattr(config, "workerinput") or not _distributed(config):
+        return
+    from sim.games import GAMES, get_game
+    from sim.jit import warmup
+
+    for game in warmup.start(list(GAMES), workers=os.cpu_count() or 1):
+        warmup.wait_for(game, get_game(game).title)
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    if _distributed(config):
+        return  # the controller has compiled every game (pytest_configure)
     cores = os.cpu_count() or 1
     games = list(dict.fromkeys(g for g in map(_game_of, items) if g))
     if cores > 1 and len(games) > 1:

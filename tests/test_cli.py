@@ -73,6 +73,7 @@ def test_compare_is_paired(runs):
     assert set(out["policies"]) == {"random", "greedy"}
     diff = out["paired"]["mean_score: greedy - random"]
     assert diff["ci95"][0] > 0
+    assert out["verdicts"][0].startswith("Who does best (mean score): Greedy ")  # --json answers first, in words
     assert (tmp_path / "report.html").is_file()
 
 

@@ -91,6 +91,9 @@ def test_paired_difference_of_every_headline_rate(kniffel_compare):
     rates = {lab: v["metrics"]["upper_bonus_rate"]["value"] for lab, v in r.summary["policies"].items()}
     assert got["value"] == pytest.approx(rates["greedy"] - rates["random"])
     assert list(r.paired.columns) == ["comparison", "value", "ci95_low", "ci95_high"]
+    # the answer first in the summary too (``compare --json``): who does best, in words, with the paired step
+    assert r.summary["verdicts"][0].startswith("Who does best (mean score): Greedy ")
+    assert r.summary["verdicts"][1].startswith("On the same dice: Greedy \u2212 Random +")
 
 
 def test_dungeon_paired_win_rate_of_an_upgrade(tmp_path):
@@ -104,8 +107,13 @@ def test_dungeon_paired_win_rate_of_an_upgrade(tmp_path):
     # the page's headline: the win rate of the metrics JSON, in words, with its interval; the lift in points
     page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))
     w = r.summary["policies"]["vorschlag"]["metrics"]["win_rate"]
-    assert f"vorschlag wins {pages.value_text('win_rate', w['value'], w['ci95'])}" in page.text
-    assert f"{key} {pages.value_text('win_rate', m, (lo, hi), diff=True)}" in " ".join(page.text.split())
+    text = " ".join(page.text.split())
+    assert "Who does best (win rate): " in text  # the verdict first: the policies ranked, in the game's words
+    assert f"Vorschlag {pages.value_text('win_rate', w['value'], w['ci95'])}" in text
+    assert "vorschlag@" not in text.split("All metrics")[0].split("Config")[0]  # no code name above the tables
+    lift = pages.value_text('win_rate', m, (lo, hi), diff=True)
+    assert lift.endswith(" pp" + lift.split(" pp", 1)[1]) and (lift[0] in "+\u2212")
+    assert f"Vorschlag with Paschmeister \u2212 Vorschlag: wins {lift}" in text
     assert_embedded_pngs(page, 5)
     assert "Per upgrade (" in page.text and "Per room (" in page.text
 
@@ -115,12 +123,13 @@ def test_game_page_answers_first_and_is_self_contained(kniffel_compare):
     page = Page((out / "report.html").read_text(encoding="utf-8"))
     assert page.headings.index("Answers") < page.headings.index("Charts") < page.headings.index("All metrics")
     mean = r.summary["policies"]["greedy"]["metrics"]["mean_score"]
-    assert f"greedy scores {pages.num(mean['value'])} [{pages.num(mean['ci95'][0])}, {pages.num(mean['ci95'][1])}]" \
+    assert f"Greedy {pages.num(mean['value'])} [{pages.num(mean['ci95'][0])}, {pages.num(mean['ci95'][1])}]" \
         in page.text
+    assert page.text.index("Who does best (mean score): Greedy") < page.text.index("Paired differences")
     rate = r.summary["policies"]["greedy"]["metrics"]["upper_bonus_rate"]["value"]
     assert f"{rate * 100:.1f} %" in page.text
     diff = r.summary["paired"]["upper_bonus_rate: greedy - random"]
-    assert f"{diff['value'] * 100:+.1f} pp" in page.text
+    assert f"Greedy \u2212 Random: upper bonus {diff['value'] * 100:+.1f} pp" in page.text
     assert_embedded_pngs(page, 2)
     assert page.details >= 3  # summary metrics, per box, config: folded
     for name in pd.read_csv(out / "metrics.csv")["metric"].unique():  # every metric, named (grouped: on its cell)
@@ -132,18 +141,19 @@ def test_dashboard_cards(kniffel_compare, tmp_path, monkeypatch):
     (tmp_path / "kniffel").symlink_to(out, target_is_directory=True)
     page = Page(write_dashboard(tmp_path, ["kniffel"]).read_text(encoding="utf-8"))
     opt = r.summary["policies"]["greedy"]["metrics"]["mean_score"]["value"]
-    assert f"greedy scores {pages.num(opt)}" in page.text
+    assert f"Greedy {pages.num(opt)}" in page.text
     assert "kniffel/report.html" in page.links
     assert "(players: 1)" in page.text  # the setting in words beside the title
     assert_embedded_pngs(page, 1)
     assumed = get_game("kniffel").load().assumed  # the joker readings
     assert assumed and "Assumed values used:" in page.text and all(a in page.text for a in assumed[:4])
+    assert "joker also when the Kniffel box holds 0 = yes" in page.text  # in words first, the path behind it
     # a declared headline metric the batch lacks (e.g. renamed) is reported, not a crash
     game = get_game("kniffel")
     monkeypatch.setattr(type(game), "headline", {"renamed_metric": "wins", **game.headline})
     page = Page(write_dashboard(tmp_path, ["kniffel"]).read_text(encoding="utf-8"))
     assert "renamed_metric" in page.text and "Not reported" in page.text
-    assert f"greedy scores {pages.num(opt)}" in page.text
+    assert f"Greedy {pages.num(opt)}" in page.text
 
 
 def test_settings_read_as_words():
@@ -254,3 +264,201 @@ def test_paired_differences_of_every_pair_without_duplicate_rows():
         m, lo, hi = independent_interval(tables[b]["score"].to_numpy() - tables[a]["score"].to_numpy())
         got = paired[f"mean_score: {b} - {a}"]
         assert got["value"] == pytest.approx(m) and got["ci95"] == pytest.approx([lo, hi])
+
+
+def _match_metrics(rows: dict[str, dict[str, float]]) -> pd.DataFrame:
+    """A metrics table of head-to-head matches: label -> metric -> value (rates with a +-2 pp interval)."""
+    return pd.DataFrame([{"label": lab, "metric": m, "value": v, "ci95_low": v - 0.02, "ci95_high": v + 0.02}
+                         for lab, ms in rows.items() for m, v in ms.items()])
+
+
+DADOX_MATCHES = {
+    "threshold vs greedy": {"win_rate_seat_0": 0.514, "win_rate_seat_1": 0.486, "draw_rate": 0.0,
+                            "win_rate_greedy": 0.497, "win_rate_threshold": 0.503},
+    "threshold vs optimal-turn": {"win_rate_seat_0": 0.504, "win_rate_seat_1": 0.496, "draw_rate": 0.0,
+                                  "win_rate_optimal-turn": 0.8, "win_rate_threshold": 0.2},
+}
+DADOX_PAIRED = {"win: threshold - greedy": {"value": 0.006, "ci95": [-0.015, 0.027]},
+                "win: threshold - optimal-turn": {"value": -0.6, "ci95": [-0.63, -0.57]}}
+
+
+def test_verdict_first_who_beats_whom_then_the_seats():
+    """A Dadox card answers who beats whom (winner first, in words, with the paired interval in pp), the clear
+    wins before the level pairs, and only then how fair the seats are."""
+    said = pages.verdicts(_match_metrics(DADOX_MATCHES), DADOX_PAIRED, get_game("dadox").headline, "dadox")
+    assert said[0] == "Optimal turn beats Threshold 80 : 20 (+60.0 pp [+57.0, +63.0] per deal, 95 %)."
+    assert said[1] == ("Threshold and Greedy are level: 50 : 50 (+0.6 pp [\u22121.5, +2.7] per deal, 95 %: the "
+                       "interval includes 0).")
+    assert said[2].startswith("Seat fairness: the first seat wins 51.4 % [49.4, 53.4] in Threshold vs Greedy; ")
+    assert said[2].endswith("(fair: 50 %).")
+
+
+def test_dadox_page_and_card_read_in_words(tmp_path):
+    """The game page and the dashboard card of a Dadox report: verdicts before the tables, paired rows in pp with
+    display names, the assumed values in words; no code name of a policy above the full metric table."""
+    from sim.report.balance import card_html
+    from sim.report.outputs import render_html
+
+    game = get_game("dadox")
+    cfg = game.load()
+    metrics = _match_metrics(DADOX_MATCHES)
+    manifest = {"game": "dadox", "policies": {lab: {} for lab in DADOX_MATCHES}, "n": 2000, "seed": 1,
+                "options": {"players": 2}, "assumed": list(cfg.assumed), "paired": DADOX_PAIRED,
+                "config": cfg.model_dump(mode="json")}
+    page = Page(render_html(manifest, metrics, [], tmp_path))
+    text = " ".join(page.text.split())
+    answers = text.split("All metrics")[0]
+    assert answers.index("Optimal turn beats Threshold 80 : 20") < answers.index("Seat fairness") \
+        < answers.index("Paired differences")
+    assert "Threshold \u2212 Optimal turn: wins \u221260.0 pp [\u221263.0, \u221257.0]" in answers
+    assert "Threshold \u2212 Greedy: wins +0.6 pp" in answers and "+0.006" not in answers
+    assert "optimal-turn" not in text.split("assumed values used")[0]  # the title in words
+    assert "optimal-turn" not in answers.split("Answers", 1)[1]  # the verdicts, tables and paired rows too
+    label = "three different pairs in one throw"  # scoring.three_pairs, from the config model's description
+    assert "scoring.three_pairs" in cfg.assumed and f"{label} (0: off) = 0 scoring.three_pairs" in text
+    c = {"title": "Dadox", "setting": "players: 2", "answer": "", "headline_html": "", "chart": None,
+         "verdicts": pages.verdicts(metrics, DADOX_PAIRED, game.headline, "dadox"), "assumed": list(cfg.assumed),
+         "assumed_html": pages.assumed_items(list(cfg.assumed), "dadox", game.Config, manifest["config"])}
+    card = " ".join(Page(card_html(c, "dadox/report.html")).text.split())
+    assert card.index("Optimal turn beats Threshold") < card.index("Seat fairness") < card.index("Assumed")
+    assert f"{label} (0: off) = 0" in card
+
+
+def test_one_formatter_for_names_and_units():
+    """Rates in %, their differences in pp with a typographic minus, counts with their unit; names in words."""
+    from sim.report import words
+
+    assert words.metric_text("dungeon", "win_rate", 0.1184) == "wins 11.8 %"
+    assert words.metric_name("dadox", "win_rate_optimal-turn") == "Optimal turn wins"
+    assert words.metric_name("dungeon24", "win_rate_attacking_first") == "wins attacking first"
+    assert words.metric_name("dungeon", "mean_final_lp") == "mean final LP"
+    assert words.metric_name("dungeon24", "ability_uses0") == "ability uses (seat 1)"
+    assert words.metric_name("dadox", "throws_1") == "throws 1"  # a count by dice, not a seat
+    assert words.value_text("win_rate", -0.149, diff=True) == "\u221214.9 pp"
+    assert words.value_text("win", 0.1094, diff=True) == "+10.9 pp"  # a per-run indicator is a rate too
+    assert words.value_text("mean_lp", 12.5) == "12.5 LP"
+    assert words.paired_label("kniffel", "mean_score: greedy - random") == "Greedy \u2212 Random: mean score"
+    assert words.policy_name("dungeon", "vorschlag@extra_wuerfel") == "Vorschlag with Extra-Würfel"
+    assert words.word("dungeon24", "gruenlinge") == "Grünlinge" and words.word("dungeon", "dungeon") == "Würfel Dungeon"
+    assert words.config_label("kniffel", get_game("kniffel").Config, "joker.when_zero") == \
+        "joker also when the Kniffel box holds 0"
+    assert words.config_label("dungeon24", get_game("dungeon24").Config, "rules.focus_cost") == \
+        "face-down reserve cards sent to the graveyard per reroll"
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The figures the charts save, kept open to read what they show (legends, ticks, titles, labels)."""
+    from sim.report import charts
+
+    figs = []
+    save = charts.save
+
+    def keep(fig, path, tight=True):
+        figs.append((fig.axes[0].get_legend(), [t.get_text() for ax in fig.axes for t in ax.texts],
+                     [t.get_text() for t in fig.axes[0].get_xticklabels()], fig.axes[0].get_title(),
+                     [p.get_x() + p.get_width() / 2 for p in fig.axes[0].patches]))
+        return save(fig, path, tight)
+
+    monkeypatch.setattr(charts, "save", keep)
+    return figs
+
+
+def _legend(legend) -> list[str]:
+    return [t.get_text() for t in legend.get_texts()] if legend is not None else []
+
+
+def test_charts_name_policies_and_upgrades_in_words(drawn, tmp_path):
+    """Chart legends and labels in display names (``Optimal turn``, ``Extra-Würfel``), never code names."""
+    from sim.games.dadox.charts import win_rate_by_seat
+    from sim.games.dungeon.upgrade_lift import upgrade_lift_chart
+
+    rng = np.random.default_rng(1)
+    t = pd.DataFrame({"seat": np.tile([0, 1], 200), "win": rng.integers(0, 2, 400)})
+    win_rate_by_seat({"threshold vs optimal-turn": t, "greedy vs optimal-turn": t}, tmp_path)
+    assert _legend(drawn[-1][0]) == ["fair share", "Threshold vs Optimal turn", "Greedy vs Optimal turn"]
+    lift = pd.DataFrame({"policy": "vorschlag", "upgrade": ["extra_wuerfel", "glueckssieben", "heilkraeuter"],
+                         "rating": [11.0, 5.0, 6.0], "win_lift": [0.31, 0.30, 0.315], "ci95_low": [0.28, 0.27, 0.29],
+                         "ci95_high": [0.34, 0.33, 0.34]})
+    upgrade_lift_chart(lift, tmp_path / "lift.png")
+    assert sorted(drawn[-1][1]) == ["Extra-Würfel", "Glückssieben", "Heilkräuter"]
+
+
+def test_difficulty_bars_show_the_difficulty_played_centred(drawn, tmp_path):
+    """A batch plays one difficulty: its bars sit on the policy's tick and the title names the difficulty, not a
+    legend of three with two empty."""
+    from sim.games.dungeon.charts import difficulty_bars
+
+    t = pd.DataFrame({"difficulty": ["leicht"] * 300, "win": np.arange(300) % 3 == 0})
+    difficulty_bars({"vorschlag": t, "greedy": t}, tmp_path)
+    legend, _, ticks, title, centres = drawn[-1]
+    assert ticks == ["Vorschlag", "Greedy"] and "Leicht" in title and legend is None
+    assert centres == pytest.approx([0.0, 1.0])
+    both = pd.concat([t, t.assign(difficulty="schwer")])
+    difficulty_bars({"vorschlag": both}, tmp_path)
+    assert _legend(drawn[-1][0]) == ["Leicht", "Schwer"] and sorted(drawn[-1][4]) == pytest.approx([-0.2, 0.2])
+
+
+def test_dungeon24_batch_matchup_only_where_it_measured_pairings(tmp_path):
+    """One people pairing per batch (the options fix it): no one-of-nine heatmap; two pairings: a heatmap; the
+    page says where the full matchup is."""
+    from sim.games.dungeon24.analysis import batch_matchup_charts
+
+    one = pd.DataFrame({"people0": [0] * 50, "people1": [0] * 50, "winner": np.arange(50) % 2})
+    assert batch_matchup_charts({"greedy": one}, tmp_path, lambda lab: [lab, "greedy"]) == []
+    two = pd.concat([one, one.assign(people1=2)])
+    paths = batch_matchup_charts({"greedy": two}, tmp_path, lambda lab: [lab, "greedy"])
+    assert [p.name for p in paths] == ["dungeon24_matchup_greedy.png"]
+    assert "draws no matchup of its own" in get_game("dungeon24").chart_notes["matchup.png"]
+
+
+def test_the_two_upgrade_charts_say_why_they_differ():
+    note = get_game("dungeon").chart_notes["dungeon_upgrades_pick_vs_lift.png"]
+    assert "can disagree with the upgrade-value chart" in note and "A missing bar" in note
+
+
+def test_a_ranking_against_one_opponent_says_so():
+    """Dungeon24 plays every policy against the same opponent: the verdict names it."""
+    m = _match_metrics({"random": {"win_rate": 0.13}, "heuristic": {"win_rate": 0.68}})
+    paired = {"win_rate: heuristic - random": {"value": 0.55, "ci95": [0.53, 0.57]}}
+    said = pages.verdicts(m, paired, get_game("dungeon24").headline, "dungeon24", {"opponent": "greedy"})
+    assert said[0] == ("Who does best (win rate, each against Greedy): Heuristic 68.0 % [66.0, 70.0] > Random "
+                       "13.0 % [11.0, 15.0].")
+    assert said[1] == "On the same dice: Heuristic \u2212 Random +55.0 pp [+53.0, +57.0]: ahead."
+
+
+def test_matchup_cells_read_as_percentages(drawn, tmp_path):
+    from sim.games.dungeon24.analysis import matchup_heatmap
+
+    wr = [[0.691, float("nan"), 0.5], [0.3, 0.4, 0.5], [0.6, 0.7, 0.8]]
+    matchup_heatmap({"policy_a": "heuristic", "policy_b": "greedy", "people": ["gruenlinge", "untote", "dunkelelfen"],
+                     "win_rate": wr}, tmp_path / "m.png")
+    texts = drawn[-1][1]
+    assert "69.1 %" in texts and len(texts) == 8  # the unmeasured cell stays empty
+
+
+def test_difficulty_and_upgrade_verdicts_follow_who_beats_whom(tmp_path):
+    """The Würfel Dungeon's balance analyses add how the difficulty steps scale and what an upgrade is worth, in
+    pp with intervals; the page says them after the ranking (from ``verdicts.json`` beside the tables)."""
+    from sim.games.dungeon.charts import difficulty_sentence, upgrade_sentence
+    from sim.report.outputs import render_html
+
+    table = pd.DataFrame({"policy": "vorschlag", "difficulty": ["leicht", "normal", "schwer"],
+                          "win_rate": [0.526, 0.288, 0.163], "ci95_low": [0.495, 0.261, 0.141],
+                          "ci95_high": [0.557, 0.317, 0.187]})
+    steps = difficulty_sentence(table)
+    assert steps == ("Difficulty steps (Vorschlag): wins 52.6 % [49.5, 55.7] at Leicht, 28.8 % [26.1, 31.7] at "
+                     "Normal (\u221223.8 pp), 16.3 % [14.1, 18.7] at Schwer (\u221212.5 pp).")
+    lift = pd.DataFrame({"policy": "vorschlag", "upgrade": ["heilkraeuter", "paschmeister"], "win_lift": [0.015, 0.316],
+                         "ci95_low": [-0.001, 0.286], "ci95_high": [0.031, 0.346]})
+    worth = upgrade_sentence(lift)
+    assert worth.endswith("worth most Paschmeister +31.6 pp [+28.6, +34.6], least Heilkräuter +1.5 pp "
+                          "[\u22120.1, +3.1].")
+    (tmp_path / "verdicts.json").write_text(json.dumps([steps, worth]), encoding="utf-8")
+    metrics = _match_metrics({"vorschlag": {"win_rate": 0.516}, "greedy": {"win_rate": 0.474}})
+    manifest = {"game": "dungeon", "policies": {"vorschlag": {}, "greedy": {}}, "n": 2000, "seed": 1,
+                "options": {"difficulty": "leicht"}, "assumed": [],
+                "paired": {"win_rate: greedy - vorschlag": {"value": -0.042, "ci95": [-0.068, -0.017]}}}
+    text = " ".join(Page(render_html(manifest, metrics, [], tmp_path)).text.split())
+    assert text.index("Who does best (win rate)") < text.index("Difficulty steps") < text.index("Upgrades (") \
+        < text.index("Paired differences")

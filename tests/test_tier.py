@@ -63,7 +63,8 @@ def test_tiers_differ_only_in_inlining_and_in_their_cache_keys(tmp_path):
     phases = {"enter_room", "refresh_profile", "fight", "room_won", "take_reward", "visit_market"}
     steps = {"begin_fight", "open_turn", "player_turn", "roll_and_hold", "extra_rolls", "set_faces", "heal_joker",
              "assign", "resolve", "enemy_turn", "_who", "_etab"}
-    assert pinned == phases | steps
+    needs = {"needs_attack_gain", "needs_etab"}  # what a policy needs (policies/dungeon/needs.py): one-line reads
+    assert pinned == phases | steps | needs
     for f, o in full["options"].items():
         q = quick["options"][f]
         assert q.get("inline", "never") == "never" or f.rsplit(".", 1)[1] in pinned, f
@@ -267,3 +268,39 @@ def test_a_notebook_play_on_quick_kernels_starts_it_too(fake_spawn):
     sim.play("dungeon", "greedy", n=20)
     sim.play("dungeon", "greedy", n=20)
     assert len(calls) == 1
+
+
+def test_a_quick_run_compiles_nothing_it_was_not_asked_for_and_says_how_once(fake_spawn, monkeypatch):
+    """Issue 30: nothing is left compiling after a command unless the user asked (DICESIM_BACKGROUND_COMPILE=1);
+    the first quick run names `dicesim cache warm`, later ones stay quiet about it."""
+    _, calls = fake_spawn
+    monkeypatch.delenv("DICESIM_BACKGROUND_COMPILE")
+    out = cli_here("play", "dungeon", "--policy", "greedy", "--n", "20", "--no-report", "--json")
+    assert out.returncode == 0, out.stderr
+    assert calls == [] and "`dicesim cache warm` compiles its optimised kernels" in out.stderr
+    again = cli_here("play", "dungeon", "--policy", "greedy", "--n", "20", "--no-report", "--json")
+    assert calls == [] and "cache warm" not in again.stderr
+
+
+def test_cache_warm_compiles_the_full_tier_in_the_foreground(fake_spawn, monkeypatch):
+    """``dicesim cache warm GAME`` compiles on the full tier here (no detached process), then finds it cached."""
+    from sim.jit import warmup
+
+    tier, calls = fake_spawn
+    seen: list[tuple[str, str]] = []
+
+    def fake_warm(game: str) -> None:
+        seen.append((game, tier.current()))
+        marker = warmup._marker(game)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+
+    monkeypatch.setattr(warmup, "warm", fake_warm)
+    out = cli_here("cache", "warm", "dungeon", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"compiled": ["dungeon"], "already_cached": [], "tier": "full"}
+    assert seen == [("dungeon", "full")] and calls == [] and tier.full_marker().exists()
+    again = cli_here("cache", "warm", "dungeon", "--json")
+    assert json.loads(again.stdout)["already_cached"] == ["dungeon"] and len(seen) == 1
+    bad = cli_here("cache", "warm", "nosuch")
+    assert bad.returncode == 2 and bad.stderr.strip().startswith("error: unknown game 'nosuch'")

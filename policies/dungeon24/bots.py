@@ -2,7 +2,7 @@
 
 Every decision the rules leave to a player is one dispatcher below; each takes the policy id
 ``pol``, the state vector ``S`` (``sim.games.dungeon24.rules``), the deciding seat ``p``, the rule
-array ``rp`` and the seat's own random stream ``st`` (one-element uint64 array, ``sim.core.rng``):
+record ``rp`` and the seat's own random stream ``st`` (one-element uint64 array, ``sim.core.rng``):
 
 - ``arrange(pol, cards, st, perm)``: the pyramid; ``perm[pos]`` = basic card at position 0..4;
 - ``want_fire``: fire one more ability charge at a decision point (``rules.W_*``: start or end of the
@@ -54,9 +54,10 @@ branch in each dispatcher.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from policies.dungeon24.rating import (
+    RULES_TYPE,
     S_,
     W_CHARGE,
     after_defender,
@@ -117,7 +118,7 @@ def _arrange_key(pol: int, cards: np.ndarray, c: int) -> int:
 
 
 @njit(cache=True)
-def want_fire(pol: int, S: np.ndarray, p: int, w: int, rp: np.ndarray, st: np.ndarray) -> bool:
+def want_fire(pol: int, S: np.ndarray, p: int, w: int, rp: np.record, st: np.ndarray) -> bool:
     """Fire one more charge at decision point ``w`` (``R.W_*``)? The caller checked ``rules.can_fire`` and asks
     again after each fire, so a policy stacks several charges in one window by answering yes again."""
     if pol == RANDOM:
@@ -140,22 +141,22 @@ def want_fire(pol: int, S: np.ndarray, p: int, w: int, rp: np.ndarray, st: np.nd
         adv = R.attack_of(S, p, f) - R.defence_of(S, 1 - p, b)
         ch = hit_chance(adv + int(3.5 * k))
         # every held charge on this attack makes the average hit lethal: fire them all (they stack)
-        lethal = adv + 3.5 * (k + held * rp[R.RP_BLUT_DICE]) >= S[R.S_LP + 1 - p]
+        lethal = adv + 3.5 * (k + held * rp.abilities_blutrausch_dice) >= S[R.S_LP + 1 - p]
         return ch < 0.5 or boss_exposed or lethal
     # exact-exchange: fire when the exact gain of one more charge, or of all held charges together, beats keeping them
     without, _ = best_attack_exact(S, p, 0, rp)
-    with_, _ = best_attack_exact(S, p, rp[R.RP_BLUT_DICE], rp)
+    with_, _ = best_attack_exact(S, p, rp.abilities_blutrausch_dice, rp)
     keep = 0.0 if boss_exposed else W_CHARGE / 3.0
     if with_ - without > keep:
         return True
     if held < 2:
         return False
-    all_, _ = best_attack_exact(S, p, held * rp[R.RP_BLUT_DICE], rp)
+    all_, _ = best_attack_exact(S, p, held * rp.abilities_blutrausch_dice, rp)
     return all_ - without > keep * held
 
 
 @njit(cache=True)
-def choose_action(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarray) -> int:
+def choose_action(pol: int, S: np.ndarray, p: int, rp: np.record, st: np.ndarray) -> int:
     """Attacking position, or -1 to deploy (only when a reserve card is face down)."""
     o = 1 - p
     can_dep = R.can_deploy(S, p)
@@ -184,7 +185,7 @@ def choose_action(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarra
 
 
 @njit(cache=True)
-def choose_blocker(pol: int, S: np.ndarray, p: int, f: int, rp: np.ndarray, st: np.ndarray) -> int:
+def choose_blocker(pol: int, S: np.ndarray, p: int, f: int, rp: np.record, st: np.ndarray) -> int:
     """Defending position of ``p`` against the attacker's fighter ``f`` (its Blutrausch dice still unrolled)."""
     if pol == RANDOM:
         return random_active(S, p, st)
@@ -215,9 +216,10 @@ def choose_blocker(pol: int, S: np.ndarray, p: int, f: int, rp: np.ndarray, st: 
     return bb
 
 
-@njit(f"(int64, {S_}, int64, boolean, int64, int64, int64, int64, {S_}, uint64[::1])", cache=True)
+@njit((types.int64, S_, types.int64, types.boolean, types.int64, types.int64, types.int64, types.int64, RULES_TYPE,
+       types.uint64[::1]), cache=True)
 def want_reroll(pol: int, S: np.ndarray, p: int, is_att: bool, att_base: int, dpos: int, da: int, dd: int,
-                rp: np.ndarray, st: np.ndarray) -> bool:
+                rp: np.record, st: np.ndarray) -> bool:
     """Focus reroll of ``p``'s die (caller checked ``rules.can_focus``).
 
     ``att_base``: the attacker's A plus its Blutrausch dice; ``dpos``: the defending position;
@@ -262,7 +264,7 @@ def want_reroll(pol: int, S: np.ndarray, p: int, is_att: bool, att_base: int, dp
 
 
 @njit(cache=True)
-def choose_discard(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarray) -> int:
+def choose_discard(pol: int, S: np.ndarray, p: int, rp: np.record, st: np.ndarray) -> int:
     """Reserve position that pays for ``p``'s focus reroll."""
     if pol == RANDOM:
         pos = R.kth_with_status(S, p, R.DOWN, below(st, R.n_reserve(S, p)), R.BOSS)
@@ -272,7 +274,7 @@ def choose_discard(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarr
 
 
 @njit(cache=True)
-def want_counter(pol: int, S: np.ndarray, p: int, rp: np.ndarray, st: np.ndarray) -> bool:
+def want_counter(pol: int, S: np.ndarray, p: int, rp: np.record, st: np.ndarray) -> bool:
     """Activate ``p``'s face-down boss early after the opponent fired (caller checked it is allowed)?"""
     if pol == RANDOM:
         return uniform(st) < 0.5

@@ -9,10 +9,11 @@ are in ``policies.dungeon24.bots``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import from_dtype, njit, types
 
 from sim.core.rng import below
 from sim.games.dungeon24 import rules as R
+from sim.games.dungeon24.config import RULES
 
 # the value scale (in LP) of heuristic and exact-exchange
 W_LP = 1.0
@@ -24,7 +25,8 @@ W_GAME = 100.0
 H = 3  # horizon (own turns) of the deploy rating
 # SIGNATURES: functions that callers pass constants (``True``, ``0``) get one explicit signature. Without it numba
 # compiles one specialization per literal value, each costing a compile of its own (the cold start of issue 16).
-S_ = "int64[::1]"  # the state vector and the rule array
+S_ = types.int64[::1]  # the state vector
+RULES_TYPE = from_dtype(RULES.dtype)  # the rule record ``rp`` (numba passes it by pointer)
 
 
 @njit(cache=True, inline="always")
@@ -86,16 +88,16 @@ def hit_chance(diff0: int) -> float:
 
 
 @njit(cache=True)
-def hit_base(S: np.ndarray, p: int, dpos: int, rp: np.ndarray):
+def hit_base(S: np.ndarray, p: int, dpos: int, rp: np.record):
     """``(const, lethal)``: a hit by ``diff`` on ``dpos`` is worth ``diff * W_LP + const`` to attacker ``p``,
     or ``W_GAME`` when ``diff >= lethal`` (``lethal`` 0: every hit ends the game)."""
     o = 1 - p
-    if dpos == R.BOSS and rp[R.RP_BOSS_LOSS] == R.BOSSLOSS_DEFEAT:
+    if dpos == R.BOSS and rp.rules_boss_loss == R.BOSSLOSS_DEFEAT:
         return 0.0, 0
     if R.n_active(S, o) == 1 and R.next_reveal(S, o) < 0:
         return 0.0, 0
     g = pos_value(S, o, dpos) + W_WIN
-    if S[R.S_LOST + p] == 0 and S[R.S_ABIL + p] != R.AB_NONE and (S[R.S_WINS + p] + 1) % rp[R.RP_CHARGE_EVERY] == 0:
+    if S[R.S_LOST + p] == 0 and S[R.S_ABIL + p] != R.AB_NONE and (S[R.S_WINS + p] + 1) % rp.rules_charge_every == 0:
         g += W_CHARGE
     if dpos == R.BOSS and S[R.S_LOST + o] == 0 and S[R.S_ABIL + o] != R.AB_NONE:
         g += W_CHARGE * (S[R.S_CHARGES + o] + 1)
@@ -113,19 +115,19 @@ def gain_of(const: float, lethal: int, diff: int) -> float:
 
 
 @njit(cache=True)
-def hit_gain(S: np.ndarray, p: int, dpos: int, diff: int, rp: np.ndarray) -> float:
+def hit_gain(S: np.ndarray, p: int, dpos: int, diff: int, rp: np.record) -> float:
     """Value for attacker ``p`` of a hit by ``diff`` on the opponent's ``dpos`` (value scale ``W_*``)."""
     const, lethal = hit_base(S, p, dpos, rp)
     return gain_of(const, lethal, diff)
 
 
 @njit(cache=True)
-def focus_cost_value(S: np.ndarray, p: int, rp: np.ndarray) -> float:
+def focus_cost_value(S: np.ndarray, p: int, rp: np.record) -> float:
     """Value of the reserve card(s) a focus reroll of ``p`` costs (the weakest first)."""
     pos = weakest_reserve(S, p)
     if pos < 0:
         return 0.0
-    return pos_value(S, p, pos) * rp[R.RP_FOCUS_COST]
+    return pos_value(S, p, pos) * rp.rules_focus_cost
 
 
 @njit(cache=True)
@@ -146,7 +148,7 @@ def bonus_dist(k: int) -> np.ndarray:
 
 @njit(cache=True)
 def exchange_value(S: np.ndarray, p: int, att_base: int, dpos: int, att_roll: bool, def_roll: bool,
-                   c_att: float, c_def: float, rp: np.ndarray) -> float:
+                   c_att: float, c_def: float, rp: np.record) -> float:
     """Exact expected value for attacker ``p`` of one exchange with known A (+ bonus) ``att_base``.
 
     Over both dice, then the attacker's reroll (``att_roll``: allowed, costing ``c_att``) and the
@@ -177,8 +179,8 @@ def exchange_value(S: np.ndarray, p: int, att_base: int, dpos: int, att_roll: bo
     return tot / 36.0
 
 
-@njit(f"({S_}, int64, int64, int64, int64, {S_})", cache=True)
-def attack_value(S: np.ndarray, p: int, f: int, dpos: int, extra_dice: int, rp: np.ndarray) -> float:
+@njit((S_, types.int64, types.int64, types.int64, types.int64, RULES_TYPE), cache=True)
+def attack_value(S: np.ndarray, p: int, f: int, dpos: int, extra_dice: int, rp: np.record) -> float:
     """Exact expectation of attacking with ``f`` against ``dpos``, Blutrausch dice (pending + extra) included."""
     o = 1 - p
     k = S[R.S_BLUT + p] + extra_dice
@@ -197,8 +199,8 @@ def attack_value(S: np.ndarray, p: int, f: int, dpos: int, extra_dice: int, rp: 
     return tot
 
 
-@njit(f"({S_}, int64, int64, {S_})", cache=True)
-def best_attack_exact(S: np.ndarray, p: int, extra_dice: int, rp: np.ndarray):
+@njit((S_, types.int64, types.int64, RULES_TYPE), cache=True)
+def best_attack_exact(S: np.ndarray, p: int, extra_dice: int, rp: np.record):
     """(value, fighter): the attacker's best fighter against the defender's best (minimising) blocker."""
     o = 1 - p
     best = -1e300
@@ -219,7 +221,7 @@ def best_attack_exact(S: np.ndarray, p: int, extra_dice: int, rp: np.ndarray):
 
 
 @njit(cache=True)
-def attack_rating(S: np.ndarray, p: int, f: int, b: int, extra: float, rp: np.ndarray) -> float:
+def attack_rating(S: np.ndarray, p: int, f: int, b: int, extra: float, rp: np.record) -> float:
     """Heuristic rating of attacking with ``f`` against ``b`` (no rerolls): E[gain] over the 36 dice pairs."""
     o = 1 - p
     a = R.attack_of(S, p, f) + extra
@@ -233,7 +235,7 @@ def attack_rating(S: np.ndarray, p: int, f: int, b: int, extra: float, rp: np.nd
 
 
 @njit(cache=True)
-def best_attack_rating(S: np.ndarray, p: int, extra: float, rp: np.ndarray):
+def best_attack_rating(S: np.ndarray, p: int, extra: float, rp: np.record):
     """(rating, fighter) of the heuristic against the opponent's highest-V blocker."""
     b = best_active(S, 1 - p, True)
     best = -1.0
@@ -247,8 +249,8 @@ def best_attack_rating(S: np.ndarray, p: int, extra: float, rp: np.ndarray):
     return best, bf
 
 
-@njit(f"({S_}, int64, float64, boolean, {S_})", cache=True)
-def deploy_rating(S: np.ndarray, p: int, now: float, exact: bool, rp: np.ndarray) -> float:
+@njit((S_, types.int64, types.float64, types.boolean, RULES_TYPE), cache=True)
+def deploy_rating(S: np.ndarray, p: int, now: float, exact: bool, rp: np.record) -> float:
     """Rating of deploying: the next reserve card's best attack over ``H - 1`` turns vs ``H`` turns now."""
     pos = R.next_reserve(S, p)
     if pos < 0:

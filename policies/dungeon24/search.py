@@ -66,7 +66,7 @@ assert COEF.shape == (N_COEF,), "policies/dungeon24/value_coef.py does not match
 
 
 @njit(cache=True, inline="always")
-def _seat(S: np.ndarray, s: int, rp: np.ndarray):
+def _seat(S: np.ndarray, s: int, rp: np.record):
     """``(lp, cards, cards_av)`` of seat ``s``."""
     lp = S[R.S_LP + s] - R.curse_pending(S, s, rp)
     cards = 0
@@ -80,23 +80,23 @@ def _seat(S: np.ndarray, s: int, rp: np.ndarray):
 
 
 @njit(cache=True, inline="always")
-def _terms(S: np.ndarray, s: int, mine, rp: np.ndarray, W: np.ndarray, off: int) -> float:
+def _terms(S: np.ndarray, s: int, mine, rp: np.record, W: np.ndarray, off: int) -> float:
     """``sum_k W[off + k] * phi_k(s)`` (``mine``: ``_seat`` of ``s``)."""
     lp, cards, av = mine
     ab = S[R.S_ABIL + s]
     alive = 1.0 if S[R.S_LOST + s] == 0 and ab != R.AB_NONE else 0.0
     ch = S[R.S_CHARGES + s] * alive
-    z = W[off] * lp / rp[R.RP_LP] + W[off + 1] * math.log(1.0 + max(lp, 0))
+    z = W[off] * lp / rp.start_lp + W[off + 1] * math.log(1.0 + max(lp, 0))
     z += W[off + 2] * cards + W[off + 3] * av / 10.0 + W[off + 4] * S[R.S_WINS + s] + W[off + 5] * alive
     z += W[off + 6] * ch * (ab == R.AB_BLUTRAUSCH) + W[off + 7] * ch * (ab == R.AB_AUFERSTEHUNG)
-    z += W[off + 8] * alive * (S[R.S_WINS + s] % rp[R.RP_CHARGE_EVERY]) / rp[R.RP_CHARGE_EVERY]
+    z += W[off + 8] * alive * (S[R.S_WINS + s] % rp.rules_charge_every) / rp.rules_charge_every
     z += W[off + 9] * S[R.S_BLUT + s]
     z += W[off + 10] * alive * (ab == R.AB_AUFERSTEHUNG) * (S[R.S_NFALLEN + s] > 0)
     return z
 
 
 @njit(cache=True)
-def _logit(S: np.ndarray, mover: int, rp: np.ndarray, W: np.ndarray) -> float:
+def _logit(S: np.ndarray, mover: int, rp: np.record, W: np.ndarray) -> float:
     """``z`` of ``P(mover wins)`` under coefficients ``W`` (``[c0, w, u]``, see the module docstring)."""
     m = _seat(S, mover, rp)
     o = _seat(S, 1 - mover, rp)
@@ -104,7 +104,7 @@ def _logit(S: np.ndarray, mover: int, rp: np.ndarray, W: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def features(S: np.ndarray, mover: int, rp: np.ndarray, out: np.ndarray) -> None:
+def features(S: np.ndarray, mover: int, rp: np.record, out: np.ndarray) -> None:
     """``out[0..N_COEF-1]``: the regressors of ``P(mover wins)`` (1, ``phi(mover)``, ``phi(other)``), read off
     ``_logit`` with one-hot coefficients: the numbers the leaf weighs, by construction."""
     e = np.zeros(N_COEF)
@@ -115,7 +115,7 @@ def features(S: np.ndarray, mover: int, rp: np.ndarray, out: np.ndarray) -> None
 
 
 @njit(cache=True)
-def win_value(S: np.ndarray, mover: int, r: int, rp: np.ndarray) -> float:
+def win_value(S: np.ndarray, mover: int, r: int, rp: np.record) -> float:
     """The chance that ``r`` wins position ``S`` at the start of ``mover``'s turn (finished: 1 / 0 / 1/2)."""
     if S[R.S_END] != R.END_NONE:
         w = S[R.S_WINNER]
@@ -130,7 +130,7 @@ MAX_DIFF = 96  # bound of an exchange difference in the outcome table (A, V <= 3
 
 
 @njit(cache=True)
-def exchange_outcomes(S: np.ndarray, p: int, f: int, b: int, rp: np.ndarray, prob: np.ndarray) -> None:
+def exchange_outcomes(S: np.ndarray, p: int, f: int, b: int, rp: np.record, prob: np.ndarray) -> None:
     """Distribution of the exchange of ``p``'s fighter ``f`` against blocker ``b``: ``prob[diff, att_paid,
     def_paid]`` (``diff`` 0: blocked), over the pending Blutrausch dice, both dice and both focus rerolls as
     ``heuristic`` (and ``expectimax`` itself) decides them (the attacker seeing both dice first, then the defender)."""
@@ -190,7 +190,7 @@ def _att_rerolls(const: float, lethal: int, ab: int, vd: int, da: int, dd: int, 
 
 @njit(cache=True)
 def _apply_outcome(S: np.ndarray, S2: np.ndarray, p: int, b: int, diff: int, pa: int, pd: int,
-                   rp: np.ndarray) -> None:
+                   rp: np.record) -> None:
     """``S2`` = ``S`` after an exchange of ``p`` against blocker ``b`` that ended by ``diff`` (0: blocked), with
     the focus rerolls paid (each side's weakest reserve card) and the Blutrausch dice spent."""
     S2[:] = S
@@ -204,7 +204,7 @@ def _apply_outcome(S: np.ndarray, S2: np.ndarray, p: int, b: int, diff: int, pa:
 
 
 @njit(cache=True, inline="always")
-def _over_outcomes(S: np.ndarray, p: int, b: int, prob: np.ndarray, r: int, rp: np.ndarray, leaf) -> float:
+def _over_outcomes(S: np.ndarray, p: int, b: int, prob: np.ndarray, r: int, rp: np.record, leaf) -> float:
     """Expected ``leaf(S2, p, r, rp)`` over the exchange outcomes ``prob`` of ``p`` against blocker ``b`` (``S2``:
     the state after one). Inlined, each caller's ``leaf`` fixed: a flag choosing the leaf would make a recursion
     (``reply_value`` -> ``turn_value`` -> here), which numba 0.68 compiles but crashes loading from its cache."""
@@ -220,7 +220,7 @@ def _over_outcomes(S: np.ndarray, p: int, b: int, prob: np.ndarray, r: int, rp: 
 
 
 @njit(cache=True, inline="always")
-def _value_leaf(S: np.ndarray, p: int, r: int, rp: np.ndarray) -> float:
+def _value_leaf(S: np.ndarray, p: int, r: int, rp: np.record) -> float:
     """``turn_value``'s leaf: ``win_value`` at the start of the next mover's (``1 - p``'s) turn."""
     return win_value(S, 1 - p, r, rp)
 
@@ -246,7 +246,7 @@ def _pick(S: np.ndarray, p: int, r: int, vals: np.ndarray, dep: float, has_dep: 
 
 
 @njit(cache=True)
-def turn_value(S: np.ndarray, p: int, r: int, rp: np.ndarray):
+def turn_value(S: np.ndarray, p: int, r: int, rp: np.record):
     """``(value for r, action)`` of ``p``'s best turn valued by ``win_value`` at its end (one turn deep)."""
     vals = np.zeros((R.N_POS, R.N_POS))
     prob = np.zeros((MAX_DIFF, 2, 2))
@@ -266,7 +266,7 @@ def turn_value(S: np.ndarray, p: int, r: int, rp: np.ndarray):
 
 
 @njit(cache=True)
-def reply_value(S: np.ndarray, p: int, r: int, rp: np.ndarray) -> float:
+def reply_value(S: np.ndarray, p: int, r: int, rp: np.record) -> float:
     """After ``p``'s turn: the opponent's whole turn (its curses, its best action, the dice), valued for ``r`` by
     ``win_value`` at its end."""
     if S[R.S_END] != R.END_NONE:
@@ -280,7 +280,7 @@ def reply_value(S: np.ndarray, p: int, r: int, rp: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def attack_search(S: np.ndarray, p: int, f: int, b: int, r: int, rp: np.ndarray) -> float:
+def attack_search(S: np.ndarray, p: int, f: int, b: int, r: int, rp: np.record) -> float:
     """Value for ``r`` of ``p`` attacking with ``f`` against ``b``: the exchange, then ``1 - p``'s next turn (the
     opponent's reply when ``r == p``; the blocker's own turn when ``r`` is the defender)."""
     prob = np.zeros((MAX_DIFF, 2, 2))
@@ -289,7 +289,7 @@ def attack_search(S: np.ndarray, p: int, f: int, b: int, r: int, rp: np.ndarray)
 
 
 @njit(cache=True)
-def search_turn(S: np.ndarray, p: int, rp: np.ndarray):
+def search_turn(S: np.ndarray, p: int, rp: np.record):
     """``(value, action)`` of ``p``'s turn searched through the opponent's reply: attack with a fighter
     (the opponent picking its best blocker) or deploy (-1)."""
     vals = np.zeros((R.N_POS, R.N_POS))
@@ -308,7 +308,7 @@ def search_turn(S: np.ndarray, p: int, rp: np.ndarray):
 
 
 @njit(cache=True)
-def search_blocker(S: np.ndarray, p: int, f: int, rp: np.ndarray) -> int:
+def search_blocker(S: np.ndarray, p: int, f: int, rp: np.record) -> int:
     """Blocker of ``p`` against the attacker's ``f``: the best for ``p`` over the exchange and ``p``'s own next turn."""
     o = 1 - p
     best = -1e300

@@ -11,6 +11,7 @@ from pathlib import Path
 import typer
 
 from sim import __version__
+from sim.cli.catalog import known
 from sim.cli.common import JsonOpt, app, work
 from sim.jit.codehash import code_hash
 from sim.jit.progress import set_quiet
@@ -50,6 +51,17 @@ def configs(
 def cache_info(as_json: bool = JsonOpt) -> None:
     """Show where the caches are, what they hold and how big they are."""
     work("cache").info(as_json)
+
+
+@cache_app.command("warm")
+def cache_warm(
+    games: list[str] = typer.Argument(None, help="games to compile (default: every game)", show_default=False),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Compile the kernels now, the Würfel Dungeon's optimised (full) tier included, so later runs start at once."""
+    for g in games or []:
+        known(g)  # an unknown game is refused before anything loads
+    work("cache").warm(games or [], as_json)
 
 
 @cache_app.command("clear")

@@ -82,6 +82,11 @@ class RuleRecord:
         if twice:
             raise ValueError(f"record fields named twice: {', '.join(twice)} (rename the derived number)")
 
+    def like(self, model: type[BaseModel]) -> RuleRecord:
+        """The same layout (skip, derived numbers, dtype) for another model, e.g. a subclass with a new field: what
+        the record of that model would be had the game declared it."""
+        return RuleRecord(model, skip=self.skip, derived=self.derived, dtype=self.uniform)
+
     @cached_property
     def leaves(self) -> list[tuple[str, tuple[str, ...], str, Any]]:
         return leaves(self.model, self.skip)

@@ -21,12 +21,12 @@ from sim.core.paths import numba_dir, save_note
 
 QUIET_ENV = "DICESIM_QUIET"
 PLAIN_EVERY_S = 20.0
-# Cold compile seconds per game measured on the project machine (2 cores, idle); replaced by each real measurement.
-# ``dungeon-quick``: the Würfel Dungeon's quick tier (``sim.jit.tier``).
-# CPU seconds of each cold compile on a quiet machine of the kind the README's figures come from; "dungeon" (the full
-# tier) is about 3x the quick tier since the fight's steps (625 s against 200 s, measured the same day on a machine
-# 3.3x slower than these figures).
-DEFAULT_ESTIMATE_S = {"kniffel": 25, "dungeon": 195, "dungeon-quick": 65, "dadox": 17, "dungeon24": 20}
+# CPU seconds of each game's cold compile (its report's kernels) on the project's machine kind (2 cores, the CI's),
+# measured from fresh clones with empty caches on 2026-12-03; replaced by each real measurement, and scaled to another
+# machine by ``machine_factor`` once one game has compiled there. ``dungeon-quick``: the Würfel Dungeon's quick tier
+# (``sim.jit.tier``); ``dungeon`` its full tier. (The older figures came from a machine 3-5x faster: a first run here
+# read "about 5 s more" for a compile that took 45-113 s more.)
+DEFAULT_ESTIMATE_S = {"kniffel": 42, "dungeon": 420, "dungeon-quick": 95, "dadox": 28, "dungeon24": 38}
 
 
 def set_quiet(quiet: bool) -> None:

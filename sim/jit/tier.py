@@ -13,12 +13,12 @@ in one of two tiers, chosen once per process:
 A process uses *full* once its kernels are cached for the current source (the warm-up marker), else
 *quick*; ``DICESIM_TIER=quick|full`` forces one. The choice is made on first use (a process that plays no Würfel
 Dungeon never makes it) and stays in this module, never in ``os.environ``: the processes this code starts get it in
-their environment explicitly (:func:`child_env`: the warm-ups), so they compile and load the same tier. A command
-that ran on the quick tier
-starts the full tier's compile when it ends: one detached process at the lowest CPU priority, at most one
-at a time (a lock file with its pid), logged in the cache folder; ``DICESIM_BACKGROUND_COMPILE=0`` turns
-that off (the tests do). Each tier caches its kernels under its own key (``sim.jit.jitcache`` adds
-:func:`tag`), so neither can load the other's.
+their environment explicitly (:func:`child_env`: the warm-ups), so they compile and load the same tier. Nothing
+compiles that a user did not ask for: a command that ran on the quick tier says once (per source version) how to
+get the full tier: ``dicesim cache warm`` compiles it in the foreground, and ``DICESIM_BACKGROUND_COMPILE=1`` makes
+a quick run start it when the command ends (one detached process at the lowest CPU priority, at most one at a
+time: a lock file with its pid, logged in the cache folder). Each tier caches its kernels under its own key
+(``sim.jit.jitcache`` adds :func:`tag`), so neither can load the other's.
 """
 
 from __future__ import annotations
@@ -144,10 +144,22 @@ def _take_lock(lock: Path) -> bool:
     return False
 
 
+def background_asked() -> bool:
+    """``DICESIM_BACKGROUND_COMPILE=1``: the user asked quick runs to start the full tier's compile when they end."""
+    return os.environ.get(BACKGROUND_ENV, "0") == "1"
+
+
+def force(name: str) -> None:
+    """Use tier ``name`` in this process (``dicesim cache warm`` compiles the full one); before any kernel loads."""
+    if name not in (QUICK, FULL):
+        raise ValueError(name)
+    globals()["TIER"] = name
+
+
 def compile_full_in_background() -> Path | None:
-    """Start compiling the full tier (detached, lowest priority) unless it is cached, compiling or turned off;
-    returns its log file when started."""
-    if current() != QUICK or os.environ.get(BACKGROUND_ENV, "1") == "0" or full_marker().exists():
+    """Start compiling the full tier (detached, lowest priority) when the user asked for it
+    (:func:`background_asked`) and it is neither cached nor compiling; returns its log file when started."""
+    if current() != QUICK or not background_asked() or full_marker().exists():
         return None
     lock = _lock()
     try:
@@ -185,6 +197,23 @@ def after_command() -> None:
         say("note: the Würfel Dungeon ran on its quick kernels this time (same numbers, about 2/3 of the speed); "
             "its optimised kernels now compile in the background at low priority "
             f"(about {full_compile_minutes()} min of CPU, once), and later runs use them (log: {log})")
+    elif not background_asked() and not full_marker().exists():
+        _suggest_once()
+
+
+def _suggest_once() -> None:
+    """Say, once per source version of the kernels, how to get the full tier (nothing starts on its own)."""
+    told = warm_dir() / f"{TIERED_GAME}-{_game_key()}.told"
+    if told.exists():
+        return
+    say("note: the Würfel Dungeon ran on its quick kernels (same numbers, about 2/3 of the speed); "
+        f"`dicesim cache warm` compiles its optimised kernels once (about {full_compile_minutes()} min of CPU), "
+        "or DICESIM_BACKGROUND_COMPILE=1 starts that in the background after a run")
+    try:
+        told.parent.mkdir(parents=True, exist_ok=True)
+        told.touch()
+    except OSError:  # an unwritable cache folder: the note comes again next time, nothing else changes
+        pass
 
 
 def full_compile_minutes() -> int:

@@ -127,8 +127,10 @@ def wait_for(game: str, title: str) -> None:
             del _procs[game]
             _queue.remove(game)
             return
+        running = _procs[game].poll() is None
     about = _wall_left(game)
-    say(f"compiling {title} kernels (once, {more(about)}, in a parallel process)")
+    if running:  # one that ended while another was waited for gets its "compiled" line only
+        say(f"compiling {title} kernels (once, {more(about)}, in a parallel process)")
     t0 = time.perf_counter()
     with Ticker(f"compiling {title} kernels", about or estimate(game), left=lambda: _wall_left(game)):
         while True:

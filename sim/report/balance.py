@@ -70,25 +70,29 @@ def card(out: Path) -> dict[str, Any]:
         "game": manifest["game"],
         "title": game.title,
         "setting": ", ".join(game.setting(options)),
-        "answer": pages.answer_sentence(metrics, game.headline),
-        "headline_html": pages.headline_table(metrics, game.headline),
+        "answer": pages.answer_sentence(metrics, game.headline),  # code names: for scripts (``balance`` returns it)
+        "verdicts": pages.verdicts(metrics, manifest.get("paired") or {}, game.headline, game.name, options)
+        + pages.extra_verdicts(out),
+        "headline_html": pages.headline_table(metrics, game.headline, game.name),
         "missing": missing,
         "chart": key_chart(out, manifest),
         "assumed": list(manifest.get("assumed") or []),
+        "assumed_html": pages.assumed_items(list(manifest.get("assumed") or []), game.name, game.Config,
+                                            manifest.get("config")),
         "n": manifest.get("n"),
         "seed": manifest.get("seed"),
     }
 
 
 def card_html(c: dict[str, Any], link: str) -> str:
-    assumed = c["assumed"]
+    assumed = c.get("assumed_html") or [f"<code>{pages.esc(a)}</code>" for a in c["assumed"]]
     if assumed:
-        names = ", ".join(f"<code>{pages.esc(a)}</code>" for a in assumed[:4])
         more = f" and {len(assumed) - 4} more" if len(assumed) > 4 else ""
-        assumed_txt = f"<p class='muted'>Assumed values used: {names}{more}.</p>"
+        assumed_txt = f"<p class='muted'>Assumed values used: {'; '.join(assumed[:4])}{more}.</p>"
     else:
         assumed_txt = "<p class='muted'>Assumed values used: none.</p>"
-    answer = (f"<p class='answer'>{pages.esc(c['answer'])}</p>" if c["answer"]
+    said = c.get("verdicts") or ([c["answer"]] if c["answer"] else [])
+    answer = ("".join(f"<p class='answer verdict'>{pages.esc(s)}</p>" for s in said) if said
               else "<p class='missing'>No headline answer: none of the declared headline metrics was reported.</p>")
     img = ""
     if c["chart"] is not None:
@@ -103,8 +107,9 @@ def card_html(c: dict[str, Any], link: str) -> str:
 def dashboard_html(cards: list[tuple[dict[str, Any], str]], title: str) -> str:
     """The front page: one card per (card, link to the game page)."""
     body = [f"<h1>{pages.esc(title)}</h1>",
-            "<p class='muted'>Each card answers first: the headline metric per policy with its 95 % interval, "
-            "the game's key chart, the assumed values the rules page leaves open. Every page is one file.</p>",
+            "<p class='muted'>Each card answers first: who beats whom (paired on the same dice, 95 % intervals), "
+            "how fair the seats are, the headline metrics per policy, the game's key chart, the assumed values the "
+            "rules page leaves open. Every page is one file.</p>",
             "<div class='cards'>", *(card_html(c, link) for c, link in cards), "</div>"]
     return pages.document(title, body)
 

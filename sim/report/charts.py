@@ -18,8 +18,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from sim.core import atomic, stats  # noqa: E402
+from sim.report import words  # noqa: E402
 
 DPI = 110
+
+
+def named(game: str, by_label: Mapping[str, Any]) -> dict[str, Any]:
+    """The same series keyed by the policies' display names (``optimal-turn`` -> ``Optimal turn``, ``vorschlag@
+    heilkraeuter`` -> ``Vorschlag with Heilkräuter``) for a legend: a chart never shows a code name."""
+    return {words.policy_name(game, label): v for label, v in by_label.items()}
 
 
 def save(fig: Any, path: str | Path, tight: bool = True) -> Path:
@@ -124,9 +131,9 @@ def bars(groups: Mapping[str, Sequence[dict[str, Any]]], categories: Sequence[st
 def heatmap(panels: Mapping[str, Any], path: str | Path, row_labels: Sequence[str], col_labels: Sequence[str],
             title: str, colorbar: str, xlabel: str = "", ylabel: str = "", vmin: float | None = 0.0,
             vmax: float | None = None, cmap: str = "viridis", annotate: bool = False,
-            panel_size: tuple[float, float] = (4.2, 5)) -> Path:
+            panel_size: tuple[float, float] = (4.2, 5), percent: bool = False) -> Path:
     """One heatmap per panel (label -> ``[rows, cols]`` array) on a shared colour scale; ``annotate`` writes each
-    cell's value."""
+    cell's value (``percent``: a share as ``69.1 %``, as the pages write rates)."""
     n = len(panels)
     fig, axes = plt.subplots(1, n, figsize=(panel_size[0] * n + 1, panel_size[1]), squeeze=False)
     grids = {k: np.asarray(v, dtype=float) for k, v in panels.items()}
@@ -145,7 +152,8 @@ def heatmap(panels: Mapping[str, Any], path: str | Path, row_labels: Sequence[st
             for r in range(g.shape[0]):
                 for c in range(g.shape[1]):
                     if not np.isnan(g[r, c]):
-                        ax.text(c, r, f"{g[r, c]:.3f}", ha="center", va="center", fontsize=9)
+                        said = f"{g[r, c] * 100:.1f} %" if percent else f"{g[r, c]:.3f}"
+                        ax.text(c, r, said, ha="center", va="center", fontsize=9)
     fig.colorbar(im, ax=axes[0].tolist(), label=colorbar)
     fig.suptitle(title)
     return save(fig, path, tight=False)

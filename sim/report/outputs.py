@@ -22,7 +22,7 @@ from sim.core import atomic
 from sim.core.config import ConfigError, DicesimError, describe_validation_error
 from sim.games import get_game
 from sim.games.base import Game
-from sim.report import pages
+from sim.report import pages, words
 from sim.report.pages import STYLE, caption_of  # noqa: F401  (STYLE: the shared look, used by other pages)
 
 CSV_MAX_ROWS = 200_000
@@ -103,7 +103,7 @@ def load_manifest(out: Path) -> dict[str, Any]:
     if not (isinstance(tables, dict) and tables and isinstance(manifest.get("game"), str)
             and all(isinstance(f, str) and "/" not in f and "\\" not in f and (Path(out) / f).is_file()
                     for f in tables.values())):
-        raise DicesimError(f"{path} does not name a game and its stored tables in {out}")
+        raise DicesimError(f"{path} does not name a game and tables stored beside it")
     return manifest
 
 
@@ -140,7 +140,8 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
     sentence each, then every metric folded by group, then the config. Charts are embedded from ``out``."""
     out = Path(out) if out is not None else Path(".")
     game = get_game(manifest["game"])
-    what = manifest.get("policy") or ", ".join(manifest.get("policies") or {})
+    what = ", ".join(words.policy_name(game.name, p) for p in ([manifest["policy"]] if manifest.get("policy")
+                                                                 else manifest.get("policies") or {}))
     title = f"dicesim · {game.title} · {what}".strip(" ·")
     facts = {
         k: manifest.get(k)
@@ -150,16 +151,18 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
     options = manifest.get("options") or {}
     if options:
         facts["options"] = ", ".join(game.setting(options))
-    body = [f"<h1>{pages.esc(title)}</h1>", pages.facts_line(facts), pages.assumed_html(manifest.get("assumed") or [])]
+    assumed = pages.assumed_html(manifest.get("assumed") or [], game=game.name, model=game.Config,
+                                 config=manifest.get("config"))
+    body = [f"<h1>{pages.esc(title)}</h1>", pages.facts_line(facts), assumed]
     body.append("<h2>Answers</h2>")
-    sentence = pages.answer_sentence(metrics, game.headline)
-    if sentence:
-        body.append(f"<p class='answer'>{pages.esc(game.title)}: {pages.esc(sentence)}</p>")
-    body.append(pages.headline_table(metrics, game.headline))
-    if manifest.get("paired"):
+    paired = manifest.get("paired") or {}
+    for sentence in pages.verdicts(metrics, paired, game.headline, game.name, options) + pages.extra_verdicts(out):
+        body.append(f"<p class='answer verdict'>{pages.esc(sentence)}</p>")
+    body.append(pages.headline_table(metrics, game.headline, game.name))
+    if paired:
         body.append("<h3>Paired differences</h3><p>Every policy played the same runs (same dice), so each "
                     "difference is measured run by run; rates in percentage points (pp), 95 % intervals.</p>")
-        body.append(pages.paired_html(manifest["paired"]))
+        body.append(pages.paired_html(paired, game.name, game.headline))
     items = ordered_charts(game, charts, [tuple(e) for e in manifest.get("extras") or []])
     if items:
         body.append("<h2>Charts</h2>")

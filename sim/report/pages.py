@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 import math
 import re
 from collections.abc import Iterable
@@ -17,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from sim.report import words
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}
 h1{margin-bottom:0.2em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}
@@ -39,46 +42,13 @@ summary{list-style:none}table{font-size:0.72em}td{white-space:normal}pre{white-s
 PRINT_SCRIPT = ("<script>window.addEventListener('beforeprint',()=>document.querySelectorAll('details')"
                 ".forEach(d=>d.open=true))</script>")
 
-_RATE = re.compile(r"(^|_)rate(_|$)|^survival_|^death_room_|_advantage$|_share(_|$)")
-
-
-def is_rate(name: str) -> bool:
-    """Whether a metric is a share (shown as a percentage): by the project's naming convention."""
-    return bool(_RATE.search(name))
+is_rate = words.is_rate  # a share: shown as a percentage (sim.report.words, shared with the studio)
+value_text = words.value_text  # ``50.1 % [49.4, 50.8]``, ``+3.2 pp``, ``12.5 LP``: one formatter everywhere
 
 
 def num(v: Any) -> str:
     """A plain number: thousands separated, four significant digits otherwise."""
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return "—"
-    v = float(v)
-    if abs(v) >= 1000:
-        return f"{v:,.0f}"
-    if v.is_integer():
-        return f"{v:g}"
-    return f"{v:.4g}"
-
-
-def _pct(v: float, points: bool = False) -> str:
-    return f"{v * 100:+.1f}" if points else f"{v * 100:.1f}"
-
-
-def value_text(name: str, value: Any, ci: Iterable[Any] | None = None, diff: bool = False) -> str:
-    """``50.1 % [49.4, 50.8]`` for rates (``+3.2 pp`` for their differences), ``254.6 [254.2, 255.0]`` else."""
-    lo_hi = [float(x) for x in ci] if ci is not None else []
-    has_ci = len(lo_hi) == 2 and not any(math.isnan(x) for x in lo_hi)
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    if is_rate(name):
-        unit = " pp" if diff else " %"
-        txt = _pct(float(value), diff) + unit
-        if has_ci:
-            txt += f" [{_pct(lo_hi[0], diff)}, {_pct(lo_hi[1], diff)}]"
-        return txt
-    txt = (f"{float(value):+.4g}" if diff else num(value))
-    if has_ci:
-        txt += f" [{num(lo_hi[0])}, {num(lo_hi[1])}]"
-    return txt
+    return words.num(v)
 
 
 def esc(x: Any) -> str:
@@ -135,16 +105,50 @@ def facts_line(facts: dict[str, Any]) -> str:
     return "<p class='muted'>" + " · ".join(f"<b>{esc(k)}</b> {esc(v)}" for k, v in facts.items()) + "</p>"
 
 
-def assumed_html(assumed: list[str], brief: int = 6) -> str:
-    """Name the assumed values used: a few inline, the rest folded."""
+def assumed_items(assumed: list[str], game: str | None = None, model: Any = None,
+                  config: dict[str, Any] | None = None) -> list[str]:
+    """Each assumed value as HTML: its words from the config model (``joker also when the Kniffel box holds 0``),
+    the value it had in this run, the code path small behind it (what to change in the config)."""
+    out = []
+    for path in assumed:
+        label = words.config_label(game, model, path) if model is not None else path.replace("_", " ")
+        value = _at(config, path)
+        plain = _plain(value) if value is not None else ""
+        shown = f" = {esc(plain)}" if plain and len(plain) <= 40 else ""  # a whole table: the config has it
+        out.append(f"<span title='{esc(path)}'>{esc(label)}{shown} <small><code>{esc(path)}</code></small></span>")
+    return out
+
+
+def _at(tree: dict[str, Any] | None, path: str) -> Any:
+    """The value at a dotted path of a dumped config, else None."""
+    node: Any = tree
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
+def _plain(v: Any) -> str:
+    """A config value as a person reads it: yes/no, lists comma-separated."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, list):
+        return ", ".join(map(str, v))
+    return str(v)
+
+
+def assumed_html(assumed: list[str], brief: int = 6, game: str | None = None, model: Any = None,
+                 config: dict[str, Any] | None = None) -> str:
+    """Name the assumed values used in words (the config path secondary): a few inline, the rest folded."""
     if not assumed:
         return "<p class='muted'>Assumed values used: none (every number is the rules page's).</p>"
-    shown = ", ".join(f"<code>{esc(a)}</code>" for a in assumed[:brief])
+    items = assumed_items(assumed, game, model, config)
+    shown = "; ".join(items[:brief])
     more = ""
-    if len(assumed) > brief:
-        rest = ", ".join(f"<code>{esc(a)}</code>" for a in assumed[brief:])
-        more = f"<details><summary>{len(assumed) - brief} more</summary><p>{rest}</p></details>"
-    return (f"<p><b>{len(assumed)} assumed values used</b> (not fixed by the rules page; change them in the config): "
+    if len(items) > brief:
+        more = f"<details><summary>{len(items) - brief} more</summary><p>{'; '.join(items[brief:])}</p></details>"
+    return (f"<p><b>{len(items)} assumed values used</b> (not fixed by the rules page; change them in the config): "
             f"{shown}{' …' if more else ''}</p>{more}")
 
 
@@ -238,31 +242,177 @@ def headline_rows(metrics: pd.DataFrame, headline: dict[str, str]) -> tuple[list
     return [m for m in headline if m in have], [m for m in headline if m not in have]
 
 
-def answer_sentence(metrics: pd.DataFrame, headline: dict[str, str], limit: int = 8) -> str:
-    """``vorschlag wins 50.1 % [49.4, 50.8] · greedy wins …`` for the first declared headline metric present."""
+def answer_sentence(metrics: pd.DataFrame, headline: dict[str, str], limit: int = 8, game: str | None = None) -> str:
+    """``vorschlag wins 50.1 % [49.4, 50.8] · greedy wins …`` for the first declared headline metric present (with
+    ``game``: the policies in its words, ``Vorschlag wins …``)."""
     present, _ = headline_rows(metrics, headline)
     if not present:
         return ""
     name = present[0]
-    words = headline[name]
+    said = headline[name]
     rows = metrics[metrics["metric"] == name]
     bits = []
     for r in rows.head(limit).itertuples():
-        who = f"{r.label}:" if " " in str(r.label) else str(r.label)  # a match ("a vs b") reads as a heading
+        label = words.policy_name(game, r.label) if game else str(r.label)
+        who = f"{label}:" if " vs " in str(r.label) else label  # a match ("a vs b") reads as a heading
         ci = None if pd.isna(r.ci95_low) else (r.ci95_low, r.ci95_high)
-        bits.append(f"{who} {words} {value_text(name, r.value, ci)}")
+        bits.append(f"{who} {said} {value_text(name, r.value, ci)}")
     return " · ".join(bits)
 
 
-def headline_table(metrics: pd.DataFrame, headline: dict[str, str]) -> str:
-    """Rows: labels; columns: the headline metrics with intervals; a missing declared metric is named."""
+def _ci(v: dict[str, Any] | None) -> tuple[float, float] | None:
+    ci = (v or {}).get("ci95")
+    if not ci or len(ci) != 2 or any(math.isnan(float(x)) for x in ci):
+        return None
+    return float(ci[0]), float(ci[1])
+
+
+def _pair(paired: dict[str, dict[str, Any]], metric: str, a: str, b: str) -> tuple[float, tuple | None] | None:
+    """``metric``'s paired difference ``a - b`` (either way round in ``paired``), with its interval."""
+    if f"{metric}: {a} - {b}" in paired:
+        v = paired[f"{metric}: {a} - {b}"]
+        return float(v["value"]), _ci(v)
+    if f"{metric}: {b} - {a}" in paired:
+        v = paired[f"{metric}: {b} - {a}"]
+        ci = _ci(v)
+        return -float(v["value"]), (-ci[1], -ci[0]) if ci else None
+    return None
+
+
+def _sure(ci: tuple | None) -> bool:
+    return ci is not None and (ci[0] > 0 or ci[1] < 0)
+
+
+def head_to_head(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], game: str | None = None) -> list[str]:
+    """Who beats whom in each match ``a vs b`` (seats alternated on shared dice): ``Optimal turn beats Threshold
+    80 : 20 (+60.0 pp [57.1, 62.9] per deal, 95 %)``, or that the two are level within the interval."""
+    val = {(r.label, r.metric): r for r in metrics.itertuples()}
+    out, level = [], []
+    for lab in dict.fromkeys(metrics["label"]):
+        if " vs " not in str(lab):
+            continue
+        a, b = str(lab).split(" vs ", 1)
+        ra, rb = val.get((lab, f"win_rate_{a}")), val.get((lab, f"win_rate_{b}"))
+        d = _pair(paired, "win", a, b) or _pair(paired, "win_rate", a, b)
+        if ra is None or rb is None:
+            continue
+        wa, wb = float(ra.value), float(rb.value)
+        if d is not None:
+            diff, ci = d
+        else:
+            diff, ci = wa - wb, None
+        if diff < 0:
+            (a, wa), (b, wb), diff = (b, wb), (a, wa), -diff
+            ci = (-ci[1], -ci[0]) if ci else None
+        na, nb = words.policy_name(game, a), words.policy_name(game, b)
+        score = f"{wa * 100:.0f} : {wb * 100:.0f}"
+        gap = f"{value_text('win', diff, ci, diff=True)} per deal, 95 %" if ci else value_text("win", diff, diff=True)
+        if ci is None or _sure(ci):
+            out.append(f"{na} beats {nb} {score} ({gap}).")
+        else:
+            level.append(f"{na} and {nb} are level: {score} ({gap}: the interval includes 0).")
+    return out + level  # the clear wins first
+
+
+def ranking(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: dict[str, str],
+            game: str | None = None, against: str | None = None) -> list[str]:
+    """Policies played alone (or each against the same opponent), best first by the first headline metric:
+    ``Mean score: Optimal 245.9 [..] > Greedy 221.0 [..]``, then each step down as a paired difference on the
+    same dice (``Optimal − Greedy +24.9 [24.3, 25.5]``)."""
+    present, _ = headline_rows(metrics, headline)
+    labels = [lab for lab in dict.fromkeys(metrics["label"]) if " vs " not in str(lab)]
+    if not present or len(labels) < 2:
+        return []
+    name = present[0]
+    rows = {r.label: r for r in metrics[metrics["metric"] == name].itertuples() if r.label in labels}
+    order = sorted(rows, key=lambda lab: -float(rows[lab].value))
+    if len(order) < 2:
+        return []
+    said = words.metric_noun(name, headline)
+
+    def one(lab: str) -> str:
+        r = rows[lab]
+        ci = None if pd.isna(r.ci95_low) else (r.ci95_low, r.ci95_high)
+        return f"{words.policy_name(game, lab)} {value_text(name, r.value, ci)}"
+
+    if against:  # every policy against the same opponent: the ranking says so
+        said += f", each against {words.policy_name(game, against)}"
+    out = [f"Who does best ({said}): " + " > ".join(one(lab) for lab in order) + "."]
+    steps = []
+    for hi, lo in zip(order, order[1:], strict=False):
+        d = _pair(paired, name, str(hi), str(lo))
+        if d is None:
+            continue
+        diff, ci = d
+        what = "ahead" if _sure(ci) else "not clearly ahead (the interval includes 0)"
+        steps.append(f"{words.policy_name(game, hi)} {words.MINUS} {words.policy_name(game, lo)} "
+                     f"{value_text(name, diff, ci, diff=True)}: {what}")
+    if steps:
+        out.append("On the same dice: " + "; ".join(steps) + ".")
+    return out
+
+
+def seat_sentence(metrics: pd.DataFrame, game: str | None = None) -> str:
+    """How fair the seats are: the first seat's win rate per match against the fair share ``1 / seats``."""
+    bits = []
+    for lab in dict.fromkeys(metrics["label"]):
+        part = metrics[metrics["label"] == lab]
+        seats = part[part["metric"].str.match(r"^win_rate_seat_\d+$")]
+        first = seats[seats["metric"] == "win_rate_seat_0"]
+        if len(seats) < 2 or first.empty:
+            continue
+        r = next(first.itertuples())
+        ci = None if pd.isna(r.ci95_low) else (r.ci95_low, r.ci95_high)
+        fair = 1 / len(seats)
+        off = ci is not None and (ci[0] > fair or ci[1] < fair)
+        bits.append(f"{value_text('win_rate', r.value, ci)} in {words.policy_name(game, lab)}"
+                    + (" (off fair)" if off else ""))
+        k = len(seats)
+    if not bits:
+        return ""
+    return f"Seat fairness: the first seat wins {'; '.join(bits)} (fair: {100 / k:.0f} %)."
+
+
+def verdicts(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: dict[str, str],
+             game: str | None = None, options: dict[str, Any] | None = None) -> list[str]:
+    """The answers a designer asks first, one sentence each: who beats whom (head to head, or ranked on the same
+    dice, each against the ``opponent`` option where the game has one), then how fair the seats are; the first
+    headline metric per policy where neither applies."""
+    against = (options or {}).get("opponent")
+    out = head_to_head(metrics, paired or {}, game) or ranking(metrics, paired or {}, headline, game,
+                                                                against if isinstance(against, str) else None)
+    seat = seat_sentence(metrics, game)
+    if seat:
+        out.append(seat)
+    if not out:
+        sentence = answer_sentence(metrics, headline, game=game)
+        out = [sentence] if sentence else []
+    return out
+
+
+def extra_verdicts(out: Path | None) -> list[str]:
+    """Sentences a game's balance analyses wrote beside its tables (``verdicts.json``: how the difficulty steps
+    scale, what an upgrade is worth), said after who beats whom; none where the file is absent or unreadable."""
+    path = Path(out) / "verdicts.json" if out is not None else None
+    if path is None or not path.is_file():
+        return []
+    try:
+        said = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [str(x) for x in said if isinstance(x, str)] if isinstance(said, list) else []
+
+
+def headline_table(metrics: pd.DataFrame, headline: dict[str, str], game: str | None = None) -> str:
+    """Rows: labels (in the game's words); columns: the headline metrics with intervals; a missing declared metric
+    is named."""
     present, missing = headline_rows(metrics, headline)
     out = []
     if present:
         idx = {(r.label, r.metric): r for r in metrics.itertuples()}
         head = "".join(f"<th>{esc(headline[m])}<br><small>{esc(m)}</small></th>" for m in present)
         body = "".join(
-            f"<tr><th>{esc(lab)}</th>"
+            f"<tr><th title='{esc(lab)}'>{esc(words.policy_name(game, lab) if game else lab)}</th>"
             + "".join(_cell(m, idx[(lab, m)]) if (lab, m) in idx else "<td>—</td>" for m in present) + "</tr>"
             for lab in dict.fromkeys(metrics["label"]))
         out.append(f"<table><tr><th></th>{head}</tr>{body}</table>")
@@ -272,8 +422,10 @@ def headline_table(metrics: pd.DataFrame, headline: dict[str, str]) -> str:
     return "\n".join(out)
 
 
-def paired_html(paired: dict[str, dict[str, Any]]) -> str:
-    """Paired differences (same runs on both sides) with their 95 % intervals; rates in percentage points."""
+def paired_html(paired: dict[str, dict[str, Any]], game: str | None = None,
+                headline: dict[str, str] | None = None) -> str:
+    """Paired differences (same runs on both sides) with their 95 % intervals, in words (``Greedy − Random: mean
+    score``, the code key as the row's tooltip); rates in percentage points."""
     if not paired:
         return ""
     rows = []
@@ -284,11 +436,9 @@ def paired_html(paired: dict[str, dict[str, Any]]) -> str:
         if same in seen:  # e.g. ``score:`` and ``mean_score:`` of the same runs: one row is enough
             continue
         seen.add(same)
-        ci = v.get("ci95")
-        sure = ""
-        if ci and not any(math.isnan(float(x)) for x in ci):
-            sure = "yes" if float(ci[0]) > 0 or float(ci[1]) < 0 else "no"
-        rows.append(f"<tr><th>{esc(key)}</th><td>{esc(value_text(metric, v['value'], ci, diff=True))}</td>"
-                    f"<td>{sure}</td></tr>")
+        ci = _ci(v)
+        sure = "" if ci is None else ("yes" if _sure(ci) else "no")
+        rows.append(f"<tr><th title='{esc(key)}'>{esc(words.paired_label(game, key, headline))}</th>"
+                    f"<td>{esc(value_text(metric, v['value'], ci, diff=True))}</td><td>{sure}</td></tr>")
     return ("<table><tr><th>comparison (same seeds)</th><th>difference [95 %]</th><th>interval excludes 0</th></tr>"
             + "".join(rows) + "</table>")

@@ -20,6 +20,7 @@ from sim.core.batch import run_batch
 from sim.core.config import DicesimError
 from sim.core.skill import LEVELS, Skill, SkillChart
 from sim.games.base import Game
+from sim.report import words
 
 LADDER = (0.0, 0.25, 0.5, 0.75, 1.0)
 
@@ -77,7 +78,7 @@ def skill_chart(game: Game, result: dict[str, Any], path: Path) -> Path:
         y = [r[measure]["value"] for r in rows]
         err = [[v - r[measure]["ci95"][0] for v, r in zip(y, rows, strict=True)],
                [r[measure]["ci95"][1] - v for v, r in zip(y, rows, strict=True)]]
-        ax.errorbar(x, y, yerr=err, marker="o", capsize=4, label=label)
+        ax.errorbar(x, y, yerr=err, marker="o", capsize=4, label=words.policy_name(game.name, label))
     ax.set_xticks(LADDER, [f"{lv:g}" + "".join(f"\n{k}" for k, v in LEVELS.items() if v == lv) for lv in LADDER])
     ax.set_xlabel("skill level of the player (0: random moves, 1: the policy as it is)")
     ax.set_ylabel(setup.ylabel)

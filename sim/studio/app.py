@@ -19,18 +19,20 @@ from typing import Any
 from nicegui import app, ui
 
 from sim.core.config import CONFIG_DIR, ROOT, DicesimError
+from sim.report import words
 from sim.studio import engine, saving
 from sim.studio.access import TokenGate
 from sim.studio.calibrate_view import CalibratePanel
 from sim.studio.form_view import ConfigForm
 from sim.studio.jobs import MANAGER, Job
-from sim.studio.results_view import chart_images, headline_table
+from sim.studio.results_view import chart_images, headline_table, verdict
 from sim.studio.saving import OUT, inside, shown
 from sim.studio.sweep_view import SweepPanel
 from sim.studio.widgets import error_to, tid
 
 FILES_ROUTE = "/studio-files"
 POLL_S = 0.25
+FIX = "fix the marked inputs first"
 PREPARING = "loading the game's kernels in a helper process (the first run of a policy; minutes if they must compile)"
 
 
@@ -118,32 +120,45 @@ class Studio:
         self.run_card.clear()
         with self.run_card:
             with ui.row().classes("w-full gap-2 no-wrap"):
-                self.game_sel = tid(ui.select(engine.games(), label="game", value=self.game,
-                                               on_change=lambda e: self.change_game(e.value)).classes("w-32"), "game")
+                titles = {name: engine.get_game(name).title for name in engine.games()}  # "Würfel Dungeon"
+                self.game_sel = tid(ui.select(titles, label="game", value=self.game,
+                                               on_change=lambda e: self.change_game(e.value)).classes("w-40"), "game")
                 files = {f: _rel(f) for f in engine.config_files(self.game)}
                 self.config_sel = tid(ui.select(files, label="config file", value=self.config,
                                                  on_change=lambda e: self.change_config(e.value)).classes("grow"),
                                        "config")
-            with ui.row().classes("w-full gap-2 no-wrap"):
-                self.policy_sel = tid(ui.select(list(g.policies), label="policy", value=g.report_policies[0],
-                                                 new_value_mode="add-unique", with_input=True).classes("grow"),
-                                       "policy")
+            with ui.row().classes("w-full gap-2"):  # wraps: every option's label is shown whole
+                self.policy_sel = tid(ui.select(list(g.policies), label="policy",
+                                                 value=engine.opening_policy(self.game), new_value_mode="add-unique",
+                                                 with_input=True).classes("grow min-w-[10rem]"), "policy")
+                self.policy_sel.on_value_change(lambda _: self.recheck())
                 self.option_inputs: dict[str, ui.element] = {}
                 for name, default in g.options.items():
                     choices = _option_choices(self.game, name)
+                    spec = g.option_spec(name)
+                    said = (spec.label if spec and spec.label else name.replace("_", " "))  # whole, never cut
                     if choices and isinstance(default, str):
-                        w: ui.element = ui.select(choices, label=name, value=default)
+                        w: ui.element = ui.select(choices, label=said, value=default)
                     else:
-                        w = ui.input(name, value="" if default is None else str(default))
-                    self.option_inputs[name] = tid(w.classes("w-28"), f"option-{name}")
+                        w = ui.input(said, value="" if default is None else str(default))
+                    self.option_inputs[name] = tid(w.classes("min-w-[7rem] grow"), f"option-{name}")
+                    w.on_value_change(lambda _: self.recheck())
             with ui.row().classes("w-full gap-2 items-start"):
                 self.n_input = tid(ui.input("N runs", value="10000").classes("w-48"), "n")
                 self.seed_input = tid(ui.input("seed", value="1").classes("w-32"), "seed")
                 self.run_btn = tid(ui.button("Run", icon="play_arrow", on_click=self.start_play), "run")
                 self.stop_btn = tid(ui.button("Stop", icon="stop", on_click=self.stop).props("flat"), "stop")
                 self.stop_btn.set_visibility(False)
+            for w in (self.n_input, self.seed_input):
+                w.on_value_change(lambda _: self.recheck())
             self.progress = tid(ui.linear_progress(0, show_value=False).props("instant-feedback"), "progress")
             self.status = tid(ui.label("").classes("text-caption"), "status")
+            with ui.row().classes("w-full items-center gap-2 no-wrap") as self.unused_row:
+                self.unused_label = tid(ui.label("").classes("text-caption text-orange-9"), "unused-hint")
+                self.switch_btn = tid(ui.button("switch", on_click=self.switch_option).props("flat dense size=sm"),
+                                      "switch-option")
+            self.unused_row.set_visibility(False)
+            self.unused: list[dict[str, Any]] = []
 
     def build_form(self) -> None:
         self.form_box.clear()
@@ -160,6 +175,33 @@ class Studio:
     def on_edit(self) -> None:
         sets = self.form.sets()
         self.sets_label.text = saving.set_args(sets) if sets else "no edits: the config file as it is"
+        self.recheck()
+
+    def recheck(self) -> None:
+        """After any change: say which edits the current options never read, and drop a "fix the marked inputs"
+        message once nothing is marked any more (a stale message reads as if the fix had not worked)."""
+        if not hasattr(self, "unused_row") or not hasattr(self, "form"):
+            return  # the page is still being built
+        try:
+            opts = engine.options_for(self.game, {k: w.value for k, w in self.option_inputs.items()})
+        except DicesimError:
+            opts = None
+        self.unused = engine.unused_edits(self.game, self.form.sets(), opts) if opts is not None else []
+        if self.unused:
+            first = self.unused[0]
+            more = f" (and {len(self.unused) - 1} more such edits)" if len(self.unused) > 1 else ""
+            self.unused_label.text = first["text"] + more
+            self.switch_btn.text = f"switch to {first['shown']}"
+        self.unused_row.set_visibility(bool(self.unused))
+        if self.status.text == FIX and self.collect(quiet=True) is not None:
+            self.status.text = ""
+
+    def switch_option(self) -> None:
+        """Set the option the first unused edit needs (``difficulty`` to ``normal``)."""
+        if self.unused:
+            first = self.unused[0]
+            self.option_inputs[first["option"]].value = first["choice"]
+            self.recheck()
 
     def change_game(self, game: str) -> None:
         self.game = game
@@ -176,8 +218,10 @@ class Studio:
 
     # --- playing ------------------------------------------------------------------------------
 
-    def collect(self) -> tuple[dict[str, Any], int, int, list[str]] | None:
-        """Options, N, seed and ``--set`` lines, each bad one marked with the CLI's message."""
+    def collect(self, quiet: bool = False) -> tuple[dict[str, Any], int, int, list[str]] | None:
+        """Options, N, seed and ``--set`` lines, each bad one marked with the CLI's message (``quiet``: the status
+        line left as it is)."""
+        status = self.status.text
         ok = True
         raw = {name: w.value for name, w in self.option_inputs.items()}
         for name, w in self.option_inputs.items():  # one at a time, so a message lands on its input
@@ -207,14 +251,14 @@ class Studio:
             try:
                 opts = engine.options_for(self.game, raw)
             except DicesimError as e:
-                self.status.text = f"error: {e}"
+                self.status.text = status if quiet else f"error: {e}"
                 return None
             try:
                 engine.get_game(self.game).seat_policies(str(self.policy_sel.value or ""), opts)
                 error_to(self.policy_sel, "")
             except DicesimError as e:
                 error_to(self.policy_sel, f"error: {e}")
-                self.status.text = "fix the marked inputs first"
+                self.status.text = status if quiet else FIX
                 return None
             try:
                 engine.load(self.game, self.config, sets)
@@ -223,12 +267,13 @@ class Studio:
                 hit = [p for p in self.form.specs if p in str(e) and any(s.startswith(p + "=") for s in sets)]
                 if hit:
                     self.form.show_error(hit[0], msg)
-                self.status.text = msg
+                self.status.text = status if quiet else msg
                 return None
         if not ok:
-            self.status.text = "fix the marked inputs first"
-            return None
-        return opts, n, seed, sets
+            self.status.text = FIX
+        if quiet:
+            self.status.text = status
+        return (opts, n, seed, sets) if ok else None
 
     def start_play(self) -> None:
         if self.job is not None and not self.job.finished:
@@ -300,19 +345,25 @@ class Studio:
         assert cur is not None
         self.results_box.clear()
         with self.results_box:
-            facts = [engine.get_game(cur.game).title, cur.policy, f"N {cur.n:,}", f"seed {cur.seed}",
-                     *engine.get_game(cur.game).setting(cur.options), f"config {cur.config_hash}"]
+            g = engine.get_game(cur.game)
+            facts = [g.title, words.policy_name(cur.game, cur.policy), f"N {cur.n:,}", f"seed {cur.seed}",
+                     *g.setting(cur.options), f"config {cur.config_hash}"]
             ui.label(" · ".join(facts)).classes("text-subtitle1")
             if cur.sets:
                 ui.label(saving.set_args(cur.sets)).classes("font-mono text-caption text-grey-8 break-all")
             assumed = list(getattr(cur.cfg, "assumed", []) or [])
             if assumed:
-                ui.label("assumed values used (not fixed by the rules page): " + ", ".join(assumed)).classes(
-                    "text-caption text-orange-9")
+                said = "; ".join(f"{words.config_label(cur.game, g.Config, a)} ({a})" for a in assumed[:4])
+                if len(assumed) > 4:
+                    said += f" and {len(assumed) - 4} more (the config file's assumed list)"
+                tid(ui.label("assumed values used (not fixed by the rules page): " + said).classes(
+                    "text-caption text-orange-9"), "assumed")
             if prev is not None and not engine.paired(cur, prev):
                 ui.label("The previous run used another N, seed, policy or options: differences are not paired "
                          "and carry no interval.").classes("text-warning")
-            headline_table(cur, prev, engine.headline(cur.game, cur.metrics))
+            names = engine.headline(cur.game, cur.metrics)
+            tid(ui.label(verdict(cur, prev, names)).classes("text-subtitle1 text-bold"), "verdict")
+            headline_table(cur, prev, names)
             every = ui.expansion(f"all {len(cur.metrics)} metrics").classes("w-full").props("dense")
 
             def fill_every(e: Any, box: ui.expansion = every) -> None:

@@ -58,7 +58,7 @@ class CalibratePanel:
             return
         opts, _, seed, sets = got
         try:
-            n = engine.check_n(self.cal_n.value)
+            n = engine.check_n(self.cal_n.value, "N per evaluation")
             try:
                 target = float(str(self.cal_target.value))
             except ValueError:

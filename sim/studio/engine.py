@@ -137,24 +137,66 @@ def options_for(game: str, raw: dict[str, Any]) -> dict[str, Any]:
 MAX_N = 1_000_000  # the studio keeps two per-run tables in memory (now and before) for the paired comparison
 
 
-def check_n(n: Any) -> int:
-    """N as the CLI reads and checks it (``5000``, ``5_000``, ``5e3``), and at most ``MAX_N`` (more belongs to
-    ``dicesim play``, which streams to disk)."""
-    value = limits.check_n(limits.parse_count(str(n).replace(",", "")))
+def opening_policy(game: str) -> str:
+    """The policy a game opens on: its first report policy, unless that is ``random`` (a rule edit would change
+    nothing a designer reads); then its strongest report policy that reads no solved table and is no exact search
+    (``greedy`` for Kniffel, ``heuristic`` for Dungeon24): the rules edit shows at once."""
+    g = get_game(game)
+    first = g.report_policies[0]
+    if first != "random":
+        return first
+    plain = [p for p in g.report_policies if p != "random" and p not in g.solved_policies
+             and not p.startswith(("exact", "optimal"))]
+    return plain[-1] if plain else first
+
+
+def unused_edits(game: str, sets: list[str], options: dict[str, Any]) -> list[dict[str, Any]]:
+    """Edits this run never reads: a path through a choice of an option (``difficulty.normal.hp``) that no option
+    holds now (``difficulty: leicht``). Each: the path, the choice, the option to switch and a sentence saying so."""
+    g = get_game(game)
+    specs = [o for o in g.option_specs if o.choices]
+    out = []
+    for line in sets:
+        path = line.split("=", 1)[0].strip()
+        for part in path.split("."):
+            users = [o for o in specs if part in o.choices]
+            if users and all(options.get(o.name) != part for o in users):
+                now = "; ".join(o.setting(options.get(o.name)) for o in users)
+                shown = (users[0].words or {}).get(part, part.capitalize())
+                out.append({"path": path, "choice": part, "option": users[0].name, "shown": shown,
+                            "text": f"{path} is not used by this run ({now}): its differences will be 0. Switch "
+                                    f"{users[0].label or users[0].name} to {shown} to see it."})
+                break
+    return out
+
+
+def check_n(n: Any, field: str = "N runs") -> int:
+    """N as the CLI reads it (``5000``, ``5_000``, ``5e3``), at most ``MAX_N`` (more belongs to ``dicesim play``,
+    which streams to disk); a bad one refused in the words of the field it was typed in (``N runs must be a whole
+    number from 1 to 1,000,000, got 0``), not of a command-line flag the page does not have."""
+    text = str(n).strip()
+    try:
+        value = limits.check_n(limits.parse_count(text.replace(",", "")))
+    except DicesimError:
+        raise DicesimError(f"{field} must be a whole number from 1 to {MAX_N:,}, got {_typed(text)}") from None
     if value > MAX_N:
-        raise DicesimError(f"the studio plays at most {MAX_N:,} runs at a time (it keeps every run for the "
-                           f"paired comparison), got {value:,}; use dicesim play for more")
+        raise DicesimError(f"{field} must be a whole number from 1 to {MAX_N:,} (the studio keeps every run for the "
+                           f"paired comparison; dicesim play streams more to disk), got {value:,}")
     return value
 
 
 def check_seed(seed: Any) -> int:
-    """A seed as the CLI checks it: a whole number 0 .. 2^64 - 1."""
+    """A seed as the CLI checks it, a whole number 0 .. 2^64 - 1; refused in the field's words."""
     text = str(seed).strip().replace("_", "")
     try:
-        value = int(text)
-    except ValueError:
-        raise DicesimError(f"--seed must be a whole number 0 .. 2^64-1, got {limits.short(text)}") from None
-    return limits.check_seed(value)
+        return limits.check_seed(int(text))
+    except (ValueError, DicesimError):
+        raise DicesimError(f"seed must be a whole number from 0 to 2^64 - 1, got {_typed(text)}") from None
+
+
+def _typed(text: str, width: int = 40) -> str:
+    """What was typed, as typed (no quotes), cut to one short line."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 # --- warming up --------------------------------------------------------------------------------
@@ -215,15 +257,14 @@ def warm(game: str, config: str | None, sets: list[str], policy: str, options: d
 
 
 def preload(game: str) -> None:
-    """The page's opening choice (the game's first report policy on its default config and options) warmed and
+    """The page's opening choice (``opening_policy`` on the game's default config and options) warmed and
     its kernels loaded into this server, in the background at start, so the first Run plays at once. Any error
     is left for that Run to report."""
-    g = get_game(game)
     config = (config_files(game) or [None])[0]
     try:
         opts = options_for(game, {})
-        warm(game, config, [], g.report_policies[0], opts, threading.Event())
-        play(game, config, [], g.report_policies[0], opts, 1, 0, lambda n: None, threading.Event())
+        warm(game, config, [], opening_policy(game), opts, threading.Event())
+        play(game, config, [], opening_policy(game), opts, 1, 0, lambda n: None, threading.Event())
     except Exception:  # noqa: BLE001 - a background courtesy: the Run shows the error with the CLI's message
         return
 

@@ -1,6 +1,8 @@
 """What a finished run shows: headline numbers beside the previous run, their difference, the charts.
 
-The difference is "now minus before". When both runs played the same seeds (same N, seed, policy
+Names and numbers read as on the report pages (``sim.report.words``, one formatter): ``wins 11.8 % [11.2, 12.4]``,
+a difference of rates ``−14.9 pp``, the code name of each metric small beside its words. The difference is "now
+minus before". When both runs played the same seeds (same N, seed, policy
 and options) it carries the 95 % interval of the mean per-run difference: the change the edit made,
 not noise. Each number's exact value sits in a ``data-value`` attribute for scripts and tests.
 """
@@ -14,6 +16,7 @@ from typing import Any
 
 from nicegui import ui
 
+from sim.report import words
 from sim.studio import engine
 
 
@@ -38,6 +41,19 @@ def fmt_ci(ci: Any) -> str:
     return f"[{fmt(ci[0])}, {fmt(ci[1])}]" if ci else ""
 
 
+def shown(name: str, m: dict[str, Any] | None, diff: bool = False) -> tuple[str, str]:
+    """(value, interval) of a metric as the report pages write it: ``11.8 %`` and ``[11.2, 12.4]``, a difference of
+    rates ``−14.9 pp``; a value that is no number as it is."""
+    if m is None:
+        return "", ""
+    v = m.get("value")
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        return fmt(v), ""
+    text = words.value_text(name, v, m.get("ci95"), diff=diff)
+    value, _, ci = text.partition(" [")
+    return value, f"[{ci}" if ci else ""
+
+
 def _cell(text: str, test_id: str | None = None, value: Any = None, classes: str = "") -> None:
     lab = ui.label(text).classes(classes)
     if test_id:
@@ -48,9 +64,11 @@ def _cell(text: str, test_id: str | None = None, value: Any = None, classes: str
 
 def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names: list[str],
                    ids: bool = True) -> None:
-    """Metric | now [95 %] | before [95 %] | difference [95 %] as a grid of labels (test ids once per page)."""
+    """Metric | now [95 %] | before [95 %] | difference [95 %] as a grid of labels (test ids once per page): each
+    metric in words (its code name small beside), rates in %, their differences in pp."""
     same = engine.paired(cur, prev)
     cols = 4 if prev is not None else 2
+    headline = getattr(engine.get_game(cur.game), "headline", {})
 
     def tid(kind: str, name: str) -> str | None:
         return f"{kind}-{name}" if ids else None
@@ -67,16 +85,20 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
             ui.label(h).classes("text-bold text-grey-8")
         for name in names:
             m = cur.metrics[name]
-            _cell(name, classes="font-mono")
             with ui.row().classes("gap-1 items-baseline no-wrap"):
-                _cell(fmt(m["value"]), tid("metric", name), m["value"], "text-bold")
-                _cell(fmt_ci(m.get("ci95")), classes="text-caption text-grey-7")
+                _cell(words.metric_name(cur.game, name, headline), tid("name", name))
+                _cell(name, classes="font-mono text-caption text-grey-6")
+            value, ci = shown(name, m)
+            with ui.row().classes("gap-1 items-baseline no-wrap"):
+                _cell(value, tid("metric", name), m["value"], "text-bold")
+                _cell(ci, classes="text-caption text-grey-7")
             if prev is None:
                 continue
             pm = prev.metrics.get(name)
+            value, ci = shown(name, pm)
             with ui.row().classes("gap-1 items-baseline no-wrap"):
-                _cell(fmt(pm["value"]) if pm else "", tid("previous", name), pm["value"] if pm else None)
-                _cell(fmt_ci(pm.get("ci95")) if pm else "", classes="text-caption text-grey-7")
+                _cell(value, tid("previous", name), pm["value"] if pm else None)
+                _cell(ci, classes="text-caption text-grey-7")
             d = engine.difference(cur, prev, name)
             with ui.row().classes("gap-1 items-baseline no-wrap"):
                 if d is None:
@@ -84,14 +106,48 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
                     continue
                 sig = d["ci95"] is not None and (d["ci95"][0] > 0 or d["ci95"][1] < 0)
                 colour = "text-indigo-9 text-bold" if sig else "text-grey-8"  # beyond noise, whichever way
-                _cell(("+" if d["value"] > 0 else "") + fmt(d["value"]), tid("diff", name), d["value"], colour)
-                _cell(fmt_ci(d["ci95"]), classes="text-caption text-grey-7")
+                value, ci = shown(name, d, diff=True)
+                _cell(value, tid("diff", name), d["value"], colour)
+                _cell(ci, classes="text-caption text-grey-7")
+
+
+def verdict(cur: engine.PlayResult, prev: engine.PlayResult | None, names: list[str]) -> str:
+    """The answer first, one sentence: the first headline metric now and, after a second run, what the edit did
+    (``Vorschlag wins 61.4 % [59.2, 63.5]: +9.8 pp [+8.0, +11.5] against run 1 on the same seeds, beyond noise``)."""
+    if not names:
+        return ""
+    name = names[0]
+    headline = getattr(engine.get_game(cur.game), "headline", {})
+    m = cur.metrics[name]
+    text = (f"{words.policy_name(cur.game, cur.policy)} {words.metric_name(cur.game, name, headline)} "
+            f"{words.value_text(name, m['value'], m.get('ci95'))}")
+    d = engine.difference(cur, prev, name) if prev is not None else None
+    if d is None:
+        return text + "."
+    change = words.value_text(name, d["value"], d["ci95"], diff=True)
+    if d["ci95"] is None:
+        return f"{text}: {change} against {prev.label or 'before'} (not the same seeds: no interval)."
+    sure = d["ci95"][0] > 0 or d["ci95"][1] < 0
+    return (f"{text}: {change} against {prev.label or 'before'} on the same seeds, "
+            + ("beyond noise." if sure else "within noise (the interval includes 0)."))
+
+
+def _wide(path: Path) -> bool:
+    """Whether a PNG is over twice as wide as high (its header's size): such a chart spans both columns, or its
+    labels would be too small to read (the per-upgrade bars)."""
+    try:
+        head = Path(path).read_bytes()[:24]
+        width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+    except OSError:
+        return False
+    return head[:8] == b"\x89PNG\r\n\x1a\n" and height > 0 and width > 2 * height
 
 
 def chart_images(paths: list[Path], url: Callable[[Path], str]) -> None:
-    """The game's PNG charts, two per row."""
+    """The game's PNG charts, two per row; a wide chart has a row of its own."""
     with ui.grid(columns=2).classes("w-full gap-2"):
         for p in paths:
-            img = ui.image(url(p)).classes("w-full border").props("fit=contain")
+            img = ui.image(url(p)).classes("w-full border" + (" col-span-2" if _wide(p) else "")).props(
+                "fit=contain")
             img.props["data-testid"] = f"chart-{p.stem}"
             img.props["alt"] = p.stem

@@ -112,7 +112,7 @@ class SweepPanel:
             return
         opts, _, seed, sets = got
         try:
-            n = engine.check_n(self.sw_n.value)
+            n = engine.check_n(self.sw_n.value, "N per point")
             grid = {self.sw_f1.value: self._grid_axis(self.sw_f1, self.sw_lo, self.sw_hi, self.sw_steps)}
             if self.sw_f2.value and self.sw_f2.value != "—":
                 if self.sw_f2.value == self.sw_f1.value:

@@ -10,14 +10,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numba import njit
 
 from policies.dadox.bots import bank_threshold
 from sim.core.config import CONFIG_DIR, ConfigError, load_config
 from sim.core.dice import dice_of, index_of_dice
-from sim.core.record import RuleRecord
 from sim.games.dadox import rules as R
-from sim.games.dadox.config import RULES, DadoxConfig, Scoring, freeze, freeze_policies
+from sim.games.dadox.config import RULES, DadoxConfig, freeze, freeze_policies
 from sim.games.dadox.tables import (
     N_TABS,
     OPT_LOCK,
@@ -400,24 +398,3 @@ def test_the_records_hold_every_rule_and_policy_number_by_its_config_path():
     assert (pp.policies_greedy_bank_at, pp.skill_level_ppm, pp.skill_opponents_ppm) == (300, 250_000, 1_000_000)
     assert rp.base.shape == (1,) and rp.base[0] == rp  # the one-element array a parallel kernel takes
     assert "policies_greedy_bank_at" not in rp.dtype.names and "skill_level_ppm" not in rp.dtype.names
-
-
-@njit
-def _street_plus_bonus(rp):
-    return rp.scoring_street + rp.scoring_street_bonus
-
-
-def test_a_new_model_field_reaches_the_kernel_record_with_no_other_edit():
-    """A field added to the model (here ``scoring.street_bonus``) is in the record the kernels read."""
-
-    class MoreScoring(Scoring):
-        street_bonus: int = 5
-
-    class MoreDadox(DadoxConfig):
-        scoring: MoreScoring = MoreScoring()
-
-    record = RuleRecord(MoreDadox, skip=RULES.skip, derived=RULES.derived, dtype=RULES.uniform)
-    rp = record.freeze(MoreDadox(scoring=MoreScoring(street_bonus=7))).view(np.recarray)[0]
-    assert _street_plus_bonus(rp) == 2007 and rp.dtype["scoring_street_bonus"] == np.int64
-    assert rp.unit == 50 and rp.hot_throw == 1  # the derived numbers come along
-    assert R.selection_score(counts([1, 2, 3, 4, 5, 6]), rp) == 2000  # the rules read the wider record too

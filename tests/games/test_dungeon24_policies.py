@@ -24,7 +24,7 @@ CFG = load_config(Dungeon24Config, "dungeon24")
 RP, CARDS, ABIL = freeze(CFG)
 
 
-def brute_attack_value(S: np.ndarray, p: int, f: int, dpos: int, extra: int, rp: np.ndarray) -> float:
+def brute_attack_value(S: np.ndarray, p: int, f: int, dpos: int, extra: int, rp: np.record) -> float:
     o = 1 - p
     k = int(S[R.S_BLUT + p]) + extra
     A, V = int(R.attack_of(S, p, f)), int(R.defence_of(S, o, dpos))
@@ -80,8 +80,9 @@ def test_attack_value_equals_the_brute_force_tree():
     checked = {"focus_both": 0, "focus_none": 0, "blut": 0, "lethal": 0}
     for _ in range(60):
         S, p = random_position(rng)
-        rp = RP.copy()
-        rp[R.RP_FOCUS_COST] = rng.integers(1, 3)
+        rec = RP.base.copy()
+        rec["rules_focus_cost"] = rng.integers(1, 3)
+        rp = rec.view(np.recarray)[0]
         extra = int(rng.integers(0, 2))
         f = int(rng.choice([pos for pos in range(6) if R.status(S, p, pos) == R.ACTIVE]))
         b = int(rng.choice([pos for pos in range(6) if R.status(S, 1 - p, pos) == R.ACTIVE]))
@@ -120,7 +121,7 @@ def test_policy_names_say_how_far_they_look():
 # --- expectimax: the search across turns ---------------------------------------------------------------------
 
 
-def bf_exchange(S: np.ndarray, p: int, f: int, b: int, rp: np.ndarray):
+def bf_exchange(S: np.ndarray, p: int, f: int, b: int, rp: np.record):
     """Every way the exchange can go, die by die, as the kernel plays it: ``(probability, state after)``.
 
     Blutrausch dice, both dice, the attacker's focus (``want_reroll``, seeing both dice), then the defender's
@@ -160,7 +161,7 @@ class BruteSearch:
     blocker, every die, then the opponent's whole turn, ``win_value`` at the start of the next mover's turn at the
     leaves (memoised by state)."""
 
-    def __init__(self, rp: np.ndarray) -> None:
+    def __init__(self, rp: np.record) -> None:
         self.rp = rp
         self.memo: dict = {}
 
@@ -214,7 +215,7 @@ def test_expectimax_search_equals_the_brute_force_tree():
     focus_seen = deploy_seen = 0
     for _ in range(10):
         S, p = small_position(rng)
-        rp = RP.copy()
+        rp = RP
         value, act = PS.search_turn(S, p, rp)
         bf = BruteSearch(rp)
         assert value == pytest.approx(bf.turn(S, p, p, 2), rel=1e-9, abs=1e-9)

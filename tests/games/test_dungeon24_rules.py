@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from sim.core.config import ConfigError, load_config
 from sim.games.dungeon24 import rules as R
-from sim.games.dungeon24.config import Dungeon24Config, freeze
+from sim.games.dungeon24.config import ABILITIES, RULES, Dungeon24Config, freeze
 
 CFG = load_config(Dungeon24Config, "dungeon24")
 RP, CARDS, ABIL = freeze(CFG)
@@ -23,11 +23,12 @@ def fresh(people=(0, 0), rp=RP, perm=ID) -> np.ndarray:
     return S
 
 
-def rp_with(**kw) -> np.ndarray:
-    rp = RP.copy()
+def rp_with(**kw) -> np.record:
+    """``RP`` with record fields replaced (``rules_focus_cost=2``), in a copy of its one-element array."""
+    rec = RP.base.copy()
     for k, v in kw.items():
-        rp[getattr(R, "RP_" + k.upper())] = v
-    return rp
+        rec[k] = v
+    return rec.view(np.recarray)[0]
 
 
 def statuses(S, p):
@@ -132,12 +133,12 @@ def test_focus_costs_a_reserve_card_never_the_boss():
     R.pay_focus(S, 0, 4, RP)
     assert not R.can_focus(S, 0, RP)  # only the boss is face down
     assert R.status(S, 0, R.BOSS) == R.DOWN
-    assert not R.can_focus(fresh(), 0, rp_with(focus=0))
+    assert not R.can_focus(fresh(), 0, rp_with(rules_focus=0))
 
 
 def test_focus_cost_two_takes_the_back_of_the_reserve():
     S = fresh()
-    R.pay_focus(S, 0, 2, rp_with(focus_cost=2))
+    R.pay_focus(S, 0, 2, rp_with(rules_focus_cost=2))
     assert statuses(S, 0)[2:5] == [R.DISCARDED, R.DOWN, R.DISCARDED]
 
 
@@ -222,7 +223,7 @@ def test_boss_loss_costs_the_ability_not_the_game():
 def test_boss_loss_defeat_variant():
     S = fresh()
     R.activate_boss(S, 1)
-    end, _ = R.apply_hit(S, 0, R.BOSS, 1, rp_with(boss_loss=R.BOSSLOSS_DEFEAT))
+    end, _ = R.apply_hit(S, 0, R.BOSS, 1, rp_with(rules_boss_loss=R.BOSSLOSS_DEFEAT))
     assert end == R.END_BOSS and S[R.S_WINNER] == 0
 
 
@@ -231,10 +232,10 @@ def test_boss_counter_modes():
     S[R.S_CHARGES] = 2
     R.fire(S, 0, RP)
     assert R.counter_allowed(S, 1, RP)
-    assert R.counter_allowed(S, 1, rp_with(boss_counter=R.COUNTER_FIRST))
-    assert not R.counter_allowed(S, 1, rp_with(boss_counter=R.COUNTER_OFF))
+    assert R.counter_allowed(S, 1, rp_with(rules_boss_counter=R.COUNTER_FIRST))
+    assert not R.counter_allowed(S, 1, rp_with(rules_boss_counter=R.COUNTER_OFF))
     R.fire(S, 0, RP)
-    assert not R.counter_allowed(S, 1, rp_with(boss_counter=R.COUNTER_FIRST))  # second fire: no threshold 3
+    assert not R.counter_allowed(S, 1, rp_with(rules_boss_counter=R.COUNTER_FIRST))  # second fire: no threshold 3
     R.activate_boss(S, 1)
     assert R.status(S, 1, R.BOSS) == R.ACTIVE and S[R.S_COUNTERS + 1] == 1
     assert not R.counter_allowed(S, 1, RP)  # boss already up
@@ -291,3 +292,25 @@ def test_variant_configs_load():
 
     for path in sorted((CONFIG_DIR / "dungeon24").glob("*.toml")):
         freeze(load_config(Dungeon24Config, "dungeon24", path))
+
+
+def test_rule_record_holds_the_rules_codes():
+    """The rule record is generated from the model: a choice holds its place in its ``Literal``, which must be the
+    code the kernels compare with (``R.BOSSLOSS_*``, ``R.COUNTER_*``, ``R.FIRE_*``); int64 as the kernels' sums."""
+    assert (RULES.choice("rules.boss_loss", "ability"), RULES.choice("rules.boss_loss", "defeat")) == (
+        R.BOSSLOSS_ABILITY, R.BOSSLOSS_DEFEAT)
+    assert [RULES.choice("rules.boss_counter", c) for c in ("off", "first", "every")] == [
+        R.COUNTER_OFF, R.COUNTER_FIRST, R.COUNTER_EVERY]
+    assert [RULES.choice("rules.fire_timing", c) for c in ("own_turn", "any_turn")] == [R.FIRE_OWN_TURN,
+                                                                                        R.FIRE_ANY_TURN]
+    assert list(ABILITIES.values()) == [R.AB_NONE, R.AB_BLUTRAUSCH, R.AB_AUFERSTEHUNG, R.AB_SCHATTENSCHMERZ]
+    assert (RP.start_lp, RP.start_active, RP.rules_focus_cost, RP.rules_boss_counter, RP.rules_max_turns) == (
+        24, 2, 1, R.COUNTER_EVERY, 600)
+    assert (RP.abilities_schattenschmerz_lp, RP.skill_level_ppm, RP.skill_opponents_ppm) == (2, 1_000_000, 1_000_000)
+    assert {RP.dtype[n] for n in RP.dtype.names} == {np.dtype(np.int64)}
+    assert RP.base.shape == (1,) and RP.base[0] == RP  # the one-element array the batch kernel takes
+    assert not any(n.startswith("peoples") for n in RP.dtype.names)  # the decks travel as the cards array
+    rp, _, _ = freeze(load_config(Dungeon24Config, "dungeon24", overrides=[
+        "rules.boss_loss='defeat'", "rules.fire_timing='any_turn'", "skill.level=casual"]))
+    assert (rp.rules_boss_loss, rp.rules_fire_timing, rp.skill_level_ppm) == (R.BOSSLOSS_DEFEAT, R.FIRE_ANY_TURN,
+                                                                             500_000)

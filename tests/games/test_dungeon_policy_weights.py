@@ -12,7 +12,7 @@ import pytest
 
 from sim.core.batch import run_batch
 from sim.core.config import ConfigError, DicesimError
-from sim.games.dungeon import config as C
+from sim.games.dungeon.freeze import freeze
 from sim.games.dungeon.game import GAME
 
 N = 400
@@ -25,7 +25,7 @@ def _table(policy: str, overrides: list[str]):
 
 def test_defaults_are_the_fitted_values_frozen_into_the_rule_record():
     cfg = GAME.load()
-    fz = C.freeze(cfg, "leicht")
+    fz = freeze(cfg, "leicht")
     vw = cfg.policies.vorschlag
     assert (vw.att_combos, vw.per_coin, vw.reserve, vw.hero_gain) == (1.15, 0.035, 20.0, 18.0)
     rec = fz.rp[0]

@@ -13,7 +13,8 @@ from sim.games.dungeon import config as C
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon import tables as T
-from sim.games.dungeon.config import DungeonConfig, freeze
+from sim.games.dungeon.config import DungeonConfig
+from sim.games.dungeon.freeze import base_values, freeze
 from sim.games.dungeon.game import GAME, TM, frozen, upgrade_stats
 from sim.games.dungeon.rows import EFF, N_EFF
 
@@ -182,7 +183,7 @@ def test_opferaltar_and_hero_ability():
 
 def test_kombomeisterschaft():
     cfg = load_config(DungeonConfig, "dungeon", None, ["mastery.kind='drilling'"])
-    b = C.base_values(cfg, False)
+    b = base_values(cfg, False)
     assert b[cid(R.DRILLING, 5)].tolist() == [23, 16, 12]  # 20·1.15, 14·1.15, 10·1.15 rounded half up
     assert b[cid(R.PASCH, 5)].tolist() == [10, 7, 5]
 

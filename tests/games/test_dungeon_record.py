@@ -19,8 +19,9 @@ from sim.games.dungeon import config as config_module
 from sim.games.dungeon import freeze as freeze_module
 from sim.games.dungeon import layout, rows
 from sim.games.dungeon import rules as R
-from sim.games.dungeon.config import RULES, DungeonConfig, freeze
+from sim.games.dungeon.config import RULES, DungeonConfig
 from sim.games.dungeon.config import Path as PathSection
+from sim.games.dungeon.freeze import freeze
 from sim.games.dungeon.layout import DIFFICULTIES
 from sim.games.dungeon.rows import EFF, FOLD, FOLD_ADD, FOLD_CHANCE, FOLD_MAX, FOLD_MUL, IN, N_EFF, Effects, Intent
 

@@ -19,7 +19,8 @@ from sim.core.config import load_config
 from sim.games.dungeon import layout as L
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
-from sim.games.dungeon.config import DungeonConfig, freeze
+from sim.games.dungeon.config import DungeonConfig
+from sim.games.dungeon.freeze import freeze
 from sim.games.dungeon.game import GAME, TM, combos_json, frozen
 from sim.games.dungeon.rows import EFF, N_EFF
 from sim.games.dungeon.table import O_ILLEGAL

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from sim.core.config import ConfigError, load_config
 from sim.games.dungeon import rules as R
-from sim.games.dungeon.config import DungeonConfig, base_values, freeze, profile_tables
+from sim.games.dungeon.config import DungeonConfig
+from sim.games.dungeon.freeze import base_values, freeze, profile_tables
 from sim.games.dungeon.rows import EFF
 
 CFG = load_config(DungeonConfig, "dungeon")

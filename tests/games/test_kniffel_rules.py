@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from numba import njit
 
 from sim.core.config import load_config
-from sim.core.record import RuleRecord
 from sim.games.kniffel import rules as R
-from sim.games.kniffel.config import RULES, KniffelConfig, Scores, freeze
+from sim.games.kniffel.config import KniffelConfig, freeze
 
 RP = freeze(load_config(KniffelConfig, "kniffel"))
 
@@ -168,23 +166,3 @@ def test_the_record_holds_every_rule_number_by_its_config_path():
     assert (rp.skill_level_ppm, rp.skill_opponents_ppm) == (250_000, 1_000_000)
     assert {rp.dtype[n] for n in rp.dtype.names} == {np.dtype(np.int64)}  # the kernels' int64 arithmetic
     assert rp.base.shape == (1,) and rp.base[0] == rp  # the one-element array a parallel kernel takes
-
-
-@njit
-def _chance_bonus(rp):
-    return rp.scores_chance_bonus + rp.scores_kniffel
-
-
-def test_a_new_model_field_reaches_the_kernel_record_with_no_other_edit():
-    """A field added to the model (here ``scores.chance_bonus``) is in the record the kernels read."""
-
-    class MoreScores(Scores):
-        chance_bonus: int = 5
-
-    class MoreKniffel(KniffelConfig):
-        scores: MoreScores = MoreScores()
-
-    record = RuleRecord(MoreKniffel, skip=RULES.skip, derived=RULES.derived, dtype=RULES.uniform)
-    rp = record.freeze(MoreKniffel(scores=MoreScores(chance_bonus=7))).view(np.recarray)[0]
-    assert _chance_bonus(rp) == 57 and rp.dtype["scores_chance_bonus"] == np.int64
-    assert rp.up_cap == 63 and rp.joker_mode == R.JOKER_FORCED  # the derived numbers come along

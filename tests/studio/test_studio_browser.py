@@ -20,6 +20,7 @@ import pytest
 
 from sim.core.batch import run_batch
 from sim.games import get_game
+from sim.report import words
 from sim.studio.results_view import fmt
 from tests.conftest import ROOT, cli_here
 
@@ -171,10 +172,16 @@ def test_edit_a_difficulty_field_run_and_read_the_new_win_rate(page):
     run_and_wait(page, "run 2")
     win = page.locator('[data-testid="metric-win_rate"]')
     assert float(win.get_attribute("data-value")) == after["win_rate"]["value"]
-    assert win.inner_text() == fmt(after["win_rate"]["value"])
+    assert win.inner_text() == words.value_text("win_rate", after["win_rate"]["value"])  # "51.6 %", as on the pages
+    assert win.inner_text().endswith(" %") and page.locator('[data-testid="name-win_rate"]').inner_text() == "wins"
     assert value_of(page, "previous-win_rate") == before["win_rate"]["value"]
     diff = after["win_rate"]["value"] - before["win_rate"]["value"]
     assert value_of(page, "diff-win_rate") == pytest.approx(diff, abs=1e-12) and diff > 0
+    assert page.locator('[data-testid="diff-win_rate"]').inner_text() == words.value_text("win_rate", diff, diff=True)
+    assert page.locator('[data-testid="diff-win_rate"]').inner_text().endswith(" pp")
+    said = page.locator('[data-testid="verdict"]').inner_text()  # the answer first, in one sentence
+    assert said.startswith(f"Vorschlag wins {words.value_text('win_rate', after['win_rate']['value'])} [")
+    assert f": {words.value_text('win_rate', diff, diff=True)} [" in said and "against run 1 on the same seeds" in said
     assert "paired" in page.locator('[data-testid="headline"]').inner_text()
     # the game's charts, the previous run overlaid, every image loaded
     page.wait_for_function("() => [...document.querySelectorAll('[data-testid=results] img')].length >= 3 && "
@@ -196,10 +203,14 @@ def test_a_bad_field_value_shows_the_cli_message_and_the_server_keeps_answering(
     page.locator('[data-testid="run"]').click()
     n_field = page.locator('input[data-testid="n"]')
     page.wait_for_function("() => document.querySelectorAll('.q-field--error').length >= 2")
-    assert message_of(n_field) == "error: --n must be a positive number of runs, got 0"
+    assert message_of(n_field) == "error: N runs must be a whole number from 1 to 1,000,000, got 0"
     assert _answers(studio)
     field.fill("1.05")  # fixed: the message goes away
     page.wait_for_function("() => document.querySelectorAll('.q-field--error').length == 1")
+    assert "fix the marked" in page.locator('[data-testid="status"]').inner_text()  # N is still marked
+    page.locator('input[data-testid="n"]').fill("1000")  # the last fix: the stale "fix the marked" line goes too
+    page.wait_for_function("() => document.querySelectorAll('.q-field--error').length == 0 && "
+                           "!document.querySelector('[data-testid=status]').innerText.includes('fix the marked')")
 
 
 def test_a_long_run_never_blocks_the_page_and_can_be_stopped(page):
@@ -457,3 +468,19 @@ def test_calibrate_a_field_from_the_page(page):
     page.get_by_text(f"use difficulty.leicht.damage = {ref.value:g}").click()
     page.wait_for_function("() => document.querySelector('[data-testid=set-lines]').innerText"
                            f".includes('difficulty.leicht.damage={ref.value!r}')")
+
+
+def test_an_edit_the_options_do_not_reach_says_so_and_offers_the_switch(page):
+    """Normal's HP edited while the run plays Leicht: the page says the edit is not read and switches on a click."""
+    hint = page.locator('[data-testid="unused-hint"]')
+    open_field(page, "difficulty.normal.hp").fill("0.8")
+    playwright_api.expect(hint).to_contain_text("difficulty.normal.hp is not used by this run (difficulty: leicht)")
+    page.locator('[data-testid="switch-option"]').click()
+    playwright_api.expect(hint).to_be_hidden()
+    assert page.locator('[data-testid="option-difficulty"]').inner_text().strip().endswith("normal")
+
+
+def test_kniffel_opens_on_a_policy_a_rule_edit_moves(page):
+    page.locator('[data-testid="game"]').click()
+    page.get_by_role("option", name="Kniffel", exact=True).click()  # games by their titles
+    playwright_api.expect(page.locator('input[data-testid="policy"]')).to_have_value("greedy")

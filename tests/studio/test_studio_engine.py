@@ -109,12 +109,12 @@ def test_n_is_checked_like_the_cli_and_bounded_by_memory():
     from sim.core.config import DicesimError
 
     assert engine.check_n("20,000") == engine.check_n("20_000") == engine.check_n("2e4") == 20_000
-    for bad, msg in (("0", "--n must be a positive number of runs, got 0"), ("x", "--n must be a whole number"),
-                     ("2.5", "--n must be a whole number"), ("-3", "--n must be a whole number")):
-        with pytest.raises(DicesimError, match=msg):
+    for bad in ("0", "x", "2.5", "-3"):  # in the words of the field, not of a flag the page does not have
+        with pytest.raises(DicesimError) as e:
             engine.check_n(bad)
+        assert str(e.value) == f"N runs must be a whole number from 1 to 1,000,000, got {bad}"
     for big in (str(engine.MAX_N + 1), "1e9"):  # the memory bound, not a misleading "positive number"
-        with pytest.raises(DicesimError, match="at most 1,000,000 runs"):
+        with pytest.raises(DicesimError, match=r"^N runs must be a whole number from 1 to 1,000,000 \(the studio"):
             engine.check_n(big)
 
 
@@ -123,7 +123,7 @@ def test_seed_is_checked_like_the_cli():
 
     assert engine.check_seed(" 18446744073709551615 ") == 2**64 - 1
     for bad in ("18446744073709551616", "-1", "1.5", "x"):
-        with pytest.raises(DicesimError, match=r"--seed must be a whole number 0 \.\. 2\^64-1"):
+        with pytest.raises(DicesimError, match=r"^seed must be a whole number from 0 to 2\^64 - 1, got "):
             engine.check_seed(bad)
 
 
@@ -170,3 +170,29 @@ def test_warm_plays_once_per_policy_and_rules_in_a_helper_process(monkeypatch):
     engine.warm("kniffel", None, ["bonus.value=40"], "optimal", opts, threading.Event())
     engine.warm("kniffel", None, ["bonus.value=45"], "optimal", opts, threading.Event())  # other rules: again
     assert len(started) == 3
+
+
+def test_each_game_opens_on_a_policy_a_rule_edit_moves():
+    """Kniffel and Dungeon24 list ``random`` first: the studio opens them on their strongest plain policy instead
+    (a rules edit changes what it does at once); the others on their first report policy."""
+    assert engine.opening_policy("kniffel") == "greedy"
+    assert engine.opening_policy("dungeon24") == "heuristic"
+    assert engine.opening_policy("dungeon") == "vorschlag" and engine.opening_policy("dadox") == "threshold"
+    for game in engine.games():
+        assert engine.opening_policy(game) != "random"
+
+
+def test_an_edit_the_options_do_not_reach_is_named():
+    """``difficulty.normal.hp`` while playing Leicht is never read: the hint says so and which switch reads it;
+    at Normal, or for an edit every difficulty reads, no hint."""
+    sets = ["difficulty.normal.hp=0.8", "market.joker_pack=40"]
+    hint = engine.unused_edits("dungeon", sets, {"difficulty": "leicht"})
+    assert [(h["path"], h["option"], h["choice"]) for h in hint] == [("difficulty.normal.hp", "difficulty", "normal")]
+    assert hint[0]["text"].startswith("difficulty.normal.hp is not used by this run (difficulty: leicht)")
+    assert "Switch difficulty to Normal" in hint[0]["text"]
+    assert engine.unused_edits("dungeon", sets, {"difficulty": "normal"}) == []
+    # two options share the peoples: an edit is used when either seat plays that people
+    d24 = ["peoples.untote.label=Skelette"]
+    assert engine.unused_edits("dungeon24", d24, {"people": "gruenlinge", "opponent_people": "untote"}) == []
+    (h,) = engine.unused_edits("dungeon24", d24, {"people": "gruenlinge", "opponent_people": "gruenlinge"})
+    assert h["option"] == "people" and h["shown"] == "Untote"

@@ -7,7 +7,8 @@ from pathlib import Path
 from sim.cli.common import emit
 from sim.core import atomic, cache
 from sim.core.config import CONFIG_DIR, DicesimError
-from sim.jit import tier
+from sim.games import GAMES, get_game
+from sim.jit import tier, warmup
 
 
 def _mb(n: int) -> str:
@@ -55,3 +56,26 @@ def info(as_json: bool) -> None:
 def clear(as_json: bool) -> None:
     freed = cache.clear()
     emit({"cleared": str(cache.cache_root()), "bytes": freed}, as_json, f"cleared {cache.cache_root()} ({_mb(freed)})")
+
+
+def warm(games: list[str], as_json: bool) -> None:
+    """Compile ``games`` (default every game) for their reports, the Würfel Dungeon on its full tier: one process
+    per game, as many at once as there are cores (``sim.jit.warmup``), each waited for with its progress shown."""
+    unknown = [g for g in games if g not in GAMES]
+    if unknown:
+        raise DicesimError(f"unknown game {unknown[0]!r} (choose from {', '.join(GAMES)})")
+    tier.force(tier.FULL)
+    chosen = list(dict.fromkeys(games)) or list(GAMES)
+    cold = [g for g in chosen if warmup.is_cold(g)]
+    started = warmup.start(cold)
+    for g in cold:
+        if g in started:
+            warmup.wait_for(g, get_game(g).title)
+        else:
+            warmup.warm(g)
+    left = [g for g in chosen if warmup.is_cold(g)]
+    if left:
+        raise DicesimError(f"compiling {get_game(left[0]).title} failed (see the lines above)")
+    result = {"compiled": cold, "already_cached": [g for g in chosen if g not in cold], "tier": tier.FULL}
+    names = ", ".join(get_game(g).title for g in cold) or "nothing (every kernel was cached)"
+    emit(result, as_json, f"compiled: {names}; later runs load them from the cache")

@@ -13,6 +13,7 @@ from sim.core.config import DicesimError, Strict
 from sim.games import GAMES, available
 from sim.jit import warmup
 from sim.jit.progress import set_quiet
+from sim.report import words
 from sim.report.balance import balance_report, write_dashboard
 from sim.report.outputs import build_report, json_default
 
@@ -42,12 +43,15 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
                     scheduler=scheduler, progress=not as_json, force=force, **game_opts)
     summary = r.summary
     results, paired = summary["policies"], summary["paired"]
-    lines = [f"{g.title} · compare · n={n} · seed={seed} (same seeds for every policy)"]
+    lines = [f"{g.title} · compare · n={n} · seed={seed} (same seeds for every policy)",
+             *summary.get("verdicts", [])]  # the answers first, in words
     for label, arm in results.items():
         lines.append(f"{label}:")
         lines.extend(metric_lines(arm["metrics"], 6))
     for k, v in paired.items():
-        lines.append(f"  {k:28s} {v['value']:.4g}  [{v['ci95'][0]:.4g}, {v['ci95'][1]:.4g}]")
+        metric = k.split(":", 1)[0]
+        lines.append(f"  {words.paired_label(g.name, k, g.headline):40s} "
+                     f"{words.value_text(metric, v['value'], v['ci95'], diff=True)}")
     if "report" in summary:
         lines.append(f"report: {summary['report']}")
     emit(summary, as_json, "\n".join(lines), json_default)

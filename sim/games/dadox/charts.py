@@ -12,15 +12,16 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from sim.core import stats  # noqa: E402
-from sim.report import charts
+from sim.report import charts, words  # noqa: E402
 
 
 def win_rate_by_seat(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     """Share of games each seat wins (95% intervals), per policy or match."""
     k = max(int(t["seat"].max()) + 1 for t in tables.values())
     groups = {label: [stats.rate(t.loc[t["seat"] == s, "win"] == 1) for s in range(k)] for label, t in tables.items()}
-    return charts.bars(groups, [f"seat {s + 1}" for s in range(k)], Path(out_dir) / "win_rate_by_seat.png",
-                       "win rate", "Dadox: win rate by seat (seat 1 throws first)", reference=(1 / k, "fair share"))
+    return charts.bars(charts.named("dadox", groups), [f"seat {s + 1}" for s in range(k)],
+                       Path(out_dir) / "win_rate_by_seat.png", "win rate",
+                       "Dadox: win rate by seat (seat 1 throws first)", reference=(1 / k, "fair share"))
 
 
 def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
@@ -28,10 +29,11 @@ def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     games = {label: t.loc[t["seat"] == 0, "game_turns"] for label, t in tables.items()}
     hi = max(int(np.quantile(g, 0.995)) for g in games.values())
     bins = np.arange(0, hi + 2, max(1, (hi + 1) // 60))
-    return charts.distribution({label: g.clip(upper=hi) for label, g in games.items()},
+    return charts.distribution(charts.named("dadox", {label: g.clip(upper=hi) for label, g in games.items()}),
                                Path(out_dir) / "game_length.png", "turns in the game (all seats)", "Dadox: game length",
                                bins=bins, ylabel="share of games",
-                               legend={label: f"{label} (mean {g.mean():.1f})" for label, g in games.items()})
+                               legend=charts.named("dadox", {label: f"{words.policy_name('dadox', label)} (mean "
+                                                                    f"{g.mean():.1f})" for label, g in games.items()}))
 
 
 def bank_thresholds(thresholds: dict[str, int | None], cfg, out_dir: Path) -> Path:
@@ -39,8 +41,8 @@ def bank_thresholds(thresholds: dict[str, int | None], cfg, out_dir: Path) -> Pa
     fig, ax = plt.subplots(figsize=(7, 4.2))
     n = np.arange(1, 7)
     opt = [thresholds[str(i)] if thresholds[str(i)] is not None else np.nan for i in n]
-    ax.plot(n, opt, "o-", label="optimal-turn: banks from")
-    ax.plot(n, cfg.policies.threshold, "s--", label="threshold policy")
+    ax.plot(n, opt, "o-", label="Optimal turn: banks from")
+    ax.plot(n, cfg.policies.threshold, "s--", label="Threshold policy")
     ax.set_xlabel("dice to throw next")
     ax.set_ylabel("turn total (points)")
     ax.set_yscale("log")

@@ -14,9 +14,9 @@ import pandas as pd
 
 from sim.core import stats
 from sim.games.dungeon.config import DIFFICULTIES
-from sim.games.dungeon.replay_text import UP_LABELS
+from sim.games.dungeon.labels import UPGRADE_WORDS as UP_LABELS
 from sim.games.dungeon.upgrade_stats import upgrade_names_of, upgrade_stats
-from sim.report import charts
+from sim.report import charts, words
 
 
 def _n_rooms(table: pd.DataFrame) -> int:
@@ -32,7 +32,7 @@ def last_point(table: pd.DataFrame, n_rooms: int) -> np.ndarray:
 
 def survival_chart(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     nr = max(_n_rooms(t) for t in tables.values())
-    return charts.survival({label: last_point(t, nr) for label, t in tables.items()}, nr + 1,
+    return charts.survival(charts.named("dungeon", {label: last_point(t, nr) for label, t in tables.items()}), nr + 1,
                            Path(out_dir) / "dungeon_survival.png", "room entered (last point: run won)",
                            "Survival curve", ylabel="share of runs alive",
                            labels=[str(r) for r in range(1, nr + 1)] + ["won"])
@@ -42,35 +42,42 @@ def band_charts(tables: dict[str, pd.DataFrame], out_dir: Path) -> list[Path]:
     """LP and coins after each room won: median and p10-p90 band of the runs that won the room."""
     nr = max(_n_rooms(t) for t in tables.values())
     rooms = [str(r) for r in range(1, nr + 1)]
-    return [charts.quantile_bands({label: t[[f"{col}_{r}" for r in rooms]].to_numpy(dtype=float)
-                                   for label, t in tables.items()},
+    return [charts.quantile_bands(charts.named("dungeon", {label: t[[f"{col}_{r}" for r in rooms]].to_numpy(dtype=float)
+                                                          for label, t in tables.items()}),
                                   Path(out_dir) / f"dungeon_{col}_bands.png", "room", unit,
                                   f"{unit} after each room won", labels=rooms)
             for col, unit in (("lp_room", "LP"), ("coins_room", "Coins"))]
 
 
 def difficulty_bars(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
-    """Win rate per policy and difficulty played (a table usually holds one difficulty: the others stay empty)."""
+    """Win rate per policy and difficulty played: only the difficulties the tables hold, centred on each policy
+    (a batch plays one difficulty; the balance report's difficulty chart plays all three on the same seeds)."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4))
     labels = list(tables)
-    width = 0.8 / max(1, len(DIFFICULTIES))
-    for j, diff in enumerate(DIFFICULTIES):
+    played = [d for d in DIFFICULTIES if any((t["difficulty"] == d).any() for t in tables.values())]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    width = 0.8 / max(1, len(played))
+    for j, diff in enumerate(played):
         xs, ms = [], []
         for i, label in enumerate(labels):
             t = tables[label]
             sub = t[t["difficulty"] == diff]
             if len(sub):
-                xs.append(i + (j - 1) * width)
+                xs.append(i + (j - (len(played) - 1) / 2) * width)
                 ms.append(stats.rate(sub["win"].to_numpy()))
         if xs:
-            ax.bar(xs, [m["value"] for m in ms], width=width, yerr=stats.error_bars(ms), label=diff, capsize=3)
+            ax.bar(xs, [m["value"] for m in ms], width=width, yerr=stats.error_bars(ms),
+                   label=words.word("dungeon", diff), capsize=3)
     ax.set_xticks(range(len(labels)))
-    ax.set_xticklabels(labels)
+    ax.set_xticklabels([words.policy_name("dungeon", lab) for lab in labels])
     ax.set_ylabel("win rate")
-    ax.set_title("Win rate by difficulty and policy")
-    ax.legend()
+    ax.set_ylim(0, 1)
+    if len(played) == 1:
+        ax.set_title(f"Win rate by policy at {words.word('dungeon', played[0])} (the difficulty played)")
+    else:
+        ax.set_title("Win rate by difficulty and policy")
+        ax.legend()
     return charts.save(fig, Path(out_dir) / "dungeon_win_rate_by_difficulty.png")
 
 
@@ -81,7 +88,7 @@ def death_chart(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     for label, t in tables.items():
         nr = _n_rooms(t)
         counts = np.bincount(t["death_room"].to_numpy().astype(int), minlength=nr + 1)[1:]
-        ax.plot(np.arange(1, nr + 1), counts / max(1, len(t)), marker="o", label=label)
+        ax.plot(np.arange(1, nr + 1), counts / max(1, len(t)), marker="o", label=words.policy_name("dungeon", label))
     ax.set_xlabel("room")
     ax.set_ylabel("share of runs dying here")
     ax.set_title("Death room distribution")
@@ -109,11 +116,45 @@ def upgrade_chart(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path | None
                  for st in stats_of.values()]
         rows = ([f"picked {picks[0]}"] if len(picks) == 1  # else two policies a line, in legend order
                 else [" · ".join(picks[i:i + 2]) for i in range(0, len(picks), 2)])
-        no_lift = all(not np.isfinite(st[u]["win_lift"]["value"]) for st in stats_of.values())
-        labels.append("\n".join([UP_LABELS.get(u, u), *rows, *(["(no lift)"] if no_lift else [])]))
-    return charts.bars({label: [st[u]["win_lift"] for u in ups] for label, st in stats_of.items()}, labels,
+        missing = [not np.isfinite(st[u]["win_lift"]["value"]) for st in stats_of.values()]
+        why = (["(no lift)"] if all(missing)  # a bar left out: that policy always (or never) took it, no comparison
+               else ["(– : always or", "never taken)"] if any(missing) else [])
+        labels.append("\n".join([UP_LABELS.get(u, u), *rows, *why]))
+    lifts = {label: [st[u]["win_lift"] for u in ups] for label, st in stats_of.items()}
+    return charts.bars(charts.named("dungeon", lifts), labels,
                        Path(out_dir) / "dungeon_upgrades_pick_vs_lift.png",
                        "win-rate lift (taken at first offer − left)",
                        "Upgrades: win-rate lift when taken at the first offer (95 %); under each, its pick rate per "
                        "offer" + (" (policies in legend order)" if len(stats_of) > 1 else ""),
                        figsize=(max(8.0, 1.3 * len(ups)), 5.0))
+
+
+def difficulty_sentence(table: pd.DataFrame, policy: str = "vorschlag") -> str:
+    """How the difficulty steps scale, one sentence: ``Difficulty steps (Vorschlag): wins 52.6 % [49.5, 55.7] at
+    Leicht, 28.8 % […] at Normal (−23.8 pp), …`` from the balance report's difficulty table."""
+    part = table[table["policy"] == policy]
+    if part.empty:
+        return ""
+    bits, before = [], None
+    for r in part.itertuples():
+        step = f" ({words.value_text('win_rate', r.win_rate - before, diff=True)})" if before is not None else ""
+        bits.append(f"{words.value_text('win_rate', r.win_rate, (r.ci95_low, r.ci95_high))} at "
+                    f"{words.word('dungeon', r.difficulty)}{step}")
+        before = r.win_rate
+    return f"Difficulty steps ({words.policy_name('dungeon', policy)}): wins " + ", ".join(bits) + "."
+
+
+def upgrade_sentence(lift: pd.DataFrame) -> str:
+    """What an upgrade is worth, one sentence: the most and the least valuable by the paired lift of starting a run
+    with it (same seeds), in pp with their intervals."""
+    if lift.empty:
+        return ""
+    t = lift.sort_values("win_lift", ascending=False)
+
+    def one(r: pd.Series) -> str:
+        return (f"{words.word('dungeon', r['upgrade'])} "
+                f"{words.value_text('win', r['win_lift'], (r['ci95_low'], r['ci95_high']), diff=True)}")
+
+    policy = words.policy_name("dungeon", t["policy"].iloc[0]) if "policy" in t else ""
+    return (f"Upgrades ({policy}, a run started with each, same seeds): worth most {one(t.iloc[0])}, "
+            f"least {one(t.iloc[-1])}.")

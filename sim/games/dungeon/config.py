@@ -415,24 +415,5 @@ arithmetic. ``[difficulty]`` is read at the played difficulty (``rp.difficulty_h
 in parts per million; ``[analysis]`` holds the report's thresholds, no rule."""
 
 
-from sim.games.dungeon.freeze import (  # noqa: E402 - after the model: freeze reads it
-    Frozen,
-    base_table,
-    base_values,
-    check_difficulty,
-    coef_array,
-    coin_bonus,
-    fold_loadout,
-    freeze,
-    partition_classes,
-    pip_sums,
-    profile_tables,
-    upgrade_names,
-)
 
-__all__ = [
-    "RULES", "DungeonConfig", "Effects", "Frozen", "Intent", "Policies", "Rollout", "VorschlagWeights", "base_table",
-    "base_values",
-    "check_difficulty", "coef_array", "coin_bonus", "fold_loadout", "freeze", "partition_classes", "path_rooms",
-    "pip_sums", "profile_tables", "upgrade_names",
-]
+__all__ = ["RULES", "DungeonConfig", "Effects", "Intent", "Policies", "Rollout", "VorschlagWeights", "path_rooms"]

@@ -13,6 +13,7 @@ import pandas as pd  # noqa: E402
 from sim.core import atomic, stats  # noqa: E402
 from sim.core.batch import run_batch  # noqa: E402
 from sim.games.base import Game  # noqa: E402
+from sim.report import words  # noqa: E402
 
 DIFFICULTIES = ("leicht", "normal", "schwer")
 
@@ -42,7 +43,7 @@ def difficulty_chart(table: pd.DataFrame, path: Path) -> Path:
         lo = (part["win_rate"] - part["ci95_low"]).clip(lower=0)
         hi = (part["ci95_high"] - part["win_rate"]).clip(lower=0)
         err = [lo, hi]
-        ax.errorbar(x, part["win_rate"], yerr=err, marker="o", capsize=4, label=policy)
+        ax.errorbar(x, part["win_rate"], yerr=err, marker="o", capsize=4, label=words.policy_name("dungeon", policy))
     ax.set_xticks(list(x), [d.capitalize() for d in DIFFICULTIES])
     ax.set_ylabel("win rate (95 % interval)")
     ax.set_ylim(0, 1)

@@ -17,6 +17,7 @@ import numpy as np
 from sim.core.config import ConfigError
 from sim.games.dungeon import layout as C
 from sim.games.dungeon import rules as R
+from sim.games.dungeon.config import RULES
 from sim.games.dungeon.rows import EFF, N_EFF, N_IN
 
 if TYPE_CHECKING:
@@ -214,7 +215,3 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
         coin_bonus=coin_bonus(cfg),
     )
 
-
-from sim.games.dungeon.config import RULES, path_rooms  # noqa: E402, F401 - config imports this module: see below
-# ``config`` re-exports this module's functions and declares ``RULES`` before it does, so this import at the end
-# completes whichever of the two modules is imported first (``path_rooms`` is re-exported for old callers).

@@ -24,7 +24,7 @@ from sim.core.skill import SkillChart
 from sim.games.base import Game
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
-from sim.games.dungeon.charts import _n_rooms, make_charts, upgrade_chart
+from sim.games.dungeon.charts import _n_rooms, difficulty_sentence, make_charts, upgrade_chart, upgrade_sentence
 from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig
 from sim.games.dungeon.describe import combos_json, describe, enemy_names
 from sim.games.dungeon.inputs import TM, check_difficulty, frozen
@@ -63,7 +63,13 @@ class Dungeon(Game):
         "dungeon_win_rate_by_difficulty.png": "Win rate per policy at the difficulty played (95 % intervals).",
         "dungeon_death_rooms.png": "Share of runs that die in each room: the walls of the dungeon.",
         "dungeon_upgrades_pick_vs_lift.png": "Per upgrade: how much taking it at its first offer lifts the win "
-                                             "rate (observational, 95 %), with how often the policy picks it.",
+                                             "rate (observational, 95 %), with how often the policy picks it. "
+                                             "Observational: runs that take an upgrade when it is first offered "
+                                             "differ from those that leave it (how they stand when it comes, what "
+                                             "else was offered), so this lift can disagree with the upgrade-value "
+                                             "chart, which starts every run with the upgrade on the same seeds: "
+                                             "that chart is the upgrade's own effect. A missing bar: that policy "
+                                             "always (or never) took it, so there is nothing to compare.",
     }
     metric_groups = (
         ("per upgrade", r"^upgrade_(?P<row>.+?)_(?P<col>offer_rate|offers|pick_rate|buy_rate|win_rate_picked|"
@@ -181,10 +187,14 @@ class Dungeon(Game):
         picks = pick_rates(self, cfg, ["vorschlag", "rollout"], max(200, n // 40), seed, self.options["difficulty"])
         atomic.write_csv(picks, Path(out) / "upgrade_picks.csv")
         picks_png = pick_rate_chart(lift, picks, ["vorschlag", "rollout"], Path(out) / "upgrade_picks.png")
+        said = [s for s in (difficulty_sentence(table), upgrade_sentence(lift)) if s]
+        atomic.write_json(Path(out) / "verdicts.json", said, indent=2)  # the page and the card say them first
         return [
-            ("Win rate by difficulty (vorschlag, greedy; same seeds)", png.name),
-            (f"Upgrade value: win-rate lift when started with it (vorschlag, same seeds) vs its Vorschlag rating; "
-             f"rank agreement {rank_agreement(lift):.2f}", lift_png.name),
+            ("Win rate by difficulty (Vorschlag, Greedy; same seeds)", png.name),
+            (f"Upgrade value: win-rate lift when started with it (Vorschlag, same seeds) vs its Vorschlag rating; "
+             f"rank agreement {rank_agreement(lift):.2f}. This is each upgrade's own effect; the per-upgrade chart "
+             "'when taken at the first offer' compares runs that chose differently and can disagree (e.g. an "
+             "upgrade that is worth more the earlier a run has it)", lift_png.name),
             ("Upgrade picks: how often the Vorschlag rating and the rollout expert take each upgrade when offered "
              "as a reward (same seeds), upgrades ordered by their measured lift", picks_png.name),
         ] + balance_skill(self, cfg, out, n, seed)

@@ -9,8 +9,8 @@ import numba
 
 from policies.dungeon.bots import tm_tuple
 from sim.core.config import DicesimError, config_hash
-from sim.games.dungeon import config as C
-from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig, freeze
+from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig
+from sim.games.dungeon.freeze import Frozen, freeze
 from sim.games.dungeon.tables import new_cache
 
 TM = tm_tuple()
@@ -23,10 +23,10 @@ def check_difficulty(options: dict[str, Any]) -> str:
     return d
 
 
-_FROZEN: dict[tuple[str, str], tuple[C.Frozen, tuple]] = {}
+_FROZEN: dict[tuple[str, str], tuple[Frozen, tuple]] = {}
 
 
-def frozen(cfg: DungeonConfig, difficulty: str) -> tuple[C.Frozen, tuple]:
+def frozen(cfg: DungeonConfig, difficulty: str) -> tuple[Frozen, tuple]:
     """Frozen arrays and the per-thread profile-table cache (``tables.new_cache``) for (config, difficulty),
     memoised: the cache lives as long as the process, so tables are built once per thread and profile."""
     key = (config_hash(cfg), difficulty)

@@ -11,6 +11,8 @@ from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.describe import enemy_names
+from sim.games.dungeon.freeze import Frozen
+from sim.games.dungeon.labels import UPGRADE_WORDS
 from sim.games.dungeon.rows import IN
 from sim.games.dungeon.words import CARD_NAMES
 
@@ -50,7 +52,7 @@ def _dice(packed: int, nd: int) -> str:
     return " ".join(s)
 
 
-def _intent_text(cfg: DungeonConfig, enemy: int, it: int, fz: C.Frozen, hit_total: int) -> str:
+def _intent_text(cfg: DungeonConfig, enemy: int, it: int, fz: Frozen, hit_total: int) -> str:
     row = fz.intents[it]
     parts = []
     if row[IN.damage] > 0:
@@ -65,10 +67,7 @@ def _intent_text(cfg: DungeonConfig, enemy: int, it: int, fz: C.Frozen, hit_tota
 
 
 EVENT_LABELS = ("Opferaltar", "Joker-Händler", "Verfluchte Truhe")
-UP_LABELS = {"wetzstein": "Wetzstein", "dicke_haut": "Dicke Haut", "heilkraeuter": "Heilkräuter",
-             "paschmeister": "Paschmeister", "gluecksklee": "Glücksklee", "gluecksmuenze": "Glücksmünze",
-             "eherne_mauer": "Eherne Mauer", "giftdolch": "Giftdolch", "berserker": "Berserker",
-             "glueckssieben": "Glückssieben", "extra_wuerfel": "Extra-Würfel", "lebenselixier": "Lebenselixier"}
+UP_LABELS = UPGRADE_WORDS  # the display names of every page (``labels``)
 JOKER_KIND_LABELS = ("Würfel setzen", "Extra-Wurf", "Heilung")
 
 
@@ -86,7 +85,7 @@ def item_label(cfg: DungeonConfig, item: int) -> str:
     return "Würfel-Bonus"
 
 
-def render(replay: Any, cfg: DungeonConfig, fz: C.Frozen) -> str:
+def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
     """The decoded events of one run (``replay``: ``sim.core.events.Replay``) as text, room by room and turn by turn;
     ``cfg`` and ``fz`` are the rules the run was played with (its loadout included)."""
     f = replay.facts

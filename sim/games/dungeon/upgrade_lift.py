@@ -29,20 +29,21 @@ from sim.core import stats  # noqa: E402
 from sim.core.batch import run_batch  # noqa: E402
 from sim.games.base import Game  # noqa: E402
 from sim.games.dungeon import config as C  # noqa: E402
-from sim.report import charts
+from sim.games.dungeon.freeze import freeze, upgrade_names  # noqa: E402
+from sim.report import charts, words  # noqa: E402
 
 
 def start_ratings(cfg: C.DungeonConfig, policy: str, difficulty: str) -> dict[str, float]:
     """``policy``'s offer rating of each upgrade as offered at the start of a run (full LP, no gain tables:
     the static part of the rating)."""
-    fz = C.freeze(cfg, difficulty)
+    fz = freeze(cfg, difficulty)
     rp = fz.rp[0]
     lp = float(rp.start_lp)
     pid = POLICIES[policy]
     return {
         name: float(offer_value(pid, ITEM_UPGRADE, fz.up_eff, i, fz.jk, 0, rp.dice_bonus_rerolls, lp, lp, 0.0, 0.0,
                                 0.0, rp.combat_crit_mul, rp))
-        for i, name in enumerate(C.upgrade_names(cfg))
+        for i, name in enumerate(upgrade_names(cfg))
     }
 
 
@@ -54,7 +55,7 @@ def upgrade_lift(game: Game, cfg: C.DungeonConfig, policy: str, n: int, seed: in
     won = (base["win"].to_numpy() > 0).astype(np.float64)
     ratings = start_ratings(cfg, policy, difficulty)
     rows = []
-    for name in C.upgrade_names(cfg):
+    for name in upgrade_names(cfg):
         t = run_batch(game, cfg, [f"{policy}@{name}"], n, seed, opts, chunk=game.chunk, progress=False).table
         lift = stats.paired_difference((t["win"].to_numpy() > 0).astype(np.float64), won)
         rows.append({
@@ -100,8 +101,10 @@ def pick_rate_chart(lift: pd.DataFrame, picks: pd.DataFrame, policies: list[str]
         v = t[f"pick_rate_{policy}"].to_numpy(dtype=float)
         err = [v - t[f"pick_rate_{policy}_low"].to_numpy(dtype=float),
                t[f"pick_rate_{policy}_high"].to_numpy(dtype=float) - v]
-        ax.barh(y + (i - (len(policies) - 1) / 2) * h, v, height=h, xerr=err, capsize=2, label=policy)
-    ax.set_yticks(y, [f"{u}  ({w:+.2f})" for u, w in zip(t["upgrade"], t["win_lift"], strict=True)])
+        ax.barh(y + (i - (len(policies) - 1) / 2) * h, v, height=h, xerr=err, capsize=2,
+                label=words.policy_name("dungeon", policy))
+    ax.set_yticks(y, [f"{words.word('dungeon', u)}  ({words.value_text('win', w, diff=True)})"
+                      for u, w in zip(t["upgrade"], t["win_lift"], strict=True)])
     ax.set_xlim(0, 1)
     ax.set_xlabel("picked when offered as a reward (95 %)")
     ax.set_title("Würfel Dungeon: what players pick\n(upgrades ordered by their measured win-rate lift, in brackets)")
@@ -117,16 +120,27 @@ def rank_agreement(table: pd.DataFrame) -> float:
 
 
 def upgrade_lift_chart(table: pd.DataFrame, path: Path) -> Path:
-    """Measured win-rate lift (with 95 % intervals) against the policy's rating, one labelled point each."""
+    """Measured win-rate lift in pp (with 95 % intervals) against the policy's rating, one labelled point each
+    (a label moved down off a neighbour's, with a leader line, so close upgrades stay readable)."""
     fig, ax = plt.subplots(figsize=(7.5, 4.8))
-    err = [table["win_lift"] - table["ci95_low"], table["ci95_high"] - table["win_lift"]]
-    ax.errorbar(table["rating"], table["win_lift"], yerr=err, fmt="o", capsize=3)
-    for _, r in table.iterrows():
-        ax.annotate(r["upgrade"], (r["rating"], r["win_lift"]), textcoords="offset points", xytext=(4, 3),
-                    fontsize=7)
+    lift, lo, hi = (100 * table[c].to_numpy(dtype=float) for c in ("win_lift", "ci95_low", "ci95_high"))
+    ax.errorbar(table["rating"], lift, yerr=[lift - lo, hi - lift], fmt="o", capsize=3)
+    xs = table["rating"].to_numpy(dtype=float)
+    span_x = float(np.ptp(xs)) or 1.0
+    span_y = float(np.ptp(lift)) or 1.0
+    placed: list[tuple[float, float]] = []  # label anchors in axis fractions
+    for k in np.argsort(-lift):
+        fx, fy = (xs[k] - xs.min()) / span_x, (lift[k] - lift.min()) / span_y
+        dy = 0.0
+        while any(abs(fx - px) < 0.2 and abs(fy + dy - py) < 0.07 for px, py in placed):
+            dy -= 0.035
+        placed.append((fx, fy + dy))
+        ax.annotate(words.word("dungeon", table["upgrade"].iloc[k]), (xs[k], lift[k]), textcoords="offset points",
+                    xytext=(7, dy * 300), va="center", fontsize=7,
+                    arrowprops={"arrowstyle": "-", "color": "#999", "lw": 0.5} if dy else None)
     ax.axhline(0.0, color="grey", lw=0.8)
     policy = table["policy"].iloc[0] if len(table) else ""
-    ax.set_xlabel(f"{policy} offer rating at the start")
-    ax.set_ylabel("win-rate lift when started with it (95 %)")
+    ax.set_xlabel(f"{words.policy_name('dungeon', policy)} offer rating at the start")
+    ax.set_ylabel("win-rate lift when started with it (pp, 95 %)")
     ax.set_title(f"Würfel Dungeon: upgrade value, measured vs rated (Spearman {rank_agreement(table):.2f})")
     return charts.save(fig, path)

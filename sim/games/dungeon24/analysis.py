@@ -15,7 +15,7 @@ from sim.core.config import DicesimError
 from sim.games.dungeon24 import rules as R
 from sim.games.dungeon24.config import PEOPLE_LABELS, PEOPLES, Dungeon24Config, volk
 from sim.games.dungeon24.runs import people_of, run_games
-from sim.report import charts
+from sim.report import charts, words
 
 SEARCH_N = 2000  # paired games per arrangement and seating in the arrangement search
 SEARCH_START = 1 << 40  # first run index of the arrangement search (disjoint from the runs a play uses)
@@ -97,10 +97,28 @@ def matchup(cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: in
 def matchup_heatmap(result: dict[str, Any], path: str | Path) -> Path:
     """PNG heatmap of a ``matchup`` result (rows: policy_a's people, columns: policy_b's)."""
     labels = [PEOPLE_LABELS[PEOPLES.index(p)] for p in result["people"]]
+    a, b = (words.policy_name("dungeon24", result[k]) for k in ("policy_a", "policy_b"))
     return charts.heatmap({"matchup": result["win_rate"]}, path, labels, labels, "Dungeon24 people matchup",
-                          f"P({result['policy_a']} wins)", xlabel=f"{result['policy_b']} plays",
-                          ylabel=f"{result['policy_a']} plays", vmin=0, vmax=1, cmap="RdBu", annotate=True,
-                          panel_size=(4.2, 4.4))
+                          f"share of games {a} wins", xlabel=f"{b} plays", ylabel=f"{a} plays", vmin=0, vmax=1,
+                          cmap="RdBu", annotate=True, panel_size=(4.2, 4.4), percent=True)
+
+
+def batch_matchup_charts(tables: dict[str, Any], out_dir: Path, seats: Any) -> list[Path]:
+    """Per label, the people matchup of its batch, only where the batch played two or more pairings of peoples
+    (``--people``/``--opponent-people`` fix one pairing: a heatmap with one of nine cells filled says nothing the
+    headline does not; the balance report's ``matchup.png`` plays every pairing). ``seats(label)``: its policies."""
+    k = len(PEOPLES)
+    paths = []
+    for label, t in tables.items():
+        wr = [[float("nan")] * k for _ in range(k)]
+        for (i, j), g in t.groupby(["people0", "people1"]):
+            wr[int(i)][int(j)] = float((g["winner"] == 0).mean())
+        if sum(not np.isnan(v) for row in wr for v in row) < 2:
+            continue
+        pol = seats(label)
+        res = {"policy_a": pol[0], "policy_b": pol[1], "people": list(PEOPLES), "win_rate": wr}
+        paths.append(matchup_heatmap(res, Path(out_dir) / f"dungeon24_matchup_{label}.png"))
+    return paths
 
 
 def ability_lift(cfg: Dungeon24Config, policy: str, opponent: str, n: int, seed: int) -> dict[str, Any]:
@@ -123,7 +141,8 @@ def ability_lift(cfg: Dungeon24Config, policy: str, opponent: str, n: int, seed:
 
 def ability_lift_chart(result: dict[str, Any], path: str | Path) -> Path:
     """Bar chart of the paired ability lifts with 95 % intervals."""
+    a, b = (words.policy_name("dungeon24", result[k]) for k in ("policy", "opponent"))
     return charts.bars({"lift": result["lift"]}, [PEOPLE_LABELS[PEOPLES.index(p)] for p in result["people"]], path,
                        "win-rate lift of the ability",
-                       f"Dungeon24: ability lift ({result['policy']} vs {result['opponent']}, mirror, paired seeds)",
+                       f"Dungeon24: ability lift ({a} vs {b}, mirror, paired seeds)",
                        figsize=(6, 3.8))

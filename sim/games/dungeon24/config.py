@@ -2,8 +2,9 @@
 
 ``freeze(cfg)`` gives the kernels ``(rp, cards, ability)``:
 
-- ``rp``: int64 rule parameters, indices ``R.RP_*``, then the skill levels of seat 0 (``--policy``) and
-  seat 1 (``--opponent``) at ``R.RP_SIZE + policies.skill.SK_*``;
+- ``rp``: the rule record (``RULES``, generated from the model: ``rp.rules_focus_cost``, a choice as its code,
+  ``rp.rules_boss_loss == R.BOSSLOSS_DEFEAT``), then the skill levels of seat 0 (``--policy``) and seat 1
+  (``--opponent``) as ``rp.skill_level_ppm`` and ``rp.skill_opponents_ppm`` (``sim.core.skill.SKILL_RECORD``);
 - ``cards``: int64 ``[people, 6, 2]`` attack/defence of each people's deck, basic cards 0..4
   in config order, the boss at index 5 (``R.BOSS``);
 - ``ability``: int64 ``[people]``, the ability kind (``R.AB_*``) of each people.
@@ -17,16 +18,14 @@ import numpy as np
 from pydantic import Field, field_validator
 
 from sim.core.config import GameConfig, Strict
-from sim.core.skill import Skill, freeze_skill
+from sim.core.record import RuleRecord
+from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.dungeon24 import rules as R
 
 PEOPLES = ("gruenlinge", "untote", "dunkelelfen")
 PEOPLE_LABELS = ("Grünlinge", "Untote", "Dunkelelfen")
 ABILITIES = {"none": R.AB_NONE, "blutrausch": R.AB_BLUTRAUSCH, "auferstehung": R.AB_AUFERSTEHUNG,
              "schattenschmerz": R.AB_SCHATTENSCHMERZ}
-BOSS_COUNTER = {"off": R.COUNTER_OFF, "first": R.COUNTER_FIRST, "every": R.COUNTER_EVERY}
-BOSS_LOSS = {"ability": R.BOSSLOSS_ABILITY, "defeat": R.BOSSLOSS_DEFEAT}
-FIRE_TIMING = {"own_turn": R.FIRE_OWN_TURN, "any_turn": R.FIRE_ANY_TURN}
 
 
 class Card(Strict):
@@ -90,6 +89,12 @@ class Dungeon24Config(GameConfig):
     skill: Skill = Skill()
 
 
+RULES = RuleRecord(Dungeon24Config, skip=("peoples", "skill"), dtype=np.int64, derived=SKILL_RECORD)
+"""The rule record ``rp``: every rule number of the model by config path (``rp.start_lp``,
+``rp.abilities_blutrausch_dice``; a choice as its code, ``rp.rules_boss_counter == R.COUNTER_EVERY``), then the
+skill levels; int64 like the kernels' arithmetic. The decks are the ``cards`` and ``ability`` arrays."""
+
+
 def people_index(name: str) -> int:
     """Index of a people name (``gruenlinge``, ``untote``, ``dunkelelfen``); ValueError otherwise."""
     return PEOPLES.index(name)
@@ -99,22 +104,10 @@ def volk(cfg: Dungeon24Config, i: int) -> Volk:
     return getattr(cfg.peoples, PEOPLES[i])
 
 
-def freeze(cfg: Dungeon24Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The rule numbers as ``(rp, cards, ability)`` arrays for the kernels (see module docstring)."""
-    rp = np.zeros(R.RP_SIZE, dtype=np.int64)
-    rp[R.RP_LP] = cfg.start.lp
-    rp[R.RP_ACTIVE] = cfg.start.active
-    rp[R.RP_CHARGE_EVERY] = cfg.rules.charge_every
-    rp[R.RP_FOCUS] = int(cfg.rules.focus)
-    rp[R.RP_FOCUS_COST] = cfg.rules.focus_cost
-    rp[R.RP_BOSS_LOSS] = BOSS_LOSS[cfg.rules.boss_loss]
-    rp[R.RP_BOSS_COUNTER] = BOSS_COUNTER[cfg.rules.boss_counter]
-    rp[R.RP_MAX_TURNS] = cfg.rules.max_turns
-    rp[R.RP_BLUT_DICE] = cfg.abilities.blutrausch_dice
-    rp[R.RP_AUF_COUNT] = cfg.abilities.auferstehung_count
-    rp[R.RP_SCHATTEN_LP] = cfg.abilities.schattenschmerz_lp
-    rp[R.RP_SCHATTEN_TURNS] = cfg.abilities.schattenschmerz_turns
-    rp[R.RP_FIRE_TIMING] = FIRE_TIMING[cfg.rules.fire_timing]
+def freeze(cfg: Dungeon24Config) -> tuple[np.record, np.ndarray, np.ndarray]:
+    """The rule numbers as ``(rp, cards, ability)`` for the kernels (see module docstring); ``rp.base`` is the
+    record's one-element array (what the parallel batch kernel takes)."""
+    rp = RULES.freeze(cfg).view(np.recarray)[0]
     cards = np.zeros((len(PEOPLES), R.N_POS, 2), dtype=np.int64)
     ability = np.zeros(len(PEOPLES), dtype=np.int64)
     for i in range(len(PEOPLES)):
@@ -123,4 +116,4 @@ def freeze(cfg: Dungeon24Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             cards[i, k] = (c.a, c.v)
         cards[i, R.BOSS] = (v.boss.a, v.boss.v)
         ability[i] = ABILITIES[v.ability]
-    return np.concatenate((rp, freeze_skill(cfg.skill))), cards, ability
+    return rp, cards, ability

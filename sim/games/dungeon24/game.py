@@ -33,6 +33,7 @@ from sim.games.dungeon24.analysis import (
     _seat_scores,
     ability_lift,
     ability_lift_chart,
+    batch_matchup_charts,
     best_arrangement,
     matchup,
     matchup_heatmap,
@@ -40,9 +41,10 @@ from sim.games.dungeon24.analysis import (
 from sim.games.dungeon24.config import PEOPLES, Dungeon24Config, volk
 from sim.games.dungeon24.options import OPTIONS
 from sim.games.dungeon24.options import PEOPLES as OPTION_PEOPLES
-from sim.games.dungeon24.replay import EVENTS
+from sim.games.dungeon24.replay import EVENTS, render
 from sim.games.dungeon24.runs import COLUMNS, _searched, frozen, parse_arrangement, people_of, run_games
 from sim.report import charts
+from sim.report.skill import balance_skill
 
 MAX_EVENTS = 20000
 assert tuple(PEOPLES) == OPTION_PEOPLES, "options.PEOPLES must list config.PEOPLES in order"
@@ -69,7 +71,9 @@ class Dungeon24Game(Game):
                              "player's win rate (draws lose)")
     key_chart = "matchup.png"
     chart_notes = {"dungeon24_game_length.png": "How many turns a game lasts (both players).",
-                   "matchup.png": "Win rate of each people (rows) against each people (columns), seats swapped."}
+                   "matchup.png": "Win rate of each people (rows) against each people (columns), seats swapped: every "
+                   "pairing played (a batch plays the one pairing its --people and --opponent-people set, so it draws "
+                   "no matchup of its own)."}
     metric_groups = (("per seat", r"^(?P<col>[a-z_]+?)(?P<row>[01])$"),)
 
     def matchup(self, cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: int) -> dict[str, Any]:
@@ -81,8 +85,6 @@ class Dungeon24Game(Game):
 
     def balance_extras(self, cfg: Dungeon24Config, out: Path, n: int, seed: int) -> list[tuple[str, str]]:
         """The people matchup (heuristic vs greedy) for the balance report."""
-        from sim.report.skill import balance_skill
-
         result = matchup(cfg, "heuristic", "greedy", max(500, n // 10), seed)
         atomic.write_json(Path(out) / "matchup.json", result, indent=2)
         png = matchup_heatmap(result, Path(out) / "matchup.png")
@@ -189,18 +191,13 @@ class Dungeon24Game(Game):
         self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: Dungeon24Config
     ) -> list[Path]:
         out_dir = Path(out_dir)
-        paths = [charts.distribution({label: t["turns"] for label, t in tables.items()},
+        paths = [charts.distribution(charts.named("dungeon24", {label: t["turns"] for label, t in tables.items()}),
                                      out_dir / "dungeon24_game_length.png", "turns (both players)",
                                      "Dungeon24 game length", ylabel="share of games", figsize=(7, 4))]
-        for label, t in tables.items():
-            k = len(PEOPLES)
-            wr = [[float("nan")] * k for _ in range(k)]
-            for (i, j), g in t.groupby(["people0", "people1"]):
-                wr[int(i)][int(j)] = float((g["winner"] == 0).mean())
-            pol = self.seat_policies(label, options) if label in POLICIES else [label, "opponent"]
-            res = {"policy_a": pol[0], "policy_b": pol[1], "people": list(PEOPLES), "win_rate": wr}
-            paths.append(matchup_heatmap(res, out_dir / f"dungeon24_matchup_{label}.png"))
-        return paths
+        def seats(label: str) -> list[str]:
+            return self.seat_policies(label, options) if label in POLICIES else [label, "opponent"]
+
+        return paths + batch_matchup_charts(tables, out_dir, seats)
 
     def replay_log(self, cfg: Dungeon24Config, policies: list[str], seed: int, run: int,
                    options: dict[str, Any]) -> RunLog:
@@ -223,8 +220,6 @@ class Dungeon24Game(Game):
         return RunLog([Section(log, limit=MAX_EVENTS)], facts, [table_row])
 
     def render_replay(self, replay, cfg: Dungeon24Config, options: dict[str, Any]) -> str:
-        from sim.games.dungeon24.replay import render
-
         return render(replay, cfg)
 
     def describe(self, cfg: Dungeon24Config, options: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit, prange
 
 from policies.dungeon24 import bots as P
-from policies.skill import SCALE, SKILL_STREAM, lapse_rate, level_at
+from policies.skill import SCALE, SKILL_STREAM, lapse_rate, record_level, record_ppm
 from sim.core.rng import die, stream_key, uniform
 from sim.games.dungeon24 import rules as R
 
@@ -56,8 +56,8 @@ def _ev(log, n, kind, turn, p, a, b, c, d, e):
 def who(pols, s, st, rp):
     """``(policy, stream slot)`` that makes seat ``s``'s next decision: its policy and stream ``st[3 + s]``, or
     below full skill, after a lapse (``policies.skill``), ``random`` drawing from its skill stream ``st[5 + s]``."""
-    if pols[s] != P.RANDOM and rp[R.RP_SIZE + s] < SCALE:  # below full skill (an integer test: level 1 costs nothing)
-        if uniform(st[5 + s : 6 + s]) < lapse_rate(level_at(rp, R.RP_SIZE, s)):
+    if pols[s] != P.RANDOM and record_ppm(rp, s) < SCALE:  # below full skill (an integer test: level 1 costs nothing)
+        if uniform(st[5 + s : 6 + s]) < lapse_rate(record_level(rp, s)):
             return P.RANDOM, 5 + s
     return pols[s], 3 + s
 
@@ -125,7 +125,7 @@ def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards,
     p = 0 if a > b else 1
     S[R.S_FIRST] = p
     while True:
-        if S[R.S_TURN] >= rp[R.RP_MAX_TURNS]:
+        if S[R.S_TURN] >= rp.rules_max_turns:
             S[R.S_END] = R.END_TURN_LIMIT
             S[R.S_WINNER] = -1
             break
@@ -140,7 +140,7 @@ def play_game(S, st, perm, seed, run, pols, people, abil, perm_fixed, rp, cards,
             n = _ev(log, n, EV_CURSE, t, p, dmg, S[R.S_LP + p], 0, 0, 0)
         if end != R.END_NONE:
             break
-        anytime = rp[R.RP_FIRE_TIMING] == R.FIRE_ANY_TURN
+        anytime = rp.rules_fire_timing == R.FIRE_ANY_TURN
         n = fire_window(S, p, R.W_START, t, pols, st, rp, log, n)
         if anytime:
             n = fire_window(S, o, R.W_OPP_START, t, pols, st, rp, log, n)
@@ -214,8 +214,11 @@ def write_row(S, row):
 
 
 @njit(cache=True, parallel=True)
-def play_batch(seed, start, count, pols, people, abil, perm_fixed, rp, cards):
-    """Runs ``start .. start + count - 1``: an int64 table ``[count, N_COL]``."""
+def play_batch(seed, start, count, pols, people, abil, perm_fixed, rules, cards):
+    """Runs ``start .. start + count - 1``: an int64 table ``[count, N_COL]``.
+
+    ``rules`` is the rule record's one-element array (``rp.base``): a parallel loop cannot take a record from
+    outside (numba lowers it by value), so each block reads ``rp = rules[0]`` (a pointer, no copy)."""
     out = np.empty((count, N_COL), np.int64)
     n_blocks = (count + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):  # scratch arrays once per block; each run still draws only from its own streams
@@ -224,6 +227,7 @@ def play_batch(seed, start, count, pols, people, abil, perm_fixed, rp, cards):
         perm = np.empty((2, R.N_BASIC), np.int64)
         log = np.empty((0, LOG_WIDTH), np.int64)
         trace = np.empty((0, R.S_SIZE), np.int64)
+        rp = rules[0]
         for i in range(blk * BLOCK, min(count, (blk + 1) * BLOCK)):
             play_game(S, st, perm, seed, start + i, pols, people, abil, perm_fixed, rp, cards, log, trace)
             write_row(S, out[i])

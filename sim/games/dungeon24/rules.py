@@ -5,7 +5,8 @@ A pyramid has 6 positions per player: 0..2 front, 3..4 middle (the reserve, reve
 ``S_V`` and a status (``DOWN`` face down, ``ACTIVE``, ``FALLEN`` in combat, ``DISCARDED`` paid for
 a focus reroll). Per-player fields are pairs ``S[F + p]``; per-position fields ``S[F + 6 p + pos]``.
 
-Rule numbers come from the frozen array ``rp`` (indices ``RP_*``, see ``config.freeze``).
+Rule numbers come from the rule record ``rp``, generated from the config model (``rp.rules_focus_cost``:
+``sim.games.dungeon24.config.RULES``); a choice field holds its place in its ``Literal`` (the codes below).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ MAXT = 20  # Schattenschmerz schedule length per player (the config caps schatte
 # ability kinds
 AB_NONE, AB_BLUTRAUSCH, AB_AUFERSTEHUNG, AB_SCHATTENSCHMERZ = 0, 1, 2, 3
 ABILITY_NAMES = ("none", "Blutrausch", "Auferstehung", "Schattenschmerz")
+# the codes of the choices ``rp.rules_boss_counter``, ``rp.rules_fire_timing`` and ``rp.rules_boss_loss``: a choice's
+# place in its ``Literal`` (``config.RULES.choice``; tests/games/test_dungeon24_rules.py holds them equal)
 COUNTER_OFF, COUNTER_FIRST, COUNTER_EVERY = 0, 1, 2
 FIRE_OWN_TURN, FIRE_ANY_TURN = 0, 1
 # the decision points at which a charge may fire ("auf Knopfdruck, wann es dir passt")
@@ -34,12 +37,6 @@ BOSSLOSS_ABILITY, BOSSLOSS_DEFEAT = 0, 1
 # end reasons
 END_NONE, END_LP, END_NO_CREATURES, END_BOSS, END_TURN_LIMIT = 0, 1, 2, 3, 4
 END_NAMES = ("running", "lp", "no_creatures", "boss", "turn_limit")
-
-# frozen rule parameters (indices into rp)
-RP_LP, RP_ACTIVE, RP_CHARGE_EVERY, RP_FOCUS, RP_FOCUS_COST, RP_BOSS_LOSS, RP_BOSS_COUNTER = 0, 1, 2, 3, 4, 5, 6
-RP_MAX_TURNS, RP_BLUT_DICE, RP_AUF_COUNT, RP_SCHATTEN_LP, RP_SCHATTEN_TURNS = 7, 8, 9, 10, 11
-RP_FIRE_TIMING = 12
-RP_SIZE = 13
 
 # state layout
 S_LP = 0  # [2] life points
@@ -72,7 +69,7 @@ S_SIZE = 136
 
 
 @njit(cache=True)
-def init_state(S: np.ndarray, rp: np.ndarray, cards: np.ndarray, people: np.ndarray, abil: np.ndarray,
+def init_state(S: np.ndarray, rp: np.record, cards: np.ndarray, people: np.ndarray, abil: np.ndarray,
                perm: np.ndarray) -> None:
     """Fresh game: LP, pyramids (``perm[p, pos]`` = basic card at position 0..4), first cards active.
 
@@ -80,7 +77,7 @@ def init_state(S: np.ndarray, rp: np.ndarray, cards: np.ndarray, people: np.ndar
     """
     S[:] = 0
     for p in range(2):
-        S[S_LP + p] = rp[RP_LP]
+        S[S_LP + p] = rp.start_lp
         S[S_ABIL + p] = abil[p]
         S[S_PEOPLE + p] = people[p]
         for pos in range(N_POS):
@@ -89,7 +86,7 @@ def init_state(S: np.ndarray, rp: np.ndarray, cards: np.ndarray, people: np.ndar
             S[S_CARD + i] = c
             S[S_A + i] = cards[people[p], c, 0]
             S[S_V + i] = cards[people[p], c, 1]
-            S[S_STATUS + i] = ACTIVE if pos < rp[RP_ACTIVE] else DOWN
+            S[S_STATUS + i] = ACTIVE if pos < rp.start_active else DOWN
     S[S_WINNER] = -1
 
 
@@ -178,15 +175,15 @@ def deploy(S: np.ndarray, p: int) -> int:
 
 
 @njit(cache=True)
-def can_focus(S: np.ndarray, p: int, rp: np.ndarray) -> bool:
-    return rp[RP_FOCUS] == 1 and n_reserve(S, p) >= rp[RP_FOCUS_COST]
+def can_focus(S: np.ndarray, p: int, rp: np.record) -> bool:
+    return rp.rules_focus == 1 and n_reserve(S, p) >= rp.rules_focus_cost
 
 
 @njit(cache=True)
-def pay_focus(S: np.ndarray, p: int, pos: int, rp: np.ndarray) -> None:
+def pay_focus(S: np.ndarray, p: int, pos: int, rp: np.record) -> None:
     """Pay a focus reroll: reserve card ``pos`` to the graveyard, further cost from the back of the reserve."""
     S[S_FOCUS + p] += 1
-    cost = rp[RP_FOCUS_COST]
+    cost = rp.rules_focus_cost
     if cost <= 0:
         return
     S[S_STATUS + 6 * p + pos] = DISCARDED
@@ -221,7 +218,7 @@ def record_fall(S: np.ndarray, p: int, pos: int) -> None:
 
 
 @njit(cache=True)
-def fall(S: np.ndarray, p: int, pos: int, rp: np.ndarray):
+def fall(S: np.ndarray, p: int, pos: int, rp: np.record):
     """Creature ``pos`` of ``p`` falls. Returns ``(end reason, reinforcement position or -1)``.
 
     A fallen boss costs the ability for good (house rule) or the game (``boss_loss = defeat``).
@@ -231,7 +228,7 @@ def fall(S: np.ndarray, p: int, pos: int, rp: np.ndarray):
     record_fall(S, p, pos)
     if pos == BOSS:
         S[S_BOSSLOST + p] = 1
-        if rp[RP_BOSS_LOSS] == BOSSLOSS_DEFEAT:
+        if rp.rules_boss_loss == BOSSLOSS_DEFEAT:
             return finish(S, p, END_BOSS), -1
         lose_ability(S, p)
     if n_active(S, p) > 0:
@@ -244,10 +241,10 @@ def fall(S: np.ndarray, p: int, pos: int, rp: np.ndarray):
 
 
 @njit(cache=True)
-def add_win(S: np.ndarray, p: int, rp: np.ndarray) -> int:
+def add_win(S: np.ndarray, p: int, rp: np.record) -> int:
     """One more win for ``p``; a charge at every ``charge_every`` wins while the ability lives (returns 1 then)."""
     S[S_WINS + p] += 1
-    if S[S_LOST + p] == 0 and S[S_ABIL + p] != AB_NONE and S[S_WINS + p] % rp[RP_CHARGE_EVERY] == 0:
+    if S[S_LOST + p] == 0 and S[S_ABIL + p] != AB_NONE and S[S_WINS + p] % rp.rules_charge_every == 0:
         S[S_CHARGES + p] += 1
         S[S_CHARGED + p] += 1
         return 1
@@ -255,7 +252,7 @@ def add_win(S: np.ndarray, p: int, rp: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def apply_hit(S: np.ndarray, att: int, dpos: int, diff: int, rp: np.ndarray):
+def apply_hit(S: np.ndarray, att: int, dpos: int, diff: int, rp: np.record):
     """A hit by ``att`` on the defender's creature ``dpos`` by ``diff``: LP loss, +1 win, the creature falls.
 
     Returns ``(end reason, reinforcement position or -1)``.
@@ -273,18 +270,18 @@ def apply_hit(S: np.ndarray, att: int, dpos: int, diff: int, rp: np.ndarray):
 
 
 @njit(cache=True)
-def can_fire(S: np.ndarray, p: int, rp: np.ndarray) -> bool:
+def can_fire(S: np.ndarray, p: int, rp: np.record) -> bool:
     """May ``p`` fire a charge now (a charge held, the ability alive, and it would do something)?"""
     if S[S_CHARGES + p] <= 0 or S[S_LOST + p] == 1:
         return False
     ab = S[S_ABIL + p]
     if ab == AB_AUFERSTEHUNG:
-        return S[S_NFALLEN + p] > 0 and rp[RP_AUF_COUNT] > 0
+        return S[S_NFALLEN + p] > 0 and rp.abilities_auferstehung_count > 0
     return ab != AB_NONE
 
 
 @njit(cache=True)
-def fire(S: np.ndarray, p: int, rp: np.ndarray) -> int:
+def fire(S: np.ndarray, p: int, rp: np.record) -> int:
     """Fire one charge of ``p``'s ability (caller checks ``can_fire``).
 
     Blutrausch: ``blutrausch_dice`` d6 join the next attack's A. Auferstehung: the last fallen
@@ -297,11 +294,11 @@ def fire(S: np.ndarray, p: int, rp: np.ndarray) -> int:
     S[S_FIRED + p] += 1
     ab = S[S_ABIL + p]
     if ab == AB_BLUTRAUSCH:
-        S[S_BLUT + p] += rp[RP_BLUT_DICE]
+        S[S_BLUT + p] += rp.abilities_blutrausch_dice
         return -1
     if ab == AB_AUFERSTEHUNG:
         first = -1
-        for _ in range(rp[RP_AUF_COUNT]):
+        for _ in range(rp.abilities_auferstehung_count):
             if S[S_NFALLEN + p] == 0:
                 break
             S[S_NFALLEN + p] -= 1
@@ -312,15 +309,15 @@ def fire(S: np.ndarray, p: int, rp: np.ndarray) -> int:
         return first
     if ab == AB_SCHATTENSCHMERZ:
         o = 1 - p
-        for k in range(rp[RP_SCHATTEN_TURNS]):
-            S[S_CURSE + MAXT * o + k] += rp[RP_SCHATTEN_LP]
+        for k in range(rp.abilities_schattenschmerz_turns):
+            S[S_CURSE + MAXT * o + k] += rp.abilities_schattenschmerz_lp
     return -1
 
 
 @njit(cache=True)
-def counter_allowed(S: np.ndarray, q: int, rp: np.ndarray) -> bool:
+def counter_allowed(S: np.ndarray, q: int, rp: np.record) -> bool:
     """After the opponent of ``q`` fired: may ``q`` activate its face-down boss early (Boss-Konter)?"""
-    mode = rp[RP_BOSS_COUNTER]
+    mode = rp.rules_boss_counter
     if mode == COUNTER_OFF or S[S_STATUS + 6 * q + BOSS] != DOWN:
         return False
     return mode == COUNTER_EVERY or S[S_FIRED + 1 - q] == 1
@@ -333,7 +330,7 @@ def activate_boss(S: np.ndarray, q: int) -> None:
 
 
 @njit(cache=True)
-def curse_tick(S: np.ndarray, p: int, rp: np.ndarray):
+def curse_tick(S: np.ndarray, p: int, rp: np.record):
     """Start of ``p``'s turn: the curses on ``p`` cost this turn's LP. Returns ``(LP lost, end reason)``."""
     base = S_CURSE + MAXT * p
     dmg = S[base]
@@ -348,7 +345,7 @@ def curse_tick(S: np.ndarray, p: int, rp: np.ndarray):
 
 
 @njit(cache=True)
-def curse_pending(S: np.ndarray, p: int, rp: np.ndarray) -> int:
+def curse_pending(S: np.ndarray, p: int, rp: np.record) -> int:
     """LP the running curses on ``p`` will still take."""
     t = 0
     for k in range(MAXT):

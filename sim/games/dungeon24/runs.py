@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from policies.dungeon24.bots import POLICIES
-from policies.skill import SK_OPPONENTS, SK_PLAYER
 from sim.core.config import DicesimError, config_hash
 from sim.core.limits import kernel_seed
 from sim.core.schema import Column
@@ -32,11 +31,11 @@ COLUMNS = (
 )
 assert tuple(c.name for c in COLUMNS[1:]) == play.COLUMNS, "the kernel's row layout changed: update COLUMNS"
 
-_frozen: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+_frozen: dict[str, tuple[np.record, np.ndarray, np.ndarray]] = {}
 _searched: dict[tuple, tuple[int, ...]] = {}
 
 
-def frozen(cfg: Dungeon24Config) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def frozen(cfg: Dungeon24Config) -> tuple[np.record, np.ndarray, np.ndarray]:
     """``freeze(cfg)``, memoised by the config hash."""
     key = config_hash(cfg)
     if key not in _frozen:
@@ -76,10 +75,10 @@ def run_games(cfg: Dungeon24Config, pols: list[str], people: list[int], seed: in
     seats to cancel the first-attacker advantage pass 1 for the swapped games, so the skill follows the player.
     """
     rp, cards, ability = frozen(cfg)
+    rules = rp.base
     if player_seat == 1:
-        rp = rp.copy()
-        a, b = R.RP_SIZE + SK_PLAYER, R.RP_SIZE + SK_OPPONENTS
-        rp[a], rp[b] = rp[b], rp[a]
+        rules = rules.copy()
+        rules["skill_level_ppm"], rules["skill_opponents_ppm"] = rp.skill_opponents_ppm, rp.skill_level_ppm
     pol_ids = np.array([POLICIES[p] for p in pols], np.int64)
     ppl = np.array(people, np.int64)
     abil = ability[ppl].copy()
@@ -90,6 +89,6 @@ def run_games(cfg: Dungeon24Config, pols: list[str], people: list[int], seed: in
     for s, perm in enumerate(perms or [None, None]):
         if perm is not None:
             pf[s] = perm
-    return play.play_batch(kernel_seed(seed), start, count, pol_ids, ppl, abil, pf, rp, cards)
+    return play.play_batch(kernel_seed(seed), start, count, pol_ids, ppl, abil, pf, rules, cards)
 
 

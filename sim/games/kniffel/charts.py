@@ -13,8 +13,8 @@ import pandas as pd  # noqa: E402
 
 from sim.core import atomic
 from sim.games.kniffel import rules as R  # noqa: E402
-from sim.games.kniffel.labels import policy_label  # noqa: E402
-from sim.report import charts  # noqa: E402
+from sim.games.kniffel.labels import display_label  # noqa: E402
+from sim.report import charts, words  # noqa: E402
 
 
 def score_distribution(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
@@ -22,7 +22,7 @@ def score_distribution(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     return charts.distribution(
         {label: t["score"] for label, t in tables.items()}, Path(out_dir) / "score_distribution.png", "final score",
         "Kniffel: score distribution per policy", bins=np.arange(0, hi + 10, 5), ylabel="share of games per point",
-        legend={label: f"{policy_label(label)}, mean {t['score'].mean():.1f}" for label, t in tables.items()})
+        legend={label: f"{display_label(label)}, mean {t['score'].mean():.1f}" for label, t in tables.items()})
 
 
 def category_heatmap(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
@@ -32,7 +32,7 @@ def category_heatmap(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
         for c, name in enumerate(R.CATEGORIES):
             counts = np.bincount(t[f"t_{name}"].to_numpy(), minlength=R.N_CAT + 1)[1 : R.N_CAT + 1]
             grid[c] = counts / max(1, len(t))
-        grids[policy_label(label)] = grid
+        grids[display_label(label)] = grid
     return charts.heatmap(grids, Path(out_dir) / "category_heatmap.png", R.CATEGORY_LABELS,
                           [str(i + 1) for i in range(R.N_CAT)], "Kniffel: which box is filled in which turn",
                           "share of games filling the box in that turn", xlabel="turn")
@@ -48,12 +48,12 @@ def two_player_chart(result: dict, path: Path) -> Path:
         ax.barh(i, tie, left=w0, color="#bbbbbb")
         ax.barh(i, w1, left=w0 + tie, color="#dd8452")
         adv = r["seat_advantage"]
-        ax.text(1.01, i, f"seat 1 − seat 2: {adv['value']:+.3f} [{adv['ci95'][0]:+.3f}, {adv['ci95'][1]:+.3f}]"
-                f"\nties {tie:.4f}", va="center", fontsize=8)
-        ax.text(w0 / 2, i, f"{w0:.3f}", ha="center", va="center", color="white", fontsize=8)
-        ax.text(w0 + tie + w1 / 2, i, f"{w1:.3f}", ha="center", va="center", color="white", fontsize=8)
-    ax.set_yticks(range(len(rows)), [f"{policy_label(r['seats'][0])}\nvs {policy_label(r['seats'][1])}" for r in rows],
-                  fontsize=8)
+        ax.text(1.01, i, f"seat 1 − seat 2: {words.value_text('win', adv['value'], adv['ci95'], diff=True)}"
+                f"\nties {tie * 100:.2f} %", va="center", fontsize=8)
+        ax.text(w0 / 2, i, f"{w0 * 100:.1f} %", ha="center", va="center", color="white", fontsize=8)
+        ax.text(w0 + tie + w1 / 2, i, f"{w1 * 100:.1f} %", ha="center", va="center", color="white", fontsize=8)
+    ax.set_yticks(range(len(rows)),
+                  [f"{display_label(r['seats'][0])}\nvs {display_label(r['seats'][1])}" for r in rows], fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of games: seat 1 wins (blue) · tie (grey) · seat 2 wins (orange)")

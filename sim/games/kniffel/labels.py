@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sim.games.kniffel.rules import CATEGORIES, CATEGORY_LABELS
+
 # what each policy maximises: optimal is exact for the expected score of one sheet, not for the chance to beat an
 # opponent
 POLICY_LABELS = {"optimal": "optimal (maximum expected score)"}
@@ -10,3 +12,14 @@ POLICY_LABELS = {"optimal": "optimal (maximum expected score)"}
 def policy_label(policy: str) -> str:
     """A policy's name for readers: ``optimal`` says that it maximises the expected score."""
     return POLICY_LABELS.get(policy, policy)
+
+POLICY_WORDS = {"random": "Random", "greedy": "Greedy", "optimal": "Optimal"}
+# code name -> display name for ``sim.report.words`` (boxes as the sheet names them)
+WORDS = {"kniffel": "Kniffel", **POLICY_WORDS, **dict(zip(CATEGORIES, CATEGORY_LABELS, strict=True))}
+
+
+def display_label(policy: str) -> str:
+    """A policy in a chart legend: its display name, ``Optimal (maximum expected score)`` saying what it maximises;
+    a label that is no policy (the studio's ``now``/``before``) as it is."""
+    name = POLICY_WORDS.get(policy, policy)
+    return f"{name} (maximum expected score)" if policy in POLICY_LABELS else name

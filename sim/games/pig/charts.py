@@ -12,14 +12,15 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from sim.core import stats  # noqa: E402
-from sim.report import charts  # noqa: E402
+from sim.report import charts, words  # noqa: E402
 
 
 def win_rate_by_seat(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     """Share of games each seat wins (95 % intervals), per policy or match."""
     groups = {label: [stats.rate(t.loc[t["seat"] == s, "win"] == 1) for s in range(2)] for label, t in tables.items()}
-    return charts.bars(groups, ["seat 1 (rolls first)", "seat 2"], Path(out_dir) / "win_rate_by_seat.png",
-                       "win rate", "Pig: win rate by seat", reference=(0.5, "fair share"))
+    return charts.bars(charts.named("pig", groups), ["seat 1 (rolls first)", "seat 2"],
+                       Path(out_dir) / "win_rate_by_seat.png", "win rate", "Pig: win rate by seat",
+                       reference=(0.5, "fair share"))
 
 
 def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
@@ -27,10 +28,11 @@ def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     games = {label: t.loc[t["seat"] == 0, "game_turns"] for label, t in tables.items()}
     hi = max(int(np.quantile(g, 0.995)) for g in games.values())
     bins = np.arange(0, hi + 2, max(1, (hi + 1) // 60))
-    return charts.distribution({label: g.clip(upper=hi) for label, g in games.items()},
+    said = {label: words.policy_name("pig", label) for label in games}  # display names in the legend
+    return charts.distribution({said[label]: g.clip(upper=hi) for label, g in games.items()},
                                Path(out_dir) / "game_length.png", "turns in the game (both seats)", "Pig: game length",
                                bins=bins, ylabel="share of games",
-                               legend={label: f"{label} (mean {g.mean():.1f})" for label, g in games.items()})
+                               legend={said[lab]: f"{said[lab]} (mean {g.mean():.1f})" for lab, g in games.items()})
 
 
 def hold_totals(turn_hold: np.ndarray, win_hold: np.ndarray, hold_at: int, out_dir: Path,

@@ -1,0 +1,214 @@
+"""Readable names and units for everything a person reads: policies, metrics, config fields, the game's own words.
+
+One formatter for the report pages, the dashboard and the studio, so a rate reads ``wins 11.8 %`` and a difference
+of rates ``−14.9 pp`` everywhere, and ``mean_score: greedy - random`` reads ``Greedy − Random: mean score``. The
+German display names (``Glückssieben``, ``Grünlinge``) come from the game package's ``labels`` module (``WORDS``:
+code name -> display name; apart from the kernel-side ``words``, so a new name never recompiles a kernel), never
+from code identifiers turned into text by guesswork; a name no game spells falls back to its code with spaces.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import cache
+from importlib import import_module
+from typing import Any, get_args, get_origin
+
+from sim.games import GAMES
+
+MINUS = "\u2212"  # a typographic minus: "−14.9 pp" (a hyphen reads as a dash at a glance)
+
+# metric names the engine or several games share, in words (a game's ``headline`` words come first)
+METRIC_WORDS = {
+    "win_rate": "wins", "draw_rate": "draws", "win": "wins", "draw": "draws", "score": "score",
+    "mean_score": "mean score", "first_player_advantage": "first seat's edge over a fair share",
+    "game_length_turns": "turns per game", "mean_rooms_cleared": "rooms cleared",
+}
+# units of count metrics, by the project's naming (a rate is a percentage, see ``is_rate``)
+UNIT_WORDS = (("_lp", "LP"), ("lp_", "LP"), ("coins", "coins"))
+
+_RATE = re.compile(r"(^|_)rate(_|$)|^survival_|^death_room_|_advantage$|_share(_|$)|^(win|draw|loss)$")
+_SEAT = re.compile(r"^win_rate_seat_(\d+)$")
+
+
+def is_rate(name: str) -> bool:
+    """Whether a metric is a share (shown as a percentage, its differences in pp): by the project's naming
+    convention (``*_rate*``, ``survival_*``, ``*_share*``; ``win``/``draw``: a per-run indicator)."""
+    return bool(_RATE.search(name))
+
+
+@cache
+def game_words(game: str) -> dict[str, str]:
+    """The game's display names (``sim.games.<game>.labels.WORDS``), plus its options' choices in words."""
+    package = GAMES[game].rsplit(".", 1)[0] if game in GAMES else None
+    out: dict[str, str] = {}
+    if package is None:
+        return out
+    try:
+        options = import_module(f"{package}.options").OPTIONS
+    except ModuleNotFoundError:
+        options = ()
+    for o in options:
+        out.update({str(k): v for k, v in (o.words or {}).items()})
+    try:
+        out.update(import_module(f"{package}.labels").WORDS)
+    except ModuleNotFoundError as e:
+        if e.name != f"{package}.labels":
+            raise
+    return out
+
+
+def word(game: str | None, code: Any) -> str:
+    """A code name in the game's words (``gluecksmuenze`` -> ``Glücksmünze``), else the code with spaces."""
+    code = str(code)
+    got = game_words(game).get(code) if game else None
+    return got if got else code.replace("_", " ")
+
+
+def policy_name(game: str | None, policy: Any) -> str:
+    """``optimal-turn`` -> ``Optimal turn``; a match ``a vs b`` word by word; ``name@variant`` -> ``Name with
+    Variant`` (the game's words first)."""
+    policy = str(policy)
+    if " vs " in policy:
+        return " vs ".join(policy_name(game, p) for p in policy.split(" vs "))
+    if "@" in policy:
+        base, variant = policy.split("@", 1)
+        return f"{policy_name(game, base)} with {word(game, variant)}"
+    got = game_words(game).get(policy) if game else None
+    if got:
+        return got
+    text = re.sub(r"[-_]+", " ", policy).strip()
+    return text[:1].upper() + text[1:]
+
+
+def metric_name(game: str | None, metric: str, headline: dict[str, str] | None = None) -> str:
+    """A metric in words: the game's headline words, the shared words, ``win_rate_seat_1`` -> ``seat 2 wins``,
+    ``win_rate_<policy>`` -> ``<Policy> wins``, else the name with spaces (``mean_last_chances`` -> ``mean last
+    chances``)."""
+    if headline and metric in headline:
+        return headline[metric]
+    if metric in METRIC_WORDS:
+        return METRIC_WORDS[metric]
+    m = _SEAT.match(metric)
+    if m:
+        seat = int(m[1])
+        return "the first seat wins" if seat == 0 else f"seat {seat + 1} wins"
+    if metric.startswith("win_rate_"):  # win_rate_<policy>: that policy wins; else the condition in words
+        rest = metric[9:]
+        return (f"{policy_name(game, rest)} wins" if game and rest in game_words(game)
+                else f"wins {word(game, rest)}")
+    seat = re.match(r"^(?P<stem>.*[a-z])(?P<seat>[01])$", metric)  # a per-seat metric (``ability_uses0``)
+    if seat:
+        return f"{metric_name(game, seat['stem'], headline)} (seat {int(seat['seat']) + 1})"
+    return re.sub(r"\blp\b", "LP", word(game, metric))  # life points as the rules write them
+
+
+def metric_noun(metric: str, headline: dict[str, str] | None = None) -> str:
+    """What a ranking is by: ``win rate``, ``mean score``, else the metric's words."""
+    if metric.endswith("_rate") and not metric.startswith("mean_"):
+        return metric[:-5].replace("_", " ") + " rate"
+    if metric in METRIC_WORDS and metric.startswith("mean_"):
+        return METRIC_WORDS[metric]
+    return metric_name(None, metric, headline)
+
+
+def unit_of(metric: str) -> str:
+    """The unit a count metric is in (``LP``, ``coins``), else empty."""
+    if is_rate(metric):
+        return ""
+    return next((u for key, u in UNIT_WORDS if key in metric), "")
+
+
+def signed(text: str) -> str:
+    """A leading hyphen as a typographic minus."""
+    return MINUS + text[1:] if text.startswith("-") else text
+
+
+def _finite(x: Any) -> bool:
+    try:
+        return not math.isnan(float(x))
+    except (TypeError, ValueError):
+        return False
+
+
+def num(v: Any, diff: bool = False) -> str:
+    """A plain number: thousands separated, four significant digits otherwise (``+`` on differences)."""
+    if v is None or not _finite(v):
+        return "—"
+    v = float(v)
+    if abs(v) >= 1000:
+        return signed(f"{v:+,.0f}" if diff else f"{v:,.0f}")
+    if v.is_integer() and not diff:
+        return f"{v:g}"
+    return signed(f"{v:+.4g}" if diff else f"{v:.4g}")
+
+
+def _pct(v: float, diff: bool) -> str:
+    return signed(f"{v * 100:+.1f}") if diff else f"{v * 100:.1f}"
+
+
+def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: bool = True) -> str:
+    """``50.1 % [49.4, 50.8]`` for rates, ``+3.2 pp [+1.0, +5.0]`` for their differences, ``254.6 [254.2, 255.0]``
+    (with its unit: ``12.5 LP``) else; ``—`` for a missing value."""
+    lo_hi = [float(x) for x in ci] if ci is not None and len(ci) == 2 and all(_finite(x) for x in ci) else []
+    if value is None or not _finite(value):
+        return "—"
+    if is_rate(name):
+        txt = _pct(float(value), diff) + (" pp" if diff else " %")
+        if lo_hi:
+            txt += f" [{_pct(lo_hi[0], diff)}, {_pct(lo_hi[1], diff)}]"
+        return txt
+    txt = num(value, diff)
+    u = unit_of(name) if unit else ""
+    if u:
+        txt += f" {u}"
+    if lo_hi:
+        txt += f" [{num(lo_hi[0], diff)}, {num(lo_hi[1], diff)}]"
+    return txt
+
+
+def metric_text(game: str | None, name: str, value: Any, ci: Any = None, diff: bool = False,
+                headline: dict[str, str] | None = None) -> str:
+    """``wins 11.8 % [11.2, 12.4]``: the metric's words, then its value in its unit."""
+    return f"{metric_name(game, name, headline)} {value_text(name, value, ci, diff)}"
+
+
+def paired_label(game: str | None, key: str, headline: dict[str, str] | None = None) -> str:
+    """``mean_score: greedy - random`` -> ``Greedy − Random: mean score``."""
+    metric, pair = key.split(":", 1) if ":" in key else (key, "")
+    a, _, b = pair.strip().partition(" - ")
+    who = f"{policy_name(game, a)} {MINUS} {policy_name(game, b)}" if b else policy_name(game, a)
+    return f"{who}: {metric_name(game, metric.strip(), headline)}" if who else metric_name(game, metric, headline)
+
+
+# --- config fields ---------------------------------------------------------------------------------
+
+
+def _sub(node: Any, key: str) -> tuple[Any, Any]:
+    """(type below ``key``, its pydantic field or None) of a config section type."""
+    fields = getattr(node, "model_fields", None)
+    if fields is not None:
+        f = fields.get(key)
+        return (f.annotation, f) if f is not None else (None, None)
+    if get_origin(node) is dict:
+        return get_args(node)[1], None
+    return None, None
+
+
+def config_label(game: str | None, model: Any, path: str) -> str:
+    """A config path in words: the field's title or description where it says enough (``joker.when_zero`` ->
+    ``joker also when the Kniffel box holds 0``), else the path in words (``market › joker pack size``), table keys
+    in the game's words (``Krypta › roster``)."""
+    node, field = model, None
+    for key in path.split("."):
+        node, field = _sub(node, key)
+        if node is None and field is None:
+            break
+    said = (getattr(field, "title", None) or getattr(field, "description", None) or "") if field else ""
+    said = said.split(";")[0].strip()
+    if len(said.split()) >= 4:  # a sentence of its own
+        return said
+    keys = path.split(".")
+    text = " › ".join([*(word(game, k) for k in keys[:-1]), keys[-1].replace("_", " ")])
+    return f"{text} ({said})" if said else text
