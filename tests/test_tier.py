@@ -60,7 +60,8 @@ def test_tiers_differ_only_in_inlining_and_in_their_cache_keys(tmp_path):
     # the phases of a room and the steps of a fight (one call site each) and the fight's two one-line accessors are
     # inlined in both tiers; every other helper only in the full one
     pinned = {f.rsplit(".", 1)[1] for f, o in quick["options"].items() if o.get("inline") == "always"}
-    phases = {"enter_room", "refresh_profile", "fight", "room_won", "take_reward", "visit_market"}
+    phases = {"enter_room", "refresh_profile", "fight", "room_won", "take_reward", "visit_market", "market_stock",
+              "market_values"}
     steps = {"begin_fight", "open_turn", "player_turn", "roll_and_hold", "extra_rolls", "set_faces", "heal_joker",
              "assign", "resolve", "enemy_turn", "_who", "_etab"}
     needs = {"needs_attack_gain", "needs_etab"}  # what a policy needs (policies/dungeon/needs.py): one-line reads

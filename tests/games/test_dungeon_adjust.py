@@ -26,6 +26,7 @@ from policies.dungeon.bots import (
 )
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
+from sim.games.dungeon import runs as RUNS
 from sim.games.dungeon.game import GAME, TM, frozen
 from sim.games.dungeon.rows import EFF, N_EFF
 from sim.games.dungeon.tables import build_profile
@@ -215,7 +216,7 @@ def logs(policy, seed, runs, cfg=FIXED, difficulty="leicht"):
     fz, cache = frozen(cfg, difficulty)
     n_cols = len(P.columns(cfg.rooms.count))
     for r in runs:
-        _, log = P.run_one(GAME.policies.index(policy), seed, r, fz, cache, TM, n_cols, 20_000)
+        _, log = RUNS.run_one(GAME.policies.index(policy), seed, r, fz, cache, TM, n_cols, 20_000)
         yield log
 
 

@@ -17,6 +17,7 @@ from sim.core.stats import Z95
 from sim.games.dungeon import config as C
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
+from sim.games.dungeon import runs as RUNS
 from sim.games.dungeon.game import GAME, TM, combos_json, describe, frozen
 from sim.games.dungeon.rows import IN
 
@@ -33,7 +34,7 @@ def logs(policy, seed, runs, options=LEICHT, cfg=CFG):
     out = []
     for r in runs:
         n_cols = len(P.columns(cfg.rooms.count))
-        row, log = P.run_one(GAME.policies.index(policy), seed, r, fz, hold, TM, n_cols, 20_000)
+        row, log = RUNS.run_one(GAME.policies.index(policy), seed, r, fz, hold, TM, n_cols, 20_000)
         out.append((row, log))
     return out
 

@@ -12,6 +12,7 @@ from sim.core.rng import new_stream
 from sim.games.dungeon import config as C
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
+from sim.games.dungeon import runs as RUNS
 from sim.games.dungeon import tables as T
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.freeze import base_values, freeze
@@ -297,7 +298,7 @@ def test_joker_haendler_sells_the_last_joker():
     fz, cache = frozen(cfg, "leicht")
     sold = 0
     for run in range(20):
-        _, log = P.run_one(0, 2, run, fz, cache, TM, 0, 20_000)
+        _, log = RUNS.run_one(0, 2, run, fz, cache, TM, 0, 20_000)
         for r in log:
             if r[0] == P.LG_EVENT and r[4]:
                 assert r[3] == C.EV_JOKER and r[7] in (0, 1, 2)
@@ -342,7 +343,7 @@ def test_a_tiny_profile_cache_changes_nothing():
     outs = []
     for slots in (T.N_SLOTS, 1):
         out = np.zeros((n, len(column_names(CFG))))
-        P.play_batch(POLICIES["greedy"], 5, 0, n, FZ, T.new_cache(1, slots), TM, out)
+        RUNS.play_batch(POLICIES["greedy"], 5, 0, n, FZ, T.new_cache(1, slots), TM, out)
         outs.append(out)
     assert outs[0][:, 0].sum() > 0  # some rooms were played
     np.testing.assert_array_equal(outs[0], outs[1])

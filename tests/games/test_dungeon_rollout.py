@@ -17,8 +17,10 @@ from sim.games import get_game
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rollctl as RC
 from sim.games.dungeon import rollout as RO
+from sim.games.dungeon import runs as RUNS
 from sim.games.dungeon import tables as T
 from sim.games.dungeon.inputs import TM, frozen
+from sim.games.dungeon.scratch import new_scratch
 from sim.games.dungeon.table_schema import table_columns
 
 SEED = 2026
@@ -62,7 +64,7 @@ def test_chunks_and_thread_blocks_do_not_change_the_runs():
     outs = []
     for rows in (1, 3):
         out = np.zeros((12, n_cols))
-        P.play_batch(4, SEED, 0, 12, fz, T.new_cache(rows), TM, out)
+        RUNS.play_batch(4, SEED, 0, 12, fz, T.new_cache(rows), TM, out)
         outs.append(out)
     assert np.array_equal(outs[0], outs[1], equal_nan=True)
 
@@ -99,7 +101,7 @@ def test_k1_each_choice_is_the_argmax_of_its_continuations():
     higher score, then the lower code); the decisions cover every kind, and continuations do differ by option."""
     cfg = G.load(None, ["rollout.k=1"])
     fz, cache = frozen(cfg, "normal")
-    sc = P.new_scratch(0, fz.loadout.shape[0])
+    sc = new_scratch(0, fz.loadout.shape[0])
     n_cols = len(table_columns(cfg))
     kinds, spread = set(), 0
     for run in (0, 3):

@@ -19,6 +19,7 @@ from sim.core.config import load_config
 from sim.games.dungeon import layout as L
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
+from sim.games.dungeon import runs as RUNS
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.freeze import freeze
 from sim.games.dungeon.game import GAME, TM, combos_json, frozen
@@ -201,7 +202,7 @@ def test_glueckssieben_straights_in_played_runs():
         fz, hold = frozen(cfg, "leicht")
         played = set()
         for run in range(40):
-            _, log = P.run_one(POLICIES["vorschlag"], 5, run, fz, hold, TM, len(column_names(cfg)), 20_000)
+            _, log = RUNS.run_one(POLICIES["vorschlag"], 5, run, fz, hold, TM, len(column_names(cfg)), 20_000)
             played |= {int(r[3]) for r in log if r[0] == P.LG_COMBO}
         played = np.array(sorted(played))
         seven, one = R.C_SEVEN[played].any(), R.C_ONE_STRAIGHT[played].any()
@@ -218,7 +219,7 @@ def _joker_rooms(joker_heal_counts: bool):
     fz, hold = frozen(cfg, "leicht")
     out = []
     for run in range(60):
-        _, log = P.run_one(POLICIES["vorschlag"], 3, run, fz, hold, TM, len(column_names(cfg)), 20_000)
+        _, log = RUNS.run_one(POLICIES["vorschlag"], 3, run, fz, hold, TM, len(column_names(cfg)), 20_000)
         for end in (r for r in log if r[0] == P.LG_END and r[3] == 1):
             room = int(end[1])
             if L.CHALLENGES[fz.rooms[room - 1, L.RM_CHALLENGE]] != "ohne_heilung":
@@ -285,7 +286,7 @@ def test_vereinen_in_played_runs():
     fz, hold = frozen(cfg, "leicht")
     roles = []
     for run in range(80):
-        _, log = P.run_one(POLICIES["vorschlag"], 7, run, fz, hold, TM, len(column_names(cfg)), 20_000)
+        _, log = RUNS.run_one(POLICIES["vorschlag"], 7, run, fz, hold, TM, len(column_names(cfg)), 20_000)
         roles += [int(r[4]) for r in log if r[0] == P.LG_COMBO and R.C_KIND[r[3]] == R.VIERLING]
     assert roles and set(roles) <= {R.SHIELD, R.HEAL}
 
@@ -294,7 +295,7 @@ def test_vereinen_in_played_runs():
 
 def _logs(cfg, pid, seed, runs, difficulty="leicht"):
     fz, hold = frozen(cfg, difficulty)
-    return [P.run_one(pid, seed, r, fz, hold, TM, len(column_names(cfg)), 20_000) for r in runs]
+    return [RUNS.run_one(pid, seed, r, fz, hold, TM, len(column_names(cfg)), 20_000) for r in runs]
 
 
 def _rows(log, kind):
@@ -340,7 +341,7 @@ def test_a_broken_policy_is_refused_and_counted():
     # the batch counts the same refusals as the single run
     fz, cache = frozen(cfg, "leicht")
     out = np.zeros((12, len(column_names(cfg))))
-    P.play_batch(BROKEN, 4, 0, 12, fz, cache, TM, out)
+    RUNS.play_batch(BROKEN, 4, 0, 12, fz, cache, TM, out)
     assert out[:, O_ILLEGAL].sum() == total
 
 

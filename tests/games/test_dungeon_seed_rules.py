@@ -11,6 +11,7 @@ import pytest
 from sim.games.dungeon import config as C
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
+from sim.games.dungeon import runs as RUNS
 from sim.games.dungeon.game import GAME, TM, frozen
 from sim.games.dungeon.rows import IN
 
@@ -25,7 +26,7 @@ def logs(policy: str, seed: int, n: int, bare: bool = True, diff: str = "leicht"
     cfg = BARE if bare else CFG
     fz, hold = frozen(cfg, diff)
     n_cols = P.n_columns(fz)
-    return tuple(P.run_one(GAME.policies.index(policy), seed, r, fz, hold, TM, n_cols, 20_000)[1] for r in range(n))
+    return tuple(RUNS.run_one(GAME.policies.index(policy), seed, r, fz, hold, TM, n_cols, 20_000)[1] for r in range(n))
 
 
 def rows(log, kind):

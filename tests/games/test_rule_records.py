@@ -2,8 +2,7 @@
 them from records generated from it (``sim.core.record.RuleRecord``), never from hand-numbered indices.
 
 The games come from the registry (``sim.games.GAMES``) and their records from their ``config`` module, so a new game
-with a record is checked with no edit here. A game without one must be named in ``WITHOUT_RECORD`` (nothing is
-skipped silently), and leaves it when it gets a record: the test below fails while the entry is stale.
+is checked with no edit here: every registered game must have a record.
 """
 
 from __future__ import annotations
@@ -27,11 +26,10 @@ from sim.games.kniffel import rules as KNIFFEL
 
 ROOT = Path(__file__).resolve().parents[2]
 INDEX_PREFIXES = ("RP_", "PP_", "SK_", "EFF_")  # the hand-numbered index schemes the records replaced
-WITHOUT_RECORD: dict[str, str] = {}
 # what a record's freeze knows besides the config (``RuleRecord.freeze(cfg, **context)``), per game that needs it
 FREEZE_CONTEXT: dict[str, dict[str, Any]] = {"dungeon": {"difficulty": "leicht"}}
 PROBE = "probe_rule"  # the field the tests add to a model
-WITH_RECORD = [g for g in GAMES if g not in WITHOUT_RECORD]
+WITH_RECORD = sorted(GAMES)  # every registered game reads its rule numbers from a record
 
 
 def package(game: str) -> str:
@@ -91,17 +89,10 @@ def index_constants(game: str) -> list[str]:
 
 @pytest.mark.parametrize("game", WITH_RECORD)
 def test_the_game_has_a_record_and_no_index_constants(game):
-    """A game not in ``WITHOUT_RECORD`` reads its rule numbers from a record: no ``RP_*``/``PP_*``/``SK_*``/``EFF_*``
+    """Every game reads its rule numbers from a record: no ``RP_*``/``PP_*``/``SK_*``/``EFF_*``
     int indices are left in its package."""
-    assert records(game), f"{game}: no RuleRecord in {package(game)}.config (or name it in WITHOUT_RECORD)"
+    assert records(game), f"{game}: no RuleRecord in {package(game)}.config"
     assert index_constants(game) == []
-
-
-@pytest.mark.parametrize("game", sorted(WITHOUT_RECORD))
-def test_a_game_named_without_a_record_has_none(game):
-    """The exemption stays honest: once the game has a record, its ``WITHOUT_RECORD`` entry must go."""
-    assert game in GAMES, f"WITHOUT_RECORD names {game!r}, which is no registered game"
-    assert not records(game), f"{game} has a rule record now: remove it from WITHOUT_RECORD"
 
 
 def test_the_index_check_sees_a_constant():

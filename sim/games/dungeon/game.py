@@ -24,6 +24,7 @@ from sim.core.skill import SkillChart
 from sim.games.base import Game
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
+from sim.games.dungeon import runs as RUNS
 from sim.games.dungeon.charts import _n_rooms, difficulty_sentence, make_charts, upgrade_chart, upgrade_sentence
 from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig
 from sim.games.dungeon.describe import combos_json, describe, enemy_names
@@ -101,7 +102,7 @@ class Dungeon(Game):
         cfg, policy, diff = self._seat(cfg, policies, options)
         fz, cache = frozen(cfg, diff)
         out = np.zeros((count, len(column_names(cfg))))
-        P.play_batch(POLICIES[policy], int(seed), int(start), int(count), fz, cache, TM, out)
+        RUNS.play_batch(POLICIES[policy], int(seed), int(start), int(count), fz, cache, TM, out)
         return [np.arange(start, start + count), out, np.full(count, policies[0], dtype=object),
                 np.full(count, diff, dtype=object)]
 
@@ -154,7 +155,7 @@ class Dungeon(Game):
         (the cells the run never reached, NaN in the table, left out)."""
         played, policy, diff = self._seat(cfg, policies, options)
         fz, hold = frozen(played, diff)
-        row, log = P.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(column_names(played)),
+        row, log = RUNS.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(column_names(played)),
                              log_rows=MAX_EVENTS)
         facts = {"policy": policy, "difficulty": diff, "start_upgrades": list(played.loadout.upgrades)}
         return RunLog([Section(log, limit=MAX_EVENTS)], facts, [run_record(cfg, run, row, policies[0], diff)])

@@ -27,8 +27,8 @@ skill (``[skill]``) the lapse coins of every decision from (``SKILL_STREAM``, 0)
 policy therefore meets the same rooms, and a table does not depend on chunking or threads.
 
 ``play_run`` plays one run and writes its row of the per-run table (``table.columns``); with a non-empty ``log``
-it also writes the event log that ``replay`` renders (the same code path). ``play_batch`` runs ``play_run`` over
-a chunk with ``prange``.
+it also writes the event log that ``replay`` renders (the same code path). ``runs.play_batch`` runs it over a
+chunk with ``prange`` (and the ``rollout`` policy's driver over it), ``runs.run_one`` one run for replay.
 
 The run's progression state: the loadout (``owned`` counts of the rows of ``up_eff``: upgrades, then talents)
 folded into ``mods`` (columns ``rows.EFF``), which the fight reads for every effect; the combo values ``cv`` of the
@@ -41,9 +41,8 @@ Progression order after a won room: win coins (and the room's challenge), the re
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from policies.dungeon.ids import ROLLOUT
 from policies.dungeon.skill import full_skill
 from policies.skill import SKILL_STREAM
 from sim.core.rng import stream_key
@@ -80,10 +79,9 @@ from sim.games.dungeon.eventlog import (  # noqa: F401 - the log kinds, re-expor
     pack_dice,
 )
 from sim.games.dungeon.fight import fight
-from sim.games.dungeon.rollctl import MAX_DECISIONS, RC_DEC, RC_HIT, RC_SIZE
+from sim.games.dungeon.rollctl import RC_DEC, RC_HIT
 from sim.games.dungeon.room import enter_room, refresh_profile
 from sim.games.dungeon.rows import EFF
-from sim.games.dungeon.scratch import new_scratch
 from sim.games.dungeon.table import (  # noqa: F401 - the row layout, re-exported for game and tests
     FIXED,
     N_FIXED,
@@ -134,7 +132,7 @@ from sim.games.dungeon.table import (  # noqa: F401 - the row layout, re-exporte
     n_columns,
 )
 from sim.jit.borrow import borrow
-from sim.jit.scalar import smax, smin, trunc
+from sim.jit.scalar import smax, trunc
 from sim.jit.tier import INLINE
 
 
@@ -229,12 +227,12 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
         room_won(room, fz, rs, out, log)
         market = rooms[room - 1, C.RM_MARKET] > 0 and rp.market_enabled > 0
         if room < n_rooms and (rp.rewards_enabled > 0 or market):
-            e3, e4, e3p = expected_attack(pid, rs, cache, t)
+            expected_attack(pid, rs, cache, t)
             if rp.rewards_enabled > 0:
-                if take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc, e3, e4, e3p):
+                if take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc):
                     return rs.nl
             if market:
-                if visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc, e3, e4, e3p):
+                if visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc):
                     return rs.nl
         out[rs.b_lp + room - 1] = rs.lp
         out[rs.b_coins + room - 1] = rs.coins
@@ -260,44 +258,5 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
 
 
 
-from sim.games.dungeon import rollout as RO  # noqa: E402 - the rollout driver calls play_run (defined above)
 
-
-@njit(cache=True, parallel=True, error_model="numpy")
-def play_batch(pid, seed, start, count, fz, cache, tm, out):
-    """Runs ``start .. start + count - 1`` into the rows of ``out``: one block of strided runs per cache row
-    (each block owns its row of the profile cache). ``rollout`` runs ``RO.rollout_run`` over its base policy."""
-    nblk = smin(count, cache[0].shape[0])
-    n_all = fz.loadout.shape[0]
-    ro = pid == ROLLOUT
-    base = trunc(fz.rp[0].rollout_base) if ro else pid
-    k = trunc(fz.rp[0].rollout_k)
-    for b in prange(nblk):
-        t = np.int64(b)  # prange counts in uint64: one signature of play_run (replay passes int64) = one compile
-        nolog = np.zeros((0, LOG_W), np.int64)
-        sc = new_scratch(base, n_all)
-        forced = np.zeros(MAX_DECISIONS if ro else 0, np.int64)
-        rc = np.zeros(RC_SIZE if ro else 0, np.int64)
-        for i in range(t, count, nblk):
-            if ro:
-                RO.rollout_run(base, k, seed, start + i, fz, cache, t, tm, out[i], nolog, sc, forced, rc)
-            else:
-                play_run(base, seed, start + i, fz, cache, t, tm, out[i], nolog, sc, forced, rc)
-
-
-def run_one(pid: int, seed: int, run: int, fz, cache, tm, n_cols: int, log_rows: int = 0):
-    """One run outside the batch (replay), on cache row 0: its table row and event log."""
-    out = np.zeros(max(n_cols, n_columns(fz)))
-    log = np.zeros((log_rows, LOG_W), np.int64)
-    if pid == ROLLOUT:
-        base = int(fz.rp[0].rollout_base)
-        forced, rc = RO.new_rollout_scratch()
-        n = RO.rollout_run(base, int(fz.rp[0].rollout_k), seed, run, fz, cache, 0, tm, out, log,
-                           new_scratch(base, fz.loadout.shape[0]), forced, rc)
-    else:
-        n = play_run(pid, seed, run, fz, cache, 0, tm, out, log, new_scratch(pid, fz.loadout.shape[0]),
-                     np.zeros(0, np.int64), np.zeros(0, np.int64))
-    return out, log[:n]
-
-
-__all__ = ["columns", "draw_upgrade", "n_columns", "play_batch", "play_run", "run_one"]
+__all__ = ["columns", "draw_upgrade", "n_columns", "play_run"]

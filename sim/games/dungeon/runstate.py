@@ -42,6 +42,9 @@ RUN_DTYPE = np.dtype([
     # where the row's column groups start (``table``): LP, coins and turns by room, combos, paths, markets, upgrades
     ("b_lp", np.int64), ("b_coins", np.int64), ("b_turns", np.int64), ("b_combo", np.int64), ("b_path", np.int64),
     ("b_mk", np.int64), ("b_up", np.int64),
+    # after a won room, for the policies that rate offers by their attack gain (``after.expected_attack``): the
+    # loadout's expected turn attack now, with one more roll, with one more die
+    ("e3", np.float64), ("e4", np.float64), ("e3p", np.float64),
 ])
 
 FIGHT_DTYPE = np.dtype([
