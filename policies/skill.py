@@ -2,9 +2,8 @@
 
 The model is documented in ``sim.core.skill`` (the ``[skill]`` config section). Here:
 
-- levels travel in a game's frozen array as int64 parts per million (``SCALE``), at
-  ``base + SK_PLAYER`` (the player's seat) and ``base + SK_OPPONENTS`` (every other seat), or in its rule record
-  as ``skill_level_ppm`` and ``skill_opponents_ppm`` (``sim.core.skill.SKILL_RECORD``, ``record_level``);
+- levels travel in a game's rule record as int64 parts per million (``SCALE``): ``skill_level_ppm`` (the
+  player's seat) and ``skill_opponents_ppm`` (every other seat) (``sim.core.skill.SKILL_RECORD``, ``record_level``);
 - a skilled decision draws from its own stream ``stream_key(seed, run, SKILL_STREAM + k, b)``
   (``k``, ``b``: the game's seat or turn keys). No game uses so large an ``a`` key for its dice or
   policy streams, so the dice stay the same draws at every level (common random numbers);
@@ -19,15 +18,7 @@ from numba import njit
 from sim.core.rng import next_below, next_float
 
 SCALE = 1_000_000  # a level's unit in the frozen arrays: parts per million
-SK_PLAYER, SK_OPPONENTS = 0, 1
-SK_SIZE = 2
 SKILL_STREAM = 0x5C111_0000  # added to the stream key ``a`` of every skill stream
-
-
-@njit(cache=True, inline="always")
-def level_at(arr: np.ndarray, base: int, entry: int) -> float:
-    """The level of policy entry ``entry`` (0: the player, others: opponents) from a frozen array."""
-    return arr[base + (SK_PLAYER if entry == 0 else SK_OPPONENTS)] / SCALE
 
 
 @njit(cache=True, inline="always")

@@ -17,7 +17,7 @@ The model (the jitted half lives in ``policies.skill``; every game uses the same
   solutions, whose values are win chances, every Dungeon24 policy) err by lapses only. A policy
   that is already random stays random at every level.
 - Würfel Dungeon (and any later game) takes the same section: ``skill: Skill`` in its config model,
-  ``freeze_skill`` appended to a frozen array, ``policies.skill``'s lapse/softmax at its dispatch
+  ``SKILL_RECORD``'s derived numbers in its rule record, ``policies.skill``'s lapse/softmax at its dispatch
   points on a ``SKILL_STREAM`` stream, and a ``SkillChart`` (its ``Game.skill_chart``) for the report.
 - Named levels: novice 0.25 (ε 56 %, τ 3u), casual 0.5 (ε 25 %, τ u), skilled 0.75 (ε 6 %, τ u/3),
   expert 1.0 (the policy itself).
@@ -30,7 +30,7 @@ asks how a casual player fares against the full-strength policy, and a sweep ove
 
 The skill's random draws come from their own ``sim.core.rng`` streams (``policies.skill``), so the
 dice stay common random numbers across levels, and level 1 draws nothing: every table at level 1
-is the plain policy's, bit for bit. Kernels read the levels from the frozen rule arrays
+is the plain policy's, bit for bit. Kernels read the levels from the rule records
 (``freeze``), so a new level never recompiles anything.
 """
 
@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 from pydantic import Field, field_validator
 
-from policies.skill import SCALE, SK_OPPONENTS, SK_PLAYER, SK_SIZE
+from policies.skill import SCALE
 from sim.core.config import GameConfig, Strict
 
 LEVELS: dict[str, float] = {"novice": 0.25, "casual": 0.5, "skilled": 0.75, "expert": 1.0}
@@ -91,20 +91,12 @@ class Skill(Strict):
         return parse_level(v)
 
 
-def freeze_skill(skill: Skill) -> np.ndarray:
-    """The levels as int64 parts per million (``policies.skill.SK_*``), appended to a game's frozen array."""
-    out = np.zeros(SK_SIZE, np.int64)
-    out[SK_PLAYER] = round(skill.level * SCALE)
-    out[SK_OPPONENTS] = round(skill.opponents * SCALE)
-    return out
-
-
 SKILL_RECORD: dict[str, Callable[[GameConfig], int]] = {
     "skill_level_ppm": lambda cfg: round(cfg.skill.level * SCALE),
     "skill_opponents_ppm": lambda cfg: round(cfg.skill.opponents * SCALE),
 }
 """The levels as derived numbers of a game's rule record (``sim.core.record``, with ``[skill]`` itself skipped):
-int parts per million like ``freeze_skill``, read by ``policies.skill.record_level``."""
+int parts per million, read by ``policies.skill.record_level``."""
 
 
 def rules_hash(cfg: GameConfig) -> str:
