@@ -254,6 +254,8 @@ def choose(pg, test_id: str, option: str) -> None:
 def test_sweep_a_field_from_the_page(page):
     page.get_by_role("tab", name="Sweep").click()
     choose(page, "sweep-field", FIELD)
+    # choosing the field prefills its range (±20 % of its value); wait for it, else it may land over the typed one
+    page.wait_for_function("() => document.querySelector('input[data-testid=sweep-from]').value !== ''")
     page.locator('input[data-testid="sweep-from"]').fill("0.8")
     page.locator('input[data-testid="sweep-to"]').fill("1.2")
     page.locator('input[data-testid="sweep-steps"]').fill("3")
