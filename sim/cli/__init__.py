@@ -20,7 +20,7 @@ from sim.core.errors import DicesimError
 
 # the commands register on ``app`` in help order
 # isort: off
-from sim.cli import play, single, extras, studio, sweep, tune, cache  # noqa: E402,F401
+from sim.cli import play, single, extras, studio, sweep, tune, cache, findings  # noqa: E402,F401
 # isort: on
 
 __all__ = ["app", "main", "JsonOpt", "SchedulerOpt"]

@@ -35,6 +35,8 @@ WORK = {
     "tune": "sim.cli.work.tune",
     "cache": "sim.cli.work.cache",
     "studio": "sim.cli.work.studio",
+    "findings_rules": "sim.cli.work.findings_rules",
+    "findings": "sim.cli.work.findings",
 }
 
 

@@ -1,0 +1,87 @@
+"""``seat_advantage``: a seat that wins more (or less) than its fair share, beyond its interval and a threshold.
+
+Reads the tidy metrics' per-seat win rates (``win_rate_seat_<k>`` of a label that played two or more seats, with
+its ``draw_rate``: the fair share is what is left after draws, split evenly), the ``first_attacker_win_rate`` of a
+game whose seats take turns attacking first, and a two-player extra (``two_player``: its pairings' paired
+``seat_advantage``). Does not apply to a game played alone (no seat metrics).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sim.report import words
+from sim.report.findings.base import Tables, ci_of, finding, interval_pp, pct, pp, replay_command
+from sim.report.findings.config import FindingsConfig
+
+_SEAT = re.compile(r"^win_rate_seat_(\d+)$")
+
+
+def _winning_run(t: Tables, label: str, seat: int, won: bool) -> int:
+    """A run of ``label`` where ``seat`` won (or lost, for a seat behind): the first in its per-run table, else 0."""
+    runs = t.runs.get(label)
+    if runs is None or not {"seat", "win", "run"} <= set(runs.columns):
+        return 0
+    hit = runs[(runs["seat"] == seat) & ((runs["win"] > 0) == won)]
+    return int(hit["run"].iloc[0]) if len(hit) else 0
+
+
+def _fair(t: Tables, label: str, seats: int) -> float:
+    draws = t.metric(label, "draw_rate")
+    return (1.0 - (draws["value"] if draws else 0.0)) / seats
+
+
+def seat_advantage(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
+    """One finding per label whose most-off seat is off fair by at least ``seat_min_pp`` and its interval."""
+    out = []
+    gap = f.seat_min_pp / 100
+    for label in t.labels():
+        part = t.metrics[t.metrics["label"] == label]
+        seat_rows = {int(m[1]): name for name in part["metric"] if (m := _SEAT.match(str(name)))}
+        checks: list[tuple[str, int, str, float]] = []  # (metric, seat, words, fair)
+        if len(seat_rows) >= 2:
+            fair = _fair(t, label, len(seat_rows))
+            checks += [(name, s, "the first seat" if s == 0 else f"seat {s + 1}", fair)
+                       for s, name in sorted(seat_rows.items())]
+        if t.metric(label, "first_attacker_win_rate") is not None:
+            checks.append(("first_attacker_win_rate", 0, "the player who attacks first", _fair(t, label, 2)))
+        best = None
+        for name, seat, who, fair in checks:
+            m = t.metric(label, name)
+            ci = ci_of(m)
+            if m is None or ci is None:
+                continue
+            off = m["value"] - fair
+            if abs(off) >= gap and (ci[0] > fair or ci[1] < fair) and (best is None or abs(off) > abs(best[0])):
+                best = (off, m, ci, name, seat, who, fair)
+        if best is None:
+            continue
+        off, m, ci, name, seat, who, fair = best
+        players = t.seats.get(label) or [label]
+        what = words.policy_name(t.game, label)
+        out.append(finding(
+            t, "seat_advantage",
+            f"In {what}, {who} wins {pct(m['value'])} [{pct(ci[0])[:-2]}, {pct(ci[1])}] against a fair "
+            f"{pct(fair)} ({pp(off)} off fair).",
+            off, [ci[0] - fair, ci[1] - fair], "pp",
+            {"metric": name, "label": label, "comparison": f"win rate of {who} against the fair share {fair:.4f} "
+             "(draws taken out, split evenly)", "runs": t.n, "value": m["value"], "value_ci95": ci},
+            replay_command(t, players, _winning_run(t, label, seat, off > 0)), subject=f"{label}:{name}"))
+    for p in (t.extras.get("two_player") or {}).get("pairings", []) or []:
+        adv = p.get("seat_advantage") or {}
+        ci = ci_of(adv)
+        if ci is None or abs(float(adv["value"])) < gap or not (ci[0] > 0 or ci[1] < 0):
+            continue
+        seats = [str(x) for x in p.get("policies", p.get("seats", [])) or []]
+        what = " vs ".join(words.policy_name(t.game, s) for s in seats) or "two players"
+        v = float(adv["value"])
+        out.append(finding(
+            t, "seat_advantage",
+            f"In {what}, the first seat wins {pp(v)}{interval_pp(ci)} more often than the second on the same dice.",
+            v, ci, "pp",
+            {"metric": "seat_advantage", "label": what, "comparison": "first seat minus second seat, paired",
+             "runs": int(t.extras["two_player"].get("n", t.n))},
+            replay_command(t, seats or ["optimal"], 0, {"players": 2}) if seats else None,
+            subject=f"two_player:{what}"))
+    return out
