@@ -255,8 +255,9 @@ def test_difficulty_cliff_quiet_on_a_slope():
 
 
 def diff_table(wins: list[float]) -> pd.DataFrame:
+    steps = zip(("leicht", "normal", "schwer"), wins, strict=True)
     return pd.DataFrame([{"policy": "vorschlag", "difficulty": d, "win_rate": w, "ci95_low": w - 0.02,
-                          "ci95_high": w + 0.02, "n": 2000} for d, w in zip(("leicht", "normal", "schwer"), wins)])
+                          "ci95_high": w + 0.02, "n": 2000} for d, w in steps])
 
 
 def test_difficulty_cliff_on_a_difficulty_step():
@@ -332,4 +333,4 @@ def test_findings_section_says_what_each_kind_means():
     assert html.startswith("<section id='findings'") and "<h2>Findings</h2>" in html
     assert "Dominant option (1)" in html and "Extra-Würfel is a dominant upgrade" in html
     assert all(m.replace("'", "&#x27;") in html for m in MEANINGS.values())
-    assert html.count("None found.") == len(MEANINGS) - 1
+    assert html.count("none found.") == len(MEANINGS) - 1

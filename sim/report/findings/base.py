@@ -43,6 +43,7 @@ class Tables:
     play: Callable[[str, int], pd.DataFrame] | None = None
     # events(policy, run) -> the run's decoded event records (``replay --json``'s); None: no replays
     events: Callable[[str, int], list[dict[str, Any]]] | None = None
+    title: str = ""  # the game's name for readers (default: its words)
 
     def metric(self, label: str, name: str) -> dict[str, Any] | None:
         """``{"value", "ci95"}`` of one row of the tidy metrics, None when absent."""
@@ -96,7 +97,7 @@ def finding(t: Tables, kind: str, title: str, value: float, ci95: list[float] | 
     watch it happen."""
     return {
         "game": t.game,
-        "game_title": words.word(t.game, t.game),
+        "game_title": t.title or words.word(t.game, t.game),
         "kind": kind,
         "subject": subject,
         "title": title,
@@ -119,3 +120,8 @@ def pct(x: float) -> str:
 
 def interval_pp(ci: list[float] | None) -> str:
     return f" [{words.signed(f'{ci[0] * 100:+.1f}')}, {words.signed(f'{ci[1] * 100:+.1f}')}]" if ci else ""
+
+
+def pct_ci(v: float, ci: list[float] | None) -> str:
+    """A share with its interval: ``28.5 % [25.7, 31.4]``."""
+    return pct(v) + (f" [{ci[0] * 100:.1f}, {ci[1] * 100:.1f}]" if ci else "")

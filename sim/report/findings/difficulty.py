@@ -17,7 +17,7 @@ import numpy as np
 
 from sim.core import stats
 from sim.report import words
-from sim.report.findings.base import Tables, finding, interval_pp, pct, pp, replay_command
+from sim.report.findings.base import Tables, finding, interval_pp, pct, pct_ci, pp, replay_command
 from sim.report.findings.config import FindingsConfig
 
 
@@ -60,7 +60,7 @@ def _rooms(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
         around = " and ".join(f"room {x['room']} {pct(x['rate'])}" for x in nb)
         out.append(finding(
             t, "difficulty_cliff",
-            f"Room {r['room']} is a cliff: {pct(r['rate'])}{interval_pp(r['ci95']).replace(' [+', ' [')} of the "
+            f"Room {r['room']} is a cliff: {pct_ci(r['rate'], r['ci95'])} of the "
             f"{who} runs that reach it die there, against {around}.",
             r["rate"] - top, [r["ci95"][0] - top, r["ci95"][1] - top], "pp",
             {"metric": "death rate of the runs that reached the room", "policy": label, "room": r["room"],

@@ -122,11 +122,11 @@ def tables_from_folder(folder: Path, cfg: Strict | None = None, config_args: lis
     seats = {k: list(v.get("seats") or [k]) for k, v in (manifest.get("policies") or {}).items()}
     return Tables(
         game=game.name, cfg=cfg, n=int(manifest.get("n", 0)), seed=seed,
-        options={k: v for k, v in options.items() if k in (manifest.get("options") or {})},
+        options={k: v for k, v in options.items() if v != game.options.get(k)},  # a replay line names the rest
         metrics=pd.read_csv(folder / "metrics.csv"), paired=manifest.get("paired") or {}, runs=runs, seats=seats,
         extras=extras, policies=tuple(game.policies), solved_policies=tuple(game.solved_policies),
         report_policies=tuple(game.report_policies), policy_variant=game.policy_variant,
-        config_args=list(config_args or []), play=play, events=events)
+        config_args=list(config_args or []), play=play, events=events, title=game.title)
 
 
 def folder_findings(folder: Path, f: FindingsConfig, cfg: Strict | None = None,
@@ -134,7 +134,7 @@ def folder_findings(folder: Path, f: FindingsConfig, cfg: Strict | None = None,
     """Detect over a game folder and write ``findings.json`` (and the stacking probe's ``stacking.json``) into it."""
     t = tables_from_folder(folder, cfg, config_args)
     found = detect(t, f)
-    if isinstance(t.extras.get("stacking"), list):
+    if t.extras.get("stacking"):
         atomic.write_json(Path(folder) / "stacking.json", t.extras["stacking"], indent=2)
     atomic.write_json(Path(folder) / FILE, {"game": t.game, "findings": found}, indent=2)
     return found

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from sim.report import words
-from sim.report.findings.base import Tables, ci_of, finding, interval_pp, pct, pp, replay_command
+from sim.report.findings.base import Tables, ci_of, finding, interval_pp, pct, pct_ci, pp, replay_command
 from sim.report.findings.config import FindingsConfig
 
 _SEAT = re.compile(r"^win_rate_seat_(\d+)$")
@@ -30,6 +30,26 @@ def _winning_run(t: Tables, label: str, seat: int, won: bool) -> int:
 def _fair(t: Tables, label: str, seats: int) -> float:
     draws = t.metric(label, "draw_rate")
     return (1.0 - (draws["value"] if draws else 0.0)) / seats
+
+
+def _seat_pairings(t: Tables) -> list[tuple[list[str], dict[str, Any]]]:
+    """(seats, first-seat advantage) of the two-player extra: a mirror pairing as it is, a pairing and its swap
+    pooled (the mean of the two advantages: which policy sits first no longer counts)."""
+    rows = {tuple(str(x) for x in p.get("seats") or []): p.get("seat_advantage") or {}
+            for p in (t.extras.get("two_player") or {}).get("pairings", []) or []}
+    out = []
+    for seats, adv in rows.items():
+        if len(seats) != 2 or not ci_of(adv):
+            continue
+        if seats[0] == seats[1]:
+            out.append((list(seats), adv))
+        elif seats[::-1] in rows and seats < seats[::-1] and ci_of(rows[seats[::-1]]):
+            other = rows[seats[::-1]]
+            (a, b), (c, d) = ci_of(adv), ci_of(other)
+            v = (float(adv["value"]) + float(other["value"])) / 2
+            half = ((b - a) ** 2 + (d - c) ** 2) ** 0.5 / 4
+            out.append((list(seats), {"value": v, "ci95": [v - half, v + half]}))
+    return out
 
 
 def seat_advantage(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
@@ -59,29 +79,28 @@ def seat_advantage(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
             continue
         off, m, ci, name, seat, who, fair = best
         players = t.seats.get(label) or [label]
-        what = words.policy_name(t.game, label)
+        what = words.policy_name(t.game, label) if " vs " in label or len(set(players)) < 2 else " vs ".join(
+            words.policy_name(t.game, p) for p in players)
         out.append(finding(
             t, "seat_advantage",
-            f"In {what}, {who} wins {pct(m['value'])} [{pct(ci[0])[:-2]}, {pct(ci[1])}] against a fair "
+            f"In {what}, {who} wins {pct_ci(m['value'], ci)} against a fair "
             f"{pct(fair)} ({pp(off)} off fair).",
             off, [ci[0] - fair, ci[1] - fair], "pp",
             {"metric": name, "label": label, "comparison": f"win rate of {who} against the fair share {fair:.4f} "
              "(draws taken out, split evenly)", "runs": t.n, "value": m["value"], "value_ci95": ci},
             replay_command(t, players, _winning_run(t, label, seat, off > 0)), subject=f"{label}:{name}"))
-    for p in (t.extras.get("two_player") or {}).get("pairings", []) or []:
-        adv = p.get("seat_advantage") or {}
+    for seats, adv in _seat_pairings(t):
         ci = ci_of(adv)
         if ci is None or abs(float(adv["value"])) < gap or not (ci[0] > 0 or ci[1] < 0):
             continue
-        seats = [str(x) for x in p.get("policies", p.get("seats", [])) or []]
-        what = " vs ".join(words.policy_name(t.game, s) for s in seats) or "two players"
+        what = " vs ".join(words.policy_name(t.game, s) for s in seats)
         v = float(adv["value"])
         out.append(finding(
             t, "seat_advantage",
             f"In {what}, the first seat wins {pp(v)}{interval_pp(ci)} more often than the second on the same dice.",
             v, ci, "pp",
-            {"metric": "seat_advantage", "label": what, "comparison": "first seat minus second seat, paired",
+            {"metric": "seat_advantage", "label": what, "comparison": "first seat minus second seat, paired"
+             + ("" if seats[0] == seats[1] else ", both seatings pooled"),
              "runs": int(t.extras["two_player"].get("n", t.n))},
-            replay_command(t, seats or ["optimal"], 0, {"players": 2}) if seats else None,
-            subject=f"two_player:{what}"))
+            replay_command(t, seats, 0, {"players": 2}), subject=f"two_player:{','.join(seats)}"))
     return out

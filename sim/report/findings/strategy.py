@@ -25,13 +25,19 @@ def roles(t: Tables, f: FindingsConfig) -> tuple[list[str], list[str]]:
     return [p for p in simple if p not in ref], ref
 
 
-def _run_where(t: Tables, simple: str, ref: str) -> int:
-    """A run the simple policy won and the reference lost (same seed), else 0."""
+def _run_where(t: Tables, simple: str, ref: str) -> tuple[list[str], int]:
+    """(seats, run) of a run the simple policy won and the reference lost: played alone on the same seed, or in
+    their match (``simple vs ref``, either way round); else run 0 of the simple policy."""
     a, b = t.runs.get(simple), t.runs.get(ref)
-    if a is None or b is None or "win" not in a.columns or "win" not in b.columns or len(a) != len(b):
-        return 0
-    hit = ((a["win"].to_numpy() > 0) & (b["win"].to_numpy() <= 0)).nonzero()[0]
-    return int(a["run"].iloc[hit[0]]) if len(hit) and "run" in a.columns else 0
+    if a is not None and b is not None and {"win", "run"} <= set(a.columns) & set(b.columns) and len(a) == len(b):
+        hit = ((a["win"].to_numpy() > 0) & (b["win"].to_numpy() <= 0)).nonzero()[0]
+        return t.seats.get(simple) or [simple], int(a["run"].iloc[hit[0]]) if len(hit) else 0
+    for label in (f"{simple} vs {ref}", f"{ref} vs {simple}"):
+        runs = t.runs.get(label)
+        if runs is not None and {"policy", "win", "run"} <= set(runs.columns):
+            hit = runs[(runs["policy"] == simple) & (runs["win"] > 0)]
+            return t.seats.get(label) or [simple, ref], int(hit["run"].iloc[0]) if len(hit) else 0
+    return t.seats.get(simple) or [simple], 0
 
 
 def degenerate_strategy(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
@@ -56,12 +62,12 @@ def degenerate_strategy(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
             else:
                 said = (f"{words.value_text(metric, d['value'], d['ci95'], diff=True)} "
                         f"{words.metric_name(t.game, metric)}")
-            seats = t.seats.get(s) or [s]
+            seats, run = _run_where(t, s, r)
             out.append(finding(
                 t, "degenerate_strategy",
                 f"The simple policy {ns} beats {nr} by {said} on the same dice.",
                 d["value"], d["ci95"], "pp" if rate else "points",
                 {"metric": metric, "comparison": f"{s} - {r}, paired (same seeds)", "runs": t.n,
                  "simple": s, "reference": r},
-                replay_command(t, seats, _run_where(t, s, r)), subject=f"{s}>{r}"))
+                replay_command(t, seats, run), subject=f"{s}>{r}"))
     return out
