@@ -75,6 +75,16 @@ def test_economy_loop_follows_the_price_table_on_fresh_runs():
     assert found[80.0] == []
 
 
+def test_balance_writes_findings_beside_the_dashboard(tmp_path):
+    done = cli_here("balance", "--games", "kniffel", "--n", "200", "--out", str(tmp_path), "--quiet")
+    assert done.returncode == 0, done.stderr
+    found = json.loads((tmp_path / "findings.json").read_text(encoding="utf-8"))["findings"]
+    assert found == json.loads((tmp_path / "kniffel" / "findings.json").read_text(encoding="utf-8"))["findings"]
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert page.index("<h2>Findings</h2>") < page.index("class='card'")
+    assert all(m.replace("'", "&#x27;") in page for m in MEANINGS.values())
+
+
 @pytest.mark.parametrize("args, said", [
     (["nogame"], "unknown game 'nogame'"),
     (["dungeon", "--n", "0"], "--n must be a positive number of runs"),
