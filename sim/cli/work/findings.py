@@ -59,7 +59,8 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
     for f in found:
         lines += [f"- {f['kind']}: {f['title']}", f"    replay: {f['replay']}" if f.get("replay") else ""]
     if not found:
-        lines.append("No findings: " + "; ".join(MEANINGS))
+        lines.append("None of the detectors found anything (" + ", ".join(k.replace("_", " ") for k in MEANINGS)
+                     + "); thresholds: the [findings] section of --config, or --set findings.NAME=VALUE.")
     if out is not None:
         lines.append(f"report: {Path(out) / 'report.html'}, findings: {Path(out) / 'findings.json'}")
     emit({"findings": found}, as_json, "\n".join(x for x in lines if x))

@@ -21,6 +21,9 @@ _SEAT = re.compile(r"^win_rate_seat_(\d+)$")
 def _winning_run(t: Tables, label: str, seat: int, won: bool) -> int:
     """A run of ``label`` where ``seat`` won (or lost, for a seat behind): the first in its per-run table, else 0."""
     runs = t.runs.get(label)
+    if runs is not None and {"winner", "first_attacker", "run"} <= set(runs.columns):  # who attacks first
+        hit = runs[(runs["winner"] == runs["first_attacker"]) == won]
+        return int(hit["run"].iloc[0]) if len(hit) else 0
     if runs is None or not {"seat", "win", "run"} <= set(runs.columns):
         return 0
     hit = runs[(runs["seat"] == seat) & ((runs["win"] > 0) == won)]
