@@ -94,7 +94,8 @@ def replay_command(t: Tables, seats: list[str] | str, run: int, options: dict[st
 def finding(t: Tables, kind: str, title: str, value: float, ci95: list[float] | None, unit: str,
             evidence: dict[str, Any], replay: str | None, subject: str = "") -> dict[str, Any]:
     """One finding: what, how much (``value`` with its 95 % interval, in ``unit``), on what evidence, and where to
-    watch it happen."""
+    watch it happen. Shares and their differences are fractions (0.064 with unit ``%`` reads 6.4 %, with ``pp``
+    6.4 pp); ``coins`` and ``points`` are plain numbers."""
     return {
         "game": t.game,
         "game_title": t.title or words.word(t.game, t.game),

@@ -70,8 +70,9 @@ def split(config: Path | None, sets: list[str] | None) -> tuple[dict[str, Any] |
             try:
                 set_path(raw, keys[1:], value, FindingsConfig)
             except ConfigError:
-                raise ConfigError(f"unknown field of [{SECTION}]: {'.'.join(keys)} (fields: "
-                                  f"{', '.join(FindingsConfig.model_fields)})"[:200]) from None
+                fields = ", ".join(FindingsConfig.model_fields)
+                said = f"unknown field of [{SECTION}]: {'.'.join(keys)} (fields: {fields})"
+                raise ConfigError(said if len(said) <= 200 else said[:199] + "…") from None
         else:
             rest.append(item)
     try:
