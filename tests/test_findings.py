@@ -84,6 +84,22 @@ def test_seat_advantage_reads_the_first_attacker_and_draws():
     check(seat_advantage(tables("dungeon24", metrics=metrics([rows[0], rows[1]])), F), "seat_advantage", 0)
 
 
+def test_seat_advantage_of_two_player_pairings():
+    """A mirror pairing as it is; a pairing and its swap pooled, so the better policy's edge does not count."""
+    def adv(v: float) -> dict:
+        return {"value": v, "ci95": [v - 0.02, v + 0.02]}
+
+    two = {"n": 500, "pairings": [{"seats": ["optimal", "optimal"], "seat_advantage": adv(0.05)},
+                                  {"seats": ["optimal", "greedy"], "seat_advantage": adv(0.55)},
+                                  {"seats": ["greedy", "optimal"], "seat_advantage": adv(-0.52)}]}
+    (f,) = check(seat_advantage(tables("kniffel", extras={"two_player": two}), F), "seat_advantage")
+    assert f["subject"] == "two_player:optimal,optimal" and f["value"] == pytest.approx(0.05)
+    assert f["replay"].endswith("--policy optimal --players 2")
+    two["pairings"][2]["seat_advantage"] = adv(-0.45)  # pooled: +5 pp for the first seat
+    found = check(seat_advantage(tables("kniffel", extras={"two_player": two}), F), "seat_advantage", 2)
+    assert found[1]["value"] == pytest.approx(0.05) and "both seatings pooled" in found[1]["evidence"]["comparison"]
+
+
 # --- dominant_option and trap_option -------------------------------------------------------------------------
 
 def lift_table(lifts: dict[str, tuple[float, float, float]]) -> pd.DataFrame:
