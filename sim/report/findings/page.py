@@ -15,7 +15,8 @@ KIND_WORDS = {
 
 
 STYLE = (".findings{border:1px solid #d9c27a;background:#fffdf4;border-radius:6px;padding:0.2em 1em 0.6em;"
-         "margin-bottom:1.2em}.findings h3{margin:0.8em 0 0.1em;font-size:1.05em}.findings .meaning{margin:0 0 0.3em;"
+         "margin-bottom:1.2em}.findings h2{margin-top:0.4em}"
+         ".findings h3{margin:0.8em 0 0.1em;font-size:1.05em}.findings .meaning{margin:0 0 0.3em;"
          "font-style:italic}.findings li.finding{margin:0.35em 0}.findings code.replay{font-size:0.82em}"
          ".findings .kind-none li{margin:0.2em 0}.findings summary{cursor:pointer;color:#555}")
 
