@@ -88,10 +88,7 @@ def balance(
     games: str | None = typer.Option(None, "--games", help="comma list (default: every game)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress or compile notices (also: dicesim --quiet)"),
     force: bool = ForceOpt,
-    set_: list[str] | None = typer.Option(None, "--set", help="a findings threshold, e.g. --set "
-                                          "findings.cliff_ratio=3 (repeatable)"),
 ) -> None:
-    """The default balance report over all games, its findings first: reports/latest/report.html."""
+    """The default balance report over all games: reports/latest/report.html."""
     check_n(n, force)
-    thresholds = work("findings_rules").thresholds(set_) if set_ else None
-    work("play").balance(n, seed, out, [g.strip() for g in games.split(",")] if games else None, quiet, thresholds)
+    work("play").balance(n, seed, out, [g.strip() for g in games.split(",")] if games else None, quiet)

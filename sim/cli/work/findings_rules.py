@@ -7,7 +7,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from sim.core.config import CONFIG_DIR, ConfigError, parse_override, read_toml, set_path, validate
+from sim.core.config import CONFIG_DIR, parse_override, read_toml, set_path, validate
 from sim.report.findings.config import FindingsConfig, split
 
 
@@ -25,10 +25,3 @@ def checked(game: str, model: str | None, config: Path | None, sets: list[str] |
         validate(getattr(import_module(module), name), raw)
     return data, rest, thresholds
 
-
-def thresholds(sets: list[str]) -> FindingsConfig:
-    """``balance --set``: thresholds only (each game plays its own config there)."""
-    _, rest, found = split(None, sets)
-    if rest:
-        raise ConfigError(f"balance --set takes findings thresholds only (findings.NAME=VALUE), got {rest[0]!r}"[:200])
-    return found

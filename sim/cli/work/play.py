@@ -68,7 +68,7 @@ def report(out: Path) -> None:
     print(build_report(out))
 
 
-def balance(n: int, seed: int, out: Path, names: list[str] | None, quiet: bool, thresholds: Any = None) -> None:
+def balance(n: int, seed: int, out: Path, names: list[str] | None, quiet: bool) -> None:
     if quiet:
         set_quiet(True)
     t0 = time.perf_counter()
@@ -77,5 +77,5 @@ def balance(n: int, seed: int, out: Path, names: list[str] | None, quiet: bool, 
     if unknown or names == []:
         raise DicesimError(f"--games: unknown game {unknown[0] if unknown else ''!r} (choose from {', '.join(built)})")
     warmup.start([g for g in names or built if g in built])  # cold kernels: compiled in parallel processes
-    path = balance_report(out, n, seed, names, thresholds)
+    path = balance_report(out, n, seed, names)
     print(f"balance report: {path} ({time.perf_counter() - t0:.1f} s)")
