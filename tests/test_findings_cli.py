@@ -17,7 +17,7 @@ from sim.report.balance import write_dashboard
 from sim.report.findings.base import Tables
 from sim.report.findings.config import FindingsConfig
 from sim.report.findings.economy import economy_loop
-from sim.report.findings.runner import MEANINGS, hooks
+from sim.report.findings.runner import MEANINGS, folder_findings, hooks
 from tests.conftest import cli_here
 
 N = 300
@@ -139,3 +139,19 @@ def test_dashboard_findings_section_in_a_browser(dungeon):
             pg.screenshot(path=str(root / "dashboard.png"), full_page=True)
         finally:
             browser.close()
+
+
+def test_the_stacking_probe_is_reused_only_for_the_same_runs(dungeon, tmp_path):
+    folder = tmp_path / "dungeon"
+    shutil.copytree(dungeon[1] / "dungeon", folder)
+    stored = json.loads((folder / "stacking.json").read_text(encoding="utf-8"))
+    assert stored["rows"] and {r["upgrade"] for r in stored["rows"]} >= {"wetzstein", "paschmeister"}
+    fake = [{**stored["rows"][0], "upgrade": "lebenselixier", "first": 0.1, "first_ci95": [0.05, 0.15],
+             "later": 0.1, "later_ci95": [0.05, 0.15]}]
+    (folder / "stacking.json").write_text(json.dumps({"key": stored["key"], "rows": fake}), encoding="utf-8")
+    found = folder_findings(folder, FindingsConfig())
+    assert [f["subject"] for f in found if f["kind"] == "runaway_stacking"] == ["upgrade:lebenselixier"]
+    (folder / "stacking.json").write_text(json.dumps({"key": "other", "rows": fake}), encoding="utf-8")
+    found = folder_findings(folder, FindingsConfig())  # another config or run count: the probe plays again
+    assert "upgrade:lebenselixier" not in [f["subject"] for f in found if f["kind"] == "runaway_stacking"]
+    assert json.loads((folder / "stacking.json").read_text(encoding="utf-8"))["key"] == stored["key"]

@@ -18,7 +18,7 @@ import pandas as pd
 
 from sim.core import atomic
 from sim.core.batch import run_batch
-from sim.core.config import Strict
+from sim.core.config import Strict, config_hash
 from sim.core.events import replay as replay_run
 from sim.games import get_game
 from sim.games.base import Game
@@ -66,6 +66,20 @@ MEANINGS = {
 EXTRAS = {"upgrade_lift": "upgrade_lift.csv", "upgrade_picks": "upgrade_picks.csv", "difficulty": "difficulty.csv",
           "matchup": "matchup.json", "ability_lift": "ability_lift.json", "two_player": "two_player.json"}
 FILE = "findings.json"
+STACKING = "stacking.json"  # the stacking probe's table, kept for a rebuild of the same runs
+
+
+def _stacking_key(t: Tables, f: FindingsConfig) -> str:
+    """What the stacking probe's numbers depend on: the config, the runs, the copies and the policy."""
+    return f"{config_hash(t.cfg)}-{t.n}-{t.seed}-{f.stack_copies}-{f.stack_policy}-{sorted(t.options.items())}"
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def detect(t: Tables, f: FindingsConfig, kinds: list[str] | None = None) -> list[dict[str, Any]]:
@@ -115,8 +129,6 @@ def tables_from_folder(folder: Path, cfg: Strict | None = None, config_args: lis
         p = folder / f
         if p.is_file():
             extras[name] = pd.read_csv(p) if f.endswith(".csv") else json.loads(p.read_text(encoding="utf-8"))
-    if (folder / "stacking.json").is_file():
-        extras["stacking"] = json.loads((folder / "stacking.json").read_text(encoding="utf-8"))
     seed = int(manifest.get("seed", 1))
     play, events = hooks(game, cfg, seed, options)
     seats = {k: list(v.get("seats") or [k]) for k, v in (manifest.get("policies") or {}).items()}
@@ -133,9 +145,13 @@ def folder_findings(folder: Path, f: FindingsConfig, cfg: Strict | None = None,
                     config_args: list[str] | None = None) -> list[dict[str, Any]]:
     """Detect over a game folder and write ``findings.json`` (and the stacking probe's ``stacking.json``) into it."""
     t = tables_from_folder(folder, cfg, config_args)
+    key = _stacking_key(t, f)
+    stored = _read_json(Path(folder) / STACKING)
+    if stored.get("key") == key:  # the probe of these very runs and thresholds, from an earlier detect
+        t.extras["stacking"] = stored.get("rows") or []
     found = detect(t, f)
     if t.extras.get("stacking"):
-        atomic.write_json(Path(folder) / "stacking.json", t.extras["stacking"], indent=2)
+        atomic.write_json(Path(folder) / STACKING, {"key": key, "rows": t.extras["stacking"]}, indent=2)
     atomic.write_json(Path(folder) / FILE, {"game": t.game, "findings": found}, indent=2)
     return found
 
