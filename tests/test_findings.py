@@ -44,7 +44,7 @@ def check(found: list[dict], kind: str, count: int = 1) -> list[dict]:
     for f in found:
         assert set(f) >= {"game", "kind", "title", "value", "ci95", "evidence", "replay"}
         assert f["kind"] == kind and f["title"].endswith(".") and "_" not in f["title"].split(":")[0]
-        assert f["evidence"]["runs"] and f["evidence"]["metric"]
+        assert f["evidence"]["runs"] and f["evidence"]["metric"] and f["evidence"]["comparison"]
         assert f["replay"] is None or f["replay"].startswith(f"dicesim replay {f['game']} --seed 7 --run ")
         json.dumps(f)
     assert len(found) == count, [f["title"] for f in found]

@@ -7,7 +7,8 @@ upgrade lift (``upgrade_lift``: win rate started with the upgrade minus without)
 opponent's peoples). An option is dominant when its lift is above the median of the others by at least
 ``dominant_margin_pp`` and its interval lies above every other option's lift; a trap when its lift is below 0
 (interval included), below the median of the others by ``trap_margin_pp`` and its interval below every other's.
-Does not apply to a game without such a table (Kniffel, Dadox).
+Does not apply to a game without such a table (Kniffel, Dadox), nor to choices whose tables are observational
+only (a path card chosen or not differs in more than the card): those have no paired lift to compare.
 """
 
 from __future__ import annotations
