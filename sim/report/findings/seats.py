@@ -89,7 +89,7 @@ def seat_advantage(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
             f"In {what}, {who} wins {pct_ci(m['value'], ci)} against a fair "
             f"{pct(fair)} ({pp(off)} off fair).",
             off, [ci[0] - fair, ci[1] - fair], "pp",
-            {"metric": name, "label": label, "comparison": f"win rate of {who} against the fair share {fair:.4f} "
+            {"metric": name, "label": label, "comparison": f"win rate of {who} against the fair share {pct(fair)} "
              "(draws taken out, split evenly)", "runs": t.n, "value": m["value"], "value_ci95": ci},
             replay_command(t, players, _winning_run(t, label, seat, off > 0)), subject=f"{label}:{name}"))
     for seats, adv in _seat_pairings(t):

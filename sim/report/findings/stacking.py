@@ -79,7 +79,7 @@ def runaway_stacking(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
             f"{r['win_rate_k'] * 100:.1f} % against {r['win_rate_0'] * 100:.1f} % without.",
             r["later"], r["later_ci95"], "pp",
             {"metric": "win-rate gain per copy (copies 2..k, paired, same seeds)", "policy": r["policy"],
-             "comparison": f"{k} copies minus 1, per copy, against the first copy's gain {r['first']:.4f}",
+             "comparison": f"{k} copies minus 1, per copy, against the first copy's gain {pp(r['first'])}",
              "runs": r["n"], "copies": k},
             replay_command(t, f"{r['policy']}@{'+'.join([r['upgrade']] * k)}", r["run"]),
             subject=f"upgrade:{r['upgrade']}"))
