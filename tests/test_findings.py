@@ -123,6 +123,11 @@ def test_dominant_option_quiet_when_the_best_is_not_clear_of_the_rest():
     check(dominant_option(tables(extras={"upgrade_lift": lift_table(EVEN)}), F), "dominant_option", 0)
     near = {**EVEN, "extra_wuerfel": (0.09, 0.02, 0.16)}  # 6 pp above the median, but its interval reaches 2 pp
     check(dominant_option(tables(extras={"upgrade_lift": lift_table(near)}), F), "dominant_option", 0)
+    # two strong upgrades: the better one is clear of the other, but by less than 3 pp (the gap threshold)
+    pair = {**EVEN, "extra_wuerfel": (0.33, 0.32, 0.34), "paschmeister": (0.31, 0.30, 0.32)}
+    check(dominant_option(tables(extras={"upgrade_lift": lift_table(pair)}), F), "dominant_option", 0)
+    check(dominant_option(tables(extras={"upgrade_lift": lift_table(pair)}), FindingsConfig(dominant_gap_pp=1)),
+          "dominant_option", 1)
 
 
 def test_trap_option_fires_on_an_upgrade_that_costs_wins():

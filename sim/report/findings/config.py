@@ -26,6 +26,8 @@ class FindingsConfig(Strict):
                                       description="an option's lift above the median of the others by at least")
     trap_margin_pp: float = Field(5.0, ge=0, le=100,
                                   description="an option's lift below the median of the others by at least")
+    dominant_gap_pp: float = Field(3.0, ge=0, le=100, description="… and above the best of the others by at least")
+    trap_gap_pp: float = Field(3.0, ge=0, le=100, description="… and below the worst of the others by at least")
     min_options: int = Field(3, ge=2, le=1000, description="options compared at least (dominant, trap)")
     economy_min_profit: float = Field(0.0, ge=0, le=1e6, description="coins a buy-then-sell loop must gain, more than")
     economy_min_runs: int = Field(1, ge=1, le=10**9, description="runs that must do the loop to confirm it")

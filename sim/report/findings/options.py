@@ -5,8 +5,9 @@ A family of options is a list of (option, lift, 95 % interval) measured on the s
 upgrade lift (``upgrade_lift``: win rate started with the upgrade minus without), Dungeon24's people ability lift
 (``ability_lift``) and its people matchup (``matchup``: how much more than half a people wins, averaged over the
 opponent's peoples). An option is dominant when its lift is above the median of the others by at least
-``dominant_margin_pp`` and its interval lies above every other option's lift; a trap when its lift is below 0
-(interval included), below the median of the others by ``trap_margin_pp`` and its interval below every other's.
+``dominant_margin_pp``, above the best of them by ``dominant_gap_pp`` and its interval lies above every other
+option's lift; a trap when its lift is below 0 (interval included), below the median of the others by
+``trap_margin_pp``, below the worst of them by ``trap_gap_pp`` and its interval below every other's.
 Does not apply to a game without such a table (Kniffel, Dadox), nor to choices whose tables are observational
 only (a path card chosen or not differs in more than the card): those have no paired lift to compare.
 """
@@ -89,13 +90,17 @@ def _detect(t: Tables, f: FindingsConfig, kind: str) -> list[dict[str, Any]]:
             mid = median(others)
             name = words.word(t.game, opt)
             if kind == "dominant_option":
-                hit = v - mid >= f.dominant_margin_pp / 100 and ci[0] > max(others)
+                best = max(others)
+                hit = (v - mid >= f.dominant_margin_pp / 100 and v - best >= f.dominant_gap_pp / 100
+                       and ci[0] > best)
                 title = (f"{name} is a dominant {family}: {pp(v)}{interval_pp(ci)} wins, {pp(v - mid)} above the "
-                         f"median of the other {len(others)} and clear of the best of them ({pp(max(others))}).")
+                         f"median of the other {len(others)} and {pp(v - best)} above the best of them.")
             else:
-                hit = ci[1] < 0 and mid - v >= f.trap_margin_pp / 100 and ci[1] < min(others)
+                worst = min(others)
+                hit = (ci[1] < 0 and mid - v >= f.trap_margin_pp / 100 and worst - v >= f.trap_gap_pp / 100
+                       and ci[1] < worst)
                 title = (f"{name} is a trap {family}: {pp(v)}{interval_pp(ci)} wins, {pp(v - mid)} below the "
-                         f"median of the other {len(others)} and below the worst of them ({pp(min(others))}).")
+                         f"median of the other {len(others)} and {pp(v - worst)} below the worst of them.")
             if not hit:
                 continue
             out.append(finding(
