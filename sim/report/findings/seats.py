@@ -82,7 +82,7 @@ def seat_advantage(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
             continue
         off, m, ci, name, seat, who, fair = best
         players = t.seats.get(label) or [label]
-        what = words.policy_name(t.game, label) if " vs " in label or len(set(players)) < 2 else " vs ".join(
+        what = words.policy_name(t.game, label) if " vs " in label or len(players) < 2 else " vs ".join(
             words.policy_name(t.game, p) for p in players)
         out.append(finding(
             t, "seat_advantage",
