@@ -164,6 +164,8 @@ def test_balance_report_covers_every_game(tmp_path):
         assert list((tmp_path / game).glob("*.png"))
     assert (tmp_path / "dungeon" / "win_rate_by_difficulty.png").is_file()
     assert (tmp_path / "dungeon24" / "matchup.png").is_file()
+    assert (tmp_path / "findings.json").is_file() and page.index("id='findings'") < page.index("class='card'")
+    assert all((tmp_path / game / "findings.json").is_file() for game in available())
 
 
 def test_module_entry_point_has_every_command():

@@ -22,6 +22,7 @@ from sim.core.errors import DicesimError
 # isort: off
 from sim.cli import play, single, extras, studio, sweep, tune, cache  # noqa: E402,F401
 # isort: on
+from sim.cli import findings  # noqa: E402,F401  (``dicesim findings``)
 
 __all__ = ["app", "main", "JsonOpt", "SchedulerOpt"]
 

@@ -32,6 +32,8 @@ WORK = {
     "single": "sim.cli.work.single",
     "extras": "sim.cli.work.extras",
     "sweep": "sim.cli.work.sweep",
+    "findings_rules": "sim.cli.work.findings_rules",
+    "findings": "sim.cli.work.findings",
     "tune": "sim.cli.work.tune",
     "cache": "sim.cli.work.cache",
     "studio": "sim.cli.work.studio",

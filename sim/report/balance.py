@@ -17,13 +17,17 @@ from sim.core.config import DicesimError, config_hash
 from sim.core.experiment import run_plan
 from sim.games import available, get_game
 from sim.report import pages
+from sim.report.findings.config import FindingsConfig
+from sim.report.findings.page import findings_section
+from sim.report.findings.runner import MEANINGS, folder_findings, read_findings
 from sim.report.outputs import load_manifest, write_outputs
 
 
-def game_report(name: str, out: Path, n: int, seed: int) -> tuple[Path, str]:
-    """Compare a game's report policies on paired seeds; returns (report path, headline sentence)."""
+def game_report(name: str, out: Path, n: int, seed: int, cfg: Any = None) -> tuple[Path, str]:
+    """Compare a game's report policies on paired seeds (under ``cfg``, default the game's own config); returns
+    (report path, headline sentence)."""
     game = get_game(name)
-    cfg = game.load()
+    cfg = game.load() if cfg is None else cfg
     options = game.check_options({})
     exp = run_plan(game, cfg, game.compare_plan(list(game.report_policies), options), n, seed, options,
                    progress=True)
@@ -104,9 +108,10 @@ def card_html(c: dict[str, Any], link: str) -> str:
             f"<p><a href='{pages.esc(link)}'>Game page: charts, paired differences, every metric →</a></p></div>")
 
 
-def dashboard_html(cards: list[tuple[dict[str, Any], str]], title: str) -> str:
-    """The front page: one card per (card, link to the game page)."""
-    body = [f"<h1>{pages.esc(title)}</h1>",
+def dashboard_html(cards: list[tuple[dict[str, Any], str]], title: str, findings: str = "") -> str:
+    """The front page: the findings section (``findings``: its HTML, first), then one card per (card, link to the
+    game page)."""
+    body = [f"<h1>{pages.esc(title)}</h1>", findings,
             "<p class='muted'>Each card answers first: who beats whom (paired on the same dice, 95 % intervals), "
             "how fair the seats are, the headline metrics per policy, the game's key chart, the assumed values the "
             "rules page leaves open. Every page is one file.</p>",
@@ -114,14 +119,18 @@ def dashboard_html(cards: list[tuple[dict[str, Any], str]], title: str) -> str:
     return pages.document(title, body)
 
 
-def balance_report(out: Path, n: int, seed: int, games: list[str] | None = None) -> Path:
-    """Write ``out/<game>/report.html`` for each game and the dashboard ``out/report.html``."""
+def balance_report(out: Path, n: int, seed: int, games: list[str] | None = None,
+                   findings: FindingsConfig | None = None) -> Path:
+    """Write ``out/<game>/report.html`` and ``out/<game>/findings.json`` for each game, the dashboard
+    ``out/report.html`` and every game's findings in ``out/findings.json``."""
     if n <= 0:
         raise DicesimError(f"--n must be a positive number of runs, got {n}")
     out = Path(out)
+    f = findings or FindingsConfig()
     with atomic.output_folder(out):
         for name in games or available():
             game_report(name, out / name, n, seed)
+            folder_findings(out / name, f)
         return write_dashboard(out, games or available())
 
 
@@ -135,5 +144,9 @@ def write_dashboard(out: Path, games: list[str], title: str | None = None) -> Pa
         if len(runs) == 1 and None not in next(iter(runs)):
             n, seed = next(iter(runs))
             title += f" (n = {n:,} per policy, seed {seed})"
+    names = [name for name in games if (out / name / "manifest.json").is_file()]
+    found = read_findings(out, names)
+    section = findings_section(found, MEANINGS, [c["title"] for c, _ in cards])
     with atomic.folder_lock(out):
-        return atomic.write_text(out / "report.html", dashboard_html(cards, title))
+        atomic.write_json(out / "findings.json", {"findings": found}, indent=2)
+        return atomic.write_text(out / "report.html", dashboard_html(cards, title, section))

@@ -1,0 +1,66 @@
+"""The work of ``dicesim findings`` (its arguments: ``sim.cli.findings``): the game's balance report played under
+the config, then every detector over its tables."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from sim.cli.common import emit
+from sim.cli.work import learn
+from sim.core.config import CONFIG_DIR, Strict, parse_override, read_toml, set_path, validate
+from sim.report.balance import game_report
+from sim.report.findings.config import SECTION, FindingsConfig
+from sim.report.findings.runner import MEANINGS, folder_findings
+
+
+def _toml(v: Any) -> str:
+    """A plain value as a TOML literal (``--set``'s right-hand side)."""
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} = {_toml(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    return json.dumps(v)
+
+
+def _diff_sets(base: Any, now: Any, at: str = "") -> list[str]:
+    """``path=value`` overrides that turn the config ``base`` into ``now`` (both plain dumps)."""
+    if isinstance(base, dict) and isinstance(now, dict) and set(base) == set(now):
+        return [s for k in now for s in _diff_sets(base[k], now[k], f"{at}{k}.")]
+    return [] if base == now else [f"{at.rstrip('.')}={_toml(now)}"]
+
+
+def config_args(game: Any, cfg: Strict, config: Path | None, sets: list[str]) -> list[str]:
+    """How a replay line names the config the runs were played with: ``--config F`` and the ``--set``s as given,
+    or, when ``F`` holds a ``[findings]`` section (which ``replay`` refuses), the ``--set``s that make the default
+    config into it."""
+    if config is not None and SECTION in read_toml(config):
+        base = game.load().model_dump(mode="json")
+        return [x for s in _diff_sets(base, cfg.model_dump(mode="json")) for x in ("--set", s)]
+    return ([] if config is None else ["--config", str(config)]) + [x for s in sets for x in ("--set", s)]
+
+
+def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: list[str], thresholds: FindingsConfig,
+             n: int, seed: int, out: Path | None, as_json: bool) -> None:
+    g = learn(game)
+    raw = data if data is not None else read_toml(CONFIG_DIR / game / "default.toml")
+    for item in sets:
+        keys, value = parse_override(item)
+        set_path(raw, keys, value, g.Config)
+    cfg = validate(g.Config, raw)
+    args = config_args(g, cfg, config, sets)
+    with tempfile.TemporaryDirectory(prefix="dicesim-findings-") as tmp:
+        folder = Path(out) if out is not None else Path(tmp) / game
+        game_report(game, folder, n, seed, cfg=cfg)
+        found = folder_findings(folder, thresholds, cfg, args)
+    lines = [f"{g.title} · findings · n={n} · seed={seed}: {len(found)} found"]
+    for f in found:
+        lines += [f"- {f['kind']}: {f['title']}", f"    replay: {f['replay']}" if f.get("replay") else ""]
+    if not found:
+        lines.append("None of the detectors found anything (" + ", ".join(k.replace("_", " ") for k in MEANINGS)
+                     + "); thresholds: the [findings] section of --config, or --set findings.NAME=VALUE.")
+    if out is not None:
+        lines.append(f"report: {Path(out) / 'report.html'}, findings: {Path(out) / 'findings.json'}")
+    emit({"findings": found}, as_json, "\n".join(x for x in lines if x))

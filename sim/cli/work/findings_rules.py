@@ -1,0 +1,27 @@
+"""The config check of ``dicesim findings``: the ``[findings]`` thresholds taken out of ``--config`` and ``--set``
+and validated, the rest validated by the game's config model imported alone (no kernel, no pandas)."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from sim.core.config import CONFIG_DIR, parse_override, read_toml, set_path, validate
+from sim.report.findings.config import FindingsConfig, split
+
+
+def checked(game: str, model: str | None, config: Path | None, sets: list[str] | None
+            ) -> tuple[dict[str, Any] | None, list[str], FindingsConfig]:
+    """(the game's part of the file, the game's overrides, the thresholds); refuses what the game's model
+    (``module:name``, when the catalog knows it) or the thresholds' model refuses."""
+    data, rest, thresholds = split(config, sets)
+    if model is not None:
+        module, name = model.split(":")
+        raw = dict(data) if data is not None else read_toml(CONFIG_DIR / game / "default.toml")
+        for item in rest:
+            keys, value = parse_override(item)
+            set_path(raw, keys, value, getattr(import_module(module), name))
+        validate(getattr(import_module(module), name), raw)
+    return data, rest, thresholds
+

@@ -1,0 +1,122 @@
+"""``dominant_option`` and ``trap_option``: one of a game's choices whose paired lift is far above, or below, all
+the others.
+
+A family of options is a list of (option, lift, 95 % interval) measured on the same seeds: the Würfel Dungeon's
+upgrade lift (``upgrade_lift``: win rate started with the upgrade minus without), Dungeon24's people ability lift
+(``ability_lift``) and its people matchup (``matchup``: how much more than half a people wins, averaged over the
+opponent's peoples). An option is dominant when its lift is above the median of the others by at least
+``dominant_margin_pp``, above the best of them by ``dominant_gap_pp`` and its interval lies above every other
+option's lift; a trap when its lift is below 0 (interval included), below the median of the others by
+``trap_margin_pp``, below the worst of them by ``trap_gap_pp`` and its interval below every other's.
+Does not apply to a game without such a table (Kniffel, Dadox), nor to choices whose tables are observational
+only (a path card chosen or not differs in more than the card): those have no paired lift to compare.
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import median
+from typing import Any
+
+from sim.report import words
+from sim.report.findings.base import Tables, finding, interval_pp, pp, replay_command
+from sim.report.findings.config import FindingsConfig
+
+Family = tuple[str, str, list[tuple[str, float, list[float]]], dict[str, Any]]  # (family, metric, rows, facts)
+
+
+def families(t: Tables) -> list[Family]:
+    """The option families the tables hold: (family words, metric, [(option, lift, ci95)], facts)."""
+    out: list[Family] = []
+    lift = t.extras.get("upgrade_lift")
+    if lift is not None and len(lift):
+        rows = [(str(r.upgrade), float(r.win_lift), [float(r.ci95_low), float(r.ci95_high)])
+                for r in lift.itertuples()]
+        out.append(("upgrade", "win_lift", rows, {"policy": str(lift["policy"].iloc[0]), "runs": int(lift["n"].iloc[0]),
+                                                  "comparison": "win rate started with it minus without, same seeds"}))
+    ab = t.extras.get("ability_lift")
+    if ab:
+        rows = [(str(p), float(m["value"]), [float(x) for x in m["ci95"]])
+                for p, m in zip(ab["people"], ab["lift"], strict=True)]
+        out.append(("people ability", "ability_lift", rows,
+                    {"policy": ab.get("policy"), "runs": int(ab.get("n", 0)),
+                     "comparison": "score with the ability minus without (mirror match, both seatings, same seeds)"}))
+    mu = t.extras.get("matchup")
+    if mu and mu.get("win_rate"):
+        rows = []
+        for i, p in enumerate(mu["people"]):
+            cells = [(float(v), mu["ci95"][i][j]) for j, v in enumerate(mu["win_rate"][i]) if not math.isnan(float(v))]
+            if not cells:
+                continue
+            mean = sum(v for v, _ in cells) / len(cells)
+            half = math.sqrt(sum(((c[1] - c[0]) / 2) ** 2 for _, c in cells)) / len(cells)
+            rows.append((str(p), mean - 0.5, [mean - 0.5 - half, mean - 0.5 + half]))
+        out.append(("people", "matchup", rows, {"policy": mu.get("policy_a"), "runs": int(mu.get("n", 0)),
+                                                "comparison": "mean win rate over the opponent's peoples minus 50 %"}))
+    return out
+
+
+def _replay(t: Tables, family: str, option: str, facts: dict[str, Any]) -> str | None:
+    policy = str(facts.get("policy") or (t.report_policies[0] if t.report_policies else ""))
+    if not policy:
+        return None
+    if family == "upgrade":
+        return replay_command(t, f"{policy}@{option}", _run_with(t, policy, option))
+    opts = {"people": option}
+    if family == "people ability":
+        opts["opponent_people"] = option
+    return replay_command(t, policy, 0, opts)
+
+
+def _run_with(t: Tables, policy: str, option: str) -> int:
+    """A run that the upgrade turned around (won with it, lost without; same seed), where more runs can be played."""
+    if t.play is None:
+        return 0
+    n = min(t.n, 2000)
+    base, withit = t.play(policy, n), t.play(f"{policy}@{option}", n)
+    if "win" not in base.columns or "win" not in withit.columns:
+        return 0
+    flipped = ((withit["win"].to_numpy() > 0) != (base["win"].to_numpy() > 0)).nonzero()[0]
+    return int(withit["run"].iloc[flipped[0]]) if len(flipped) else 0
+
+
+def _detect(t: Tables, f: FindingsConfig, kind: str) -> list[dict[str, Any]]:
+    out = []
+    for family, metric, rows, facts in families(t):
+        if len(rows) < f.min_options:
+            continue
+        for k, (opt, v, ci) in enumerate(rows):
+            others = [r[1] for j, r in enumerate(rows) if j != k]
+            mid = median(others)
+            name = words.word(t.game, opt)
+            if kind == "dominant_option":
+                best = max(others)
+                hit = (v - mid >= f.dominant_margin_pp / 100 and v - best >= f.dominant_gap_pp / 100
+                       and ci[0] > best)
+                title = (f"{name} is a dominant {family}: {pp(v)}{interval_pp(ci)} wins, {pp(v - mid)} above the "
+                         f"median of the other {len(others)} and {pp(v - best)} above the best of them.")
+            else:
+                worst = min(others)
+                hit = (ci[1] < 0 and mid - v >= f.trap_margin_pp / 100 and worst - v >= f.trap_gap_pp / 100
+                       and ci[1] < worst)
+                title = (f"{name} is a trap {family}: {pp(v)}{interval_pp(ci)} wins, {pp(v - mid)} below the "
+                         f"median of the other {len(others)} and {pp(v - worst)} below the worst of them.")
+            if not hit:
+                continue
+            out.append(finding(
+                t, kind, title, v, ci, "pp",
+                {"metric": metric, "family": family, "comparison": facts["comparison"], "runs": facts["runs"],
+                 "policy": facts.get("policy"), "median_of_others": mid, "best_other": max(others),
+                 "worst_other": min(others), "options": len(rows)},
+                _replay(t, family, opt, facts), subject=f"{family}:{opt}"))
+    return out
+
+
+def dominant_option(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
+    """Options far above all others (see the module)."""
+    return _detect(t, f, "dominant_option")
+
+
+def trap_option(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
+    """Options that cost wins, far below all others (see the module)."""
+    return _detect(t, f, "trap_option")

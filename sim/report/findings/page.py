@@ -1,0 +1,58 @@
+"""The dashboard's "Findings" section: every finding of every game grouped by kind, each kind with the sentence
+that says what it means, and the replay line to watch one run where it happens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.report.pages import esc
+
+KIND_WORDS = {
+    "seat_advantage": "Seat advantage", "dominant_option": "Dominant option", "trap_option": "Trap option",
+    "economy_loop": "Economy loop", "unused_content": "Unused content", "degenerate_strategy": "Degenerate strategy",
+    "difficulty_cliff": "Difficulty cliff", "runaway_stacking": "Runaway stacking",
+}
+
+
+STYLE = (".findings{border:1px solid #d9c27a;background:#fffdf4;border-radius:6px;padding:0.2em 1em 0.6em;"
+         "margin-bottom:1.2em}.findings h2{margin-top:0.4em}"
+         ".findings h3{margin:0.8em 0 0.1em;font-size:1.05em}.findings .meaning{margin:0 0 0.3em;"
+         "font-style:italic}.findings li.finding{margin:0.35em 0}.findings code.replay{font-size:0.82em}"
+         ".findings .kind-none li{margin:0.2em 0}.findings summary{cursor:pointer;color:#555}")
+
+
+def _one(f: dict[str, Any]) -> str:
+    ev = f.get("evidence") or {}
+    runs = ev.get("runs")
+    said = f"{ev.get('metric', '')}" + (f"; {ev['comparison']}" if ev.get("comparison") else "") + (
+        f"; {runs:,} runs" if isinstance(runs, int) else "")
+    replay = f"<br><code class='replay'>{esc(f['replay'])}</code>" if f.get("replay") else ""
+    return (f"<li class='finding' data-kind='{esc(f['kind'])}' data-game='{esc(f['game'])}'>"
+            f"<strong>{esc(f.get('game_title') or f['game'])}:</strong> {esc(f['title'])}"
+            f"<br><small class='muted'>Evidence: {esc(said)}</small>{replay}</li>")
+
+
+def findings_section(found: list[dict[str, Any]], meanings: dict[str, str], games: list[str], shown: int = 3) -> str:
+    """``<section id="findings">``: each kind that was found with its meaning and its findings (the first ``shown``
+    open, the rest folded), then the kinds not found, each with its meaning."""
+    parts = ["<section id='findings' class='findings'><style>" + STYLE + "</style><h2>Findings</h2>",
+             f"<p class='muted'>{len(found)} found by the detectors in the tables of {esc(', '.join(games))}: each "
+             "with its measured value and 95 % interval, its evidence and a replay line that shows a run where it "
+             "happens. Thresholds: the <code>[findings]</code> section of a config.</p>"]
+    none = []
+    for kind, meaning in meanings.items():
+        mine = [f for f in found if f.get("kind") == kind]
+        if not mine:
+            none.append(f"<li class='kind none' id='kind-{esc(kind)}'><strong>{esc(KIND_WORDS.get(kind, kind))}"
+                        f"</strong>: none found. <span class='meaning muted'>{esc(meaning)}</span></li>")
+            continue
+        items = "".join(_one(f) for f in mine[:shown])
+        if len(mine) > shown:
+            items += (f"<li class='more'><details><summary>{len(mine) - shown} more</summary><ul>"
+                      + "".join(_one(f) for f in mine[shown:]) + "</ul></details></li>")
+        parts.append(f"<div class='kind' id='kind-{esc(kind)}'><h3>{esc(KIND_WORDS.get(kind, kind))} "
+                     f"({len(mine)})</h3><p class='meaning'>{esc(meaning)}</p><ul>{items}</ul></div>")
+    if none:
+        parts.append("<div class='kind-none'><h3>Not found</h3><ul>" + "".join(none) + "</ul></div>")
+    parts.append("</section>")
+    return "".join(parts)

@@ -1,0 +1,157 @@
+"""``dicesim findings`` end to end on the Würfel Dungeon: the JSON, a replay line that shows the finding, the
+economy loop following the price table on fresh runs, refused inputs, and the dashboard's Findings section read in
+a real browser (Playwright on the system Chromium)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sim.cli.work.findings import config_args
+from sim.games import get_game
+from sim.report.balance import write_dashboard
+from sim.report.findings.base import Tables
+from sim.report.findings.config import FindingsConfig
+from sim.report.findings.economy import economy_loop
+from sim.report.findings.runner import MEANINGS, folder_findings, hooks
+from tests.conftest import cli_here
+
+N = 300
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def dungeon(tmp_path_factory):
+    """``dicesim findings dungeon --json`` with its folder kept, and the dashboard of that folder."""
+    root = tmp_path_factory.mktemp("findings")
+    done = cli_here("findings", "dungeon", "--n", str(N), "--out", str(root / "dungeon"), "--json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout), root
+
+
+def test_findings_json_of_the_dungeon(dungeon):
+    data, root = dungeon
+    assert list(data) == ["findings"]
+    found = data["findings"]
+    kinds = {f["kind"] for f in found}
+    assert {"economy_loop", "difficulty_cliff"} <= kinds <= set(MEANINGS)
+    for f in found:
+        assert f["game"] == "dungeon" and f["title"] and f["evidence"]["runs"] > 0
+        assert f["ci95"] is None or f["ci95"][0] <= f["value"] <= f["ci95"][1]
+        assert f["replay"].startswith("dicesim replay dungeon --seed 1 --run ")
+    stored = json.loads((root / "dungeon" / "findings.json").read_text(encoding="utf-8"))
+    assert stored["findings"] == found
+    (loop,) = [f for f in found if f["kind"] == "economy_loop"]
+    assert loop["value"] == 70 - get_game("dungeon").load().market.joker_pack
+
+
+def test_the_replay_line_shows_the_loop(dungeon):
+    (loop,) = [f for f in dungeon[0]["findings"] if f["kind"] == "economy_loop"]
+    done = cli_here(*shlex.split(loop["replay"])[1:])
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    bought = text.index("(aus dem Joker-Pack)")
+    assert "Joker-Händler — angenommen" in text[bought:]
+
+
+def test_economy_loop_follows_the_price_table_on_fresh_runs():
+    """The same detector over runs played under each config: a pack priced above the Händler's offer, no loop."""
+    game = get_game("dungeon")
+    found = {}
+    for price in (60.0, 80.0):
+        cfg = game.load(None, [f"market.joker_pack={price}"])
+        options = game.check_options({})
+        play, events = hooks(game, cfg, 1, options)
+        t = Tables(game="dungeon", cfg=cfg, n=N, seed=1, options={"difficulty": "leicht"},
+                   runs={"vorschlag": play("vorschlag", N)}, events=events, report_policies=game.report_policies)
+        found[price] = economy_loop(t, FindingsConfig(economy_check_runs=20))
+    assert len(found[60.0]) == 1 and found[60.0][0]["evidence"]["confirmed_runs"] >= 1
+    assert found[80.0] == []
+
+
+def test_balance_writes_findings_beside_the_dashboard(tmp_path):
+    done = cli_here("balance", "--games", "kniffel", "--n", "200", "--out", str(tmp_path), "--quiet")
+    assert done.returncode == 0, done.stderr
+    found = json.loads((tmp_path / "findings.json").read_text(encoding="utf-8"))["findings"]
+    assert found == json.loads((tmp_path / "kniffel" / "findings.json").read_text(encoding="utf-8"))["findings"]
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert page.index("<h2>Findings</h2>") < page.index("class='card'")
+    assert all(m.replace("'", "&#x27;") in page for m in MEANINGS.values())
+
+
+@pytest.mark.parametrize("args, said", [
+    (["nogame"], "unknown game 'nogame'"),
+    (["dungeon", "--n", "0"], "--n must be a positive number of runs"),
+    (["dungeon", "--set", "findings.seat_min_pp=-1"], "[findings]: invalid value for seat_min_pp"),
+    (["dungeon", "--set", "findings.nope=1"], "unknown field of [findings]: findings.nope"),
+    (["dungeon", "--set", "market.joker_pack=-1"], "market.joker_pack"),
+])
+def test_refused_inputs(args, said):
+    done = cli_here("findings", *args)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and said in lines[0], done.stderr
+
+
+def test_a_config_with_a_findings_section(tmp_path):
+    p = tmp_path / "cheap.toml"
+    text = (Path(__file__).resolve().parent.parent / "configs" / "dungeon" / "default.toml").read_text(
+        encoding="utf-8")
+    p.write_text(text.replace("joker_pack = 60.0", "joker_pack = 50.0") + "\n[findings]\ncliff_ratio = 3.0\n",
+                 encoding="utf-8")
+    game = get_game("dungeon")
+    cfg = game.load(None, ["market.joker_pack=50.0"])
+    # replay refuses a [findings] section: the replay line names the config by its changes instead
+    assert config_args(game, cfg, p, []) == ["--set", "market.joker_pack=50.0"]
+    assert config_args(game, cfg, None, ["market.joker_pack=50"]) == ["--set", "market.joker_pack=50"]
+    done = cli_here("findings", "dungeon", "--config", str(p), "--set", "findings.nope=2")
+    assert done.returncode == 2 and "findings.nope" in done.stderr
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium found: install the distribution's chromium package")
+def test_dashboard_findings_section_in_a_browser(dungeon):
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
+    data, root = dungeon
+    page_path = write_dashboard(root, ["dungeon"])
+    assert json.loads((root / "findings.json").read_text(encoding="utf-8")) == data
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            pg = browser.new_page(viewport={"width": 1300, "height": 1000})
+            pg.goto(Path(page_path).resolve().as_uri())
+            section = pg.locator("section#findings")
+            assert section.locator("h2").inner_text() == "Findings"
+            # the section comes first: above every game card
+            assert pg.evaluate("() => document.querySelector('section#findings').getBoundingClientRect().top < "
+                               "document.querySelector('.card').getBoundingClientRect().top")
+            items = section.locator("li.finding")
+            assert items.count() == len(data["findings"])
+            loop = section.locator("li.finding[data-kind='economy_loop']")
+            assert "Joker-Händler" in loop.inner_text() and "dicesim replay dungeon" in loop.inner_text()
+            for kind, meaning in MEANINGS.items():
+                assert section.locator(f"#kind-{kind} .meaning").inner_text() == meaning
+            pg.screenshot(path=str(root / "dashboard.png"), full_page=True)
+        finally:
+            browser.close()
+
+
+def test_the_stacking_probe_is_reused_only_for_the_same_runs(dungeon, tmp_path):
+    folder = tmp_path / "dungeon"
+    shutil.copytree(dungeon[1] / "dungeon", folder)
+    stored = json.loads((folder / "stacking.json").read_text(encoding="utf-8"))
+    assert stored["rows"] and {r["upgrade"] for r in stored["rows"]} >= {"wetzstein", "paschmeister"}
+    fake = [{**stored["rows"][0], "upgrade": "lebenselixier", "first": 0.1, "first_ci95": [0.05, 0.15],
+             "later": 0.1, "later_ci95": [0.05, 0.15]}]
+    (folder / "stacking.json").write_text(json.dumps({"key": stored["key"], "rows": fake}), encoding="utf-8")
+    found = folder_findings(folder, FindingsConfig())
+    assert [f["subject"] for f in found if f["kind"] == "runaway_stacking"] == ["upgrade:lebenselixier"]
+    (folder / "stacking.json").write_text(json.dumps({"key": "other", "rows": fake}), encoding="utf-8")
+    found = folder_findings(folder, FindingsConfig())  # another config or run count: the probe plays again
+    assert "upgrade:lebenselixier" not in [f["subject"] for f in found if f["kind"] == "runaway_stacking"]
+    assert json.loads((folder / "stacking.json").read_text(encoding="utf-8"))["key"] == stored["key"]
