@@ -1,0 +1,98 @@
+"""What a person waits for at the command line (issue 30): each command's wall time from start to exit.
+
+Every row of issue 30's table that is a CLI command, run as a real ``dicesim`` process, warm caches (each command
+runs once unmeasured first, so its kernels are compiled and cached), ``--repeat`` times each way with Python's
+bytecode cache on (``PYTHONDONTWRITEBYTECODE`` unset, as a user has it) and off (set, as the development machines
+have it); the median and the spread. The load average is recorded beside them: on a shared machine, compare
+figures taken in one run only. The studio's click-to-result is ``benchmarks/studio_click.py``, the first run's
+compile ``benchmarks/compile_times.py``.
+
+Run: ``python -m benchmarks.latency [--repeat 5] [--record]`` (``--record`` writes ``latency`` into
+``benchmarks/results.json``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.record import record
+
+ROOT = Path(__file__).resolve().parent.parent
+# (row, goal in seconds, the command's arguments, expected exit code)
+ROWS: list[tuple[str, float, list[str], int]] = [
+    ("dicesim --help", 0.5, ["--help"], 0),
+    ("refused input: play kniffel --policy nope", 0.5, ["play", "kniffel", "--policy", "nope"], 2),
+    ("refused input: play dungeon --n -3", 0.5, ["play", "dungeon", "--n", "-3"], 2),
+    ("combos 5 5 5 2 2", 0.5, ["combos", "5", "5", "5", "2", "2"], 0),
+    ("describe kniffel", 0.5, ["describe", "kniffel"], 0),
+    ("play kniffel --policy greedy --n 1000", 1.5,
+     ["play", "kniffel", "--policy", "greedy", "--n", "1000", "--no-report"], 0),
+    ("play dungeon --policy vorschlag --n 1000", 1.5,
+     ["play", "dungeon", "--policy", "vorschlag", "--n", "1000", "--no-report"], 0),
+]
+
+
+def _dicesim() -> list[str]:
+    exe = Path(sys.executable).with_name("dicesim")
+    return [str(exe)] if exe.is_file() else [sys.executable, "-m", "sim.cli"]
+
+
+def _once(args: list[str], bytecode: bool, cwd: Path, expect: int) -> float:
+    env = dict(os.environ)
+    if bytecode:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    t0 = time.perf_counter()
+    res = subprocess.run([*_dicesim(), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=1200)
+    dt = time.perf_counter() - t0
+    if res.returncode != expect:
+        raise SystemExit(f"dicesim {' '.join(args)}: exit {res.returncode}, expected {expect}\n{res.stderr[-2000:]}")
+    return dt
+
+
+def measure(repeat: int) -> dict:
+    """The rows, each warmed once, then measured alternating bytecode on and off (the same load for both)."""
+    rows = {}
+    with tempfile.TemporaryDirectory() as d:
+        cwd = Path(d)
+        for name, goal, args, expect in ROWS:
+            _once(args, True, cwd, expect)  # compiles and caches what the command needs; writes the .pyc files
+            on, off = [], []
+            for _ in range(repeat):
+                on.append(_once(args, True, cwd, expect))
+                off.append(_once(args, False, cwd, expect))
+            rows[name] = {
+                "goal_s": goal,
+                "bytecode_on_s": round(statistics.median(on), 3),
+                "bytecode_off_s": round(statistics.median(off), 3),
+                "bytecode_on_range_s": [round(min(on), 3), round(max(on), 3)],
+                "bytecode_off_range_s": [round(min(off), 3), round(max(off), 3)],
+                "meets_goal": statistics.median(on) <= goal,
+            }
+            print(f"{name:48s} on {rows[name]['bytecode_on_s']:6.2f} s  off {rows[name]['bytecode_off_s']:6.2f} s"
+                  f"  (goal {goal} s)", file=sys.stderr)
+    return {"rows": rows, "repeat": repeat, "load_average": [round(x, 2) for x in os.getloadavg()],
+            "what": "wall seconds of a real dicesim process, warm caches, median of the repeats; bytecode on = "
+                    "PYTHONDONTWRITEBYTECODE unset (a user's setting), off = set (the development machines)"}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--record", action="store_true", help="write the figures into benchmarks/results.json")
+    a = ap.parse_args()
+    out = measure(a.repeat)
+    print(json.dumps(record("latency", out) if a.record else out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
