@@ -11,14 +11,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-
-from sim.core import atomic, stats  # noqa: E402
-from sim.report import words  # noqa: E402
+from sim.core import atomic, stats
+from sim.report import words
+from sim.report.mpl import plt
 
 DPI = 110
 

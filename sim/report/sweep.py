@@ -20,20 +20,17 @@ import math
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import numpy as np
+import pandas as pd
 
 from sim.core import atomic
-from sim.experiments.sensitivity import _numeric, along, base_point, elasticities, tornado_chart  # noqa: E402
-from sim.experiments.sweep_spec import point_config  # noqa: E402
-from sim.experiments.sweep_store import load_result, metric_names, read_runs  # noqa: E402
-from sim.games import get_game  # noqa: E402
-from sim.report import pages  # noqa: E402
-from sim.report.outputs import safe_label  # noqa: E402
+from sim.experiments.sensitivity import _numeric, along, base_point, elasticities, tornado_chart
+from sim.experiments.sweep_spec import point_config
+from sim.experiments.sweep_store import load_result, metric_names, read_runs
+from sim.games import get_game
+from sim.report import pages
+from sim.report.mpl import plt
+from sim.report.outputs import safe_label
 
 MAX_OVERLAY = 8
 

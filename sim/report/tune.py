@@ -13,15 +13,12 @@ import math
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import numpy as np
+import pandas as pd
 
 from sim.core import atomic
-from sim.report.outputs import STYLE  # noqa: E402
+from sim.report.mpl import plt
+from sim.report.outputs import STYLE
 
 
 def _fmt(v: Any) -> str:

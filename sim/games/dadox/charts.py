@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from sim.core import stats  # noqa: E402
-from sim.report import charts, words  # noqa: E402
+from sim.core import stats
+from sim.report import charts, words
+from sim.report.mpl import plt
 
 
 def win_rate_by_seat(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from sim.core import atomic, stats  # noqa: E402
-from sim.core.batch import run_batch  # noqa: E402
-from sim.games.base import Game  # noqa: E402
-from sim.report import words  # noqa: E402
+from sim.core import atomic, stats
+from sim.core.batch import run_batch
+from sim.games.base import Game
+from sim.report import words
+from sim.report.mpl import plt
 
 DIFFICULTIES = ("leicht", "normal", "schwer")
 

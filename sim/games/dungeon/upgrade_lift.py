@@ -17,20 +17,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from policies.dungeon.bots import ITEM_UPGRADE, POLICIES, offer_value  # noqa: E402
-from sim.core import stats  # noqa: E402
-from sim.core.batch import run_batch  # noqa: E402
-from sim.games.base import Game  # noqa: E402
-from sim.games.dungeon import config as C  # noqa: E402
-from sim.games.dungeon.freeze import freeze, upgrade_names  # noqa: E402
-from sim.report import charts, words  # noqa: E402
+from policies.dungeon.bots import ITEM_UPGRADE, POLICIES, offer_value
+from sim.core import stats
+from sim.core.batch import run_batch
+from sim.games.base import Game
+from sim.games.dungeon import config as C
+from sim.games.dungeon.freeze import freeze, upgrade_names
+from sim.report import charts, words
+from sim.report.mpl import plt
 
 
 def start_ratings(cfg: C.DungeonConfig, policy: str, difficulty: str) -> dict[str, float]:

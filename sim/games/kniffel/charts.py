@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import numpy as np
+import pandas as pd
 
 from sim.core import atomic
-from sim.games.kniffel import rules as R  # noqa: E402
-from sim.games.kniffel.labels import display_label  # noqa: E402
-from sim.report import charts, words  # noqa: E402
+from sim.games.kniffel import rules as R
+from sim.games.kniffel.labels import display_label
+from sim.report import charts, words
+from sim.report.mpl import plt
 
 
 def score_distribution(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
