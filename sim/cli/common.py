@@ -35,6 +35,7 @@ WORK = {
     "tune": "sim.cli.work.tune",
     "cache": "sim.cli.work.cache",
     "studio": "sim.cli.work.studio",
+    "fit": "sim.cli.work.fit",
 }
 
 

@@ -1,0 +1,274 @@
+"""The skill level of players from their logged choices: maximum likelihood under the model the simulator plays.
+
+The model (``sim.core.skill``): at level ``ℓ`` a decision lapses with probability ``ε = (1 - ℓ)²`` into a uniformly
+random alternative (each of the 32 holds, each legal box), else picks alternative ``a`` with probability
+``exp(-Δ_a / τ) / Σ_b exp(-Δ_b / τ)``, ``Δ`` its loss against the best in points and ``τ = u (1 - ℓ) / ℓ``. So the
+chance of a logged choice ``c`` (several alternatives may make the same choice: holds keeping the same faces) is
+
+    p(c | ℓ) = ε · n_c / n + (1 - ε) · Σ_{a ∈ c} exp(-Δ_a / τ) / Σ_a exp(-Δ_a / τ)
+
+and a player's log-likelihood is the sum over their decisions, computed for all decisions at once (numpy over the
+``[decision, alternative]`` arrays of ``Decisions``). Fitted here:
+
+- each player's level and the population's single level: the maximum (bounded scalar search) with a 95 % profile
+  likelihood interval (where the log-likelihood falls ``χ²₁(0.95) / 2 = 1.92`` below its maximum);
+- mixtures of ``K = 1, 2, 3`` groups of players (each player at one group's level): EM over the players, each
+  player's log-likelihood read from a cubic spline through a grid of levels; ``K`` chosen by BIC
+  (``-2 log L + (2K - 1) ln players``); the groups' intervals from the observed Fisher information.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy.interpolate import CubicSpline
+from scipy.optimize import brentq, minimize_scalar
+from scipy.special import logsumexp
+
+DROP = 1.920729410347062  # chi2(1).ppf(0.95) / 2
+TOP = 1.0 - 1e-6  # the highest level fitted (at 1 every non-best choice is impossible)
+TINY = 1e-300
+GRID = np.concatenate([np.linspace(0.0, 0.98, 50), [0.99, 0.995, 0.998, 0.999, 0.9995, 0.9999, TOP]])
+MAX_GROUPS = 3
+
+
+@dataclass
+class Decisions:
+    """Every decision of a log with its alternatives: ``delta[d, a]`` the loss of alternative ``a`` against the best
+    (points), ``valid`` which alternatives exist, ``chosen`` those that make the logged choice."""
+
+    game: str
+    unit: float  # the game's value unit of the temperature (``policies.<game>.skill.UNIT``)
+    ids: np.ndarray  # player ids, index = player number
+    player: np.ndarray  # player number of each decision
+    sheet: np.ndarray  # game number (over all players) of each decision
+    n_games: int
+    delta: np.ndarray
+    valid: np.ndarray
+    chosen: np.ndarray
+    row: np.ndarray  # the log's row (0-based) of each decision
+    implied: np.ndarray  # decisions the log implies (a box scored with rolls left: holds of every die)
+    kind: np.ndarray  # the decision kind (``hold after roll 1``, ``box``)
+    turn: np.ndarray
+    detail: np.ndarray  # the box written (box decisions)
+    start_value: float  # the optimum's expected score of one game
+    outcomes: pd.DataFrame | None = None
+    lapse: np.ndarray = field(init=False)
+    dinf: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.lapse = self.chosen.sum(axis=1) / self.valid.sum(axis=1)
+        self.dinf = np.where(self.valid, self.delta, np.inf)
+
+    def __len__(self) -> int:
+        return len(self.player)
+
+    def subset(self, idx: np.ndarray) -> Decisions:
+        """The decisions ``idx`` (for one player's fit)."""
+        return Decisions(self.game, self.unit, self.ids, self.player[idx], self.sheet[idx], self.n_games,
+                         self.delta[idx], self.valid[idx], self.chosen[idx], self.row[idx], self.implied[idx],
+                         self.kind[idx], self.turn[idx], self.detail[idx], self.start_value, self.outcomes)
+
+    @property
+    def regret(self) -> np.ndarray:
+        """Points each decision cost against the best alternative (the chosen ones' loss)."""
+        return np.where(self.chosen, self.delta, np.inf).min(axis=1)
+
+
+def probabilities(dec: Decisions, level: float) -> np.ndarray:
+    """``[decision, alternative]`` chances of each alternative at ``level`` (rows sum to 1 over valid ones)."""
+    eps = (1.0 - level) ** 2
+    n = dec.valid.sum(axis=1, keepdims=True)
+    if level <= 0.0:
+        return dec.valid / n
+    tau = dec.unit * (1.0 - level) / level
+    w = np.exp(-dec.dinf / tau)
+    return eps * dec.valid / n + (1.0 - eps) * w / w.sum(axis=1, keepdims=True)
+
+
+def log_p(dec: Decisions, level: float) -> np.ndarray:
+    """The log-likelihood of each logged choice at ``level``."""
+    eps = (1.0 - level) ** 2
+    if level <= 0.0:
+        soft = dec.lapse
+    else:
+        tau = dec.unit * (1.0 - level) / level
+        w = np.exp(-dec.dinf / tau)
+        soft = np.where(dec.chosen, w, 0.0).sum(axis=1) / w.sum(axis=1)
+    return np.log(np.maximum(eps * dec.lapse + (1.0 - eps) * soft, TINY))
+
+
+def log_lik(dec: Decisions, level: float) -> float:
+    return float(log_p(dec, level).sum())
+
+
+@dataclass(frozen=True)
+class Estimate:
+    value: float
+    lo: float
+    hi: float
+    loglik: float
+
+    def json(self, digits: int = 4) -> dict[str, Any]:
+        return {"value": round(self.value, digits), "ci95": [round(self.lo, digits), round(self.hi, digits)]}
+
+
+def mle(f: Any, grid_ll: np.ndarray | None = None) -> Estimate:
+    """The maximum of a log-likelihood ``f(level)`` on [0, TOP] and its profile interval. ``grid_ll``: ``f`` on
+    ``GRID`` when known (its best point brackets the search)."""
+    if grid_ll is None:
+        grid_ll = np.array([f(x) for x in GRID])
+    i = int(np.argmax(grid_ll))
+    lo_b, hi_b = GRID[max(i - 1, 0)], GRID[min(i + 1, len(GRID) - 1)]
+    if hi_b > lo_b:
+        r = minimize_scalar(lambda x: -f(x), bounds=(lo_b, hi_b), method="bounded", options={"xatol": 1e-6})
+        x, best = (float(r.x), -float(r.fun)) if -r.fun >= grid_ll[i] else (float(GRID[i]), float(grid_ll[i]))
+    else:
+        x, best = float(GRID[i]), float(grid_ll[i])
+    target = best - DROP
+    below = np.flatnonzero((GRID < x) & (grid_ll < target))
+    above = np.flatnonzero((GRID > x) & (grid_ll < target))
+    # the grid point nearest x on each side that lies under the target brackets the crossing; none: the edge is in
+    lo = float(brentq(lambda y: f(y) - target, GRID[below[-1]], x, xtol=1e-7)) if len(below) else 0.0
+    hi = float(brentq(lambda y: f(y) - target, x, GRID[above[0]], xtol=1e-7)) if len(above) else TOP
+    return Estimate(x, min(lo, x), max(hi, x), best)
+
+
+def grid_loglik(dec: Decisions) -> np.ndarray:
+    """``[player, grid level]`` log-likelihoods of every player on ``GRID``."""
+    P = len(dec.ids)
+    return np.stack([np.bincount(dec.player, log_p(dec, x), P) for x in GRID], axis=1)
+
+
+def player_levels(dec: Decisions, grid: np.ndarray) -> pd.DataFrame:
+    """Each player's level (maximum and profile interval, exact), decisions and mean regret per game."""
+    order = np.argsort(dec.player, kind="stable")
+    cuts = np.searchsorted(dec.player[order], np.arange(len(dec.ids) + 1))
+    rows = []
+    reg = dec.regret
+    for p, pid in enumerate(dec.ids):
+        idx = order[cuts[p]:cuts[p + 1]]
+        sub = dec.subset(idx)
+        est = mle(lambda x, s=sub: log_lik(s, x), grid[p])
+        games = len(np.unique(dec.sheet[idx]))
+        rows.append({"player": pid, "level": est.value, "lo": est.lo, "hi": est.hi, "decisions": len(idx),
+                     "games": games, "regret_per_game": float(reg[idx].sum()) / max(games, 1)})
+    return pd.DataFrame(rows)
+
+
+@dataclass
+class Mixture:
+    levels: np.ndarray
+    weights: np.ndarray
+    loglik: float
+    bic: float
+    se_levels: np.ndarray
+    se_weights: np.ndarray
+    resp: np.ndarray  # [player, group]
+
+    def groups(self, digits: int = 4) -> list[dict[str, Any]]:
+        out = []
+        def ci(x: float, se: float) -> list[float]:
+            return [round(max(0.0, x - 1.96 * se), digits), round(min(1.0, x + 1.96 * se), digits)]
+
+        for k in range(len(self.levels)):
+            lv, w = float(self.levels[k]), float(self.weights[k])
+            out.append({"level": round(lv, digits), "ci95": ci(lv, float(self.se_levels[k])),
+                        "weight": round(w, digits), "weight_ci95": ci(w, float(self.se_weights[k]))})
+        return out
+
+
+def _mix_ll(spl: CubicSpline, levels: np.ndarray, weights: np.ndarray) -> tuple[float, np.ndarray]:
+    ll = spl(np.clip(levels, 0.0, TOP)).T  # spline over the grid axis: [group, player] -> [player, group]
+    a = ll + np.log(np.maximum(weights, TINY))
+    tot = logsumexp(a, axis=1)
+    return float(tot.sum()), np.exp(a - tot[:, None])
+
+
+def fit_mixture(grid: np.ndarray, K: int, start: np.ndarray) -> Mixture:
+    """EM for ``K`` groups over the players' log-likelihood splines (``grid``: ``[player, GRID]``)."""
+    P = grid.shape[0]
+    spl = CubicSpline(GRID, grid.T, axis=0)
+    levels = np.sort(np.quantile(start, (np.arange(K) + 0.5) / K))
+    weights = np.full(K, 1.0 / K)
+    prev = -np.inf
+    for _ in range(500):
+        ll, resp = _mix_ll(spl, levels, weights)
+        weights = resp.mean(axis=0)
+        for k in range(K):
+            r = resp[:, k]
+            if r.sum() < 1e-9:
+                continue
+            res = minimize_scalar(lambda x, r=r: -float(r @ spl(x)), bounds=(0.0, TOP), method="bounded",
+                                  options={"xatol": 1e-7})
+            levels[k] = float(res.x)
+        if ll - prev < 1e-7:
+            break
+        prev = ll
+    order = np.argsort(levels)
+    levels, weights = levels[order], weights[order]
+    ll, resp = _mix_ll(spl, levels, weights)
+    se_l, se_w = _fisher(spl, levels, weights)
+    return Mixture(levels, weights, ll, -2 * ll + (2 * K - 1) * np.log(P), se_l, se_w, resp)
+
+
+def _fisher(spl: CubicSpline, levels: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Standard errors from the observed information (a finite-difference Hessian in levels and the first K - 1
+    weights; the last weight is 1 minus the others, its error follows)."""
+    K = len(levels)
+    theta = np.concatenate([levels, weights[:-1]])
+
+    def f(t: np.ndarray) -> float:
+        w = np.append(t[K:], 1.0 - t[K:].sum())
+        return _mix_ll(spl, t[:K], np.maximum(w, TINY))[0]
+
+    n = len(theta)
+    h = 1e-4
+    H = np.zeros((n, n))
+    for i in range(n):
+        for j in range(i, n):
+            e_i, e_j = np.eye(n)[i] * h, np.eye(n)[j] * h
+            H[i, j] = H[j, i] = (f(theta + e_i + e_j) - f(theta + e_i - e_j) - f(theta - e_i + e_j)
+                                 + f(theta - e_i - e_j)) / (4 * h * h)
+    try:
+        cov = np.linalg.inv(-H)
+    except np.linalg.LinAlgError:
+        return np.full(K, np.nan), np.full(K, np.nan)
+    var = np.diag(cov)
+    se_l = np.sqrt(np.maximum(var[:K], 0.0))
+    g = np.full(K - 1, -1.0)  # d(last weight) / d(others)
+    se_w = np.append(np.sqrt(np.maximum(var[K:], 0.0)), np.sqrt(max(float(g @ cov[K:, K:] @ g), 0.0))) if K > 1 \
+        else np.zeros(1)
+    return se_l, se_w
+
+
+@dataclass
+class Fit:
+    decisions: Decisions
+    level: Estimate
+    players: pd.DataFrame
+    mixtures: list[Mixture]
+    best: int  # index into ``mixtures`` (BIC)
+
+    @property
+    def chosen(self) -> Mixture:
+        return self.mixtures[self.best]
+
+
+def fit(dec: Decisions, max_groups: int = MAX_GROUPS) -> Fit:
+    """Players, the population's single level, and the mixture BIC prefers (1..``max_groups`` groups)."""
+    grid = grid_loglik(dec)
+    level = mle(lambda x: log_lik(dec, x), grid.sum(axis=0))
+    players = player_levels(dec, grid)
+    kmax = max(1, min(max_groups, len(dec.ids) // 5))  # a group needs players to stand on
+    mixtures = [fit_mixture(grid, k, players["level"].to_numpy()) for k in range(1, kmax + 1)]
+    best = int(np.argmin([m.bic for m in mixtures]))
+    return Fit(dec, level, players, mixtures, best)
+
+
+def expected_regret(dec: Decisions, level: float) -> np.ndarray:
+    """Each decision's expected loss (points) at ``level``: what the model predicts the logged regret to be."""
+    return (probabilities(dec, level) * np.where(dec.valid, dec.delta, 0.0)).sum(axis=1)

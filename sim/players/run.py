@@ -1,0 +1,115 @@
+"""The work of ``dicesim fit`` and of ``dicesim play --log``: read and check a log, fit, write the outputs.
+
+Nothing is written before the whole log has been read and checked, so a refused log leaves no file behind; each
+output is written whole or not at all (``sim.core.atomic``), under the output folder's lock.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import tomli_w
+from scipy.stats import ks_2samp
+
+from sim.core import atomic
+from sim.core.batch import run_batch
+from sim.core.errors import DicesimError
+from sim.core.skill import Group
+from sim.games.kniffel.config import KniffelConfig
+from sim.games.kniffel.game import GAME
+from sim.players import kniffel
+from sim.players.fit import Fit, expected_regret, fit
+from sim.players.logs import outcomes_path, write_table
+from sim.players.page import levels_chart, outcomes_chart, regret_chart, write_page
+from sim.players.regret import regret
+
+GAMES = ("kniffel",)  # games whose logs are fitted by likelihood (exact action values)
+
+
+def check_game(game: str) -> None:
+    if game not in GAMES:
+        raise DicesimError(f"fit: {game} logs cannot be fitted yet (fitted: {', '.join(GAMES)})")
+
+
+def write_log(game: str, cfg: KniffelConfig, policy: str, n: int, seed: int, options: dict[str, Any],
+              path: Path) -> dict[str, Any]:
+    """``play --log``: runs 0..n-1 with their decisions, the log at ``path`` and its outcomes beside it."""
+    check_game(game)
+    dec, out = kniffel.record(cfg, policy, n, seed, options)
+    write_table(dec, path)
+    write_table(out, outcomes_path(path))
+    return {"log": str(path), "outcomes": str(outcomes_path(path)), "decisions": len(dec), "games": len(out),
+            "players": int(out["player"].nunique())}
+
+
+def population(cfg: KniffelConfig, f: Fit) -> KniffelConfig:
+    """The rules with the fitted population as ``[skill]``: one level, or the chosen groups."""
+    m = f.chosen
+    if len(m.levels) == 1:
+        skill = cfg.skill.model_copy(update={"level": round(float(m.levels[0]), 4), "groups": []})
+    else:
+        w = np.round(m.weights, 4)
+        w[-1] = round(1.0 - float(w[:-1].sum()), 4)
+        skill = cfg.skill.model_copy(update={"groups": [Group(level=round(float(lv), 4), weight=float(x))
+                                                        for lv, x in zip(m.levels, w, strict=True)]})
+    return KniffelConfig.model_validate(cfg.model_copy(update={"skill": skill}).model_dump(mode="json"))
+
+
+def goodness(f: Fit, pop: KniffelConfig, seed: int) -> dict[str, Any]:
+    """Observed vs predicted loss per kind (each player's decisions at their groups' levels, weighted by how
+    likely each group is for them), and observed vs simulated scores when the log has outcomes."""
+    dec = f.decisions
+    m = f.chosen
+    pred = np.zeros(len(dec))
+    for k, lv in enumerate(m.levels):
+        pred += m.resp[dec.player, k] * expected_regret(dec, float(lv))
+    obs = dec.regret
+    out: dict[str, Any] = {"regret": {k: {"observed": float(obs[dec.kind == k].sum()) / dec.n_games,
+                                          "predicted": float(pred[dec.kind == k].sum()) / dec.n_games}
+                                      for k in sorted(set(dec.kind.tolist()), key=lambda k: (k == "box", k))}}
+    if dec.outcomes is not None:
+        n = max(len(dec.outcomes), 200)
+        sim = run_batch(GAME, pop, ["optimal"], n, seed, GAME.check_options({}), progress=False).table
+        simulated = sim["score"].to_numpy(np.float64)
+        observed = dec.outcomes["score"].to_numpy(np.float64)
+        ks = ks_2samp(observed, simulated)
+        out["outcomes"] = {"observed_mean": float(observed.mean()), "simulated_mean": float(simulated.mean()),
+                           "simulated_games": n, "ks": float(ks.statistic), "ks_p": float(ks.pvalue),
+                           "observed": observed, "simulated": simulated}
+    return out
+
+
+def fit_log(game: str, cfg: KniffelConfig, log: Path, outcomes: Path | None, out: Path, seed: int) -> dict[str, Any]:
+    """Fit a log and write population.toml, players.csv, the charts and fit.html into ``out``; the summary."""
+    check_game(game)
+    if outcomes is None and outcomes_path(log).is_file():
+        outcomes = outcomes_path(log)
+    dec = kniffel.read(cfg, log, outcomes)  # every refusal happens here, before anything is written
+    f = fit(dec)
+    reg = regret(dec)
+    pop = population(cfg, f)
+    summary: dict[str, Any] = {
+        "game": game, "log": str(log), "players": len(dec.ids), "games": dec.n_games, "decisions": len(dec),
+        "implied_decisions": int(dec.implied.sum()), "level": f.level.json(), "groups": f.chosen.groups(),
+        "bic": {str(len(m.levels)): round(m.bic, 2) for m in f.mixtures}, "regret": reg,
+        "optimum_expected_score": round(dec.start_value, 4),
+    }
+    gof = goodness(f, pop, seed)
+    summary["goodness_of_fit"] = {"regret": gof["regret"], **({"outcomes": {k: v for k, v in gof["outcomes"].items()
+                                                                            if not isinstance(v, np.ndarray)}}
+                                                              if "outcomes" in gof else {})}
+    with atomic.output_folder(out) as folder, atomic.transaction(folder):
+        head = (f"# the population fitted by `dicesim fit {game} {log}`: these rules and the fitted [skill]\n"
+                f"# play it: dicesim play {game} --policy optimal --config population.toml\n")
+        atomic.write_text(folder / "population.toml", head + tomli_w.dumps(pop.model_dump(mode="json")))
+        atomic.write_csv(f.players, folder / "players.csv")
+        figs = {"levels": levels_chart(f, folder / "levels.png"), "regret": regret_chart(reg, folder / "regret.png")}
+        if "outcomes" in gof:
+            figs["outcomes"] = outcomes_chart(gof["outcomes"]["observed"], gof["outcomes"]["simulated"],
+                                              folder / "outcomes.png")
+        summary["population"] = str(folder / "population.toml")
+        summary["page"] = str(write_page(folder, summary, f, gof, figs))
+        atomic.write_json(folder / "fit.json", summary, indent=2)
+    return summary
