@@ -111,3 +111,24 @@ def test_a_mixture_plays_each_group_at_its_level():
     # and the recorder logs the same runs
     _, rec = kniffel.record(mix, "optimal", n, 3, {})
     assert (rec["score"].to_numpy() == t["score"].to_numpy()).all()
+
+
+def test_a_box_scored_with_rolls_left_implies_holding_all_five():
+    """Telemetry that stops rolling (a box with rolls left) reads as the simulator logs it: one hold of all five
+    dice per roll passed, then the box: the same decisions, the same likelihood."""
+    _, dec, out = simulated(config(0.6, gpp=1), n=30)
+    kept_all = (dec["kind"] == "hold") & (dec["choice"].str.len() == 5)
+    turn = ["player", "game", "turn"]
+    both = dec[kept_all].groupby(turn).size()
+    stopped = both[both == 2].reset_index()[turn]  # held all five after the first roll and again after the second
+    assert len(stopped) > 0
+    mark = dec[turn].merge(stopped.assign(stop=True), how="left", on=turn)["stop"].fillna(False).to_numpy(bool)
+    short = dec[~(mark & (dec["kind"] == "hold").to_numpy())].copy()
+    short.loc[mark[~(mark & (dec["kind"] == "hold").to_numpy())] & (short["kind"] == "box").to_numpy(),
+              "rolls_left"] = 2
+    full = kniffel.load(GAME.load(), dec, out, "log")
+    cut = kniffel.load(GAME.load(), short.reset_index(drop=True), out, "log")
+    assert len(cut) == len(full) and cut.implied.sum() == 2 * len(stopped)
+    for lv in (0.3, 0.6, 0.9):
+        assert log_lik(cut, lv) == pytest.approx(log_lik(full, lv), rel=1e-12)
+    assert regret(cut)["total"] == pytest.approx(regret(full)["total"], rel=1e-12)

@@ -50,6 +50,7 @@ def check_suffix(path: Path, flag: str = "LOG") -> None:
 def write_table(df: pd.DataFrame, path: Path) -> Path:
     """One log table, atomically, as its suffix says."""
     check_suffix(path, "--log")
+    atomic.make_folder(path.parent, "--log's folder")
     return atomic.write_csv(df, path) if path.suffix.lower() == ".csv" else atomic.write_parquet(df, path)
 
 
