@@ -56,11 +56,18 @@ class Decisions:
     detail: np.ndarray  # the box written (box decisions)
     start_value: float  # the optimum's expected score of one game
     outcomes: pd.DataFrame | None = None
-    lapse: np.ndarray = field(init=False)
+    # a game whose decisions are not one softmax (Dadox: an option, then bank or throw on) sets these; None: the
+    # lapse picks one alternative uniformly, nothing is forced and the choice is the softmax's alone
+    lapse: np.ndarray | None = None  # chance of the logged choice under a lapse
+    gate: np.ndarray | None = None  # 0 where the softmax cannot make the choice, else 1
+    forced: np.ndarray | None = None  # -1, or 0/1: the rules force a move (1: the logged one)
+    binary: np.ndarray | None = None  # a second two-way softmax: the other way's value minus the chosen's (NaN: none)
+    loss: np.ndarray | None = None  # each decision's regret (None: the chosen alternative's delta)
     dinf: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
-        self.lapse = self.chosen.sum(axis=1) / self.valid.sum(axis=1)
+        if self.lapse is None:
+            self.lapse = self.chosen.sum(axis=1) / self.valid.sum(axis=1)
         self.dinf = np.where(self.valid, self.delta, np.inf)
 
     def __len__(self) -> int:
@@ -68,14 +75,25 @@ class Decisions:
 
     def subset(self, idx: np.ndarray) -> Decisions:
         """The decisions ``idx`` (for one player's fit)."""
+        def cut(a: np.ndarray | None) -> np.ndarray | None:
+            return None if a is None else a[idx]
+
         return Decisions(self.game, self.unit, self.ids, self.player[idx], self.sheet[idx], self.n_games,
                          self.delta[idx], self.valid[idx], self.chosen[idx], self.row[idx], self.implied[idx],
-                         self.kind[idx], self.turn[idx], self.detail[idx], self.start_value, self.outcomes)
+                         self.kind[idx], self.turn[idx], self.detail[idx], self.start_value, self.outcomes,
+                         cut(self.lapse), cut(self.gate), cut(self.forced), cut(self.binary), cut(self.loss))
 
     @property
     def regret(self) -> np.ndarray:
         """Points each decision cost against the best alternative (the chosen ones' loss)."""
+        if self.loss is not None:
+            return self.loss
         return np.where(self.chosen, self.delta, np.inf).min(axis=1)
+
+    @property
+    def one_softmax(self) -> bool:
+        """Every decision is one softmax over its alternatives (the predicted regret of ``expected_regret``)."""
+        return self.binary is None and self.forced is None and self.gate is None
 
 
 def probabilities(dec: Decisions, level: float) -> np.ndarray:
@@ -92,12 +110,22 @@ def probabilities(dec: Decisions, level: float) -> np.ndarray:
 def log_p(dec: Decisions, level: float) -> np.ndarray:
     """The log-likelihood of each logged choice at ``level``."""
     eps = (1.0 - level) ** 2
-    if level <= 0.0:
-        soft = dec.lapse
+    if level <= 0.0:  # an infinite temperature: uniform alternatives, a fair coin for the two-way choice
+        n_ok = (dec.valid & np.isfinite(dec.dinf)).sum(axis=1)
+        soft = (dec.chosen & dec.valid).sum(axis=1) / np.maximum(n_ok, 1)
+        if dec.binary is not None:
+            soft = soft * np.where(np.isnan(dec.binary), 1.0, 0.5)
     else:
         tau = dec.unit * (1.0 - level) / level
         w = np.exp(-dec.dinf / tau)
-        soft = np.where(dec.chosen, w, 0.0).sum(axis=1) / w.sum(axis=1)
+        soft = np.where(dec.chosen, w, 0.0).sum(axis=1) / np.maximum(w.sum(axis=1), TINY)
+        if dec.binary is not None:
+            gap = np.clip(np.nan_to_num(dec.binary, nan=-np.inf) / tau, -700.0, 700.0)
+            soft = soft / (1.0 + np.exp(gap))
+    if dec.gate is not None:
+        soft = soft * dec.gate
+    if dec.forced is not None:
+        soft = np.where(dec.forced >= 0, dec.forced, soft)
     return np.log(np.maximum(eps * dec.lapse + (1.0 - eps) * soft, TINY))
 
 

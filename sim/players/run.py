@@ -68,7 +68,8 @@ def goodness(f: Fit, pop: KniffelConfig, seed: int) -> dict[str, Any]:
     obs = dec.regret
     out: dict[str, Any] = {"regret": {k: {"observed": float(obs[dec.kind == k].sum()) / dec.n_games,
                                           "predicted": float(pred[dec.kind == k].sum()) / dec.n_games}
-                                      for k in sorted(set(dec.kind.tolist()), key=lambda k: (k == "box", k))}}
+                                      for k in sorted(set(dec.kind.tolist()), key=lambda k: (k == "box", k))}
+                           if dec.one_softmax else {}}
     if dec.outcomes is not None:
         n = max(len(dec.outcomes), 200)
         sim = run_batch(GAME, pop, ["optimal"], n, seed, GAME.check_options({}), progress=False).table
