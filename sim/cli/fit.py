@@ -11,7 +11,7 @@ from sim.cli.catalog import accept
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, work
 from sim.core.errors import DicesimError
 
-FITTED = ("kniffel",)  # games whose logs are written and fitted (exact action values)
+FITTED = ("kniffel", "dadox")  # games whose logs are written and fitted (exact action values)
 LOG_SUFFIXES = (".parquet", ".csv")
 
 

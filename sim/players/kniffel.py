@@ -15,7 +15,6 @@ dice as alternatives (a die kept or not, as the lapse draws them), each box deci
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,7 +32,7 @@ from sim.games.kniffel.replay import keep_values
 from sim.games.kniffel.solve import tables
 from sim.players.fit import Decisions
 from sim.players.kniffel_values import box_values
-from sim.players.logs import LogColumn, LogError, columns, read_table, refuse
+from sim.players.logs import LogColumn, LogError, columns, refuse
 
 T5 = multisets(5)
 POW7 = 7 ** np.arange(6)
@@ -270,11 +269,4 @@ def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, 
                      start_value=float(E[0]), outcomes=outcomes)
 
 
-def read(cfg: KniffelConfig, log: Path, outcomes: Path | None) -> Decisions:
-    """A Kniffel log from disk (``sim.players.logs``), checked and valued."""
-    dec = read_table(log, "LOG")
-    out = read_table(outcomes, "--outcomes") if outcomes is not None else None
-    return load(cfg, dec, out, str(log), str(outcomes) if outcomes else "outcomes")
-
-
-__all__ = ["DECISION_COLUMNS", "OUTCOME_COLUMNS", "LogError", "load", "read", "record"]
+__all__ = ["DECISION_COLUMNS", "GAME", "OUTCOME_COLUMNS", "LogError", "load", "record"]

@@ -50,14 +50,26 @@ def outcomes_chart(observed: np.ndarray, simulated: np.ndarray, path: Path) -> P
 
 
 def regret_chart(reg: dict[str, Any], path: Path) -> Path:
-    fig, ax = plt.subplots(figsize=(8, 4))
-    turns = list(reg["by_turn"])
-    bottom = np.zeros(len(turns))
-    for kind in reg["by_kind"]:
-        vals = np.array([reg["by_turn"][t].get(kind, 0.0) for t in turns])
-        ax.bar(turns, vals, bottom=bottom, label=kind)
-        bottom += vals
-    ax.set_xlabel("turn")
+    """Kniffel: points lost by turn, stacked by kind; Dadox: by turn total and dice thrown, a bar per kind."""
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    if "by_turn" in reg:
+        turns = list(reg["by_turn"])
+        bottom = np.zeros(len(turns))
+        for kind in reg["by_kind"]:
+            vals = np.array([reg["by_turn"][t].get(kind, 0.0) for t in turns])
+            ax.bar(turns, vals, bottom=bottom, label=kind)
+            bottom += vals
+        ax.set_xlabel("turn")
+    else:
+        states = sorted({s for part in reg["by_state"].values() for s in part},
+                        key=lambda s: (int(s.split("+")[0]), s))
+        x = np.arange(len(states))
+        kinds = list(reg["by_state"])
+        for j, kind in enumerate(kinds):
+            ax.bar(x + (j - (len(kinds) - 1) / 2) * 0.4, [reg["by_state"][kind].get(s, 0.0) for s in states], 0.4,
+                   label=kind)
+        ax.set_xticks(x, states, rotation=60, ha="right", fontsize=7)
+        ax.set_xlabel("turn total before the throw, dice thrown")
     ax.set_ylabel("points lost per game")
     ax.set_title("Where players lose points (against the optimum)")
     ax.legend(fontsize=8)
@@ -89,17 +101,22 @@ def write_page(out: Path, summary: dict[str, Any], f: Fit, gof: dict[str, Any], 
                    [[len(m.levels), ", ".join(f"{x:.3f}" for x in m.levels),
                      ", ".join(f"{w:.2f}" for w in m.weights), f"{m.loglik:.1f}", f"{m.bic:.1f}"]
                     for m in f.mixtures]),
-            "<p class='muted'>population.toml holds these rules with the chosen groups as <code>[skill]</code>: "
-            "<code>dicesim play kniffel --policy optimal --config population.toml</code> plays this population.</p>",
+            f"<p class='muted'>population.toml holds these rules with the fitted <code>[skill]</code>: "
+            f"<code>{esc(summary['play'])}</code> plays this population.</p>",
             "<h2>Where players lose points</h2>",
             figure(figs["regret"], "Points lost per game against the optimum, by turn and decision kind."),
             _table(["decision kind", "points lost per game"],
                    [[k, f"{v:.2f}"] for k, v in summary["regret"]["by_kind"].items()]),
             _table(["box written", "points lost per game"],
-                   [[k, f"{v:.2f}"] for k, v in sorted(summary["regret"]["by_box"].items(), key=lambda kv: -kv[1])]),
+                   [[k, f"{v:.2f}"] for k, v in sorted(summary["regret"]["by_box"].items(), key=lambda kv: -kv[1])])
+            if "by_box" in summary["regret"] else
+            _table(["decision", "turn total, dice thrown", "points lost per game"],
+                   [[k, st, f"{v:.2f}"] for k, part in summary["regret"]["by_state"].items()
+                    for st, v in sorted(part.items(), key=lambda kv: -kv[1])]),
             "<h2>Goodness of fit</h2>",
             _table(["decision kind", "observed loss per game", "predicted by the fit"],
-                   [[k, f"{v['observed']:.2f}", f"{v['predicted']:.2f}"] for k, v in gof["regret"].items()])]
+                   [[k, f"{v['observed']:.2f}", f"{v['predicted']:.2f}"] for k, v in gof["regret"].items()])
+            if gof["regret"] else ""]
     if "outcomes" in gof:
         o = gof["outcomes"]
         body += [figure(figs["outcomes"], "Final scores of the log against the fitted population replayed."),

@@ -20,18 +20,25 @@ def _order(kinds: np.ndarray) -> list[str]:
 
 
 def regret(dec: Decisions, digits: int = 4) -> dict[str, Any]:
-    """``{"total", "by_kind", "by_turn", "by_box", "games"}``: mean points lost per game against the optimum, in
-    all, by decision kind, by turn and kind, and by the box written (box decisions)."""
+    """``{"total", "by_kind", …, "games"}``: mean points lost per game against the optimum, in all, by decision kind
+    and then: Kniffel by turn and kind (``by_turn``) and by the box written (``by_box``); Dadox by kind, turn total
+    and dice thrown (``by_state``: bank vs throw on)."""
     reg = dec.regret
     n = dec.n_games
     kinds = _order(dec.kind)
-    by_turn = {}
-    for t in sorted(set(dec.turn.tolist())):
-        at = dec.turn == t
-        by_turn[str(t)] = {k: round(float(reg[at & (dec.kind == k)].sum()) / n, digits) for k in kinds}
-    boxes = dec.kind == "box"
-    by_box = {b: round(float(reg[boxes & (dec.detail == b)].sum()) / n, digits)
-              for b in sorted(set(dec.detail[boxes].tolist()))}
-    return {"total": round(float(reg.sum()) / n, digits),
-            "by_kind": {k: round(float(reg[dec.kind == k].sum()) / n, digits) for k in kinds},
-            "by_turn": by_turn, "by_box": by_box, "games": n}
+
+    def per_game(mask: np.ndarray) -> float:
+        return round(float(reg[mask].sum()) / n, digits)
+
+    out: dict[str, Any] = {"total": per_game(np.ones(len(reg), bool)),
+                           "by_kind": {k: per_game(dec.kind == k) for k in kinds}}
+    if dec.game == "kniffel":
+        out["by_turn"] = {str(t): {k: per_game((dec.turn == t) & (dec.kind == k)) for k in kinds}
+                          for t in sorted(set(dec.turn.tolist()))}
+        boxes = dec.kind == "box"
+        out["by_box"] = {b: per_game(boxes & (dec.detail == b)) for b in sorted(set(dec.detail[boxes].tolist()))}
+    else:
+        out["by_state"] = {k: {s: per_game((dec.kind == k) & (dec.detail == s))
+                               for s in sorted(set(dec.detail[dec.kind == k].tolist()))} for k in kinds}
+    out["games"] = n
+    return out

@@ -15,49 +15,59 @@ from scipy.stats import ks_2samp
 
 from sim.core import atomic
 from sim.core.batch import run_batch
+from sim.core.config import GameConfig
 from sim.core.errors import DicesimError
 from sim.core.skill import Group
-from sim.games.kniffel.config import KniffelConfig
-from sim.games.kniffel.game import GAME
-from sim.players import kniffel
-from sim.players.fit import Fit, expected_regret, fit
-from sim.players.logs import outcomes_path, write_table
+from sim.players import dadox, kniffel
+from sim.players.fit import Decisions, Fit, expected_regret, fit
+from sim.players.logs import outcomes_path, read_table, write_table
 from sim.players.page import levels_chart, outcomes_chart, regret_chart, write_page
 from sim.players.regret import regret
 
-GAMES = ("kniffel",)  # games whose logs are fitted by likelihood (exact action values)
+LOGS = {"kniffel": kniffel, "dadox": dadox}  # games whose logs are fitted by likelihood (exact action values)
+POLICY = {"kniffel": "optimal", "dadox": "optimal-turn"}  # the policy whose action values the levels apply to
 
 
 def check_game(game: str) -> None:
-    if game not in GAMES:
-        raise DicesimError(f"fit: {game} logs cannot be fitted yet (fitted: {', '.join(GAMES)})")
+    if game not in LOGS:
+        raise DicesimError(f"fit: {game} logs cannot be fitted yet (fitted: {', '.join(LOGS)})")
 
 
-def write_log(game: str, cfg: KniffelConfig, policy: str, n: int, seed: int, options: dict[str, Any],
+def read_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None) -> Decisions:
+    """A game's log from disk, checked and valued (``sim.players.<game>.load``)."""
+    dec = read_table(log, "LOG")
+    out = read_table(outcomes, "--outcomes") if outcomes is not None else None
+    return LOGS[game].load(cfg, dec, out, str(log), str(outcomes) if outcomes else "outcomes")
+
+
+def write_log(game: str, cfg: GameConfig, policy: str, n: int, seed: int, options: dict[str, Any],
               path: Path) -> dict[str, Any]:
     """``play --log``: runs 0..n-1 with their decisions, the log at ``path`` and its outcomes beside it."""
     check_game(game)
-    dec, out = kniffel.record(cfg, policy, n, seed, options)
+    dec, out = LOGS[game].record(cfg, policy, n, seed, options)
     write_table(dec, path)
     write_table(out, outcomes_path(path))
     return {"log": str(path), "outcomes": str(outcomes_path(path)), "decisions": len(dec), "games": len(out),
             "players": int(out["player"].nunique())}
 
 
-def population(cfg: KniffelConfig, f: Fit) -> KniffelConfig:
-    """The rules with the fitted population as ``[skill]``: one level, or the chosen groups."""
+def population(cfg: GameConfig, f: Fit, mixtures: bool) -> GameConfig:
+    """The rules with the fitted population as ``[skill]``: one level, or the chosen groups (a game that plays no
+    mixture, ``mixtures`` False, gets the population's one level)."""
     m = f.chosen
-    if len(m.levels) == 1:
+    if not mixtures:
+        skill = cfg.skill.model_copy(update={"level": round(f.level.value, 4), "groups": []})
+    elif len(m.levels) == 1:
         skill = cfg.skill.model_copy(update={"level": round(float(m.levels[0]), 4), "groups": []})
     else:
         w = np.round(m.weights, 4)
         w[-1] = round(1.0 - float(w[:-1].sum()), 4)
         skill = cfg.skill.model_copy(update={"groups": [Group(level=round(float(lv), 4), weight=float(x))
                                                         for lv, x in zip(m.levels, w, strict=True)]})
-    return KniffelConfig.model_validate(cfg.model_copy(update={"skill": skill}).model_dump(mode="json"))
+    return type(cfg).model_validate(cfg.model_copy(update={"skill": skill}).model_dump(mode="json"))
 
 
-def goodness(f: Fit, pop: KniffelConfig, seed: int) -> dict[str, Any]:
+def goodness(game: str, f: Fit, pop: GameConfig, seed: int) -> dict[str, Any]:
     """Observed vs predicted loss per kind (each player's decisions at their groups' levels, weighted by how
     likely each group is for them), and observed vs simulated scores when the log has outcomes."""
     dec = f.decisions
@@ -72,7 +82,10 @@ def goodness(f: Fit, pop: KniffelConfig, seed: int) -> dict[str, Any]:
                            if dec.one_softmax else {}}
     if dec.outcomes is not None:
         n = max(len(dec.outcomes), 200)
-        sim = run_batch(GAME, pop, ["optimal"], n, seed, GAME.check_options({}), progress=False).table
+        g = LOGS[game].GAME
+        sim = run_batch(g, pop, g.seat_policies(POLICY[game], g.check_options({})), n, seed, g.check_options({}),
+                        progress=False).table
+        sim = sim[sim["seat"] == 0]  # the player (one policy at every seat: seat 0 plays at skill.level)
         simulated = sim["score"].to_numpy(np.float64)
         observed = dec.outcomes["score"].to_numpy(np.float64)
         ks = ks_2samp(observed, simulated)
@@ -82,28 +95,33 @@ def goodness(f: Fit, pop: KniffelConfig, seed: int) -> dict[str, Any]:
     return out
 
 
-def fit_log(game: str, cfg: KniffelConfig, log: Path, outcomes: Path | None, out: Path, seed: int) -> dict[str, Any]:
+def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: Path, seed: int) -> dict[str, Any]:
     """Fit a log and write population.toml, players.csv, the charts and fit.html into ``out``; the summary."""
     check_game(game)
     if outcomes is None and outcomes_path(log).is_file():
         outcomes = outcomes_path(log)
-    dec = kniffel.read(cfg, log, outcomes)  # every refusal happens here, before anything is written
+    dec = read_log(game, cfg, log, outcomes)  # every refusal happens here, before anything is written
     f = fit(dec)
     reg = regret(dec)
-    pop = population(cfg, f)
+    g = LOGS[game].GAME
+    pop = population(cfg, f, g.skill_groups)
     summary: dict[str, Any] = {
         "game": game, "log": str(log), "players": len(dec.ids), "games": dec.n_games, "decisions": len(dec),
         "implied_decisions": int(dec.implied.sum()), "level": f.level.json(), "groups": f.chosen.groups(),
         "bic": {str(len(m.levels)): round(m.bic, 2) for m in f.mixtures}, "regret": reg,
-        "optimum_expected_score": round(dec.start_value, 4),
+        "play": f"dicesim play {game} --policy {POLICY[game]} --config population.toml",
     }
-    gof = goodness(f, pop, seed)
+    if np.isfinite(dec.start_value):
+        summary["optimum_expected_score"] = round(dec.start_value, 4)
+    if len(f.chosen.levels) > 1 and not g.skill_groups:
+        summary["note"] = f"{g.title} plays one level: population.toml holds the population's one level"
+    gof = goodness(game, f, pop, seed)
     summary["goodness_of_fit"] = {"regret": gof["regret"], **({"outcomes": {k: v for k, v in gof["outcomes"].items()
                                                                             if not isinstance(v, np.ndarray)}}
                                                               if "outcomes" in gof else {})}
     with atomic.output_folder(out) as folder, atomic.transaction(folder):
         head = (f"# the population fitted by `dicesim fit {game} {log}`: these rules and the fitted [skill]\n"
-                f"# play it: dicesim play {game} --policy optimal --config population.toml\n")
+                f"# play it: {summary['play']}\n")
         atomic.write_text(folder / "population.toml", head + tomli_w.dumps(pop.model_dump(mode="json")))
         atomic.write_csv(f.players, folder / "players.csv")
         figs = {"levels": levels_chart(f, folder / "levels.png"), "regret": regret_chart(reg, folder / "regret.png")}
