@@ -6,7 +6,10 @@ import json
 
 import pandas as pd
 import pytest
+import tomli_w
 
+from sim.core.batch import run_batch
+from sim.core.skill import Group
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.game import GAME
 from sim.players import kniffel
@@ -120,3 +123,22 @@ def test_a_bad_log_is_refused_in_one_line_naming_its_row(tmp_path, small_log, ho
 
 def test_every_box_name_is_a_log_choice():
     assert {c.name for c in kniffel.DECISION_COLUMNS} >= {f"s_{b}" for b in R.CATEGORIES} | {"choice", "player"}
+
+
+def test_a_rule_change_on_a_fitted_population_is_a_sweep(tmp_path):
+    """The counterfactual: population.toml is a config like any, so a sweep reruns a rule change on the fitted
+    mixture on paired seeds; its point at the population's own rules is that population's batch."""
+    cfg = GAME.load()
+    skill = cfg.skill.model_copy(update={"groups": [Group(level=0.35, weight=0.5), Group(level=0.8, weight=0.5)]})
+    pop = tmp_path / "population.toml"
+    pop.write_text(tomli_w.dumps(cfg.model_copy(update={"skill": skill}).model_dump(mode="json")))
+    spec = tmp_path / "sweep.toml"
+    spec.write_text(f'game = "kniffel"\npolicies = ["optimal"]\nconfig = "{pop}"\nn = 300\nseed = 4\n'
+                    'metrics = ["mean_score"]\n[grid]\n"bonus.value" = [35, 60]\n')
+    r = cli_here("sweep", str(spec), "--out", str(tmp_path / "sweep"), "--json")
+    assert r.returncode == 0, r.stderr
+    rows = pd.read_csv(tmp_path / "sweep" / "sweep.csv").set_index("bonus.value")
+    mix = GAME.load(pop)
+    plain = run_batch(GAME, mix, ["optimal"], 300, 4, GAME.check_options({}), progress=False).table
+    assert rows.loc[35, "mean_score"] == pytest.approx(plain["score"].mean(), abs=1e-3)
+    assert rows.loc[60, "mean_score"] > rows.loc[35, "mean_score"]  # a bigger bonus: more points, same players
