@@ -11,7 +11,7 @@ from sim.cli.catalog import accept
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, work
 from sim.core.errors import DicesimError
 
-FITTED = ("kniffel", "dadox")  # games whose logs are written and fitted (exact action values)
+FITTED = ("kniffel", "dadox", "dungeon")  # games whose logs are written and fitted (exact action values)
 LOG_SUFFIXES = (".parquet", ".csv")
 
 
@@ -26,7 +26,8 @@ def check_log(game: str, log: Path, flag: str) -> None:
 @app.command()
 def fit(
     game: str = typer.Argument(..., help=" | ".join(FITTED)),
-    log: Path = typer.Argument(..., help="the decision log (.parquet or .csv; docs/logs.md)"),
+    log: Path = typer.Argument(..., help="the decision log (.parquet or .csv; docs/logs.md); Würfel Dungeon: its "
+                               "outcome table"),
     outcomes: Path | None = typer.Option(None, "--outcomes", help="the per-game outcome table (default: "
                                          "LOG's NAME.outcomes.parquet|csv beside it when present)"),
     config: Path | None = ConfigOpt,
@@ -36,7 +37,7 @@ def fit(
     as_json: bool = JsonOpt,
 ) -> None:
     """Fit the skill level of each logged player and of the population (a mixture of levels when BIC prefers
-    one), with where they lose points: population.toml, fit.html and players.csv in --out."""
+    one), with where they lose points: population.toml, fit.html and players.csv in --out (docs/logs.md)."""
     check_log(game, log, "LOG")
     if outcomes is not None:
         check_log(game, outcomes, "--outcomes")

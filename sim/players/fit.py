@@ -144,24 +144,25 @@ class Estimate:
         return {"value": round(self.value, digits), "ci95": [round(self.lo, digits), round(self.hi, digits)]}
 
 
-def mle(f: Any, grid_ll: np.ndarray | None = None) -> Estimate:
-    """The maximum of a log-likelihood ``f(level)`` on [0, TOP] and its profile interval. ``grid_ll``: ``f`` on
-    ``GRID`` when known (its best point brackets the search)."""
+def mle(f: Any, grid_ll: np.ndarray | None = None, levels: np.ndarray = GRID) -> Estimate:
+    """The maximum of a log-likelihood ``f(level)`` on [0, top] and its profile interval. ``grid_ll``: ``f`` at
+    ``levels`` when known (its best point brackets the search; ``levels`` end at the top of the range)."""
     if grid_ll is None:
-        grid_ll = np.array([f(x) for x in GRID])
+        grid_ll = np.array([f(x) for x in levels])
+    top = float(levels[-1])
     i = int(np.argmax(grid_ll))
-    lo_b, hi_b = GRID[max(i - 1, 0)], GRID[min(i + 1, len(GRID) - 1)]
+    lo_b, hi_b = levels[max(i - 1, 0)], levels[min(i + 1, len(levels) - 1)]
     if hi_b > lo_b:
         r = minimize_scalar(lambda x: -f(x), bounds=(lo_b, hi_b), method="bounded", options={"xatol": 1e-6})
-        x, best = (float(r.x), -float(r.fun)) if -r.fun >= grid_ll[i] else (float(GRID[i]), float(grid_ll[i]))
+        x, best = (float(r.x), -float(r.fun)) if -r.fun >= grid_ll[i] else (float(levels[i]), float(grid_ll[i]))
     else:
-        x, best = float(GRID[i]), float(grid_ll[i])
+        x, best = float(levels[i]), float(grid_ll[i])
     target = best - DROP
-    below = np.flatnonzero((GRID < x) & (grid_ll < target))
-    above = np.flatnonzero((GRID > x) & (grid_ll < target))
+    below = np.flatnonzero((levels < x) & (grid_ll < target))
+    above = np.flatnonzero((levels > x) & (grid_ll < target))
     # the grid point nearest x on each side that lies under the target brackets the crossing; none: the edge is in
-    lo = float(brentq(lambda y: f(y) - target, GRID[below[-1]], x, xtol=1e-7)) if len(below) else 0.0
-    hi = float(brentq(lambda y: f(y) - target, x, GRID[above[0]], xtol=1e-7)) if len(above) else TOP
+    lo = float(brentq(lambda y: f(y) - target, levels[below[-1]], x, xtol=1e-7)) if len(below) else 0.0
+    hi = float(brentq(lambda y: f(y) - target, x, levels[above[0]], xtol=1e-7)) if len(above) else top
     return Estimate(x, min(lo, x), max(hi, x), best)
 
 
@@ -210,16 +211,17 @@ class Mixture:
 
 
 def _mix_ll(spl: CubicSpline, levels: np.ndarray, weights: np.ndarray) -> tuple[float, np.ndarray]:
-    ll = spl(np.clip(levels, 0.0, TOP)).T  # spline over the grid axis: [group, player] -> [player, group]
+    ll = spl(np.clip(levels, 0.0, spl.x[-1])).T  # spline over the grid axis: [group, player] -> [player, group]
     a = ll + np.log(np.maximum(weights, TINY))
     tot = logsumexp(a, axis=1)
     return float(tot.sum()), np.exp(a - tot[:, None])
 
 
-def fit_mixture(grid: np.ndarray, K: int, start: np.ndarray) -> Mixture:
-    """EM for ``K`` groups over the players' log-likelihood splines (``grid``: ``[player, GRID]``)."""
+def fit_mixture(grid: np.ndarray, K: int, start: np.ndarray, levels_at: np.ndarray = GRID) -> Mixture:
+    """EM for ``K`` groups over the players' log-likelihood splines (``grid``: ``[player, levels_at]``)."""
     P = grid.shape[0]
-    spl = CubicSpline(GRID, grid.T, axis=0)
+    spl = CubicSpline(levels_at, grid.T, axis=0)
+    top = float(levels_at[-1])
     levels = np.sort(np.quantile(start, (np.arange(K) + 0.5) / K))
     weights = np.full(K, 1.0 / K)
     prev = -np.inf
@@ -230,7 +232,7 @@ def fit_mixture(grid: np.ndarray, K: int, start: np.ndarray) -> Mixture:
             r = resp[:, k]
             if r.sum() < 1e-9:
                 continue
-            res = minimize_scalar(lambda x, r=r: -float(r @ spl(x)), bounds=(0.0, TOP), method="bounded",
+            res = minimize_scalar(lambda x, r=r: -float(r @ spl(x)), bounds=(0.0, top), method="bounded",
                                   options={"xatol": 1e-7})
             levels[k] = float(res.x)
         if ll - prev < 1e-7:

@@ -16,12 +16,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from sim.core import atomic  # noqa: E402
-from sim.players.fit import Fit  # noqa: E402
 from sim.report import charts  # noqa: E402
 from sim.report.pages import document, esc, facts_line, figure  # noqa: E402
 
 
-def levels_chart(f: Fit, path: Path) -> Path:
+def levels_chart(f: Any, path: Path) -> Path:
     fig, ax = plt.subplots(figsize=(8, 4))
     lv = f.players["level"].to_numpy()
     ax.hist(lv, bins=np.linspace(0, 1, 41), color="#8aa", label="players' own levels (maximum likelihood)")
@@ -45,6 +44,19 @@ def outcomes_chart(observed: np.ndarray, simulated: np.ndarray, path: Path) -> P
     ax.set_xlabel("final score")
     ax.set_ylabel("share of games")
     ax.set_title("Observed vs simulated final scores")
+    ax.legend(fontsize=8)
+    return charts.save(fig, path)
+
+
+def rooms_chart(observed: np.ndarray, predicted: np.ndarray, path: Path) -> Path:
+    fig, ax = plt.subplots(figsize=(8, 4))
+    x = np.arange(len(observed))
+    ax.bar(x - 0.2, observed, 0.4, label="observed (the log)")
+    ax.bar(x + 0.2, predicted, 0.4, label="fitted population")
+    ax.set_xticks(x, [str(i) for i in x])
+    ax.set_xlabel("rooms cleared (the last: a win)")
+    ax.set_ylabel("share of games")
+    ax.set_title("Observed vs fitted rooms cleared")
     ax.legend(fontsize=8)
     return charts.save(fig, path)
 
@@ -82,7 +94,7 @@ def _table(head: list[str], rows: list[list[Any]]) -> str:
     return f"<table><tr>{th}</tr>{body}</table>"
 
 
-def write_page(out: Path, summary: dict[str, Any], f: Fit, gof: dict[str, Any], figs: dict[str, Path]) -> Path:
+def write_page(out: Path, summary: dict[str, Any], f: Any, gof: dict[str, Any], figs: dict[str, Path]) -> Path:
     lv = summary["level"]
     groups = summary["groups"]
     answer = (f"The {summary['players']} players' {summary['decisions']:,} decisions fit one level of "
@@ -127,5 +139,36 @@ def write_page(out: Path, summary: dict[str, Any], f: Fit, gof: dict[str, Any], 
     body.append("<details><summary>Every player</summary>" + _table(
         ["player", "level", "95 % interval", "decisions", "games", "points lost per game"],
         [[r.player, f"{r.level:.3f}", f"[{r.lo:.3f}, {r.hi:.3f}]", r.decisions, r.games, f"{r.regret_per_game:.1f}"]
+         for r in rows.itertuples()]) + "</details>")
+    return atomic.write_text(out / "fit.html", document(f"dicesim fit · {summary['game']}", body))
+
+
+def write_outcome_page(out: Path, summary: dict[str, Any], f: Any, figs: dict[str, Path]) -> Path:
+    """``fit.html`` of a game fitted by its outcomes: the levels, observed vs fitted rooms, the goodness of fit."""
+    lv, groups, g = summary["level"], summary["groups"], summary["goodness_of_fit"]
+    answer = (f"The {summary['players']} players' {summary['games']:,} games ({esc(summary['difficulty'])}) fit one "
+              f"level of <b>{lv['value']:.3f}</b> [{lv['ci95'][0]:.3f}, {lv['ci95'][1]:.3f}] by the rooms they "
+              f"cleared; BIC prefers <b>{len(groups)} group{'s' if len(groups) > 1 else ''}</b>: "
+              + "; ".join(f"{x['weight']:.0%} at {x['level']:.3f} [{x['ci95'][0]:.3f}, {x['ci95'][1]:.3f}]"
+                          for x in groups) + ".")
+    body = [f"<h1>Fitted players · {esc(summary['game'])}</h1>",
+            facts_line({"log": summary["log"], "games": summary["games"], "players": summary["players"],
+                        "simulated runs per level": summary["simulated_runs_per_level"]}),
+            f"<p class='answer'>{answer}</p>",
+            "<p class='muted'>No decision has an exact value here: the level is the one whose simulated rooms "
+            "histogram (vorschlag, paired seeds) makes the logged games likeliest; no regret.</p>",
+            figure(figs["levels"], "Each player's own level (bars) and the groups of the mixture BIC chose."),
+            figure(figs["rooms"], "Rooms cleared: the log against the fitted population."),
+            _table(["rooms cleared", "observed games", "fitted"],
+                   [[i, o, f"{p:.1f}"] for i, (o, p) in enumerate(zip(g["rooms_observed"], g["rooms_predicted"],
+                                                                          strict=True))]),
+            f"<p>Win rate observed {g['win_rate_observed']:.1%}, fitted {g['win_rate_predicted']:.1%}; "
+            f"χ² {g['chi2']:.1f}, p = {g['chi2_p']:.3g} (a small p: the fitted population does not reproduce the "
+            "rooms).</p>",
+            f"<p class='muted'>population.toml: <code>{esc(summary['play'])}</code>.</p>"]
+    rows = f.players.sort_values("level")
+    body.append("<details><summary>Every player</summary>" + _table(
+        ["player", "level", "95 % interval", "games", "rooms per game"],
+        [[r.player, f"{r.level:.3f}", f"[{r.lo:.3f}, {r.hi:.3f}]", r.games, f"{r.rooms_per_game:.1f}"]
          for r in rows.itertuples()]) + "</details>")
     return atomic.write_text(out / "fit.html", document(f"dicesim fit · {summary['game']}", body))

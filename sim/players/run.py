@@ -11,26 +11,27 @@ from typing import Any
 
 import numpy as np
 import tomli_w
-from scipy.stats import ks_2samp
+from scipy.stats import chisquare, ks_2samp
 
 from sim.core import atomic
 from sim.core.batch import run_batch
 from sim.core.config import GameConfig
 from sim.core.errors import DicesimError
 from sim.core.skill import Group
-from sim.players import dadox, kniffel
+from sim.players import dadox, dungeon, kniffel
 from sim.players.fit import Decisions, Fit, expected_regret, fit
 from sim.players.logs import outcomes_path, read_table, write_table
-from sim.players.page import levels_chart, outcomes_chart, regret_chart, write_page
+from sim.players.page import levels_chart, outcomes_chart, regret_chart, rooms_chart, write_outcome_page, write_page
 from sim.players.regret import regret
 
 LOGS = {"kniffel": kniffel, "dadox": dadox}  # games whose logs are fitted by likelihood (exact action values)
-POLICY = {"kniffel": "optimal", "dadox": "optimal-turn"}  # the policy whose action values the levels apply to
+OUTCOME_LOGS = {"dungeon": dungeon}  # games fitted by their outcomes (no action values)
+POLICY = {"kniffel": "optimal", "dadox": "optimal-turn", "dungeon": dungeon.POLICY}  # the levels apply to these
 
 
 def check_game(game: str) -> None:
-    if game not in LOGS:
-        raise DicesimError(f"fit: {game} logs cannot be fitted yet (fitted: {', '.join(LOGS)})")
+    if game not in LOGS and game not in OUTCOME_LOGS:
+        raise DicesimError(f"fit: {game} logs cannot be fitted yet (fitted: {', '.join([*LOGS, *OUTCOME_LOGS])})")
 
 
 def read_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None) -> Decisions:
@@ -44,6 +45,10 @@ def write_log(game: str, cfg: GameConfig, policy: str, n: int, seed: int, option
               path: Path) -> dict[str, Any]:
     """``play --log``: runs 0..n-1 with their decisions, the log at ``path`` and its outcomes beside it."""
     check_game(game)
+    if game in OUTCOME_LOGS:  # the log is the outcome table
+        out, _ = OUTCOME_LOGS[game].record(cfg, policy, n, seed, options)
+        write_table(out, path)
+        return {"log": str(path), "decisions": 0, "games": len(out), "players": int(out["player"].nunique())}
     dec, out = LOGS[game].record(cfg, policy, n, seed, options)
     write_table(dec, path)
     write_table(out, outcomes_path(path))
@@ -51,7 +56,7 @@ def write_log(game: str, cfg: GameConfig, policy: str, n: int, seed: int, option
             "players": int(out["player"].nunique())}
 
 
-def population(cfg: GameConfig, f: Fit, mixtures: bool) -> GameConfig:
+def population(cfg: GameConfig, f: Any, mixtures: bool) -> GameConfig:
     """The rules with the fitted population as ``[skill]``: one level, or the chosen groups (a game that plays no
     mixture, ``mixtures`` False, gets the population's one level)."""
     m = f.chosen
@@ -98,6 +103,10 @@ def goodness(game: str, f: Fit, pop: GameConfig, seed: int) -> dict[str, Any]:
 def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: Path, seed: int) -> dict[str, Any]:
     """Fit a log and write population.toml, players.csv, the charts and fit.html into ``out``; the summary."""
     check_game(game)
+    if game in OUTCOME_LOGS:
+        if outcomes is not None:
+            raise DicesimError(f"--outcomes: the {game} log is its outcome table (give it as LOG)")
+        return fit_outcome_log(game, cfg, log, out, seed)
     if outcomes is None and outcomes_path(log).is_file():
         outcomes = outcomes_path(log)
     dec = read_log(game, cfg, log, outcomes)  # every refusal happens here, before anything is written
@@ -130,5 +139,42 @@ def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: P
                                               folder / "outcomes.png")
         summary["population"] = str(folder / "population.toml")
         summary["page"] = str(write_page(folder, summary, f, gof, figs))
+        atomic.write_json(folder / "fit.json", summary, indent=2)
+    return summary
+
+
+def fit_outcome_log(game: str, cfg: GameConfig, log: Path, out: Path, seed: int) -> dict[str, Any]:
+    """A game fitted by outcomes (``sim.players.dungeon``): the same outputs, without regret."""
+    mod = OUTCOME_LOGS[game]
+    o = mod.load(cfg, read_table(log, "LOG"), str(log))  # every refusal happens here, before anything is written
+    n = max(mod.SIM_RUNS, 4 * o.n_games)
+    f = mod.fit_outcomes(cfg, o, n, seed)
+    pop = population(cfg, f, mod.GAME.skill_groups)
+    observed = np.bincount(o.rooms, minlength=o.n_rooms + 1)
+    predicted = f.predicted()
+    chi = chisquare(observed, predicted * o.n_games)
+    summary: dict[str, Any] = {
+        "game": game, "log": str(log), "by": "outcomes (rooms cleared)", "players": len(o.ids), "games": o.n_games,
+        "decisions": 0, "difficulty": o.difficulty, "simulated_runs_per_level": n, "level": f.level.json(),
+        "groups": f.chosen.groups(), "bic": {str(len(m.levels)): round(m.bic, 2) for m in f.mixtures},
+        "regret": None,
+        "goodness_of_fit": {"rooms_observed": observed.tolist(), "rooms_predicted": np.round(predicted * o.n_games,
+                                                                                              2).tolist(),
+                            "win_rate_observed": float(observed[-1] / o.n_games),
+                            "win_rate_predicted": float(predicted[-1]), "chi2": float(chi.statistic),
+                            "chi2_p": float(chi.pvalue)},
+        "play": f"dicesim play {game} --policy {POLICY[game]} --difficulty {o.difficulty} --config population.toml",
+    }
+    if len(f.chosen.levels) > 1 and not mod.GAME.skill_groups:
+        summary["note"] = f"{mod.GAME.title} plays one level: population.toml holds the population's one level"
+    with atomic.output_folder(out) as folder, atomic.transaction(folder):
+        head = (f"# the population fitted by `dicesim fit {game} {log}`: these rules and the fitted [skill]\n"
+                f"# play it: {summary['play']}\n")
+        atomic.write_text(folder / "population.toml", head + tomli_w.dumps(pop.model_dump(mode="json")))
+        atomic.write_csv(f.players, folder / "players.csv")
+        figs = {"levels": levels_chart(f, folder / "levels.png"),
+                "rooms": rooms_chart(observed / o.n_games, predicted, folder / "rooms.png")}
+        summary["population"] = str(folder / "population.toml")
+        summary["page"] = str(write_outcome_page(folder, summary, f, figs))
         atomic.write_json(folder / "fit.json", summary, indent=2)
     return summary

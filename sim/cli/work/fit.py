@@ -18,13 +18,17 @@ def fit(game: str, log: Path, outcomes: Path | None, rules: Path | Strict | None
     g, cfg, _ = setup(game, rules, sets, {})
     s = fit_log(game, cfg, log, outcomes, out, seed)
     lv = s["level"]
-    lines = [f"{g.title} · fit · {s['players']} players · {s['games']} games · {s['decisions']:,} decisions",
+    lines = [f"{g.title} · fit · {s['players']} players · {s['games']} games · "
+             + (f"{s['decisions']:,} decisions" if s["decisions"] else "by outcomes"),
              f"  level (one for all)   {lv['value']:.4f}  [{lv['ci95'][0]:.4f}, {lv['ci95'][1]:.4f}]"]
     for k, grp in enumerate(s["groups"]):
         lines.append(f"  group {k + 1}: {grp['weight']:6.1%} at {grp['level']:.4f}  "
                      f"[{grp['ci95'][0]:.4f}, {grp['ci95'][1]:.4f}]")
-    lines.append(f"  points lost per game  {s['regret']['total']:.2f}  ("
-                 + ", ".join(f"{k} {v:.2f}" for k, v in s["regret"]["by_kind"].items()) + ")")
+    if s["regret"] is not None:
+        lines.append(f"  points lost per game  {s['regret']['total']:.2f}  ("
+                     + ", ".join(f"{k} {v:.2f}" for k, v in s["regret"]["by_kind"].items()) + ")")
+    if "note" in s:
+        lines.append(f"  ({s['note']})")
     lines += [f"population: {s['population']}", f"page: {s['page']}"]
     emit(s, as_json, "\n".join(lines), json_default)
 
@@ -46,6 +50,7 @@ def play_log(game: str, policy: str, n: int, seed: int, rules: Path | Strict | N
     if log is not None:
         lg = summary["log"] = write_log(game, cfg, policy, n, seed, options, log)
         lines.append(f"log: {lg['log']} ({lg['decisions']:,} decisions of {lg['players']} players), "
-                     f"outcomes: {lg['outcomes']}")
+                     f"outcomes: {lg['outcomes']}" if "outcomes" in lg else
+                     f"log: {lg['log']} (the outcomes of {lg['games']:,} games of {lg['players']} players)")
     human = "\n".join(lines + ([f"report: {summary['report']}"] if "report" in summary else []))
     emit(summary, as_json, human, json_default)
