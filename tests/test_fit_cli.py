@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -13,7 +15,7 @@ from sim.core.skill import Group
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.game import GAME
 from sim.players import kniffel
-from tests.conftest import cli_here, run_clis
+from tests.conftest import ROOT, cli_here, run_clis
 
 
 def test_play_logs_and_fit_reads_it_back(tmp_path):
@@ -142,3 +144,38 @@ def test_a_rule_change_on_a_fitted_population_is_a_sweep(tmp_path):
     plain = run_batch(GAME, mix, ["optimal"], 300, 4, GAME.check_options({}), progress=False).table
     assert rows.loc[35, "mean_score"] == pytest.approx(plain["score"].mean(), abs=1e-3)
     assert rows.loc[60, "mean_score"] > rows.loc[35, "mean_score"]  # a bigger bonus: more points, same players
+
+
+LIGHT = """
+import json, sys
+from sim.cli import main
+sys.argv = ["dicesim", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as e:
+    code = e.code
+print(json.dumps({"code": code, "heavy": sorted({"numba", "pandas", "scipy"} & set(sys.modules))}))
+"""
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["fit", "chess", "x.csv"], "error: LOG: chess has no decision log yet"),
+    (["fit", "kniffel", "x.txt"], "error: LOG x.txt: a log is a .parquet or .csv file"),
+    (["play", "dungeon24", "--policy", "heuristic", "--log", "x.csv"], "error: --log: dungeon24 has no decision log"),
+])
+def test_a_refused_fit_or_log_is_light(args, needle):
+    r = subprocess.run([sys.executable, "-c", LIGHT, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got["code"] == 2 and r.stderr.startswith(needle), r.stderr
+    assert got["heavy"] == [], got  # refused before numba, pandas or scipy load
+
+
+def test_player_ids_may_be_numbers(small_log, tmp_path):
+    dec, out = (df.copy() for df in small_log)
+    dec["player"] = dec["player"].str[1:].astype(int)
+    out["player"] = out["player"].str[1:].astype(int)
+    dec.to_parquet(tmp_path / "d.parquet")
+    out.to_parquet(tmp_path / "d.outcomes.parquet")
+    r = cli_here("fit", "kniffel", str(tmp_path / "d.parquet"), "--out", str(tmp_path / "fit"), "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["players"] == 2

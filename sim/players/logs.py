@@ -58,7 +58,7 @@ def read_table(path: Path, what: str) -> pd.DataFrame:
     """A log table as plain columns (CSV cells as text; the columns are converted and checked by ``columns``)."""
     check_suffix(path, what)
     if not path.is_file():
-        raise LogError(f"{what} {path}: no such file")
+        raise LogError(f"{what} {path}: {'a folder, not a file' if path.is_dir() else 'no such file'}")
     try:
         if path.suffix.lower() == ".csv":
             return pd.read_csv(path, dtype=str, keep_default_na=False)
@@ -82,9 +82,9 @@ def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[s
         if c.name not in df.columns:
             continue
         raw = df[c.name]
-        if c.kind == "str":
-            vals = raw.astype(object).to_numpy()
-            bad = np.flatnonzero([not isinstance(v, str) or not v.strip() for v in vals])
+        if c.kind == "str":  # text, or numbers used as ids (written as text: 7 and 7.0 are "7")
+            vals = [v if isinstance(v, str) else _text(v) for v in raw.astype(object).to_numpy()]
+            bad = np.flatnonzero([not v.strip() for v in vals])
             if len(bad):
                 raise LogError(f"{where} row {bad[0] + 1}: {c.name} is empty")
             out[c.name] = np.array([v.strip() for v in vals], dtype=object)
@@ -108,6 +108,15 @@ def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[s
         else:
             out[c.name] = arr
     return out
+
+
+def _text(v: object) -> str:
+    """A cell that is not text as text: an integral number without its ``.0``; a missing cell as empty."""
+    if v is None or (isinstance(v, float) and not np.isfinite(v)) or v is pd.NA:
+        return ""
+    if isinstance(v, float | np.floating) and float(v).is_integer():
+        return str(int(v))
+    return str(v)
 
 
 def refuse(where: str, row: int, text: str) -> LogError:
