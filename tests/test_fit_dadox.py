@@ -1,16 +1,15 @@
-"""Fitting Dadox players (issue 32): known levels of optimal-turn come back; regret telescopes per turn.
-
-Dadox plays one level per batch, so the mixture's log is two simulated logs, one per level, side by side.
-"""
+"""Fitting Dadox players (issue 32): known levels of optimal-turn come back; regret telescopes per turn; a
+population's mixture plays each player at its group's level."""
 
 from __future__ import annotations
 
 import json
 
 import numpy as np
-import pandas as pd
 import pytest
 
+from sim.core.batch import run_batch
+from sim.core.skill import Group, group_of
 from sim.games.dadox.game import GAME
 from sim.players import dadox
 from sim.players.fit import fit
@@ -44,15 +43,25 @@ def test_one_level_comes_back_within_its_interval(level):
 
 
 def test_a_mixture_comes_back_as_two_groups():
-    a, oa = logged(0.35, prefix="a")
-    b, ob = logged(0.8, prefix="b", seed=12)
-    d = dadox.load(GAME.load(), pd.concat([a, b], ignore_index=True), pd.concat([oa, ob], ignore_index=True), "log")
-    f = fit(d)
+    cfg = config(1.0)
+    cfg = cfg.model_copy(update={"skill": cfg.skill.model_copy(update={
+        "groups": [Group(level=0.35, weight=0.5), Group(level=0.8, weight=0.5)]})})
+    dec, out = dadox.record(cfg, "optimal-turn", 2 * PLAYERS * GAMES, 11, {})
+    assert sorted(set(out["level"])) == [0.35, 0.8]
+    f = fit(dadox.load(GAME.load(), dec, out, "log"))
     groups = f.chosen.groups()
     assert len(groups) == 2, [m.bic for m in f.mixtures]
     for g, truth in zip(groups, (0.35, 0.8), strict=True):
         assert g["ci95"][0] <= truth <= g["ci95"][1], groups
         assert g["weight_ci95"][0] <= 0.5 <= g["weight_ci95"][1], groups
+    # the batch plays the same runs: each run's rows are those of a batch at its group's level
+    opts = GAME.check_options({})
+    t = run_batch(GAME, cfg, ["optimal-turn"] * 2, 40, 11, opts, progress=False).table
+    grp = np.repeat(group_of(cfg.skill, np.arange(40)), 2)
+    for k, lv in enumerate((0.35, 0.8)):
+        plain = run_batch(GAME, config(lv), ["optimal-turn"] * 2, 40, 11, opts, progress=False).table
+        assert (t["score"].to_numpy()[grp == k] == plain["score"].to_numpy()[grp == k]).all()
+    assert (t[t["seat"] == 0]["score"].to_numpy() == out["score"].to_numpy()[:40]).all()
 
 
 def test_the_policys_own_log_loses_nothing_and_randoms_loss_is_its_turn_score_gap():

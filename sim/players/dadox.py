@@ -18,6 +18,7 @@ import pandas as pd
 from policies.dadox.skill import UNIT
 from sim.core.dice import multisets
 from sim.core.limits import kernel_seed
+from sim.core.skill import group_of
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
@@ -71,6 +72,8 @@ def record(cfg: DadoxConfig, policy: str, n: int, seed: int, options: dict[str, 
     tb = build_tables(freeze(cfg))
     G = cfg.skill.games_per_player
     open0 = int(cfg.turn.opening_minimum) == 0
+    levels = (np.array(cfg.skill.group_levels())[group_of(cfg.skill, np.arange(n))] if cfg.skill.groups
+              else np.full(n, cfg.skill.level))
     rows: list[tuple] = []
     outs: list[dict[str, Any]] = []
     kseed = kernel_seed(seed)
@@ -99,7 +102,7 @@ def record(cfg: DadoxConfig, policy: str, n: int, seed: int, options: dict[str, 
         out: dict[str, Any] = {"player": pid, "game": game, "run": run, "score": log.table_rows[me_seat]["score"]}
         if k > 1:
             out["won"] = int(log.facts["winner"] == me_seat)
-        out["level"] = float(cfg.skill.level)
+        out["level"] = float(levels[run])
         outs.append(out)
     dec = pd.DataFrame(rows, columns=[c.name for c in DECISION_COLUMNS])
     return dec, pd.DataFrame(outs)
