@@ -190,6 +190,8 @@ def player_levels(dec: Decisions, grid: np.ndarray) -> pd.DataFrame:
 
 @dataclass
 class Mixture:
+    """``K`` groups of players, each at one level (sorted), with their weights, fit and standard errors."""
+
     levels: np.ndarray
     weights: np.ndarray
     loglik: float
@@ -199,10 +201,14 @@ class Mixture:
     resp: np.ndarray  # [player, group]
 
     def groups(self, digits: int = 4) -> list[dict[str, Any]]:
-        out = []
+        """Each group as ``{level, ci95, weight, weight_ci95}`` (Wald intervals; no information: [0, 1])."""
+
         def ci(x: float, se: float) -> list[float]:
+            if not np.isfinite(se):
+                return [0.0, 1.0]
             return [round(max(0.0, x - 1.96 * se), digits), round(min(1.0, x + 1.96 * se), digits)]
 
+        out = []
         for k in range(len(self.levels)):
             lv, w = float(self.levels[k]), float(self.weights[k])
             out.append({"level": round(lv, digits), "ci95": ci(lv, float(self.se_levels[k])),
