@@ -2,7 +2,7 @@
 
 ``common`` holds the app and shared options; ``play`` (play, compare, balance, report), ``single`` (solve,
 replay, describe), ``extras`` (matchup, combos), ``sweep`` (sweep, calibrate, check), ``tune``, ``cache``
-(configs, cache, --version) and ``studio`` register their commands on it. Errors: one ``error:`` line on stderr
+(configs, cache, --version), ``studio`` and ``fit`` register their commands on it. Errors: one ``error:`` line on stderr
 and exit code 2.
 """
 
@@ -20,7 +20,7 @@ from sim.core.errors import DicesimError
 
 # the commands register on ``app`` in help order
 # isort: off
-from sim.cli import play, single, extras, studio, sweep, tune, cache  # noqa: E402,F401
+from sim.cli import play, single, extras, studio, sweep, tune, cache, fit  # noqa: E402,F401
 # isort: on
 from sim.cli import findings  # noqa: E402,F401  (``dicesim findings``)
 

@@ -37,6 +37,7 @@ WORK = {
     "tune": "sim.cli.work.tune",
     "cache": "sim.cli.work.cache",
     "studio": "sim.cli.work.studio",
+    "fit": "sim.cli.work.fit",
 }
 
 

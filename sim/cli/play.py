@@ -23,6 +23,7 @@ from sim.cli.common import (
     with_game_options,
     work,
 )
+from sim.cli.fit import check_log
 from sim.core.limits import check_n, check_runs
 
 
@@ -41,11 +42,21 @@ def play(
     chunk: int | None = ChunkOpt,
     scheduler: str | None = SchedulerOpt,
     force: bool = ForceOpt,
+    log: Path | None = typer.Option(None, "--log", help="also write each decision of the first seat to this log "
+                                    "(.parquet or .csv; docs/logs.md) and the games' outcomes beside it"),
+    games_per_player: int | None = typer.Option(None, "--games-per-player", min=1, help="consecutive runs played "
+                                                "by one player (the log's player ids; skill.games_per_player)"),
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Play N runs of one policy and report metrics (tables, charts, report.html in --out)."""
     check_n(n, force)
+    if log is not None:
+        check_log(game, log, "--log")
     rules, sets = accept(game, game_opts, policy, config, set_)
+    if log is not None or games_per_player is not None:
+        work("fit").play_log(game, policy, n, seed, rules, sets, out, as_json, no_report, chunk, scheduler, force,
+                             game_opts or {}, log, games_per_player)
+        return
     work("play").play(game, policy, n, seed, rules, sets, out, as_json, no_report, chunk, scheduler, force,
                       game_opts or {})
 

@@ -22,6 +22,13 @@ The model (the jitted half lives in ``policies.skill``; every game uses the same
 - Named levels: novice 0.25 (ε 56 %, τ 3u), casual 0.5 (ε 25 %, τ u), skilled 0.75 (ε 6 %, τ u/3),
   expert 1.0 (the policy itself).
 
+A population (``dicesim fit`` writes one, ``sim.players``): ``groups`` is a mixture of levels, each
+``{level, weight}`` (weights sum to 1). The player of run ``i`` is player ``i // games_per_player``; each player
+belongs to one group (``group_of``: a low-discrepancy sequence over the players, so every prefix of the runs holds
+the groups in their weights), and plays every seat-1 decision at its group's level (``level`` is then not used).
+A game that plays mixtures says so (``Game.skill_groups``); the others refuse them. Both fields are left out of the
+config's dump while they keep their defaults, so every config hash stays what it was before they existed.
+
 Seats: ``level`` is the player's (the first seat's policy: Kniffel's seat 1, Dadox's first listed
 policy, which rotates over the seats with it when several are listed, Dungeon24's ``--policy``);
 ``opponents`` is every other seat's, full strength by default. So ``--set skill.level=casual``
@@ -43,7 +50,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from pydantic import Field, field_validator
+from pydantic import Field, SerializationInfo, SerializerFunctionWrapHandler, field_validator, model_serializer
 
 from policies.skill import SCALE
 from sim.core.config import GameConfig, Strict
@@ -80,15 +87,73 @@ class SkillChart:
     opponents: str | None = "the same policy at full strength"  # in words, for skill.json
 
 
+class Group(Strict):
+    level: float = Field(..., ge=0.0, le=1.0, description="the group's level (a number or a named level)")
+    weight: float = Field(..., gt=0.0, le=1.0, description="the group's share of the players")
+
+    @field_validator("level", mode="before")
+    @classmethod
+    def named(cls, v: Any) -> Any:
+        return parse_level(v)
+
+
+MAX_GROUPS = 8
+GOLDEN = 0.6180339887498949  # the golden ratio's fraction: the low-discrepancy sequence of ``group_of``
+
+
 class Skill(Strict):
     level: float = Field(1.0, ge=0.0, le=1.0, description="the player's level: 0 random moves, 1 the policy as it "
                          "is; or novice (0.25), casual (0.5), skilled (0.75), expert (1.0)")
     opponents: float = Field(1.0, ge=0.0, le=1.0, description="the level of every other seat")
+    groups: list[Group] = Field(default_factory=list, description="a mixture of levels (a fitted population): each "
+                                "player plays at its group's level; empty: every player at ``level``")
+    games_per_player: int = Field(1, ge=1, le=1_000_000, description="consecutive runs played by one player")
 
     @field_validator("level", "opponents", mode="before")
     @classmethod
     def named(cls, v: Any) -> Any:
         return parse_level(v)
+
+    @field_validator("groups", mode="after")
+    @classmethod
+    def _weights(cls, v: list[Group]) -> list[Group]:
+        if len(v) > MAX_GROUPS:
+            raise ValueError(f"at most {MAX_GROUPS} groups, got {len(v)}")
+        if v and abs(sum(g.weight for g in v) - 1.0) > 1e-6:
+            raise ValueError(f"the groups' weights must sum to 1, got {sum(g.weight for g in v):.6g}")
+        return v
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
+        """Leave the population fields out while they hold their defaults (config hashes stay as they were)."""
+        out = handler(self)
+        if not self.groups:
+            out.pop("groups", None)
+        if self.games_per_player == 1:
+            out.pop("games_per_player", None)
+        return out
+
+    def group_levels(self) -> list[float]:
+        """The level of each group (one group, ``level``, without a mixture)."""
+        return [g.level for g in self.groups] or [self.level]
+
+
+def group_of(skill: Skill, runs: np.ndarray) -> np.ndarray:
+    """The group (index into ``skill.groups``) of each run's player: ``frac((p + 1) * GOLDEN)`` against the
+    cumulative weights, so the groups interleave and every prefix of players holds them in their weights."""
+    runs = np.asarray(runs, np.int64)
+    if not skill.groups:
+        return np.zeros(len(runs), np.int64)
+    players = runs // skill.games_per_player
+    u = np.mod((players + 1) * GOLDEN, 1.0)
+    edges = np.cumsum([g.weight for g in skill.groups])[:-1]
+    return np.searchsorted(edges, u, side="right").astype(np.int64)
+
+
+def at_level(cfg: GameConfig, level: float) -> GameConfig:
+    """``cfg`` with the player at one level and no mixture (what one group of a population plays)."""
+    skill = cfg.skill.model_copy(update={"level": float(level), "groups": []})  # type: ignore[attr-defined]
+    return cfg.model_copy(update={"skill": skill})
 
 
 SKILL_RECORD: dict[str, Callable[[GameConfig], int]] = {

@@ -167,6 +167,9 @@ class Game:
         """The named per-run table of a chunk: ``play_chunk`` packed by ``table_columns`` (the seed as the kernels
         take it: ``sim.core.limits.kernel_seed``)."""
         seed = kernel_seed(seed)
+        skill = getattr(cfg, "skill", None)
+        if skill is not None and getattr(skill, "groups", None) and not self.skill_groups:
+            raise DicesimError(f"{self.title} plays no mixture of skill levels: give [skill] one level, not groups")
         return pack(self.table_columns(cfg, options), self.play_chunk(cfg, policies, seed, start, count, options))
 
     def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: Strict) -> dict[str, dict[str, Any]]:
@@ -229,6 +232,8 @@ class Game:
     per_run: ClassVar[dict[str, Callable[[pd.DataFrame], Any]]] = {}
     # What the balance report's skill chart plays (``sim.report.skill``): None, no skill chart.
     skill_chart: ClassVar[SkillChart | None] = None
+    # whether the game plays a population's mixture of levels (``[skill] groups``, ``sim.core.skill.group_of``)
+    skill_groups: ClassVar[bool] = False
     key_chart: ClassVar[str] = ""  # file name of the chart the dashboard shows as the game's thumbnail
     chart_notes: ClassVar[dict[str, str]] = {}  # chart file name -> one sentence saying what it shows
     # Folded groups of the full metric table: (title, regex with named groups ``row`` and optional ``col``).

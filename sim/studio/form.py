@@ -157,7 +157,7 @@ def field_specs(model: type[BaseModel], data: dict[str, Any], assumed: list[str]
     assumed = list(data.get("assumed", []) if assumed is None else assumed)
     out: list[FieldSpec] = []
     for key, info in model.model_fields.items():
-        if not prefix and key in SKIPPED:
+        if (not prefix and key in SKIPPED) or key not in data:  # not in the dump: [skill]'s population at defaults
             continue
         path = f"{prefix}.{key}" if prefix else key
         ann = _strip_optional(info.annotation)

@@ -14,7 +14,7 @@ from sim.core.config import DicesimError, config_hash
 from sim.core.dice import dice_of, multisets
 from sim.core.events import RunLog, Section
 from sim.core.schema import CATEGORY, Column, columns_of
-from sim.core.skill import SkillChart, rules_hash
+from sim.core.skill import SkillChart, at_level, group_of, rules_hash
 from sim.games.base import Game
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
@@ -69,6 +69,7 @@ class Kniffel(Game):
     key_chart = "score_distribution.png"
     chart_notes = {"score_distribution.png": "How final scores spread per policy (share of games per point).",
                    "category_heatmap.png": "Which box each policy fills in which turn: late boxes are the hard ones."}
+    skill_groups = True  # a population's mixture: each group's runs played at its level (``play_chunk``)
     metric_groups = (("per box", rf"^(?P<col>mean|zero_rate)_(?P<row>{'|'.join(R.CATEGORIES)})$"),)
 
     def __init__(self) -> None:
@@ -121,6 +122,14 @@ class Kniffel(Game):
         return COLUMNS + (SEAT_RESULT if int(options.get("players", 1)) > 1 else ()) + BOX_COLUMNS
 
     def play_chunk(self, cfg, policies, seed, start, count, options) -> list[Any]:
+        if cfg.skill.groups:  # a population: the chunk played once per group present, each run's rows from its group
+            group = np.repeat(group_of(cfg.skill, np.arange(start, start + count)), len(policies))  # rows (run, seat)
+            parts = {gi: self.play_chunk(at_level(cfg, cfg.skill.groups[gi].level), policies, seed, start, count,
+                                         options) for gi in np.unique(group).tolist()}
+            first = parts[min(parts)]
+            return [b if not isinstance(b, np.ndarray) else
+                    np.select([group.reshape((-1,) + (1,) * (b.ndim - 1)) == gi for gi in parts],
+                              [parts[gi][j] for gi in parts]).astype(b.dtype) for j, b in enumerate(first)]
         rp = freeze(cfg)
         T, sc, kn = tables(rp)
         k = len(policies)
@@ -216,6 +225,8 @@ class Kniffel(Game):
     def replay_log(self, cfg, policies, seed, run, options) -> RunLog:
         """One sheet per seat (the same ``play_turn`` calls as the batch); each seat's final score is its row. With
         several seats the facts name the winner (``replay.result``)."""
+        if cfg.skill.groups:  # a population: the run's player plays at its group's level
+            cfg = at_level(cfg, cfg.skill.groups[int(group_of(cfg.skill, np.array([run]))[0])].level)
         rp = freeze(cfg)
         T, sc, kn = tables(rp)
         sections, rows = [], []

@@ -1,0 +1,45 @@
+"""``dicesim fit``: the skill levels of a logged player population (``sim.players``), and the checks of
+``play --log`` that need no game; the work is ``sim.cli.work.fit``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from sim.cli.catalog import accept
+from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, work
+from sim.core.errors import DicesimError
+
+FITTED = ("kniffel", "dadox", "dungeon")  # games whose logs are written and fitted (exact action values)
+LOG_SUFFIXES = (".parquet", ".csv")
+
+
+def check_log(game: str, log: Path, flag: str) -> None:
+    """A log is a .parquet or .csv file of a game that has one."""
+    if game not in FITTED:
+        raise DicesimError(f"{flag}: {game} has no decision log yet (logged: {', '.join(FITTED)})")
+    if log.suffix.lower() not in LOG_SUFFIXES:
+        raise DicesimError(f"{flag} {log}: a log is a .parquet or .csv file")
+
+
+@app.command()
+def fit(
+    game: str = typer.Argument(..., help=" | ".join(FITTED)),
+    log: Path = typer.Argument(..., help="the decision log (.parquet or .csv; docs/logs.md); Würfel Dungeon: its "
+                               "outcome table"),
+    outcomes: Path | None = typer.Option(None, "--outcomes", help="the per-game outcome table (default: "
+                                         "LOG's NAME.outcomes.parquet|csv beside it when present)"),
+    config: Path | None = ConfigOpt,
+    set_: list[str] | None = SetOpt,
+    out: Path | None = typer.Option(None, "--out", help="output folder (default reports/GAME-fit)"),
+    seed: int = SeedOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Fit the skill level of each logged player and of the population (a mixture of levels when BIC prefers
+    one), with where they lose points: population.toml, fit.html and players.csv in --out (docs/logs.md)."""
+    check_log(game, log, "LOG")
+    if outcomes is not None:
+        check_log(game, outcomes, "--outcomes")
+    rules, sets = accept(game, {}, None, config, set_)
+    work("fit").fit(game, log, outcomes, rules, sets, out or Path("reports") / f"{game}-fit", seed, as_json)

@@ -1,0 +1,11 @@
+"""Real players in the loop (issue 32): decision logs, the skill fit of a player population, regret.
+
+- ``logs``: reading and writing logs (parquet or CSV), the column checks shared by games, errors naming the row;
+- ``kniffel``, ``dadox``: each game's decision log (the recorder over its replay kernel, the checks of each row's
+  state and choice) and the exact value of every alternative of every decision (``kniffel_values``,
+  ``dadox_values``: their jitted halves, kept apart from the play kernels);
+- ``dungeon``: the Würfel Dungeon's outcome log and its fit by the rooms cleared (no action values there);
+- ``fit``: the lapse + softmax model's likelihood of each choice, per player and per population, mixtures by BIC;
+- ``regret``: the points each decision cost against the optimum, by kind;
+- ``page``: ``fit.html``; ``run``: the work of ``dicesim fit`` and ``play --log`` (files written atomically).
+"""

@@ -1,0 +1,188 @@
+"""Dadox's decision log: one row per throw that scored, with the state before it and what the player did (the dice
+set aside, then bank or throw on), written from the replay kernel's own throw log, read back with every row checked.
+
+The values are those ``optimal-turn`` below full skill chooses by (``policies.dadox.skill``): each set-aside option
+by the solved turn value of the state it leads to, then bank or throw on by the value of each; the end of the game
+as the policy plays it (``endgame_limit``: forced moves, options within its points limit). A lapse is ``random``'s
+move: a uniform option, banked with ``policies.random_bank`` where allowed. Regret is in turn points (the turn
+solver's values: the end game's exact-target play aside), summed by bank vs throw, turn total and dice left.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from policies.dadox.skill import UNIT
+from sim.core.dice import multisets
+from sim.core.limits import kernel_seed
+from sim.core.skill import group_of
+from sim.games.dadox import play as P
+from sim.games.dadox import rules as R
+from sim.games.dadox.config import DadoxConfig, freeze
+from sim.games.dadox.game import GAME
+from sim.games.dadox.tables import build_tables
+from sim.players.dadox_values import option_values
+from sim.players.fit import Decisions
+from sim.players.logs import LogColumn, LogError, columns, refuse
+
+T6 = multisets(6)
+POW7 = 7 ** np.arange(6)
+POLICY = "optimal-turn"  # the policy whose values the fit reads (the level applies to it)
+TOTAL_BINS = (0, 300, 600, 1000, 2000, 10**9)
+
+DECISION_COLUMNS = (
+    LogColumn("player", "str", "the player's id (any text)"),
+    LogColumn("game", "int", "the player's game", 0),
+    LogColumn("turn", "int", "the player's turn in the game, 1, 2, …", 1),
+    LogColumn("throw", "int", "the throw of the turn, 1, 2, … (1: six dice, turn total 0)", 1),
+    LogColumn("score", "int", "the player's banked score before the turn", -10**9, 10**9),
+    LogColumn("opened", "int", "1 when the player has met the opening minimum (always 1 without one)", 0, 1),
+    LogColumn("turn_total", "int", "the turn total before this throw's dice are set aside", 0, 10**9),
+    LogColumn("dice", "str", "the throw: its faces, e.g. 115236 (1 to 6 dice)"),
+    LogColumn("set_aside", "str", "the faces set aside from it, e.g. 11 (they must all score)"),
+    LogColumn("bank", "int", "1: banked the turn total after setting aside; 0: threw on", 0, 1),
+)
+OUTCOME_COLUMNS = (
+    LogColumn("player", "str", "the player's id"),
+    LogColumn("game", "int", "the player's game", 0),
+    LogColumn("score", "int", "final score", -10**9, 10**9),
+    LogColumn("won", "int", "1 when the player won", 0, 1, required=False),
+    LogColumn("level", "float", "the level the simulator played at (simulated logs only)", required=False),
+)
+
+
+__all__ = ["DECISION_COLUMNS", "GAME", "OUTCOME_COLUMNS", "LogError", "load", "record"]
+
+
+def _faces(counts: np.ndarray) -> str:
+    return "".join(str(f + 1) * int(c) for f, c in enumerate(counts))
+
+
+def record(cfg: DadoxConfig, policy: str, n: int, seed: int, options: dict[str, Any]) -> tuple[pd.DataFrame,
+                                                                                               pd.DataFrame]:
+    """Play runs 0..n-1 as ``dicesim play`` does and log the player's decisions (the first listed policy's seat):
+    (decisions, outcomes). Run ``i`` is game ``i % G`` of player ``i // G``."""
+    opts = GAME.check_options(options)
+    seats = GAME.seat_policies(policy, opts)
+    k = len(seats)
+    rotate = len(set(seats)) > 1
+    tb = build_tables(freeze(cfg))
+    G = cfg.skill.games_per_player
+    open0 = int(cfg.turn.opening_minimum) == 0
+    levels = (np.array(cfg.skill.group_levels())[group_of(cfg.skill, np.arange(n))] if cfg.skill.groups
+              else np.full(n, cfg.skill.level))
+    rows: list[tuple] = []
+    outs: list[dict[str, Any]] = []
+    kseed = kernel_seed(seed)
+    for run in range(n):
+        log = GAME.replay_log(cfg, seats, kseed, run, opts)
+        me_seat = (-(run % k)) % k if rotate else 0
+        pid, game = f"p{run // G:04d}", run % G
+        score, opened, turn_no, last_turn, t, throw = 0, open0, 0, -1, 0, 0
+        for ev in log.sections[0].rows:
+            if int(ev[P.L_SEAT]) != me_seat:
+                continue
+            if int(ev[P.L_TURN]) != last_turn:
+                last_turn, turn_no, t, throw = int(ev[P.L_TURN]), turn_no + 1, 0, 0
+                start = score
+            throw += 1
+            event = int(ev[P.L_EVENT])
+            if event != P.EV_BUST:
+                o = int(ev[P.L_OPTION])
+                banked = event in (P.EV_BANK, P.EV_OVERSHOOT, P.EV_WIN)
+                rows.append((pid, game, turn_no, throw, start, int(opened), t, _faces(T6.counts[int(ev[P.L_THROW])]),
+                             _faces(T6.counts[tb.opt[o, 3]]), int(banked)))
+                if event in (P.EV_BANK, P.EV_WIN):
+                    opened = True
+            t = int(ev[P.L_TOTAL])
+            score = int(ev[P.L_SCORE])
+        out: dict[str, Any] = {"player": pid, "game": game, "run": run, "score": log.table_rows[me_seat]["score"]}
+        if k > 1:
+            out["won"] = int(log.facts["winner"] == me_seat)
+        out["level"] = float(levels[run])
+        outs.append(out)
+    dec = pd.DataFrame(rows, columns=[c.name for c in DECISION_COLUMNS])
+    return dec, pd.DataFrame(outs)
+
+
+def _counts(text: str) -> np.ndarray | None:
+    if not text or any(ch not in "123456" for ch in text) or len(text) > 6:
+        return None
+    return np.bincount(np.array([int(ch) - 1 for ch in text], np.int64), minlength=6)
+
+
+def load(cfg: DadoxConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, where: str,
+         out_where: str = "outcomes") -> Decisions:
+    """Check every row of a Dadox log and value every option of every decision (``Decisions``)."""
+    col = columns(dec_df, DECISION_COLUMNS, where)
+    rp = freeze(cfg)
+    tb = build_tables(rp)
+    sol = GAME.solved(cfg, [POLICY])
+    D = len(dec_df)
+    ks = np.zeros(D, np.int64)
+    sels = np.zeros((D, 6), np.int64)
+    for d in range(D):
+        th = _counts(col["dice"][d])
+        if th is None:
+            raise refuse(where, d, f"dice {col['dice'][d]!r}: a throw is 1 to 6 faces 1..6")
+        sa = _counts(col["set_aside"][d])
+        if sa is None:
+            raise refuse(where, d, f"set_aside {col['set_aside'][d]!r}: 1 to 6 faces 1..6")
+        if (sa > th).any():
+            raise refuse(where, d, f"set_aside {col['set_aside'][d]} is not among the dice {col['dice'][d]}")
+        ks[d] = T6.index_of_code[int(th @ POW7)]
+        sels[d] = sa
+        if tb.bust_plain[ks[d]] == 1:
+            raise refuse(where, d, f"the throw {col['dice'][d]} busts: no decision to make")
+    first = col["throw"] == 1
+    bad = np.flatnonzero(first & ((T6.counts[ks].sum(axis=1) != R.N_DICE) | (col["turn_total"] != 0)))
+    if len(bad):
+        raise refuse(where, bad[0], "a turn's first throw is six dice at turn total 0")
+    bad = np.flatnonzero((col["opened"] == 0) & (int(rp.turn_opening_minimum) == 0))
+    if len(bad):
+        raise refuse(where, bad[0], "opened 0 without an opening minimum (every player is open)")
+    A = int(tb.opt_n.max())
+    vals = np.zeros((D, A))
+    valid = np.zeros((D, A), np.bool_)
+    chosen = np.zeros((D, A), np.bool_)
+    lapse, gate, loss = np.zeros(D), np.ones(D), np.zeros(D)
+    forced = np.full(D, -1.0)
+    binary = np.full(D, np.nan)
+    status = np.zeros(D, np.int64)
+    option_values(ks, first, col["turn_total"], col["score"], col["opened"] == 1, sels, col["bank"] == 1, tb.counts,
+                  tb.opt_start, tb.opt_n, tb.opt, rp, sol.turn_q, sol.turn_thr, sol.turn_bank, sol.turn_bank_ok,
+                  int(sol.turn_cap), float(cfg.policies.random_bank), vals, valid, chosen, lapse, gate, forced, binary,
+                  loss, status)
+    bad = np.flatnonzero(status)
+    if len(bad):
+        d = bad[0]
+        why = {1: f"the dice set aside, {col['set_aside'][d]}, do not all score",
+               2: f"setting aside {col['set_aside'][d]} is not an option of the throw {col['dice'][d]}",
+               3: "banked where the rules oblige a throw (a strong or declined group, hot dice, or the opening "
+                  "minimum not met)"}[int(status[d])]
+        raise refuse(where, d, why)
+    best = np.where(valid, vals, -np.inf).max(axis=1)
+    delta = np.where(valid, best[:, None] - vals, 0.0)
+    players = col["player"]
+    ids, pidx = np.unique(players, return_inverse=True)
+    game_idx = pd.factorize(pd.MultiIndex.from_arrays([players, col["game"]]))[0]
+    dice_left = T6.counts[ks].sum(axis=1)
+    kinds = np.array([("bank" if b else "throw on") for b in col["bank"]], dtype=object)
+    total_bin = np.digitize(col["turn_total"], TOTAL_BINS[1:-1])
+    detail = np.array([f"{TOTAL_BINS[i]}+ with {n} dice" for i, n in zip(total_bin, dice_left, strict=True)],
+                      dtype=object)
+    outcomes = None
+    if out_df is not None:
+        oc = columns(out_df, OUTCOME_COLUMNS, out_where)
+        known = set(ids.tolist())
+        for i, p in enumerate(oc["player"]):
+            if p not in known:
+                raise refuse(out_where, i, f"player {p!r} has no decisions in {where}")
+        outcomes = pd.DataFrame(dict(oc))
+    return Decisions(game="dadox", unit=UNIT, ids=ids, player=pidx, sheet=game_idx, n_games=int(game_idx.max()) + 1,
+                     delta=delta, valid=valid, chosen=chosen, row=np.arange(D), implied=np.zeros(D, bool), kind=kinds,
+                     turn=col["turn"], detail=detail, start_value=float("nan"), outcomes=outcomes, lapse=lapse,
+                     gate=gate, forced=forced, binary=binary, loss=loss)

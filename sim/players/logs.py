@@ -1,0 +1,124 @@
+"""Decision logs on disk: parquet or CSV, read column by column with every refusal naming its row.
+
+A log is two tables (``docs/logs.md``): the decisions, one row per decision with the state before it and the choice
+made, and the outcomes, one row per game played (score, winner). A game declares its columns as ``LogColumn``s; this
+module reads a file into checked numpy columns and writes the simulator's own logs atomically. Rows are counted from
+1 in the order of the file (a CSV's row N is its line N + 1, after the header).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from sim.core import atomic
+from sim.core.errors import DicesimError
+
+
+class LogError(DicesimError):
+    """A log that cannot be fitted: a missing column, an impossible state, an illegal choice, an unplayed player."""
+
+
+@dataclass(frozen=True)
+class LogColumn:
+    """One column of a log: ``kind`` is ``int`` (whole numbers in ``[lo, hi]``), ``str`` or ``float``."""
+
+    name: str
+    kind: str
+    doc: str
+    lo: int | None = None
+    hi: int | None = None
+    required: bool = True
+
+
+SUFFIXES = (".parquet", ".csv")
+
+
+def outcomes_path(log: Path) -> Path:
+    """Where the simulator writes a log's outcome table: ``decisions.parquet`` -> ``decisions.outcomes.parquet``."""
+    return log.with_name(f"{log.stem}.outcomes{log.suffix}")
+
+
+def check_suffix(path: Path, flag: str = "LOG") -> None:
+    if path.suffix.lower() not in SUFFIXES:
+        raise LogError(f"{flag} {path}: a log is a .parquet or .csv file")
+
+
+def write_table(df: pd.DataFrame, path: Path) -> Path:
+    """One log table, atomically, as its suffix says."""
+    check_suffix(path, "--log")
+    atomic.make_folder(path.parent, "--log's folder")
+    return atomic.write_csv(df, path) if path.suffix.lower() == ".csv" else atomic.write_parquet(df, path)
+
+
+def read_table(path: Path, what: str) -> pd.DataFrame:
+    """A log table as plain columns (CSV cells as text; the columns are converted and checked by ``columns``)."""
+    check_suffix(path, what)
+    if not path.is_file():
+        raise LogError(f"{what} {path}: {'a folder, not a file' if path.is_dir() else 'no such file'}")
+    try:
+        if path.suffix.lower() == ".csv":
+            return pd.read_csv(path, dtype=str, keep_default_na=False)
+        return pd.read_parquet(path)
+    except (OSError, ValueError, pd.errors.ParserError) as e:  # pyarrow's ArrowInvalid is a ValueError
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise LogError(f"{what} {path}: not a readable {path.suffix.lstrip('.')} table ({first})") from e
+
+
+def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[str, np.ndarray]:
+    """The declared columns of ``df`` as checked numpy arrays (int64, float64 or str); the first bad cell of the
+    first bad column is refused with its row."""
+    missing = [c.name for c in spec if c.required and c.name not in df.columns]
+    if missing:
+        raise LogError(f"{where}: missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} (a log has "
+                       f"{', '.join(c.name for c in spec if c.required)})")
+    if len(df) == 0:
+        raise LogError(f"{where}: no rows")
+    out: dict[str, np.ndarray] = {}
+    for c in spec:
+        if c.name not in df.columns:
+            continue
+        raw = df[c.name]
+        if c.kind == "str":  # text, or numbers used as ids (written as text: 7 and 7.0 are "7")
+            vals = [v if isinstance(v, str) else _text(v) for v in raw.astype(object).to_numpy()]
+            bad = np.flatnonzero([not v.strip() for v in vals])
+            if len(bad):
+                raise LogError(f"{where} row {bad[0] + 1}: {c.name} is empty")
+            out[c.name] = np.array([v.strip() for v in vals], dtype=object)
+            continue
+        num = pd.to_numeric(raw.astype(object).where(raw.astype(str).str.strip() != "", None), errors="coerce")
+        arr = num.to_numpy(np.float64, na_value=np.nan)
+        bad = np.flatnonzero(~np.isfinite(arr))
+        if len(bad):
+            raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {raw.iloc[bad[0]]!r} is not a number")
+        if c.kind == "int":
+            bad = np.flatnonzero(arr != np.round(arr))
+            if len(bad):
+                raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {raw.iloc[bad[0]]!r} is not a whole number")
+            lo = -np.inf if c.lo is None else c.lo
+            hi = np.inf if c.hi is None else c.hi
+            bad = np.flatnonzero((arr < lo) | (arr > hi))
+            if len(bad):
+                raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {int(arr[bad[0]])} is outside "
+                               f"{c.lo if c.lo is not None else '-inf'}..{c.hi if c.hi is not None else 'inf'}")
+            out[c.name] = arr.astype(np.int64)
+        else:
+            out[c.name] = arr
+    return out
+
+
+def _text(v: object) -> str:
+    """A cell that is not text as text: an integral number without its ``.0``; a missing cell as empty."""
+    if v is None or (isinstance(v, float) and not np.isfinite(v)) or v is pd.NA:
+        return ""
+    if isinstance(v, float | np.floating) and float(v).is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def refuse(where: str, row: int, text: str) -> LogError:
+    """``LOG row N: text`` (``row`` counted from 0 here, from 1 in the message)."""
+    return LogError(f"{where} row {row + 1}: {text}")

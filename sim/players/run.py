@@ -1,0 +1,180 @@
+"""The work of ``dicesim fit`` and of ``dicesim play --log``: read and check a log, fit, write the outputs.
+
+Nothing is written before the whole log has been read and checked, so a refused log leaves no file behind; each
+output is written whole or not at all (``sim.core.atomic``), under the output folder's lock.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import tomli_w
+from scipy.stats import chisquare, ks_2samp
+
+from sim.core import atomic
+from sim.core.batch import run_batch
+from sim.core.config import GameConfig
+from sim.core.errors import DicesimError
+from sim.core.skill import Group
+from sim.players import dadox, dungeon, kniffel
+from sim.players.fit import Decisions, Fit, expected_regret, fit
+from sim.players.logs import outcomes_path, read_table, write_table
+from sim.players.page import levels_chart, outcomes_chart, regret_chart, rooms_chart, write_outcome_page, write_page
+from sim.players.regret import regret
+
+LOGS = {"kniffel": kniffel, "dadox": dadox}  # games whose logs are fitted by likelihood (exact action values)
+OUTCOME_LOGS = {"dungeon": dungeon}  # games fitted by their outcomes (no action values)
+POLICY = {"kniffel": "optimal", "dadox": "optimal-turn", "dungeon": dungeon.POLICY}  # the levels apply to these
+
+
+def check_game(game: str) -> None:
+    if game not in LOGS and game not in OUTCOME_LOGS:
+        raise DicesimError(f"fit: {game} logs cannot be fitted yet (fitted: {', '.join([*LOGS, *OUTCOME_LOGS])})")
+
+
+def read_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None) -> Decisions:
+    """A game's log from disk, checked and valued (``sim.players.<game>.load``)."""
+    dec = read_table(log, "LOG")
+    out = read_table(outcomes, "--outcomes") if outcomes is not None else None
+    return LOGS[game].load(cfg, dec, out, str(log), str(outcomes) if outcomes else "outcomes")
+
+
+def write_log(game: str, cfg: GameConfig, policy: str, n: int, seed: int, options: dict[str, Any],
+              path: Path) -> dict[str, Any]:
+    """``play --log``: runs 0..n-1 with their decisions, the log at ``path`` and its outcomes beside it."""
+    check_game(game)
+    if game in OUTCOME_LOGS:  # the log is the outcome table
+        out, _ = OUTCOME_LOGS[game].record(cfg, policy, n, seed, options)
+        write_table(out, path)
+        return {"log": str(path), "decisions": 0, "games": len(out), "players": int(out["player"].nunique())}
+    dec, out = LOGS[game].record(cfg, policy, n, seed, options)
+    write_table(dec, path)
+    write_table(out, outcomes_path(path))
+    return {"log": str(path), "outcomes": str(outcomes_path(path)), "decisions": len(dec), "games": len(out),
+            "players": int(out["player"].nunique())}
+
+
+def population(cfg: GameConfig, f: Any, mixtures: bool) -> GameConfig:
+    """The rules with the fitted population as ``[skill]``: one level, or the chosen groups (a game that plays no
+    mixture, ``mixtures`` False, gets the population's one level)."""
+    m = f.chosen
+    if not mixtures:
+        skill = cfg.skill.model_copy(update={"level": round(f.level.value, 4), "groups": []})
+    elif len(m.levels) == 1:
+        skill = cfg.skill.model_copy(update={"level": round(float(m.levels[0]), 4), "groups": []})
+    else:
+        w = np.round(m.weights, 4)
+        w[-1] = round(1.0 - float(w[:-1].sum()), 4)
+        skill = cfg.skill.model_copy(update={"groups": [Group(level=round(float(lv), 4), weight=float(x))
+                                                        for lv, x in zip(m.levels, w, strict=True)]})
+    return type(cfg).model_validate(cfg.model_copy(update={"skill": skill}).model_dump(mode="json"))
+
+
+def goodness(game: str, f: Fit, pop: GameConfig, seed: int) -> dict[str, Any]:
+    """Observed vs predicted loss per kind (each player's decisions at their groups' levels, weighted by how
+    likely each group is for them), and observed vs simulated scores when the log has outcomes."""
+    dec = f.decisions
+    m = f.chosen
+    pred = np.zeros(len(dec))
+    for k, lv in enumerate(m.levels):
+        pred += m.resp[dec.player, k] * expected_regret(dec, float(lv))
+    obs = dec.regret
+    out: dict[str, Any] = {"regret": {k: {"observed": float(obs[dec.kind == k].sum()) / dec.n_games,
+                                          "predicted": float(pred[dec.kind == k].sum()) / dec.n_games}
+                                      for k in sorted(set(dec.kind.tolist()), key=lambda k: (k == "box", k))}
+                           if dec.one_softmax else {}}
+    if dec.outcomes is not None:
+        n = max(len(dec.outcomes), 200)
+        g = LOGS[game].GAME
+        sim = run_batch(g, pop, g.seat_policies(POLICY[game], g.check_options({})), n, seed, g.check_options({}),
+                        progress=False).table
+        sim = sim[sim["seat"] == 0]  # the player (one policy at every seat: seat 0 plays at skill.level)
+        simulated = sim["score"].to_numpy(np.float64)
+        observed = dec.outcomes["score"].to_numpy(np.float64)
+        ks = ks_2samp(observed, simulated)
+        out["outcomes"] = {"observed_mean": float(observed.mean()), "simulated_mean": float(simulated.mean()),
+                           "simulated_games": n, "ks": float(ks.statistic), "ks_p": float(ks.pvalue),
+                           "observed": observed, "simulated": simulated}
+    return out
+
+
+def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: Path, seed: int) -> dict[str, Any]:
+    """Fit a log and write population.toml, players.csv, the charts and fit.html into ``out``; the summary."""
+    check_game(game)
+    if game in OUTCOME_LOGS:
+        if outcomes is not None:
+            raise DicesimError(f"--outcomes: the {game} log is its outcome table (give it as LOG)")
+        return fit_outcome_log(game, cfg, log, out, seed)
+    if outcomes is None and outcomes_path(log).is_file():
+        outcomes = outcomes_path(log)
+    dec = read_log(game, cfg, log, outcomes)  # every refusal happens here, before anything is written
+    f = fit(dec)
+    reg = regret(dec)
+    g = LOGS[game].GAME
+    pop = population(cfg, f, g.skill_groups)
+    summary: dict[str, Any] = {
+        "game": game, "log": str(log), "players": len(dec.ids), "games": dec.n_games, "decisions": len(dec),
+        "implied_decisions": int(dec.implied.sum()), "level": f.level.json(), "groups": f.chosen.groups(),
+        "bic": {str(len(m.levels)): round(m.bic, 2) for m in f.mixtures}, "regret": reg,
+        "play": f"dicesim play {game} --policy {POLICY[game]} --config population.toml",
+    }
+    if np.isfinite(dec.start_value):
+        summary["optimum_expected_score"] = round(dec.start_value, 4)
+    if len(f.chosen.levels) > 1 and not g.skill_groups:
+        summary["note"] = f"{g.title} plays one level: population.toml holds the population's one level"
+    gof = goodness(game, f, pop, seed)
+    summary["goodness_of_fit"] = {"regret": gof["regret"], **({"outcomes": {k: v for k, v in gof["outcomes"].items()
+                                                                            if not isinstance(v, np.ndarray)}}
+                                                              if "outcomes" in gof else {})}
+    with atomic.output_folder(out) as folder, atomic.transaction(folder):
+        head = (f"# the population fitted by `dicesim fit {game} {log}`: these rules and the fitted [skill]\n"
+                f"# play it: {summary['play']}\n")
+        atomic.write_text(folder / "population.toml", head + tomli_w.dumps(pop.model_dump(mode="json")))
+        atomic.write_csv(f.players, folder / "players.csv")
+        figs = {"levels": levels_chart(f, folder / "levels.png"), "regret": regret_chart(reg, folder / "regret.png")}
+        if "outcomes" in gof:
+            figs["outcomes"] = outcomes_chart(gof["outcomes"]["observed"], gof["outcomes"]["simulated"],
+                                              folder / "outcomes.png")
+        summary["population"] = str(folder / "population.toml")
+        summary["page"] = str(write_page(folder, summary, f, gof, figs))
+        atomic.write_json(folder / "fit.json", summary, indent=2)
+    return summary
+
+
+def fit_outcome_log(game: str, cfg: GameConfig, log: Path, out: Path, seed: int) -> dict[str, Any]:
+    """A game fitted by outcomes (``sim.players.dungeon``): the same outputs, without regret."""
+    mod = OUTCOME_LOGS[game]
+    o = mod.load(cfg, read_table(log, "LOG"), str(log))  # every refusal happens here, before anything is written
+    n = max(mod.SIM_RUNS, 4 * o.n_games)
+    f = mod.fit_outcomes(cfg, o, n, seed)
+    pop = population(cfg, f, mod.GAME.skill_groups)
+    observed = np.bincount(o.rooms, minlength=o.n_rooms + 1)
+    predicted = f.predicted()
+    chi = chisquare(observed, predicted * o.n_games)
+    summary: dict[str, Any] = {
+        "game": game, "log": str(log), "by": "outcomes (rooms cleared)", "players": len(o.ids), "games": o.n_games,
+        "decisions": 0, "difficulty": o.difficulty, "simulated_runs_per_level": n, "level": f.level.json(),
+        "groups": f.chosen.groups(), "bic": {str(len(m.levels)): round(m.bic, 2) for m in f.mixtures},
+        "regret": None,
+        "goodness_of_fit": {"rooms_observed": observed.tolist(), "rooms_predicted": np.round(predicted * o.n_games,
+                                                                                              2).tolist(),
+                            "win_rate_observed": float(observed[-1] / o.n_games),
+                            "win_rate_predicted": float(predicted[-1]), "chi2": float(chi.statistic),
+                            "chi2_p": float(chi.pvalue)},
+        "play": f"dicesim play {game} --policy {POLICY[game]} --difficulty {o.difficulty} --config population.toml",
+    }
+    if len(f.chosen.levels) > 1 and not mod.GAME.skill_groups:
+        summary["note"] = f"{mod.GAME.title} plays one level: population.toml holds the population's one level"
+    with atomic.output_folder(out) as folder, atomic.transaction(folder):
+        head = (f"# the population fitted by `dicesim fit {game} {log}`: these rules and the fitted [skill]\n"
+                f"# play it: {summary['play']}\n")
+        atomic.write_text(folder / "population.toml", head + tomli_w.dumps(pop.model_dump(mode="json")))
+        atomic.write_csv(f.players, folder / "players.csv")
+        figs = {"levels": levels_chart(f, folder / "levels.png"),
+                "rooms": rooms_chart(observed / o.n_games, predicted, folder / "rooms.png")}
+        summary["population"] = str(folder / "population.toml")
+        summary["page"] = str(write_outcome_page(folder, summary, f, figs))
+        atomic.write_json(folder / "fit.json", summary, indent=2)
+    return summary

@@ -1,0 +1,134 @@
+"""Fitting players from decision logs (issue 32): known levels come back, regret telescopes, mixtures play.
+
+Logs are simulated by the recorder (``sim.players.kniffel.record``: the replay kernel, so each logged run is that
+run of a batch) at known levels, 200 players x 5 games, and fitted in memory; ``test_fit_cli.py`` runs the commands.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.core.batch import run_batch
+from sim.core.skill import Group, group_of
+from sim.games.kniffel.game import GAME
+from sim.players import kniffel
+from sim.players.fit import fit, log_lik
+from sim.players.regret import regret
+
+PLAYERS, GAMES = 200, 5
+
+
+def config(level: float = 1.0, groups: tuple[tuple[float, float], ...] = (), gpp: int = GAMES):
+    cfg = GAME.load()
+    skill = cfg.skill.model_copy(update={"level": level, "games_per_player": gpp,
+                                         "groups": [Group(level=lv, weight=w) for lv, w in groups]})
+    return cfg.model_copy(update={"skill": skill})
+
+
+def simulated(cfg, n: int = PLAYERS * GAMES, policy: str = "optimal", seed: int = 7):
+    dec, out = kniffel.record(cfg, policy, n, seed, {})
+    return kniffel.load(GAME.load(), dec, out, "log"), dec, out
+
+
+@pytest.mark.parametrize("level", [0.35, 0.8])
+def test_one_level_comes_back_within_its_interval(level):
+    dec, _, out = simulated(config(level))
+    assert len(dec.ids) == PLAYERS and dec.n_games == PLAYERS * GAMES
+    f = fit(dec)
+    assert f.level.lo <= level <= f.level.hi, f.level
+    assert f.level.hi - f.level.lo < 0.05
+    assert len(f.chosen.levels) == 1, [m.bic for m in f.mixtures]  # BIC: one group
+    g = f.chosen.groups()[0]
+    assert g["ci95"][0] <= level <= g["ci95"][1]
+    # each player's own interval holds the truth about 95 % of the time
+    inside = ((f.players["lo"] <= level) & (level <= f.players["hi"])).mean()
+    assert inside > 0.85, inside
+
+
+def test_a_mixture_comes_back_as_two_groups():
+    dec, _, out = simulated(config(groups=((0.35, 0.5), (0.8, 0.5))))
+    assert sorted(np.unique(out["level"])) == [0.35, 0.8]
+    f = fit(dec)
+    groups = f.chosen.groups()
+    assert len(groups) == 2, [m.bic for m in f.mixtures]
+    for g, truth in zip(groups, (0.35, 0.8), strict=True):
+        assert g["ci95"][0] <= truth <= g["ci95"][1], groups
+        assert g["weight_ci95"][0] <= 0.5 <= g["weight_ci95"][1], groups
+    one = f.mixtures[0]
+    assert f.chosen.bic < one.bic - 10  # one level does not fit a mixture
+    # the players sort into their groups
+    truth = out.groupby("player")["level"].first().reindex(dec.ids).to_numpy()
+    assert ((f.chosen.resp[:, 1] > 0.5) == (truth == 0.8)).mean() > 0.95
+
+
+def test_the_optimal_policys_own_log_loses_nothing():
+    dec, _, _ = simulated(config(1.0, gpp=1), n=40)
+    r = regret(dec)
+    assert abs(r["total"]) < 1e-6 and all(abs(v) < 1e-6 for v in r["by_kind"].values())
+    assert fit(dec).level.value > 0.99  # every choice the best: the top of the range
+
+
+def test_randoms_regret_is_the_score_gap():
+    n = 300
+    dec, _, out = simulated(config(1.0, gpp=1), n=n, policy="random")
+    _, _, opt = simulated(config(1.0, gpp=1), n=n, policy="optimal")
+    r = regret(dec)
+    gap = opt["score"].mean() - out["score"].mean()
+    se = np.sqrt(opt["score"].var() / n + out["score"].var() / n)
+    assert abs(r["total"] - gap) < 4 * se, (r["total"], gap, se)
+    # tighter: against the optimum's exact expected score, only the player's own luck is left
+    exact = dec.start_value - out["score"].to_numpy()
+    assert abs(r["total"] - exact.mean()) < 4 * exact.std() / np.sqrt(n) + 1e-9
+    assert fit(dec).level.value < 0.05  # random moves: level 0
+
+
+def test_the_likelihood_is_the_simulators_choice_probability():
+    """One decision by hand: a box choice of three legal boxes at a level, against ``log_lik``."""
+    dec, _, _ = simulated(config(0.5, gpp=1), n=3)
+    d = int(np.flatnonzero(dec.kind == "box")[5])
+    one = dec.subset(np.array([d]))
+    lv = 0.5
+    eps, tau = (1 - lv) ** 2, (1 - lv) / lv
+    v = one.valid[0]
+    w = np.exp(-one.delta[0][v] / tau)
+    c = one.chosen[0][v]
+    p = eps * c.sum() / v.sum() + (1 - eps) * w[c].sum() / w.sum()
+    assert log_lik(one, lv) == pytest.approx(np.log(p), rel=1e-12)
+
+
+def test_a_mixture_plays_each_group_at_its_level():
+    """A population config plays each run at its player's group level: the same rows as a batch at that level."""
+    mix = config(groups=((0.3, 0.25), (0.9, 0.75)), gpp=2)
+    n = 64
+    opts = GAME.check_options({})
+    t = run_batch(GAME, mix, ["optimal"], n, 3, opts, progress=False).table
+    g = group_of(mix.skill, np.arange(n))
+    assert 0 < (g == 0).sum() < n and (g[::2] == g[1::2]).all()  # both groups; a player's games in one group
+    for k, lv in enumerate((0.3, 0.9)):
+        plain = run_batch(GAME, config(lv, gpp=2), ["optimal"], n, 3, opts, progress=False).table
+        assert (t["score"].to_numpy()[g == k] == plain["score"].to_numpy()[g == k]).all()
+    # and the recorder logs the same runs
+    _, rec = kniffel.record(mix, "optimal", n, 3, {})
+    assert (rec["score"].to_numpy() == t["score"].to_numpy()).all()
+
+
+def test_a_box_scored_with_rolls_left_implies_holding_all_five():
+    """Telemetry that stops rolling (a box with rolls left) reads as the simulator logs it: one hold of all five
+    dice per roll passed, then the box: the same decisions, the same likelihood."""
+    _, dec, out = simulated(config(0.6, gpp=1), n=30)
+    kept_all = (dec["kind"] == "hold") & (dec["choice"].str.len() == 5)
+    turn = ["player", "game", "turn"]
+    both = dec[kept_all].groupby(turn).size()
+    stopped = both[both == 2].reset_index()[turn]  # held all five after the first roll and again after the second
+    assert len(stopped) > 0
+    mark = dec[turn].merge(stopped.assign(stop=True), how="left", on=turn)["stop"].fillna(False).to_numpy(bool)
+    short = dec[~(mark & (dec["kind"] == "hold").to_numpy())].copy()
+    short.loc[mark[~(mark & (dec["kind"] == "hold").to_numpy())] & (short["kind"] == "box").to_numpy(),
+              "rolls_left"] = 2
+    full = kniffel.load(GAME.load(), dec, out, "log")
+    cut = kniffel.load(GAME.load(), short.reset_index(drop=True), out, "log")
+    assert len(cut) == len(full) and cut.implied.sum() == 2 * len(stopped)
+    for lv in (0.3, 0.6, 0.9):
+        assert log_lik(cut, lv) == pytest.approx(log_lik(full, lv), rel=1e-12)
+    assert regret(cut)["total"] == pytest.approx(regret(full)["total"], rel=1e-12)

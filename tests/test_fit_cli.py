@@ -1,0 +1,181 @@
+"""``dicesim play --log`` and ``dicesim fit`` as a designer runs them, and the logs they refuse (issue 32)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+import tomli_w
+
+from sim.core.batch import run_batch
+from sim.core.skill import Group
+from sim.games.kniffel import rules as R
+from sim.games.kniffel.game import GAME
+from sim.players import kniffel
+from tests.conftest import ROOT, cli_here, run_clis
+
+
+def test_play_logs_and_fit_reads_it_back(tmp_path):
+    log = tmp_path / "d.parquet"
+    play, bad = run_clis(("play", "kniffel", "--policy", "optimal", "--n", "60", "--games-per-player", "3",
+                          "--set", "skill.level=0.6", "--log", str(log), "--no-report", "--json"),
+                         ("play", "kniffel", "--policy", "optimal", "--n", "5", "--log", str(tmp_path / "d.txt")))
+    assert play.returncode == 0, play.stderr
+    summary = json.loads(play.stdout)
+    assert summary["log"]["players"] == 20 and summary["log"]["games"] == 60
+    assert bad.returncode == 2 and bad.stderr.startswith("error: --log") and ".parquet or .csv" in bad.stderr
+    dec = pd.read_parquet(log)
+    assert len(dec) == summary["log"]["decisions"] and set(dec["kind"]) == {"hold", "box"}
+    out = pd.read_parquet(tmp_path / "d.outcomes.parquet")
+    assert len(out) == 60 and (out["level"] == 0.6).all()
+
+    fit = cli_here("fit", "kniffel", str(log), "--out", str(tmp_path / "fit"), "--json")
+    assert fit.returncode == 0, fit.stderr
+    s = json.loads(fit.stdout)
+    assert {"game", "players", "decisions", "level", "groups", "regret"} <= set(s)
+    assert s["game"] == "kniffel" and s["players"] == 20 and s["decisions"] == len(dec)
+    lo, hi = s["level"]["ci95"]
+    assert lo <= 0.6 <= hi
+    assert [set(g) >= {"level", "ci95", "weight"} for g in s["groups"]] == [True] * len(s["groups"])
+    assert s["regret"]["total"] > 0 and set(s["regret"]["by_kind"]) == {"hold after roll 1", "hold after roll 2",
+                                                                        "box"}
+    assert sum(s["regret"]["by_kind"].values()) == pytest.approx(s["regret"]["total"], abs=1e-3)
+    page = (tmp_path / "fit" / "fit.html").read_text()
+    assert "Where players lose points" in page
+    assert "Kolmogorov" in page  # the outcomes beside the log were found and compared
+    # the population plays
+    again = cli_here("play", "kniffel", "--policy", "optimal", "--n", "20", "--config",
+                     str(tmp_path / "fit" / "population.toml"), "--no-report", "--json")
+    assert again.returncode == 0, again.stderr
+
+
+@pytest.fixture(scope="module")
+def small_log():
+    cfg = GAME.load()
+    cfg = cfg.model_copy(update={"skill": cfg.skill.model_copy(update={"level": 0.5, "games_per_player": 2})})
+    return kniffel.record(cfg, "optimal", 4, 5, {})
+
+
+def _first(dec: pd.DataFrame, cond) -> int:
+    return int(dec.index[cond(dec)][0])
+
+
+def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    dec, out = dec.copy(), out.copy()
+    dec["choice"] = dec["choice"].astype(object)
+    if how == "missing column":
+        return dec.drop(columns=["d3"]), out, "missing column d3"
+    if how == "impossible sheet":
+        dec.loc[10, "s_einser"] = 7
+        return dec, out, "row 11: s_einser = 7 is not a score"
+    if how == "impossible turn":
+        dec.loc[4, "turn"] = 9
+        return dec, out, "row 5: turn 9 with"
+    if how == "die out of range":
+        dec.loc[6, "d2"] = 7
+        return dec, out, "row 7: d2 = 7 is outside 1..6"
+    if how == "empty cell":
+        dec.loc[3, "player"] = ""
+        return dec, out, "row 4: player is empty"
+    if how == "hold not among the dice":
+        i = _first(dec, lambda d: (d["kind"] == "hold") & ((d[["d1", "d2", "d3", "d4", "d5"]] == 6).sum(axis=1) < 5))
+        dec.loc[i, "choice"] = "66666"
+        return dec, out, f"row {i + 1}: hold '66666' keeps dice that are not among"
+    if how == "hold with no roll left":
+        i = _first(dec, lambda d: d["kind"] == "hold")
+        dec.loc[i, "rolls_left"] = 0
+        return dec, out, f"row {i + 1}: a hold with no reroll left"
+    if how == "box already filled":
+        i = _first(dec, lambda d: (d["kind"] == "box") & (d["s_chance"] < 0) & (d["turn"] > 1)
+                   & (d["s_einser"] >= 0) & (d["choice"] != "einser"))
+        dec.loc[i, "choice"] = "einser"
+        return dec, out, f"row {i + 1}: box einser is already filled"
+    if how == "not a box":
+        i = _first(dec, lambda d: d["kind"] == "box")
+        dec.loc[i, "choice"] = "yahtzee"
+        return dec, out, f"row {i + 1}: box 'yahtzee' is not a box"
+    assert how == "player with no decisions"
+    out = pd.concat([out, pd.DataFrame([{"player": "ghost", "game": 0, "run": 99, "score": 100, "level": 0.5}])],
+                    ignore_index=True)
+    return dec, out, f"row {len(out)}: player 'ghost' has no decisions"
+
+
+CASES = ["missing column", "impossible sheet", "impossible turn", "die out of range", "empty cell",
+         "hold not among the dice", "hold with no roll left", "box already filled", "not a box",
+         "player with no decisions"]
+
+
+@pytest.mark.parametrize("how", CASES)
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_bad_log_is_refused_in_one_line_naming_its_row(tmp_path, small_log, how, suffix):
+    dec, out, expected = _spoil(how, *small_log)
+    log = tmp_path / f"d{suffix}"
+    outcomes = tmp_path / f"d.outcomes{suffix}"
+    for df, path in ((dec, log), (out, outcomes)):
+        df.to_csv(path, index=False) if suffix == ".csv" else df.to_parquet(path, index=False)
+    r = cli_here("fit", "kniffel", str(log), "--out", str(tmp_path / "fit"), "--json")
+    assert r.returncode == 2, r.stderr
+    assert r.stdout == "" and r.stderr.count("\n") == 1 and r.stderr.startswith("error: "), r.stderr
+    assert expected in r.stderr, r.stderr
+    assert not (tmp_path / "fit").exists()  # nothing fitted, nothing written
+
+
+def test_every_box_name_is_a_log_choice():
+    assert {c.name for c in kniffel.DECISION_COLUMNS} >= {f"s_{b}" for b in R.CATEGORIES} | {"choice", "player"}
+
+
+def test_a_rule_change_on_a_fitted_population_is_a_sweep(tmp_path):
+    """The counterfactual: population.toml is a config like any, so a sweep reruns a rule change on the fitted
+    mixture on paired seeds; its point at the population's own rules is that population's batch."""
+    cfg = GAME.load()
+    skill = cfg.skill.model_copy(update={"groups": [Group(level=0.35, weight=0.5), Group(level=0.8, weight=0.5)]})
+    pop = tmp_path / "population.toml"
+    pop.write_text(tomli_w.dumps(cfg.model_copy(update={"skill": skill}).model_dump(mode="json")))
+    spec = tmp_path / "sweep.toml"
+    spec.write_text(f'game = "kniffel"\npolicies = ["optimal"]\nconfig = "{pop}"\nn = 300\nseed = 4\n'
+                    'metrics = ["mean_score"]\n[grid]\n"bonus.value" = [35, 60]\n')
+    r = cli_here("sweep", str(spec), "--out", str(tmp_path / "sweep"), "--json")
+    assert r.returncode == 0, r.stderr
+    rows = pd.read_csv(tmp_path / "sweep" / "sweep.csv").set_index("bonus.value")
+    mix = GAME.load(pop)
+    plain = run_batch(GAME, mix, ["optimal"], 300, 4, GAME.check_options({}), progress=False).table
+    assert rows.loc[35, "mean_score"] == pytest.approx(plain["score"].mean(), abs=1e-3)
+    assert rows.loc[60, "mean_score"] > rows.loc[35, "mean_score"]  # a bigger bonus: more points, same players
+
+
+LIGHT = """
+import json, sys
+from sim.cli import main
+sys.argv = ["dicesim", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as e:
+    code = e.code
+print(json.dumps({"code": code, "heavy": sorted({"numba", "pandas", "scipy"} & set(sys.modules))}))
+"""
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["fit", "chess", "x.csv"], "error: LOG: chess has no decision log yet"),
+    (["fit", "kniffel", "x.txt"], "error: LOG x.txt: a log is a .parquet or .csv file"),
+    (["play", "dungeon24", "--policy", "heuristic", "--log", "x.csv"], "error: --log: dungeon24 has no decision log"),
+])
+def test_a_refused_fit_or_log_is_light(args, needle):
+    r = subprocess.run([sys.executable, "-c", LIGHT, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got["code"] == 2 and r.stderr.startswith(needle), r.stderr
+    assert got["heavy"] == [], got  # refused before numba, pandas or scipy load
+
+
+def test_player_ids_may_be_numbers(small_log, tmp_path):
+    dec, out = (df.copy() for df in small_log)
+    dec["player"] = dec["player"].str[1:].astype(int)
+    out["player"] = out["player"].str[1:].astype(int)
+    dec.to_parquet(tmp_path / "d.parquet")
+    out.to_parquet(tmp_path / "d.outcomes.parquet")
+    r = cli_here("fit", "kniffel", str(tmp_path / "d.parquet"), "--out", str(tmp_path / "fit"), "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["players"] == 2
