@@ -13,6 +13,7 @@ import json
 import sys
 from collections.abc import Callable
 from importlib import import_module
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -70,6 +71,20 @@ def count_option(default: int | None, *names: str, help: str) -> Any:
         return value
 
     return typer.Option(default, *names, parser=parse, help=f"{help} (a whole number; 2e4 means 20000)")
+
+
+def check_out(out: Path | None, flag: str = "--out") -> None:
+    """Refuse an output folder that cannot be one (a file, or a path under a file) before any work, in the words of
+    ``sim.core.atomic.make_folder`` (which checks again, and creates it, when the command writes)."""
+    if out is None:
+        return
+    if out.exists() and not out.is_dir():
+        raise DicesimError(f"{flag} {out} is a file, not a folder")
+    for parent in out.parents:
+        if parent.exists() or parent.is_symlink():
+            if not parent.is_dir():
+                raise DicesimError(f"{flag} {out} is under a file ({parent})")
+            return
 
 
 def _chunk(value: int | None) -> int | None:
