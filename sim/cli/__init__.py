@@ -26,7 +26,7 @@ from sim.cli import play, single, extras, studio, sweep, tune, cache  # noqa: E4
 __all__ = ["app", "main", "JsonOpt", "SchedulerOpt"]
 
 
-MAX_LINE = 300  # characters of an error line, whatever a message carries (paths, values as typed)
+MAX_LINE = 193  # characters of an error message: with "error: " the line stays within 200, whatever it carries
 
 
 def _one_line(msg: str) -> str:
