@@ -325,6 +325,9 @@ NUMBERS = [
     (("studio", "--host", "0.0.0.0", "--token", "ab\ncdefghijk", "--out", OUT), "--token may hold only"),
     (("studio", "--host", "not a host!", "--out", OUT), "cannot be resolved"),
     (("compare", FIFTH, "--policies", "hold-20,greedy", "--n", "10", "--out", OUT), "unknown policy 'greedy'"),
+    (("play", FIFTH, "--policy", "hold-20", "--objective", "win", "--out", OUT), "--objective applies only to"),
+    (("compare", "dadox", "--policies", "greedy", "--objective", "win", "--out", OUT), "--objective applies only"),
+    (("replay", "dadox", "--objective", "turn"), "--objective applies only to dicesim solve"),
 ]
 
 

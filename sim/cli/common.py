@@ -119,6 +119,16 @@ def game_options() -> dict[str, tuple[Any, Any]]:
     return out
 
 
+def _only_for() -> dict[str, tuple[str, ...]]:
+    """Option name -> the commands it is restricted to, where every game that declares it restricts it (``--objective``
+    means something to ``solve`` alone: elsewhere it would be ignored in silence)."""
+    groups: dict[str, list[tuple[str, ...]]] = {}
+    for name in _registry.GAMES:
+        for spec in _registry.declared_options(name) or ():
+            groups.setdefault(spec.name, []).append(spec.commands)
+    return {k: tuple(dict.fromkeys(c for cmds in v for c in cmds)) for k, v in groups.items() if all(v)}
+
+
 def options_given(**kw: Any) -> dict[str, Any]:
     return {k: v for k, v in kw.items() if v is not None}
 
@@ -130,6 +140,7 @@ def with_game_options(func: Callable[..., None]) -> Callable[..., None]:
     so every command that plays a game offers the same options, declared once on the games.
     """
     declared = game_options()
+    only = _only_for()
     sig = inspect.signature(func)
     params = [p for p in sig.parameters.values() if p.name != "game_opts"]
     extra = [
@@ -140,6 +151,10 @@ def with_game_options(func: Callable[..., None]) -> Callable[..., None]:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> None:
         given = {name: kwargs.pop(name, None) for name in declared}
+        for name, value in given.items():
+            if value is not None and name in only and func.__name__ not in only[name]:
+                flag = "--" + name.replace("_", "-")
+                raise DicesimError(f"{flag} applies only to dicesim {' and '.join(only[name])}, not {func.__name__}")
         return func(*args, game_opts=options_given(**given), **kwargs)
 
     wrapper.__signature__ = sig.replace(parameters=params + extra)  # type: ignore[attr-defined]

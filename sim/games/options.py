@@ -25,6 +25,7 @@ class Option:
     label: str = ""  # how a report's setting line names it ("opponent's people"); the name with spaces if empty
     words: dict[Any, str] | None = field(default=None, hash=False)  # a choice in words: "Grünlinge" for gruenlinge
     bounds: tuple[int, int] | None = None  # an int option's range, lowest and highest allowed
+    commands: tuple[str, ...] = ()  # the only commands it means something to (``solve``); empty: every command
 
     @property
     def flag(self) -> str:
