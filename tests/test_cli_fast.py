@@ -75,6 +75,13 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "dungeon", "--policy", "greedy", "--difficulty", "hart"], "--difficulty must be one of"),
     (["combos", "1", "2", "3", "4", "5", "--game", "kniffel"], "kniffel has no combos"),
     (["replay", "kniffel", "--run", "-1"], "--run"),
+    (["play", "kniffel", "--policy", "greedy", "--players", "99"], "--players must be 1..8, got 99"),
+    (["play", "dadox", "--policy", " , "], "no policy given"),
+    (["matchup", "dungeon24", "--opponent", "nope"], "unknown policy 'nope' for dungeon24"),
+    (["calibrate", "kniffel", "--target", "mean_score=nan", "--field", "bonus.value", "--policy", "greedy"],
+     "--target"),
+    (["tune", "configs/tune/kniffel-bonus.toml", "--out", "README.md"], "is a file"),
+    (["studio", "--host", "0.0.0.0", "--token", "short"], "--token must be at least 8"),
 ])
 def test_a_refused_input_imports_no_numba_pandas_or_game(tmp_path, learned, args, needle):
     code, modules, stderr = _probe(tmp_path, *args)

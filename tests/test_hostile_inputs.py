@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from sim.games import GAMES
 from tests.conftest import cli_here, run_clis
 
 MAX_LINE = 200
@@ -53,6 +54,8 @@ def run(tmp_path: Path, *args: str) -> str:
 # --- config values through --set, for every game ----------------------------------------------------------------
 
 PLAY = {"kniffel": "greedy", "dungeon": "greedy", "dadox": "greedy", "dungeon24": "greedy"}
+FIFTH = next(g for g in GAMES if g not in PLAY)  # the one-die game (the registry's name; its files hold the word)
+PLAY[FIFTH] = "hold-20"
 
 BAD_SETS = [
     # (game, --set, a word the error line must hold)
@@ -153,6 +156,25 @@ BAD_SETS = [
     ("dungeon24", "peoples.gruenlinge.cards=[]", "peoples.gruenlinge.cards"),
     ("dungeon24", "abilities.blutrausch_dice=9", "abilities.blutrausch_dice"),
     ("dungeon24", "skill.level=inf", "skill.level"),
+    # found by the adversarial probes (issue 29, second round)
+    ("kniffel", "bonus.value=" + "9" * 5000, "too many digits"),
+    ("dadox", "goal.target=-" + "1" * 4400, "too many digits"),
+    ("dungeon", "combos.pasch.attack=[-2,0]", "combos.pasch.attack"),
+    ("dungeon", "combos.full_house.heal=[-1,-2,-4]", "combos.full_house.heal"),
+    ("dungeon", "combos.sechsling.shield=[1,1e6]", "combos.sechsling.shield"),
+    ("dungeon", "market.after_rooms=[3,3]", "market.after_rooms"),
+    ("dungeon", "upgrades.wetzstein.attack_flat=1e15", "upgrades.wetzstein.attack_flat"),
+    ("dungeon", "talents.scharfe_klingen.attack_flat=-1e6", "talents.scharfe_klingen.attack_flat"),
+    ("dungeon24", "peoples.untote.label=''", "peoples.untote.label"),
+    ("dungeon24", "peoples.untote.boss.name=''", "peoples.untote.boss.name"),
+    (FIFTH, "goal.target=nan", "goal.target"),
+    (FIFTH, "goal.target=1", "goal.target"),
+    (FIFTH, "dice.sides=1e308", "dice.sides"),
+    (FIFTH, "dice.bust_face=7", "dice.bust_face"),
+    (FIFTH, "solver.tolerance=-1", "solver.tolerance"),
+    (FIFTH, "policies.hold_at=[20]", "policies.hold_at"),
+    (FIFTH, "name=kniffel", "name"),
+    (FIFTH, "bonus.value=35", "bonus"),
 ]
 
 
@@ -181,6 +203,20 @@ CROSS = [
 @pytest.mark.parametrize("command, game, item, word", CROSS, ids=[f"{c}:{g}:{s[:30]}" for c, g, s, _ in CROSS])
 def test_other_commands_refuse_a_bad_config_value(tmp_path, command, game, item, word):
     assert word in run(tmp_path, command, game, "--set", item)
+
+
+TWICE = {"kniffel": "bonus.value", "dungeon": "start.lp", "dadox": "goal.target", "dungeon24": "start.lp",
+         FIFTH: "goal.target"}
+
+
+@pytest.mark.parametrize("game", list(TWICE))
+def test_a_field_set_twice_is_refused(tmp_path, game):
+    """The later ``--set`` silently won; a section and a field inside it, likewise."""
+    field = TWICE[game]
+    args = ("play", game, "--policy", PLAY[game], "--n", "10", "--out", OUT)
+    assert f"--set {field} is given twice" in run(tmp_path, *args, "--set", f"{field}=30", "--set", f"{field}=40")
+    section = field.split(".")[0]
+    assert "overlap" in run(tmp_path, *args, "--set", f"{section}={{}}", "--set", f"{field}=40")
 
 
 def test_a_cross_field_error_is_short_and_names_the_field_first(tmp_path):
@@ -266,6 +302,32 @@ NUMBERS = [
     (("cache", "clear", "extra"), "extra"),
     (("configs", "--copy", "README.md"), "is a file"),
     (("nosuch-command",), "nosuch-command"),
+    # found by the adversarial probes (issue 29, second round): refused before any game is imported, or at all
+    (K + ("--policy", " , "), "no policy given"),
+    (K + ("--players", "99"), "--players must be 1..8"),
+    (("play", "dadox", "--policy", "greedy", "--players", "0", "--out", OUT), "--players must be 1..8"),
+    (("replay", "dungeon24", "--policy", ""), "no policy given"),
+    (("matchup", "dungeon24", "--n", "10", "--opponent", "nope", "--out", OUT), "unknown policy 'nope'"),
+    (("matchup", "dungeon24", "--n", "10", "--policy", "nope", "--out", OUT), "unknown policy 'nope'"),
+    (("matchup", "dungeon24", "--n", "10", "--out", "README.md"), "is a file"),
+    (("matchup", "dungeon24", "--n", "10", "--out", "README.md/sub"), "under a file"),
+    (("balance", "--games", "", "--out", OUT), "unknown game ''"),
+    (("balance", "--games", "kniffel,chess", "--out", OUT), "chess"),
+    (("balance", "--n", "10", "--out", "README.md"), "is a file"),
+    (("tune", "configs/tune/kniffel-bonus.toml", "--out", "README.md"), "is a file"),
+    (("sweep", "configs/sweeps/kniffel-bonus.toml", "--out", "README.md/x"), "under a file"),
+    (("check", "configs/targets/kniffel.toml", "--n", "10", "--out", "README.md/v.csv"), "README.md is a file"),
+    (("studio", "--port", "0", "--out", OUT), "--port"),
+    (("studio", "--max-jobs", "0", "--out", OUT), "--max-jobs"),
+    (("studio", "--out", "README.md"), "is a file"),
+    (("studio", "--out", "README.md/x"), "under a file"),
+    (("studio", "--host", "0.0.0.0", "--token", "", "--out", OUT), "--token must be at least 8"),
+    (("studio", "--host", "0.0.0.0", "--token", "ab\ncdefghijk", "--out", OUT), "--token may hold only"),
+    (("studio", "--host", "not a host!", "--out", OUT), "cannot be resolved"),
+    (("compare", FIFTH, "--policies", "hold-20,greedy", "--n", "10", "--out", OUT), "unknown policy 'greedy'"),
+    (("play", FIFTH, "--policy", "hold-20", "--objective", "win", "--out", OUT), "--objective applies only to"),
+    (("compare", "dadox", "--policies", "greedy", "--objective", "win", "--out", OUT), "--objective applies only"),
+    (("replay", "dadox", "--objective", "turn"), "--objective applies only to dicesim solve"),
 ]
 
 
@@ -298,6 +360,12 @@ CALIBRATE = [
     (CAL + ("--set", "bonus.threshold=nan"), "bonus.threshold"),
     (CAL[:4] + ("--field", "name", "--policy", "greedy"), "not numeric"),
     (CAL[:4] + ("--field", "bonus", "--policy", "greedy"), "not numeric"),
+    (CAL + ("--set", "bonus.value=3"), "--field bonus.value is also given by --set"),
+    (CAL + ("--set", "bonus={value=3}"), "--field bonus.value is also given by --set"),
+    (CAL[:-2] + ("--out", "README.md"), "is a file"),
+    (("calibrate", "kniffel", "--target", "mean_score=" + "x" * 500, "--field", "bonus.value", "--policy", "greedy"),
+     "--target"),
+    (("calibrate", "kniffel", "--target", "x" * 500, "--field", "bonus.value", "--policy", "greedy"), "--target"),
 ]
 
 
@@ -322,6 +390,7 @@ CONFIG_FILES = {
     "nan": b'name = "kniffel"\n[bonus]\nvalue = nan\n',
     "wrong-game": b'name = "dungeon"\n',
     "unknown-key": b'name = "kniffel"\nfoo = 1\n',
+    "long-int": b"[bonus]\nvalue = " + b"9" * 5000 + b"\n",
 }
 
 
@@ -383,6 +452,16 @@ BAD_SWEEPS = [
 ]
 
 
+BAD_SWEEPS += [  # every game's grid is checked by its own config model
+    (f'game = "{FIFTH}"\npolicies = ["hold-20"]\nn = 100\n[grid]\n"goal.target" = [50, nan]\n', "goal.target"),
+    (f'game = "{FIFTH}"\npolicies = ["greedy"]\nn = 100\n[grid]\n"goal.target" = [50]\n', "unknown policy"),
+    ('game = "dungeon"\npolicies = ["greedy"]\nn = 100\n[grid]\n"combos.pasch.attack" = [[-1, 0]]\n',
+     "combos.pasch.attack"),
+    ('game = "dadox"\npolicies = ["greedy"]\nn = 100\n[grid]\n"goal.target" = [-5]\n', "goal.target"),
+    ('game = "dungeon24"\npolicies = ["greedy"]\nn = 100\n[grid]\n"start.lp" = [0]\n', "start.lp"),
+]
+
+
 @pytest.mark.parametrize("text, word", BAD_SWEEPS, ids=[str(i) for i in range(len(BAD_SWEEPS))])
 def test_a_bad_sweep_file_is_refused(tmp_path, text, word):
     f = tmp_path / "sweep.toml"
@@ -436,6 +515,14 @@ BAD_TUNES = [
 ]
 
 
+BAD_TUNES += [
+    (f'game = "{FIFTH}"\nn = 100\n[fields]\n"goal.target" = [20, 200]\n[[target]]\npolicy = "greedy"\n'
+     'metric = "win_rate"\nvalue = 0.5\n', "unknown policy"),
+    (f'game = "{FIFTH}"\nn = 100\n[fields]\n"goal.target" = [20, 5000]\n[[target]]\npolicy = "hold-20"\n'
+     'metric = "win_rate"\nvalue = 0.5\n', "goal.target"),
+]
+
+
 @pytest.mark.parametrize("text, word", BAD_TUNES, ids=[str(i) for i in range(len(BAD_TUNES))])
 def test_a_bad_tune_file_is_refused(tmp_path, text, word):
     f = tmp_path / "tune.toml"
@@ -461,6 +548,9 @@ BAD_TARGETS = [
     ('game = "kniffel"\noptions = {players = 100}\n' + BAND + "min = 1\n", "--players"),
     ('game = "kniffel"\n' + BAND + 'min = 1\nconfig = "nope.toml"\n', "not found"),
 ]
+
+
+BAD_TARGETS.append((f'game = "{FIFTH}"\n' + BAND + "min = 1\n", "unknown policy 'greedy'"))  # it played greedy
 
 
 @pytest.mark.parametrize("text, word", BAD_TARGETS, ids=[str(i) for i in range(len(BAD_TARGETS))])
@@ -530,6 +620,9 @@ def test_a_sample_as_real_dicesim_processes(tmp_path):
         ("describe", "kniffel", "--config", str(latin)),
         ("replay", "kniffel", "--run", str(10**20)),
         ("play", "kniffel", "--policy", "greedy", "--chunk", "0", "--out", str(out)),
+        ("play", "kniffel", "--policy", "greedy", "--set", "bonus.value=1", "--set", "bonus.value=2", "--out",
+         str(out)),
+        ("studio", "--host", "0.0.0.0", "--token", "short", "--out", str(out)),
     ]
     for res in run_clis(*calls):
         refused(res, out)

@@ -27,7 +27,7 @@ from sim.cli import findings  # noqa: E402,F401  (``dicesim findings``)
 __all__ = ["app", "main", "JsonOpt", "SchedulerOpt"]
 
 
-MAX_LINE = 300  # characters of an error line, whatever a message carries (paths, values as typed)
+MAX_LINE = 193  # characters of an error message: with "error: " the line stays within 200, whatever it carries
 
 
 def _one_line(msg: str) -> str:

@@ -115,7 +115,7 @@ def _check_options(game: str, options: dict[str, Any]) -> None:
     if unknown:
         raise DicesimError(f"option --{sorted(unknown)[0].replace('_', '-')} does not apply to {game}")
     for name, value in options.items():
-        if specs[name].choices:
+        if specs[name].choices or specs[name].bounds:
             specs[name].check(value)
 
 
@@ -138,6 +138,8 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
         return config, sets
     if e.declared_options:
         _check_options(game, options or {})
+    if policy is not None and not any(p.strip() for p in policy.split(",")):
+        raise DicesimError("no policy given")  # the words of Game.seat_policies
     if policy is not None and e.policies is not None:
         _check_policies(game, e.policies, policy, e.policy_variant)
     if (config is not None or sets) and e.config is not None:

@@ -13,6 +13,7 @@ import json
 import sys
 from collections.abc import Callable
 from importlib import import_module
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -75,6 +76,20 @@ def count_option(default: int | None, *names: str, help: str) -> Any:
     return typer.Option(default, *names, parser=parse, help=f"{help} (a whole number; 2e4 means 20000)")
 
 
+def check_out(out: Path | None, flag: str = "--out") -> None:
+    """Refuse an output folder that cannot be one (a file, or a path under a file) before any work, in the words of
+    ``sim.core.atomic.make_folder`` (which checks again, and creates it, when the command writes)."""
+    if out is None:
+        return
+    if out.exists() and not out.is_dir():
+        raise DicesimError(f"{flag} {out} is a file, not a folder")
+    for parent in out.parents:
+        if parent.exists() or parent.is_symlink():
+            if not parent.is_dir():
+                raise DicesimError(f"{flag} {out} is under a file ({parent})")
+            return
+
+
 def _chunk(value: int | None) -> int | None:
     return check_chunk(value)
 
@@ -107,6 +122,16 @@ def game_options() -> dict[str, tuple[Any, Any]]:
     return out
 
 
+def _only_for() -> dict[str, tuple[str, ...]]:
+    """Option name -> the commands it is restricted to, where every game that declares it restricts it (``--objective``
+    means something to ``solve`` alone: elsewhere it would be ignored in silence)."""
+    groups: dict[str, list[tuple[str, ...]]] = {}
+    for name in _registry.GAMES:
+        for spec in _registry.declared_options(name) or ():
+            groups.setdefault(spec.name, []).append(spec.commands)
+    return {k: tuple(dict.fromkeys(c for cmds in v for c in cmds)) for k, v in groups.items() if all(v)}
+
+
 def options_given(**kw: Any) -> dict[str, Any]:
     return {k: v for k, v in kw.items() if v is not None}
 
@@ -118,6 +143,7 @@ def with_game_options(func: Callable[..., None]) -> Callable[..., None]:
     so every command that plays a game offers the same options, declared once on the games.
     """
     declared = game_options()
+    only = _only_for()
     sig = inspect.signature(func)
     params = [p for p in sig.parameters.values() if p.name != "game_opts"]
     extra = [
@@ -128,6 +154,10 @@ def with_game_options(func: Callable[..., None]) -> Callable[..., None]:
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> None:
         given = {name: kwargs.pop(name, None) for name in declared}
+        for name, value in given.items():
+            if value is not None and name in only and func.__name__ not in only[name]:
+                flag = "--" + name.replace("_", "-")
+                raise DicesimError(f"{flag} applies only to dicesim {' and '.join(only[name])}, not {func.__name__}")
         return func(*args, game_opts=options_given(**given), **kwargs)
 
     wrapper.__signature__ = sig.replace(parameters=params + extra)  # type: ignore[attr-defined]

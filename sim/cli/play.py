@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from sim.cli.catalog import accept
+from sim.cli.catalog import accept, known
 from sim.cli.common import (
     GAME_NAMES,
     ChunkOpt,
@@ -19,11 +19,13 @@ from sim.cli.common import (
     SeedOpt,
     SetOpt,
     app,
+    check_out,
     count_option,
     with_game_options,
     work,
 )
 from sim.cli.fit import check_log
+from sim.core.errors import DicesimError
 from sim.core.limits import check_n, check_runs
 
 
@@ -79,7 +81,9 @@ def compare(
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Play several policies on the same seeds (paired) and compare their metrics."""
-    check_runs(check_n(n, force) * max(1, len([p for p in policies.split(",") if p.strip()])), force)
+    if not any(p.strip() for p in policies.split(",")):
+        raise DicesimError("--policies is empty")  # the words of sim.core.experiment
+    check_runs(check_n(n, force) * len([p for p in policies.split(",") if p.strip()]), force)
     rules, sets = accept(game, game_opts, policies, config, set_)
     work("play").compare(game, policies, n, seed, rules, sets, out, as_json, no_report, chunk, scheduler, force,
                          game_opts or {})
@@ -102,4 +106,8 @@ def balance(
 ) -> None:
     """The default balance report over all games: reports/latest/report.html."""
     check_n(n, force)
-    work("play").balance(n, seed, out, [g.strip() for g in games.split(",")] if games else None, quiet)
+    check_out(out)
+    names = None if games is None else [g.strip() for g in games.split(",")]
+    for g in names or []:
+        known(g)  # an unknown (or empty) name is refused before any game is imported
+    work("play").balance(n, seed, out, names, quiet)

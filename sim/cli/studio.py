@@ -13,8 +13,9 @@ from pathlib import Path
 
 import typer
 
-from sim.cli.common import app, work
+from sim.cli.common import app, check_out, work
 from sim.core.errors import DicesimError
+from sim.studio.access import check_address, check_token
 
 MAX_JOBS = 1024
 
@@ -36,6 +37,8 @@ def studio(
         raise DicesimError(f"--port must be 1..65535, got {port}")
     if max_jobs is not None and not 1 <= max_jobs <= MAX_JOBS:
         raise DicesimError(f"--max-jobs must be 1..{MAX_JOBS}, got {max_jobs}")
-    if out.exists() and not out.is_dir():
-        raise DicesimError(f"--out {out} is a file, not a folder")
+    check_out(out)
+    if token is not None and (why := check_token(token)):
+        raise DicesimError(why)
+    check_address(host, port)  # light: the web library is imported only after this
     work("studio").studio(host, port, out, token, max_jobs)

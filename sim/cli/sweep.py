@@ -23,12 +23,13 @@ from sim.cli.common import (
     SeedOpt,
     SetOpt,
     app,
+    check_out,
     count_option,
     with_game_options,
     work,
 )
 from sim.core.errors import DicesimError
-from sim.core.limits import check_n
+from sim.core.limits import check_calibration, check_n, parse_target
 
 
 @app.command()
@@ -45,6 +46,7 @@ def sweep(
     """Play a grid of config values (paired seeds) and write one row per grid point and policy."""
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")
+    check_out(out)
     work("sweep").sweep(sweep_file, out, resume, overwrite, scheduler, as_json, no_report, force)
 
 
@@ -70,6 +72,12 @@ def calibrate(
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Find the value of one config field that makes a metric hit a target (bracketing search, paired seeds)."""
+    check_calibration(n, seed, parse_target(target)[1], lo, hi, tol, max_evals, force)
+    check_out(out)
+    for item in set_ or []:
+        path = item.split("=", 1)[0].strip()
+        if path == field or path.startswith(field + ".") or field.startswith(path + "."):
+            raise DicesimError(f"--field {field} is also given by --set {path}: calibrate sets it")
     accept(game, game_opts, policy, config, set_)  # refused here, played from the file and overrides as given
     work("sweep").calibrate(game, target, field, policy, n, seed, lo, hi, tol, max_evals, config, set_, as_json,
                             scheduler, out, force, game_opts or {})
@@ -90,4 +98,6 @@ def check(
         check_n(n, force)
     if out is not None and out.is_dir():
         raise DicesimError(f"--out {out} is a folder; --out names the CSV file to write (and its .html page)")
+    if out is not None:
+        check_out(out.parent, f"--out {out}: its folder")
     work("sweep").check(targets_file, strict, n, out, as_json, scheduler, force)

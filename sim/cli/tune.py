@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from sim.cli.common import ForceOpt, JsonOpt, SchedulerOpt, app, work
+from sim.cli.common import ForceOpt, JsonOpt, SchedulerOpt, app, check_out, work
 from sim.core.errors import DicesimError
 
 
@@ -30,4 +30,5 @@ def tune(
     """Tune several config fields so that several targets hit their values (scipy search on paired seeds)."""
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")
+    check_out(out)
     work("tune").tune(tune_file, out, resume, overwrite, scheduler, as_json, no_report, force)

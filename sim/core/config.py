@@ -134,18 +134,26 @@ class GameConfig(Strict):
         return v
 
 
+def shown_path(path: str | Path, width: int = 60) -> str:
+    """``path`` as an error line names it: as given when short, else its last two parts (``…/dir/name.toml``), so
+    the reason after it stays within the line."""
+    text = str(path)
+    return text if len(text) <= width else "…/" + "/".join(Path(path).parts[-2:])
+
+
 def read_toml(path: str | Path) -> dict[str, Any]:
     """Parse a TOML file; a missing, unreadable, oversized, non-UTF-8, broken or too deeply nested file is a
-    ConfigError naming it."""
-    p = Path(path)
-    if not p.is_file():
+    ConfigError naming it (:func:`shown_path`)."""
+    p = Path(shown_path(path))
+    real = Path(path)
+    if not real.is_file():
         raise ConfigError(f"config file not found: {p}")
     try:
-        size = p.stat().st_size
+        size = real.stat().st_size
         if size > MAX_CONFIG_BYTES:
             raise ConfigError(f"{p} is {size / 2**20:.1f} MB, more than a config file may be "
                               f"({MAX_CONFIG_BYTES // 2**20} MB)")
-        raw = p.read_bytes()
+        raw = real.read_bytes()
     except OSError as e:
         raise ConfigError(f"cannot read {p}: {e.strerror or e}") from None
     try:
@@ -165,6 +173,8 @@ def parse_toml(text: str, where: str) -> dict[str, Any]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"broken TOML in {where}: {_short(str(e), 120)}") from None
+    except ValueError:  # an integer of thousands of digits (Python's int conversion limit)
+        raise ConfigError(f"{where} holds a number with too many digits") from None
     except RecursionError:
         raise ConfigError(f"{where} nests arrays or tables deeper than {MAX_DEPTH} levels") from None
     if _depth(data) > MAX_DEPTH:
@@ -199,6 +209,8 @@ def parse_override(item: str) -> tuple[list[str], Any]:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
         value = raw  # a bare word such as forced
+    except ValueError:  # an integer of thousands of digits (Python's int conversion limit)
+        raise ConfigError(f"--set {path}: the number has too many digits") from None
     except RecursionError:
         value = None
     if value is None or _depth(value) > MAX_DEPTH:
@@ -270,10 +282,24 @@ def validate(model: type[M], data: dict[str, Any]) -> M:
 def load_config(model: type[M], game: str, path: str | Path | None = None, overrides: list[str] | None = None) -> M:
     """Load ``path`` (default ``configs/<game>/default.toml``), apply overrides, validate."""
     data = read_toml(path or CONFIG_DIR / game / "default.toml")
+    seen: list[list[str]] = []
     for item in overrides or []:
         keys, value = parse_override(item)
+        _once(keys, seen)
         set_path(data, keys, value, model)
     return validate(model, data)
+
+
+def _once(keys: list[str], seen: list[list[str]]) -> None:
+    """Refuse an override of a field an earlier one set already (itself, or a section holding it, or a field
+    inside it): the later one would silently win."""
+    for old in seen:
+        n = min(len(old), len(keys))
+        if old[:n] == keys[:n]:
+            a, b = ".".join(old), ".".join(keys)
+            raise ConfigError(f"--set {b} is given twice" if a == b else f"--set {a} and --set {b} overlap: set "
+                              "each field once")
+    seen.append(keys)
 
 
 def config_hash(cfg: BaseModel) -> str:

@@ -8,6 +8,8 @@ before it imports numpy, pandas or a kernel).
   once), never more than :data:`HARD_MAX_RUNS`; a run index (``--run``) below that too.
 - ``--chunk``: 1 .. :data:`MAX_CHUNK` runs (a chunk's table is held in memory).
 - sweeps: at most :data:`MAX_POINTS` grid points unless ``--force``.
+- calibrations: a ``--target`` of ``metric=finite value``, a finite bracket and tolerance, 3 .. :data:`MAX_EVALS`
+  evaluations (:func:`check_calibration`).
 """
 
 from __future__ import annotations
@@ -76,6 +78,37 @@ def check_finite(value: Any, what: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise DicesimError(f"{what} must be a finite number, got {short(value)}")
     return float(value)
+
+
+def check_calibration(n: int, seed: int, target: float, lo: float | None, hi: float | None, tol: float | None,
+                      max_evals: int, force: bool = False) -> None:
+    """A calibration's numbers within ``sim.core.limits``: before any config is read or a kernel loaded."""
+    check_n(n, force)
+    check_seed(seed)
+    check_finite(target, "--target value")
+    for name, v in (("--lo", lo), ("--hi", hi), ("--tol", tol)):
+        check_finite(v, name)
+    if lo is not None and hi is not None and not lo < hi:
+        raise DicesimError(f"--lo must be below --hi, got [{lo:g}, {hi:g}]")
+    if tol is not None and tol < 0:
+        raise DicesimError(f"--tol must be >= 0, got {tol}")
+    if isinstance(max_evals, bool) or not isinstance(max_evals, int) or not 3 <= max_evals <= MAX_EVALS:
+        raise DicesimError(f"--max-evals must be 3 .. {MAX_EVALS:,}, got {max_evals!r}")
+    check_runs(n * max_evals, force, "--n x --max-evals")
+
+
+def parse_target(text: str) -> tuple[str, float]:
+    """``'win_rate=0.5'`` -> ('win_rate', 0.5)."""
+    if "=" not in text:
+        raise DicesimError(f"--target expects metric=value, e.g. win_rate=0.5, got {short(text)}")
+    name, raw = (x.strip() for x in text.split("=", 1))
+    try:
+        value = float(raw)
+    except ValueError:
+        raise DicesimError(f"--target value must be a number, got {short(raw)}") from None
+    if not name or not math.isfinite(value):
+        raise DicesimError(f"--target expects metric=value with a finite value, got {short(text)}")
+    return name, value
 
 
 _COUNT = re.compile(r"[0-9][0-9_]*(\.[0-9]*)?([eE][+]?[0-9]+)?")

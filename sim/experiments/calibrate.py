@@ -28,9 +28,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sim.core import limits
 from sim.core.batch import run_batch
 from sim.core.config import ConfigError, DicesimError, Strict, config_hash
+from sim.core.limits import check_calibration, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
 from sim.experiments.sweep_spec import _field_value
 from sim.games.base import Game
 
@@ -88,37 +88,6 @@ def field_bounds(model: type[BaseModel], dotted: str) -> tuple[float, float]:
             return lo, hi
         node = info.annotation
     return lo, hi
-
-
-def check_calibration(n: int, seed: int, target: float, lo: float | None, hi: float | None, tol: float | None,
-                      max_evals: int, force: bool = False) -> None:
-    """A calibration's numbers within ``sim.core.limits``: before any config is read or a kernel loaded."""
-    limits.check_n(n, force)
-    limits.check_seed(seed)
-    limits.check_finite(target, "--target value")
-    for name, v in (("--lo", lo), ("--hi", hi), ("--tol", tol)):
-        limits.check_finite(v, name)
-    if lo is not None and hi is not None and not lo < hi:
-        raise DicesimError(f"--lo must be below --hi, got [{lo:g}, {hi:g}]")
-    if tol is not None and tol < 0:
-        raise DicesimError(f"--tol must be >= 0, got {tol}")
-    if isinstance(max_evals, bool) or not isinstance(max_evals, int) or not 3 <= max_evals <= limits.MAX_EVALS:
-        raise DicesimError(f"--max-evals must be 3 .. {limits.MAX_EVALS:,}, got {max_evals!r}")
-    limits.check_runs(n * max_evals, force, "--n x --max-evals")
-
-
-def parse_target(text: str) -> tuple[str, float]:
-    """``'win_rate=0.5'`` -> ('win_rate', 0.5)."""
-    if "=" not in text:
-        raise DicesimError(f"--target expects metric=value, e.g. win_rate=0.5, got {text!r}")
-    name, raw = (x.strip() for x in text.split("=", 1))
-    try:
-        value = float(raw)
-    except ValueError:
-        raise DicesimError(f"--target value must be a number, got {raw!r}") from None
-    if not name or not math.isfinite(value):
-        raise DicesimError(f"--target expects metric=value, got {text!r}")
-    return name, value
 
 
 DEFAULT_TOL_SHARE = 0.1

@@ -39,7 +39,16 @@ from pydantic import Field, ValidationError
 
 from sim.core import limits
 from sim.core.batch import run_batch
-from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, describe_validation_error, read_toml
+from sim.core.config import (
+    ConfigError,
+    DicesimError,
+    Seed,
+    Strict,
+    config_hash,
+    describe_validation_error,
+    read_toml,
+    shown_path,
+)
 from sim.experiments.sweep_spec import _resolve, flatten, point_config
 from sim.games import get_game
 from sim.games.base import Game
@@ -116,7 +125,7 @@ class Verdict:
 def load_targets(path: str | Path) -> list[Band]:
     """Read and validate a targets file: games, policies, options and configs are checked before any work."""
     path = Path(path)
-    src = str(path)
+    src = shown_path(path)
     data = read_toml(path)
     try:
         spec = TargetsFile.model_validate(data)

@@ -22,7 +22,7 @@ from pydantic import Field, ValidationError
 
 from sim.core import limits
 from sim.core.batch import run_batch
-from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, read_toml
+from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, read_toml, shown_path
 from sim.experiments.sweep_spec import _field_value, _resolve, flatten, point_config, spec_error
 from sim.games import get_game
 from sim.games.base import Game
@@ -159,7 +159,7 @@ def load_tune(path: str | Path, probe: bool = True, force: bool = False) -> Tune
     """Read and validate a tune file; fields, bounds, targets and (with ``probe``) metrics are checked before any
     work (``force``: more runs than ``sim.core.limits`` allows)."""
     path = Path(path)
-    return tune_from_dict(read_toml(path), str(path), path.resolve().parent, probe, force)
+    return tune_from_dict(read_toml(path), shown_path(path), path.resolve().parent, probe, force)
 
 
 def _is_number(v: Any) -> bool:

@@ -118,14 +118,15 @@ class Game:
         return load_config(self.Config, self.name, path, overrides)
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Fill defaults; reject options this game does not know and values outside an option's declared choices."""
+        """Fill defaults; reject options this game does not know and values outside an option's declared choices or
+        bounds."""
         unknown = set(options) - set(self.options)
         if unknown:
             raise DicesimError(f"option --{sorted(unknown)[0].replace('_', '-')} does not apply to {self.name}")
         checked = dict(options)
         for name, value in options.items():
             spec = self.option_spec(name)
-            if spec is not None and spec.choices:
+            if spec is not None and (spec.choices or spec.bounds):
                 checked[name] = spec.check(value)  # the choice as declared ("Normal" -> "normal")
         return {**self.options, **checked}
 

@@ -24,6 +24,8 @@ class Option:
     choices: tuple[Any, ...] = ()
     label: str = ""  # how a report's setting line names it ("opponent's people"); the name with spaces if empty
     words: dict[Any, str] | None = field(default=None, hash=False)  # a choice in words: "Grünlinge" for gruenlinge
+    bounds: tuple[int, int] | None = None  # an int option's range, lowest and highest allowed
+    commands: tuple[str, ...] = ()  # the only commands it means something to (``solve``); empty: every command
 
     @property
     def flag(self) -> str:
@@ -35,13 +37,15 @@ class Option:
         return f"{self.label or self.name.replace('_', ' ')}: {shown}"
 
     def check(self, value: Any) -> Any:
-        """The value if it has the declared type and is one of the choices (``None`` passes where it is the
-        default: an option that is off)."""
+        """The value if it has the declared type, is one of the choices and lies within the bounds (``None`` passes
+        where it is the default: an option that is off)."""
         if value is None and self.default is None:
             return value
         ok = isinstance(value, self.type) and not (self.type is int and isinstance(value, bool))
         if not ok:
             raise DicesimError(f"{self.flag} must be {self.type.__name__}, got {value!r}")
+        if self.bounds and not self.bounds[0] <= value <= self.bounds[1]:
+            raise DicesimError(f"{self.flag} must be {self.bounds[0]}..{self.bounds[1]}, got {value!r}")
         if self.choices and value not in self.choices:
             typed = self._as_typed(value)
             if typed is None:

@@ -20,6 +20,8 @@ from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs
 
+from sim.core.errors import DicesimError
+
 TOKEN_CHARS = re.compile(r"[A-Za-z0-9._~-]+")
 MIN_TOKEN = 8
 
@@ -46,6 +48,21 @@ def is_loopback(host: str) -> bool:
         return bool(addrs) and all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addrs)
     except ValueError:
         return False
+
+
+def check_address(host: str, port: int) -> None:
+    """Fail with one line (not a server traceback) when the address cannot be bound."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as e:
+        raise DicesimError(f"--host {host[:60]!r} cannot be resolved: {e.strerror or e}") from None
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as e:
+            raise DicesimError(f"cannot listen on {host}:{port} ({e.strerror}); pass another --port") from None
 
 
 def new_token() -> str:

@@ -16,6 +16,8 @@ def matchup(game: str, policy: str, opponent: str, n: int, seed: int, rules: Pat
     g, cfg, _ = setup(game, rules, sets, {})
     if not g.supports("matchup"):
         raise DicesimError(f"{game} has no people matchup")
+    g.check_policy(policy)
+    g.check_policy(opponent)
     result = g.matchup(cfg, policy, opponent, n, seed)
     if out:
         with atomic.output_folder(out), atomic.transaction(out):

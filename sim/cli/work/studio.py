@@ -1,4 +1,4 @@
-"""The work of ``studio`` (its arguments: ``sim.cli.studio``): check the token and the address, then serve."""
+"""The work of ``studio`` (its arguments, the token and the address are checked by ``sim.cli.studio``): serve."""
 
 from __future__ import annotations
 
@@ -7,32 +7,13 @@ import socket
 import sys
 from pathlib import Path
 
-from sim.core.config import DicesimError
 from sim.jit import tier
 from sim.jit.progress import say
-from sim.studio.access import check_token, is_loopback, new_token
+from sim.studio.access import is_loopback, new_token
 from sim.studio.app import serve
 
 
-def _check_free(host: str, port: int) -> None:
-    """Fail with one line (not a server traceback) when the address cannot be bound."""
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as e:
-        raise DicesimError(f"--host {host!r} cannot be resolved: {e}") from None
-    family, kind, proto, _, addr = infos[0]
-    with socket.socket(family, kind, proto) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(addr)
-        except OSError as e:
-            raise DicesimError(f"cannot listen on {host}:{port} ({e.strerror}); pass another --port") from None
-
-
 def studio(host: str, port: int, out: Path, token: str | None, max_jobs: int | None) -> None:
-    if token is not None and (why := check_token(token)):
-        raise DicesimError(why)
-    _check_free(host, port)
     local = is_loopback(host)
     if not local and token is None:
         token = new_token()

@@ -35,6 +35,11 @@ def sweep(sweep_file: Path, out: Path | None, resume: bool, overwrite: bool, sch
         "out": str(dest), **r.files,
     }
     names = metric_names(r.table)
+    unknown = [m for m in s.spec.metrics if m not in names]
+    if unknown:  # charted are the game's first metrics instead: say so rather than drop the names in silence
+        print(f"warning: {s.source}: metrics: {s.game.name} reports no {limits.short(unknown[0])}"
+              f"{f' (and {len(unknown) - 1} more)' if len(unknown) > 1 else ''}; the report charts its first metrics",
+              file=sys.stderr)
     first = s.spec.metrics[0] if s.spec.metrics and s.spec.metrics[0] in names else (names[0] if names else None)
     lines = [f"sweep {s.name}: {len(s.points)} points x {len(s.plan)} policies, n={s.spec.n} each, seed {s.spec.seed} "
              f"(same for every point) · ran {r.chunks_run} chunks, {r.chunks_skipped} already done · {r.seconds:.1f} s"]

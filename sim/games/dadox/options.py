@@ -4,7 +4,7 @@ from sim.games.options import Option
 
 OBJECTIVES = ("turn", "win")
 OPTIONS = (
-    Option("players", 2, int, "Kniffel, Dadox: players per game"),
+    Option("players", 2, int, "Kniffel, Dadox: players per game", bounds=(1, 8)),
     Option("opponent", None, str, "two-player games: the opponent's policy"),
-    Option("objective", "turn", str, "Dadox solve: turn | win", OBJECTIVES),
+    Option("objective", "turn", str, "Dadox solve: turn | win", OBJECTIVES, commands=("solve",)),
 )

@@ -9,7 +9,7 @@ through this module.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -43,19 +43,23 @@ class Combat(Strict):
     crit_mul: float = Field(2.0, ge=0, le=10)
 
 
+ComboNumber = Annotated[float, Field(ge=0, le=10_000)]
+"""A combo's multiplier or flat amount: a negative one would heal the enemy or hurt the player."""
+
+
 class ComboKind(Strict):
     tier: int = Field(ge=1, le=10)
-    attack: list[float] = Field(min_length=2, max_length=2, description="[× W, + flat]")
-    shield: list[float] = Field(min_length=2, max_length=2)
-    heal: list[float] = Field(min_length=2, max_length=2)
+    attack: list[ComboNumber] = Field(min_length=2, max_length=2, description="[× W, + flat]")
+    shield: list[ComboNumber] = Field(min_length=2, max_length=2)
+    heal: list[ComboNumber] = Field(min_length=2, max_length=2)
     coin_bonus: int = Field(ge=0, le=10_000)
 
 
 class FullHouse(Strict):
     tier: int = Field(ge=1, le=10)
-    attack: list[float] = Field(min_length=3, max_length=3, description="[× a (pair), × b (triple), + flat]")
-    shield: list[float] = Field(min_length=3, max_length=3)
-    heal: list[float] = Field(min_length=3, max_length=3)
+    attack: list[ComboNumber] = Field(min_length=3, max_length=3, description="[× a (pair), × b (triple), + flat]")
+    shield: list[ComboNumber] = Field(min_length=3, max_length=3)
+    heal: list[ComboNumber] = Field(min_length=3, max_length=3)
     coin_bonus: int = Field(ge=0, le=10_000)
 
 
@@ -219,7 +223,7 @@ class Rewards(Strict):
 
 class Market(Strict):
     enabled: bool = True
-    after_rooms: list[int] = Field(default_factory=list)
+    after_rooms: list[int] = Field(default_factory=list, description="rooms after which the market opens, each once")
     upgrades: int = Field(3, ge=0, le=MAX_STOCK - 2)
     prices: Prices = Field(min_length=3, max_length=3, description="haeufig, selten, episch")
     joker_pack: float = Field(40, ge=0, le=1e6)
@@ -362,6 +366,8 @@ class DungeonConfig(GameConfig):
             raise ValueError("loadout.jokers holds more than rewards.max_jokers")
         if self.mastery.kind and self.mastery.kind not in R.KINDS:
             raise ValueError(f"mastery.kind: {self.mastery.kind!r} is not '' or a combo kind ({', '.join(R.KINDS)})")
+        if len(set(self.market.after_rooms)) != len(self.market.after_rooms):
+            raise ValueError(f"market.after_rooms names a room twice: {self.market.after_rooms}")
         for r in self.market.after_rooms:
             if not 1 <= r <= self.rooms.count:
                 raise ValueError(f"market.after_rooms: {r} is not a room number 1..{self.rooms.count}")

@@ -32,9 +32,9 @@ class Effects(Strict):
 
     NOT_FOLDED: ClassVar[tuple[str, ...]] = ("in_straights",)
 
-    attack_flat: float = 0
-    shield_flat: float = 0
-    heal_flat: float = 0
+    attack_flat: float = Field(0, ge=-1000, le=10_000, description="per combo of that role (negative: a curse)")
+    shield_flat: float = Field(0, ge=-1000, le=10_000)
+    heal_flat: float = Field(0, ge=-1000, le=10_000)
     pasch_attack_mul: float = Field(1.0, ge=0, le=100, json_schema_extra=_fold("mul"))
     crit_chance: float = Field(0, ge=0, le=1, json_schema_extra=_fold("chance"))
     extra_adjusts: int = Field(0, ge=0, le=10)

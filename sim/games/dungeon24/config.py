@@ -29,13 +29,13 @@ ABILITIES = {"none": R.AB_NONE, "blutrausch": R.AB_BLUTRAUSCH, "auferstehung": R
 
 
 class Card(Strict):
-    name: str
+    name: str = Field(min_length=1)
     a: int = Field(ge=0, le=30, description="attack A")
     v: int = Field(ge=0, le=30, description="defence V")
 
 
 class Volk(Strict):
-    label: str
+    label: str = Field(min_length=1)
     ability: Literal["none", "blutrausch", "auferstehung", "schattenschmerz"]
     cards: list[Card] = Field(description="the 5 basic creature cards")
     boss: Card

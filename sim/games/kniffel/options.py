@@ -2,4 +2,4 @@
 
 from sim.games.options import Option
 
-OPTIONS = (Option("players", 1, int, "Kniffel, Dadox: players per game"),)
+OPTIONS = (Option("players", 1, int, "Kniffel, Dadox: players per game", bounds=(1, 8)),)

@@ -90,6 +90,8 @@ class Pig(Game):
 
     def compare_plan(self, policies: list[str], options: dict[str, Any]) -> list[tuple[str, list[str]]]:
         """One policy: it plays itself. Several: every pair head to head, seats alternated on shared dice."""
+        for p in policies:
+            self.check_policy(p)
         if len(policies) == 1:
             return [(policies[0], [policies[0]] * R.PLAYERS)]
         return [(f"{a} vs {b}", [a, b]) for a, b in combinations(policies, 2)]

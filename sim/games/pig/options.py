@@ -3,4 +3,5 @@
 from sim.games.options import Option
 
 OBJECTIVES = ("turn", "win")
-OPTIONS = (Option("objective", None, str, "Pig solve: turn | win (default turn)", OBJECTIVES),)  # off in play
+OPTIONS = (Option("objective", None, str, "Pig solve: turn | win (default turn)", OBJECTIVES,  # off in play
+                  commands=("solve",)),)
