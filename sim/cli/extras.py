@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from sim.cli.catalog import accept, supports
-from sim.cli.common import ConfigOpt, ForceOpt, JsonOpt, SeedOpt, SetOpt, app, count_option, work
+from sim.cli.common import ConfigOpt, ForceOpt, JsonOpt, SeedOpt, SetOpt, app, count_option, policy_names, work
 from sim.core.errors import DicesimError
 from sim.core.limits import check_n, check_runs
 
@@ -30,6 +30,7 @@ def matchup(
     check_runs(check_n(n, force) * 18, force, "--n x 9 pairings x 2 seatings")
     if supports(game, "matchup") is False:
         raise DicesimError(f"{game} has no people matchup")
+    policy, opponent = policy_names(policy), policy_names(opponent)
     rules, sets = accept(game, None, None, config, set_)
     work("extras").matchup(game, policy, opponent, n, seed, rules, sets, out, as_json)
 
