@@ -17,7 +17,10 @@ from sim.core import stats
 from sim.experiments.calibrate import Evaluation, local_slope
 from sim.games import GAMES, declared_policies, get_game
 from sim.jit.codehash import code_hash
+from sim.report import words
+from sim.report.balance import card
 from sim.report.outputs import code_version, unused_folder
+from sim.studio import engine
 from tests.conftest import cli_here
 
 
@@ -106,3 +109,24 @@ def test_calibrate_field_interval_spans_the_metrics_own_interval():
     slope = local_slope(evals, e, half=0.02)
     assert slope == pytest.approx(1.0)  # the secant from 0 to 1, not (0.505 - 0.49) / 0.0002
     assert local_slope([e], e, 0.01) != local_slope([e], e, 0.01)  # NaN: nothing beside it
+
+
+def test_units_and_precision_in_words():
+
+
+    assert words.value_text("mean_score", 24.93, [24.3, 25.5], diff=True) == "+24.9 points [+24.3, +25.5]"
+    assert words.value_text("mean_rooms_cleared", 7.1234, [7.09, 7.155]) == "7.12 [7.09, 7.16]"  # not 7.123
+    assert words.value_text("mean_last_chances", 0.00667, [0.0, 0.0159]) == "0.007 [0.000, 0.016]"
+    assert words.value_text("mean_score", 245.87, [245.3, 246.4]) == "245.9 points [245.3, 246.4]"
+
+
+def test_policy_picker_and_card_answer_show_display_names(tmp_path):
+
+
+
+    assert engine.policy_choices("dadox")["optimal-turn"] == "Optimal turn"
+    assert engine.policy_choices("kniffel") == {"random": "Random", "greedy": "Greedy", "optimal": "Optimal"}
+    r = cli_here("compare", "kniffel", "--policies", "random,greedy", "--n", "300", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    answer = card(tmp_path)["answer"]
+    assert "Greedy" in answer and "greedy" not in answer

@@ -123,8 +123,8 @@ def test_game_page_answers_first_and_is_self_contained(kniffel_compare):
     page = Page((out / "report.html").read_text(encoding="utf-8"))
     assert page.headings.index("Answers") < page.headings.index("Charts") < page.headings.index("All metrics")
     mean = r.summary["policies"]["greedy"]["metrics"]["mean_score"]
-    assert f"Greedy {pages.num(mean['value'])} [{pages.num(mean['ci95'][0])}, {pages.num(mean['ci95'][1])}]" \
-        in page.text
+    assert f"Greedy {pages.num(mean['value'])} points [{pages.num(mean['ci95'][0])}, {pages.num(mean['ci95'][1])}]" \
+        in page.text  # Kniffel's score in its unit
     assert page.text.index("Who does best (mean score): Greedy") < page.text.index("Paired differences")
     rate = r.summary["policies"]["greedy"]["metrics"]["upper_bonus_rate"]["value"]
     assert f"{rate * 100:.1f} %" in page.text
@@ -212,7 +212,7 @@ def test_calibrate_page(calibrate_run):
     out, tmp_path = calibrate_run
     page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))
     est = out["estimate"]
-    assert f"bonus.value = {pages.num(out['value'])} gives mean_score {pages.num(est['value'])} " \
+    assert f"bonus.value = {pages.num(out['value'])} gives mean_score {pages.num(est['value'])} points " \
            f"[{pages.num(est['ci95'][0])}, {pages.num(est['ci95'][1])}]" in page.text
     assert page.headings.index("Answer") < page.headings.index("Chart") < page.headings.index("Evaluations")
     assert_embedded_pngs(page, 1)

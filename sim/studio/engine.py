@@ -35,6 +35,7 @@ from sim.core.stats import paired_difference
 from sim.experiments import calibrate as calibration
 from sim.experiments.sweep import run_sweep, sweep_from_dict
 from sim.games.base import Game
+from sim.report import words
 from sim.report.outputs import write_outputs
 from sim.report.sweep import heatmap, line_chart
 
@@ -135,6 +136,12 @@ def options_for(game: str, raw: dict[str, Any]) -> dict[str, Any]:
 
 
 MAX_N = 1_000_000  # the studio keeps two per-run tables in memory (now and before) for the paired comparison
+
+
+def policy_choices(game: str) -> dict[str, str]:
+    """The studio's policy picker: each policy's code name (what a run plays) -> its display name (what it shows:
+    ``Optimal turn``, ``Exact exchange``); a name typed in (a comma list, ``vorschlag@paschmeister``) is its own."""
+    return {p: words.policy_name(game, p) for p in get_game(game).policies}
 
 
 def opening_policy(game: str) -> str:
