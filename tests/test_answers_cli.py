@@ -17,7 +17,7 @@ from sim.core import stats
 from sim.experiments.calibrate import Evaluation, local_slope
 from sim.games import GAMES, declared_policies, get_game
 from sim.jit.codehash import code_hash
-from sim.report import words
+from sim.report import pages, words
 from sim.report.balance import card
 from sim.report.outputs import code_version, unused_folder
 from sim.studio import engine
@@ -118,6 +118,7 @@ def test_units_and_precision_in_words():
     assert words.value_text("mean_rooms_cleared", 7.1234, [7.09, 7.155]) == "7.12 [7.09, 7.16]"  # not 7.123
     assert words.value_text("mean_last_chances", 0.00667, [0.0, 0.0159]) == "0.007 [0.000, 0.016]"
     assert words.value_text("mean_score", 245.87, [245.3, 246.4]) == "245.9 points [245.3, 246.4]"
+    assert words.value_text("mean_score", 254.3, [251.66, 256.97]) == "254.3 points [251.7, 257.0]"
 
 
 def test_policy_picker_and_card_answer_show_display_names(tmp_path):
@@ -130,3 +131,17 @@ def test_policy_picker_and_card_answer_show_display_names(tmp_path):
     assert r.returncode == 0, r.stderr
     answer = card(tmp_path)["answer"]
     assert "Greedy" in answer and "greedy" not in answer
+
+
+def test_dungeon_assumed_values_are_named_in_words():
+    """Every assumed value of the Würfel Dungeon reads as words (what the number is), the path only behind it."""
+
+
+    g = get_game("dungeon")
+    cfg = g.load(None, [])
+    items = pages.assumed_items(list(cfg.assumed), "dungeon", g.Config, cfg.model_dump(mode="json"))
+    labels = [words.config_label("dungeon", g.Config, a) for a in cfg.assumed]
+    assert "which enemies appear in the Krypta" in labels
+    for path, label in zip(cfg.assumed, labels, strict=True):
+        assert label != path.replace("_", " ") and "›" not in label and "." not in label, (path, label)
+    assert any("price of a joker pack in coins = " in i for i in items)
