@@ -14,6 +14,7 @@ import pytest
 
 from sim.cli import common
 from sim.core import stats
+from sim.core.errors import DicesimError
 from sim.experiments.calibrate import Evaluation, local_slope
 from sim.games import GAMES, declared_policies, get_game
 from sim.jit.codehash import code_hash
@@ -145,3 +146,13 @@ def test_dungeon_assumed_values_are_named_in_words():
     for path, label in zip(cfg.assumed, labels, strict=True):
         assert label != path.replace("_", " ") and "›" not in label and "." not in label, (path, label)
     assert any("price of a joker pack in coins = " in i for i in items)
+
+
+def test_studio_option_errors_are_phrased_for_the_field():
+    """The studio's fields are labelled ``players``, not ``--players``: its messages say so."""
+    with pytest.raises(DicesimError, match=r"^players must be a whole number, got 2\.5$"):
+        engine.options_for("dadox", {"players": "2.5"})
+    with pytest.raises(DicesimError) as e:
+        engine.options_for("dadox", {"players": "99"})
+    assert "--players" not in str(e.value) and "players" in str(e.value)
+    assert engine.options_for("dungeon", {"difficulty": "Normal"})["difficulty"] == "normal"

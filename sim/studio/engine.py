@@ -120,6 +120,7 @@ def load(game: str, config: str | None, sets: list[str]) -> Strict:
 def options_for(game: str, raw: dict[str, Any]) -> dict[str, Any]:
     """Game options from the form's texts (typed like the game's defaults), checked by the game."""
     g = get_game(game)
+    labels = {o.name: o.label or o.name.replace("_", " ") for o in g.option_specs}
     opts: dict[str, Any] = {}
     for k, v in raw.items():
         if v is None or str(v).strip() == "":
@@ -128,11 +129,17 @@ def options_for(game: str, raw: dict[str, Any]) -> dict[str, Any]:
         if isinstance(default, int) and not isinstance(default, bool):
             try:
                 opts[k] = int(str(v).strip())
-            except ValueError:
-                raise DicesimError(f"--{k.replace('_', '-')} must be a whole number, got {v!r}") from None
+            except ValueError:  # in the words of the field it was typed in, as the studio labels it
+                raise DicesimError(f"{labels.get(k, k)} must be a whole number, got {_typed(str(v))}") from None
         else:
             opts[k] = str(v).strip()
-    return g.check_options(opts)
+    try:
+        return g.check_options(opts)
+    except DicesimError as e:  # the game says ``--players``; the studio's field is labelled ``players``
+        said = str(e)
+        for o in g.option_specs:
+            said = said.replace(o.flag, labels[o.name])
+        raise DicesimError(said) from None
 
 
 MAX_N = 1_000_000  # the studio keeps two per-run tables in memory (now and before) for the paired comparison
