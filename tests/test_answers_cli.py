@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from sim.cli import common
@@ -156,3 +157,17 @@ def test_studio_option_errors_are_phrased_for_the_field():
         engine.options_for("dadox", {"players": "99"})
     assert "--players" not in str(e.value) and "players" in str(e.value)
     assert engine.options_for("dungeon", {"difficulty": "Normal"})["difficulty"] == "normal"
+
+
+def test_a_sure_but_small_win_shows_its_tenths_and_an_unsure_one_is_a_near_tie():
+
+
+    def table(wa: float, wb: float) -> pd.DataFrame:
+        rows = {"a vs b": {"win_rate_a": wa, "win_rate_b": wb}}
+        return pd.DataFrame([{"label": lab, "metric": m, "value": v, "ci95_low": v - 0.01, "ci95_high": v + 0.01}
+                             for lab, ms in rows.items() for m, v in ms.items()])
+
+    sure = pages.head_to_head(table(0.503, 0.497), {"win: a - b": {"value": 0.006, "ci95": [0.002, 0.010]}})
+    assert sure == ["A beats B 50.3 : 49.7 (+0.6 pp [+0.2, +1.0] per deal, 95 %)."]
+    tie = pages.head_to_head(table(0.503, 0.497), {"win: a - b": {"value": 0.006, "ci95": [-0.01, 0.02]}})
+    assert tie[0].startswith("A and B are a near tie: 50.3 : 49.7") and "beats" not in tie[0]
