@@ -121,6 +121,7 @@ def test_units_and_precision_in_words():
     assert words.value_text("mean_last_chances", 0.00667, [0.0, 0.0159]) == "0.007 [0.000, 0.016]"
     assert words.value_text("mean_score", 245.87, [245.3, 246.4]) == "245.9 points [245.3, 246.4]"
     assert words.value_text("mean_score", 254.3, [251.66, 256.97]) == "254.3 points [251.7, 257.0]"
+    assert words.value_text("mean_rooms_cleared", -0.04, [-0.2, 0.1], diff=True) == "0.0 [\u22120.2, +0.1]"
 
 
 def test_policy_picker_and_card_answer_show_display_names(tmp_path):

@@ -139,6 +139,8 @@ def num(v: Any, diff: bool = False, places: int | None = None) -> str:
         return "—"
     v = float(v)
     if places is not None and abs(v) < 1000:
+        if round(v, places) == 0:  # no "−0.0": a difference that rounds to nothing has no sign
+            return f"{0.0:.{places}f}"
         return signed(f"{v:+.{places}f}" if diff else f"{v:.{places}f}")
     if abs(v) >= 1000:
         return signed(f"{v:+,.0f}" if diff else f"{v:,.0f}")
