@@ -123,8 +123,8 @@ def test_game_page_answers_first_and_is_self_contained(kniffel_compare):
     page = Page((out / "report.html").read_text(encoding="utf-8"))
     assert page.headings.index("Answers") < page.headings.index("Charts") < page.headings.index("All metrics")
     mean = r.summary["policies"]["greedy"]["metrics"]["mean_score"]
-    assert f"Greedy {pages.num(mean['value'])} [{pages.num(mean['ci95'][0])}, {pages.num(mean['ci95'][1])}]" \
-        in page.text
+    assert f"Greedy {pages.num(mean['value'])} points [{pages.num(mean['ci95'][0])}, {pages.num(mean['ci95'][1])}]" \
+        in page.text  # Kniffel's score in its unit
     assert page.text.index("Who does best (mean score): Greedy") < page.text.index("Paired differences")
     rate = r.summary["policies"]["greedy"]["metrics"]["upper_bonus_rate"]["value"]
     assert f"{rate * 100:.1f} %" in page.text
@@ -212,7 +212,7 @@ def test_calibrate_page(calibrate_run):
     out, tmp_path = calibrate_run
     page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))
     est = out["estimate"]
-    assert f"bonus.value = {pages.num(out['value'])} gives mean_score {pages.num(est['value'])} " \
+    assert f"bonus.value = {pages.num(out['value'])} gives mean_score {pages.num(est['value'])} points " \
            f"[{pages.num(est['ci95'][0])}, {pages.num(est['ci95'][1])}]" in page.text
     assert page.headings.index("Answer") < page.headings.index("Chart") < page.headings.index("Evaluations")
     assert_embedded_pngs(page, 1)
@@ -287,8 +287,8 @@ def test_verdict_first_who_beats_whom_then_the_seats():
     wins before the level pairs, and only then how fair the seats are."""
     said = pages.verdicts(_match_metrics(DADOX_MATCHES), DADOX_PAIRED, get_game("dadox").headline, "dadox")
     assert said[0] == "Optimal turn beats Threshold 80 : 20 (+60.0 pp [+57.0, +63.0] per deal, 95 %)."
-    assert said[1] == ("Threshold and Greedy are level: 50 : 50 (+0.6 pp [\u22121.5, +2.7] per deal, 95 %: the "
-                       "interval includes 0).")
+    assert said[1] == ("Threshold and Greedy are a near tie: 50.3 : 49.7 (+0.6 pp [\u22121.5, +2.7] per deal, "
+                       "95 %: the interval includes 0).")
     assert said[2].startswith("Seat fairness: the first seat wins 51.4 % [49.4, 53.4] in Threshold vs Greedy; ")
     assert said[2].endswith("(fair: 50 %).")
 

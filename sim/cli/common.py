@@ -101,6 +101,21 @@ ForceOpt = typer.Option(False, "--force", help="play a job above the limits (mor
                         "10,000 sweep points)")
 JsonOpt = typer.Option(False, "--json", help="print exactly one JSON object on stdout")
 GAME_NAMES = " | ".join(_registry.GAMES)  # a command's game argument in its help: the registry's names
+
+
+def policies_help(text: str) -> str:
+    """An option's help followed by every game's policies (read from the games' options modules, light)."""
+    listed = "; ".join(f"{g}: {', '.join(_registry.declared_policies(g))}" for g in _registry.GAMES)
+    return f"{text}. Policies (any case) — {listed}; dungeon also NAME@UPGRADE (a run that starts with it)"
+
+
+POLICY_ARGS = ("policy", "policies", "opponent")  # names, case-insensitive: --policy Greedy is greedy
+
+
+def policy_names(value: Any) -> Any:
+    """A ``--policy``/``--policies``/``--opponent`` value as the games spell their policies (lowercase): every
+    policy name and Würfel Dungeon upgrade is lowercase, so ``Vorschlag@Paschmeister`` is ``vorschlag@paschmeister``."""
+    return value.strip().lower() if isinstance(value, str) else value
 SchedulerOpt = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786")
 
 
@@ -158,6 +173,8 @@ def with_game_options(func: Callable[..., None]) -> Callable[..., None]:
             if value is not None and name in only and func.__name__ not in only[name]:
                 flag = "--" + name.replace("_", "-")
                 raise DicesimError(f"{flag} applies only to dicesim {' and '.join(only[name])}, not {func.__name__}")
+        kwargs.update({k: policy_names(kwargs[k]) for k in POLICY_ARGS if k in kwargs})
+        given.update({k: policy_names(given[k]) for k in POLICY_ARGS if k in given})
         return func(*args, game_opts=options_given(**given), **kwargs)
 
     wrapper.__signature__ = sig.replace(parameters=params + extra)  # type: ignore[attr-defined]

@@ -8,7 +8,18 @@ from pathlib import Path
 import typer
 
 from sim.cli.catalog import accept, supports
-from sim.cli.common import ConfigOpt, ForceOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, count_option, work
+from sim.cli.common import (
+    ConfigOpt,
+    ForceOpt,
+    JsonOpt,
+    SeedOpt,
+    SetOpt,
+    app,
+    check_out,
+    count_option,
+    policy_names,
+    work,
+)
 from sim.core.errors import DicesimError
 from sim.core.limits import check_n, check_runs
 
@@ -31,6 +42,7 @@ def matchup(
     if supports(game, "matchup") is False:
         raise DicesimError(f"{game} has no people matchup")
     check_out(out)
+    policy, opponent = policy_names(policy), policy_names(opponent)
     rules, sets = accept(game, None, f"{policy},{opponent}", config, set_)
     work("extras").matchup(game, policy, opponent, n, seed, rules, sets, out, as_json)
 

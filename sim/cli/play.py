@@ -21,6 +21,7 @@ from sim.cli.common import (
     app,
     check_out,
     count_option,
+    policies_help,
     with_game_options,
     work,
 )
@@ -33,12 +34,13 @@ from sim.core.limits import check_n, check_runs
 @with_game_options
 def play(
     game: str = typer.Argument(..., help=GAME_NAMES),
-    policy: str = typer.Option(..., "--policy", help="policy name (comma list: one per seat, cycled)"),
+    policy: str = typer.Option(..., "--policy", help=policies_help("policy name (comma list: one per seat, cycled)")),
     n: int = count_option(10_000, "--n", help="number of runs"),
     seed: int = SeedOpt,
     config: Path | None = ConfigOpt,
     set_: list[str] | None = SetOpt,
-    out: Path | None = typer.Option(None, "--out", help="output folder (default reports/GAME-POLICY)"),
+    out: Path | None = typer.Option(None, "--out", help="output folder (default reports/GAME-POLICY, or -2, -3, … "
+                                     "when that holds an earlier run)"),
     as_json: bool = JsonOpt,
     no_report: bool = typer.Option(False, "--no-report", help="skip tables, charts and report.html"),
     chunk: int | None = ChunkOpt,
@@ -67,12 +69,13 @@ def play(
 @with_game_options
 def compare(
     game: str = typer.Argument(...),
-    policies: str = typer.Option(..., "--policies", help="comma list, e.g. random,greedy,optimal"),
+    policies: str = typer.Option(..., "--policies", help=policies_help("comma list, e.g. random,greedy,optimal")),
     n: int = count_option(10_000, "--n", help="runs per policy"),
     seed: int = SeedOpt,
     config: Path | None = ConfigOpt,
     set_: list[str] | None = SetOpt,
-    out: Path | None = typer.Option(None, "--out", help="output folder (default reports/GAME-compare)"),
+    out: Path | None = typer.Option(None, "--out", help="output folder (default reports/GAME-compare, or -2, -3, … "
+                                     "when that holds an earlier run)"),
     as_json: bool = JsonOpt,
     no_report: bool = typer.Option(False, "--no-report"),
     chunk: int | None = ChunkOpt,

@@ -9,7 +9,7 @@ from typing import Any
 import typer
 
 from sim.cli.catalog import accept
-from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, with_game_options, work
+from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, policies_help, with_game_options, work
 from sim.core.limits import check_run
 
 
@@ -36,7 +36,8 @@ def replay(
     game: str = typer.Argument(...),
     seed: int = SeedOpt,
     run: int = typer.Option(0, "--run", help="run index within the batch"),
-    policy: str | None = typer.Option(None, "--policy", help="policy (default: the game's first report policy)"),
+    policy: str | None = typer.Option(None, "--policy",
+                                      help=policies_help("policy (default: the game's first report policy)")),
     config: Path | None = ConfigOpt,
     set_: list[str] | None = SetOpt,
     as_json: bool = typer.Option(False, "--json", help="print the run's decoded events as one JSON object"),

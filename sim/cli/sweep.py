@@ -25,6 +25,7 @@ from sim.cli.common import (
     app,
     check_out,
     count_option,
+    policies_help,
     with_game_options,
     work,
 )
@@ -56,7 +57,7 @@ def calibrate(
     game: str = typer.Argument(..., help=GAME_NAMES),
     target: str = typer.Option(..., "--target", help="metric=value, e.g. win_rate=0.5"),
     field: str = typer.Option(..., "--field", help="the config field to tune, e.g. difficulty.normal.hp"),
-    policy: str = typer.Option(..., "--policy", help="policy whose metric is tuned"),
+    policy: str = typer.Option(..., "--policy", help=policies_help("policy whose metric is tuned")),
     n: int = count_option(20_000, "--n", help="runs per evaluation (all on the same seeds)"),
     seed: int = SeedOpt,
     lo: float | None = typer.Option(None, "--lo", help="lower end of the search bracket"),

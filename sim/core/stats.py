@@ -38,12 +38,26 @@ def rate(mask: np.ndarray) -> dict[str, object]:
 
 
 def mean(x: np.ndarray) -> dict[str, object]:
-    """A mean with its normal-approximation interval (standard error of the mean)."""
+    """A mean with its normal-approximation interval (standard error of the mean). A mean of values none of which
+    is negative (a count, points, LP) cannot be negative: its interval is clipped at 0, so a rare count (last chances
+    used) never shows a negative lower bound."""
     x = np.asarray(x, dtype=np.float64)
+    return _floored(_mean(x), x)
+
+
+def _mean(x: np.ndarray) -> dict[str, object]:
     n = x.size
     m = float(x.mean()) if n else float("nan")
     se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
     return {"value": m, "ci95": [m - Z95 * se, m + Z95 * se]}
+
+
+def _floored(m: dict[str, object], *samples: np.ndarray) -> dict[str, object]:
+    """``m`` with its lower bound raised to 0 when every sample is non-negative."""
+    if all(s.size and not (s < 0).any() for s in samples):
+        lo, hi = m["ci95"]  # type: ignore[misc]
+        m["ci95"] = [max(0.0, lo) if math.isfinite(lo) else lo, hi]
+    return m
 
 
 def share(successes: float, n: float) -> dict[str, object]:
@@ -62,7 +76,7 @@ def ratio(y: np.ndarray, x: np.ndarray) -> dict[str, object]:
         return {"value": float("nan"), "ci95": [float("nan"), float("nan")]}
     r = y.sum() / x.sum()
     se = float(np.sqrt(((y - r * x) ** 2).sum() / max(1, n * (n - 1))) / x.mean()) if n > 1 else float("nan")
-    return {"value": float(r), "ci95": [float(r - Z95 * se), float(r + Z95 * se)]}
+    return _floored({"value": float(r), "ci95": [float(r - Z95 * se), float(r + Z95 * se)]}, y, x)
 
 
 def interval(value: float, se: float) -> dict[str, object]:
@@ -96,8 +110,9 @@ def quantiles(x: np.ndarray, qs: Sequence[float] = (0.1, 0.25, 0.5, 0.75, 0.9)) 
 
 
 def paired_difference(a: np.ndarray, b: np.ndarray) -> dict[str, object]:
-    """Mean of ``a - b`` over the same runs, with its interval (common random numbers)."""
-    return mean(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
+    """Mean of ``a - b`` over the same runs, with its interval (common random numbers; never clipped: a difference
+    may be negative)."""
+    return _mean(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
 
 
 def bands(values: np.ndarray, qs: Sequence[float] = (0.1, 0.5, 0.9)) -> np.ndarray:

@@ -15,7 +15,7 @@ the first estimate (paired evaluations make finer steps meaningful, but the leve
 known to its interval, which the result reports for the metric and, mapped back, for the field). The result carries the
 metric's estimate and 95 % interval at the chosen value, every evaluation, the final bracket and an
 approximate 95 % interval for the field value itself (the metric interval mapped through the local
-slope of the bracket).
+slope: :func:`local_slope`, a secant over at least the metric's own interval, not over the last bracket).
 """
 
 from __future__ import annotations
@@ -274,11 +274,26 @@ def _expand(ev: _Evaluator, e0: Evaluation, step: float, target: float, b_lo: fl
     )
 
 
+def local_slope(evaluations: list[Evaluation], e: Evaluation, half: float) -> float:
+    """The metric's slope in the field around ``e``, as a secant over the span where the metric moves by at least its
+    own 95 % half-width on each side: on paired runs the metric is a step function of the field, so the secant of
+    the last, narrowest bracket measures one step (a jump over 0.0001 of a field) and maps the metric's interval to
+    a field interval far narrower than its sampling error allows. On each side the nearest evaluation at least
+    ``half`` away in the metric, else the farthest one; NaN when no evaluation lies beside ``e``."""
+    def side(sign: float) -> Evaluation | None:
+        beside = sorted((v for v in evaluations if (v.x - e.x) * sign > 0), key=lambda v: abs(v.x - e.x))
+        far = [v for v in beside if abs(v.value - e.value) >= half]
+        return far[0] if far else (beside[-1] if beside else None)
+
+    lo, hi = side(-1.0) or e, side(1.0) or e
+    return (hi.value - lo.value) / (hi.x - lo.x) if hi.x != lo.x else math.nan
+
+
 def _result(game: Game, fld: str, metric: str, target: float, label: str, n: int, seed: int, e: Evaluation,
             stated: dict[str, Any], stop: str, a: Evaluation, b: Evaluation, ev: _Evaluator,
             integer: bool) -> Calibration:
     half = (e.ci95[1] - e.ci95[0]) / 2
-    slope = (b.value - a.value) / (b.x - a.x) if b.x != a.x else math.nan
+    slope = local_slope(list(ev.cache.values()), e, half)
     if math.isfinite(slope) and slope != 0:
         w = half / abs(slope)
         fci = [e.x - w, e.x + w]

@@ -57,3 +57,18 @@ def declared_options(name: str) -> tuple[Option, ...] | None:
         return get_game(name).option_specs
     except DicesimError:
         return None
+
+
+def declared_policies(name: str) -> tuple[str, ...]:
+    """A game's policy names without importing the game (``--help`` lists them): its package's
+    ``options.POLICY_NAMES``, else the game's own ``policies`` (importing it); empty when the package is absent."""
+    package = GAMES[name].rsplit(".", 1)[0]
+    try:
+        return tuple(import_module(f"{package}.options").POLICY_NAMES)
+    except (ModuleNotFoundError, AttributeError) as e:
+        if isinstance(e, ModuleNotFoundError) and e.name != f"{package}.options":
+            raise
+    try:
+        return tuple(get_game(name).policies)
+    except DicesimError:
+        return ()

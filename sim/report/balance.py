@@ -74,7 +74,7 @@ def card(out: Path) -> dict[str, Any]:
         "game": manifest["game"],
         "title": game.title,
         "setting": ", ".join(game.setting(options)),
-        "answer": pages.answer_sentence(metrics, game.headline),  # code names: for scripts (``balance`` returns it)
+        "answer": pages.answer_sentence(metrics, game.headline, game=game.name),  # in the game's words
         "verdicts": pages.verdicts(metrics, manifest.get("paired") or {}, game.headline, game.name, options)
         + pages.extra_verdicts(out),
         "headline_html": pages.headline_table(metrics, game.headline, game.name),

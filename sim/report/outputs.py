@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import subprocess
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from sim.core import atomic
 from sim.core.config import ConfigError, DicesimError, describe_validation_error
 from sim.games import get_game
 from sim.games.base import Game
+from sim.jit.codehash import code_hash
 from sim.report import pages, words
 from sim.report.pages import STYLE, caption_of  # noqa: F401  (STYLE: the shared look, used by other pages)
 
@@ -30,7 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def code_version() -> str:
-    """``git describe`` of the checkout, or the package version."""
+    """The hash of this exact code, the one ``dicesim --version`` names (``sim.jit.codehash.code_hash``: every
+    source file of ``sim`` and ``policies``, the same in a git checkout, a dirty one and an installed wheel)."""
+    return code_hash()
+
+
+def git_version() -> str | None:
+    """``git describe`` of the checkout (None outside one): which commit a report came from, beside its code hash."""
     try:
         out = subprocess.run(
             ["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True, text=True, timeout=5
@@ -39,8 +45,19 @@ def code_version() -> str:
             return out.stdout.strip()
     except (OSError, subprocess.SubprocessError):
         pass
+    return None
 
-    return version("dicesim")
+
+def unused_folder(base: Path) -> Path:
+    """``base`` if it holds nothing yet, else the first of ``base-2``, ``base-3``, … that holds nothing: the default
+    output folder of a run never overwrites an earlier run (a folder named with ``--out`` is the user's to reuse)."""
+    base = Path(base)
+    k = 1
+    while True:
+        cand = base if k == 1 else base.with_name(f"{base.name}-{k}")
+        if not cand.exists() or (cand.is_dir() and not any(cand.iterdir())):
+            return cand
+        k += 1
 
 
 def tidy_metrics(metrics_by_label: dict[str, dict[str, dict[str, Any]]]) -> pd.DataFrame:
@@ -77,7 +94,7 @@ def write_outputs(
         tm = tidy_metrics(metrics_by_label)
         atomic.write_csv(tm, out / "metrics.csv")
         atomic.write_parquet(tm, out / "metrics.parquet")
-        manifest = {**summary, "tables": files, "code_version": code_version()}
+        manifest = {**summary, "tables": files, "code_version": code_version(), "git": git_version()}
         atomic.write_json(out / "manifest.json", manifest, indent=2, default=json_default)
         return build_report(out)
 

@@ -285,7 +285,7 @@ def _sure(ci: tuple | None) -> bool:
 
 def head_to_head(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], game: str | None = None) -> list[str]:
     """Who beats whom in each match ``a vs b`` (seats alternated on shared dice): ``Optimal turn beats Threshold
-    80 : 20 (+60.0 pp [57.1, 62.9] per deal, 95 %)``, or that the two are level within the interval."""
+    80 : 20 (+60.0 pp [57.1, 62.9] per deal, 95 %)``, or that the two are a near tie (the interval includes 0)."""
     val = {(r.label, r.metric): r for r in metrics.itertuples()}
     out, level = [], []
     for lab in dict.fromkeys(metrics["label"]):
@@ -306,11 +306,13 @@ def head_to_head(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], game:
             ci = (-ci[1], -ci[0]) if ci else None
         na, nb = words.policy_name(game, a), words.policy_name(game, b)
         score = f"{wa * 100:.0f} : {wb * 100:.0f}"
+        if f"{wa * 100:.0f}" == f"{wb * 100:.0f}":  # "beats … 50 : 50" would read as nothing: the tenths say it
+            score = f"{wa * 100:.1f} : {wb * 100:.1f}"
         gap = f"{value_text('win', diff, ci, diff=True)} per deal, 95 %" if ci else value_text("win", diff, diff=True)
         if ci is None or _sure(ci):
             out.append(f"{na} beats {nb} {score} ({gap}).")
         else:
-            level.append(f"{na} and {nb} are level: {score} ({gap}: the interval includes 0).")
+            level.append(f"{na} and {nb} are a near tie: {score} ({gap}: the interval includes 0).")
     return out + level  # the clear wins first
 
 
@@ -344,7 +346,7 @@ def ranking(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: 
         if d is None:
             continue
         diff, ci = d
-        what = "ahead" if _sure(ci) else "not clearly ahead (the interval includes 0)"
+        what = "ahead" if _sure(ci) else "a near tie (the interval includes 0)"
         steps.append(f"{words.policy_name(game, hi)} {words.MINUS} {words.policy_name(game, lo)} "
                      f"{value_text(name, diff, ci, diff=True)}: {what}")
     if steps:

@@ -26,7 +26,7 @@ METRIC_WORDS = {
     "game_length_turns": "turns per game", "mean_rooms_cleared": "rooms cleared",
 }
 # units of count metrics, by the project's naming (a rate is a percentage, see ``is_rate``)
-UNIT_WORDS = (("_lp", "LP"), ("lp_", "LP"), ("coins", "coins"))
+UNIT_WORDS = (("_lp", "LP"), ("lp_", "LP"), ("coins", "coins"), ("score", "points"))
 
 _RATE = re.compile(r"(^|_)rate(_|$)|^survival_|^death_room_|_advantage$|_share(_|$)|^(win|draw|loss)$")
 _SEAT = re.compile(r"^win_rate_seat_(\d+)$")
@@ -132,11 +132,16 @@ def _finite(x: Any) -> bool:
         return False
 
 
-def num(v: Any, diff: bool = False) -> str:
-    """A plain number: thousands separated, four significant digits otherwise (``+`` on differences)."""
+def num(v: Any, diff: bool = False, places: int | None = None) -> str:
+    """A plain number: thousands separated, four significant digits otherwise, or ``places`` decimals (``+`` on
+    differences)."""
     if v is None or not _finite(v):
         return "—"
     v = float(v)
+    if places is not None and abs(v) < 1000:
+        if round(v, places) == 0:  # no "−0.0": a difference that rounds to nothing has no sign
+            return f"{0.0:.{places}f}"
+        return signed(f"{v:+.{places}f}" if diff else f"{v:.{places}f}")
     if abs(v) >= 1000:
         return signed(f"{v:+,.0f}" if diff else f"{v:,.0f}")
     if v.is_integer() and not diff:
@@ -159,13 +164,24 @@ def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: 
         if lo_hi:
             txt += f" [{_pct(lo_hi[0], diff)}, {_pct(lo_hi[1], diff)}]"
         return txt
-    txt = num(value, diff)
+    places = _places(float(value), lo_hi)
+    txt = num(value, diff, places)
     u = unit_of(name) if unit else ""
     if u:
         txt += f" {u}"
     if lo_hi:
-        txt += f" [{num(lo_hi[0], diff)}, {num(lo_hi[1], diff)}]"
+        txt += f" [{num(lo_hi[0], diff, places)}, {num(lo_hi[1], diff, places)}]"
     return txt
+
+
+def _places(value: float, lo_hi: list[float]) -> int | None:
+    """Decimals a mean is known to: those of its interval's half-width's first digit, one at least (rooms cleared
+    ``7.12 [7.09, 7.16]``, not ``7.123``), at most those of four significant digits; None without an interval."""
+    if len(lo_hi) != 2 or not lo_hi[1] > lo_hi[0]:
+        return None
+    places = max(1, -math.floor(math.log10((lo_hi[1] - lo_hi[0]) / 2)))  # a tenth at least: 207.5 [205.7, 209.3]
+    shown = max(0, 3 - math.floor(math.log10(abs(value)))) if value else 3  # decimals of four significant digits
+    return min(places, shown)  # the bounds with the value's decimals: 254.3 [251.7, 257.0]
 
 
 def metric_text(game: str | None, name: str, value: Any, ci: Any = None, diff: bool = False,
@@ -196,10 +212,28 @@ def _sub(node: Any, key: str) -> tuple[Any, Any]:
     return None, None
 
 
+@cache
+def config_words(game: str) -> dict[str, str]:
+    """The game's config paths in words (``sim.games.<game>.labels.CONFIG_WORDS``: ``sections.krypta.roster`` ->
+    ``which enemies appear in the Krypta``), empty where it has none."""
+    package = GAMES[game].rsplit(".", 1)[0] if game in GAMES else None
+    if package is None:
+        return {}
+    try:
+        return dict(getattr(import_module(f"{package}.labels"), "CONFIG_WORDS", {}))
+    except ModuleNotFoundError as e:
+        if e.name != f"{package}.labels":
+            raise
+        return {}
+
+
 def config_label(game: str | None, model: Any, path: str) -> str:
     """A config path in words: the field's title or description where it says enough (``joker.when_zero`` ->
     ``joker also when the Kniffel box holds 0``), else the path in words (``market › joker pack size``), table keys
     in the game's words (``Krypta › roster``)."""
+    said_by_game = config_words(game).get(path) if game else None
+    if said_by_game:  # the game names it (the Würfel Dungeon's rosters, prices, clock)
+        return said_by_game
     node, field = model, None
     for key in path.split("."):
         node, field = _sub(node, key)

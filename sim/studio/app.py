@@ -128,8 +128,9 @@ class Studio:
                                                  on_change=lambda e: self.change_config(e.value)).classes("grow"),
                                        "config")
             with ui.row().classes("w-full gap-2"):  # wraps: every option's label is shown whole
-                self.policy_sel = tid(ui.select(list(g.policies), label="policy",
+                self.policy_sel = tid(ui.select(engine.policy_choices(self.game), label="policy",  # display names
                                                  value=engine.opening_policy(self.game), new_value_mode="add-unique",
+                                                 key_generator=lambda typed: typed.strip().lower(),
                                                  with_input=True).classes("grow min-w-[10rem]"), "policy")
                 self.policy_sel.on_value_change(lambda _: self.recheck())
                 self.option_inputs: dict[str, ui.element] = {}

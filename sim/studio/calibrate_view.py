@@ -62,7 +62,7 @@ class CalibratePanel:
             try:
                 target = float(str(self.cal_target.value))
             except ValueError:
-                raise DicesimError(f"--target value must be a number, got {self.cal_target.value!r}") from None
+                raise DicesimError(f"target must be a number, got {self.cal_target.value!r}") from None
             if not self.cal_field.value:
                 raise DicesimError("choose the config field to tune")
         except DicesimError as e:

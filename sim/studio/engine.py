@@ -35,6 +35,7 @@ from sim.core.stats import paired_difference
 from sim.experiments import calibrate as calibration
 from sim.experiments.sweep import run_sweep, sweep_from_dict
 from sim.games.base import Game
+from sim.report import words
 from sim.report.outputs import write_outputs
 from sim.report.sweep import heatmap, line_chart
 
@@ -119,6 +120,7 @@ def load(game: str, config: str | None, sets: list[str]) -> Strict:
 def options_for(game: str, raw: dict[str, Any]) -> dict[str, Any]:
     """Game options from the form's texts (typed like the game's defaults), checked by the game."""
     g = get_game(game)
+    labels = {o.name: o.label or o.name.replace("_", " ") for o in g.option_specs}
     opts: dict[str, Any] = {}
     for k, v in raw.items():
         if v is None or str(v).strip() == "":
@@ -127,14 +129,26 @@ def options_for(game: str, raw: dict[str, Any]) -> dict[str, Any]:
         if isinstance(default, int) and not isinstance(default, bool):
             try:
                 opts[k] = int(str(v).strip())
-            except ValueError:
-                raise DicesimError(f"--{k.replace('_', '-')} must be a whole number, got {v!r}") from None
+            except ValueError:  # in the words of the field it was typed in, as the studio labels it
+                raise DicesimError(f"{labels.get(k, k)} must be a whole number, got {_typed(str(v))}") from None
         else:
             opts[k] = str(v).strip()
-    return g.check_options(opts)
+    try:
+        return g.check_options(opts)
+    except DicesimError as e:  # the game says ``--players``; the studio's field is labelled ``players``
+        said = str(e)
+        for o in g.option_specs:
+            said = said.replace(o.flag, labels[o.name])
+        raise DicesimError(said) from None
 
 
 MAX_N = 1_000_000  # the studio keeps two per-run tables in memory (now and before) for the paired comparison
+
+
+def policy_choices(game: str) -> dict[str, str]:
+    """The studio's policy picker: each policy's code name (what a run plays) -> its display name (what it shows:
+    ``Optimal turn``, ``Exact exchange``); a name typed in (a comma list, ``vorschlag@paschmeister``) is its own."""
+    return {p: words.policy_name(game, p) for p in get_game(game).policies}
 
 
 def opening_policy(game: str) -> str:

@@ -100,7 +100,8 @@ class SweepPanel:
         try:
             a, b, k = float(str(lo.value)), float(str(hi.value)), int(str(steps.value))
         except ValueError:
-            raise DicesimError(f"{path}: from, to and steps must be numbers") from None
+            raise DicesimError(f"{path}: from and to must be numbers and steps a whole number of at least 1, got "
+                               f"{lo.value!r}, {hi.value!r} and {steps.value!r}") from None
         return grid_values(a, b, k, spec.kind == "int")
 
     def start(self) -> None:

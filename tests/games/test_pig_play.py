@@ -151,6 +151,6 @@ def test_the_balance_report_gives_pig_a_card(tmp_path):
     assert "pig/report.html" in page and "the first-listed policy wins" in page
     c = card(tmp_path / "pig")
     assert c["chart"].name == "hold_totals.png" and not c["missing"] and c["setting"] == ""
-    assert c["answer"].startswith("hold-20 vs optimal-turn: the first-listed policy wins")
+    assert c["answer"].startswith("Hold 20 vs Optimal turn: the first-listed policy wins")  # display names
     assert {p.name for p in (tmp_path / "pig").glob("*.png")} == {"hold_totals.png", "win_rate_by_seat.png",
                                                                   "game_length.png"}

@@ -485,4 +485,4 @@ def test_an_edit_the_options_do_not_reach_says_so_and_offers_the_switch(page):
 def test_kniffel_opens_on_a_policy_a_rule_edit_moves(page):
     page.locator('[data-testid="game"]').click()
     page.get_by_role("option", name="Kniffel", exact=True).click()  # games by their titles
-    playwright_api.expect(page.locator('input[data-testid="policy"]')).to_have_value("greedy")
+    playwright_api.expect(page.locator('input[data-testid="policy"]')).to_have_value("Greedy")

@@ -15,14 +15,14 @@ from sim.jit import warmup
 from sim.jit.progress import set_quiet
 from sim.report import words
 from sim.report.balance import balance_report, write_dashboard
-from sim.report.outputs import build_report, json_default
+from sim.report.outputs import build_report, json_default, unused_folder
 
 
 def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None, sets: list[str] | None,
          out: Path | None, as_json: bool, no_report: bool, chunk: int | None, scheduler: str | None, force: bool,
          game_opts: dict[str, Any]) -> None:
     g = learn(game)
-    dest = None if no_report else (out or Path("reports") / f"{game}-{policy.replace(',', '_')}")
+    dest = None if no_report else (out or unused_folder(Path("reports") / f"{game}-{policy.replace(',', '_')}"))
     r = api.play(game, policy, n=n, seed=seed, config=config, set=sets, out=dest, chunk=chunk, scheduler=scheduler,
                  progress=not as_json, force=force, **game_opts)
     summary, metrics = r.summary, r.summary["metrics"]
@@ -38,7 +38,7 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
             out: Path | None, as_json: bool, no_report: bool, chunk: int | None, scheduler: str | None, force: bool,
             game_opts: dict[str, Any]) -> None:
     g = learn(game)
-    dest = None if no_report else (out or Path("reports") / f"{game}-compare")
+    dest = None if no_report else (out or unused_folder(Path("reports") / f"{game}-compare"))
     r = api.compare(game, policies, n=n, seed=seed, config=config, set=sets, out=dest, chunk=chunk,
                     scheduler=scheduler, progress=not as_json, force=force, **game_opts)
     summary = r.summary

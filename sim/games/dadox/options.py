@@ -2,6 +2,8 @@
 
 from sim.games.options import Option
 
+# the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
+POLICY_NAMES = ('threshold', 'greedy', 'optimal-turn', 'optimal-win', 'random', 'leader-win')
 OBJECTIVES = ("turn", "win")
 OPTIONS = (
     Option("players", 2, int, "Kniffel, Dadox: players per game", bounds=(1, 8)),

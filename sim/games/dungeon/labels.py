@@ -18,3 +18,35 @@ SECTION_WORDS = {"kristallhoehlen": "Kristallhöhlen", "krypta": "Krypta", "asch
 WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **POLICY_WORDS, **CARD_WORDS,
          **EVENT_WORDS,
          **SECTION_WORDS}
+
+# the assumed values of the config (its ``assumed`` list) in words, naming what the numbers are: the dashboard and the
+# game page list them so ("which enemies appear in the Krypta"), the config path small behind (``sim.report.words``)
+CONFIG_WORDS = {
+    "enemies": "the enemies: base LP, base damage and intent cycles",
+    **{f"sections.{k}.roster": f"which enemies appear in the {v}" for k, v in SECTION_WORDS.items()},
+    "scaling.damage_growth_compound": "room damage growth compounds (else linear, 3 % a room)",
+    "coins.step_rounding": "coins per useful action rounded",
+    "coins.useful_shield_needs_attack_intent": "a shield pays coins only against an announced attack",
+    "coins.steal_returned_on_win": "the Rostratte's stolen coins come back on a win",
+    "path.events.weights": "how often each event comes up (Opferaltar, Joker-Händler, Verfluchte Truhe)",
+    "path.boss_rest_win_coins": "coins for a boss win after a Rastplatz",
+    "path.elite_coins": "Elite coins on top of the win reward",
+    "time": "the clock: seconds per roll, combo, decision and choice (the score's time bonus)",
+    "upgrades": "the upgrades and their effects",
+    "turn.max_turns": "turns before a fight is called off",
+    "poison.decay": "poison lost per turn",
+    "rewards.distinct": "the three reward offers differ",
+    "rewards.max_jokers": "jokers a run holds at most",
+    "market.upgrades": "upgrades on sale at the Tagesmarkt",
+    "market.joker_pack_size": "jokers in a joker pack",
+    "market.prices": "Tagesmarkt upgrade prices in coins (Häufig, Selten, Episch)",
+    "market.joker_pack": "price of a joker pack in coins",
+    "market.dice_pack": "price of a dice pack in coins",
+    "dice_bonus": "what a dice bonus gives (extra rerolls a turn)",
+    "hero": "the hero ability",
+    "mastery": "Kombomeisterschaft (combo mastery)",
+    "jokers": "the jokers and their effects",
+    "talents": "the talents",
+    "analysis": "the balance analyses' settings (runs per upgrade lift)",
+    "policies": "the bots' ratings (the Vorschlag offer rating, expectimax's terms)",
+}

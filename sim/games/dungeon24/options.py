@@ -2,6 +2,8 @@
 
 from sim.games.options import Option
 
+# the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
+POLICY_NAMES = ('random', 'greedy', 'heuristic', 'exact-exchange', 'expectimax')
 PEOPLES = ("gruenlinge", "untote", "dunkelelfen")  # the order of config.PEOPLES (checked by the game at import)
 PEOPLE_WORDS = {"gruenlinge": "Grünlinge", "untote": "Untote", "dunkelelfen": "Dunkelelfen"}
 OPTIONS = (
