@@ -14,7 +14,7 @@ import pytest
 import sim
 from sim.core.stats import Z95
 from sim.games import get_game
-from sim.report import pages
+from sim.report import pages, words
 from sim.report.balance import write_dashboard
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -212,7 +212,9 @@ def test_calibrate_page(calibrate_run):
     out, tmp_path = calibrate_run
     page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))
     est = out["estimate"]
-    assert f"bonus.value = {pages.num(out['value'])} gives mean_score {pages.num(est['value'])} points " \
+    metric = words.metric_name("kniffel", "mean_score")  # the metric in words, not its code name
+    assert metric != "mean_score"
+    assert f"bonus.value = {pages.num(out['value'])} gives {metric} {pages.num(est['value'])} points " \
            f"[{pages.num(est['ci95'][0])}, {pages.num(est['ci95'][1])}]" in page.text
     assert page.headings.index("Answer") < page.headings.index("Chart") < page.headings.index("Evaluations")
     assert_embedded_pngs(page, 1)

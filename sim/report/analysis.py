@@ -5,14 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sim.report import pages
+from sim.report import pages, words
 
 
 def calibration_page(summary: dict[str, Any], chart: Path | None, title: str) -> str:
     """The chosen field value and the metric there with its interval, the search chart, every evaluation."""
     s, est = summary, summary["estimate"]
-    answer = (f"{s['field']} = {pages.num(s['value'])} gives {s['metric']} "
-              f"{pages.value_text(s['metric'], est['value'], est['ci95'])} for {s['policy']} "
+    metric, policy = words.metric_name(s["game"], s["metric"]), words.policy_name(s["game"], s["policy"])
+    answer = (f"{s['field']} = {pages.num(s['value'])} gives {metric} "
+              f"{pages.value_text(s['metric'], est['value'], est['ci95'])} for {policy} "
               f"(target {pages.num(s['target'])}).")
     status = "converged" if s["converged"] else "did NOT converge"
     body = [
@@ -25,12 +26,12 @@ def calibration_page(summary: dict[str, Any], chart: Path | None, title: str) ->
         f"interval through the local slope): [{pages.num(s['field_ci95'][0])}, {pages.num(s['field_ci95'][1])}].</p>",
     ]
     if chart is not None:
-        body += ["<h2>Chart</h2>", pages.figure(chart, f"{s['metric']} at every evaluated value of {s['field']} "
+        body += ["<h2>Chart</h2>", pages.figure(chart, f"{metric} at every evaluated value of {s['field']} "
                                                        "(95 % intervals), the target and the answer.")]
     rows = "".join(
         f"<tr><td>{pages.num(e['x'])}</td><td>{pages.esc(pages.value_text(s['metric'], e['value'], e['ci95']))}"
         "</td></tr>" for e in sorted(s["evaluations"], key=lambda e: e["x"]))
-    body.append(f"<h2>Evaluations</h2><table><tr><th>{pages.esc(s['field'])}</th><th>{pages.esc(s['metric'])} "
+    body.append(f"<h2>Evaluations</h2><table><tr><th>{pages.esc(s['field'])}</th><th>{pages.esc(metric)} "
                 f"[95 %]</th></tr>{rows}</table>")
     return pages.document(title, body)
 
