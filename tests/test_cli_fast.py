@@ -164,3 +164,22 @@ def test_an_unknown_game_is_refused_with_the_registrys_words():
     from sim.games import get_game
 
     assert _refusal(lambda: catalog.accept("chess")) == _refusal(lambda: get_game("chess"))
+
+
+def test_json_output_is_strict_json(capsys):
+    """``--json`` never prints ``NaN`` or ``Infinity`` (not JSON: a browser's ``JSON.parse`` refuses the object): an
+    undefined number is ``null``, also inside what ``default`` converts (numpy arrays)."""
+    import numpy as np
+
+    from sim.cli.common import emit
+    from sim.report.outputs import json_default
+
+    emit({"field_ci95": [float("nan"), 1.5], "slope": float("inf"), "rows": np.array([np.nan, 2.0]),
+          "nested": {"x": -float("inf"), "n": 3}}, True, "", json_default)
+    out = capsys.readouterr().out
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"not JSON: {constant}")
+
+    assert json.loads(out, parse_constant=refuse) == {"field_ci95": [None, 1.5], "slope": None, "rows": [None, 2.0],
+                                                      "nested": {"x": None, "n": 3}}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import math
 import sys
 from collections.abc import Callable
 from importlib import import_module
@@ -186,9 +187,22 @@ def emit(summary: dict[str, Any], as_json: bool, human: str, default: Callable[[
     """Exactly one JSON object on stdout with ``--json`` (``default`` turns what JSON lacks into JSON), else the
     human lines."""
     if as_json:
-        sys.stdout.write(json.dumps(summary, default=default) + "\n")
+        plain = json.loads(json.dumps(summary, default=default))  # what ``default`` makes of numpy and the like
+        sys.stdout.write(json.dumps(finite(plain), allow_nan=False) + "\n")
     else:
         print(human)
+
+
+def finite(obj: Any) -> Any:
+    """``obj`` with every NaN or infinite float as ``null``: ``NaN`` is not JSON, and strict parsers (a browser's
+    ``JSON.parse``, jq) refuse the whole object over one undefined interval."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [finite(v) for v in obj]
+    return obj
 
 
 def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14) -> list[str]:

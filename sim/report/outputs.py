@@ -101,10 +101,10 @@ def write_outputs(
 
 def json_default(o: Any) -> Any:
     """JSON for numpy scalars and arrays (and anything else as its string)."""
+    if getattr(o, "ndim", 0) > 0 and hasattr(o, "tolist"):  # an array (``item`` takes only one of size 1)
+        return o.tolist()
     if hasattr(o, "item"):
         return o.item()
-    if hasattr(o, "tolist"):
-        return o.tolist()
     return str(o)
 
 
