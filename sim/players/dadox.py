@@ -26,7 +26,7 @@ from sim.games.dadox.game import GAME
 from sim.games.dadox.tables import build_tables
 from sim.players.dadox_values import option_values
 from sim.players.fit import Decisions
-from sim.players.logs import LogColumn, LogError, columns, refuse
+from sim.players.logs import LogColumn, LogError, columns, outcome_columns, refuse
 
 T6 = multisets(6)
 POW7 = 7 ** np.arange(6)
@@ -176,11 +176,7 @@ def load(cfg: DadoxConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, wh
                       dtype=object)
     outcomes = None
     if out_df is not None:
-        oc = columns(out_df, OUTCOME_COLUMNS, out_where)
-        known = set(ids.tolist())
-        for i, p in enumerate(oc["player"]):
-            if p not in known:
-                raise refuse(out_where, i, f"player {p!r} has no decisions in {where}")
+        oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, ids, where)
         outcomes = pd.DataFrame(dict(oc))
     return Decisions(game="dadox", unit=UNIT, ids=ids, player=pidx, sheet=game_idx, n_games=int(game_idx.max()) + 1,
                      delta=delta, valid=valid, chosen=chosen, row=np.arange(D), implied=np.zeros(D, bool), kind=kinds,

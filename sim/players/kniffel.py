@@ -32,7 +32,7 @@ from sim.games.kniffel.replay import keep_values
 from sim.games.kniffel.solve import tables
 from sim.players.fit import Decisions
 from sim.players.kniffel_values import box_values
-from sim.players.logs import LogColumn, LogError, columns, refuse
+from sim.players.logs import LogColumn, LogError, columns, outcome_columns, refuse
 
 T5 = multisets(5)
 POW7 = 7 ** np.arange(6)
@@ -253,11 +253,7 @@ def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, 
                       dtype=object)
     outcomes = None
     if out_df is not None:
-        oc = columns(out_df, OUTCOME_COLUMNS, out_where)
-        known = set(ids.tolist())
-        for i, p in enumerate(oc["player"]):
-            if p not in known:
-                raise refuse(out_where, i, f"player {p!r} has no decisions in {where}")
+        oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, ids, where)
         opairs = set(zip(oc["player"].tolist(), oc["game"].tolist(), strict=True))
         for d, key in enumerate(zip(players.tolist(), col["game"].tolist(), strict=True)):
             if key not in opairs:

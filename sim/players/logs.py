@@ -122,3 +122,15 @@ def _text(v: object) -> str:
 def refuse(where: str, row: int, text: str) -> LogError:
     """``LOG row N: text`` (``row`` counted from 0 here, from 1 in the message)."""
     return LogError(f"{where} row {row + 1}: {text}")
+
+
+def outcome_columns(out_df: pd.DataFrame, spec: tuple[LogColumn, ...], out_where: str, ids: np.ndarray,
+                    where: str) -> dict[str, np.ndarray]:
+    """The outcome table's columns (``columns``), refused at the first row whose player has no decision in the log
+    ``where`` (an outcome of a player the log does not know cannot be fitted)."""
+    oc = columns(out_df, spec, out_where)
+    known = set(ids.tolist())
+    for i, p in enumerate(oc["player"]):
+        if p not in known:
+            raise refuse(out_where, i, f"player {p!r} has no decisions in {where}")
+    return oc
