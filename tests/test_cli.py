@@ -28,6 +28,8 @@ def runs(tmp_path_factory) -> tuple[dict[str, subprocess.CompletedProcess], Path
         "compare": ("compare", "kniffel", "--policies", "random,greedy", "--n", "1000", "--seed", "2", "--out",
                     str(d / "compare"), "--json"),
         "replay": ("replay", "kniffel", "--seed", "1", "--run", "3", "--policy", "greedy"),
+    }
+    here = {  # what a command prints, not about its process: in this one (``cli_here``, no interpreter start)
         "describe": ("describe", "kniffel", "--json"),
         "sci-n": ("play", "kniffel", "--policy", "random", "--n", "5e2", "--seed", "4", "--no-report", "--json"),
         "seed-2^63": ("play", "kniffel", "--policy", "greedy", "--n", "300", "--seed", str(2**63), "--no-report",
@@ -35,7 +37,8 @@ def runs(tmp_path_factory) -> tuple[dict[str, subprocess.CompletedProcess], Path
         "replay-max-seed": ("replay", "kniffel", "--seed", str(2**64 - 1), "--run", "3", "--policy", "greedy"),
         "solve": ("solve", "kniffel", "--json"),
     }
-    return dict(zip(calls, run_clis(*calls.values()), strict=True)), d
+    done = dict(zip(calls, run_clis(*calls.values()), strict=True))
+    return done | {name: cli_here(*args) for name, args in here.items()}, d
 
 
 def ok_json(res: subprocess.CompletedProcess) -> dict:

@@ -24,24 +24,26 @@ def table(policy: str, n: int, *sets: str, seed: int = SEED):
 
 def duel(hold_a: np.ndarray, hold_b: np.ndarray, goal: int = 100, tol: float = 1e-13) -> tuple[float, float]:
     """Exact chances that policy A wins moving first and moving second against policy B: ``hold_x[own, other, k]``
-    (True: hold), evaluated by sweeps over every turn at once until nothing moves."""
+    (True: hold), evaluated by sweeps over every turn at once until nothing moves (B's sweep reads A's new values,
+    Gauss-Seidel; the six faces' sum rolls along the turn total)."""
     own = np.arange(goal)[:, None]
     V = {"a": np.zeros((goal, goal)), "b": np.zeros((goal, goal))}  # V[x][i, j]: x to move at i against j, wins
     hold = {"a": hold_a, "b": hold_b}
     while True:
-        new = {}
+        delta = 0.0
         for me, them in (("a", "b"), ("b", "a")):
             Vt = V[them].T  # Vt[i, j] = V_them[j, i]
-            P = np.ones((goal, goal, goal + 7))
+            P = np.ones((goal + 7, goal, goal))  # P[k]: win chance holding turn total k; 1 once the goal is reached
+            faces = np.full((goal, goal), 5.0)  # P[k + 2] + ... + P[k + 6]
             for k in range(goal - 1, -1, -1):
-                roll = (1 - Vt + sum(P[:, :, k + f] for f in range(2, 7))) / 6
+                roll = (1 - Vt + faces) / 6
                 h = np.ones((goal, goal))
                 h[: goal - k] = 1 - Vt[k:]
-                keep = hold[me][:, :, k] if k > 0 else np.zeros((goal, goal), bool)
-                P[:, :, k] = np.where(own + k < goal, np.where(keep, h, roll), 1.0)
-            new[me] = P[:, :, 0].copy()
-        delta = max(np.abs(new[x] - V[x]).max() for x in V)
-        V = new
+                move = np.where(hold[me][:, :, k], h, roll) if k > 0 else roll
+                P[k] = np.where(own + k < goal, move, 1.0)
+                faces += P[k + 1] - P[k + 6]
+            delta = max(delta, np.abs(P[0] - V[me]).max())
+            V[me] = P[0].copy()
         if delta < tol:
             return float(V["a"][0, 0]), float(1 - V["b"][0, 0])
 
