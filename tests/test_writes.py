@@ -150,6 +150,35 @@ def test_read_only_out(tmpfs):
     one_error(run_cli(*PLAY, "--out", str(ro / "x")), "read-only file system")
 
 
+def test_an_unwritable_folder_is_one_line_and_nothing_is_written(tmp_path, monkeypatch):
+    """``--out`` in a folder this user may not write: one line naming the folder, exit 2, nothing written. As another
+    user the folder's mode (0555) refuses for real; root may write anywhere, so there the operating system's answer
+    is put in its place (``mkdir`` below the folder raises EACCES, ``os.access`` on it says no)."""
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    if os.geteuid() == 0:
+        real_mkdir, real_access = Path.mkdir, os.access
+
+        def denied_mkdir(self: Path, *a, **k):
+            if ro in self.parents:
+                raise PermissionError(errno.EACCES, "Permission denied", str(self))
+            return real_mkdir(self, *a, **k)
+
+        monkeypatch.setattr(Path, "mkdir", denied_mkdir)
+        monkeypatch.setattr(os, "access", lambda p, mode, **k: not (Path(p) == ro and mode & os.W_OK)
+                            and real_access(p, mode, **k))
+    for args, needle in [
+        ((*PLAY, "--out", str(ro / "x")), f"cannot create --out {ro / 'x'}: permission denied"),
+        ((*PLAY, "--out", str(ro)), f"cannot write into --out {ro}: permission denied"),
+        (("sweep", str(ROOT / "configs/sweeps/kniffel-bonus.toml"), "--out", str(ro / "s")), "permission denied"),
+        (("configs", "--copy", str(ro / "c")), "permission denied"),
+    ]:
+        one_error(cli_here(*args), needle)
+    ro.chmod(0o755)
+    assert list(ro.iterdir()) == []
+
+
 def test_out_is_a_file_or_under_one(tmp_path):
     f = tmp_path / "f.txt"
     f.write_text("mine")
