@@ -18,6 +18,7 @@ from sim.core.backends import make_backend
 from sim.experiments.calibrate import check_calibration, parse_target
 from sim.experiments.sweep import load_sweep, metric_names, run_sweep
 from sim.experiments.targets import check_targets, load_targets, verdicts_json, verdicts_table
+from sim.report import words
 from sim.report.analysis import check_page
 from sim.report.outputs import json_default
 
@@ -69,11 +70,11 @@ def calibrate(game: str, target: str, field: str, policy: str, n: int, seed: int
     c = SimpleNamespace(**d)
     est = c.estimate
     human = "\n".join([
-        f"{g.title} · {c.policy}: {field} = {c.value:g} gives {metric} {est['value']:.5g} "
-        f"[{est['ci95'][0]:.5g}, {est['ci95'][1]:.5g}] (target {value:g})",
+        f"{g.title} · {words.policy_name(g.name, c.policy)}: {field} = {c.value:g} gives "
+        f"{words.metric_text(g.name, metric, est['value'], est['ci95'])} (target {words.value_text(metric, value)})",
         f"  tolerance: {c.tolerance} · {c.stop} after {len(c.evaluations)} evaluations · bracket "
         f"[{c.bracket[0]:g}, {c.bracket[1]:g}]",
-        f"  {field} 95 % interval (approx., via the local slope): [{c.field_ci95[0]:.4g}, {c.field_ci95[1]:.4g}]",
+        f"  {words.field_interval_text(field, c.field_ci95, len(c.evaluations))}",
         f"  n={n} per evaluation, seed {seed} (same runs at every value) · config hash {c.config_hash}",
     ])
     emit(d, as_json, human, json_default)
