@@ -71,3 +71,17 @@ def test_a_calibration_done_at_its_first_value_says_why_it_has_no_interval(tmp_p
     assert words.field_interval_text("x", [1.0, 2.0], 3) == ("x 95 % interval ≈ [1, 2] (the metric's interval "
                                                              "through the local slope)")
     assert "did not change between the 4 values" in words.field_interval_text("x", [float("nan")] * 2, 4)
+
+
+def test_every_metric_table_names_metrics_policies_and_boxes_in_words():
+    import pandas as pd
+
+    rows = [("greedy", "mean_score", 208.1, 205.8, 210.4), ("greedy", "mean_einser", 2.32, 2.28, 2.37),
+            ("greedy", "zero_rate_einser", 0.048, 0.039, 0.058), ("optimal", "mean_score", 245.9, 245.3, 246.4)]
+    metrics = pd.DataFrame(rows, columns=["label", "metric", "value", "ci95_low", "ci95_high"])
+    html = pages.grouped_metrics_html(metrics, get_game("kniffel").metric_groups, game="kniffel")
+    assert "<th title='mean_score'>mean score</th>" in html and "<th title='greedy'>Greedy</th>" in html
+    assert "<th>Einser</th>" in html and "208.1 points [205.8, 210.4]" in html and "4.8 % [3.9, 5.8]" in html
+    assert ">mean_score<" not in html and ">greedy<" not in html and ">einser<" not in html
+    assert words.word("dungeon", "grosse_strasse") == "Große Straße"
+    assert words.value_text("upgrade_paschmeister_win_lift", 0.31, [0.28, 0.34]) == "+31.0 pp [+28.0, +34.0]"

@@ -28,7 +28,8 @@ METRIC_WORDS = {
 # units of count metrics, by the project's naming (a rate is a percentage, see ``is_rate``)
 UNIT_WORDS = (("_lp", "LP"), ("lp_", "LP"), ("coins", "coins"), ("score", "points"), ("seconds", "s"))
 
-_RATE = re.compile(r"(^|_)rate(_|$)|^survival_|^death_room_|_advantage$|_share(_|$)|^(win|draw|loss)$")
+_RATE = re.compile(r"(^|_)rate(_|$)|^survival_|^death_room_|_advantage$|_share(_|$)|^(win|draw|loss)$|"
+                   r"(^|_)win_lift$")
 _SEAT = re.compile(r"^win_rate_seat_(\d+)$")
 
 
@@ -190,7 +191,7 @@ def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: 
     if value is None or not _finite(value):
         return "—"
     if is_rate(name):
-        diff = diff or name.endswith("_advantage")  # an edge over a fair share is a difference of shares: pp
+        diff = diff or name.endswith(("_advantage", "_lift"))  # an edge over a fair share, a lift: pp
         txt = _pct(float(value), diff) + (" pp" if diff else " %")
         if lo_hi:
             txt += f" [{_pct(lo_hi[0], diff)}, {_pct(lo_hi[1], diff)}]"
