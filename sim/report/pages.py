@@ -208,9 +208,6 @@ def grouped_metrics_html(metrics: pd.DataFrame, groups: Iterable[tuple[str, str]
     parts = []
     head = "".join(f"<th title='{esc(lab)}'>{esc(words.policy_name(game, lab))}</th>" for lab in labels)
 
-    def said(code: str) -> str:  # a group's row or column (a room number, an upgrade, ``death room``) in words
-        return code if code.isdigit() else words.word(game, code)
-
     if plain:
         rows = "".join(
             f"<tr><th title='{esc(n)}'>{esc(words.metric_name(game, n))}</th>"
@@ -220,6 +217,13 @@ def grouped_metrics_html(metrics: pd.DataFrame, groups: Iterable[tuple[str, str]
                      f"<table><tr><th>metric</th>{head}</tr>{rows}</table></details>")
     for title, cols in grouped.items():
         rows_ = sorted({r for c in cols.values() for r in c}, key=_row_key)
+        seats = title.endswith("seat")  # seats count from 0 in the code, from 1 at the table
+
+        def said(code: str, seats: bool = seats) -> str:  # a row or column (a room, an upgrade, a seat) in words
+            if code.isdigit():
+                return f"seat {int(code) + 1}" if seats else code
+            return words.word(game, code)
+
         count = sum(len(c) for c in cols.values())
         tables = []
         if len(cols) == 1:  # one value per row: a column per label

@@ -21,7 +21,7 @@ MINUS = "\u2212"  # a typographic minus: "−14.9 pp" (a hyphen reads as a dash 
 
 # metric names the engine or several games share, in words (a game's ``headline`` words come first)
 METRIC_WORDS = {
-    "win_rate": "wins", "draw_rate": "draws", "win": "wins", "draw": "draws", "score": "score",
+    "win_rate": "wins", "draw_rate": "draws", "loss_rate": "losses", "win": "wins", "draw": "draws", "score": "score",
     "mean_score": "mean score", "first_player_advantage": "first seat's edge over a fair share",
     "game_length_turns": "turns per game", "mean_rooms_cleared": "rooms cleared",
 }
