@@ -85,3 +85,15 @@ def test_every_metric_table_names_metrics_policies_and_boxes_in_words():
     assert ">mean_score<" not in html and ">greedy<" not in html and ">einser<" not in html
     assert words.word("dungeon", "grosse_strasse") == "Große Straße"
     assert words.value_text("upgrade_paschmeister_win_lift", 0.31, [0.28, 0.34]) == "+31.0 pp [+28.0, +34.0]"
+
+
+def test_sweep_text_is_in_words_and_units(tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text('game = "kniffel"\npolicies = ["greedy"]\nn = 200\nseed = 1\nmetrics = ["upper_bonus_rate"]\n'
+                    '[grid]\n"bonus.value" = [25, 45]\n', encoding="utf-8")
+    done = cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--no-report")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "upper bonus [95 %]:" in lines and "upper_bonus_rate" not in done.stdout
+    (row,) = [x for x in lines if x.strip().startswith("bonus.value=25")]
+    assert "Greedy" in row and " % [" in row

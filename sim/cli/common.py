@@ -214,8 +214,7 @@ def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14, game: str 
     names its display words, ``headline`` its headline metrics' words. ``--json`` keeps the code names and
     fractions."""
     shown = list(metrics.items())[:limit]
-    # the shared words first (``mean score``): a game's headline words read in its sentences (``Greedy scores …``)
-    names = [words.METRIC_WORDS.get(k) or words.metric_name(game, k, headline) for k, _ in shown]
+    names = [words.metric_label(game, k, headline) for k, _ in shown]
     width = min(max((len(x) for x in names), default=0), 36)
     lines = []
     for said, (name, m) in zip(names, shown, strict=True):

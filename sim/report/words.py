@@ -135,6 +135,12 @@ def _in_words(game: str | None, code: str) -> str:
 _PLAIN = frozenset({"random", "greedy", "normal", "mean", "rate", "win", "score"})
 
 
+def metric_label(game: str | None, metric: str, headline: dict[str, str] | None = None) -> str:
+    """A metric as a table row or a line names it: the shared words first (``mean score``; a game's headline words
+    read in its sentences, ``Greedy scores …``), then :func:`metric_name`."""
+    return METRIC_WORDS.get(metric) or metric_name(game, metric, headline)
+
+
 def metric_noun(metric: str, headline: dict[str, str] | None = None) -> str:
     """What a ranking is by: ``win rate``, ``mean score``, else the metric's words."""
     if metric.endswith("_rate") and not metric.startswith("mean_"):

@@ -45,10 +45,11 @@ def sweep(sweep_file: Path, out: Path | None, resume: bool, overwrite: bool, sch
     lines = [f"sweep {s.name}: {len(s.points)} points x {len(s.plan)} policies, n={s.spec.n} each, seed {s.spec.seed} "
              f"(same for every point) · ran {r.chunks_run} chunks, {r.chunks_skipped} already done · {r.seconds:.1f} s"]
     if first:
-        lines.append(f"{first} [95 %]:")
+        lines.append(f"{words.metric_label(s.game.name, first, s.game.headline)} [95 %]:")
         for row in r.table.to_dict("records"):
-            lines.append(f"  {row['label']:40s} {row['policy']:12s} {row[first]:.4g}  "
-                         f"[{row[f'{first}_ci95_low']:.4g}, {row[f'{first}_ci95_high']:.4g}]")
+            ci = (row[f"{first}_ci95_low"], row[f"{first}_ci95_high"])
+            lines.append(f"  {row['label']:40s} {words.policy_name(s.game.name, row['policy']):12s} "
+                         f"{words.value_text(first, row[first], ci)}")
     lines.append(f"table: {r.files['csv']} (+ .parquet)")
     if r.report:
         lines.append(f"report: {r.report}")
