@@ -97,3 +97,10 @@ def test_sweep_text_is_in_words_and_units(tmp_path):
     assert "upper bonus [95 %]:" in lines and "upper_bonus_rate" not in done.stdout
     (row,) = [x for x in lines if x.strip().startswith("bonus.value=25")]
     assert "Greedy" in row and " % [" in row
+
+
+def test_findings_text_names_the_kind_in_words():
+    done = cli_here("findings", "kniffel", "--n", "200", "--set", 'findings.reference={kniffel = ["random"]}')
+    assert done.returncode == 0, done.stderr
+    assert "- degenerate strategy: The simple policy Greedy beats Random by +" in done.stdout
+    assert "degenerate_strategy" not in done.stdout
