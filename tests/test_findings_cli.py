@@ -83,6 +83,32 @@ def test_balance_writes_findings_beside_the_dashboard(tmp_path):
     page = (tmp_path / "report.html").read_text(encoding="utf-8")
     assert page.index("<h2>Findings</h2>") < page.index("class='card'")
     assert all(m.replace("'", "&#x27;") in page for m in MEANINGS.values())
+    assert not [f for f in found if f["kind"] == "degenerate_strategy"]  # Greedy is behind Optimal, no finding
+
+
+def test_balance_takes_the_findings_thresholds(tmp_path):
+    """``--set findings.…`` reaches the detectors: Random named a reference bot, Greedy beating it is a finding."""
+    done = cli_here("balance", "--games", "kniffel", "--n", "200", "--out", str(tmp_path), "--quiet",
+                    "--set", 'findings.reference={kniffel = ["random"]}', "--set", "findings.degenerate_min_pp=1")
+    assert done.returncode == 0, done.stderr
+    found = json.loads((tmp_path / "findings.json").read_text(encoding="utf-8"))["findings"]
+    (deg,) = [f for f in found if f["kind"] == "degenerate_strategy"]
+    assert (deg["evidence"]["simple"], deg["evidence"]["reference"]) == ("greedy", "random")
+    assert "Greedy beats Random" in deg["title"] and deg["ci95"][0] > 0.01
+
+
+@pytest.mark.parametrize("item, said", [
+    ("findings.nope=1", "unknown field of [findings]: findings.nope"),
+    ("findings.seat_min_pp=-1", "[findings]: invalid value for seat_min_pp"),
+    ("findings.cliff_ratio=abc", "[findings]: invalid value for cliff_ratio"),
+    ("findings=3", "name a field of [findings]"),
+    ("bonus.value=40", "dicesim balance takes findings thresholds only"),
+])
+def test_balance_refuses_bad_thresholds_before_any_work(tmp_path, item, said):
+    done = cli_here("balance", "--games", "kniffel", "--n", "10", "--out", str(tmp_path / "o"), "--set", item)
+    assert done.returncode == 2 and done.stdout == "" and not (tmp_path / "o").exists()
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and said in lines[0], done.stderr
 
 
 @pytest.mark.parametrize("args, said", [

@@ -11,6 +11,7 @@ import functools
 import inspect
 import json
 import math
+import numbers
 import sys
 from collections.abc import Callable
 from importlib import import_module
@@ -23,6 +24,7 @@ import typer
 from sim import games as _registry  # light: the registry imports no game
 from sim.core.errors import DicesimError
 from sim.core.limits import check_chunk, check_seed, parse_count
+from sim.report import words  # light: the registry and the games' labels modules
 
 # What each command group does once its arguments are accepted (and ``rules``: the config check, pydantic and a game's
 # config model). These modules import the heavy part (numba's kernels, pandas, matplotlib, the web server) at their
@@ -205,12 +207,22 @@ def finite(obj: Any) -> Any:
     return obj
 
 
-def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14) -> list[str]:
+def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14, game: str | None = None,
+                 headline: dict[str, str] | None = None) -> list[str]:
+    """The first ``limit`` metrics as a person reads them, in the words and units of the report pages
+    (``sim.report.words``): ``wins  11.8 % [11.3, 12.4]``, ``mean score  209.3 points [207.0, 211.6]``; ``game``
+    names its display words, ``headline`` its headline metrics' words. ``--json`` keeps the code names and
+    fractions."""
+    shown = list(metrics.items())[:limit]
+    names = [words.metric_label(game, k, headline) for k, _ in shown]
+    width = min(max((len(x) for x in names), default=0), 36)
     lines = []
-    for name, m in list(metrics.items())[:limit]:
-        ci = m.get("ci95")
-        txt = f"{m['value']:.4g}" if isinstance(m["value"], float) else str(m["value"])
-        if ci:
-            txt += f"  [{ci[0]:.4g}, {ci[1]:.4g}]"
-        lines.append(f"  {name:28s} {txt}")
+    for said, (name, m) in zip(names, shown, strict=True):
+        value = m.get("value")
+        text = words.value_text(name, value, m.get("ci95")) if _number(value) else str(value)
+        lines.append(f"  {said:{width}s}  {text}")
     return lines
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, bool)  # numpy's numbers too

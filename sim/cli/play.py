@@ -106,11 +106,16 @@ def balance(
     games: str | None = typer.Option(None, "--games", help="comma list (default: every game)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress or compile notices (also: dicesim --quiet)"),
     force: bool = ForceOpt,
+    set_: list[str] | None = typer.Option(None, "--set", help="a findings threshold, e.g. --set "
+                                          "findings.seat_min_pp=3 (repeatable; the [findings] fields of dicesim "
+                                          "findings; every game plays its own default config)"),
 ) -> None:
-    """The default balance report over all games: reports/latest/report.html."""
+    """The default balance report over all games: reports/latest/report.html, findings.json and the dashboard's
+    Findings section."""
     check_n(n, force)
     check_out(out)
     names = None if games is None else [g.strip() for g in games.split(",")]
     for g in names or []:
         known(g)  # an unknown (or empty) name is refused before any game is imported
-    work("play").balance(n, seed, out, names, quiet)
+    thresholds = work("findings_rules").thresholds(set_)  # refused before any game is played
+    work("play").balance(n, seed, out, names, quiet, thresholds)

@@ -22,8 +22,8 @@ def calibration_page(summary: dict[str, Any], chart: Path | None, title: str) ->
                           "config_hash": s["config_hash"]}),
         "<h2>Answer</h2>", f"<p class='answer'>{pages.esc(answer)}</p>",
         f"<p>The search {status} ({pages.esc(s['stop'])}) after {len(s['evaluations'])} evaluations on the same "
-        f"seeds; tolerance: {pages.esc(s['tolerance'])}. Approximate 95 % interval of the field value (the metric's "
-        f"interval through the local slope): [{pages.num(s['field_ci95'][0])}, {pages.num(s['field_ci95'][1])}].</p>",
+        f"seeds; tolerance: {pages.esc(s['tolerance'])}. "
+        f"{pages.esc(_capital(words.field_interval_text(s['field'], s['field_ci95'], len(s['evaluations']))))}.</p>",
     ]
     if chart is not None:
         body += ["<h2>Chart</h2>", pages.figure(chart, f"{metric} at every evaluated value of {s['field']} "
@@ -34,6 +34,10 @@ def calibration_page(summary: dict[str, Any], chart: Path | None, title: str) ->
     body.append(f"<h2>Evaluations</h2><table><tr><th>{pages.esc(s['field'])}</th><th>{pages.esc(metric)} "
                 f"[95 %]</th></tr>{rows}</table>")
     return pages.document(title, body)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def check_page(verdicts: list[dict[str, Any]], source: str, strict: bool) -> str:

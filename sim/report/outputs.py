@@ -187,7 +187,7 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
     body.append("<h2>All metrics</h2><p>95 % intervals in brackets (Wilson for rates, normal for means); "
                 "click a group to open it. Tables: <code>metrics.csv</code>, <code>runs-*.parquet</code> "
                 "beside this page.</p>")
-    body.append(pages.grouped_metrics_html(metrics, game.metric_groups))
+    body.append(pages.grouped_metrics_html(metrics, game.metric_groups, game=game.name))
     body.append("<details><summary>Config</summary><pre>"
                 + pages.esc(json.dumps(manifest.get("config", {}), indent=2, ensure_ascii=False)) + "</pre></details>")
     return pages.document(title, body)

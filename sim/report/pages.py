@@ -113,8 +113,8 @@ def assumed_items(assumed: list[str], game: str | None = None, model: Any = None
     for path in assumed:
         label = words.config_label(game, model, path) if model is not None else path.replace("_", " ")
         value = _at(config, path)
-        plain = _plain(value) if value is not None else ""
-        shown = f" = {esc(plain)}" if plain and len(plain) <= 40 else ""  # a whole table: the config has it
+        plain = _plain(value, game) if value is not None else ""
+        shown = f" = {esc(plain)}" if plain and len(plain) <= 60 else ""  # a whole table: the config has it
         out.append(f"<span title='{esc(path)}'>{esc(label)}{shown} <small><code>{esc(path)}</code></small></span>")
     return out
 
@@ -129,13 +129,18 @@ def _at(tree: dict[str, Any] | None, path: str) -> Any:
     return node
 
 
-def _plain(v: Any) -> str:
-    """A config value as a person reads it: yes/no, lists comma-separated."""
+def _plain(v: Any, game: str | None = None) -> str:
+    """A config value as a person reads it: yes/no, lists comma-separated, names in the game's words (a roster
+    ``skelett, rostratte`` reads ``Skelett, Rostratte``)."""
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, list):
-        return ", ".join(map(str, v))
-    return str(v)
+        return ", ".join(_plain(x, game) for x in v) if all(not isinstance(x, dict | list) for x in v) else ""
+    if isinstance(v, dict):  # a small table of plain values: ``rerolls 1, fights 1``; else the config has it
+        if any(isinstance(x, dict | list) for x in v.values()):
+            return ""
+        return ", ".join(f"{words.word(game, k)} {_plain(x, game)}" for k, x in v.items() if x != "")
+    return words.word(game, v) if isinstance(v, str) else str(v)
 
 
 def assumed_html(assumed: list[str], brief: int = 6, game: str | None = None, model: Any = None,
@@ -182,9 +187,10 @@ def _row_key(row: str) -> tuple:
 
 
 def grouped_metrics_html(metrics: pd.DataFrame, groups: Iterable[tuple[str, str]] = (),
-                         skip: Iterable[str] = ()) -> str:
+                         skip: Iterable[str] = (), game: str | None = None) -> str:
     """The full metric table, folded: ungrouped metrics (one row each, a column per label), then one ``<details>``
-    per group (rows x columns per label). Nothing is dropped: every metric appears once."""
+    per group (rows x columns per label). Nothing is dropped: every metric appears once. Names in words (``game``:
+    its display names), each code name as its cell's or row's tooltip."""
     labels = list(dict.fromkeys(metrics["label"]))
     idx = {(r.label, r.metric): r for r in metrics.itertuples()}
     groups = list(groups)
@@ -200,33 +206,41 @@ def grouped_metrics_html(metrics: pd.DataFrame, groups: Iterable[tuple[str, str]
         else:
             grouped.setdefault(g[0], {}).setdefault(g[2], {})[g[1]] = name
     parts = []
-    head = "".join(f"<th>{esc(lab)}</th>" for lab in labels)
+    head = "".join(f"<th title='{esc(lab)}'>{esc(words.policy_name(game, lab))}</th>" for lab in labels)
+
     if plain:
         rows = "".join(
-            f"<tr><th>{esc(n)}</th>"
+            f"<tr><th title='{esc(n)}'>{esc(words.metric_name(game, n))}</th>"
             + "".join(_cell(n, idx[(lab, n)]) if (lab, n) in idx else "<td></td>" for lab in labels) + "</tr>"
             for n in plain)
         parts.append(f"<details><summary>Summary metrics ({len(plain)})</summary>"
                      f"<table><tr><th>metric</th>{head}</tr>{rows}</table></details>")
     for title, cols in grouped.items():
         rows_ = sorted({r for c in cols.values() for r in c}, key=_row_key)
+        seats = title.endswith("seat")  # seats count from 0 in the code, from 1 at the table
+
+        def said(code: str, seats: bool = seats) -> str:  # a row or column (a room, an upgrade, a seat) in words
+            if code.isdigit():
+                return f"seat {int(code) + 1}" if seats else code
+            return words.word(game, code)
+
         count = sum(len(c) for c in cols.values())
         tables = []
         if len(cols) == 1:  # one value per row: a column per label
             col, names = next(iter(cols.items()))
             body = "".join(
-                f"<tr><th>{esc(r)}</th>" + "".join(
+                f"<tr><th>{esc(said(r))}</th>" + "".join(
                     _cell(names[r], idx[(lab, names[r])]) if r in names and (lab, names[r]) in idx else "<td></td>"
                     for lab in labels) + "</tr>" for r in rows_)
-            tables.append(f"<table><tr><th>{esc(col)}</th>{head}</tr>{body}</table>")
+            tables.append(f"<table><tr><th>{esc(said(col))}</th>{head}</tr>{body}</table>")
         else:
-            chead = "".join(f"<th>{esc(c)}</th>" for c in cols)
+            chead = "".join(f"<th>{esc(said(c))}</th>" for c in cols)
             for lab in labels:
                 body = "".join(
-                    f"<tr><th>{esc(r)}</th>" + "".join(
+                    f"<tr><th>{esc(said(r))}</th>" + "".join(
                         _cell(names[r], idx[(lab, names[r])]) if r in names and (lab, names[r]) in idx
                         else "<td></td>" for names in cols.values()) + "</tr>" for r in rows_)
-                cap = f"<p><b>{esc(lab)}</b></p>" if len(labels) > 1 else ""
+                cap = f"<p><b>{esc(words.policy_name(game, lab))}</b></p>" if len(labels) > 1 else ""
                 tables.append(f"{cap}<table><tr><th></th>{chead}</tr>{body}</table>")
         parts.append(f"<details><summary>{esc(title.capitalize())} ({count} metrics)</summary>{''.join(tables)}"
                      "</details>")

@@ -21,14 +21,15 @@ MINUS = "\u2212"  # a typographic minus: "−14.9 pp" (a hyphen reads as a dash 
 
 # metric names the engine or several games share, in words (a game's ``headline`` words come first)
 METRIC_WORDS = {
-    "win_rate": "wins", "draw_rate": "draws", "win": "wins", "draw": "draws", "score": "score",
+    "win_rate": "wins", "draw_rate": "draws", "loss_rate": "losses", "win": "wins", "draw": "draws", "score": "score",
     "mean_score": "mean score", "first_player_advantage": "first seat's edge over a fair share",
     "game_length_turns": "turns per game", "mean_rooms_cleared": "rooms cleared",
 }
 # units of count metrics, by the project's naming (a rate is a percentage, see ``is_rate``)
-UNIT_WORDS = (("_lp", "LP"), ("lp_", "LP"), ("coins", "coins"), ("score", "points"))
+UNIT_WORDS = (("_lp", "LP"), ("lp_", "LP"), ("coins", "coins"), ("score", "points"), ("seconds", "s"))
 
-_RATE = re.compile(r"(^|_)rate(_|$)|^survival_|^death_room_|_advantage$|_share(_|$)|^(win|draw|loss)$")
+_RATE = re.compile(r"(^|_)rate(_|$)|^survival_|^death_room_|_advantage$|_share(_|$)|^(win|draw|loss)$|"
+                   r"(^|_)win_lift$")
 _SEAT = re.compile(r"^win_rate_seat_(\d+)$")
 
 
@@ -101,7 +102,43 @@ def metric_name(game: str | None, metric: str, headline: dict[str, str] | None =
     seat = re.match(r"^(?P<stem>.*[a-z])(?P<seat>[01])$", metric)  # a per-seat metric (``ability_uses0``)
     if seat:
         return f"{metric_name(game, seat['stem'], headline)} (seat {int(seat['seat']) + 1})"
-    return re.sub(r"\blp\b", "LP", word(game, metric))  # life points as the rules write them
+    spread = re.match(r"^sd_(?P<of>.+)$", metric)  # ``sd_score``: the standard deviation of the score
+    if spread:
+        return f"{metric_name(game, spread['of'])} standard deviation"
+    pct = re.match(r"^(?P<of>.+)_p(?P<q>\d{1,2})$", metric)  # ``score_p90``: a percentile
+    if pct:
+        return f"{metric_name(game, pct['of'])}, {int(pct['q'])}th percentile"
+    return re.sub(r"\blp\b", "LP", _in_words(game, metric))  # life points as the rules write them
+
+
+def _in_words(game: str | None, code: str) -> str:
+    """A code name in words, its parts in the game's words where the game spells them (``mean_einser`` -> ``mean
+    Einser``, ``offers_extra_wuerfel`` -> ``offers Extra-Würfel``): the longest run of parts the game names first."""
+    whole = word(game, code)
+    if not game or whole != code.replace("_", " "):
+        return whole
+    known, parts, out, i = game_words(game), code.split("_"), [], 0
+    while i < len(parts):
+        for j in range(len(parts), i, -1):
+            got = known.get("_".join(parts[i:j]))
+            if got and not (j == i + 1 and parts[i] in _PLAIN):
+                out.append(got)
+                i = j
+                break
+        else:
+            out.append(parts[i])
+            i += 1
+    return " ".join(out)
+
+
+# words too common to read as a name of the game's (a policy ``random`` in ``random_rate`` is the adjective)
+_PLAIN = frozenset({"random", "greedy", "normal", "mean", "rate", "win", "score"})
+
+
+def metric_label(game: str | None, metric: str, headline: dict[str, str] | None = None) -> str:
+    """A metric as a table row or a line names it: the shared words first (``mean score``; a game's headline words
+    read in its sentences, ``Greedy scores …``), then :func:`metric_name`."""
+    return METRIC_WORDS.get(metric) or metric_name(game, metric, headline)
 
 
 def metric_noun(metric: str, headline: dict[str, str] | None = None) -> str:
@@ -160,6 +197,7 @@ def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: 
     if value is None or not _finite(value):
         return "—"
     if is_rate(name):
+        diff = diff or name.endswith(("_advantage", "_lift"))  # an edge over a fair share, a lift: pp
         txt = _pct(float(value), diff) + (" pp" if diff else " %")
         if lo_hi:
             txt += f" [{_pct(lo_hi[0], diff)}, {_pct(lo_hi[1], diff)}]"
@@ -196,6 +234,21 @@ def paired_label(game: str | None, key: str, headline: dict[str, str] | None = N
     a, _, b = pair.strip().partition(" - ")
     who = f"{policy_name(game, a)} {MINUS} {policy_name(game, b)}" if b else policy_name(game, a)
     return f"{who}: {metric_name(game, metric.strip(), headline)}" if who else metric_name(game, metric, headline)
+
+
+def field_interval_text(field: str, ci: Any, evaluated: int) -> str:
+    """A calibration's interval of the field in words: ``≈ [a, b]`` through the local slope, or why there is none
+    (one value evaluated: no slope to carry the metric's interval to the field; a flat metric: none either), never
+    ``nan``."""
+    lo_hi = [float(x) for x in ci] if ci is not None and len(ci) == 2 and all(_finite(x) for x in ci) else []
+    if lo_hi:
+        return (f"{field} 95 % interval ≈ [{num(lo_hi[0])}, {num(lo_hi[1])}] (the metric's interval through the "
+                "local slope)")
+    if evaluated <= 1:
+        return (f"no 95 % interval for {field}: only one value was evaluated (it met the tolerance at once), so "
+                "there is no slope to carry the metric's interval to the field; give --lo and --hi around it for one")
+    return (f"no 95 % interval for {field}: the metric did not change between the {evaluated} values evaluated, "
+            "so there is no slope to carry its interval to the field")
 
 
 # --- config fields ---------------------------------------------------------------------------------

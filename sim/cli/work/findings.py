@@ -57,7 +57,8 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
         found = folder_findings(folder, thresholds, cfg, args)
     lines = [f"{g.title} · findings · n={n} · seed={seed}: {len(found)} found"]
     for f in found:
-        lines += [f"- {f['kind']}: {f['title']}", f"    replay: {f['replay']}" if f.get("replay") else ""]
+        lines += [f"- {f['kind'].replace('_', ' ')}: {f['title']}",  # the kind in words; --json keeps its code
+                  f"    replay: {f['replay']}" if f.get("replay") else ""]
     if not found:
         lines.append("None of the detectors found anything (" + ", ".join(k.replace("_", " ") for k in MEANINGS)
                      + "); thresholds: the [findings] section of --config, or --set findings.NAME=VALUE.")

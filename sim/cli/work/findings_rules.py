@@ -7,7 +7,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from sim.core.config import CONFIG_DIR, parse_override, read_toml, set_path, validate
+from sim.core.config import CONFIG_DIR, ConfigError, parse_override, read_toml, set_path, validate
 from sim.report.findings.config import FindingsConfig, split
 
 
@@ -25,3 +25,12 @@ def checked(game: str, model: str | None, config: Path | None, sets: list[str] |
         validate(getattr(import_module(module), name), raw)
     return data, rest, thresholds
 
+
+def thresholds(sets: list[str] | None) -> FindingsConfig:
+    """The thresholds of ``dicesim balance --set findings.NAME=VALUE``: validated as ``dicesim findings`` does; any
+    other ``--set`` refused (balance plays every game under its own default config, a rule field names one game)."""
+    _, rest, found = split(None, sets)
+    if rest:
+        raise ConfigError(f"--set {rest[0]}: dicesim balance takes findings thresholds only (--set "
+                          "findings.NAME=VALUE); to change a game's rules use dicesim findings GAME --set …")
+    return found

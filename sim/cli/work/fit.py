@@ -46,7 +46,7 @@ def play_log(game: str, policy: str, n: int, seed: int, rules: Path | Strict | N
                  progress=not as_json, force=force, **game_opts)
     summary = dict(r.summary)
     lines = [f"{g.title} · {policy} · n={n} · seed={seed} · {summary['runs_per_second']:,.0f} runs/s",
-             *metric_lines(summary["metrics"])]
+             *metric_lines(summary["metrics"], game=g.name, headline=g.headline)]
     if log is not None:
         lg = summary["log"] = write_log(game, cfg, policy, n, seed, options, log)
         lines.append(f"log: {lg['log']} ({lg['decisions']:,} decisions of {lg['players']} players), "

@@ -15,6 +15,7 @@ from sim.jit import warmup
 from sim.jit.progress import set_quiet
 from sim.report import words
 from sim.report.balance import balance_report, write_dashboard
+from sim.report.findings.config import FindingsConfig
 from sim.report.outputs import build_report, json_default, unused_folder
 
 
@@ -27,8 +28,8 @@ def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None
                  progress=not as_json, force=force, **game_opts)
     summary, metrics = r.summary, r.summary["metrics"]
     human = "\n".join(
-        [f"{g.title} · {policy} · n={n} · seed={seed} · {summary['runs_per_second']:,.0f} runs/s",
-         *metric_lines(metrics)]
+        [f"{g.title} · {words.policy_name(g.name, policy)} · n={n} · seed={seed} · "
+         f"{summary['runs_per_second']:,.0f} runs/s", *metric_lines(metrics, game=g.name, headline=g.headline)]
         + ([f"report: {summary['report']}"] if "report" in summary else [])
     )
     emit(summary, as_json, human, json_default)
@@ -46,8 +47,10 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
     lines = [f"{g.title} · compare · n={n} · seed={seed} (same seeds for every policy)",
              *summary.get("verdicts", [])]  # the answers first, in words
     for label, arm in results.items():
-        lines.append(f"{label}:")
-        lines.extend(metric_lines(arm["metrics"], 6))
+        lines.append(f"{words.policy_name(g.name, label)}:")
+        lines.extend(metric_lines(arm["metrics"], 6, game=g.name, headline=g.headline))
+    if paired:
+        lines.append("Differences on the same seeds (95 %):")
     for k, v in paired.items():
         metric = k.split(":", 1)[0]
         lines.append(f"  {words.paired_label(g.name, k, g.headline):40s} "
@@ -68,7 +71,8 @@ def report(out: Path) -> None:
     print(build_report(out))
 
 
-def balance(n: int, seed: int, out: Path, names: list[str] | None, quiet: bool) -> None:
+def balance(n: int, seed: int, out: Path, names: list[str] | None, quiet: bool,
+            thresholds: FindingsConfig | None = None) -> None:
     if quiet:
         set_quiet(True)
     t0 = time.perf_counter()
@@ -77,5 +81,5 @@ def balance(n: int, seed: int, out: Path, names: list[str] | None, quiet: bool) 
     if unknown or names == []:
         raise DicesimError(f"--games: unknown game {unknown[0] if unknown else ''!r} (choose from {', '.join(built)})")
     warmup.start([g for g in names or built if g in built])  # cold kernels: compiled in parallel processes
-    path = balance_report(out, n, seed, names)
+    path = balance_report(out, n, seed, names, thresholds)
     print(f"balance report: {path} ({time.perf_counter() - t0:.1f} s)")

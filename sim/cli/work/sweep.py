@@ -18,6 +18,7 @@ from sim.core.backends import make_backend
 from sim.experiments.calibrate import check_calibration, parse_target
 from sim.experiments.sweep import load_sweep, metric_names, run_sweep
 from sim.experiments.targets import check_targets, load_targets, verdicts_json, verdicts_table
+from sim.report import words
 from sim.report.analysis import check_page
 from sim.report.outputs import json_default
 
@@ -44,10 +45,11 @@ def sweep(sweep_file: Path, out: Path | None, resume: bool, overwrite: bool, sch
     lines = [f"sweep {s.name}: {len(s.points)} points x {len(s.plan)} policies, n={s.spec.n} each, seed {s.spec.seed} "
              f"(same for every point) · ran {r.chunks_run} chunks, {r.chunks_skipped} already done · {r.seconds:.1f} s"]
     if first:
-        lines.append(f"{first} [95 %]:")
+        lines.append(f"{words.metric_label(s.game.name, first, s.game.headline)} [95 %]:")
         for row in r.table.to_dict("records"):
-            lines.append(f"  {row['label']:40s} {row['policy']:12s} {row[first]:.4g}  "
-                         f"[{row[f'{first}_ci95_low']:.4g}, {row[f'{first}_ci95_high']:.4g}]")
+            ci = (row[f"{first}_ci95_low"], row[f"{first}_ci95_high"])
+            lines.append(f"  {row['label']:40s} {words.policy_name(s.game.name, row['policy']):12s} "
+                         f"{words.value_text(first, row[first], ci)}")
     lines.append(f"table: {r.files['csv']} (+ .parquet)")
     if r.report:
         lines.append(f"report: {r.report}")
@@ -69,11 +71,11 @@ def calibrate(game: str, target: str, field: str, policy: str, n: int, seed: int
     c = SimpleNamespace(**d)
     est = c.estimate
     human = "\n".join([
-        f"{g.title} · {c.policy}: {field} = {c.value:g} gives {metric} {est['value']:.5g} "
-        f"[{est['ci95'][0]:.5g}, {est['ci95'][1]:.5g}] (target {value:g})",
+        f"{g.title} · {words.policy_name(g.name, c.policy)}: {field} = {c.value:g} gives "
+        f"{words.metric_text(g.name, metric, est['value'], est['ci95'])} (target {words.value_text(metric, value)})",
         f"  tolerance: {c.tolerance} · {c.stop} after {len(c.evaluations)} evaluations · bracket "
         f"[{c.bracket[0]:g}, {c.bracket[1]:g}]",
-        f"  {field} 95 % interval (approx., via the local slope): [{c.field_ci95[0]:.4g}, {c.field_ci95[1]:.4g}]",
+        f"  {words.field_interval_text(field, c.field_ci95, len(c.evaluations))}",
         f"  n={n} per evaluation, seed {seed} (same runs at every value) · config hash {c.config_hash}",
     ])
     emit(d, as_json, human, json_default)

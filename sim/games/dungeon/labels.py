@@ -15,9 +15,17 @@ POLICY_WORDS = {"vorschlag": "Vorschlag", "greedy": "Greedy", "expectimax": "Exp
 CARD_WORDS = {"kampf": "Kampf", "elite": "Elite", "rastplatz": "Rastplatz", "geheimnis": "Geheimnis"}
 EVENT_WORDS = {"opferaltar": "Opferaltar", "joker_haendler": "Joker-Händler", "verfluchte_truhe": "Verfluchte Truhe"}
 SECTION_WORDS = {"kristallhoehlen": "Kristallhöhlen", "krypta": "Krypta", "aschehallen": "Aschehallen"}
+# the enemies as the rules page names them (its suggested rosters, the two bosses)
+ENEMY_WORDS = {"skelett": "Skelett", "rostratte": "Rostratte", "kultist": "Kultist", "giftspinne": "Giftspinne",
+               "kristallgolem": "Kristallgolem", "hoehlentroll": "Höhlentroll", "fluchpriester": "Fluchpriester",
+               "aschedaemon": "Aschedämon", "glutwaechter": "Glutwächter", "wuerfelfresser": "Würfelfresser",
+               "auge_der_sechs": "Auge der Sechs"}
+# the combos as the rules page's combo table names them
+COMBO_WORDS = {"pasch": "Pasch", "drilling": "Drilling", "kleine_strasse": "Kleine Straße",
+               "full_house": "Full House", "vierling": "Vierling", "grosse_strasse": "Große Straße",
+               "fuenfling": "Fünfling", "sechsling": "Sechsling"}
 WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **POLICY_WORDS, **CARD_WORDS,
-         **EVENT_WORDS,
-         **SECTION_WORDS}
+         **EVENT_WORDS, **SECTION_WORDS, **ENEMY_WORDS, **COMBO_WORDS}
 
 # the assumed values of the config (its ``assumed`` list) in words, naming what the numbers are: the dashboard and the
 # game page list them so ("which enemies appear in the Krypta"), the config path small behind (``sim.report.words``)

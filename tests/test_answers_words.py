@@ -1,0 +1,106 @@
+"""Issue 31: what the CLI prints to a person is in words and units (the report pages' formatter), its ``--json`` keeps
+the code names and fractions; the Würfel Dungeon's enemies by their German names; a calibration that stops at its
+first evaluation says why it has no field interval instead of printing NaN."""
+
+from __future__ import annotations
+
+import json
+
+from sim.games import get_game
+from sim.report import pages, words
+from tests.conftest import cli_here
+
+
+def test_play_text_is_in_words_and_units_and_json_keeps_the_codes():
+    args = ("play", "kniffel", "--policy", "greedy", "--n", "300", "--no-report")
+    text = cli_here(*args)
+    assert text.returncode == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith("Kniffel · Greedy · n=300")
+    said = {line.split("  ")[1].strip(): line for line in lines[1:] if line.startswith("  ")}
+    assert said["mean score"].rstrip().endswith("]") and " points [" in said["mean score"]
+    assert " % [" in said["upper bonus"] and "score, 90th percentile" in said and "mean Einser" in said
+    assert "mean_score" not in text.stdout and "upper_bonus_rate" not in text.stdout and "0." not in said["upper bonus"]
+    data = json.loads(cli_here(*args, "--json").stdout)  # the machine contract: code names, fractions
+    assert 0 < data["metrics"]["upper_bonus_rate"]["value"] < 1 and "mean_score" in data["metrics"]
+
+
+def test_compare_text_says_pp_for_differences_of_shares():
+    done = cli_here("compare", "dadox", "--policies", "threshold,greedy", "--n", "300", "--no-report")
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    assert "Threshold vs Greedy:" in text and "first_player_advantage" not in text and "win_rate" not in text
+    (edge,) = [line for line in text.splitlines() if "first seat's edge over a fair share" in line]
+    assert edge.rstrip().endswith("]") and " pp [" in edge and "%" not in edge
+    (paired,) = [line for line in text.splitlines() if line.strip().startswith("Threshold \u2212 Greedy: wins")]
+    assert " pp [" in paired
+
+
+def test_metric_names_in_words():
+    assert words.metric_name("kniffel", "mean_einser") == "mean Einser"
+    assert words.metric_name("kniffel", "sd_score") == "score standard deviation"
+    assert words.metric_name("kniffel", "score_p90") == "score, 90th percentile"
+    assert words.metric_name("dungeon", "offers_extra_wuerfel") == "offers Extra-Würfel"
+    assert words.metric_name("dungeon", "mean_coins") == "mean coins"  # no game word read into a common word
+    assert words.value_text("first_player_advantage", 0.015, [-0.007, 0.037]) == "+1.5 pp [\u22120.7, +3.7]"
+
+
+def test_dungeon_enemies_by_their_german_names():
+    assert words.word("dungeon", "auge_der_sechs") == "Auge der Sechs"
+    assert words.word("dungeon", "hoehlentroll") == "Höhlentroll"
+    g = get_game("dungeon")
+    cfg = g.load(None, [])
+    assert set(cfg.enemies) <= set(words.game_words("dungeon"))  # every enemy of the default config is named
+    items = " ".join(pages.assumed_items(list(cfg.assumed), "dungeon", g.Config, cfg.model_dump(mode="json")))
+    assert "which enemies appear in the Krypta = Skelett, Rostratte, Kultist, Giftspinne" in items
+    assert "= Aschedämon, Glutwächter" in items and "aschedaemon, " not in items
+
+
+def test_a_calibration_done_at_its_first_value_says_why_it_has_no_interval(tmp_path):
+    args = ("calibrate", "kniffel", "--target", "mean_score=209", "--field", "bonus.value", "--policy", "greedy",
+            "--n", "300", "--tol", "1000")
+    done = cli_here(*args, "--out", str(tmp_path / "cal"))
+    assert done.returncode == 0, done.stderr
+    assert "gives mean score " in done.stdout and " points [" in done.stdout
+    assert "no 95 % interval for bonus.value: only one value was evaluated" in done.stdout
+    assert "nan" not in done.stdout.lower()
+    page = next((tmp_path / "cal").glob("*.html")).read_text(encoding="utf-8")
+    assert "No 95 % interval for bonus.value: only one value was evaluated" in page and "nan" not in page.lower()
+    data = json.loads(cli_here(*args, "--json").stdout)
+    assert data["field_ci95"] == [None, None] and len(data["evaluations"]) == 1
+    assert words.field_interval_text("x", [1.0, 2.0], 3) == ("x 95 % interval ≈ [1, 2] (the metric's interval "
+                                                             "through the local slope)")
+    assert "did not change between the 4 values" in words.field_interval_text("x", [float("nan")] * 2, 4)
+
+
+def test_every_metric_table_names_metrics_policies_and_boxes_in_words():
+    import pandas as pd
+
+    rows = [("greedy", "mean_score", 208.1, 205.8, 210.4), ("greedy", "mean_einser", 2.32, 2.28, 2.37),
+            ("greedy", "zero_rate_einser", 0.048, 0.039, 0.058), ("optimal", "mean_score", 245.9, 245.3, 246.4)]
+    metrics = pd.DataFrame(rows, columns=["label", "metric", "value", "ci95_low", "ci95_high"])
+    html = pages.grouped_metrics_html(metrics, get_game("kniffel").metric_groups, game="kniffel")
+    assert "<th title='mean_score'>mean score</th>" in html and "<th title='greedy'>Greedy</th>" in html
+    assert "<th>Einser</th>" in html and "208.1 points [205.8, 210.4]" in html and "4.8 % [3.9, 5.8]" in html
+    assert ">mean_score<" not in html and ">greedy<" not in html and ">einser<" not in html
+    assert words.word("dungeon", "grosse_strasse") == "Große Straße"
+    assert words.value_text("upgrade_paschmeister_win_lift", 0.31, [0.28, 0.34]) == "+31.0 pp [+28.0, +34.0]"
+
+
+def test_sweep_text_is_in_words_and_units(tmp_path):
+    spec = tmp_path / "s.toml"
+    spec.write_text('game = "kniffel"\npolicies = ["greedy"]\nn = 200\nseed = 1\nmetrics = ["upper_bonus_rate"]\n'
+                    '[grid]\n"bonus.value" = [25, 45]\n', encoding="utf-8")
+    done = cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--no-report")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "upper bonus [95 %]:" in lines and "upper_bonus_rate" not in done.stdout
+    (row,) = [x for x in lines if x.strip().startswith("bonus.value=25")]
+    assert "Greedy" in row and " % [" in row
+
+
+def test_findings_text_names_the_kind_in_words():
+    done = cli_here("findings", "kniffel", "--n", "200", "--set", 'findings.reference={kniffel = ["random"]}')
+    assert done.returncode == 0, done.stderr
+    assert "- degenerate strategy: The simple policy Greedy beats Random by +" in done.stdout
+    assert "degenerate_strategy" not in done.stdout
