@@ -12,10 +12,10 @@ from typing import Any
 from nicegui import ui
 
 from sim.core.config import DicesimError
+from sim.report.words import field_interval_text, metric_name, metric_text, value_text
 from sim.studio import engine, saving
 from sim.studio.host import StudioHost
 from sim.studio.jobs import MANAGER, Job
-from sim.studio.results_view import fmt, fmt_ci
 from sim.studio.widgets import tid
 
 
@@ -106,16 +106,20 @@ class CalibratePanel:
         self.cal_status.text = f"calibration {'converged' if c['converged'] else 'did not converge'}: {c['stop']}"
         self.cal_box.clear()
         with self.cal_box:
-            tid(ui.label(f"{c['field']} = {c['value']:g} gives {c['metric']} {fmt(est['value'])} "
-                          f"{fmt_ci(est['ci95'])} (target {c['target']:g})").classes("text-subtitle1"), "cal-answer")
-            ui.label(f"tolerance {c['tolerance']} · bracket [{c['bracket'][0]:g}, {c['bracket'][1]:g}] · "
-                     f"{c['field']} 95 % interval ≈ {fmt_ci(c['field_ci95'])} · N {c['n']:,} per evaluation, "
-                     f"seed {c['seed']}").classes("text-caption text-grey-8")
+            game = self.studio.game
+            gives = metric_text(game, c["metric"], est["value"], est["ci95"])
+            tid(ui.label(f"{c['field']} = {c['value']:g} gives {gives} (target {value_text(c['metric'], c['target'])})")
+                .classes("text-subtitle1"), "cal-answer")
+            tol = value_text(c["metric"], c["tolerance"], diff=True).lstrip("+")
+            ui.label(f"tolerance ±{tol} · bracket "
+                     f"[{c['bracket'][0]:g}, {c['bracket'][1]:g}] · "
+                     f"{field_interval_text(c['field'], c['field_ci95'], len(c['evaluations']))} · "
+                     f"N {c['n']:,} per evaluation, seed {c['seed']}").classes("text-caption text-grey-8")
             ui.button(f"use {c['field']} = {c['value']:g}",
                       on_click=lambda: self.studio.form.set_value(c["field"], str(c["value"]))).props("outline")
             with ui.grid(columns=2).classes("gap-x-6 gap-y-0"):
                 ui.label(c["field"]).classes("text-bold font-mono")
-                ui.label(c["metric"]).classes("text-bold")
+                ui.label(metric_name(game, c["metric"])).classes("text-bold")
                 for e in c["evaluations"]:
                     ui.label(f"{e['x']:g}")
-                    ui.label(f"{fmt(e['value'])} {fmt_ci(e['ci95'])}")
+                    ui.label(value_text(c["metric"], e["value"], e["ci95"]))
