@@ -21,11 +21,13 @@ ENEMY_WORDS = {"skelett": "Skelett", "rostratte": "Rostratte", "kultist": "Kulti
                "aschedaemon": "Aschedämon", "glutwaechter": "Glutwächter", "wuerfelfresser": "Würfelfresser",
                "auge_der_sechs": "Auge der Sechs"}
 # the combos as the rules page's combo table names them
+RARITY_WORDS = {"haeufig": "häufig", "selten": "selten", "episch": "episch"}  # the seed's Seltenheit, lower case
+JOKER_WORDS = {"wuerfel_setzen": "Würfel setzen", "extra_wurf": "Extra-Wurf", "heiltrank": "Heiltrank"}
 COMBO_WORDS = {"pasch": "Pasch", "drilling": "Drilling", "kleine_strasse": "Kleine Straße",
                "full_house": "Full House", "vierling": "Vierling", "grosse_strasse": "Große Straße",
                "fuenfling": "Fünfling", "sechsling": "Sechsling"}
 WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **POLICY_WORDS, **CARD_WORDS,
-         **EVENT_WORDS, **SECTION_WORDS, **ENEMY_WORDS, **COMBO_WORDS}
+         **EVENT_WORDS, **SECTION_WORDS, **ENEMY_WORDS, **JOKER_WORDS, **COMBO_WORDS}
 
 # the assumed values of the config (its ``assumed`` list) in words, naming what the numbers are: the dashboard and the
 # game page list them so ("which enemies appear in the Krypta"), the config path small behind (``sim.report.words``)

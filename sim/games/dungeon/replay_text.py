@@ -12,7 +12,7 @@ from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.describe import enemy_names
 from sim.games.dungeon.freeze import Frozen
-from sim.games.dungeon.labels import UPGRADE_WORDS
+from sim.games.dungeon.labels import CARD_WORDS, ENEMY_WORDS, JOKER_WORDS, RARITY_WORDS, UPGRADE_WORDS
 from sim.games.dungeon.rows import IN
 from sim.games.dungeon.words import CARD_NAMES
 
@@ -79,9 +79,9 @@ def item_label(cfg: DungeonConfig, item: int) -> str:
         return "—"
     if item < len(ups):
         u = cfg.upgrades[ups[item]]
-        return f"{UP_LABELS.get(ups[item], ups[item])} ({u.rarity})"
+        return f"{UP_LABELS.get(ups[item], ups[item])} ({RARITY_WORDS.get(u.rarity, u.rarity)})"
     if item < len(ups) + len(jks):
-        return f"Joker {jks[item - len(ups)]}"
+        return f"Joker {JOKER_WORDS.get(jks[item - len(ups)], jks[item - len(ups)])}"
     return "Würfel-Bonus"
 
 
@@ -97,7 +97,7 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
     for ev in replay.sections[0]["events"]:
         kind = ev["event"]
         if kind == "secret":
-            sold = (f", Joker {jokers[ev['sold_joker']]} verkauft"
+            sold = (f", Joker {JOKER_WORDS.get(jokers[ev['sold_joker']], jokers[ev['sold_joker']])} verkauft"
                     if ev["secret"] == C.EV_JOKER and ev["accepted"] and ev["sold_joker"] >= 0 else "")
             answer = "angenommen" if ev["accepted"] else "abgelehnt"
             lines.append(f"  Geheimnis: {EVENT_LABELS[ev['secret']]} — {answer} (LP {ev['lp']}, "
@@ -105,8 +105,9 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
         elif kind == "room":
             enemy = ev["enemy"]
             lines.append("")
-            lines.append(f"Raum {ev['room']}: {CARD_NAMES[ev['card']]} (Karten: kampf, elite, "
-                         f"{CARD_NAMES[ev['third_card']]}) — {names[enemy]}{' (Elite)' if ev['elite'] else ''}: "
+            card, third = (CARD_WORDS[CARD_NAMES[c]] for c in (ev["card"], ev["third_card"]))
+            lines.append(f"Raum {ev['room']}: {card} (Karten: Kampf, Elite, {third}) — "
+                         f"{ENEMY_WORDS.get(names[enemy], names[enemy])}{' (Elite)' if ev['elite'] else ''}: "
                          f"{ev['enemy_lp']} LP, Block {ev['enemy_block']}; du: {ev['lp']} LP, {ev['coins']} Coins")
         elif kind == "turn":
             extra = []
@@ -169,14 +170,14 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
             lines.append(f"  Gekauft: {item_label(cfg, ev['item'])}{' (aus dem Joker-Pack)' if ev['from_pack'] else ''}"
                          f" für {ev['price']} Coins → {ev['coins']} Coins")
         elif kind == "joker":
-            jn = jokers[ev["joker"]]
+            jn = JOKER_WORDS.get(jokers[ev["joker"]], jokers[ev["joker"]])
             d = ev["detail"]
             if ev["kind"] == C.JK_SET:
                 lines.append(f"    Joker {jn}: Würfel {d[0] + 1} von {d[1]} auf {d[2]} gesetzt")
             elif ev["kind"] == C.JK_HEAL:
                 lines.append(f"    Joker {jn}: +{d[0]} LP → {d[1]} LP")
             else:
-                lines.append(f"    Joker {jn}: Extra-Wurf")
+                lines.append(f"    Joker {jn}: ein Wurf mehr")
         elif kind == "hero":
             lines.append(f"    Heldenfähigkeit: {R.combo_name(ev['combo'])} {R.combo_dice(ev['combo'])} "
                          f"({R.ROLE_LABELS[ev['role']]}) × {cfg.hero.factor:g}")
