@@ -33,6 +33,7 @@ ROWS: list[tuple[str, float, list[str], int]] = [
     ("refused input: play dungeon --n -3", 0.5, ["play", "dungeon", "--n", "-3"], 2),
     ("combos 5 5 5 2 2", 0.5, ["combos", "5", "5", "5", "2", "2"], 0),
     ("describe kniffel", 0.5, ["describe", "kniffel"], 0),
+    ("describe dungeon", 0.5, ["describe", "dungeon"], 0),
     ("play kniffel --policy greedy --n 1000", 1.5,
      ["play", "kniffel", "--policy", "greedy", "--n", "1000", "--no-report"], 0),
     ("play dungeon --policy vorschlag --n 1000", 1.5,
@@ -62,6 +63,7 @@ def _once(args: list[str], bytecode: bool, cwd: Path, expect: int) -> float:
 def measure(repeat: int) -> dict:
     """The rows, each warmed once, then measured alternating bytecode on and off (the same load for both)."""
     rows = {}
+    load_start = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory() as d:
         cwd = Path(d)
         for name, goal, args, expect in ROWS:
@@ -80,7 +82,8 @@ def measure(repeat: int) -> dict:
             }
             print(f"{name:48s} on {rows[name]['bytecode_on_s']:6.2f} s  off {rows[name]['bytecode_off_s']:6.2f} s"
                   f"  (goal {goal} s)", file=sys.stderr)
-    return {"rows": rows, "repeat": repeat, "load_average": [round(x, 2) for x in os.getloadavg()],
+    return {"rows": rows, "repeat": repeat, "load_average_start": load_start,
+            "load_average": [round(x, 2) for x in os.getloadavg()],
             "what": "wall seconds of a real dicesim process, warm caches, median of the repeats; bytecode on = "
                     "PYTHONDONTWRITEBYTECODE unset (a user's setting), off = set (the development machines)"}
 

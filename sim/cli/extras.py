@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from sim.cli.answers import answer, key
 from sim.cli.catalog import accept, supports
 from sim.cli.common import (
     ConfigOpt,
@@ -59,4 +60,5 @@ def combos(
     if supports(game, "combos") is False:
         raise DicesimError(f"{game} has no combos")
     rules, sets = accept(game, None, None, config, set_)
-    work("extras").combos(game, list(dice), rules, sets, as_json)
+    answer(key("combos", game, [list(dice), as_json], rules, sets),
+           lambda: work("extras").combos(game, list(dice), rules, sets, as_json))

@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from sim.cli.answers import answer, key
 from sim.cli.catalog import accept
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, policies_help, with_game_options, work
 from sim.core.limits import check_run
@@ -60,4 +61,5 @@ def describe(
 ) -> None:
     """The derived rule tables a designer checks (JSON with --json)."""
     rules, sets = accept(game, game_opts, None, config, set_)
-    work("single").describe(game, rules, sets, as_json, game_opts or {})
+    answer(key("describe", game, [sorted((game_opts or {}).items()), as_json], rules, sets),
+           lambda: work("single").describe(game, rules, sets, as_json, game_opts or {}))

@@ -52,7 +52,6 @@ from typing import Any
 import numpy as np
 from pydantic import Field, SerializationInfo, SerializerFunctionWrapHandler, field_validator, model_serializer
 
-from policies.skill import SCALE
 from sim.core.config import GameConfig, Strict
 
 LEVELS: dict[str, float] = {"novice": 0.25, "casual": 0.5, "skilled": 0.75, "expert": 1.0}
@@ -156,9 +155,16 @@ def at_level(cfg: GameConfig, level: float) -> GameConfig:
     return cfg.model_copy(update={"skill": skill})
 
 
+def _ppm(level: float) -> int:
+    """A level in the record's unit, ``policies.skill.SCALE`` (the one source the kernels read)."""
+    from policies.skill import SCALE  # numba (heavy): only when a rule record is frozen, not when a config is checked
+
+    return round(level * SCALE)
+
+
 SKILL_RECORD: dict[str, Callable[[GameConfig], int]] = {
-    "skill_level_ppm": lambda cfg: round(cfg.skill.level * SCALE),
-    "skill_opponents_ppm": lambda cfg: round(cfg.skill.opponents * SCALE),
+    "skill_level_ppm": lambda cfg: _ppm(cfg.skill.level),
+    "skill_opponents_ppm": lambda cfg: _ppm(cfg.skill.opponents),
 }
 """The levels as derived numbers of a game's rule record (``sim.core.record``, with ``[skill]`` itself skipped):
 int parts per million, read by ``policies.skill.record_level``."""

@@ -1,0 +1,88 @@
+"""Printed answers of the pure-table commands (``combos``, ``describe``) kept in the cache folder, so that asking
+again answers without importing numba, pandas or the game (issue 30: ≤ 0.5 s).
+
+The first time a question is asked the game computes the answer as always (one source for each rule: the game's
+own kernels); the exact text it printed is stored under a key made of the command, its arguments, the config
+(its canonical hash, or the default config file's bytes) and the hash of every source file of ``sim`` and
+``policies`` (``sim.jit.codehash``, as the games catalog). Any edit to the code or the config file is a new key; an
+unreadable or damaged answer file is asked again and rewritten (a cache that heals itself). A config given as a
+file that the catalog did not validate is not cached.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sim.core.paths import cache_root
+from sim.jit.codehash import code_hash
+
+if TYPE_CHECKING:
+    from sim.core.config import Strict
+
+FORMAT = 1  # bump when what is stored changes
+
+
+def key(command: str, game: str, args: Any, rules: Path | Strict | None, sets: list[str] | None) -> str | None:
+    """The answer's key, or None when the config cannot be named without the game (a file not yet validated)."""
+    from sim.core.config import CONFIG_DIR, Strict, config_hash  # pydantic (heavy): not at every start, as --help
+
+    if isinstance(rules, Strict):
+        cfg = "cfg:" + config_hash(rules)
+    elif rules is None and not sets:
+        try:
+            cfg = "default:" + hashlib.sha256((CONFIG_DIR / game / "default.toml").read_bytes()).hexdigest()
+        except OSError:
+            return None
+    else:
+        return None
+    blob = json.dumps([FORMAT, command, game, args, cfg, code_hash()], sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
+def _file(k: str) -> Path:
+    return cache_root() / "answers" / f"{k}.json"
+
+
+def _stored(k: str) -> str | None:
+    try:
+        data = json.loads(_file(k).read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != k or not isinstance(data.get("text"), str):
+        return None
+    return data["text"]
+
+
+def _store(k: str, text: str) -> None:
+    f = _file(k)
+    try:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        tmp = f.with_name(f".{f.name}.{id(text)}.tmp")
+        tmp.write_text(json.dumps({"key": k, "text": text}), encoding="utf-8")
+        tmp.replace(f)
+    except OSError:
+        pass  # an unwritable cache only costs the next ask its speed
+
+
+def answer(k: str | None, compute: Callable[[], None]) -> None:
+    """Print the stored answer of ``k``, else run ``compute`` (which prints it), store what it printed and print it.
+    An error inside ``compute`` prints nothing and stores nothing."""
+    if k is not None and (text := _stored(k)) is not None:
+        sys.stdout.write(text)
+        return
+    if k is None:
+        compute()
+        return
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        compute()
+    text = buf.getvalue()
+    _store(k, text)
+    sys.stdout.write(text)

@@ -1,0 +1,70 @@
+"""``combos`` and ``describe`` asked a second time answer from the cache folder (``sim.cli.answers``) without
+importing numba, numpy, pandas or the game, and print exactly what the game prints (issue 30). Timings are
+``benchmarks/latency.py``'s, never asserted here."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sim.cli import answers
+from sim.cli.common import work
+from sim.games import GAMES
+from tests.conftest import ROOT
+from tests.test_cli_fast import HEAVY, PROBE, _game_code
+
+ASKS = [["describe", g] for g in GAMES] + [["describe", "kniffel", "--json"], ["combos", "5", "5", "5", "2", "2"],
+                                          ["combos", "2", "5", "2", "5", "5", "--json"]]
+
+
+def _ask(tmp_path: Path, args: list[str]) -> tuple[int, set[str], str]:
+    out = tmp_path / "probe.json"
+    r = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, env={**os.environ, "PROBE_OUT": str(out)},
+                       capture_output=True, text=True, timeout=600)
+    got = json.loads(out.read_text())
+    assert got["code"] in (0, None), r.stderr
+    return got["code"], set(got["modules"]), r.stdout
+
+
+def _computed(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """What the game itself prints for ``args`` (the work function, no stored answer)."""
+    as_json = "--json" in args
+    if args[0] == "describe":
+        work("single").describe(args[1], None, None, as_json, {})
+    else:
+        work("extras").combos("dungeon", [int(a) for a in args[1:] if a != "--json"], None, None, as_json)
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args", ASKS, ids=" ".join)
+def test_a_second_ask_imports_no_numba_or_game_and_prints_the_same(tmp_path, capsys, args):
+    _ask(tmp_path, args)  # the first ask computes and stores the answer
+    _, modules, stdout = _ask(tmp_path, args)
+    assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
+    assert not _game_code(modules), _game_code(modules)
+    assert stdout == _computed(args, capsys)
+
+
+def test_a_damaged_answer_is_asked_again(tmp_path, capsys):
+    args = ["describe", "dadox"]
+    k = answers.key("describe", "dadox", [[], False], None, None)
+    assert k is not None
+    answers._file(k).parent.mkdir(parents=True, exist_ok=True)
+    answers._file(k).write_text("{not json")
+    _, modules, stdout = _ask(tmp_path, args)
+    assert stdout == _computed(args, capsys)
+    assert json.loads(answers._file(k).read_text())["text"] == stdout
+
+
+def test_the_key_changes_with_the_config_and_the_code(monkeypatch):
+    base = answers.key("describe", "kniffel", [[], False], None, None)
+    other = work("single").setup("kniffel", None, ["bonus.value=40"], {})[1]  # a validated config
+    assert answers.key("describe", "kniffel", [[], False], other, None) != base
+    monkeypatch.setattr(answers, "code_hash", lambda: "edited")
+    assert answers.key("describe", "kniffel", [[], False], None, None) != base
+    assert answers.key("describe", "kniffel", [[], False], Path("x.toml"), None) is None
