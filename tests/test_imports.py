@@ -27,6 +27,8 @@ LAZY_IMPORTERS = {
     "sim.jit.warmup": "the warm-up imports the game registry only when it runs",
     "sim.games.base": "sim.core.events (numpy tables) only for games that log events",
     "sim.games.dungeon.upgrade_lift": "its statistics only when the lift is computed",
+    "sim.cli.answers": "a stored combos/describe answer prints without pydantic; the config model only on a miss",
+    "sim.core.skill": "policies.skill (numba) only when a rule record is frozen, so a refused config stays light",
 }
 # a registered game's front module (``sim.games.GAMES``) may load its report parts (charts, replay text, the skill
 # report: matplotlib) only when a report asks
