@@ -176,7 +176,7 @@ def load(cfg: DadoxConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, wh
                       dtype=object)
     outcomes = None
     if out_df is not None:
-        oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, ids, where)
+        oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, players, col["game"], where)
         outcomes = pd.DataFrame(dict(oc))
     return Decisions(game="dadox", unit=UNIT, ids=ids, player=pidx, sheet=game_idx, n_games=int(game_idx.max()) + 1,
                      delta=delta, valid=valid, chosen=chosen, row=np.arange(D), implied=np.zeros(D, bool), kind=kinds,

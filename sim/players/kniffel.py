@@ -253,11 +253,7 @@ def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, 
                       dtype=object)
     outcomes = None
     if out_df is not None:
-        oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, ids, where)
-        opairs = set(zip(oc["player"].tolist(), oc["game"].tolist(), strict=True))
-        for d, key in enumerate(zip(players.tolist(), col["game"].tolist(), strict=True)):
-            if key not in opairs:
-                raise refuse(where, d, f"player {key[0]!r} game {key[1]} has no row in {out_where}")
+        oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, players, col["game"], where)
         outcomes = pd.DataFrame({k: v for k, v in oc.items()})
     return Decisions(game="kniffel", unit=UNIT, ids=ids, player=pidx[src], sheet=game_idx[src],
                      n_games=int(game_idx.max()) + 1, delta=delta, valid=valid, chosen=chosen, row=src,
