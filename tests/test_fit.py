@@ -12,8 +12,9 @@ import pytest
 from sim.core.batch import run_batch
 from sim.core.skill import Group, group_of
 from sim.games.kniffel.game import GAME
-from sim.players import kniffel
-from sim.players.fit import fit, log_lik
+from sim.players import dadox, kniffel
+from sim.players import fit as F
+from sim.players.fit import fit, log_lik, log_p
 from sim.players.regret import regret
 
 PLAYERS, GAMES = 200, 5
@@ -132,3 +133,29 @@ def test_a_box_scored_with_rolls_left_implies_holding_all_five():
     for lv in (0.3, 0.6, 0.9):
         assert log_lik(cut, lv) == pytest.approx(log_lik(full, lv), rel=1e-12)
     assert regret(cut)["total"] == pytest.approx(regret(full)["total"], rel=1e-12)
+
+
+@pytest.mark.parametrize("game", ["kniffel", "dadox"])
+def test_the_chunked_likelihood_is_the_whole_one(monkeypatch, game):
+    """The likelihood runs in blocks of ``CHUNK`` decisions (bounded temporaries): blocks of 7 decisions give the
+    same values as one block of the whole log, and the same fitted levels."""
+    if game == "kniffel":
+        dec, _, _ = simulated(config(0.6, gpp=3), n=30)
+    else:
+        cfg = dadox.GAME.load()
+        cfg = cfg.model_copy(update={"skill": cfg.skill.model_copy(update={"level": 0.6, "games_per_player": 3})})
+        d, o = dadox.record(cfg, "optimal-turn", 30, 5, {})
+        dec = dadox.load(dadox.GAME.load(), d, o, "log")
+    assert len(dec) > 100
+    for lv in (0.0, 0.3, 0.8, F.TOP):
+        whole = log_p(dec, lv, chunk=len(dec))
+        assert (log_p(dec, lv, chunk=7) == whole).all()
+    reg_whole, pred_whole = dec.regret, F.expected_regret(dec, 0.6)
+    f_whole = fit(dec)
+    monkeypatch.setattr(F, "CHUNK", 7)
+    assert (dec.regret == reg_whole).all() and np.allclose(F.expected_regret(dec, 0.6), pred_whole, rtol=0, atol=0)
+    f_chunk = fit(dec)
+    assert abs(f_chunk.level.value - f_whole.level.value) <= 1e-12
+    assert abs(f_chunk.level.lo - f_whole.level.lo) <= 1e-12 and abs(f_chunk.level.hi - f_whole.level.hi) <= 1e-12
+    assert np.abs(f_chunk.players["level"].to_numpy() - f_whole.players["level"].to_numpy()).max() <= 1e-12
+    assert np.abs(f_chunk.chosen.levels - f_whole.chosen.levels).max() <= 1e-12

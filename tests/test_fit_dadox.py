@@ -115,3 +115,21 @@ def test_play_logs_dadox_and_fit_reads_it(tmp_path):
     assert "optimal-turn" in pop.read_text()
     assert cli_here("play", "dadox", "--policy", "optimal-turn", "--n", "10", "--config", str(pop),
                     "--no-report").returncode == 0
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_logged_game_with_no_outcome_row_is_refused(tmp_path, suffix):
+    """Dadox shares Kniffel's outcome check (``logs.outcome_columns``): a (player, game) with decisions but no
+    outcome row is one ``error:`` line naming the first such decision row, exit 2, nothing written."""
+    dec, out = logged(0.5, n=6, gpp=2)
+    gone = out.iloc[3]
+    out = out.drop(index=3)
+    first = int(dec.index[(dec["player"] == gone["player"]) & (dec["game"] == gone["game"])][0])
+    log, outcomes = tmp_path / f"dx{suffix}", tmp_path / f"dx.outcomes{suffix}"
+    for df, path in ((dec, log), (out, outcomes)):
+        df.to_csv(path, index=False) if suffix == ".csv" else df.to_parquet(path, index=False)
+    r = cli_here("fit", "dadox", str(log), "--out", str(tmp_path / "fit"), "--json")
+    assert r.returncode == 2, r.stderr
+    assert r.stdout == "" and r.stderr.count("\n") == 1 and r.stderr.startswith("error: "), r.stderr
+    assert f"row {first + 1}: player {gone['player']!r} game {gone['game']} has no row in" in r.stderr
+    assert not (tmp_path / "fit").exists()

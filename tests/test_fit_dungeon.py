@@ -6,10 +6,13 @@ The dungeon plays one level per batch, so the mixture's log is two simulated log
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pandas as pd
 import pytest
 
+from sim.core.limits import kernel_seed
+from sim.games.dungeon.replay_text import EVENTS
 from sim.players import dungeon
 from sim.players.dungeon import GAME
 from tests.conftest import cli_here
@@ -70,3 +73,54 @@ def test_play_logs_the_dungeon_and_fit_reads_it(tmp_path):
     assert s["game"] == "dungeon" and s["players"] == 100 and s["regret"] is None
     assert s["level"]["ci95"][0] <= 0.7 <= s["level"]["ci95"][1], s["level"]
     assert (tmp_path / "fit" / "fit.html").is_file() and (tmp_path / "fit" / "population.toml").is_file()
+
+
+def test_the_decision_log_is_the_runs_events(tmp_path):
+    """``play dungeon --log``: one row per decision read off each run's event log (its rooms, holds, combos, rewards,
+    buys as the replay records them), the outcome table beside it; ``fit`` reads the outcomes beside the log."""
+    log = tmp_path / "d.csv"
+    play = cli_here("play", "dungeon", "--policy", "vorschlag", "--n", "12", "--games-per-player", "3", "--log",
+                    str(log), "--no-report", "--json")
+    assert play.returncode == 0, play.stderr
+    dec = pd.read_csv(log, keep_default_na=False)
+    out = pd.read_csv(tmp_path / "d.outcomes.csv")
+    assert len(out) == 12 and json.loads(play.stdout)["log"]["decisions"] == len(dec)
+    cfg = GAME.load()
+    opts = GAME.check_options({})
+    seats = GAME.seat_policies("vorschlag", opts)
+    for run in range(12):
+        events = EVENTS.decode(GAME.replay_log(cfg, seats, kernel_seed(1), run, opts).sections[0].rows)
+        kinds = Counter(e["event"] for e in events)
+        mine = dec[(dec["player"] == f"p{run // 3:04d}") & (dec["game"] == run % 3)]["kind"].value_counts()
+        for kind, event in (("path", "room"), ("combo", "combo"), ("reward", "reward"), ("buy", "buy"),
+                            ("secret", "secret"), ("last_chance", "last_chance")):
+            assert mine.get(kind, 0) == kinds.get(event, 0), (run, kind)
+        rerolls = sum(1 for e in events if e["event"] == "roll" and e["roll"] > 1 and e["how"] == 0)
+        assert mine.get("hold", 0) == rerolls, run
+        assert int(out.loc[run, "rooms_cleared"]) <= mine["path"]
+    r = cli_here("fit", "dungeon", str(log), "--out", str(tmp_path / "fit"), "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["games"] == 12
+
+
+@pytest.mark.parametrize("how", ["no outcome row", "bad kind", "missing column"])
+def test_a_bad_dungeon_decision_log_is_refused(tmp_path, how):
+    log = tmp_path / "d.parquet"
+    assert cli_here("play", "dungeon", "--policy", "vorschlag", "--n", "4", "--log", str(log),
+                    "--no-report").returncode == 0
+    dec, out = pd.read_parquet(log), pd.read_parquet(tmp_path / "d.outcomes.parquet")
+    if how == "no outcome row":
+        out = out[out["player"] != "p0002"]
+        words = f"row {int(dec.index[dec['player'] == 'p0002'][0]) + 1}: player 'p0002' game 0 has no row in"
+    elif how == "bad kind":
+        dec.loc[5, "kind"] = "dance"
+        words = "row 6: kind 'dance' is not one of"
+    else:
+        dec = dec.drop(columns=["choice"])
+        words = "missing column choice"
+    dec.to_parquet(log, index=False)
+    out.to_parquet(tmp_path / "d.outcomes.parquet", index=False)
+    r = cli_here("fit", "dungeon", str(log), "--out", str(tmp_path / "fit"))
+    assert r.returncode == 2 and r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.stderr
+    assert words in r.stderr, r.stderr
+    assert not (tmp_path / "fit").exists()

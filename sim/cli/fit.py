@@ -26,8 +26,8 @@ def check_log(game: str, log: Path, flag: str) -> None:
 @app.command()
 def fit(
     game: str = typer.Argument(..., help=" | ".join(FITTED)),
-    log: Path = typer.Argument(..., help="the decision log (.parquet or .csv; docs/logs.md); Würfel Dungeon: its "
-                               "outcome table"),
+    log: Path = typer.Argument(..., help="the decision log (.parquet or .csv; docs/logs.md); Würfel Dungeon, fitted "
+                               "by outcomes: its decision log or its outcome table alone"),
     outcomes: Path | None = typer.Option(None, "--outcomes", help="the per-game outcome table (default: "
                                          "LOG's NAME.outcomes.parquet|csv beside it when present)"),
     config: Path | None = ConfigOpt,

@@ -25,7 +25,7 @@ from sim.games.dadox.config import DadoxConfig, freeze
 from sim.games.dadox.game import GAME
 from sim.games.dadox.tables import build_tables
 from sim.players.dadox_values import option_values
-from sim.players.fit import Decisions
+from sim.players.fit import Decisions, losses
 from sim.players.logs import LogColumn, LogError, columns, outcome_columns, refuse
 
 T6 = multisets(6)
@@ -164,19 +164,19 @@ def load(cfg: DadoxConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, wh
                3: "banked where the rules oblige a throw (a strong or declined group, hot dice, or the opening "
                   "minimum not met)"}[int(status[d])]
         raise refuse(where, d, why)
-    best = np.where(valid, vals, -np.inf).max(axis=1)
-    delta = np.where(valid, best[:, None] - vals, 0.0)
+    delta = losses(vals, valid)
     players = col["player"]
     ids, pidx = np.unique(players, return_inverse=True)
     game_idx = pd.factorize(pd.MultiIndex.from_arrays([players, col["game"]]))[0]
     dice_left = T6.counts[ks].sum(axis=1)
-    kinds = np.array([("bank" if b else "throw on") for b in col["bank"]], dtype=object)
+    kinds = np.array(["throw on", "bank"], dtype=object)[col["bank"]]  # shared text objects, not one per decision
     total_bin = np.digitize(col["turn_total"], TOTAL_BINS[1:-1])
-    detail = np.array([f"{TOTAL_BINS[i]}+ with {n} dice" for i, n in zip(total_bin, dice_left, strict=True)],
-                      dtype=object)
+    names = np.array([f"{TOTAL_BINS[i]}+ with {n} dice" for i in range(len(TOTAL_BINS) - 1)
+                      for n in range(R.N_DICE + 1)], dtype=object)
+    detail = names[total_bin * (R.N_DICE + 1) + dice_left]
     outcomes = None
     if out_df is not None:
-        oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, ids, where)
+        oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, players, col["game"], where)
         outcomes = pd.DataFrame(dict(oc))
     return Decisions(game="dadox", unit=UNIT, ids=ids, player=pidx, sheet=game_idx, n_games=int(game_idx.max()) + 1,
                      delta=delta, valid=valid, chosen=chosen, row=np.arange(D), implied=np.zeros(D, bool), kind=kinds,

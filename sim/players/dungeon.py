@@ -19,13 +19,21 @@ import pandas as pd
 from scipy.interpolate import CubicSpline
 
 from sim.core.batch import run_batch
+from sim.core.limits import kernel_seed
 from sim.core.skill import at_level
+from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
+from sim.games.dungeon.describe import enemy_names
 from sim.games.dungeon.game import GAME
+from sim.games.dungeon.loadout import with_loadout
 from sim.games.dungeon.options import DIFFICULTIES
+from sim.games.dungeon.replay_text import EVENT_LABELS, EVENTS, item_label
+from sim.games.dungeon.words import CARD_NAMES
 from sim.players.fit import MAX_GROUPS, Estimate, Mixture, fit_mixture, mle
-from sim.players.logs import LogColumn, LogError, columns, refuse
+from sim.players.logs import LogColumn, LogError, columns, outcome_columns, refuse
 
+NONE = "-"  # a cell with nothing to say (no enemy outside a fight, no dice outside a roll): a log has no empty cell
+KINDS = ("path", "secret", "hold", "combo", "last_chance", "reward", "buy")
 POLICY = "vorschlag"  # the policy whose level the outcomes say
 LEVELS = np.linspace(0.0, 1.0, 21)  # the levels simulated
 SIM_RUNS = 4000  # runs per simulated level (default)
@@ -39,9 +47,96 @@ OUTCOME_COLUMNS = (
     LogColumn("difficulty", "str", "leicht | normal | schwer (the same for every game)", required=False),
     LogColumn("level", "float", "the level the simulator played at (simulated logs only)", required=False),
 )
-DECISION_COLUMNS = OUTCOME_COLUMNS
+DECISION_COLUMNS = (
+    LogColumn("player", "str", "the player's id"),
+    LogColumn("game", "int", "the player's game", 0),
+    LogColumn("room", "int", "the room, 1, 2, …", 0),
+    LogColumn("turn", "int", "the fight's turn (0: outside a fight)", 0),
+    LogColumn("kind", "str", "path | secret | hold | combo | last_chance | reward | buy"),
+    LogColumn("lp", "int", "the player's LP before the decision", -10**6, 10**6),
+    LogColumn("coins", "int", "coins before the decision", -10**6, 10**9),
+    LogColumn("enemy", "str", "the room's enemy (- outside a fight)", required=False),
+    LogColumn("enemy_lp", "int", "the enemy's LP before the decision (0 outside a fight)", -10**6, 10**6),
+    LogColumn("dice", "str", "the dice shown (hold, combo, last_chance), e.g. 3 5 5; else -", required=False),
+    LogColumn("rolls_left", "int", "rolls of the turn's base allowance still to come (hold, combo)", -10, 10),
+    LogColumn("offer", "str", "what was on offer: path cards, reward items, the day's stock", required=False),
+    LogColumn("choice", "str", "what the player did"),
+)
 
-__all__ = ["GAME", "LogError", "OUTCOME_COLUMNS", "fit_outcomes", "load", "record"]
+__all__ = ["DECISION_COLUMNS", "GAME", "LogError", "OUTCOME_COLUMNS", "decisions", "fit_outcomes", "load", "record"]
+
+
+def _faces(packed: int, nd: int) -> str:
+    return " ".join(str(packed).rjust(nd, "0"))
+
+
+def decisions(cfg: DungeonConfig, policy: str, n: int, seed: int, options: dict[str, Any]) -> pd.DataFrame:
+    """Runs 0..n-1 replayed (``GAME.replay_log``: the batch's ``play_run``, so a run is that run of the batch) and
+    their decisions read off the event log (``replay_text.EVENTS``), one row each, in the order played: the path
+    card (``room``), a secret's answer, each hold before a reroll (the dice kept, from the next roll's held mask),
+    the combo played, a last chance bought, the reward picked, each item bought."""
+    opts = GAME.check_options(options)
+    seats = GAME.seat_policies(policy, opts)
+    played, _ = with_loadout(cfg, seats[0])
+    names = enemy_names(played)
+    rolls = int(played.turn.rolls)
+    G = cfg.skill.games_per_player
+    kseed = kernel_seed(seed)
+    rows: list[tuple] = []
+    for run in range(n):
+        st: dict[str, Any] = {"player": f"p{run // G:04d}", "game": run % G, "room": 0, "lp": 0, "coins": 0,
+                              "enemy": NONE, "enemy_lp": 0}
+        turn, shown, made, stock = 0, "", 0, []
+
+        def add(kind: str, choice: str, offer: str = NONE, dice: str = NONE, left: int = 0, at: int = 0,
+                st: dict[str, Any] = st) -> None:
+            rows.append((st["player"], st["game"], st["room"], at, kind, st["lp"], st["coins"], st["enemy"],
+                         st["enemy_lp"], dice, left, offer, choice))
+
+        for ev in EVENTS.decode(GAME.replay_log(cfg, seats, kseed, run, opts).sections[0].rows):
+            k = ev["event"]
+            if k == "room":
+                st.update(room=ev["room"], lp=ev["lp"], coins=ev["coins"])
+                stock = []
+                add("path", CARD_NAMES[ev["card"]], f"kampf|elite|{CARD_NAMES[ev['third_card']]}")
+                st.update(enemy=names[ev["enemy"]], enemy_lp=ev["enemy_lp"])
+            elif k == "secret":
+                st["room"] = ev["room"]
+                add("secret", "accept" if ev["accepted"] else "decline", EVENT_LABELS[ev["secret"]])
+                st.update(lp=ev["lp"], coins=ev["coins"])
+            elif k == "turn":
+                turn, made = ev["turn"], 0
+                st.update(lp=ev["lp"], enemy_lp=ev["enemy_lp"])
+            elif k == "roll":
+                if ev["roll"] > 1 and ev["how"] == 0 and shown:
+                    faces = shown.split()
+                    kept = " ".join(f for i, f in enumerate(faces) if (ev["held_mask"] >> i) & 1) or "-"
+                    add("hold", kept, dice=shown, left=rolls - made, at=turn)
+                shown, made = _faces(ev["dice_packed"], ev["dice"]), made + 1
+            elif k == "last_chance":
+                add("last_chance", "buy", dice=shown, left=rolls - made, at=turn)
+                st["coins"] = ev["coins"]
+            elif k == "combo":
+                add("combo", f"{R.combo_name(ev['combo'])} {R.combo_dice(ev['combo'])} {R.ROLE_LABELS[ev['role']]}",
+                    dice=shown, left=rolls - made, at=turn)
+            elif k == "resolve":
+                st.update(lp=ev["lp"], enemy_lp=ev["enemy_lp"])
+                shown = ""
+            elif k == "enemy":
+                st.update(lp=ev["lp"], enemy_lp=ev["enemy_lp"])
+            elif k == "fight_end":
+                st.update(lp=ev["lp"], coins=ev["coins"], enemy=NONE, enemy_lp=0)
+                turn = 0
+            elif k == "reward":
+                offer = "|".join(item_label(played, x) for x in ev["offers"] if x >= 0)
+                add("reward", item_label(played, ev["picked"]), offer)
+                st.update(lp=ev["lp"], coins=ev["coins"])
+            elif k == "stock":
+                stock.append(item_label(played, ev["item"]) if ev["item"] != -2 else "Joker-Pack")
+            elif k == "buy":
+                add("buy", item_label(played, ev["item"]), "|".join(stock) or NONE)
+                st["coins"] = ev["coins"]
+    return pd.DataFrame(rows, columns=[c.name for c in DECISION_COLUMNS])
 
 
 def record(cfg: DungeonConfig, policy: str, n: int, seed: int, options: dict[str, Any]) -> tuple[pd.DataFrame,
@@ -101,6 +196,17 @@ def load(cfg: DungeonConfig, out_df: pd.DataFrame, where: str) -> Outcomes:
         raise refuse(where, dup[0], f"player {col['player'][dup[0]]!r} game {col['game'][dup[0]]} is logged twice")
     ids, pidx = np.unique(col["player"], return_inverse=True)
     return Outcomes(ids, pidx, col["rooms_cleared"], R, level, pd.DataFrame(dict(col)))
+
+
+def check_decisions(dec_df: pd.DataFrame, out_df: pd.DataFrame, where: str, out_where: str) -> None:
+    """A decision log beside its outcome table (``play dungeon --log``): its columns, its kinds, and the shared
+    outcome check (``logs.outcome_columns``: every outcome's player has decisions, every logged game an outcome
+    row). The decisions are not fitted (no action values); the outcomes are."""
+    col = columns(dec_df, DECISION_COLUMNS, where)
+    bad = np.flatnonzero(~np.isin(col["kind"], KINDS))
+    if len(bad):
+        raise refuse(where, bad[0], f"kind {col['kind'][bad[0]]!r} is not one of {', '.join(KINDS)}")
+    outcome_columns(out_df, OUTCOME_COLUMNS, out_where, col["player"], col["game"], where)
 
 
 def histograms(cfg: DungeonConfig, levels: np.ndarray, n: int, seed: int, difficulty: str) -> np.ndarray:

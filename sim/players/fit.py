@@ -7,8 +7,11 @@ chance of a logged choice ``c`` (several alternatives may make the same choice: 
 
     p(c | ℓ) = ε · n_c / n + (1 - ε) · Σ_{a ∈ c} exp(-Δ_a / τ) / Σ_a exp(-Δ_a / τ)
 
-and a player's log-likelihood is the sum over their decisions, computed for all decisions at once (numpy over the
-``[decision, alternative]`` arrays of ``Decisions``). Fitted here:
+and a player's log-likelihood is the sum over their decisions, computed with numpy over the ``[decision,
+alternative]`` arrays of ``Decisions`` in chunks of ``CHUNK`` decisions: the likelihood's ``[decision, alternative]``
+temporaries (the weights, their masked sums) stay the size of one chunk, so a log of a million decisions costs its
+stored losses and masks, not several copies of them. Each decision's value is computed in its own row, so a
+chunked evaluation is the whole one. Fitted here:
 
 - each player's level and the population's single level: the maximum (bounded scalar search) with a 95 % profile
   likelihood interval (where the log-likelihood falls ``χ²₁(0.95) / 2 = 1.92`` below its maximum);
@@ -19,7 +22,8 @@ and a player's log-likelihood is the sum over their decisions, computed for all 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -33,6 +37,7 @@ TOP = 1.0 - 1e-6  # the highest level fitted (at 1 every non-best choice is impo
 TINY = 1e-300
 GRID = np.concatenate([np.linspace(0.0, 0.98, 50), [0.99, 0.995, 0.998, 0.999, 0.9995, 0.9999, TOP]])
 MAX_GROUPS = 3
+CHUNK = 1 << 15  # decisions per block of the likelihood (32 alternatives: 8 MB per float64 temporary)
 
 
 @dataclass
@@ -63,12 +68,16 @@ class Decisions:
     forced: np.ndarray | None = None  # -1, or 0/1: the rules force a move (1: the logged one)
     binary: np.ndarray | None = None  # a second two-way softmax: the other way's value minus the chosen's (NaN: none)
     loss: np.ndarray | None = None  # each decision's regret (None: the chosen alternative's delta)
-    dinf: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
         if self.lapse is None:
             self.lapse = self.chosen.sum(axis=1) / self.valid.sum(axis=1)
-        self.dinf = np.where(self.valid, self.delta, np.inf)
+
+    def blocks(self, chunk: int | None = None) -> Iterator[slice]:
+        """The decisions in consecutive blocks of ``chunk`` (default ``CHUNK``: the likelihood's unit of work)."""
+        chunk = chunk or CHUNK
+        for a in range(0, len(self.player), chunk):
+            yield slice(a, a + chunk)
 
     def __len__(self) -> int:
         return len(self.player)
@@ -88,7 +97,10 @@ class Decisions:
         """Points each decision cost against the best alternative (the chosen ones' loss)."""
         if self.loss is not None:
             return self.loss
-        return np.where(self.chosen, self.delta, np.inf).min(axis=1)
+        out = np.empty(len(self.player))
+        for b in self.blocks():
+            out[b] = np.where(self.chosen[b], self.delta[b], np.inf).min(axis=1)
+        return out
 
     @property
     def one_softmax(self) -> bool:
@@ -96,37 +108,62 @@ class Decisions:
         return self.binary is None and self.forced is None and self.gate is None
 
 
-def probabilities(dec: Decisions, level: float) -> np.ndarray:
-    """``[decision, alternative]`` chances of each alternative at ``level`` (rows sum to 1 over valid ones)."""
+def losses(vals: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Each alternative's loss against its decision's best valid one, 0 where not valid: ``vals`` is turned into
+    it in place (a log's ``[decision, alternative]`` array is not copied), block by block."""
+    for a in range(0, len(vals), CHUNK):
+        v, ok = vals[a:a + CHUNK], valid[a:a + CHUNK]
+        best = np.where(ok, v, -np.inf).max(axis=1)
+        np.subtract(best[:, None], v, out=v)
+        v[~ok] = 0.0
+    return vals
+
+
+def probabilities(dec: Decisions, level: float, b: slice = slice(None)) -> np.ndarray:
+    """``[decision, alternative]`` chances of each alternative at ``level`` of the decisions ``b`` (rows sum to 1
+    over valid ones)."""
     eps = (1.0 - level) ** 2
-    n = dec.valid.sum(axis=1, keepdims=True)
+    valid = dec.valid[b]
+    n = valid.sum(axis=1, keepdims=True)
     if level <= 0.0:
-        return dec.valid / n
+        return valid / n
     tau = dec.unit * (1.0 - level) / level
-    w = np.exp(-dec.dinf / tau)
-    return eps * dec.valid / n + (1.0 - eps) * w / w.sum(axis=1, keepdims=True)
+    w = np.exp(-np.where(valid, dec.delta[b], np.inf) / tau)
+    return eps * valid / n + (1.0 - eps) * w / w.sum(axis=1, keepdims=True)
 
 
-def log_p(dec: Decisions, level: float) -> np.ndarray:
-    """The log-likelihood of each logged choice at ``level``."""
+def log_p(dec: Decisions, level: float, chunk: int | None = None) -> np.ndarray:
+    """The log-likelihood of each logged choice at ``level`` (``chunk`` decisions at a time; default ``CHUNK``)."""
+    out = np.empty(len(dec.player))
+    for b in dec.blocks(chunk):
+        out[b] = _log_p(dec, level, b)
+    return out
+
+
+def _log_p(dec: Decisions, level: float, b: slice) -> np.ndarray:
+    """``log_p`` of the decisions ``b``."""
     eps = (1.0 - level) ** 2
+    valid, chosen = dec.valid[b], dec.chosen[b]
+    binary = None if dec.binary is None else dec.binary[b]
     if level <= 0.0:  # an infinite temperature: uniform alternatives, a fair coin for the two-way choice
-        n_ok = (dec.valid & np.isfinite(dec.dinf)).sum(axis=1)
-        soft = (dec.chosen & dec.valid).sum(axis=1) / np.maximum(n_ok, 1)
-        if dec.binary is not None:
-            soft = soft * np.where(np.isnan(dec.binary), 1.0, 0.5)
+        n_ok = (valid & np.isfinite(dec.delta[b])).sum(axis=1)
+        soft = (chosen & valid).sum(axis=1) / np.maximum(n_ok, 1)
+        if binary is not None:
+            soft = soft * np.where(np.isnan(binary), 1.0, 0.5)
     else:
         tau = dec.unit * (1.0 - level) / level
-        w = np.exp(-dec.dinf / tau)
-        soft = np.where(dec.chosen, w, 0.0).sum(axis=1) / np.maximum(w.sum(axis=1), TINY)
-        if dec.binary is not None:
-            gap = np.clip(np.nan_to_num(dec.binary, nan=-np.inf) / tau, -700.0, 700.0)
+        w = np.where(valid, dec.delta[b], np.inf)
+        np.divide(w, -tau, out=w)
+        np.exp(w, out=w)
+        soft = np.where(chosen, w, 0.0).sum(axis=1) / np.maximum(w.sum(axis=1), TINY)
+        if binary is not None:
+            gap = np.clip(np.nan_to_num(binary, nan=-np.inf) / tau, -700.0, 700.0)
             soft = soft / (1.0 + np.exp(gap))
     if dec.gate is not None:
-        soft = soft * dec.gate
+        soft = soft * dec.gate[b]
     if dec.forced is not None:
-        soft = np.where(dec.forced >= 0, dec.forced, soft)
-    return np.log(np.maximum(eps * dec.lapse + (1.0 - eps) * soft, TINY))
+        soft = np.where(dec.forced[b] >= 0, dec.forced[b], soft)
+    return np.log(np.maximum(eps * dec.lapse[b] + (1.0 - eps) * soft, TINY))
 
 
 def log_lik(dec: Decisions, level: float) -> float:
@@ -307,4 +344,7 @@ def fit(dec: Decisions, max_groups: int = MAX_GROUPS) -> Fit:
 
 def expected_regret(dec: Decisions, level: float) -> np.ndarray:
     """Each decision's expected loss (points) at ``level``: what the model predicts the logged regret to be."""
-    return (probabilities(dec, level) * np.where(dec.valid, dec.delta, 0.0)).sum(axis=1)
+    out = np.empty(len(dec.player))
+    for b in dec.blocks():
+        out[b] = (probabilities(dec, level, b) * np.where(dec.valid[b], dec.delta[b], 0.0)).sum(axis=1)
+    return out

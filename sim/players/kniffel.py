@@ -30,7 +30,7 @@ from sim.games.kniffel.game import GAME
 from sim.games.kniffel.play import EV_KEEP, EV_SCORE
 from sim.games.kniffel.replay import keep_values
 from sim.games.kniffel.solve import tables
-from sim.players.fit import Decisions
+from sim.players.fit import Decisions, losses
 from sim.players.kniffel_values import box_values
 from sim.players.logs import LogColumn, LogError, columns, outcome_columns, refuse
 
@@ -241,23 +241,18 @@ def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, 
         vals[ds] = kv[level[ds][:, None], subs]
         valid[ds] = True
         chosen[ds] = subs == kept[ds][:, None]
-    best = np.where(valid, vals, -np.inf).max(axis=1)
-    delta = np.where(valid, best[:, None] - vals, 0.0)
+    delta = losses(vals, valid)
     players = col["player"]
     ids, pidx = np.unique(players, return_inverse=True)
     pairs = pd.MultiIndex.from_arrays([players, col["game"]])
     game_idx = pd.factorize(pairs)[0]
-    kinds = np.array([f"hold after roll {lv + 1}" if h else "box" for h, lv in zip(is_hold, level, strict=True)],
-                     dtype=object)
-    detail = np.array(["" if h else R.CATEGORIES[chosen_box[d]] for h, d in zip(is_hold, src, strict=True)],
-                      dtype=object)
+    # one text object per kind and box, shared by the decisions (not a string per decision)
+    kinds = np.array(["box", *(f"hold after roll {lv + 1}" for lv in range(n_rolls - 1))], dtype=object)[
+        np.where(is_hold, level + 1, 0)]
+    detail = np.array(["", *R.CATEGORIES], dtype=object)[np.where(is_hold, 0, chosen_box[src] + 1)]
     outcomes = None
     if out_df is not None:
-        oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, ids, where)
-        opairs = set(zip(oc["player"].tolist(), oc["game"].tolist(), strict=True))
-        for d, key in enumerate(zip(players.tolist(), col["game"].tolist(), strict=True)):
-            if key not in opairs:
-                raise refuse(where, d, f"player {key[0]!r} game {key[1]} has no row in {out_where}")
+        oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, players, col["game"], where)
         outcomes = pd.DataFrame({k: v for k, v in oc.items()})
     return Decisions(game="kniffel", unit=UNIT, ids=ids, player=pidx[src], sheet=game_idx[src],
                      n_games=int(game_idx.max()) + 1, delta=delta, valid=valid, chosen=chosen, row=src,

@@ -124,13 +124,18 @@ def refuse(where: str, row: int, text: str) -> LogError:
     return LogError(f"{where} row {row + 1}: {text}")
 
 
-def outcome_columns(out_df: pd.DataFrame, spec: tuple[LogColumn, ...], out_where: str, ids: np.ndarray,
-                    where: str) -> dict[str, np.ndarray]:
-    """The outcome table's columns (``columns``), refused at the first row whose player has no decision in the log
-    ``where`` (an outcome of a player the log does not know cannot be fitted)."""
+def outcome_columns(out_df: pd.DataFrame, spec: tuple[LogColumn, ...], out_where: str, players: np.ndarray,
+                    games: np.ndarray, where: str) -> dict[str, np.ndarray]:
+    """The outcome table's columns (``columns``), checked against the decisions (``players``, ``games``: each
+    decision's, from the log ``where``): refused at the first outcome row whose player has no decision, then at the
+    first decision whose (player, game) has no outcome row (neither can be fitted). Every game shares this check."""
     oc = columns(out_df, spec, out_where)
-    known = set(ids.tolist())
+    known = set(players.tolist())
     for i, p in enumerate(oc["player"]):
         if p not in known:
             raise refuse(out_where, i, f"player {p!r} has no decisions in {where}")
+    opairs = set(zip(oc["player"].tolist(), oc["game"].tolist(), strict=True))
+    for d, key in enumerate(zip(players.tolist(), games.tolist(), strict=True)):
+        if key not in opairs:
+            raise refuse(where, d, f"player {key[0]!r} game {key[1]} has no row in {out_where}")
     return oc

@@ -45,11 +45,11 @@ def write_log(game: str, cfg: GameConfig, policy: str, n: int, seed: int, option
               path: Path) -> dict[str, Any]:
     """``play --log``: runs 0..n-1 with their decisions, the log at ``path`` and its outcomes beside it."""
     check_game(game)
-    if game in OUTCOME_LOGS:  # the log is the outcome table
+    if game in OUTCOME_LOGS:  # decisions read off the replayed runs' event logs; fitted by the outcomes
         out, _ = OUTCOME_LOGS[game].record(cfg, policy, n, seed, options)
-        write_table(out, path)
-        return {"log": str(path), "decisions": 0, "games": len(out), "players": int(out["player"].nunique())}
-    dec, out = LOGS[game].record(cfg, policy, n, seed, options)
+        dec = OUTCOME_LOGS[game].decisions(cfg, policy, n, seed, options)
+    else:
+        dec, out = LOGS[game].record(cfg, policy, n, seed, options)
     write_table(dec, path)
     write_table(out, outcomes_path(path))
     return {"log": str(path), "outcomes": str(outcomes_path(path)), "decisions": len(dec), "games": len(out),
@@ -103,12 +103,10 @@ def goodness(game: str, f: Fit, pop: GameConfig, seed: int) -> dict[str, Any]:
 def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: Path, seed: int) -> dict[str, Any]:
     """Fit a log and write population.toml, players.csv, the charts and fit.html into ``out``; the summary."""
     check_game(game)
-    if game in OUTCOME_LOGS:
-        if outcomes is not None:
-            raise DicesimError(f"--outcomes: the {game} log is its outcome table (give it as LOG)")
-        return fit_outcome_log(game, cfg, log, out, seed)
     if outcomes is None and outcomes_path(log).is_file():
         outcomes = outcomes_path(log)
+    if game in OUTCOME_LOGS:
+        return fit_outcome_log(game, cfg, log, outcomes, out, seed)
     dec = read_log(game, cfg, log, outcomes)  # every refusal happens here, before anything is written
     f = fit(dec)
     reg = regret(dec)
@@ -143,10 +141,18 @@ def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: P
     return summary
 
 
-def fit_outcome_log(game: str, cfg: GameConfig, log: Path, out: Path, seed: int) -> dict[str, Any]:
-    """A game fitted by outcomes (``sim.players.dungeon``): the same outputs, without regret."""
+def fit_outcome_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: Path,
+                    seed: int) -> dict[str, Any]:
+    """A game fitted by outcomes (``sim.players.dungeon``): the same outputs, without regret. ``log`` is the
+    decision log with ``outcomes`` its outcome table (checked against each other, the outcomes fitted), or, without
+    ``outcomes``, the outcome table itself."""
     mod = OUTCOME_LOGS[game]
-    o = mod.load(cfg, read_table(log, "LOG"), str(log))  # every refusal happens here, before anything is written
+    table, where = read_table(log, "LOG"), str(log)  # every refusal happens here, before anything is written
+    if outcomes is not None:
+        runs = read_table(outcomes, "--outcomes")
+        mod.check_decisions(table, runs, where, str(outcomes))
+        table, where = runs, str(outcomes)
+    o = mod.load(cfg, table, where)
     n = max(mod.SIM_RUNS, 4 * o.n_games)
     f = mod.fit_outcomes(cfg, o, n, seed)
     pop = population(cfg, f, mod.GAME.skill_groups)
