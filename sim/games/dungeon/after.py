@@ -43,7 +43,7 @@ from sim.jit.scalar import smax, smin, trunc
 from sim.jit.tier import INLINE
 
 
-@njit(cache=True, error_model="numpy", inline=INLINE)  # a phase: one call site, inlined in the full tier
+@njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
 def room_won(room, fz, rs, out, log):
     """The coins of a won room: the win (boss, rest, elite), the room's challenge when met (no heal, combo kinds,
     turns), the stolen coins back where the rules return them."""
@@ -113,7 +113,7 @@ def upgrade_gain(item, fz, rs, cache, t, tm, mods):
     return cache[4][t, sl, rs.nd_base, 0] - rs.e3
 
 
-@njit(cache=True, error_model="numpy", inline=INLINE)  # a phase: one call site, inlined in the full tier
+@njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
 def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc):
     """The reward after room ``room``: ``rewards.offers`` offers (upgrades by rarity, from a slot on an item
     instead: a joker or the dice bonus), the policy picks one. Returns True when a rollout stops here."""
@@ -185,7 +185,7 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
     return False
 
 
-@njit(cache=True, error_model="numpy", inline=INLINE)  # a phase: one call site, inlined in the full tier
+@njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
 def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc):
     """The Tagesmarkt after room ``room``: its stock (``market_stock``), bought one item at a time until the
     policy stops. Returns True when a rollout stops at this decision."""

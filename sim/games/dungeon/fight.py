@@ -43,7 +43,6 @@ from sim.games.dungeon.table import (
 )
 from sim.games.dungeon.words import ELITE
 from sim.jit.scalar import smax, smin, trunc
-from sim.jit.tier import INLINE
 
 # --- the fight begins ------------------------------------------------------------------------------------------
 
@@ -279,7 +278,7 @@ def enemy_turn(room, fz, rs, f, out, log, sc):
 
 # --- the fight ----------------------------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy", inline=INLINE)  # a phase: one call site, inlined in the full tier
+@njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
 def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
     """Play the fight of room ``room`` (its path card, enemy and the loadout's profile slot are in ``rs``), turn
     by turn until the enemy or the player falls (or the turn limit, which counts as a loss); leaves LP, coins,

@@ -10,9 +10,8 @@ A run reads as the seed's order of play, one compiled phase function per step of
 
 The phases hand the run on in one numpy record (``runstate.RUN_DTYPE``, read as ``rs.lp``): passed by pointer, no
 reference count; the fight's steps hand the fight on in a record on the stack (``runstate.new_fight``), which LLVM
-keeps in registers. The fight's steps are inlined in both tiers (one call site each); the phases and every other
-helper are ``inline=INLINE`` (``sim.jit.tier``): inlined in the full tier, called in the quick one (a first run's
-compile: typing one function of every phase costs more than typing the phases one by one). ``play_run`` rebinds
+keeps in registers. The phases and the fight's steps are inlined in both tiers (one call site each); every other
+helper is ``inline=INLINE`` (``sim.jit.tier``): inlined in the full tier, called in the quick one. ``play_run`` rebinds
 its array arguments borrowed (``sim.jit.borrow``: no atomic reference counts) and reads its work arrays by name
 (``scratch.Scratch``), which is what keeps the phases as fast as one function (CONTRIBUTING.md, kernel split).
 

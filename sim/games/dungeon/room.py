@@ -26,7 +26,7 @@ from sim.jit.scalar import smin, trunc
 from sim.jit.tier import INLINE
 
 
-@njit(cache=True, error_model="numpy", inline=INLINE)  # a phase: one call site, inlined in the full tier
+@njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
 def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
     """Draw room ``room``'s map, choose the path card and play its event (Opferaltar, Joker-Händler, Truhe) or
     rest; leaves the card, the event and the enemy in ``rs``. Returns True when a rollout stops at this decision."""
@@ -140,7 +140,7 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
     return False
 
 
-@njit(cache=True, error_model="numpy", inline=INLINE)  # a phase: one call site, inlined in the full tier
+@njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
 def refresh_profile(fz, rs, cache, t, tm, sc):
     """The loadout's profile: fold its effects and compute the combo values again when an effect they read changed
     (``rs.dirty``); find the profile tables (partitions, hold tables) of its key in this thread's cache row, looked
