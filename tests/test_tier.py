@@ -57,15 +57,17 @@ def test_tiers_differ_only_in_inlining_and_in_their_cache_keys(tmp_path):
     assert quick["options"].keys() == full["options"].keys() and len(quick["options"]) > 30
     inlined = [f for f, o in full["options"].items() if o.get("inline") == "always"]
     assert len(inlined) > 30
-    # the phases of a room and the steps of a fight (one call site each) and the fight's two one-line accessors are
-    # inlined in both tiers; every other helper only in the full one
+    # the run into its block, the rollout's driver into its block, the phases of a room and the steps of a fight
+    # (one call site each) and the fight's two one-line accessors are inlined in both tiers; every other helper only
+    # in the full one
     pinned = {f.rsplit(".", 1)[1] for f, o in quick["options"].items() if o.get("inline") == "always"}
+    entries = {"play_run", "rollout_run", "option_values"}
     phases = {"enter_room", "refresh_profile", "fight", "room_won", "take_reward", "visit_market", "market_stock",
               "market_values"}
     steps = {"begin_fight", "open_turn", "player_turn", "roll_and_hold", "extra_rolls", "set_faces", "heal_joker",
              "assign", "resolve", "enemy_turn", "_who", "_etab"}
     needs = {"needs_attack_gain", "needs_etab"}  # what a policy needs (policies/dungeon/needs.py): one-line reads
-    assert pinned == phases | steps | needs
+    assert pinned == entries | phases | steps | needs
     for f, o in full["options"].items():
         q = quick["options"][f]
         assert q.get("inline", "never") == "never" or f.rsplit(".", 1)[1] in pinned, f

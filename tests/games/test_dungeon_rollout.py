@@ -73,10 +73,10 @@ def _decision_values(fz, cache, sc, forced, nf, k, run):
     """By hand: the decision after ``forced[:nf]`` and each option's wins and score over salts 1..k (None: no more
     decisions)."""
     rc = RC.new_control()
-    tmp = np.zeros(len(table_columns(G.load())))
+    tmp = np.zeros((1, len(table_columns(G.load()))))  # a block of one run: the kernel the batch compiled
     nolog = np.zeros((0, P.LOG_W), np.int64)
     rc[RC.RC_NF], rc[RC.RC_STOP] = nf, 1
-    P.play_run(0, SEED, run, fz, cache, 0, TM, tmp, nolog, sc, forced, rc)
+    P.play_block(0, SEED, run, 0, 1, 1, 0, fz, cache, TM, tmp, nolog, sc, forced, rc)
     if rc[RC.RC_HIT] == 0:
         return None
     vals = {}
@@ -89,9 +89,9 @@ def _decision_values(fz, cache, sc, forced, nf, k, run):
         for j in range(1, k + 1):
             c = RC.new_control()
             c[RC.RC_NF], c[RC.RC_SALT] = nf + 1, j
-            P.play_run(0, SEED, run, fz, cache, 0, TM, tmp, nolog, sc, trial, c)
-            w += tmp[P.O_WIN]
-            s += tmp[P.O_SCORE]
+            P.play_block(0, SEED, run, 0, 1, 1, 0, fz, cache, TM, tmp, nolog, sc, trial, c)
+            w += tmp[0, P.O_WIN]
+            s += tmp[0, P.O_SCORE]
         vals[o] = (w, s)
     return int(rc[RC.RC_KIND]), vals
 
@@ -106,8 +106,9 @@ def test_k1_each_choice_is_the_argmax_of_its_continuations():
     kinds, spread = set(), 0
     for run in (0, 3):
         forced, rc = RO.new_rollout_scratch()
-        out = np.zeros(n_cols)
-        RO.rollout_run(0, 1, SEED, run, fz, cache, 0, TM, out, np.zeros((0, P.LOG_W), np.int64), sc, forced, rc)
+        out = np.zeros((1, n_cols))
+        RO.rollout_block(0, 1, SEED, run, 0, 1, 1, 0, fz, cache, TM, out, np.zeros((0, P.LOG_W), np.int64), sc, forced,
+                         rc)
         nf = int(rc[RC.RC_NF])
         assert nf > 0
         for d in range(nf + 1):

@@ -27,8 +27,9 @@ skill (``[skill]``) the lapse coins of every decision from (``SKILL_STREAM``, 0)
 policy therefore meets the same rooms, and a table does not depend on chunking or threads.
 
 ``play_run`` plays one run and writes its row of the per-run table (``table.columns``); with a non-empty ``log``
-it also writes the event log that ``replay`` renders (the same code path). ``runs.play_batch`` runs it over a
-chunk with ``prange`` (and the ``rollout`` policy's driver over it), ``runs.run_one`` one run for replay.
+it also writes the event log that ``replay`` renders (the same code path). ``play_block``, the one compiled entry to
+a run, plays it over a block of runs: ``runs.play_batch`` one block per thread (and the ``rollout`` policy's driver
+over it), ``runs.run_one`` one run for replay.
 
 The run's progression state: the loadout (``owned`` counts of the rows of ``up_eff``: upgrades, then talents)
 folded into ``mods`` (columns ``rows.EFF``), which the fight reads for every effect; the combo values ``cv`` of the
@@ -195,7 +196,7 @@ def start_run(pid, seed, run, fz, rs, out, sc, rc):
     rs.k_lk = np.nan
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")  # one call site: ``play_block``
 def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     """Play run ``run``; fill ``out`` (one table row); returns the number of log rows written.
 
@@ -257,6 +258,18 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     return nl
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def play_block(pid, seed, start, first, count, stride, t, fz, cache, tm, out, log, sc, forced, rc):
+    """Runs ``start + i`` for ``i`` in ``range(first, count, stride)`` into rows ``out[i]``, on cache row ``t``;
+    returns the log length of the last one. The one compiled entry to a run (``play_run`` is inlined here): the
+    batch (one block per thread, ``runs.play_batch``), the replay (one run, with a log) and the rollout's
+    continuations all call it with the same argument types, so a run's code compiles and is optimised once
+    (a kernel calling a compiled kernel links a copy of its code and optimises it again). Releases the GIL: the
+    batch's blocks run in threads of their own."""
+    nl = np.int64(0)
+    for i in range(first, count, stride):
+        nl = play_run(pid, seed, start + i, fz, cache, t, tm, out[i], log, sc, forced, rc)
+    return nl
 
 
-__all__ = ["columns", "draw_upgrade", "n_columns", "play_run"]
+__all__ = ["columns", "draw_upgrade", "n_columns", "play_block", "play_run"]

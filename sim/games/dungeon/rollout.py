@@ -30,8 +30,10 @@ from sim.games.dungeon import play as P
 from sim.games.dungeon.rollctl import MAX_DECISIONS, RC_HIT, RC_MASK, RC_NF, RC_NOPT, RC_SALT, RC_SIZE, RC_STOP
 from sim.games.dungeon.table import O_SCORE, O_WIN
 
+ZERO, ONE = np.int64(0), np.int64(1)  # not literal ints: one signature of ``play.play_block`` for every caller
 
-@njit(cache=True, error_model="numpy")
+
+@njit(cache=True, error_model="numpy", inline="always")  # one call site (``rollout_run``)
 def option_values(base, k, seed, run, fz, cache, t, tm, tmp, nolog, sc, forced, rc, nf, nopt, mask, wins, scores):
     """Wins and total score of ``k`` continuations of each option of decision ``nf`` (``forced[:nf]`` before it)
     into ``wins``/``scores`` (-1 wins: not in ``mask``, or cut off). An option is cut off as soon as it cannot
@@ -50,9 +52,9 @@ def option_values(base, k, seed, run, fz, cache, t, tm, tmp, nolog, sc, forced, 
             rc[RC_NF] = nf + 1
             rc[RC_SALT] = j + 1
             rc[RC_STOP] = 0
-            P.play_run(base, seed, run, fz, cache, t, tm, tmp, nolog, sc, forced, rc)
-            w += tmp[O_WIN]
-            s += tmp[O_SCORE]
+            P.play_block(base, seed, run, ZERO, ONE, ONE, t, fz, cache, tm, tmp, nolog, sc, forced, rc)
+            w += tmp[0, O_WIN]
+            s += tmp[0, O_SCORE]
             if w + (k - 1 - j) < wb:
                 w = -1.0
                 break
@@ -74,12 +76,12 @@ def best_option(wins, scores, nopt):
     return bi
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")  # one call site (``rollout_block``)
 def rollout_run(base, k, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     """Play run ``run`` under the rollout of ``base`` with ``k`` continuations per option; fill ``out`` (and
     ``log``) as ``play_run`` does and return its log length. ``forced`` (``MAX_DECISIONS``), ``rc`` (``RC_SIZE``):
     scratch, left holding the run's choices (``forced[:rc[RC_NF]]``)."""
-    tmp = np.empty(out.shape[0])
+    tmp = np.empty((1, out.shape[0]))  # a block of one run (``play.play_block``, the one compiled entry to a run)
     nolog = np.zeros((0, log.shape[1]), np.int64)
     wins = np.empty(16)
     scores = np.empty(16)
@@ -88,7 +90,7 @@ def rollout_run(base, k, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
         rc[RC_NF] = nf
         rc[RC_SALT] = 0
         rc[RC_STOP] = 1
-        P.play_run(base, seed, run, fz, cache, t, tm, tmp, nolog, sc, forced, rc)
+        P.play_block(base, seed, run, ZERO, ONE, ONE, t, fz, cache, tm, tmp, nolog, sc, forced, rc)
         if rc[RC_HIT] == 0:
             break
         nopt = rc[RC_NOPT]
@@ -103,7 +105,21 @@ def rollout_run(base, k, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     rc[RC_NF] = nf
     rc[RC_SALT] = 0
     rc[RC_STOP] = 0
-    return P.play_run(base, seed, run, fz, cache, t, tm, out, log, sc, forced, rc)
+    return P.play_block(base, seed, run, ZERO, ONE, ONE, t, fz, cache, tm, out.reshape((1, out.shape[0])), log, sc,
+                        forced, rc)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def rollout_block(base, k, seed, start, first, count, stride, t, fz, cache, tm, out, log, sc, forced, rc):
+    """``rollout_run`` of runs ``start + i`` for ``i`` in ``range(first, count, stride)`` into rows ``out[i]``
+    (the batch's block of one thread, ``runs.play_batch``; the replay's one run with a log, ``runs.run_one``);
+    returns the log length of the last one. The rollout's one compiled kernel: ``rollout_run`` and
+    ``option_values`` are inlined here, so the run's code (``play.play_block``) is linked and optimised again
+    once, not once per calling kernel."""
+    nl = np.int64(0)
+    for i in range(first, count, stride):
+        nl = rollout_run(base, k, seed, start + i, fz, cache, t, tm, out[i], log, sc, forced, rc)
+    return nl
 
 
 def new_rollout_scratch() -> tuple[np.ndarray, np.ndarray]:
