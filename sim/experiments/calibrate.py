@@ -33,6 +33,7 @@ from sim.core.config import ConfigError, DicesimError, Strict, config_hash
 from sim.core.limits import check_calibration, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
 from sim.experiments.sweep_spec import _field_value
 from sim.games.base import Game
+from sim.report.words import metric_name, metric_text, value_text
 
 
 @dataclass
@@ -125,7 +126,7 @@ class _Evaluator:
         self.cache[x] = ev
         if self.log:
             shown = f"{int(x)}" if self.integer else f"{x:.6g}"
-            print(f"  {self.field} = {shown:>10}  ->  {self.metric} {v:.5g}  [{ci[0]:.5g}, {ci[1]:.5g}]",
+            print(f"  {self.field} = {shown:>10}  ->  {metric_text(self.game.name, self.metric, v, ci)}",
                   file=sys.stderr)
         return ev
 
@@ -299,7 +300,8 @@ def _result(game: Game, fld: str, metric: str, target: float, label: str, n: int
         fci = [e.x - w, e.x + w]
     else:
         fci = [math.nan, math.nan]
-    tol_txt = f"|{metric} - {target:g}| <= {stated['tol']:.4g} ({stated['how']})"
+    tol_txt = (f"{metric_name(game.name, metric)} within {value_text(metric, stated['tol'], diff=True).lstrip('+')} "
+               f"of {value_text(metric, target)} ({stated['how']})")
     converged = stop != "max evaluations"
     return Calibration(
         game=game.name, field=fld, metric=metric, target=target, policy=label, n=n, seed=seed,

@@ -110,8 +110,7 @@ class CalibratePanel:
             gives = metric_text(game, c["metric"], est["value"], est["ci95"])
             tid(ui.label(f"{c['field']} = {c['value']:g} gives {gives} (target {value_text(c['metric'], c['target'])})")
                 .classes("text-subtitle1"), "cal-answer")
-            tol = value_text(c["metric"], c["tolerance"], diff=True).lstrip("+")
-            ui.label(f"tolerance ±{tol} · bracket "
+            ui.label(f"tolerance: {c['tolerance']} · bracket "
                      f"[{c['bracket'][0]:g}, {c['bracket'][1]:g}] · "
                      f"{field_interval_text(c['field'], c['field_ci95'], len(c['evaluations']))} · "
                      f"N {c['n']:,} per evaluation, seed {c['seed']}").classes("text-caption text-grey-8")
