@@ -11,7 +11,7 @@ from pydantic import Field, model_validator
 from sim.core.config import GameConfig, Strict
 from sim.core.record import RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
-from sim.games.dadox import rules as R
+from sim.games.dadox import codes as C
 
 
 class Scoring(Strict):
@@ -104,12 +104,12 @@ RULES = RuleRecord(DadoxConfig, skip=("turn.hot_dice", "policies", "solver", "sk
     "unit": DadoxConfig.unit,  # the points grid (the model checked that an exact target can be hit)
 })
 """The rule record ``rp``: every rule number of the model by config path (``rp.scoring_street``,
-``rp.goal_target``; a choice as its code, ``rp.bust_penalty == R.PENALTY_SUBTRACT``), then the derived numbers;
+``rp.goal_target``; a choice as its code, ``rp.bust_penalty == C.PENALTY_SUBTRACT``), then the derived numbers;
 int64 like the kernels' arithmetic. The bots', the solver's and the skill sections are not rules."""
 POLICY_PARAMS = RuleRecord(
     DadoxConfig, skip=(*(k for k in DadoxConfig.model_fields if k != "policies"), "policies.threshold"),
     dtype=np.float64, derived={
-        **{f"policies_threshold_{n}": (lambda cfg, i=n - 1: cfg.policies.threshold[i]) for n in range(1, R.N_DICE + 1)},
+        **{f"policies_threshold_{n}": (lambda cfg, i=n - 1: cfg.policies.threshold[i]) for n in range(1, C.N_DICE + 1)},
         **SKILL_RECORD,
     })
 """The policy record ``pp``: the ``[policies]`` section (``pp.policies_greedy_bank_at``; the threshold list as

@@ -22,12 +22,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.games.dadox.codes import N_DICE as N_DICE
+from sim.games.dadox.codes import OVERSHOOT_SUBTRACT as OVERSHOOT_SUBTRACT
+from sim.games.dadox.codes import OVERSHOOT_VOID, PENALTY_LOSE
+from sim.games.dadox.codes import PENALTY_SUBTRACT as PENALTY_SUBTRACT
+
 LOCK_FREE, LOCK_CONFIRM, LOCK_THROW = 0, 1, 2
 N_LOCKS = 3
-# the codes of ``rp.bust_penalty`` and ``rp.goal_overshoot``: a choice's place in its ``Literal`` (``RULES.choice``)
-PENALTY_LOSE, PENALTY_SUBTRACT = 0, 1
-OVERSHOOT_VOID, OVERSHOOT_SUBTRACT = 0, 1
-N_DICE = 6
 
 
 @njit(cache=True)

@@ -17,9 +17,8 @@ from pydantic import Field, model_validator
 from sim.core.config import GameConfig, NonNegative, Prices, Strict, Weights
 from sim.core.record import Derived, RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
-from sim.games.dungeon import rules as R
 from sim.games.dungeon.layout import *  # noqa: F403 - the index names, re-exported
-from sim.games.dungeon.layout import DIFFICULTIES, MAX_JOKERS, MAX_OFFERS, MAX_STOCK
+from sim.games.dungeon.layout import DIFFICULTIES, KINDS, MAX_JOKERS, MAX_OFFERS, MAX_STOCK
 from sim.games.dungeon.rows import Effects, Intent
 
 
@@ -364,8 +363,8 @@ class DungeonConfig(GameConfig):
                 raise ValueError(f"loadout.jokers names unknown joker {name!r}")
         if len(self.loadout.jokers) > self.rewards.max_jokers:
             raise ValueError("loadout.jokers holds more than rewards.max_jokers")
-        if self.mastery.kind and self.mastery.kind not in R.KINDS:
-            raise ValueError(f"mastery.kind: {self.mastery.kind!r} is not '' or a combo kind ({', '.join(R.KINDS)})")
+        if self.mastery.kind and self.mastery.kind not in KINDS:
+            raise ValueError(f"mastery.kind: {self.mastery.kind!r} is not '' or a combo kind ({', '.join(KINDS)})")
         if len(set(self.market.after_rooms)) != len(self.market.after_rooms):
             raise ValueError(f"market.after_rooms names a room twice: {self.market.after_rooms}")
         for r in self.market.after_rooms:

@@ -16,6 +16,8 @@ EVENTS = ("opferaltar", "joker_haendler", "verfluchte_truhe")
 EV_ALTAR, EV_JOKER, EV_TRUHE = 0, 1, 2
 RARITIES = ("haeufig", "selten", "episch")
 JOKER_KINDS = ("set_die", "reroll", "heal")
+# the combo kinds in their code order (``rules.PASCH`` .. ``rules.SECHSLING``)
+KINDS = ("pasch", "drilling", "kleine_strasse", "full_house", "vierling", "grosse_strasse", "fuenfling", "sechsling")
 JK_SET, JK_REROLL, JK_HEAL = 0, 1, 2
 MAX_OFFERS = 5
 MAX_STOCK = 8

@@ -26,11 +26,11 @@ import numpy as np
 from numba import njit
 
 from sim.core.dice import POW7, multisets
+from sim.games.dungeon.layout import KINDS as KINDS
 from sim.games.dungeon.rows import EFF, FOLD, FOLD_CHANCE, FOLD_MAX, FOLD_MUL, N_EFF
 from sim.jit.scalar import smax, smin, trunc
 from sim.jit.tier import INLINE
 
-KINDS = ("pasch", "drilling", "kleine_strasse", "full_house", "vierling", "grosse_strasse", "fuenfling", "sechsling")
 KIND_LABELS = ("Pasch", "Drilling", "Kleine Straße", "Full House", "Vierling", "Große Straße", "Fünfling", "Sechsling")
 PASCH, DRILLING, KLEINE, FULL_HOUSE, VIERLING, GROSSE, FUENFLING, SECHSLING = range(8)
 N_KIND = 8

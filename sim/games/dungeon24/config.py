@@ -3,11 +3,11 @@
 ``freeze(cfg)`` gives the kernels ``(rp, cards, ability)``:
 
 - ``rp``: the rule record (``RULES``, generated from the model: ``rp.rules_focus_cost``, a choice as its code,
-  ``rp.rules_boss_loss == R.BOSSLOSS_DEFEAT``), then the skill levels of seat 0 (``--policy``) and seat 1
+  ``rp.rules_boss_loss == C.BOSSLOSS_DEFEAT``), then the skill levels of seat 0 (``--policy``) and seat 1
   (``--opponent``) as ``rp.skill_level_ppm`` and ``rp.skill_opponents_ppm`` (``sim.core.skill.SKILL_RECORD``);
 - ``cards``: int64 ``[people, 6, 2]`` attack/defence of each people's deck, basic cards 0..4
-  in config order, the boss at index 5 (``R.BOSS``);
-- ``ability``: int64 ``[people]``, the ability kind (``R.AB_*``) of each people.
+  in config order, the boss at index 5 (``C.BOSS``);
+- ``ability``: int64 ``[people]``, the ability kind (``C.AB_*``) of each people.
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from pydantic import Field, field_validator
 from sim.core.config import GameConfig, Strict
 from sim.core.record import RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
-from sim.games.dungeon24 import rules as R
+from sim.games.dungeon24 import codes as C
 
 PEOPLES = ("gruenlinge", "untote", "dunkelelfen")
 PEOPLE_LABELS = ("Grünlinge", "Untote", "Dunkelelfen")
-ABILITIES = {"none": R.AB_NONE, "blutrausch": R.AB_BLUTRAUSCH, "auferstehung": R.AB_AUFERSTEHUNG,
-             "schattenschmerz": R.AB_SCHATTENSCHMERZ}
+ABILITIES = {"none": C.AB_NONE, "blutrausch": C.AB_BLUTRAUSCH, "auferstehung": C.AB_AUFERSTEHUNG,
+             "schattenschmerz": C.AB_SCHATTENSCHMERZ}
 
 
 class Card(Strict):
@@ -43,8 +43,8 @@ class Volk(Strict):
     @field_validator("cards")
     @classmethod
     def five_cards(cls, v: list[Card]) -> list[Card]:
-        if len(v) != R.N_BASIC:
-            raise ValueError(f"a deck holds exactly {R.N_BASIC} basic cards, got {len(v)}")
+        if len(v) != C.N_BASIC:
+            raise ValueError(f"a deck holds exactly {C.N_BASIC} basic cards, got {len(v)}")
         return v
 
 
@@ -77,7 +77,7 @@ class Abilities(Strict):
     blutrausch_dice: int = Field(1, ge=0, le=5, description="Blutrausch: d6 added to A on the next attack")
     auferstehung_count: int = Field(1, ge=0, le=5, description="Auferstehung: fallen creatures returned")
     schattenschmerz_lp: int = Field(2, ge=0, le=100, description="Schattenschmerz: LP lost per opponent turn")
-    schattenschmerz_turns: int = Field(3, ge=0, le=R.MAXT, description="Schattenschmerz: opponent turns it lasts")
+    schattenschmerz_turns: int = Field(3, ge=0, le=C.MAXT, description="Schattenschmerz: opponent turns it lasts")
 
 
 class Dungeon24Config(GameConfig):
@@ -91,7 +91,7 @@ class Dungeon24Config(GameConfig):
 
 RULES = RuleRecord(Dungeon24Config, skip=("peoples", "skill"), dtype=np.int64, derived=SKILL_RECORD)
 """The rule record ``rp``: every rule number of the model by config path (``rp.start_lp``,
-``rp.abilities_blutrausch_dice``; a choice as its code, ``rp.rules_boss_counter == R.COUNTER_EVERY``), then the
+``rp.abilities_blutrausch_dice``; a choice as its code, ``rp.rules_boss_counter == C.COUNTER_EVERY``), then the
 skill levels; int64 like the kernels' arithmetic. The decks are the ``cards`` and ``ability`` arrays."""
 
 
@@ -108,12 +108,12 @@ def freeze(cfg: Dungeon24Config) -> tuple[np.record, np.ndarray, np.ndarray]:
     """The rule numbers as ``(rp, cards, ability)`` for the kernels (see module docstring); ``rp.base`` is the
     record's one-element array (what the parallel batch kernel takes)."""
     rp = RULES.freeze(cfg).view(np.recarray)[0]
-    cards = np.zeros((len(PEOPLES), R.N_POS, 2), dtype=np.int64)
+    cards = np.zeros((len(PEOPLES), C.N_POS, 2), dtype=np.int64)
     ability = np.zeros(len(PEOPLES), dtype=np.int64)
     for i in range(len(PEOPLES)):
         v = volk(cfg, i)
         for k, c in enumerate(v.cards):
             cards[i, k] = (c.a, c.v)
-        cards[i, R.BOSS] = (v.boss.a, v.boss.v)
+        cards[i, C.BOSS] = (v.boss.a, v.boss.v)
         ability[i] = ABILITIES[v.ability]
     return rp, cards, ability

@@ -14,25 +14,28 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-N_BASIC = 5
-N_POS = 6
-BOSS = 5
+from sim.games.dungeon24.codes import *  # noqa: F403 - the sizes and codes, re-exported
+from sim.games.dungeon24.codes import (
+    AB_AUFERSTEHUNG,
+    AB_BLUTRAUSCH,
+    AB_NONE,
+    AB_SCHATTENSCHMERZ,
+    BOSS,
+    BOSSLOSS_DEFEAT,
+    COUNTER_EVERY,
+    COUNTER_OFF,
+    MAXT,
+    N_POS,
+)
+
 N_FRONT = 3
 DOWN, ACTIVE, FALLEN, DISCARDED = 0, 1, 2, 3
 STATUS_NAMES = ("face down", "active", "fallen", "discarded")
-MAXT = 20  # Schattenschmerz schedule length per player (the config caps schattenschmerz_turns at 20)
 
-# ability kinds
-AB_NONE, AB_BLUTRAUSCH, AB_AUFERSTEHUNG, AB_SCHATTENSCHMERZ = 0, 1, 2, 3
 ABILITY_NAMES = ("none", "Blutrausch", "Auferstehung", "Schattenschmerz")
-# the codes of the choices ``rp.rules_boss_counter``, ``rp.rules_fire_timing`` and ``rp.rules_boss_loss``: a choice's
-# place in its ``Literal`` (``config.RULES.choice``; tests/games/test_dungeon24_rules.py holds them equal)
-COUNTER_OFF, COUNTER_FIRST, COUNTER_EVERY = 0, 1, 2
-FIRE_OWN_TURN, FIRE_ANY_TURN = 0, 1
 # the decision points at which a charge may fire ("auf Knopfdruck, wann es dir passt")
 W_START, W_END, W_OPP_START, W_OPP_END = 0, 1, 2, 3
 WINDOW_NAMES = ("start of its turn", "end of its turn", "start of the opponent's turn", "end of the opponent's turn")
-BOSSLOSS_ABILITY, BOSSLOSS_DEFEAT = 0, 1
 
 # end reasons
 END_NONE, END_LP, END_NO_CREATURES, END_BOSS, END_TURN_LIMIT = 0, 1, 2, 3, 4

@@ -10,7 +10,7 @@ from pydantic import Field
 from sim.core.config import GameConfig, Strict
 from sim.core.record import RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
-from sim.games.kniffel import rules as R
+from sim.games.kniffel import codes as C
 
 
 class Turn(Strict):
@@ -48,7 +48,7 @@ class KniffelConfig(GameConfig):
 
 
 RULES = RuleRecord(KniffelConfig, skip=("joker.mode", "skill"), dtype=np.int64, derived={
-    "joker_mode": lambda cfg: R.JOKER_MODES[cfg.joker.mode],  # the kernels' code (``R.JOKER_*``)
+    "joker_mode": lambda cfg: C.JOKER_MODES[cfg.joker.mode],  # the kernels' code (``codes.JOKER_*``)
     # the upper subtotal only matters up to the threshold, and not at all without a bonus
     "up_cap": lambda cfg: cfg.bonus.threshold if cfg.bonus.value > 0 else 0,
     **SKILL_RECORD,

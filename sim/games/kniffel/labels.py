@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.games.kniffel.rules import CATEGORIES, CATEGORY_LABELS
+from sim.games.kniffel.codes import CATEGORIES, CATEGORY_LABELS
 
 # what each policy maximises: optimal is exact for the expected score of one sheet, not for the chance to beat an
 # opponent

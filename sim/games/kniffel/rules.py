@@ -14,44 +14,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-CATEGORIES = (
-    "einser",
-    "zweier",
-    "dreier",
-    "vierer",
-    "fuenfer",
-    "sechser",
-    "dreierpasch",
-    "viererpasch",
-    "full_house",
-    "kleine_strasse",
-    "grosse_strasse",
-    "kniffel",
-    "chance",
-)
-CATEGORY_LABELS = (
-    "Einser",
-    "Zweier",
-    "Dreier",
-    "Vierer",
-    "Fünfer",
-    "Sechser",
-    "Dreierpasch",
-    "Viererpasch",
-    "Full House",
-    "Kleine Straße",
-    "Große Straße",
-    "Kniffel",
-    "Chance",
-)
+from sim.games.kniffel.codes import CATEGORIES as CATEGORIES
+from sim.games.kniffel.codes import CATEGORY_LABELS as CATEGORY_LABELS
+from sim.games.kniffel.codes import JOKER_FORCED, JOKER_FREE, JOKER_OFF
+from sim.games.kniffel.codes import JOKER_MODES as JOKER_MODES
+
 N_CAT = 13
 DREIERPASCH, VIERERPASCH, FULL_HOUSE, KLEINE_STRASSE, GROSSE_STRASSE, KNIFFEL, CHANCE = 6, 7, 8, 9, 10, 11, 12
 ALL_FILLED = (1 << N_CAT) - 1
 KEY_SPACE = 1 << 21
 
-# ``rp.joker_mode``: the joker rule's code (``config.RULES`` maps ``joker.mode`` through ``JOKER_MODES``)
-JOKER_OFF, JOKER_FORCED, JOKER_FREE = 0, 1, 2
-JOKER_MODES = {"off": JOKER_OFF, "forced": JOKER_FORCED, "free": JOKER_FREE}
 
 
 @njit(cache=True, inline="always")

@@ -1,0 +1,29 @@
+"""A refused config value exits 2 in one ``error:`` line without importing numba, pandas or the game's kernels, in
+every game (issue 29: each config model reads its constants from a numba-free module of its game, not ``rules``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_cli_fast import HEAVY, _game_code, _probe, learned  # noqa: F401 (the fixture)
+
+LIGHT = (".config", ".codes", ".layout", ".rows")  # the config model and the plain modules it reads
+
+
+@pytest.mark.parametrize("game, policy, value, needle", [
+    ("kniffel", "greedy", "bonus.value=nan", "bonus.value"),
+    ("kniffel", "greedy", "joker.mode=nosuch", "joker.mode"),
+    ("dadox", "greedy", "goal.target=nan", "goal.target"),
+    ("dadox", "greedy", "policies.threshold=[1,2]", "policies.threshold"),
+    ("dungeon", "greedy", "market.prices=[-1,1,1]", "market.prices"),
+    ("dungeon", "greedy", "mastery.kind=nosuch", "mastery.kind"),
+    ("dungeon24", "greedy", "abilities.schattenschmerz_turns=99", "schattenschmerz_turns"),
+    ("dungeon24", "greedy", "start.lp=nan", "start.lp"),
+])
+def test_a_refused_value_imports_no_numba_in_any_game(tmp_path, learned, game, policy, value, needle):  # noqa: F811
+    code, modules, stderr = _probe(tmp_path, "play", game, "--policy", policy, "--set", value)
+    assert code == 2 and stderr.startswith("error:") and len(stderr.strip().splitlines()) == 1, stderr
+    assert needle in stderr and len(stderr) < 300, stderr
+    assert not modules & {"numba", "pandas"}, sorted(modules & set(HEAVY))
+    assert f"sim.games.{game}.config" in modules  # the model refused it, not an earlier check
+    assert not [m for m in _game_code(modules) if not m.endswith(LIGHT) and m != "sim.games.base"]  # no kernel
