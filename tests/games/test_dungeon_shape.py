@@ -5,6 +5,7 @@ difficulty, for the default dungeon and both regions)."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from sim.core.events import replay
 from sim.games.dungeon import config as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.game import GAME, describe
-from tests.conftest import cli_json
+from tests.conftest import cli_here
 
 CONFIGS = {name: GAME.load(path) for name, path in (
     ("default", None),
@@ -209,7 +210,9 @@ def test_older_readings_stay_switchable():
 def test_describe_cli_shows_the_shape(diff):
     """What a new user sees: ``dicesim describe dungeon --difficulty D --json`` has a path before rooms 5 and
     10, boss hits without room growth, and the bosses on top in LP, typical, largest and mean hit."""
-    out = cli_json("describe", "dungeon", "--difficulty", diff)
+    res = cli_here("describe", "dungeon", "--difficulty", diff, "--json")  # the command's output, in this process
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
     rooms = out["rooms"]
     d = getattr(CONFIGS["default"].difficulty, diff)
     for room in (5, 10):

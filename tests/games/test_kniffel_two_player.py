@@ -8,19 +8,16 @@ from __future__ import annotations
 import base64
 import json
 import math
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 
 from sim.core.batch import run_batch
 from sim.games import get_game
 from sim.games.kniffel.labels import policy_label
+from tests.conftest import cli_here
 
 GAME = get_game("kniffel")
 CFG = GAME.load()
-ROOT = Path(__file__).resolve().parents[2]
 N = 4000
 
 
@@ -56,10 +53,10 @@ def test_tie_rate_matches_independent_score_distributions():
 
 
 def test_balance_report_shows_two_player_games(tmp_path):
-    """The real ``dicesim balance`` command puts the two-player results beside the solitaire scores."""
+    """The ``dicesim balance`` command (in this process: what it writes is the point) puts the two-player results
+    beside the solitaire scores."""
     # a small n: this checks what the page shows, not the numbers (those are test_two_player_rates_...'s)
-    r = subprocess.run([sys.executable, "-m", "sim.cli", "balance", "--games", "kniffel", "--n", "200", "--out",
-                        str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    r = cli_here("balance", "--games", "kniffel", "--n", "200", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr
     page = (tmp_path / "kniffel" / "report.html").read_text(encoding="utf-8")
     png = (tmp_path / "kniffel" / "two_player.png").read_bytes()
@@ -133,16 +130,16 @@ def test_replay_of_a_tie_says_tie():
 
 
 def test_cli_replay_names_the_winner_in_text_and_json():
-    """The real ``dicesim replay --players 2`` command: the last line of the text, and in ``--json`` the facts
-    (winner's seat, counted from 0 as the table's ``seat``; both scores; the same sentence)."""
+    """The ``dicesim replay --players 2`` command (in this process): the last line of the text, and in ``--json``
+    the facts (winner's seat, counted from 0 as the table's ``seat``; both scores; the same sentence)."""
     t = _table(["optimal", "greedy"], 4, 1)
     rows = t[t["run"] == 3].reset_index(drop=True)
-    cmd = [sys.executable, "-m", "sim.cli", "replay", "kniffel", "--seed", "1", "--run", "3", "--policy",
-           "optimal,greedy", "--players", "2"]
-    text = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600, check=True).stdout
+    cmd = ["replay", "kniffel", "--seed", "1", "--run", "3", "--policy", "optimal,greedy", "--players", "2"]
+    shown = cli_here(*cmd)
+    assert shown.returncode == 0, shown.stderr
+    text = shown.stdout
     assert text.rstrip("\n").splitlines()[-1] == _expected_result(rows)
-    data = json.loads(subprocess.run([*cmd, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=600,
-                                     check=True).stdout)
+    data = json.loads(cli_here(*cmd, "--json").stdout)
     facts = data["facts"]
     assert facts["scores"] == rows["score"].tolist() == [r["score"] for r in data["table_rows"]]
     win = rows[rows["win"]]["seat"].tolist()
