@@ -18,12 +18,10 @@ function here, one registry line, one branch in ``decide_keep`` / ``decide_categ
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 from numba import njit, prange
 
-from sim.core.cache import load_table, save_table, table_path
+from sim.core.cache import digest, load_table, save_table, table_path
 from sim.core.rng import next_below
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.solve import widget
@@ -115,16 +113,6 @@ def greedy_keep(counts: np.ndarray, r: int, key: int, rp: np.record, sc: np.ndar
             keep[f] = counts[f]
 
 
-def _inputs_key(*arrays: np.ndarray) -> str:
-    """A short hash of the arrays' dtypes, shapes and bytes (the rules record among them)."""
-    h = hashlib.sha256()
-    for a in arrays:
-        a = np.ascontiguousarray(a)
-        h.update(f"{a.dtype.descr}:{a.shape}".encode())
-        h.update(a.tobytes())
-    return h.hexdigest()[:16]
-
-
 def greedy_tables(T: tuple, ioc: np.ndarray, rules: np.ndarray, sc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Greedy's decision tables (``_greedy_tables``), from the disk cache when present.
 
@@ -132,7 +120,8 @@ def greedy_tables(T: tuple, ioc: np.ndarray, rules: np.ndarray, sc: np.ndarray) 
     code version of this module's import closure (like the solved tables); a damaged file is removed and rebuilt.
     Reading them (~12 MB) takes milliseconds where building them took ~0.4 s and a kernel load per process.
     """
-    path = table_path("kniffel", "greedy", _inputs_key(*T, ioc, rules, sc), code_version("policies.kniffel.bots"))
+    inputs = {**{f"T{i}": t for i, t in enumerate(T)}, "ioc": ioc, "rules": rules, "sc": sc}
+    path = table_path("kniffel", "greedy", digest(inputs)[:16], code_version("policies.kniffel.bots"))
     stored = load_table(path)
     if stored is not None and {"gk", "gc"} <= stored.keys():
         return stored["gk"], stored["gc"]

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.core.paths import cache_root
+from sim.core.paths import cache_root, save_note
 from sim.jit.codehash import code_hash
 
 if TYPE_CHECKING:
@@ -60,17 +60,6 @@ def _stored(k: str) -> str | None:
     return data["text"]
 
 
-def _store(k: str, text: str) -> None:
-    f = _file(k)
-    try:
-        f.parent.mkdir(parents=True, exist_ok=True)
-        tmp = f.with_name(f".{f.name}.{id(text)}.tmp")
-        tmp.write_text(json.dumps({"key": k, "text": text}), encoding="utf-8")
-        tmp.replace(f)
-    except OSError:
-        pass  # an unwritable cache only costs the next ask its speed
-
-
 def answer(k: str | None, compute: Callable[[], None]) -> None:
     """Print the stored answer of ``k``, else run ``compute`` (which prints it), store what it printed and print it.
     An error inside ``compute`` prints nothing and stores nothing."""
@@ -84,5 +73,5 @@ def answer(k: str | None, compute: Callable[[], None]) -> None:
     with contextlib.redirect_stdout(buf):
         compute()
     text = buf.getvalue()
-    _store(k, text)
+    save_note(_file(k), {"key": k, "text": text})  # whole or not at all; unwritable: only the next ask is slower
     sys.stdout.write(text)

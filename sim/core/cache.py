@@ -28,7 +28,8 @@ def table_path(game: str, name: str, rules_key: str, code: str) -> Path:
     return tables_dir() / game / f"{name}-{rules_key}-{code}.npz"
 
 
-def _digest(arrays: dict[str, np.ndarray]) -> str:
+def digest(arrays: dict[str, np.ndarray]) -> str:
+    """The sha256 of named arrays (names, dtypes, shapes, bytes): a table's checksum, or a key of a kernel's inputs."""
     h = hashlib.sha256()
     for k in sorted(arrays):
         a = np.ascontiguousarray(arrays[k])
@@ -40,7 +41,7 @@ def _digest(arrays: dict[str, np.ndarray]) -> str:
 def save_table(path: Path, arrays: dict[str, np.ndarray]) -> None:
     """Write arrays atomically (temp file, then rename) with their checksum; an unwritable cache only warns."""
     arrays = {k: np.asarray(v) for k, v in arrays.items()}
-    meta = json.dumps({"sha256": _digest(arrays), "written": time.time()})
+    meta = json.dumps({"sha256": digest(arrays), "written": time.time()})
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.time_ns()}.tmp")
@@ -59,7 +60,7 @@ def load_table(path: Path) -> dict[str, np.ndarray] | None:
         with np.load(path, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files}
         meta = json.loads(arrays.pop("__meta__").tobytes())
-        if meta.get("sha256") != _digest(arrays):
+        if meta.get("sha256") != digest(arrays):
             raise ValueError("checksum mismatch")
         return arrays
     except Exception as e:  # noqa: BLE001 - any unreadable file is treated the same: rebuild it
