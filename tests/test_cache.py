@@ -18,7 +18,7 @@ from sim.games import GAMES, get_game
 from sim.jit import codehash
 from sim.jit.codehash import closure, module_file, source_key
 from sim.jit.jitcache import kernel_dir
-from sim.jit.progress import DEFAULT_ESTIMATE_S
+from sim.jit.progress import UNDECLARED_S, declared
 from tests.conftest import ROOT, cli_json, run_cli, run_clis
 
 
@@ -227,7 +227,7 @@ def test_compile_notice_plain_lines_and_quiet(tmp_path):
 
 def _quickest_to_compile() -> str:
     """The game whose kernels compile fastest by its declared estimate: a cold-compile test needs any one game."""
-    return min(GAMES, key=lambda g: get_game(g).compile_estimate_s or DEFAULT_ESTIMATE_S.get(g, 30))
+    return min(GAMES, key=lambda g: declared(g, g) or UNDECLARED_S)
 
 
 def test_quiet_flag_silences_compile_notices(tmp_path):

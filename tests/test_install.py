@@ -22,6 +22,7 @@ import pytest
 
 from sim import __version__
 from sim.core import cache
+from sim.games import GAMES
 from sim.jit.codehash import code_hash
 from tests.conftest import ROOT
 
@@ -110,6 +111,7 @@ def test_wheel_installs_and_plays_from_any_folder(installed, tmp_path):
     work.mkdir()
     before = _package_files(bin_dir)
     assert "sim/configs/dungeon/default.toml" in before and "sim/configs/sweeps/kniffel-bonus.toml" in before
+    assert {f"sim/games/{g}/compile.toml" for g in GAMES} <= before  # each game's compile figure (sim.jit.progress)
     version, res, listed = _run_all(bin_dir, work, ("--version",), (
         "play", "dungeon", "--policy", "vorschlag", "--n", "1000", "--json", "--no-report"), ("configs",))
     assert version.returncode == 0 and version.stdout.strip() == f"dicesim {__version__} (code {code_hash()})"

@@ -154,28 +154,52 @@ def test_background_compile_starts_once(fake_spawn, tmp_path, monkeypatch):
     assert tier.compile_full_in_background() is None and len(calls) == 2
 
 
+def _figures() -> dict[str, float]:
+    """Each game's declared figures as the folders state them (``sim/games/GAME/compile.toml``), read here directly."""
+    import tomllib
+
+    out = {}
+    for path in sorted((ROOT / "sim" / "games").glob("*/compile.toml")):
+        for k, v in tomllib.loads(path.read_text()).items():
+            out[path.parent.name if k == "seconds" else f"{path.parent.name}-{k.removesuffix('_seconds')}"] = v
+    return out
+
+
+def test_every_game_declares_its_compile_figure_in_its_own_folder():
+    """A game's compile estimate lives beside its kernels, not in a shared table (a fifth game edits no shared file)."""
+    from sim.games import GAMES
+    from sim.jit import progress
+
+    figures = _figures()
+    assert set(GAMES) <= set(figures) and figures["dungeon-quick"] < figures["dungeon"]
+    assert not hasattr(progress, "DEFAULT_ESTIMATE_S")
+    for game in GAMES:
+        assert progress.declared(game, game) == figures[game]
+
+
 def test_the_background_compile_time_it_announces_is_this_machines(fake_spawn):
     """The note's "about N min of CPU" scales with this machine's own quick-tier compile (a slow machine is slow at
     both), and is the full tier's own record once it has compiled here."""
     from sim.jit import progress
 
     tier, _ = fake_spawn
-    default = progress.DEFAULT_ESTIMATE_S
+    default = _figures()
     assert tier.full_compile_minutes() == round(default["dungeon"] / 60)
-    records = progress._estimates_file()
-    records.parent.mkdir(parents=True, exist_ok=True)
-    records.write_text(json.dumps({"dungeon-quick": 2 * default["dungeon-quick"]}))  # twice as slow here
+    progress.remember("dungeon", 2 * default["dungeon-quick"])  # this process: the quick tier, twice as slow here
     assert tier.full_compile_minutes() == round(2 * default["dungeon"] / 60)
-    records.write_text(json.dumps({"dungeon-quick": 2 * default["dungeon-quick"], "dungeon": 540.0}))
+    records = progress._estimates_file()
+    data = json.loads(records.read_text())
+    assert data == {"dungeon-quick": {"seconds": 2 * default["dungeon-quick"], "declared": default["dungeon-quick"]}}
+    records.write_text(json.dumps({**data, "dungeon": 540.0}))  # a record kept before figures were stored beside it
     assert tier.full_compile_minutes() == 9
 
 
 def test_a_compile_not_yet_measured_here_is_estimated_at_this_machines_pace(fake_spawn):
-    """A first run on a slow machine: Kniffel's compile took 4x its built-in figure, so the Würfel Dungeon's wait is
+    """A first run on a slow machine: Kniffel's compile took 4x its declared figure, so the Würfel Dungeon's wait is
     announced at 4x its own (a fixed figure made the wait read "longer than estimated" from its first line)."""
     from sim.jit import progress, warmup
 
-    default = progress.DEFAULT_ESTIMATE_S
+    default = _figures()
     assert progress.machine_factor() == 1.0 and progress.estimate("dadox") == default["dadox"]
     progress.remember("kniffel", 4 * default["kniffel"])
     assert progress.machine_factor() == pytest.approx(4.0)
@@ -183,8 +207,13 @@ def test_a_compile_not_yet_measured_here_is_estimated_at_this_machines_pace(fake
     assert progress.estimate("kniffel") == 4 * default["kniffel"]  # its own record stands
     progress.remember("dadox", 2 * default["dadox"])  # two records: their median ratio, 3
     assert progress.estimate("dungeon24") == pytest.approx(3 * default["dungeon24"])
-    # a game without a built-in figure: its own (``Game.compile_estimate_s``), else 30 s, at the same pace
-    assert progress.estimate("another-game", 10) == pytest.approx(30) and progress.estimate("x") == pytest.approx(90)
+    # a game that declares nothing: 30 s at the same pace; its record, once measured, counts for nothing in the pace
+    assert progress.estimate("another-game") == pytest.approx(90)
+    progress.remember("another-game", 1000.0)
+    assert progress.machine_factor() == pytest.approx(3.0) and progress.estimate("another-game") == 1000.0
+    # a damaged record file: no records, the declared figures
+    progress._estimates_file().write_text('{"kniffel": "fast", "dadox": [1]}')
+    assert progress.machine_factor() == 1.0 and progress.estimate("kniffel") == default["kniffel"]
     assert warmup.estimate is progress.estimate
 
 

@@ -86,7 +86,7 @@ def run_batch(
     jobs = (Job(cfg, policies, seed, start, count, options) for start, count in chunks(n, chunk))  # lazy: n may be
     n_jobs = -(-n // chunk)  # huge (--force), the jobs are made as the backend takes them
     wait_for(game.name, game.title)
-    with compiling(game.name, game.title, game.compile_estimate_s):
+    with compiling(game.name, game.title):
         game.prepare(cfg, policies, options)
         if isinstance(backend, LocalBackend):  # compile (or load) the kernels here, outside the timed batch
             game.simulate(cfg, policies, seed, 0, 1, options)

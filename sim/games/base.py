@@ -83,9 +83,6 @@ class Game:
     # policies that read tables solved for the rules (``prepare`` may take seconds to minutes after a rules edit;
     # the studio then builds them in a helper process, and for the others only compiles once per policy)
     solved_policies: ClassVar[tuple[str, ...]] = ()
-    # cold compile seconds on the project machine, the progress line's estimate until one is measured here
-    # (``sim.jit.progress.estimate``; None: its built-in table, else 30 s)
-    compile_estimate_s: ClassVar[float | None] = None
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)

@@ -2,7 +2,7 @@
 
 A first run compiles kernels for minutes; silence then looks like a hang. When numba starts compiling
 inside :func:`compiling`, one line says so with an estimate (the last measured compile time of that
-game, else a built-in figure); a bar follows on a terminal, plain "still compiling" lines elsewhere
+game, else the figure the game declares); a bar follows on a terminal, plain "still compiling" lines elsewhere
 (no control codes in logs). ``--quiet`` (or ``DICESIM_QUIET=1``, inherited by worker processes)
 silences all of it. :func:`compile_seconds` measures compiling inside a block, so timings can leave it out.
 """
@@ -14,19 +14,22 @@ import os
 import sys
 import threading
 import time
+import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
 
 from sim.core.paths import numba_dir, save_note
 
 QUIET_ENV = "DICESIM_QUIET"
 PLAIN_EVERY_S = 20.0
-# CPU seconds of each game's cold compile (its report's kernels) on the project's machine kind (2 cores, the CI's),
-# measured from fresh clones with empty caches on 2026-12-03; replaced by each real measurement, and scaled to another
-# machine by ``machine_factor`` once one game has compiled there. ``dungeon-quick``: the Würfel Dungeon's quick tier
-# (``sim.jit.tier``); ``dungeon`` its full tier. (The older figures came from a machine 3-5x faster: a first run here
-# read "about 5 s more" for a compile that took 45-113 s more.)
-DEFAULT_ESTIMATE_S = {"kniffel": 42, "dungeon": 420, "dungeon-quick": 95, "dadox": 28, "dungeon24": 38}
+# Each game declares the CPU seconds of its cold compile (the kernels its report plays) on the project's machine kind
+# in its own folder, ``sim/games/GAME/compile.toml``: ``seconds``, and ``TIER_seconds`` for a compile tier recorded
+# under ``GAME-TIER`` (``sim.jit.tier``). A data file, read without importing the game: the kernels import this module,
+# and ``sim.jit.codehash`` would put every game's module it imported into each kernel's cache key.
+DECLARED_FILE = "compile.toml"
+UNDECLARED_S = 30.0  # a game that declares no figure
 
 
 def set_quiet(quiet: bool) -> None:
@@ -92,59 +95,80 @@ def _key(game: str) -> str:
     return game if key is None else key(game)
 
 
-def _records() -> dict[str, float]:
+def declared(game: str, key: str | None = None) -> float | None:
+    """The figure ``game`` declares in its folder for record ``key`` (default: this process's key for it), if any."""
+    key = _key(game) if key is None else key
+    field = "seconds" if key == game else f"{key.removeprefix(game + '-')}_seconds"
+    return _declared_file(game).get(field)
+
+
+@cache
+def _declared_file(game: str) -> dict[str, float]:
+    path = Path(__file__).resolve().parents[1] / "games" / game / DECLARED_FILE
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return {str(k): float(v) for k, v in data.items() if isinstance(v, int | float) and v > 0}
+    except (OSError, ValueError):
+        return {}
+
+
+def _entries() -> dict[str, dict[str, float]]:
+    """The records of this machine: key -> ``seconds`` measured, and the ``declared`` figure they are compared with
+    (absent in a record written before figures were kept beside them)."""
     try:
         data = json.loads(_estimates_file().read_text())
-        return {str(k): float(v) for k, v in data.items()}
-    except (OSError, ValueError, TypeError, AttributeError):
+    except (OSError, ValueError):
         return {}
+    out: dict[str, dict[str, float]] = {}
+    for k, v in data.items() if isinstance(data, dict) else ():
+        try:
+            out[str(k)] = {n: float(x) for n, x in v.items()} if isinstance(v, dict) else {"seconds": float(v)}
+        except (TypeError, ValueError, AttributeError):
+            continue
+    return out
 
 
 def recorded(key: str) -> float | None:
     """Seconds the last cold compile under ``key`` (a game, or ``dungeon-quick``) took on this machine, if any."""
-    return _records().get(key)
+    return _entries().get(key, {}).get("seconds")
 
 
 def machine_factor() -> float:
-    """How many times the built-in figures this machine's compiles take: the median ratio over the compiles
-    recorded here (1 before any). A first run compiles the games one after another, so the Würfel Dungeon's wait
-    is estimated from what Kniffel's compile just took here, not from another machine's figure."""
-    ratios = sorted(v / DEFAULT_ESTIMATE_S[k] for k, v in _records().items() if k in DEFAULT_ESTIMATE_S and v > 0)
+    """How many times the declared figures this machine's compiles take: the median ratio over the compiles
+    recorded here (1 before any). A first run compiles the games one after another, so the Würfel Dungeon's wait is
+    estimated from what Kniffel's compile just took here, not from another machine's figure."""
+    ratios = sorted(e["seconds"] / e["declared"] for e in _entries().values()
+                    if e.get("declared", 0) > 0 and e.get("seconds", 0) > 0)
     if not ratios:
         return 1.0
     mid = len(ratios) // 2
     return ratios[mid] if len(ratios) % 2 else (ratios[mid - 1] + ratios[mid]) / 2
 
 
-def estimate(game: str, default_s: float | None = None) -> float:
-    """Seconds the last cold compile of ``game`` (in this process's tier) took here, else the built-in figure
-    (``DEFAULT_ESTIMATE_S``, else the game's own ``default_s``: ``Game.compile_estimate_s``, else 30 s) scaled to
-    this machine (``machine_factor``)."""
-    key = _key(game)
-    seconds = recorded(key)
+def estimate(game: str) -> float:
+    """Seconds the last cold compile of ``game`` (in this process's tier) took here, else the figure the game
+    declares (``compile.toml``; 30 s without one) scaled to this machine (``machine_factor``)."""
+    seconds = recorded(_key(game))
     if seconds is not None:
         return seconds
-    if default_s is None and key not in DEFAULT_ESTIMATE_S:
-        default_s = _declared_estimate(game)
-    return float(DEFAULT_ESTIMATE_S.get(key, 30 if default_s is None else default_s)) * machine_factor()
-
-
-def _declared_estimate(game: str) -> float | None:
-    """``Game.compile_estimate_s`` of a game this process has imported, looked up in ``sys.modules``: importing a
-    game costs seconds, and importing the registry here would put every game's module into each kernel's cache key
-    (``sim.jit.codehash`` follows imports, and the kernels import this module through ``sim.jit.tier``)."""
-    registry = getattr(sys.modules.get("sim.games"), "GAMES", {})
-    module = sys.modules.get(registry.get(game, ""))
-    return getattr(getattr(module, "GAME", None), "compile_estimate_s", None)
+    return (declared(game) or UNDECLARED_S) * machine_factor()
 
 
 def remember(game: str, seconds: float) -> None:
+    """Keep what ``game``'s cold compile took here, beside the figure it declares (the machine's pace)."""
     path = _estimates_file()
     try:
         data = json.loads(path.read_text()) if path.is_file() else {}
     except (OSError, ValueError):
         data = {}
-    data[_key(game)] = round(seconds, 1)
+    if not isinstance(data, dict):
+        data = {}
+    key = _key(game)
+    entry: dict[str, float] = {"seconds": round(seconds, 1)}
+    figure = declared(game, key)
+    if figure is not None:
+        entry["declared"] = figure
+    data[key] = entry
     save_note(path, data)
 
 
@@ -204,9 +228,8 @@ _expected: dict[str, float] = {}  # game -> the estimate when this process began
 
 
 @contextmanager
-def compiling(game: str, title: str, default_s: float | None = None) -> Iterator[None]:
-    """Announce, show and time numba compiling ``game``'s kernels if any happens inside the block (``default_s``:
-    the game's own estimate before any measurement, ``Game.compile_estimate_s``)."""
+def compiling(game: str, title: str) -> Iterator[None]:
+    """Announce, show and time numba compiling ``game``'s kernels if any happens inside the block."""
     from numba.core import event
 
     state: dict = {"t0": 0.0, "ticker": None}
@@ -217,7 +240,7 @@ def compiling(game: str, title: str, default_s: float | None = None) -> Iterator
             if state["ticker"] is None:
                 state["t0"] = time.perf_counter()
                 first = game not in _expected
-                total = _expected.setdefault(game, estimate(game, default_s))
+                total = _expected.setdefault(game, estimate(game))
                 about = max(5.0, total - _spent.get(game, 0.0))
                 say(f"{label} (once, about {about:.0f} s)" if first else f"{label}: more of them (about {about:.0f} s)")
                 state["ticker"] = Ticker(label, about).__enter__()

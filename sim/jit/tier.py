@@ -32,7 +32,7 @@ from pathlib import Path
 from sim.core.config import DicesimError
 from sim.core.paths import numba_dir
 from sim.jit.codehash import closure, module_file, source_key
-from sim.jit.progress import DEFAULT_ESTIMATE_S, keyed_by, machine_factor, recorded, say
+from sim.jit.progress import UNDECLARED_S, declared, keyed_by, machine_factor, recorded, say
 
 ENV = "DICESIM_TIER"
 BACKGROUND_ENV = "DICESIM_BACKGROUND_COMPILE"
@@ -218,9 +218,9 @@ def _suggest_once() -> None:
 
 def full_compile_minutes() -> int:
     """The full tier's compile time on this machine, in minutes: its own record if it compiled here before, else
-    the built-in figure scaled by how this machine's compiles compared with theirs (``progress.machine_factor``: a
-    slow machine is slow at all of them; a fixed "4 min" read as 8 on a busy laptop)."""
-    seconds = recorded(TIERED_GAME) or DEFAULT_ESTIMATE_S[TIERED_GAME] * machine_factor()
+    the figure the game declares for it, scaled by how this machine's compiles compared with their figures
+    (``progress.machine_factor``: a slow machine is slow at all of them; a fixed "4 min" read as 8 on a busy laptop)."""
+    seconds = recorded(TIERED_GAME) or (declared(TIERED_GAME, TIERED_GAME) or UNDECLARED_S) * machine_factor()
     return max(1, round(seconds / 60))
 
 

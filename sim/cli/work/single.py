@@ -18,7 +18,7 @@ from sim.report.outputs import json_default
 def solve(game: str, rules: Path | Strict | None, sets: list[str] | None, as_json: bool, fresh: bool,
           game_opts: dict[str, Any]) -> None:
     g, cfg, options = setup(game, rules, sets, game_opts)
-    with compiling(g.name, g.title, g.compile_estimate_s):
+    with compiling(g.name, g.title):
         result = g.solve(cfg, {**options, "no_cache": fresh})
     extra = " (cached)" if result.get("cached") else ""
     human = f"{g.title}: optimal expected value {result['value']:.7f} in {result['seconds']:.2f} s{extra}"

@@ -67,7 +67,6 @@ class Pig(Game):
     columns = COLUMNS
     seats = R.PLAYERS
     primary_metric = "win"
-    compile_estimate_s = 8  # cold compile, CPU s on the project's machine kind (sim.jit.progress)
     headline = {"win_rate_first_listed": "the first-listed policy wins", "win_rate_seat_0": "the first player wins",
                 "game_length_turns": "turns per game"}
     key_chart = "hold_totals.png"
