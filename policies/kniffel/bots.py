@@ -130,27 +130,33 @@ def greedy_tables(T: tuple, ioc: np.ndarray, rules: np.ndarray, sc: np.ndarray) 
     return gk, gc
 
 
-@njit(cache=True, parallel=True)
-def _greedy_tables(T, ioc, rules, sc):
+def _greedy_tables(T: tuple, ioc: np.ndarray, rules: np.ndarray, sc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Greedy's keep (multiset index) and box for every (open boxes, Kniffel flag) and full roll.
 
-    ``rules``: the rule record's one-element array (``rp.base``; a parallel loop cannot take a record).
-
-    Indexed ``[mask << 1 | flag, roll position]``; the keep is the same after either roll.
+    Indexed ``[mask << 1 | flag, roll position]``; the keep is the same after either roll. The arrays are allocated
+    here, not in the parallel kernel: there each ``np.zeros`` would compile into a parallel loop of its own.
     """
+    n_rolls = T[4].shape[0]
+    gk = np.zeros((1 << (R.N_CAT + 1), 1, n_rolls), np.int16)
+    gc = np.zeros((1 << (R.N_CAT + 1), n_rolls), np.int8)
+    _fill_greedy_tables(T, ioc, rules, sc, gk, gc)
+    return gk, gc
+
+
+@njit(cache=True, parallel=True)
+def _fill_greedy_tables(T, ioc, rules, sc, gk, gc):
+    """``_greedy_tables``' rows in parallel. ``rules``: the rule record's one-element array (``rp.base``; a parallel
+    loop cannot take a record)."""
     counts_tab = T[0]
     rolls = T[4]
-    n_idx = 1 << (R.N_CAT + 1)
-    gk = np.zeros((n_idx, 1, rolls.shape[0]), np.int16)
-    gc = np.zeros((n_idx, rolls.shape[0]), np.int8)
-    for idx in prange(n_idx):
+    for idx in prange(gk.shape[0]):
         rp = rules[0]
         mask = idx >> 1
         flag = idx & 1
         if mask == R.ALL_FILLED:
             continue
         key = R.make_key(mask, 0, flag)
-        keep = np.zeros(6, np.int64)
+        keep = np.empty(6, np.int64)  # greedy_keep zeroes it first
         for i in range(rolls.shape[0]):
             r = rolls[i]
             counts = counts_tab[r]
@@ -162,7 +168,6 @@ def _greedy_tables(T, ioc, rules, sc):
                 code += keep[f] * p
                 p *= 7
             gk[idx, 0, i] = ioc[code]
-    return gk, gc
 
 
 # --- random -----------------------------------------------------------------------------------

@@ -171,6 +171,76 @@ def skilled_state(u, pid, seed, start, seat, turn, lv, keys, uniq, first, order,
         _record(g, turn, c, pts, ub, kb, ws[1], out_cat, out_turn, out_ub, out_kb, out_kn)
 
 
+@njit(cache=True)
+def sheet_scratch(count, out_ub, out_kb, out_kn):
+    """``play_sheets``' per-sheet arrays (keys, slot, gslot, uniq, first, order), the bonus counters zeroed. Outside
+    the parallel kernel: there every array expression (``np.zeros``, a slice assignment) would compile into a
+    parallel loop of its own, seconds of compile each for microseconds of work."""
+    for g in range(count):
+        out_ub[g] = 0
+        out_kb[g] = 0
+        out_kn[g] = 0
+    return (np.zeros(count, np.int64), np.full(R.KEY_SPACE, -1, np.int32), np.zeros(count, np.int32),
+            np.empty(count, np.int64), np.zeros(count + 1, np.int64), np.empty(count, np.int64))
+
+
+@njit(cache=True)
+def group_states(keys, slot, gslot, uniq, first, order, by_state):
+    """Group the sheets by state: ``uniq[:nu]`` the distinct states, ``gslot[g]`` sheet ``g``'s; with ``by_state``
+    also ``order[first[u]:first[u + 1]]`` the sheets in state ``u`` (a counting sort). Returns ``nu``."""
+    count = keys.shape[0]
+    nu = 0
+    for g in range(count):
+        k = keys[g]
+        if slot[k] < 0:
+            slot[k] = nu
+            uniq[nu] = k
+            nu += 1
+        gslot[g] = slot[k]
+    for u in range(nu):
+        slot[uniq[u]] = -1
+    if by_state:
+        first[: nu + 1] = 0
+        for g in range(count):
+            first[gslot[g] + 1] += 1
+        for u in range(nu):
+            first[u + 1] += first[u]
+        fill = first[:nu].copy()
+        for g in range(count):
+            order[fill[gslot[g]]] = g
+            fill[gslot[g]] += 1
+    return nu
+
+
+@njit(cache=True)
+def play_block(b, step, count, t0, per, planned, tabled, pid, seed, start, seat, keys, gslot, plan_keep, plan_cat, gk,
+               gc, E, T, ioc, rp, sc, lv, out_cat, out_turn, out_ub, out_kb, out_kn):
+    """Turns ``t0 .. t0 + per - 1`` of the sheets of block ``b`` (``b * step ..``), called from ``play_sheets``'
+    parallel loop: the turn compiles inlined here, outside the ``prange`` body (a turn inlined into a parallel body
+    costs several times the compile), and the call costs nothing (one per block of sheets)."""
+    ws = turn_scratch()
+    no_log = np.empty((0, LOG_WIDTH), np.int64)
+    no_kv = np.empty((0, 0))
+    for g in range(b * step, min(count, (b + 1) * step)):
+        key = keys[g]
+        for turn in range(t0, t0 + per):
+            if planned:
+                pk = plan_keep[gslot[g]]
+                pc = plan_cat[gslot[g]]
+            else:
+                idx = ((R.key_mask(key) << 1) | R.key_flag(key)) if tabled else 0
+                pk = gk[idx]
+                pc = gc[idx]
+            c, pts, ub, kb, key, _ = play_turn(
+                pid, key, seed, start + g, seat, turn, pk, pc, T, ioc, rp, sc, ws, no_log, 0, lv, E, no_kv
+            )
+            _record(g, turn, c, pts, ub, kb, ws[1], out_cat, out_turn, out_ub, out_kb, out_kn)
+        keys[g] = key
+
+
+PLAN_STATE, SKILLED_STATE, PLAY_BLOCK = 0, 1, 2  # the work items of ``play_sheets``' parallel loop
+
+
 @njit(cache=True, parallel=True)
 def play_sheets(
     pid, planned, seed, start, count, seat, E, gk, gc, T, ioc, rules, sc, kn, out_cat, out_turn, out_ub, out_kb, out_kn
@@ -187,9 +257,11 @@ def play_sheets(
     below full skill each state's widget is built and its sheets play right away (``skilled_state``, sheets sorted
     by state), so memory stays one widget per thread.
 
-    Compile time: two ``prange`` loops (each costs seconds), one per state and one over blocks of sheets, and the
-    turn is inlined in one place of the block loop (the batch's hot loop stays in the parallel body: moved into a
-    called function it ran 25-30 % slower) and once in ``skilled_state``.
+    Compile time: one ``prange`` loop (each compiles into a gufunc of its own, seconds each) serves both phases of
+    a pass, its items are calls (``plan_state``, ``skilled_state``, ``play_block``: a turn inlined into a parallel
+    body cost several times its compile in a called function, and one call per block of sheets costs nothing), and
+    the array set-up is in plain kernels (``sheet_scratch``, ``group_states``: here every ``np.zeros`` and slice
+    assignment would compile into a parallel loop too).
 
     ``rules`` is the one-element array of the rule record (``rp.base``): a parallel loop cannot take a record from
     outside (numba 0.68 lowers it by value), so each loop body reads ``rp = rules[0]`` (a pointer, no copy).
@@ -199,78 +271,38 @@ def play_sheets(
     lv = record_level(rules[0], seat)
     skilled = planned and lv < 1.0
     tabled = gk.shape[0] > 1
-    no_log = np.empty((0, LOG_WIDTH), np.int64)
-    no_kv = np.empty((0, 0))
-    keys = np.zeros(count, np.int64)
-    for g in range(count):
-        out_ub[g] = 0
-        out_kb[g] = 0
-        out_kn[g] = 0
+    keys, slot, gslot, uniq, first, order = sheet_scratch(count, out_ub, out_kb, out_kn)
     passes = R.N_CAT if planned else 1
     per = 1 if planned else R.N_CAT
-    slot = np.full(R.KEY_SPACE, -1, np.int32)
-    gslot = np.zeros(count, np.int32)
-    uniq = np.empty(count, np.int64)
-    first = np.zeros(count + 1, np.int64)
-    order = np.empty(count, np.int64)
     nblocks = max(1, min(count, 1024))
     step = (count + nblocks - 1) // nblocks
     for ps in range(passes):
-        nu = 0
-        if planned:
-            for g in range(count):
-                k = keys[g]
-                if slot[k] < 0:
-                    slot[k] = nu
-                    uniq[nu] = k
-                    nu += 1
-                gslot[g] = slot[k]
-            for u in range(nu):
-                slot[uniq[u]] = -1
-            if skilled:
-                first[: nu + 1] = 0
-                for g in range(count):  # counting sort of the sheets by state
-                    first[gslot[g] + 1] += 1
-                for u in range(nu):
-                    first[u + 1] += first[u]
-                fill = first[:nu].copy()
-                for g in range(count):
-                    order[fill[gslot[g]]] = g
-                    fill[gslot[g]] += 1
+        nu = group_states(keys, slot, gslot, uniq, first, order, skilled) if planned else 0
         # states whose turn plan the sheets read (none unplanned or below full skill); allocated on every pass, not in
         # a branch: arrays reassigned only in a branch before a ``prange`` corrupted memory (numba 0.68 parfors)
         n_plans = 0 if skilled else nu
         plan_keep = np.empty((n_plans, n_levels, nr), np.int16)
         plan_cat = np.empty((n_plans, nr), np.int8)
         t0 = ps * per
-        if planned:  # one item per state: its plan, or below full skill its widget and its sheets' turn
-            for u in prange(nu):  # the gufunc types ``u`` as uint64, the kernel as int64: np.int64 keeps one compile
+        for phase in range(2):  # one ``prange`` for both phases: each parallel loop compiles into a gufunc of its own
+            if phase == 0:  # one item per state: its plan, or below full skill its widget and its sheets' turn
+                kind = SKILLED_STATE if skilled else PLAN_STATE
+                n = nu
+            else:  # one item per block of sheets (none below full skill: those sheets played in phase 0)
+                kind = PLAY_BLOCK
+                n = 0 if skilled else nblocks
+            for i in prange(n):  # the gufunc types ``i`` as uint64, the callees int64: np.int64 keeps one compile
                 rp = rules[0]
-                if skilled:
-                    skilled_state(np.int64(u), pid, seed, start, seat, t0, lv, keys, uniq, first, order, E, T, ioc, rp,
-                                  sc, kn, out_cat, out_turn, out_ub, out_kb, out_kn)
+                u = np.int64(i)
+                if kind == PLAY_BLOCK:
+                    play_block(u, step, count, t0, per, planned, tabled, pid, seed, start, seat, keys, gslot,
+                               plan_keep, plan_cat, gk, gc, E, T, ioc, rp, sc, lv, out_cat, out_turn, out_ub, out_kb,
+                               out_kn)
+                elif kind == SKILLED_STATE:
+                    skilled_state(u, pid, seed, start, seat, t0, lv, keys, uniq, first, order, E, T, ioc, rp, sc, kn,
+                                  out_cat, out_turn, out_ub, out_kb, out_kn)
                 else:
-                    plan_state(np.int64(u), pid, uniq, E, T, rp, sc, kn, plan_keep, plan_cat)
-        if skilled:
-            continue
-        for b in prange(nblocks):
-            rp = rules[0]
-            ws = turn_scratch()
-            for g in range(b * step, min(count, (b + 1) * step)):
-                key = keys[g]
-                for turn in range(t0, t0 + per):
-                    if planned:
-                        pk = plan_keep[gslot[g]]
-                        pc = plan_cat[gslot[g]]
-                    else:
-                        idx = ((R.key_mask(key) << 1) | R.key_flag(key)) if tabled else 0
-                        pk = gk[idx]
-                        pc = gc[idx]
-                    c, pts, ub, kb, key, _ = play_turn(
-                        pid, key, seed, start + g, seat, turn, pk, pc, T, ioc, rp, sc, ws, no_log, 0, lv, E, no_kv
-                    )
-                    _record(g, turn, c, pts, ub, kb, ws[1], out_cat, out_turn, out_ub, out_kb, out_kn)
-                keys[g] = key
+                    plan_state(u, pid, uniq, E, T, rp, sc, kn, plan_keep, plan_cat)
 
 
 @njit(cache=True)
