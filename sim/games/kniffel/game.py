@@ -20,7 +20,7 @@ from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
 from sim.games.kniffel.labels import policy_label
 from sim.games.kniffel.options import OPTIONS
-from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, play_sheets, replay_sheet
+from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, Rules, Sheets, play_sheets, player, replay_sheet
 from sim.games.kniffel.replay import EVENTS, render, result
 from sim.games.kniffel.solve import state_levels, tables
 from sim.games.kniffel.table import solved_table
@@ -141,8 +141,8 @@ class Kniffel(Game):
         for seat, policy in enumerate(policies):
             pid = POLICIES[policy]
             E, gk, gc = self.decision_tables(cfg, pid)
-            play_sheets(pid, pid == OPTIMAL, seed, start, count, seat, E, gk, gc, T, T5.index_of_code, rp.base, sc, kn,
-                        cats[seat], turns[seat], ub[seat], kb[seat], kn_count[seat])
+            play_sheets(player(pid, seed, seat, rp, E, gk, gc), Rules(rp.base, T, T5.index_of_code, sc, kn),
+                        Sheets(start, cats[seat], turns[seat], ub[seat], kb[seat], kn_count[seat]))
         score = cats.sum(axis=2) + ub + kb  # [seat, run]
         top = score.max(axis=0)
         n_top = (score == top).sum(axis=0)
@@ -233,7 +233,7 @@ class Kniffel(Game):
         for seat, policy in enumerate(policies):
             pid = POLICIES[policy]
             E, gk, gc = self.decision_tables(cfg, pid)
-            log = replay_sheet(pid, seed, run, seat, E, gk, gc, T, T5.index_of_code, rp, sc, kn)
+            log = replay_sheet(player(pid, seed, seat, rp, E, gk, gc), Rules(rp.base, T, T5.index_of_code, sc, kn), run)
             scored = log[log[:, 0] == EV_SCORE]
             sections.append(Section(log, {"seat": seat, "policy": policy}))
             rows.append({"run": run, "seat": seat, "score": int(scored[:, 9:12].sum()),
