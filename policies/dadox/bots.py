@@ -41,7 +41,7 @@ from numba import njit
 
 from sim.core.rng import next_below, next_float
 from sim.games.dadox import rules as R
-from sim.games.dadox.solve import NO_BANK, WIN, pair_turn, tail_scratch
+from sim.games.dadox.solve import NO_BANK, WIN, Needs, Pairs, TurnWork, pair_turn, tail_scratch
 from sim.games.dadox.tables import NL, OPT_LOCK, OPT_PTS, OPT_USED, QW
 
 POLICIES = {"threshold": 0, "greedy": 1, "optimal-turn": 2, "optimal-win": 3, "random": 4, "leader-win": 5}
@@ -300,10 +300,8 @@ def optimal_win(o0, no, t, n, me, opened, opp, opp_opened, opt, tb, rp, sol, scr
         later = rp.turn_later_throws_need_1_or_5
         need_hi = 1 if (later or rp.turn_confirm) else 0
         sv, sa = tail_scratch(tb)  # here, not in ``Scratch``: every array there costs each decision a reference count
-        pair_turn(
-            a, b, sol.V, sol.bank_to, sol.bust_to, sol.cap, tb, later, later, need_hi, scr.thr, scr.q,
-            scr.bank_val, scr.bank_ok, scr.bust_val, np.empty((0, 0), np.int64), sv, sa,
-        )
+        w = TurnWork(scr.bank_val, scr.bank_ok, scr.bust_val, scr.thr, scr.q, np.empty((0, 0), np.int64), sv, sa)
+        pair_turn(a, b, Pairs(sol.V, sol.bank_to, sol.bust_to, sol.cap), tb, Needs(later, later, need_hi), w)
         scr.key[0] = a
         scr.key[1] = b
     return best_by_q(o0, no, t, n, NO_LIMIT, opt, scr.q, scr.thr, scr.bank_ok, scr.bank_val, sol.cap[a], rp)

@@ -24,7 +24,7 @@ from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
 from sim.games.dadox.game import GAME
 from sim.games.dadox.tables import build_tables
-from sim.players.dadox_values import option_values
+from sim.players.dadox_values import Logged, Valued, option_values
 from sim.players.fit import Decisions, losses
 from sim.players.logs import LogColumn, LogError, columns, outcome_columns, refuse
 
@@ -152,10 +152,9 @@ def load(cfg: DadoxConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, wh
     forced = np.full(D, -1.0)
     binary = np.full(D, np.nan)
     status = np.zeros(D, np.int64)
-    option_values(ks, first, col["turn_total"], col["score"], col["opened"] == 1, sels, col["bank"] == 1, tb.counts,
-                  tb.opt_start, tb.opt_n, tb.opt, rp, sol.turn_q, sol.turn_thr, sol.turn_bank, sol.turn_bank_ok,
-                  int(sol.turn_cap), float(cfg.policies.random_bank), vals, valid, chosen, lapse, gate, forced, binary,
-                  loss, status)
+    option_values(Logged(ks, first, col["turn_total"], col["score"], col["opened"] == 1, sels, col["bank"] == 1), tb,
+                  rp, sol, float(cfg.policies.random_bank),
+                  Valued(vals, valid, chosen, lapse, gate, forced, binary, loss, status))
     bad = np.flatnonzero(status)
     if len(bad):
         d = bad[0]

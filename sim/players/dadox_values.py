@@ -11,6 +11,8 @@ where banking is not allowed (a confirmation or a declined group obliges a throw
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -19,10 +21,45 @@ from sim.games.dadox import rules as R
 from sim.games.dadox.tables import NL, OPT_LOCK, OPT_PTS, OPT_USED, QW
 
 
+class Logged(NamedTuple):
+    """The logged decisions, one row each: the throw's multiset index ``k``, whether it is the turn's first throw, the
+    turn total, the player's score, whether the player has opened, the dice set aside (face counts) and the bank."""
+
+    k: np.ndarray
+    first: np.ndarray
+    turn_total: np.ndarray
+    score: np.ndarray
+    opened: np.ndarray
+    set_aside: np.ndarray
+    bank: np.ndarray
+
+
+class Valued(NamedTuple):
+    """What ``option_values`` writes per decision ``d`` (see the module docstring): each option's turn value
+    ``vals[d, i]``, whether the policy may take it (``valid``), the chosen one (``chosen``), the lapse's chance,
+    ``gate`` (0 where the softmax never takes the choice), ``forced`` (1 a forced move followed, 0 not, -1 none),
+    the bank-or-throw softmax's value difference ``binary``, ``loss`` and ``status``."""
+
+    vals: np.ndarray
+    valid: np.ndarray
+    chosen: np.ndarray
+    lapse: np.ndarray
+    gate: np.ndarray
+    forced: np.ndarray
+    binary: np.ndarray
+    loss: np.ndarray
+    status: np.ndarray
+
+
 @njit(cache=True)
-def option_values(ks, firsts, ts, mes, openeds, sels, banks, counts, opt_start, opt_n, opt, rp, turn_q, turn_thr,
-                  turn_bank, turn_bank_ok, cap, random_bank, vals, valid, chosen, lapse, gate, forced, binary, loss,
-                  status):
+def option_values(log, tb, rp, sol, random_bank, out):
+    """Value the logged decisions ``log`` into ``out``: the throw tables ``tb`` (``tables.build_tables``), the
+    optimal-turn solution ``sol`` (``policies.dadox.bots.Solved``), the lapse's chance to bank ``random_bank``."""
+    ks, firsts, ts, mes, openeds, sels, banks = log
+    counts, opt_start, opt_n, opt = tb.counts, tb.opt_start, tb.opt_n, tb.opt
+    turn_q, turn_thr, turn_bank, turn_bank_ok = sol.turn_q, sol.turn_thr, sol.turn_bank, sol.turn_bank_ok
+    cap = sol.turn_cap
+    vals, valid, chosen, lapse, gate, forced, binary, loss, status = out
     unit = rp.unit
     later = rp.turn_later_throws_need_1_or_5
     for d in range(ks.shape[0]):

@@ -13,7 +13,7 @@ from sim.core.config import CONFIG_DIR
 from sim.games.dadox import play as P
 from sim.games.dadox.config import freeze, freeze_policies
 from sim.games.dadox.game import GAME
-from sim.games.dadox.solve import need_range, pair_turn, tail_scratch
+from sim.games.dadox.solve import Needs, Pairs, TurnWork, need_range, pair_turn, tail_scratch
 from sim.games.dadox.tables import QW, build_tables
 from sim.games.dadox.winplan import PLAN_ROWS, win_plan
 
@@ -79,8 +79,9 @@ def test_plan_holds_the_rebuilt_throw_values():
     n = ws.V.shape[0]
     assert (plan.rows == np.minimum(ws.cap + 1, 64)).all()
     for a, b in [(0, 0), (n - 1, 3), (ws.start, ws.start), (n // 2, n - 2)]:
-        pair_turn(a, b, ws.V, ws.bank_to, ws.bust_to, ws.cap, tb, later, lo, hi, thr, q, np.empty(tm),
-                  np.empty(tm, np.bool_), np.empty(tm), np.empty((0, 0), np.int64), *tail_scratch(tb))
+        pair_turn(a, b, Pairs(ws.V, ws.bank_to, ws.bust_to, ws.cap), tb, Needs(later, lo, hi),
+                  TurnWork(np.empty(tm), np.empty(tm, np.bool_), np.empty(tm), thr, q, np.empty((0, 0), np.int64),
+                           *tail_scratch(tb)))
         r = plan.rows[a]
         k = plan.off[a] + b * r * 6 * plan.cols
         got = plan.plan[k : k + r * 6 * plan.cols].reshape(r, 6, plan.cols)

@@ -13,7 +13,7 @@ from sim.core.config import CONFIG_DIR, DicesimError, load_config
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
 from sim.games.dadox.game import optimal_thresholds
-from sim.games.dadox.solve import need_range, solve_turn
+from sim.games.dadox.solve import Pairs, need_range, solve_turn
 from sim.games.dadox.solve_win import _improve, solve_win
 from sim.games.dadox.tables import build_tables
 
@@ -126,9 +126,8 @@ def test_win_solver_is_a_fixed_point_under_the_default_rules():
     assert ws.residual < 1e-9
     n = len(ws.score)
     new = np.empty((n, n))
-    later, lo, hi = need_range(rp)
     dist = np.empty((n * n, n + 1))
-    _improve(ws.V, ws.bank_to, ws.bust_to, ws.cap, build_tables(rp), later, lo, hi, new, dist)
+    _improve(Pairs(ws.V, ws.bank_to, ws.bust_to, ws.cap), build_tables(rp), need_range(rp), new, dist)
     assert np.abs(new - ws.V).max() < 1e-8
     # where each turn ends (the plan the evaluation and floor_share follow) agrees with the turn's value
     assert np.abs(dist.sum(axis=1) - 1).max() < 1e-12 and dist.min() > -1e-15
@@ -288,7 +287,6 @@ def test_coarse_start_reaches_the_same_values(monkeypatch):
     assert coarse.iterations < plain.iterations
     n = len(coarse.score)
     new = np.empty((n, n))
-    later, lo, hi = need_range(rp)
-    _improve(coarse.V, coarse.bank_to, coarse.bust_to, coarse.cap, build_tables(rp), later, lo, hi, new,
-             np.empty((n * n, n + 1)))
+    _improve(Pairs(coarse.V, coarse.bank_to, coarse.bust_to, coarse.cap), build_tables(rp), need_range(rp),
+             new, np.empty((n * n, n + 1)))
     assert np.abs(new - coarse.V).max() < 1e-10

@@ -53,6 +53,42 @@ from sim.games.dadox.tables import (
 NO_ARG = np.empty((0, 0), np.int64)
 
 
+class Needs(NamedTuple):
+    """Which ``need`` columns of ``thr`` the rules use (``need_range``): ``later`` (every later throw needs a 1 or a 5)
+    and the columns ``need_lo .. need_hi``."""
+
+    later: int
+    need_lo: int
+    need_hi: int
+
+
+class TurnWork(NamedTuple):
+    """What a turn's recursion reads and fills: the bank and bust values and whether banking is allowed, per turn
+    total (``bank_val``, ``bank_ok``, ``bust_val``); the throw values ``thr[t, n - 1, need]`` and the flat Q table
+    ``q`` (``(cap + tb.go_pad + 1) * QW`` entries); the chosen option of each outcome group ``arg[t, g]`` (recorded
+    when it has rows) and ``throw_value``'s scratch ``sv``, ``sa`` (``tail_scratch``: arguments, not allocated in
+    the recursion, since numba counts references to a local array in every inlined ``throw_value``)."""
+
+    bank_val: np.ndarray
+    bank_ok: np.ndarray
+    bust_val: np.ndarray
+    thr: np.ndarray
+    q: np.ndarray
+    arg: np.ndarray
+    sv: np.ndarray
+    sa: np.ndarray
+
+
+class Pairs(NamedTuple):
+    """The two-player states a pair's turn moves between: the chances to win ``V[a, b]``, where a bank or a bust at
+    each turn total leads (``bank_to``, ``bust_to``: ``solve_win.win_structure``) and each state's cap row."""
+
+    V: np.ndarray
+    bank_to: np.ndarray
+    bust_to: np.ndarray
+    cap: np.ndarray
+
+
 # --- the turn recursion ---------------------------------------------------------------------------
 
 
@@ -160,29 +196,29 @@ def tail_scratch(tb):
 
 
 @njit(cache=True)
-def pair_scratch(tm, tb):
-    """(thr, q, bank_val, bank_ok, bust_val, sv, sa): what ``pair_turn`` fills, for caps below ``tm``."""
+def pair_scratch(tm, tb, arg):
+    """What ``pair_turn`` fills (``TurnWork``, recording its choices in ``arg``), for caps below ``tm``."""
     sv, sa = tail_scratch(tb)
-    return (np.empty((tm, R.N_DICE, 2)), np.empty((tm + tb.go_pad + 1) * QW), np.empty(tm), np.empty(tm, np.bool_),
-            np.empty(tm), sv, sa)
+    return TurnWork(np.empty(tm), np.empty(tm, np.bool_), np.empty(tm), np.empty((tm, R.N_DICE, 2)),
+                    np.empty((tm + tb.go_pad + 1) * QW), arg, sv, sa)
 
 
 CAP_SWEEPS = 200  # the cap row's fixed point (all-locked throws from the cap return to it)
 
 
 @njit(cache=True)
-def turn_dp(cap, bank_val, bank_ok, bust_val, tb, later, need_lo, need_hi, thr, q, arg, sv, sa):
-    """Fill ``thr[0..cap]`` and ``q`` for a turn with these bank/bust values; returns the start value.
+def turn_dp(cap, tb, need, w):
+    """Fill ``w.thr[0..cap]`` and ``w.q`` for a turn with the bank/bust values of ``w``; returns the start value.
 
-    ``q`` needs ``(cap + tb.go_pad + 1) * QW`` entries. ``arg`` (rows: turn totals, columns:
-    outcome groups) gets the best options of the rows below ``closed_from`` when it has rows. ``sv``, ``sa``:
-    ``tail_scratch`` (arguments, not allocated here: numba counts references to a local array in every
-    inlined ``throw_value``). ``cap`` >= 1.
+    ``w.arg`` (rows: turn totals, columns: outcome groups) gets the best options of the rows below ``closed_from``
+    when it has rows. ``cap`` >= 1.
     Turn totals above the cap count as the cap, so an all-locked throw at the cap returns to the cap
     row: that row is iterated to its fixed point (its locked share is a few per cent).
     One row loop with one call of each inlined helper (each call site is compiled again): the cap row
     passes until its fixed point, closed-form rows below it, then full rows (row 0 also the first throw).
     """
+    later, need_lo, need_hi = need
+    bank_val, bank_ok, bust_val, thr, q, arg, sv, sa = w
     x = bank_val[cap]
     closed = closed_from(cap, bank_val, bank_ok, bust_val)
     throw_on = x < bust_val[cap]  # busting beats banking: throw on until it comes
@@ -220,11 +256,11 @@ def turn_dp(cap, bank_val, bank_ok, bust_val, tb, later, need_lo, need_hi, thr, 
     return start
 
 
-def need_range(rp: np.record) -> tuple[int, int, int]:
-    """(later, need_lo, need_hi): which ``need`` columns of ``thr`` the rules use."""
+def need_range(rp: np.record) -> Needs:
+    """Which ``need`` columns of ``thr`` the rules use."""
     later = int(rp.turn_later_throws_need_1_or_5)
     need_hi = 1 if (later or rp.turn_confirm) else 0
-    return later, later, need_hi
+    return Needs(later, later, need_hi)
 
 
 # --- optimal-turn ---------------------------------------------------------------------------------
@@ -253,7 +289,7 @@ def solve_turn(rp: np.record, turn_cap: int) -> TurnSolution:
     unit = int(rp.unit)
     opening = -(-int(rp.turn_opening_minimum) // unit)
     cap = max(turn_cap // unit, opening, 1)
-    later, lo, hi = need_range(rp)
+    need = need_range(rp)
     thr = np.zeros((2, cap + 1, R.N_DICE, 2))
     q = np.zeros((2, (cap + tb.go_pad + 1) * QW))
     value = np.zeros(2)
@@ -266,9 +302,8 @@ def solve_turn(rp: np.record, turn_cap: int) -> TurnSolution:
             continue
         subtract = rp.bust_penalty == R.PENALTY_SUBTRACT
         _turn_terms(cap, unit, subtract, opening, opened == 1, bank_val, bank_ok, bust_val)
-        value[opened] = turn_dp(
-            cap, bank_val, bank_ok, bust_val, tb, later, lo, hi, thr[opened], q[opened], NO_ARG, *tail_scratch(tb)
-        )
+        w = TurnWork(bank_val, bank_ok, bust_val, thr[opened], q[opened], NO_ARG, *tail_scratch(tb))
+        value[opened] = turn_dp(cap, tb, need, w)
     return TurnSolution(thr, q, value, cap)
 
 
@@ -279,15 +314,14 @@ NO_BANK = -1  # bank_to: banking is not allowed (opening minimum)
 
 
 @njit(cache=True)
-def pair_turn(
-    a, b, V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, thr, q, bank_val, bank_ok, bust_val, arg, sv, sa
-):
-    """The turn of the player in state ``a`` against ``b``: fills ``thr``; returns the win chance.
-    ``sv``, ``sa``: ``tail_scratch(tb)``."""
+def pair_turn(a, b, pairs, tb, need, w):
+    """The turn of the player in state ``a`` against ``b``: fills ``w`` (``pair_scratch``); returns the win chance."""
+    V, bank_to, bust_to, cap = pairs
+    bank_val, bank_ok, bust_val = w.bank_val, w.bank_ok, w.bust_val
     c = cap[a]
     for t in range(c + 1):
         k = bank_to[a, t]
         bank_ok[t] = k != NO_BANK
         bank_val[t] = 1.0 if k == WIN else (1.0 - V[b, k] if k >= 0 else 0.0)
         bust_val[t] = 1.0 - V[b, bust_to[a, t]]
-    return turn_dp(c, bank_val, bank_ok, bust_val, tb, later, need_lo, need_hi, thr, q, arg, sv, sa)
+    return turn_dp(c, tb, need, w)

@@ -37,13 +37,15 @@ from sim.games.dadox.solve import (
     CAP_SWEEPS,
     NO_BANK,
     WIN,
+    Needs,
+    Pairs,
     best_locked,
     closed_from,
     need_range,
     pair_scratch,
     pair_turn,
 )
-from sim.games.dadox.tables import FIRST_TAB, LK_GROUP, NL, QW, build_tables
+from sim.games.dadox.tables import FIRST_TAB, LK_GROUP, NL, QW, Tables, build_tables
 
 EVAL_SWEEPS = 300  # Gauss-Seidel sweeps per plan evaluation at most (modified policy iteration)
 # A step whose largest change the last two predict below tolerance / LAST_MARGIN (policy iteration converges about
@@ -136,8 +138,8 @@ def _pass_on(t, c, o, m, tb, pi):
 
 
 @njit(cache=True)
-def _end_of_turn(a, c, thr, bank_val, bank_ok, bust_val, arg, tb, later, q, bank_to, bust_to, pi, dist):
-    """Where the turn of ``pair_turn`` ends under its best play: ``dist[k]`` = chance of state ``k``.
+def _end_of_turn(a, pairs, tb, later, w, pi, dist):
+    """Where the turn of ``pair_turn`` (its work ``w``) ends under its best play: ``dist[k]`` = chance of state ``k``.
 
     ``dist[S]`` is the chance to win in this turn. Follows the reach probability of every
     (t, n, lock) state up the turn totals (``pi``: flat, laid out as ``q``), with the choices recorded in
@@ -145,6 +147,9 @@ def _end_of_turn(a, c, thr, bank_val, bank_ok, bust_val, arg, tb, later, q, bank
     locks of one (t, n) that throw the same table (the same 1-or-5 need) are thrown together. All-locked
     throws at the cap return to the cap row, which is therefore drained until its mass is negligible.
     """
+    bank_to, bust_to = pairs.bank_to, pairs.bust_to
+    c = pairs.cap[a]
+    bank_val, bank_ok, bust_val, thr, q, arg = w.bank_val, w.bank_ok, w.bust_val, w.thr, w.q, w.arg
     win_col = dist.shape[0] - 1
     closed = closed_from(c, bank_val, bank_ok, bust_val)
     dist[:] = 0.0
@@ -199,35 +204,28 @@ def _end_of_turn(a, c, thr, bank_val, bank_ok, bust_val, arg, tb, later, q, bank
 
 
 @njit(cache=True, parallel=True)
-def _improve_cols(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, cols, Vnew, dist, ends=True):
-    """Best turn of each pair (a, cols[j]) against ``V``: ``Vnew[a, j]``, and where it ends: ``dist[a * nc + j]``
-    (left alone without ``ends``: the values alone take half the time)."""
-    n = V.shape[0]
+def _improve_cols(pairs, tb, need, cols, Vnew, dist, ends=True):
+    """Best turn of each pair (a, cols[j]) against ``pairs.V``: ``Vnew[a, j]``, and where it ends:
+    ``dist[a * nc + j]`` (left alone without ``ends``: the values alone take half the time)."""
+    n = pairs.V.shape[0]
     nc = cols.shape[0]
-    tm = bank_to.shape[1]
+    tm = pairs.bank_to.shape[1]
     ng = tb.g_prob.shape[0]
     nb = min(n * nc, 256)
     step = (n * nc + nb - 1) // nb
     for blk in prange(nb):
-        thr, q, bank_val, bank_ok, bust_val, sv, sa = pair_scratch(tm, tb)
-        arg = np.empty((tm if ends else 0, ng if ends else 0), np.int64)
+        w = pair_scratch(tm, tb, np.empty((tm if ends else 0, ng if ends else 0), np.int64))
         pi = np.empty(tm * QW)
         for i in range(blk * step, min(n * nc, (blk + 1) * step)):
             a = i // nc
-            b = cols[i % nc]
-            Vnew[a, i % nc] = pair_turn(
-                a, b, V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, thr, q, bank_val, bank_ok, bust_val, arg,
-                sv, sa,
-            )
+            Vnew[a, i % nc] = pair_turn(a, cols[i % nc], pairs, tb, need, w)
             if ends:
-                _end_of_turn(
-                    a, cap[a], thr, bank_val, bank_ok, bust_val, arg, tb, later, q, bank_to, bust_to, pi, dist[i]
-                )
+                _end_of_turn(a, pairs, tb, need.later, w, pi, dist[i])
 
 
-def _improve(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, Vnew, dist, ends: bool = True) -> None:
-    """One improvement step: best turn of every pair against ``V`` and (``ends``) where that turn ends."""
-    _improve_cols(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, np.arange(V.shape[0]), Vnew, dist, ends)
+def _improve(pairs: Pairs, tb: Tables, need: Needs, Vnew, dist, ends: bool = True) -> None:
+    """One improvement step: best turn of every pair against ``pairs.V`` and (``ends``) where that turn ends."""
+    _improve_cols(pairs, tb, need, np.arange(pairs.V.shape[0]), Vnew, dist, ends)
 
 
 @njit(cache=True, inline="always")
@@ -340,12 +338,13 @@ def coarse_columns(st: np.ndarray, stride: int, dense: int) -> tuple[np.ndarray,
     return np.array(reps, np.int64), rep_of
 
 
-def _coarse_start(V, st, bank_to, bust_to, cap, tb, later, need_lo, need_hi, order, log) -> None:
+def _coarse_start(pairs: Pairs, tb: Tables, need: Needs, st, order, log) -> None:
     """Policy iteration in which the turn plan of (a, b) is the one of (a, nearest representative of b).
 
     Such a plan is a real way to play, so its evaluation is the value of a real (slightly worse) policy:
     a start from which the exact iteration needs three steps instead of seven (default rules).
     """
+    V = pairs.V
     n = V.shape[0]
     cols, rep_of = coarse_columns(st, COARSE_STRIDE, COARSE_DENSE)
     if len(cols) * 2 > n:
@@ -355,7 +354,7 @@ def _coarse_start(V, st, bank_to, bust_to, cap, tb, later, need_lo, need_hi, ord
     Vc = np.empty((n, nc))
     dist = np.empty((n * nc, n + 1))
     for step in range(COARSE_STEPS):
-        _improve_cols(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, cols, Vc, dist)
+        _improve_cols(pairs, tb, need, cols, Vc, dist)
         moved = float(np.abs(Vc - V[:, cols]).max())
         sweeps = _evaluate(V, dist, rows, order, *COARSE_EVAL)
         if log:
@@ -367,13 +366,13 @@ def _coarse_start(V, st, bank_to, bust_to, cap, tb, later, need_lo, need_hi, ord
 def solve_win(rp: np.record, score_floor: int, tol: float, max_iter: int = 200, log=None) -> WinSolution:
     """Policy iteration for the two-player game (see the module docstring)."""
     st, lo, index, bank_to, bust_to, cap, start = win_structure(rp, score_floor)
-    tb = build_tables(rp)
-    later, need_lo, need_hi = need_range(rp)
+    tb, need = build_tables(rp), need_range(rp)
     n = len(st)
     level = (st[:, 0][:, None] + st[:, 0][None, :]).ravel()
     order = np.argsort(-level, kind="stable").astype(np.int64)
     V = np.full((n, n), 0.5)
-    _coarse_start(V, st, bank_to, bust_to, cap, tb, later, need_lo, need_hi, order, log)
+    pairs = Pairs(V, bank_to, bust_to, cap)  # V changes in place
+    _coarse_start(pairs, tb, need, st, order, log)
     Vnew = np.empty((n, n))
     dist = np.empty((n * n, n + 1))
     rows = np.arange(n * n, dtype=np.int64)
@@ -381,7 +380,7 @@ def solve_win(rp: np.record, score_floor: int, tol: float, max_iter: int = 200, 
     it = 0
     while residual >= tol and it < max_iter:
         if it >= 2 and residual**3 / prev**2 < tol / LAST_MARGIN:  # this step is likely the last: values first
-            _improve(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, Vnew, dist, ends=False)
+            _improve(pairs, tb, need, Vnew, dist, ends=False)
             last = float(np.abs(Vnew - V).max())
             if last < tol:  # done; floor_share follows the plan of the step before (dist is still its)
                 it += 1
@@ -392,7 +391,7 @@ def solve_win(rp: np.record, score_floor: int, tol: float, max_iter: int = 200, 
                 log(f"step {it + 1}: largest change {last:.3g}, not the last step: its plan too")
         it += 1
         prev = residual
-        _improve(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, Vnew, dist)
+        _improve(pairs, tb, need, Vnew, dist)
         residual = float(np.abs(Vnew - V).max())
         V[:] = Vnew
         if residual < tol:

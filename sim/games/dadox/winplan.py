@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit, prange
 
 from sim.games.dadox import rules as R
-from sim.games.dadox.solve import need_range, pair_scratch, pair_turn
+from sim.games.dadox.solve import Pairs, need_range, pair_scratch, pair_turn
 from sim.games.dadox.solve_win import WinSolution
 from sim.games.dadox.tables import build_tables
 
@@ -37,20 +37,20 @@ class WinPlan(NamedTuple):
 
 
 @njit(cache=True, parallel=True)
-def _fill_plan(V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, off, rows, plan):
-    n = V.shape[0]
-    tm = bank_to.shape[1]
-    cols = need_hi - need_lo + 1
+def _fill_plan(pairs, tb, need, off, rows, plan):
+    n = pairs.V.shape[0]
+    tm = pairs.bank_to.shape[1]
+    need_lo = need.need_lo
+    cols = need.need_hi - need_lo + 1
     nb = min(n * n, 256)
     step = (n * n + nb - 1) // nb
     for blk in prange(nb):
-        thr, q, bank_val, bank_ok, bust_val, sv, sa = pair_scratch(tm, tb)
-        no_arg = np.empty((0, 0), np.int64)
+        w = pair_scratch(tm, tb, np.empty((0, 0), np.int64))
+        thr = w.thr
         for i in range(blk * step, min(n * n, (blk + 1) * step)):
             a = i // n
             b = i % n
-            pair_turn(a, b, V, bank_to, bust_to, cap, tb, later, need_lo, need_hi, thr, q, bank_val, bank_ok,
-                      bust_val, no_arg, sv, sa)
+            pair_turn(a, b, pairs, tb, need, w)
             k = off[a] + b * rows[a] * R.N_DICE * cols
             for t in range(rows[a]):
                 for d in range(R.N_DICE):
@@ -63,14 +63,13 @@ def win_plan(rp: np.record, sol: WinSolution, max_rows: int = PLAN_ROWS) -> WinP
     """The optimal-win policy's lookup table for this solution (at the defaults 396 MB: two need columns, ordinary
     and confirmation throws; built in about 20 s of CPU at load 6, 198 MB and about 4 s on two cores when every
     later throw needs a 1 or 5 and one column serves both)."""
-    tb = build_tables(rp)
-    later, need_lo, need_hi = need_range(rp)
-    cols = need_hi - need_lo + 1
+    tb, need = build_tables(rp), need_range(rp)
+    cols = need.need_hi - need.need_lo + 1
     n = sol.V.shape[0]
     max_rows = max(1, min(max_rows, PLAN_MB * 2**20 // (n * n * R.N_DICE * cols * 8)))
     rows = np.minimum(sol.cap + 1, max_rows).astype(np.int64)
     sizes = rows * n * R.N_DICE * cols
     off = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
     plan = np.empty(int(sizes.sum()))
-    _fill_plan(sol.V, sol.bank_to, sol.bust_to, sol.cap, tb, later, need_lo, need_hi, off, rows, plan)
+    _fill_plan(Pairs(sol.V, sol.bank_to, sol.bust_to, sol.cap), tb, need, off, rows, plan)
     return WinPlan(plan, off, rows, cols)
