@@ -1,7 +1,8 @@
 """What a person waits for at the command line (issue 30): each command's wall time from start to exit.
 
 Every row of issue 30's table that is a CLI command, run as a real ``dicesim`` process, warm caches (each command
-runs once unmeasured first, so its kernels are compiled and cached), ``--repeat`` times each way with Python's
+runs once unmeasured first, so its kernels are compiled and cached; a "first ask" row asks ``combos``/``describe`` a
+question not stored yet each time), ``--repeat`` times each way with Python's
 bytecode cache on (``PYTHONDONTWRITEBYTECODE`` unset, as a user has it) and off (set, as the development machines
 have it); the median and the spread. The load average is recorded beside them: on a shared machine, compare
 figures taken in one run only. The studio's click-to-result is ``benchmarks/studio_click.py``, the first run's
@@ -16,11 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 from benchmarks.record import record
@@ -34,6 +37,9 @@ ROWS: list[tuple[str, float, list[str], int]] = [
     ("combos 5 5 5 2 2", 0.5, ["combos", "5", "5", "5", "2", "2"], 0),
     ("describe kniffel", 0.5, ["describe", "kniffel"], 0),
     ("describe dungeon", 0.5, ["describe", "dungeon"], 0),
+    # a first ask: a rules value asked nowhere before ({new}), so the answer is computed, not read back
+    ("combos 5 5 5 2 2, first ask", 0.5, ["combos", "5", "5", "5", "2", "2", "--set", "difficulty.leicht.hp={new}"], 0),
+    ("describe dungeon, first ask", 0.5, ["describe", "dungeon", "--set", "difficulty.leicht.hp={new}"], 0),
     ("play kniffel --policy greedy --n 1000", 1.5,
      ["play", "kniffel", "--policy", "greedy", "--n", "1000", "--no-report"], 0),
     ("play dungeon --policy vorschlag --n 1000", 1.5,
@@ -46,18 +52,25 @@ def _dicesim() -> list[str]:
     return [str(exe)] if exe.is_file() else [sys.executable, "-m", "sim.cli"]
 
 
-def _once(args: list[str], bytecode: bool, cwd: Path, expect: int) -> float:
+def _fresh(args: list[str]) -> list[str]:
+    """``{new}`` replaced by a hit point factor not asked before (the answer cache keys on the config)."""
+    return [a.replace("{new}", f"0.8{uuid.uuid4().int % 10**8:08d}") for a in args]
+
+
+def _once(args: list[str], bytecode: bool, cwd: Path, expect: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the process: user + system, every thread)."""
+    args = _fresh(args)
     env = dict(os.environ)
     if bytecode:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
     else:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-    t0 = time.perf_counter()
+    r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
     res = subprocess.run([*_dicesim(), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=1200)
-    dt = time.perf_counter() - t0
+    dt, r1 = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN)
     if res.returncode != expect:
         raise SystemExit(f"dicesim {' '.join(args)}: exit {res.returncode}, expected {expect}\n{res.stderr[-2000:]}")
-    return dt
+    return dt, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
 
 
 def measure(repeat: int) -> dict:
@@ -68,23 +81,28 @@ def measure(repeat: int) -> dict:
         cwd = Path(d)
         for name, goal, args, expect in ROWS:
             _once(args, True, cwd, expect)  # compiles and caches what the command needs; writes the .pyc files
-            on, off = [], []
+            on_t, off_t = [], []
             for _ in range(repeat):
-                on.append(_once(args, True, cwd, expect))
-                off.append(_once(args, False, cwd, expect))
+                on_t.append(_once(args, True, cwd, expect))
+                off_t.append(_once(args, False, cwd, expect))
+            on, off = [w for w, _ in on_t], [w for w, _ in off_t]
             rows[name] = {
                 "goal_s": goal,
                 "bytecode_on_s": round(statistics.median(on), 3),
                 "bytecode_off_s": round(statistics.median(off), 3),
                 "bytecode_on_range_s": [round(min(on), 3), round(max(on), 3)],
                 "bytecode_off_range_s": [round(min(off), 3), round(max(off), 3)],
+                "bytecode_on_cpu_s": round(statistics.median(c for _, c in on_t), 3),
+                "bytecode_off_cpu_s": round(statistics.median(c for _, c in off_t), 3),
                 "meets_goal": statistics.median(on) <= goal,
             }
             print(f"{name:48s} on {rows[name]['bytecode_on_s']:6.2f} s  off {rows[name]['bytecode_off_s']:6.2f} s"
+                  f"  cpu {rows[name]['bytecode_on_cpu_s']:5.2f} / {rows[name]['bytecode_off_cpu_s']:5.2f} s"
                   f"  (goal {goal} s)", file=sys.stderr)
     return {"rows": rows, "repeat": repeat, "load_average_start": load_start,
             "load_average": [round(x, 2) for x in os.getloadavg()],
-            "what": "wall seconds of a real dicesim process, warm caches, median of the repeats; bytecode on = "
+            "what": "wall seconds (and CPU seconds, *_cpu_s) of a real dicesim process, warm caches, median of the "
+                    "repeats; bytecode on = "
                     "PYTHONDONTWRITEBYTECODE unset (a user's setting), off = set (the development machines)"}
 
 

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from sim.core import atomic
 from sim.core.config import ConfigError, DicesimError, describe_validation_error
+from sim.core.jsonable import json_default  # (defined there, light; many callers import it from here)
 from sim.games import get_game
 from sim.games.base import Game
 from sim.jit.codehash import code_hash
@@ -97,15 +98,6 @@ def write_outputs(
         manifest = {**summary, "tables": files, "code_version": code_version(), "git": git_version()}
         atomic.write_json(out / "manifest.json", manifest, indent=2, default=json_default)
         return build_report(out)
-
-
-def json_default(o: Any) -> Any:
-    """JSON for numpy scalars and arrays (and anything else as its string)."""
-    if getattr(o, "ndim", 0) > 0 and hasattr(o, "tolist"):  # an array (``item`` takes only one of size 1)
-        return o.tolist()
-    if hasattr(o, "item"):
-        return o.item()
-    return str(o)
 
 
 def load_manifest(out: Path) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from sim.cli.common import emit
 from sim.cli.work import setup
 from sim.core import atomic
 from sim.core.config import DicesimError, Strict
-from sim.report.outputs import json_default
+from sim.core.jsonable import json_default
 
 
 def matchup(game: str, policy: str, opponent: str, n: int, seed: int, rules: Path | Strict | None,

@@ -10,9 +10,9 @@ from sim.cli.common import emit
 from sim.cli.work import setup
 from sim.core.config import Strict
 from sim.core.events import replay_json
+from sim.core.jsonable import json_default
 from sim.core.schema import describe_columns
 from sim.jit.progress import compiling
-from sim.report.outputs import json_default
 
 
 def solve(game: str, rules: Path | Strict | None, sets: list[str] | None, as_json: bool, fresh: bool,

@@ -8,15 +8,18 @@ the ones in the metric table; the two left here (win rate by difficulty, death r
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from sim.core import stats
 from sim.games.dungeon.config import DIFFICULTIES
 from sim.games.dungeon.labels import UPGRADE_WORDS as UP_LABELS
 from sim.games.dungeon.upgrade_stats import upgrade_names_of, upgrade_stats
 from sim.report import charts, words
+
+if TYPE_CHECKING:
+    import pandas as pd  # only in annotations: describe, combos and replay load no table library
 
 
 def _n_rooms(table: pd.DataFrame) -> int:

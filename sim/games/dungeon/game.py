@@ -10,10 +10,9 @@ here for the callers that import them from this module.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from policies.dungeon.bots import EXPECTIMAX, POLICIES
 from sim.core import atomic, stats
@@ -35,6 +34,9 @@ from sim.games.dungeon.options import OPTIONS
 from sim.games.dungeon.replay_text import EVENTS, MAX_EVENTS, item_label, render
 from sim.games.dungeon.table_schema import FLOAT_COLS, column_names, run_record, table_columns
 from sim.games.dungeon.upgrade_stats import progression_metrics, stratified_lift, upgrade_names_of, upgrade_stats
+
+if TYPE_CHECKING:
+    import pandas as pd  # only in annotations: describe, combos and replay load no table library
 
 assert tuple(DIFFICULTIES) == OPTION_DIFFICULTIES, "options.DIFFICULTIES must list layout.DIFFICULTIES in order"
 

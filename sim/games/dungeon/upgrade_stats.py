@@ -3,12 +3,14 @@ taking an upgrade at its first offer, with the analysis flags (dominant, trap); 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from sim.core import stats
+
+if TYPE_CHECKING:
+    import pandas as pd  # only in annotations: describe, combos and replay load no table library
 
 FLAG_DEFAULTS = {"dominant_lift": 0.05, "trap_lift": 0.0, "trap_pick_rate": 0.2, "min_offers": 200}
 
