@@ -5,6 +5,7 @@ a real browser (Playwright on the system Chromium)."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -162,6 +163,18 @@ def test_dashboard_findings_section_in_a_browser(dungeon):
             assert "Joker-Händler" in loop.inner_text() and "dicesim replay dungeon" in loop.inner_text()
             for kind, meaning in MEANINGS.items():
                 assert section.locator(f"#kind-{kind} .meaning").inner_text() == meaning
+            # the evidence in words: no code name (``first_attacker_win_rate``, ``altars``) where a person reads
+            evidence = section.locator("li.finding small").all_inner_texts()
+            assert evidence and all(e.startswith("Evidence: ") for e in evidence)
+            assert not [e for e in evidence if re.search(r"\b[a-z]+_[a-z_]+\b|\baltars\b", e)], evidence
+            # the game card answers first: who does best and who beats whom on the same dice, in % and pp
+            card = pg.locator(".card").first
+            said = card.locator("p.verdict").all_inner_texts()
+            assert said[0].startswith("Who does best (win rate): ") and " % [" in said[0]
+            assert said[1].startswith("On the same dice: ") and " pp [" in said[1]
+            assert "Vorschlag" in said[0] and "vorschlag" not in " ".join(said)
+            assert pg.evaluate("() => document.querySelector('.card p.verdict').getBoundingClientRect().top < "
+                               "document.querySelector('.card table').getBoundingClientRect().top")
             pg.screenshot(path=str(root / "dashboard.png"), full_page=True)
         finally:
             browser.close()

@@ -229,7 +229,8 @@ def test_describe_cli_shows_the_shape(diff):
 
 def test_describe_json_names_enemies_and_sections_in_words():
     """``describe dungeon --json`` names each room's enemy and section as the rules page does (issue 31), beside the
-    config's keys: the two bosses read Würfelfresser and Auge der Sechs, each section as its word ("kristallhoehlen" reads Kristallhöhlen)."""
+    config's keys: the two bosses read Würfelfresser and Auge der Sechs, each section as its word
+    (``kristallhoehlen`` reads Kristallhöhlen)."""
     res = cli_here("describe", "dungeon", "--json")
     assert res.returncode == 0, res.stderr
     rooms = json.loads(res.stdout)["rooms"]
