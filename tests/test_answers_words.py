@@ -20,6 +20,7 @@ def test_play_text_is_in_words_and_units_and_json_keeps_the_codes():
     said = {line.split("  ")[1].strip(): line for line in lines[1:] if line.startswith("  ")}
     assert said["mean score"].rstrip().endswith("]") and " points [" in said["mean score"]
     assert " % [" in said["upper bonus"] and "score, 90th percentile" in said and "mean Einser" in said
+    assert " points [" in said["mean Einser"] and " points [" in said["mean Kniffel bonus"]
     assert "mean_score" not in text.stdout and "upper_bonus_rate" not in text.stdout and "0." not in said["upper bonus"]
     data = json.loads(cli_here(*args, "--json").stdout)  # the machine contract: code names, fractions
     assert 0 < data["metrics"]["upper_bonus_rate"]["value"] < 1 and "mean_score" in data["metrics"]
@@ -82,6 +83,7 @@ def test_every_metric_table_names_metrics_policies_and_boxes_in_words():
     html = pages.grouped_metrics_html(metrics, get_game("kniffel").metric_groups, game="kniffel")
     assert "<th title='mean_score'>mean score</th>" in html and "<th title='greedy'>Greedy</th>" in html
     assert "<th>Einser</th>" in html and "208.1 points [205.8, 210.4]" in html and "4.8 % [3.9, 5.8]" in html
+    assert "2.32 points [2.28, 2.37]" in html  # a box's mean is points on the sheet (the game's own unit)
     assert ">mean_score<" not in html and ">greedy<" not in html and ">einser<" not in html
     assert words.word("dungeon", "grosse_strasse") == "Große Straße"
     assert words.value_text("upgrade_paschmeister_win_lift", 0.31, [0.28, 0.34]) == "+31.0 pp [+28.0, +34.0]"
@@ -104,3 +106,25 @@ def test_findings_text_names_the_kind_in_words():
     assert done.returncode == 0, done.stderr
     assert "- degenerate strategy: The simple policy Greedy beats Random by +" in done.stdout
     assert "degenerate_strategy" not in done.stdout
+
+
+def test_dungeon24_per_seat_counts_carry_their_units():
+    """Dungeon24's per-seat columns in its own units (``labels.UNITS``): duels won, cards deployed, ability uses,
+    focus rerolls, turns; on the game page's table, the CLI's lines and the studio's cells alike."""
+    import pandas as pd
+
+    from sim.cli.common import metric_lines
+    from sim.studio.results_view import shown
+
+    rows = [("greedy", "mean_wins0", 2.31, 2.25, 2.37), ("greedy", "mean_deploys1", 4.5, 4.3, 4.7),
+            ("greedy", "ability_uses0", 1.21, 1.18, 1.24), ("greedy", "mean_focus1", 0.42, 0.40, 0.44),
+            ("greedy", "mean_turns", 14.2, 14.0, 14.4), ("greedy", "ability_used_rate0", 0.61, 0.59, 0.63)]
+    metrics = pd.DataFrame(rows, columns=["label", "metric", "value", "ci95_low", "ci95_high"])
+    html = pages.grouped_metrics_html(metrics, get_game("dungeon24").metric_groups, game="dungeon24")
+    for said in ("2.31 duels [2.25, 2.37]", "4.5 cards [4.3, 4.7]", "1.21 uses [1.18, 1.24]",
+                 "0.42 focus rerolls [0.40, 0.44]", "14.2 turns [14.0, 14.4]", "61.0 % [59.0, 63.0]"):
+        assert said in html, said
+    lines = metric_lines({r[1]: {"value": r[2], "ci95": [r[3], r[4]]} for r in rows}, game="dungeon24")
+    assert any("(seat 1)" in line and line.endswith("2.31 duels [2.25, 2.37]") for line in lines), lines
+    assert shown("mean_deploys1", {"value": 4.5, "ci95": [4.3, 4.7]}, game="dungeon24") == ("4.5 cards", "[4.3, 4.7]")
+    assert words.unit_of("mean_wins0") == ""  # without the game: no guess from another game's words

@@ -108,7 +108,8 @@ class CalibratePanel:
         with self.cal_box:
             game = self.studio.game
             gives = metric_text(game, c["metric"], est["value"], est["ci95"])
-            tid(ui.label(f"{c['field']} = {c['value']:g} gives {gives} (target {value_text(c['metric'], c['target'])})")
+            target = value_text(c["metric"], c["target"], game=game)
+            tid(ui.label(f"{c['field']} = {c['value']:g} gives {gives} (target {target})")
                 .classes("text-subtitle1"), "cal-answer")
             ui.label(f"tolerance: {c['tolerance']} · bracket "
                      f"[{c['bracket'][0]:g}, {c['bracket'][1]:g}] · "
@@ -121,4 +122,4 @@ class CalibratePanel:
                 ui.label(metric_name(game, c["metric"])).classes("text-bold")
                 for e in c["evaluations"]:
                     ui.label(f"{e['x']:g}")
-                    ui.label(value_text(c["metric"], e["value"], e["ci95"]))
+                    ui.label(value_text(c["metric"], e["value"], e["ci95"], game=game))

@@ -54,7 +54,7 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
     for k, v in paired.items():
         metric = k.split(":", 1)[0]
         lines.append(f"  {words.paired_label(g.name, k, g.headline):40s} "
-                     f"{words.value_text(metric, v['value'], v['ci95'], diff=True)}")
+                     f"{words.value_text(metric, v['value'], v['ci95'], diff=True, game=g.name)}")
     if "report" in summary:
         lines.append(f"report: {summary['report']}")
     emit(summary, as_json, "\n".join(lines), json_default)
