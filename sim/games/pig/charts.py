@@ -20,7 +20,7 @@ def win_rate_by_seat(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     groups = {label: [stats.rate(t.loc[t["seat"] == s, "win"] == 1) for s in range(2)] for label, t in tables.items()}
     return charts.bars(charts.named("pig", groups), ["seat 1 (rolls first)", "seat 2"],
                        Path(out_dir) / "win_rate_by_seat.png", "win rate", "Pig: win rate by seat",
-                       reference=(0.5, "fair share"))
+                       reference=(0.5, "fair share"), unit="%")
 
 
 def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
