@@ -128,3 +128,15 @@ def test_dungeon24_per_seat_counts_carry_their_units():
     assert any("(seat 1)" in line and line.endswith("2.31 duels [2.25, 2.37]") for line in lines), lines
     assert shown("mean_deploys1", {"value": 4.5, "ci95": [4.3, 4.7]}, game="dungeon24") == ("4.5 cards", "[4.3, 4.7]")
     assert words.unit_of("mean_wins0") == ""  # without the game: no guess from another game's words
+
+
+def test_a_difference_without_its_own_interval_is_rounded_as_the_metric():
+    """The studio's difference of a mean over different runs (final LP of the survivors: no run pairs with a run) has
+    no interval; it is rounded as the metric's own interval is, ``−5.7 LP`` (not ``−5.731 LP``), in its unit."""
+    from sim.studio.results_view import shown
+
+    d = {"value": -5.731, "ci95": None}
+    assert shown("mean_final_lp", d, diff=True, like=[10.8, 11.5]) == ("\u22125.7 LP", "")
+    assert shown("mean_turns_per_fight", {"value": 0.4966, "ci95": None}, diff=True,
+                 like=[2.77, 2.81]) == ("+0.50 turns", "")
+    assert words.value_text("win_rate", 0.04966, None, diff=True, like=[0.3, 0.4]) == "+5.0 pp"

@@ -206,11 +206,17 @@ def _pct(v: float, diff: bool) -> str:
     return signed(f"{v * 100:+.1f}") if diff else f"{v * 100:.1f}"
 
 
+def _pair(ci: Any) -> list[float]:
+    return [float(x) for x in ci] if ci is not None and len(ci) == 2 and all(_finite(x) for x in ci) else []
+
+
 def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: bool = True,
-               game: str | None = None) -> str:
+               game: str | None = None, like: Any = None) -> str:
     """``50.1 % [49.4, 50.8]`` for rates, ``+3.2 pp [+1.0, +5.0]`` for their differences, ``254.6 [254.2, 255.0]``
-    (with its unit: ``12.5 LP``; ``game``: the game's own units too) else; ``—`` for a missing value."""
-    lo_hi = [float(x) for x in ci] if ci is not None and len(ci) == 2 and all(_finite(x) for x in ci) else []
+    (with its unit: ``12.5 LP``; ``game``: the game's own units too) else; ``—`` for a missing value. A value with
+    no interval of its own (a difference of means over different runs) is rounded as the interval ``like`` is
+    (``−5.7 LP``, not ``−5.731 LP``)."""
+    lo_hi = _pair(ci)
     if value is None or not _finite(value):
         return "—"
     if is_rate(name):
@@ -219,7 +225,8 @@ def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: 
         if lo_hi:
             txt += f" [{_pct(lo_hi[0], diff)}, {_pct(lo_hi[1], diff)}]"
         return txt
-    places = _places(float(value), lo_hi)
+    places = _places(float(value), lo_hi) if lo_hi or not _pair(like) else _places(abs(float(value)) or 1.0,
+                                                                                    _pair(like))
     txt = num(value, diff, places)
     u = unit_of(name, game) if unit else ""
     if u:

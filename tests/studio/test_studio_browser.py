@@ -480,10 +480,24 @@ def test_an_edit_the_options_do_not_reach_says_so_and_offers_the_switch(page):
     playwright_api.expect(hint).to_contain_text("difficulty.normal.hp is not used by this run (difficulty: leicht)")
     page.locator('[data-testid="switch-option"]').click()
     playwright_api.expect(hint).to_be_hidden()
-    assert page.locator('[data-testid="option-difficulty"]').inner_text().strip().endswith("normal")
+    assert page.locator('[data-testid="option-difficulty"]').inner_text().strip().endswith("Normal")  # in words
 
 
 def test_kniffel_opens_on_a_policy_a_rule_edit_moves(page):
     page.locator('[data-testid="game"]').click()
     page.get_by_role("option", name="Kniffel", exact=True).click()  # games by their titles
     playwright_api.expect(page.locator('input[data-testid="policy"]')).to_have_value("Greedy")
+
+
+def test_dungeon24_options_are_chosen_by_their_words(page):
+    """The run card's options are pickers in the game's words (issue 31): Dungeon24's peoples read Grünlinge, its
+    opponent Greedy; picking Untote plays ``untote`` (the run's heading names it in words too)."""
+    page.locator('[data-testid="game"]').click()
+    page.get_by_role("option", name="Dungeon24", exact=True).click()
+    people = page.locator('[data-testid="option-people"]')
+    playwright_api.expect(people).to_contain_text("Grünlinge")
+    playwright_api.expect(page.locator('[data-testid="option-opponent"]')).to_contain_text("Greedy")
+    people.click()
+    page.get_by_role("option", name="Untote", exact=True).click()
+    playwright_api.expect(people).to_contain_text("Untote")
+    assert "gruenlinge" not in page.locator('[data-testid="option-opponent_people"]').inner_text()
