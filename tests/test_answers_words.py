@@ -140,3 +140,27 @@ def test_a_difference_without_its_own_interval_is_rounded_as_the_metric():
     assert shown("mean_turns_per_fight", {"value": 0.4966, "ci95": None}, diff=True,
                  like=[2.77, 2.81]) == ("+0.50 turns", "")
     assert words.value_text("win_rate", 0.04966, None, diff=True, like=[0.3, 0.4]) == "+5.0 pp"
+
+
+def test_sweep_page_is_in_words_and_units(tmp_path):
+    """The sweep's report page (issue 31): fields by their titles, metrics and policies in words (code names only
+    small under a column head), rates in % with their intervals, the sensitivity's slope of a share in pp."""
+    import re
+
+    from sim.report.sweep import build_sweep_report
+
+    spec = tmp_path / "s.toml"
+    spec.write_text('game = "kniffel"\npolicies = ["greedy"]\nn = 200\nseed = 1\n'
+                    'metrics = ["upper_bonus_rate", "mean_score"]\n[grid]\n"bonus.threshold" = [60, 63, 66]\n',
+                    encoding="utf-8")
+    done = cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--no-report")
+    assert done.returncode == 0, done.stderr
+    page = build_sweep_report(tmp_path / "o").read_text(encoding="utf-8")
+    results = page.split("<h2>Results</h2>", 1)[1].split("<h2>", 1)[0]
+    assert "upper sum that earns the bonus<br><small>bonus.threshold</small>" in results
+    assert "<td>Greedy</td>" in results and "<td>greedy</td>" not in results
+    cells = re.findall(r"<td>([^<]*) <small>\[", results)
+    assert cells and all(c.endswith((" %", " points")) for c in cells), cells
+    sens = page.split("<h2>Sensitivity</h2>", 1)[1]
+    assert "<td>upper bonus rate</td>" in sens and "<td>upper sum that earns the bonus</td>" in sens
+    assert re.search(r"<td>[+\u2212]\d+\.\d pp</td>", sens) and "upper_bonus_rate</td>" not in sens
