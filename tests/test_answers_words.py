@@ -164,3 +164,17 @@ def test_sweep_page_is_in_words_and_units(tmp_path):
     sens = page.split("<h2>Sensitivity</h2>", 1)[1]
     assert "<td>upper bonus rate</td>" in sens and "<td>upper sum that earns the bonus</td>" in sens
     assert re.search(r"<td>[+\u2212]\d+\.\d pp</td>", sens) and "upper_bonus_rate</td>" not in sens
+
+
+def test_matchup_text_names_peoples_and_policies_in_words():
+    """``dicesim matchup dungeon24``: the peoples as the rules write them, the policies by name, each cell a share
+    in % with its interval (``--json`` keeps the codes and fractions)."""
+    done = cli_here("matchup", "dungeon24", "--n", "100")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "Heuristic's people (rows) vs Greedy's (columns)" in lines[0]
+    assert lines[1].split() == ["Grünlinge", "Untote", "Dunkelelfen"]
+    assert [line.split()[0] for line in lines[2:5]] == ["Grünlinge", "Untote", "Dunkelelfen"]
+    assert all(line.count(" % [") == 3 for line in lines[2:5]) and "gruenlinge" not in done.stdout
+    data = json.loads(cli_here("matchup", "dungeon24", "--n", "100", "--json").stdout)
+    assert data["people"][0] == "gruenlinge" and 0 < data["win_rate"][0][0] < 1
