@@ -178,3 +178,19 @@ def test_matchup_text_names_peoples_and_policies_in_words():
     assert all(line.count(" % [") == 3 for line in lines[2:5]) and "gruenlinge" not in done.stdout
     data = json.loads(cli_here("matchup", "dungeon24", "--n", "100", "--json").stdout)
     assert data["people"][0] == "gruenlinge" and 0 < data["win_rate"][0][0] < 1
+
+
+def test_every_games_policies_and_title_come_from_its_labels_module():
+    """No name a person reads is guessed from a code identifier (issue 31): each game's ``labels.WORDS`` names the
+    game and every policy it offers."""
+    from importlib import import_module
+
+    from sim.games import GAMES
+
+    for name, where in GAMES.items():
+        said = import_module(where.rsplit(".", 1)[0] + ".labels").WORDS
+        g = get_game(name)
+        assert said[name] == g.title, name
+        missing = [p for p in g.policies if p not in said]
+        assert not missing, (name, missing)
+    assert words.policy_name("pig", "hold-20") == "Hold 20" and words.policy_name("dungeon", "rollout") == "Rollout"
