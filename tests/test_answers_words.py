@@ -194,3 +194,7 @@ def test_every_games_policies_and_title_come_from_its_labels_module():
         missing = [p for p in g.policies if p not in said]
         assert not missing, (name, missing)
     assert words.policy_name("pig", "hold-20") == "Hold 20" and words.policy_name("dungeon", "rollout") == "Rollout"
+    # seats as typed on the command line (``--policy threshold,greedy``) read as the match they are
+    assert words.policy_name("dadox", "threshold,greedy") == "Threshold vs Greedy"
+    done = cli_here("play", "dadox", "--policy", "threshold,greedy", "--n", "100", "--no-report")
+    assert done.returncode == 0 and done.stdout.startswith("Dadox \u00b7 Threshold vs Greedy \u00b7 n=100"), done.stdout

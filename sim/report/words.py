@@ -71,11 +71,11 @@ def word(game: str | None, code: Any) -> str:
 
 
 def policy_name(game: str | None, policy: Any) -> str:
-    """``optimal-turn`` -> ``Optimal turn``; a match ``a vs b`` word by word; ``name@variant`` -> ``Name with
-    Variant`` (the game's words first)."""
+    """``optimal-turn`` -> ``Optimal turn``; a match ``a vs b`` (or seats ``a,b``) word by word: ``A vs B``;
+    ``name@variant`` -> ``Name with Variant`` (the game's words first)."""
     policy = str(policy)
-    if " vs " in policy:
-        return " vs ".join(policy_name(game, p) for p in policy.split(" vs "))
+    if " vs " in policy or "," in policy:  # a match, or a comma list of seats as typed (``threshold,greedy``)
+        return " vs ".join(policy_name(game, p.strip()) for p in re.split(r" vs |,", policy) if p.strip())
     if "@" in policy:
         base, variant = policy.split("@", 1)
         return f"{policy_name(game, base)} with {word(game, variant)}"
