@@ -17,6 +17,7 @@ def test_play_text_is_in_words_and_units_and_json_keeps_the_codes():
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
     assert lines[0].startswith("Kniffel · Greedy · n=300")
+    assert lines[1].startswith("Greedy scores ") and lines[1].endswith("].") and " points [" in lines[1]  # answer first
     said = {line.split("  ")[1].strip(): line for line in lines[1:] if line.startswith("  ")}
     assert said["mean score"].rstrip().endswith("]") and " points [" in said["mean score"]
     assert " % [" in said["upper bonus"] and "score, 90th percentile" in said and "mean Einser" in said
@@ -24,6 +25,7 @@ def test_play_text_is_in_words_and_units_and_json_keeps_the_codes():
     assert "mean_score" not in text.stdout and "upper_bonus_rate" not in text.stdout and "0." not in said["upper bonus"]
     data = json.loads(cli_here(*args, "--json").stdout)  # the machine contract: code names, fractions
     assert 0 < data["metrics"]["upper_bonus_rate"]["value"] < 1 and "mean_score" in data["metrics"]
+    assert data["verdicts"] == [lines[1]]  # the same sentence in the JSON summary
 
 
 def test_compare_text_says_pp_for_differences_of_shares():
