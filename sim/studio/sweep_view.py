@@ -14,10 +14,11 @@ from typing import Any
 from nicegui import ui
 
 from sim.core.config import DicesimError
+from sim.report import words
 from sim.studio import engine, saving
 from sim.studio.host import StudioHost
 from sim.studio.jobs import MANAGER, Job
-from sim.studio.results_view import chart_images, fmt, fmt_ci
+from sim.studio.results_view import chart_images, fmt
 from sim.studio.widgets import tid
 
 
@@ -158,8 +159,9 @@ class SweepPanel:
             self.sw_status.text = job.error or job.status
             return
         table, paths = job.result
-        metric = str(self.sw_metric.value)
-        self.sw_status.text = f"sweep done: {len(table)} points, {metric} with 95 % intervals"
+        metric, game = str(self.sw_metric.value), self.studio.game
+        self.sw_status.text = (f"sweep done: {len(table)} points, {words.metric_label(game, metric)} with 95 % "
+                               "intervals")
         self.sw_box.clear()
         with self.sw_box:
             chart_images(paths, self.studio.url)
@@ -167,8 +169,9 @@ class SweepPanel:
             with ui.grid(columns=len(fields) + 1).classes("gap-x-6 gap-y-0"):
                 for f in fields:
                     ui.label(f).classes("text-bold font-mono")
-                ui.label(metric).classes("text-bold")
+                ui.label(words.metric_label(game, metric)).classes("text-bold")
                 for row in table.to_dict("records"):
                     for f in fields:
                         ui.label(fmt(row[f]))
-                    ui.label(f"{fmt(row[metric])} {fmt_ci([row[f'{metric}_ci95_low'], row[f'{metric}_ci95_high']])}")
+                    ci = [row[f"{metric}_ci95_low"], row[f"{metric}_ci95_high"]]  # in the metric's unit: 43.2 %
+                    tid(ui.label(words.value_text(metric, row[metric], ci, game=game)), "sweep-value")

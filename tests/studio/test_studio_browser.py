@@ -21,7 +21,6 @@ import pytest
 from sim.core.batch import run_batch
 from sim.games import get_game
 from sim.report import words
-from sim.studio.results_view import fmt
 from tests.conftest import ROOT, cli_here
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -266,12 +265,14 @@ def test_sweep_a_field_from_the_page(page):
     assert page.locator('[data-testid="sweep-status"]').inner_text().startswith("sweep done: 3 points")
     page.wait_for_function("() => [...document.querySelectorAll('[data-testid=sweep-results] img')]"
                            ".every(i => i.complete && i.naturalWidth > 0)")
-    rows = page.locator('[data-testid="sweep-results"]').inner_text()
+    values = page.locator('[data-testid="sweep-value"]').all_inner_texts()
     g = get_game("dungeon")
-    for hp in ("0.8", "1.0", "1.2"):  # each point's number is that config played on the same seeds
+    for hp in ("0.8", "1.0", "1.2"):  # each point's number is that config played on the same seeds, in % (words)
         cfg = g.load(None, [f"{FIELD}={hp}"])
         b = run_batch(g, cfg, ["vorschlag"], 400, SEED, OPTS, progress=False)
-        assert fmt(g.metrics(b.table, OPTS, cfg)["win_rate"]["value"]) in rows
+        m = g.metrics(b.table, OPTS, cfg)["win_rate"]
+        assert words.value_text("win_rate", m["value"], m["ci95"]) in values
+    assert "sweep done: 3 points, wins with 95 % intervals" in page.locator('[data-testid="sweep-status"]').inner_text()
 
 
 def test_save_the_edited_config_and_the_results(page, server):
