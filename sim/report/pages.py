@@ -406,6 +406,19 @@ def verdicts(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline:
     return out
 
 
+def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], headline: dict[str, str]) -> list[str]:
+    """One policy's answer (``dicesim play``, ``sim.play``), one sentence: its first headline metric with its
+    interval (``Greedy scores 208.1 points [205.8, 210.4].``; seats: ``Threshold vs Greedy: the first seat wins
+    46.3 % [40.8, 52.0].``)."""
+    name = next((m for m in headline if m in metrics), None)
+    if name is None:
+        return []
+    who = words.policy_name(game, policy)
+    m = metrics[name]
+    said = value_text(name, m.get("value"), m.get("ci95"), game=game)
+    return [f"{who}{':' if ' vs ' in who else ''} {headline[name]} {said}."]
+
+
 def extra_verdicts(out: Path | None) -> list[str]:
     """Sentences a game's balance analyses wrote beside its tables (``verdicts.json``: how the difficulty steps
     scale, what an upgrade is worth), said after who beats whom; none where the file is absent or unreadable."""

@@ -478,7 +478,7 @@ def test_an_edit_the_options_do_not_reach_says_so_and_offers_the_switch(page):
     """Normal's HP edited while the run plays Leicht: the page says the edit is not read and switches on a click."""
     hint = page.locator('[data-testid="unused-hint"]')
     open_field(page, "difficulty.normal.hp").fill("0.8")
-    playwright_api.expect(hint).to_contain_text("difficulty.normal.hp is not used by this run (difficulty: leicht)")
+    playwright_api.expect(hint).to_contain_text("difficulty.normal.hp is not used by this run (difficulty: Leicht)")
     page.locator('[data-testid="switch-option"]').click()
     playwright_api.expect(hint).to_be_hidden()
     assert page.locator('[data-testid="option-difficulty"]').inner_text().strip().endswith("Normal")  # in words

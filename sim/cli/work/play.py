@@ -19,18 +19,6 @@ from sim.report.findings.config import FindingsConfig
 from sim.report.outputs import build_report, json_default, unused_folder
 
 
-def play_verdicts(g: Any, policy: str, metrics: dict[str, dict[str, Any]]) -> list[str]:
-    """One policy's answer, one sentence: its first headline metric with its interval (``Greedy scores 208.1 points
-    [205.8, 210.4].``; seats: ``Threshold vs Greedy: the first seat wins 46.3 % [40.8, 52.0].``)."""
-    name = next((m for m in g.headline if m in metrics), None)
-    if name is None:
-        return []
-    who = words.policy_name(g.name, policy)
-    m = metrics[name]
-    said = words.value_text(name, m.get("value"), m.get("ci95"), game=g.name)
-    return [f"{who}{':' if ' vs ' in who else ''} {g.headline[name]} {said}."]
-
-
 def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None, sets: list[str] | None,
          out: Path | None, as_json: bool, no_report: bool, chunk: int | None, scheduler: str | None, force: bool,
          game_opts: dict[str, Any]) -> None:
@@ -39,10 +27,9 @@ def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None
     r = api.play(game, policy, n=n, seed=seed, config=config, set=sets, out=dest, chunk=chunk, scheduler=scheduler,
                  progress=not as_json, force=force, **game_opts)
     summary, metrics = r.summary, r.summary["metrics"]
-    summary["verdicts"] = play_verdicts(g, policy, metrics)  # the answer first, in words (``--json`` too)
     human = "\n".join(
         [f"{g.title} · {words.policy_name(g.name, policy)} · n={n} · seed={seed} · "
-         f"{summary['runs_per_second']:,.0f} runs/s", *summary["verdicts"],
+         f"{summary['runs_per_second']:,.0f} runs/s", *summary.get("verdicts", []),  # the answer first
          *metric_lines(metrics, game=g.name, headline=g.headline)]
         + ([f"report: {summary['report']}"] if "report" in summary else [])
     )
