@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from sim.games.dungeon24.options import PEOPLE_WORDS
+from sim.games.dungeon24.options import PEOPLE_WORDS, POLICY_WORDS
 
-POLICY_WORDS = {"random": "Random", "greedy": "Greedy", "heuristic": "Heuristic", "exact-exchange": "Exact exchange",
-                "expectimax": "Expectimax"}
 WORDS = {"dungeon24": "Dungeon24", **PEOPLE_WORDS, **POLICY_WORDS}
 
 # units of the game's own count metrics, per seat too (``sim.report.words.unit_of``: pattern -> unit)
