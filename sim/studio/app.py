@@ -45,6 +45,12 @@ def _rel(path: str | Path) -> str:
     return p.name
 
 
+def metric_choices(game: str, metrics: list[str]) -> dict[str, str]:
+    """The Sweep and Calibrate tabs' metric picker: each metric in words, its code name beside it for typing
+    (``wins (win_rate)``)."""
+    return {m: f"{words.metric_label(game, m)} ({m})" for m in metrics}
+
+
 def _option_choices(game: str, name: str) -> dict[str, str] | None:
     """Choices of a game option, each in the game's words: read from the config model (``difficulty`` -> the
     fields of its table: Leicht, Normal, Schwer), else the option's declared choices (Dungeon24's peoples), else the
@@ -397,7 +403,7 @@ class Studio:
     def refresh_field_choices(self) -> None:
         """Field and metric choices of the Sweep and Calibrate tabs for the current form and result."""
         fields = self.form.numeric_fields() if hasattr(self, "form") else []
-        metrics = list(self.current.metrics) if self.current else []
+        metrics = metric_choices(self.game, list(self.current.metrics) if self.current else [])
         for panel in (self.sweep, self.calibrate):
             if panel is not None:
                 panel.refresh(fields, metrics)

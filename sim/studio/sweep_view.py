@@ -39,7 +39,7 @@ class SweepPanel:
         self.studio = studio
         self.sweep_job: Job | None = None
 
-    def refresh(self, fields: list[str], metrics: list[str]) -> None:
+    def refresh(self, fields: list[str], metrics: dict[str, str]) -> None:
         """New choices after the game, the config or the last result changed."""
         self.sw_f1.set_options(fields, value=self.sw_f1.value if self.sw_f1.value in fields else None)
         self.sw_f2.set_options(["—", *fields], value=self.sw_f2.value if self.sw_f2.value in fields else "—")
@@ -84,8 +84,9 @@ class SweepPanel:
             self.sw_steps2.value = "3"
         self.sw_f2.on_value_change(lambda e: self._prefill(e.value, self.sw_lo2, self.sw_hi2))
         with ui.row().classes("items-start gap-2"):
-            self.sw_metric = tid(ui.select(["win_rate"], label="metric", value="win_rate", with_input=True,
-                                            new_value_mode="add-unique").classes("w-56"), "sweep-metric")
+            self.sw_metric = tid(ui.select({"win_rate": "wins (win_rate)"}, label="metric", value="win_rate",
+                                            with_input=True, new_value_mode="add-unique", key_generator=str.strip)
+                          .classes("w-64"), "sweep-metric")
             self.sw_n = tid(ui.input("N per point", value="2000").classes("w-28"), "sweep-n")
             self.sw_btn = tid(ui.button("Sweep", icon="show_chart", on_click=self.start), "sweep-run")
         self.sw_progress = ui.linear_progress(0, show_value=False).props("instant-feedback")

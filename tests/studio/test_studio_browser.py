@@ -458,6 +458,11 @@ def test_calibrate_a_field_from_the_page(page):
     page.locator('input[data-testid="n"]').fill("300")
     run_and_wait(page, "run 1")  # the metric choices come from the last result
     page.get_by_role("tab", name="Calibrate").click()
+    # the metric picker names each metric in words, the code beside it for typing
+    playwright_api.expect(page.locator('input[data-testid="cal-metric"]')).to_have_value("wins (win_rate)")
+    page.locator('input[data-testid="cal-metric"]').click()
+    playwright_api.expect(page.get_by_role("option", name="rooms cleared (mean_rooms_cleared)")).to_be_visible()
+    page.keyboard.press("Escape")
     choose(page, "cal-field", "difficulty.leicht.damage")
     page.locator('input[data-testid="cal-target"]').fill("0.6")
     page.locator('input[data-testid="cal-n"]').fill("500")
