@@ -166,12 +166,14 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
 
 def _played(g, cfg: Strict, opts: dict[str, Any], policy: str, n: int, seed: int, batch, out) -> Result:
     from sim.report.outputs import write_outputs
+    from sim.report.pages import play_verdicts
 
     metrics = g.metrics(batch.table, opts, cfg)
     summary: dict[str, Any] = {
         "game": g.name, "policy": policy, "n": n, "seed": seed, "config_hash": config_hash(cfg),
         "seconds": round(batch.seconds, 4), "runs_per_second": round(batch.runs_per_second, 1), "options": opts,
         "assumed": list(getattr(cfg, "assumed", []) or []), "metrics": metrics,
+        "verdicts": play_verdicts(g.name, policy, metrics, g.headline),  # the answer first, in words
     }
     report = None
     if out is not None:

@@ -17,12 +17,15 @@ def test_play_text_is_in_words_and_units_and_json_keeps_the_codes():
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
     assert lines[0].startswith("Kniffel · Greedy · n=300")
+    assert lines[1].startswith("Greedy scores ") and lines[1].endswith("].") and " points [" in lines[1]  # answer first
     said = {line.split("  ")[1].strip(): line for line in lines[1:] if line.startswith("  ")}
     assert said["mean score"].rstrip().endswith("]") and " points [" in said["mean score"]
     assert " % [" in said["upper bonus"] and "score, 90th percentile" in said and "mean Einser" in said
+    assert " points [" in said["mean Einser"] and " points [" in said["mean Kniffel bonus"]
     assert "mean_score" not in text.stdout and "upper_bonus_rate" not in text.stdout and "0." not in said["upper bonus"]
     data = json.loads(cli_here(*args, "--json").stdout)  # the machine contract: code names, fractions
     assert 0 < data["metrics"]["upper_bonus_rate"]["value"] < 1 and "mean_score" in data["metrics"]
+    assert data["verdicts"] == [lines[1]]  # the same sentence in the JSON summary
 
 
 def test_compare_text_says_pp_for_differences_of_shares():
@@ -82,6 +85,7 @@ def test_every_metric_table_names_metrics_policies_and_boxes_in_words():
     html = pages.grouped_metrics_html(metrics, get_game("kniffel").metric_groups, game="kniffel")
     assert "<th title='mean_score'>mean score</th>" in html and "<th title='greedy'>Greedy</th>" in html
     assert "<th>Einser</th>" in html and "208.1 points [205.8, 210.4]" in html and "4.8 % [3.9, 5.8]" in html
+    assert "2.32 points [2.28, 2.37]" in html  # a box's mean is points on the sheet (the game's own unit)
     assert ">mean_score<" not in html and ">greedy<" not in html and ">einser<" not in html
     assert words.word("dungeon", "grosse_strasse") == "Große Straße"
     assert words.value_text("upgrade_paschmeister_win_lift", 0.31, [0.28, 0.34]) == "+31.0 pp [+28.0, +34.0]"
@@ -104,3 +108,95 @@ def test_findings_text_names_the_kind_in_words():
     assert done.returncode == 0, done.stderr
     assert "- degenerate strategy: The simple policy Greedy beats Random by +" in done.stdout
     assert "degenerate_strategy" not in done.stdout
+
+
+def test_dungeon24_per_seat_counts_carry_their_units():
+    """Dungeon24's per-seat columns in its own units (``labels.UNITS``): duels won, cards deployed, ability uses,
+    focus rerolls, turns; on the game page's table, the CLI's lines and the studio's cells alike."""
+    import pandas as pd
+
+    from sim.cli.common import metric_lines
+    from sim.studio.results_view import shown
+
+    rows = [("greedy", "mean_wins0", 2.31, 2.25, 2.37), ("greedy", "mean_deploys1", 4.5, 4.3, 4.7),
+            ("greedy", "ability_uses0", 1.21, 1.18, 1.24), ("greedy", "mean_focus1", 0.42, 0.40, 0.44),
+            ("greedy", "mean_turns", 14.2, 14.0, 14.4), ("greedy", "ability_used_rate0", 0.61, 0.59, 0.63)]
+    metrics = pd.DataFrame(rows, columns=["label", "metric", "value", "ci95_low", "ci95_high"])
+    html = pages.grouped_metrics_html(metrics, get_game("dungeon24").metric_groups, game="dungeon24")
+    for said in ("2.31 duels [2.25, 2.37]", "4.5 cards [4.3, 4.7]", "1.21 uses [1.18, 1.24]",
+                 "0.42 focus rerolls [0.40, 0.44]", "14.2 turns [14.0, 14.4]", "61.0 % [59.0, 63.0]"):
+        assert said in html, said
+    lines = metric_lines({r[1]: {"value": r[2], "ci95": [r[3], r[4]]} for r in rows}, game="dungeon24")
+    assert any("(seat 1)" in line and line.endswith("2.31 duels [2.25, 2.37]") for line in lines), lines
+    assert shown("mean_deploys1", {"value": 4.5, "ci95": [4.3, 4.7]}, game="dungeon24") == ("4.5 cards", "[4.3, 4.7]")
+    assert words.unit_of("mean_wins0") == ""  # without the game: no guess from another game's words
+
+
+def test_a_difference_without_its_own_interval_is_rounded_as_the_metric():
+    """The studio's difference of a mean over different runs (final LP of the survivors: no run pairs with a run) has
+    no interval; it is rounded as the metric's own interval is, ``−5.7 LP`` (not ``−5.731 LP``), in its unit."""
+    from sim.studio.results_view import shown
+
+    d = {"value": -5.731, "ci95": None}
+    assert shown("mean_final_lp", d, diff=True, like=[10.8, 11.5]) == ("\u22125.7 LP", "")
+    assert shown("mean_turns_per_fight", {"value": 0.4966, "ci95": None}, diff=True,
+                 like=[2.77, 2.81]) == ("+0.50 turns", "")
+    assert words.value_text("win_rate", 0.04966, None, diff=True, like=[0.3, 0.4]) == "+5.0 pp"
+
+
+def test_sweep_page_is_in_words_and_units(tmp_path):
+    """The sweep's report page (issue 31): fields by their titles, metrics and policies in words (code names only
+    small under a column head), rates in % with their intervals, the sensitivity's slope of a share in pp."""
+    import re
+
+    from sim.report.sweep import build_sweep_report
+
+    spec = tmp_path / "s.toml"
+    spec.write_text('game = "kniffel"\npolicies = ["greedy"]\nn = 200\nseed = 1\n'
+                    'metrics = ["upper_bonus_rate", "mean_score"]\n[grid]\n"bonus.threshold" = [60, 63, 66]\n',
+                    encoding="utf-8")
+    done = cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--no-report")
+    assert done.returncode == 0, done.stderr
+    page = build_sweep_report(tmp_path / "o").read_text(encoding="utf-8")
+    results = page.split("<h2>Results</h2>", 1)[1].split("<h2>", 1)[0]
+    assert "upper sum that earns the bonus<br><small>bonus.threshold</small>" in results
+    assert "<td>Greedy</td>" in results and "<td>greedy</td>" not in results
+    cells = re.findall(r"<td>([^<]*) <small>\[", results)
+    assert cells and all(c.endswith((" %", " points")) for c in cells), cells
+    sens = page.split("<h2>Sensitivity</h2>", 1)[1]
+    assert "<td>upper bonus rate</td>" in sens and "<td>upper sum that earns the bonus</td>" in sens
+    assert re.search(r"<td>[+\u2212]\d+\.\d pp</td>", sens) and "upper_bonus_rate</td>" not in sens
+
+
+def test_matchup_text_names_peoples_and_policies_in_words():
+    """``dicesim matchup dungeon24``: the peoples as the rules write them, the policies by name, each cell a share
+    in % with its interval (``--json`` keeps the codes and fractions)."""
+    done = cli_here("matchup", "dungeon24", "--n", "100")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "Heuristic's people (rows) vs Greedy's (columns)" in lines[0]
+    assert lines[1].split() == ["Grünlinge", "Untote", "Dunkelelfen"]
+    assert [line.split()[0] for line in lines[2:5]] == ["Grünlinge", "Untote", "Dunkelelfen"]
+    assert all(line.count(" % [") == 3 for line in lines[2:5]) and "gruenlinge" not in done.stdout
+    data = json.loads(cli_here("matchup", "dungeon24", "--n", "100", "--json").stdout)
+    assert data["people"][0] == "gruenlinge" and 0 < data["win_rate"][0][0] < 1
+
+
+def test_every_games_policies_and_title_come_from_its_labels_module():
+    """No name a person reads is guessed from a code identifier (issue 31): each game's ``labels.WORDS`` names the
+    game and every policy it offers."""
+    from importlib import import_module
+
+    from sim.games import GAMES
+
+    for name, where in GAMES.items():
+        said = import_module(where.rsplit(".", 1)[0] + ".labels").WORDS
+        g = get_game(name)
+        assert said[name] == g.title, name
+        missing = [p for p in g.policies if p not in said]
+        assert not missing, (name, missing)
+    assert words.policy_name("pig", "hold-20") == "Hold 20" and words.policy_name("dungeon", "rollout") == "Rollout"
+    # seats as typed on the command line (``--policy threshold,greedy``) read as the match they are
+    assert words.policy_name("dadox", "threshold,greedy") == "Threshold vs Greedy"
+    done = cli_here("play", "dadox", "--policy", "threshold,greedy", "--n", "100", "--no-report")
+    assert done.returncode == 0 and done.stdout.startswith("Dadox \u00b7 Threshold vs Greedy \u00b7 n=100"), done.stdout

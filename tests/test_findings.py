@@ -234,6 +234,8 @@ def test_degenerate_strategy_fires_when_a_simple_policy_beats_the_suggestion():
                  "degenerate_strategy")
     assert f["title"] == "The simple policy Greedy beats Vorschlag by +5.0 pp [+3.0, +7.0] wins on the same dice."
     assert f["replay"] == "dicesim replay dungeon --seed 7 --run 2 --policy greedy"
+    assert f["evidence"]["comparison"] == "Greedy \u2212 Vorschlag, paired (same seeds)"  # the pair in words
+    assert (f["evidence"]["simple"], f["evidence"]["reference"]) == ("greedy", "vorschlag")  # codes for a script
 
 
 def test_degenerate_strategy_quiet_when_the_suggestion_wins():

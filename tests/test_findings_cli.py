@@ -5,6 +5,7 @@ a real browser (Playwright on the system Chromium)."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -87,9 +88,13 @@ def test_balance_writes_findings_beside_the_dashboard(tmp_path):
 
 
 def test_balance_takes_the_findings_thresholds(tmp_path):
-    """``--set findings.…`` reaches the detectors: Random named a reference bot, Greedy beating it is a finding."""
-    done = cli_here("balance", "--games", "kniffel", "--n", "200", "--out", str(tmp_path), "--quiet",
-                    "--set", 'findings.reference={kniffel = ["random"]}', "--set", "findings.degenerate_min_pp=1")
+    """``--config F`` (a ``[findings]`` section) and ``--set findings.…`` over it reach the detectors: Random named a
+    reference bot in the file, Greedy beating it by more than the --set's 1 pp is a finding (the file's 99 pp not)."""
+    f = tmp_path / "thresholds.toml"
+    f.write_text('[findings]\nreference = {kniffel = ["random"]}\ndegenerate_min_pp = 99\n', encoding="utf-8")
+    done = cli_here("balance", "--games", "kniffel", "--n", "200", "--out", str(tmp_path / "r"), "--quiet",
+                    "--config", str(f), "--set", "findings.degenerate_min_pp=1")
+    tmp_path = tmp_path / "r"
     assert done.returncode == 0, done.stderr
     found = json.loads((tmp_path / "findings.json").read_text(encoding="utf-8"))["findings"]
     (deg,) = [f for f in found if f["kind"] == "degenerate_strategy"]
@@ -109,6 +114,19 @@ def test_balance_refuses_bad_thresholds_before_any_work(tmp_path, item, said):
     assert done.returncode == 2 and done.stdout == "" and not (tmp_path / "o").exists()
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and said in lines[0], done.stderr
+
+
+def test_balance_refuses_a_config_with_rules_before_any_work(tmp_path):
+    """balance plays every game under its own default config: a file with a game's rules is refused, one line."""
+    f = tmp_path / "rules.toml"
+    f.write_text("[findings]\nseat_min_pp = 3\n[bonus]\nvalue = 40\n", encoding="utf-8")
+    for config, said in ((f, "reads only a [findings] section, the file also has [bonus]"),
+                         (tmp_path / "none.toml", "none.toml")):
+        done = cli_here("balance", "--games", "kniffel", "--n", "10", "--out", str(tmp_path / "o"),
+                        "--config", str(config))
+        assert done.returncode == 2 and done.stdout == "" and not (tmp_path / "o").exists()
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and said in lines[0], done.stderr
 
 
 @pytest.mark.parametrize("args, said", [
@@ -162,6 +180,18 @@ def test_dashboard_findings_section_in_a_browser(dungeon):
             assert "Joker-Händler" in loop.inner_text() and "dicesim replay dungeon" in loop.inner_text()
             for kind, meaning in MEANINGS.items():
                 assert section.locator(f"#kind-{kind} .meaning").inner_text() == meaning
+            # the evidence in words: no code name (``first_attacker_win_rate``, ``altars``) where a person reads
+            evidence = section.locator("li.finding small").all_inner_texts()
+            assert evidence and all(e.startswith("Evidence: ") for e in evidence)
+            assert not [e for e in evidence if re.search(r"\b[a-z]+_[a-z_]+\b|\baltars\b", e)], evidence
+            # the game card answers first: who does best and who beats whom on the same dice, in % and pp
+            card = pg.locator(".card").first
+            said = card.locator("p.verdict").all_inner_texts()
+            assert said[0].startswith("Who does best (win rate): ") and " % [" in said[0]
+            assert said[1].startswith("On the same dice: ") and " pp [" in said[1]
+            assert "Vorschlag" in said[0] and "vorschlag" not in " ".join(said)
+            assert pg.evaluate("() => document.querySelector('.card p.verdict').getBoundingClientRect().top < "
+                               "document.querySelector('.card table').getBoundingClientRect().top")
             pg.screenshot(path=str(root / "dashboard.png"), full_page=True)
         finally:
             browser.close()

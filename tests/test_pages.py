@@ -160,8 +160,9 @@ def test_settings_read_as_words():
     """A heading names options and choices in words, never as raw keys like ``opponent_people gruenlinge``."""
     options = {"opponent": "greedy", "people": "untote", "opponent_people": "gruenlinge", "arrangement": "search"}
     assert get_game("dungeon24").setting(options) == [
-        "opponent: greedy", "your people: Untote", "opponent's people: Grünlinge", "card order: best by search"]
+        "opponent: Greedy", "your people: Untote", "opponent's people: Grünlinge", "card order: best by search"]
     assert get_game("dadox").setting({"players": 3, "opponent": None}) == ["players: 3"]
+    assert get_game("dadox").setting({"opponent": "optimal-turn"}) == ["opponent: Optimal turn"]  # policy by name
 
 
 def test_report_command_rebuilds_a_dashboard(kniffel_compare, tmp_path):

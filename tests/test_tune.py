@@ -127,6 +127,12 @@ def test_history_is_paired_and_complete(two):
     page = (out / "report.html").read_text()
     assert "tune_history.png" in page and (out / "tune_history.png").stat().st_size > 10_000
     assert "tuned.toml" in page and "bonus.threshold" in page and "upper_bonus_rate" in page
+    # the targets in words and units (issue 31): the policy and metric by name, the rate in %, its tolerance in pp
+    targets = page.split("<h2>Targets</h2>", 1)[1].split("<h2>", 1)[0]
+    rate = r.targets[0]
+    assert f"{rate['value'] * 100:.1f} %" in targets and "28.0 %" in targets and "± 1.0 pp" in targets
+    assert ">Greedy</span>" in targets and ">upper bonus rate</span>" in targets and "215 points" in targets
+    assert "upper sum that earns the bonus <code>bonus.threshold</code>" in page
 
 
 @pytest.mark.slow

@@ -219,7 +219,7 @@ def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14, game: str 
     lines = []
     for said, (name, m) in zip(names, shown, strict=True):
         value = m.get("value")
-        text = words.value_text(name, value, m.get("ci95")) if _number(value) else str(value)
+        text = words.value_text(name, value, m.get("ci95"), game=game) if _number(value) else str(value)
         lines.append(f"  {said:{width}s}  {text}")
     return lines
 

@@ -109,6 +109,8 @@ def balance(
     set_: list[str] | None = typer.Option(None, "--set", help="a findings threshold, e.g. --set "
                                           "findings.seat_min_pp=3 (repeatable; the [findings] fields of dicesim "
                                           "findings; every game plays its own default config)"),
+    config: Path | None = typer.Option(None, "--config", help="a TOML file with a [findings] section only: the "
+                                       "detectors' thresholds (--set findings.NAME=VALUE overrides it)"),
 ) -> None:
     """The default balance report over all games: reports/latest/report.html, findings.json and the dashboard's
     Findings section."""
@@ -117,5 +119,5 @@ def balance(
     names = None if games is None else [g.strip() for g in games.split(",")]
     for g in names or []:
         known(g)  # an unknown (or empty) name is refused before any game is imported
-    thresholds = work("findings_rules").thresholds(set_)  # refused before any game is played
+    thresholds = work("findings_rules").thresholds(set_, config)  # refused before any game is played
     work("play").balance(n, seed, out, names, quiet, thresholds)

@@ -12,12 +12,23 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from sim.core import atomic, stats
 from sim.report import words
 from sim.report.mpl import plt
 
 DPI = 110
+
+
+def in_units(axis: Any, unit: str) -> None:
+    """Tick labels of a share in the pages' units: ``40 %`` (``unit`` ``%``), a difference of shares ``+10 pp``
+    (``pp``); any other unit leaves the axis as it is. ``axis``: an axis (``ax.yaxis``) or a colour bar's."""
+    if unit == "%":
+        axis.set_major_formatter(PercentFormatter(xmax=1, decimals=0))
+    elif unit == "pp":
+        axis.set_major_formatter(FuncFormatter(lambda v, _: words.signed(f"{v * 100:+.0f} pp") if round(v * 100)
+                                               else "0"))
 
 
 def named(game: str, by_label: Mapping[str, Any]) -> dict[str, Any]:
@@ -44,8 +55,8 @@ def save(fig: Any, path: str | Path, tight: bool = True) -> Path:
 def distribution(samples: Mapping[str, Any], path: str | Path, xlabel: str, title: str, bins: Any = None,
                  ylabel: str = "share of runs", legend: Mapping[str, str] | None = None,
                  figsize: tuple[float, float] = (8, 4.5)) -> Path:
-    """One step histogram per label (density), e.g. final scores or game lengths per policy. ``bins``: edges,
-    or ``None`` for one bin per integer value."""
+    """One step histogram per label (density, in % per unit of x), e.g. final scores or game lengths per policy.
+    ``bins``: edges, or ``None`` for one bin per integer value."""
     fig, ax = plt.subplots(figsize=figsize)
     if bins is None:
         hi = max(int(np.max(s)) for s in samples.values())
@@ -54,6 +65,7 @@ def distribution(samples: Mapping[str, Any], path: str | Path, xlabel: str, titl
     for label, s in samples.items():
         ax.hist(np.asarray(s), bins=bins, histtype="step", density=True, linewidth=1.6,
                 label=(legend or {}).get(label, label))
+    ax.yaxis.set_major_formatter(PercentFormatter(xmax=1, decimals=1))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
@@ -74,6 +86,7 @@ def survival(last_index: Mapping[str, Any], n_points: int, path: str | Path, xla
     if labels is not None:
         ax.set_xticks(x, labels)
     ax.set_ylim(0, 1.02)
+    in_units(ax.yaxis, "%")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
@@ -101,9 +114,11 @@ def quantile_bands(values: Mapping[str, Any], path: str | Path, xlabel: str, yla
 
 
 def bars(groups: Mapping[str, Sequence[dict[str, Any]]], categories: Sequence[str], path: str | Path, ylabel: str,
-         title: str, reference: tuple[float, str] | None = None, figsize: tuple[float, float] = (8, 4.5)) -> Path:
+         title: str, reference: tuple[float, str] | None = None, figsize: tuple[float, float] = (8, 4.5),
+         unit: str = "") -> Path:
     """Grouped bars: per label (``groups``) one metric per category, each ``{"value", "ci95"}`` from
-    ``sim.core.stats``, drawn with its 95 % interval; ``reference`` a horizontal line (value, legend text)."""
+    ``sim.core.stats``, drawn with its 95 % interval; ``reference`` a horizontal line (value, legend text);
+    ``unit`` ``%`` or ``pp``: the axis of a share or of a difference of shares so (:func:`in_units`)."""
     fig, ax = plt.subplots(figsize=figsize)
     k = len(categories)
     width = 0.8 / max(1, len(groups))
@@ -115,6 +130,7 @@ def bars(groups: Mapping[str, Sequence[dict[str, Any]]], categories: Sequence[st
         ax.axhline(reference[0], color="grey", linestyle=":", linewidth=1, label=reference[1])
     ax.axhline(0, color="#555", linewidth=0.6)
     ax.set_xticks(np.arange(k) + width * (len(groups) - 1) / 2, list(categories))
+    in_units(ax.yaxis, unit)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     if len(groups) > 1 or reference:
@@ -151,6 +167,8 @@ def heatmap(panels: Mapping[str, Any], path: str | Path, row_labels: Sequence[st
                     if not np.isnan(g[r, c]):
                         said = f"{g[r, c] * 100:.1f} %" if percent else f"{g[r, c]:.3f}"
                         ax.text(c, r, said, ha="center", va="center", fontsize=9)
-    fig.colorbar(im, ax=axes[0].tolist(), label=colorbar)
+    bar = fig.colorbar(im, ax=axes[0].tolist(), label=colorbar)
+    if percent:
+        in_units(bar.ax.yaxis, "%")
     fig.suptitle(title)
     return save(fig, path, tight=False)

@@ -177,9 +177,9 @@ def group_of(name: str, groups: Iterable[tuple[str, str]]) -> tuple[str, str, st
     return None
 
 
-def _cell(name: str, r: Any) -> str:
+def _cell(name: str, r: Any, game: str | None = None) -> str:
     ci = None if pd.isna(r.ci95_low) else (r.ci95_low, r.ci95_high)
-    return f"<td title='{esc(name)}'>{esc(value_text(name, r.value, ci))}</td>"
+    return f"<td title='{esc(name)}'>{esc(value_text(name, r.value, ci, game=game))}</td>"
 
 
 def _row_key(row: str) -> tuple:
@@ -211,7 +211,7 @@ def grouped_metrics_html(metrics: pd.DataFrame, groups: Iterable[tuple[str, str]
     if plain:
         rows = "".join(
             f"<tr><th title='{esc(n)}'>{esc(words.metric_name(game, n))}</th>"
-            + "".join(_cell(n, idx[(lab, n)]) if (lab, n) in idx else "<td></td>" for lab in labels) + "</tr>"
+            + "".join(_cell(n, idx[(lab, n)], game) if (lab, n) in idx else "<td></td>" for lab in labels) + "</tr>"
             for n in plain)
         parts.append(f"<details><summary>Summary metrics ({len(plain)})</summary>"
                      f"<table><tr><th>metric</th>{head}</tr>{rows}</table></details>")
@@ -230,15 +230,15 @@ def grouped_metrics_html(metrics: pd.DataFrame, groups: Iterable[tuple[str, str]
             col, names = next(iter(cols.items()))
             body = "".join(
                 f"<tr><th>{esc(said(r))}</th>" + "".join(
-                    _cell(names[r], idx[(lab, names[r])]) if r in names and (lab, names[r]) in idx else "<td></td>"
-                    for lab in labels) + "</tr>" for r in rows_)
+                    _cell(names[r], idx[(lab, names[r])], game) if r in names and (lab, names[r]) in idx
+                    else "<td></td>" for lab in labels) + "</tr>" for r in rows_)
             tables.append(f"<table><tr><th>{esc(said(col))}</th>{head}</tr>{body}</table>")
         else:
             chead = "".join(f"<th>{esc(said(c))}</th>" for c in cols)
             for lab in labels:
                 body = "".join(
                     f"<tr><th>{esc(said(r))}</th>" + "".join(
-                        _cell(names[r], idx[(lab, names[r])]) if r in names and (lab, names[r]) in idx
+                        _cell(names[r], idx[(lab, names[r])], game) if r in names and (lab, names[r]) in idx
                         else "<td></td>" for names in cols.values()) + "</tr>" for r in rows_)
                 cap = f"<p><b>{esc(words.policy_name(game, lab))}</b></p>" if len(labels) > 1 else ""
                 tables.append(f"{cap}<table><tr><th></th>{chead}</tr>{body}</table>")
@@ -270,7 +270,7 @@ def answer_sentence(metrics: pd.DataFrame, headline: dict[str, str], limit: int 
         label = words.policy_name(game, r.label) if game else str(r.label)
         who = f"{label}:" if " vs " in str(r.label) else label  # a match ("a vs b") reads as a heading
         ci = None if pd.isna(r.ci95_low) else (r.ci95_low, r.ci95_high)
-        bits.append(f"{who} {said} {value_text(name, r.value, ci)}")
+        bits.append(f"{who} {said} {value_text(name, r.value, ci, game=game)}")
     return " · ".join(bits)
 
 
@@ -349,7 +349,7 @@ def ranking(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: 
     def one(lab: str) -> str:
         r = rows[lab]
         ci = None if pd.isna(r.ci95_low) else (r.ci95_low, r.ci95_high)
-        return f"{words.policy_name(game, lab)} {value_text(name, r.value, ci)}"
+        return f"{words.policy_name(game, lab)} {value_text(name, r.value, ci, game=game)}"
 
     if against:  # every policy against the same opponent: the ranking says so
         said += f", each against {words.policy_name(game, against)}"
@@ -362,7 +362,7 @@ def ranking(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: 
         diff, ci = d
         what = "ahead" if _sure(ci) else "a near tie (the interval includes 0)"
         steps.append(f"{words.policy_name(game, hi)} {words.MINUS} {words.policy_name(game, lo)} "
-                     f"{value_text(name, diff, ci, diff=True)}: {what}")
+                     f"{value_text(name, diff, ci, diff=True, game=game)}: {what}")
     if steps:
         out.append("On the same dice: " + "; ".join(steps) + ".")
     return out
@@ -406,6 +406,19 @@ def verdicts(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline:
     return out
 
 
+def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], headline: dict[str, str]) -> list[str]:
+    """One policy's answer (``dicesim play``, ``sim.play``), one sentence: its first headline metric with its
+    interval (``Greedy scores 208.1 points [205.8, 210.4].``; seats: ``Threshold vs Greedy: the first seat wins
+    46.3 % [40.8, 52.0].``)."""
+    name = next((m for m in headline if m in metrics), None)
+    if name is None:
+        return []
+    who = words.policy_name(game, policy)
+    m = metrics[name]
+    said = value_text(name, m.get("value"), m.get("ci95"), game=game)
+    return [f"{who}{':' if ' vs ' in who else ''} {headline[name]} {said}."]
+
+
 def extra_verdicts(out: Path | None) -> list[str]:
     """Sentences a game's balance analyses wrote beside its tables (``verdicts.json``: how the difficulty steps
     scale, what an upgrade is worth), said after who beats whom; none where the file is absent or unreadable."""
@@ -429,7 +442,7 @@ def headline_table(metrics: pd.DataFrame, headline: dict[str, str], game: str | 
         head = "".join(f"<th>{esc(headline[m])}<br><small>{esc(m)}</small></th>" for m in present)
         body = "".join(
             f"<tr><th title='{esc(lab)}'>{esc(words.policy_name(game, lab) if game else lab)}</th>"
-            + "".join(_cell(m, idx[(lab, m)]) if (lab, m) in idx else "<td>—</td>" for m in present) + "</tr>"
+            + "".join(_cell(m, idx[(lab, m)], game) if (lab, m) in idx else "<td>—</td>" for m in present) + "</tr>"
             for lab in dict.fromkeys(metrics["label"]))
         out.append(f"<table><tr><th></th>{head}</tr>{body}</table>")
     if missing:
@@ -455,6 +468,6 @@ def paired_html(paired: dict[str, dict[str, Any]], game: str | None = None,
         ci = _ci(v)
         sure = "" if ci is None else ("yes" if _sure(ci) else "no")
         rows.append(f"<tr><th title='{esc(key)}'>{esc(words.paired_label(game, key, headline))}</th>"
-                    f"<td>{esc(value_text(metric, v['value'], ci, diff=True))}</td><td>{sure}</td></tr>")
+                    f"<td>{esc(value_text(metric, v['value'], ci, diff=True, game=game))}</td><td>{sure}</td></tr>")
     return ("<table><tr><th>comparison (same seeds)</th><th>difference [95 %]</th><th>interval excludes 0</th></tr>"
             + "".join(rows) + "</table>")

@@ -68,6 +68,7 @@ def skill_chart(game: Game, result: dict[str, Any], path: Path) -> Path:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import PercentFormatter
 
     setup = _chart(game)
     measure = result["measure"]
@@ -85,6 +86,7 @@ def skill_chart(game: Game, result: dict[str, Any], path: Path) -> Path:
     if measure == "win_rate":
         ax.axhline(0.5, color="#888", linewidth=0.8, linestyle="--")
         ax.set_ylim(0, 1)
+        ax.yaxis.set_major_formatter(PercentFormatter(xmax=1, decimals=0))
     ax.set_title(setup.title, fontsize=10)
     ax.legend(title=setup.legend)
     fig.tight_layout()

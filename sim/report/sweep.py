@@ -28,7 +28,8 @@ from sim.experiments.sensitivity import _numeric, along, base_point, elasticitie
 from sim.experiments.sweep_spec import point_config
 from sim.experiments.sweep_store import load_result, metric_names, read_runs
 from sim.games import get_game
-from sim.report import pages
+from sim.report import charts as common
+from sim.report import pages, words
 from sim.report.mpl import plt
 from sim.report.outputs import safe_label
 
@@ -50,35 +51,53 @@ def _positions(xs: list[Any]) -> tuple[np.ndarray, list[str] | None]:
     return np.arange(len(xs), dtype=float), [str(x) for x in xs]
 
 
-def line_chart(table: pd.DataFrame, field: str, metrics: list[str], base: dict[str, Any], path: Path) -> Path:
-    """Each metric against ``field``, one line and 95 % band per policy (other fields at base)."""
+def _field(game: str | None, path: str) -> str:
+    """A swept config field in words (``bonus.value`` -> the field's title, else ``bonus › value``)."""
+    model = get_game(game).Config if game else None
+    return words.config_label(game, model, path)
+
+
+def _metric(game: str | None, metric: str) -> str:
+    """A metric's name with its unit for an axis: ``mean score (points)``, ``upper bonus (%)``."""
+    unit = "%" if words.is_rate(metric) else words.unit_of(metric, game)
+    return words.metric_label(game, metric) + (f" ({unit})" if unit else "")
+
+
+def line_chart(table: pd.DataFrame, field: str, metrics: list[str], base: dict[str, Any], path: Path,
+               game: str | None = None) -> Path:
+    """Each metric against ``field``, one line and 95 % band per policy (other fields at base); names in words
+    (``game``: its words), shares on % axes."""
     fig, axes = plt.subplots(1, len(metrics), figsize=(4.6 * len(metrics), 3.8), squeeze=False)
-    others = ", ".join(f"{k}={v}" for k, v in base.items() if k != field)
+    others = ", ".join(f"{_field(game, k)} = {v}" for k, v in base.items() if k != field)
     for ax, m in zip(axes[0], metrics, strict=True):
         for policy, part in table.groupby("policy", sort=False):
             rows = along(part, field, base)
             x, ticks = _positions(rows[field].tolist())
             y = rows[m].to_numpy(dtype=float)
             lo, hi = rows[f"{m}_ci95_low"].to_numpy(dtype=float), rows[f"{m}_ci95_high"].to_numpy(dtype=float)
-            (ln,) = ax.plot(x, y, marker="o", label=str(policy))
+            (ln,) = ax.plot(x, y, marker="o", label=words.policy_name(game, policy))
             if np.isfinite(lo).any():
                 ax.fill_between(x, lo, hi, alpha=0.2, color=ln.get_color(), linewidth=0)
             if ticks:
                 ax.set_xticks(x, ticks, rotation=20)
-        ax.set_xlabel(field)
-        ax.set_ylabel(m)
-        ax.set_title(m, fontsize=10)
+        ax.set_xlabel(_field(game, field))
+        ax.set_ylabel(_metric(game, m))
+        common.in_units(ax.yaxis, "%" if words.is_rate(m) else "")
+        ax.set_title(words.metric_label(game, m), fontsize=10)
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=8)
-    fig.suptitle(f"{', '.join(metrics)} vs {field} (95 % bands){' · ' + others if others else ''}", fontsize=10)
+    said = ", ".join(words.metric_label(game, m) for m in metrics)
+    fig.suptitle(f"{said} vs {_field(game, field)} (95 % bands){' · ' + others if others else ''}", fontsize=10)
     fig.tight_layout()
     atomic.save_figure(fig, path, dpi=100)
     plt.close(fig)
     return path
 
 
-def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, Any], path: Path) -> Path:
-    """``metric`` over (fx, fy), one panel per policy (further fields at base), values written in the cells."""
+def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, Any], path: Path,
+            game: str | None = None) -> Path:
+    """``metric`` over (fx, fy), one panel per policy (further fields at base), values written in the cells in
+    the pages' units (``15.0 %``, ``254.3 points``); names in words."""
     policies = list(dict.fromkeys(table["policy"]))
     fig, axes = plt.subplots(1, len(policies), figsize=(4.8 * len(policies) + 0.8, 4.2), squeeze=False)
     mask = np.ones(len(table), dtype=bool)
@@ -96,23 +115,25 @@ def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, 
         im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
         ax.set_xticks(range(len(xs)), [str(x) for x in xs])
         ax.set_yticks(range(len(ys)), [str(y) for y in ys])
-        ax.set_xlabel(fx)
-        ax.set_ylabel(fy)
-        ax.set_title(f"{pol}: {metric}", fontsize=10)
+        ax.set_xlabel(_field(game, fx))
+        ax.set_ylabel(_field(game, fy))
+        ax.set_title(f"{words.policy_name(game, pol)}: {_metric(game, metric)}", fontsize=10)
         lo, hi = np.nanmin(grid), np.nanmax(grid)
         for (i, j), v in np.ndenumerate(grid):
             if math.isfinite(v):
                 dark = hi > lo and (v - lo) / (hi - lo) > 0.6
-                ax.text(j, i, f"{v:.4g}", ha="center", va="center", fontsize=8, color="black" if dark else "white")
-        fig.colorbar(im, ax=ax, shrink=0.85)
+                ax.text(j, i, words.value_text(metric, v, unit=False), ha="center", va="center", fontsize=8,
+                        color="black" if dark else "white")
+        bar = fig.colorbar(im, ax=ax, shrink=0.85)
+        common.in_units(bar.ax.yaxis, "%" if words.is_rate(metric) else "")
     fig.tight_layout()
     atomic.save_figure(fig, path, dpi=100)
     plt.close(fig)
     return path
 
 
-def variants_chart(table: pd.DataFrame, metrics: list[str], path: Path) -> Path:
-    """Grouped bars per variant and policy with 95 % intervals, one panel per metric."""
+def variants_chart(table: pd.DataFrame, metrics: list[str], path: Path, game: str | None = None) -> Path:
+    """Grouped bars per variant and policy with 95 % intervals, one panel per metric (names in words)."""
     variants = list(dict.fromkeys(table["label"]))
     policies = list(dict.fromkeys(table["policy"]))
     fig, axes = plt.subplots(1, len(metrics), figsize=(max(4.6, 1.1 * len(variants) * len(policies)) * len(metrics)
@@ -125,9 +146,10 @@ def variants_chart(table: pd.DataFrame, metrics: list[str], path: Path) -> Path:
             err = np.abs(np.nan_to_num(np.vstack([y - p[f"{m}_ci95_low"].to_numpy(dtype=float),
                                                   p[f"{m}_ci95_high"].to_numpy(dtype=float) - y])))
             ax.bar(np.arange(len(variants)) + (k - (len(policies) - 1) / 2) * width, y, width, yerr=err,
-                   capsize=3, label=str(pol))
+                   capsize=3, label=words.policy_name(game, pol))
         ax.set_xticks(range(len(variants)), variants, rotation=20, fontsize=8)
-        ax.set_title(m, fontsize=10)
+        ax.set_title(_metric(game, m), fontsize=10)
+        common.in_units(ax.yaxis, "%" if words.is_rate(m) else "")
         ax.grid(alpha=0.3, axis="y")
     axes[0][0].legend(fontsize=8)
     fig.suptitle("variants (95 % intervals)", fontsize=10)
@@ -192,26 +214,51 @@ def _fmt(v: Any) -> str:
     return html.escape(str(v))
 
 
-def table_html(table: pd.DataFrame, fields: list[str], metrics: list[str]) -> str:
+def _head(said: str, code: str) -> str:
+    """A column head in words, its code name small below where it differs (what ``sweep.csv`` calls it)."""
+    small = f"<br><small>{html.escape(code)}</small>" if said != code else ""
+    return f"<th title='{html.escape(code)}'>{html.escape(said)}{small}</th>"
+
+
+def table_html(table: pd.DataFrame, fields: list[str], metrics: list[str], game: str | None = None) -> str:
+    """The sweep's results: fields and metrics named in words (code names small), policies by their names, each
+    value in its unit with its 95 % interval (``15.0 % [14.5, 15.5]``, ``208.3 points [207.6, 209.0]``)."""
     keys = (fields or ["label"]) + ["policy"]
-    head = "".join(f"<th>{html.escape(k)}</th>" for k in keys + metrics)
+    head = "".join(_head(_field(game, k) if k in fields else k, k) for k in keys)
+    head += "".join(_head(words.metric_label(game, m), m) for m in metrics)
     body = []
     for r in table.to_dict("records"):
-        cells = "".join(f"<td>{_fmt(r[k])}</td>" for k in keys)
+        cells = "".join(f"<td>{html.escape(words.policy_name(game, r[k]))}</td>" if k == "policy"
+                        else f"<td>{_fmt(r[k])}</td>" for k in keys)
         for m in metrics:
             lo, hi = r[f"{m}_ci95_low"], r[f"{m}_ci95_high"]
-            ci = "" if pd.isna(lo) else f" <small>[{_fmt(lo)}, {_fmt(hi)}]</small>"
-            cells += f"<td>{_fmt(r[m])}{ci}</td>"
+            text = words.value_text(m, r[m], None if pd.isna(lo) else (lo, hi), game=game)
+            value, _, ci = text.partition(" [")
+            cells += f"<td>{html.escape(value)}{f' <small>[{html.escape(ci)}</small>' if ci else ''}</td>"
         body.append(f"<tr>{cells}</tr>")
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
 
 
-def sensitivity_html(sens: pd.DataFrame) -> str:
-    cols = ["policy", "metric", "field", "base_field_value", "base", "low_field_value", "low", "high_field_value",
-            "high", "slope", "elasticity"]
-    head = "".join(f"<th>{c}</th>" for c in cols)
-    body = "".join("<tr>" + "".join(f"<td>{_fmt(r[c])}</td>" for c in cols) + "</tr>" for r in sens.to_dict("records"))
-    return f"<table><tr>{head}</tr>{body}</table>"
+SENSITIVITY_HEADS = {"policy": "policy", "metric": "metric", "field": "field", "base_field_value": "field at base",
+                     "base": "metric at base", "low_field_value": "field below", "low": "metric there",
+                     "high_field_value": "field above", "high": "metric there", "slope": "slope per field unit",
+                     "elasticity": "elasticity"}
+
+
+def sensitivity_html(sens: pd.DataFrame, game: str | None = None) -> str:
+    """Elasticities: names in words, the metric's values in its unit, its slope per field unit likewise (pp for a
+    share), the elasticity a plain ratio."""
+    head = "".join(_head(said, c) for c, said in SENSITIVITY_HEADS.items())
+    rows = []
+    for r in sens.to_dict("records"):
+        m = r["metric"]
+        said = {"policy": html.escape(words.policy_name(game, r["policy"])),
+                "metric": html.escape(words.metric_label(game, m)), "field": html.escape(_field(game, r["field"])),
+                "slope": html.escape(words.value_text(m, r["slope"], diff=True, game=game)),
+                "elasticity": html.escape(words.num(r["elasticity"])),
+                **{c: html.escape(words.value_text(m, r[c], game=game)) for c in ("base", "low", "high")}}
+        rows.append("<tr>" + "".join(f"<td>{said.get(c, _fmt(r[c]))}</td>" for c in SENSITIVITY_HEADS) + "</tr>")
+    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
 
 def build_sweep_report(out: str | Path) -> Path:
@@ -223,6 +270,8 @@ def build_sweep_report(out: str | Path) -> Path:
 
 def _build_sweep_report(out: Path) -> Path:
     table, meta = load_result(out)
+    canon = meta["canonical"]
+    game = canon["game"]
     spec = meta.get("spec", {})
     fields = list(meta.get("fields") or [])
     metrics = chart_metrics(table, spec.get("metrics") or None)
@@ -231,29 +280,30 @@ def _build_sweep_report(out: Path) -> Path:
     charts: list[tuple[str, Path]] = []
     sens = pd.DataFrame()
     base = base_point(table, fields, meta.get("base_values")) if fields else {}
+    said = {**{m: words.metric_label(game, m) for m in metrics}, **{f: _field(game, f) for f in fields}}
     if fields and metrics:
         for f in fields:
-            charts.append((f"{', '.join(metrics)} vs {f}",
-                           line_chart(table, f, metrics, base, out / f"sweep_line_{safe_label(f)}.png")))
+            charts.append((f"{', '.join(said[m] for m in metrics)} vs {said[f]}",
+                           line_chart(table, f, metrics, base, out / f"sweep_line_{safe_label(f)}.png", game)))
         if len(fields) >= 2:
             for m in metrics:
                 png = out / f"sweep_heatmap_{safe_label(m)}.png"
-                hm = heatmap(table, fields[0], fields[1], m, base, png)
-                charts.append((f"{m} over {fields[0]} × {fields[1]}", hm))
+                hm = heatmap(table, fields[0], fields[1], m, base, png, game)
+                charts.append((f"{said[m]} over {said[fields[0]]} × {said[fields[1]]}", hm))
         sens = elasticities(table, fields, metrics, meta.get("base_values"))
         if not sens.empty:
             atomic.write_csv(sens, out / "sensitivity.csv")
             t = tornado_chart(sens, metrics[0], out / "sweep_tornado.png")
             if t:
-                charts.append((f"sensitivity of {metrics[0]}", t))
+                charts.append((f"sensitivity of {said[metrics[0]]}", t))
     elif metrics:
-        charts.append(("variants", variants_chart(table, metrics, out / "sweep_variants.png")))
+        charts.append(("variants", variants_chart(table, metrics, out / "sweep_variants.png", game)))
     over = overlays(out, meta, table, fields, base) if spec.get("keep_runs", True) else []
 
-    canon = meta["canonical"]
     policies = [p[0] for p in canon["plan"]]
     facts = {
-        "game": canon["game"], "points": len(canon["points"]), "policies": ", ".join(policies),
+        "game": get_game(game).title, "points": len(canon["points"]),
+        "policies": ", ".join(words.policy_name(game, p) for p in policies),
         "n per point": canon["n"],
         "seed (same for every point)": canon["seed"], "options": json.dumps(canon["options"]),
         "base config": meta.get("base_config") or f"configs/{canon['game']}/default.toml",
@@ -266,9 +316,10 @@ def _build_sweep_report(out: Path) -> Path:
     parts.append("<p>" + " · ".join(f"<b>{html.escape(k)}</b> {html.escape(str(v))}" for k, v in facts.items())
                  + "</p>")
     if fields:
-        parts.append("<p>Swept: " + ", ".join(f"<code>{html.escape(f)}</code> (base {html.escape(str(base[f]))})"
-                                              for f in fields) + ". Every point plays the same runs with the same "
-                     "seed, so differences between points are the rules' doing, not noise.</p>")
+        swept = ", ".join(f"{html.escape(said[f])} <code>{html.escape(f)}</code> (base {html.escape(str(base[f]))})"
+                          for f in fields)
+        parts.append(f"<p>Swept: {swept}. Every point plays the same runs with the same seed, so differences between "
+                     "points are the rules' doing, not noise.</p>")
     unknown = [m for m in spec.get("metrics") or [] if m not in metric_names(table)]
     if unknown:
         parts.append("<p><b>Not charted</b> (no such metric for this game): "
@@ -276,7 +327,7 @@ def _build_sweep_report(out: Path) -> Path:
                      + ". Available: " + ", ".join(html.escape(m) for m in metric_names(table)) + "</p>")
     parts.append("<p>Full table (every metric with its 95 % interval): <a href='sweep.csv'>sweep.csv</a> · "
                  "<a href='sweep.parquet'>sweep.parquet</a></p>")
-    parts.append("<h2>Results</h2><p>95 % intervals in brackets.</p>" + table_html(table, fields, metrics))
+    parts.append("<h2>Results</h2><p>95 % intervals in brackets.</p>" + table_html(table, fields, metrics, game))
     if charts:
         parts.append("<h2>Charts</h2>")
         for cap, c in charts:
@@ -284,9 +335,9 @@ def _build_sweep_report(out: Path) -> Path:
     if not sens.empty:
         parts.append("<h2>Sensitivity</h2><p>Elasticity: relative change of the metric per relative change of the "
                      "field around the base point (grid neighbours); slope in metric units per field unit. "
-                     "<a href='sensitivity.csv'>sensitivity.csv</a></p>" + sensitivity_html(sens))
+                     "<a href='sensitivity.csv'>sensitivity.csv</a></p>" + sensitivity_html(sens, game))
     if over:
-        parts.append(f"<h2>Overlays per grid point ({html.escape(policies[0])})</h2>")
+        parts.append(f"<h2>Overlays per grid point ({html.escape(words.policy_name(game, policies[0]))})</h2>")
         parts.append("<p>The game's own charts with one curve per grid point: how the swept values move them.</p>")
         parts.extend(pages.figure(p, pages.caption_of(p.name, game_notes(canon["game"]))) for p in over)
     return atomic.write_text(out / "report.html", pages.document(title, parts))

@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 
 from sim.core import atomic
+from sim.games import get_game
+from sim.report import charts, words
 from sim.report.mpl import plt
 from sim.report.outputs import STYLE
 
@@ -29,10 +31,16 @@ def _fmt(v: Any) -> str:
     return html.escape(str(v))
 
 
+def _field(game: str, path: str) -> str:
+    """A tuned config field in words (its title, else ``section › name``)."""
+    return words.config_label(game, get_game(game).Config, path)
+
+
 def history_chart(history: pd.DataFrame, result: dict[str, Any], path: Path) -> Path:
     """One panel per target (estimate per evaluation with its 95 % band, target and tolerance), one per field
-    (its value per evaluation within the bounds), and the loss; the chosen evaluation is marked."""
-    targets, fields = result["targets"], result["fields"]
+    (its value per evaluation within the bounds), and the loss; the chosen evaluation is marked. Names in words,
+    shares on % axes."""
+    targets, fields, game = result["targets"], result["fields"], result["game"]
     n = len(targets) + len(fields) + 1
     cols = min(n, 3)
     rows = -(-n // cols)
@@ -46,11 +54,13 @@ def history_chart(history: pd.DataFrame, result: dict[str, Any], path: Path) -> 
         ax.axhspan(t["target"] - t["tol"], t["target"] + t["tol"], color="tab:green", alpha=0.15, label="tolerance")
         ax.axhline(t["target"], color="tab:green", lw=1)
         ax.fill_between(x, history[f"{p}_ci95_low"], history[f"{p}_ci95_high"], alpha=0.2, lw=0, label="95 %")
-        ax.plot(x, y, marker="o", ms=3, label=t["metric"])
+        ax.plot(x, y, marker="o", ms=3, label=words.metric_label(game, t["metric"]))
         ax.plot([best], [y[best]], marker="*", ms=12, color="tab:red", ls="none", label="chosen")
         ax.set_title(t["name"], fontsize=9)
         ax.set_xlabel("evaluation")
-        ax.set_ylabel(t["metric"])
+        unit = "%" if words.is_rate(t["metric"]) else words.unit_of(t["metric"], game)
+        ax.set_ylabel(words.metric_label(game, t["metric"]) + (f" ({unit})" if unit else ""))
+        charts.in_units(ax.yaxis, unit)
         ax.grid(alpha=0.3)
     flat[0].legend(fontsize=7)
     for ax, f in zip(flat[len(targets):], fields, strict=False):
@@ -59,7 +69,7 @@ def history_chart(history: pd.DataFrame, result: dict[str, Any], path: Path) -> 
         ax.axhline(f["high"], color="grey", lw=0.8, ls="--")
         ax.plot(x, y, marker="o", ms=3)
         ax.plot([best], [y[best]], marker="*", ms=12, color="tab:red", ls="none")
-        ax.set_title(f"{f['name']} (bounds dashed)", fontsize=9)
+        ax.set_title(f"{_field(game, f['name'])} (bounds dashed)", fontsize=9)
         ax.set_xlabel("evaluation")
         ax.grid(alpha=0.3)
     ax = flat[len(targets) + len(fields)]
@@ -76,6 +86,21 @@ def history_chart(history: pd.DataFrame, result: dict[str, Any], path: Path) -> 
     atomic.save_figure(fig, path, dpi=100)
     plt.close(fig)
     return path
+
+
+def _target_row(game: str, t: dict[str, Any]) -> list[str]:
+    """A target's row in words and units: ``Vorschlag``, ``wins``, ``40.0 %``, ``± 0.2 pp``, ``39.8 % [38.1, 41.6]``
+    (the code names as tooltips)."""
+    m = t["metric"]
+    said = words.value_text(m, t["value"], t["ci95"], game=game)
+    value, _, ci = said.partition(" [")
+    options = ", ".join(f"{k.replace('_', ' ')}: {words.word(game, v)}" for k, v in (t["options"] or {}).items())
+    return [html.escape(t["name"]), f"<span title='{html.escape(t['policy'])}'>"
+            f"{html.escape(words.policy_name(game, t['policy']))}</span>", html.escape(options or "—"),
+            f"<span title='{html.escape(m)}'>{html.escape(words.metric_label(game, m))}</span>",
+            html.escape(words.value_text(m, t["target"], game=game)),
+            f"± {html.escape(words.value_text(m, t['tol'], diff=True, game=game).lstrip('+'))} ({t['tol_how']})",
+            f"{html.escape(value)}{f' <small>[{html.escape(ci)}</small>' if ci else ''}", _fmt(t["within"])]
 
 
 def _table(head: list[str], rows: list[list[Any]]) -> str:
@@ -95,7 +120,9 @@ def build_tune_report(out: str | Path) -> Path:
     title = f"dicesim tune · {result['name']}"
     verdict = ("every target within its tolerance" if result["converged"]
                else "<b>not every target within its tolerance</b>: the best evaluation is shown")
-    facts = {"game": result["game"], "n per evaluation": result["n"], "seed (same every evaluation)": result["seed"],
+    game = result["game"]
+    facts = {"game": get_game(game).title, "n per evaluation": result["n"],
+             "seed (same every evaluation)": result["seed"],
              "method": f"scipy {result['method']}", "evaluations": result["evaluations"], "stop": result["stop"],
              "code version": meta.get("code_version"), "fingerprint": result["fingerprint"]}
     parts = [
@@ -110,15 +137,13 @@ def build_tune_report(out: str | Path) -> Path:
                  "<a href='tuned.toml'>tuned.toml</a> · history: <a href='history.csv'>history.csv</a></p>")
     parts.append("<h2>Chosen values</h2>" + _table(
         ["field", "value", "bounds", "start"],
-        [[f"<code>{html.escape(f['name'])}</code>", _fmt(result["values"][f["name"]]),
+        [[f"{html.escape(_field(game, f['name']))} <code>{html.escape(f['name'])}</code>",
+          _fmt(result["values"][f["name"]]),
           f"[{_fmt(f['low'])}, {_fmt(f['high'])}]", _fmt(f["start"])] for f in result["fields"]]))
     parts.append("<h2>Targets</h2><p>Achieved at the chosen values, with the 95 % interval of the estimate.</p>"
                  + _table(["target", "policy", "options", "metric", "target value", "tolerance", "achieved [95 %]",
                            "within"],
-                          [[html.escape(t["name"]), html.escape(t["policy"]), html.escape(json.dumps(t["options"])),
-                            html.escape(t["metric"]), _fmt(t["target"]), f"± {_fmt(t['tol'])} ({t['tol_how']})",
-                            f"{_fmt(t['value'])} <small>[{_fmt(t['ci95'][0])}, {_fmt(t['ci95'][1])}]</small>",
-                            _fmt(t["within"])] for t in result["targets"]]))
+                          [_target_row(game, t) for t in result["targets"]]))
     parts.append(f"<h2>History</h2><p><img src='{chart.name}' alt='tune history'></p>")
     cols = [c for c in history.columns if not c.endswith(("_ci95_low", "_ci95_high"))]
     parts.append(_table(cols, [[_fmt(r[c]) for c in cols] for r in history.to_dict("records")]))

@@ -25,8 +25,10 @@ METRIC_WORDS = {
     "mean_score": "mean score", "first_player_advantage": "first seat's edge over a fair share",
     "game_length_turns": "turns per game", "mean_rooms_cleared": "rooms cleared",
 }
-# units of count metrics, by the project's naming (a rate is a percentage, see ``is_rate``)
-UNIT_WORDS = (("_lp", "LP"), ("lp_", "LP"), ("coins", "coins"), ("score", "points"), ("seconds", "s"))
+# units of count metrics, by the project's naming (a rate is a percentage, see ``is_rate``); a game's own counts
+# (Kniffel's box means, Dungeon24's duels and cards) come from its ``labels.UNITS`` first
+UNIT_WORDS = (("_lp", "LP"), ("lp_", "LP"), ("coins", "coins"), ("score", "points"), ("seconds", "s"),
+              ("turns", "turns"))
 
 _RATE = re.compile(r"(^|_)rate(_|$)|^survival_|^death_room_|_advantage$|_share(_|$)|^(win|draw|loss)$|"
                    r"(^|_)win_lift$")
@@ -35,8 +37,9 @@ _SEAT = re.compile(r"^win_rate_seat_(\d+)$")
 
 def is_rate(name: str) -> bool:
     """Whether a metric is a share (shown as a percentage, its differences in pp): by the project's naming
-    convention (``*_rate*``, ``survival_*``, ``*_share*``; ``win``/``draw``: a per-run indicator)."""
-    return bool(_RATE.search(name))
+    convention (``*_rate*``, ``survival_*``, ``*_share*``; ``win``/``draw``: a per-run indicator), a per-seat one
+    too (Dungeon24's ``boss_lost_rate0``)."""
+    return bool(_RATE.search(re.sub(r"(?<=[a-z])[01]$", "", name)))
 
 
 @cache
@@ -68,11 +71,11 @@ def word(game: str | None, code: Any) -> str:
 
 
 def policy_name(game: str | None, policy: Any) -> str:
-    """``optimal-turn`` -> ``Optimal turn``; a match ``a vs b`` word by word; ``name@variant`` -> ``Name with
-    Variant`` (the game's words first)."""
+    """``optimal-turn`` -> ``Optimal turn``; a match ``a vs b`` (or seats ``a,b``) word by word: ``A vs B``;
+    ``name@variant`` -> ``Name with Variant`` (the game's words first)."""
     policy = str(policy)
-    if " vs " in policy:
-        return " vs ".join(policy_name(game, p) for p in policy.split(" vs "))
+    if " vs " in policy or "," in policy:  # a match, or a comma list of seats as typed (``threshold,greedy``)
+        return " vs ".join(policy_name(game, p.strip()) for p in re.split(r" vs |,", policy) if p.strip())
     if "@" in policy:
         base, variant = policy.split("@", 1)
         return f"{policy_name(game, base)} with {word(game, variant)}"
@@ -150,11 +153,24 @@ def metric_noun(metric: str, headline: dict[str, str] | None = None) -> str:
     return metric_name(None, metric, headline)
 
 
-def unit_of(metric: str) -> str:
-    """The unit a count metric is in (``LP``, ``coins``), else empty."""
+@cache
+def game_units(game: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The game's units of its own count metrics (``sim.games.<game>.labels.UNITS``: pattern -> unit), else none."""
+    package = GAMES[game].rsplit(".", 1)[0] if game in GAMES else None
+    try:
+        units = import_module(f"{package}.labels").UNITS if package else {}
+    except (ModuleNotFoundError, AttributeError):
+        units = {}
+    return tuple((re.compile(k), v) for k, v in units.items())
+
+
+def unit_of(metric: str, game: str | None = None) -> str:
+    """The unit a count metric is in (``LP``, ``coins``; with ``game``: its own units first, ``duels``), else
+    empty."""
     if is_rate(metric):
         return ""
-    return next((u for key, u in UNIT_WORDS if key in metric), "")
+    own = next((u for pattern, u in game_units(game) if pattern.search(metric)), "") if game else ""
+    return own or next((u for key, u in UNIT_WORDS if key in metric), "")
 
 
 def signed(text: str) -> str:
@@ -190,10 +206,17 @@ def _pct(v: float, diff: bool) -> str:
     return signed(f"{v * 100:+.1f}") if diff else f"{v * 100:.1f}"
 
 
-def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: bool = True) -> str:
+def _pair(ci: Any) -> list[float]:
+    return [float(x) for x in ci] if ci is not None and len(ci) == 2 and all(_finite(x) for x in ci) else []
+
+
+def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: bool = True,
+               game: str | None = None, like: Any = None) -> str:
     """``50.1 % [49.4, 50.8]`` for rates, ``+3.2 pp [+1.0, +5.0]`` for their differences, ``254.6 [254.2, 255.0]``
-    (with its unit: ``12.5 LP``) else; ``—`` for a missing value."""
-    lo_hi = [float(x) for x in ci] if ci is not None and len(ci) == 2 and all(_finite(x) for x in ci) else []
+    (with its unit: ``12.5 LP``; ``game``: the game's own units too) else; ``—`` for a missing value. A value with
+    no interval of its own (a difference of means over different runs) is rounded as the interval ``like`` is
+    (``−5.7 LP``, not ``−5.731 LP``)."""
+    lo_hi = _pair(ci)
     if value is None or not _finite(value):
         return "—"
     if is_rate(name):
@@ -202,9 +225,10 @@ def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: 
         if lo_hi:
             txt += f" [{_pct(lo_hi[0], diff)}, {_pct(lo_hi[1], diff)}]"
         return txt
-    places = _places(float(value), lo_hi)
+    places = _places(float(value), lo_hi) if lo_hi or not _pair(like) else _places(abs(float(value)) or 1.0,
+                                                                                    _pair(like))
     txt = num(value, diff, places)
-    u = unit_of(name) if unit else ""
+    u = unit_of(name, game) if unit else ""
     if u:
         txt += f" {u}"
     if lo_hi:
@@ -225,7 +249,7 @@ def _places(value: float, lo_hi: list[float]) -> int | None:
 def metric_text(game: str | None, name: str, value: Any, ci: Any = None, diff: bool = False,
                 headline: dict[str, str] | None = None) -> str:
     """``wins 11.8 % [11.2, 12.4]``: the metric's words, then its value in its unit."""
-    return f"{metric_name(game, name, headline)} {value_text(name, value, ci, diff)}"
+    return f"{metric_name(game, name, headline)} {value_text(name, value, ci, diff, game=game)}"
 
 
 def paired_label(game: str | None, key: str, headline: dict[str, str] | None = None) -> str:

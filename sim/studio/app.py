@@ -45,13 +45,26 @@ def _rel(path: str | Path) -> str:
     return p.name
 
 
-def _option_choices(game: str, name: str) -> list[str] | None:
-    """Choices of a game option read from the config model: ``difficulty`` -> the fields of its table."""
-    model = engine.get_game(game).Config
-    info = model.model_fields.get(name)
+def metric_choices(game: str, metrics: list[str]) -> dict[str, str]:
+    """The Sweep and Calibrate tabs' metric picker: each metric in words, its code name beside it for typing
+    (``wins (win_rate)``)."""
+    return {m: f"{words.metric_label(game, m)} ({m})" for m in metrics}
+
+
+def _option_choices(game: str, name: str) -> dict[str, str] | None:
+    """Choices of a game option, each in the game's words: read from the config model (``difficulty`` -> the
+    fields of its table: Leicht, Normal, Schwer), else the option's declared choices (Dungeon24's peoples), else the
+    game's policies for an ``opponent``; None for a free value (a card order)."""
+    g = engine.get_game(game)
+    info = g.Config.model_fields.get(name)
     sub = getattr(info, "annotation", None) if info else None
     fields = getattr(sub, "model_fields", None)
-    return list(fields) if fields else None
+    spec = g.option_spec(name)
+    if fields:
+        return {c: words.word(game, c) for c in fields}
+    if spec is not None and spec.choices:
+        return {c: (spec.words or {}).get(c) or words.word(game, c) for c in spec.choices}
+    return engine.policy_choices(game) if name == "opponent" else None
 
 
 class Studio:
@@ -138,7 +151,7 @@ class Studio:
                     choices = _option_choices(self.game, name)
                     spec = g.option_spec(name)
                     said = (spec.label if spec and spec.label else name.replace("_", " "))  # whole, never cut
-                    if choices and isinstance(default, str):
+                    if choices and isinstance(default, str) and default in choices:  # in words (Leicht)
                         w: ui.element = ui.select(choices, label=said, value=default)
                     else:
                         w = ui.input(said, value="" if default is None else str(default))
@@ -390,7 +403,7 @@ class Studio:
     def refresh_field_choices(self) -> None:
         """Field and metric choices of the Sweep and Calibrate tabs for the current form and result."""
         fields = self.form.numeric_fields() if hasattr(self, "form") else []
-        metrics = list(self.current.metrics) if self.current else []
+        metrics = metric_choices(self.game, list(self.current.metrics) if self.current else [])
         for panel in (self.sweep, self.calibrate):
             if panel is not None:
                 panel.refresh(fields, metrics)

@@ -26,7 +26,7 @@ class CalibratePanel:
         self.studio = studio
         self.cal_job: Job | None = None
 
-    def refresh(self, fields: list[str], metrics: list[str]) -> None:
+    def refresh(self, fields: list[str], metrics: dict[str, str]) -> None:
         """New choices after the game, the config or the last result changed."""
         self.cal_field.set_options(fields, value=self.cal_field.value if self.cal_field.value in fields else None)
         if metrics:
@@ -38,8 +38,9 @@ class CalibratePanel:
                  "seeds), from the edited config.").classes("text-grey-8")
         with ui.row().classes("items-start gap-2"):
             self.cal_field = tid(ui.select([], label="field", with_input=True).classes("w-72"), "cal-field")
-            self.cal_metric = tid(ui.select(["win_rate"], label="metric", value="win_rate", with_input=True,
-                                             new_value_mode="add-unique").classes("w-56"), "cal-metric")
+            self.cal_metric = tid(ui.select({"win_rate": "wins (win_rate)"}, label="metric", value="win_rate",
+                                             with_input=True, new_value_mode="add-unique", key_generator=str.strip)
+                          .classes("w-64"), "cal-metric")
         with ui.row().classes("items-start gap-2"):
             self.cal_target = tid(ui.input("target", value="0.5").classes("w-24"), "cal-target")
             self.cal_n = tid(ui.input("N per evaluation", value="5000").classes("w-32"), "cal-n")
@@ -108,7 +109,8 @@ class CalibratePanel:
         with self.cal_box:
             game = self.studio.game
             gives = metric_text(game, c["metric"], est["value"], est["ci95"])
-            tid(ui.label(f"{c['field']} = {c['value']:g} gives {gives} (target {value_text(c['metric'], c['target'])})")
+            target = value_text(c["metric"], c["target"], game=game)
+            tid(ui.label(f"{c['field']} = {c['value']:g} gives {gives} (target {target})")
                 .classes("text-subtitle1"), "cal-answer")
             ui.label(f"tolerance: {c['tolerance']} · bracket "
                      f"[{c['bracket'][0]:g}, {c['bracket'][1]:g}] · "
@@ -121,4 +123,4 @@ class CalibratePanel:
                 ui.label(metric_name(game, c["metric"])).classes("text-bold")
                 for e in c["evaluations"]:
                     ui.label(f"{e['x']:g}")
-                    ui.label(value_text(c["metric"], e["value"], e["ci95"]))
+                    ui.label(value_text(c["metric"], e["value"], e["ci95"], game=game))

@@ -41,7 +41,8 @@ def fmt_ci(ci: Any) -> str:
     return f"[{fmt(ci[0])}, {fmt(ci[1])}]" if ci else ""
 
 
-def shown(name: str, m: dict[str, Any] | None, diff: bool = False) -> tuple[str, str]:
+def shown(name: str, m: dict[str, Any] | None, diff: bool = False, game: str | None = None,
+          like: Any = None) -> tuple[str, str]:
     """(value, interval) of a metric as the report pages write it: ``11.8 %`` and ``[11.2, 12.4]``, a difference of
     rates ``−14.9 pp``; a value that is no number as it is."""
     if m is None:
@@ -49,7 +50,7 @@ def shown(name: str, m: dict[str, Any] | None, diff: bool = False) -> tuple[str,
     v = m.get("value")
     if isinstance(v, bool) or not isinstance(v, int | float):
         return fmt(v), ""
-    text = words.value_text(name, v, m.get("ci95"), diff=diff)
+    text = words.value_text(name, v, m.get("ci95"), diff=diff, game=game, like=like)
     value, _, ci = text.partition(" [")
     return value, f"[{ci}" if ci else ""
 
@@ -88,14 +89,14 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
             with ui.row().classes("gap-1 items-baseline no-wrap"):
                 _cell(words.metric_name(cur.game, name, headline), tid("name", name))
                 _cell(name, classes="font-mono text-caption text-grey-6")
-            value, ci = shown(name, m)
+            value, ci = shown(name, m, game=cur.game)
             with ui.row().classes("gap-1 items-baseline no-wrap"):
                 _cell(value, tid("metric", name), m["value"], "text-bold")
                 _cell(ci, classes="text-caption text-grey-7")
             if prev is None:
                 continue
             pm = prev.metrics.get(name)
-            value, ci = shown(name, pm)
+            value, ci = shown(name, pm, game=cur.game)
             with ui.row().classes("gap-1 items-baseline no-wrap"):
                 _cell(value, tid("previous", name), pm["value"] if pm else None)
                 _cell(ci, classes="text-caption text-grey-7")
@@ -106,9 +107,10 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
                     continue
                 sig = d["ci95"] is not None and (d["ci95"][0] > 0 or d["ci95"][1] < 0)
                 colour = "text-indigo-9 text-bold" if sig else "text-grey-8"  # beyond noise, whichever way
-                value, ci = shown(name, d, diff=True)
+                value, ci = shown(name, d, diff=True, game=cur.game, like=m.get("ci95"))
                 _cell(value, tid("diff", name), d["value"], colour)
-                _cell(ci, classes="text-caption text-grey-7")
+                # a mean over the runs that reached a point (final LP of the survivors) pairs no run with a run
+                _cell(ci or ("(no paired interval)" if same else ""), classes="text-caption text-grey-7")
 
 
 def verdict(cur: engine.PlayResult, prev: engine.PlayResult | None, names: list[str]) -> str:
@@ -120,11 +122,11 @@ def verdict(cur: engine.PlayResult, prev: engine.PlayResult | None, names: list[
     headline = getattr(engine.get_game(cur.game), "headline", {})
     m = cur.metrics[name]
     text = (f"{words.policy_name(cur.game, cur.policy)} {words.metric_name(cur.game, name, headline)} "
-            f"{words.value_text(name, m['value'], m.get('ci95'))}")
+            f"{words.value_text(name, m['value'], m.get('ci95'), game=cur.game)}")
     d = engine.difference(cur, prev, name) if prev is not None else None
     if d is None:
         return text + "."
-    change = words.value_text(name, d["value"], d["ci95"], diff=True)
+    change = words.value_text(name, d["value"], d["ci95"], diff=True, game=cur.game)
     if d["ci95"] is None:
         return f"{text}: {change} against {prev.label or 'before'} (not the same seeds: no interval)."
     sure = d["ci95"][0] > 0 or d["ci95"][1] < 0

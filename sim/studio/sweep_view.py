@@ -14,10 +14,11 @@ from typing import Any
 from nicegui import ui
 
 from sim.core.config import DicesimError
+from sim.report import words
 from sim.studio import engine, saving
 from sim.studio.host import StudioHost
 from sim.studio.jobs import MANAGER, Job
-from sim.studio.results_view import chart_images, fmt, fmt_ci
+from sim.studio.results_view import chart_images, fmt
 from sim.studio.widgets import tid
 
 
@@ -38,7 +39,7 @@ class SweepPanel:
         self.studio = studio
         self.sweep_job: Job | None = None
 
-    def refresh(self, fields: list[str], metrics: list[str]) -> None:
+    def refresh(self, fields: list[str], metrics: dict[str, str]) -> None:
         """New choices after the game, the config or the last result changed."""
         self.sw_f1.set_options(fields, value=self.sw_f1.value if self.sw_f1.value in fields else None)
         self.sw_f2.set_options(["—", *fields], value=self.sw_f2.value if self.sw_f2.value in fields else "—")
@@ -83,8 +84,9 @@ class SweepPanel:
             self.sw_steps2.value = "3"
         self.sw_f2.on_value_change(lambda e: self._prefill(e.value, self.sw_lo2, self.sw_hi2))
         with ui.row().classes("items-start gap-2"):
-            self.sw_metric = tid(ui.select(["win_rate"], label="metric", value="win_rate", with_input=True,
-                                            new_value_mode="add-unique").classes("w-56"), "sweep-metric")
+            self.sw_metric = tid(ui.select({"win_rate": "wins (win_rate)"}, label="metric", value="win_rate",
+                                            with_input=True, new_value_mode="add-unique", key_generator=str.strip)
+                          .classes("w-64"), "sweep-metric")
             self.sw_n = tid(ui.input("N per point", value="2000").classes("w-28"), "sweep-n")
             self.sw_btn = tid(ui.button("Sweep", icon="show_chart", on_click=self.start), "sweep-run")
         self.sw_progress = ui.linear_progress(0, show_value=False).props("instant-feedback")
@@ -158,8 +160,9 @@ class SweepPanel:
             self.sw_status.text = job.error or job.status
             return
         table, paths = job.result
-        metric = str(self.sw_metric.value)
-        self.sw_status.text = f"sweep done: {len(table)} points, {metric} with 95 % intervals"
+        metric, game = str(self.sw_metric.value), self.studio.game
+        self.sw_status.text = (f"sweep done: {len(table)} points, {words.metric_label(game, metric)} with 95 % "
+                               "intervals")
         self.sw_box.clear()
         with self.sw_box:
             chart_images(paths, self.studio.url)
@@ -167,8 +170,9 @@ class SweepPanel:
             with ui.grid(columns=len(fields) + 1).classes("gap-x-6 gap-y-0"):
                 for f in fields:
                     ui.label(f).classes("text-bold font-mono")
-                ui.label(metric).classes("text-bold")
+                ui.label(words.metric_label(game, metric)).classes("text-bold")
                 for row in table.to_dict("records"):
                     for f in fields:
                         ui.label(fmt(row[f]))
-                    ui.label(f"{fmt(row[metric])} {fmt_ci([row[f'{metric}_ci95_low'], row[f'{metric}_ci95_high']])}")
+                    ci = [row[f"{metric}_ci95_low"], row[f"{metric}_ci95_high"]]  # in the metric's unit: 43.2 %
+                    tid(ui.label(words.value_text(metric, row[metric], ci, game=game)), "sweep-value")

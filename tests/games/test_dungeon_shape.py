@@ -225,3 +225,17 @@ def test_describe_cli_shows_the_shape(diff):
         for k in ("hp",) + HIT_FIELDS:
             top = max(r[t + k] for r in rooms if lo <= r["room"] <= hi for t in ("", "elite_"))
             assert top < boss[k], (diff, boss_room, k)
+
+
+def test_describe_json_names_enemies_and_sections_in_words():
+    """``describe dungeon --json`` names each room's enemy and section as the rules page does (issue 31), beside the
+    config's keys: the two bosses read Würfelfresser and Auge der Sechs, each section as its word
+    (``kristallhoehlen`` reads Kristallhöhlen)."""
+    res = cli_here("describe", "dungeon", "--json")
+    assert res.returncode == 0, res.stderr
+    rooms = json.loads(res.stdout)["rooms"]
+    assert [_boss(rooms, r)["enemy_name"] for r in (5, 10)] == ["Würfelfresser", "Auge der Sechs"]
+    assert {(r["section"], r["section_name"]) for r in rooms} >= {("krypta", "Krypta"),
+                                                                    ("kristallhoehlen", "Kristallhöhlen")}
+    assert {r["enemy"]: r["enemy_name"] for r in rooms}["hoehlentroll"] == "Höhlentroll"
+    assert all(r["enemy_name"] and "_" not in r["enemy_name"] and r["enemy_name"][0].isupper() for r in rooms)

@@ -21,7 +21,6 @@ import pytest
 from sim.core.batch import run_batch
 from sim.games import get_game
 from sim.report import words
-from sim.studio.results_view import fmt
 from tests.conftest import ROOT, cli_here
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -266,12 +265,14 @@ def test_sweep_a_field_from_the_page(page):
     assert page.locator('[data-testid="sweep-status"]').inner_text().startswith("sweep done: 3 points")
     page.wait_for_function("() => [...document.querySelectorAll('[data-testid=sweep-results] img')]"
                            ".every(i => i.complete && i.naturalWidth > 0)")
-    rows = page.locator('[data-testid="sweep-results"]').inner_text()
+    values = page.locator('[data-testid="sweep-value"]').all_inner_texts()
     g = get_game("dungeon")
-    for hp in ("0.8", "1.0", "1.2"):  # each point's number is that config played on the same seeds
+    for hp in ("0.8", "1.0", "1.2"):  # each point's number is that config played on the same seeds, in % (words)
         cfg = g.load(None, [f"{FIELD}={hp}"])
         b = run_batch(g, cfg, ["vorschlag"], 400, SEED, OPTS, progress=False)
-        assert fmt(g.metrics(b.table, OPTS, cfg)["win_rate"]["value"]) in rows
+        m = g.metrics(b.table, OPTS, cfg)["win_rate"]
+        assert words.value_text("win_rate", m["value"], m["ci95"]) in values
+    assert "sweep done: 3 points, wins with 95 % intervals" in page.locator('[data-testid="sweep-status"]').inner_text()
 
 
 def test_save_the_edited_config_and_the_results(page, server):
@@ -457,6 +458,11 @@ def test_calibrate_a_field_from_the_page(page):
     page.locator('input[data-testid="n"]').fill("300")
     run_and_wait(page, "run 1")  # the metric choices come from the last result
     page.get_by_role("tab", name="Calibrate").click()
+    # the metric picker names each metric in words, the code beside it for typing
+    playwright_api.expect(page.locator('input[data-testid="cal-metric"]')).to_have_value("wins (win_rate)")
+    page.locator('input[data-testid="cal-metric"]').click()
+    playwright_api.expect(page.get_by_role("option", name="rooms cleared (mean_rooms_cleared)")).to_be_visible()
+    page.keyboard.press("Escape")
     choose(page, "cal-field", "difficulty.leicht.damage")
     page.locator('input[data-testid="cal-target"]').fill("0.6")
     page.locator('input[data-testid="cal-n"]').fill("500")
@@ -477,13 +483,27 @@ def test_an_edit_the_options_do_not_reach_says_so_and_offers_the_switch(page):
     """Normal's HP edited while the run plays Leicht: the page says the edit is not read and switches on a click."""
     hint = page.locator('[data-testid="unused-hint"]')
     open_field(page, "difficulty.normal.hp").fill("0.8")
-    playwright_api.expect(hint).to_contain_text("difficulty.normal.hp is not used by this run (difficulty: leicht)")
+    playwright_api.expect(hint).to_contain_text("difficulty.normal.hp is not used by this run (difficulty: Leicht)")
     page.locator('[data-testid="switch-option"]').click()
     playwright_api.expect(hint).to_be_hidden()
-    assert page.locator('[data-testid="option-difficulty"]').inner_text().strip().endswith("normal")
+    assert page.locator('[data-testid="option-difficulty"]').inner_text().strip().endswith("Normal")  # in words
 
 
 def test_kniffel_opens_on_a_policy_a_rule_edit_moves(page):
     page.locator('[data-testid="game"]').click()
     page.get_by_role("option", name="Kniffel", exact=True).click()  # games by their titles
     playwright_api.expect(page.locator('input[data-testid="policy"]')).to_have_value("Greedy")
+
+
+def test_dungeon24_options_are_chosen_by_their_words(page):
+    """The run card's options are pickers in the game's words (issue 31): Dungeon24's peoples read Grünlinge, its
+    opponent Greedy; picking Untote plays ``untote`` (the run's heading names it in words too)."""
+    page.locator('[data-testid="game"]').click()
+    page.get_by_role("option", name="Dungeon24", exact=True).click()
+    people = page.locator('[data-testid="option-people"]')
+    playwright_api.expect(people).to_contain_text("Grünlinge")
+    playwright_api.expect(page.locator('[data-testid="option-opponent"]')).to_contain_text("Greedy")
+    people.click()
+    page.get_by_role("option", name="Untote", exact=True).click()
+    playwright_api.expect(people).to_contain_text("Untote")
+    assert "gruenlinge" not in page.locator('[data-testid="option-opponent_people"]').inner_text()

@@ -188,7 +188,7 @@ def test_an_edit_the_options_do_not_reach_is_named():
     sets = ["difficulty.normal.hp=0.8", "market.joker_pack=40"]
     hint = engine.unused_edits("dungeon", sets, {"difficulty": "leicht"})
     assert [(h["path"], h["option"], h["choice"]) for h in hint] == [("difficulty.normal.hp", "difficulty", "normal")]
-    assert hint[0]["text"].startswith("difficulty.normal.hp is not used by this run (difficulty: leicht)")
+    assert hint[0]["text"].startswith("difficulty.normal.hp is not used by this run (difficulty: Leicht)")
     assert "Switch difficulty to Normal" in hint[0]["text"]
     assert engine.unused_edits("dungeon", sets, {"difficulty": "normal"}) == []
     # two options share the peoples: an edit is used when either seat plays that people

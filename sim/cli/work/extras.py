@@ -9,6 +9,7 @@ from sim.cli.work import setup
 from sim.core import atomic
 from sim.core.config import DicesimError, Strict
 from sim.core.jsonable import json_default
+from sim.report import words
 
 
 def matchup(game: str, policy: str, opponent: str, n: int, seed: int, rules: Path | Strict | None,
@@ -23,13 +24,14 @@ def matchup(game: str, policy: str, opponent: str, n: int, seed: int, rules: Pat
         with atomic.output_folder(out), atomic.transaction(out):
             atomic.write_json(out / "matchup.json", result, indent=2, default=json_default)
             result["chart"] = str(g.matchup_chart(result, out / "matchup.png"))
-    rows = [f"{g.title} matchup · {policy} (rows) vs {opponent} (columns) · n={n} per cell and seating"]
-    rows.append(" " * 14 + "".join(f"{p:>22s}" for p in result["people"]))
-    for i, p in enumerate(result["people"]):
-        cells = "".join(
-            f"{result['win_rate'][i][j]:>8.3f} [{result['ci95'][i][j][0]:.3f},{result['ci95'][i][j][1]:.3f}]"
-            for j in range(len(result["people"]))
-        )
+    a, b = words.policy_name(g.name, policy), words.policy_name(g.name, opponent)
+    rows = [f"{g.title} matchup · share of games {a} wins: {a}'s people (rows) vs {b}'s (columns) · n={n} per cell "
+            "and seating"]
+    people = [words.word(g.name, p) for p in result["people"]]
+    rows.append(" " * 14 + "".join(f"{p:>22s}" for p in people))
+    for i, p in enumerate(people):
+        cells = "".join(f"{words.value_text('win_rate', result['win_rate'][i][j], result['ci95'][i][j]):>22s}"
+                        for j in range(len(people)))
         rows.append(f"{p:14s}{cells}")
     emit(result, as_json, "\n".join(rows), json_default)
 

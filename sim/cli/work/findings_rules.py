@@ -26,10 +26,14 @@ def checked(game: str, model: str | None, config: Path | None, sets: list[str] |
     return data, rest, thresholds
 
 
-def thresholds(sets: list[str] | None) -> FindingsConfig:
-    """The thresholds of ``dicesim balance --set findings.NAME=VALUE``: validated as ``dicesim findings`` does; any
-    other ``--set`` refused (balance plays every game under its own default config, a rule field names one game)."""
-    _, rest, found = split(None, sets)
+def thresholds(sets: list[str] | None, config: Path | None = None) -> FindingsConfig:
+    """The thresholds of ``dicesim balance --config F --set findings.NAME=VALUE`` (the file's ``[findings]``
+    section, the ``--set``s over it): validated as ``dicesim findings`` does; a rule table in the file or any other
+    ``--set`` refused (balance plays every game under its own default config, a rule field names one game)."""
+    data, rest, found = split(config, sets)
+    if data:
+        raise ConfigError(f"--config {config}: dicesim balance reads only a [findings] section, the file also has "
+                          f"[{next(iter(data))}] (a game's rules: dicesim findings GAME --config …)"[:200])
     if rest:
         raise ConfigError(f"--set {rest[0]}: dicesim balance takes findings thresholds only (--set "
                           "findings.NAME=VALUE); to change a game's rules use dicesim findings GAME --set …")

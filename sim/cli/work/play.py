@@ -29,7 +29,8 @@ def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None
     summary, metrics = r.summary, r.summary["metrics"]
     human = "\n".join(
         [f"{g.title} · {words.policy_name(g.name, policy)} · n={n} · seed={seed} · "
-         f"{summary['runs_per_second']:,.0f} runs/s", *metric_lines(metrics, game=g.name, headline=g.headline)]
+         f"{summary['runs_per_second']:,.0f} runs/s", *summary.get("verdicts", []),  # the answer first
+         *metric_lines(metrics, game=g.name, headline=g.headline)]
         + ([f"report: {summary['report']}"] if "report" in summary else [])
     )
     emit(summary, as_json, human, json_default)
@@ -54,7 +55,7 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
     for k, v in paired.items():
         metric = k.split(":", 1)[0]
         lines.append(f"  {words.paired_label(g.name, k, g.headline):40s} "
-                     f"{words.value_text(metric, v['value'], v['ci95'], diff=True)}")
+                     f"{words.value_text(metric, v['value'], v['ci95'], diff=True, game=g.name)}")
     if "report" in summary:
         lines.append(f"report: {summary['report']}")
     emit(summary, as_json, "\n".join(lines), json_default)

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-POLICY_WORDS = {"threshold": "Threshold", "greedy": "Greedy", "optimal-turn": "Optimal turn",
-                "optimal-win": "Optimal win", "random": "Random", "leader-win": "Leader win"}
+from sim.games.dadox.options import POLICY_WORDS
+
 WORDS = {"dadox": "Dadox", **POLICY_WORDS}

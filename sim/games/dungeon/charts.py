@@ -76,6 +76,7 @@ def difficulty_bars(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     ax.set_xticklabels([words.policy_name("dungeon", lab) for lab in labels])
     ax.set_ylabel("win rate")
     ax.set_ylim(0, 1)
+    charts.in_units(ax.yaxis, "%")
     if len(played) == 1:
         ax.set_title(f"Win rate by policy at {words.word('dungeon', played[0])} (the difficulty played)")
     else:
@@ -94,6 +95,7 @@ def death_chart(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
         ax.plot(np.arange(1, nr + 1), counts / max(1, len(t)), marker="o", label=words.policy_name("dungeon", label))
     ax.set_xlabel("room")
     ax.set_ylabel("share of runs dying here")
+    charts.in_units(ax.yaxis, "%")
     ax.set_title("Death room distribution")
     ax.legend()
     return charts.save(fig, Path(out_dir) / "dungeon_death_rooms.png")
@@ -129,7 +131,7 @@ def upgrade_chart(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path | None
                        "win-rate lift (taken at first offer − left)",
                        "Upgrades: win-rate lift when taken at the first offer (95 %); under each, its pick rate per "
                        "offer" + (" (policies in legend order)" if len(stats_of) > 1 else ""),
-                       figsize=(max(8.0, 1.3 * len(ups)), 5.0))
+                       figsize=(max(8.0, 1.3 * len(ups)), 5.0), unit="pp")
 
 
 def difficulty_sentence(table: pd.DataFrame, policy: str = "vorschlag") -> str:

@@ -12,6 +12,7 @@ from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.freeze import fold_loadout, glueckssieben_in_straights
 from sim.games.dungeon.inputs import check_difficulty, frozen
+from sim.games.dungeon.labels import ENEMY_WORDS, SECTION_WORDS
 from sim.games.dungeon.rows import EFF, IN
 
 
@@ -65,6 +66,9 @@ def mean_hit(intents: np.ndarray, i0: int, ni: int, random_mode: bool, base: flo
 def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
     """Derived rule tables: combo values (per face, as the seed's table), enemy LP/damage per room.
 
+    Each room row names its enemy and section by code (``enemy``, ``section``: the config's keys) and as the rules
+    page does (``enemy_name``, ``section_name``: "Höhlentroll", "Kristallhöhlen"), for a reader of the JSON.
+
     Per room and enemy: ``hp``, ``damage`` (one hit of an intent with multiple 1), ``max_hit`` (the largest
     hit of its intents, before buffs), ``mean_hit`` (mean damage per enemy turn over one pass of its intents,
     before shields), and the same with ``elite_`` where a path choice offers the Elite card."""
@@ -94,7 +98,9 @@ def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
         for e in pool:
             en = fz.en[e]
             boss = bool(en[C.EN_BOSS] > 0)
-            item = {"room": r, "section": sec_names[int(row[C.RM_SECTION])], "enemy": names[e]}
+            sec = sec_names[int(row[C.RM_SECTION])]
+            item = {"room": r, "section": sec, "section_name": SECTION_WORDS.get(sec, sec), "enemy": names[e],
+                    "enemy_name": ENEMY_WORDS.get(names[e], names[e])}
             for tag, elite in (("", False), ("elite_", True)):
                 if elite and not row[C.RM_PATH]:
                     continue

@@ -55,7 +55,7 @@ class Dungeon(Game):
     per_run = {"win_rate": lambda t: t["win"], "mean_rooms_cleared": lambda t: t["rooms_cleared"],
                "mean_score": lambda t: t["score"]}
     skill_chart = SkillChart(tuple((d.capitalize(), "vorschlag", {"difficulty": d}) for d in DIFFICULTIES), "win_rate",
-                             "Würfel Dungeon: win rate by skill (vorschlag), per difficulty",
+                             "Würfel Dungeon: win rate by skill (Vorschlag), per difficulty",
                              "win rate (all rooms cleared)", player_values=lambda t: t["win"].to_numpy(np.float64),
                              legend="difficulty", opponents="none (played alone)")
     key_chart = "dungeon_survival.png"

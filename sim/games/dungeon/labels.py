@@ -11,7 +11,8 @@ UPGRADE_WORDS = {"wetzstein": "Wetzstein", "dicke_haut": "Dicke Haut", "heilkrae
                  "eherne_mauer": "Eherne Mauer", "giftdolch": "Giftdolch", "berserker": "Berserker",
                  "glueckssieben": "Glückssieben", "extra_wuerfel": "Extra-Würfel", "lebenselixier": "Lebenselixier"}
 DIFFICULTY_WORDS = {"leicht": "Leicht", "normal": "Normal", "schwer": "Schwer"}
-POLICY_WORDS = {"vorschlag": "Vorschlag", "greedy": "Greedy", "expectimax": "Expectimax", "random": "Random"}
+POLICY_WORDS = {"vorschlag": "Vorschlag", "greedy": "Greedy", "expectimax": "Expectimax", "random": "Random",
+                "rollout": "Rollout"}
 CARD_WORDS = {"kampf": "Kampf", "elite": "Elite", "rastplatz": "Rastplatz", "geheimnis": "Geheimnis"}
 EVENT_WORDS = {"opferaltar": "Opferaltar", "joker_haendler": "Joker-Händler", "verfluchte_truhe": "Verfluchte Truhe"}
 SECTION_WORDS = {"kristallhoehlen": "Kristallhöhlen", "krypta": "Krypta", "aschehallen": "Aschehallen"}

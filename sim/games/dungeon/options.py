@@ -5,4 +5,5 @@ from sim.games.options import Option
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('vorschlag', 'greedy', 'expectimax', 'random', 'rollout')
 DIFFICULTIES = ("leicht", "normal", "schwer")  # layout.DIFFICULTIES, in its order (checked by the game at import)
-OPTIONS = (Option("difficulty", "leicht", str, "Würfel Dungeon: leicht | normal | schwer", DIFFICULTIES),)
+OPTIONS = (Option("difficulty", "leicht", str, "Würfel Dungeon: leicht | normal | schwer", DIFFICULTIES,
+                  words={"leicht": "Leicht", "normal": "Normal", "schwer": "Schwer"}),)  # as the rules write them

@@ -103,6 +103,7 @@ def pick_rate_chart(lift: pd.DataFrame, picks: pd.DataFrame, policies: list[str]
     ax.set_yticks(y, [f"{words.word('dungeon', u)}  ({words.value_text('win', w, diff=True)})"
                       for u, w in zip(t["upgrade"], t["win_lift"], strict=True)])
     ax.set_xlim(0, 1)
+    charts.in_units(ax.xaxis, "%")
     ax.set_xlabel("picked when offered as a reward (95 %)")
     ax.set_title("Würfel Dungeon: what players pick\n(upgrades ordered by their measured win-rate lift, in brackets)")
     ax.legend(loc="lower right", fontsize=8)

@@ -145,4 +145,4 @@ def ability_lift_chart(result: dict[str, Any], path: str | Path) -> Path:
     return charts.bars({"lift": result["lift"]}, [PEOPLE_LABELS[PEOPLES.index(p)] for p in result["people"]], path,
                        "win-rate lift of the ability",
                        f"Dungeon24: ability lift ({a} vs {b}, mirror, paired seeds)",
-                       figsize=(6, 3.8))
+                       figsize=(7, 3.8), unit="pp")

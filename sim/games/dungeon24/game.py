@@ -92,7 +92,8 @@ class Dungeon24Game(Game):
         atomic.write_json(Path(out) / "ability_lift.json", lift, indent=2)
         lift_png = ability_lift_chart(lift, Path(out) / "ability_lift.png")
         return [
-            ("People matchup: heuristic (rows) vs greedy (columns)", png.name),
+            ("People matchup: Heuristic's people (rows) against Greedy's (columns), share of games Heuristic wins",
+             png.name),
             ("Ability lift: win rate with vs without the people ability (same seeds)", lift_png.name),
         ] + balance_skill(self, cfg, out, n, seed)
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from sim.games.dungeon24.options import PEOPLE_WORDS
+from sim.games.dungeon24.options import PEOPLE_WORDS, POLICY_WORDS
 
-POLICY_WORDS = {"random": "Random", "greedy": "Greedy", "heuristic": "Heuristic", "exact-exchange": "Exact exchange",
-                "expectimax": "Expectimax"}
 WORDS = {"dungeon24": "Dungeon24", **PEOPLE_WORDS, **POLICY_WORDS}
+
+# units of the game's own count metrics, per seat too (``sim.report.words.unit_of``: pattern -> unit)
+UNITS = {r"^ability_uses[01]$": "uses", r"^mean_wins[01]$": "duels", r"^mean_focus[01]$": "focus rerolls",
+         r"^mean_deploys[01]$": "cards", r"^(mean_)?turns(_p\d+)?$": "turns"}

@@ -6,8 +6,12 @@ from sim.games.options import Option
 POLICY_NAMES = ('random', 'greedy', 'heuristic', 'exact-exchange', 'expectimax')
 PEOPLES = ("gruenlinge", "untote", "dunkelelfen")  # the order of config.PEOPLES (checked by the game at import)
 PEOPLE_WORDS = {"gruenlinge": "Grünlinge", "untote": "Untote", "dunkelelfen": "Dunkelelfen"}
+# the policies' display names (``labels`` reads them from here): the opponent option names its policy so
+POLICY_WORDS = {"random": "Random", "greedy": "Greedy", "heuristic": "Heuristic", "exact-exchange": "Exact exchange",
+                "expectimax": "Expectimax"}
 OPTIONS = (
-    Option("opponent", "greedy", str, "two-player games: the opponent's policy", label="opponent"),
+    Option("opponent", "greedy", str, "two-player games: the opponent's policy", label="opponent",
+           words=POLICY_WORDS),
     Option("people", "gruenlinge", str, "Dungeon24: your people", PEOPLES, "your people", PEOPLE_WORDS),
     Option("opponent_people", "gruenlinge", str, "Dungeon24: the opponent's people", PEOPLES, "opponent's people",
            PEOPLE_WORDS),

@@ -17,9 +17,10 @@ from sim.report.mpl import plt
 def score_distribution(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     hi = max(int(t["score"].max()) for t in tables.values())
     return charts.distribution(
-        {label: t["score"] for label, t in tables.items()}, Path(out_dir) / "score_distribution.png", "final score",
+        {label: t["score"] for label, t in tables.items()}, Path(out_dir) / "score_distribution.png",
+        "final score (points)",
         "Kniffel: score distribution per policy", bins=np.arange(0, hi + 10, 5), ylabel="share of games per point",
-        legend={label: f"{display_label(label)}, mean {t['score'].mean():.1f}" for label, t in tables.items()})
+        legend={label: f"{display_label(label)}, mean {t['score'].mean():.1f} points" for label, t in tables.items()})
 
 
 def category_heatmap(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
@@ -32,7 +33,7 @@ def category_heatmap(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
         grids[display_label(label)] = grid
     return charts.heatmap(grids, Path(out_dir) / "category_heatmap.png", R.CATEGORY_LABELS,
                           [str(i + 1) for i in range(R.N_CAT)], "Kniffel: which box is filled in which turn",
-                          "share of games filling the box in that turn", xlabel="turn")
+                          "share of games filling the box in that turn", xlabel="turn", percent=True)
 
 
 def two_player_chart(result: dict, path: Path) -> Path:
@@ -53,6 +54,7 @@ def two_player_chart(result: dict, path: Path) -> Path:
                   [f"{display_label(r['seats'][0])}\nvs {display_label(r['seats'][1])}" for r in rows], fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
+    charts.in_units(ax.xaxis, "%")
     ax.set_xlabel("share of games: seat 1 wins (blue) · tie (grey) · seat 2 wins (orange)")
     ax.set_title(f"Kniffel, two players (the seed's Dice Party), {result['n']:,} games per pairing")
     fig.tight_layout()

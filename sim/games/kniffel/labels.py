@@ -23,3 +23,7 @@ def display_label(policy: str) -> str:
     a label that is no policy (the studio's ``now``/``before``) as it is."""
     name = POLICY_WORDS.get(policy, policy)
     return f"{name} (maximum expected score)" if policy in POLICY_LABELS else name
+
+# units of the game's own count metrics (``sim.report.words.unit_of``: pattern -> unit): each box's mean and the
+# Kniffel bonus are points on the sheet
+UNITS = {r"^mean_": "points"}

@@ -20,7 +20,7 @@ def win_rate_by_seat(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     groups = {label: [stats.rate(t.loc[t["seat"] == s, "win"] == 1) for s in range(2)] for label, t in tables.items()}
     return charts.bars(charts.named("pig", groups), ["seat 1 (rolls first)", "seat 2"],
                        Path(out_dir) / "win_rate_by_seat.png", "win rate", "Pig: win rate by seat",
-                       reference=(0.5, "fair share"))
+                       reference=(0.5, "fair share"), unit="%")
 
 
 def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
@@ -51,20 +51,21 @@ def hold_totals(turn_hold: np.ndarray, win_hold: np.ndarray, hold_at: int, out_d
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8), gridspec_kw={"width_ratios": [1, 1.25]})
     cmap = plt.get_cmap("viridis").with_extremes(bad="#d9d9d9")
     im = left.imshow(grid, origin="lower", cmap=cmap, vmin=0, vmax=40, aspect="auto")
-    fig.colorbar(im, ax=left, label="optimal-win holds from this turn total")
+    win, turn, hold = (words.policy_name("pig", p) for p in ("optimal-win", "optimal-turn", "hold-20"))
+    fig.colorbar(im, ax=left, label=f"{win} holds from this turn total (points)")
     left.set_xlabel("other player's score")
     left.set_ylabel("own score before the turn")
-    left.set_title("optimal-win (grey: throws for the goal)", fontsize=10)
+    left.set_title(f"{win} (grey: throws for the goal)", fontsize=10)
     for j in others:
         if j < g:
-            right.plot(own, [first(win_hold[i, j], i) for i in own], label=f"optimal-win, other at {j}")
-    right.plot(own, [first(turn_hold[i], i) for i in own], "k--", linewidth=1, label="optimal-turn")
+            right.plot(own, [first(win_hold[i, j], i) for i in own], label=f"{win}, other at {j} points")
+    right.plot(own, [first(turn_hold[i], i) for i in own], "k--", linewidth=1, label=turn)
     right.plot(own, np.where(own + hold_at < g, hold_at, np.nan), ":", color="grey", linewidth=2,
-               label=f"hold-20 (holds at {hold_at})")
+               label=f"{hold} (holds at {hold_at} points)")
     right.plot(own, g - own, color="#bbbbbb", linewidth=0.8, label="the rest to the goal")
     right.set_ylim(0, 45)
     right.set_xlabel("own score before the turn")
-    right.set_ylabel("holds from this turn total")
+    right.set_ylabel("holds from this turn total (points)")
     right.set_title("by own score (a gap: throws for the goal)", fontsize=10)
     right.legend(fontsize=8)
     fig.suptitle("Pig: when to hold")

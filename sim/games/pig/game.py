@@ -72,7 +72,7 @@ class Pig(Game):
     key_chart = "hold_totals.png"
     chart_notes = {"win_rate_by_seat.png": "Share of games each seat wins (95 % intervals) against the fair share.",
                    "game_length.png": "How many turns a game lasts (both seats counted).",
-                   "hold_totals.png": "The turn total from which optimal-win holds at every pair of scores (grey: "
+                   "hold_totals.png": "The turn total from which Optimal win holds at every pair of scores (grey: "
                    "it throws for the goal), and each policy's by own score."}
 
     def __init__(self) -> None:

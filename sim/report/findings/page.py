@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.report import words
 from sim.report.pages import esc
 
 KIND_WORDS = {
@@ -21,15 +22,30 @@ STYLE = (".findings{border:1px solid #d9c27a;background:#fffdf4;border-radius:6p
          ".findings .kind-none li{margin:0.2em 0}.findings summary{cursor:pointer;color:#555}")
 
 
+# the tables some detectors read, named for a reader (the evidence's ``metric`` keeps the table's code name)
+TABLE_WORDS = {"ability_lift": "each people's ability lift", "matchup": "the people matchup table",
+               "altars": "Opferaltar visits taken", "jokers_sold": "jokers sold to the Joker-Händler",
+               "truhen": "Verfluchte Truhen opened"}
+
+
+def evidence_metric(game: str, metric: str) -> str:
+    """The evidence's metric as a reader says it: a code name (``first_attacker_win_rate``) in the game's words
+    (``the first attacker wins``); a phrase the detector wrote stays as it is."""
+    if not metric or " " in metric:
+        return metric
+    return TABLE_WORDS.get(metric) or words.metric_label(game, metric)
+
+
 def _one(f: dict[str, Any]) -> str:
     ev = f.get("evidence") or {}
     runs = ev.get("runs")
-    said = f"{ev.get('metric', '')}" + (f"; {ev['comparison']}" if ev.get("comparison") else "") + (
+    metric = str(ev.get("metric", ""))
+    said = evidence_metric(f["game"], metric) + (f"; {ev['comparison']}" if ev.get("comparison") else "") + (
         f"; {runs:,} runs" if isinstance(runs, int) else "")
     replay = f"<br><code class='replay'>{esc(f['replay'])}</code>" if f.get("replay") else ""
     return (f"<li class='finding' data-kind='{esc(f['kind'])}' data-game='{esc(f['game'])}'>"
             f"<strong>{esc(f.get('game_title') or f['game'])}:</strong> {esc(f['title'])}"
-            f"<br><small class='muted'>Evidence: {esc(said)}</small>{replay}</li>")
+            f"<br><small class='muted' title='{esc(metric)}'>Evidence: {esc(said)}</small>{replay}</li>")
 
 
 def findings_section(found: list[dict[str, Any]], meanings: dict[str, str], games: list[str], shown: int = 3) -> str:

@@ -67,7 +67,7 @@ def degenerate_strategy(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
                 t, "degenerate_strategy",
                 f"The simple policy {ns} beats {nr} by {said} on the same dice.",
                 d["value"], d["ci95"], "pp" if rate else "points",
-                {"metric": metric, "comparison": f"{s} - {r}, paired (same seeds)", "runs": t.n,
+                {"metric": metric, "comparison": f"{ns} {words.MINUS} {nr}, paired (same seeds)", "runs": t.n,
                  "simple": s, "reference": r},
                 replay_command(t, seats, run), subject=f"{s}>{r}"))
     return out
