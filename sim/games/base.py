@@ -40,6 +40,7 @@ Declared once, used by the engine everywhere:
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -172,6 +173,25 @@ class Game:
 
     def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: Strict) -> dict[str, dict[str, Any]]:
         return {}
+
+    def metric_names(self, cfg: Strict, options: dict[str, Any], seats: list[str]) -> list[str] | None:
+        """The names ``metrics`` reports for a batch of ``cfg`` with these options and seat policies, known before
+        any run: declared by the game's config model (``GameConfig.metric_names``); None where it declares none."""
+        declared = getattr(cfg, "metric_names", None)
+        return declared(options, seats) if declared is not None else None
+
+    def check_metric(self, metric: str, cfg: Strict, options: dict[str, Any], seats: list[str]) -> None:
+        """Refuse a metric a batch of these rules, options and seats would not report, before any run: the closest
+        names first (a case or spelling slip), then the others."""
+        names = self.metric_names(cfg, options, seats)
+        if names is None or metric in names:
+            return
+        close = [metric.lower()] if metric.lower() in names else difflib.get_close_matches(metric, names, n=2,
+                                                                                            cutoff=0.75)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        rest = ", ".join(n for n in names if n not in close)
+        raise DicesimError(f"unknown metric {metric[:60]!r} for {self.name} with {'/'.join(dict.fromkeys(seats))} "
+                           f"({hint}choose from {rest})")
 
     def charts(
         self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: Strict
