@@ -111,7 +111,7 @@ def parse_target(text: str) -> tuple[str, float]:
     return name, value
 
 
-_COUNT = re.compile(r"[0-9][0-9_]*(\.[0-9]*)?([eE][+]?[0-9]+)?")
+_COUNT = re.compile(r"[0-9]+(_[0-9]+)*(\.[0-9]*)?([eE][+]?[0-9]+)?")  # Python's digit groups: one _ between digits
 
 
 def parse_count(text: Any, what: str = "--n") -> int:

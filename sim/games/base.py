@@ -139,11 +139,16 @@ class Game:
         for p in names:
             self.check_policy(p)
         k = self.seat_count(options)
+        if len(names) > k:  # the extra names would be dropped in silence
+            raise DicesimError(f"{len(names)} policies for {k} seat{'s' if k > 1 else ''} of {self.name}: give at most "
+                               "one per seat" + (" (--players sets the seats)" if self.option_spec("players") else ""))
         return [names[i % len(names)] for i in range(k)]
 
     def check_policy(self, policy: str) -> None:
         if self.policy_variant:
-            policy = policy.split(self.policy_variant, 1)[0]
+            policy, mark, variant = policy.partition(self.policy_variant)
+            if mark and not variant.strip(" +"):
+                raise DicesimError(f"policy {policy + mark!r} names nothing after {mark!r}")
         if policy not in self.policies:
             raise DicesimError(f"unknown policy {policy!r} for {self.name} (choose from {', '.join(self.policies)})")
 
