@@ -124,4 +124,4 @@ def balance(
     for g in names or []:
         known(g)  # an unknown (or empty) name is refused before any game is imported
     thresholds = work("findings_rules").thresholds(set_)  # refused before any game is played
-    work("play").balance(n, seed, out, names, quiet, thresholds)
+    work("play").balance(n, seed, out, names, quiet, thresholds, force)
