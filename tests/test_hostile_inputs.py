@@ -650,6 +650,8 @@ THIRD = [
     (("balance", "--n", "2e9", "--out", OUT), "--n x every game's policies: 3.4e+10 runs"),
     (("findings", "kniffel", "--n", "6e9"), "--force"),
     (("findings", "kniffel", "--out", "README.md"), "is a file"),
+    (("balance", "--games", "kniffel,kniffel", "--out", OUT), "--games names 'kniffel' twice"),
+    (("solve", "kniffel", "--set", "turn.rolls=100"), "turn.rolls"),
 ]
 
 

@@ -121,7 +121,9 @@ def balance(
     check_n(n, force)
     check_out(out)
     names = None if games is None else [g.strip() for g in games.split(",")]
-    for g in names or []:
+    for i, g in enumerate(names or []):
         known(g)  # an unknown (or empty) name is refused before any game is imported
+        if g in names[:i]:
+            raise DicesimError(f"--games names {g!r} twice: give each game once")
     thresholds = work("findings_rules").thresholds(set_)  # refused before any game is played
     work("play").balance(n, seed, out, names, quiet, thresholds, force)
