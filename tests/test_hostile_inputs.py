@@ -635,6 +635,7 @@ THIRD = [
     (K + ("--n", "1__0"), "--n"),
     (K + ("--games-per-player", str(10**12)), "--games-per-player"),
     (K + ("--log", "README.md/x.csv"), "--log's folder README.md is a file"),
+    (K + ("--log", "/proc/nope/x.csv"), "cannot create --log's folder /proc/nope"),
     (K + ("--scheduler", ""), "--scheduler"),
     (K + ("--scheduler", "not a url"), "--scheduler"),
     (K[:-1] + (f"/tmp/{LONG}/y",), "file name too long"),
