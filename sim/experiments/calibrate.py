@@ -30,9 +30,8 @@ from pydantic import BaseModel
 
 from sim.core.batch import run_batch
 from sim.core.config import ConfigError, DicesimError, Strict, config_hash
-from sim.core.limits import check_calibration, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
+from sim.core.limits import check_calibration, is_rate, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
 from sim.experiments.sweep_spec import _field_value
-from sim.experiments.tune_file import is_rate
 from sim.games.base import Game
 from sim.report.words import metric_name, metric_text, value_text
 

@@ -22,6 +22,7 @@ from pydantic import Field, ValidationError
 
 from sim.core import limits
 from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, read_toml, shown_path
+from sim.core.limits import is_rate
 from sim.experiments.sweep_spec import _field_value, _resolve, flatten, point_config, spec_error
 from sim.games import get_game
 from sim.games.base import Game
@@ -146,11 +147,6 @@ class Tune:
 
 def jsonable(o: Any) -> Any:
     return json.loads(json.dumps(o, default=lambda x: x.item() if hasattr(x, "item") else str(x)))
-
-
-def is_rate(metric: str) -> bool:
-    """Rates are the metrics the games name ``*_rate`` (``win_rate``, ``win_rate_seat_0``, ...): shares in [0, 1]."""
-    return metric.endswith("_rate") or "_rate_" in metric
 
 
 def load_tune(path: str | Path, probe: bool = True, force: bool = False) -> Tune:
