@@ -95,7 +95,7 @@ def test_float_bracket_from_lo_hi_and_errors():
     assert c.converged and abs(c.estimate["value"] - 0.25) <= 0.001
     with pytest.raises(DicesimError, match="does not cross"):
         calibrate(g, "coin.p", "win_rate", 0.95, "flip", n=500, lo=0.1, hi=0.5)
-    with pytest.raises(DicesimError, match="could not bracket"):  # a rate above 1 is out of reach within p <= 1
+    with pytest.raises(DicesimError, match="win_rate is a rate"):  # out of reach: refused before any batch
         calibrate(g, "coin.p", "win_rate", 1.5, "flip", n=200)
     with pytest.raises(ConfigError, match="coin.p"):
         calibrate(g, "coin.p", "win_rate", 0.5, "flip", n=200, lo=-1.0, hi=0.5)

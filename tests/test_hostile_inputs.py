@@ -626,3 +626,87 @@ def test_a_sample_as_real_dicesim_processes(tmp_path):
     ]
     for res in run_clis(*calls):
         refused(res, out)
+
+
+# --- found by the third audit (issue 29, helper edges): each refused before any run --------------------------------
+
+LONG = "x" * 300
+THIRD = [
+    (K + ("--n", "1__0"), "--n"),
+    (K + ("--games-per-player", str(10**12)), "--games-per-player"),
+    (K + ("--log", "README.md/x.csv"), "--log's folder README.md is a file"),
+    (K + ("--log", "/proc/nope/x.csv"), "cannot create --log's folder /proc/nope"),
+    (K + ("--scheduler", ""), "--scheduler"),
+    (K + ("--scheduler", "not a url"), "--scheduler"),
+    (K[:-1] + (f"/tmp/{LONG}/y",), "file name too long"),
+    (K + ("--policy", "greedy,random"), "2 policies for 1 seat of kniffel"),
+    (("replay", "kniffel", "--policy", ",".join(["greedy"] * 9)), "9 policies for 1 seat"),
+    (("play", "dungeon", "--policy", "greedy@", "--out", OUT), "names nothing after '@'"),
+    (("compare", "kniffel", "--policies", "greedy,greedy", "--out", OUT), "--policies names 'greedy' twice"),
+    (("compare", "kniffel", "--policies", "greedy,GREEDY", "--out", OUT), "--policies names 'greedy' twice"),
+    (("compare", "kniffel", "--policies", "greedy,random", "--out", "README.md"), "is a file"),
+    (("fit", "kniffel", "nope.csv", "--out", OUT), "no such file"),
+    (("fit", "kniffel", "tests", "--out", OUT), "a log is a .parquet or .csv file"),
+    (CAL[:4] + ("--field", "bonus.value", "--policy", "greedy,random"), "2 policies for 1 seat"),
+    (("balance", "--n", "2e9", "--out", OUT), "--n x every game's policies: 3.4e+10 runs"),
+    (("findings", "kniffel", "--n", "6e9"), "--force"),
+    (("findings", "kniffel", "--out", "README.md"), "is a file"),
+    (("balance", "--games", "kniffel,kniffel", "--out", OUT), "--games names 'kniffel' twice"),
+    (("solve", "kniffel", "--set", "turn.rolls=100"), "turn.rolls"),
+]
+
+
+@pytest.mark.parametrize("args, word", THIRD, ids=[" ".join(a[:2] + a[-2:])[:60] for a, _ in THIRD])
+def test_third_audit_inputs_are_refused(tmp_path, args, word):
+    assert word in run(tmp_path, *args)
+
+
+METRICS = [  # (command, file text, word): unknown metric names refused from the names each game declares, no batch
+    ("calibrate", ("kniffel", "--target", "nosuch=3", "--field", "bonus.value", "--policy", "greedy"),
+     "unknown metric 'nosuch' for kniffel"),
+    ("calibrate", ("kniffel", "--target", "MEAN_SCORE=200", "--field", "bonus.value", "--policy", "greedy"),
+     "did you mean mean_score?"),
+    ("calibrate", ("kniffel", "--target", "win_rate_seat_1=0.5", "--field", "bonus.value", "--policy", "greedy"),
+     "unknown metric 'win_rate_seat_1'"),
+    ("calibrate", ("kniffel", "--target", "upper_bonus_rate=2", "--field", "bonus.value", "--policy", "greedy"),
+     "is a rate"),
+    ("calibrate", ("dungeon", "--target", "death_room_11=0.1", "--field", "start.lp", "--policy", "greedy"),
+     "unknown metric 'death_room_11' for dungeon"),
+    ("calibrate", (FIFTH, "--target", "win_rate_seat_2=0.5", "--field", "goal.target", "--policy", "hold-20"),
+     "unknown metric 'win_rate_seat_2'"),
+    ("tune", TUNE + TARGET.replace("mean_score", "nosuch") + "value = 1\n", "unknown metric 'nosuch'"),
+    ("tune", TUNE + TARGET.replace("mean_score", "") + "value = 1\n", "unknown metric ''"),
+    ("tune", 'game = "dungeon"\nn = 100\n[fields]\n"start.lp" = [5, 40]\n' + TARGET.replace("mean_score",
+     "upgrade_nosuch_pick_rate") + "value = 0.1\n", "unknown metric 'upgrade_nosuch_pick_rate'"),
+    ("tune", TUNE + TARGET + "value = 200\n" + TARGET + "value = 210\n", "target 2"),
+    ("check", 'game = "kniffel"\n' + BAND.replace("mean_score", "nosuch") + "min = 1\n", "unknown metric 'nosuch'"),
+    ("check", 'game = "dungeon"\n' + BAND.replace("mean_score", "death_room_42") + "min = 1\n", "death_room_42"),
+    ("check", 'game = "kniffel"\n' + BAND + "min = 1\n" + BAND + "min = 2\n", "name each target once"),
+    ("sweep", SWEEP + 'metrics = ["nosuch"]\n[grid]\n"bonus.value" = [25]\n', "metrics: unknown metric 'nosuch'"),
+    ("sweep", 'game = "dungeon"\npolicies = ["greedy"]\nn = 100\nmetrics = ["death_room_11"]\n[grid]\n'
+     '"start.lp" = [20, 30]\n', "death_room_11"),
+]
+
+
+@pytest.mark.parametrize("command, body, word", METRICS, ids=[f"{c}:{i}" for i, (c, _, _) in enumerate(METRICS)])
+def test_an_unknown_metric_is_refused_before_any_batch(tmp_path, command, body, word):
+    """They were found after a first batch (a pilot batch for tune): now from ``Game.check_metric``."""
+    if command == "calibrate":
+        line = run(tmp_path, "calibrate", *body, "--n", "100", "--out", OUT)
+    else:
+        f = tmp_path / f"{command}.toml"
+        f.write_text(body, encoding="utf-8")
+        out = tmp_path / "out" / ("v.csv" if command == "check" else "")
+        line = refused(cli_here(command, str(f), "--out", str(out)), tmp_path / "out")
+    assert word in line
+
+
+def test_report_refuses_a_damaged_table(tmp_path):
+    """A table that is no parquet file gave pyarrow's traceback."""
+    d = tmp_path / "run"
+    d.mkdir()
+    (d / "runs-greedy.parquet").write_bytes(b"PAR1 not a table PAR1")
+    (d / "manifest.json").write_text(json.dumps({"game": "kniffel", "tables": {"greedy": "runs-greedy.parquet"}}),
+                                     encoding="utf-8")
+    assert "runs-greedy.parquet is not a table dicesim can read" in run(tmp_path, "report", str(d))
+    assert sorted(p.name for p in d.iterdir()) == ["manifest.json", "runs-greedy.parquet"]

@@ -231,7 +231,7 @@ CLI_BAD = [
     ('[fields]\n"bonus.valeu" = [0, 100]\n' + GOOD_TARGET, "unknown config field: bonus.valeu"),
     ('[fields]\n"bonus.value" = [50, 50]\n' + GOOD_TARGET, "bonus.value has empty bounds"),
     (GOOD_FIELDS + '[[target]]\npolicy = "greedy"\nmetric = "win_chance"\nvalue = 0.5\n',
-     "kniffel does not report 'win_chance'"),
+     "unknown metric 'win_chance' for kniffel"),
     (GOOD_FIELDS + '[[target]]\npolicy = "greedy"\nmetric = "upper_bonus_rate"\nvalue = 1.2\n',
      "upper_bonus_rate is a rate: its target must lie in [0, 1]"),
 ]

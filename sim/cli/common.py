@@ -84,13 +84,16 @@ def check_out(out: Path | None, flag: str = "--out") -> None:
     ``sim.core.atomic.make_folder`` (which checks again, and creates it, when the command writes)."""
     if out is None:
         return
-    if out.exists() and not out.is_dir():
-        raise DicesimError(f"{flag} {out} is a file, not a folder")
-    for parent in out.parents:
-        if parent.exists() or parent.is_symlink():
-            if not parent.is_dir():
-                raise DicesimError(f"{flag} {out} is under a file ({parent})")
-            return
+    try:
+        if out.exists() and not out.is_dir():
+            raise DicesimError(f"{flag} {out} is a file, not a folder")
+        for parent in out.parents:
+            if parent.exists() or parent.is_symlink():
+                if not parent.is_dir():
+                    raise DicesimError(f"{flag} {out} is under a file ({parent})")
+                return
+    except OSError as e:  # a name longer than the file system allows, and the like
+        raise DicesimError(f"{flag} {str(out)[:60]}…: {(e.strerror or str(e)).lower()}") from None
 
 
 def _chunk(value: int | None) -> int | None:
@@ -119,7 +122,16 @@ def policy_names(value: Any) -> Any:
     """A ``--policy``/``--policies``/``--opponent`` value as the games spell their policies (lowercase): every
     policy name and Würfel Dungeon upgrade is lowercase, so ``Vorschlag@Paschmeister`` is ``vorschlag@paschmeister``."""
     return value.strip().lower() if isinstance(value, str) else value
-SchedulerOpt = typer.Option(None, "--scheduler", help="Dask scheduler address, e.g. tcp://host:8786")
+def _scheduler(value: str | None) -> str | None:
+    """An address as Dask takes it (``tcp://host:8786``, ``host:8786``): refused at once when it cannot be one,
+    before Dask is imported."""
+    if value is not None and (not value.strip() or any(c.isspace() for c in value)):
+        raise DicesimError(f"--scheduler must be an address like tcp://host:8786, got {value[:60]!r}")
+    return value
+
+
+SchedulerOpt = typer.Option(None, "--scheduler", callback=_scheduler, help="Dask scheduler address, e.g. "
+                            "tcp://host:8786")
 
 
 def game_options() -> dict[str, tuple[Any, Any]]:

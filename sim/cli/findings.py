@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from sim.cli.catalog import known
-from sim.cli.common import GAME_NAMES, ConfigOpt, JsonOpt, SeedOpt, app, count_option, work
+from sim.cli.common import GAME_NAMES, ConfigOpt, JsonOpt, SeedOpt, app, check_out, count_option, work
 from sim.core.limits import check_n
 
 
@@ -29,6 +29,7 @@ def findings(
     degenerate strategies, difficulty cliffs, runaway stacking; each with its value, interval, evidence and a
     replay line (--json: {"findings": [...]})."""
     check_n(n)
+    check_out(out)
     entry = known(game)
     data, sets, thresholds = work("findings_rules").checked(game, entry.config if entry else None, config, set_)
     work("findings").findings(game, config, data, sets, thresholds, n, seed, out, as_json)

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from sim.cli.catalog import accept
-from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, work
+from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, work
 from sim.core.errors import DicesimError
 
 FITTED = ("kniffel", "dadox", "dungeon")  # games whose logs are written and fitted (exact action values)
@@ -16,11 +16,16 @@ LOG_SUFFIXES = (".parquet", ".csv")
 
 
 def check_log(game: str, log: Path, flag: str) -> None:
-    """A log is a .parquet or .csv file of a game that has one."""
+    """A log is a .parquet or .csv file of a game that has one: one to read must be a file (``LOG``,
+    ``--outcomes``), one to write (``--log``) must have a folder that can be one (before the batch is played)."""
     if game not in FITTED:
         raise DicesimError(f"{flag}: {game} has no decision log yet (logged: {', '.join(FITTED)})")
     if log.suffix.lower() not in LOG_SUFFIXES:
         raise DicesimError(f"{flag} {log}: a log is a .parquet or .csv file")
+    if flag == "--log":
+        check_out(log.parent, "--log's folder")
+    elif not log.is_file():
+        raise DicesimError(f"{flag} {log}: no such file")
 
 
 @app.command()

@@ -48,12 +48,14 @@ def play(
     force: bool = ForceOpt,
     log: Path | None = typer.Option(None, "--log", help="also write each decision of the first seat to this log "
                                     "(.parquet or .csv; docs/logs.md) and the games' outcomes beside it"),
-    games_per_player: int | None = typer.Option(None, "--games-per-player", min=1, help="consecutive runs played "
-                                                "by one player (the log's player ids; skill.games_per_player)"),
+    games_per_player: int | None = typer.Option(None, "--games-per-player", min=1, max=1_000_000, help="consecutive "
+                                                "runs played by one player (the log's player ids; "
+                                                "skill.games_per_player)"),
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Play N runs of one policy and report metrics (tables, charts, report.html in --out)."""
     check_n(n, force)
+    check_out(out)
     if log is not None:
         check_log(game, log, "--log")
     rules, sets = accept(game, game_opts, policy, config, set_)
@@ -86,6 +88,10 @@ def compare(
     """Play several policies on the same seeds (paired) and compare their metrics."""
     if not any(p.strip() for p in policies.split(",")):
         raise DicesimError("--policies is empty")  # the words of sim.core.experiment
+    named = [p.strip() for p in policies.split(",") if p.strip()]
+    if twice := next((p for i, p in enumerate(named) if p in named[:i]), None):
+        raise DicesimError(f"--policies names {twice!r} twice: compare each policy once")
+    check_out(out)
     check_runs(check_n(n, force) * len([p for p in policies.split(",") if p.strip()]), force)
     rules, sets = accept(game, game_opts, policies, config, set_)
     work("play").compare(game, policies, n, seed, rules, sets, out, as_json, no_report, chunk, scheduler, force,
@@ -117,7 +123,9 @@ def balance(
     check_n(n, force)
     check_out(out)
     names = None if games is None else [g.strip() for g in games.split(",")]
-    for g in names or []:
+    for i, g in enumerate(names or []):
         known(g)  # an unknown (or empty) name is refused before any game is imported
+        if g in names[:i]:
+            raise DicesimError(f"--games names {g!r} twice: give each game once")
     thresholds = work("findings_rules").thresholds(set_, config)  # refused before any game is played
-    work("play").balance(n, seed, out, names, quiet, thresholds)
+    work("play").balance(n, seed, out, names, quiet, thresholds, force)

@@ -122,6 +122,12 @@ class GameConfig(Strict):
             raise ValueError(f"a {game} config must be named {game!r}")
         return v
 
+    def metric_names(self, options: dict[str, Any], seats: list[str]) -> list[str] | None:
+        """Every metric a batch of these rules reports for these options and seat policies, in the game's order
+        (``Game.metrics``' keys, exactly: ``tests/test_metric_names.py`` compares them with real batches), so that
+        calibrate, tune, check and sweep refuse an unknown metric before any run. None: the game declares none."""
+        return None
+
     @field_validator("assumed")
     @classmethod
     def known_paths(cls, v: list[str]) -> list[str]:
@@ -132,6 +138,19 @@ class GameConfig(Strict):
                 if node is None:
                     raise ValueError(f"assumed names an unknown field: {path}")
         return v
+
+
+QUANTILES = ("p10", "p25", "p50", "p75", "p90")  # ``sim.core.stats.quantiles``' names of its default quantiles
+
+
+def seat_rates(seats: list[str]) -> list[str]:
+    """``win_rate_seat_k`` for each seat of a seated game (counted from 0, as the table's ``seat`` column)."""
+    return [f"win_rate_seat_{s}" for s in range(len(seats))]
+
+
+def policy_rates(seats: list[str]) -> list[str]:
+    """``win_rate_<policy>`` for each distinct seat policy, in name order (as ``DataFrame.groupby`` gives them)."""
+    return [f"win_rate_{p}" for p in sorted(set(seats))]
 
 
 def shown_path(path: str | Path, width: int = 60) -> str:

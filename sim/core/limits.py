@@ -97,8 +97,13 @@ def check_calibration(n: int, seed: int, target: float, lo: float | None, hi: fl
     check_runs(n * max_evals, force, "--n x --max-evals")
 
 
+def is_rate(metric: str) -> bool:
+    """Rates are the metrics the games name ``*_rate`` (``win_rate``, ``win_rate_seat_0``, ...): shares in [0, 1]."""
+    return metric.endswith("_rate") or "_rate_" in metric
+
+
 def parse_target(text: str) -> tuple[str, float]:
-    """``'win_rate=0.5'`` -> ('win_rate', 0.5)."""
+    """``'win_rate=0.5'`` -> ('win_rate', 0.5); a rate's value must lie in [0, 1] (:func:`is_rate`)."""
     if "=" not in text:
         raise DicesimError(f"--target expects metric=value, e.g. win_rate=0.5, got {short(text)}")
     name, raw = (x.strip() for x in text.split("=", 1))
@@ -108,10 +113,12 @@ def parse_target(text: str) -> tuple[str, float]:
         raise DicesimError(f"--target value must be a number, got {short(raw)}") from None
     if not name or not math.isfinite(value):
         raise DicesimError(f"--target expects metric=value with a finite value, got {short(text)}")
+    if is_rate(name) and not 0.0 <= value <= 1.0:
+        raise DicesimError(f"{short(name)} is a rate: its --target must lie in [0, 1], got {value:g}")
     return name, value
 
 
-_COUNT = re.compile(r"[0-9][0-9_]*(\.[0-9]*)?([eE][+]?[0-9]+)?")
+_COUNT = re.compile(r"[0-9]+(_[0-9]+)*(\.[0-9]*)?([eE][+]?[0-9]+)?")  # Python's digit groups: one _ between digits
 
 
 def parse_count(text: Any, what: str = "--n") -> int:

@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from sim.core.batch import run_batch
 from sim.core.config import ConfigError, DicesimError, Strict, config_hash
-from sim.core.limits import check_calibration, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
+from sim.core.limits import check_calibration, is_rate, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
 from sim.experiments.sweep_spec import _field_value
 from sim.games.base import Game
 from sim.report.words import metric_name, metric_text, value_text
@@ -156,6 +156,9 @@ def calibrate(
     label, seats = game.compare_plan([policy], options)[0]
     sets = list(sets or [])
     base = game.load(config, sets)
+    game.check_metric(metric, base, options, seats)  # before any batch (the names a batch of these seats reports)
+    if is_rate(metric) and not 0.0 <= target <= 1.0:
+        raise DicesimError(f"{metric} is a rate: its --target must lie in [0, 1], got {target:g}")
     current = _field_value(base, fld)
     if current is None:
         game.load(config, [*sets, f"{fld}=0"])  # raises "unknown config field: …" for a wrong path

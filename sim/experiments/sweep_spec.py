@@ -298,8 +298,26 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
             points.append(Point(i, label, values, None, sets, base, cfg, config_hash(cfg), opts))
     else:
         raise ConfigError(f"{source}: needs a [grid] over config fields or a list of [[variants]]")
+    _check_metrics(source, game, spec.metrics, points, plan, options)
     chunk = spec.chunk or game.chunk
     return Sweep(spec, source, game, options, plan, points, fields, base, base_values, chunk)
+
+
+def _check_metrics(source: str, game: Game, metrics: list[str], points: list[Point], plan: list[tuple[str, list[str]]],
+                   options: dict[str, Any]) -> None:
+    """Every charted metric must be one a point reports with a policy (the names the game declares for its rules,
+    options and seats, ``Game.check_metric``): refused before any run, not charted as something else."""
+    missing = list(dict.fromkeys(metrics))
+    for p in points:
+        for _, seats in plan:
+            names = game.metric_names(p.cfg, p.options or options, seats)
+            missing = [m for m in missing if names is not None and m not in names]
+            if not missing:
+                return
+    try:
+        game.check_metric(missing[0], points[0].cfg, points[0].options or options, plan[0][1])
+    except DicesimError as e:
+        raise ConfigError(f"{source}: metrics: {e}") from None
 
 
 def _grid(source: str, raw: dict[str, Any]) -> dict[str, list[Any]]:

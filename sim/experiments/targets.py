@@ -143,6 +143,9 @@ def load_targets(path: str | Path) -> list[Band]:
             options = game.check_options(dict(spec.options if t.options is None else t.options))
             label, seats = game.compare_plan([t.policy], options)[0]
             cfg = point_config(game, _resolve(t.config or spec.config, base_dir), flatten(t.set))
+            game.check_metric(t.metric, cfg, options, seats)  # before any batch: the names it declares
+            if any(b.name == t.name for b in bands):
+                raise ConfigError("a target of this name is given already: name each target once")
             if t.min is None and t.max is None:
                 raise ConfigError("give min, max or both")
             if t.min is not None and t.max is not None and t.min > t.max:

@@ -3,9 +3,9 @@
 A tune file (``configs/tune/*.toml``; the format is described in ``sim.experiments.tune``) is checked whole
 before anything is played: the game, the base config and fixed overrides, every field (known,
 numeric, bounds not empty, inside the config model's allowed range, whole numbers for whole-numbered
-fields), every target (policy, options, fixed overrides, a rate's target in [0, 1]) and, with
-``probe``, that the game reports each target's metric (known only from a table: a few runs per
-policy). Targets that share options and fixed overrides form a group, played as one sweep point.
+fields), every target (policy, options, fixed overrides, a rate's target in [0, 1], not the same target twice)
+and, with ``probe``, that the game reports each target's metric (the names its config model declares,
+``Game.check_metric``: no run). Targets that share options and fixed overrides form a group, played as one sweep point.
 Every error is a ``ConfigError`` naming the file part and the field.
 """
 
@@ -21,15 +21,14 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from sim.core import limits
-from sim.core.batch import run_batch
 from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, read_toml, shown_path
+from sim.core.limits import is_rate
 from sim.experiments.sweep_spec import _field_value, _resolve, flatten, point_config, spec_error
 from sim.games import get_game
 from sim.games.base import Game
 
 FORMAT = 1
 FLOAT_RESOLUTION = 1e-4  # float fields are rounded to this share of their range
-PROBE_RUNS = 50
 
 # --- the tune file ----------------------------------------------------------------------------
 
@@ -150,11 +149,6 @@ def jsonable(o: Any) -> Any:
     return json.loads(json.dumps(o, default=lambda x: x.item() if hasattr(x, "item") else str(x)))
 
 
-def is_rate(metric: str) -> bool:
-    """Rates are the metrics the games name ``*_rate`` (``win_rate``, ``win_rate_seat_0``, ...): shares in [0, 1]."""
-    return metric.endswith("_rate") or "_rate_" in metric
-
-
 def load_tune(path: str | Path, probe: bool = True, force: bool = False) -> Tune:
     """Read and validate a tune file; fields, bounds, targets and (with ``probe``) metrics are checked before any
     work (``force``: more runs than ``sim.core.limits`` allows)."""
@@ -199,8 +193,8 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
                    probe: bool = True, force: bool = False) -> Tune:
     """Validate a tune given as a dict (the parsed TOML); errors name the file part and the field.
 
-    With ``probe`` a few runs per target group at the start values check that the game reports every
-    target's metric (a game's metrics are only known from a table).
+    With ``probe`` every target's metric is checked against the names the game declares for its rules, options
+    and seats (``Game.check_metric``), before any run.
     """
     try:
         spec = TuneFile.model_validate(data)
@@ -250,17 +244,24 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
         where = f"{source}: target {i + 1} ({tname})"
         try:
             options = game.check_options(dict(t.options))
-            label = game.compare_plan([t.policy], options)[0][0]
+            label, seats = game.compare_plan([t.policy], options)[0]
             tsets = {**sets, **target_sets[i]}
             both = sorted(tuned & set(target_sets[i]))
             if both:
                 raise ConfigError(f"set fixes {both[0]}, which is tuned")
-            point_config(game, base, tsets)
+            cfg = point_config(game, base, tsets)
+            if probe:
+                game.check_metric(t.metric, cfg, options, seats)
             if is_rate(t.metric) and not 0.0 <= t.value <= 1.0:
                 raise ConfigError(f"{t.metric} is a rate: its target must lie in [0, 1], got {t.value:g}")
+            key = json.dumps([jsonable(options), jsonable(tsets)], sort_keys=True)
+            same = next((u for u in targets if u.label == label and u.metric == t.metric
+                         and json.dumps([jsonable(u.options), jsonable(u.sets)], sort_keys=True) == key), None)
+            if same is not None:
+                raise ConfigError(f"the same metric of the same policy and rules as target {same.index + 1}: "
+                                  "give each target once")
         except DicesimError as e:
             raise ConfigError(f"{where}: {e}") from None
-        key = json.dumps([jsonable(options), jsonable(tsets)], sort_keys=True)
         if key not in keys:
             keys[key] = len(groups)
             groups.append(Group(len(groups), dict(t.options), tsets, []))
@@ -270,25 +271,6 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
         targets.append(TuneTarget(i, tname, t.policy, label, t.metric, t.value, t.tol, options, tsets, g.index))
     tune = Tune(spec, source, game, base, sets, fields, targets, groups, spec.chunk or game.chunk,
                 config_hash(base_cfg))
-    if probe:
-        _probe_metrics(tune)
     return tune
 
 
-def _probe_metrics(tune: Tune) -> None:
-    """Play a few runs per group at the start values and check every target's metric is reported."""
-    start = {f.name: (int(f.start) if f.integer else f.start) for f in tune.fields}
-    for g in tune.groups:
-        members = [t for t in tune.targets if t.group == g.index]
-        cfg = point_config(tune.game, tune.base_config, {**g.sets, **start})
-        options = members[0].options
-        reported: dict[str, dict[str, Any]] = {}
-        for t in members:
-            if t.policy not in reported:
-                seats = tune.game.compare_plan([t.policy], options)[0][1]
-                batch = run_batch(tune.game, cfg, seats, min(PROBE_RUNS, tune.spec.n), tune.spec.seed, options,
-                                  chunk=tune.chunk, progress=False)
-                reported[t.policy] = tune.game.metrics(batch.table, options, cfg)
-            if t.metric not in reported[t.policy]:
-                raise ConfigError(f"{tune.source}: target {t.index + 1} ({t.name}): {tune.game.name} does not report "
-                                  f"{t.metric!r} (choose from {', '.join(reported[t.policy])})")

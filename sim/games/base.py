@@ -40,6 +40,7 @@ Declared once, used by the engine everywhere:
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -138,11 +139,16 @@ class Game:
         for p in names:
             self.check_policy(p)
         k = self.seat_count(options)
+        if len(names) > k:  # the extra names would be dropped in silence
+            raise DicesimError(f"{len(names)} policies for {k} seat{'s' if k > 1 else ''} of {self.name}: give at most "
+                               "one per seat" + (" (--players sets the seats)" if self.option_spec("players") else ""))
         return [names[i % len(names)] for i in range(k)]
 
     def check_policy(self, policy: str) -> None:
         if self.policy_variant:
-            policy = policy.split(self.policy_variant, 1)[0]
+            policy, mark, variant = policy.partition(self.policy_variant)
+            if mark and not variant.strip(" +"):
+                raise DicesimError(f"policy {policy + mark!r} names nothing after {mark!r}")
         if policy not in self.policies:
             raise DicesimError(f"unknown policy {policy!r} for {self.name} (choose from {', '.join(self.policies)})")
 
@@ -172,6 +178,25 @@ class Game:
 
     def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: Strict) -> dict[str, dict[str, Any]]:
         return {}
+
+    def metric_names(self, cfg: Strict, options: dict[str, Any], seats: list[str]) -> list[str] | None:
+        """The names ``metrics`` reports for a batch of ``cfg`` with these options and seat policies, known before
+        any run: declared by the game's config model (``GameConfig.metric_names``); None where it declares none."""
+        declared = getattr(cfg, "metric_names", None)
+        return declared(options, seats) if declared is not None else None
+
+    def check_metric(self, metric: str, cfg: Strict, options: dict[str, Any], seats: list[str]) -> None:
+        """Refuse a metric a batch of these rules, options and seats would not report, before any run: the closest
+        names first (a case or spelling slip), then the others."""
+        names = self.metric_names(cfg, options, seats)
+        if names is None or metric in names:
+            return
+        close = [metric.lower()] if metric.lower() in names else difflib.get_close_matches(metric, names, n=2,
+                                                                                            cutoff=0.75)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        rest = ", ".join(n for n in names if n not in close)
+        raise DicesimError(f"unknown metric {metric[:60]!r} for {self.name} with {'/'.join(dict.fromkeys(seats))} "
+                           f"({hint}choose from {rest})")
 
     def charts(
         self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: Strict

@@ -130,11 +130,19 @@ def build_report(out: Path) -> Path:
     except ValidationError as err:
         raise ConfigError(f"{out / 'manifest.json'}: {describe_validation_error(err)}") from None
     with atomic.folder_lock(out), atomic.transaction(out):
-        tables = {label: pd.read_parquet(out / f) for label, f in manifest["tables"].items()}
+        tables = {label: _stored(out / f, pd.read_parquet) for label, f in manifest["tables"].items()}
         charts = game.charts(tables, out, options, cfg)
-        metrics = pd.read_csv(out / "metrics.csv")
+        metrics = _stored(out / "metrics.csv", pd.read_csv)
         page = render_html(manifest, metrics, [Path(c).name for c in charts], out)
         return atomic.write_text(out / "report.html", page)
+
+
+def _stored(path: Path, read: Any) -> pd.DataFrame:
+    """A stored table of an output folder; a damaged or missing one is one error line naming it (no traceback)."""
+    try:
+        return read(path)
+    except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+        raise DicesimError(f"{path} is not a table dicesim can read ({str(e).splitlines()[0][:60]})") from None
 
 
 def ordered_charts(game: Game, charts: list[str], extras: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -8,6 +8,7 @@ from typing import Any
 from sim import api
 from sim.cli.common import emit, metric_lines
 from sim.cli.work import setup
+from sim.core import atomic
 from sim.core.config import Strict
 from sim.players.run import fit_log, write_log
 from sim.report.outputs import json_default
@@ -42,6 +43,8 @@ def play_log(game: str, policy: str, n: int, seed: int, rules: Path | Strict | N
         cfg = type(cfg).model_validate({**cfg.model_dump(mode="json"), "skill": {
             **cfg.skill.model_dump(mode="json"), "games_per_player": games_per_player}})
     dest = None if no_report else (out or Path("reports") / f"{game}-{policy.replace(',', '_')}")
+    if log is not None:  # a log that cannot be written is refused before the batch, not after it
+        atomic.make_folder(log.parent, "--log's folder")
     r = api.play(game, policy, n=n, seed=seed, config=cfg, out=dest, chunk=chunk, scheduler=scheduler,
                  progress=not as_json, force=force, **game_opts)
     summary = dict(r.summary)

@@ -10,6 +10,7 @@ from sim import api
 from sim.cli.common import emit, metric_lines
 from sim.cli.work import learn
 from sim.core.config import DicesimError, Strict
+from sim.core.limits import check_runs
 from sim.games import GAMES, available
 from sim.jit import warmup
 from sim.jit.progress import set_quiet
@@ -73,7 +74,7 @@ def report(out: Path) -> None:
 
 
 def balance(n: int, seed: int, out: Path, names: list[str] | None, quiet: bool,
-            thresholds: FindingsConfig | None = None) -> None:
+            thresholds: FindingsConfig | None = None, force: bool = False) -> None:
     if quiet:
         set_quiet(True)
     t0 = time.perf_counter()
@@ -81,6 +82,8 @@ def balance(n: int, seed: int, out: Path, names: list[str] | None, quiet: bool,
     unknown = [g for g in names or [] if g not in built]
     if unknown or names == []:
         raise DicesimError(f"--games: unknown game {unknown[0] if unknown else ''!r} (choose from {', '.join(built)})")
-    warmup.start([g for g in names or built if g in built])  # cold kernels: compiled in parallel processes
+    playing = [g for g in names or built if g in built]
+    check_runs(n * sum(len(learn(g).report_policies) for g in playing), force, "--n x every game's policies")
+    warmup.start(playing)  # cold kernels: compiled in parallel processes
     path = balance_report(out, n, seed, names, thresholds)
     print(f"balance report: {path} ({time.perf_counter() - t0:.1f} s)")

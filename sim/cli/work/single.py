@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,10 @@ from sim.jit.progress import compiling
 def solve(game: str, rules: Path | Strict | None, sets: list[str] | None, as_json: bool, fresh: bool,
           game_opts: dict[str, Any]) -> None:
     g, cfg, options = setup(game, rules, sets, game_opts)
+    t0 = time.perf_counter()
     with compiling(g.name, g.title):
-        result = g.solve(cfg, {**options, "no_cache": fresh})
+        result = g.solve(cfg, {**options, "no_cache": True} if fresh else options)  # only when asked for
+    result.setdefault("seconds", round(time.perf_counter() - t0, 3))  # a search (Dungeon24) does not time itself
     extra = " (cached)" if result.get("cached") else ""
     human = f"{g.title}: optimal expected value {result['value']:.7f} in {result['seconds']:.2f} s{extra}"
     emit(result, as_json, human, json_default)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from math import gcd
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 from pydantic import Field, model_validator
 
-from sim.core.config import GameConfig, Strict
+from sim.core.config import QUANTILES, GameConfig, Strict, policy_rates, seat_rates
 from sim.core.record import RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.dadox import codes as C
@@ -82,6 +82,17 @@ class DadoxConfig(GameConfig):
     policies: Policies = Policies()
     solver: Solver = Solver()
     skill: Skill = Skill()
+
+    def metric_names(self, options: dict[str, Any], seats: list[str]) -> list[str]:
+        names = []
+        if len(seats) > 1:
+            names += [*seat_rates(seats), "first_player_advantage"]
+            names += policy_rates(seats) if len(set(seats)) > 1 else []
+        names += ["draw_rate", "game_length_turns", *(f"game_length_turns_{q}" for q in QUANTILES),
+                  "mean_banked_turn_score", "mean_turn_score",
+                  *(f"bust_rate_{n}_dice" for n in range(1, C.N_DICE + 1)), "overshoot_rate",
+                  "negative_score_rate", "hot_dice_per_turn"]
+        return names
 
     @model_validator(mode="after")
     def _reachable_target(self):

@@ -9,7 +9,7 @@ through this module.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -306,6 +306,14 @@ class Policies(Strict):
     vorschlag: VorschlagWeights = VorschlagWeights()
 
 
+PATH_KINDS = ("kampf", "elite", "rastplatz", "geheimnis")  # the path cards, as ``table.PATH_KINDS``
+PROGRESSION = ("rewards", "upgrades_gained", "jokers_gained", "jokers_used", "jokers_set", "jokers_reroll",
+               "jokers_heal", "jokers_sold", "dice_bonuses", "hero_uses", "crits", "poison_damage", "market_spent",
+               "market_buys")
+UPGRADE_STATS = ("offer_rate", "offers", "pick_rate", "buy_rate", "win_rate_picked", "win_rate_not_picked", "win_lift",
+                 "dominant", "trap")  # ``upgrade_stats.upgrade_stats``' numbers per upgrade
+
+
 class DungeonConfig(GameConfig):
     name: str = "dungeon"
     start: Start = Start()
@@ -336,6 +344,20 @@ class DungeonConfig(GameConfig):
     skill: Skill = Skill()
     rollout: Rollout = Rollout()
     enemies: dict[str, Enemy]
+
+    def metric_names(self, options: dict[str, Any], seats: list[str]) -> list[str]:
+        """By room (``rooms.count``), combo kind, path card, market room (``market.after_rooms`` before the last
+        room) and upgrade (``[upgrades]``): the per-run table's own groups (``table.columns``)."""
+        rooms = range(1, self.rooms.count + 1)
+        names = ["win_rate", "mean_rooms_cleared", "mean_score", "score_p10", "score_p50", "score_p90",
+                 *(f"mean_{m}" for m in ("turns_per_fight", "coins", "final_lp", "seconds", "last_chances", "adjusts",
+                                         "challenges", "coins_stolen"))]
+        names += [f"{m}_room_{r}" for m in ("death", "survival") for r in rooms]
+        names += [f"{col}_{r}_{q}" for col in ("lp_room", "coins_room") for r in rooms for q in ("p10", "p50", "p90")]
+        names += [f"combos_{k}" for k in KINDS] + [f"path_{p}" for p in PATH_KINDS]
+        names += [f"mean_{c}" for c in PROGRESSION]
+        names += [f"coins_spent_market_{r}" for r in sorted(set(self.market.after_rooms)) if r < self.rooms.count]
+        return names + [f"upgrade_{u}_{k}" for u in self.upgrades for k in UPGRADE_STATS]
 
     @model_validator(mode="after")
     def _links(self):

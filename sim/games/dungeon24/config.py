@@ -12,12 +12,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field, field_validator
 
-from sim.core.config import GameConfig, Strict
+from sim.core.config import QUANTILES, GameConfig, Strict
 from sim.core.record import RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.dungeon24 import codes as C
@@ -87,6 +87,14 @@ class Dungeon24Config(GameConfig):
     abilities: Abilities = Abilities()
     peoples: Peoples
     skill: Skill = Skill()
+
+    def metric_names(self, options: dict[str, Any], seats: list[str]) -> list[str]:
+        names = ["win_rate", "loss_rate", "draw_rate", "first_attacker_win_rate", "win_rate_attacking_first",
+                 "win_rate_attacking_second", "mean_turns", *(f"turns_{q}" for q in QUANTILES)]
+        for s in (0, 1):
+            names += [f"{m}{s}" for m in ("ability_uses", "ability_used_rate", "boss_lost_rate", "mean_wins",
+                                         "mean_focus", "mean_deploys", "boss_counter_rate")]
+        return names + [f"end_{e}_rate" for e in ("lp", "no_creatures", "boss", "turn_limit")]  # rules.END_NAMES
 
 
 RULES = RuleRecord(Dungeon24Config, skip=("peoples", "skill"), dtype=np.int64, derived=SKILL_RECORD)

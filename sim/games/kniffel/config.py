@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field
 
-from sim.core.config import GameConfig, Strict
+from sim.core.config import QUANTILES, GameConfig, Strict, policy_rates, seat_rates
 from sim.core.record import RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.kniffel import codes as C
@@ -45,6 +45,14 @@ class KniffelConfig(GameConfig):
     scores: Scores = Scores()
     joker: Joker = Joker()
     skill: Skill = Skill()
+
+    def metric_names(self, options: dict[str, Any], seats: list[str]) -> list[str]:
+        names = ["mean_score", "sd_score", *(f"score_{q}" for q in QUANTILES), "upper_bonus_rate", "kniffel_rate",
+                 "mean_kniffel_bonus"]
+        names += [f"{kind}_{c}" for c in C.CATEGORIES for kind in ("mean", "zero_rate")]
+        if len(seats) > 1:  # a game for several players: who won
+            names += [*seat_rates(seats), "tie_rate", *policy_rates(seats)]
+        return names
 
 
 RULES = RuleRecord(KniffelConfig, skip=("joker.mode", "skill"), dtype=np.int64, derived={

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from pydantic import Field, model_validator
 
-from sim.core.config import GameConfig, Strict
+from sim.core.config import QUANTILES, GameConfig, Strict, policy_rates, seat_rates
 from sim.core.record import RuleRecord
 
 
@@ -38,6 +40,13 @@ class PigConfig(GameConfig):
     game: Game = Game()
     policies: Policies = Policies()
     solver: Solver = Solver()
+
+    def metric_names(self, options: dict[str, Any], seats: list[str]) -> list[str]:
+        names = [*seat_rates(seats), "first_player_advantage", "win_rate_first_listed"]
+        names += policy_rates(seats) if len(set(seats)) > 1 else []
+        return names + ["draw_rate", "game_length_turns", *(f"game_length_turns_{q}" for q in QUANTILES),
+                        "mean_turn_score", "mean_held_turn", "rolls_per_turn", "bust_rate",
+                        "points_lost_per_bust", "best_turn"]
 
     @model_validator(mode="after")
     def _bust_face_on_the_die(self) -> PigConfig:
