@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from sim.core import atomic, stats
 from sim.report import words
-from sim.report.mpl import plt
+from sim.report.mpl import plt, ticker
 
 DPI = 110
 
@@ -25,9 +24,9 @@ def in_units(axis: Any, unit: str) -> None:
     """Tick labels of a share in the pages' units: ``40 %`` (``unit`` ``%``), a difference of shares ``+10 pp``
     (``pp``); any other unit leaves the axis as it is. ``axis``: an axis (``ax.yaxis``) or a colour bar's."""
     if unit == "%":
-        axis.set_major_formatter(PercentFormatter(xmax=1, decimals=0))
+        axis.set_major_formatter(ticker.PercentFormatter(xmax=1, decimals=0))
     elif unit == "pp":
-        axis.set_major_formatter(FuncFormatter(lambda v, _: words.signed(f"{v * 100:+.0f} pp") if round(v * 100)
+        axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: words.signed(f"{v * 100:+.0f} pp") if round(v * 100)
                                                else "0"))
 
 
@@ -65,7 +64,7 @@ def distribution(samples: Mapping[str, Any], path: str | Path, xlabel: str, titl
     for label, s in samples.items():
         ax.hist(np.asarray(s), bins=bins, histtype="step", density=True, linewidth=1.6,
                 label=(legend or {}).get(label, label))
-    ax.yaxis.set_major_formatter(PercentFormatter(xmax=1, decimals=1))
+    ax.yaxis.set_major_formatter(ticker.PercentFormatter(xmax=1, decimals=1))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)

@@ -5,13 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-from matplotlib.ticker import PercentFormatter
 
 from sim.core import atomic, stats
 from sim.core.batch import run_batch
 from sim.games.base import Game
 from sim.report import words
-from sim.report.mpl import plt
+from sim.report.mpl import plt, ticker
 
 DIFFICULTIES = ("leicht", "normal", "schwer")
 
@@ -45,7 +44,7 @@ def difficulty_chart(table: pd.DataFrame, path: Path) -> Path:
     ax.set_xticks(list(x), [d.capitalize() for d in DIFFICULTIES])
     ax.set_ylabel("win rate (95 % interval)")
     ax.set_ylim(0, 1)
-    ax.yaxis.set_major_formatter(PercentFormatter(xmax=1, decimals=0))
+    ax.yaxis.set_major_formatter(ticker.PercentFormatter(xmax=1, decimals=0))
     ax.set_title("Würfel Dungeon: win rate by difficulty")
     ax.legend()
     fig.tight_layout()
