@@ -19,7 +19,7 @@ from sim.jit import codehash
 from sim.jit.codehash import closure, module_file, source_key
 from sim.jit.jitcache import kernel_dir
 from sim.jit.progress import UNDECLARED_S, declared
-from tests.conftest import ROOT, cli_here, cli_json, run_cli, run_clis
+from tests.conftest import ROOT, cli_here, cli_json, here_json, run_cli, run_clis
 
 
 def _isolated(tmp_path: Path) -> dict[str, str]:
@@ -123,13 +123,6 @@ def solved(tmp_path_factory) -> tuple[dict, Path]:
     return cli_json("solve", "kniffel", env=_isolated(d)), d / "cache"
 
 
-def _here_json(*args: str, env: dict[str, str]) -> dict:
-    """``dicesim ARGS --json`` in this process (a cached or fresh solve: what it answers, not its process)."""
-    res = cli_here(*args, "--json", env=env)
-    assert res.returncode == 0, res.stderr
-    return json.loads(res.stdout)
-
-
 def _copy_cache(solved: tuple[dict, Path], tmp_path: Path) -> dict[str, str]:
     shutil.copytree(solved[1], tmp_path / "cache")
     return _isolated(tmp_path)
@@ -140,8 +133,8 @@ def test_solve_cache_fresh_and_corrupt_file_via_cli(solved, tmp_path):
     assert not first["cached"] and first["value"] == pytest.approx(254.5838197, abs=5e-7)
     env = _copy_cache(solved, tmp_path)
     [table] = (tmp_path / "cache" / "tables" / "kniffel").glob("optimal-*.npz")
-    assert _here_json("solve", "kniffel", env=env)["cached"]
-    fresh = _here_json("solve", "kniffel", "--fresh", env=_copy_cache(solved, tmp_path / "b"))
+    assert here_json("solve", "kniffel", env=env)["cached"]
+    fresh = here_json("solve", "kniffel", "--fresh", env=_copy_cache(solved, tmp_path / "b"))
     assert not fresh["cached"] and fresh["value"] == first["value"] and fresh["seconds"] > 0
     table.write_bytes(table.read_bytes()[:1000])
     res = run_cli("solve", "kniffel", "--json", env=env)  # a real process: one warning line on its stderr
@@ -150,7 +143,7 @@ def test_solve_cache_fresh_and_corrupt_file_via_cli(solved, tmp_path):
     assert len(warn) == 1 and str(table) in warn[0]
     again = json.loads(res.stdout)
     assert not again["cached"] and again["value"] == first["value"]
-    assert _here_json("solve", "kniffel", env=env)["cached"]
+    assert here_json("solve", "kniffel", env=env)["cached"]
 
 
 def test_cache_info_and_clear(solved, tmp_path):
@@ -161,10 +154,10 @@ def test_cache_info_and_clear(solved, tmp_path):
     assert info["root"] == str(tmp_path / "cache")
     assert [t["game"] for t in info["tables"]] == ["kniffel"] and info["tables"][0]["bytes"] > 1_000_000
     assert text.returncode == 0 and "kniffel/optimal-" in text.stdout and "MB" in text.stdout
-    cleared = cli_json("cache", "clear", env={"DICESIM_CACHE_DIR": str(tmp_path / "cache")})
+    cleared = here_json("cache", "clear", env={"DICESIM_CACHE_DIR": str(tmp_path / "cache")})
     assert cleared["bytes"] >= info["tables"][0]["bytes"]
     assert not (tmp_path / "cache" / "tables").exists()
-    assert cli_json("cache", "info", env=env)["tables"] == []
+    assert here_json("cache", "info", env=env)["tables"] == []
 
 
 def test_version_prints_version_and_code_hash():
@@ -176,7 +169,7 @@ def test_version_prints_version_and_code_hash():
 
 
 def test_configs_list_and_copy(tmp_path):
-    listed = cli_json("configs")
+    listed = here_json("configs")
     assert "kniffel/default.toml" in listed["files"] and "dungeon/default.toml" in listed["files"]
     assert set(listed["files"]) == {str(p.relative_to(ROOT / "configs")) for p in (ROOT / "configs").rglob("*.toml")}
     dest = tmp_path / "mine"
