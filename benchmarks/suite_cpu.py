@@ -1,8 +1,10 @@
 """CPU seconds of each test, its own process and the child processes it waited for (CLI subprocesses, studio
 servers, installs): a pytest plugin, because wall time on a shared machine says little.
 
-    python -m pytest -p benchmarks.suite_cpu -m "not slow" -n 2 --dist loadfile   # writes .cpu/<worker>.json
-    python benchmarks/suite_cpu.py .cpu                                          # totals and the costliest tests
+    python -m pytest -p benchmarks.suite_cpu -m "not slow" -n 2 --dist loadfile  # writes DIR/<worker>.json
+    python benchmarks/suite_cpu.py DIR                                          # totals and the costliest tests
+
+DIR is $DICESIM_TEST_CPU_DIR, else dicesim-test-cpu in the temporary folder; clear it between runs.
 
 Each record: test id, self CPU (user + system of this process, every thread), children CPU (waited children),
 wall. A session-scoped fixture is charged to the first test that uses it.
@@ -14,13 +16,14 @@ import json
 import os
 import resource
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-OUT = Path(os.environ.get("DICESIM_TEST_CPU_DIR", ".cpu"))
+OUT = Path(os.environ.get("DICESIM_TEST_CPU_DIR", Path(tempfile.gettempdir()) / "dicesim-test-cpu"))
 _records: list[dict] = []
 
 
@@ -71,4 +74,4 @@ def summary(folder: Path, top: int = 60) -> None:
 
 
 if __name__ == "__main__":
-    summary(Path(sys.argv[1] if len(sys.argv) > 1 else ".cpu"), int(sys.argv[2]) if len(sys.argv) > 2 else 60)
+    summary(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT, int(sys.argv[2]) if len(sys.argv) > 2 else 60)
