@@ -18,9 +18,11 @@ $(VENV)/.installed: pyproject.toml setup.py
 	$(call INSTALL,-e .)
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed
+# One install for both (`make test` on a fresh clone): a second uv run would compile every .pyc of the venv again.
+$(VENV)/.installed-test: pyproject.toml setup.py
+	$(PYTHON) -m venv $(VENV)
 	$(call INSTALL,-e '.[test]')
-	touch $@
+	touch $(VENV)/.installed $@
 
 run: $(VENV)/.installed
 	$(VENV)/bin/dicesim balance --n $(N) --out reports/latest

@@ -47,6 +47,13 @@ def cli_json(*args: str, env: dict | None = None) -> dict:
     return json.loads(out.stdout)
 
 
+def here_json(*args: str, env: dict | None = None) -> dict:
+    """``dicesim ARGS --json`` in this process (:func:`cli_here`): exit code 0 and its one JSON object."""
+    out = cli_here(*args, "--json", env=env)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
 def run_clis(*calls: tuple[str, ...], env: dict | None = None, timeout: int = 600) -> list[subprocess.CompletedProcess]:
     """Several independent ``dicesim`` subprocesses, three at a time (each pays a fresh interpreter's numba and
     pandas import, about 2 s of CPU, which the second core absorbs while this process only waits)."""
@@ -111,7 +118,7 @@ def calibrate_run(tmp_path_factory) -> tuple[dict, Path]:
     """One ``dicesim calibrate ... --out --json`` run (its JSON and folder), read by the JSON contract test
     (``test_calibrate.py``) and the page test (``test_pages.py``)."""
     out = tmp_path_factory.mktemp("calibrate")
-    return cli_json("calibrate", "kniffel", "--target", "mean_score=209", "--field", "bonus.value", "--policy",
+    return here_json("calibrate", "kniffel", "--target", "mean_score=209", "--field", "bonus.value", "--policy",
                     "greedy", "--n", "1000", "--seed", "3", "--out", str(out)), out
 
 

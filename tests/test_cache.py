@@ -19,7 +19,7 @@ from sim.jit import codehash
 from sim.jit.codehash import closure, module_file, source_key
 from sim.jit.jitcache import kernel_dir
 from sim.jit.progress import UNDECLARED_S, declared
-from tests.conftest import ROOT, cli_json, run_cli, run_clis
+from tests.conftest import ROOT, cli_here, cli_json, here_json, run_cli, run_clis
 
 
 def _isolated(tmp_path: Path) -> dict[str, str]:
@@ -74,7 +74,7 @@ def test_key_changes_with_any_imported_module_only(fake_project):
 
 def test_kernels_are_cached_under_their_source_key():
     """A real run stores its kernel under <cache>/numba/<module>/<key of the module and its imports>."""
-    res = run_cli("play", "kniffel", "--policy", "greedy", "--n", "200", "--no-report")
+    res = cli_here("play", "kniffel", "--policy", "greedy", "--n", "200", "--no-report")
     assert res.returncode == 0, res.stderr
     play = module_file("sim.games.kniffel.play")
     d = kernel_dir(play)
@@ -133,19 +133,17 @@ def test_solve_cache_fresh_and_corrupt_file_via_cli(solved, tmp_path):
     assert not first["cached"] and first["value"] == pytest.approx(254.5838197, abs=5e-7)
     env = _copy_cache(solved, tmp_path)
     [table] = (tmp_path / "cache" / "tables" / "kniffel").glob("optimal-*.npz")
-    with ThreadPoolExecutor(1) as pool:  # --fresh on a second copy of the solved cache, beside the first's checks
-        fresh = pool.submit(cli_json, "solve", "kniffel", "--fresh", env=_copy_cache(solved, tmp_path / "b"))
-        assert cli_json("solve", "kniffel", env=env)["cached"]
-        fresh = fresh.result()
+    assert here_json("solve", "kniffel", env=env)["cached"]
+    fresh = here_json("solve", "kniffel", "--fresh", env=_copy_cache(solved, tmp_path / "b"))
     assert not fresh["cached"] and fresh["value"] == first["value"] and fresh["seconds"] > 0
     table.write_bytes(table.read_bytes()[:1000])
-    res = run_cli("solve", "kniffel", "--json", env=env)
+    res = run_cli("solve", "kniffel", "--json", env=env)  # a real process: one warning line on its stderr
     assert res.returncode == 0, res.stderr
     warn = [line for line in res.stderr.splitlines() if "corrupt" in line]
     assert len(warn) == 1 and str(table) in warn[0]
     again = json.loads(res.stdout)
     assert not again["cached"] and again["value"] == first["value"]
-    assert cli_json("solve", "kniffel", env=env)["cached"]
+    assert here_json("solve", "kniffel", env=env)["cached"]
 
 
 def test_cache_info_and_clear(solved, tmp_path):
@@ -156,10 +154,10 @@ def test_cache_info_and_clear(solved, tmp_path):
     assert info["root"] == str(tmp_path / "cache")
     assert [t["game"] for t in info["tables"]] == ["kniffel"] and info["tables"][0]["bytes"] > 1_000_000
     assert text.returncode == 0 and "kniffel/optimal-" in text.stdout and "MB" in text.stdout
-    cleared = cli_json("cache", "clear", env={"DICESIM_CACHE_DIR": str(tmp_path / "cache")})
+    cleared = here_json("cache", "clear", env={"DICESIM_CACHE_DIR": str(tmp_path / "cache")})
     assert cleared["bytes"] >= info["tables"][0]["bytes"]
     assert not (tmp_path / "cache" / "tables").exists()
-    assert cli_json("cache", "info", env=env)["tables"] == []
+    assert here_json("cache", "info", env=env)["tables"] == []
 
 
 def test_version_prints_version_and_code_hash():
@@ -171,14 +169,14 @@ def test_version_prints_version_and_code_hash():
 
 
 def test_configs_list_and_copy(tmp_path):
-    listed = cli_json("configs")
+    listed = here_json("configs")
     assert "kniffel/default.toml" in listed["files"] and "dungeon/default.toml" in listed["files"]
     assert set(listed["files"]) == {str(p.relative_to(ROOT / "configs")) for p in (ROOT / "configs").rglob("*.toml")}
     dest = tmp_path / "mine"
-    res = run_cli("configs", "--copy", str(dest))
+    res = cli_here("configs", "--copy", str(dest))
     assert res.returncode == 0, res.stderr
     assert (dest / "kniffel" / "free-joker.toml").read_text() == (ROOT / "configs/kniffel/free-joker.toml").read_text()
-    again = run_cli("configs", "--copy", str(dest))
+    again = run_cli("configs", "--copy", str(dest))  # a real process: exit code 2 and one line
     assert again.returncode == 2 and again.stderr.startswith("error: ") and len(again.stderr.splitlines()) == 1
     # --config reads a user file relative to the working directory: an edited copy
     mine = dest / "kniffel" / "no-bonus.toml"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -17,19 +18,17 @@ SAME_SEED = ("play", "kniffel", "--policy", "random", "--n", "500", "--seed", "4
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> tuple[dict[str, subprocess.CompletedProcess], Path]:
-    """The module's independent commands, each in its own process, run once side by side (``run_clis``); the tests
-    below read their outputs (the report test rebuilds a copy of the ``play --out`` folder)."""
+    """The module's commands, run once; the tests below read their outputs (the report test rebuilds a copy of the
+    ``play --out`` folder). The same seed runs in two processes of their own, side by side (``run_clis``): that two
+    processes agree is the point; the rest run in this one (``cli_here``, no interpreter start)."""
     d = tmp_path_factory.mktemp("runs")
-    calls = {
+    calls = {"same-a": SAME_SEED, "same-b": SAME_SEED}
+    here = {  # what a command prints or writes, not about its process
         "play": ("play", "kniffel", "--policy", "greedy", "--n", "2000", "--seed", "1", "--out", str(d / "play"),
                  "--json"),
-        "same-a": SAME_SEED,
-        "same-b": SAME_SEED,
         "compare": ("compare", "kniffel", "--policies", "random,greedy", "--n", "1000", "--seed", "2", "--out",
                     str(d / "compare"), "--json"),
         "replay": ("replay", "kniffel", "--seed", "1", "--run", "3", "--policy", "greedy"),
-    }
-    here = {  # what a command prints, not about its process: in this one (``cli_here``, no interpreter start)
         "describe": ("describe", "kniffel", "--json"),
         "sci-n": ("play", "kniffel", "--policy", "random", "--n", "5e2", "--seed", "4", "--no-report", "--json"),
         "seed-2^63": ("play", "kniffel", "--policy", "greedy", "--n", "300", "--seed", str(2**63), "--no-report",
@@ -37,8 +36,10 @@ def runs(tmp_path_factory) -> tuple[dict[str, subprocess.CompletedProcess], Path
         "replay-max-seed": ("replay", "kniffel", "--seed", str(2**64 - 1), "--run", "3", "--policy", "greedy"),
         "solve": ("solve", "kniffel", "--json"),
     }
-    done = dict(zip(calls, run_clis(*calls.values()), strict=True))
-    return done | {name: cli_here(*args) for name, args in here.items()}, d
+    with ThreadPoolExecutor(1) as pool:  # the two processes run beside this one's commands
+        apart = pool.submit(run_clis, *calls.values())
+        done = {name: cli_here(*args) for name, args in here.items()}
+        return done | dict(zip(calls, apart.result(), strict=True)), d
 
 
 def ok_json(res: subprocess.CompletedProcess) -> dict:
@@ -84,7 +85,7 @@ def test_report_rebuilds_from_tables(runs, tmp_path):
     shutil.copytree(runs[1] / "play", tmp_path, dirs_exist_ok=True)
     (tmp_path / "report.html").unlink()
     (tmp_path / "score_distribution.png").unlink()
-    res = run_cli("report", str(tmp_path))
+    res = cli_here("report", str(tmp_path))
     assert res.returncode == 0, res.stderr
     assert (tmp_path / "report.html").is_file() and (tmp_path / "score_distribution.png").is_file()
 

@@ -187,7 +187,7 @@ def test_a_search_out_of_evaluations_continues_with_a_larger_budget(two, tmp_pat
 
 def test_powell_one_field_and_the_cli_summary(tmp_path):
     path = write(tmp_path, ONE)
-    res = run_cli("tune", str(path), "--out", str(tmp_path / "out"), "--json", "--no-report", timeout=300)
+    res = cli_here("tune", str(path), "--out", str(tmp_path / "out"), "--json", "--no-report")
     assert res.returncode == 0, res.stderr
     s = json.loads(res.stdout)
     assert s["method"] == "powell" and s["converged"] and s["stop"] == "every target within its tolerance"

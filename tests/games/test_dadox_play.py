@@ -15,7 +15,7 @@ from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.game import GAME
 from sim.games.dadox.tables import OPT_USED
-from tests.conftest import cli_json, run_cli
+from tests.conftest import cli_here, here_json, run_cli
 
 OPTS = {"players": 2, "opponent": None, "objective": "turn"}
 
@@ -231,9 +231,10 @@ def test_variants_and_table_sizes_play_out(preset, pols):
 
 
 def test_cli_solve_describe_play():
-    """The CLI once per command (solve, describe with --config, a refused play); the values the other presets give
-    come from the same ``Game`` methods the CLI prints, called here in-process (each CLI start costs seconds)."""
-    win = cli_json(
+    """The CLI once per command (solve, describe with --config: the command's function in this process; a refused play:
+    a real process, its exit code); the values the other presets give come from the same ``Game`` methods the CLI
+    prints, called here."""
+    win = here_json(
         "solve", "dadox", "--objective", "win", "--set", "goal.target=500", "--set", "solver.score_floor=-200"
     )
     assert 0.5 < win["first_player_win_probability"] < 1 and win["residual"] < 1e-7
@@ -242,7 +243,7 @@ def test_cli_solve_describe_play():
     assert turn["objective"] == "turn" and turn["value"] == pytest.approx(478.0, abs=0.1)
     d = json.loads(json.dumps(GAME.describe(cfg_of(), GAME.check_options({}))))
     assert "any triple in the turn's first throw" in d["strong"] and d["must_throw_on"]
-    lenient = cli_json("describe", "dadox", "--config", str(CONFIG_DIR / "dadox" / "lenient.toml"))
+    lenient = here_json("describe", "dadox", "--config", str(CONFIG_DIR / "dadox" / "lenient.toml"))
     assert "three 1s in the turn's first throw" in lenient["strong"] and lenient["must_throw_on"] == []
     assert round(d["optimal_turn"]["expected_turn_score"], 3) == 365.918
     assert d["optimal_turn"]["bank_thresholds"] == {"1": 150, "2": 150, "3": 200, "4": 500, "5": 1450, "6": 5200}
@@ -264,8 +265,8 @@ def test_report_redraws_with_the_stored_config(tmp_path, monkeypatch):
     """``dicesim report`` draws the bank thresholds of the config the run used, not the default one."""
     from sim.report.outputs import build_report
 
-    res = run_cli("play", "dadox", "--config", str(CONFIG_DIR / "dadox" / "house.toml"), "--policy", "threshold",
-                  "--n", "200", "--out", str(tmp_path))
+    res = cli_here("play", "dadox", "--config", str(CONFIG_DIR / "dadox" / "house.toml"), "--policy", "threshold",
+                   "--n", "200", "--out", str(tmp_path))
     assert res.returncode == 0, res.stderr
     import sim.games.dadox.charts as charts
 

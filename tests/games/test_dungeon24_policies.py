@@ -302,12 +302,13 @@ def test_value_predicts_the_winner_of_fresh_games():
 
 def test_expectimax_beats_heuristic():
     """Issue 27: expectimax beats heuristic on paired seeds, seats alternated (each seed played in both seatings,
-    4,000 games): the 95 % interval of the win-rate difference (expectimax's wins minus heuristic's, a draw 1/2
-    each, per seed pair) lies above 0."""
+    2,000 games): the 95 % interval of the win-rate difference (expectimax's wins minus heuristic's, a draw 1/2
+    each, per seed pair) lies above 0. The edge is about 4 pp with a half-width of 1.6 pp here (z about 5); a policy
+    no better than heuristic fails it."""
     from sim.core import stats
     from sim.games.dungeon24.analysis import _seat_scores
 
-    sc = _seat_scores(CFG, "expectimax", "heuristic", 0, 0, 27, 0, 2000, None)  # per seed: both seatings' mean
+    sc = _seat_scores(CFG, "expectimax", "heuristic", 0, 0, 27, 0, 1000, None)  # per seed: both seatings' mean
     d = stats.mean(2 * sc - 1)
     assert d["ci95"][0] > 0, d
 

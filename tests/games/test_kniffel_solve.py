@@ -12,7 +12,7 @@ from sim.core.dice import multisets
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
 from sim.games.kniffel.solve import final_values, new_scratch, solve, state_levels, tables, widget
-from tests.conftest import cli_json
+from tests.conftest import here_json
 
 T5 = multisets(5)
 
@@ -33,7 +33,7 @@ def test_published_optima(name, expected):
 
 def test_seed_default_optimum_via_cli():
     """The seed's own rules (forced joker, no rolling after a joker Kniffel): 254.5838197."""
-    out = cli_json("solve", "kniffel", "--no-cache")
+    out = here_json("solve", "kniffel", "--no-cache")  # the command's function, in this process
     assert out["game"] == "kniffel"
     assert out["value"] == pytest.approx(254.5838197, abs=5e-7)
     assert out["value"] <= 254.5877287  # can only lose against the official rules
