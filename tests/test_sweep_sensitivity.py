@@ -51,3 +51,28 @@ def test_non_numeric_fields_are_skipped_and_tornado_is_written(tmp_path):
     path = tornado_chart(elasticities(t, ["a", "b"], ["m"]), "m", tmp_path / "t.png")
     assert path.is_file() and path.stat().st_size > 1000
     assert tornado_chart(s, "nothing", tmp_path / "n.png") is None
+
+
+def test_tornado_names_fields_metric_and_policies_in_words(tmp_path, monkeypatch):
+    """What a person reads on the chart: the words given for each code, a share's axis in %."""
+    from sim.core import atomic
+
+    drawn = []
+    monkeypatch.setattr(atomic, "save_figure", lambda fig, path, **kw: drawn.append(fig))
+    t = table()
+    t["m"] = t["m"] / 100  # a share
+    said = {"a": "Elite attack", "b": "Joker price", "m": "wins", "x": "Greedy", "y": "Vorschlag"}
+    tornado_chart(elasticities(t, ["a", "b"], ["m"]), "m", tmp_path / "t.png", said, percent=True)
+    (fig,) = drawn
+    texts = [fig._suptitle.get_text()]
+    for ax in fig.axes:
+        fig.canvas.draw()
+        texts += [ax.get_title(), ax.get_xlabel(), *(x.get_text() for x in ax.get_yticklabels()),
+                  *(x.get_text() for x in ax.get_xticklabels())]
+    text = "\n".join(texts)
+    for code_word in said.values():
+        assert code_word in text
+    assert "%" in " ".join(x.get_text() for x in fig.axes[0].get_xticklabels())
+    assert "base 14.0 %" in fig.axes[0].get_xlabel()
+    ticks = [x.get_text().split("\n")[0] for ax in fig.axes for x in ax.get_yticklabels()]
+    assert set(ticks) == {"Elite attack", "Joker price"}  # no code name left on an axis

@@ -16,6 +16,7 @@ share their seeds, so these differences are not sampling noise between points.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core import atomic
+from sim.report.mpl import plt, ticker
 
 
 def _numeric(values: list[Any]) -> bool:
@@ -90,16 +92,19 @@ def elasticities(
     return pd.DataFrame(rows)
 
 
-def tornado_chart(sens: pd.DataFrame, metric: str, path: Path) -> Path | None:
+def tornado_chart(sens: pd.DataFrame, metric: str, path: Path, words: Mapping[str, str] | None = None,
+                  percent: bool = False) -> Path | None:
     """Bars from the metric at each field's lowest to highest grid value, around the base; one panel per policy.
 
     No level intervals are drawn: all points share their runs, so the swings are far more precise than
-    the interval of each level (see the ``low_ci95_*``/``high_ci95_*`` columns for those).
+    the interval of each level (see the ``low_ci95_*``/``high_ci95_*`` columns for those). ``words``: the fields,
+    the metric and the policies as a person reads them (code names where it has none); ``percent``: the metric is
+    a share, its axis in %.
     """
-    import matplotlib  # heavy library (~0.5 s): only when a chart is drawn
+    said = dict(words or {})
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    def name(code: str) -> str:
+        return said.get(code, code)
 
     part = sens[sens["metric"] == metric]
     if part.empty:
@@ -116,13 +121,16 @@ def tornado_chart(sens: pd.DataFrame, metric: str, path: Path) -> Path | None:
             ax.barh(y, r.low - base, left=base, color="#4c72b0", alpha=0.85)
             ax.barh(y, r.high - base, left=base, color="#dd8452", alpha=0.85)
         ax.set_yticks(range(len(p)))
-        ax.set_yticklabels([f"{r.field}\n{r.low_field_value} → {r.high_field_value}" for r in p.itertuples()],
+        ax.set_yticklabels([f"{name(r.field)}\n{r.low_field_value} → {r.high_field_value}" for r in p.itertuples()],
                            fontsize=8)
         ax.axvline(base, color="#333", linewidth=1)
-        ax.set_xlabel(f"{metric} (base {base:.4g})")
-        ax.set_title(f"{pol}: lowest (blue) / highest (orange) grid value", fontsize=10)
+        if percent:
+            ax.xaxis.set_major_formatter(ticker.PercentFormatter(xmax=1, decimals=0))
+        ax.set_xlabel(f"{name(metric)} (base {base * 100:.1f} %)" if percent else f"{name(metric)} (base {base:.4g})")
+        ax.set_title(f"{name(pol)}: lowest (blue) / highest (orange) grid value", fontsize=10)
     # two lines: one panel is only 5.5 inches wide
-    fig.suptitle(f"Sensitivity of {metric} to each swept field\n(paired seeds: the swings are not sampling noise)",
+    fig.suptitle(f"Sensitivity of {name(metric)} to each swept field\n(paired seeds: the swings are not sampling "
+                 "noise)",
                  fontsize=10)
     fig.tight_layout()
     atomic.save_figure(fig, path, dpi=100)

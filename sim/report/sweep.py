@@ -293,7 +293,8 @@ def _build_sweep_report(out: Path) -> Path:
         sens = elasticities(table, fields, metrics, meta.get("base_values"))
         if not sens.empty:
             atomic.write_csv(sens, out / "sensitivity.csv")
-            t = tornado_chart(sens, metrics[0], out / "sweep_tornado.png")
+            names = {**said, **{p: words.policy_name(game, p) for p in sens["policy"].unique()}}
+            t = tornado_chart(sens, metrics[0], out / "sweep_tornado.png", names, words.is_rate(metrics[0]))
             if t:
                 charts.append((f"sensitivity of {said[metrics[0]]}", t))
     elif metrics:
