@@ -135,21 +135,10 @@ def _allowed(rp: np.record) -> list[set[int]]:
     return out
 
 
-def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, where: str,
-         out_where: str = "outcomes") -> Decisions:
-    """Check every row of a Kniffel log and value every alternative of every decision (``Decisions``).
-
-    Refused with the first bad row: a missing column or empty cell, a sheet value no box can hold, a turn that is
-    not the filled boxes + 1, a hold with no reroll left or while the joker ends the turn, kept faces not among the
-    dice, a box that is filled or not legal for the dice; in the outcomes, a player with no decisions. A box scored
-    with rolls left (the player stopped rolling) counts, as the model plays it, as holding all five dice for each
-    roll passed (``implied`` decisions)."""
-    col = columns(dec_df, DECISION_COLUMNS, where)
-    rp = freeze(cfg)
-    T, sc, kn = tables(rp)
-    E = GAME.table_for(cfg)
+def _check_sheets(col: dict[str, np.ndarray], rp: Any, where: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sheet, filled, hold) of the logged rows, refused at the first row whose sheet, turn, kind or rolls left no
+    game under these rules can reach."""
     n_rolls = int(rp.turn_rolls)
-    D = len(dec_df)
     sheet = np.stack([col[b] for b in BOXES], axis=1)
     for c, ok in enumerate(_allowed(rp)):
         bad = np.flatnonzero(~np.isin(sheet[:, c], sorted(ok)))
@@ -172,20 +161,14 @@ def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, 
     bad = np.flatnonzero(hold & (col["rolls_left"] < 1))
     if len(bad):
         raise refuse(where, bad[0], "a hold with no reroll left (the last roll is scored: kind box)")
-    mask = (filled * (1 << np.arange(R.N_CAT))).sum(axis=1)
-    up = np.minimum(int(rp.up_cap), np.where(filled[:, :6], sheet[:, :6], 0).sum(axis=1))
-    flag = (sheet[:, R.KNIFFEL] == int(rp.scores_kniffel)).astype(np.int64)
-    keys = (mask << 8) | (up << 1) | flag
-    dice = np.stack([col[f"d{i}"] for i in range(1, 6)], axis=1)
-    counts = np.stack([(dice == f + 1).sum(axis=1) for f in range(6)], axis=1).astype(np.int64)
-    roll = T5.index_of_code[counts @ POW7].astype(np.int64)
-    bvals = np.zeros((D, R.N_CAT))
-    bvalid = np.zeros((D, R.N_CAT), np.bool_)
-    stop = np.zeros(D, np.bool_)
-    box_values(keys, counts, roll, E, rp, sc, bvals, bvalid, stop)
-    bad = np.flatnonzero(hold & stop)
-    if len(bad):
-        raise refuse(where, bad[0], "a hold while the joker ends the turn (the Kniffel must be scored now)")
+    return sheet, filled, hold
+
+
+def _choices(col: dict[str, np.ndarray], hold: np.ndarray, filled: np.ndarray, dice: np.ndarray, counts: np.ndarray,
+             bvalid: np.ndarray, where: str) -> tuple[np.ndarray, np.ndarray]:
+    """(chosen box, kept dice's index) of each logged decision, refused at the first choice not legal in its state:
+    kept faces not among the dice, a box that is filled or that the dice (the joker rule) do not allow."""
+    D = len(hold)
     choice = col["choice"]
     box_of = {n: c for c, n in enumerate(R.CATEGORIES)}
     chosen_box = np.full(D, -1, np.int64)
@@ -210,6 +193,40 @@ def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, 
                 raise refuse(where, d, f"box {ch} is not legal for the dice {' '.join(map(str, dice[d]))} "
                              "(the joker rule names the box)")
             chosen_box[d] = c
+    return chosen_box, kept
+
+
+def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, where: str,
+         out_where: str = "outcomes") -> Decisions:
+    """Check every row of a Kniffel log and value every alternative of every decision (``Decisions``).
+
+    Refused with the first bad row: a missing column or empty cell, a sheet value no box can hold, a turn that is
+    not the filled boxes + 1, a hold with no reroll left or while the joker ends the turn, kept faces not among the
+    dice, a box that is filled or not legal for the dice; in the outcomes, a player with no decisions. A box scored
+    with rolls left (the player stopped rolling) counts, as the model plays it, as holding all five dice for each
+    roll passed (``implied`` decisions)."""
+    col = columns(dec_df, DECISION_COLUMNS, where)
+    rp = freeze(cfg)
+    T, sc, kn = tables(rp)
+    E = GAME.table_for(cfg)
+    n_rolls = int(rp.turn_rolls)
+    D = len(dec_df)
+    sheet, filled, hold = _check_sheets(col, rp, where)
+    mask = (filled * (1 << np.arange(R.N_CAT))).sum(axis=1)
+    up = np.minimum(int(rp.up_cap), np.where(filled[:, :6], sheet[:, :6], 0).sum(axis=1))
+    flag = (sheet[:, R.KNIFFEL] == int(rp.scores_kniffel)).astype(np.int64)
+    keys = (mask << 8) | (up << 1) | flag
+    dice = np.stack([col[f"d{i}"] for i in range(1, 6)], axis=1)
+    counts = np.stack([(dice == f + 1).sum(axis=1) for f in range(6)], axis=1).astype(np.int64)
+    roll = T5.index_of_code[counts @ POW7].astype(np.int64)
+    bvals = np.zeros((D, R.N_CAT))
+    bvalid = np.zeros((D, R.N_CAT), np.bool_)
+    stop = np.zeros(D, np.bool_)
+    box_values(keys, counts, roll, E, rp, sc, bvals, bvalid, stop)
+    bad = np.flatnonzero(hold & stop)
+    if len(bad):
+        raise refuse(where, bad[0], "a hold while the joker ends the turn (the Kniffel must be scored now)")
+    chosen_box, kept = _choices(col, hold, filled, dice, counts, bvalid, where)
     # decisions: the logged ones, then the holds implied by a box scored with rolls left (not a joker's stop)
     early = np.flatnonzero(~hold & (col["rolls_left"] > 0) & ~stop)
     imp_src = np.repeat(early, col["rolls_left"][early])
