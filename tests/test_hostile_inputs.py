@@ -409,6 +409,29 @@ def test_config_paths_that_are_no_files(tmp_path):
     run(tmp_path, "describe", "kniffel", "--config", str(tmp_path))
 
 
+EMPTY_PATHS = [
+    ("play", "kniffel", "--policy", "greedy", "--n", "10", "--out", ""),
+    ("play", "kniffel", "--policy", "greedy", "--n", "10", "--out="),
+    ("play", "dungeon", "--policy", "greedy", "--n", "10", "--log", " "),
+    ("compare", "kniffel", "--policy", "greedy,random", "--n", "10", "--out", ""),
+    ("balance", "--n", "10", "--out", ""),
+    ("sweep", "x.toml", "--out", ""),
+    ("fit", "kniffel", "log.csv", "--outcomes", ""),
+    ("describe", "kniffel", "--config", ""),
+]
+
+
+@pytest.mark.parametrize("args", EMPTY_PATHS, ids=[" ".join(a[:1] + a[-2:]) for a in EMPTY_PATHS])
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(tmp_path, args):
+    """``--out ''`` parses as ``.``: it would write a report into whatever folder the command runs in."""
+    from tests.conftest import ROOT
+
+    before = sorted(p.name for p in ROOT.iterdir())
+    line = refused(cli_here(*args))
+    assert "is empty" in line and args[-2 if args[-1] in ("", " ") else -1].split("=")[0] in line
+    assert sorted(p.name for p in ROOT.iterdir()) == before
+
+
 # --- sweep, tune and targets files --------------------------------------------------------------------------------
 
 SWEEP = 'game = "kniffel"\npolicies = ["greedy"]\nn = 100\n'

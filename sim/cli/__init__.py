@@ -35,9 +35,21 @@ def _one_line(msg: str) -> str:
     return msg if len(msg) <= MAX_LINE else msg[: MAX_LINE - 1] + "…"
 
 
+PATH_FLAGS = ("--out", "--log", "--outcomes", "--config")  # options whose value names a file or folder
+
+
+def refuse_empty_paths(argv: list[str]) -> None:
+    """An empty path (``--out ''``) would read as the current folder once parsed: refused while it is still empty."""
+    for i, arg in enumerate(argv):
+        flag, eq, value = arg.partition("=")
+        if flag in PATH_FLAGS and (value if eq else argv[i + 1] if i + 1 < len(argv) else "x").strip() == "":
+            raise DicesimError(f"{flag} is empty: give a file or folder name")
+
+
 def main() -> None:
     """Entry point: typer app with one-line errors and exit code 2 for every user error."""
     try:
+        refuse_empty_paths(sys.argv[1:])
         app(standalone_mode=False)
         if "sim.jit.tier" in sys.modules:  # the command compiled or loaded kernels of a tiered game
             sys.modules["sim.jit.tier"].after_command()
