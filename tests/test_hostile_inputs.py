@@ -264,6 +264,8 @@ NUMBERS = [
     (K + ("--difficulty", "leicht"), "difficulty"),
     (K + ("--policy", "nope"), "unknown policy"),
     (K + ("--policy", ","), "policy"),
+    (K + ("--policy", "greedy,,"), "empty name"),
+    (("compare", "kniffel", "--policies", "greedy,,random", "--out", OUT), "empty name"),
     (("play", "chess", "--policy", "greedy", "--out", OUT), "unknown game"),
     (("play", "dadox", "--policy", "greedy", "--players", "99", "--out", OUT), "--players"),
     (("play", "dungeon", "--policy", "greedy", "--difficulty", "extreme", "--out", OUT), "--difficulty"),

@@ -140,6 +140,8 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
         _check_options(game, options or {})
     if policy is not None and not any(p.strip() for p in policy.split(",")):
         raise DicesimError("no policy given")  # the words of Game.seat_policies
+    if policy is not None and not all(p.strip() for p in policy.split(",")):
+        raise DicesimError(f"policy list {policy!r} has an empty name between its commas")
     if policy is not None and e.policies is not None:
         _check_policies(game, e.policies, policy, e.policy_variant)
     if (config is not None or sets) and e.config is not None:
