@@ -185,3 +185,22 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         from sim.jit import warmup
 
         warmup.wait_for(game, get_game(game).title)
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The figures a chart function hands to ``sim.report.charts.save``, kept open for reading (nothing written)
+    and closed afterwards, so no test leaves a figure behind for the next one in its worker."""
+    from sim.report import charts
+    from sim.report.mpl import plt
+
+    figs = []
+
+    def keep(fig, path, tight=True):
+        figs.append(fig)
+        return path
+
+    monkeypatch.setattr(charts, "save", keep)
+    yield figs
+    for fig in figs:
+        plt.close(fig)

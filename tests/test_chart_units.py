@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from sim.games.dungeon24.analysis import ability_lift_chart
 from sim.report import charts
 
@@ -14,19 +12,6 @@ def _ticks(fig, which="y"):
     ax = fig.axes[0]
     got = ax.get_yticklabels() if which == "y" else ax.get_xticklabels()
     return [t.get_text() for t in got if t.get_text()]
-
-
-@pytest.fixture
-def drawn(monkeypatch):
-    """The figures a chart function hands to ``charts.save``, kept open for reading (nothing written)."""
-    figs = []
-
-    def keep(fig, path, tight=True):
-        figs.append(fig)
-        return path
-
-    monkeypatch.setattr(charts, "save", keep)
-    return figs
 
 
 def test_ability_lift_axis_in_pp(drawn, tmp_path):
@@ -62,21 +47,3 @@ def test_a_difference_axis_has_its_sign_and_zero_plain():
     ticks = _ticks(fig)
     plt.close(fig)
     assert "\u221220 pp" in ticks and "+20 pp" in ticks and "0" in ticks, ticks
-
-
-def test_pig_hold_chart_names_policies_in_words(drawn, tmp_path):
-    import numpy as np
-
-    from sim.games.pig.charts import hold_totals
-
-    g = 12
-    turn_hold = np.zeros((g, g), dtype=bool)
-    turn_hold[:, 5:] = True
-    win_hold = np.zeros((g, g, g), dtype=bool)
-    win_hold[:, :, 4:] = True
-    hold_totals(turn_hold, win_hold, 5, tmp_path, others=(0,))
-    fig = drawn[0]
-    said = [t.get_text() for ax in fig.axes for t in [ax.title, ax.xaxis.label, ax.yaxis.label]]
-    said += [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
-    assert "Optimal win, other at 0 points" in said and "Optimal turn" in said and "Hold 20 (holds at 5 points)" in said
-    assert not [s for s in said if "optimal-" in s or "hold-20" in s], said

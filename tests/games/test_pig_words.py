@@ -1,0 +1,28 @@
+"""Pig in words on its charts and wherever a policy is named (issue 31): its own labels module, never a code."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.report import words
+
+
+def test_policies_named_by_the_labels_module():
+    assert words.policy_name("pig", "hold-20") == "Hold 20"
+    assert words.policy_name("pig", "optimal-win") == "Optimal win"
+
+
+def test_pig_hold_chart_names_policies_in_words(drawn, tmp_path):
+    from sim.games.pig.charts import hold_totals
+
+    g = 12
+    turn_hold = np.zeros((g, g), dtype=bool)
+    turn_hold[:, 5:] = True
+    win_hold = np.zeros((g, g, g), dtype=bool)
+    win_hold[:, :, 4:] = True
+    hold_totals(turn_hold, win_hold, 5, tmp_path, others=(0,))
+    fig = drawn[0]
+    said = [t.get_text() for ax in fig.axes for t in [ax.title, ax.xaxis.label, ax.yaxis.label]]
+    said += [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
+    assert "Optimal win, other at 0 points" in said and "Optimal turn" in said and "Hold 20 (holds at 5 points)" in said
+    assert not [s for s in said if "optimal-" in s or "hold-20" in s], said
