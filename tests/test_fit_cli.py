@@ -161,7 +161,7 @@ print(json.dumps({"code": code, "heavy": sorted({"numba", "pandas", "scipy"} & s
 @pytest.mark.parametrize("args, needle", [
     (["fit", "chess", "x.csv"], "error: LOG: chess has no decision log yet"),
     (["fit", "kniffel", "x.txt"], "error: LOG x.txt: a log is a .parquet or .csv file"),
-    (["play", "dungeon24", "--policy", "heuristic", "--log", "x.csv"], "error: --log: dungeon24 has no decision log"),
+    (["play", "pig", "--policy", "hold-20", "--log", "x.csv"], "error: --log: pig has no decision log"),
 ])
 def test_a_refused_fit_or_log_is_light(args, needle):
     r = subprocess.run([sys.executable, "-c", LIGHT, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
