@@ -26,6 +26,7 @@ from sim.core.skill import at_level
 from sim.games.dungeon24 import rules as R
 from sim.games.dungeon24.config import PEOPLES, Dungeon24Config
 from sim.games.dungeon24.game import GAME
+from sim.games.dungeon24.options import PEOPLE_WORDS, POLICY_WORDS
 from sim.games.dungeon24.replay import EVENTS
 from sim.games.dungeon24.runs import frozen
 from sim.players.fit import MAX_GROUPS
@@ -38,7 +39,7 @@ KINDS = ("arrange", "fire", "counter", "action", "block", "reroll")
 RESULTS = ("loss", "draw", "win")
 MAX_SCORE = 9  # exchanges won are counted up to this (9: 9 or more) in the fitted histogram
 STATUS = "dafx"  # a pyramid position's status letter by its code (rules.DOWN, ACTIVE, FALLEN, DISCARDED)
-WORDS = {"what": "results and exchanges won", "by": "their results and exchanges won", "policy": POLICY,
+WORDS = {"what": "results and exchanges won", "by": "their results and exchanges won", "policy": "Heuristic",
          "key": "outcome", "setting": "matchup", "per_game": ("score_per_game", "exchanges won per game"),
          "chart": "result and exchanges won"}  # the fit's page and chart (``sim.players.page``)
 OPTION_COLUMNS = ("people", "opponent_people", "opponent")  # the batch's options, the same in every row
@@ -209,7 +210,8 @@ class Outcomes:
     @property
     def setting(self) -> dict[str, str]:
         o = self.options
-        return {"matchup": f"{o['people']} against {o['opponent_people']} ({o['opponent']})", **o}
+        return {"matchup": f"{PEOPLE_WORDS[o['people']]} against {PEOPLE_WORDS[o['opponent_people']]} "
+                           f"({POLICY_WORDS[o['opponent']]})", **o}
 
     @property
     def play(self) -> str:

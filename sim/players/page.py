@@ -50,7 +50,12 @@ def outcomes_chart(observed: np.ndarray, simulated: np.ndarray, path: Path) -> P
 
 def rooms_chart(observed: np.ndarray, predicted: np.ndarray, path: Path, labels: list[str] | None = None,
                 what: str = "rooms cleared (the last: a win)") -> Path:
-    """Observed against fitted shares of each outcome (Würfel Dungeon: rooms cleared; Dungeon24: result and score)."""
+    """Observed against fitted shares of each outcome (Würfel Dungeon: rooms cleared; Dungeon24: result and score;
+    named outcomes that neither the log nor the fit holds, under half a percent, are left out)."""
+    if labels:
+        keep = (observed > 0) | (predicted >= 0.005)
+        observed, predicted, labels = observed[keep], predicted[keep], [x for x, k in zip(labels, keep, strict=True)
+                                                                        if k]
     fig, ax = plt.subplots(figsize=(max(8, 0.35 * len(observed)), 4))
     x = np.arange(len(observed))
     ax.bar(x - 0.2, observed, 0.4, label="observed (the log)")
@@ -168,7 +173,7 @@ def write_outcome_page(out: Path, summary: dict[str, Any], f: Any, figs: dict[st
             figure(figs[key], f"{what.capitalize()}: the log against the fitted population."),
             _table([what, "observed games", "fitted"],
                    [[i, o, f"{p:.1f}"] for i, o, p in zip(labels, g[f"{key}_observed"], g[f"{key}_predicted"],
-                                                          strict=True)]),
+                                                          strict=True) if o or p >= 0.005 * summary["games"]]),
             f"<p>Win rate observed {g['win_rate_observed']:.1%}, fitted {g['win_rate_predicted']:.1%}; "
             f"χ² {g['chi2']:.1f}, p = {g['chi2_p']:.3g} (a small p: the fitted population does not reproduce the "
             f"{what}).</p>",
