@@ -7,6 +7,7 @@ Dungeon24 plays one level per batch, so the mixture's log is two simulated logs 
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -45,13 +46,19 @@ def test_the_levels_come_back_within_their_intervals(levels):
         assert g["weight_ci95"][0] <= 1 / len(levels) <= g["weight_ci95"][1], groups
 
 
-def test_the_rebuilt_board_ends_as_the_batch_does():
-    """The board the log rebuilds from the events (the rule functions applied in the kernel's order) ends each game
-    exactly as the kernel's own state: every column of the batch's row, LP, wins, focus, deploys, counters, the end;
-    and the decisions it logs are as many as the kernel counted (deploys, charges fired, counters, focus rerolls)."""
-    cfg = GAME.load()
+@pytest.mark.parametrize("rules", [{}, {"fire_timing": "any_turn", "charge_every": 1},
+                                   {"boss_loss": "defeat", "focus_cost": 2},
+                                   {"focus_cost": 0, "boss_counter": "first"}])
+def test_the_rebuilt_board_ends_as_the_batch_does(rules):
+    """The board the log replays (the rule functions in ``play_game``'s order, the choices and dice from the events)
+    ends each game exactly as the kernel's own state: every column of the batch's row, LP, wins, focus, deploys,
+    counters, the end; and the choices it logs taken are as many as the kernel counted (deploys, charges fired,
+    counters, focus rerolls), under rule variants that change when the questions are asked."""
+    base = GAME.load()
+    cfg = type(base).model_validate({**base.model_dump(mode="json"),
+                                     "rules": {**base.rules.model_dump(mode="json"), **rules}})
     opts = GAME.check_options({"people": "untote", "opponent_people": "dunkelelfen"})
-    seats = GAME.seat_policies("greedy", opts)
+    seats = GAME.seat_policies("greedy,heuristic", opts)
     for run in range(40):
         rl = GAME.replay_log(cfg, seats, kernel_seed(5), run, opts)
         rows, S = dungeon24.game_rows(cfg, EVENTS.decode(rl.sections[0].rows), rl.facts["cards"], [1, 2], True)
@@ -59,11 +66,10 @@ def test_the_rebuilt_board_ends_as_the_batch_does():
         play.write_row(S, row)
         table = rl.table_rows[0]
         assert {c: int(v) for c, v in zip(play.COLUMNS, row, strict=True)} == {c: table[c] for c in play.COLUMNS}, run
-        choices = [r[-1] for r in rows]
-        kinds = [r[1] for r in rows]
-        assert choices.count("deploy") == table["deploys0"], run
-        assert kinds.count("fire") == table["ability_uses0"] and kinds.count("counter") == table["counters0"], run
-        assert kinds.count("reroll") == table["focus0"] and kinds.count("arrange") == 1, run
+        taken = Counter(f"{r[1]} {r[-1].split()[0]}" for r in rows)
+        assert taken["action deploy"] == table["deploys0"] and taken["fire fire"] == table["ability_uses0"], run
+        assert taken["counter boss"] == table["counters0"] and taken["reroll discard"] == table["focus0"], run
+        assert taken["arrange " + rows[0][-1]] == 1, run
 
 
 def test_play_logs_dungeon24_and_fit_reads_it(tmp_path):
@@ -116,7 +122,7 @@ def test_a_bad_dungeon24_log_is_refused_naming_the_row(tmp_path, small_log, how)
         i = _first(dec, "block")
         dec.loc[i, "kind"], dec.loc[i, "choice"] = "counter", "boss"
         dec.loc[i, "pyramid"] = " ".join(dec.loc[i, "pyramid"].split()[:5]) + " 6/4f"
-        words = f"row {i + 1}: counter 'boss': a counter turns the face-down boss"
+        words = f"row {i + 1}: counter 'boss': a counter (boss or wait) needs the boss face down"
     elif how == "bad pyramid":
         dec.loc[3, "opponent_pyramid"] = "3/1a 2/2a"
         words = "row 4: a pyramid is six positions"

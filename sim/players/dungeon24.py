@@ -6,10 +6,12 @@ seeds and fits the level whose histogram of (result, exchanges won) makes the lo
 (``sim.players.outcomes``).
 
 The decision log (``play dungeon24 --log``) is read off each run's event log (``GAME.replay_log``: the batch's own
-``play_game``) without touching the kernel: the board is rebuilt from the pyramids by applying each logged event
-with the rule functions the kernel plays (``sim.games.dungeon24.rules``), so every row holds the board before its
-decision. One row per decision of the player (seat 0): the pyramid it arranged, each charge fired, each boss counter,
-each turn's action (deploy or attack with which card), each blocker it chose, each focus reroll taken.
+``play_game``) without touching the kernel: ``_Game`` replays the board in ``play_game``'s order with the rule
+functions the kernel plays (``sim.games.dungeon24.rules``), the choices and dice taken from the events, so every row
+holds the board before its decision and a declined question (a charge held, a counter or a focus reroll not taken)
+is a row too. One row per decision of the player (seat 0): the pyramid it arranged, each decision point with a
+charge, each counter it could play, each turn's action (deploy or attack with which card), each blocker it chose,
+each focus reroll it could pay for.
 """
 
 from __future__ import annotations
@@ -94,59 +96,120 @@ def _seats(options: dict[str, Any], policy: str) -> tuple[dict[str, Any], list[s
                                                     PEOPLES.index(opts["opponent_people"])]
 
 
+class _Game:
+    """One run's board replayed in ``play_game``'s order, its choices and dice taken from the event log: every
+    decision of seat 0 becomes a row, a declined one too (a charge held, a counter or a focus reroll not taken: the
+    kernel asks the policy and logs nothing, the board says the question was asked)."""
+
+    def __init__(self, cfg: Dungeon24Config, events: list[dict[str, Any]], cards: list[list[int]],
+                 people: list[int]) -> None:
+        self.rp, deck, abil = frozen(cfg)
+        self.S = np.zeros(R.S_SIZE, np.int64)
+        R.init_state(self.S, self.rp, deck, np.array(people, np.int64), abil[np.array(people)].copy(),
+                     np.array([c[:R.N_BASIC] for c in cards], np.int64))
+        self.events, self.i, self.rows = events, 0, []
+
+    def add(self, seat: int, kind: str, choice: str, dice: str = NONE) -> None:
+        if seat == 0:
+            self.rows.append((int(self.S[R.S_TURN]), kind, *_board(self.S), dice, choice))
+
+    def next_is(self, event: str, **fields: int) -> bool:
+        ev = self.events[self.i] if self.i < len(self.events) else {"event": "none"}
+        return ev["event"] == event and all(ev[k] == v for k, v in fields.items())
+
+    def take(self, event: str) -> dict[str, Any]:
+        if not self.next_is(event):
+            raise RuntimeError(f"Dungeon24 event log out of step at event {self.i}: {event} expected, "
+                               f"{self.events[self.i]['event'] if self.i < len(self.events) else 'none'} found")
+        self.i += 1
+        return self.events[self.i - 1]
+
+    def window(self, s: int, w: int) -> None:
+        """``fire_window``: seat ``s`` fires while it wants; each fire may be answered by a Boss-Konter."""
+        S, rp, where = self.S, self.rp, R.WINDOW_NAMES[w]
+        while R.can_fire(S, s, rp):
+            if not self.next_is("fire", seat=s, window=w):
+                self.add(s, "fire", f"hold {where}")
+                return
+            self.add(s, "fire", f"fire {where}")
+            self.take("fire")
+            R.fire(S, s, rp)
+            if R.counter_allowed(S, 1 - s, rp):
+                took = self.next_is("counter", seat=1 - s)
+                self.add(1 - s, "counter", "boss" if took else "wait")
+                if took:
+                    self.take("counter")
+                    R.activate_boss(S, 1 - s)
+
+    def reroll(self, s: int, attacker: int, dice: list[int]) -> None:
+        """Seat ``s``'s focus reroll (``dice``: the attacker's die, the defender's), when it may take one."""
+        if not R.can_focus(self.S, s, self.rp):
+            return
+        took = self.next_is("reroll", seat=s, attacker=attacker)
+        mine, theirs = (dice[0], dice[1]) if attacker else (dice[1], dice[0])
+        ev = self.take("reroll") if took else None
+        self.add(s, "reroll", f"discard {ev['discarded'] + 1}" if ev else "keep", f"{mine} {theirs}")
+        if ev:
+            R.pay_focus(self.S, s, ev["discarded"], self.rp)
+            dice[1 - attacker] = ev["new"]
+
+    def turn(self, p: int, anytime: bool) -> bool:
+        """One turn of ``p`` (``play_game``'s loop body); False once the game has ended."""
+        S, rp, o = self.S, self.rp, 1 - p
+        S[R.S_TURN] += 1
+        S[R.S_TOMOVE] = p
+        dmg, end = R.curse_tick(S, p, rp)
+        if dmg > 0:
+            self.take("curse")
+        if end != R.END_NONE:
+            return False
+        self.window(p, R.W_START)
+        if anytime:
+            self.window(o, R.W_OPP_START)
+        if self.next_is("deploy", seat=p):
+            self.add(p, "action", "deploy")
+            self.take("deploy")
+            R.deploy(S, p)
+        else:
+            ev = self.take("attack")
+            self.add(p, "action", f"attack {ev['card'] + 1}")
+            self.add(o, "block", f"block {ev['blocker'] + 1}")
+            S[R.S_BLUT + p] = 0
+            dice = [ev["attack_dice"], ev["defence_dice"]]
+            self.reroll(p, 1, dice)
+            self.reroll(o, 0, dice)
+            if self.next_is("hit"):
+                hit = self.take("hit")
+                end, r = R.apply_hit(S, p, ev["blocker"], hit["margin"], rp)
+                if r >= 0:
+                    self.take("reinforce")
+                if end != R.END_NONE:
+                    return False
+            else:
+                self.take("block")
+        self.window(p, R.W_END)
+        if anytime:
+            self.window(o, R.W_OPP_END)
+        return True
+
+
 def game_rows(cfg: Dungeon24Config, events: list[dict[str, Any]], cards: list[list[int]], people: list[int],
               arranged: bool) -> tuple[list[tuple], np.ndarray]:
-    """One run's decisions of seat 0 (board columns, ``dice``, ``choice``; the caller adds player, game, turn and
-    kind) and the board at its end: the pyramids laid out, then each event applied with the kernel's rule functions
-    (a turn's start ticks the mover's curses, as ``play_game`` does, before its events)."""
-    rp, deck, abil = frozen(cfg)
-    S = np.zeros(R.S_SIZE, np.int64)
-    R.init_state(S, rp, deck, np.array(people, np.int64), abil[np.array(people)].copy(),
-                 np.array([c[:R.N_BASIC] for c in cards], np.int64))
-    rows: list[tuple] = []
+    """One run's decisions of seat 0 (turn, kind, board columns, ``dice``, ``choice``; the caller adds player and
+    game) and the board at its end (``_Game``: the pyramids laid out, then ``play_game``'s turns)."""
+    g = _Game(cfg, events, cards, people)
     if arranged:
-        rows.append((0, "arrange", *_board(S), NONE, ",".join(str(c) for c in cards[0][:R.N_BASIC])))
-    mover = -1
-    for ev in events:
-        k, t = ev["event"], ev.get("turn", 0)
-        if k == "rolloff":
-            if ev["roll0"] != ev["roll1"]:
-                mover = S[R.S_FIRST] = 0 if ev["roll0"] > ev["roll1"] else 1
-            continue
-        while k != "end" and t > S[R.S_TURN]:  # a new turn: its mover's curses tick first (the kernel's order)
-            if S[R.S_TURN] > 0:
-                mover = 1 - mover
-            S[R.S_TURN] += 1
-            S[R.S_TOMOVE] = mover
-            R.curse_tick(S, mover, rp)
-        s = ev.get("seat", -1)
-        if k == "fire":
-            if s == 0:
-                rows.append((t, "fire", *_board(S), NONE, f"fire {R.WINDOW_NAMES[ev['window']]}"))
-            R.fire(S, s, rp)
-        elif k == "counter":
-            if s == 0:
-                rows.append((t, "counter", *_board(S), NONE, "boss"))
-            R.activate_boss(S, s)
-        elif k == "deploy":
-            if s == 0:
-                rows.append((t, "action", *_board(S), NONE, "deploy"))
-            R.deploy(S, s)
-        elif k == "attack":
-            if s == 0:
-                rows.append((t, "action", *_board(S), NONE, f"attack {ev['card'] + 1}"))
-            else:
-                rows.append((t, "block", *_board(S), NONE, f"block {ev['blocker'] + 1}"))
-            S[R.S_BLUT + s] = 0
-            shown = (ev["attack_dice"], ev["defence_dice"]) if s == 0 else (ev["defence_dice"], ev["attack_dice"])
-        elif k == "reroll":
-            if s == 0:
-                rows.append((t, "reroll", *_board(S), f"{shown[0]} {shown[1]}", f"discard {ev['discarded'] + 1}"))
-            R.pay_focus(S, s, ev["discarded"], rp)
-            shown = (ev["new"], shown[1]) if s == 0 else (shown[0], ev["new"])
-        elif k == "hit":
-            R.apply_hit(S, s, ev["blocker"], ev["margin"], rp)
-    return rows, S
+        g.add(0, "arrange", ",".join(str(c) for c in cards[0][:R.N_BASIC]))
+    while g.next_is("rolloff"):
+        roll = g.take("rolloff")
+    p = g.S[R.S_FIRST] = 0 if roll["roll0"] > roll["roll1"] else 1
+    anytime = g.rp.rules_fire_timing == R.FIRE_ANY_TURN
+    while not g.next_is("end") and g.turn(p, anytime):
+        p = 1 - p
+    if g.S[R.S_END] == R.END_NONE:  # the turn limit: a draw
+        g.S[R.S_END], g.S[R.S_WINNER] = R.END_TURN_LIMIT, -1
+    g.take("end")
+    return g.rows, g.S
 
 
 def decisions(cfg: Dungeon24Config, policy: str, n: int, seed: int, options: dict[str, Any]) -> pd.DataFrame:
@@ -250,11 +313,14 @@ def _illegal(kind: str, choice: str, own: list[tuple[str, str]], charges: int) -
         return None if sorted(choice.split(",")) == [str(i) for i in range(R.N_BASIC)] else \
             "an arrangement lists the deck cards 0..4 once each (e.g. 2,0,1,4,3)"
     if kind == "fire":
-        return None if word == "fire" and charges > 0 else "fire needs a charge held (choice: fire ...)"
+        return None if word in ("fire", "hold") and charges > 0 else "fire or hold needs a charge held"
     if kind == "counter":
-        return None if choice == "boss" and own[R.BOSS][1] == "d" else "a counter turns the face-down boss (boss)"
+        return None if choice in ("boss", "wait") and own[R.BOSS][1] == "d" else \
+            "a counter (boss or wait) needs the boss face down"
     if kind == "action" and choice == "deploy":
         return None if any(s == "d" for _, s in own[:R.BOSS]) else "deploy with no face-down reserve card"
+    if kind == "reroll" and choice == "keep":
+        return None
     want = {"action": ("attack", "a"), "block": ("block", "a"), "reroll": ("discard", "d")}[kind]
     if word != want[0] or not 0 <= pos < R.N_POS or own[pos][1] != want[1]:
         status = "active" if want[1] == "a" else "face down"
