@@ -10,8 +10,10 @@ import pandas as pd
 import pytest
 import tomli_w
 
+from sim.cli.fit import FITTED
 from sim.core.batch import run_batch
 from sim.core.skill import Group
+from sim.games import GAMES
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.game import GAME
 from sim.players import kniffel
@@ -158,10 +160,13 @@ print(json.dumps({"code": code, "heavy": sorted({"numba", "pandas", "scipy"} & s
 """
 
 
+UNLOGGED = next(g for g in GAMES if g not in FITTED)  # a game without a decision log (the one-die game)
+
+
 @pytest.mark.parametrize("args, needle", [
     (["fit", "chess", "x.csv"], "error: LOG: chess has no decision log yet"),
     (["fit", "kniffel", "x.txt"], "error: LOG x.txt: a log is a .parquet or .csv file"),
-    (["play", "dungeon24", "--policy", "heuristic", "--log", "x.csv"], "error: --log: dungeon24 has no decision log"),
+    (["play", UNLOGGED, "--policy", "random", "--log", "x.csv"], f"error: --log: {UNLOGGED} has no decision log"),
 ])
 def test_a_refused_fit_or_log_is_light(args, needle):
     r = subprocess.run([sys.executable, "-c", LIGHT, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)

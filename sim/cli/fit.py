@@ -11,7 +11,7 @@ from sim.cli.catalog import accept
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, work
 from sim.core.errors import DicesimError
 
-FITTED = ("kniffel", "dadox", "dungeon")  # games whose logs are written and fitted (exact action values)
+FITTED = ("kniffel", "dadox", "dungeon", "dungeon24")  # games whose logs are written and fitted (exact action values)
 LOG_SUFFIXES = (".parquet", ".csv")
 
 
@@ -31,8 +31,8 @@ def check_log(game: str, log: Path, flag: str) -> None:
 @app.command()
 def fit(
     game: str = typer.Argument(..., help=" | ".join(FITTED)),
-    log: Path = typer.Argument(..., help="the decision log (.parquet or .csv; docs/logs.md); Würfel Dungeon, fitted "
-                               "by outcomes: its decision log or its outcome table alone"),
+    log: Path = typer.Argument(..., help="the decision log (.parquet or .csv; docs/logs.md); Würfel Dungeon and "
+                               "Dungeon24, fitted by outcomes: the decision log or the outcome table alone"),
     outcomes: Path | None = typer.Option(None, "--outcomes", help="the per-game outcome table (default: "
                                          "LOG's NAME.outcomes.parquet|csv beside it when present)"),
     config: Path | None = ConfigOpt,

@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.interpolate import CubicSpline
 
 from sim.core.batch import run_batch
 from sim.core.limits import kernel_seed
@@ -29,14 +28,16 @@ from sim.games.dungeon.loadout import with_loadout
 from sim.games.dungeon.options import DIFFICULTIES
 from sim.games.dungeon.replay_text import EVENT_LABELS, EVENTS, item_label
 from sim.games.dungeon.words import CARD_NAMES
-from sim.players.fit import MAX_GROUPS, Estimate, Mixture, fit_mixture, mle
-from sim.players.logs import LogColumn, LogError, columns, outcome_columns, refuse
+from sim.players.fit import MAX_GROUPS
+from sim.players.logs import LogColumn, LogError, columns, each_game_once, one_setting, outcome_columns, refuse
+from sim.players.outcomes import LEVELS, SIM_RUNS, LevelFit, fit_levels
 
 NONE = "-"  # a cell with nothing to say (no enemy outside a fight, no dice outside a roll): a log has no empty cell
 KINDS = ("path", "secret", "hold", "combo", "last_chance", "reward", "buy")
 POLICY = "vorschlag"  # the policy whose level the outcomes say
-LEVELS = np.linspace(0.0, 1.0, 21)  # the levels simulated
-SIM_RUNS = 4000  # runs per simulated level (default)
+WORDS = {"what": "rooms cleared", "by": "the rooms they cleared", "policy": POLICY, "key": "rooms",
+         "setting": "difficulty", "per_game": ("rooms_per_game", "rooms per game"),
+         "chart": "rooms cleared (the last: a win)"}  # the fit's page and chart (``sim.players.page``)
 
 OUTCOME_COLUMNS = (
     LogColumn("player", "str", "the player's id"),
@@ -164,9 +165,32 @@ class Outcomes:
     difficulty: str
     table: pd.DataFrame
 
+    labels = None  # the categories are the rooms cleared, 0..n_rooms
+
     @property
     def n_games(self) -> int:
         return len(self.rooms)
+
+    @property
+    def category(self) -> np.ndarray:
+        """Each game's outcome as the fit counts it (``sim.players.outcomes``): its rooms cleared."""
+        return self.rooms
+
+    @property
+    def n_categories(self) -> int:
+        return self.n_rooms + 1
+
+    @property
+    def won_categories(self) -> list[int]:
+        return [self.n_rooms]
+
+    @property
+    def setting(self) -> dict[str, str]:
+        return {"difficulty": self.difficulty}
+
+    @property
+    def play(self) -> str:
+        return f"dicesim play dungeon --policy {POLICY} --difficulty {self.difficulty} --config population.toml"
 
 
 def load(cfg: DungeonConfig, out_df: pd.DataFrame, where: str) -> Outcomes:
@@ -180,20 +204,8 @@ def load(cfg: DungeonConfig, out_df: pd.DataFrame, where: str) -> Outcomes:
     if len(bad):
         raise refuse(where, bad[0], f"win {col['win'][bad[0]]} with {col['rooms_cleared'][bad[0]]} of {R} rooms "
                      "cleared (a win clears every room)")
-    diff = col.get("difficulty")
-    level = GAME.options["difficulty"]
-    if diff is not None:
-        bad = np.flatnonzero(~np.isin(diff, DIFFICULTIES))
-        if len(bad):
-            raise refuse(where, bad[0], f"difficulty {diff[bad[0]]!r} is not one of {', '.join(DIFFICULTIES)}")
-        bad = np.flatnonzero(diff != diff[0])
-        if len(bad):
-            raise refuse(where, bad[0], f"difficulty {diff[bad[0]]} after {diff[0]}: fit one difficulty at a time")
-        level = str(diff[0])
-    pairs = pd.MultiIndex.from_arrays([col["player"], col["game"]])
-    dup = np.flatnonzero(pairs.duplicated())
-    if len(dup):
-        raise refuse(where, dup[0], f"player {col['player'][dup[0]]!r} game {col['game'][dup[0]]} is logged twice")
+    level = one_setting(col, "difficulty", DIFFICULTIES, GAME.options["difficulty"], where, "difficulty")
+    each_game_once(col, where)
     ids, pidx = np.unique(col["player"], return_inverse=True)
     return Outcomes(ids, pidx, col["rooms_cleared"], R, level, pd.DataFrame(dict(col)))
 
@@ -221,59 +233,10 @@ def histograms(cfg: DungeonConfig, levels: np.ndarray, n: int, seed: int, diffic
     return out
 
 
-@dataclass
-class OutcomeFit:
-    outcomes: Outcomes
-    level: Estimate
-    players: pd.DataFrame
-    mixtures: list[Mixture]
-    best: int
-    hist: np.ndarray  # [LEVELS, rooms]
-
-    @property
-    def chosen(self) -> Mixture:
-        return self.mixtures[self.best]
-
-    def predicted(self) -> np.ndarray:
-        """The rooms histogram of the chosen mixture (each group's at its level, interpolated, by weight)."""
-        spl = CubicSpline(LEVELS, self.hist, axis=0)
-        m = self.chosen
-        p = sum(w * np.clip(spl(lv), 1e-12, None) for lv, w in zip(m.levels, m.weights, strict=True))
-        return p / p.sum()
-
-
 def fit_outcomes(cfg: DungeonConfig, log: Outcomes, n: int = SIM_RUNS, seed: int = 1,
-                 max_groups: int = MAX_GROUPS) -> OutcomeFit:
-    """The population's level (profile interval), each player's, and the mixture BIC prefers."""
-    hist = histograms(cfg, LEVELS, n, seed, log.difficulty)
-    logp = np.log(hist)[:, log.rooms]  # [level, game]
-    P = len(log.ids)
-    grid = np.stack([np.bincount(log.player, logp[g], P) for g in range(len(LEVELS))], axis=1)  # [player, level]
-    spl = CubicSpline(LEVELS, grid.sum(axis=0))
-    level = mle(lambda x: float(spl(x)), grid.sum(axis=0), LEVELS)
-    rows = []
-    for p, pid in enumerate(log.ids):
-        sp = CubicSpline(LEVELS, grid[p])
-        est = mle(lambda x, sp=sp: float(sp(x)), grid[p], LEVELS)
-        rows.append({"player": pid, "level": est.value, "lo": est.lo, "hi": est.hi,
-                     "games": int((log.player == p).sum()), "rooms_per_game": float(log.rooms[log.player == p].mean())})
-    players = pd.DataFrame(rows)
-    kmax = max(1, min(max_groups, P // 5))
-    mixtures = [fit_mixture(grid, k, players["level"].to_numpy(), LEVELS) for k in range(1, kmax + 1)]
-    best = int(np.argmin([m.bic for m in mixtures]))
-    # the simulated histograms carry their own noise: intervals widen by sqrt(1 + games / simulated runs), the
-    # simulated-likelihood (indirect inference) correction
-    infl = float(np.sqrt(1.0 + log.n_games / n))
-    level = widen(level, infl)
-    players[["lo", "hi"]] = [[widen(Estimate(r.level, r.lo, r.hi, 0.0), infl).lo,
-                              widen(Estimate(r.level, r.lo, r.hi, 0.0), infl).hi] for r in players.itertuples()]
-    for m in mixtures:
-        m.se_levels = m.se_levels * infl
-        m.se_weights = m.se_weights * infl
-    return OutcomeFit(log, level, players, mixtures, best, hist)
-
-
-def widen(e: Estimate, factor: float) -> Estimate:
-    """An interval stretched about its estimate, within [0, 1]."""
-    lo = max(0.0, e.value - factor * (e.value - e.lo))
-    return Estimate(e.value, lo, min(1.0, e.value + factor * (e.hi - e.value)), e.loglik)
+                 max_groups: int = MAX_GROUPS) -> LevelFit:
+    """The population's level (profile interval), each player's, and the mixture BIC prefers
+    (``sim.players.outcomes.fit_levels`` on the rooms histograms)."""
+    f = fit_levels(histograms(cfg, LEVELS, n, seed, log.difficulty), log.rooms, log.player, log.ids, n, max_groups)
+    f.players["rooms_per_game"] = np.bincount(log.player, log.rooms, len(log.ids)) / f.players["games"].to_numpy()
+    return f

@@ -139,3 +139,26 @@ def outcome_columns(out_df: pd.DataFrame, spec: tuple[LogColumn, ...], out_where
         if key not in opairs:
             raise refuse(where, d, f"player {key[0]!r} game {key[1]} has no row in {out_where}")
     return oc
+
+
+def one_setting(col: dict[str, np.ndarray], name: str, allowed: tuple[str, ...] | list[str], default: str,
+                where: str, what: str) -> str:
+    """The value of a column that names how every game was played (a difficulty, a matchup): one of ``allowed`` and
+    the same in every row (the fit simulates one setting); ``default`` when the log has no such column."""
+    vals = col.get(name)
+    if vals is None:
+        return default
+    bad = np.flatnonzero(~np.isin(vals, list(allowed)))
+    if len(bad):
+        raise refuse(where, bad[0], f"{name} {vals[bad[0]]!r} is not one of {', '.join(allowed)}")
+    bad = np.flatnonzero(vals != vals[0])
+    if len(bad):
+        raise refuse(where, bad[0], f"{name} {vals[bad[0]]} after {vals[0]}: fit one {what} at a time")
+    return str(vals[0])
+
+
+def each_game_once(col: dict[str, np.ndarray], where: str) -> None:
+    """An outcome table names each (player, game) once."""
+    dup = np.flatnonzero(pd.MultiIndex.from_arrays([col["player"], col["game"]]).duplicated())
+    if len(dup):
+        raise refuse(where, dup[0], f"player {col['player'][dup[0]]!r} game {col['game'][dup[0]]} is logged twice")

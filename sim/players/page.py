@@ -48,15 +48,22 @@ def outcomes_chart(observed: np.ndarray, simulated: np.ndarray, path: Path) -> P
     return charts.save(fig, path)
 
 
-def rooms_chart(observed: np.ndarray, predicted: np.ndarray, path: Path) -> Path:
-    fig, ax = plt.subplots(figsize=(8, 4))
+def rooms_chart(observed: np.ndarray, predicted: np.ndarray, path: Path, labels: list[str] | None = None,
+                what: str = "rooms cleared (the last: a win)") -> Path:
+    """Observed against fitted shares of each outcome (Würfel Dungeon: rooms cleared; Dungeon24: result and score;
+    named outcomes that neither the log nor the fit holds, under half a percent, are left out)."""
+    if labels:
+        keep = (observed > 0) | (predicted >= 0.005)
+        observed, predicted, labels = observed[keep], predicted[keep], [x for x, k in zip(labels, keep, strict=True)
+                                                                        if k]
+    fig, ax = plt.subplots(figsize=(max(8, 0.35 * len(observed)), 4))
     x = np.arange(len(observed))
     ax.bar(x - 0.2, observed, 0.4, label="observed (the log)")
     ax.bar(x + 0.2, predicted, 0.4, label="fitted population")
-    ax.set_xticks(x, [str(i) for i in x])
-    ax.set_xlabel("rooms cleared (the last: a win)")
+    ax.set_xticks(x, labels or [str(i) for i in x], rotation=90 if labels else 0, fontsize=8 if labels else None)
+    ax.set_xlabel(what)
     ax.set_ylabel("share of games")
-    ax.set_title("Observed vs fitted rooms cleared")
+    ax.set_title(f"Observed vs fitted {what.split(' (')[0]}")
     ax.legend(fontsize=8)
     return charts.save(fig, path)
 
@@ -143,32 +150,37 @@ def write_page(out: Path, summary: dict[str, Any], f: Any, gof: dict[str, Any], 
     return atomic.write_text(out / "fit.html", document(f"dicesim fit · {summary['game']}", body))
 
 
-def write_outcome_page(out: Path, summary: dict[str, Any], f: Any, figs: dict[str, Path]) -> Path:
-    """``fit.html`` of a game fitted by its outcomes: the levels, observed vs fitted rooms, the goodness of fit."""
+def write_outcome_page(out: Path, summary: dict[str, Any], f: Any, figs: dict[str, Path],
+                       words: dict[str, Any]) -> Path:
+    """``fit.html`` of a game fitted by its outcomes: the levels, observed vs fitted outcomes, the goodness of fit
+    (``words``: what the outcome is called, the game's setting in the summary, the per-player column)."""
     lv, groups, g = summary["level"], summary["groups"], summary["goodness_of_fit"]
-    answer = (f"The {summary['players']} players' {summary['games']:,} games ({esc(summary['difficulty'])}) fit one "
-              f"level of <b>{lv['value']:.3f}</b> [{lv['ci95'][0]:.3f}, {lv['ci95'][1]:.3f}] by the rooms they "
-              f"cleared; BIC prefers <b>{len(groups)} group{'s' if len(groups) > 1 else ''}</b>: "
+    what, key = words["what"], words["key"]
+    answer = (f"The {summary['players']} players' {summary['games']:,} games ({esc(summary[words['setting']])}) fit "
+              f"one level of <b>{lv['value']:.3f}</b> [{lv['ci95'][0]:.3f}, {lv['ci95'][1]:.3f}] by {words['by']}; "
+              f"BIC prefers <b>{len(groups)} group{'s' if len(groups) > 1 else ''}</b>: "
               + "; ".join(f"{x['weight']:.0%} at {x['level']:.3f} [{x['ci95'][0]:.3f}, {x['ci95'][1]:.3f}]"
                           for x in groups) + ".")
+    labels = g.get(f"{key}_labels") or list(range(len(g[f"{key}_observed"])))
+    col, head = words["per_game"]
     body = [f"<h1>Fitted players · {esc(summary['game'])}</h1>",
             facts_line({"log": summary["log"], "games": summary["games"], "players": summary["players"],
                         "simulated runs per level": summary["simulated_runs_per_level"]}),
             f"<p class='answer'>{answer}</p>",
-            "<p class='muted'>No decision has an exact value here: the level is the one whose simulated rooms "
-            "histogram (vorschlag, paired seeds) makes the logged games likeliest; no regret.</p>",
+            f"<p class='muted'>No decision has an exact value here: the level is the one whose simulated {what} "
+            f"histogram ({esc(words['policy'])}, paired seeds) makes the logged games likeliest; no regret.</p>",
             figure(figs["levels"], "Each player's own level (bars) and the groups of the mixture BIC chose."),
-            figure(figs["rooms"], "Rooms cleared: the log against the fitted population."),
-            _table(["rooms cleared", "observed games", "fitted"],
-                   [[i, o, f"{p:.1f}"] for i, (o, p) in enumerate(zip(g["rooms_observed"], g["rooms_predicted"],
-                                                                          strict=True))]),
+            figure(figs[key], f"{what.capitalize()}: the log against the fitted population."),
+            _table([what, "observed games", "fitted"],
+                   [[i, o, f"{p:.1f}"] for i, o, p in zip(labels, g[f"{key}_observed"], g[f"{key}_predicted"],
+                                                          strict=True) if o or p >= 0.005 * summary["games"]]),
             f"<p>Win rate observed {g['win_rate_observed']:.1%}, fitted {g['win_rate_predicted']:.1%}; "
             f"χ² {g['chi2']:.1f}, p = {g['chi2_p']:.3g} (a small p: the fitted population does not reproduce the "
-            "rooms).</p>",
+            f"{what}).</p>",
             f"<p class='muted'>population.toml: <code>{esc(summary['play'])}</code>.</p>"]
     rows = f.players.sort_values("level")
     body.append("<details><summary>Every player</summary>" + _table(
-        ["player", "level", "95 % interval", "games", "rooms per game"],
-        [[r.player, f"{r.level:.3f}", f"[{r.lo:.3f}, {r.hi:.3f}]", r.games, f"{r.rooms_per_game:.1f}"]
+        ["player", "level", "95 % interval", "games", head],
+        [[r.player, f"{r.level:.3f}", f"[{r.lo:.3f}, {r.hi:.3f}]", r.games, f"{getattr(r, col):.1f}"]
          for r in rows.itertuples()]) + "</details>")
     return atomic.write_text(out / "fit.html", document(f"dicesim fit · {summary['game']}", body))

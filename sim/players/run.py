@@ -18,15 +18,16 @@ from sim.core.batch import run_batch
 from sim.core.config import GameConfig
 from sim.core.errors import DicesimError
 from sim.core.skill import Group
-from sim.players import dadox, dungeon, kniffel
+from sim.players import dadox, dungeon, dungeon24, kniffel
 from sim.players.fit import Decisions, Fit, expected_regret, fit
 from sim.players.logs import outcomes_path, read_table, write_table
 from sim.players.page import levels_chart, outcomes_chart, regret_chart, rooms_chart, write_outcome_page, write_page
 from sim.players.regret import regret
 
 LOGS = {"kniffel": kniffel, "dadox": dadox}  # games whose logs are fitted by likelihood (exact action values)
-OUTCOME_LOGS = {"dungeon": dungeon}  # games fitted by their outcomes (no action values)
-POLICY = {"kniffel": "optimal", "dadox": "optimal-turn", "dungeon": dungeon.POLICY}  # the levels apply to these
+OUTCOME_LOGS = {"dungeon": dungeon, "dungeon24": dungeon24}  # games fitted by their outcomes (no action values)
+POLICY = {"kniffel": "optimal", "dadox": "optimal-turn", "dungeon": dungeon.POLICY,
+          "dungeon24": dungeon24.POLICY}  # the levels apply to these
 
 
 def check_game(game: str) -> None:
@@ -156,20 +157,25 @@ def fit_outcome_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None
     n = max(mod.SIM_RUNS, 4 * o.n_games)
     f = mod.fit_outcomes(cfg, o, n, seed)
     pop = population(cfg, f, mod.GAME.skill_groups)
-    observed = np.bincount(o.rooms, minlength=o.n_rooms + 1)
+    observed = np.bincount(o.category, minlength=o.n_categories)
     predicted = f.predicted()
-    chi = chisquare(observed, predicted * o.n_games)
+    # χ² over the outcomes the log or the fit holds (an outcome neither does, under half a game expected, would only
+    # add degrees of freedom: Dungeon24's impossible "win 0"), the expectation rescaled to the log's games
+    seen = (observed > 0) | (predicted * o.n_games >= 0.5)
+    chi = chisquare(observed[seen], predicted[seen] / predicted[seen].sum() * o.n_games)
+    key = mod.WORDS["key"]
     summary: dict[str, Any] = {
-        "game": game, "log": str(log), "by": "outcomes (rooms cleared)", "players": len(o.ids), "games": o.n_games,
-        "decisions": 0, "difficulty": o.difficulty, "simulated_runs_per_level": n, "level": f.level.json(),
+        "game": game, "log": str(log), "by": f"outcomes ({mod.WORDS['what']})", "players": len(o.ids),
+        "games": o.n_games, "decisions": 0, **o.setting, "simulated_runs_per_level": n, "level": f.level.json(),
         "groups": f.chosen.groups(), "bic": {str(len(m.levels)): round(m.bic, 2) for m in f.mixtures},
         "regret": None,
-        "goodness_of_fit": {"rooms_observed": observed.tolist(), "rooms_predicted": np.round(predicted * o.n_games,
-                                                                                              2).tolist(),
-                            "win_rate_observed": float(observed[-1] / o.n_games),
-                            "win_rate_predicted": float(predicted[-1]), "chi2": float(chi.statistic),
-                            "chi2_p": float(chi.pvalue)},
-        "play": f"dicesim play {game} --policy {POLICY[game]} --difficulty {o.difficulty} --config population.toml",
+        "goodness_of_fit": {f"{key}_observed": observed.tolist(),
+                            f"{key}_predicted": np.round(predicted * o.n_games, 2).tolist(),
+                            **({f"{key}_labels": o.labels} if o.labels else {}),
+                            "win_rate_observed": float(observed[o.won_categories].sum() / o.n_games),
+                            "win_rate_predicted": float(predicted[o.won_categories].sum()),
+                            "chi2": float(chi.statistic), "chi2_p": float(chi.pvalue)},
+        "play": o.play,
     }
     if len(f.chosen.levels) > 1 and not mod.GAME.skill_groups:
         summary["note"] = f"{mod.GAME.title} plays one level: population.toml holds the population's one level"
@@ -179,8 +185,8 @@ def fit_outcome_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None
         atomic.write_text(folder / "population.toml", head + tomli_w.dumps(pop.model_dump(mode="json")))
         atomic.write_csv(f.players, folder / "players.csv")
         figs = {"levels": levels_chart(f, folder / "levels.png"),
-                "rooms": rooms_chart(observed / o.n_games, predicted, folder / "rooms.png")}
+                key: rooms_chart(observed / o.n_games, predicted, folder / f"{key}.png", o.labels, mod.WORDS["chart"])}
         summary["population"] = str(folder / "population.toml")
-        summary["page"] = str(write_outcome_page(folder, summary, f, figs))
+        summary["page"] = str(write_outcome_page(folder, summary, f, figs, mod.WORDS))
         atomic.write_json(folder / "fit.json", summary, indent=2)
     return summary
