@@ -1,13 +1,15 @@
 """A/B of one game's kernel modules between two checkouts: their cold compile and the game's throughput, alternated.
 
-Run: ``python benchmarks/kernel_ab.py --game kniffel --modules sim.games.kniffel.play --trees A B
-[--policies greedy,optimal,optimal@0.5] [--n 100000] [--rounds 2] [--set key=value ...]``. Each round plays every
-tree once, in turn, each in a process of its own (``NUMBA_NUM_THREADS=1``, so a shared machine's other jobs disturb
-it least) with a cache folder of its own: a copy of the user cache without the named modules' kernels, so only they
-compile. Per process: the named modules' compile, CPU seconds of the compiling thread (exclusive per kernel, numba's
-event API), the CPU seconds of preparing each policy (solving its tables where the copied cache lacks them, as after
-a code change), then games per CPU second of the process for each policy (``name@level`` plays at that skill level,
-``a+b`` seats a and b). Prints one JSON object; the load average is read at the start and the end.
+Run: ``python benchmarks/kernel_ab.py --game kniffel --modules sim.games.kniffel.play --trees A B [C ...]
+[--policies greedy,optimal,optimal@0.5] [--n 100000] [--rounds 2] [--warm-rounds 0] [--set key=value ...]``. Each
+round plays every tree once, in turn, each in a process of its own (``NUMBA_NUM_THREADS=1``, so a shared machine's
+other jobs disturb it least) with a cache folder of its own: a copy of the user cache without the named modules'
+kernels, so only they compile. Per process: the named modules' compile, CPU seconds of the compiling thread
+(exclusive per kernel, numba's event API), the CPU seconds of preparing each policy (solving its tables where the
+copied cache lacks them, as after a code change), then games per CPU second of the process for each policy
+(``name@level`` plays at that skill level, ``a+b`` seats a and b). ``--warm-rounds`` alternate the trees again on
+the kernels the cold rounds cached (throughput only, cheap where a compile is not). Prints one JSON object; the load
+average is read at the start and the end.
 """
 
 from __future__ import annotations
@@ -75,8 +77,8 @@ def user_cache() -> Path:
     return Path(os.environ.get("DICESIM_CACHE_DIR") or user_cache_dir("dicesim"))
 
 
-def one(tree: str, cache: Path, args: argparse.Namespace) -> dict:
-    for m in args.modules.split(","):
+def one(tree: str, cache: Path, args: argparse.Namespace, cold: bool = True) -> dict:
+    for m in args.modules.split(",") if cold else ():
         shutil.rmtree(cache / "numba" / m, ignore_errors=True)
     env = {**os.environ, "DICESIM_CACHE_DIR": str(cache), "NUMBA_NUM_THREADS": "1", "PYTHONPATH": tree}
     out = subprocess.run([sys.executable, "-c", CHILD, args.modules, args.policies, str(args.n), args.game,
@@ -89,10 +91,11 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--game", required=True)
     p.add_argument("--modules", required=True, help="comma-separated module prefixes whose kernels compile cold")
-    p.add_argument("--trees", nargs=2, required=True)
+    p.add_argument("--trees", nargs="+", required=True)
     p.add_argument("--policies", default="greedy")
     p.add_argument("--n", type=int, default=100_000)
     p.add_argument("--rounds", type=int, default=2)
+    p.add_argument("--warm-rounds", type=int, default=0, help="more rounds on the cached kernels (throughput only)")
     p.add_argument("--set", action="append", default=[], help="a config override (key=value), repeatable")
     args = p.parse_args()
     src = user_cache()
@@ -103,9 +106,9 @@ def main() -> None:
         for i, t in enumerate(args.trees):
             caches[t] = Path(tmp) / str(i)
             shutil.copytree(src, caches[t], ignore=shutil.ignore_patterns("answers"))
-        for _ in range(args.rounds):
+        for r in range(args.rounds + args.warm_rounds):
             for t in args.trees:
-                runs[t].append(one(t, caches[t], args))
+                runs[t].append(one(t, caches[t], args, cold=r < args.rounds))
                 print(t, json.dumps(runs[t][-1]), file=sys.stderr)
     load.append(os.getloadavg()[0])
     print(json.dumps({"load_1min_start_end": load, "n": args.n, "set": args.set, "runs": runs}, indent=1))

@@ -29,114 +29,91 @@ from sim.jit.tier import INLINE
 @njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
 def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
     """Draw room ``room``'s map, choose the path card and play its event (Opferaltar, Joker-Händler, Truhe) or
-    rest; leaves the card, the event and the enemy in ``rs``. Returns True when a rollout stops at this decision."""
+    rest; leaves the card, the event and the enemy in ``rs``. Returns True when a rollout stops at this decision
+    (the stopped run's state is not read again: ``rollout``)."""
     rp = fz.rp[0]
     rooms = fz.rooms
-    pool = fz.pool
-    jk = fz.jk
     ev_weights = fz.ev_weights
     ev_tot = ev_weights.sum()
     cards = sc.cards
     jokers = sc.jokers
-    st_pol = sc.st_pol
     st_map = sc.st_map
-    st_sk = sc.st_sk
     sk = rp.skill_level_ppm
     full = full_skill(pid, sk)
     ro = rc.shape[0] > 0
     rr = room - 1
-    lp = rs.lp
-    maxlp = rs.maxlp
-    coins = rs.coins
-    seconds = rs.seconds
-    altar = rs.altar
-    nj = rs.nj
-    truhe_mask = rs.truhe_mask
-    dirty = rs.dirty
-    nl = rs.nl
-    sa = rs.sa
-    st_map[0] = stream_key(seed, run, 1 + sa, room)
-    third = RAST if uniform(st_map) < rp.path_rest_chance else GEHEIMNIS
+    st_map[0] = stream_key(seed, run, 1 + rs.sa, room)
+    rs.third = RAST if uniform(st_map) < rp.path_rest_chance else GEHEIMNIS
     # Geheimnis event and enemy, drawn whatever the choice so that every policy meets the same rooms
-    event, e = _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, pool)
+    event, e = _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, fz.pool)
     card = KAMPF
     if rooms[rr, C.RM_PATH]:
         cards[0] = KAMPF
         cards[1] = ELITE
-        cards[2] = third
-        dp = pid if full else who(pid, sk, st_sk)
+        cards[2] = rs.third
+        dp = pid if full else who(pid, sk, sc.st_sk)
         ci = -1
         if ro:
             ci = rl_decide(rc, forced, K_PATH, 3, 7)
             if ci == STOP:
-                rs.nl = nl
                 return True
         if ci < 0:
-            ci = decide_path(dp, cards, lp, maxlp, st_pol)
+            ci = decide_path(dp, cards, rs.lp, rs.maxlp, sc.st_pol)
         card = cards[ci]
-        if ro and sa == 0:
-            sa = salt_now(rc)
-            if sa != 0:
-                salted(seed, run, sa, room, sc)
+        if ro and rs.sa == 0:
+            rs.sa = salt_now(rc)
+            if rs.sa != 0:
+                salted(seed, run, rs.sa, room, sc)
                 # the cards were seen, not what lies behind them: the continuation meets its own event and enemy
-                st_map[0] = stream_key(seed, run, 1 + sa, room)
+                st_map[0] = stream_key(seed, run, 1 + rs.sa, room)
                 uniform(st_map)  # the third card, already shown
-                event, e = _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, pool)
-        seconds += rp.time_seconds_per_path_choice
+                event, e = _behind_the_cards(st_map, ev_weights, ev_tot, rooms, rr, fz.pool)
+        rs.seconds += rp.time_seconds_per_path_choice
         out[rs.b_path + card] += 1
         if card == GEHEIMNIS:
-            dp = pid if full else who(pid, sk, st_sk)
+            dp = pid if full else who(pid, sk, sc.st_sk)
             ci = -1
             if ro:
-                can = not ((event == C.EV_ALTAR and lp <= rp.path_events_altar_lp) or (event == C.EV_JOKER and nj == 0))
+                can = not ((event == C.EV_ALTAR and rs.lp <= rp.path_events_altar_lp)
+                           or (event == C.EV_JOKER and rs.nj == 0))
                 ci = rl_decide(rc, forced, K_EVENT, 2, 3 if can else 1)
                 if ci == STOP:
-                    rs.nl = nl
                     return True
             if ci < 0:
-                acc = decide_event(dp, event, lp, maxlp, rp.path_events_altar_lp, st_pol, jokers, nj, jk)
+                acc = decide_event(dp, event, rs.lp, rs.maxlp, rp.path_events_altar_lp, sc.st_pol, jokers, rs.nj,
+                                   fz.jk)
             else:
                 acc = ci == 1
-            if ro and sa == 0:
-                sa = salt_now(rc)
-                if sa != 0:
-                    salted(seed, run, sa, room, sc)
+            if ro and rs.sa == 0:
+                rs.sa = salt_now(rc)
+                if rs.sa != 0:
+                    salted(seed, run, rs.sa, room, sc)
             sold = -1
             if acc:
                 if event == C.EV_ALTAR:
-                    lp -= rp.path_events_altar_lp
-                    altar += trunc(rp.path_events_altar_attack)
+                    rs.lp -= rp.path_events_altar_lp
+                    rs.altar += trunc(rp.path_events_altar_attack)
                     out[O_ALTARS] += 1
-                    dirty = True
+                    rs.dirty = True
                 elif event == C.EV_JOKER:
-                    nj -= 1
-                    sold = jokers[nj]
-                    coins += rp.path_events_joker_haendler_coins
+                    rs.nj -= 1
+                    sold = jokers[rs.nj]
+                    rs.coins += rp.path_events_joker_haendler_coins
                     out[O_EARNED] += rp.path_events_joker_haendler_coins
                     out[O_JK_SOLD] += 1
                 else:
-                    coins += rp.path_events_truhe_coins
+                    rs.coins += rp.path_events_truhe_coins
                     out[O_EARNED] += rp.path_events_truhe_coins
-                    truhe_mask = 1 << (trunc(rp.path_events_truhe_cursed_die) - 1)
+                    rs.truhe_mask = 1 << (trunc(rp.path_events_truhe_cursed_die) - 1)
                     out[O_TRUHEN] += 1
             if log.shape[0] > 0:
-                nl = log_event(log, nl, LG_EVENT, room, 0, event, trunc(acc), trunc(lp), trunc(coins), sold, 0, 0,
-                               0, 0)
+                rs.nl = log_event(log, rs.nl, LG_EVENT, room, 0, event, trunc(acc), trunc(rs.lp), trunc(rs.coins),
+                                  sold, 0, 0, 0, 0)
         if card == RAST:
-            lp = smin(maxlp, lp + rp.path_rest_heal)
+            rs.lp = smin(rs.maxlp, rs.lp + rp.path_rest_heal)
     rs.card = card
-    rs.third = third
     rs.event = event
     rs.enemy = e
-    rs.lp = lp
-    rs.coins = coins
-    rs.seconds = seconds
-    rs.altar = altar
-    rs.nj = nj
-    rs.truhe_mask = truhe_mask
-    rs.dirty = dirty
-    rs.nl = nl
-    rs.sa = sa
     return False
 
 
@@ -146,57 +123,33 @@ def refresh_profile(fz, rs, cache, t, tm, sc):
     (``rs.dirty``); find the profile tables (partitions, hold tables) of its key in this thread's cache row, looked
     up again when the key changed or its slot was reused; the dice per roll."""
     rp = fz.rp[0]
-    up_eff = fz.up_eff
-    base2 = fz.base2
-    coin_bonus = fz.coin_bonus
-    cstart = fz.cstart
-    cn = fz.cn
-    cand = fz.cand
-    action_base = rp.coins_action_base
-    owned = sc.owned
     mods = sc.mods
-    cv = sc.cv
     c_keys = cache[0]
-    altar = rs.altar
-    dirty = rs.dirty
-    slot = rs.slot
-    k_att = rs.k_att
-    k_altar = rs.k_altar
-    k_sh = rs.k_sh
-    k_he = rs.k_he
-    k_pm = rs.k_pm
-    k_lk = rs.k_lk
-    if dirty:
+    if rs.dirty:
         # combo values and profile tables only when an effect they read changed
-        R.fold_mods(up_eff, owned, mods)
-        a_now = mods[EFF.attack_flat]
-        if (a_now != k_att or altar != k_altar or mods[EFF.shield_flat] != k_sh or mods[EFF.heal_flat] != k_he
-                or mods[EFF.pasch_attack_mul] != k_pm or mods[EFF.glueckssieben] != k_lk):
-            R.effective_values(base2[1 if mods[EFF.glueckssieben] > 0 else 0], R.C_KIND, mods, float(altar),
-                               action_base, coin_bonus, cv)
-            k_att = a_now
-            k_altar = altar
-            k_sh = mods[EFF.shield_flat]
-            k_he = mods[EFF.heal_flat]
-            k_pm = mods[EFF.pasch_attack_mul]
-            k_lk = mods[EFF.glueckssieben]
-        dirty = False
+        R.fold_mods(fz.up_eff, sc.owned, mods)
+        if (mods[EFF.attack_flat] != rs.k_att or rs.altar != rs.k_altar or mods[EFF.shield_flat] != rs.k_sh
+                or mods[EFF.heal_flat] != rs.k_he or mods[EFF.pasch_attack_mul] != rs.k_pm
+                or mods[EFF.glueckssieben] != rs.k_lk):
+            R.effective_values(fz.base2[1 if mods[EFF.glueckssieben] > 0 else 0], R.C_KIND, mods, float(rs.altar),
+                               rp.coins_action_base, fz.coin_bonus, sc.cv)
+            rs.k_att = mods[EFF.attack_flat]
+            rs.k_altar = rs.altar
+            rs.k_sh = mods[EFF.shield_flat]
+            rs.k_he = mods[EFF.heal_flat]
+            rs.k_pm = mods[EFF.pasch_attack_mul]
+            rs.k_lk = mods[EFF.glueckssieben]
+        rs.dirty = False
     # the profile tables: look up again when the key changed or its slot was reused (a full cache row)
-    if not (c_keys[t, slot, 0] == k_att + k_altar and c_keys[t, slot, 1] == k_pm and c_keys[t, slot, 2] == k_lk):
-        slot = probe(c_keys, t, k_att + k_altar, k_pm, k_lk)
+    key = rs.k_att + rs.k_altar
+    slot = rs.slot
+    if not (c_keys[t, slot, 0] == key and c_keys[t, slot, 1] == rs.k_pm and c_keys[t, slot, 2] == rs.k_lk):
+        slot = probe(c_keys, t, key, rs.k_pm, rs.k_lk)
         if slot < 0:
-            slot = lookup(cache, t, k_att + k_altar, k_pm, k_lk, base2, coin_bonus, action_base, cstart, cn, cand,
-                          tm)
-    nd_base = smin(R.MAX_DICE, trunc(rp.start_dice + mods[EFF.extra_dice]))
-    rs.dirty = dirty
-    rs.slot = slot
-    rs.nd_base = nd_base
-    rs.k_att = k_att
-    rs.k_altar = k_altar
-    rs.k_sh = k_sh
-    rs.k_he = k_he
-    rs.k_pm = k_pm
-    rs.k_lk = k_lk
+            slot = lookup(cache, t, key, rs.k_pm, rs.k_lk, fz.base2, fz.coin_bonus, rp.coins_action_base, fz.cstart,
+                          fz.cn, fz.cand, tm)
+        rs.slot = slot
+    rs.nd_base = smin(R.MAX_DICE, trunc(rp.start_dice + mods[EFF.extra_dice]))
 
 
 @njit(cache=True, error_model="numpy", inline=INLINE)

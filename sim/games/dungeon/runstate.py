@@ -3,9 +3,10 @@ as ``rs.lp``, ``f.ehp``.
 
 The run kernel is a room loop over phase functions (``room``: enter the room and the loadout's profile;
 ``fight``: the turns; ``after``: coins, reward, market). Each phase is its own compiled function and hands the
-run on in this record. A record is passed by pointer and carries no reference count. A phase copies the fields
-it works on into locals on entry and writes them back on return, so its loops work in registers (fields read in
-a hot loop would be loads and stores: measured 9-15 % slower when the whole run lived in records).
+run on in this record. A record is passed by pointer and carries no reference count. A phase reads and writes
+its fields by name (``rs.lp``): once a room, a few loads and stores. A loop that reads a field many times takes it
+into a local before the loop (fields read in a hot loop are loads and stores: measured 9-15 % slower when the whole
+fight lived in records, hence the fight's stack record below).
 
 Only state that crosses a phase boundary is here; a phase's own working values stay its locals.
 
