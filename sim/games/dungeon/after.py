@@ -114,9 +114,13 @@ def upgrade_gain(item, fz, rs, cache, t, tm, mods):
 
 
 @njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
-def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc):
+def take_reward(pl, room, fz, rs, sc, pf, wr, ctl):
     """The reward after room ``room``: ``rewards.offers`` offers (upgrades by rarity, from a slot on an item
     instead: a joker or the dice bonus), the policy picks one. Returns True when a rollout stops here."""
+    pid, seed, run = pl
+    cache, t, tm = pf
+    out, log = wr
+    forced, rc = ctl
     rp = fz.rp[0]  # the rule record, read by name (the policies read their weights from it too)
     n_jk = fz.jk.shape[0]
     n_up = trunc(rp.n_up)
@@ -186,9 +190,13 @@ def take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced
 
 
 @njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
-def visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc):
+def visit_market(pl, room, fz, rs, sc, pf, wr, ctl):
     """The Tagesmarkt after room ``room``: its stock (``market_stock``), bought one item at a time until the
     policy stops. Returns True when a rollout stops at this decision."""
+    pid, seed, run = pl
+    cache, t, tm = pf
+    out, log = wr
+    forced, rc = ctl
     rp = fz.rp[0]  # the rule record, read by name (the policies read their weights from it too)
     n_up = trunc(rp.n_up)
     n_jk = fz.jk.shape[0]

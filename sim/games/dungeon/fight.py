@@ -279,11 +279,14 @@ def enemy_turn(room, fz, rs, f, out, log, sc):
 # --- the fight ----------------------------------------------------------------------------------------------------
 
 @njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
-def fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc):
+def fight(pl, room, fz, rs, sc, pf, wr):
     """Play the fight of room ``room`` (its path card, enemy and the loadout's profile slot are in ``rs``), turn
     by turn until the enemy or the player falls (or the turn limit, which counts as a loss); leaves LP, coins,
     jokers and the outcome (won, turns, coins earned, stolen, combos used, healed) in ``rs`` and the fight's
     columns in ``out``."""
+    pid, seed, run = pl
+    cache, t, tm = pf
+    out, log = wr
     f = new_fight()
     begin_fight(pid, seed, run, room, fz, rs, f, out, log, sc)
     while True:

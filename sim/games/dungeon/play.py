@@ -83,6 +83,7 @@ from sim.games.dungeon.fight import fight
 from sim.games.dungeon.rollctl import RC_DEC, RC_HIT
 from sim.games.dungeon.room import enter_room, refresh_profile
 from sim.games.dungeon.rows import EFF
+from sim.games.dungeon.runstate import Control, Player, Profiles, Written
 from sim.games.dungeon.table import (  # noqa: F401 - the row layout, re-exported for game and tests
     FIXED,
     N_FIXED,
@@ -210,14 +211,16 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     rooms = fz.rooms
     n_rooms = trunc(rp.rooms_count)
     rs = sc.run[0]
+    pl, pf = Player(pid, seed, run), Profiles(cache, t, tm)
+    wr, ctl = Written(out, log), Control(forced, rc)
     start_run(pid, seed, run, fz, rs, out, sc, rc)
     rooms_cleared = np.int64(0)  # not a literal 0: one compile of R.score
     death = 0
     for room in range(1, n_rooms + 1):
-        if enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
+        if enter_room(pl, room, fz, rs, sc, wr, ctl):
             return rs.nl
-        refresh_profile(fz, rs, cache, t, tm, sc)
-        fight(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc)
+        refresh_profile(fz, rs, sc, pf)
+        fight(pl, room, fz, rs, sc, pf, wr)
         if not rs.won:
             death = room
             if log.shape[0] > 0:
@@ -230,10 +233,10 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
         if room < n_rooms and (rp.rewards_enabled > 0 or market):
             expected_attack(pid, rs, cache, t)
             if rp.rewards_enabled > 0:
-                if take_reward(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc):
+                if take_reward(pl, room, fz, rs, sc, pf, wr, ctl):
                     return rs.nl
             if market:
-                if visit_market(pid, seed, run, room, fz, rs, cache, t, tm, out, log, sc, forced, rc):
+                if visit_market(pl, room, fz, rs, sc, pf, wr, ctl):
                     return rs.nl
         out[rs.b_lp + room - 1] = rs.lp
         out[rs.b_coins + room - 1] = rs.coins

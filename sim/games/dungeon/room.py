@@ -27,10 +27,13 @@ from sim.jit.tier import INLINE
 
 
 @njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
-def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
+def enter_room(pl, room, fz, rs, sc, wr, ctl):
     """Draw room ``room``'s map, choose the path card and play its event (Opferaltar, Joker-Händler, Truhe) or
     rest; leaves the card, the event and the enemy in ``rs``. Returns True when a rollout stops at this decision
     (the stopped run's state is not read again: ``rollout``)."""
+    pid, seed, run = pl
+    out, log = wr
+    forced, rc = ctl
     rp = fz.rp[0]
     rooms = fz.rooms
     ev_weights = fz.ev_weights
@@ -118,10 +121,11 @@ def enter_room(pid, seed, run, room, fz, rs, out, log, sc, forced, rc):
 
 
 @njit(cache=True, error_model="numpy", inline="always")  # a phase: one call site, in both tiers
-def refresh_profile(fz, rs, cache, t, tm, sc):
+def refresh_profile(fz, rs, sc, pf):
     """The loadout's profile: fold its effects and compute the combo values again when an effect they read changed
     (``rs.dirty``); find the profile tables (partitions, hold tables) of its key in this thread's cache row, looked
     up again when the key changed or its slot was reused; the dice per roll."""
+    cache, t, tm = pf
     rp = fz.rp[0]
     mods = sc.mods
     c_keys = cache[0]

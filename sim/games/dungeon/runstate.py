@@ -17,6 +17,8 @@ keeps its fields in registers; it is aligned so that each field loads as one wor
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from sim.jit.stackrec import stack_record
@@ -74,3 +76,38 @@ FIGHT_DTYPE = np.dtype([
 # one fight's record, on the stack of the function that inlines the fight (``sim.jit.stackrec``): its fields stay in
 # registers from step to step
 new_fight = stack_record(FIGHT_DTYPE)
+
+
+# the phases' arguments, grouped by meaning (CONTRIBUTING.md: a kernel takes a few named groups); ``play_run``
+# builds them from its borrowed arrays, and a phase unpacks the ones it reads in one line
+
+
+class Player(NamedTuple):
+    """Who plays which run: the policy id, the batch's seed and the run's number (the keys of its streams)."""
+
+    pid: int
+    seed: int
+    run: int
+
+
+class Profiles(NamedTuple):
+    """The profile tables: the cache (``tables.new_cache``), this thread's row of it, and the policies' tables
+    ``tm`` that ``tables.lookup`` builds a profile from."""
+
+    cache: tuple
+    t: int
+    tm: np.ndarray
+
+
+class Written(NamedTuple):
+    """What a run writes: its row of the table (``table.columns``) and its event log (no rows: none)."""
+
+    out: np.ndarray
+    log: np.ndarray
+
+
+class Control(NamedTuple):
+    """The rollout control (``rollctl``): the forced run-level choices and the control vector; empty in a plain run."""
+
+    forced: np.ndarray
+    rc: np.ndarray
