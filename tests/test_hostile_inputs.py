@@ -407,8 +407,9 @@ def test_a_bad_config_file_is_refused(tmp_path, kind, command):
 
 
 def test_config_paths_that_are_no_files(tmp_path):
-    run(tmp_path, "describe", "kniffel", "--config", str(tmp_path / "missing.toml"))
-    run(tmp_path, "describe", "kniffel", "--config", str(tmp_path))
+    assert "not found" in run(tmp_path, "describe", "kniffel", "--config", str(tmp_path / "missing.toml"))
+    assert "is a folder" in run(tmp_path, "describe", "kniffel", "--config", str(tmp_path))
+    assert "not a regular file" in run(tmp_path, "sweep", "/dev/null")
 
 
 EMPTY_PATHS = [

@@ -166,7 +166,8 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     p = Path(shown_path(path))
     real = Path(path)
     if not real.is_file():
-        raise ConfigError(f"config file not found: {p}")
+        what = "is a folder" if real.is_dir() else "is not a regular file" if real.exists() else None
+        raise ConfigError(f"config file {p} {what}, not a TOML file" if what else f"config file not found: {p}")
     try:
         size = real.stat().st_size
         if size > MAX_CONFIG_BYTES:
