@@ -22,6 +22,7 @@ from typing import Any
 import typer
 
 from sim import games as _registry  # light: the registry imports no game
+from sim.core import atomic  # light: os and pathlib only
 from sim.core.errors import DicesimError
 from sim.core.limits import check_chunk, check_seed, parse_count
 from sim.report import words  # light: the registry and the games' labels modules
@@ -80,20 +81,10 @@ def count_option(default: int | None, *names: str, help: str) -> Any:
 
 
 def check_out(out: Path | None, flag: str = "--out") -> None:
-    """Refuse an output folder that cannot be one (a file, or a path under a file) before any work, in the words of
-    ``sim.core.atomic.make_folder`` (which checks again, and creates it, when the command writes)."""
-    if out is None:
-        return
-    try:
-        if out.exists() and not out.is_dir():
-            raise DicesimError(f"{flag} {out} is a file, not a folder")
-        for parent in out.parents:
-            if parent.exists() or parent.is_symlink():
-                if not parent.is_dir():
-                    raise DicesimError(f"{flag} {out} is under a file ({parent})")
-                return
-    except OSError as e:  # a name longer than the file system allows, and the like
-        raise DicesimError(f"{flag} {str(out)[:60]}…: {(e.strerror or str(e)).lower()}") from None
+    """Refuse an output folder that cannot be one before any work (``sim.core.atomic.check_folder``; the writer's
+    ``make_folder`` checks again, and creates it, when the command writes)."""
+    if out is not None:
+        atomic.check_folder(out, flag)
 
 
 def _chunk(value: int | None) -> int | None:

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sim.core.config import DicesimError
+from sim.core.errors import DicesimError
 
 try:
     import fcntl
@@ -228,16 +228,27 @@ def remove_stale(folder: Path) -> None:
             stale.unlink(missing_ok=True)
 
 
+def check_folder(out: str | Path, flag: str = "--out") -> Path:
+    """Refuse a path that cannot become an output folder (a file, a path under a file, a name the file system
+    cannot hold) in one line, creating nothing: the CLI asks this before any work, ``make_folder`` again when it
+    writes."""
+    out = Path(out)
+    try:
+        if out.exists() and not out.is_dir():
+            raise OutputError(f"{flag} {out} is a file, not a folder")
+        for parent in out.parents:
+            if parent.exists() or parent.is_symlink():
+                if not parent.is_dir():
+                    raise OutputError(f"{flag} {out} is under a file ({parent})")
+                break
+    except OSError as e:  # a name longer than the file system allows, and the like
+        raise OutputError(f"{flag} {str(out)[:60]}…: {(e.strerror or str(e)).lower()}") from None
+    return out
+
+
 def make_folder(out: str | Path, flag: str = "--out") -> Path:
     """Create the output folder ``out`` (and its parents) or say in one line why it cannot be one."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise OutputError(f"{flag} {out} is a file, not a folder")
-    for parent in out.parents:
-        if parent.exists() or parent.is_symlink():
-            if not parent.is_dir():
-                raise OutputError(f"{flag} {out} is under a file ({parent})")
-            break
+    out = check_folder(out, flag)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
