@@ -55,7 +55,7 @@ class StudioBackend:
     """Chunks in this process, split into kernel calls of about ``CALL_S`` each; reports runs done and
     honours a cancel between calls.
 
-    The kernels do not release the interpreter lock, so the web server waits while one runs; sizing the
+    Most kernels do not release the interpreter lock, so the web server waits while one runs; sizing the
     calls by the measured speed keeps that wait short for slow policies and the per-call cost small for
     fast ones. Every run draws only from its own streams, so the split never changes a number.
     """

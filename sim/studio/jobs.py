@@ -4,9 +4,10 @@ The page only submits work and polls a ``Job`` (status, progress, message, resul
 never blocks it. A page's jobs run one after another on that page's own thread (a run, then the sweep
 pressed meanwhile), so one person's million-run job never holds up another's; across the server at
 most ``max_jobs`` run at a time (``dicesim studio --max-jobs``, default one per core) and a job over
-that waits in state ``waiting``, which the page shows. The kernels hold the interpreter lock while
-they play, so jobs running together take turns call by call (each call uses every core) rather than
-racing; every run draws from its own seed streams, so the numbers never depend on what else runs. A
+that waits in state ``waiting``, which the page shows. Most kernels hold the interpreter lock while
+they play, so jobs running together take turns call by call (each call uses every core); the Würfel
+Dungeon's releases it and plays beside the others, each call on a profile cache of its own
+(``inputs.borrowed``). Every run draws from its own seed streams, so the numbers never depend on what else runs. A
 user error becomes the job's one-line ``error:`` message; any other exception is reported the same
 way (with its type) and logged, so nothing a job does can take the server down.
 """

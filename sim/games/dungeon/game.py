@@ -27,7 +27,7 @@ from sim.games.dungeon import runs as RUNS
 from sim.games.dungeon.charts import _n_rooms, difficulty_sentence, make_charts, upgrade_chart, upgrade_sentence
 from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig
 from sim.games.dungeon.describe import combos_json, describe, enemy_names
-from sim.games.dungeon.inputs import TM, check_difficulty, frozen
+from sim.games.dungeon.inputs import TM, borrowed, check_difficulty, frozen
 from sim.games.dungeon.loadout import with_loadout
 from sim.games.dungeon.options import DIFFICULTIES as OPTION_DIFFICULTIES
 from sim.games.dungeon.options import OPTIONS
@@ -102,9 +102,9 @@ class Dungeon(Game):
                    options: dict[str, Any]) -> list[Any]:
         """``[run, the kernel's rows, policy, difficulty]`` for runs ``start .. start + count - 1``."""
         cfg, policy, diff = self._seat(cfg, policies, options)
-        fz, cache = frozen(cfg, diff)
         out = np.zeros((count, len(column_names(cfg))))
-        RUNS.play_batch(POLICIES[policy], int(seed), int(start), int(count), fz, cache, TM, out)
+        with borrowed(cfg, diff) as (fz, cache):
+            RUNS.play_batch(POLICIES[policy], int(seed), int(start), int(count), fz, cache, TM, out)
         return [np.arange(start, start + count), out, np.full(count, policies[0], dtype=object),
                 np.full(count, diff, dtype=object)]
 
@@ -156,9 +156,9 @@ class Dungeon(Game):
         """One run with its event log (``run_one``: the batch's ``play_run``) and its row of the batch table
         (the cells the run never reached, NaN in the table, left out)."""
         played, policy, diff = self._seat(cfg, policies, options)
-        fz, hold = frozen(played, diff)
-        row, log = RUNS.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(column_names(played)),
-                             log_rows=MAX_EVENTS)
+        with borrowed(played, diff) as (fz, hold):
+            row, log = RUNS.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(column_names(played)),
+                                 log_rows=MAX_EVENTS)
         facts = {"policy": policy, "difficulty": diff, "start_upgrades": list(played.loadout.upgrades)}
         return RunLog([Section(log, limit=MAX_EVENTS)], facts, [run_record(cfg, run, row, policies[0], diff)])
 
