@@ -83,6 +83,13 @@ class Studio:
         self.sweep: SweepPanel | None = None
         self.calibrate: CalibratePanel | None = None
 
+    def _label(self, path: str) -> str:
+        """A config as the page names it: ``configs/<game>/<file>``, or its path in the output folder."""
+        p = Path(path).resolve()
+        if p.is_relative_to(self.out_root):
+            return f"{p.relative_to(self.out_root).as_posix()} (in --out)"
+        return _rel(p)
+
     def url(self, p: Path) -> str:
         return f"{FILES_ROUTE}/{Path(p).relative_to(self.files.parent).as_posix()}"
 
@@ -136,7 +143,7 @@ class Studio:
                 titles = {name: engine.get_game(name).title for name in engine.games()}  # "Würfel Dungeon"
                 self.game_sel = tid(ui.select(titles, label="game", value=self.game,
                                                on_change=lambda e: self.change_game(e.value)).classes("w-40"), "game")
-                files = {f: _rel(f) for f in engine.config_files(self.game)}
+                files = {f: self._label(f) for f in engine.config_files(self.game, self.out_root)}
                 self.config_sel = tid(ui.select(files, label="config file", value=self.config,
                                                  on_change=lambda e: self.change_config(e.value)).classes("grow"),
                                        "config")
@@ -479,7 +486,7 @@ class Studio:
         if path is None:
             return
         try:
-            saving.save_config(path, cfg, _rel(self.config) if self.config else None, sets)
+            saving.save_config(path, cfg, self._label(self.config) if self.config else None, sets)
         except OSError as e:
             error_to(self.toml_path, f"error: cannot write {shown(self.out_root, path)}: {e.strerror or e}")
             self.save_status.text = "not saved"

@@ -96,10 +96,34 @@ def get_game(name: str) -> Game:
     return registry.get_game(name)
 
 
-def config_files(game: str) -> list[str]:
-    """The game's shipped configs (``configs/<game>/*.toml``), default first."""
+def config_files(game: str, out_root: Path | None = None) -> list[str]:
+    """The game's shipped configs (``configs/<game>/*.toml``), default first, then the ones under ``out_root``
+    (:func:`saved_configs`)."""
     files = sorted((CONFIG_DIR / game).glob("*.toml"), key=lambda p: (p.name != "default.toml", p.name))
-    return [str(p) for p in files]
+    return [str(p) for p in files] + (saved_configs(game, out_root) if out_root is not None else [])
+
+
+SAVED_MAX = 200  # TOML files read under --out for the config picker: a full folder costs the page no more
+
+
+def saved_configs(game: str, out_root: Path) -> list[str]:
+    """TOML files under the studio's ``--out`` that load as this game's rules, newest first: a population fitted by
+    ``dicesim fit`` (its ``[skill]`` levels), a config saved from the page. Files that do not load (another game's,
+    broken ones) are left out; hidden folders are not looked in."""
+    root = Path(out_root)
+    if not root.is_dir():
+        return []
+    found = [p for p in root.rglob("*.toml") if p.is_file()
+             and not any(part.startswith(".") for part in p.relative_to(root).parts)]
+    found.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    g, out = get_game(game), []
+    for p in found[:SAVED_MAX]:
+        try:
+            g.load(str(p), [])
+        except DicesimError:
+            continue
+        out.append(str(p))
+    return out
 
 
 def load(game: str, config: str | None, sets: list[str]) -> Strict:

@@ -6,6 +6,7 @@ The studio runs as ``dicesim studio`` in a subprocess on a free loopback port; e
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -511,3 +512,33 @@ def test_dungeon24_options_are_chosen_by_their_words(page):
     page.get_by_role("option", name="Untote", exact=True).click()
     playwright_api.expect(people).to_contain_text("Untote")
     assert "gruenlinge" not in page.locator('[data-testid="option-opponent_people"]').inner_text()
+
+
+def test_a_fitted_population_is_a_config_the_page_offers_and_plays(page, server, tmp_path):
+    """``dicesim fit`` writes population.toml; in the studio's --out it is offered as a config file, named by where it
+    lies there, and a run on it plays the fitted skill: the numbers of ``dicesim play --config`` on that file."""
+    log, pop = tmp_path / "d.parquet", server[1] / "fits" / "mine" / "population.toml"
+    played = cli_here("play", "kniffel", "--policy", "optimal", "--n", "60", "--games-per-player", "3", "--set",
+                      "skill.level=0.5", "--log", str(log), "--no-report", "--out", str(tmp_path / "play"))
+    assert played.returncode == 0, played.stderr
+    fitted = cli_here("fit", "kniffel", str(log), "--out", str(pop.parent), "--json")
+    assert fitted.returncode == 0 and pop.is_file(), fitted.stderr
+    ref = cli_here("play", "kniffel", "--policy", "optimal", "--n", "300", "--seed", str(SEED), "--config", str(pop),
+                   "--no-report", "--json", "--out", str(tmp_path / "ref"))
+    assert ref.returncode == 0, ref.stderr
+    want = json.loads(ref.stdout)["metrics"]["mean_score"]["value"]
+    g = get_game("kniffel")
+    full = g.metrics(run_batch(g, g.load(None, []), ["optimal"], 300, SEED, {}, progress=False).table, {},
+                     g.load(None, []))["mean_score"]["value"]
+    assert want < full  # the fitted level (about 0.5) loses points: the file is not the default rules
+    page.locator('[data-testid="game"]').click()
+    page.get_by_role("option", name="Kniffel", exact=True).click()  # the picker lists the game's files anew
+    page.locator('[data-testid="config"]').click()
+    page.get_by_role("option", name="fits/mine/population.toml (in --out)", exact=True).click()
+    choose(page, "policy", "Optimal")
+    page.locator('input[data-testid="n"]').fill("300")
+    run_and_wait(page, "run 1")
+    assert value_of(page, "metric-mean_score") == want
+    assert str(server[1]) not in page.locator('[data-testid="config"]').inner_text()  # never the server's path
+    if os.environ.get("DICESIM_SHOT"):
+        page.screenshot(path=os.environ["DICESIM_SHOT"], full_page=True)
