@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -66,8 +67,14 @@ class CoinGame(Game):
 
 def test_parse_target_and_bounds():
     assert parse_target("win_rate=0.5") == ("win_rate", 0.5)
-    for bad in ("win_rate", "win_rate=lots", "=3"):
-        with pytest.raises(DicesimError):
+    # a rate's target as the pages print it: a percentage
+    assert parse_target("win_rate=60 %") == parse_target("win_rate=60%") == ("win_rate", 0.6)
+    assert parse_target("mean_score=212.5") == ("mean_score", 212.5)
+    for bad, says in (("win_rate", "metric=value"), ("win_rate=lots", "a number or a percentage (60 %)"),
+                      ("=3", "metric=value"), ("win_rate=60", "or is a percentage (60 %), got '60'"),
+                      ("win_rate=120 %", "lies in [0, 1]"), ("mean_score=20 %", "mean_score' is not a rate"),
+                      ("win_rate=nan", "finite"), ("mean_score=inf", "finite")):
+        with pytest.raises(DicesimError, match=re.escape(says)):
             parse_target(bad)
     assert field_bounds(CoinConfig, "coin.p") == (0.0, 1.0)
     assert field_bounds(get_game("kniffel").Config, "bonus.threshold") == (0.0, 105.0)

@@ -103,19 +103,34 @@ def is_rate(metric: str) -> bool:
 
 
 def parse_target(text: str) -> tuple[str, float]:
-    """``'win_rate=0.5'`` -> ('win_rate', 0.5); a rate's value must lie in [0, 1] (:func:`is_rate`)."""
+    """``'win_rate=0.5'`` or ``'win_rate=50 %'`` -> ('win_rate', 0.5) (:func:`target_value`)."""
     if "=" not in text:
         raise DicesimError(f"--target expects metric=value, e.g. win_rate=0.5, got {short(text)}")
     name, raw = (x.strip() for x in text.split("=", 1))
-    try:
-        value = float(raw)
-    except ValueError:
-        raise DicesimError(f"--target value must be a number, got {short(raw)}") from None
-    if not name or not math.isfinite(value):
+    if not name:
         raise DicesimError(f"--target expects metric=value with a finite value, got {short(text)}")
-    if is_rate(name) and not 0.0 <= value <= 1.0:
-        raise DicesimError(f"{short(name)} is a rate: its --target must lie in [0, 1], got {value:g}")
-    return name, value
+    return name, target_value(name, raw, "--target")
+
+
+def target_value(metric: str, raw: str, what: str = "target") -> float:
+    """A calibration target as typed: a number, or for a rate (:func:`is_rate`, shown in %) also a percentage
+    (``60 %``, ``60%``: 0.6), as the pages print it; a rate's value lies in [0, 1], every value is finite."""
+    text = str(raw).strip()
+    percent = text.endswith("%")
+    if percent and not is_rate(metric):
+        raise DicesimError(f"{what}: {short(metric)} is not a rate, so its target is a plain number, got {short(text)}")
+    try:
+        value = float(text[:-1].strip() if percent else text)
+    except ValueError:
+        raise DicesimError(f"{what} value must be a number{' or a percentage (60 %)' if is_rate(metric) else ''}, "
+                           f"got {short(text)}") from None
+    if not math.isfinite(value):
+        raise DicesimError(f"{what} must be a finite number, got {short(text)}")
+    value = value / 100 if percent else value
+    if is_rate(metric) and not 0.0 <= value <= 1.0:
+        raise DicesimError(f"{short(metric)} is a rate: its {what} lies in [0, 1] or is a percentage (60 %), "
+                           f"got {short(text)}")
+    return value
 
 
 _COUNT = re.compile(r"[0-9]+(_[0-9]+)*(\.[0-9]*)?([eE][+]?[0-9]+)?")  # Python's digit groups: one _ between digits

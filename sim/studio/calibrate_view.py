@@ -12,6 +12,7 @@ from typing import Any
 from nicegui import ui
 
 from sim.core.config import DicesimError
+from sim.core.limits import target_value
 from sim.report.words import field_interval_text, metric_name, metric_text, value_text
 from sim.studio import engine, saving
 from sim.studio.host import StudioHost
@@ -60,10 +61,7 @@ class CalibratePanel:
         opts, _, seed, sets = got
         try:
             n = engine.check_n(self.cal_n.value, "N per evaluation")
-            try:
-                target = float(str(self.cal_target.value))
-            except ValueError:
-                raise DicesimError(f"target must be a number, got {self.cal_target.value!r}") from None
+            target = target_value(str(self.cal_metric.value or ""), str(self.cal_target.value))
             if not self.cal_field.value:
                 raise DicesimError("choose the config field to tune")
         except DicesimError as e:
