@@ -469,7 +469,7 @@ def test_calibrate_a_field_from_the_page(page):
     playwright_api.expect(page.get_by_role("option", name="rooms cleared (mean_rooms_cleared)")).to_be_visible()
     page.keyboard.press("Escape")
     choose(page, "cal-field", "difficulty.leicht.damage")
-    page.locator('input[data-testid="cal-target"]').fill("0.6")
+    page.locator('input[data-testid="cal-target"]').fill("60 %")  # a rate as the pages print it
     page.locator('input[data-testid="cal-n"]').fill("500")
     page.locator('[data-testid="cal-run"]').click()
     page.wait_for_function("() => / converge|^error/.test("
