@@ -60,16 +60,16 @@ class Game(Strict):
 class Policies(Strict):
     threshold: list[Annotated[int, Field(ge=0, le=1_000_000)]] = Field(
         [300, 300, 400, 600, 1500, 3000], min_length=6, max_length=6,
-        description="threshold policy: bank once the turn total reaches this, by dice left to throw (1..6)",
+        description="Threshold: bank once the turn total reaches this, by dice left to throw (1..6)",
     )
-    greedy_bank_at: int = Field(300, ge=0, le=1_000_000, description="greedy policy: bank at this turn total")
-    random_bank: float = Field(0.5, ge=0.0, le=1.0, description="random policy: chance to bank when allowed")
+    greedy_bank_at: int = Field(300, ge=0, le=1_000_000, description="Greedy: bank at this turn total")
+    random_bank: float = Field(0.5, ge=0.0, le=1.0, description="Random: chance to bank when allowed")
 
 
 class Solver(Strict):
-    score_floor: int = Field(-3000, ge=-1_000_000, le=0, description="optimal-win: lower scores count as this")
-    tolerance: float = Field(1e-7, gt=0.0, le=1e-2, description="optimal-win: value iteration stops below this")
-    turn_cap: int = Field(100_000, ge=1000, le=10_000_000, description="optimal-turn: turn totals above count as this")
+    score_floor: int = Field(-3000, ge=-1_000_000, le=0, description="Optimal win: lower scores count as this")
+    tolerance: float = Field(1e-7, gt=0.0, le=1e-2, description="Optimal win: value iteration stops below this")
+    turn_cap: int = Field(100_000, ge=1000, le=10_000_000, description="Optimal turn: turn totals above count as this")
 
 
 class DadoxConfig(GameConfig):

@@ -25,12 +25,12 @@ class Game(Strict):
 
 
 class Policies(Strict):
-    hold_at: int = Field(20, ge=1, le=1000, description="hold-20 policy: hold once the turn total reaches this")
+    hold_at: int = Field(20, ge=1, le=1000, description="Hold 20: hold once the turn total reaches this")
 
 
 class Solver(Strict):
-    tolerance: float = Field(1e-12, gt=0.0, le=1e-3, description="optimal-win: value iteration stops below this")
-    max_win_goal: int = Field(200, ge=2, le=400, description="optimal-win: largest goal solved (goal³/2 states)")
+    tolerance: float = Field(1e-12, gt=0.0, le=1e-3, description="Optimal win: value iteration stops below this")
+    max_win_goal: int = Field(200, ge=2, le=400, description="Optimal win: largest goal solved (goal³/2 states)")
 
 
 class PigConfig(GameConfig):
