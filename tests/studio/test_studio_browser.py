@@ -533,6 +533,8 @@ def test_a_fitted_population_is_a_config_the_page_offers_and_plays(page, server,
     assert want < full  # the fitted level (about 0.5) loses points: the file is not the default rules
     page.locator('[data-testid="game"]').click()
     page.get_by_role("option", name="Kniffel", exact=True).click()  # the picker lists the game's files anew
+    # the run card is rebuilt on the server: open the new picker, not the old one a fast click could still reach
+    playwright_api.expect(page.locator('[data-testid="config"]')).to_contain_text("configs/kniffel/default.toml")
     page.locator('[data-testid="config"]').click()
     page.get_by_role("option", name="fits/mine/population.toml (in --out)", exact=True).click()
     choose(page, "policy", "Optimal")
