@@ -1,6 +1,5 @@
-"""Fitting Würfel Dungeon players by their outcomes (issue 32): the rooms histogram gives the level back.
-
-The dungeon plays one level per batch, so the mixture's log is two simulated logs side by side.
+"""Fitting Würfel Dungeon players by their outcomes (issue 32): the rooms histogram gives the level back, and a
+population of two groups (played as one, ``[skill] groups``) comes back as those two groups.
 """
 
 from __future__ import annotations
@@ -12,19 +11,24 @@ import pandas as pd
 import pytest
 
 from sim.core.limits import kernel_seed
+from sim.core.skill import Group
 from sim.games.dungeon.replay_text import EVENTS
 from sim.players import dungeon
 from sim.players.dungeon import GAME
+from sim.players.run import population
 from tests.conftest import cli_here
 
 PLAYERS, GAMES = 200, 5
 
 
-def logged(level: float, prefix: str = "", seed: int = 7) -> pd.DataFrame:
+def logged(*levels: float, seed: int = 7) -> pd.DataFrame:
+    """The outcomes of ``PLAYERS`` players at one level, or of a population of them in equal groups."""
     cfg = GAME.load()
-    cfg = cfg.model_copy(update={"skill": cfg.skill.model_copy(update={"level": level, "games_per_player": GAMES})})
+    one = {"level": levels[0]} if len(levels) == 1 else {"groups": [Group(level=lv, weight=1 / len(levels))
+                                                                    for lv in levels]}
+    cfg = cfg.model_copy(update={"skill": cfg.skill.model_copy(update={**one, "games_per_player": GAMES})})
     out, _ = dungeon.record(cfg, "vorschlag", PLAYERS * GAMES, seed, {})
-    return out.assign(player=prefix + out["player"])
+    return out
 
 
 @pytest.mark.parametrize("level", [0.35, 0.8])
@@ -35,13 +39,17 @@ def test_one_level_comes_back_within_its_interval(level):
 
 
 def test_a_mixture_comes_back_as_two_groups():
-    log = pd.concat([logged(0.35, "a"), logged(0.8, "b", seed=8)], ignore_index=True)
+    log = logged(0.35, 0.8)
+    assert set(log.groupby("player")["level"].unique().map(tuple)) == {(0.35,), (0.8,)}  # a player at one level
     f = dungeon.fit_outcomes(GAME.load(), dungeon.load(GAME.load(), log, "log"))
     groups = f.chosen.groups()
     assert len(groups) == 2, [m.bic for m in f.mixtures]
     for g, truth in zip(groups, (0.35, 0.8), strict=True):
         assert g["ci95"][0] <= truth <= g["ci95"][1], groups
         assert g["weight_ci95"][0] <= 0.5 <= g["weight_ci95"][1], groups
+    pop = population(GAME.load(), f).skill  # what population.toml holds: the two groups, played as they are
+    assert [(x.level, x.weight) for x in pop.groups] == [(round(g["level"], 4), pytest.approx(g["weight"], abs=1e-4))
+                                                         for g in groups]
 
 
 @pytest.mark.parametrize(("column", "value", "words"), [

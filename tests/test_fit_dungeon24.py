@@ -1,7 +1,6 @@
 """Fitting Dungeon24 players by their outcomes (issue 32): the histogram of (result, exchanges won) gives the level
 back; the decision log is the runs' events with the board rebuilt before each decision.
-
-Dungeon24 plays one level per batch, so the mixture's log is two simulated logs side by side.
+A population of two groups (played as one, ``[skill] groups``) comes back as those two groups.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ import pandas as pd
 import pytest
 
 from sim.core.limits import kernel_seed
+from sim.core.skill import Group
 from sim.games.dungeon24 import play
 from sim.games.dungeon24.replay import EVENTS
 from sim.players import dungeon24
@@ -23,11 +23,14 @@ from tests.conftest import cli_here
 PLAYERS, GAMES = 200, 5
 
 
-def logged(level: float, prefix: str = "", seed: int = 7) -> pd.DataFrame:
+def logged(*levels: float, seed: int = 7) -> pd.DataFrame:
+    """The outcomes of ``PLAYERS`` players at one level, or of a population of them in equal groups."""
     cfg = GAME.load()
-    cfg = cfg.model_copy(update={"skill": cfg.skill.model_copy(update={"level": level, "games_per_player": GAMES})})
+    one = {"level": levels[0]} if len(levels) == 1 else {"groups": [Group(level=lv, weight=1 / len(levels))
+                                                                    for lv in levels]}
+    cfg = cfg.model_copy(update={"skill": cfg.skill.model_copy(update={**one, "games_per_player": GAMES})})
     out, _ = dungeon24.record(cfg, dungeon24.POLICY, PLAYERS * GAMES, seed, {})
-    return out.assign(player=prefix + out["player"])
+    return out
 
 
 @pytest.mark.parametrize("levels", [(0.35,), (0.8,), (0.35, 0.8)])
@@ -35,7 +38,7 @@ def test_the_levels_come_back_within_their_intervals(levels):
     """One level: one group at it (the population's interval holds it); two levels side by side, half the players
     each: BIC picks two groups, each at its level with weight one half within their intervals."""
     cfg = GAME.load()
-    log = pd.concat([logged(lv, f"g{k}", seed=7 + k) for k, lv in enumerate(levels)], ignore_index=True)
+    log = logged(*levels)
     f = dungeon24.fit_outcomes(cfg, dungeon24.load(cfg, log, "log"))
     groups = f.chosen.groups()
     assert len(groups) == len(levels), [m.bic for m in f.mixtures]

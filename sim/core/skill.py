@@ -155,6 +155,43 @@ def at_level(cfg: GameConfig, level: float) -> GameConfig:
     return cfg.model_copy(update={"skill": skill})
 
 
+def run_levels(skill: Skill, runs: np.ndarray) -> np.ndarray:
+    """The level each run's player plays at (their group's in a population): the ``level`` column of a log."""
+    if not skill.groups:
+        return np.full(len(runs), float(skill.level))
+    return np.array(skill.group_levels())[group_of(skill, runs)]
+
+
+def run_player(cfg: GameConfig, run: int) -> GameConfig:
+    """``cfg`` as run ``run``'s player plays it: at their group's level in a population, else ``cfg`` itself."""
+    if not cfg.skill.groups:  # type: ignore[attr-defined]
+        return cfg
+    return at_level(cfg, cfg.skill.groups[int(group_of(cfg.skill, np.array([run]))[0])].level)  # type: ignore
+
+
+def play_groups(play: Callable[[GameConfig], list[Any]], cfg: GameConfig, start: int, count: int,
+                rows_per_run: int = 1) -> list[Any]:
+    """A population's chunk of runs ``start .. start + count - 1``: ``play`` (one chunk's blocks of rows, a run's
+    ``rows_per_run`` rows together) once per group present, at its level; each run's rows taken from its group's
+    play. The dice of a run do not depend on the level (the skill draws on streams of their own), so a run's rows
+    are what a batch at its group's level gives. Blocks that are not numbers (policy names, labels) are the same in
+    every group and come from the first."""
+    group = np.repeat(group_of(cfg.skill, np.arange(start, start + count)), rows_per_run)  # type: ignore[attr-defined]
+    parts = {gi: play(at_level(cfg, cfg.skill.groups[gi].level))  # type: ignore[attr-defined]
+             for gi in np.unique(group).tolist()}
+    out = []
+    for j, block in enumerate(parts[min(parts)]):
+        if not isinstance(block, np.ndarray) or block.dtype == object:
+            out.append(block)
+            continue
+        mixed = block.copy()
+        for gi, part in parts.items():
+            rows = group == gi
+            mixed[rows] = part[j][rows]
+        out.append(mixed)
+    return out
+
+
 def _ppm(level: float) -> int:
     """A level in the record's unit, ``policies.skill.SCALE`` (the one source the kernels read)."""
     from policies.skill import SCALE  # numba (heavy): only when a rule record is frozen, not when a config is checked

@@ -18,7 +18,7 @@ import pandas as pd
 from policies.dadox.skill import UNIT
 from sim.core.dice import multisets
 from sim.core.limits import kernel_seed
-from sim.core.skill import group_of
+from sim.core.skill import run_levels
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
@@ -72,8 +72,7 @@ def record(cfg: DadoxConfig, policy: str, n: int, seed: int, options: dict[str, 
     tb = build_tables(freeze(cfg))
     G = cfg.skill.games_per_player
     open0 = int(cfg.turn.opening_minimum) == 0
-    levels = (np.array(cfg.skill.group_levels())[group_of(cfg.skill, np.arange(n))] if cfg.skill.groups
-              else np.full(n, cfg.skill.level))
+    levels = run_levels(cfg.skill, np.arange(n))
     rows: list[tuple] = []
     outs: list[dict[str, Any]] = []
     kseed = kernel_seed(seed)

@@ -19,7 +19,7 @@ import pandas as pd
 
 from sim.core.batch import run_batch
 from sim.core.limits import kernel_seed
-from sim.core.skill import at_level
+from sim.core.skill import at_level, run_levels
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.describe import enemy_names
@@ -150,7 +150,7 @@ def record(cfg: DungeonConfig, policy: str, n: int, seed: int, options: dict[str
     out = pd.DataFrame({"player": [f"p{r // G:04d}" for r in runs], "game": runs % G, "run": runs,
                         "rooms_cleared": t["rooms_cleared"].to_numpy(), "win": t["win"].to_numpy().astype(int),
                         "coins": t["coins"].to_numpy(), "difficulty": t["difficulty"].astype(str).to_numpy(),
-                        "level": float(cfg.skill.level)})
+                        "level": run_levels(cfg.skill, runs)})
     return out, out
 
 

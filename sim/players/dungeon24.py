@@ -24,7 +24,7 @@ import pandas as pd
 
 from sim.core.batch import run_batch
 from sim.core.limits import kernel_seed
-from sim.core.skill import at_level
+from sim.core.skill import at_level, run_levels
 from sim.games.dungeon24 import rules as R
 from sim.games.dungeon24.config import PEOPLES, Dungeon24Config
 from sim.games.dungeon24.game import GAME
@@ -240,7 +240,7 @@ def record(cfg: Dungeon24Config, policy: str, n: int, seed: int, options: dict[s
                         "score": t["wins0"].to_numpy(), "lp": t["lp0"].to_numpy(), "opponent_lp": t["lp1"].to_numpy(),
                         "turns": t["turns"].to_numpy(), "people": opts["people"],
                         "opponent_people": opts["opponent_people"], "opponent": seats[1],
-                        "level": float(cfg.skill.level)})
+                        "level": run_levels(cfg.skill, runs)})
     return out, out
 
 

@@ -23,7 +23,7 @@ import pandas as pd
 from policies.kniffel.skill import UNIT
 from sim.core.dice import multisets
 from sim.core.limits import kernel_seed
-from sim.core.skill import group_of
+from sim.core.skill import run_levels
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
 from sim.games.kniffel.game import GAME
@@ -75,8 +75,7 @@ def record(cfg: KniffelConfig, policy: str, n: int, seed: int, options: dict[str
     opts = GAME.check_options(options)
     seats = GAME.seat_policies(policy, opts)
     G = cfg.skill.games_per_player
-    levels = (np.array(cfg.skill.group_levels())[group_of(cfg.skill, np.arange(n))] if cfg.skill.groups
-              else np.full(n, cfg.skill.level))
+    levels = run_levels(cfg.skill, np.arange(n))
     rolls = int(cfg.turn.rolls)
     rows: list[tuple] = []
     outs: list[dict[str, Any]] = []

@@ -57,13 +57,11 @@ def write_log(game: str, cfg: GameConfig, policy: str, n: int, seed: int, option
             "players": int(out["player"].nunique())}
 
 
-def population(cfg: GameConfig, f: Any, mixtures: bool) -> GameConfig:
-    """The rules with the fitted population as ``[skill]``: one level, or the chosen groups (a game that plays no
-    mixture, ``mixtures`` False, gets the population's one level)."""
+def population(cfg: GameConfig, f: Any) -> GameConfig:
+    """The rules with the fitted population as ``[skill]``: one level, or the chosen groups (every fitted game plays
+    a mixture: ``Game.skill_groups``)."""
     m = f.chosen
-    if not mixtures:
-        skill = cfg.skill.model_copy(update={"level": round(f.level.value, 4), "groups": []})
-    elif len(m.levels) == 1:
+    if len(m.levels) == 1:
         skill = cfg.skill.model_copy(update={"level": round(float(m.levels[0]), 4), "groups": []})
     else:
         w = np.round(m.weights, 4)
@@ -111,8 +109,7 @@ def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: P
     dec = read_log(game, cfg, log, outcomes)  # every refusal happens here, before anything is written
     f = fit(dec)
     reg = regret(dec)
-    g = LOGS[game].GAME
-    pop = population(cfg, f, g.skill_groups)
+    pop = population(cfg, f)
     summary: dict[str, Any] = {
         "game": game, "log": str(log), "players": len(dec.ids), "games": dec.n_games, "decisions": len(dec),
         "implied_decisions": int(dec.implied.sum()), "level": f.level.json(), "groups": f.chosen.groups(),
@@ -121,8 +118,6 @@ def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: P
     }
     if np.isfinite(dec.start_value):
         summary["optimum_expected_score"] = round(dec.start_value, 4)
-    if len(f.chosen.levels) > 1 and not g.skill_groups:
-        summary["note"] = f"{g.title} plays one level: population.toml holds the population's one level"
     gof = goodness(game, f, pop, seed)
     summary["goodness_of_fit"] = {"regret": gof["regret"], **({"outcomes": {k: v for k, v in gof["outcomes"].items()
                                                                             if not isinstance(v, np.ndarray)}}
@@ -156,7 +151,7 @@ def fit_outcome_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None
     o = mod.load(cfg, table, where)
     n = max(mod.SIM_RUNS, 4 * o.n_games)
     f = mod.fit_outcomes(cfg, o, n, seed)
-    pop = population(cfg, f, mod.GAME.skill_groups)
+    pop = population(cfg, f)
     observed = np.bincount(o.category, minlength=o.n_categories)
     predicted = f.predicted()
     # χ² over the outcomes the log or the fit holds (an outcome neither does, under half a game expected, would only
@@ -177,8 +172,6 @@ def fit_outcome_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None
                             "chi2": float(chi.statistic), "chi2_p": float(chi.pvalue)},
         "play": o.play,
     }
-    if len(f.chosen.levels) > 1 and not mod.GAME.skill_groups:
-        summary["note"] = f"{mod.GAME.title} plays one level: population.toml holds the population's one level"
     with atomic.output_folder(out) as folder, atomic.transaction(folder):
         head = (f"# the population fitted by `dicesim fit {game} {log}`: these rules and the fitted [skill]\n"
                 f"# play it: {summary['play']}\n")

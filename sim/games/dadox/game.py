@@ -17,7 +17,7 @@ from sim.core.cache import load_table, save_table, table_path
 from sim.core.config import DicesimError, config_hash, sections_hash
 from sim.core.events import RunLog, Section
 from sim.core.schema import Column, columns_of
-from sim.core.skill import SkillChart, at_level, group_of
+from sim.core.skill import SkillChart, play_groups, run_player
 from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
@@ -195,14 +195,9 @@ class Dadox(Game):
         return pids, rotate, rp, freeze_policies(cfg), tb, self.solved(cfg, policies)
 
     def play_chunk(self, cfg, policies, seed, start, count, options) -> list[Any]:
-        if cfg.skill.groups:  # a population: the chunk played once per group present, each run's rows from its group
-            group = np.repeat(group_of(cfg.skill, np.arange(start, start + count)), len(policies))  # rows (run, seat)
-            parts = {gi: self.play_chunk(at_level(cfg, cfg.skill.groups[gi].level), policies, seed, start, count,
-                                         options) for gi in np.unique(group).tolist()}
-            first = parts[min(parts)]
-            return [b if b.dtype == object else  # the policy names: the same in every group
-                    np.select([group.reshape((-1,) + (1,) * (b.ndim - 1)) == gi for gi in parts],
-                              [parts[gi][j] for gi in parts]).astype(b.dtype) for j, b in enumerate(first)]
+        if cfg.skill.groups:  # a population: each group's runs at its level (rows: run, seat)
+            return play_groups(lambda c: self.play_chunk(c, policies, seed, start, count, options), cfg, start, count,
+                               len(policies))
         pids, rotate, rp, pp, tb, sol = self._kernel_args(cfg, policies)
         k = len(policies)
         turns = np.zeros(count, np.int64)
@@ -281,8 +276,7 @@ class Dadox(Game):
 
     def replay_log(self, cfg, policies, seed, run, options) -> RunLog:
         """One game with its throw log (the same ``play_game`` as the batch); every seat's row of the table."""
-        if cfg.skill.groups:  # a population: the run's player plays at its group's level
-            cfg = at_level(cfg, cfg.skill.groups[int(group_of(cfg.skill, np.array([run]))[0])].level)
+        cfg = run_player(cfg, run)  # a population: the run's player at its group's level
         pids, rotate, rp, pp, tb, sol = self._kernel_args(cfg, policies)
         turns, winner, stat, log = P.replay_game(seed, run, pids, rotate, rp, pp, tb, sol, REPLAY_ROWS)
         k = len(policies)

@@ -19,7 +19,7 @@ from sim.core import atomic, stats
 from sim.core.config import DicesimError
 from sim.core.events import Replay, RunLog, Section
 from sim.core.schema import Column
-from sim.core.skill import SkillChart
+from sim.core.skill import SkillChart, play_groups, run_player
 from sim.games.base import Game
 from sim.games.dungeon import play as P
 from sim.games.dungeon import rules as R
@@ -44,6 +44,7 @@ assert tuple(DIFFICULTIES) == OPTION_DIFFICULTIES, "options.DIFFICULTIES must li
 class Dungeon(Game):
     name = "dungeon"
     title = "Würfel Dungeon"
+    skill_groups = True  # a population's mixture: each group's runs played at its level (``play_chunk``)
     Config = DungeonConfig
     policies = tuple(POLICIES)
     policy_variant = "@"  # name@loadout: the run starts with that loadout (``with_loadout``)
@@ -101,6 +102,8 @@ class Dungeon(Game):
     def play_chunk(self, cfg: DungeonConfig, policies: list[str], seed: int, start: int, count: int,
                    options: dict[str, Any]) -> list[Any]:
         """``[run, the kernel's rows, policy, difficulty]`` for runs ``start .. start + count - 1``."""
+        if cfg.skill.groups:  # a population: each group's runs at its level
+            return play_groups(lambda c: self.play_chunk(c, policies, seed, start, count, options), cfg, start, count)
         cfg, policy, diff = self._seat(cfg, policies, options)
         out = np.zeros((count, len(column_names(cfg))))
         with borrowed(cfg, diff) as (fz, cache):
@@ -155,7 +158,7 @@ class Dungeon(Game):
                    options: dict[str, Any]) -> RunLog:
         """One run with its event log (``run_one``: the batch's ``play_run``) and its row of the batch table
         (the cells the run never reached, NaN in the table, left out)."""
-        played, policy, diff = self._seat(cfg, policies, options)
+        played, policy, diff = self._seat(run_player(cfg, run), policies, options)  # a population: its group's level
         with borrowed(played, diff) as (fz, hold):
             row, log = RUNS.run_one(POLICIES[policy], int(seed), int(run), fz, hold, TM, len(column_names(played)),
                                  log_rows=MAX_EVENTS)

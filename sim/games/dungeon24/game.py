@@ -23,7 +23,7 @@ from policies.dungeon24.bots import POLICIES
 from sim.core import atomic, stats
 from sim.core.config import DicesimError, config_hash
 from sim.core.events import RunLog, Section
-from sim.core.skill import SkillChart
+from sim.core.skill import SkillChart, play_groups, run_player
 from sim.games.base import Game
 from sim.games.dungeon24 import play
 from sim.games.dungeon24 import rules as R
@@ -55,6 +55,7 @@ __all__ = ["GAME", "Dungeon24Game", "COLUMNS", "SEARCH_N", "SEARCH_START", "abil
 class Dungeon24Game(Game):
     name = "dungeon24"
     title = "Dungeon24"
+    skill_groups = True  # a population's mixture: each group's runs played at its level (``play_chunk``)
     Config = Dungeon24Config
     policies = tuple(POLICIES)
     report_policies = ("random", "greedy", "heuristic", "exact-exchange")
@@ -154,6 +155,8 @@ class Dungeon24Game(Game):
 
     def play_chunk(self, cfg: Dungeon24Config, policies: list[str], seed: int, start: int, count: int,
                    options: dict[str, Any]) -> list[Any]:
+        if cfg.skill.groups:  # a population: each group's runs at its level
+            return play_groups(lambda c: self.play_chunk(c, policies, seed, start, count, options), cfg, start, count)
         pols, people = self._seats(policies, options)
         return [np.arange(start, start + count), run_games(cfg, pols, people, seed, start, count,
                                                            self._perms(cfg, pols, options))]
@@ -203,6 +206,7 @@ class Dungeon24Game(Game):
     def replay_log(self, cfg: Dungeon24Config, policies: list[str], seed: int, run: int,
                    options: dict[str, Any]) -> RunLog:
         """One run with its event log (the same ``play_game`` as the batch) and its row of the table."""
+        cfg = run_player(cfg, run)  # a population: the run's player at its group's level
         pols, people = self._seats(policies, options)
         rp, cards, ability = frozen(cfg)
         pf = np.full((2, R.N_BASIC), -1, np.int64)

@@ -14,7 +14,7 @@ from sim.core.config import DicesimError, config_hash
 from sim.core.dice import dice_of, multisets
 from sim.core.events import RunLog, Section
 from sim.core.schema import CATEGORY, Column, columns_of
-from sim.core.skill import SkillChart, at_level, group_of, rules_hash
+from sim.core.skill import SkillChart, play_groups, rules_hash, run_player
 from sim.games.base import Game
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.config import KniffelConfig, freeze
@@ -122,14 +122,9 @@ class Kniffel(Game):
         return COLUMNS + (SEAT_RESULT if int(options.get("players", 1)) > 1 else ()) + BOX_COLUMNS
 
     def play_chunk(self, cfg, policies, seed, start, count, options) -> list[Any]:
-        if cfg.skill.groups:  # a population: the chunk played once per group present, each run's rows from its group
-            group = np.repeat(group_of(cfg.skill, np.arange(start, start + count)), len(policies))  # rows (run, seat)
-            parts = {gi: self.play_chunk(at_level(cfg, cfg.skill.groups[gi].level), policies, seed, start, count,
-                                         options) for gi in np.unique(group).tolist()}
-            first = parts[min(parts)]
-            return [b if not isinstance(b, np.ndarray) else
-                    np.select([group.reshape((-1,) + (1,) * (b.ndim - 1)) == gi for gi in parts],
-                              [parts[gi][j] for gi in parts]).astype(b.dtype) for j, b in enumerate(first)]
+        if cfg.skill.groups:  # a population: each group's runs at its level (rows: run, seat)
+            return play_groups(lambda c: self.play_chunk(c, policies, seed, start, count, options), cfg, start, count,
+                               len(policies))
         rp = freeze(cfg)
         T, sc, kn = tables(rp)
         k = len(policies)
@@ -225,8 +220,7 @@ class Kniffel(Game):
     def replay_log(self, cfg, policies, seed, run, options) -> RunLog:
         """One sheet per seat (the same ``play_turn`` calls as the batch); each seat's final score is its row. With
         several seats the facts name the winner (``replay.result``)."""
-        if cfg.skill.groups:  # a population: the run's player plays at its group's level
-            cfg = at_level(cfg, cfg.skill.groups[int(group_of(cfg.skill, np.array([run]))[0])].level)
+        cfg = run_player(cfg, run)  # a population: the run's player at its group's level
         rp = freeze(cfg)
         T, sc, kn = tables(rp)
         sections, rows = [], []
