@@ -1,6 +1,7 @@
 """``combos`` and ``describe`` asked a second time answer from the cache folder (``sim.cli.answers``) without
-importing numba, numpy, pandas or the game, and print exactly what the game prints (issue 30). Timings are
-``benchmarks/latency.py``'s, never asserted here."""
+importing numba, numpy, pandas or the game, and print exactly what the game prints (issue 30); after one ``combos``
+under a config, every other cup under it does too (the whole cup is kept). Timings are ``benchmarks/latency.py``'s,
+never asserted here."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from sim.cli import answers
-from sim.cli.common import work
+from sim.cli.common import emit, work
+from sim.cli.extras import combos_text
 from sim.games import GAMES
 from tests.conftest import ROOT, cli_here
 from tests.test_cli_fast import HEAVY, PROBE, _game_code
@@ -37,7 +39,8 @@ def _computed(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     if args[0] == "describe":
         work("single").describe(args[1], None, None, as_json, {})
     else:
-        work("extras").combos("dungeon", [int(a) for a in args[1:] if a != "--json"], None, None, as_json)
+        one = work("extras").combos("dungeon", [int(a) for a in args[1:] if a != "--json"], None, None)
+        emit(one, as_json, combos_text(one))
     return capsys.readouterr().out
 
 
@@ -69,3 +72,23 @@ def test_the_key_changes_with_the_config_and_the_code(monkeypatch):
     monkeypatch.setattr(answers, "code_hash", lambda: "edited")
     assert answers.key("describe", "kniffel", [[], False], None, None) != base
     assert answers.key("describe", "kniffel", [[], False], Path("x.toml"), None) is None
+
+
+@pytest.mark.parametrize("rules", [[], ["--set", "combos.pasch.attack=[5,9]"]], ids=["default", "edited"])
+def test_after_one_cup_every_cup_is_read_not_played(tmp_path, capsys, rules):
+    """One ``combos`` keeps every cup of its rules: cups never asked (five and six dice, with and without combos)
+    answer in a fresh interpreter without numba or the game, as the game itself answers them."""
+    first = cli_here("combos", "1", "1", "2", "2", "3", *rules)
+    assert first.returncode == 0, first.stderr
+    for cup in (["6", "6", "1", "1", "3", "3"], ["4", "2", "6", "3", "5"], ["1", "3", "5", "2", "6", "4"],
+                ["6", "2", "4", "1", "5"], ["2", "6", "6", "6", "6", "2", "--json"]):
+        _, modules, stdout = _ask(tmp_path, ["combos", *cup, *rules])
+        heavy = set(HEAVY) - ({"numpy"} if rules else set())  # an edit is validated by the config model (numpy)
+        assert not modules & heavy, (cup, sorted(modules & heavy))
+        code = [m for m in _game_code(modules)  # with an edit, the config model's modules; never rules or kernels
+                if not rules or m.startswith("policies.") or m.endswith((".game", ".rules", ".freeze", ".runs"))]
+        assert not code, code
+        dice = [int(a) for a in cup if a != "--json"]
+        one = work("extras").combos("dungeon", dice, None, rules[1:] or None)
+        emit(one, "--json" in cup, combos_text(one))
+        assert stdout == capsys.readouterr().out, cup

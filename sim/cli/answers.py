@@ -75,3 +75,22 @@ def answer(k: str | None, compute: Callable[[], None]) -> None:
     text = buf.getvalue()
     save_note(_file(k), {"key": k, "text": text})  # whole or not at all; unwritable: only the next ask is slower
     sys.stdout.write(text)
+
+
+def stored_data(k: str | None) -> dict[str, Any] | None:
+    """The stored data of ``k`` (``save_data``), or None: a table an answer is read from, not the answer itself."""
+    if k is None:
+        return None
+    try:
+        data = json.loads(_file(k).read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(data, dict) or data.get("key") != k or not isinstance(data.get("data"), dict):
+        return None
+    return data["data"]
+
+
+def save_data(k: str | None, data: dict[str, Any]) -> None:
+    """Keep ``data`` under ``k`` (whole or not at all; an unwritable cache folder only makes the next ask slower)."""
+    if k is not None:
+        save_note(_file(k), {"key": k, "data": data}, sort_keys=False)  # the game's order, as it prints it

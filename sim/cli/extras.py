@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from sim.cli.answers import answer, key
+from sim.cli.answers import key, save_data, stored_data
 from sim.cli.catalog import accept, supports
 from sim.cli.common import (
     ConfigOpt,
@@ -18,6 +18,7 @@ from sim.cli.common import (
     app,
     check_out,
     count_option,
+    emit,
     policy_names,
     work,
 )
@@ -60,5 +61,23 @@ def combos(
     if supports(game, "combos") is False:
         raise DicesimError(f"{game} has no combos")
     rules, sets = accept(game, None, None, config, set_)
-    answer(key("combos", game, [list(dice), as_json], rules, sets),
-           lambda: work("extras").combos(game, list(dice), rules, sets, as_json))
+    k = key("cup", game, [], rules, sets)
+    cup = stored_data(k)
+    if cup is None or " ".join(map(str, sorted(dice))) not in cup:
+        one = work("extras").combos(game, list(dice), rules, sets)  # refuses what the game does not take
+        if cup is None:  # every cup under these rules, kept: any later one is read (no game, no numba)
+            save_data(k, work("extras").cup(game, rules, sets))
+    else:
+        one = {"dice": list(dice), **cup[" ".join(map(str, sorted(dice)))]}
+    emit(one, as_json, combos_text(one))
+
+
+def combos_text(result: dict) -> str:
+    """A cup's combos as ``dicesim combos`` prints them, one per line."""
+    lines = [f"dice {' '.join(map(str, result['dice']))} · total attack {result['total_attack']}"]
+    for c in result["combos"]:
+        lines.append(
+            f"  {c['name']:14s} {' '.join(map(str, c['dice'])):12s} attack {c['attack']:3d} · shield {c['shield']:3d}"
+            f" · heal {c['heal']:3d}"
+        )
+    return "\n".join(lines)

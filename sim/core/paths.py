@@ -33,13 +33,13 @@ def tables_dir() -> Path:
     return cache_root() / "tables"
 
 
-def save_note(path: Path, data: Any) -> None:
+def save_note(path: Path, data: Any, sort_keys: bool = True) -> None:
     """A small JSON note in the cache (the games catalog, measured compile times) written whole (a temporary
     name, then a rename) or not at all: a cache that cannot be written only costs the next start its shortcut."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=sort_keys))
         tmp.replace(path)
     except OSError:
         pass

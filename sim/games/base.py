@@ -232,6 +232,10 @@ class Game:
     def combos(self, dice: list[int], cfg: Strict) -> dict[str, Any]:
         raise DicesimError(f"{self.name} has no combos")
 
+    def cup(self, cfg: Strict) -> dict[str, dict[str, Any]]:
+        """``combos`` of every cup, keyed by its faces in order ("1 2 2 5 5"), each without its ``dice``."""
+        raise DicesimError(f"{self.name} has no combos")
+
     def describe(self, cfg: Strict, options: dict[str, Any]) -> dict[str, Any]:
         return {"game": self.name, "config": cfg.model_dump(mode="json")}
 

@@ -36,15 +36,17 @@ def matchup(game: str, policy: str, opponent: str, n: int, seed: int, rules: Pat
     emit(result, as_json, "\n".join(rows), json_default)
 
 
-def combos(game: str, dice: list[int], rules: Path | Strict | None, sets: list[str] | None, as_json: bool) -> None:
+def cup(game: str, rules: Path | Strict | None, sets: list[str] | None) -> dict[str, dict]:
+    """Every cup of ``game`` under these rules (``Game.cup``), for ``dicesim combos`` to keep and read."""
     g, cfg, _ = setup(game, rules, sets, {})
     if not g.supports("combos"):
         raise DicesimError(f"{game} has no combos")
-    result = g.combos(list(dice), cfg)
-    lines = [f"dice {' '.join(map(str, result['dice']))} · total attack {result['total_attack']}"]
-    for c in result["combos"]:
-        lines.append(
-            f"  {c['name']:14s} {' '.join(map(str, c['dice'])):12s} attack {c['attack']:3d} · shield {c['shield']:3d}"
-            f" · heal {c['heal']:3d}"
-        )
-    emit(result, as_json, "\n".join(lines), json_default)
+    return g.cup(cfg)
+
+
+def combos(game: str, dice: list[int], rules: Path | Strict | None, sets: list[str] | None) -> dict:
+    """One cup played by the game (its refusals: the dice it does not take)."""
+    g, cfg, _ = setup(game, rules, sets, {})
+    if not g.supports("combos"):
+        raise DicesimError(f"{game} has no combos")
+    return g.combos(list(dice), cfg)

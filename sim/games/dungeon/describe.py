@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import combinations_with_replacement
 from typing import Any
 
 import numpy as np
@@ -15,10 +16,12 @@ from sim.games.dungeon.inputs import check_difficulty, frozen
 from sim.games.dungeon.labels import ENEMY_WORDS, SECTION_WORDS
 from sim.games.dungeon.rows import EFF, IN
 
+CUP_SIZES = (5, 6)  # the dice a cup holds: five, six with Extra-Würfel
+
 
 def combos_json(dice: list[int], cfg: DungeonConfig) -> dict[str, Any]:
     """The seed's "Zum Ausprobieren" cup: the shown combos of 5 or 6 dice with their values."""
-    if not isinstance(dice, (list, tuple)) or len(dice) not in (5, 6):
+    if not isinstance(dice, (list, tuple)) or len(dice) not in CUP_SIZES:
         raise DicesimError(f"combos takes 5 or 6 dice, got {len(dice) if isinstance(dice, (list, tuple)) else dice!r}")
     for d in dice:
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= int(d) <= 6:
@@ -34,6 +37,17 @@ def combos_json(dice: list[int], cfg: DungeonConfig) -> dict[str, Any]:
         combos.append({"name": R.combo_name(c), "dice": R.combo_dice(c), "attack": int(cv[c, 0]),
                        "shield": int(cv[c, 1]), "heal": int(cv[c, 2])})
     return {"dice": [int(d) for d in dice], "combos": combos, "total_attack": int(sum(x["attack"] for x in combos))}
+
+
+def cup_json(cfg: DungeonConfig) -> dict[str, dict[str, Any]]:
+    """Every cup at once: ``combos_json`` of each multiset of ``CUP_SIZES`` dice, keyed by its faces in order
+    ("1 2 2 5 5"), without the dice. ``dicesim combos`` keeps it per config, so any later cup is read, not played."""
+    out = {}
+    for m in CUP_SIZES:
+        for faces in combinations_with_replacement(range(1, 7), m):
+            one = combos_json(list(faces), cfg)
+            out[" ".join(map(str, faces))] = {"combos": one["combos"], "total_attack": one["total_attack"]}
+    return out
 
 
 def enemy_names(cfg: DungeonConfig) -> list[str]:

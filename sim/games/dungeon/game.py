@@ -26,7 +26,7 @@ from sim.games.dungeon import rules as R
 from sim.games.dungeon import runs as RUNS
 from sim.games.dungeon.charts import _n_rooms, difficulty_sentence, make_charts, upgrade_chart, upgrade_sentence
 from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig
-from sim.games.dungeon.describe import combos_json, describe, enemy_names
+from sim.games.dungeon.describe import combos_json, cup_json, describe, enemy_names
 from sim.games.dungeon.inputs import TM, borrowed, check_difficulty, frozen
 from sim.games.dungeon.loadout import with_loadout
 from sim.games.dungeon.options import DIFFICULTIES as OPTION_DIFFICULTIES
@@ -211,9 +211,12 @@ class Dungeon(Game):
     def combos(self, dice: list[int], cfg) -> dict[str, Any]:
         return combos_json(dice, cfg)
 
+    def cup(self, cfg) -> dict[str, dict[str, Any]]:
+        return cup_json(cfg)
+
 
 __all__ = [
-    "EVENTS", "EXPECTIMAX", "FLOAT_COLS", "GAME", "TM", "Dungeon", "combos_json", "describe", "enemy_names",
+    "EVENTS", "EXPECTIMAX", "FLOAT_COLS", "GAME", "TM", "Dungeon", "combos_json", "cup_json", "describe", "enemy_names",
     "frozen", "item_label", "make_charts", "progression_metrics", "render", "stratified_lift", "table_columns",
     "upgrade_chart", "upgrade_names_of", "upgrade_stats", "with_loadout",
 ]
