@@ -184,3 +184,30 @@ def test_player_ids_may_be_numbers(small_log, tmp_path):
     r = cli_here("fit", "kniffel", str(tmp_path / "d.parquet"), "--out", str(tmp_path / "fit"), "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["players"] == 2
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_a_log_over_the_row_limit_is_refused_before_it_is_read_and_force_reads_it(small_log, tmp_path, monkeypatch,
+                                                                                   suffix):
+    """Memory grows with a log's rows: over ``MAX_LOG_ROWS`` the fit says how many rows and what to do, in one line,
+    and writes nothing; ``--force`` fits it. Telemetry's own extra columns are not read, and change nothing."""
+    from sim.players import logs
+
+    dec, out = (df.copy() for df in small_log)
+    extra = dec.assign(session_note="a note the fit does not need", **{"ping ms": 42})
+    log, plain = tmp_path / f"d{suffix}", tmp_path / f"p{suffix}"
+    for path, table in ((log, extra), (plain, dec)):
+        getattr(table, "to_csv" if suffix == ".csv" else "to_parquet")(path, index=False)
+        getattr(out, "to_csv" if suffix == ".csv" else "to_parquet")(logs.outcomes_path(path), index=False)
+    monkeypatch.setattr(logs, "MAX_LOG_ROWS", len(dec) - 1)
+    r = cli_here("fit", "kniffel", str(log), "--out", str(tmp_path / "fit"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith(f"error: LOG {log}: {len(dec):,} rows, over the {len(dec) - 1:,} a fit reads")
+    assert "--force" in r.stderr and not (tmp_path / "fit").exists()
+    forced = cli_here("fit", "kniffel", str(log), "--out", str(tmp_path / "fit"), "--json", "--force")
+    assert forced.returncode == 0, forced.stderr
+    monkeypatch.setattr(logs, "MAX_LOG_ROWS", len(dec))
+    same = cli_here("fit", "kniffel", str(plain), "--out", str(tmp_path / "fit2"), "--json")
+    assert same.returncode == 0, same.stderr
+    a, b = json.loads(forced.stdout), json.loads(same.stdout)
+    assert a["level"] == b["level"] and a["regret"] == b["regret"] and a["decisions"] == b["decisions"]

@@ -10,6 +10,7 @@ import typer
 from sim.cli.catalog import accept
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, work
 from sim.core.errors import DicesimError
+from sim.core.limits import MAX_LOG_ROWS
 
 FITTED = ("kniffel", "dadox", "dungeon", "dungeon24")  # games whose logs are written and fitted (exact action values)
 LOG_SUFFIXES = (".parquet", ".csv")
@@ -40,6 +41,8 @@ def fit(
     out: Path | None = typer.Option(None, "--out", help="output folder (default reports/GAME-fit)"),
     seed: int = SeedOpt,
     as_json: bool = JsonOpt,
+    force: bool = typer.Option(False, "--force", help=f"read a log of more than {MAX_LOG_ROWS:,} rows (memory "
+                               "grows with the rows: about 2 KB each)"),
 ) -> None:
     """Fit the skill level of each logged player and of the population (a mixture of levels when BIC prefers
     one), with where they lose points: population.toml, fit.html and players.csv in --out (docs/logs.md)."""
@@ -47,4 +50,4 @@ def fit(
     if outcomes is not None:
         check_log(game, outcomes, "--outcomes")
     rules, sets = accept(game, {}, None, config, set_)
-    work("fit").fit(game, log, outcomes, rules, sets, out or Path("reports") / f"{game}-fit", seed, as_json)
+    work("fit").fit(game, log, outcomes, rules, sets, out or Path("reports") / f"{game}-fit", seed, as_json, force)

@@ -26,6 +26,7 @@ HARD_MAX_RUNS = 2**53  # runs (and run indices) even with --force: exact as floa
 MAX_CHUNK = 1_000_000
 MAX_POINTS = 10_000  # sweep grid points without --force
 MAX_EVALS = 10_000  # calibrate / tune evaluations
+MAX_LOG_ROWS = 2_000_000  # rows of a log a fit reads without --force: about 2 KB of memory each while valued
 
 
 def kernel_seed(seed: int) -> int:

@@ -16,6 +16,7 @@ import pandas as pd
 
 from sim.core import atomic
 from sim.core.errors import DicesimError
+from sim.core.limits import MAX_LOG_ROWS
 
 
 class LogError(DicesimError):
@@ -54,15 +55,39 @@ def write_table(df: pd.DataFrame, path: Path) -> Path:
     return atomic.write_csv(df, path) if path.suffix.lower() == ".csv" else atomic.write_parquet(df, path)
 
 
-def read_table(path: Path, what: str) -> pd.DataFrame:
-    """A log table as plain columns (CSV cells as text; the columns are converted and checked by ``columns``)."""
+
+
+def count_rows(path: Path) -> int:
+    """A table's rows without reading it: a parquet file's metadata, a CSV's lines after its header."""
+    if path.suffix.lower() == ".csv":
+        with open(path, "rb") as fh:
+            return max(sum(block.count(b"\n") for block in iter(lambda: fh.read(1 << 24), b"")) - 1, 0)
+    import pyarrow.parquet as pq  # pyarrow (heavy): pandas' parquet engine, here only for the row count
+
+    return int(pq.ParquetFile(path).metadata.num_rows)
+
+
+def read_table(path: Path, what: str, keep: frozenset[str] | None = None, force: bool = False) -> pd.DataFrame:
+    """A log table as plain columns (CSV cells as text; the columns are converted and checked by ``columns``).
+
+    Only the columns in ``keep`` are read (telemetry often has many more); a table over ``MAX_LOG_ROWS`` rows is
+    refused before it is read, unless ``force``: memory grows with the rows, and a sample of the players fits the
+    same level with an interval wider by √(rows / sample) only."""
     check_suffix(path, what)
     if not path.is_file():
         raise LogError(f"{what} {path}: {'a folder, not a file' if path.is_dir() else 'no such file'}")
     try:
+        if not force and (rows := count_rows(path)) > MAX_LOG_ROWS:
+            raise LogError(f"{what} {path}: {rows:,} rows, over the {MAX_LOG_ROWS:,} a fit reads (about 2 KB of memory "
+                           "each): fit a sample of its players, or add --force")
         if path.suffix.lower() == ".csv":
-            return pd.read_csv(path, dtype=str, keep_default_na=False)
-        return pd.read_parquet(path)
+            return pd.read_csv(path, dtype=str, keep_default_na=False,
+                               usecols=(lambda c: c in keep) if keep is not None else None)
+        if keep is None:
+            return pd.read_parquet(path)
+        import pyarrow.parquet as pq  # pyarrow (heavy): the parquet file's column names, to read only those kept
+
+        return pd.read_parquet(path, columns=[c for c in pq.ParquetFile(path).schema_arrow.names if c in keep])
     except (OSError, ValueError, pd.errors.ParserError) as e:  # pyarrow's ArrowInvalid is a ValueError
         first = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise LogError(f"{what} {path}: not a readable {path.suffix.lstrip('.')} table ({first})") from e

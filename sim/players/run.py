@@ -35,10 +35,15 @@ def check_game(game: str) -> None:
         raise DicesimError(f"fit: {game} logs cannot be fitted yet (fitted: {', '.join([*LOGS, *OUTCOME_LOGS])})")
 
 
-def read_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None) -> Decisions:
+def kept(mod: Any) -> frozenset[str]:
+    """The columns of a game's logs that a fit reads (``sim.players.<game>``'s declared columns)."""
+    return frozenset(c.name for c in (*mod.DECISION_COLUMNS, *mod.OUTCOME_COLUMNS))
+
+
+def read_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, force: bool = False) -> Decisions:
     """A game's log from disk, checked and valued (``sim.players.<game>.load``)."""
-    dec = read_table(log, "LOG")
-    out = read_table(outcomes, "--outcomes") if outcomes is not None else None
+    dec = read_table(log, "LOG", kept(LOGS[game]), force)
+    out = read_table(outcomes, "--outcomes", kept(LOGS[game]), force) if outcomes is not None else None
     return LOGS[game].load(cfg, dec, out, str(log), str(outcomes) if outcomes else "outcomes")
 
 
@@ -99,14 +104,16 @@ def goodness(game: str, f: Fit, pop: GameConfig, seed: int) -> dict[str, Any]:
     return out
 
 
-def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: Path, seed: int) -> dict[str, Any]:
-    """Fit a log and write population.toml, players.csv, the charts and fit.html into ``out``; the summary."""
+def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: Path, seed: int,
+            force: bool = False) -> dict[str, Any]:
+    """Fit a log and write population.toml, players.csv, the charts and fit.html into ``out``; the summary.
+    ``force``: read a log over ``logs.MAX_ROWS`` rows too."""
     check_game(game)
     if outcomes is None and outcomes_path(log).is_file():
         outcomes = outcomes_path(log)
     if game in OUTCOME_LOGS:
-        return fit_outcome_log(game, cfg, log, outcomes, out, seed)
-    dec = read_log(game, cfg, log, outcomes)  # every refusal happens here, before anything is written
+        return fit_outcome_log(game, cfg, log, outcomes, out, seed, force)
+    dec = read_log(game, cfg, log, outcomes, force)  # every refusal happens here, before anything is written
     f = fit(dec)
     reg = regret(dec)
     pop = population(cfg, f)
@@ -138,14 +145,14 @@ def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: P
 
 
 def fit_outcome_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: Path,
-                    seed: int) -> dict[str, Any]:
+                    seed: int, force: bool = False) -> dict[str, Any]:
     """A game fitted by outcomes (``sim.players.dungeon``): the same outputs, without regret. ``log`` is the
     decision log with ``outcomes`` its outcome table (checked against each other, the outcomes fitted), or, without
     ``outcomes``, the outcome table itself."""
     mod = OUTCOME_LOGS[game]
-    table, where = read_table(log, "LOG"), str(log)  # every refusal happens here, before anything is written
+    table, where = read_table(log, "LOG", kept(mod), force), str(log)  # every refusal here, before any write
     if outcomes is not None:
-        runs = read_table(outcomes, "--outcomes")
+        runs = read_table(outcomes, "--outcomes", kept(mod), force)
         mod.check_decisions(table, runs, where, str(outcomes))
         table, where = runs, str(outcomes)
     o = mod.load(cfg, table, where)

@@ -15,9 +15,9 @@ from sim.report.outputs import json_default
 
 
 def fit(game: str, log: Path, outcomes: Path | None, rules: Path | Strict | None, sets: list[str] | None,
-        out: Path, seed: int, as_json: bool) -> None:
+        out: Path, seed: int, as_json: bool, force: bool = False) -> None:
     g, cfg, _ = setup(game, rules, sets, {})
-    s = fit_log(game, cfg, log, outcomes, out, seed)
+    s = fit_log(game, cfg, log, outcomes, out, seed, force)
     lv = s["level"]
     lines = [f"{g.title} · fit · {s['players']} players · {s['games']} games · "
              + (f"{s['decisions']:,} decisions" if s["decisions"] else "by outcomes"),
