@@ -78,8 +78,8 @@ def read_table(path: Path, what: str, keep: frozenset[str] | None = None, force:
         raise LogError(f"{what} {path}: {'a folder, not a file' if path.is_dir() else 'no such file'}")
     try:
         if not force and (rows := count_rows(path)) > MAX_LOG_ROWS:
-            raise LogError(f"{what} {path}: {rows:,} rows, over the {MAX_LOG_ROWS:,} a fit reads (about 2 KB of memory "
-                           "each): fit a sample of its players, or add --force")
+            raise LogError(f"{what} {path}: {rows:,} rows, over the {MAX_LOG_ROWS:,} a fit reads without --force "
+                           "(or fit a sample of its players)")
         if path.suffix.lower() == ".csv":
             return pd.read_csv(path, dtype=str, keep_default_na=False,
                                usecols=(lambda c: c in keep) if keep is not None else None)
