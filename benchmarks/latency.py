@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -38,6 +39,8 @@ ROWS: list[tuple[str, float, list[str], int]] = [
     ("describe kniffel", 0.5, ["describe", "kniffel"], 0),
     ("describe dungeon", 0.5, ["describe", "dungeon"], 0),
     # a first ask: a rules value asked nowhere before ({new}), so the answer is computed, not read back
+    # another cup under rules asked before: read from the kept cup table ({cup}: five faces at random)
+    ("combos, a cup not asked before", 0.5, ["combos", "{cup}"], 0),
     ("combos 5 5 5 2 2, first ask", 0.5, ["combos", "5", "5", "5", "2", "2", "--set", "difficulty.leicht.hp={new}"], 0),
     ("describe dungeon, first ask", 0.5, ["describe", "dungeon", "--set", "difficulty.leicht.hp={new}"], 0),
     ("play kniffel --policy greedy --n 1000", 1.5,
@@ -53,8 +56,15 @@ def _dicesim() -> list[str]:
 
 
 def _fresh(args: list[str]) -> list[str]:
-    """``{new}`` replaced by a hit point factor not asked before (the answer cache keys on the config)."""
-    return [a.replace("{new}", f"0.8{uuid.uuid4().int % 10**8:08d}") for a in args]
+    """``{new}`` replaced by a hit point factor not asked before (the answer cache keys on the config), ``{cup}`` by
+    five faces at random."""
+    out: list[str] = []
+    for a in args:
+        if a == "{cup}":
+            out += [str(random.randint(1, 6)) for _ in range(5)]
+        else:
+            out.append(a.replace("{new}", f"0.8{uuid.uuid4().int % 10**8:08d}"))
+    return out
 
 
 def _once(args: list[str], bytecode: bool, cwd: Path, expect: int) -> tuple[float, float]:
