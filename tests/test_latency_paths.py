@@ -92,3 +92,20 @@ def test_after_one_cup_every_cup_is_read_not_played(tmp_path, capsys, rules):
         one = work("extras").combos("dungeon", dice, None, rules[1:] or None)
         emit(one, "--json" in cup, combos_text(one))
         assert stdout == capsys.readouterr().out, cup
+
+
+def test_a_damaged_cup_table_is_played_and_kept_anew(tmp_path, capsys):
+    """A kept cup whose entry lost a field (or is not a cup at all) is played by the game and the table rewritten."""
+    first = cli_here("combos", "4", "4", "4", "1", "2")
+    assert first.returncode == 0, first.stderr
+    k = answers.key("cup", "dungeon", [], None, None)
+    kept = answers.stored_data(k)
+    assert kept is not None and "1 2 4 4 4" in kept
+    for spoil in ({**kept, "1 2 4 4 4": {"combos": [{"name": "Drilling"}], "total_attack": 9}},
+                  {**kept, "1 2 4 4 4": "not a cup"}):
+        answers.save_data(k, spoil)
+        _, _, stdout = _ask(tmp_path, ["combos", "4", "4", "4", "1", "2"])
+        one = work("extras").combos("dungeon", [4, 4, 4, 1, 2], None, None)
+        emit(one, False, combos_text(one))
+        assert stdout == capsys.readouterr().out
+        assert answers.stored_data(k) == kept  # healed

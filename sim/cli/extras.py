@@ -63,13 +63,26 @@ def combos(
     rules, sets = accept(game, None, None, config, set_)
     k = key("cup", game, [], rules, sets)
     cup = stored_data(k)
-    if cup is None or " ".join(map(str, sorted(dice))) not in cup:
+    one, text = read_cup(cup, list(dice))
+    if one is None:
         one = work("extras").combos(game, list(dice), rules, sets)  # refuses what the game does not take
-        if cup is None:  # every cup under these rules, kept: any later one is read (no game, no numba)
-            save_data(k, work("extras").cup(game, rules, sets))
-    else:
-        one = {"dice": list(dice), **cup[" ".join(map(str, sorted(dice)))]}
-    emit(one, as_json, combos_text(one))
+        text = combos_text(one)
+        if cup is None or (" ".join(map(str, sorted(dice)))) in cup:  # none kept, or a damaged one: keep it anew
+            save_data(k, work("extras").cup(game, rules, sets))  # every cup: any later one is read, not played
+    emit(one, as_json, text)
+
+
+def read_cup(cup: dict | None, dice: list[int]) -> tuple[dict | None, str]:
+    """These dice's answer from a kept cup table and its text, or (None, "") when the table does not hold it or
+    holds it damaged (then it is played and the table kept anew: a cache that heals itself)."""
+    entry = (cup or {}).get(" ".join(map(str, sorted(dice))))
+    if not isinstance(entry, dict):
+        return None, ""
+    one = {"dice": dice, **entry}
+    try:
+        return one, combos_text(one)
+    except (KeyError, TypeError, ValueError):
+        return None, ""
 
 
 def combos_text(result: dict) -> str:
