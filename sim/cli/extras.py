@@ -24,6 +24,7 @@ from sim.cli.common import (
 )
 from sim.core.errors import DicesimError
 from sim.core.limits import check_n, check_runs
+from sim.games import declared
 
 
 @app.command()
@@ -60,6 +61,8 @@ def combos(
     """Würfel Dungeon's "try it" cup: the combos the game finds in these dice and their values."""
     if supports(game, "combos") is False:
         raise DicesimError(f"{game} has no combos")
+    if (check := declared(game, "check_cup")) is not None:
+        check(list(dice))  # the dice the game takes, refused before the game or its rules load
     rules, sets = accept(game, None, None, config, set_)
     k = key("cup", game, [], rules, sets)
     cup = stored_data(k)

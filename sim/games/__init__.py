@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sim.core.errors import DicesimError
 
@@ -72,3 +72,17 @@ def declared_policies(name: str) -> tuple[str, ...]:
         return tuple(get_game(name).policies)
     except DicesimError:
         return ()
+
+
+def declared(name: str, attr: str) -> Any:
+    """An attribute of a game's light ``options`` module (a check the command line runs without the game, as
+    ``check_cup``), or None when the package or the attribute is absent."""
+    if name not in GAMES:
+        return None
+    package = GAMES[name].rsplit(".", 1)[0]
+    try:
+        return getattr(import_module(f"{package}.options"), attr, None)
+    except ModuleNotFoundError as e:
+        if e.name != f"{package}.options":
+            raise
+        return None

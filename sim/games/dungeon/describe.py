@@ -7,25 +7,20 @@ from typing import Any
 
 import numpy as np
 
-from sim.core.config import DicesimError, config_hash
+from sim.core.config import config_hash
 from sim.games.dungeon import config as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.freeze import fold_loadout, glueckssieben_in_straights
 from sim.games.dungeon.inputs import check_difficulty, frozen
 from sim.games.dungeon.labels import ENEMY_WORDS, SECTION_WORDS
+from sim.games.dungeon.options import CUP_SIZES, check_cup
 from sim.games.dungeon.rows import EFF, IN
-
-CUP_SIZES = (5, 6)  # the dice a cup holds: five, six with Extra-Würfel
 
 
 def combos_json(dice: list[int], cfg: DungeonConfig) -> dict[str, Any]:
     """The seed's "Zum Ausprobieren" cup: the shown combos of 5 or 6 dice with their values."""
-    if not isinstance(dice, (list, tuple)) or len(dice) not in CUP_SIZES:
-        raise DicesimError(f"combos takes 5 or 6 dice, got {len(dice) if isinstance(dice, (list, tuple)) else dice!r}")
-    for d in dice:
-        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= int(d) <= 6:
-            raise DicesimError(f"a die shows 1..6, got {d!r}")
+    check_cup(dice)
     fz, _ = frozen(cfg, "leicht")
     prof = min(cfg.loadout.altar, fz.part.shape[0] - 1)
     k = R.ms_index([int(d) for d in dice])

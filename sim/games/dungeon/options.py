@@ -1,5 +1,8 @@
 """The Würfel Dungeon's options (imported by the game and, without the game, by the command line)."""
 
+from numbers import Integral
+
+from sim.core.errors import DicesimError
 from sim.games.options import Option
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
@@ -7,3 +10,13 @@ POLICY_NAMES = ('vorschlag', 'greedy', 'expectimax', 'random', 'rollout')
 DIFFICULTIES = ("leicht", "normal", "schwer")  # layout.DIFFICULTIES, in its order (checked by the game at import)
 OPTIONS = (Option("difficulty", "leicht", str, "Würfel Dungeon: leicht | normal | schwer", DIFFICULTIES,
                   words={"leicht": "Leicht", "normal": "Normal", "schwer": "Schwer"}),)  # as the rules write them
+CUP_SIZES = (5, 6)  # the dice a cup holds (``dicesim combos``): five, six with Extra-Würfel
+
+
+def check_cup(dice: object) -> None:
+    """The dice ``dicesim combos`` takes: 5 or 6 faces 1..6 (refused here, before the game is imported)."""
+    if not isinstance(dice, (list, tuple)) or len(dice) not in CUP_SIZES:
+        raise DicesimError(f"combos takes 5 or 6 dice, got {len(dice) if isinstance(dice, (list, tuple)) else dice!r}")
+    for d in dice:
+        if isinstance(d, bool) or not isinstance(d, Integral) or not 1 <= int(d) <= 6:
+            raise DicesimError(f"a die shows 1..6, got {d!r}")
