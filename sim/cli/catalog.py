@@ -33,7 +33,7 @@ from sim.jit.codehash import PROJECT_ROOT, code_hash, code_stamp
 if TYPE_CHECKING:
     from sim.core.config import Strict
 
-FORMAT = 2  # bump when an entry's fields change
+FORMAT = 3  # bump when an entry's fields change
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,7 @@ class Entry:
     capabilities: tuple[str, ...]
     declared_options: bool  # its options are exactly those its options.py declares
     policy_variant: str | None = None  # ``Game.policy_variant``: what follows it is the game's to check
+    solver: bool = False  # whether the game has an exact solver (``dicesim solve``: its own ``Game.solve``)
 
 
 def catalog_file() -> Path:
@@ -80,7 +81,7 @@ def entry(game: str) -> Entry | None:
     try:
         return Entry(policies=None if raw["policies"] is None else tuple(raw["policies"]), config=raw["config"],
                      capabilities=tuple(raw["capabilities"]), declared_options=bool(raw["declared_options"]),
-                     policy_variant=raw.get("policy_variant"))
+                     policy_variant=raw.get("policy_variant"), solver=bool(raw["solver"]))
     except (KeyError, TypeError):
         return None
 
@@ -93,6 +94,12 @@ def remember(game: str, e: Entry) -> None:
     data["games"][game] = asdict(e)
     f = catalog_file()
     save_note(f, data)
+
+
+def has_solver(game: str) -> bool | None:
+    """Whether ``game`` has an exact solver, None when the catalog does not know yet."""
+    e = known(game)
+    return None if e is None else e.solver
 
 
 def known(game: str) -> Entry | None:

@@ -31,6 +31,7 @@ from sim.cli.common import (
 )
 from sim.core.errors import DicesimError
 from sim.core.limits import check_calibration, check_n, parse_target
+from sim.core.tomlfile import read_toml
 
 
 @app.command()
@@ -48,6 +49,7 @@ def sweep(
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")
     check_out(out)
+    read_toml(sweep_file)  # a missing or broken file: refused before pandas and the games load
     work("sweep").sweep(sweep_file, out, resume, overwrite, scheduler, as_json, no_report, force)
 
 
@@ -101,4 +103,5 @@ def check(
         raise DicesimError(f"--out {out} is a folder; --out names the CSV file to write (and its .html page)")
     if out is not None:
         check_out(out.parent, f"--out {out}: its folder")
+    read_toml(targets_file)
     work("sweep").check(targets_file, strict, n, out, as_json, scheduler, force)

@@ -14,6 +14,7 @@ import typer
 
 from sim.cli.common import ForceOpt, JsonOpt, SchedulerOpt, app, check_out, work
 from sim.core.errors import DicesimError
+from sim.core.tomlfile import read_toml
 
 
 @app.command()
@@ -31,4 +32,5 @@ def tune(
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")
     check_out(out)
+    read_toml(tune_file)  # a missing or broken file: refused before pandas and the games load
     work("tune").tune(tune_file, out, resume, overwrite, scheduler, as_json, no_report, force)

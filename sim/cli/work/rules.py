@@ -12,3 +12,4 @@ def checked(model: str, game: str, config: Path | None, sets: list[str] | None) 
     """``--config`` and ``--set`` validated by the config model ``module:name``, as ``Game.load`` validates them."""
     module, name = model.split(":")
     return load_config(getattr(import_module(module), name), game, config, sets or [])
+
