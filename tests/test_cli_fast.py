@@ -16,7 +16,7 @@ import pytest
 from sim.cli import catalog
 from sim.cli.work import learn
 from sim.core.config import DicesimError
-from sim.games import GAMES, declared_options
+from sim.games import GAMES, declared_options, get_game
 from tests.conftest import ROOT
 
 HEAVY = ("numba", "numpy", "pandas", "matplotlib", "scipy")
@@ -107,6 +107,34 @@ def test_a_refused_override_imports_the_config_model_alone(tmp_path, learned):
     assert not {"numba", "pandas", "matplotlib", *kniffel} & modules
 
 
+@pytest.mark.parametrize("args, said", [
+    (["play", "dungeon", "--policy", "vorschlag@nosuch"], "error: unknown upgrade 'nosuch' in policy"),
+    (["compare", "dungeon", "--policies", "vorschlag,greedy@wetzstein+nope"], "error: unknown upgrade 'nope'"),
+    (["calibrate", "dungeon", "--field", "nosuch", "--target", "win_rate=0.5", "--policy", "vorschlag"],
+     "error: unknown config field: nosuch"),
+    (["calibrate", "kniffel", "--field", "joker.mode", "--target", "mean_score=200", "--policy", "greedy"],
+     "error: --field joker.mode is not numeric (its value is 'forced')"),
+])
+def test_a_refusal_that_needs_the_rules_imports_the_config_model_alone(tmp_path, learned, args, said):
+    """A forced loadout's upgrade names and calibrate's field are the config's: checked by the config model, without
+    the game, its kernels, numba or pandas; the same words as the game's own check."""
+    code, modules, stderr = _probe(tmp_path, *args)
+    assert code == 2 and stderr.startswith(said), stderr
+    assert not {"numba", "pandas", "matplotlib"} & modules and not [m for m in _game_code(modules) if any(
+        m.endswith(x) for x in (".game", ".rules", ".play", ".runs", ".freeze"))], sorted(modules)
+    game = get_game(args[1])
+    if args[0] == "calibrate":
+        from sim.experiments.calibrate import calibrate
+
+        words = _refusal(lambda: calibrate(game, args[3], args[5].split("=")[0], float(args[5].split("=")[1]),
+                                           args[7], n=10))
+    else:
+        from sim.games.dungeon.loadout import with_loadout
+
+        words = _refusal(lambda: [with_loadout(game.load(None, []), p) for p in args[3].split(",")])
+    assert f"error: {words}".startswith(stderr.strip().rstrip("…"))  # the line is cut at its width, not reworded
+
+
 def _refusal(call) -> str:
     with pytest.raises(DicesimError) as e:
         call()
@@ -126,10 +154,12 @@ def test_what_the_catalog_refuses_the_game_refuses_in_the_same_words(learned, ga
             light = _refusal(lambda v=value: catalog.accept(game, {}, v))
             assert light == _refusal(lambda v=value: g.seat_policies(v, opts)) == f"unknown policy 'nope' for {game} " \
                 f"(choose from {', '.join(g.policies)})"
-        if e.policy_variant:  # name@variant: the catalog checks the name, the game the variant
-            bad = f"nope{e.policy_variant}x"
+        if e.policy_variant:  # name@variant: the catalog checks the name, and the variant where the game declares
+            bad = f"nope{e.policy_variant}x"  # its light check (the dungeon's upgrades), in the game's words
             assert _refusal(lambda: catalog.accept(game, {}, bad)) == _refusal(lambda: g.check_policy(bad))
-            catalog.accept(game, {}, f"{good}{e.policy_variant}x")
+            variant = f"{good}{e.policy_variant}x"
+            assert _refusal(lambda: catalog.accept(game, {}, variant)) == _refusal(
+                lambda: g.prepare(g.load(None, []), [variant], opts))
     assert e.declared_options
     assert _refusal(lambda: catalog.accept(game, {"nosuch": 1})) == _refusal(lambda: g.check_options({"nosuch": 1}))
     for spec in declared_options(game):

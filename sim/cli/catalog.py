@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING, Any
 from sim.cli.common import work
 from sim.core.errors import DicesimError
 from sim.core.paths import cache_root, save_note
-from sim.games import GAMES, declared_options, get_game
+from sim.games import GAMES, declared, declared_options, get_game
 from sim.jit.codehash import PROJECT_ROOT, code_hash, code_stamp
 
 if TYPE_CHECKING:
     from sim.core.config import Strict
 
-FORMAT = 3  # bump when an entry's fields change
+FORMAT = 4  # bump when an entry's fields change
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,6 @@ class Entry:
     capabilities: tuple[str, ...]
     declared_options: bool  # its options are exactly those its options.py declares
     policy_variant: str | None = None  # ``Game.policy_variant``: what follows it is the game's to check
-    solver: bool = False  # whether the game has an exact solver (``dicesim solve``: its own ``Game.solve``)
 
 
 def catalog_file() -> Path:
@@ -81,7 +80,7 @@ def entry(game: str) -> Entry | None:
     try:
         return Entry(policies=None if raw["policies"] is None else tuple(raw["policies"]), config=raw["config"],
                      capabilities=tuple(raw["capabilities"]), declared_options=bool(raw["declared_options"]),
-                     policy_variant=raw.get("policy_variant"), solver=bool(raw["solver"]))
+                     policy_variant=raw.get("policy_variant"))
     except (KeyError, TypeError):
         return None
 
@@ -94,12 +93,6 @@ def remember(game: str, e: Entry) -> None:
     data["games"][game] = asdict(e)
     f = catalog_file()
     save_note(f, data)
-
-
-def has_solver(game: str) -> bool | None:
-    """Whether ``game`` has an exact solver, None when the catalog does not know yet."""
-    e = known(game)
-    return None if e is None else e.solver
 
 
 def known(game: str) -> Entry | None:
@@ -151,6 +144,16 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
         raise DicesimError(f"policy list {policy!r} has an empty name between its commas")
     if policy is not None and e.policies is not None:
         _check_policies(game, e.policies, policy, e.policy_variant)
+    variant = declared(game, "check_variant") if policy is not None and e.policy_variant else None
+    if variant is not None and e.config is not None and e.policy_variant in policy:  # the names after the mark
+        work("rules").variants_checked(e.config, game, config, sets, [p.strip() for p in policy.split(",")], variant)
     if (config is not None or sets) and e.config is not None:
         return work("rules").checked(e.config, game, config, sets), None  # pydantic and the model: only now
     return config, sets
+
+
+def check_field(game: str, config: Path | None, sets: list[str] | None, field: str) -> None:
+    """``calibrate --field`` refused before the game loads: a field the config does not have, or not a number."""
+    e = known(game)
+    if e is not None and e.config is not None:
+        work("rules").field_checked(e.config, game, config, sets, field)

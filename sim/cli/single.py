@@ -9,7 +9,7 @@ from typing import Any
 import typer
 
 from sim.cli.answers import answer, key
-from sim.cli.catalog import accept, has_solver
+from sim.cli.catalog import accept, supports
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, policies_help, with_game_options, work
 from sim.core.errors import DicesimError
 from sim.core.limits import check_run
@@ -28,7 +28,7 @@ def solve(
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Build (or load the cached) exact solution and print its expected value."""
-    if has_solver(game) is False:
+    if supports(game, "solve") is False:
         raise DicesimError(f"{game} has no exact solver")  # Game.solve's words, before the game loads
     rules, sets = accept(game, game_opts, None, config, set_)
     work("single").solve(game, rules, sets, as_json, fresh, game_opts or {})

@@ -267,3 +267,23 @@ def sections_hash(cfg: BaseModel, sections: tuple[str, ...]) -> str:
     dump = cfg.model_dump(mode="json")
     blob = json.dumps({k: dump[k] for k in sections}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def field_value(cfg: Strict, dotted: str) -> Any:
+    """The value of the config field at ``dotted`` (``difficulty.normal.hp``), None when there is none."""
+    node: Any = cfg.model_dump(mode="python")
+    for k in dotted.split("."):
+        node = node.get(k) if isinstance(node, dict) else None
+    return node
+
+
+def numeric_field(cfg: Strict, dotted: str, load: Any) -> int | float:
+    """The value of a numeric field a search sets (``calibrate --field``); ``load(extra_sets)`` loads the config with
+    more ``--set`` lines, so a wrong path is refused in the config's own words."""
+    current = field_value(cfg, dotted)
+    if current is None:
+        load([f"{dotted}=0"])  # raises "unknown config field: …" for a wrong path
+        raise ConfigError(f"unknown config field: {dotted}")
+    if isinstance(current, bool) or not isinstance(current, int | float):
+        raise ConfigError(f"--field {dotted} is not numeric (its value is {current!r})")
+    return current

@@ -29,9 +29,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from sim.core.batch import run_batch
-from sim.core.config import ConfigError, DicesimError, Strict, config_hash
+from sim.core.config import DicesimError, Strict, config_hash, numeric_field
 from sim.core.limits import check_calibration, is_rate, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
-from sim.experiments.sweep_spec import _field_value
 from sim.games.base import Game
 from sim.report.words import metric_name, metric_text, value_text
 
@@ -159,12 +158,7 @@ def calibrate(
     game.check_metric(metric, base, options, seats)  # before any batch (the names a batch of these seats reports)
     if is_rate(metric) and not 0.0 <= target <= 1.0:
         raise DicesimError(f"{metric} is a rate: its --target must lie in [0, 1], got {target:g}")
-    current = _field_value(base, fld)
-    if current is None:
-        game.load(config, [*sets, f"{fld}=0"])  # raises "unknown config field: …" for a wrong path
-        raise ConfigError(f"unknown config field: {fld}")
-    if isinstance(current, bool) or not isinstance(current, int | float):
-        raise ConfigError(f"--field {fld} is not numeric (its value is {current!r})")
+    current = numeric_field(base, fld, lambda extra: game.load(config, [*sets, *extra]))
     integer = isinstance(current, int)
     b_lo, b_hi = field_bounds(type(base), fld)
     ev = _Evaluator(game, config, sets, fld, metric, seats, n, seed, options, backend, log, integer)

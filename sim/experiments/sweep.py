@@ -61,7 +61,6 @@ from sim.experiments.sweep_spec import (  # noqa: F401  (re-exported: the sweep 
     SweepFile,
     Task,
     Variant,
-    _field_value,
     _jsonable,
     _resolve,
     flatten,

@@ -22,6 +22,7 @@ from sim.core.config import (
     Strict,
     config_hash,
     describe_validation_error,
+    field_value,
     read_toml,
     shown_path,
 )
@@ -284,7 +285,7 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
                 except DicesimError as e:
                     raise ConfigError(f"{source}: [grid] {key} = {limits.short(v)}: {e}") from None
             base_values[key] = (options.get(key[len(OPTION_AXIS):]) if key.startswith(OPTION_AXIS)
-                                else _field_value(base_cfg, key))
+                                else field_value(base_cfg, key))
         fields = list(grid)
         for i, combo in enumerate(itertools.product(*grid.values())):
             values = dict(zip(fields, combo, strict=True))
@@ -345,11 +346,6 @@ def _point_options(game: Game, options: dict[str, Any], values: dict[str, Any]) 
     return game.check_options({**options, **swept})
 
 
-def _field_value(cfg: Strict, dotted: str) -> Any:
-    node: Any = cfg.model_dump(mode="python")
-    for k in dotted.split("."):
-        node = node.get(k) if isinstance(node, dict) else None
-    return node
 
 
 # --- files ------------------------------------------------------------------------------------

@@ -21,9 +21,9 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from sim.core import limits
-from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, read_toml, shown_path
+from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, field_value, read_toml, shown_path
 from sim.core.limits import is_rate
-from sim.experiments.sweep_spec import _field_value, _resolve, flatten, point_config, spec_error
+from sim.experiments.sweep_spec import _resolve, flatten, point_config, spec_error
 from sim.games import get_game
 from sim.games.base import Game
 
@@ -169,7 +169,7 @@ def _check_field(tune_game: Game, base: str | None, sets: dict[str, Any], base_c
         raise ConfigError(f"[fields] {name} has empty bounds [{bounds[0]}, {bounds[1]}] (low must be below high)")
     if name in sets:
         raise ConfigError(f"[fields] {name} is also fixed by set; tune it or fix it, not both")
-    current = _field_value(base_cfg, name)
+    current = field_value(base_cfg, name)
     if current is None:
         point_config(tune_game, base, {**sets, name: bounds[0]})  # names the unknown field
         raise ConfigError(f"unknown config field: {name}")

@@ -35,7 +35,9 @@ Declared once, used by the engine everywhere:
 - ``capabilities``: optional extras a command may ask for, ``supports(name)`` instead of probing for attributes:
   ``"matchup"`` (``matchup``/``matchup_chart``: a people/faction matrix, ``dicesim matchup``), ``"combos"``
   (``combos``: what the game finds in a cup of dice, ``dicesim combos``), ``"replay_row"`` (``replay_log``
-  returns the run's rows of the per-run table in ``RunLog.table_rows``, so a replay is checked against its batch).
+  returns the run's rows of the per-run table in ``RunLog.table_rows``, so a replay is checked against its batch),
+  ``"solve"`` (``solve``: an exact solution, ``dicesim solve``; declared exactly when the class overrides ``solve``,
+  checked as the class is made, so the command line refuses a game without one before importing it).
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ if TYPE_CHECKING:
     from sim.core.events import EventLog, Replay, RunLog
     from sim.core.skill import SkillChart
 
-CAPABILITIES = frozenset({"matchup", "combos", "replay_row"})
+CAPABILITIES = frozenset({"matchup", "combos", "replay_row", "solve"})
 __all__ = ["CAPABILITIES", "Game", "Option", "paired_headline"]
 
 
@@ -94,9 +96,11 @@ class Game:
         unknown = set(cls.__dict__.get("capabilities", ())) - CAPABILITIES
         if unknown:
             raise TypeError(f"{cls.__name__} declares unknown capabilities {sorted(unknown)}")
+        if ("solve" in cls.capabilities) != (cls.solve is not Game.solve):
+            raise TypeError(f"{cls.__name__}: declare 'solve' in capabilities exactly when the game has a solve")
 
     def supports(self, capability: str) -> bool:
-        """Whether this game offers an optional capability (``matchup``, ``combos``, ``replay_row``)."""
+        """Whether this game offers an optional capability (``matchup``, ``combos``, ``replay_row``, ``solve``)."""
         return capability in self.capabilities
 
     def option_spec(self, name: str) -> Option | None:

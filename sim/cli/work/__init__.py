@@ -28,7 +28,7 @@ def learn(game: str) -> Game:
             config=f"{g.Config.__module__}:{g.Config.__qualname__}" if kind.load is Game.load else None,
             capabilities=tuple(sorted(g.capabilities)),
             declared_options=tuple(g.option_specs) == tuple(declared_options(game) or ()),
-            policy_variant=g.policy_variant, solver=kind.solve is not Game.solve))
+            policy_variant=g.policy_variant))
     return g
 
 

@@ -68,7 +68,7 @@ class Dadox(Game):
     solved_policies = ("optimal-turn", *WIN_POLICIES)
     report_policies = ("threshold", "greedy", "optimal-turn")
     option_specs = OPTIONS
-    capabilities = frozenset({"replay_row"})
+    capabilities = frozenset({"replay_row", "solve"})
     events = EVENTS
     columns = COLUMNS
     primary_metric = "win"

@@ -3,8 +3,8 @@ upgrades added to the start loadout (paired-seed comparisons of one upgrade)."""
 
 from __future__ import annotations
 
-from sim.core.config import DicesimError
 from sim.games.dungeon.config import DungeonConfig
+from sim.games.dungeon.options import check_variant
 
 
 def with_loadout(cfg: DungeonConfig, policy: str) -> tuple[DungeonConfig, str]:
@@ -12,11 +12,9 @@ def with_loadout(cfg: DungeonConfig, policy: str) -> tuple[DungeonConfig, str]:
     loadout (so ``compare --policies vorschlag,vorschlag@paschmeister`` measures one upgrade on paired seeds)."""
     if "@" not in policy:
         return cfg, policy
+    check_variant(cfg, policy)
     name, extra = policy.split("@", 1)
     ups = [u.strip() for u in extra.split("+") if u.strip()]
-    for u in ups:
-        if u not in cfg.upgrades:
-            raise DicesimError(f"unknown upgrade {u!r} in policy {policy!r} (choose from {', '.join(cfg.upgrades)})")
     data = cfg.model_dump()
     data["loadout"]["upgrades"] = list(cfg.loadout.upgrades) + ups
     return DungeonConfig.model_validate(data), name

@@ -20,3 +20,14 @@ def check_cup(dice: object) -> None:
     for d in dice:
         if isinstance(d, bool) or not isinstance(d, Integral) or not 1 <= int(d) <= 6:
             raise DicesimError(f"a die shows 1..6, got {d!r}")
+
+
+def check_variant(cfg: object, policy: str) -> None:
+    """``vorschlag@wetzstein+paschmeister``: the upgrades after ``@`` are the config's (``loadout.with_loadout``
+    adds them to the start loadout); checked here so the command line refuses a wrong one before the game loads."""
+    if "@" not in policy:
+        return
+    upgrades = cfg.upgrades  # type: ignore[attr-defined]
+    for u in (u.strip() for u in policy.split("@", 1)[1].split("+")):
+        if u and u not in upgrades:
+            raise DicesimError(f"unknown upgrade {u!r} in policy {policy!r} (choose from {', '.join(upgrades)})")

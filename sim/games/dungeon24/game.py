@@ -60,7 +60,7 @@ class Dungeon24Game(Game):
     policies = tuple(POLICIES)
     report_policies = ("random", "greedy", "heuristic", "exact-exchange")
     option_specs = OPTIONS
-    capabilities = frozenset({"matchup", "replay_row"})
+    capabilities = frozenset({"matchup", "replay_row", "solve"})
     columns = COLUMNS
     events = EVENTS
     seats = 2

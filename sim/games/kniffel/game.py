@@ -57,7 +57,7 @@ class Kniffel(Game):
     solved_policies = ("optimal",)
     report_policies = ("random", "greedy", "optimal")
     option_specs = OPTIONS
-    capabilities = frozenset({"replay_row"})
+    capabilities = frozenset({"replay_row", "solve"})
     events = EVENTS
     chunk = 262_144  # optimal play shares turn plans between the sheets of a chunk
     headline = {"mean_score": "scores", "upper_bonus_rate": "upper bonus", "kniffel_rate": "at least one Kniffel"}

@@ -62,7 +62,7 @@ class Pig(Game):
     solved_policies = SOLVED_POLICIES
     report_policies = ("hold-20", "optimal-turn", "optimal-win")
     option_specs = OPTIONS
-    capabilities = frozenset({"replay_row"})
+    capabilities = frozenset({"replay_row", "solve"})
     events = EVENTS
     columns = COLUMNS
     seats = R.PLAYERS
