@@ -1,10 +1,10 @@
-"""The studio page: pick a game, config, policy, options, N and seed; edit fields; run, sweep, calibrate, save.
+"""The studio page: pick a game, config, policy, options, N and seed; edit fields; run, sweep, calibrate, fit, save.
 
 One ``Studio`` per browser tab holds that tab's form, its last two results and its own job queue
 (``sim.studio.jobs``: the server runs at most ``--max-jobs`` jobs at once); the page polls its jobs, so
 it stays live while numba plays. Saves go only under ``--out`` and the page names them relative to it.
-Every engine call goes through ``sim.studio.engine``; the Sweep and Calibrate tabs live in
-``sweep_view`` and ``calibrate_view``; who may open the page at all is ``sim.studio.access``.
+Every engine call goes through ``sim.studio.engine``; the Sweep, Calibrate and Fit tabs live in
+``sweep_view``, ``calibrate_view`` and ``fit_view``; who may open the page at all is ``sim.studio.access``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from sim.report import words
 from sim.studio import engine, saving
 from sim.studio.access import TokenGate
 from sim.studio.calibrate_view import CalibratePanel
+from sim.studio.fit_view import FitPanel
 from sim.studio.form_view import ConfigForm
 from sim.studio.jobs import MANAGER, Job
 from sim.studio.results_view import chart_images, headline_table, verdict
@@ -82,6 +83,7 @@ class Studio:
         self.job: Job | None = None
         self.sweep: SweepPanel | None = None
         self.calibrate: CalibratePanel | None = None
+        self.fit: FitPanel | None = None
 
     def _label(self, path: str) -> str:
         """A config as the page names it: ``configs/<game>/<file>``, or its path in the output folder."""
@@ -118,6 +120,7 @@ class Studio:
                     t_res = ui.tab("Results")
                     t_sweep = ui.tab("Sweep")
                     t_cal = ui.tab("Calibrate")
+                    t_fit = ui.tab("Fit")
                     t_save = ui.tab("Save")
                 with ui.tab_panels(tabs, value=t_res).classes("w-full"):
                     with ui.tab_panel(t_res):
@@ -131,6 +134,9 @@ class Studio:
                     with ui.tab_panel(t_cal):
                         self.calibrate = CalibratePanel(self)
                         self.calibrate.build()
+                    with ui.tab_panel(t_fit):
+                        self.fit = FitPanel(self)
+                        self.fit.build()
                     with ui.tab_panel(t_save):
                         self.build_save()
         ui.timer(POLL_S, self.poll)
@@ -231,6 +237,13 @@ class Studio:
         self.build_run_card()
         self.build_form()
         self.refresh_field_choices()
+        if self.fit is not None:
+            self.fit.refresh()
+
+    def use_config(self, path: str) -> None:
+        """Pick ``path`` (a TOML file under --out, as a fitted population.toml) in the config picker, listed anew."""
+        files = {f: self._label(f) for f in engine.config_files(self.game, self.out_root)}
+        self.config_sel.set_options(files, value=path if path in files else self.config)
 
     def change_config(self, config: str) -> None:
         self.config = config
@@ -325,7 +338,8 @@ class Studio:
         self.status.text = f"{label}: queued"
 
     def stop(self) -> None:
-        for job in (self.job, self.sweep and self.sweep.sweep_job, self.calibrate and self.calibrate.cal_job):
+        for job in (self.job, self.sweep and self.sweep.sweep_job, self.calibrate and self.calibrate.cal_job,
+                    self.fit and self.fit.fit_job):
             if job is not None and not job.finished:
                 job.cancel.set()
 
@@ -357,7 +371,7 @@ class Studio:
                     self.status.text = job.error or job.status
                     if job.partial is not None:
                         self.show_charts([], f"no charts: {job.error or job.status}")
-        for panel in (self.sweep, self.calibrate):
+        for panel in (self.sweep, self.calibrate, self.fit):
             if panel is not None:
                 panel.poll()
 

@@ -26,6 +26,7 @@ class StudioHost(Protocol):
     status: ui.label
     queue: Session
     files: Path
+    out_root: Path
     runs: int
 
     def collect(self) -> tuple[dict[str, Any], int, int, list[str]] | None: ...
@@ -33,3 +34,5 @@ class StudioHost(Protocol):
     def refresh_field_choices(self) -> None: ...
 
     def url(self, p: Path) -> str: ...
+
+    def use_config(self, path: str) -> None: ...

@@ -544,3 +544,106 @@ def test_a_fitted_population_is_a_config_the_page_offers_and_plays(page, server,
     assert str(server[1]) not in page.locator('[data-testid="config"]').inner_text()  # never the server's path
     if os.environ.get("DICESIM_SHOT"):
         page.screenshot(path=os.environ["DICESIM_SHOT"], full_page=True)
+
+
+def open_fit_tab(page, game: str = "Kniffel") -> None:
+    """The game chosen (its run card rebuilt: wait for its default config) and the Fit tab open."""
+    page.locator('[data-testid="game"]').click()
+    page.get_by_role("option", name=game, exact=True).click()
+    playwright_api.expect(page.locator('[data-testid="config"]')).to_contain_text(f"configs/{game.lower()}/default")
+    page.get_by_role("tab", name="Fit").click()
+
+
+def wait_fit(page) -> str:
+    page.wait_for_function("() => /^fitted|^not fitted/.test(document.querySelector('[data-testid=fit-status]')"
+                           ".innerText)", timeout=RUN_S)
+    return page.locator('[data-testid="fit-status"]').inner_text()
+
+
+def test_fit_a_log_in_the_page_and_play_its_population(page, server, tmp_path):
+    """A Kniffel log under --out, fitted in the page: the level the CLI fits from the same log (same seed), its
+    interval in the sentence, the fit's files under fits/<log name>/, charts that load; "Play this population" makes
+    the next run play population.toml, as ``dicesim play --config`` does."""
+    out = server[1]
+    log = out / "logs" / "k.parquet"
+    played = cli_here("play", "kniffel", "--policy", "optimal", "--n", "60", "--games-per-player", "3", "--set",
+                      "skill.level=0.5", "--log", str(log), "--no-report", "--out", str(tmp_path / "play"))
+    assert played.returncode == 0, played.stderr
+    ref = cli_here("fit", "kniffel", str(log), "--out", str(tmp_path / "fit"), "--json", "--seed", str(SEED))
+    assert ref.returncode == 0, ref.stderr
+    want = json.loads(ref.stdout)
+    open_fit_tab(page)
+    choose(page, "fit-log", "logs/k.parquet")
+    page.locator('[data-testid="fit-run"]').click()
+    assert wait_fit(page) == "fitted: fits/k"
+    said = page.locator('[data-testid="fit-verdict"]')
+    assert float(said.get_attribute("data-value")) == want["level"]["value"]
+    lo, hi = want["level"]["ci95"]
+    assert f"{want['level']['value']:.2f} [{lo:.2f}, {hi:.2f}]" in said.inner_text(), said.inner_text()
+    assert "Optimal" in said.inner_text() and str(out) not in page.locator('[data-testid="fit-results"]').inner_text()
+    pop = out / "fits" / "k" / "population.toml"
+    assert pop.is_file() and (out / "fits" / "k" / "fit.html").is_file()
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=fit-results] img')].length >= 2 && "
+                           "[...document.querySelectorAll('[data-testid=fit-results] img')]"
+                           ".every(i => i.complete && i.naturalWidth > 0)")
+    page.locator('[data-testid="fit-play"]').click()
+    playwright_api.expect(page.locator('[data-testid="config"]')).to_contain_text("fits/k/population.toml (in --out)")
+    choose(page, "policy", "Optimal")
+    page.locator('input[data-testid="n"]').fill("300")
+    page.get_by_role("tab", name="Results").click()
+    run_and_wait(page, "run 1")
+    cli = cli_here("play", "kniffel", "--policy", "optimal", "--n", "300", "--seed", str(SEED), "--config", str(pop),
+                   "--no-report", "--json", "--out", str(tmp_path / "ref"))
+    assert cli.returncode == 0, cli.stderr
+    assert value_of(page, "metric-mean_score") == json.loads(cli.stdout)["metrics"]["mean_score"]["value"]
+    if os.environ.get("DICESIM_SHOT"):
+        page.get_by_role("tab", name="Fit").click()
+        page.wait_for_timeout(1000)  # the tabs' slide is over
+        page.screenshot(path=os.environ["DICESIM_SHOT"], full_page=True)
+
+
+def test_a_bad_log_in_the_fit_tab_is_refused_under_it_and_nothing_is_written(page, server, tmp_path):
+    """A log that misses a column: the CLI's reason under the log picker, the server's folders not named, no
+    fits folder."""
+    out = server[1]
+    good = tmp_path / "g.csv"
+    played = cli_here("play", "kniffel", "--policy", "greedy", "--n", "4", "--log", str(good), "--no-report",
+                      "--out", str(tmp_path / "play"))
+    assert played.returncode == 0, played.stderr
+    bad = out / "logs" / "broken.csv"
+    bad.parent.mkdir(parents=True, exist_ok=True)
+    import pandas as pd
+
+    pd.read_csv(good).drop(columns=["d3"]).to_csv(bad, index=False)
+    cli = cli_here("fit", "kniffel", str(bad), "--out", str(tmp_path / "fit"))
+    assert cli.returncode == 2 and "missing column d3" in cli.stderr
+    open_fit_tab(page)
+    choose(page, "fit-log", "logs/broken.csv")
+    page.locator('[data-testid="fit-run"]').click()
+    assert wait_fit(page) == "not fitted"
+    field = page.locator('input[data-testid="fit-log"]')
+    msg = message_of(field)
+    said = cli.stderr.strip().rstrip("…").replace(str(bad), "(--out)/logs/broken.csv")  # the CLI's line, cut at
+    assert msg.startswith(said) and "missing column d3" in msg and str(out) not in msg, (msg, said)  # its width
+    assert not (out / "fits" / "broken").exists()
+
+
+def test_a_log_uploaded_to_the_fit_tab_lands_under_logs_and_fits(page, server, tmp_path):
+    """An upload is kept under --out/logs/ by its name (a second file of that name is refused), offered in the
+    picker and fitted."""
+    out = server[1]
+    src = tmp_path / "mine.parquet"
+    played = cli_here("play", "kniffel", "--policy", "optimal", "--n", "30", "--games-per-player", "3", "--set",
+                      "skill.level=0.7", "--log", str(src), "--no-report", "--out", str(tmp_path / "play"))
+    assert played.returncode == 0, played.stderr
+    open_fit_tab(page)
+    upload = page.locator('[data-testid="fit-upload"] input[type=file]')
+    upload.set_input_files(str(src))
+    playwright_api.expect(page.locator('[data-testid="fit-status"]')).to_have_text("uploaded logs/mine.parquet")
+    assert (out / "logs" / "mine.parquet").read_bytes() == src.read_bytes()
+    playwright_api.expect(page.locator('input[data-testid="fit-log"]')).to_have_value("logs/mine.parquet")
+    page.locator('[data-testid="fit-run"]').click()
+    assert wait_fit(page) == "fitted: fits/mine"
+    upload.set_input_files(str(src))  # the same name again: refused, the kept file untouched
+    expect_message(page.locator('input[data-testid="fit-log"]'),
+                   "error: logs/mine.parquet exists already: rename the file to upload it again")

@@ -1,0 +1,132 @@
+"""What the studio's Fit tab does besides drawing: find the play logs under ``--out``, keep an uploaded one there,
+fit one (``sim.players.run.fit_log``, the work of ``dicesim fit``) and say the answer in words.
+
+Everything is read and written inside the studio's output folder: logs under ``logs/``, fits under
+``fits/<log name>/`` (population.toml, fit.html, the charts), as ``dicesim fit --out`` writes them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sim.core.config import DicesimError, Strict
+from sim.players.logs import SUFFIXES
+from sim.players.run import POLICY, check_game, fit_log
+from sim.report import words
+from sim.studio.saving import inside
+
+LOGS_MAX = 50  # the newest logs listed (the picker stays short however full the folder is)
+UPLOAD_MAX_MB = 200  # an uploaded log's size (a fit reads at most 2,000,000 rows: ~70 bytes each as CSV)
+
+
+def fittable(game: str) -> bool:
+    try:
+        check_game(game)
+    except DicesimError:
+        return False
+    return True
+
+
+def is_outcomes(path: Path) -> bool:
+    """``NAME.outcomes.parquet|csv``: the outcome table the simulator writes beside a decision log."""
+    return path.stem.endswith(".outcomes")
+
+
+def saved_logs(out_root: Path) -> list[Path]:
+    """Decision logs (``.parquet``, ``.csv``) under ``out_root``, newest first, without the outcome tables beside
+    them; hidden folders and the fits' own tables (``fits/``) are not looked in."""
+    root = Path(out_root)
+    if not root.is_dir():
+        return []
+    found = [p for p in root.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file() and not is_outcomes(p)
+             and not any(part.startswith(".") for part in p.relative_to(root).parts)
+             and p.relative_to(root).parts[0] != "fits"]
+    found.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    return found[:LOGS_MAX]
+
+
+def upload_target(out_root: Path, name: str, size: int) -> Path:
+    """Where an uploaded log goes: ``logs/<name>`` in ``--out`` (a file name only, a log's suffix, not over an
+    existing file, within the size limit); refused in one line otherwise."""
+    name = str(name or "").strip()
+    if not name or Path(name).name != name or name.startswith("."):
+        raise DicesimError(f"an uploaded log is named by its file name alone, got {name!r}")
+    if Path(name).suffix.lower() not in SUFFIXES:
+        raise DicesimError(f"{name}: a log is a .parquet or .csv file")
+    if size > UPLOAD_MAX_MB * 2**20:
+        raise DicesimError(f"{name} is {size / 2**20:.0f} MB, more than the {UPLOAD_MAX_MB} MB a log may be here")
+    target = inside(out_root, f"logs/{name}", "file")
+    if target.exists():
+        raise DicesimError(f"logs/{name} exists already: rename the file to upload it again")
+    return target
+
+
+def keep_upload(target: Path, data: bytes) -> Path:
+    """The uploaded bytes at ``target``, written whole (a temporary name in its folder, then a rename)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.upload")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return target
+
+
+def fit_folder(out_root: Path, log: Path) -> Path:
+    """``fits/<log name>`` in ``--out``: a second fit of the same log replaces its files."""
+    return inside(out_root, f"fits/{Path(log).stem}", "folder")
+
+
+def fit(game: str, cfg: Strict, log: Path, out_root: Path, seed: int) -> dict[str, Any]:
+    """``dicesim fit GAME LOG --out fits/<log name>`` on the page's rules (the outcomes beside the log are read)."""
+    return fit_log(game, cfg, Path(log), None, fit_folder(out_root, log), seed)
+
+
+def level_text(value: float, ci95: list[float]) -> str:
+    return f"{value:.2f} [{ci95[0]:.2f}, {ci95[1]:.2f}]"
+
+
+def verdict(game: str, s: dict[str, Any]) -> str:
+    """The fit's answer in one sentence: the population's level, or its groups when BIC prefers a mixture."""
+    groups = s["groups"]
+    who = words.policy_name(game, POLICY[game])
+    if len(groups) > 1:
+        parts = [f"{level_text(g['level'], g['ci95'])} ({g['weight'] * 100:.0f} % of the players)" for g in groups]
+        return (f"{len(groups)} groups of players, at levels {', '.join(parts[:-1])} and {parts[-1]} of "
+                f"{who} (one level for all would be {level_text(s['level']['value'], s['level']['ci95'])})")
+    lv = s["level"]
+    return (f"The players play at level {level_text(lv['value'], lv['ci95'])} of {who} (1: the policy itself, "
+            "0: random moves)")
+
+
+def facts(s: dict[str, Any]) -> str:
+    """How much the fit read: players, games, decisions (or the outcomes it was fitted by)."""
+    read = f"{s['decisions']:,} decisions" if s["decisions"] else s.get("by", "outcomes")
+    return f"{s['players']:,} players · {s['games']:,} games · {read}"
+
+
+def regret_lines(s: dict[str, Any], top: int = 4) -> list[str]:
+    """Where the players lose points against the optimum, the largest kinds first (games with exact values)."""
+    reg = s.get("regret")
+    if not reg:
+        return []
+    kinds = sorted(reg["by_kind"].items(), key=lambda kv: -kv[1])[:top]
+    return [f"loses {reg['total']:.1f} points a game against the optimum; most in: "
+            + ", ".join(f"{k} ({v:.1f})" for k, v in kinds)]
+
+
+def fit_lines(s: dict[str, Any]) -> list[str]:
+    """How well the fitted population reproduces the log (outcome fits: the win rate; others: the mean score)."""
+    g = s.get("goodness_of_fit") or {}
+    if "win_rate_observed" in g:
+        return [f"wins {g['win_rate_observed'] * 100:.1f} % in the log, {g['win_rate_predicted'] * 100:.1f} % by "
+                f"the fitted population (χ² p = {g['chi2_p']:.2f})"]
+    out = g.get("outcomes")
+    if out:
+        return [f"mean score {out['observed_mean']:.1f} in the log, {out['simulated_mean']:.1f} by the fitted "
+                f"population (Kolmogorov-Smirnov p = {out['ks_p']:.2f})"]
+    return []
+
