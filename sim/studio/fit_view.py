@@ -39,7 +39,8 @@ class FitPanel:
             self.fit_btn = tid(ui.button("Fit", icon="groups", on_click=self.start), "fit-run")
         self.fit_log.on_value_change(lambda _: error_to(self.fit_log, ""))
         self.upload = tid(ui.upload(label=f"or upload a log into logs/ (.parquet or .csv, at most "
-                                          f"{fitting.UPLOAD_MAX_MB} MB)", auto_upload=True, on_upload=self.uploaded)
+                                          f"{fitting.UPLOAD_MAX_MB} MB)", auto_upload=True, on_upload=self.uploaded,
+                                    max_file_size=fitting.UPLOAD_MAX_MB * 2**20, on_rejected=self.rejected)
                           .props('accept=".parquet,.csv" flat bordered').classes("w-[32rem] max-w-full"), "fit-upload")
         self.fit_status = tid(ui.label("").classes("text-caption"), "fit-status")
         self.fit_box = tid(ui.column().classes("w-full"), "fit-results")
@@ -60,7 +61,12 @@ class FitPanel:
         self.upload.reset()  # the uploader forgets the file: the same one may be sent again (and is then refused)
         try:
             target = fitting.upload_target(self.studio.out_root, e.file.name, e.file.size())
-            fitting.keep_upload(target, await e.file.read())
+            tmp = fitting.staging(target)
+            try:
+                await e.file.save(tmp)  # streamed to disk, then renamed: whole or not at all
+                tmp.replace(target)
+            finally:
+                tmp.unlink(missing_ok=True)
         except (DicesimError, OSError) as err:
             msg = err if isinstance(err, DicesimError) else f"cannot keep the upload: {err.strerror or err}"
             error_to(self.fit_log, f"error: {msg}")
@@ -68,6 +74,12 @@ class FitPanel:
             return
         self.refresh(chosen=target)
         self.fit_status.text = f"uploaded {shown(self.studio.out_root, target)}"
+
+    def rejected(self) -> None:
+        """The browser refused to send a file over the size limit."""
+        self.upload.reset()
+        error_to(self.fit_log, f"error: a log uploaded here is at most {fitting.UPLOAD_MAX_MB} MB")
+        self.fit_status.text = "not uploaded"
 
     def start(self) -> None:
         if self.fit_job is not None and not self.fit_job.finished:

@@ -63,16 +63,10 @@ def upload_target(out_root: Path, name: str, size: int) -> Path:
     return target
 
 
-def keep_upload(target: Path, data: bytes) -> Path:
-    """The uploaded bytes at ``target``, written whole (a temporary name in its folder, then a rename)."""
+def staging(target: Path) -> Path:
+    """A temporary name beside ``target`` for an upload written whole before it is renamed into place."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.upload")
-    try:
-        tmp.write_bytes(data)
-        tmp.replace(target)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return target
+    return target.with_name(f".{target.name}.{os.getpid()}.upload")
 
 
 def fit_folder(out_root: Path, log: Path) -> Path:

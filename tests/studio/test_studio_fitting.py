@@ -1,0 +1,48 @@
+"""The Fit tab's file handling (``sim.studio.fitting``): which logs it offers, where an upload may go."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from sim.core.config import DicesimError
+from sim.studio import fitting
+
+
+def test_the_picker_offers_decision_logs_newest_first_without_outcomes_fits_or_hidden_folders(tmp_path):
+    for i, rel in enumerate(["logs/a.parquet", "logs/a.outcomes.parquet", "b.csv", "fits/a/players.csv",
+                             ".hidden/c.csv", "logs/notes.txt", "deep/er/d.csv"]):
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("x")
+        os.utime(p, (time.time() + i, time.time() + i))
+
+    assert fitting.saved_logs(tmp_path) == [tmp_path / "deep/er/d.csv", tmp_path / "b.csv",
+                                            tmp_path / "logs/a.parquet"]
+    assert fitting.saved_logs(tmp_path / "nothing-here") == []
+
+
+@pytest.mark.parametrize(("name", "size", "says"), [
+    ("../evil.csv", 10, "by its file name alone"),
+    ("sub/evil.csv", 10, "by its file name alone"),
+    (".hidden.csv", 10, "by its file name alone"),
+    ("", 10, "by its file name alone"),
+    ("log.txt", 10, "a log is a .parquet or .csv file"),
+    ("big.parquet", (fitting.UPLOAD_MAX_MB + 1) * 2**20, f"more than the {fitting.UPLOAD_MAX_MB} MB"),
+    ("there.csv", 10, "logs/there.csv exists already"),
+])
+def test_an_upload_goes_under_logs_by_its_name_or_is_refused(tmp_path, name, size, says):
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "there.csv").write_text("kept")
+    with pytest.raises(DicesimError) as e:
+        fitting.upload_target(tmp_path, name, size)
+    assert says in str(e.value)
+    assert (tmp_path / "logs" / "there.csv").read_text() == "kept"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["logs", "there.csv"]  # nothing else written
+
+
+def test_an_accepted_upload_target_is_inside_logs(tmp_path):
+    assert fitting.upload_target(tmp_path, "mine.CSV", 10) == (tmp_path / "logs" / "mine.CSV").resolve()
+    assert fitting.fit_folder(tmp_path, tmp_path / "logs" / "mine.CSV") == (tmp_path / "fits" / "mine").resolve()
