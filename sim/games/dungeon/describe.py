@@ -21,28 +21,30 @@ from sim.games.dungeon.rows import EFF, IN
 def combos_json(dice: list[int], cfg: DungeonConfig) -> dict[str, Any]:
     """The seed's "Zum Ausprobieren" cup: the shown combos of 5 or 6 dice with their values."""
     check_cup(dice)
-    fz, _ = frozen(cfg, "leicht")
-    prof = min(cfg.loadout.altar, fz.part.shape[0] - 1)
-    k = R.ms_index([int(d) for d in dice])
-    part = fz.part[prof, k]
-    cv = fz.cvals[prof]
-    combos = []
-    for c in part[1 : 1 + part[0]]:
-        c = int(c)
-        combos.append({"name": R.combo_name(c), "dice": R.combo_dice(c), "attack": int(cv[c, 0]),
-                       "shield": int(cv[c, 1]), "heal": int(cv[c, 2])})
-    return {"dice": [int(d) for d in dice], "combos": combos, "total_attack": int(sum(x["attack"] for x in combos))}
+    return {"dice": [int(d) for d in dice], **_shown(*_cup_tables(cfg), dice)}
 
 
 def cup_json(cfg: DungeonConfig) -> dict[str, dict[str, Any]]:
     """Every cup at once: ``combos_json`` of each multiset of ``CUP_SIZES`` dice, keyed by its faces in order
     ("1 2 2 5 5"), without the dice. ``dicesim combos`` keeps it per config, so any later cup is read, not played."""
-    out = {}
-    for m in CUP_SIZES:
-        for faces in combinations_with_replacement(range(1, 7), m):
-            one = combos_json(list(faces), cfg)
-            out[" ".join(map(str, faces))] = {"combos": one["combos"], "total_attack": one["total_attack"]}
-    return out
+    part, cv = _cup_tables(cfg)
+    return {" ".join(map(str, faces)): _shown(part, cv, list(faces))
+            for m in CUP_SIZES for faces in combinations_with_replacement(range(1, 7), m)}
+
+
+def _cup_tables(cfg: DungeonConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The shown partitions and combo values at the start loadout's Opferaltar level (the cup's rules)."""
+    fz, _ = frozen(cfg, "leicht")
+    prof = min(cfg.loadout.altar, fz.part.shape[0] - 1)
+    return fz.part[prof], fz.cvals[prof]
+
+
+def _shown(part: np.ndarray, cv: np.ndarray, dice: list[int]) -> dict[str, Any]:
+    """The combos the game shows for ``dice`` with their values, and their total attack."""
+    row = part[R.ms_index([int(d) for d in dice])]
+    combos = [{"name": R.combo_name(int(c)), "dice": R.combo_dice(int(c)), "attack": int(cv[c, 0]),
+               "shield": int(cv[c, 1]), "heal": int(cv[c, 2])} for c in row[1 : 1 + row[0]]]
+    return {"combos": combos, "total_attack": int(sum(x["attack"] for x in combos))}
 
 
 def enemy_names(cfg: DungeonConfig) -> list[str]:
