@@ -34,8 +34,8 @@ class FitPanel:
                  "on the rules of the run card, then play that population.").classes("text-grey-8")
         self.note = tid(ui.label("").classes("text-caption text-orange-9"), "fit-note")
         with ui.row().classes("w-full items-start gap-2"):
-            self.fit_log = tid(ui.select({}, label="decision log (in --out)", with_input=True).classes("grow"),
-                               "fit-log")
+            self.fit_log = tid(ui.select({}, label="this game's decision logs (in --out)", with_input=True)
+                               .classes("grow"), "fit-log")
             self.fit_btn = tid(ui.button("Fit", icon="groups", on_click=self.start), "fit-run")
         self.fit_log.on_value_change(lambda _: error_to(self.fit_log, ""))
         self.upload = tid(ui.upload(label=f"or upload a log into logs/ (.parquet or .csv, at most "
@@ -51,7 +51,7 @@ class FitPanel:
         game = self.studio.game
         ok = fitting.fittable(game)
         self.note.text = "" if ok else f"{engine.get_game(game).title} has no decision log yet: nothing to fit"
-        logs = {str(p): shown(self.studio.out_root, p) for p in fitting.saved_logs(self.studio.out_root)}
+        logs = {str(p): shown(self.studio.out_root, p) for p in fitting.saved_logs(self.studio.out_root, game)}
         value = str(chosen) if chosen is not None else self.fit_log.value
         self.fit_log.set_options(logs, value=value if value in logs else next(iter(logs), None))
         self.fit_btn.set_enabled(ok)
@@ -74,6 +74,10 @@ class FitPanel:
             return
         self.refresh(chosen=target)
         self.fit_status.text = f"uploaded {shown(self.studio.out_root, target)}"
+        if not fitting.own_columns(self.studio.game) & fitting.header(target):
+            title = engine.get_game(self.studio.game).title
+            error_to(self.fit_log, f"error: {shown(self.studio.out_root, target)} is not a {title} log (docs/logs.md "
+                                   "has its columns): it is kept, and listed under its own game")
 
     def rejected(self) -> None:
         """The browser refused to send a file over the size limit."""

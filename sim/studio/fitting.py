@@ -13,7 +13,7 @@ from typing import Any
 
 from sim.core.config import DicesimError, Strict
 from sim.players.logs import SUFFIXES
-from sim.players.run import POLICY, check_game, fit_log
+from sim.players.run import LOGS, OUTCOME_LOGS, POLICY, check_game, fit_log
 from sim.report import words
 from sim.studio.saving import inside
 
@@ -34,9 +34,10 @@ def is_outcomes(path: Path) -> bool:
     return path.stem.endswith(".outcomes")
 
 
-def saved_logs(out_root: Path) -> list[Path]:
+def saved_logs(out_root: Path, game: str | None = None) -> list[Path]:
     """Decision logs (``.parquet``, ``.csv``) under ``out_root``, newest first, without the outcome tables beside
-    them; hidden folders and the fits' own tables (``fits/``) are not looked in."""
+    them; hidden folders and the fits' own tables (``fits/``) are not looked in. With ``game``, only the tables that
+    hold a column only that game's logs have (``own_columns``)."""
     root = Path(out_root)
     if not root.is_dir():
         return []
@@ -44,7 +45,36 @@ def saved_logs(out_root: Path) -> list[Path]:
              and not any(part.startswith(".") for part in p.relative_to(root).parts)
              and p.relative_to(root).parts[0] != "fits"]
     found.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    if game is not None:
+        own = own_columns(game)
+        found = [p for p in found if own & header(p)]
     return found[:LOGS_MAX]
+
+
+def columns_of(game: str) -> set[str]:
+    """Every column of ``game``'s log tables (decisions and outcomes)."""
+    mod = LOGS.get(game) or OUTCOME_LOGS.get(game)
+    return set() if mod is None else {c.name for c in (*mod.DECISION_COLUMNS, *mod.OUTCOME_COLUMNS)}
+
+
+def own_columns(game: str) -> set[str]:
+    """The columns only ``game``'s logs have: a table with one of them is this game's log (a broken one too, which
+    the fit then refuses naming what is wrong), one without them another game's."""
+    others = set().union(*(columns_of(g) for g in (*LOGS, *OUTCOME_LOGS) if g != game))
+    return columns_of(game) - others
+
+
+def header(path: Path) -> set[str]:
+    """A table's column names, read without its rows (empty when it cannot be read)."""
+    try:
+        if path.suffix.lower() == ".csv":
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                return {c.strip().strip('"') for c in fh.readline(1 << 16).rstrip("\r\n").split(",")}
+        import pyarrow.parquet as pq  # pyarrow (heavy): pandas' parquet engine, here for the schema alone
+
+        return set(pq.ParquetFile(path).schema_arrow.names)
+    except (OSError, ValueError):
+        return set()
 
 
 def upload_target(out_root: Path, name: str, size: int) -> Path:

@@ -647,3 +647,14 @@ def test_a_log_uploaded_to_the_fit_tab_lands_under_logs_and_fits(page, server, t
     upload.set_input_files(str(src))  # the same name again: refused, the kept file untouched
     expect_message(page.locator('input[data-testid="fit-log"]'),
                    "error: logs/mine.parquet exists already: rename the file to upload it again")
+    other = tmp_path / "dadox.csv"  # another game's log: kept, said so, not offered here
+    played = cli_here("play", "dadox", "--policy", "optimal-turn", "--n", "4", "--log", str(other), "--no-report",
+                      "--out", str(tmp_path / "play2"))
+    assert played.returncode == 0, played.stderr
+    upload.set_input_files(str(other))  # (the previous message fades out beside the new one: find the new by text)
+    playwright_api.expect(page.get_by_role("alert").filter(has_text="error: logs/dadox.csv is not a Kniffel log "
+                                                           "(docs/logs.md has its columns): it is kept, and listed "
+                                                           "under its own game")).to_be_visible()
+    page.locator('input[data-testid="fit-log"]').click()
+    playwright_api.expect(page.get_by_role("option", name="logs/dadox.csv", exact=True)).to_have_count(0)
+    playwright_api.expect(page.get_by_role("option", name="logs/mine.parquet", exact=True)).to_have_count(1)

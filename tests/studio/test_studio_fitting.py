@@ -46,3 +46,19 @@ def test_an_upload_goes_under_logs_by_its_name_or_is_refused(tmp_path, name, siz
 def test_an_accepted_upload_target_is_inside_logs(tmp_path):
     assert fitting.upload_target(tmp_path, "mine.CSV", 10) == (tmp_path / "logs" / "mine.CSV").resolve()
     assert fitting.fit_folder(tmp_path, tmp_path / "logs" / "mine.CSV") == (tmp_path / "fits" / "mine").resolve()
+
+
+def test_the_picker_lists_a_games_own_logs_broken_ones_too(tmp_path):
+    """A table is listed under the game whose own columns it has (a Kniffel log missing d3 still is Kniffel's, and
+    its fit then says what is missing); another game's log is not listed."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "k.csv").write_text("player,game,turn,kind,rolls_left,d1,d2,d4,d5,s_einser,choice\np1,0,1,box,0,1,2,3,4,-1,"
+                                "einser\n")
+    (logs / "d.csv").write_text("player,game,turn,throw,turn_total,set_aside,bank\np1,0,1,123456,0,1,0\n")
+    (logs / "o.csv").write_text("player,game,rooms_cleared,win\np1,0,3,0\n")
+    (logs / "junk.csv").write_text("\x00\x01not,a,log\n")
+    assert fitting.saved_logs(tmp_path, "kniffel") == [logs / "k.csv"]
+    assert fitting.saved_logs(tmp_path, "dadox") == [logs / "d.csv"]
+    assert fitting.saved_logs(tmp_path, "dungeon") == [logs / "o.csv"]  # an outcome table alone is a dungeon log
+    assert fitting.saved_logs(tmp_path, "pig") == []  # no log format
