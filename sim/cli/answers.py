@@ -50,14 +50,19 @@ def _file(k: str) -> Path:
     return cache_root() / "answers" / f"{k}.json"
 
 
-def _stored(k: str) -> str | None:
+def _kept(k: str, field: str, kind: type) -> Any:
+    """The ``field`` of the file kept under ``k`` when it is whole and of ``kind``, else None (asked again)."""
     try:
         data = json.loads(_file(k).read_text(encoding="utf-8"))
     except (OSError, ValueError, UnicodeDecodeError):
         return None
-    if not isinstance(data, dict) or data.get("key") != k or not isinstance(data.get("text"), str):
+    if not isinstance(data, dict) or data.get("key") != k or not isinstance(data.get(field), kind):
         return None
-    return data["text"]
+    return data[field]
+
+
+def _stored(k: str) -> str | None:
+    return _kept(k, "text", str)
 
 
 def answer(k: str | None, compute: Callable[[], None]) -> None:
@@ -79,15 +84,7 @@ def answer(k: str | None, compute: Callable[[], None]) -> None:
 
 def stored_data(k: str | None) -> dict[str, Any] | None:
     """The stored data of ``k`` (``save_data``), or None: a table an answer is read from, not the answer itself."""
-    if k is None:
-        return None
-    try:
-        data = json.loads(_file(k).read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
-    if not isinstance(data, dict) or data.get("key") != k or not isinstance(data.get("data"), dict):
-        return None
-    return data["data"]
+    return None if k is None else _kept(k, "data", dict)
 
 
 def save_data(k: str | None, data: dict[str, Any]) -> None:
