@@ -70,7 +70,7 @@ def combos(
     if one is None:
         one = work("extras").combos(game, list(dice), rules, sets)  # refuses what the game does not take
         text = combos_text(one)
-        if cup is None or (" ".join(map(str, sorted(dice)))) in cup:  # none kept, or a damaged one: keep it anew
+        if cup is None or " ".join(map(str, sorted(dice))) in cup:  # none kept, or a damaged one: keep it anew
             save_data(k, work("extras").cup(game, rules, sets))  # every cup: any later one is read, not played
     emit(one, as_json, text)
 

@@ -2,32 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 from sim.core.config import Strict, load_config, numeric_field
 
 
+def _model(model: str) -> type[Strict]:
+    """The config model named ``module:name``."""
+    module, name = model.split(":")
+    return getattr(import_module(module), name)
+
+
 def checked(model: str, game: str, config: Path | None, sets: list[str] | None) -> Strict:
     """``--config`` and ``--set`` validated by the config model ``module:name``, as ``Game.load`` validates them."""
-    module, name = model.split(":")
-    return load_config(getattr(import_module(module), name), game, config, sets or [])
-
+    return load_config(_model(model), game, config, sets or [])
 
 
 def field_checked(model: str, game: str, config: Path | None, sets: list[str] | None, field: str) -> None:
     """``calibrate --field``: a numeric field of the config model ``module:name`` (``numeric_field``'s refusals)."""
-    module, name = model.split(":")
-    cls = getattr(import_module(module), name)
+    cls = _model(model)
     base = load_config(cls, game, config, sets or [])
     numeric_field(base, field, lambda extra: load_config(cls, game, config, [*(sets or []), *extra]))
 
 
 def variants_checked(model: str, game: str, config: Path | None, sets: list[str] | None, policies: list[str],
-                     check: object) -> None:
+                     check: Callable[[Any, str], None]) -> None:
     """A game's policy variants (the dungeon's ``vorschlag@wetzstein``) checked against its config by the game's
     light ``check_variant(cfg, policy)``."""
-    module, name = model.split(":")
-    cfg = load_config(getattr(import_module(module), name), game, config, sets or [])
+    cfg = checked(model, game, config, sets)
     for p in policies:
-        check(cfg, p)  # type: ignore[operator]
+        check(cfg, p)
