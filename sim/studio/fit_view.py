@@ -153,6 +153,8 @@ class FitPanel:
                         f"fit-chart-{png.stem}")
 
     def play(self) -> None:
-        """The fitted population.toml as the run card's config: the next Run plays these players."""
+        """The fitted population.toml as the run card's config and the policy its levels apply to: the next Run
+        plays these players."""
         if self.population is not None:
             self.studio.use_config(str(self.population))
+            self.studio.policy_sel.value = fitting.POLICY[self.studio.game]

@@ -588,7 +588,7 @@ def test_fit_a_log_in_the_page_and_play_its_population(page, server, tmp_path):
                            ".every(i => i.complete && i.naturalWidth > 0)")
     page.locator('[data-testid="fit-play"]').click()
     playwright_api.expect(page.locator('[data-testid="config"]')).to_contain_text("fits/k/population.toml (in --out)")
-    choose(page, "policy", "Optimal")
+    playwright_api.expect(page.locator('input[data-testid="policy"]')).to_have_value("Optimal")  # the fitted one
     page.locator('input[data-testid="n"]').fill("300")
     page.get_by_role("tab", name="Results").click()
     run_and_wait(page, "run 1")
