@@ -57,6 +57,10 @@ def write_table(df: pd.DataFrame, path: Path) -> Path:
 
 
 
+MIN_CSV_ROW = 8  # bytes a CSV log row takes at least (its required columns, commas and newline): a smaller file is
+# under the row limit without counting its lines
+
+
 def count_rows(path: Path) -> int:
     """A table's rows without reading it: a parquet file's metadata, a CSV's lines after its header."""
     if path.suffix.lower() == ".csv":
@@ -77,7 +81,8 @@ def read_table(path: Path, what: str, keep: frozenset[str] | None = None, force:
     if not path.is_file():
         raise LogError(f"{what} {path}: {'a folder, not a file' if path.is_dir() else 'no such file'}")
     try:
-        if not force and (rows := count_rows(path)) > MAX_LOG_ROWS:
+        small = path.suffix.lower() == ".csv" and path.stat().st_size < MAX_LOG_ROWS * MIN_CSV_ROW  # too few lines
+        if not force and not small and (rows := count_rows(path)) > MAX_LOG_ROWS:
             raise LogError(f"{what} {path}: {rows:,} rows, over the {MAX_LOG_ROWS:,} a fit reads without --force "
                            "(or fit a sample of its players)")
         if path.suffix.lower() == ".csv":

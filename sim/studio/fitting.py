@@ -18,6 +18,8 @@ from sim.report import words
 from sim.studio.saving import inside
 
 LOGS_MAX = 50  # the newest logs listed (the picker stays short however full the folder is)
+SCAN_MAX = 500  # the newest tables whose header is read to find them
+LOG_KEYS = {"player", "game"}  # every log table has them (docs/logs.md)
 UPLOAD_MAX_MB = 200  # an uploaded log's size (a fit reads at most 2,000,000 rows: ~70 bytes each as CSV)
 
 
@@ -37,7 +39,8 @@ def is_outcomes(path: Path) -> bool:
 def saved_logs(out_root: Path, game: str | None = None) -> list[Path]:
     """Decision logs (``.parquet``, ``.csv``) under ``out_root``, newest first, without the outcome tables beside
     them; hidden folders and the fits' own tables (``fits/``) are not looked in. With ``game``, only the tables that
-    hold a column only that game's logs have (``own_columns``)."""
+    hold a column only that game's logs have (``own_columns``) and name players and games (``LOG_KEYS``: a result
+    table of a batch, which has the same outcome columns, is no log)."""
     root = Path(out_root)
     if not root.is_dir():
         return []
@@ -45,10 +48,16 @@ def saved_logs(out_root: Path, game: str | None = None) -> list[Path]:
              and not any(part.startswith(".") for part in p.relative_to(root).parts)
              and p.relative_to(root).parts[0] != "fits"]
     found.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-    if game is not None:
-        own = own_columns(game)
-        found = [p for p in found if own & header(p)]
-    return found[:LOGS_MAX]
+    if game is None:
+        return found[:LOGS_MAX]
+    own, logs = own_columns(game), []
+    for p in found[:SCAN_MAX]:  # newest first; a folder of many result tables costs at most SCAN_MAX header reads
+        cols = header(p)
+        if LOG_KEYS <= cols and own & cols:
+            logs.append(p)
+            if len(logs) == LOGS_MAX:
+                break
+    return logs
 
 
 def columns_of(game: str) -> set[str]:

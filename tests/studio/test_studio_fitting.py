@@ -59,6 +59,7 @@ def test_the_picker_lists_a_games_own_logs_broken_ones_too(tmp_path):
     (logs / "d.csv").write_text("player,game,turn,throw,turn_total,set_aside,bank\np1,0,1,123456,0,1,0\n")
     (logs / "o.csv").write_text("player,game,rooms_cleared,win\np1,0,3,0\n")
     (logs / "junk.csv").write_text("\x00\x01not,a,log\n")
+    (tmp_path / "runs.csv").write_text("run,rooms_cleared,win,coins\n0,3,0,12\n")  # a batch's table: no log
     assert fitting.saved_logs(tmp_path, "kniffel") == [logs / "k.csv"]
     assert fitting.saved_logs(tmp_path, "dadox") == [logs / "d.csv"]
     assert fitting.saved_logs(tmp_path, "dungeon") == [logs / "o.csv"]  # an outcome table alone is a dungeon log
