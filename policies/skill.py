@@ -13,9 +13,9 @@ The model is documented in ``sim.core.skill`` (the ``[skill]`` config section). 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.rng import next_below, next_float
+from sim.jit.plain import njit
 
 SCALE = 1_000_000  # a level's unit in the frozen arrays: parts per million
 SKILL_STREAM = 0x5C111_0000  # added to the stream key ``a`` of every skill stream

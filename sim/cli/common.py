@@ -35,6 +35,7 @@ WORK = {
     "rules": "sim.cli.work.rules",
     "play": "sim.cli.work.play",
     "single": "sim.cli.work.single",
+    "tables": "sim.cli.work.tables",
     "extras": "sim.cli.work.extras",
     "sweep": "sim.cli.work.sweep",
     "findings_rules": "sim.cli.work.findings_rules",

@@ -67,11 +67,15 @@ def combos(
     k = key("cup", game, [], rules, sets)
     cup = stored_data(k)
     one, text = read_cup(cup, list(dice))
+    if one is None and declared(game, "PLAIN_DESCRIBE") is not None:  # its rules as Python: no kernels
+        cup = work("tables").cup(game, rules, sets)
+        save_data(k, cup)  # every cup: any later one is read, not played
+        one, text = read_cup(cup, list(dice))
     if one is None:
         one = work("extras").combos(game, list(dice), rules, sets)  # refuses what the game does not take
         text = combos_text(one)
         if cup is None or " ".join(map(str, sorted(dice))) in cup:  # none kept, or a damaged one: keep it anew
-            save_data(k, work("extras").cup(game, rules, sets))  # every cup: any later one is read, not played
+            save_data(k, work("extras").cup(game, rules, sets))
     emit(one, as_json, text)
 
 

@@ -64,5 +64,9 @@ def describe(
 ) -> None:
     """The derived rule tables a designer checks (JSON with --json)."""
     rules, sets = accept(game, game_opts, None, config, set_)
-    answer(key("describe", game, [sorted((game_opts or {}).items()), as_json], rules, sets),
-           lambda: work("single").describe(game, rules, sets, as_json, game_opts or {}))
+    k = key("describe", game, [sorted((game_opts or {}).items()), as_json], rules, sets)
+    tables = work("tables")
+    if (plain := tables.plain_options(game, game_opts or {})) is not None:  # its rules as Python: no kernels
+        answer(k, lambda: tables.show(tables.describe(game, rules, sets, plain), as_json))
+    else:
+        answer(k, lambda: work("single").describe(game, rules, sets, as_json, game_opts or {}))

@@ -16,7 +16,8 @@ from math import factorial
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from sim.jit.plain import njit
 
 POW7 = np.array([7**f for f in range(6)], dtype=np.int64)
 

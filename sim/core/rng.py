@@ -11,7 +11,8 @@ Two styles share one core: pure functions ``s, x = next_u64(s)`` for the hottest
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sim.jit.plain import njit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -11,7 +11,8 @@ around it. These helpers have the builtins' results (``smax(a, b)`` is ``a`` unl
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sim.jit.plain import njit
 
 
 @njit(cache=True, inline="always")

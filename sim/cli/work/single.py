@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
 
 from sim.cli.common import emit
 from sim.cli.work import setup
+from sim.cli.work.tables import show
 from sim.core.config import Strict
 from sim.core.events import replay_json
 from sim.core.jsonable import json_default
@@ -47,4 +47,4 @@ def describe(game: str, rules: Path | Strict | None, sets: list[str] | None, as_
     cols = g.table_columns(cfg, options)
     if cols and "columns" not in d:  # the per-run table a batch writes, as the game declares it
         d["columns"] = describe_columns(cols)
-    emit(d, as_json, json.dumps(d, indent=2, default=json_default, ensure_ascii=False), json_default)
+    show(d, as_json)

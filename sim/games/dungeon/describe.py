@@ -11,11 +11,13 @@ from sim.core.config import config_hash
 from sim.games.dungeon import config as C
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
-from sim.games.dungeon.freeze import fold_loadout, glueckssieben_in_straights
-from sim.games.dungeon.inputs import check_difficulty, frozen
+from sim.games.dungeon.freeze import fold_loadout, freeze, glueckssieben_in_straights
 from sim.games.dungeon.labels import ENEMY_WORDS, SECTION_WORDS
-from sim.games.dungeon.options import CUP_SIZES, check_cup
+from sim.games.dungeon.options import CUP_SIZES, check_cup, check_difficulty
 from sim.games.dungeon.rows import EFF, IN
+from sim.games.dungeon.table_schema import table_columns as table_columns
+
+CONFIG = DungeonConfig  # the rules these tables read (sim.cli.work.tables loads them without the game)
 
 
 def combos_json(dice: list[int], cfg: DungeonConfig) -> dict[str, Any]:
@@ -34,7 +36,7 @@ def cup_json(cfg: DungeonConfig) -> dict[str, dict[str, Any]]:
 
 def _cup_tables(cfg: DungeonConfig) -> tuple[np.ndarray, np.ndarray]:
     """The shown partitions and combo values at the start loadout's Opferaltar level (the cup's rules)."""
-    fz, _ = frozen(cfg, "leicht")
+    fz = freeze(cfg, "leicht")
     prof = min(cfg.loadout.altar, fz.part.shape[0] - 1)
     return fz.part[prof], fz.cvals[prof]
 
@@ -84,7 +86,7 @@ def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
     hit of its intents, before buffs), ``mean_hit`` (mean damage per enemy turn over one pass of its intents,
     before shields), and the same with ``elite_`` where a path choice offers the Elite card."""
     diff = check_difficulty(options)
-    fz, _ = frozen(cfg, diff)
+    fz = freeze(cfg, diff)
     rp = fz.rp[0]
     cv = fz.cvals[min(cfg.loadout.altar, fz.part.shape[0] - 1)]
     combo_table = []

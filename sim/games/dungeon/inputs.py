@@ -7,24 +7,17 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import numba
 
 from policies.dungeon.bots import tm_tuple
-from sim.core.config import DicesimError, config_hash
-from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig
+from sim.core.config import config_hash
+from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.freeze import Frozen, freeze
+from sim.games.dungeon.options import check_difficulty as check_difficulty
 from sim.games.dungeon.tables import new_cache
 
 TM = tm_tuple()
-
-
-def check_difficulty(options: dict[str, Any]) -> str:
-    d = options.get("difficulty", "leicht")
-    if d not in DIFFICULTIES:
-        raise DicesimError(f"--difficulty must be one of {', '.join(DIFFICULTIES)}, got {d!r}")
-    return d
 
 
 KEEP = 16  # (config, difficulty) entries kept per process: a studio left open all day sweeps many configs

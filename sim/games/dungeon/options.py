@@ -10,7 +10,17 @@ POLICY_NAMES = ('vorschlag', 'greedy', 'expectimax', 'random', 'rollout')
 DIFFICULTIES = ("leicht", "normal", "schwer")  # layout.DIFFICULTIES, in its order (checked by the game at import)
 OPTIONS = (Option("difficulty", "leicht", str, "Würfel Dungeon: leicht | normal | schwer", DIFFICULTIES,
                   words={"leicht": "Leicht", "normal": "Normal", "schwer": "Schwer"}),)  # as the rules write them
+# describe and combos compute in plain Python from describe.py (sim.cli.work.tables), reading these options
+PLAIN_DESCRIBE = ("difficulty",)
 CUP_SIZES = (5, 6)  # the dice a cup holds (``dicesim combos``): five, six with Extra-Würfel
+
+
+def check_difficulty(options: dict) -> str:
+    """The ``--difficulty`` option's value (default leicht), refused when it is not one of ``DIFFICULTIES``."""
+    d = options.get("difficulty", "leicht")
+    if d not in DIFFICULTIES:
+        raise DicesimError(f"--difficulty must be one of {', '.join(DIFFICULTIES)}, got {d!r}")
+    return d
 
 
 def check_cup(dice: object) -> None:

@@ -23,11 +23,11 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from numba import njit
 
 from sim.core.dice import POW7, multisets
 from sim.games.dungeon.layout import KINDS as KINDS
 from sim.games.dungeon.rows import EFF, FOLD, FOLD_CHANCE, FOLD_MAX, FOLD_MUL, N_EFF
+from sim.jit.plain import njit
 from sim.jit.scalar import smax, smin, trunc
 from sim.jit.tier import INLINE
 

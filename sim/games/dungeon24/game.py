@@ -38,7 +38,8 @@ from sim.games.dungeon24.analysis import (
     matchup,
     matchup_heatmap,
 )
-from sim.games.dungeon24.config import PEOPLES, Dungeon24Config, volk
+from sim.games.dungeon24.config import PEOPLES, Dungeon24Config
+from sim.games.dungeon24.describe import describe
 from sim.games.dungeon24.options import OPTIONS
 from sim.games.dungeon24.options import PEOPLES as OPTION_PEOPLES
 from sim.games.dungeon24.replay import EVENTS, render
@@ -228,23 +229,7 @@ class Dungeon24Game(Game):
         return render(replay, cfg)
 
     def describe(self, cfg: Dungeon24Config, options: dict[str, Any]) -> dict[str, Any]:
-        rp, cards, ability = frozen(cfg)
-        hit = {str(adv): _exchange_stats(adv) for adv in range(-6, 7)}
-        decks = {}
-        for i, name in enumerate(PEOPLES):
-            v = volk(cfg, i)
-            cs = [*v.cards, v.boss]
-            decks[name] = {
-                "label": v.label,
-                "ability": v.ability,
-                "cards": [{"name": c.name, "a": c.a, "v": c.v, "boss": k == R.BOSS} for k, c in enumerate(cs)],
-                "sum_a": sum(c.a for c in v.cards), "sum_v": sum(c.v for c in v.cards),
-                "hit_chance_vs": {other: [[round(_exchange_stats(a.a - d.v)["hit"], 4) for d in
-                                           [*volk(cfg, j).cards, volk(cfg, j).boss]] for a in cs]
-                                  for j, other in enumerate(PEOPLES)},
-            }
-        return {"game": self.name, "config_hash": config_hash(cfg), "assumed": list(cfg.assumed),
-                "exchange_by_advantage": hit, "decks": decks, "config": cfg.model_dump(mode="json")}
+        return describe(cfg, options)
 
     def solve(self, cfg: Dungeon24Config, options: dict[str, Any]) -> dict[str, Any]:
         """The best pyramid for ``people`` when both seats play ``opponent`` (arrangement search); its win rate is
@@ -255,19 +240,6 @@ class Dungeon24Game(Game):
                 "policy_pyramid_win_rate": res["policy_pyramid_win_rate"], "lift": res["lift"],
                 "search_max": res["search_max"], "arrangement": res["arrangement"], "cards": res["cards"],
                 "n": res["n"], "n_check": res["n_check"]}
-
-
-def _exchange_stats(adv: int) -> dict[str, float]:
-    """Exchange of A - V = ``adv`` without rerolls: hit chance and mean LP loss given a hit (exact, 36 pairs)."""
-    hits = 0
-    dmg = 0
-    for a in range(1, 7):
-        for d in range(1, 7):
-            x = R.exchange(adv + a, d)
-            if x > 0:
-                hits += 1
-                dmg += x
-    return {"hit": hits / 36, "lp_loss_given_hit": dmg / hits if hits else 0.0}
 
 
 GAME = Dungeon24Game()

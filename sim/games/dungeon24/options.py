@@ -18,3 +18,5 @@ OPTIONS = (
     Option("arrangement", "policy", str, "Dungeon24: policy | search | a card order like 2,0,1,4,3",
            label="card order", words={"policy": "by the policy", "search": "best by search"}),
 )
+# describe computes in plain Python from describe.py (sim.cli.work.tables); it reads no option
+PLAIN_DESCRIBE = ()

@@ -12,7 +12,6 @@ Rule numbers come from the rule record ``rp``, generated from the config model (
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.games.dungeon24.codes import *  # noqa: F403 - the sizes and codes, re-exported
 from sim.games.dungeon24.codes import (
@@ -27,6 +26,7 @@ from sim.games.dungeon24.codes import (
     MAXT,
     N_POS,
 )
+from sim.jit.plain import njit
 
 N_FRONT = 3
 DOWN, ACTIVE, FALLEN, DISCARDED = 0, 1, 2, 3

@@ -13,16 +13,19 @@ from sim.core import atomic, stats
 from sim.core.config import DicesimError, config_hash
 from sim.core.dice import dice_of, multisets
 from sim.core.events import RunLog, Section
-from sim.core.schema import CATEGORY, Column, columns_of
+from sim.core.schema import Column
 from sim.core.skill import SkillChart, play_groups, rules_hash, run_player
 from sim.games.base import Game
 from sim.games.kniffel import rules as R
+from sim.games.kniffel.columns import COLUMNS, table_columns
 from sim.games.kniffel.config import KniffelConfig, freeze
+from sim.games.kniffel.describe import describe
 from sim.games.kniffel.labels import policy_label
 from sim.games.kniffel.options import OPTIONS
 from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, Rules, Sheets, play_sheets, player, replay_sheet
 from sim.games.kniffel.replay import EVENTS, render, result
-from sim.games.kniffel.solve import state_levels, tables
+from sim.games.kniffel.solve import tables
+from sim.games.kniffel.states import state_levels
 from sim.games.kniffel.table import solved_table
 
 if TYPE_CHECKING:
@@ -31,23 +34,6 @@ if TYPE_CHECKING:
 T5 = multisets(5)
 # pairings of the two-player results in the balance report (seat 1, seat 2)
 TWO_PLAYER_PAIRINGS = (("optimal", "optimal"), ("optimal", "greedy"), ("greedy", "optimal"), ("greedy", "greedy"))
-
-# the per-run table: one row per (run, seat), runs in order
-COLUMNS = (
-    Column("run", "int64", "run index"),
-    Column("seat", "int8", "seat (0 plays first)"),
-    Column("policy", CATEGORY, "the seat's policy"),
-    Column("score", "int16", "final score (boxes + upper bonus + Kniffel bonuses)"),
-    Column("upper_sum", "int16", "points in the six upper boxes"),
-    Column("upper_bonus", "int16", "upper bonus scored"),
-    Column("kniffel_bonus", "int16", "Kniffel bonuses scored"),
-    Column("kniffels", "int8", "Kniffels rolled and scored in the Kniffel box or as a bonus"),
-)
-SEAT_RESULT = (Column("win", "bool", "the seat alone has the top score"),
-               Column("tie", "bool", "the seat shares the top score"))
-BOX_COLUMNS = (columns_of([f"s_{n}" for n in R.CATEGORIES], "int16", "points written in the box ({name})")
-               + columns_of([f"t_{n}" for n in R.CATEGORIES], "int8", "turn (1..13) the box was filled ({name})"))
-
 
 class Kniffel(Game):
     name = "kniffel"
@@ -119,7 +105,7 @@ class Kniffel(Game):
     # --- play -------------------------------------------------------------------------------
 
     def table_columns(self, cfg: KniffelConfig, options: dict[str, Any]) -> tuple[Column, ...]:
-        return COLUMNS + (SEAT_RESULT if int(options.get("players", 1)) > 1 else ()) + BOX_COLUMNS
+        return table_columns(cfg, options)
 
     def play_chunk(self, cfg, policies, seed, start, count, options) -> list[Any]:
         if cfg.skill.groups:  # a population: each group's runs at its level (rows: run, seat)
@@ -250,17 +236,7 @@ class Kniffel(Game):
         return text + "\n\n" + replay.facts["result"] if "result" in replay.facts else text
 
     def describe(self, cfg, options) -> dict[str, Any]:
-        rp = freeze(cfg)
-        return {
-            "game": self.name,
-            "config_hash": config_hash(cfg),
-            "config": cfg.model_dump(mode="json"),
-            "categories": [
-                {"box": n, "label": lab, "section": "upper" if i < 6 else "lower"}
-                for i, (n, lab) in enumerate(zip(R.CATEGORIES, R.CATEGORY_LABELS, strict=True))
-            ],
-            "solver_states": int(sum(len(x) for x in state_levels(rp))),
-        }
+        return describe(cfg, options)
 
     def solve(self, cfg, options) -> dict[str, Any]:
         rp = freeze(cfg)

@@ -5,3 +5,5 @@ from sim.games.options import Option
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('random', 'greedy', 'optimal')
 OPTIONS = (Option("players", 1, int, "Kniffel, Dadox: players per game", bounds=(1, 8)),)
+# describe computes in plain Python from describe.py (sim.cli.work.tables), reading these options
+PLAIN_DESCRIBE = ("players",)

@@ -12,12 +12,12 @@ are generated from the config model: ``sim.games.kniffel.config.RULES``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.games.kniffel.codes import CATEGORIES as CATEGORIES
 from sim.games.kniffel.codes import CATEGORY_LABELS as CATEGORY_LABELS
 from sim.games.kniffel.codes import JOKER_FORCED, JOKER_FREE, JOKER_OFF
 from sim.games.kniffel.codes import JOKER_MODES as JOKER_MODES
+from sim.jit.plain import njit
 
 N_CAT = 13
 DREIERPASCH, VIERERPASCH, FULL_HOUSE, KLEINE_STRASSE, GROSSE_STRASSE, KNIFFEL, CHANCE = 6, 7, 8, 9, 10, 11, 12

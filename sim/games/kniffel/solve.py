@@ -14,13 +14,13 @@ the state as the innermost array axis they run as vector instructions (bit for b
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 from numba import njit, prange
 
 from sim.core.dice import best_subkeep, best_subkeep_value, expect_over_rerolls, multisets
 from sim.games.kniffel import rules as R
+from sim.games.kniffel.states import reachable_uppers as reachable_uppers
+from sim.games.kniffel.states import state_levels
 
 T5 = multisets(5)
 NEG = -1e18
@@ -383,54 +383,6 @@ def tables(rp: np.record):
     sc = score_table(t.counts, t.rolls, rp)
     kn = np.array([r for r in t.rolls if t.counts[r].max() == 5], dtype=np.int64)
     return T, sc, kn
-
-
-def reachable_uppers(rp: np.record) -> np.ndarray:
-    """``ok[upper_mask, up]``: can the capped upper subtotal be ``up`` with these boxes filled?"""
-    return _reachable_uppers(int(rp.up_cap)).copy()
-
-
-@lru_cache(maxsize=8)
-def _reachable_uppers(cap: int) -> np.ndarray:
-    ok = np.zeros((64, 128), dtype=bool)
-    for um in range(64):
-        sums = {0}
-        for f in range(6):
-            if (um >> f) & 1:
-                sums = {s + n * (f + 1) for s in sums for n in range(6)}
-        for s in sums:
-            ok[um, min(cap, s)] = True
-    return ok
-
-
-def state_levels(rp: np.record) -> list[np.ndarray]:
-    """Reachable state keys grouped by number of filled boxes (index = filled count).
-
-    Within a level: by mask, then the Kniffel flag, then the upper subtotal. Cached per upper cap (the
-    only rule they depend on): the CLI's solve asks twice. The arrays are shared: do not modify them.
-    """
-    return _state_levels(int(rp.up_cap))
-
-
-@lru_cache(maxsize=8)
-def _state_levels(cap: int) -> list[np.ndarray]:
-    ok = _reachable_uppers(cap)
-    masks = np.arange(1 << R.N_CAT, dtype=np.int64)
-    filled = np.array([bin(m).count("1") for m in masks])
-    levels = []
-    for n in range(R.N_CAT + 1):
-        ms = masks[filled == n]
-        rows, ups = np.nonzero(ok[ms & 63])
-        kn = np.flatnonzero((ms[rows] >> R.KNIFFEL) & 1)
-        rows = np.concatenate((rows, rows[kn]))
-        ups = np.concatenate((ups, ups[kn]))
-        flags = np.concatenate((np.zeros(len(rows) - len(kn), np.int64), np.ones(len(kn), np.int64)))
-        order = np.lexsort((ups, flags, rows))
-        keys = (ms[rows[order]] << 8) | (ups[order] << 1) | flags[order]
-        levels.append(keys.astype(np.int64))
-    for lv in levels:
-        lv.setflags(write=False)
-    return levels
 
 
 def solve(rp: np.record) -> np.ndarray:

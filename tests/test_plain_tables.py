@@ -1,0 +1,145 @@
+"""``describe`` and ``combos`` of a game that declares ``PLAIN_DESCRIBE`` run its rules as plain Python
+(``sim.jit.plain``, ``sim.cli.work.tables``): the same tables as the compiled rules, to the last digit, and no numba,
+kernel or policy module imported on the way (issue 30: a first answer under new rules in well under a second).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+
+import pytest
+
+from sim.core.jsonable import json_default
+from sim.core.schema import describe_columns
+from sim.games import GAMES, declared, get_game
+from tests.conftest import ROOT, cli_here
+from tests.test_cli_fast import _game_code, _probe
+
+PLAIN_GAMES = [g for g in GAMES if declared(g, "PLAIN_DESCRIBE") is not None]
+
+# every table both ways: the default rules, a forced loadout that changes the combos (Glückssieben's straights
+# through 7, Paschmeister's Pasch, the Opferaltar), a changed hit point factor; at each difficulty
+DUNGEON_CASES = [
+    ([], {}),
+    (["loadout.upgrades=['glueckssieben', 'paschmeister']", "loadout.altar=2"], {"difficulty": "schwer"}),
+    (["loadout.upgrades=['extra_wuerfel', 'berserker']", "loadout.talents=['scharfe_klingen']"], {}),
+    (["difficulty.normal.hp=1.37", "difficulty.normal.damage=0.83"], {"difficulty": "normal"}),
+]
+
+CASES = {
+    "dungeon": DUNGEON_CASES,
+    "kniffel": [([], {}), (["bonus.threshold=70", "joker.mode='off'"], {"players": 3})],
+    "dungeon24": [([], {}), (["start.lp=30"], {})],
+}
+
+PLAIN_SCRIPT = """
+import json, sys
+from sim.jit.plain import plain_rules
+from importlib import import_module
+from sim.core.config import load_config
+from sim.core.jsonable import json_default
+from sim.core.schema import describe_columns
+game, cases = sys.argv[1], json.loads(sys.argv[2])
+out = []
+with plain_rules() as plain:
+    mod = import_module(f"sim.games.{game}.describe")
+    for sets, options in cases:
+        cfg = load_config(mod.CONFIG, game, None, sets)
+        d = mod.describe(cfg, options)
+        d["columns"] = describe_columns(mod.table_columns(cfg, options))
+        out.append({"describe": d, "cup": mod.cup_json(cfg) if hasattr(mod, "cup_json") else None})
+print(json.dumps({"out": out, "plain": plain, "numba": "numba" in sys.modules}, default=json_default))
+"""
+
+
+def _compiled(game: str, cases: list) -> list[dict]:
+    g = get_game(game)
+    out = []
+    for sets, options in cases:
+        cfg = g.load(None, sets)
+        d = g.describe(cfg, g.check_options(options))
+        d["columns"] = describe_columns(g.table_columns(cfg, g.check_options(options)))
+        out.append({"describe": d, "cup": g.cup(cfg) if g.supports("combos") else None})
+    return json.loads(json.dumps(out, default=json_default))
+
+
+def test_the_games_with_plain_tables_are_declared():
+    assert {"dungeon", "kniffel", "dungeon24"} <= set(PLAIN_GAMES)
+
+
+@pytest.mark.parametrize("game", PLAIN_GAMES)
+def test_plain_rules_give_the_compiled_rules_tables(game):
+    cases = CASES.get(game, [([], {})])
+    r = subprocess.run([sys.executable, "-c", PLAIN_SCRIPT, game, json.dumps(cases)], cwd=ROOT, capture_output=True,
+                       text=True, timeout=300, env=os.environ)
+    assert r.returncode == 0, r.stderr
+    plain = json.loads(r.stdout)
+    assert plain["plain"] is True and plain["numba"] is False
+    assert plain["out"] == _compiled(game, cases)
+
+
+@pytest.mark.parametrize("args, field", [
+    (["describe", "dungeon", "--json", "--difficulty", "Normal"], "difficulty.leicht.hp=0.9{}"),
+    (["combos", "6", "5", "4", "3", "2", "1"], "difficulty.leicht.hp=0.9{}"),
+    (["describe", "kniffel", "--players", "2"], "scores.kniffel={}"),
+    (["describe", "dungeon24"], "start.lp={}"),
+])
+def test_a_first_ask_imports_no_numba_kernel_or_policy(tmp_path, args, field):
+    """A rules value asked nowhere before (the answer is computed, not read back), answered without numba, the
+    game's kernels or its policies."""
+    fresh = field.format(uuid.uuid4().int % 90 + 10 if "hp" not in field else f"{uuid.uuid4().int % 10**4:04d}")
+    code, modules, stderr = _probe(tmp_path, *args, "--set", fresh)
+    assert code in (0, None), stderr
+    assert "numba" not in modules and "pandas" not in modules
+    game_code = _game_code(modules)
+    assert not [m for m in game_code if m.startswith("policies.") or m.endswith((".play", ".game"))], game_code
+
+
+def test_the_command_prints_the_games_answer():
+    """``describe`` as printed (plain) equals the game's describe with its columns; ``combos`` the game's cup."""
+    sets = ["--set", "loadout.upgrades=['glueckssieben']"]
+    got = json.loads(cli_here("describe", "dungeon", "--json", "--difficulty", "schwer", *sets).stdout)
+    want = _compiled("dungeon", [(["loadout.upgrades=['glueckssieben']"], {"difficulty": "schwer"})])[0]
+    assert got == want["describe"]
+    cup = json.loads(cli_here("combos", "1", "2", "3", "4", "5", "6", "--json", *sets).stdout)
+    assert {k: v for k, v in cup.items() if k != "dice"} == want["cup"]["1 2 3 4 5 6"]
+
+
+PLAIN_THEN_KERNEL = """
+import json, sys
+from sim.jit.plain import njit, plain_rules
+with plain_rules() as plain:
+    from sim.games.dungeon import describe as D
+    def f(x):
+        return x + 1
+    forms = [njit(f) is f, njit(cache=True, inline="always")(f) is f, njit("int64(int64)", cache=True)(f) is f]
+    plain_hp = D.R.enemy_hp
+gone = "sim.games.dungeon.rules" not in sys.modules
+from sim.games.dungeon import rules as R  # a kernel's import after the block: compiled
+from numba.core.dispatcher import Dispatcher
+print(json.dumps({"plain": plain, "forms": forms, "gone": gone, "was_python": not isinstance(plain_hp, Dispatcher),
+                  "compiled": isinstance(R.enemy_hp, Dispatcher)}))
+"""
+
+
+def test_a_plain_block_leaves_the_process_to_compile_after_it():
+    """Inside the block the decorator's three forms hand the function back; after it the plain modules are
+    forgotten and a later import compiles (a command run in-process, as the tests and the API do, leaves nothing
+    plain behind)."""
+    r = subprocess.run([sys.executable, "-c", PLAIN_THEN_KERNEL], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300, env=os.environ)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == {"plain": True, "forms": [True, True, True], "gone": True, "was_python": True,
+                                    "compiled": True}
+
+
+def test_a_plain_block_after_numba_changes_nothing():
+    from sim.games.dungeon import rules as R  # noqa: F401  (numba loaded, as in this test process)
+    from sim.jit.plain import plain_rules
+
+    with plain_rules() as plain:
+        assert plain is False
