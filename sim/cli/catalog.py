@@ -157,3 +157,14 @@ def check_field(game: str, config: Path | None, sets: list[str] | None, field: s
     e = known(game)
     if e is not None and e.config is not None:
         work("rules").field_checked(e.config, game, config, sets, field)
+
+
+def plain_options(game: str, options: dict[str, Any]) -> dict[str, Any] | None:
+    """The options of ``game`` checked and filled as the game would (declared choices and bounds) when its
+    ``describe`` tables compute in plain Python (``PLAIN_DESCRIBE`` in its options module: the options they read,
+    ``sim.cli.work.tables``) and only those are given; else None (the game itself answers)."""
+    reads = declared(game, "PLAIN_DESCRIBE")
+    if reads is None or not set(options) <= set(reads):
+        return None
+    specs = {o.name: o for o in declared_options(game) or ()}
+    return {name: specs[name].check(options.get(name, specs[name].default)) for name in reads}

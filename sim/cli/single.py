@@ -9,7 +9,7 @@ from typing import Any
 import typer
 
 from sim.cli.answers import answer, key
-from sim.cli.catalog import accept, supports
+from sim.cli.catalog import accept, plain_options, supports
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, policies_help, with_game_options, work
 from sim.core.errors import DicesimError
 from sim.core.limits import check_run
@@ -65,8 +65,7 @@ def describe(
     """The derived rule tables a designer checks (JSON with --json)."""
     rules, sets = accept(game, game_opts, None, config, set_)
     k = key("describe", game, [sorted((game_opts or {}).items()), as_json], rules, sets)
-    tables = work("tables")
-    if (plain := tables.plain_options(game, game_opts or {})) is not None:  # its rules as Python: no kernels
-        answer(k, lambda: tables.show(tables.describe(game, rules, sets, plain), as_json))
+    if (plain := plain_options(game, game_opts or {})) is not None:  # its rules as Python: no kernels
+        answer(k, lambda: work("tables").show(work("tables").describe(game, rules, sets, plain), as_json))
     else:
         answer(k, lambda: work("single").describe(game, rules, sets, as_json, game_opts or {}))

@@ -1,6 +1,7 @@
 """``describe`` and ``combos`` computed without the game: its rule tables in plain Python, no numba, no kernels.
 
-A game whose light ``options`` module declares ``PLAIN_DESCRIBE`` (the options its tables read) computes them in its
+A game whose light ``options`` module declares ``PLAIN_DESCRIBE`` (the options its tables read;
+``sim.cli.catalog.plain_options``) computes them in its
 package's ``describe`` module: ``CONFIG`` (the config model), ``describe(cfg, options)``, ``table_columns(cfg,
 options)`` and, with combos, ``cup_json(cfg)``; the game's own ``describe`` and ``cup`` are those functions. Here
 they run inside :func:`sim.jit.plain.plain_rules`, so a first question under new rules answers in about a
@@ -20,18 +21,8 @@ from sim.cli.common import emit
 from sim.core.config import DicesimError, Strict, load_config
 from sim.core.jsonable import json_default
 from sim.core.schema import describe_columns
-from sim.games import GAMES, declared, declared_options
+from sim.games import GAMES
 from sim.jit.plain import plain_rules
-
-
-def plain_options(game: str, options: dict[str, Any]) -> dict[str, Any] | None:
-    """The options of ``game`` checked and filled as the game would (declared choices and bounds) when its tables
-    compute in plain Python and read only options it declares for them; else None (the game itself answers)."""
-    reads = declared(game, "PLAIN_DESCRIBE")
-    if reads is None or not set(options) <= set(reads):
-        return None
-    specs = {o.name: o for o in declared_options(game) or ()}
-    return {name: specs[name].check(options.get(name, specs[name].default)) for name in reads}
 
 
 def _module(game: str) -> ModuleType:
