@@ -75,6 +75,10 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "dungeon", "--policy", "greedy", "--difficulty", "hart"], "--difficulty must be one of"),
     (["combos", "1", "2", "3", "4", "5", "--game", "kniffel"], "kniffel has no combos"),
     (["combos", "1", "2", "3"], "combos takes 5 or 6 dice, got 3"),
+    (["play", "dadox", "--policy", "optimal-win", "--players", "3"], "optimal-win is a two-player solution"),
+    (["play", "dadox", "--policy", "greedy", "--players", "4", "--opponent", "optimal-win"],
+     "not optimal with 4 players"),
+    (["play", "dadox", "--policy", "leader-win", "--players", "1"], "play against an opponent"),
     (["solve", "dungeon"], "dungeon has no exact solver"),
     (["sweep", "no-such-sweep.toml"], "config file not found: no-such-sweep.toml"),
     (["tune", "configs"], "config file configs is a folder"),
@@ -221,3 +225,31 @@ def test_json_output_is_strict_json(capsys):
 
     assert json.loads(out, parse_constant=refuse) == {"field_ci95": [None, 1.5], "slope": None, "rows": [None, 2.0],
                                                       "nested": {"x": None, "n": 3}}
+
+
+@pytest.mark.parametrize("policy, options", [
+    ("optimal-win", {"players": 3}), ("optimal-win", {"players": 2}), ("leader-win", {"players": 1}),
+    ("leader-win", {"players": 5}), ("greedy,optimal-win", {"players": 3}), ("greedy", {"players": 3, "opponent":
+    "optimal-win"}), ("optimal-win", {"players": 1, "opponent": "greedy"}), ("greedy", {"players": 2}),
+])
+def test_dadox_table_sizes_are_refused_as_the_game_refuses_them(policy, options):
+    """``check_seats`` (the command line, before the game) refuses exactly what the game's seats refuse, in its
+    words."""
+    from sim.games.dadox.options import check_seats
+
+    g = get_game("dadox")
+
+    def game_check():
+        g.prepare(g.load(None, []), g.seat_policies(policy, g.check_options(options)), g.check_options(options))
+
+    try:
+        check_seats(policy, options)
+        light = None
+    except DicesimError as e:
+        light = str(e)
+    if light is None:
+        from sim.games.dadox.options import check_table_size
+
+        check_table_size(g.seat_policies(policy, g.check_options(options)))  # the game's check passes too
+    else:
+        assert _refusal(game_check) == light

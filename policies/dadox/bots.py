@@ -41,12 +41,12 @@ from numba import njit
 
 from sim.core.rng import next_below, next_float
 from sim.games.dadox import rules as R
+from sim.games.dadox.options import WIN_POLICIES as WIN_POLICIES
 from sim.games.dadox.solve import NO_BANK, WIN, Needs, Pairs, TurnWork, pair_turn, tail_scratch
 from sim.games.dadox.tables import NL, OPT_LOCK, OPT_PTS, OPT_USED, QW
 
 POLICIES = {"threshold": 0, "greedy": 1, "optimal-turn": 2, "optimal-win": 3, "random": 4, "leader-win": 5}
 THRESHOLD, GREEDY, OPTIMAL_TURN, OPTIMAL_WIN, RANDOM, LEADER_WIN = (POLICIES[p] for p in POLICIES)
-WIN_POLICIES = ("optimal-win", "leader-win")  # the policies that read the two-player solution
 NO_LIMIT = np.int64(1 << 60)  # best_by_q's points limit where none applies (int64, not a literal: one compile)
 
 # the policy parameters: the record ``pp`` (``sim.games.dadox.config.POLICY_PARAMS``), read by config path

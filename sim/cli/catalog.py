@@ -144,6 +144,8 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
         raise DicesimError(f"policy list {policy!r} has an empty name between its commas")
     if policy is not None and e.policies is not None:
         _check_policies(game, e.policies, policy, e.policy_variant)
+    if policy is not None and (seats := declared(game, "check_seats")) is not None:
+        seats(policy, options or {})  # the seats these policies fill: a table size the game refuses
     variant = declared(game, "check_variant") if policy is not None and e.policy_variant else None
     if variant is not None and e.config is not None and e.policy_variant in policy:  # the names after the mark
         work("rules").variants_checked(e.config, game, config, sets, [p.strip() for p in policy.split(",")], variant)

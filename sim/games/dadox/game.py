@@ -22,7 +22,7 @@ from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
-from sim.games.dadox.options import OBJECTIVES, OPTIONS
+from sim.games.dadox.options import OBJECTIVES, OPTIONS, check_table_size
 from sim.games.dadox.replay import EVENTS
 from sim.games.dadox.solve import solve_turn
 from sim.games.dadox.solve_win import WinSolution, solve_win, win_structure
@@ -364,19 +364,6 @@ class Dadox(Game):
             memory_mb=round(n * n * (n + 2) * 8 / 2**20, 1),
         )
         return out
-
-
-def check_table_size(policies: list[str]) -> None:
-    """optimal-win is the two-player solution: refuse it at other table sizes (leader-win plays that
-    plan against the leading opponent at any size of two or more)."""
-    k = len(policies)
-    if any(p in WIN_POLICIES for p in policies) and k < 2:
-        raise DicesimError("optimal-win and leader-win play against an opponent: use --players 2 or more")
-    if "optimal-win" in policies and k > 2:
-        raise DicesimError(
-            f"optimal-win is a two-player solution, not optimal with {k} players: use --players 2, or leader-win "
-            "(the two-player plan against the leading opponent)"
-        )
 
 
 def scoring_table(rp: np.record) -> list[dict[str, Any]]:

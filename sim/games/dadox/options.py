@@ -1,10 +1,12 @@
 """Dadox's options (imported by the game and, without the game, by the command line)."""
 
+from sim.core.errors import DicesimError
 from sim.games.options import Option
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('threshold', 'greedy', 'optimal-turn', 'optimal-win', 'random', 'leader-win')
 OBJECTIVES = ("turn", "win")
+WIN_POLICIES = ("optimal-win", "leader-win")  # the policies that read the two-player solution
 # the policies' display names (``labels`` reads them from here): the opponent option names its policy so
 POLICY_WORDS = {"threshold": "Threshold", "greedy": "Greedy", "optimal-turn": "Optimal turn",
                 "optimal-win": "Optimal win", "random": "Random", "leader-win": "Leader win"}
@@ -13,3 +15,29 @@ OPTIONS = (
     Option("opponent", None, str, "two-player games: the opponent's policy", words=POLICY_WORDS),
     Option("objective", "turn", str, "Dadox solve: turn | win", OBJECTIVES, commands=("solve",)),
 )
+
+
+def check_table_size(policies: list[str]) -> None:
+    """optimal-win is the two-player solution: refuse it at other table sizes (leader-win plays that
+    plan against the leading opponent at any size of two or more)."""
+    k = len(policies)
+    if any(p in WIN_POLICIES for p in policies) and k < 2:
+        raise DicesimError("optimal-win and leader-win play against an opponent: use --players 2 or more")
+    if "optimal-win" in policies and k > 2:
+        raise DicesimError(
+            f"optimal-win is a two-player solution, not optimal with {k} players: use --players 2, or leader-win "
+            "(the two-player plan against the leading opponent)"
+        )
+
+
+def check_seats(policy: str, options: dict) -> None:
+    """``check_table_size`` on the seats a ``--policy`` value fills with ``--players`` and ``--opponent`` (as
+    ``Game.seat_policies`` fills them), for the command line to refuse before the game loads."""
+    names = [p.strip() for p in policy.split(",") if p.strip()]
+    k = options.get("players", 2)
+    if not names or not isinstance(k, int) or not 1 <= k <= 8 or len(names) > k:
+        return  # the game refuses these in its own words
+    seats = [names[i % len(names)] for i in range(k)]
+    if options.get("opponent"):
+        seats = [seats[0]] + [options["opponent"]] * (k - 1)
+    check_table_size(seats)
