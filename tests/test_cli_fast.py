@@ -16,7 +16,7 @@ import pytest
 from sim.cli import catalog
 from sim.cli.work import learn
 from sim.core.config import DicesimError
-from sim.games import GAMES, declared_options, get_game
+from sim.games import GAMES, declared, declared_options, get_game
 from tests.conftest import ROOT
 
 HEAVY = ("numba", "numpy", "pandas", "matplotlib", "scipy")
@@ -253,3 +253,46 @@ def test_dadox_table_sizes_are_refused_as_the_game_refuses_them(policy, options)
         check_table_size(g.seat_policies(policy, g.check_options(options)))  # the game's check passes too
     else:
         assert _refusal(game_check) == light
+
+
+SEAT_CASES = {
+    "kniffel": [("greedy", {}), ("greedy", {"players": 3}), ("greedy,optimal", {"players": 3})],
+    "dungeon": [("vorschlag", {}), ("greedy", {"difficulty": "schwer"})],
+    "dadox": [("greedy", {}), ("greedy", {"players": 1}), ("threshold", {"players": 4}),
+              ("greedy", {"players": 3, "opponent": "threshold"})],
+    "dungeon24": [("heuristic", {}), ("heuristic,greedy", {}), ("greedy", {"opponent": "expectimax"})],
+    "pig": [("hold-20", {}), ("optimal-win", {})],
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_seats_a_calibration_plays_are_the_games(game):
+    """``plan_seats`` (the command line's metric check, before the game) gives the seats ``Game.compare_plan`` gives
+    one policy."""
+    plan = declared(game, "plan_seats")
+    assert plan is not None, f"{game}/options.py declares no plan_seats"
+    g = get_game(game)
+    specs = {o.name: o.default for o in declared_options(game) or ()}
+    for policy, options in SEAT_CASES[game]:
+        assert plan(policy, {**specs, **options}) == g.compare_plan([policy], g.check_options(options))[0][1]
+
+
+@pytest.mark.parametrize("args", [
+    ["calibrate", "dungeon", "--target", "nosuch=3", "--field", "difficulty.normal.hp", "--policy", "vorschlag"],
+    ["calibrate", "kniffel", "--target", "mean_scor=3", "--field", "bonus.value", "--policy", "greedy", "--players",
+     "2"],
+    ["calibrate", "dadox", "--target", "win_rate_seat_9=0.5", "--field", "goal.target", "--policy", "greedy"],
+    ["calibrate", "dungeon24", "--target", "nope=0.5", "--field", "start.lp", "--policy", "heuristic,greedy"],
+])
+def test_an_unknown_metric_is_refused_before_the_game_in_its_words(tmp_path, learned, args):
+    code, modules, stderr = _probe(tmp_path, *args)
+    assert code == 2 and stderr.startswith("error: unknown metric"), stderr
+    assert not {"numba", "pandas", "matplotlib"} & modules and not [m for m in _game_code(modules) if any(
+        m.endswith(x) for x in (".game", ".rules", ".play", ".runs", ".freeze"))], sorted(modules)
+    from sim.experiments.calibrate import calibrate
+
+    opts = {"players": int(args[-1])} if args[-2] == "--players" else {}
+    metric, target = args[3].split("=")
+    words = _refusal(lambda: calibrate(get_game(args[1]), args[5], metric, float(target), args[7], n=10,
+                                       options=opts))
+    assert f"error: {words}".startswith(stderr.strip().rstrip("…"))

@@ -13,7 +13,7 @@ from typing import Any
 
 import typer
 
-from sim.cli.catalog import accept, check_field
+from sim.cli.catalog import accept, check_field, check_metric
 from sim.cli.common import (
     GAME_NAMES,
     ConfigOpt,
@@ -83,6 +83,7 @@ def calibrate(
             raise DicesimError(f"--field {field} is also given by --set {path}: calibrate sets it")
     accept(game, game_opts, policy, config, set_)  # refused here, played from the file and overrides as given
     check_field(game, config, set_, field)
+    check_metric(game, config, set_, policy, game_opts or {}, parse_target(target)[0])
     work("sweep").calibrate(game, target, field, policy, n, seed, lo, hi, tol, max_evals, config, set_, as_json,
                             scheduler, out, force, game_opts or {})
 

@@ -42,7 +42,6 @@ Declared once, used by the engine everywhere:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -53,7 +52,7 @@ from sim.core import stats
 from sim.core.config import DicesimError, Strict, load_config
 from sim.core.limits import kernel_seed
 from sim.core.schema import Column, pack
-from sim.games.options import Option
+from sim.games.options import Option, metric_refusal
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -193,14 +192,9 @@ class Game:
         """Refuse a metric a batch of these rules, options and seats would not report, before any run: the closest
         names first (a case or spelling slip), then the others."""
         names = self.metric_names(cfg, options, seats)
-        if names is None or metric in names:
-            return
-        close = [metric.lower()] if metric.lower() in names else difflib.get_close_matches(metric, names, n=2,
-                                                                                            cutoff=0.75)
-        hint = f"did you mean {' or '.join(close)}? " if close else ""
-        rest = ", ".join(n for n in names if n not in close)
-        raise DicesimError(f"unknown metric {metric[:60]!r} for {self.name} with {'/'.join(dict.fromkeys(seats))} "
-                           f"({hint}choose from {rest})")
+        refusal = None if names is None else metric_refusal(self.name, metric, names, seats)
+        if refusal:
+            raise DicesimError(refusal)
 
     def charts(
         self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: Strict

@@ -63,3 +63,29 @@ class Option:
             if want in (str(c).casefold(), str((self.words or {}).get(c, c)).casefold()):
                 return c
         return None
+
+
+def policy_names(policy: str) -> list[str]:
+    """The names of a ``--policy`` value (``a`` or ``a,b,…``), blanks dropped."""
+    return [p.strip() for p in policy.split(",") if p.strip()]
+
+
+def cycled(policy: str, count: int) -> list[str]:
+    """``Game.seat_policies``' rule: the names of ``policy`` cycled over ``count`` seats."""
+    names = policy_names(policy)
+    return [names[i % len(names)] for i in range(count)]
+
+
+def metric_refusal(game: str, metric: str, names: list[str], seats: list[str]) -> str | None:
+    """The words refusing ``metric`` when a batch of these seats reports only ``names`` (the closest names first:
+    a case or spelling slip, then the others), else None. ``Game.check_metric`` and the command line's check before
+    the game loads (``sim.cli.catalog.check_metric``) say the same."""
+    if metric in names:
+        return None
+    import difflib
+
+    close = [metric.lower()] if metric.lower() in names else difflib.get_close_matches(metric, names, n=2, cutoff=0.75)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    rest = ", ".join(n for n in names if n not in close)
+    return (f"unknown metric {metric[:60]!r} for {game} with {'/'.join(dict.fromkeys(seats))} "
+            f"({hint}choose from {rest})")

@@ -7,7 +7,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from sim.core.config import Strict, load_config, numeric_field
+from sim.core.config import DicesimError, Strict, load_config, numeric_field
+from sim.games.options import metric_refusal
 
 
 def _model(model: str) -> type[Strict]:
@@ -35,3 +36,13 @@ def variants_checked(model: str, game: str, config: Path | None, sets: list[str]
     cfg = checked(model, game, config, sets)
     for p in policies:
         check(cfg, p)
+
+
+def metric_checked(model: str, game: str, config: Path | None, sets: list[str] | None, metric: str, seats: list[str],
+                   options: dict[str, Any]) -> None:
+    """``Game.check_metric`` on the config model ``module:name`` alone (its ``metric_names`` for these seats)."""
+    cfg = checked(model, game, config, sets)
+    names = cfg.metric_names(options, seats) if hasattr(cfg, "metric_names") else None
+    refusal = None if names is None else metric_refusal(game, metric, names, seats)
+    if refusal:
+        raise DicesimError(refusal)

@@ -1,7 +1,7 @@
 """Dadox's options (imported by the game and, without the game, by the command line)."""
 
 from sim.core.errors import DicesimError
-from sim.games.options import Option
+from sim.games.options import Option, cycled
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('threshold', 'greedy', 'optimal-turn', 'optimal-win', 'random', 'leader-win')
@@ -41,3 +41,9 @@ def check_seats(policy: str, options: dict) -> None:
     if options.get("opponent"):
         seats = [seats[0]] + [options["opponent"]] * (k - 1)
     check_table_size(seats)
+
+
+def plan_seats(policy: str, options: dict) -> list[str]:
+    """The seats one ``--policy`` value plays (``Game.compare_plan``): alone its names, else itself at every seat."""
+    k = options.get("players", 2)
+    return cycled(policy, 1) if k == 1 else [policy] * k

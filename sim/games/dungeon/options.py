@@ -3,7 +3,7 @@
 from numbers import Integral
 
 from sim.core.errors import DicesimError
-from sim.games.options import Option
+from sim.games.options import Option, cycled
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('vorschlag', 'greedy', 'expectimax', 'random', 'rollout')
@@ -41,3 +41,8 @@ def check_variant(cfg: object, policy: str) -> None:
     for u in (u.strip() for u in policy.split("@", 1)[1].split("+")):
         if u and u not in upgrades:
             raise DicesimError(f"unknown upgrade {u!r} in policy {policy!r} (choose from {', '.join(upgrades)})")
+
+
+def plan_seats(policy: str, options: dict) -> list[str]:
+    """The seats one ``--policy`` value plays (``Game.compare_plan``): one hero."""
+    return cycled(policy, 1)

@@ -1,6 +1,6 @@
 """Dungeon24's options (imported by the game and, without the game, by the command line)."""
 
-from sim.games.options import Option
+from sim.games.options import Option, policy_names
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('random', 'greedy', 'heuristic', 'exact-exchange', 'expectimax')
@@ -20,3 +20,9 @@ OPTIONS = (
 )
 # describe computes in plain Python from describe.py (sim.cli.work.tables); it reads no option
 PLAIN_DESCRIBE = ()
+
+
+def plan_seats(policy: str, options: dict) -> list[str]:
+    """The seats one ``--policy`` value plays (``Game.compare_plan``): ``a,b`` both, ``a`` against ``--opponent``."""
+    names = policy_names(policy)
+    return names if len(names) == 2 else [names[0], options.get("opponent") or "greedy"]

@@ -1,9 +1,14 @@
 """Kniffel's options (imported by the game and, without the game, by the command line)."""
 
-from sim.games.options import Option
+from sim.games.options import Option, cycled
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('random', 'greedy', 'optimal')
 OPTIONS = (Option("players", 1, int, "Kniffel, Dadox: players per game", bounds=(1, 8)),)
 # describe computes in plain Python from describe.py (sim.cli.work.tables), reading these options
 PLAIN_DESCRIBE = ("players",)
+
+
+def plan_seats(policy: str, options: dict) -> list[str]:
+    """The seats one ``--policy`` value plays (``Game.compare_plan``): its names cycled over ``--players``."""
+    return cycled(policy, options.get("players", 1))

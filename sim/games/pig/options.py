@@ -5,5 +5,11 @@ from sim.games.options import Option
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('hold-20', 'optimal-turn', 'optimal-win')
 OBJECTIVES = ("turn", "win")
+PLAYERS = 2  # Pig is a duel: the turn order alternates between two seats (rules.PLAYERS)
 OPTIONS = (Option("objective", None, str, "Pig solve: turn | win (default turn)", OBJECTIVES,  # off in play
                   commands=("solve",)),)
+
+
+def plan_seats(policy: str, options: dict) -> list[str]:
+    """The seats one ``--policy`` value plays (``Game.compare_plan``): it plays itself."""
+    return [policy] * PLAYERS

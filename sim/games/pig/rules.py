@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-PLAYERS = 2  # Pig is a duel: the turn order alternates between two seats
+from sim.games.pig.options import PLAYERS as PLAYERS  # a duel
 
 
 @njit(cache=True)
