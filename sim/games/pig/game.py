@@ -15,11 +15,12 @@ from sim.core import stats
 from sim.core.cache import load_table, save_table, table_path
 from sim.core.config import DicesimError, config_hash, sections_hash
 from sim.core.events import RunLog, Section
-from sim.core.schema import Column
 from sim.games.base import Game
 from sim.games.pig import play as P
 from sim.games.pig import rules as R
+from sim.games.pig.columns import COLUMNS
 from sim.games.pig.config import PigConfig, freeze, freeze_policies
+from sim.games.pig.describe import describe, first_holds
 from sim.games.pig.options import OBJECTIVES, OPTIONS
 from sim.games.pig.replay import EVENTS, render
 from sim.games.pig.solve import hold_thresholds, solve_turn, solve_win, win_hold
@@ -28,23 +29,6 @@ from sim.jit.progress import compile_seconds
 
 REPLAY_ROWS = 100_000
 MAX_SWEEPS = 100_000
-# the per-run table: one row per (run, seat); after ``winner`` the kernel's per-seat statistics in ``play.S_*`` order
-COLUMNS = (
-    Column("run", "int64", "game index"),
-    Column("seat", "int64", "seat (0 rolls first)"),
-    Column("policy", "str", "the seat's policy (seats alternate over pairs of games when policies differ)"),
-    Column("game_turns", "int64", "turns in the game (both seats)"),
-    Column("winner", "int64", "winning seat, -1 without a winner (turn limit)"),
-    Column("score", "int64", "final score"),
-    Column("win", "int64", "1 if the seat won"),
-    Column("turns", "int64", "turns the seat played"),
-    Column("rolls", "int64", "rolls of the die"),
-    Column("busts", "int64", "turns lost to the bust face"),
-    Column("holds", "int64", "turns held"),
-    Column("held", "int64", "points held (the score)"),
-    Column("lost", "int64", "turn totals lost to busts"),
-    Column("best_turn", "int64", "largest turn total held"),
-)
 STAT_COLUMNS = [c.name for c in COLUMNS[5:]]  # kernel ``stat`` order
 assert len(STAT_COLUMNS) == P.N_STAT
 
@@ -232,26 +216,7 @@ class Pig(Game):
         return render(replay)
 
     def describe(self, cfg, options) -> dict[str, Any]:
-        rp = freeze(cfg)
-        T, hold = self.turn_solution(cfg)
-        faces = [f for f in range(1, cfg.dice.sides + 1) if f != cfg.dice.bust_face]
-        return {
-            "game": self.name,
-            "config_hash": config_hash(cfg),
-            "config": cfg.model_dump(mode="json"),
-            "assumed": list(cfg.assumed),
-            "players": R.PLAYERS,
-            "scoring_faces": faces,
-            "bust_probability": 1 / cfg.dice.sides,
-            "mean_scoring_roll": float(np.mean(faces)),
-            "break_even_turn_total": sum(faces),
-            "break_even_means": "a roll at turn total k adds (sum of scoring faces - k) / sides in expectation: "
-            "rolling gains below this total and loses above it (far from the goal)",
-            "hold_at_expected_turn_score": {str(h): hold_at_value(rp, h) for h in (10, 15, 20, 25, 30)},
-            "optimal_turn": {"expected_turn_score": float(T[0, 0]),
-                             "holds_from_by_own_score": first_holds(hold, rp)},
-            "columns": [c.name for c in COLUMNS],
-        }
+        return describe(cfg, options)
 
     def solve(self, cfg, options) -> dict[str, Any]:
         rp = freeze(cfg)
@@ -288,26 +253,6 @@ class Pig(Game):
             memory_mb=round((W.nbytes + hold.nbytes) / 2**20, 1),
         )
         return out
-
-
-def hold_at_value(rp: np.record, h: int) -> float:
-    """Expected points of a turn that holds at ``h`` (from score 0, goal out of reach: exact recursion)."""
-    sides, bust = int(rp.dice_sides), int(rp.dice_bust_face)
-    e = np.zeros(h + sides + 1)
-    for k in range(h + sides, -1, -1):
-        e[k] = k if k >= h else sum(e[k + f] for f in range(1, sides + 1) if f != bust) / sides
-    return float(e[0])
-
-
-def first_holds(hold: np.ndarray, rp: np.record) -> dict[str, int | None]:
-    """optimal-turn's smallest holding turn total by own score, for every tenth score and the last ten."""
-    g = int(rp.goal_target)
-    own = sorted(set(range(0, g, max(1, g // 10))) | set(range(max(0, g - 10), g)))
-    out: dict[str, int | None] = {}
-    for i in own:
-        ks = [k for k in range(1, g - i) if hold[i, k]]
-        out[str(i)] = ks[0] if ks else None
-    return out
 
 
 GAME = Pig()

@@ -13,3 +13,6 @@ OPTIONS = (Option("objective", None, str, "Pig solve: turn | win (default turn)"
 def plan_seats(policy: str, options: dict) -> list[str]:
     """The seats one ``--policy`` value plays (``Game.compare_plan``): it plays itself."""
     return [policy] * PLAYERS
+
+# describe computes in plain Python from describe.py (sim.cli.work.tables); it reads no option
+PLAIN_DESCRIBE = ()

@@ -19,7 +19,8 @@ updating in place, each pair's turn solved backwards in ``k``, until no ``W`` mo
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sim.jit.plain import njit
 
 TIE = 1e-12  # a hold worth this much less than a roll still counts as a tie (hold): float sums of exact ties
 
