@@ -35,6 +35,10 @@ ROWS: list[tuple[str, float, list[str], int]] = [
     ("dicesim --help", 0.5, ["--help"], 0),
     ("refused input: play kniffel --policy nope", 0.5, ["play", "kniffel", "--policy", "nope"], 2),
     ("refused input: play dungeon --n -3", 0.5, ["play", "dungeon", "--n", "-3"], 2),
+    ("refused input: calibrate dungeon --target nosuch=3", 0.5,
+     ["calibrate", "dungeon", "--target", "nosuch=3", "--field", "difficulty.normal.hp", "--policy", "vorschlag"], 2),
+    ("refused input: play dadox --policy optimal-win --players 3", 0.5,
+     ["play", "dadox", "--policy", "optimal-win", "--players", "3"], 2),
     ("combos 5 5 5 2 2", 0.5, ["combos", "5", "5", "5", "2", "2"], 0),
     ("describe kniffel", 0.5, ["describe", "kniffel"], 0),
     ("describe dungeon", 0.5, ["describe", "dungeon"], 0),
@@ -43,6 +47,8 @@ ROWS: list[tuple[str, float, list[str], int]] = [
     ("combos, a cup not asked before", 0.5, ["combos", "{cup}"], 0),
     ("combos 5 5 5 2 2, first ask", 0.5, ["combos", "5", "5", "5", "2", "2", "--set", "difficulty.leicht.hp={new}"], 0),
     ("describe dungeon, first ask", 0.5, ["describe", "dungeon", "--set", "difficulty.leicht.hp={new}"], 0),
+    ("describe kniffel, first ask", 0.5, ["describe", "kniffel", "--set", "scores.kniffel={int}"], 0),
+    ("describe dadox, first ask", 0.5, ["describe", "dadox", "--set", "goal.target={grid}"], 0),
     ("play kniffel --policy greedy --n 1000", 1.5,
      ["play", "kniffel", "--policy", "greedy", "--n", "1000", "--no-report"], 0),
     ("play dungeon --policy vorschlag --n 1000", 1.5,
@@ -56,13 +62,15 @@ def _dicesim() -> list[str]:
 
 
 def _fresh(args: list[str]) -> list[str]:
-    """``{new}`` replaced by a hit point factor not asked before (the answer cache keys on the config), ``{cup}`` by
-    five faces at random."""
+    """``{new}`` replaced by a hit point factor not asked before (the answer cache keys on the config), ``{int}`` and
+    ``{grid}`` by a Kniffel box value and a Dadox goal at random, ``{cup}`` by five faces at random."""
     out: list[str] = []
     for a in args:
         if a == "{cup}":
             out += [str(random.randint(1, 6)) for _ in range(5)]
         else:
+            a = a.replace("{int}", str(random.randint(0, 1000)))  # a box's points (Kniffel: 0..1000)
+            a = a.replace("{grid}", str(50 * random.randint(60, 400)))  # a Dadox goal on its 50-point grid
             out.append(a.replace("{new}", f"0.8{uuid.uuid4().int % 10**8:08d}"))
     return out
 

@@ -296,3 +296,18 @@ def test_an_unknown_metric_is_refused_before_the_game_in_its_words(tmp_path, lea
     words = _refusal(lambda: calibrate(get_game(args[1]), args[5], metric, float(target), args[7], n=10,
                                        options=opts))
     assert f"error: {words}".startswith(stderr.strip().rstrip("…"))
+
+
+def test_a_process_storing_its_entry_keeps_the_entries_others_stored(tmp_path, monkeypatch):
+    """Two processes that each learned one game (two test workers, the studio beside a command): the second write
+    keeps the first one's entry instead of writing back the catalog it read before."""
+    monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(catalog, "_read", None)
+    mine = catalog.Entry(policies=("a",), config="m:C", capabilities=(), declared_options=True)
+    assert catalog.entry("kniffel") is None  # this process read the empty catalog
+    other = dict(catalog._catalog(), games={"dadox": {**mine.__dict__, "policies": ["b"]}})
+    catalog.catalog_file().parent.mkdir(parents=True, exist_ok=True)
+    catalog.catalog_file().write_text(json.dumps(other))  # another process stored Dadox meanwhile
+    catalog.remember("kniffel", mine)
+    monkeypatch.setattr(catalog, "_read", None)
+    assert catalog.entry("kniffel") == mine and catalog.entry("dadox").policies == ("b",)

@@ -93,6 +93,13 @@ def remember(game: str, e: Entry) -> None:
         return
     data["games"][game] = asdict(e)
     f = catalog_file()
+    try:  # what other processes stored meanwhile for this code stays (several test workers, a studio and a command)
+        on_disk = json.loads(f.read_text())
+    except (OSError, ValueError):
+        on_disk = {}
+    if isinstance(on_disk, dict) and on_disk.get("code") == data["code"] and isinstance(on_disk.get("games"), dict) \
+            and on_disk.get("format") == FORMAT:
+        data["games"] = {**on_disk["games"], **data["games"]}
     save_note(f, data)
 
 
