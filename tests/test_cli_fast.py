@@ -21,8 +21,12 @@ from tests.conftest import ROOT
 
 HEAVY = ("numba", "numpy", "pandas", "matplotlib", "scipy")
 
+# the CLI in a fresh interpreter; "modules": what it holds at the end and every module an import statement loaded on
+# the way (a plain block, sim.jit.plain, forgets the project modules it imported when it ends)
 PROBE = """
 import json, os, sys
+seen = set()
+sys.addaudithook(lambda event, args: seen.add(args[0]) if event == "import" else None)
 from sim.cli import main
 sys.argv = ["dicesim", *sys.argv[1:]]
 code = 0
@@ -31,7 +35,7 @@ try:
 except SystemExit as e:
     code = e.code
 with open(os.environ["PROBE_OUT"], "w") as f:
-    json.dump({"code": code, "modules": sorted(sys.modules)}, f)
+    json.dump({"code": code, "modules": sorted(seen | set(sys.modules))}, f)
 """
 
 

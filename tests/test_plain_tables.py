@@ -17,7 +17,7 @@ from sim.core.jsonable import json_default
 from sim.core.schema import describe_columns
 from sim.games import GAMES, declared, get_game
 from tests.conftest import ROOT, cli_here
-from tests.test_cli_fast import _game_code
+from tests.test_cli_fast import PROBE, _game_code
 
 PLAIN_GAMES = [g for g in GAMES if declared(g, "PLAIN_DESCRIBE") is not None]
 
@@ -84,24 +84,6 @@ def test_plain_rules_give_the_compiled_rules_tables(game):
     assert plain["out"] == _compiled(game, cases)
 
 
-# the CLI in a fresh interpreter, recording every module it imports (the plain block forgets the project modules it
-# imported when it ends, so sys.modules afterwards would not show them)
-SEEN_PROBE = """
-import json, os, sys
-seen = set()
-sys.addaudithook(lambda event, args: seen.add(args[0]) if event == "import" else None)
-from sim.cli import main
-sys.argv = ["dicesim", *sys.argv[1:]]
-code = 0
-try:
-    main()
-except SystemExit as e:
-    code = e.code
-with open(os.environ["PROBE_OUT"], "w") as f:
-    json.dump({"code": code, "modules": sorted(seen)}, f)
-"""
-
-
 @pytest.mark.parametrize("args, field", [
     (["describe", "dungeon", "--json", "--difficulty", "Normal"], "difficulty.leicht.hp=0.9{}"),
     (["combos", "6", "5", "4", "3", "2", "1"], "difficulty.leicht.hp=0.9{}"),
@@ -113,7 +95,7 @@ def test_a_first_ask_is_computed_without_numba_kernels_or_policies(tmp_path, arg
     without numba, the game's kernels or its policies, pandas or matplotlib."""
     fresh = field.format(uuid.uuid4().int % 90 + 10 if "hp" not in field else f"{uuid.uuid4().int % 10**4:04d}")
     out = tmp_path / "probe.json"
-    r = subprocess.run([sys.executable, "-c", SEEN_PROBE, *args, "--set", fresh], cwd=ROOT, capture_output=True,
+    r = subprocess.run([sys.executable, "-c", PROBE, *args, "--set", fresh], cwd=ROOT, capture_output=True,
                        text=True, timeout=300, env={**os.environ, "PROBE_OUT": str(out)})
     got = json.loads(out.read_text())
     assert got["code"] in (0, None), r.stderr
