@@ -52,7 +52,7 @@ from sim.core import stats
 from sim.core.config import DicesimError, Strict, load_config
 from sim.core.limits import kernel_seed
 from sim.core.schema import Column, pack
-from sim.games.options import Option, metric_refusal
+from sim.games.options import Option, cycled, metric_refusal, policy_names
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -136,7 +136,7 @@ class Game:
 
     def seat_policies(self, policy: str, options: dict[str, Any]) -> list[str]:
         """Expand a ``--policy`` value (``a`` or ``a,b,…`` cycled over the seats) to one per seat."""
-        names = [p.strip() for p in policy.split(",") if p.strip()]
+        names = policy_names(policy)
         if not names:
             raise DicesimError("no policy given")
         for p in names:
@@ -145,7 +145,7 @@ class Game:
         if len(names) > k:  # the extra names would be dropped in silence
             raise DicesimError(f"{len(names)} policies for {k} seat{'s' if k > 1 else ''} of {self.name}: give at most "
                                "one per seat" + (" (--players sets the seats)" if self.option_spec("players") else ""))
-        return [names[i % len(names)] for i in range(k)]
+        return cycled(policy, k)
 
     def check_policy(self, policy: str) -> None:
         if self.policy_variant:

@@ -1,12 +1,11 @@
 """``describe`` and ``combos`` computed without the game: its rule tables in plain Python, no numba, no kernels.
 
 A game whose light ``options`` module declares ``PLAIN_DESCRIBE`` (the options its tables read;
-``sim.cli.catalog.plain_options``) computes them in its
-package's ``describe`` module: ``CONFIG`` (the config model), ``describe(cfg, options)``, ``table_columns(cfg,
-options)`` and, with combos, ``cup_json(cfg)``; the game's own ``describe`` and ``cup`` are those functions. Here
-they run inside :func:`sim.jit.plain.plain_rules`, so a first question under new rules answers in about a
-third of a second instead of a second (issue 30); ``tests/test_plain_tables.py`` checks the answers equal the
-compiled rules' and that no numba module is imported.
+``sim.cli.catalog.plain_options``) computes them in its package's ``describe`` module: ``CONFIG`` (the config
+model), ``describe(cfg, options)``, ``table_columns(cfg, options)`` and, with combos, ``cup_json(cfg)``; the game's
+own ``describe`` and ``cup`` are those functions. Here they run inside :func:`sim.jit.plain.plain_rules`, so a first
+question under new rules answers in about a third of a second instead of a second (issue 30);
+``tests/test_plain_tables.py`` checks the answers equal the compiled rules' and that no numba module is imported.
 """
 
 from __future__ import annotations
