@@ -315,3 +315,47 @@ def test_a_process_storing_its_entry_keeps_the_entries_others_stored(tmp_path, m
     catalog.remember("kniffel", mine)
     monkeypatch.setattr(catalog, "_read", None)
     assert catalog.entry("kniffel") == mine and catalog.entry("dadox").policies == ("b",)
+
+
+@pytest.mark.parametrize("command, source, typo", [
+    ("tune", "configs/tune/kniffel-bonus.toml", ('metric = "mean_score"', 'metric = "mean_scor"')),
+    ("tune", "configs/tune/dungeon-difficulty.toml", ('metric = "win_rate"', 'metric = "winrate"')),
+    ("check", "configs/targets/kniffel.toml", ('metric = "upper_bonus_rate"', 'metric = "upper_bonus_rat"')),
+    ("check", "configs/targets/dungeon.toml", ('metric = "win_rate"', 'metric = "winrate"')),
+])
+def test_a_metric_typo_in_a_tune_or_targets_file_is_refused_before_the_game(tmp_path, learned, command, source,
+                                                                             typo):
+    """A file whose fault is a metric name: refused by the file's own checks on the game as its config model and
+    options module know it (``sim.cli.work.files``), without numba, pandas or the game's kernels, in the words the
+    full check says."""
+    text = (ROOT / source).read_text()
+    assert typo[0] in text
+    bad = tmp_path / Path(source).name
+    bad.write_text(text.replace(typo[0], typo[1], 1))
+    code, modules, stderr = _probe(tmp_path, command, str(bad))
+    assert code == 2 and "unknown metric" in stderr, stderr
+    assert not {"numba", "pandas", "matplotlib"} & modules and not [m for m in _game_code(modules) if any(
+        m.endswith(x) for x in (".game", ".rules", ".play", ".runs", ".freeze"))], sorted(modules)
+    if command == "tune":
+        from sim.experiments.tune_file import load_tune
+
+        words = _refusal(lambda: load_tune(bad))
+    else:
+        from sim.experiments.targets import load_targets
+
+        words = _refusal(lambda: load_targets(bad))
+    assert f"error: {words}".startswith(stderr.strip().rstrip("…"))
+
+
+def test_what_the_light_game_cannot_tell_the_game_refuses(tmp_path, learned):
+    """Options a game checks itself (Dungeon24's people): the light check gives up and the game refuses, in its
+    words, after loading."""
+    from sim.cli.work.files import RulesOnly, Unsure
+
+    with pytest.raises(Unsure):
+        RulesOnly("dungeon24").check_options({"people": "nobody"})
+    bad = tmp_path / "tune.toml"
+    bad.write_text('game = "dungeon24"\nn = 100\n[fields]\n"start.lp" = [20, 30]\n[[target]]\npolicy = "greedy"\n'
+                   'metric = "win_rate"\nvalue = 0.5\noptions = {people = "nobody"}\n')
+    code, modules, stderr = _probe(tmp_path, "tune", str(bad))
+    assert code == 2 and "nobody" in stderr, stderr

@@ -29,6 +29,7 @@ LAZY_IMPORTERS = {
     "sim.games.dungeon.upgrade_lift": "its statistics only when the lift is computed",
     "sim.cli.answers": "a stored combos/describe answer prints without pydantic; the config model only on a miss",
     "sim.core.skill": "policies.skill (numba) only when a rule record is frozen, so a refused config stays light",
+    "sim.experiments.targets": "run_batch (pandas) only to play the bands: a targets file is checked without it",
 }
 # a registered game's front module (``sim.games.GAMES``) may load its report parts (charts, replay text, the skill
 # report: matplotlib) only when a report asks

@@ -34,7 +34,7 @@ from sim.jit.codehash import PROJECT_ROOT, code_hash, code_stamp
 if TYPE_CHECKING:
     from sim.core.config import Strict
 
-FORMAT = 4  # bump when an entry's fields change
+FORMAT = 5  # bump when an entry's fields change
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,7 @@ class Entry:
     capabilities: tuple[str, ...]
     declared_options: bool  # its options are exactly those its options.py declares
     policy_variant: str | None = None  # ``Game.policy_variant``: what follows it is the game's to check
+    options_checked_alone: bool = False  # its ``check_options`` is ``Game``'s own (``sim.games.options.checked``)
 
 
 def catalog_file() -> Path:
@@ -81,7 +82,8 @@ def entry(game: str) -> Entry | None:
     try:
         return Entry(policies=None if raw["policies"] is None else tuple(raw["policies"]), config=raw["config"],
                      capabilities=tuple(raw["capabilities"]), declared_options=bool(raw["declared_options"]),
-                     policy_variant=raw.get("policy_variant"))
+                     policy_variant=raw.get("policy_variant"),
+                     options_checked_alone=bool(raw.get("options_checked_alone", False)))
     except (KeyError, TypeError):
         return None
 

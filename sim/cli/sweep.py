@@ -106,4 +106,5 @@ def check(
     if out is not None:
         check_out(out.parent, f"--out {out}: its folder")
     read_toml(targets_file)
+    work("files").targets_checked(targets_file)  # what the config model can refuse, in the full check's words
     work("sweep").check(targets_file, strict, n, out, as_json, scheduler, force)

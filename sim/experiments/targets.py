@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,6 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from sim.core import limits
-from sim.core.batch import run_batch
 from sim.core.config import (
     ConfigError,
     DicesimError,
@@ -122,8 +122,9 @@ class Verdict:
         return f">= {self.min:g}" if self.min is not None else f"<= {self.max:g}"
 
 
-def load_targets(path: str | Path) -> list[Band]:
-    """Read and validate a targets file: games, policies, options and configs are checked before any work."""
+def load_targets(path: str | Path, games: Callable[[str], Game] = get_game) -> list[Band]:
+    """Read and validate a targets file: games, policies, options and configs are checked before any work
+    (``games``: the game of a name; the command line passes ``sim.cli.work.files.RulesOnly`` first)."""
     path = Path(path)
     src = shown_path(path)
     data = read_toml(path)
@@ -139,7 +140,7 @@ def load_targets(path: str | Path) -> list[Band]:
             name = t.game or spec.game
             if not name:
                 raise ConfigError("game: not given (set game at the top or in the target)")
-            game = get_game(name)
+            game = games(name)
             options = game.check_options(dict(spec.options if t.options is None else t.options))
             label, seats = game.compare_plan([t.policy], options)[0]
             cfg = point_config(game, _resolve(t.config or spec.config, base_dir), flatten(t.set))
@@ -175,6 +176,8 @@ def verdict(value: float, ci: list[float], lo: float | None, hi: float | None, s
 def check_targets(bands: list[Band], strict: bool = False, n: int | None = None, backend: Any = None,
                   progress: bool = False) -> list[Verdict]:
     """Play each distinct batch once and judge every band on it."""
+    from sim.core.batch import run_batch  # pandas: only to play, a targets file is checked without it
+
     groups: dict[tuple, list[Band]] = {}
     for b in bands:
         if n is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -149,11 +150,13 @@ def jsonable(o: Any) -> Any:
     return json.loads(json.dumps(o, default=lambda x: x.item() if hasattr(x, "item") else str(x)))
 
 
-def load_tune(path: str | Path, probe: bool = True, force: bool = False) -> Tune:
+def load_tune(path: str | Path, probe: bool = True, force: bool = False,
+              games: Callable[[str], Game] = get_game) -> Tune:
     """Read and validate a tune file; fields, bounds, targets and (with ``probe``) metrics are checked before any
-    work (``force``: more runs than ``sim.core.limits`` allows)."""
+    work (``force``: more runs than ``sim.core.limits`` allows; ``games``: the game of a name, see
+    ``tune_from_dict``)."""
     path = Path(path)
-    return tune_from_dict(read_toml(path), shown_path(path), path.resolve().parent, probe, force)
+    return tune_from_dict(read_toml(path), shown_path(path), path.resolve().parent, probe, force, games)
 
 
 def _is_number(v: Any) -> bool:
@@ -190,11 +193,12 @@ def _check_field(tune_game: Game, base: str | None, sets: dict[str, Any], base_c
 
 
 def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | None = None,
-                   probe: bool = True, force: bool = False) -> Tune:
+                   probe: bool = True, force: bool = False, games: Callable[[str], Game] = get_game) -> Tune:
     """Validate a tune given as a dict (the parsed TOML); errors name the file part and the field.
 
     With ``probe`` every target's metric is checked against the names the game declares for its rules, options
-    and seats (``Game.check_metric``), before any run.
+    and seats (``Game.check_metric``), before any run. ``games`` gives the game of a name (the command line passes
+    ``sim.cli.work.files.RulesOnly`` first: the same checks before the game loads).
     """
     try:
         spec = TuneFile.model_validate(data)
@@ -206,7 +210,7 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
     except DicesimError as e:
         raise ConfigError(f"{source}: {e}") from None
     try:
-        game = get_game(spec.game)
+        game = games(spec.game)
     except DicesimError as e:
         raise ConfigError(f"{source}: game: {e}") from None
     base = _resolve(spec.config, base_dir)

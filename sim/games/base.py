@@ -52,7 +52,7 @@ from sim.core import stats
 from sim.core.config import DicesimError, Strict, load_config
 from sim.core.limits import kernel_seed
 from sim.core.schema import Column, pack
-from sim.games.options import Option, cycled, metric_refusal, policy_names
+from sim.games.options import Option, checked, cycled, metric_refusal, policy_names
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -121,15 +121,7 @@ class Game:
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Fill defaults; reject options this game does not know and values outside an option's declared choices or
         bounds."""
-        unknown = set(options) - set(self.options)
-        if unknown:
-            raise DicesimError(f"option --{sorted(unknown)[0].replace('_', '-')} does not apply to {self.name}")
-        checked = dict(options)
-        for name, value in options.items():
-            spec = self.option_spec(name)
-            if spec is not None and (spec.choices or spec.bounds):
-                checked[name] = spec.check(value)  # the choice as declared ("Normal" -> "normal")
-        return {**self.options, **checked}
+        return checked(self.name, self.option_specs, options)
 
     def seat_count(self, options: dict[str, Any]) -> int:
         return self.seats

@@ -89,3 +89,18 @@ def metric_refusal(game: str, metric: str, names: list[str], seats: list[str]) -
     rest = ", ".join(n for n in names if n not in close)
     return (f"unknown metric {metric[:60]!r} for {game} with {'/'.join(dict.fromkeys(seats))} "
             f"({hint}choose from {rest})")
+
+
+def checked(game: str, specs: tuple[Option, ...], options: dict[str, Any]) -> dict[str, Any]:
+    """``Game.check_options``: refuse an option ``game`` does not declare and a value outside an option's choices or
+    bounds (a choice as declared: "Normal" -> "normal"); the declared defaults filled in."""
+    by_name = {o.name: o for o in specs}
+    unknown = set(options) - set(by_name)
+    if unknown:
+        raise DicesimError(f"option --{sorted(unknown)[0].replace('_', '-')} does not apply to {game}")
+    given = dict(options)
+    for name, value in options.items():
+        spec = by_name[name]
+        if spec.choices or spec.bounds:
+            given[name] = spec.check(value)
+    return {**{o.name: o.default for o in specs}, **given}

@@ -28,7 +28,8 @@ def learn(game: str) -> Game:
             config=f"{g.Config.__module__}:{g.Config.__qualname__}" if kind.load is Game.load else None,
             capabilities=tuple(sorted(g.capabilities)),
             declared_options=tuple(g.option_specs) == tuple(declared_options(game) or ()),
-            policy_variant=g.policy_variant))
+            policy_variant=g.policy_variant,
+            options_checked_alone=kind.check_options is Game.check_options))
     return g
 
 

@@ -11,7 +11,7 @@ from sim.core.config import DicesimError, Strict, load_config, numeric_field
 from sim.games.options import metric_refusal
 
 
-def _model(model: str) -> type[Strict]:
+def config_model(model: str) -> type[Strict]:
     """The config model named ``module:name``."""
     module, name = model.split(":")
     return getattr(import_module(module), name)
@@ -19,12 +19,12 @@ def _model(model: str) -> type[Strict]:
 
 def checked(model: str, game: str, config: Path | None, sets: list[str] | None) -> Strict:
     """``--config`` and ``--set`` validated by the config model ``module:name``, as ``Game.load`` validates them."""
-    return load_config(_model(model), game, config, sets or [])
+    return load_config(config_model(model), game, config, sets or [])
 
 
 def field_checked(model: str, game: str, config: Path | None, sets: list[str] | None, field: str) -> None:
     """``calibrate --field``: a numeric field of the config model ``module:name`` (``numeric_field``'s refusals)."""
-    cls = _model(model)
+    cls = config_model(model)
     base = load_config(cls, game, config, sets or [])
     numeric_field(base, field, lambda extra: load_config(cls, game, config, [*(sets or []), *extra]))
 

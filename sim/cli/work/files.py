@@ -1,0 +1,83 @@
+"""A tune or targets file checked before its game loads (issue 30: a typo refused in well under a second).
+
+The file's own checks (``sim.experiments.tune_file.tune_from_dict``, ``sim.experiments.targets.load_targets``) run
+with :class:`RulesOnly` as the game: the game as its catalog entry, config model and options module know it. So a
+refusal here is the full check's own (the same code, in the same order, with the same words); wherever the light
+game cannot answer as the game would (options given, a policy list or an unknown name, a game that loads its config
+or checks its names in its own way) it gives up (:class:`Unsure`) and the game decides, once imported. A file that
+passes is checked again by the game (milliseconds).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sim.cli import catalog
+from sim.cli.work import learn
+from sim.cli.work.rules import config_model
+from sim.core.config import DicesimError, Strict, load_config, shown_path
+from sim.experiments.targets import load_targets
+from sim.experiments.tune_file import tune_from_dict
+from sim.games import declared, declared_options
+from sim.games.options import checked, metric_refusal, policy_names
+
+
+class Unsure(Exception):
+    """The light game cannot tell what the game would: the full check decides."""
+
+
+class RulesOnly:
+    """What a file's checks ask of a game (``load``, ``check_options``, ``compare_plan``, ``check_metric``), answered
+    without importing it, or :class:`Unsure`."""
+
+    chunk = 1  # read when the checked file is built, which is then dropped
+
+    def __init__(self, name: str) -> None:
+        e = catalog.known(name)  # an unknown game: the registry's words, as get_game says them
+        if e is None:  # not in the catalog yet: read the game now (the full check would import it next)
+            learn(name)
+            e = catalog.entry(name)
+        if e is None or e.config is None or not e.declared_options or declared(name, "plan_seats") is None:
+            raise Unsure
+        names = e.policies if e.policies is not None else declared(name, "POLICY_NAMES")  # a game with variants
+        self.name, self.policies, self.variant, self.Config = name, tuple(names or ()), e.policy_variant, \
+            config_model(e.config)
+        self.options_alone = e.options_checked_alone
+
+    def load(self, path: str | Path | None = None, overrides: list[str] | None = None) -> Strict:
+        return load_config(self.Config, self.name, path, overrides or [])
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        if options and not self.options_alone:  # the game checks its options further (people, opponents)
+            raise Unsure
+        return checked(self.name, declared_options(self.name) or (), options)
+
+    def compare_plan(self, policies: list[str], options: dict[str, Any]) -> list[tuple[str, list[str]]]:
+        p = policies[0] if len(policies) == 1 else ""
+        if policy_names(p) != [p] or p not in self.policies or (self.variant and self.variant in p):
+            raise Unsure  # a list, spaces, an unknown name or a variant: the game's seat rules say what is wrong
+        return [(policies[0], declared(self.name, "plan_seats")(policies[0], options))]
+
+    def check_metric(self, metric: str, cfg: Strict, options: dict[str, Any], seats: list[str]) -> None:
+        if not hasattr(cfg, "metric_names"):
+            raise Unsure
+        refusal = metric_refusal(self.name, metric, cfg.metric_names(options, seats), seats)
+        if refusal:
+            raise DicesimError(refusal)
+
+
+def tune_checked(data: dict[str, Any], path: Path, force: bool) -> None:
+    """``load_tune``'s refusal of this file, if the light game can tell it."""
+    try:
+        tune_from_dict(data, shown_path(path), path.resolve().parent, True, force, RulesOnly)
+    except (Unsure, AttributeError, TypeError):  # TypeError/AttributeError: something only the game can answer
+        return
+
+
+def targets_checked(path: Path) -> None:
+    """``load_targets``' refusal of this file, if the light game can tell it."""
+    try:
+        load_targets(path, RulesOnly)
+    except (Unsure, AttributeError, TypeError):
+        return
