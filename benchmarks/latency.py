@@ -39,6 +39,8 @@ ROWS: list[tuple[str, float, list[str], int]] = [
      ["calibrate", "dungeon", "--target", "nosuch=3", "--field", "difficulty.normal.hp", "--policy", "vorschlag"], 2),
     ("refused input: play dadox --policy optimal-win --players 3", 0.5,
      ["play", "dadox", "--policy", "optimal-win", "--players", "3"], 2),
+    # the example tune file with a metric typo (written into the working folder: ``_bad_tune``)
+    ("refused input: tune a file with a metric typo", 0.5, ["tune", "bad-tune.toml"], 2),
     ("combos 5 5 5 2 2", 0.5, ["combos", "5", "5", "5", "2", "2"], 0),
     ("describe kniffel", 0.5, ["describe", "kniffel"], 0),
     ("describe dungeon", 0.5, ["describe", "dungeon"], 0),
@@ -75,6 +77,12 @@ def _fresh(args: list[str]) -> list[str]:
     return out
 
 
+def _bad_tune(cwd: Path) -> None:
+    """``bad-tune.toml``: configs/tune/kniffel-bonus.toml with ``mean_score`` misspelt."""
+    text = (ROOT / "configs" / "tune" / "kniffel-bonus.toml").read_text()
+    (cwd / "bad-tune.toml").write_text(text.replace('metric = "mean_score"', 'metric = "mean_scor"', 1))
+
+
 def _once(args: list[str], bytecode: bool, cwd: Path, expect: int) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the process: user + system, every thread)."""
     args = _fresh(args)
@@ -97,6 +105,7 @@ def measure(repeat: int) -> dict:
     load_start = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory() as d:
         cwd = Path(d)
+        _bad_tune(cwd)
         for name, goal, args, expect in ROWS:
             _once(args, True, cwd, expect)  # compiles and caches what the command needs; writes the .pyc files
             on_t, off_t = [], []
