@@ -28,7 +28,7 @@ from sim.cli.common import work
 from sim.core.errors import DicesimError
 from sim.core.paths import cache_root, save_note
 from sim.games import GAMES, declared, declared_options, get_game
-from sim.games.options import policy_names
+from sim.games.options import checked, policy_names
 from sim.jit.codehash import PROJECT_ROOT, code_hash, code_stamp
 
 if TYPE_CHECKING:
@@ -178,8 +178,7 @@ def plain_options(game: str, options: dict[str, Any]) -> dict[str, Any] | None:
     reads = declared(game, "PLAIN_DESCRIBE")
     if reads is None or not set(options) <= set(reads):
         return None
-    specs = {o.name: o for o in declared_options(game) or ()}
-    return {name: specs[name].check(options.get(name, specs[name].default)) for name in reads}
+    return {k: v for k, v in checked(game, declared_options(game) or (), options).items() if k in reads}
 
 
 def check_metric(game: str, config: Path | None, sets: list[str] | None, policy: str, options: dict[str, Any],
@@ -191,6 +190,5 @@ def check_metric(game: str, config: Path | None, sets: list[str] | None, policy:
     seats = declared(game, "plan_seats")
     if e is None or e.config is None or seats is None or not policy_names(policy):
         return
-    specs = {o.name: o for o in declared_options(game) or ()}
-    filled = {name: options.get(name, spec.default) for name, spec in specs.items()}
+    filled = checked(game, declared_options(game) or (), options)
     work("rules").metric_checked(e.config, game, config, sets, metric, seats(policy, filled), filled)

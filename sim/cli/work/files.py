@@ -15,12 +15,12 @@ from typing import Any
 
 from sim.cli import catalog
 from sim.cli.work import learn
-from sim.cli.work.rules import config_model
-from sim.core.config import DicesimError, Strict, load_config, shown_path
+from sim.cli.work.rules import config_model, refuse_metric
+from sim.core.config import Strict, load_config, shown_path
 from sim.experiments.targets import load_targets
 from sim.experiments.tune_file import tune_from_dict
 from sim.games import declared, declared_options
-from sim.games.options import checked, metric_refusal, policy_names
+from sim.games.options import checked, policy_names
 
 
 class Unsure(Exception):
@@ -60,11 +60,7 @@ class RulesOnly:
         return [(policies[0], declared(self.name, "plan_seats")(policies[0], options))]
 
     def check_metric(self, metric: str, cfg: Strict, options: dict[str, Any], seats: list[str]) -> None:
-        if not hasattr(cfg, "metric_names"):
-            raise Unsure
-        refusal = metric_refusal(self.name, metric, cfg.metric_names(options, seats), seats)
-        if refusal:
-            raise DicesimError(refusal)
+        refuse_metric(self.name, metric, cfg, options, seats)
 
 
 def tune_checked(data: dict[str, Any], path: Path, force: bool) -> None:

@@ -41,7 +41,12 @@ def variants_checked(model: str, game: str, config: Path | None, sets: list[str]
 def metric_checked(model: str, game: str, config: Path | None, sets: list[str] | None, metric: str, seats: list[str],
                    options: dict[str, Any]) -> None:
     """``Game.check_metric`` on the config model ``module:name`` alone (its ``metric_names`` for these seats)."""
-    cfg = checked(model, game, config, sets)
+    refuse_metric(game, metric, checked(model, game, config, sets), options, seats)
+
+
+def refuse_metric(game: str, metric: str, cfg: Strict, options: dict[str, Any], seats: list[str]) -> None:
+    """``Game.check_metric`` on a config alone: its model's ``metric_names`` for these seats (none declared: no
+    refusal, as the game)."""
     names = cfg.metric_names(options, seats) if hasattr(cfg, "metric_names") else None
     refusal = None if names is None else metric_refusal(game, metric, names, seats)
     if refusal:

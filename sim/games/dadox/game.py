@@ -22,7 +22,7 @@ from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
-from sim.games.dadox.options import OBJECTIVES, OPTIONS, check_table_size
+from sim.games.dadox.options import OBJECTIVES, OPTIONS, check_table_size, plan_seats, with_opponent
 from sim.games.dadox.replay import EVENTS
 from sim.games.dadox.solve import solve_turn
 from sim.games.dadox.solve_win import WinSolution, solve_win, win_structure
@@ -106,10 +106,7 @@ class Dadox(Game):
 
     def seat_policies(self, policy: str, options: dict[str, Any]) -> list[str]:
         """``a`` or ``a,b,…`` cycled over the seats; with ``--opponent x``: ``a`` then ``x`` everywhere else."""
-        seats = super().seat_policies(policy, options)
-        if options.get("opponent"):
-            seats = [seats[0]] + [options["opponent"]] * (len(seats) - 1)
-        return seats
+        return with_opponent(super().seat_policies(policy, options), options)
 
     def compare_plan(self, policies: list[str], options: dict[str, Any]) -> list[tuple[str, list[str]]]:
         """Solitaire: each policy alone. Otherwise every pair head to head, seats rotated on shared deals."""
@@ -117,7 +114,7 @@ class Dadox(Game):
         if k == 1:
             return super().compare_plan(policies, options)
         if len(policies) == 1:
-            return [(policies[0], [policies[0]] * k)]
+            return [(policies[0], plan_seats(policies[0], options))]
         return [(f"{a} vs {b}", [(a, b)[i % 2] for i in range(k)]) for a, b in combinations(policies, 2)]
 
     def turn_solution(self, cfg: DadoxConfig):

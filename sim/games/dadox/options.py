@@ -1,7 +1,7 @@
 """Dadox's options (imported by the game and, without the game, by the command line)."""
 
 from sim.core.errors import DicesimError
-from sim.games.options import Option, cycled
+from sim.games.options import Option, cycled, policy_names
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('threshold', 'greedy', 'optimal-turn', 'optimal-win', 'random', 'leader-win')
@@ -30,17 +30,18 @@ def check_table_size(policies: list[str]) -> None:
         )
 
 
+def with_opponent(seats: list[str], options: dict) -> list[str]:
+    """``--opponent x``: the first seat's policy, then ``x`` at every other seat (``Game.seat_policies``)."""
+    return [seats[0]] + [options["opponent"]] * (len(seats) - 1) if options.get("opponent") else seats
+
+
 def check_seats(policy: str, options: dict) -> None:
     """``check_table_size`` on the seats a ``--policy`` value fills with ``--players`` and ``--opponent`` (as
     ``Game.seat_policies`` fills them), for the command line to refuse before the game loads."""
-    names = [p.strip() for p in policy.split(",") if p.strip()]
     k = options.get("players", 2)
-    if not names or not isinstance(k, int) or not 1 <= k <= 8 or len(names) > k:
+    if not policy_names(policy) or not isinstance(k, int) or not 1 <= k <= 8 or len(policy_names(policy)) > k:
         return  # the game refuses these in its own words
-    seats = [names[i % len(names)] for i in range(k)]
-    if options.get("opponent"):
-        seats = [seats[0]] + [options["opponent"]] * (k - 1)
-    check_table_size(seats)
+    check_table_size(with_opponent(cycled(policy, k), options))
 
 
 def plan_seats(policy: str, options: dict) -> list[str]:

@@ -21,7 +21,7 @@ from sim.games.pig import rules as R
 from sim.games.pig.columns import COLUMNS
 from sim.games.pig.config import PigConfig, freeze, freeze_policies
 from sim.games.pig.describe import describe, first_holds
-from sim.games.pig.options import OBJECTIVES, OPTIONS
+from sim.games.pig.options import OBJECTIVES, OPTIONS, plan_seats
 from sim.games.pig.replay import EVENTS, render
 from sim.games.pig.solve import hold_thresholds, solve_turn, solve_win, win_hold
 from sim.jit.codehash import code_version
@@ -76,7 +76,7 @@ class Pig(Game):
         for p in policies:
             self.check_policy(p)
         if len(policies) == 1:
-            return [(policies[0], [policies[0]] * R.PLAYERS)]
+            return [(policies[0], plan_seats(policies[0], options))]
         return [(f"{a} vs {b}", [a, b]) for a, b in combinations(policies, 2)]
 
     def turn_solution(self, cfg: PigConfig) -> tuple[np.ndarray, np.ndarray]:
