@@ -40,10 +40,11 @@ with open(os.environ["PROBE_OUT"], "w") as f:
 
 
 def _game_code(modules: set[str]) -> list[str]:
-    """The modules of a game's rules, kernels or policies among ``modules`` (its package and options.py are light)."""
+    """The modules of a game's rules, kernels or policies among ``modules`` (its package, options.py and the rule
+    constants options.py reads, codes.py, are light)."""
     return sorted(m for m in modules if (m.startswith("sim.games.") and m.count(".") >= 3 or m == "sim.games.base"
                                          or m.startswith("policies.") and m.count(".") >= 2)
-                  and not m.endswith(".options"))
+                  and not m.endswith((".options", ".codes")))
 
 
 def _probe(tmp_path: Path, *args: str) -> tuple[int, set[str], str]:
@@ -93,9 +94,15 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "kniffel", "--policy", "greedy", "--players", "99"], "--players must be 1..8, got 99"),
     (["play", "dadox", "--policy", " , "], "no policy given"),
     (["matchup", "dungeon24", "--opponent", "nope"], "unknown policy 'nope' for dungeon24"),
+    (["play", "dungeon24", "--policy", "greedy", "--opponent", "nope"], "unknown policy 'nope' for dungeon24"),
+    (["play", "dadox", "--policy", "greedy", "--opponent", "nope"], "unknown policy 'nope' for dadox"),
+    (["play", "dungeon24", "--policy", "greedy", "--arrangement", "1,2,3"], "--arrangement must be policy, search or"),
+    (["solve", "dadox", "--objective", "nope"], "--objective must be one of turn, win"),
     (["calibrate", "kniffel", "--target", "mean_score=nan", "--field", "bonus.value", "--policy", "greedy"],
      "--target"),
     (["tune", "configs/tune/kniffel-bonus.toml", "--out", "README.md"], "is a file"),
+    (["play", "kniffel", "--policy", "greedy", "--out", "/proc/dicesim-out"],  # a folder no one can make there
+     "cannot create --out /proc/dicesim-out: no such file or directory"),
     (["studio", "--host", "0.0.0.0", "--token", "short"], "--token must be at least 8"),
 ])
 def test_a_refused_input_imports_no_numba_pandas_or_game(tmp_path, learned, args, needle):
@@ -171,7 +178,7 @@ def test_what_the_catalog_refuses_the_game_refuses_in_the_same_words(learned, ga
     assert e.declared_options
     assert _refusal(lambda: catalog.accept(game, {"nosuch": 1})) == _refusal(lambda: g.check_options({"nosuch": 1}))
     for spec in declared_options(game):
-        if spec.choices:
+        if spec.choices or spec.names_policy or spec.valid:
             bad = {spec.name: "bogus-choice"}
             assert _refusal(lambda b=bad: catalog.accept(game, b)) == _refusal(lambda b=bad: g.check_options(b))
     if e.config is not None:
@@ -348,14 +355,90 @@ def test_a_metric_typo_in_a_tune_or_targets_file_is_refused_before_the_game(tmp_
 
 
 def test_what_the_light_game_cannot_tell_the_game_refuses(tmp_path, learned):
-    """Options a game checks itself (Dungeon24's people): the light check gives up and the game refuses, in its
-    words, after loading."""
+    """A policy value the game's own seat rules read (the dungeon's upgrade after ``@``, a list naming both seats): the
+    light check gives up and the game refuses, in its words, after loading."""
     from sim.cli.work.files import RulesOnly, Unsure
 
-    with pytest.raises(Unsure):
-        RulesOnly("dungeon24").check_options({"people": "nobody"})
-    bad = tmp_path / "tune.toml"
-    bad.write_text('game = "dungeon24"\nn = 100\n[fields]\n"start.lp" = [20, 30]\n[[target]]\npolicy = "greedy"\n'
-                   'metric = "win_rate"\nvalue = 0.5\noptions = {people = "nobody"}\n')
-    code, modules, stderr = _probe(tmp_path, "tune", str(bad))
-    assert code == 2 and "nobody" in stderr, stderr
+    for game, policy in (("dungeon", "vorschlag@nosuch"), ("dungeon24", "greedy,nope")):
+        with pytest.raises(Unsure):
+            RulesOnly(game).compare_plan([policy], RulesOnly(game).check_options({}))
+    tune, sweep, out = tmp_path / "tune.toml", tmp_path / "sweep.toml", tmp_path / "out"
+    tune.write_text('game = "dungeon"\nn = 100\n[fields]\n"difficulty.normal.hp" = [1.0, 1.3]\n[[target]]\n'
+                    'policy = "vorschlag@nosuch"\nmetric = "win_rate"\nvalue = 0.5\n')
+    sweep.write_text('game = "dungeon"\npolicies = ["greedy", "vorschlag@nosuch"]\nn = 100\n[grid]\n'
+                     '"difficulty.normal.hp" = [1.0, 1.3]\n')
+    for command, path in (("tune", tune), ("sweep", sweep)):
+        code, modules, stderr = _probe(tmp_path, command, str(path), "--out", str(out))
+        assert code == 2 and "unknown upgrade 'nosuch' in policy 'vorschlag@nosuch'" in stderr, stderr
+        assert not out.exists()  # refused before any work: no folder, no half-started tune or sweep
+
+
+PLAN_CASES = {
+    "kniffel": [(["greedy", "optimal"], {}), (["greedy", "random", "optimal"], {"players": 3})],
+    "dungeon": [(["vorschlag", "greedy", "expectimax"], {"difficulty": "schwer"})],
+    "dadox": [(["greedy", "threshold"], {}), (["greedy", "threshold", "optimal-turn"], {"players": 3}),
+              (["greedy", "threshold"], {"players": 1}), (["greedy", "optimal-turn"], {"opponent": "threshold"})],
+    "dungeon24": [(["heuristic", "greedy"], {}), (["greedy", "random"], {"opponent": "expectimax"})],
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_light_plan_of_several_policies_is_the_games(learned, game):
+    """A sweep or compare of several policies: the plan the light game gives (its options module's ``compare_plan``,
+    else each name on ``plan_seats``) is ``Game.compare_plan``'s, pairs and seats in the same order."""
+    from sim.cli.work.files import RulesOnly
+
+    g, light = get_game(game), RulesOnly(game)
+    for policies, options in PLAN_CASES.get(game) or [(list(declared(game, "POLICY_NAMES")), {})]:
+        assert light.compare_plan(policies, light.check_options(options)) == \
+            g.compare_plan(policies, g.check_options(options)), (policies, options)
+
+
+SWEEPS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "configs" / "sweeps").glob("*.toml"))
+
+
+@pytest.mark.parametrize("source", SWEEPS)
+def test_a_sweep_checked_before_the_game_is_the_sweep_the_game_reads(learned, source):
+    """What ``sweep`` checked before the game loaded and then plays (``Sweep.on``: the points' configs are not built
+    twice) is the sweep ``load_sweep`` reads: the same fingerprint, plan, options, points and configs."""
+    from sim.cli.work.files import sweep_checked
+    from sim.core.tomlfile import read_toml
+    from sim.experiments.sweep_spec import load_sweep
+
+    path = ROOT / source
+    light = sweep_checked(read_toml(path), path, False)
+    assert light is not None, f"{source}: the light game gave up"
+    full = load_sweep(path)
+    played = light.on(get_game(full.game.name))
+    assert played.game is full.game and played.chunk == full.chunk
+    assert played.fingerprint() == full.fingerprint() and played.plan == full.plan and played.options == full.options
+    assert [p.cfg for p in played.points] == [p.cfg for p in full.points]
+    assert played.base_values == full.base_values and played.fields == full.fields
+
+
+@pytest.mark.parametrize("source, typo, said", [
+    ("configs/sweeps/kniffel-bonus.toml", ('"bonus.value"', '"bonus.nosuch"'), "unknown config field: bonus.nosuch"),
+    ("configs/sweeps/kniffel-bonus.toml", ("[25, 35, 45]", "[25, -35, 45]"), "invalid value for bonus.value: -35"),
+    ("configs/sweeps/kniffel-bonus.toml", ('"mean_score"', '"mean_scor"'), "unknown metric 'mean_scor'"),
+    ("configs/sweeps/kniffel-bonus.toml", ('"optimal"]', '"nope"]'), "policies: unknown policy 'nope' for kniffel"),
+    ("configs/sweeps/dungeon-normal.toml", ('"difficulty.normal.hp"', '"difficulty.normal.nosuch"'),
+     "unknown config field: difficulty.normal.nosuch"),
+    ("configs/sweeps/dadox-skill.toml", ("players = 2", "players = 2\nopponent = \"nope\""),
+     "[options]: unknown policy 'nope' for dadox"),
+])
+def test_a_fault_in_a_sweep_file_is_refused_before_the_game(tmp_path, learned, source, typo, said):
+    """A sweep file's fault (a field, a value, a metric, a policy, an option): refused by the file's own checks on the
+    game as its config model and options module know it, without numba, pandas or the game's kernels, in the words
+    ``load_sweep`` says."""
+    text = (ROOT / source).read_text()
+    assert typo[0] in text
+    bad = tmp_path / Path(source).name
+    bad.write_text(text.replace(typo[0], typo[1], 1))
+    code, modules, stderr = _probe(tmp_path, "sweep", str(bad))
+    assert code == 2 and said in stderr, stderr
+    assert not {"numba", "pandas", "matplotlib"} & modules and not [m for m in _game_code(modules) if any(
+        m.endswith(x) for x in (".game", ".rules", ".play", ".runs", ".freeze"))], sorted(modules)
+    from sim.experiments.sweep_spec import load_sweep
+
+    words = _refusal(lambda: load_sweep(bad))
+    assert f"error: {words}".startswith(stderr.strip().rstrip("…"))

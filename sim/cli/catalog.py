@@ -28,7 +28,7 @@ from sim.cli.common import work
 from sim.core.errors import DicesimError
 from sim.core.paths import cache_root, save_note
 from sim.games import GAMES, declared, declared_options, get_game
-from sim.games.options import checked, policy_names
+from sim.games.options import checked, policy_names, unknown_policy
 from sim.jit.codehash import PROJECT_ROOT, code_hash, code_stamp
 
 if TYPE_CHECKING:
@@ -118,15 +118,9 @@ def supports(game: str, capability: str) -> bool | None:
     return None if e is None else capability in e.capabilities
 
 
-def _check_options(game: str, options: dict[str, Any]) -> None:
-    """``Game.check_options``'s own first checks, on the options ``game`` declares."""
-    specs = {o.name: o for o in declared_options(game) or ()}
-    unknown = set(options) - set(specs)
-    if unknown:
-        raise DicesimError(f"option --{sorted(unknown)[0].replace('_', '-')} does not apply to {game}")
-    for name, value in options.items():
-        if specs[name].choices or specs[name].bounds:
-            specs[name].check(value)
+def _check_options(game: str, options: dict[str, Any], policies: tuple[str, ...] | None) -> None:
+    """``Game.check_options`` (``sim.games.options.checked``) on the options ``game`` declares."""
+    checked(game, declared_options(game) or (), options, policies)
 
 
 def _check_policies(game: str, policies: tuple[str, ...], policy: str, variant: str | None = None) -> None:
@@ -135,7 +129,7 @@ def _check_policies(game: str, policies: tuple[str, ...], policy: str, variant: 
     for p in (p.strip() for p in policy.split(",")):
         p = p.split(variant, 1)[0] if variant else p
         if p and p not in policies:
-            raise DicesimError(f"unknown policy {p!r} for {game} (choose from {', '.join(policies)})")
+            raise DicesimError(unknown_policy(game, p, policies))
 
 
 def accept(game: str, options: dict[str, Any] | None = None, policy: str | None = None,
@@ -147,7 +141,7 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
     if e is None:
         return config, sets
     if e.declared_options:
-        _check_options(game, options or {})
+        _check_options(game, options or {}, e.policies if e.policies is not None else declared(game, "POLICY_NAMES"))
     if policy is not None and not any(p.strip() for p in policy.split(",")):
         raise DicesimError("no policy given")  # the words of Game.seat_policies
     if policy is not None and not all(p.strip() for p in policy.split(",")):

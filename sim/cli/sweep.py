@@ -49,8 +49,9 @@ def sweep(
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")
     check_out(out)
-    read_toml(sweep_file)  # a missing or broken file: refused before pandas and the games load
-    work("sweep").sweep(sweep_file, out, resume, overwrite, scheduler, as_json, no_report, force)
+    data = read_toml(sweep_file)  # a missing or broken file: refused before pandas and the games load
+    checked = work("files").sweep_checked(data, sweep_file, force)  # and what the config model can refuse
+    work("sweep").sweep(sweep_file, out, resume, overwrite, scheduler, as_json, no_report, force, checked)
 
 
 @app.command()

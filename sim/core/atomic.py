@@ -26,6 +26,7 @@ import json
 import os
 import shutil
 import threading
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -230,8 +231,10 @@ def remove_stale(folder: Path) -> None:
 
 def check_folder(out: str | Path, flag: str = "--out") -> Path:
     """Refuse a path that cannot become an output folder (a file, a path under a file, a name the file system
-    cannot hold) in one line, creating nothing: the CLI asks this before any work, ``make_folder`` again when it
-    writes."""
+    cannot hold, a folder this process may not create or write into) in one line, leaving nothing behind: the CLI
+    asks this before any work, ``make_folder`` again when it writes. Whether a folder can be made there is tried
+    (a probe folder made and removed in the nearest existing one): permissions, a read-only or special file system
+    answer as they would to the writer."""
     out = Path(out)
     try:
         if out.exists() and not out.is_dir():
@@ -243,7 +246,23 @@ def check_folder(out: str | Path, flag: str = "--out") -> Path:
                 break
     except OSError as e:  # a name longer than the file system allows, and the like
         raise OutputError(f"{flag} {str(out)[:60]}…: {(e.strerror or str(e)).lower()}") from None
+    _probe(out, flag)
     return out
+
+
+def _probe(out: Path, flag: str) -> None:
+    """Make and remove a folder where ``out``'s writer would first write: inside ``out`` if it exists, else in its
+    nearest existing parent."""
+    here = out if out.is_dir() else next((p for p in out.parents if p.is_dir()), None)
+    if here is None:
+        return
+    probe = here / f".dicesim-probe-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    try:
+        probe.mkdir()
+        probe.rmdir()
+    except OSError as e:
+        doing = "write into" if here == out else "create"
+        raise OutputError(f"cannot {doing} {flag} {out}: {reason(e)}") from None
 
 
 def make_folder(out: str | Path, flag: str = "--out") -> Path:

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -101,6 +103,11 @@ class Sweep:
     @property
     def name(self) -> str:
         return self.spec.title or Path(self.source).stem
+
+    def on(self, game: Game) -> Sweep:
+        """This sweep, checked on the game as its catalog entry, config model and options module know it
+        (``sim.cli.work.files.RulesOnly``: the same configs, options and plan), played on the game itself."""
+        return dataclasses.replace(self, game=game, chunk=self.spec.chunk or game.chunk)
 
     def options_of(self, point: int) -> dict[str, Any]:
         """The game options point ``point`` plays under: the sweep's, or its own where the grid sweeps one."""
@@ -215,8 +222,9 @@ def check_size(source: str, points: int, policies: int, n: int, force: bool) -> 
 
 
 def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path | None = None,
-                    force: bool = False) -> Sweep:
-    """Validate a sweep given as a dict (the parsed TOML); errors name the file part and the field."""
+                    force: bool = False, games: Callable[[str], Game] = get_game) -> Sweep:
+    """Validate a sweep given as a dict (the parsed TOML); errors name the file part and the field. ``games`` gives
+    the game of a name (the command line passes ``sim.cli.work.files.RulesOnly`` first)."""
     try:
         spec = SweepFile.model_validate(data)
     except ValidationError as err:
@@ -228,7 +236,7 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
     points_count = math.prod(len(v) for v in grid.values()) if grid is not None else len(spec.variants or [])
     check_size(source, points_count, len(spec.policies), spec.n, force)
     try:
-        game = get_game(spec.game)
+        game = games(spec.game)
     except DicesimError as e:
         raise ConfigError(f"{source}: game: {e}") from None
     try:
@@ -299,6 +307,12 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
             points.append(Point(i, label, values, None, sets, base, cfg, config_hash(cfg), opts))
     else:
         raise ConfigError(f"{source}: needs a [grid] over config fields or a list of [[variants]]")
+    try:
+        for p in points:
+            for _, seats in plan:
+                game.check_variants(p.cfg, seats)
+    except DicesimError as e:
+        raise ConfigError(f"{source}: policies: {e}") from None
     _check_metrics(source, game, spec.metrics, points, plan, options)
     chunk = spec.chunk or game.chunk
     return Sweep(spec, source, game, options, plan, points, fields, base, base_values, chunk)

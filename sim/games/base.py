@@ -52,7 +52,7 @@ from sim.core import stats
 from sim.core.config import DicesimError, Strict, load_config
 from sim.core.limits import kernel_seed
 from sim.core.schema import Column, pack
-from sim.games.options import Option, checked, cycled, metric_refusal, policy_names
+from sim.games.options import Option, checked, cycled, metric_refusal, policy_names, unknown_policy
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -121,7 +121,7 @@ class Game:
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Fill defaults; reject options this game does not know and values outside an option's declared choices or
         bounds."""
-        return checked(self.name, self.option_specs, options)
+        return checked(self.name, self.option_specs, options, self.policies)
 
     def seat_count(self, options: dict[str, Any]) -> int:
         return self.seats
@@ -145,7 +145,11 @@ class Game:
             if mark and not variant.strip(" +"):
                 raise DicesimError(f"policy {policy + mark!r} names nothing after {mark!r}")
         if policy not in self.policies:
-            raise DicesimError(f"unknown policy {policy!r} for {self.name} (choose from {', '.join(self.policies)})")
+            raise DicesimError(unknown_policy(self.name, policy, self.policies))
+
+    def check_variants(self, cfg: Strict, seats: list[str]) -> None:
+        """Refuse a seat's policy variant these rules do not have (after ``policy_variant``), before any run: a sweep,
+        tune or targets file is refused whole before its first batch. Default: no variants, nothing to check."""
 
     def prepare(self, cfg: Strict, policies: list[str], options: dict[str, Any]) -> None:
         """Build what the policies need before a batch (solved tables); default: nothing."""

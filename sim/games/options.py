@@ -7,6 +7,7 @@ matplotlib cost over a second at every start).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,10 @@ class Option:
     words: dict[Any, str] | None = field(default=None, hash=False)  # a choice in words: "Grünlinge" for gruenlinge
     bounds: tuple[int, int] | None = None  # an int option's range, lowest and highest allowed
     commands: tuple[str, ...] = ()  # the only commands it means something to (``solve``); empty: every command
+    names_policy: bool = False  # its value is one of the game's policies (the opponent's): ``checked`` refuses others
+    # a further check of a given value that choices and bounds cannot state (Dungeon24's card order): raises
+    # DicesimError in the option's own words; light, so the command line refuses before the game loads
+    valid: Callable[[Any], object] | None = field(default=None, hash=False, compare=False)
 
     @property
     def flag(self) -> str:
@@ -65,6 +70,12 @@ class Option:
         return None
 
 
+def unknown_policy(game: str, name: Any, policies: Sequence[str]) -> str:
+    """The words refusing a policy ``game`` does not have (``Game.check_policy``, an option naming a policy, the
+    command line's check before the game loads)."""
+    return f"unknown policy {name!r} for {game} (choose from {', '.join(policies)})"
+
+
 def policy_names(policy: str) -> list[str]:
     """The names of a ``--policy`` value (``a`` or ``a,b,…``), blanks dropped."""
     return [p.strip() for p in policy.split(",") if p.strip()]
@@ -91,9 +102,12 @@ def metric_refusal(game: str, metric: str, names: list[str], seats: list[str]) -
             f"({hint}choose from {rest})")
 
 
-def checked(game: str, specs: tuple[Option, ...], options: dict[str, Any]) -> dict[str, Any]:
-    """``Game.check_options``: refuse an option ``game`` does not declare and a value outside an option's choices or
-    bounds (a choice as declared: "Normal" -> "normal"); the declared defaults filled in."""
+def checked(game: str, specs: tuple[Option, ...], options: dict[str, Any],
+            policies: Sequence[str] | None = None) -> dict[str, Any]:
+    """``Game.check_options``: refuse an option ``game`` does not declare, a value outside an option's choices or
+    bounds (a choice as declared: "Normal" -> "normal"), a policy ``game`` does not have (``policies``, where an
+    option names one) and a value its ``valid`` refuses; the declared defaults filled in. Every game's options are
+    checked by this alone, so the command line and the file checks refuse them before the game loads."""
     by_name = {o.name: o for o in specs}
     unknown = set(options) - set(by_name)
     if unknown:
@@ -103,4 +117,8 @@ def checked(game: str, specs: tuple[Option, ...], options: dict[str, Any]) -> di
         spec = by_name[name]
         if spec.choices or spec.bounds:
             given[name] = spec.check(value)
+        if spec.names_policy and policies is not None and value is not None and value not in policies:
+            raise DicesimError(unknown_policy(game, value, policies))
+        if spec.valid is not None and not (value is None and spec.default is None):
+            spec.valid(given[name])
     return {**{o.name: o.default for o in specs}, **given}

@@ -1,11 +1,12 @@
-"""A tune or targets file checked before its game loads (issue 30: a typo refused in well under a second).
+"""A sweep, tune or targets file checked before its game loads (issue 30: a typo refused in well under a second).
 
-The file's own checks (``sim.experiments.tune_file.tune_from_dict``, ``sim.experiments.targets.load_targets``) run
+The file's own checks (``sim.experiments.sweep_spec.sweep_from_dict``, ``sim.experiments.tune_file.tune_from_dict``,
+``sim.experiments.targets.load_targets``) run
 with :class:`RulesOnly` as the game: the game as its catalog entry, config model and options module know it. So a
 refusal here is the full check's own (the same code, in the same order, with the same words); wherever the light
-game cannot answer as the game would (options given, a policy list or an unknown name, a game that loads its config
-or checks its names in its own way) it gives up (:class:`Unsure`) and the game decides, once imported. A file that
-passes is checked again by the game (milliseconds).
+game cannot answer as the game would (a policy value naming several seats, a variant, a game that loads its config,
+checks its options or names in its own way) it gives up (:class:`Unsure`) and the game decides, once imported. A
+file that passes is checked again by the game (milliseconds).
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from sim.cli import catalog
 from sim.cli.work import learn
 from sim.cli.work.rules import config_model, refuse_metric
 from sim.core.config import Strict, load_config, shown_path
+from sim.core.errors import DicesimError
+from sim.experiments.sweep_spec import Sweep, sweep_from_dict
 from sim.experiments.targets import load_targets
 from sim.experiments.tune_file import tune_from_dict
 from sim.games import declared, declared_options
-from sim.games.options import checked, policy_names
+from sim.games.options import checked, policy_names, unknown_policy
 
 
 class Unsure(Exception):
@@ -28,8 +31,8 @@ class Unsure(Exception):
 
 
 class RulesOnly:
-    """What a file's checks ask of a game (``load``, ``check_options``, ``compare_plan``, ``check_metric``), answered
-    without importing it, or :class:`Unsure`."""
+    """What a file's checks ask of a game (``load``, ``check_options``, ``seat_policies``, ``compare_plan``,
+    ``metric_names``, ``check_metric``), answered without importing it, or :class:`Unsure`."""
 
     chunk = 1  # read when the checked file is built, which is then dropped
 
@@ -51,16 +54,44 @@ class RulesOnly:
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         if options and not self.options_alone:  # the game checks its options further (people, opponents)
             raise Unsure
-        return checked(self.name, declared_options(self.name) or (), options)
+        return checked(self.name, declared_options(self.name) or (), options, self.policies)
+
+    def seat_policies(self, policy: str, options: dict[str, Any]) -> None:
+        """``Game.seat_policies``' refusal of one policy name (its seats are not needed here: None); a list of names,
+        spaces or a variant: the game's seat rules say what is wrong."""
+        if policy_names(policy) != [policy] or (self.variant and self.variant in policy):
+            raise Unsure
+        if policy not in self.policies:
+            raise DicesimError(unknown_policy(self.name, policy, self.policies))
 
     def compare_plan(self, policies: list[str], options: dict[str, Any]) -> list[tuple[str, list[str]]]:
-        p = policies[0] if len(policies) == 1 else ""
-        if policy_names(p) != [p] or p not in self.policies or (self.variant and self.variant in p):
-            raise Unsure  # a list, spaces, an unknown name or a variant: the game's seat rules say what is wrong
-        return [(policies[0], declared(self.name, "plan_seats")(policies[0], options))]
+        """The game's plan (its options module's ``compare_plan``, else each name on its ``plan_seats``)."""
+        for p in policies:
+            self.seat_policies(p, options)
+        plan = declared(self.name, "compare_plan")
+        if plan is not None:
+            return plan(policies, options)
+        seats = declared(self.name, "plan_seats")
+        return [(p, seats(p, options)) for p in policies]
+
+    def check_variants(self, cfg: Strict, seats: list[str]) -> None:
+        if self.variant and any(self.variant in p for p in seats):
+            raise Unsure  # the game's own check (seat_policies gives up on these first)
+
+    def metric_names(self, cfg: Strict, options: dict[str, Any], seats: list[str]) -> list[str] | None:
+        return cfg.metric_names(options, seats) if hasattr(cfg, "metric_names") else None  # Game.metric_names
 
     def check_metric(self, metric: str, cfg: Strict, options: dict[str, Any], seats: list[str]) -> None:
         refuse_metric(self.name, metric, cfg, options, seats)
+
+
+def sweep_checked(data: dict[str, Any], path: Path, force: bool) -> Sweep | None:
+    """``load_sweep``'s refusal of this file, if the light game can tell it; the sweep checked so, to be played on the
+    game (``Sweep.on``: its points' configs are not built twice), or None where the light game could not tell."""
+    try:
+        return sweep_from_dict(data, shown_path(path), path.resolve().parent, force, RulesOnly)
+    except (Unsure, AttributeError, TypeError):
+        return None
 
 
 def tune_checked(data: dict[str, Any], path: Path, force: bool) -> None:

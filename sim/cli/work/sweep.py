@@ -16,7 +16,7 @@ from sim.cli.work import learn
 from sim.core import atomic, limits
 from sim.core.backends import make_backend
 from sim.experiments.calibrate import check_calibration, parse_target
-from sim.experiments.sweep import load_sweep, metric_names, run_sweep
+from sim.experiments.sweep import Sweep, load_sweep, metric_names, run_sweep
 from sim.experiments.targets import check_targets, load_targets, verdicts_json, verdicts_table
 from sim.report import words
 from sim.report.analysis import check_page
@@ -24,8 +24,9 @@ from sim.report.outputs import json_default
 
 
 def sweep(sweep_file: Path, out: Path | None, resume: bool, overwrite: bool, scheduler: str | None, as_json: bool,
-          no_report: bool, force: bool) -> None:
-    s = load_sweep(sweep_file, force=force)
+          no_report: bool, force: bool, checked: Sweep | None = None) -> None:
+    """``checked``: the sweep as ``sim.cli.work.files.sweep_checked`` read it before the game loaded."""
+    s = checked.on(learn(checked.game.name)) if checked is not None else load_sweep(sweep_file, force=force)
     dest = out or Path("reports") / "sweeps" / sweep_file.stem
     r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=not as_json,
                   report=not no_report)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 import time
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ import pandas as pd
 from policies.dadox.bots import POLICIES, WIN_POLICIES, Solved
 from sim.core import stats
 from sim.core.cache import load_table, save_table, table_path
-from sim.core.config import DicesimError, config_hash, sections_hash
+from sim.core.config import config_hash, sections_hash
 from sim.core.events import RunLog, Section
 from sim.core.schema import Column, columns_of
 from sim.core.skill import SkillChart, play_groups, run_player
@@ -22,7 +21,7 @@ from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
-from sim.games.dadox.options import OBJECTIVES, OPTIONS, check_table_size, plan_seats, with_opponent
+from sim.games.dadox.options import OPTIONS, check_table_size, compare_plan, with_opponent
 from sim.games.dadox.replay import EVENTS
 from sim.games.dadox.solve import solve_turn
 from sim.games.dadox.solve_win import WinSolution, solve_win, win_structure
@@ -91,16 +90,6 @@ class Dadox(Game):
 
     # --- setup ------------------------------------------------------------------------------
 
-    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        opts = super().check_options(options)
-        if not isinstance(opts["players"], int) or not 1 <= opts["players"] <= 8:
-            raise DicesimError(f"--players must be 1..8 for dadox, got {opts['players']}")
-        if opts["opponent"] is not None:
-            self.check_policy(opts["opponent"])
-        if opts["objective"] not in OBJECTIVES:
-            raise DicesimError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {opts['objective']!r}")
-        return opts
-
     def seat_count(self, options: dict[str, Any]) -> int:
         return int(options.get("players", 2))
 
@@ -110,12 +99,9 @@ class Dadox(Game):
 
     def compare_plan(self, policies: list[str], options: dict[str, Any]) -> list[tuple[str, list[str]]]:
         """Solitaire: each policy alone. Otherwise every pair head to head, seats rotated on shared deals."""
-        k = self.seat_count(options)
-        if k == 1:
-            return super().compare_plan(policies, options)
-        if len(policies) == 1:
-            return [(policies[0], plan_seats(policies[0], options))]
-        return [(f"{a} vs {b}", [(a, b)[i % 2] for i in range(k)]) for a, b in combinations(policies, 2)]
+        if self.seat_count(options) == 1:
+            return super().compare_plan(policies, options)  # each name checked
+        return compare_plan(policies, options)
 
     def turn_solution(self, cfg: DadoxConfig):
         key = rules_key(cfg)

@@ -1,5 +1,7 @@
 """Dadox's options (imported by the game and, without the game, by the command line)."""
 
+from itertools import combinations
+
 from sim.core.errors import DicesimError
 from sim.games.options import Option, cycled, policy_names
 
@@ -12,7 +14,7 @@ POLICY_WORDS = {"threshold": "Threshold", "greedy": "Greedy", "optimal-turn": "O
                 "optimal-win": "Optimal win", "random": "Random", "leader-win": "Leader win"}
 OPTIONS = (
     Option("players", 2, int, "Kniffel, Dadox: players per game", bounds=(1, 8)),
-    Option("opponent", None, str, "two-player games: the opponent's policy", words=POLICY_WORDS),
+    Option("opponent", None, str, "two-player games: the opponent's policy", words=POLICY_WORDS, names_policy=True),
     Option("objective", "turn", str, "Dadox solve: turn | win", OBJECTIVES, commands=("solve",)),
 )
 
@@ -48,3 +50,12 @@ def plan_seats(policy: str, options: dict) -> list[str]:
     """The seats one ``--policy`` value plays (``Game.compare_plan``): alone its names, else itself at every seat."""
     k = options.get("players", 2)
     return cycled(policy, 1) if k == 1 else [policy] * k
+
+
+def compare_plan(policies: list[str], options: dict) -> list[tuple[str, list[str]]]:
+    """``Game.compare_plan`` of checked names: alone (or a single policy) each plays its seats; otherwise every pair
+    head to head, seats rotated on shared deals."""
+    k = options.get("players", 2)
+    if k == 1 or len(policies) == 1:
+        return [(p, plan_seats(p, options)) for p in policies]
+    return [(f"{a} vs {b}", [(a, b)[i % 2] for i in range(k)]) for a, b in combinations(policies, 2)]

@@ -40,17 +40,17 @@ from sim.games.dungeon24.analysis import (
 )
 from sim.games.dungeon24.config import PEOPLES, Dungeon24Config
 from sim.games.dungeon24.describe import describe
-from sim.games.dungeon24.options import OPTIONS
+from sim.games.dungeon24.options import OPTIONS, arrangement_order
 from sim.games.dungeon24.options import PEOPLES as OPTION_PEOPLES
 from sim.games.dungeon24.replay import EVENTS, render
-from sim.games.dungeon24.runs import COLUMNS, _searched, frozen, parse_arrangement, people_of, run_games
+from sim.games.dungeon24.runs import COLUMNS, _searched, frozen, people_of, run_games
 from sim.report import charts
 from sim.report.skill import balance_skill
 
 MAX_EVENTS = 20000
 assert tuple(PEOPLES) == OPTION_PEOPLES, "options.PEOPLES must list config.PEOPLES in order"
 __all__ = ["GAME", "Dungeon24Game", "COLUMNS", "SEARCH_N", "SEARCH_START", "ability_lift", "best_arrangement",
-           "matchup", "matchup_heatmap", "run_games", "people_of", "parse_arrangement", "_seat_scores"]
+           "matchup", "matchup_heatmap", "run_games", "people_of", "_seat_scores"]
 
 
 class Dungeon24Game(Game):
@@ -99,14 +99,6 @@ class Dungeon24Game(Game):
             ("Ability lift: win rate with vs without the people ability (same seeds)", lift_png.name),
         ] + balance_skill(self, cfg, out, n, seed)
 
-    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        opts = super().check_options(options)
-        self.check_policy(opts["opponent"])
-        people_of(opts["people"])
-        people_of(opts["opponent_people"])
-        parse_arrangement(opts["arrangement"])
-        return opts
-
     def seat_policies(self, policy: str, options: dict[str, Any]) -> list[str]:
         """``[policy, opponent]`` (a value ``a,b`` names both seats)."""
         names = [p.strip() for p in policy.split(",") if p.strip()]
@@ -126,7 +118,7 @@ class Dungeon24Game(Game):
 
     def _perms(self, cfg: Dungeon24Config, policies: list[str], options: dict[str, Any]):
         opts = self.check_options(options)
-        fixed = parse_arrangement(opts["arrangement"])
+        fixed = arrangement_order(opts["arrangement"])
         if fixed is not None:
             return [fixed, None]
         if opts["arrangement"] == "search":

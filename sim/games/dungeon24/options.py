@@ -1,5 +1,7 @@
 """Dungeon24's options (imported by the game and, without the game, by the command line)."""
 
+from sim.core.errors import DicesimError
+from sim.games.dungeon24.codes import N_BASIC
 from sim.games.options import Option, policy_names
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
@@ -9,14 +11,31 @@ PEOPLE_WORDS = {"gruenlinge": "Grünlinge", "untote": "Untote", "dunkelelfen": "
 # the policies' display names (``labels`` reads them from here): the opponent option names its policy so
 POLICY_WORDS = {"random": "Random", "greedy": "Greedy", "heuristic": "Heuristic", "exact-exchange": "Exact exchange",
                 "expectimax": "Expectimax"}
+
+
+def arrangement_order(value: str) -> tuple[int, ...] | None:
+    """``--arrangement``: ``policy``/``search`` -> None; ``"i,j,k,l,m"`` -> that order of the five basic cards."""
+    if value in ("policy", "search"):
+        return None
+    try:
+        perm = tuple(int(x) for x in str(value).split(","))
+    except ValueError:
+        perm = ()
+    if sorted(perm) != list(range(N_BASIC)):
+        raise DicesimError(
+            f"--arrangement must be policy, search or a permutation of 0..4 like 2,0,1,4,3, got {value!r}"
+        )
+    return perm
+
+
 OPTIONS = (
     Option("opponent", "greedy", str, "two-player games: the opponent's policy", label="opponent",
-           words=POLICY_WORDS),
+           words=POLICY_WORDS, names_policy=True),
     Option("people", "gruenlinge", str, "Dungeon24: your people", PEOPLES, "your people", PEOPLE_WORDS),
     Option("opponent_people", "gruenlinge", str, "Dungeon24: the opponent's people", PEOPLES, "opponent's people",
            PEOPLE_WORDS),
     Option("arrangement", "policy", str, "Dungeon24: policy | search | a card order like 2,0,1,4,3",
-           label="card order", words={"policy": "by the policy", "search": "best by search"}),
+           label="card order", words={"policy": "by the policy", "search": "best by search"}, valid=arrangement_order),
 )
 # describe computes in plain Python from describe.py (sim.cli.work.tables); it reads no option
 PLAIN_DESCRIBE = ()

@@ -34,21 +34,6 @@ def people_of(name: str) -> int:
     return PEOPLES.index(name)
 
 
-def parse_arrangement(value: str) -> tuple[int, ...] | None:
-    """``policy``/``search`` -> None; ``"i,j,k,l,m"`` -> the permutation (DicesimError otherwise)."""
-    if value in ("policy", "search"):
-        return None
-    try:
-        perm = tuple(int(x) for x in value.split(","))
-    except ValueError:
-        perm = ()
-    if sorted(perm) != list(range(R.N_BASIC)):
-        raise DicesimError(
-            f"--arrangement must be policy, search or a permutation of 0..4 like 2,0,1,4,3, got {value!r}"
-        )
-    return perm
-
-
 def run_games(cfg: Dungeon24Config, pols: list[str], people: list[int], seed: int, start: int, count: int,
               perms: list[tuple[int, ...] | None] | None = None, abilities: list[bool] | None = None,
               player_seat: int = 0) -> np.ndarray:

@@ -10,7 +10,7 @@ import numpy as np
 
 from policies.kniffel.bots import GREEDY, OPTIMAL, POLICIES, greedy_tables
 from sim.core import atomic, stats
-from sim.core.config import DicesimError, config_hash
+from sim.core.config import config_hash
 from sim.core.dice import dice_of, multisets
 from sim.core.events import RunLog, Section
 from sim.core.schema import Column
@@ -63,12 +63,6 @@ class Kniffel(Game):
         self._greedy: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
     # --- setup ------------------------------------------------------------------------------
-
-    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        opts = super().check_options(options)
-        if not isinstance(opts["players"], int) or isinstance(opts["players"], bool) or not 1 <= opts["players"] <= 8:
-            raise DicesimError(f"--players must be 1..8, got {opts['players']}")
-        return opts
 
     def seat_count(self, options: dict[str, Any]) -> int:
         return int(options.get("players", 1))

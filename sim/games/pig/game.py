@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from sim.games.pig import rules as R
 from sim.games.pig.columns import COLUMNS
 from sim.games.pig.config import PigConfig, freeze, freeze_policies
 from sim.games.pig.describe import describe, first_holds
-from sim.games.pig.options import OBJECTIVES, OPTIONS, plan_seats
+from sim.games.pig.options import OPTIONS, compare_plan
 from sim.games.pig.replay import EVENTS, render
 from sim.games.pig.solve import hold_thresholds, solve_turn, solve_win, win_hold
 from sim.jit.codehash import code_version
@@ -65,19 +64,11 @@ class Pig(Game):
 
     # --- setup ------------------------------------------------------------------------------
 
-    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        opts = super().check_options(options)
-        if opts["objective"] is not None and opts["objective"] not in OBJECTIVES:
-            raise DicesimError(f"--objective must be one of {', '.join(OBJECTIVES)}, got {opts['objective']!r}")
-        return opts
-
     def compare_plan(self, policies: list[str], options: dict[str, Any]) -> list[tuple[str, list[str]]]:
         """One policy: it plays itself. Several: every pair head to head, seats alternated on shared dice."""
         for p in policies:
             self.check_policy(p)
-        if len(policies) == 1:
-            return [(policies[0], plan_seats(policies[0], options))]
-        return [(f"{a} vs {b}", [a, b]) for a, b in combinations(policies, 2)]
+        return compare_plan(policies, options)
 
     def turn_solution(self, cfg: PigConfig) -> tuple[np.ndarray, np.ndarray]:
         """(T, hold) of ``solve.solve_turn`` (in memory: it takes milliseconds)."""

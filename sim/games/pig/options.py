@@ -1,5 +1,7 @@
 """Pig's options (imported by the game and, without the game, by the command line)."""
 
+from itertools import combinations
+
 from sim.games.options import Option
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
@@ -13,6 +15,15 @@ OPTIONS = (Option("objective", None, str, "Pig solve: turn | win (default turn)"
 def plan_seats(policy: str, options: dict) -> list[str]:
     """The seats one ``--policy`` value plays (``Game.compare_plan``): it plays itself."""
     return [policy] * PLAYERS
+
+
+def compare_plan(policies: list[str], options: dict) -> list[tuple[str, list[str]]]:
+    """``Game.compare_plan`` of checked names: one policy plays itself; several, every pair head to head, seats
+    alternated on shared dice."""
+    if len(policies) == 1:
+        return [(policies[0], plan_seats(policies[0], options))]
+    return [(f"{a} vs {b}", [a, b]) for a, b in combinations(policies, 2)]
+
 
 # describe computes in plain Python from describe.py (sim.cli.work.tables); it reads no option
 PLAIN_DESCRIBE = ()
