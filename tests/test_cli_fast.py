@@ -129,6 +129,10 @@ def test_a_refused_override_imports_the_config_model_alone(tmp_path, learned):
      "error: unknown config field: nosuch"),
     (["calibrate", "kniffel", "--field", "joker.mode", "--target", "mean_score=200", "--policy", "greedy"],
      "error: --field joker.mode is not numeric (its value is 'forced')"),
+    (["calibrate", "dungeon", "--field", "difficulty.normal.hp", "--target", "win_rate=0.5", "--policy", "vorschlag",
+      "--lo", "-1", "--hi", "3"], "error: invalid value for difficulty.normal.hp: -1.0"),
+    (["calibrate", "kniffel", "--field", "bonus.value", "--target", "mean_score=240", "--policy", "greedy",
+      "--lo", "20.5", "--hi", "40"], "error: --lo must be a whole number for bonus.value, got 20.5"),
 ])
 def test_a_refusal_that_needs_the_rules_imports_the_config_model_alone(tmp_path, learned, args, said):
     """A forced loadout's upgrade names and calibrate's field are the config's: checked by the config model, without
@@ -141,8 +145,9 @@ def test_a_refusal_that_needs_the_rules_imports_the_config_model_alone(tmp_path,
     if args[0] == "calibrate":
         from sim.experiments.calibrate import calibrate
 
+        bounds = {k[2:]: float(v) for k, v in zip(args[8::2], args[9::2], strict=True)}  # --lo, --hi
         words = _refusal(lambda: calibrate(game, args[3], args[5].split("=")[0], float(args[5].split("=")[1]),
-                                           args[7], n=10))
+                                           args[7], n=10, **bounds))
     else:
         from sim.games.dungeon.loadout import with_loadout
 

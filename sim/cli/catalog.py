@@ -158,11 +158,13 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
     return config, sets
 
 
-def check_field(game: str, config: Path | None, sets: list[str] | None, field: str) -> None:
-    """``calibrate --field`` refused before the game loads: a field the config does not have, or not a number."""
+def check_field(game: str, config: Path | None, sets: list[str] | None, field: str, lo: float | None = None,
+                hi: float | None = None) -> None:
+    """``calibrate --field --lo --hi`` refused before the game loads: a field the config does not have, or not a
+    number, or a bound it does not take."""
     e = known(game)
     if e is not None and e.config is not None:
-        work("rules").field_checked(e.config, game, config, sets, field)
+        work("rules").field_checked(e.config, game, config, sets, field, lo, hi)
 
 
 def plain_options(game: str, options: dict[str, Any]) -> dict[str, Any] | None:

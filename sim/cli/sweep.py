@@ -83,7 +83,7 @@ def calibrate(
         if path == field or path.startswith(field + ".") or field.startswith(path + "."):
             raise DicesimError(f"--field {field} is also given by --set {path}: calibrate sets it")
     accept(game, game_opts, policy, config, set_)  # refused here, played from the file and overrides as given
-    check_field(game, config, set_, field)
+    check_field(game, config, set_, field, lo, hi)
     check_metric(game, config, set_, policy, game_opts or {}, parse_target(target)[0])
     work("sweep").calibrate(game, target, field, policy, n, seed, lo, hi, tol, max_evals, config, set_, as_json,
                             scheduler, out, force, game_opts or {})

@@ -287,3 +287,21 @@ def numeric_field(cfg: Strict, dotted: str, load: Any) -> int | float:
     if isinstance(current, bool) or not isinstance(current, int | float):
         raise ConfigError(f"--field {dotted} is not numeric (its value is {current!r})")
     return current
+
+
+def field_setting(dotted: str, x: float, integer: bool) -> str:
+    """The ``--set`` line a search writes for value ``x`` of a numeric field (whole numbers for an int field)."""
+    return f"{dotted}={int(round(x)) if integer else float(x)!r}"
+
+
+def search_bounds(current: int | float, dotted: str, lo: float | None, hi: float | None, load: Any) -> None:
+    """``calibrate --lo/--hi``: values the field takes (whole numbers for an int field, accepted by the config:
+    ``load(extra_sets)`` refuses in its own words) and ``lo`` below ``hi``; refused before any work."""
+    integer = isinstance(current, int)
+    for name, x in (("--lo", lo), ("--hi", hi)):
+        if x is not None:
+            if integer and float(x) != round(x):
+                raise ConfigError(f"{name} must be a whole number for {dotted}, got {x}")
+            load([field_setting(dotted, x, integer)])
+    if lo is not None and hi is not None and not lo < hi:
+        raise ConfigError(f"--lo must be below --hi, got {lo} and {hi}")

@@ -29,7 +29,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from sim.core.batch import run_batch
-from sim.core.config import DicesimError, Strict, config_hash, numeric_field
+from sim.core.config import DicesimError, Strict, config_hash, field_setting, numeric_field, search_bounds
 from sim.core.limits import check_calibration, is_rate, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
 from sim.games.base import Game
 from sim.report.words import metric_name, metric_text, value_text
@@ -103,8 +103,7 @@ class _Evaluator:
         self.cache: dict[float, Evaluation] = {}
 
     def cfg(self, x: float) -> Strict:
-        v = int(round(x)) if self.integer else float(x)
-        return self.game.load(self.config, [*self.sets, f"{self.field}={v!r}"])
+        return self.game.load(self.config, [*self.sets, field_setting(self.field, x, self.integer)])
 
     def __call__(self, x: float) -> Evaluation:
 
@@ -162,13 +161,7 @@ def calibrate(
     integer = isinstance(current, int)
     b_lo, b_hi = field_bounds(type(base), fld)
     ev = _Evaluator(game, config, sets, fld, metric, seats, n, seed, options, backend, log, integer)
-    for name, x in (("--lo", lo), ("--hi", hi)):  # fail before any work on values the config rejects
-        if x is not None:
-            if integer and float(x) != round(x):
-                raise DicesimError(f"{name} must be a whole number for {fld}, got {x}")
-            ev.cfg(x)
-    if lo is not None and hi is not None and not lo < hi:
-        raise DicesimError(f"--lo must be below --hi, got {lo} and {hi}")
+    search_bounds(current, fld, lo, hi, lambda extra: game.load(config, [*sets, *extra]))  # before any work
 
     def g(e: Evaluation) -> float:
         return e.value - target

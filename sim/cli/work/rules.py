@@ -7,7 +7,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from sim.core.config import DicesimError, Strict, load_config, numeric_field
+from sim.core.config import DicesimError, Strict, load_config, numeric_field, search_bounds
 from sim.games.options import metric_refusal
 
 
@@ -22,11 +22,16 @@ def checked(model: str, game: str, config: Path | None, sets: list[str] | None) 
     return load_config(config_model(model), game, config, sets or [])
 
 
-def field_checked(model: str, game: str, config: Path | None, sets: list[str] | None, field: str) -> None:
-    """``calibrate --field``: a numeric field of the config model ``module:name`` (``numeric_field``'s refusals)."""
+def field_checked(model: str, game: str, config: Path | None, sets: list[str] | None, field: str,
+                  lo: float | None = None, hi: float | None = None) -> None:
+    """``calibrate --field --lo --hi``: a numeric field of the config model ``module:name`` and bounds it takes
+    (``numeric_field``'s and ``search_bounds``' refusals, as the calibration says them)."""
     cls = config_model(model)
-    base = load_config(cls, game, config, sets or [])
-    numeric_field(base, field, lambda extra: load_config(cls, game, config, [*(sets or []), *extra]))
+
+    def load(extra: list[str]) -> Strict:
+        return load_config(cls, game, config, [*(sets or []), *extra])
+
+    search_bounds(numeric_field(load([]), field, load), field, lo, hi, load)
 
 
 def variants_checked(model: str, game: str, config: Path | None, sets: list[str] | None, policies: list[str],
