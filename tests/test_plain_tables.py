@@ -19,7 +19,7 @@ from sim.games import GAMES, declared, get_game
 from tests.conftest import ROOT, cli_here
 from tests.test_cli_fast import PROBE, _game_code
 
-PLAIN_GAMES = [g for g in GAMES if declared(g, "PLAIN_DESCRIBE") is not None]
+PLAIN_GAMES = [g for g in GAMES if declared(g, "PLAIN_DESCRIBE") is not None and not declared(g, "DESCRIBE_COMPILED")]
 
 # every table both ways: the default rules, a forced loadout that changes the combos (Glückssieben's straights
 # through 7, Paschmeister's Pasch, the Opferaltar), a changed hit point factor; at each difficulty
@@ -71,6 +71,37 @@ def _compiled(game: str, cases: list) -> list[dict]:
 
 def test_the_games_with_plain_tables_are_declared():
     assert {"dungeon", "kniffel", "dungeon24"} <= set(PLAIN_GAMES) and len(PLAIN_GAMES) == len(GAMES) - 1  # not Dadox
+    assert declared("dadox", "DESCRIBE_COMPILED") and declared("dadox", "PLAIN_DESCRIBE") == ()
+
+
+@pytest.mark.parametrize("sets", [[], ["goal.target=5000", "bust.penalty='subtract'"],
+                                  ["turn.later_throws_need_1_or_5=true", "turn.opening_minimum=350"]])
+def test_dadox_describe_without_the_game_is_the_games(sets):
+    """Dadox's describe module (run by the command line without the game) answers as ``Game.describe``, columns
+    included."""
+    from sim.cli.work.tables import describe
+
+    g = get_game("dadox")
+    want = _compiled("dadox", [(sets, {})])[0]["describe"]
+    got = json.loads(json.dumps(describe("dadox", None, sets, {}), default=json_default))
+    assert got == want and got["optimal_turn"]["expected_turn_score"] > 0
+    assert g.describe(g.load(None, sets), {})["optimal_turn"] == got["optimal_turn"]
+
+
+def test_a_dadox_first_ask_loads_no_game_play_kernel_policy_or_pandas(tmp_path):
+    """A Dadox rules value asked nowhere before: solved by the describe module on the compiled rules, without the
+    game, its play kernels, its policies, pandas or matplotlib."""
+    out = tmp_path / "probe.json"
+    r = subprocess.run([sys.executable, "-c", PROBE, "describe", "dadox", "--json", "--set",
+                        f"goal.target={50 * (uuid.uuid4().int % 5000 + 200)}"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=300, env={**os.environ, "PROBE_OUT": str(out)})
+    got = json.loads(out.read_text())
+    assert got["code"] in (0, None), r.stderr
+    modules = set(got["modules"])
+    assert "sim.games.dadox.solve" in modules and json.loads(r.stdout)["game"] == "dadox"  # solved, not read back
+    assert not modules & {"pandas", "matplotlib"}, sorted(modules & {"pandas", "matplotlib"})
+    game_code = _game_code(modules)
+    assert not [m for m in game_code if m.startswith("policies.") or m.endswith((".play", ".game"))], game_code
 
 
 @pytest.mark.parametrize("game", PLAIN_GAMES)

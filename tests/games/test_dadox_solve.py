@@ -12,7 +12,7 @@ import pytest
 from sim.core.config import CONFIG_DIR, DicesimError, load_config
 from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
-from sim.games.dadox.game import optimal_thresholds
+from sim.games.dadox.describe import optimal_thresholds
 from sim.games.dadox.solve import Pairs, need_range, solve_turn
 from sim.games.dadox.solve_win import _improve, solve_win
 from sim.games.dadox.tables import build_tables

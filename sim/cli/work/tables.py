@@ -6,11 +6,14 @@ model), ``describe(cfg, options)``, ``table_columns(cfg, options)`` and, with co
 own ``describe`` and ``cup`` are those functions. Here they run inside :func:`sim.jit.plain.plain_rules`, so a first
 question under new rules answers in about a third of a second instead of a second (issue 30);
 ``tests/test_plain_tables.py`` checks the answers equal the compiled rules' and that no numba module is imported.
+A game that also declares ``DESCRIBE_COMPILED`` (Dadox: its optimal turn is a solve) runs its describe module on
+the compiled rules, outside the block: numba loads, but not the game, its play kernels, policies or pandas.
 """
 
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from importlib import import_module
 from pathlib import Path
 from types import ModuleType
@@ -20,7 +23,7 @@ from sim.cli.common import emit
 from sim.core.config import DicesimError, Strict, load_config
 from sim.core.jsonable import json_default
 from sim.core.schema import describe_columns
-from sim.games import GAMES
+from sim.games import GAMES, declared
 from sim.jit.plain import plain_rules
 
 
@@ -34,7 +37,7 @@ def _config(mod: ModuleType, game: str, rules: Path | Strict | None, sets: list[
 
 def describe(game: str, rules: Path | Strict | None, sets: list[str] | None, options: dict[str, Any]) -> dict:
     """``Game.describe`` with the batch table's columns, as ``sim.cli.work.single.describe`` gives them."""
-    with plain_rules():
+    with nullcontext() if declared(game, "DESCRIBE_COMPILED") else plain_rules():
         mod = _module(game)
         cfg = _config(mod, game, rules, sets)
         d = mod.describe(cfg, options)

@@ -15,41 +15,23 @@ from sim.core import stats
 from sim.core.cache import load_table, save_table, table_path
 from sim.core.config import config_hash, sections_hash
 from sim.core.events import RunLog, Section
-from sim.core.schema import Column, columns_of
 from sim.core.skill import SkillChart, play_groups, run_player
 from sim.games.base import Game
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
+from sim.games.dadox.columns import COLUMNS
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
+from sim.games.dadox.describe import describe, optimal_thresholds
 from sim.games.dadox.options import OPTIONS, check_table_size, compare_plan, with_opponent
 from sim.games.dadox.replay import EVENTS
 from sim.games.dadox.solve import solve_turn
 from sim.games.dadox.solve_win import WinSolution, solve_win, win_structure
-from sim.games.dadox.tables import build_tables, bust_probabilities
+from sim.games.dadox.tables import build_tables
 from sim.games.dadox.winplan import win_plan
 from sim.jit.codehash import code_version
 from sim.jit.progress import compile_seconds
 
 REPLAY_ROWS = 200_000
-# the per-run table: one row per (run, seat); after ``winner`` the kernel's per-seat statistics in ``play.S_*`` order
-COLUMNS = (
-    Column("run", "int64", "game index"),
-    Column("seat", "int64", "seat (0 throws first)"),
-    Column("policy", "str", "the seat's policy (seats rotate over the games when policies differ)"),
-    Column("game_turns", "int64", "turns in the game (all seats)"),
-    Column("winner", "int64", "winning seat, -1 without a winner (turn limit)"),
-    Column("score", "int64", "final score"),
-    Column("win", "int64", "1 if the seat won"),
-    Column("turns", "int64", "turns the seat played"),
-    Column("banks", "int64", "turns banked"),
-    Column("banked", "int64", "points banked"),
-    Column("overshoots", "int64", "banks past the target (exact finish)"),
-    Column("hot_dice", "int64", "throws that scored every die (all six back)"),
-    Column("penalty", "int64", "points lost to bust penalties"),
-    Column("min_score", "int64", "lowest score during the game"),
-    *columns_of([f"throws_{n}" for n in range(1, R.N_DICE + 1)], "int64", "throws with this many dice ({name})"),
-    *columns_of([f"busts_{n}" for n in range(1, R.N_DICE + 1)], "int64", "busts with this many dice ({name})"),
-)
 STAT_COLUMNS = [c.name for c in COLUMNS[5:]]  # kernel ``stat`` order (checked against play.N_STAT at import)
 assert len(STAT_COLUMNS) == P.N_STAT
 
@@ -277,32 +259,7 @@ class Dadox(Game):
         return render(replay, build_tables(freeze(cfg)), freeze(cfg))
 
     def describe(self, cfg, options) -> dict[str, Any]:
-        rp = freeze(cfg)
-        ts = self.turn_solution(cfg)
-        d = {
-            "game": self.name,
-            "config_hash": config_hash(cfg),
-            "config": cfg.model_dump(mode="json"),
-            "assumed": list(cfg.assumed),
-            "scoring": scoring_table(rp),
-            "strong": strong_combinations(rp),
-            "must_throw_on": forced_throws(rp),
-            "bust_probability": {str(n): p for n, p in bust_probabilities(rp, False).items()},
-            "bust_probability_means": "a throw of n dice with no scoring group: no 1, no 5 and no triple (the turn's "
-            "first throw; every later throw without the 1-or-5 rule); bust_probability_later_throws (with "
-            "turn.later_throws_need_1_or_5) and bust_probability_confirmation_throws (with turn.confirm): no 1 and "
-            "no 5",
-            "optimal_turn": {
-                "expected_turn_score": float(ts.value[1]),
-                "bank_thresholds": optimal_thresholds(ts, cfg),
-            },
-        }
-        without_1_or_5 = {str(n): p for n, p in bust_probabilities(rp, True).items()}
-        if rp.turn_later_throws_need_1_or_5:
-            d["bust_probability_later_throws"] = without_1_or_5
-        if rp.turn_confirm:
-            d["bust_probability_confirmation_throws"] = without_1_or_5
-        return d
+        return describe(cfg, options, self.turn_solution(cfg))
 
     def solve(self, cfg, options) -> dict[str, Any]:
         rp = freeze(cfg)
@@ -347,60 +304,6 @@ class Dadox(Game):
             memory_mb=round(n * n * (n + 2) * 8 / 2**20, 1),
         )
         return out
-
-
-def scoring_table(rp: np.record) -> list[dict[str, Any]]:
-    """Every scoring group of the configured rules with its points."""
-    rows = [{"group": "1", "points": int(rp.scoring_single_1)}, {"group": "5", "points": int(rp.scoring_single_5)}]
-    for f in range(6):
-        for g in range(3, 7):
-            v = R.kind_value(f, g, rp)
-            if v >= 0:
-                rows.append({"group": ", ".join([str(f + 1)] * g), "points": int(v)})
-    for f in range(6):
-        rows.append({"group": ", ".join([str(f + 1)] * 6) + " (two triples)", "points": int(2 * R.triple_value(f, rp))})
-    if rp.scoring_street > 0:
-        rows.append({"group": "1, 2, 3, 4, 5, 6", "points": int(rp.scoring_street)})
-    if rp.scoring_three_pairs > 0:
-        rows.append({"group": "three pairs", "points": int(rp.scoring_three_pairs)})
-    return rows
-
-
-def strong_combinations(rp: np.record) -> list[str]:
-    """The selections that must be confirmed under these rules."""
-    if not rp.turn_confirm:
-        return []
-    first = "any triple" if rp.turn_confirm_first_throw_triples else "three 1s"
-    out = [f"{first} in the turn's first throw", "two triples in one throw (six equal dice too)"]
-    if rp.scoring_street > 0:
-        out.insert(0, "street 1-2-3-4-5-6")
-    return out
-
-
-def forced_throws(rp: np.record) -> list[str]:
-    """The selections after which the player may not bank but must throw on (besides confirmations)."""
-    out = []
-    if rp.turn_decline_forces_throw:
-        held = "a triple or a street" if rp.scoring_street > 0 else "a triple"
-        out.append(f"only single 1s and 5s set aside from a throw that holds {held}")
-    if rp.hot_throw:
-        out.append("every die of the throw set aside (hot dice): all six are thrown again")
-    return out
-
-
-def optimal_thresholds(ts, cfg: DadoxConfig) -> dict[str, int | None]:
-    """The smallest turn total (points) at which optimal-turn banks, by dice it would throw next: where banking is
-    worth more than throwing them (six dice come only after hot dice, which ``turn.hot_dice = "throw"`` throws
-    whatever they are worth: there the figure is where banking would pay)."""
-    rp = freeze(cfg)
-    unit = int(rp.unit)
-    later = int(rp.turn_later_throws_need_1_or_5)
-    out: dict[str, int | None] = {}
-    for n in range(1, R.N_DICE + 1):
-        t = np.arange(1, ts.cap + 1)
-        bank = t * unit >= ts.thr[1, 1:, n - 1, later]
-        out[str(n)] = int(t[bank][0] * unit) if bank.any() else None
-    return out
 
 
 GAME = Dadox()

@@ -18,6 +18,11 @@ OPTIONS = (
     Option("objective", "turn", str, "Dadox solve: turn | win", OBJECTIVES, commands=("solve",)),
 )
 
+# describe computes from describe.py without the game (sim.cli.work.tables) and reads no option; its optimal turn is
+# a solve of the compiled rule kernels (numba loads, the play kernels, the policies and pandas do not)
+PLAIN_DESCRIBE = ()
+DESCRIBE_COMPILED = True
+
 
 def check_table_size(policies: list[str]) -> None:
     """optimal-win is the two-player solution: refuse it at other table sizes (leader-win plays that
