@@ -39,8 +39,17 @@ ROWS: list[tuple[str, float, list[str], int]] = [
      ["calibrate", "dungeon", "--target", "nosuch=3", "--field", "difficulty.normal.hp", "--policy", "vorschlag"], 2),
     ("refused input: play dadox --policy optimal-win --players 3", 0.5,
      ["play", "dadox", "--policy", "optimal-win", "--players", "3"], 2),
-    # the example tune file with a metric typo (written into the working folder: ``_bad_tune``)
+    # the example tune file with a metric typo (written into the working folder: ``_bad_files``)
     ("refused input: tune a file with a metric typo", 0.5, ["tune", "bad-tune.toml"], 2),
+    # configs/sweeps/kniffel-bonus.toml with a field misspelt in its [grid] (``_bad_files``)
+    ("refused input: sweep a file with a field typo", 0.5, ["sweep", "bad-sweep.toml"], 2),
+    ("refused input: play dungeon24 --opponent nope", 0.5,
+     ["play", "dungeon24", "--policy", "greedy", "--opponent", "nope"], 2),
+    ("refused input: play --out where no folder can be made", 0.5,
+     ["play", "kniffel", "--policy", "greedy", "--out", "/proc/dicesim-out"], 2),
+    ("refused input: calibrate --lo the field does not take", 0.5,
+     ["calibrate", "dungeon", "--field", "difficulty.normal.hp", "--target", "win_rate=0.5", "--policy", "vorschlag",
+      "--lo", "-1", "--hi", "3"], 2),
     ("combos 5 5 5 2 2", 0.5, ["combos", "5", "5", "5", "2", "2"], 0),
     ("describe kniffel", 0.5, ["describe", "kniffel"], 0),
     ("describe dungeon", 0.5, ["describe", "dungeon"], 0),
@@ -77,10 +86,13 @@ def _fresh(args: list[str]) -> list[str]:
     return out
 
 
-def _bad_tune(cwd: Path) -> None:
-    """``bad-tune.toml``: configs/tune/kniffel-bonus.toml with ``mean_score`` misspelt."""
+def _bad_files(cwd: Path) -> None:
+    """``bad-tune.toml``: configs/tune/kniffel-bonus.toml with ``mean_score`` misspelt; ``bad-sweep.toml``:
+    configs/sweeps/kniffel-bonus.toml with ``bonus.value`` misspelt in its grid."""
     text = (ROOT / "configs" / "tune" / "kniffel-bonus.toml").read_text()
     (cwd / "bad-tune.toml").write_text(text.replace('metric = "mean_score"', 'metric = "mean_scor"', 1))
+    text = (ROOT / "configs" / "sweeps" / "kniffel-bonus.toml").read_text()
+    (cwd / "bad-sweep.toml").write_text(text.replace('"bonus.value"', '"bonus.valu"', 1))
 
 
 def _once(args: list[str], bytecode: bool, cwd: Path, expect: int) -> tuple[float, float]:
@@ -105,7 +117,7 @@ def measure(repeat: int) -> dict:
     load_start = [round(x, 2) for x in os.getloadavg()]
     with tempfile.TemporaryDirectory() as d:
         cwd = Path(d)
-        _bad_tune(cwd)
+        _bad_files(cwd)
         for name, goal, args, expect in ROWS:
             _once(args, True, cwd, expect)  # compiles and caches what the command needs; writes the .pyc files
             on_t, off_t = [], []
