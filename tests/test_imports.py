@@ -30,6 +30,8 @@ LAZY_IMPORTERS = {
     "sim.cli.answers": "a stored combos/describe answer prints without pydantic; the config model only on a miss",
     "sim.core.skill": "policies.skill (numba) only when a rule record is frozen, so a refused config stays light",
     "sim.experiments.targets": "run_batch (pandas) only to play the bands: a targets file is checked without it",
+    "sim.players.run": "a fit loads its own game's log module alone, and the page (matplotlib) only to write it: a "
+                       "refused log answers without the other games, scipy.stats or matplotlib",
 }
 # a registered game's front module (``sim.games.GAMES``) may load its report parts (charts, replay text, the skill
 # report: matplotlib) only when a report asks

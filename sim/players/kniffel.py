@@ -37,6 +37,7 @@ from sim.players.logs import LogColumn, LogError, columns, outcome_columns, refu
 T5 = multisets(5)
 POW7 = 7 ** np.arange(6)
 BOXES = tuple(f"s_{n}" for n in R.CATEGORIES)
+POLICY = "optimal"  # the policy whose values the fit reads (the level applies to it)
 NONE_KEPT = "-"
 
 DECISION_COLUMNS = (

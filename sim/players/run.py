@@ -6,28 +6,62 @@ output is written whole or not at all (``sim.core.atomic``), under the output fo
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 import tomli_w
-from scipy.stats import chisquare, ks_2samp
 
 from sim.core import atomic
 from sim.core.batch import run_batch
 from sim.core.config import GameConfig
 from sim.core.errors import DicesimError
 from sim.core.skill import Group
-from sim.players import dadox, dungeon, dungeon24, kniffel
 from sim.players.fit import Decisions, Fit, expected_regret, fit
 from sim.players.logs import outcomes_path, read_table, write_table
-from sim.players.page import levels_chart, outcomes_chart, regret_chart, rooms_chart, write_outcome_page, write_page
 from sim.players.regret import regret
 
-LOGS = {"kniffel": kniffel, "dadox": dadox}  # games whose logs are fitted by likelihood (exact action values)
-OUTCOME_LOGS = {"dungeon": dungeon, "dungeon24": dungeon24}  # games fitted by their outcomes (no action values)
-POLICY = {"kniffel": "optimal", "dadox": "optimal-turn", "dungeon": dungeon.POLICY,
-          "dungeon24": dungeon24.POLICY}  # the levels apply to these
+
+class Readers(Mapping[str, ModuleType]):
+    """Game name -> its log module (``sim.players.<game>``), imported when first asked for: each imports its game,
+    kernels and solver, and a fit (or a refused log) needs one game's alone."""
+
+    def __init__(self, *games: str) -> None:
+        self._games = games
+
+    def __getitem__(self, game: str) -> ModuleType:
+        if game not in self._games:
+            raise KeyError(game)
+        return import_module(f"sim.players.{game}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+LOGS = Readers("kniffel", "dadox")  # games whose logs are fitted by likelihood (exact action values)
+OUTCOME_LOGS = Readers("dungeon", "dungeon24")  # games fitted by their outcomes (no action values)
+
+
+class _Policies(Mapping[str, str]):
+    """Game name -> the policy its levels apply to (its log module's ``POLICY``)."""
+
+    def __getitem__(self, game: str) -> str:
+        return (LOGS.get(game) or OUTCOME_LOGS[game]).POLICY
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*LOGS, *OUTCOME_LOGS])
+
+    def __len__(self) -> int:
+        return len(LOGS) + len(OUTCOME_LOGS)
+
+
+POLICY = _Policies()
 
 
 def check_game(game: str) -> None:
@@ -97,6 +131,8 @@ def goodness(game: str, f: Fit, pop: GameConfig, seed: int) -> dict[str, Any]:
         sim = sim[sim["seat"] == 0]  # the player (one policy at every seat: seat 0 plays at skill.level)
         simulated = sim["score"].to_numpy(np.float64)
         observed = dec.outcomes["score"].to_numpy(np.float64)
+        from scipy.stats import ks_2samp  # scipy.stats (~0.4 s): only once a log is read and fitted
+
         ks = ks_2samp(observed, simulated)
         out["outcomes"] = {"observed_mean": float(observed.mean()), "simulated_mean": float(simulated.mean()),
                            "simulated_games": n, "ks": float(ks.statistic), "ks_p": float(ks.pvalue),
@@ -134,6 +170,8 @@ def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: P
                 f"# play it: {summary['play']}\n")
         atomic.write_text(folder / "population.toml", head + tomli_w.dumps(pop.model_dump(mode="json")))
         atomic.write_csv(f.players, folder / "players.csv")
+        from sim.players.page import levels_chart, outcomes_chart, regret_chart, write_page  # matplotlib: at the end
+
         figs = {"levels": levels_chart(f, folder / "levels.png"), "regret": regret_chart(reg, folder / "regret.png")}
         if "outcomes" in gof:
             figs["outcomes"] = outcomes_chart(gof["outcomes"]["observed"], gof["outcomes"]["simulated"],
@@ -164,6 +202,8 @@ def fit_outcome_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None
     # χ² over the outcomes the log or the fit holds (an outcome neither does, under half a game expected, would only
     # add degrees of freedom: Dungeon24's impossible "win 0"), the expectation rescaled to the log's games
     seen = (observed > 0) | (predicted * o.n_games >= 0.5)
+    from scipy.stats import chisquare  # scipy.stats (~0.4 s): only once a log is read and fitted
+
     chi = chisquare(observed[seen], predicted[seen] / predicted[seen].sum() * o.n_games)
     key = mod.WORDS["key"]
     summary: dict[str, Any] = {
@@ -184,6 +224,8 @@ def fit_outcome_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None
                 f"# play it: {summary['play']}\n")
         atomic.write_text(folder / "population.toml", head + tomli_w.dumps(pop.model_dump(mode="json")))
         atomic.write_csv(f.players, folder / "players.csv")
+        from sim.players.page import levels_chart, rooms_chart, write_outcome_page  # matplotlib: at the end
+
         figs = {"levels": levels_chart(f, folder / "levels.png"),
                 key: rooms_chart(observed / o.n_games, predicted, folder / f"{key}.png", o.labels, mod.WORDS["chart"])}
         summary["population"] = str(folder / "population.toml")
