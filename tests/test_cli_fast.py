@@ -430,20 +430,25 @@ def test_a_sweep_checked_before_the_game_is_the_sweep_the_game_reads(learned, so
      "unknown config field: difficulty.normal.nosuch"),
     ("configs/sweeps/dadox-skill.toml", ("players = 2", "players = 2\nopponent = \"nope\""),
      "[options]: unknown policy 'nope' for dadox"),
+    ("configs/sweeps/dadox-skill.toml", (('["threshold"]', '["threshold", "optimal-win"]'),
+                                         ("players = 2", "players = 3")),
+     "policies: optimal-win is a two-player solution, not optimal with 3 players"),
 ])
 def test_a_fault_in_a_sweep_file_is_refused_before_the_game(tmp_path, learned, source, typo, said):
     """A sweep file's fault (a field, a value, a metric, a policy, an option): refused by the file's own checks on the
     game as its config model and options module know it, without numba, pandas or the game's kernels, in the words
     ``load_sweep`` says."""
     text = (ROOT / source).read_text()
-    assert typo[0] in text
+    for was, now in typo if isinstance(typo[0], tuple) else [typo]:
+        assert was in text
+        text = text.replace(was, now, 1)
     bad = tmp_path / Path(source).name
-    bad.write_text(text.replace(typo[0], typo[1], 1))
-    code, modules, stderr = _probe(tmp_path, "sweep", str(bad))
+    bad.write_text(text)
+    code, modules, stderr = _probe(tmp_path, "sweep", str(bad), "--out", str(tmp_path / "out"))
     assert code == 2 and said in stderr, stderr
     assert not {"numba", "pandas", "matplotlib"} & modules and not [m for m in _game_code(modules) if any(
         m.endswith(x) for x in (".game", ".rules", ".play", ".runs", ".freeze"))], sorted(modules)
     from sim.experiments.sweep_spec import load_sweep
 
     words = _refusal(lambda: load_sweep(bad))
-    assert f"error: {words}".startswith(stderr.strip().rstrip("…"))
+    assert f"error: {words}".startswith(stderr.strip().rstrip("…")) and not (tmp_path / "out").exists()

@@ -310,7 +310,7 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
     try:
         for p in points:
             for _, seats in plan:
-                game.check_variants(p.cfg, seats)
+                game.check_plan(p.cfg, seats)
     except DicesimError as e:
         raise ConfigError(f"{source}: policies: {e}") from None
     _check_metrics(source, game, spec.metrics, points, plan, options)

@@ -144,7 +144,7 @@ def load_targets(path: str | Path, games: Callable[[str], Game] = get_game) -> l
             options = game.check_options(dict(spec.options if t.options is None else t.options))
             label, seats = game.compare_plan([t.policy], options)[0]
             cfg = point_config(game, _resolve(t.config or spec.config, base_dir), flatten(t.set))
-            game.check_variants(cfg, seats)
+            game.check_plan(cfg, seats)
             game.check_metric(t.metric, cfg, options, seats)  # before any batch: the names it declares
             if any(b.name == t.name for b in bands):
                 raise ConfigError("a target of this name is given already: name each target once")

@@ -254,7 +254,7 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
             if both:
                 raise ConfigError(f"set fixes {both[0]}, which is tuned")
             cfg = point_config(game, base, tsets)
-            game.check_variants(cfg, seats)
+            game.check_plan(cfg, seats)
             if probe:
                 game.check_metric(t.metric, cfg, options, seats)
             if is_rate(t.metric) and not 0.0 <= t.value <= 1.0:

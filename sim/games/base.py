@@ -52,6 +52,7 @@ from sim.core import stats
 from sim.core.config import DicesimError, Strict, load_config
 from sim.core.limits import kernel_seed
 from sim.core.schema import Column, pack
+from sim.games import declared
 from sim.games.options import Option, checked, cycled, metric_refusal, policy_names, unknown_policy
 
 if TYPE_CHECKING:
@@ -147,9 +148,14 @@ class Game:
         if policy not in self.policies:
             raise DicesimError(unknown_policy(self.name, policy, self.policies))
 
-    def check_variants(self, cfg: Strict, seats: list[str]) -> None:
-        """Refuse a seat's policy variant these rules do not have (after ``policy_variant``), before any run: a sweep,
-        tune or targets file is refused whole before its first batch. Default: no variants, nothing to check."""
+    def check_plan(self, cfg: Strict, seats: list[str]) -> None:
+        """Refuse seats these rules cannot play (a policy variant they lack, a table size a policy does not play),
+        before any run: a sweep, tune or targets file is refused whole before its first batch. The check is the
+        options module's ``check_plan(cfg, seats)`` (light: the command line's file checks run it too); none
+        declared, nothing to check."""
+        check = declared(self.name, "check_plan")
+        if check is not None:
+            check(cfg, seats)
 
     def prepare(self, cfg: Strict, policies: list[str], options: dict[str, Any]) -> None:
         """Build what the policies need before a batch (solved tables); default: nothing."""

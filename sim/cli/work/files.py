@@ -74,9 +74,12 @@ class RulesOnly:
         seats = declared(self.name, "plan_seats")
         return [(p, seats(p, options)) for p in policies]
 
-    def check_variants(self, cfg: Strict, seats: list[str]) -> None:
+    def check_plan(self, cfg: Strict, seats: list[str]) -> None:
         if self.variant and any(self.variant in p for p in seats):
             raise Unsure  # the game's own check (seat_policies gives up on these first)
+        check = declared(self.name, "check_plan")  # Game.check_plan's own check, light
+        if check is not None:
+            check(cfg, seats)
 
     def metric_names(self, cfg: Strict, options: dict[str, Any], seats: list[str]) -> list[str] | None:
         return cfg.metric_names(options, seats) if hasattr(cfg, "metric_names") else None  # Game.metric_names

@@ -37,6 +37,11 @@ def check_table_size(policies: list[str]) -> None:
         )
 
 
+def check_plan(cfg: object, seats: list[str]) -> None:
+    """``Game.check_plan``: a table size the seats' policies play (``check_table_size``)."""
+    check_table_size(seats)
+
+
 def with_opponent(seats: list[str], options: dict) -> list[str]:
     """``--opponent x``: the first seat's policy, then ``x`` at every other seat (``Game.seat_policies``)."""
     return [seats[0]] + [options["opponent"]] * (len(seats) - 1) if options.get("opponent") else seats

@@ -30,7 +30,7 @@ from sim.games.dungeon.describe import combos_json, cup_json, describe, enemy_na
 from sim.games.dungeon.inputs import TM, borrowed, check_difficulty, frozen
 from sim.games.dungeon.loadout import with_loadout
 from sim.games.dungeon.options import DIFFICULTIES as OPTION_DIFFICULTIES
-from sim.games.dungeon.options import OPTIONS, check_variant
+from sim.games.dungeon.options import OPTIONS
 from sim.games.dungeon.replay_text import EVENTS, MAX_EVENTS, item_label, render
 from sim.games.dungeon.table_schema import FLOAT_COLS, column_names, run_record, table_columns
 from sim.games.dungeon.upgrade_stats import progression_metrics, stratified_lift, upgrade_names_of, upgrade_stats
@@ -81,11 +81,6 @@ class Dungeon(Game):
         ("per combo", r"^combos_(?P<row>.+)$"),
         ("per path card", r"^path_(?P<row>.+)$"),
     )
-
-    def check_variants(self, cfg: DungeonConfig, seats: list[str]) -> None:
-        """``vorschlag@wetzstein``: upgrades these rules have (``options.check_variant``, the command line's check)."""
-        for p in seats:
-            check_variant(cfg, p)
 
     def prepare(self, cfg: DungeonConfig, policies: list[str], options: dict[str, Any]) -> None:
         for p in policies:

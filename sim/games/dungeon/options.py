@@ -43,6 +43,12 @@ def check_variant(cfg: object, policy: str) -> None:
             raise DicesimError(f"unknown upgrade {u!r} in policy {policy!r} (choose from {', '.join(upgrades)})")
 
 
+def check_plan(cfg: object, seats: list[str]) -> None:
+    """``Game.check_plan``: each seat's upgrades after ``@`` are these rules' (``check_variant``)."""
+    for p in seats:
+        check_variant(cfg, p)
+
+
 def plan_seats(policy: str, options: dict) -> list[str]:
     """The seats one ``--policy`` value plays (``Game.compare_plan``): one hero."""
     return cycled(policy, 1)
