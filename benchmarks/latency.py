@@ -47,6 +47,7 @@ ROWS: list[tuple[str, float, list[str], int]] = [
      ["play", "dungeon24", "--policy", "greedy", "--opponent", "nope"], 2),
     ("refused input: play --out where no folder can be made", 0.5,
      ["play", "kniffel", "--policy", "greedy", "--out", "/proc/dicesim-out"], 2),
+    ("refused input: fit a log without its columns", 0.5, ["fit", "kniffel", "no-columns.csv"], 2),
     ("refused input: calibrate --lo the field does not take", 0.5,
      ["calibrate", "dungeon", "--field", "difficulty.normal.hp", "--target", "win_rate=0.5", "--policy", "vorschlag",
       "--lo", "-1", "--hi", "3"], 2),
@@ -88,11 +89,13 @@ def _fresh(args: list[str]) -> list[str]:
 
 def _bad_files(cwd: Path) -> None:
     """``bad-tune.toml``: configs/tune/kniffel-bonus.toml with ``mean_score`` misspelt; ``bad-sweep.toml``:
-    configs/sweeps/kniffel-bonus.toml with ``bonus.value`` misspelt in its grid."""
+    configs/sweeps/kniffel-bonus.toml with ``bonus.value`` misspelt in its grid; ``no-columns.csv``: a log that is
+    not a Kniffel decision log."""
     text = (ROOT / "configs" / "tune" / "kniffel-bonus.toml").read_text()
     (cwd / "bad-tune.toml").write_text(text.replace('metric = "mean_score"', 'metric = "mean_scor"', 1))
     text = (ROOT / "configs" / "sweeps" / "kniffel-bonus.toml").read_text()
     (cwd / "bad-sweep.toml").write_text(text.replace('"bonus.value"', '"bonus.valu"', 1))
+    (cwd / "no-columns.csv").write_text("player,round,dice\np1,1,12345\n")  # a log of some other tool
 
 
 def _once(args: list[str], bytecode: bool, cwd: Path, expect: int) -> tuple[float, float]:

@@ -211,3 +211,53 @@ def test_a_log_over_the_row_limit_is_refused_before_it_is_read_and_force_reads_i
     assert same.returncode == 0, same.stderr
     a, b = json.loads(forced.stdout), json.loads(same.stdout)
     assert a["level"] == b["level"] and a["regret"] == b["regret"] and a["decisions"] == b["decisions"]
+
+
+HEADER_CASES = {  # file name -> its bytes
+    "no-columns.csv": b"a,b\n1,2\n",
+    "header-only.csv": b"player,game\n",
+    "bom.csv": b"\xef\xbb\xbfplayer,game,turn\n1,2,3\n",
+    "blank-first.csv": b"\nplayer,game\n1,2\n",
+    "empty.csv": b"",
+    "quoted.csv": b'"player","game","odd, name"\n1,2,3\n',
+    "latin1.csv": "spieler,größe\n1,2\n".encode("latin-1"),
+}
+
+
+@pytest.mark.parametrize("game", ["kniffel", "dadox"])
+@pytest.mark.parametrize("name", [*HEADER_CASES, "columns.parquet", "with-bad-outcomes.csv"])
+def test_a_log_header_refusal_is_the_full_checks(tmp_path, game, name):
+    """A decision log's missing columns told from its header before the game loads (``sim.players.schema``) are the
+    full read's refusal, word for word; where the full read would say something else first (an unreadable file, an
+    outcome table beside it that does not read) the header check says nothing and the full read decides."""
+    from sim.players.run import read_log
+    from sim.players.schema import header_refusal
+
+    log = tmp_path / name
+    if name.endswith(".parquet"):
+        pd.DataFrame({"player": ["p"], "game": [0]}).to_parquet(log)
+    elif name == "with-bad-outcomes.csv":
+        log.write_bytes(b"a,b\n1,2\n")
+        (tmp_path / "with-bad-outcomes.outcomes.csv").write_bytes(b"\xff\xfe\x00broken")
+    else:
+        log.write_bytes(HEADER_CASES[name])
+    light = header_refusal(game, log, None, False)
+    g = __import__("sim.games", fromlist=["get_game"]).get_game(game)
+    outcomes = log.with_name(f"{log.stem}.outcomes{log.suffix}")
+    with pytest.raises(Exception) as full:
+        read_log(game, g.load(None, []), log, outcomes if outcomes.is_file() else None)
+    if light is not None:
+        assert str(light) == str(full.value) and "missing column" in str(light)
+    else:
+        assert name in ("empty.csv", "latin1.csv", "with-bad-outcomes.csv", "blank-first.csv") or \
+            "missing column" not in str(full.value), (name, str(full.value))
+
+
+def test_a_log_without_its_columns_is_refused_before_the_game_loads(tmp_path):
+    from tests.test_cli_fast import HEAVY, _game_code, _probe
+
+    log = tmp_path / "log.csv"
+    log.write_text("a,b\n1,2\n")
+    code, modules, stderr = _probe(tmp_path, "fit", "kniffel", str(log), "--out", str(tmp_path / "out"))
+    assert code == 2 and stderr.startswith(f"error: {log}: missing columns player, game, turn"), stderr
+    assert not modules & set(HEAVY) and not _game_code(modules) and not (tmp_path / "out").exists()

@@ -11,9 +11,7 @@ from sim.cli.catalog import accept
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, work
 from sim.core.errors import DicesimError
 from sim.core.limits import MAX_LOG_ROWS
-
-FITTED = ("kniffel", "dadox", "dungeon", "dungeon24")  # games whose logs are written and fitted (exact action values)
-LOG_SUFFIXES = (".parquet", ".csv")
+from sim.players.schema import FITTED, SUFFIXES, header_refusal
 
 
 def check_log(game: str, log: Path, flag: str) -> None:
@@ -21,7 +19,7 @@ def check_log(game: str, log: Path, flag: str) -> None:
     ``--outcomes``), one to write (``--log``) must have a folder that can be one (before the batch is played)."""
     if game not in FITTED:
         raise DicesimError(f"{flag}: {game} has no decision log yet (logged: {', '.join(FITTED)})")
-    if log.suffix.lower() not in LOG_SUFFIXES:
+    if log.suffix.lower() not in SUFFIXES:
         raise DicesimError(f"{flag} {log}: a log is a .parquet or .csv file")
     if flag == "--log":
         check_out(log.parent, "--log's folder")
@@ -50,4 +48,7 @@ def fit(
     if outcomes is not None:
         check_log(game, outcomes, "--outcomes")
     rules, sets = accept(game, {}, None, config, set_)
+    refusal = header_refusal(game, log, outcomes, force)  # a log without its game's columns: from its header
+    if refusal is not None:
+        raise refusal
     work("fit").fit(game, log, outcomes, rules, sets, out or Path("reports") / f"{game}-fit", seed, as_json, force)

@@ -24,35 +24,15 @@ from sim.games.dadox import rules as R
 from sim.games.dadox.config import DadoxConfig, freeze
 from sim.games.dadox.game import GAME
 from sim.games.dadox.tables import build_tables
+from sim.players.dadox_columns import DECISION_COLUMNS, OUTCOME_COLUMNS
 from sim.players.dadox_values import Logged, Valued, option_values
 from sim.players.fit import Decisions, losses
-from sim.players.logs import LogColumn, LogError, columns, outcome_columns, refuse
+from sim.players.logs import LogError, columns, outcome_columns, refuse
 
 T6 = multisets(6)
 POW7 = 7 ** np.arange(6)
 POLICY = "optimal-turn"  # the policy whose values the fit reads (the level applies to it)
 TOTAL_BINS = (0, 300, 600, 1000, 2000, 10**9)
-
-DECISION_COLUMNS = (
-    LogColumn("player", "str", "the player's id (any text)"),
-    LogColumn("game", "int", "the player's game", 0),
-    LogColumn("turn", "int", "the player's turn in the game, 1, 2, …", 1),
-    LogColumn("throw", "int", "the throw of the turn, 1, 2, … (1: six dice, turn total 0)", 1),
-    LogColumn("score", "int", "the player's banked score before the turn", -10**9, 10**9),
-    LogColumn("opened", "int", "1 when the player has met the opening minimum (always 1 without one)", 0, 1),
-    LogColumn("turn_total", "int", "the turn total before this throw's dice are set aside", 0, 10**9),
-    LogColumn("dice", "str", "the throw: its faces, e.g. 115236 (1 to 6 dice)"),
-    LogColumn("set_aside", "str", "the faces set aside from it, e.g. 11 (they must all score)"),
-    LogColumn("bank", "int", "1: banked the turn total after setting aside; 0: threw on", 0, 1),
-)
-OUTCOME_COLUMNS = (
-    LogColumn("player", "str", "the player's id"),
-    LogColumn("game", "int", "the player's game", 0),
-    LogColumn("score", "int", "final score", -10**9, 10**9),
-    LogColumn("won", "int", "1 when the player won", 0, 1, required=False),
-    LogColumn("level", "float", "the level the simulator played at (simulated logs only)", required=False),
-)
-
 
 __all__ = ["DECISION_COLUMNS", "GAME", "OUTCOME_COLUMNS", "LogError", "load", "record"]
 

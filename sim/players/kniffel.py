@@ -31,36 +31,14 @@ from sim.games.kniffel.play import EV_KEEP, EV_SCORE
 from sim.games.kniffel.replay import keep_values
 from sim.games.kniffel.solve import tables
 from sim.players.fit import Decisions, losses
+from sim.players.kniffel_columns import BOXES, DECISION_COLUMNS, OUTCOME_COLUMNS
 from sim.players.kniffel_values import box_values
-from sim.players.logs import LogColumn, LogError, columns, outcome_columns, refuse
+from sim.players.logs import LogError, columns, outcome_columns, refuse
 
 T5 = multisets(5)
-POW7 = 7 ** np.arange(6)
-BOXES = tuple(f"s_{n}" for n in R.CATEGORIES)
 POLICY = "optimal"  # the policy whose values the fit reads (the level applies to it)
 NONE_KEPT = "-"
-
-DECISION_COLUMNS = (
-    LogColumn("player", "str", "the player's id (any text)"),
-    LogColumn("game", "int", "the player's game (0, 1, …: any whole numbers that tell the player's games apart)", 0),
-    LogColumn("turn", "int", "the turn, 1..13 (the number of filled boxes + 1)", 1, R.N_CAT),
-    LogColumn("kind", "str", "hold (the dice kept before a reroll) or box (where the final dice are scored)"),
-    LogColumn("rolls_left", "int", "rerolls still allowed this turn before the decision (a hold: 1 or more)", 0, 5),
-    *(LogColumn(f"d{i}", "int", f"die {i} shown, 1..6", 1, 6) for i in range(1, 6)),
-    *(LogColumn(b, "int", f"the sheet before the decision: points in {lab}, -1 while open", -1, 1000)
-      for b, lab in zip(BOXES, R.CATEGORY_LABELS, strict=True)),
-    LogColumn("choice", "str", "a hold: the faces kept, e.g. 566 (in any order; - keeps none); a box: its name, "
-              "e.g. full_house"),
-)
-OUTCOME_COLUMNS = (
-    LogColumn("player", "str", "the player's id"),
-    LogColumn("game", "int", "the player's game", 0),
-    LogColumn("score", "int", "final score (boxes + upper bonus + Kniffel bonuses)", 0, 100_000),
-    LogColumn("won", "int", "1 when the player alone had the top score (games of several players)", 0, 1,
-              required=False),
-    LogColumn("level", "float", "the level the simulator played at (simulated logs only; the fit ignores it)",
-              required=False),
-)
+POW7 = 7 ** np.arange(6)
 
 
 def player_id(p: int) -> str:

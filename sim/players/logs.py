@@ -8,39 +8,18 @@ module reads a file into checked numpy columns and writes the simulator's own lo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from sim.core import atomic
-from sim.core.errors import DicesimError
 from sim.core.limits import MAX_LOG_ROWS
-
-
-class LogError(DicesimError):
-    """A log that cannot be fitted: a missing column, an impossible state, an illegal choice, an unplayed player."""
-
-
-@dataclass(frozen=True)
-class LogColumn:
-    """One column of a log: ``kind`` is ``int`` (whole numbers in ``[lo, hi]``), ``str`` or ``float``."""
-
-    name: str
-    kind: str
-    doc: str
-    lo: int | None = None
-    hi: int | None = None
-    required: bool = True
-
-
-SUFFIXES = (".parquet", ".csv")
-
-
-def outcomes_path(log: Path) -> Path:
-    """Where the simulator writes a log's outcome table: ``decisions.parquet`` -> ``decisions.outcomes.parquet``."""
-    return log.with_name(f"{log.stem}.outcomes{log.suffix}")
+from sim.players.schema import MIN_CSV_ROW as MIN_CSV_ROW
+from sim.players.schema import SUFFIXES as SUFFIXES
+from sim.players.schema import LogColumn as LogColumn
+from sim.players.schema import LogError, missing
+from sim.players.schema import outcomes_path as outcomes_path
 
 
 def check_suffix(path: Path, flag: str = "LOG") -> None:
@@ -55,10 +34,6 @@ def write_table(df: pd.DataFrame, path: Path) -> Path:
     return atomic.write_csv(df, path) if path.suffix.lower() == ".csv" else atomic.write_parquet(df, path)
 
 
-
-
-MIN_CSV_ROW = 8  # bytes a CSV log row takes at least (its required columns, commas and newline): a smaller file is
-# under the row limit without counting its lines
 
 
 def count_rows(path: Path) -> int:
@@ -101,10 +76,9 @@ def read_table(path: Path, what: str, keep: frozenset[str] | None = None, force:
 def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[str, np.ndarray]:
     """The declared columns of ``df`` as checked numpy arrays (int64, float64 or str); the first bad cell of the
     first bad column is refused with its row."""
-    missing = [c.name for c in spec if c.required and c.name not in df.columns]
-    if missing:
-        raise LogError(f"{where}: missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)} (a log has "
-                       f"{', '.join(c.name for c in spec if c.required)})")
+    refusal = missing(df.columns, spec, where)
+    if refusal is not None:
+        raise refusal
     if len(df) == 0:
         raise LogError(f"{where}: no rows")
     out: dict[str, np.ndarray] = {}

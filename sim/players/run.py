@@ -23,6 +23,7 @@ from sim.core.skill import Group
 from sim.players.fit import Decisions, Fit, expected_regret, fit
 from sim.players.logs import outcomes_path, read_table, write_table
 from sim.players.regret import regret
+from sim.players.schema import BY_DECISIONS, BY_OUTCOMES
 
 
 class Readers(Mapping[str, ModuleType]):
@@ -44,8 +45,8 @@ class Readers(Mapping[str, ModuleType]):
         return len(self._games)
 
 
-LOGS = Readers("kniffel", "dadox")  # games whose logs are fitted by likelihood (exact action values)
-OUTCOME_LOGS = Readers("dungeon", "dungeon24")  # games fitted by their outcomes (no action values)
+LOGS = Readers(*BY_DECISIONS)  # games whose logs are fitted by likelihood (exact action values)
+OUTCOME_LOGS = Readers(*BY_OUTCOMES)  # games fitted by their outcomes (no action values)
 
 
 class _Policies(Mapping[str, str]):
