@@ -104,6 +104,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "kniffel", "--policy", "greedy", "--out", "/proc/dicesim-out"],  # a folder no one can make there
      "cannot create --out /proc/dicesim-out: no such file or directory"),
     (["studio", "--host", "0.0.0.0", "--token", "short"], "--token must be at least 8"),
+    (["report", "no-such-folder"], "no manifest.json in no-such-folder (not an output folder of dicesim play"),
+    (["report", "configs"], "no manifest.json in configs"),
 ])
 def test_a_refused_input_imports_no_numba_pandas_or_game(tmp_path, learned, args, needle):
     code, modules, stderr = _probe(tmp_path, *args)

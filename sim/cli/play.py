@@ -28,6 +28,8 @@ from sim.cli.common import (
 from sim.cli.fit import check_log
 from sim.core.errors import DicesimError
 from sim.core.limits import check_n, check_runs
+from sim.games import GAMES
+from sim.report.manifest import check_report_folder
 
 
 @app.command()
@@ -101,6 +103,7 @@ def compare(
 @app.command()
 def report(out: Path = typer.Argument(..., help="an output folder of play/compare")) -> None:
     """Rebuild charts and report.html of an output folder (or a balance report's dashboard) from stored tables."""
+    check_report_folder(out, list(GAMES))  # not an output folder: refused before pandas and the games
     work("play").report(out)
 
 

@@ -24,6 +24,7 @@ from sim.games import get_game
 from sim.games.base import Game
 from sim.jit.codehash import code_hash
 from sim.report import pages, words
+from sim.report.manifest import load_manifest as load_manifest
 from sim.report.pages import STYLE, caption_of  # noqa: F401  (STYLE: the shared look, used by other pages)
 
 CSV_MAX_ROWS = 200_000
@@ -98,22 +99,6 @@ def write_outputs(
         manifest = {**summary, "tables": files, "code_version": code_version(), "git": git_version()}
         atomic.write_json(out / "manifest.json", manifest, indent=2, default=json_default)
         return build_report(out)
-
-
-def load_manifest(out: Path) -> dict[str, Any]:
-    path = Path(out) / "manifest.json"
-    if not path.is_file():
-        raise DicesimError(f"no manifest.json in {out} (not an output folder of dicesim play/compare)")
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise DicesimError(f"{path} is not a manifest dicesim can read ({type(e).__name__})") from None
-    tables = manifest.get("tables") if isinstance(manifest, dict) else None
-    if not (isinstance(tables, dict) and tables and isinstance(manifest.get("game"), str)
-            and all(isinstance(f, str) and "/" not in f and "\\" not in f and (Path(out) / f).is_file()
-                    for f in tables.values())):
-        raise DicesimError(f"{path} does not name a game and tables stored beside it")
-    return manifest
 
 
 def build_report(out: Path) -> Path:

@@ -17,6 +17,7 @@ from sim.jit.progress import set_quiet
 from sim.report import words
 from sim.report.balance import balance_report, write_dashboard
 from sim.report.findings.config import FindingsConfig
+from sim.report.manifest import report_folders
 from sim.report.outputs import build_report, json_default, unused_folder
 
 
@@ -63,9 +64,8 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
 
 
 def report(out: Path) -> None:
-    found = {p.parent.name for p in Path(out).glob("*/manifest.json")}
-    games = [g for g in GAMES if g in found] + sorted(found - set(GAMES))
-    if not (Path(out) / "manifest.json").is_file() and games:
+    games = report_folders(out, list(GAMES))
+    if games:
         for name in games:
             build_report(Path(out) / name)
         print(write_dashboard(out, games))

@@ -1,0 +1,41 @@
+"""An output folder's ``manifest.json`` read and checked: light (json and paths only), so ``dicesim report`` refuses a
+folder that is not one before pandas, matplotlib or the game load; ``build_report`` reads it the same way."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sim.core.errors import DicesimError
+
+
+def load_manifest(out: Path) -> dict[str, Any]:
+    path = Path(out) / "manifest.json"
+    if not path.is_file():
+        raise DicesimError(f"no manifest.json in {out} (not an output folder of dicesim play/compare)")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise DicesimError(f"{path} is not a manifest dicesim can read ({type(e).__name__})") from None
+    tables = manifest.get("tables") if isinstance(manifest, dict) else None
+    if not (isinstance(tables, dict) and tables and isinstance(manifest.get("game"), str)
+            and all(isinstance(f, str) and "/" not in f and "\\" not in f and (Path(out) / f).is_file()
+                    for f in tables.values())):
+        raise DicesimError(f"{path} does not name a game and tables stored beside it")
+    return manifest
+
+
+def report_folders(out: Path, known: list[str]) -> list[str] | None:
+    """The game folders of a balance report's dashboard in ``out`` (the games in ``known``' order, then others), or
+    None when ``out`` is one output folder (it has its own manifest, or no game folder has one)."""
+    found = {p.parent.name for p in Path(out).glob("*/manifest.json")}
+    if (Path(out) / "manifest.json").is_file() or not found:
+        return None
+    return [g for g in known if g in found] + sorted(found - set(known))
+
+
+def check_report_folder(out: Path, known: list[str]) -> None:
+    """What ``dicesim report OUT`` would refuse of its manifests, refused first."""
+    for name in report_folders(out, known) or [None]:
+        load_manifest(Path(out) / name if name else Path(out))
