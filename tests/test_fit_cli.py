@@ -224,13 +224,13 @@ HEADER_CASES = {  # file name -> its bytes
 }
 
 
-@pytest.mark.parametrize("game", ["kniffel", "dadox"])
-@pytest.mark.parametrize("name", [*HEADER_CASES, "columns.parquet", "with-bad-outcomes.csv"])
+@pytest.mark.parametrize("game", FITTED)
+@pytest.mark.parametrize("name", [*HEADER_CASES, "columns.parquet", "with-bad-outcomes.csv", "with-outcomes.csv"])
 def test_a_log_header_refusal_is_the_full_checks(tmp_path, game, name):
     """A decision log's missing columns told from its header before the game loads (``sim.players.schema``) are the
     full read's refusal, word for word; where the full read would say something else first (an unreadable file, an
     outcome table beside it that does not read) the header check says nothing and the full read decides."""
-    from sim.players.run import read_log
+    from sim.players.run import fit_log
     from sim.players.schema import header_refusal
 
     log = tmp_path / name
@@ -239,13 +239,17 @@ def test_a_log_header_refusal_is_the_full_checks(tmp_path, game, name):
     elif name == "with-bad-outcomes.csv":
         log.write_bytes(b"a,b\n1,2\n")
         (tmp_path / "with-bad-outcomes.outcomes.csv").write_bytes(b"\xff\xfe\x00broken")
+    elif name == "with-outcomes.csv":  # a decision log beside its outcome table (the outcomes' columns are there)
+        log.write_bytes(b"player,game,score\np,0,1\n")
+        (tmp_path / "with-outcomes.outcomes.csv").write_bytes(b"player,game,score,win,result,rooms_cleared\np,0,1,0,"
+                                                              b"loss,0\n")
     else:
         log.write_bytes(HEADER_CASES[name])
     light = header_refusal(game, log, None, False)
     g = __import__("sim.games", fromlist=["get_game"]).get_game(game)
-    outcomes = log.with_name(f"{log.stem}.outcomes{log.suffix}")
     with pytest.raises(Exception) as full:
-        read_log(game, g.load(None, []), log, outcomes if outcomes.is_file() else None)
+        fit_log(game, g.load(None, []), log, None, tmp_path / "out", 1)
+    assert not (tmp_path / "out").exists()
     if light is not None:
         assert str(light) == str(full.value) and "missing column" in str(light)
     else:

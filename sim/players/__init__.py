@@ -1,7 +1,7 @@
 """Real players in the loop (issue 32): decision logs, the skill fit of a player population, regret.
 
 - ``schema``: what a log's columns are and which games are fitted how (light: the command line checks a log's
-  header before the game loads; ``kniffel_columns``, ``dadox_columns``: those games' columns);
+  header before the game loads; ``<game>_columns``: each game's columns);
 - ``logs``: reading and writing logs (parquet or CSV), the column checks shared by games, errors naming the row;
 - ``kniffel``, ``dadox``: each game's decision log (the recorder over its replay kernel, the checks of each row's
   state and choice) and the exact value of every alternative of every decision (``kniffel_values``,

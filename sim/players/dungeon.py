@@ -28,8 +28,9 @@ from sim.games.dungeon.loadout import with_loadout
 from sim.games.dungeon.options import DIFFICULTIES
 from sim.games.dungeon.replay_text import EVENT_LABELS, EVENTS, item_label
 from sim.games.dungeon.words import CARD_NAMES
+from sim.players.dungeon_columns import DECISION_COLUMNS, OUTCOME_COLUMNS
 from sim.players.fit import MAX_GROUPS
-from sim.players.logs import LogColumn, LogError, columns, each_game_once, one_setting, outcome_columns, refuse
+from sim.players.logs import LogError, columns, each_game_once, one_setting, outcome_columns, refuse
 from sim.players.outcomes import LEVELS, SIM_RUNS, LevelFit, fit_levels
 
 NONE = "-"  # a cell with nothing to say (no enemy outside a fight, no dice outside a roll): a log has no empty cell
@@ -38,31 +39,6 @@ POLICY = "vorschlag"  # the policy whose level the outcomes say
 WORDS = {"what": "rooms cleared", "by": "the rooms they cleared", "policy": POLICY, "key": "rooms",
          "setting": "difficulty", "per_game": ("rooms_per_game", "rooms per game"),
          "chart": "rooms cleared (the last: a win)"}  # the fit's page and chart (``sim.players.page``)
-
-OUTCOME_COLUMNS = (
-    LogColumn("player", "str", "the player's id"),
-    LogColumn("game", "int", "the player's game", 0),
-    LogColumn("rooms_cleared", "int", "rooms won (all of them: the run won)", 0, 50),
-    LogColumn("win", "int", "1 when the run cleared every room", 0, 1),
-    LogColumn("coins", "int", "coins at the end", 0, 10**9, required=False),
-    LogColumn("difficulty", "str", "leicht | normal | schwer (the same for every game)", required=False),
-    LogColumn("level", "float", "the level the simulator played at (simulated logs only)", required=False),
-)
-DECISION_COLUMNS = (
-    LogColumn("player", "str", "the player's id"),
-    LogColumn("game", "int", "the player's game", 0),
-    LogColumn("room", "int", "the room, 1, 2, …", 0),
-    LogColumn("turn", "int", "the fight's turn (0: outside a fight)", 0),
-    LogColumn("kind", "str", "path | secret | hold | combo | last_chance | reward | buy"),
-    LogColumn("lp", "int", "the player's LP before the decision", -10**6, 10**6),
-    LogColumn("coins", "int", "coins before the decision", -10**6, 10**9),
-    LogColumn("enemy", "str", "the room's enemy (- outside a fight)", required=False),
-    LogColumn("enemy_lp", "int", "the enemy's LP before the decision (0 outside a fight)", -10**6, 10**6),
-    LogColumn("dice", "str", "the dice shown (hold, combo, last_chance), e.g. 3 5 5; else -", required=False),
-    LogColumn("rolls_left", "int", "rolls of the turn's base allowance still to come (hold, combo)", -10, 10),
-    LogColumn("offer", "str", "what was on offer: path cards, reward items, the day's stock", required=False),
-    LogColumn("choice", "str", "what the player did"),
-)
 
 __all__ = ["DECISION_COLUMNS", "GAME", "LogError", "OUTCOME_COLUMNS", "decisions", "fit_outcomes", "load", "record"]
 

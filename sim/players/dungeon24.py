@@ -31,8 +31,9 @@ from sim.games.dungeon24.game import GAME
 from sim.games.dungeon24.options import PEOPLE_WORDS, POLICY_WORDS
 from sim.games.dungeon24.replay import EVENTS
 from sim.games.dungeon24.runs import frozen
+from sim.players.dungeon24_columns import DECISION_COLUMNS, OUTCOME_COLUMNS
 from sim.players.fit import MAX_GROUPS
-from sim.players.logs import LogColumn, LogError, columns, each_game_once, one_setting, outcome_columns, refuse
+from sim.players.logs import LogError, columns, each_game_once, one_setting, outcome_columns, refuse
 from sim.players.outcomes import LEVELS, SIM_RUNS, LevelFit, fit_levels
 
 NONE = "-"  # a cell with nothing to say: a log has no empty cell
@@ -45,37 +46,6 @@ WORDS = {"what": "results and exchanges won", "by": "their results and exchanges
          "key": "outcome", "setting": "matchup", "per_game": ("score_per_game", "exchanges won per game"),
          "chart": "result and exchanges won"}  # the fit's page and chart (``sim.players.page``)
 OPTION_COLUMNS = ("people", "opponent_people", "opponent")  # the batch's options, the same in every row
-
-OUTCOME_COLUMNS = (
-    LogColumn("player", "str", "the player's id"),
-    LogColumn("game", "int", "the player's game", 0),
-    LogColumn("result", "str", "win | loss | draw (draw: the turn limit)"),
-    LogColumn("score", "int", "exchanges the player won (hits landed)", 0, 10**6),
-    LogColumn("lp", "int", "the player's LP at the end", -10**6, 10**6, required=False),
-    LogColumn("opponent_lp", "int", "the opponent's LP at the end", -10**6, 10**6, required=False),
-    LogColumn("turns", "int", "turns played (both players)", 0, 10**6, required=False),
-    LogColumn("people", "str", "the player's people (gruenlinge, untote, dunkelelfen)", required=False),
-    LogColumn("opponent_people", "str", "the opponent's people", required=False),
-    LogColumn("opponent", "str", "the opponent's policy (the simulated opponent of the fit)", required=False),
-    LogColumn("level", "float", "the level the simulator played at (simulated logs only)", required=False),
-)
-DECISION_COLUMNS = (
-    LogColumn("player", "str", "the player's id"),
-    LogColumn("game", "int", "the player's game", 0),
-    LogColumn("turn", "int", "the turn (both players'; 0: before the first)", 0, 10**6),
-    LogColumn("kind", "str", "arrange | fire | counter | action | block | reroll"),
-    LogColumn("lp", "int", "the player's LP before the decision", -10**6, 10**6),
-    LogColumn("opponent_lp", "int", "the opponent's LP", -10**6, 10**6),
-    LogColumn("charges", "int", "the player's ability charges held", 0, 10**6),
-    LogColumn("opponent_charges", "int", "the opponent's charges held", 0, 10**6),
-    LogColumn("wins", "int", "exchanges the player has won so far", 0, 10**6),
-    LogColumn("opponent_wins", "int", "exchanges the opponent has won", 0, 10**6),
-    LogColumn("pyramid", "str", "the player's six positions (front 1-3, middle 1-2, boss): A/V and d (face down), "
-              "a (active), f (fallen) or x (discarded)"),
-    LogColumn("opponent_pyramid", "str", "the opponent's six positions, as pyramid"),
-    LogColumn("dice", "str", "a reroll's dice: the player's die, the opponent's die; else -"),
-    LogColumn("choice", "str", "what the player did"),
-)
 
 __all__ = ["DECISION_COLUMNS", "GAME", "LogError", "OUTCOME_COLUMNS", "decisions", "fit_outcomes", "load", "record"]
 

@@ -1,9 +1,9 @@
 """What a log's columns are and which games are fitted how: light (no numpy, pandas or game), so that the command
 line reads a log's header and refuses a log without the columns its game needs before the game loads (issue 30).
 
-``LogColumn`` declares one column; each game's columns are in ``sim.players.<game>_columns`` (the games fitted by
-their decisions) or ``sim.players.<game>`` (by outcomes); ``missing`` holds the words of a missing-column refusal,
-which the full check (``sim.players.logs.columns``) and the header check (``header_refusal``) both say.
+``LogColumn`` declares one column; each game's columns are in ``sim.players.<game>_columns``; ``missing`` holds the
+words of a missing-column refusal, which the full check (``sim.players.logs.columns``) and the header check
+(``header_refusal``) both say.
 """
 
 from __future__ import annotations
@@ -80,14 +80,17 @@ def header(path: Path, force: bool) -> list[str] | None:
 
 
 def header_refusal(game: str, log: Path, outcomes: Path | None, force: bool) -> LogError | None:
-    """``dicesim fit``'s refusal of a decision log without the columns its game needs, told from the headers alone
-    (the same words as the full check, which would come to it first: both tables readable). None where it cannot
+    """``dicesim fit``'s refusal of a log without the columns its game needs, told from the headers alone (the same
+    words as the full check, which would come to it first: both tables readable). ``LOG`` is a decision log, except
+    for a game fitted by outcomes without an outcome table beside it: then it is that table. None where it cannot
     tell or the columns are there."""
-    if game not in BY_DECISIONS:
+    if game not in FITTED:
         return None
     if outcomes is None and outcomes_path(log).is_file():  # the outcome table beside the log, as the fit reads it
         outcomes = outcomes_path(log)
     names = header(log, force)
     if names is None or (outcomes is not None and header(outcomes, force) is None):
         return None
-    return missing(names, import_module(f"sim.players.{game}_columns").DECISION_COLUMNS, str(log))
+    cols = import_module(f"sim.players.{game}_columns")
+    return missing(names, cols.OUTCOME_COLUMNS if game in BY_OUTCOMES and outcomes is None else cols.DECISION_COLUMNS,
+                   str(log))
