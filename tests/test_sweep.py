@@ -239,6 +239,40 @@ def test_a_game_option_is_an_axis_of_the_grid(tmp_path):
     assert "options" not in load_sweep(write(tmp_path, SMALL, "k.toml")).canonical()["points"][0]
 
 
+PLAYERS_AXIS = """
+game = "kniffel"
+policies = ["greedy"]
+n = 200
+seed = 3
+[options]
+players = 2
+[grid]
+"options.players" = [1, 3]
+"""
+
+
+def test_a_grid_over_the_seats_plays_each_points_seats(tmp_path):
+    """``options.players`` changes the seats a policy fills: each point plays its own table size (it played the
+    sweep's two seats before, and the kernel's table did not fit the point's columns), as a batch with that option
+    does on the same seed."""
+    s = load_sweep(write(tmp_path, PLAYERS_AXIS))
+    assert [s.seats_of(i, 0) for i in range(2)] == [["greedy"], ["greedy"] * 3]
+    r = run_sweep(s, tmp_path / "out", progress=False, report=False)
+    assert list(r.table["seats"]) == ["greedy", "greedy,greedy,greedy"]
+    g = get_game("kniffel")
+    for i, players in enumerate((1, 3)):
+        opts = g.check_options({"players": players})
+        batch = run_batch(g, g.load(), ["greedy"] * players, 200, 3, opts, progress=False).table
+        assert r.table.iloc[i]["mean_score"] == g.metrics(batch, opts, g.load())["mean_score"]["value"]
+
+
+def test_a_grid_that_changes_what_is_compared_is_refused(tmp_path):
+    """Dadox alone compares each policy by itself, at a table head to head: one row per policy cannot hold both."""
+    text = 'game = "dadox"\npolicies = ["greedy", "threshold"]\nn = 50\n[grid]\n"options.players" = [1, 2]\n'
+    with pytest.raises(ConfigError, match="these options compare greedy, threshold instead of greedy vs threshold"):
+        load_sweep(write(tmp_path, text))
+
+
 def test_keep_runs_false_drops_parts(tmp_path):
     s = load_sweep(write(tmp_path, SMALL.replace("n = 1500", "n = 600\nkeep_runs = false")))
     r = run_sweep(s, tmp_path / "out", progress=False, report=False)

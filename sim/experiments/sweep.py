@@ -201,7 +201,7 @@ def _play(sweep: Sweep, out: Path, pending: dict[tuple[int, int], list[Task]], b
     """Every pending chunk through the backend; a (point, policy) gets its metric row when its last part is
     written, whatever order the parts come back in."""
     left = {g: len(ts) for g, ts in pending.items()}
-    jobs = [Job(sweep.points[point].cfg, sweep.plan[slot][1], sweep.spec.seed, t.start, t.count,
+    jobs = [Job(sweep.points[point].cfg, sweep.seats_of(point, slot), sweep.spec.seed, t.start, t.count,
                 sweep.options_of(point), t)
             for (point, slot), tasks in pending.items() for t in tasks]
     try:

@@ -74,6 +74,7 @@ class Point:
     cfg: Strict
     config_hash: str
     options: dict[str, Any] | None = None  # the point's game options where the grid sweeps one (``options.NAME``)
+    plan: list[tuple[str, list[str]]] | None = None  # its seats under those options (``--players 3``: three)
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,11 @@ class Sweep:
     def options_of(self, point: int) -> dict[str, Any]:
         """The game options point ``point`` plays under: the sweep's, or its own where the grid sweeps one."""
         return self.points[point].options or self.options
+
+    def seats_of(self, point: int, slot: int) -> list[str]:
+        """The seats policy ``slot`` fills at point ``point``: the sweep's plan, or the point's own where its options
+        change them (a grid over ``options.players``)."""
+        return (self.points[point].plan or self.plan)[slot][1]
 
     def spans(self) -> list[tuple[int, int]]:
         return [(s, min(self.chunk, self.spec.n - s)) for s in range(0, self.spec.n, self.chunk)]
@@ -302,14 +308,15 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
             try:
                 cfg = point_config(game, base, sets)
                 opts = _point_options(game, options, values) if len(sets) < len(values) else None
+                own = _point_plan(game, labels, plan, opts) if opts is not None else None
             except DicesimError as e:
                 raise ConfigError(f"{source}: [grid] point {label}: {e}") from None
-            points.append(Point(i, label, values, None, sets, base, cfg, config_hash(cfg), opts))
+            points.append(Point(i, label, values, None, sets, base, cfg, config_hash(cfg), opts, own))
     else:
         raise ConfigError(f"{source}: needs a [grid] over config fields or a list of [[variants]]")
     try:
         for p in points:
-            for _, seats in plan:
+            for _, seats in p.plan or plan:
                 game.check_plan(p.cfg, seats)
     except DicesimError as e:
         raise ConfigError(f"{source}: policies: {e}") from None
@@ -324,13 +331,13 @@ def _check_metrics(source: str, game: Game, metrics: list[str], points: list[Poi
     options and seats, ``Game.check_metric``): refused before any run, not charted as something else."""
     missing = list(dict.fromkeys(metrics))
     for p in points:
-        for _, seats in plan:
+        for _, seats in p.plan or plan:
             names = game.metric_names(p.cfg, p.options or options, seats)
             missing = [m for m in missing if names is not None and m not in names]
             if not missing:
                 return
     try:
-        game.check_metric(missing[0], points[0].cfg, points[0].options or options, plan[0][1])
+        game.check_metric(missing[0], points[0].cfg, points[0].options or options, (points[0].plan or plan)[0][1])
     except DicesimError as e:
         raise ConfigError(f"{source}: metrics: {e}") from None
 
@@ -352,6 +359,19 @@ def _grid(source: str, raw: dict[str, Any]) -> dict[str, list[Any]]:
 
 
 OPTION_AXIS = "options."  # a [grid] key naming a game option (e.g. "options.difficulty"), not a config field
+
+
+def _point_plan(game: Game, labels: list[str], plan: list[tuple[str, list[str]]], options: dict[str, Any]
+                ) -> list[tuple[str, list[str]]] | None:
+    """The policies' seats under a point's own options (None: the sweep's); refused where the options change what
+    is compared (Dadox alone against head to head), which one table of rows per policy cannot hold."""
+    for p in labels:
+        game.seat_policies(p, options)
+    own = [(label, list(seats)) for label, seats in game.compare_plan(labels, options)]
+    if [label for label, _ in own] != [label for label, _ in plan]:
+        raise ConfigError(f"these options compare {', '.join(label for label, _ in own)} instead of "
+                          f"{', '.join(label for label, _ in plan)}: sweep them in files of their own")
+    return None if own == plan else own
 
 
 def _point_options(game: Game, options: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:

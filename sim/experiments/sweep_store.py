@@ -119,7 +119,8 @@ def assemble(out: Path, sweep: Sweep, meta: dict[str, Any]) -> pd.DataFrame:
     rows = []
     metric_names: list[str] = []
     for p in sweep.points:
-        for slot, (label, seats) in enumerate(sweep.plan):
+        for slot, (label, _) in enumerate(sweep.plan):
+            seats = sweep.seats_of(p.index, slot)
             data = json.loads(row_path(out, p.index, slot).read_text())
             row: dict[str, Any] = {"point": p.index, "label": p.label}
             if p.variant is not None:
