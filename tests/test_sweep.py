@@ -257,8 +257,10 @@ def test_a_grid_over_the_seats_plays_each_points_seats(tmp_path):
     does on the same seed."""
     s = load_sweep(write(tmp_path, PLAYERS_AXIS))
     assert [s.seats_of(i, 0) for i in range(2)] == [["greedy"], ["greedy"] * 3]
-    r = run_sweep(s, tmp_path / "out", progress=False, report=False)
+    r = run_sweep(s, tmp_path / "out", progress=False, report=True)
     assert list(r.table["seats"]) == ["greedy", "greedy,greedy,greedy"]
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "<b>options</b> players: 2" in page and '{"players"' not in page  # the options in words
     g = get_game("kniffel")
     for i, players in enumerate((1, 3)):
         opts = g.check_options({"players": players})

@@ -15,7 +15,6 @@ the per-run parts), never by re-running:
 from __future__ import annotations
 
 import html
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -306,7 +305,8 @@ def _build_sweep_report(out: Path) -> Path:
         "game": get_game(game).title, "points": len(canon["points"]),
         "policies": ", ".join(words.policy_name(game, p) for p in policies),
         "n per point": canon["n"],
-        "seed (same for every point)": canon["seed"], "options": json.dumps(canon["options"]),
+        "seed (same for every point)": canon["seed"],
+        "options": ", ".join(get_game(game).setting(canon["options"])) or "none",  # in words, as every report
         "base config": meta.get("base_config") or f"configs/{canon['game']}/default.toml",
         "code version": meta.get("code_version"), "fingerprint": meta.get("fingerprint"),
     }
