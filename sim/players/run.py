@@ -23,7 +23,7 @@ from sim.core.skill import Group
 from sim.players.fit import Decisions, Fit, expected_regret, fit
 from sim.players.logs import outcomes_path, read_table, write_table
 from sim.players.regret import regret
-from sim.players.schema import BY_DECISIONS, BY_OUTCOMES
+from sim.players.schema import BY_DECISIONS, BY_OUTCOMES, outcome_table
 
 
 class Readers(Mapping[str, ModuleType]):
@@ -146,8 +146,7 @@ def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: P
     """Fit a log and write population.toml, players.csv, the charts and fit.html into ``out``; the summary.
     ``force``: read a log over ``logs.MAX_ROWS`` rows too."""
     check_game(game)
-    if outcomes is None and outcomes_path(log).is_file():
-        outcomes = outcomes_path(log)
+    outcomes = outcome_table(log, outcomes)
     if game in OUTCOME_LOGS:
         return fit_outcome_log(game, cfg, log, outcomes, out, seed, force)
     dec = read_log(game, cfg, log, outcomes, force)  # every refusal happens here, before anything is written

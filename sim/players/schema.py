@@ -46,6 +46,12 @@ def outcomes_path(log: Path) -> Path:
     return log.with_name(f"{log.stem}.outcomes{log.suffix}")
 
 
+def outcome_table(log: Path, outcomes: Path | None) -> Path | None:
+    """The outcome table a fit of ``log`` reads: ``--outcomes``, else the one the simulator writes beside the log when
+    it is there."""
+    return outcomes if outcomes is not None or not outcomes_path(log).is_file() else outcomes_path(log)
+
+
 def missing(names: Collection[str], spec: tuple[LogColumn, ...], where: str) -> LogError | None:
     """The refusal of a table whose columns ``names`` lack a required one of ``spec``, else None."""
     gone = [c.name for c in spec if c.required and c.name not in names]
@@ -86,8 +92,7 @@ def header_refusal(game: str, log: Path, outcomes: Path | None, force: bool) -> 
     tell or the columns are there."""
     if game not in FITTED:
         return None
-    if outcomes is None and outcomes_path(log).is_file():  # the outcome table beside the log, as the fit reads it
-        outcomes = outcomes_path(log)
+    outcomes = outcome_table(log, outcomes)
     names = header(log, force)
     if names is None or (outcomes is not None and header(outcomes, force) is None):
         return None
