@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from sim.cli import catalog
-from sim.cli.work import learn
 from sim.core.config import DicesimError
 from sim.games import GAMES, declared, declared_options, get_game
 from tests.conftest import ROOT
@@ -53,13 +52,6 @@ def _probe(tmp_path: Path, *args: str) -> tuple[int, set[str], str]:
                        capture_output=True, text=True, timeout=300)
     got = json.loads(out.read_text())
     return got["code"], set(got["modules"]), r.stderr
-
-
-@pytest.fixture(scope="module")
-def learned() -> None:
-    """Every game's catalog entry stored (what the first command that imports a game does)."""
-    for game in GAMES:
-        learn(game)
 
 
 def test_help_imports_no_numba_pydantic_or_game(tmp_path):
@@ -107,14 +99,14 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["report", "no-such-folder"], "no manifest.json in no-such-folder (not an output folder of dicesim play"),
     (["report", "configs"], "no manifest.json in configs"),
 ])
-def test_a_refused_input_imports_no_numba_pandas_or_game(tmp_path, learned, args, needle):
+def test_a_refused_input_imports_no_numba_pandas_or_game(tmp_path, args, needle):
     code, modules, stderr = _probe(tmp_path, *args)
     assert code == 2 and stderr.startswith("error:") and needle in stderr, stderr
     assert not modules & {*HEAVY, "sim.core.config"}, sorted(modules & {*HEAVY, "sim.core.config"})
     assert not _game_code(modules)  # (pydantic: typer's own, to convert the arguments; no config model is built)
 
 
-def test_a_refused_override_imports_the_config_model_alone(tmp_path, learned):
+def test_a_refused_override_imports_the_config_model_alone(tmp_path):
     """``--set nosuch=1`` is checked by the config model without the game, its kernels, numba or pandas (the model reads
     its constants from ``kniffel.codes``, not the jitted rules)."""
     code, modules, stderr = _probe(tmp_path, "play", "kniffel", "--policy", "greedy", "--set", "nosuch=1")
@@ -136,7 +128,7 @@ def test_a_refused_override_imports_the_config_model_alone(tmp_path, learned):
     (["calibrate", "kniffel", "--field", "bonus.value", "--target", "mean_score=240", "--policy", "greedy",
       "--lo", "20.5", "--hi", "40"], "error: --lo must be a whole number for bonus.value, got 20.5"),
 ])
-def test_a_refusal_that_needs_the_rules_imports_the_config_model_alone(tmp_path, learned, args, said):
+def test_a_refusal_that_needs_the_rules_imports_the_config_model_alone(tmp_path, args, said):
     """A forced loadout's upgrade names and calibrate's field are the config's: checked by the config model, without
     the game, its kernels, numba or pandas; the same words as the game's own check."""
     code, modules, stderr = _probe(tmp_path, *args)
@@ -164,60 +156,59 @@ def _refusal(call) -> str:
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_what_the_catalog_refuses_the_game_refuses_in_the_same_words(learned, game):
-    g = learn(game)
+def test_what_the_catalog_refuses_the_game_refuses_in_the_same_words(game):
+    g = get_game(game)
     e = catalog.entry(game)
-    assert e is not None and e.capabilities == tuple(sorted(g.capabilities))
     opts = g.check_options({})
-    if e.policies is not None:  # the game checks names as Game.check_policy does: each seat's name, every position
-        assert e.policies == tuple(g.policies)
-        good = g.policies[0]
-        for value in ("nope", f"{good},nope", f"nope,{good}"):
-            light = _refusal(lambda v=value: catalog.accept(game, {}, v))
-            assert light == _refusal(lambda v=value: g.seat_policies(v, opts)) == f"unknown policy 'nope' for {game} " \
-                f"(choose from {', '.join(g.policies)})"
-        if e.policy_variant:  # name@variant: the catalog checks the name, and the variant where the game declares
-            bad = f"nope{e.policy_variant}x"  # its light check (the dungeon's upgrades), in the game's words
-            assert _refusal(lambda: catalog.accept(game, {}, bad)) == _refusal(lambda: g.check_policy(bad))
-            variant = f"{good}{e.policy_variant}x"
-            assert _refusal(lambda: catalog.accept(game, {}, variant)) == _refusal(
-                lambda: g.prepare(g.load(None, []), [variant], opts))
-    assert e.declared_options
+    good = g.policies[0]  # the game checks names as Game.check_policy does: each seat's name, every position
+    for value in ("nope", f"{good},nope", f"nope,{good}"):
+        light = _refusal(lambda v=value: catalog.accept(game, {}, v))
+        assert light == _refusal(lambda v=value: g.seat_policies(v, opts)) == f"unknown policy 'nope' for {game} " \
+            f"(choose from {', '.join(g.policies)})"
+    if e.policy_variant:  # name@variant: the catalog checks the name, and the variant where the game declares
+        bad = f"nope{e.policy_variant}x"  # its light check (the dungeon's upgrades), in the game's words
+        assert _refusal(lambda: catalog.accept(game, {}, bad)) == _refusal(lambda: g.check_policy(bad))
+        variant = f"{good}{e.policy_variant}x"
+        assert _refusal(lambda: catalog.accept(game, {}, variant)) == _refusal(
+            lambda: g.prepare(g.load(None, []), [variant], opts))
     assert _refusal(lambda: catalog.accept(game, {"nosuch": 1})) == _refusal(lambda: g.check_options({"nosuch": 1}))
     for spec in declared_options(game):
         if spec.choices or spec.names_policy or spec.valid:
             bad = {spec.name: "bogus-choice"}
             assert _refusal(lambda b=bad: catalog.accept(game, b)) == _refusal(lambda b=bad: g.check_options(b))
-    if e.config is not None:
-        light = _refusal(lambda: catalog.accept(game, {}, None, None, ["nosuch.field=1"]))
-        assert light == _refusal(lambda: g.load(None, ["nosuch.field=1"]))
-        cfg, sets = catalog.accept(game, {}, None, None, [])
-        assert (cfg, sets) == (None, [])  # nothing given: the game loads its default itself
+    light = _refusal(lambda: catalog.accept(game, {}, None, None, ["nosuch.field=1"]))
+    assert light == _refusal(lambda: g.load(None, ["nosuch.field=1"]))
+    cfg, sets = catalog.accept(game, {}, None, None, [])
+    assert (cfg, sets) == (None, [])  # nothing given: the game loads its default itself
 
 
-def test_an_accepted_override_is_validated_once_and_passed_on(learned):
+def test_an_accepted_override_is_validated_once_and_passed_on():
     cfg, sets = catalog.accept("kniffel", {}, "greedy", None, ["bonus.value=40"])
-    assert sets is None and cfg.bonus.value == 40 and cfg == learn("kniffel").load(None, ["bonus.value=40"])
+    assert sets is None and cfg.bonus.value == 40 and cfg == get_game("kniffel").load(None, ["bonus.value=40"])
 
 
-def test_the_catalog_is_read_again_after_the_code_changes(tmp_path, monkeypatch):
-    monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(catalog, "_read", None)
-    assert catalog.entry("dadox") is None  # an empty cache folder: nothing known yet
-    e = catalog.Entry(policies=("a", "b"), config="m:C", capabilities=(), declared_options=True)
-    catalog.remember("dadox", e)
-    monkeypatch.setattr(catalog, "_read", None)
-    assert catalog.entry("dadox") == e  # read back from the file
-    data = json.loads(catalog.catalog_file().read_text())
-    catalog.catalog_file().write_text(json.dumps({**data, "stamp": "touched"}))
-    monkeypatch.setattr(catalog, "_read", None)
-    assert catalog.entry("dadox") == e  # files touched, the same code: still good
-    catalog.catalog_file().write_text(json.dumps({**data, "stamp": "edited", "code": "another"}))
-    monkeypatch.setattr(catalog, "_read", None)
-    assert catalog.entry("dadox") is None  # other code: the games are read again
-    catalog.catalog_file().write_text("{not json")
-    monkeypatch.setattr(catalog, "_read", None)
-    assert catalog.entry("dadox") is None
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_games_declarations_are_the_game_itself(game):
+    """The catalog entry comes from the options module alone: its policy names, config model, capabilities, variant
+    mark and options are the game's own, and the game checks them as ``Game`` does (the light checks are its own)."""
+    from sim.cli.work.rules import config_model
+    from sim.games.base import Game
+
+    g, e = get_game(game), catalog.entry(game)
+    assert e is not None
+    assert e.policies == tuple(g.policies) and e.capabilities == tuple(sorted(g.capabilities))
+    assert config_model(e.config) is g.Config and e.policy_variant == g.policy_variant
+    assert tuple(g.option_specs) == tuple(declared_options(game))
+    kind = type(g)
+    assert (kind.check_policy, kind.check_options, kind.load) == (Game.check_policy, Game.check_options, Game.load)
+
+
+def test_a_game_without_declarations_is_checked_by_the_game(monkeypatch):
+    """No ``CONFIG`` in its options module: no entry, so the command line passes everything on to the game."""
+    real = catalog.declared
+    monkeypatch.setattr(catalog, "declared", lambda game, attr: None if attr == "CONFIG" else real(game, attr))
+    assert catalog.entry("kniffel") is None
+    assert catalog.accept("kniffel", {}, "nope", None, ["nosuch.field=1"]) == (None, ["nosuch.field=1"])
 
 
 def test_an_unknown_game_is_refused_with_the_registrys_words():
@@ -302,7 +293,7 @@ def test_the_seats_a_calibration_plays_are_the_games(game):
     ["calibrate", "dadox", "--target", "win_rate_seat_9=0.5", "--field", "goal.target", "--policy", "greedy"],
     ["calibrate", "dungeon24", "--target", "nope=0.5", "--field", "start.lp", "--policy", "heuristic,greedy"],
 ])
-def test_an_unknown_metric_is_refused_before_the_game_in_its_words(tmp_path, learned, args):
+def test_an_unknown_metric_is_refused_before_the_game_in_its_words(tmp_path, args):
     code, modules, stderr = _probe(tmp_path, *args)
     assert code == 2 and stderr.startswith("error: unknown metric"), stderr
     assert not {"numba", "pandas", "matplotlib"} & modules and not [m for m in _game_code(modules) if any(
@@ -316,28 +307,13 @@ def test_an_unknown_metric_is_refused_before_the_game_in_its_words(tmp_path, lea
     assert f"error: {words}".startswith(stderr.strip().rstrip("…"))
 
 
-def test_a_process_storing_its_entry_keeps_the_entries_others_stored(tmp_path, monkeypatch):
-    """Two processes that each learned one game (two test workers, the studio beside a command): the second write
-    keeps the first one's entry instead of writing back the catalog it read before."""
-    monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(catalog, "_read", None)
-    mine = catalog.Entry(policies=("a",), config="m:C", capabilities=(), declared_options=True)
-    assert catalog.entry("kniffel") is None  # this process read the empty catalog
-    other = dict(catalog._catalog(), games={"dadox": {**mine.__dict__, "policies": ["b"]}})
-    catalog.catalog_file().parent.mkdir(parents=True, exist_ok=True)
-    catalog.catalog_file().write_text(json.dumps(other))  # another process stored Dadox meanwhile
-    catalog.remember("kniffel", mine)
-    monkeypatch.setattr(catalog, "_read", None)
-    assert catalog.entry("kniffel") == mine and catalog.entry("dadox").policies == ("b",)
-
-
 @pytest.mark.parametrize("command, source, typo", [
     ("tune", "configs/tune/kniffel-bonus.toml", ('metric = "mean_score"', 'metric = "mean_scor"')),
     ("tune", "configs/tune/dungeon-difficulty.toml", ('metric = "win_rate"', 'metric = "winrate"')),
     ("check", "configs/targets/kniffel.toml", ('metric = "upper_bonus_rate"', 'metric = "upper_bonus_rat"')),
     ("check", "configs/targets/dungeon.toml", ('metric = "win_rate"', 'metric = "winrate"')),
 ])
-def test_a_metric_typo_in_a_tune_or_targets_file_is_refused_before_the_game(tmp_path, learned, command, source,
+def test_a_metric_typo_in_a_tune_or_targets_file_is_refused_before_the_game(tmp_path, command, source,
                                                                              typo):
     """A file whose fault is a metric name: refused by the file's own checks on the game as its config model and
     options module know it (``sim.cli.work.files``), without numba, pandas or the game's kernels, in the words the
@@ -361,7 +337,7 @@ def test_a_metric_typo_in_a_tune_or_targets_file_is_refused_before_the_game(tmp_
     assert f"error: {words}".startswith(stderr.strip().rstrip("…"))
 
 
-def test_what_the_light_game_cannot_tell_the_game_refuses(tmp_path, learned):
+def test_what_the_light_game_cannot_tell_the_game_refuses(tmp_path):
     """A policy value the game's own seat rules read (the dungeon's upgrade after ``@``, a list naming both seats): the
     light check gives up and the game refuses, in its words, after loading."""
     from sim.cli.work.files import RulesOnly, Unsure
@@ -390,7 +366,7 @@ PLAN_CASES = {
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_the_light_plan_of_several_policies_is_the_games(learned, game):
+def test_the_light_plan_of_several_policies_is_the_games(game):
     """A sweep or compare of several policies: the plan the light game gives (its options module's ``compare_plan``,
     else each name on ``plan_seats``) is ``Game.compare_plan``'s, pairs and seats in the same order."""
     from sim.cli.work.files import RulesOnly
@@ -405,7 +381,7 @@ SWEEPS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "configs" / "sweeps").
 
 
 @pytest.mark.parametrize("source", SWEEPS)
-def test_a_sweep_checked_before_the_game_is_the_sweep_the_game_reads(learned, source):
+def test_a_sweep_checked_before_the_game_is_the_sweep_the_game_reads(source):
     """What ``sweep`` checked before the game loaded and then plays (``Sweep.on``: the points' configs are not built
     twice) is the sweep ``load_sweep`` reads: the same fingerprint, plan, options, points and configs."""
     from sim.cli.work.files import sweep_checked
@@ -436,7 +412,7 @@ def test_a_sweep_checked_before_the_game_is_the_sweep_the_game_reads(learned, so
                                          ("players = 2", "players = 3")),
      "policies: optimal-win is a two-player solution, not optimal with 3 players"),
 ])
-def test_a_fault_in_a_sweep_file_is_refused_before_the_game(tmp_path, learned, source, typo, said):
+def test_a_fault_in_a_sweep_file_is_refused_before_the_game(tmp_path, source, typo, said):
     """A sweep file's fault (a field, a value, a metric, a policy, an option): refused by the file's own checks on the
     game as its config model and options module know it, without numba, pandas or the game's kernels, in the words
     ``load_sweep`` says."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_cli_fast import HEAVY, _game_code, _probe, learned  # noqa: F401 (the fixture)
+from tests.test_cli_fast import HEAVY, _game_code, _probe
 
 LIGHT = (".config", ".codes", ".layout", ".rows")  # the config model and the plain modules it reads
 
@@ -20,7 +20,7 @@ LIGHT = (".config", ".codes", ".layout", ".rows")  # the config model and the pl
     ("dungeon24", "greedy", "abilities.schattenschmerz_turns=99", "schattenschmerz_turns"),
     ("dungeon24", "greedy", "start.lp=nan", "start.lp"),
 ])
-def test_a_refused_value_imports_no_numba_in_any_game(tmp_path, learned, game, policy, value, needle):  # noqa: F811
+def test_a_refused_value_imports_no_numba_in_any_game(tmp_path, game, policy, value, needle):  # noqa: F811
     code, modules, stderr = _probe(tmp_path, "play", game, "--policy", policy, "--set", value)
     assert code == 2 and stderr.startswith("error:") and len(stderr.strip().splitlines()) == 1, stderr
     assert needle in stderr and len(stderr) < 300, stderr

@@ -4,7 +4,7 @@ again answers without importing numba, pandas or the game (issue 30: ≤ 0.5 s).
 The first time a question is asked the game computes the answer as always (one source for each rule: the game's
 own kernels); the exact text it printed is stored under a key made of the command, its arguments, the config
 (its canonical hash, or the default config file's bytes) and the hash of every source file of ``sim`` and
-``policies`` (``sim.jit.codehash``, as the games catalog). Any edit to the code or the config file is a new key; an
+``policies`` (``sim.jit.codehash``). Any edit to the code or the config file is a new key; an
 unreadable or damaged answer file is asked again and rewritten (a cache that heals itself). A config given as a
 file that the catalog did not validate is not cached.
 """

@@ -1,7 +1,7 @@
 """Where dicesim's caches live: the user cache folder (``DICESIM_CACHE_DIR`` moves it) and its parts.
 
-Light on purpose (the standard library and ``platformdirs`` only): the command line reads its catalog of the games
-there at every start, before it knows whether a command needs numpy (``sim.core.cache`` holds what reads and writes
+Light on purpose (the standard library and ``platformdirs`` only): the command line looks up its stored answers
+there, before it knows whether a command needs numpy (``sim.core.cache`` holds what reads and writes
 the cached tables).
 """
 

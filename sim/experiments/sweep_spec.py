@@ -106,7 +106,7 @@ class Sweep:
         return self.spec.title or Path(self.source).stem
 
     def on(self, game: Game) -> Sweep:
-        """This sweep, checked on the game as its catalog entry, config model and options module know it
+        """This sweep, checked on the game as its options module declares it
         (``sim.cli.work.files.RulesOnly``: the same configs, options and plan), played on the game itself."""
         return dataclasses.replace(self, game=game, chunk=self.spec.chunk or game.chunk)
 

@@ -150,18 +150,3 @@ def code_hash() -> str:
         for p in sorted((PROJECT_ROOT / pkg).rglob("*.py")):
             h.update(str(p.relative_to(PROJECT_ROOT)).encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()[:12]
-
-
-def code_stamp() -> str:
-    """Hash of the names, sizes and modification times of the files :func:`code_hash` reads: the same stamp means
-    the same code without reading it (stat calls only, a few milliseconds), a new stamp that :func:`code_hash` has to
-    tell."""
-    h = hashlib.sha256()
-    for pkg in PACKAGES:
-        for folder, subfolders, names in os.walk(PROJECT_ROOT / pkg):
-            subfolders.sort()
-            for name in sorted(names):
-                if name.endswith(".py"):
-                    st = os.stat(os.path.join(folder, name))
-                    h.update(f"{folder}/{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
-    return h.hexdigest()[:16]

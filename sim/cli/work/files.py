@@ -1,12 +1,11 @@
 """A sweep, tune or targets file checked before its game loads (issue 30: a typo refused in well under a second).
 
 The file's own checks (``sim.experiments.sweep_spec.sweep_from_dict``, ``sim.experiments.tune_file.tune_from_dict``,
-``sim.experiments.targets.load_targets``) run
-with :class:`RulesOnly` as the game: the game as its catalog entry, config model and options module know it. So a
-refusal here is the full check's own (the same code, in the same order, with the same words); wherever the light
-game cannot answer as the game would (a policy value naming several seats, a variant, a game that loads its config,
-checks its options or names in its own way) it gives up (:class:`Unsure`) and the game decides, once imported. A
-file that passes is checked again by the game (milliseconds).
+``sim.experiments.targets.load_targets``) run with :class:`RulesOnly` as the game: the game as its options module
+declares it (``sim.cli.catalog``). So a refusal here is the full check's own (the same code, in the same order, with
+the same words); wherever the light game cannot answer as the game would (a policy value naming several seats, a
+variant, a game whose options module declares no ``CONFIG``) it gives up (:class:`Unsure`) and the game decides, once
+imported. A file that passes is checked again by the game (milliseconds).
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli import catalog
-from sim.cli.work import learn
 from sim.cli.work.rules import config_model, refuse_metric
 from sim.core.config import Strict, load_config, shown_path
 from sim.core.errors import DicesimError
@@ -38,22 +36,14 @@ class RulesOnly:
 
     def __init__(self, name: str) -> None:
         e = catalog.known(name)  # an unknown game: the registry's words, as get_game says them
-        if e is None:  # not in the catalog yet: read the game now (the full check would import it next)
-            learn(name)
-            e = catalog.entry(name)
-        if e is None or e.config is None or not e.declared_options or declared(name, "plan_seats") is None:
+        if e is None or declared(name, "plan_seats") is None:
             raise Unsure
-        names = e.policies if e.policies is not None else declared(name, "POLICY_NAMES")  # a game with variants
-        self.name, self.policies, self.variant, self.Config = name, tuple(names or ()), e.policy_variant, \
-            config_model(e.config)
-        self.options_alone = e.options_checked_alone
+        self.name, self.policies, self.variant, self.Config = name, e.policies, e.policy_variant, config_model(e.config)
 
     def load(self, path: str | Path | None = None, overrides: list[str] | None = None) -> Strict:
         return load_config(self.Config, self.name, path, overrides or [])
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        if options and not self.options_alone:  # the game checks its options further (people, opponents)
-            raise Unsure
         return checked(self.name, declared_options(self.name) or (), options, self.policies)
 
     def seat_policies(self, policy: str, options: dict[str, Any]) -> None:

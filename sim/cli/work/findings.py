@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from sim.cli.common import emit
-from sim.cli.work import learn
 from sim.core.config import CONFIG_DIR, Strict, parse_override, read_toml, set_path, validate
 from sim.core.limits import check_runs
+from sim.games import get_game
 from sim.report.balance import game_report
 from sim.report.findings.config import SECTION, FindingsConfig
 from sim.report.findings.runner import MEANINGS, folder_findings
@@ -45,7 +45,7 @@ def config_args(game: Any, cfg: Strict, config: Path | None, sets: list[str]) ->
 
 def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: list[str], thresholds: FindingsConfig,
              n: int, seed: int, out: Path | None, as_json: bool) -> None:
-    g = learn(game)
+    g = get_game(game)
     check_runs(n * len(g.report_policies), what="--n x the report's policies")  # the report plays every one
     raw = data if data is not None else read_toml(CONFIG_DIR / game / "default.toml")
     for item in sets:

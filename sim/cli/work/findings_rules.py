@@ -14,7 +14,7 @@ from sim.report.findings.config import FindingsConfig, split
 def checked(game: str, model: str | None, config: Path | None, sets: list[str] | None
             ) -> tuple[dict[str, Any] | None, list[str], FindingsConfig]:
     """(the game's part of the file, the game's overrides, the thresholds); refuses what the game's model
-    (``module:name``, when the catalog knows it) or the thresholds' model refuses."""
+    (``module:name``, as its options module declares it) or the thresholds' model refuses."""
     data, rest, thresholds = split(config, sets)
     if model is not None:
         module, name = model.split(":")

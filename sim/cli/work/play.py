@@ -8,10 +8,9 @@ from typing import Any
 
 from sim import api
 from sim.cli.common import emit, metric_lines
-from sim.cli.work import learn
 from sim.core.config import DicesimError, Strict
 from sim.core.limits import check_runs
-from sim.games import GAMES, available
+from sim.games import GAMES, available, get_game
 from sim.jit import warmup
 from sim.jit.progress import set_quiet
 from sim.report import words
@@ -24,7 +23,7 @@ from sim.report.outputs import build_report, json_default, unused_folder
 def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None, sets: list[str] | None,
          out: Path | None, as_json: bool, no_report: bool, chunk: int | None, scheduler: str | None, force: bool,
          game_opts: dict[str, Any]) -> None:
-    g = learn(game)
+    g = get_game(game)
     dest = None if no_report else (out or unused_folder(Path("reports") / f"{game}-{policy.replace(',', '_')}"))
     r = api.play(game, policy, n=n, seed=seed, config=config, set=sets, out=dest, chunk=chunk, scheduler=scheduler,
                  progress=not as_json, force=force, **game_opts)
@@ -41,7 +40,7 @@ def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None
 def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict | None, sets: list[str] | None,
             out: Path | None, as_json: bool, no_report: bool, chunk: int | None, scheduler: str | None, force: bool,
             game_opts: dict[str, Any]) -> None:
-    g = learn(game)
+    g = get_game(game)
     dest = None if no_report else (out or unused_folder(Path("reports") / f"{game}-compare"))
     r = api.compare(game, policies, n=n, seed=seed, config=config, set=sets, out=dest, chunk=chunk,
                     scheduler=scheduler, progress=not as_json, force=force, **game_opts)
@@ -83,7 +82,7 @@ def balance(n: int, seed: int, out: Path, names: list[str] | None, quiet: bool,
     if unknown or names == []:
         raise DicesimError(f"--games: unknown game {unknown[0] if unknown else ''!r} (choose from {', '.join(built)})")
     playing = [g for g in names or built if g in built]
-    check_runs(n * sum(len(learn(g).report_policies) for g in playing), force, "--n x every game's policies")
+    check_runs(n * sum(len(get_game(g).report_policies) for g in playing), force, "--n x every game's policies")
     warmup.start(playing)  # cold kernels: compiled in parallel processes
     path = balance_report(out, n, seed, names, thresholds)
     print(f"balance report: {path} ({time.perf_counter() - t0:.1f} s)")

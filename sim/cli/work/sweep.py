@@ -12,12 +12,12 @@ import pandas as pd
 
 from sim import api
 from sim.cli.common import emit
-from sim.cli.work import learn
 from sim.core import atomic, limits
 from sim.core.backends import make_backend
 from sim.experiments.calibrate import check_calibration, parse_target
 from sim.experiments.sweep import Sweep, load_sweep, metric_names, run_sweep
 from sim.experiments.targets import check_targets, load_targets, verdicts_json, verdicts_table
+from sim.games import get_game
 from sim.report import words
 from sim.report.analysis import check_page
 from sim.report.outputs import json_default
@@ -26,7 +26,7 @@ from sim.report.outputs import json_default
 def sweep(sweep_file: Path, out: Path | None, resume: bool, overwrite: bool, scheduler: str | None, as_json: bool,
           no_report: bool, force: bool, checked: Sweep | None = None) -> None:
     """``checked``: the sweep as ``sim.cli.work.files.sweep_checked`` read it before the game loaded."""
-    s = checked.on(learn(checked.game.name)) if checked is not None else load_sweep(sweep_file, force=force)
+    s = checked.on(get_game(checked.game.name)) if checked is not None else load_sweep(sweep_file, force=force)
     dest = out or Path("reports") / "sweeps" / sweep_file.stem
     r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=not as_json,
                   report=not no_report)
@@ -62,7 +62,7 @@ def calibrate(game: str, target: str, field: str, policy: str, n: int, seed: int
               scheduler: str | None, out: Path | None, force: bool, game_opts: dict[str, Any]) -> None:
     metric, value = parse_target(target)
     check_calibration(n, seed, value, lo, hi, tol, max_evals, force)
-    g = learn(game)
+    g = get_game(game)
     r = api.calibrate(game, field, (metric, value), policy, n=n, seed=seed, config=config, set=sets or [], lo=lo,
                       hi=hi, tol=tol, max_evals=max_evals, scheduler=scheduler, log=not as_json, force=force,
                       **game_opts)

@@ -22,7 +22,7 @@ from sim.games.dadox import rules as R
 from sim.games.dadox.columns import COLUMNS
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
 from sim.games.dadox.describe import describe, optimal_thresholds
-from sim.games.dadox.options import OPTIONS, check_table_size, compare_plan, with_opponent
+from sim.games.dadox.options import CAPABILITIES, OPTIONS, check_table_size, compare_plan, with_opponent
 from sim.games.dadox.replay import EVENTS
 from sim.games.dadox.solve import solve_turn
 from sim.games.dadox.solve_win import WinSolution, solve_win, win_structure
@@ -49,7 +49,7 @@ class Dadox(Game):
     solved_policies = ("optimal-turn", *WIN_POLICIES)
     report_policies = ("threshold", "greedy", "optimal-turn")
     option_specs = OPTIONS
-    capabilities = frozenset({"replay_row", "solve"})
+    capabilities = CAPABILITIES
     events = EVENTS
     columns = COLUMNS
     primary_metric = "win"

@@ -7,6 +7,8 @@ from sim.games.options import Option, cycled, policy_names
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('threshold', 'greedy', 'optimal-turn', 'optimal-win', 'random', 'leader-win')
+CONFIG = "sim.games.dadox.config:DadoxConfig"  # Game.Config: --set is checked without the game
+CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
 OBJECTIVES = ("turn", "win")
 WIN_POLICIES = ("optimal-win", "leader-win")  # the policies that read the two-player solution
 # the policies' display names (``labels`` reads them from here): the opponent option names its policy so

@@ -29,8 +29,8 @@ from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig
 from sim.games.dungeon.describe import combos_json, cup_json, describe, enemy_names
 from sim.games.dungeon.inputs import TM, borrowed, check_difficulty, frozen
 from sim.games.dungeon.loadout import with_loadout
+from sim.games.dungeon.options import CAPABILITIES, OPTIONS, POLICY_VARIANT
 from sim.games.dungeon.options import DIFFICULTIES as OPTION_DIFFICULTIES
-from sim.games.dungeon.options import OPTIONS
 from sim.games.dungeon.replay_text import EVENTS, MAX_EVENTS, item_label, render
 from sim.games.dungeon.table_schema import FLOAT_COLS, column_names, run_record, table_columns
 from sim.games.dungeon.upgrade_stats import progression_metrics, stratified_lift, upgrade_names_of, upgrade_stats
@@ -47,10 +47,10 @@ class Dungeon(Game):
     skill_groups = True  # a population's mixture: each group's runs played at its level (``play_chunk``)
     Config = DungeonConfig
     policies = tuple(POLICIES)
-    policy_variant = "@"  # name@loadout: the run starts with that loadout (``with_loadout``)
+    policy_variant = POLICY_VARIANT  # name@loadout: the run starts with that loadout (``with_loadout``)
     report_policies = ("vorschlag", "greedy", "expectimax", "random")
     option_specs = OPTIONS
-    capabilities = frozenset({"combos", "replay_row"})
+    capabilities = CAPABILITIES
     events = EVENTS
     headline = {"win_rate": "wins", "mean_rooms_cleared": "rooms cleared", "mean_score": "mean score"}
     per_run = {"win_rate": lambda t: t["win"], "mean_rooms_cleared": lambda t: t["rooms_cleared"],

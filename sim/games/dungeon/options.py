@@ -7,6 +7,9 @@ from sim.games.options import Option, cycled
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('vorschlag', 'greedy', 'expectimax', 'random', 'rollout')
+CONFIG = "sim.games.dungeon.config:DungeonConfig"  # Game.Config: --set is checked without the game
+CAPABILITIES = frozenset({"combos", "replay_row"})  # the game's capabilities (Game.capabilities)
+POLICY_VARIANT = "@"  # name@loadout: the upgrades after it are the rules' (check_variant)
 DIFFICULTIES = ("leicht", "normal", "schwer")  # layout.DIFFICULTIES, in its order (checked by the game at import)
 OPTIONS = (Option("difficulty", "leicht", str, "Würfel Dungeon: leicht | normal | schwer", DIFFICULTIES,
                   words={"leicht": "Leicht", "normal": "Normal", "schwer": "Schwer"}),)  # as the rules write them

@@ -40,7 +40,7 @@ from sim.games.dungeon24.analysis import (
 )
 from sim.games.dungeon24.config import PEOPLES, Dungeon24Config
 from sim.games.dungeon24.describe import describe
-from sim.games.dungeon24.options import OPTIONS, arrangement_order
+from sim.games.dungeon24.options import CAPABILITIES, OPTIONS, arrangement_order
 from sim.games.dungeon24.options import PEOPLES as OPTION_PEOPLES
 from sim.games.dungeon24.replay import EVENTS, render
 from sim.games.dungeon24.runs import COLUMNS, _searched, frozen, people_of, run_games
@@ -61,7 +61,7 @@ class Dungeon24Game(Game):
     policies = tuple(POLICIES)
     report_policies = ("random", "greedy", "heuristic", "exact-exchange")
     option_specs = OPTIONS
-    capabilities = frozenset({"matchup", "replay_row", "solve"})
+    capabilities = CAPABILITIES
     columns = COLUMNS
     events = EVENTS
     seats = 2

@@ -6,6 +6,8 @@ from sim.games.options import Option, policy_names
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('random', 'greedy', 'heuristic', 'exact-exchange', 'expectimax')
+CONFIG = "sim.games.dungeon24.config:Dungeon24Config"  # Game.Config: --set is checked without the game
+CAPABILITIES = frozenset({"matchup", "replay_row", "solve"})  # the game's capabilities (Game.capabilities)
 PEOPLES = ("gruenlinge", "untote", "dunkelelfen")  # the order of config.PEOPLES (checked by the game at import)
 PEOPLE_WORDS = {"gruenlinge": "Grünlinge", "untote": "Untote", "dunkelelfen": "Dunkelelfen"}
 # the policies' display names (``labels`` reads them from here): the opponent option names its policy so

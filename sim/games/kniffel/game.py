@@ -21,7 +21,7 @@ from sim.games.kniffel.columns import COLUMNS, table_columns
 from sim.games.kniffel.config import KniffelConfig, freeze
 from sim.games.kniffel.describe import describe
 from sim.games.kniffel.labels import policy_label
-from sim.games.kniffel.options import OPTIONS
+from sim.games.kniffel.options import CAPABILITIES, OPTIONS
 from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, Rules, Sheets, play_sheets, player, replay_sheet
 from sim.games.kniffel.replay import EVENTS, render, result
 from sim.games.kniffel.solve import tables
@@ -43,7 +43,7 @@ class Kniffel(Game):
     solved_policies = ("optimal",)
     report_policies = ("random", "greedy", "optimal")
     option_specs = OPTIONS
-    capabilities = frozenset({"replay_row", "solve"})
+    capabilities = CAPABILITIES
     events = EVENTS
     chunk = 262_144  # optimal play shares turn plans between the sheets of a chunk
     headline = {"mean_score": "scores", "upper_bonus_rate": "upper bonus", "kniffel_rate": "at least one Kniffel"}

@@ -4,6 +4,8 @@ from sim.games.options import Option, cycled
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('random', 'greedy', 'optimal')
+CONFIG = "sim.games.kniffel.config:KniffelConfig"  # Game.Config: --set is checked without the game
+CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
 OPTIONS = (Option("players", 1, int, "Kniffel, Dadox: players per game", bounds=(1, 8)),)
 # describe computes in plain Python from describe.py (sim.cli.work.tables), reading these options
 PLAIN_DESCRIBE = ("players",)

@@ -20,7 +20,7 @@ from sim.games.pig import rules as R
 from sim.games.pig.columns import COLUMNS
 from sim.games.pig.config import PigConfig, freeze, freeze_policies
 from sim.games.pig.describe import describe, first_holds
-from sim.games.pig.options import OPTIONS, compare_plan
+from sim.games.pig.options import CAPABILITIES, OPTIONS, compare_plan
 from sim.games.pig.replay import EVENTS, render
 from sim.games.pig.solve import hold_thresholds, solve_turn, solve_win, win_hold
 from sim.jit.codehash import code_version
@@ -45,7 +45,7 @@ class Pig(Game):
     solved_policies = SOLVED_POLICIES
     report_policies = ("hold-20", "optimal-turn", "optimal-win")
     option_specs = OPTIONS
-    capabilities = frozenset({"replay_row", "solve"})
+    capabilities = CAPABILITIES
     events = EVENTS
     columns = COLUMNS
     seats = R.PLAYERS

@@ -6,6 +6,8 @@ from sim.games.options import Option
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('hold-20', 'optimal-turn', 'optimal-win')
+CONFIG = "sim.games.pig.config:PigConfig"  # Game.Config: --set is checked without the game
+CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
 OBJECTIVES = ("turn", "win")
 PLAYERS = 2  # Pig is a duel: the turn order alternates between two seats (rules.PLAYERS)
 OPTIONS = (Option("objective", None, str, "Pig solve: turn | win (default turn)", OBJECTIVES,  # off in play
