@@ -76,3 +76,21 @@ def test_tornado_names_fields_metric_and_policies_in_words(tmp_path, monkeypatch
     assert "base 14.0 %" in fig.axes[0].get_xlabel()
     ticks = [x.get_text().split("\n")[0] for ax in fig.axes for x in ax.get_yticklabels()]
     assert set(ticks) == {"Elite attack", "Joker price"}  # no code name left on an axis
+
+
+def test_a_line_chart_over_a_game_option_names_it_and_ticks_whole_numbers(tmp_path, monkeypatch):
+    """A sweep over ``options.players``: the axis reads "players" and its ticks are whole tables (no 2.5 players)."""
+    from sim.core import atomic
+    from sim.report.sweep import line_chart
+
+    drawn = []
+    monkeypatch.setattr(atomic, "save_figure", lambda fig, path, **kw: drawn.append(fig))
+    t = pd.DataFrame({"policy": "greedy", "options.players": [1, 2, 3, 4], "mean_score": [208.1, 207.4, 207.5, 207.5],
+                      "mean_score_ci95_low": [206.0] * 4, "mean_score_ci95_high": [209.0] * 4})
+    line_chart(t, "options.players", ["mean_score"], {"options.players": 1}, tmp_path / "l.png", game="kniffel")
+    (fig,) = drawn
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "players" and "options" not in fig._suptitle.get_text()
+    ticks = [x.get_text() for x in ax.get_xticklabels() if 1 <= x.get_position()[0] <= 4]
+    assert ticks == ["1", "2", "3", "4"]

@@ -10,7 +10,8 @@ neighbours on either side (a central difference; one-sided at the grid's ends):
 ``slope`` is the same change in absolute units (metric per field unit), defined also where the base
 value or metric is 0. ``low``/``high`` are the metric at the field's smallest and largest grid value
 (with their 95 % intervals): the tornado chart draws those swings around the base value. All points
-share their seeds, so these differences are not sampling noise between points.
+share their seeds, so these differences carry far less sampling noise than each point's own interval
+(not none: a field that changes who throws which dice, as the table size, shares less).
 """
 
 from __future__ import annotations
@@ -129,9 +130,8 @@ def tornado_chart(sens: pd.DataFrame, metric: str, path: Path, words: Mapping[st
         ax.set_xlabel(f"{name(metric)} (base {base * 100:.1f} %)" if percent else f"{name(metric)} (base {base:.4g})")
         ax.set_title(f"{name(pol)}: lowest (blue) / highest (orange) grid value", fontsize=10)
     # two lines: one panel is only 5.5 inches wide
-    fig.suptitle(f"Sensitivity of {name(metric)} to each swept field\n(paired seeds: the swings are not sampling "
-                 "noise)",
-                 fontsize=10)
+    fig.suptitle(f"Sensitivity of {name(metric)} to each swept field\n(every point plays the same seeds: far less "
+                 "noise between points than within each)", fontsize=10)
     fig.tight_layout()
     atomic.save_figure(fig, path, dpi=100)
     plt.close(fig)

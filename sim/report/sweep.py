@@ -21,10 +21,11 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from sim.core import atomic
 from sim.experiments.sensitivity import _numeric, along, base_point, elasticities, tornado_chart
-from sim.experiments.sweep_spec import point_config
+from sim.experiments.sweep_spec import OPTION_AXIS, point_config
 from sim.experiments.sweep_store import load_result, metric_names, read_runs
 from sim.games import get_game
 from sim.report import charts as common
@@ -51,7 +52,10 @@ def _positions(xs: list[Any]) -> tuple[np.ndarray, list[str] | None]:
 
 
 def _field(game: str | None, path: str) -> str:
-    """A swept config field in words (``bonus.value`` -> the field's title, else ``bonus › value``)."""
+    """A swept config field in words (``bonus.value`` -> the field's title, else ``bonus › value``); a game option
+    by its name (``options.players`` -> ``players``)."""
+    if path.startswith(OPTION_AXIS):
+        return path[len(OPTION_AXIS):].replace("_", " ")
     model = get_game(game).Config if game else None
     return words.config_label(game, model, path)
 
@@ -79,6 +83,8 @@ def line_chart(table: pd.DataFrame, field: str, metrics: list[str], base: dict[s
                 ax.fill_between(x, lo, hi, alpha=0.2, color=ln.get_color(), linewidth=0)
             if ticks:
                 ax.set_xticks(x, ticks, rotation=20)
+            elif all(float(v).is_integer() for v in x):  # whole numbers (players, points): no 2.5 on the axis
+                ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(_field(game, field))
         ax.set_ylabel(_metric(game, m))
         common.in_units(ax.yaxis, "%" if words.is_rate(m) else "")
