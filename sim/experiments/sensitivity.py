@@ -130,8 +130,8 @@ def tornado_chart(sens: pd.DataFrame, metric: str, path: Path, words: Mapping[st
         ax.set_xlabel(f"{name(metric)} (base {base * 100:.1f} %)" if percent else f"{name(metric)} (base {base:.4g})")
         ax.set_title(f"{name(pol)}: lowest (blue) / highest (orange) grid value", fontsize=10)
     # two lines: one panel is only 5.5 inches wide
-    fig.suptitle(f"Sensitivity of {name(metric)} to each swept field\n(every point plays the same seeds: far less "
-                 "noise between points than within each)", fontsize=10)
+    fig.suptitle(f"Sensitivity of {name(metric)} to each swept field\n(every point plays the same seeds)",
+                 fontsize=10)
     fig.tight_layout()
     atomic.save_figure(fig, path, dpi=100)
     plt.close(fig)

@@ -164,12 +164,15 @@ def variants_chart(table: pd.DataFrame, metrics: list[str], path: Path, game: st
     return path
 
 
-def overlay_points(table: pd.DataFrame, fields: list[str], base: dict[str, Any]) -> list[tuple[int, str]]:
-    """(point, chart label) pairs to overlay: along the first field (others at base), or every variant; at most 8."""
+def overlay_points(table: pd.DataFrame, fields: list[str], base: dict[str, Any],
+                   game: str | None = None) -> list[tuple[int, str]]:
+    """(point, chart label in words) pairs to overlay: along the first field (others at base), or every variant; at
+    most 8."""
     first = table[table["policy"] == table["policy"].iloc[0]]
     if fields:
         rows = along(first, fields[0], base)
-        pts = [(int(r["point"]), f"{fields[0]}={r[fields[0]]}") for r in rows.to_dict("records")]
+        said = _field(game, fields[0])
+        pts = [(int(r["point"]), f"{said} = {r[fields[0]]}") for r in rows.to_dict("records")]
     else:
         pts = [(int(r["point"]), str(r["label"])) for r in first.to_dict("records")]
     if len(pts) > MAX_OVERLAY:
@@ -184,7 +187,8 @@ def overlays(
     """The game's own charts with one curve per grid point (first policy), from the kept per-run parts."""
     canon = meta["canonical"]
     tables = {}
-    for point, label in overlay_points(table, fields, base):
+    points = overlay_points(table, fields, base, canon["game"])
+    for point, label in points:
         runs = read_runs(out, point, 0, canon["n"], canon["chunk"])
         if runs is None:
             return []
@@ -194,7 +198,7 @@ def overlays(
     for old in dest.glob("*.png"):
         old.unlink()
     game = get_game(canon["game"])
-    first = overlay_points(table, fields, base)[0][0]
+    first = points[0][0]
     cfg = point_config(game, meta.get("base_config"), canon["points"][first]["sets"])  # rules the charts draw
     return [Path(p) for p in game.charts(tables, dest, canon["points"][first].get("options") or canon["options"], cfg)]
 
@@ -326,7 +330,9 @@ def _build_sweep_report(out: Path) -> Path:
         swept = ", ".join(f"{html.escape(said[f])} <code>{html.escape(f)}</code> (base {html.escape(str(base[f]))})"
                           for f in fields)
         parts.append(f"<p>Swept: {swept}. Every point plays the same runs with the same seed, so differences between "
-                     "points are the rules' doing, not noise.</p>")
+                     "points are mostly the rules' doing: far less noisy than each point's 95 % interval. The base "
+                     "(each field's value in the base config where the grid holds it, else the grid's middle) is "
+                     "where the line charts hold the other fields and where the sensitivity is measured.</p>")
     unknown = [m for m in spec.get("metrics") or [] if m not in metric_names(table)]
     if unknown:
         parts.append("<p><b>Not charted</b> (no such metric for this game): "
