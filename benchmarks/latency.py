@@ -1,7 +1,8 @@
 """What a person waits for at the command line (issue 30): each command's wall time from start to exit.
 
 Every row of issue 30's table that is a CLI command, run as a real ``dicesim`` process, warm caches (each command
-runs once unmeasured first, so its kernels are compiled and cached; a "first ask" row asks ``combos``/``describe`` a
+runs once unmeasured first, so its kernels are compiled and cached; an "empty cache folder" row runs each time with a
+new one, as the first command after an install; a "first ask" row asks ``combos``/``describe`` a
 question not stored yet each time), ``--repeat`` times each way with Python's
 bytecode cache on (``PYTHONDONTWRITEBYTECODE`` unset, as a user has it) and off (set, as the development machines
 have it); the median and the spread. The load average is recorded beside them: on a shared machine, compare
@@ -35,6 +36,9 @@ ROWS: list[tuple[str, float, list[str], int]] = [
     ("dicesim --help", 0.5, ["--help"], 0),
     ("refused input: play kniffel --policy nope", 0.5, ["play", "kniffel", "--policy", "nope"], 2),
     ("refused input: play dungeon --n -3", 0.5, ["play", "dungeon", "--n", "-3"], 2),
+    # the first command after an install or a code edit: an empty cache folder each time ({empty-cache})
+    ("refused input, empty cache folder: play dadox --policy nope", 0.5,
+     ["{empty-cache}", "play", "dadox", "--policy", "nope"], 2),
     ("refused input: calibrate dungeon --target nosuch=3", 0.5,
      ["calibrate", "dungeon", "--target", "nosuch=3", "--field", "difficulty.normal.hp", "--policy", "vorschlag"], 2),
     ("refused input: play dadox --policy optimal-win --players 3", 0.5,
@@ -102,6 +106,9 @@ def _once(args: list[str], bytecode: bool, cwd: Path, expect: int) -> tuple[floa
     """(wall seconds, CPU seconds of the process: user + system, every thread)."""
     args = _fresh(args)
     env = dict(os.environ)
+    if args[:1] == ["{empty-cache}"]:
+        args = args[1:]
+        env["DICESIM_CACHE_DIR"] = tempfile.mkdtemp(prefix="empty-cache-", dir=cwd)
     if bytecode:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
     else:
