@@ -67,6 +67,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "dungeon", "--n", "-3"], "--n"),
     (["play", "dungeon", "--policy", "greedyy"], "unknown policy 'greedyy' for dungeon"),
     (["play", "dungeon", "--policy", "nope@heilkraeuter"], "unknown policy 'nope' for dungeon"),
+    (["play", "dungeon", "--policy", "vorschlag@"], "policy 'vorschlag@' names nothing after '@'"),
+    (["compare", "dungeon", "--policies", "greedy,@"], "policy '@' names nothing after '@'"),
     (["play", "chess", "--policy", "greedy"], "unknown game 'chess'"),
     (["play", "kniffel", "--policy", "greedy", "--difficulty", "leicht"], "--difficulty does not apply to kniffel"),
     (["play", "dungeon", "--policy", "greedy", "--difficulty", "hart"], "--difficulty must be one of"),

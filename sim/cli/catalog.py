@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from sim.cli.common import work
 from sim.core.errors import DicesimError
 from sim.games import GAMES, declared, declared_options, get_game
-from sim.games.options import checked, policy_names, unknown_policy
+from sim.games.options import check_policy, checked, policy_names
 
 if TYPE_CHECKING:
     from sim.core.config import Strict
@@ -71,9 +71,8 @@ def _check_policies(game: str, policies: tuple[str, ...], policy: str, variant: 
     """``Game.check_policy`` on each name of a ``--policy`` (or ``--policies``) value, the part before the game's
     variant mark; an empty value is the game's to refuse, in the words of the command."""
     for p in (p.strip() for p in policy.split(",")):
-        p = p.split(variant, 1)[0] if variant else p
-        if p and p not in policies:
-            raise DicesimError(unknown_policy(game, p, policies))
+        if p:
+            check_policy(game, p, policies, variant)
 
 
 def accept(game: str, options: dict[str, Any] | None = None, policy: str | None = None,

@@ -53,7 +53,7 @@ from sim.core.config import DicesimError, Strict, load_config
 from sim.core.limits import kernel_seed
 from sim.core.schema import Column, pack
 from sim.games import declared
-from sim.games.options import Option, checked, cycled, metric_refusal, policy_names, unknown_policy
+from sim.games.options import Option, check_policy, checked, cycled, metric_refusal, policy_names
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -141,12 +141,7 @@ class Game:
         return cycled(policy, k)
 
     def check_policy(self, policy: str) -> None:
-        if self.policy_variant:
-            policy, mark, variant = policy.partition(self.policy_variant)
-            if mark and not variant.strip(" +"):
-                raise DicesimError(f"policy {policy + mark!r} names nothing after {mark!r}")
-        if policy not in self.policies:
-            raise DicesimError(unknown_policy(self.name, policy, self.policies))
+        check_policy(self.name, policy, self.policies, self.policy_variant)
 
     def check_plan(self, cfg: Strict, seats: list[str]) -> None:
         """Refuse seats these rules cannot play (a policy variant they lack, a table size a policy does not play),

@@ -76,6 +76,18 @@ def unknown_policy(game: str, name: Any, policies: Sequence[str]) -> str:
     return f"unknown policy {name!r} for {game} (choose from {', '.join(policies)})"
 
 
+def check_policy(game: str, policy: str, policies: Sequence[str], variant: str | None = None) -> None:
+    """``Game.check_policy``: one seat's name is one of ``policies``; where the game marks a variant
+    (``vorschlag@wetzstein``), the part before the mark, and something must follow the mark (the variant itself is
+    the game's to check). Light: the command line runs it before the game loads."""
+    if variant:
+        policy, mark, rest = policy.partition(variant)
+        if mark and not rest.strip(" +"):
+            raise DicesimError(f"policy {policy + mark!r} names nothing after {mark!r}")
+    if policy not in policies:
+        raise DicesimError(unknown_policy(game, policy, policies))
+
+
 def policy_names(policy: str) -> list[str]:
     """The names of a ``--policy`` value (``a`` or ``a,b,…``), blanks dropped."""
     return [p.strip() for p in policy.split(",") if p.strip()]
