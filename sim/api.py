@@ -158,9 +158,9 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     _check_job(n, seed, chunk, force)
     g, cfg, opts = _setup(game, config, set, options)
     seats = g.seat_policies(policy, opts)
+    backend = backend or make_backend(scheduler)  # an unreachable scheduler is refused before the folder is made
     with _writing_to(out):
-        batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk,
-                          backend=backend or make_backend(scheduler), progress=progress)
+        batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=backend, progress=progress)
         return _played(g, cfg, opts, policy, n, seed, batch, out)
 
 
@@ -196,9 +196,9 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
 
     _check_job(n, seed, chunk, force)
     g, cfg, opts = _setup(game, config, set, options)
+    backend = backend or make_backend(scheduler)  # an unreachable scheduler is refused before the folder is made
     with _writing_to(out):
-        exp = experiment.compare(g, cfg, policies, n, seed, opts, chunk=chunk,
-                                 backend=backend or make_backend(scheduler), progress=progress)
+        exp = experiment.compare(g, cfg, policies, n, seed, opts, chunk=chunk, backend=backend, progress=progress)
         return _compared(g, cfg, opts, n, seed, exp, out)
 
 

@@ -736,3 +736,13 @@ def test_report_refuses_a_damaged_table(tmp_path):
                                      encoding="utf-8")
     assert "runs-greedy.parquet is not a table dicesim can read" in run(tmp_path, "report", str(d))
     assert sorted(p.name for p in d.iterdir()) == ["manifest.json", "runs-greedy.parquet"]
+
+
+@pytest.mark.parametrize("command", [("play", "kniffel", "--policy", "greedy"),
+                                     ("compare", "kniffel", "--policies", "greedy,optimal")])
+def test_a_scheduler_that_cannot_be_reached_leaves_no_reports_folder(tmp_path, command):
+    """The output folder, and the folders above it (the default's reports/), are made only once the scheduler
+    answered."""
+    r = cli_here(*command, "--n", "100", "--scheduler", "nonsense", "--out", str(tmp_path / "reports" / "mine"))
+    assert r.returncode == 2 and r.stderr.startswith("error: cannot reach the Dask scheduler at nonsense")
+    assert not any(tmp_path.iterdir())
