@@ -746,3 +746,15 @@ def test_a_scheduler_that_cannot_be_reached_leaves_no_reports_folder(tmp_path, c
     r = cli_here(*command, "--n", "100", "--scheduler", "nonsense", "--out", str(tmp_path / "reports" / "mine"))
     assert r.returncode == 2 and r.stderr.startswith("error: cannot reach the Dask scheduler at nonsense")
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("where", ["a-file", "a-file/under-it"])
+def test_a_cache_folder_that_cannot_be_one_is_refused_in_one_line(tmp_path, where):
+    """DICESIM_CACHE_DIR on a file (or under one): one error line naming it, not a traceback from numba's cache."""
+    (tmp_path / "a-file").write_text("not a folder")
+    cache = tmp_path / where
+    r = cli_here("play", "kniffel", "--policy", "greedy", "--n", "10", "--no-report",
+                 env={"DICESIM_CACHE_DIR": str(cache)})
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith(f"error: DICESIM_CACHE_DIR {cache}: cannot be the cache folder") and \
+        r.stderr.count("\n") == 1

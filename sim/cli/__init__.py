@@ -17,6 +17,7 @@ except ImportError:  # pragma: no cover - older typer on plain click
 
 from sim.cli.common import JsonOpt, SchedulerOpt, app
 from sim.core.errors import DicesimError
+from sim.core.paths import check_cache_root
 
 # the commands register on ``app`` in help order
 # isort: off
@@ -50,6 +51,7 @@ def main() -> None:
     """Entry point: typer app with one-line errors and exit code 2 for every user error."""
     try:
         refuse_empty_paths(sys.argv[1:])
+        check_cache_root()
         app(standalone_mode=False)
         if "sim.jit.tier" in sys.modules:  # the command compiled or loaded kernels of a tiered game
             sys.modules["sim.jit.tier"].after_command()

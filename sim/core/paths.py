@@ -24,6 +24,25 @@ def cache_root() -> Path:
     return Path(user_cache_dir("dicesim", appauthor=False))
 
 
+def check_cache_root() -> None:
+    """A ``$DICESIM_CACHE_DIR`` that cannot be a folder (a file, a path under one, a place where no folder can be
+    made) is refused in one line before any work, instead of failing inside numba's cache on the first kernel."""
+    if not os.environ.get(ENV):
+        return
+    root = cache_root()
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        probe = root / f".probe-{os.getpid()}"
+        probe.mkdir()
+        probe.rmdir()
+    except OSError as e:
+        from sim.core.errors import DicesimError
+
+        why = (e.strerror or str(e)).lower()
+        raise DicesimError(f"{ENV} {str(root)[:80]}: cannot be the cache folder ({why}); give a folder you can "
+                           "write to, or unset it") from None
+
+
 def numba_dir() -> Path:
     """Compiled kernels (``NUMBA_CACHE_DIR`` when set, as numba itself would use it)."""
     return Path(os.environ["NUMBA_CACHE_DIR"]) if os.environ.get("NUMBA_CACHE_DIR") else cache_root() / "numba"
