@@ -234,6 +234,8 @@ CLI_BAD = [
      "unknown metric 'win_chance' for kniffel"),
     (GOOD_FIELDS + '[[target]]\npolicy = "greedy"\nmetric = "upper_bonus_rate"\nvalue = 1.2\n',
      "upper_bonus_rate is a rate: its target must lie in [0, 1]"),
+    (GOOD_FIELDS + GOOD_TARGET + 'name = "bonus"\n' + GOOD_TARGET.replace("mean_score", "upper_bonus_rate")
+     .replace("210", "0.3") + 'name = "bonus"\n', "target 2 (bonus): target 1 has this name too"),
 ]
 
 

@@ -247,6 +247,9 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
         tname = t.name or f"{t.policy} {t.metric} = {t.value:g}"
         where = f"{source}: target {i + 1} ({tname})"
         try:
+            named = next((u for u in targets if u.name == tname), None)
+            if named is not None:  # the report and the verdicts tell targets apart by their names
+                raise ConfigError(f"target {named.index + 1} has this name too: give each target its own name")
             options = game.check_options(dict(t.options))
             label, seats = game.compare_plan([t.policy], options)[0]
             tsets = {**sets, **target_sets[i]}
