@@ -14,6 +14,8 @@ from typing import Any
 
 from platformdirs import user_cache_dir
 
+from sim.core.errors import DicesimError
+
 ENV = "DICESIM_CACHE_DIR"
 
 
@@ -36,10 +38,8 @@ def check_cache_root() -> None:
         probe.mkdir()
         probe.rmdir()
     except OSError as e:
-        from sim.core.errors import DicesimError
-
         why = (e.strerror or str(e)).lower()
-        raise DicesimError(f"{ENV} {str(root)[:80]}: cannot be the cache folder ({why}); give a folder you can "
+        raise DicesimError(f"{ENV} {root}: cannot be the cache folder ({why}); give a folder you can "
                            "write to, or unset it") from None
 
 

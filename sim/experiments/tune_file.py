@@ -247,7 +247,7 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
         tname = t.name or f"{t.policy} {t.metric} = {t.value:g}"
         where = f"{source}: target {i + 1} ({tname})"
         try:
-            named = next((u for u in targets if u.name == tname), None)
+            named = next((u for u in targets if t.name and u.name == tname), None)
             if named is not None:  # the report and the verdicts tell targets apart by their names
                 raise ConfigError(f"target {named.index + 1} has this name too: give each target its own name")
             options = game.check_options(dict(t.options))
