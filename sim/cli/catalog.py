@@ -57,7 +57,7 @@ def known(game: str) -> Entry | None:
 
 
 def supports(game: str, capability: str) -> bool | None:
-    """Whether ``game`` offers ``capability`` (``Game.supports``), None when the catalog does not know yet."""
+    """Whether ``game`` offers ``capability`` (``Game.supports``), None when its options module declares no entry."""
     e = known(game)
     return None if e is None else capability in e.capabilities
 
