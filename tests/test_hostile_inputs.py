@@ -758,3 +758,9 @@ def test_a_cache_folder_that_cannot_be_one_is_refused_in_one_line(tmp_path, wher
     assert r.returncode == 2, r.stderr
     assert r.stderr.startswith(f"error: DICESIM_CACHE_DIR {cache}: cannot be the cache folder") and \
         r.stderr.count("\n") == 1
+
+
+def test_an_empty_copy_folder_is_refused_not_read_as_here(tmp_path):
+    """``configs --copy ""`` would copy every shipped config into the current folder."""
+    r = cli_here("configs", "--copy", "")
+    assert r.returncode == 2 and r.stderr == "error: --copy is empty: give a file or folder name\n", r.stderr

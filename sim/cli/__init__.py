@@ -36,7 +36,7 @@ def _one_line(msg: str) -> str:
     return msg if len(msg) <= MAX_LINE else msg[: MAX_LINE - 1] + "…"
 
 
-PATH_FLAGS = ("--out", "--log", "--outcomes", "--config")  # options whose value names a file or folder
+PATH_FLAGS = ("--out", "--log", "--outcomes", "--config", "--copy")  # options whose value names a file or folder
 
 
 def refuse_empty_paths(argv: list[str]) -> None:
