@@ -100,6 +100,15 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["studio", "--host", "0.0.0.0", "--token", "short"], "--token must be at least 8"),
     (["report", "no-such-folder"], "no manifest.json in no-such-folder (not an output folder of dicesim play"),
     (["report", "configs"], "no manifest.json in configs"),
+    (["report", ""], "the output folder is named '' (empty)"),  # not the current folder
+    (["sweep", " "], "the sweep file is named ' ' (empty)"),
+    (["check", "configs/targets/kniffel.toml", "--out", "v.HTML"], "--out v.HTML: names the CSV table"),
+    (["play", "kniffel", "--policy", "greedy", "--seed", "1.5"], "--seed must be a whole number, got '1.5'"),
+    (["play", "kniffel", "--policy", "greedy", "--players", "nan"], "--players must be a whole number, got 'nan'"),
+    (["replay", "kniffel", "--run", "abc"], "--run must be a whole number, got 'abc'"),
+    (["combos", "a", "5", "5", "2", "2"], "dice must be a whole number, got 'a'"),
+    (["play", "kniffel", "--policy", "greedy", "--games-per-player", "0"],
+     "--games-per-player must be 1 .. 1,000,000, got '0'"),
 ])
 def test_a_refused_input_imports_no_numba_pandas_or_game(tmp_path, args, needle):
     code, modules, stderr = _probe(tmp_path, *args)

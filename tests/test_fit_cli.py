@@ -79,6 +79,10 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
     if how == "die out of range":
         dec.loc[6, "d2"] = 7
         return dec, out, "row 7: d2 = 7 is outside 1..6"
+    if how == "missing number":  # a parquet NaN and a CSV's empty cell alike, shown as nan (not np.float64(nan))
+        dec["d1"] = dec["d1"].astype(float)
+        dec.loc[5, "d1"] = float("nan")
+        return dec, out, "row 6: d1 = "  # nan in a parquet, '' in a CSV
     if how == "empty cell":
         dec.loc[3, "player"] = ""
         return dec, out, "row 4: player is empty"
@@ -105,7 +109,7 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
     return dec, out, f"row {len(out)}: player 'ghost' has no decisions"
 
 
-CASES = ["missing column", "impossible sheet", "impossible turn", "die out of range", "empty cell",
+CASES = ["missing column", "impossible sheet", "impossible turn", "die out of range", "missing number", "empty cell",
          "hold not among the dice", "hold with no roll left", "box already filled", "not a box",
          "player with no decisions"]
 
@@ -121,7 +125,7 @@ def test_a_bad_log_is_refused_in_one_line_naming_its_row(tmp_path, small_log, ho
     r = cli_here("fit", "kniffel", str(log), "--out", str(tmp_path / "fit"), "--json")
     assert r.returncode == 2, r.stderr
     assert r.stdout == "" and r.stderr.count("\n") == 1 and r.stderr.startswith("error: "), r.stderr
-    assert expected in r.stderr, r.stderr
+    assert expected in r.stderr and "np." not in r.stderr, r.stderr
     assert not (tmp_path / "fit").exists()  # nothing fitted, nothing written
 
 
@@ -265,3 +269,17 @@ def test_a_log_without_its_columns_is_refused_before_the_game_loads(tmp_path):
     code, modules, stderr = _probe(tmp_path, "fit", "kniffel", str(log), "--out", str(tmp_path / "out"))
     assert code == 2 and stderr.startswith(f"error: {log}: missing columns player, game, turn"), stderr
     assert not modules & set(HEAVY) and not _game_code(modules) and not (tmp_path / "out").exists()
+
+
+def test_a_file_as_fits_output_folder_or_a_folder_as_its_log_is_refused_before_the_game_loads(tmp_path):
+    from tests.test_cli_fast import HEAVY, _game_code, _probe
+
+    log, taken = tmp_path / "log.csv", tmp_path / "taken"
+    log.write_text("player,game,turn\n")
+    taken.write_text("mine\n")
+    code, modules, stderr = _probe(tmp_path, "fit", "kniffel", str(log), "--out", str(taken))
+    assert code == 2 and stderr.startswith("error: --out") and "is a file" in stderr, stderr
+    assert not modules & set(HEAVY) and not _game_code(modules) and taken.read_text() == "mine\n"
+    (tmp_path / "logs.csv").mkdir()
+    code, _, stderr = _probe(tmp_path, "fit", "kniffel", str(tmp_path / "logs.csv"))
+    assert code == 2 and stderr.startswith(f"error: LOG {tmp_path / 'logs.csv'} is a folder"), stderr

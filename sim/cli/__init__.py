@@ -17,6 +17,7 @@ except ImportError:  # pragma: no cover - older typer on plain click
 
 from sim.cli.common import JsonOpt, SchedulerOpt, app
 from sim.core.errors import DicesimError
+from sim.core.limits import short
 from sim.core.paths import check_cache_root
 
 # the commands register on ``app`` in help order
@@ -34,6 +35,29 @@ MAX_LINE = 193  # characters of an error message: with "error: " the line stays 
 def _one_line(msg: str) -> str:
     msg = " ".join(msg.split())
     return msg if len(msg) <= MAX_LINE else msg[: MAX_LINE - 1] + "…"
+
+
+_KINDS = {"int_parsing": "a whole number", "int_from_float": "a whole number", "float_parsing": "a number",
+          "bool_parsing": "true or false", "int_type": "a whole number"}
+
+
+def bad_parameter(e: click_exc.BadParameter) -> str:
+    """A typer conversion error in the project's words, naming the value typed: typer's own says "Input should be a
+    valid integer" for ``--seed 1.5`` without the 1.5 (the value is in the pydantic error it wraps)."""
+    errors = getattr(e.__cause__, "errors", None)
+    if e.param is None or not callable(errors):
+        return e.format_message()
+    first = errors()[0]
+    name = e.param.opts[0] if e.param.opts and e.param.opts[0].startswith("-") else e.param.name
+    if first["type"] in _KINDS:
+        allowed = f"must be {_KINDS[first['type']]}"
+    elif first["type"] in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
+        lo, hi = getattr(e.param, "min", None), getattr(e.param, "max", None)
+        allowed = f"must be {lo:,} .. {hi:,}" if lo is not None and hi is not None else first["msg"].replace(
+            "Input should be", "must be")
+    else:
+        allowed = first["msg"].replace("Input should be", "must be")
+    return f"{name} {allowed}, got {short(first.get('input'))}"
 
 
 PATH_FLAGS = ("--out", "--log", "--outcomes", "--config", "--copy")  # options whose value names a file or folder
@@ -62,7 +86,8 @@ def main() -> None:
         if type(e).__name__ == "NoArgsIsHelpError":
             print(e.format_message())
             sys.exit(0)
-        print(f"error: {_one_line(e.format_message())}", file=sys.stderr)
+        said = bad_parameter(e) if isinstance(e, click_exc.BadParameter) else e.format_message()
+        print(f"error: {_one_line(said)}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

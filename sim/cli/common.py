@@ -89,6 +89,18 @@ def check_out(out: Path | None, flag: str = "--out") -> None:
         atomic.check_folder(out, flag)
 
 
+def path_argument(what: str, help: str) -> Any:
+    """A required positional file or folder name; an empty one (``report ""``) would read as the current folder once
+    a Path: refused while it is still text, naming ``what`` it should have been."""
+
+    def given(text: Any) -> Path:
+        if not isinstance(text, Path) and not str(text).strip():
+            raise DicesimError(f"the {what} is named {str(text)!r} (empty): give its name")
+        return Path(text)
+
+    return typer.Argument(..., parser=given, help=help)
+
+
 def _chunk(value: int | None) -> int | None:
     return check_chunk(value)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from sim.cli.catalog import accept
-from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, work
+from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, path_argument, work
 from sim.core.errors import DicesimError
 from sim.core.limits import MAX_LOG_ROWS
 from sim.players.schema import FITTED, SUFFIXES, header_refusal
@@ -23,6 +23,8 @@ def check_log(game: str, log: Path, flag: str) -> None:
         raise DicesimError(f"{flag} {log}: a log is a .parquet or .csv file")
     if flag == "--log":
         check_out(log.parent, "--log's folder")
+    elif log.is_dir():
+        raise DicesimError(f"{flag} {log} is a folder: name the log file in it")
     elif not log.is_file():
         raise DicesimError(f"{flag} {log}: no such file")
 
@@ -30,7 +32,7 @@ def check_log(game: str, log: Path, flag: str) -> None:
 @app.command()
 def fit(
     game: str = typer.Argument(..., help=" | ".join(FITTED)),
-    log: Path = typer.Argument(..., help="the decision log (.parquet or .csv; docs/logs.md); Würfel Dungeon and "
+    log: Path = path_argument("decision log", "the decision log (.parquet or .csv; docs/logs.md); Würfel Dungeon and "
                                "Dungeon24, fitted by outcomes: the decision log or the outcome table alone"),
     outcomes: Path | None = typer.Option(None, "--outcomes", help="the per-game outcome table (default: "
                                          "LOG's NAME.outcomes.parquet|csv beside it when present)"),
@@ -47,6 +49,7 @@ def fit(
     check_log(game, log, "LOG")
     if outcomes is not None:
         check_log(game, outcomes, "--outcomes")
+    check_out(out)  # before the game: a file named as the output folder is refused at once
     rules, sets = accept(game, {}, None, config, set_)
     refusal = header_refusal(game, log, outcomes, force)  # a log without its game's columns: from its header
     if refusal is not None:

@@ -21,6 +21,7 @@ from sim.cli.common import (
     app,
     check_out,
     count_option,
+    path_argument,
     policies_help,
     with_game_options,
     work,
@@ -101,7 +102,7 @@ def compare(
 
 
 @app.command()
-def report(out: Path = typer.Argument(..., help="an output folder of play/compare")) -> None:
+def report(out: Path = path_argument("output folder", "an output folder of play/compare")) -> None:
     """Rebuild charts and report.html of an output folder (or a balance report's dashboard) from stored tables."""
     check_report_folder(out, list(GAMES))  # not an output folder: refused before pandas and the games
     work("play").report(out)

@@ -25,6 +25,7 @@ from sim.cli.common import (
     app,
     check_out,
     count_option,
+    path_argument,
     policies_help,
     with_game_options,
     work,
@@ -36,7 +37,7 @@ from sim.core.tomlfile import read_toml
 
 @app.command()
 def sweep(
-    sweep_file: Path = typer.Argument(..., help="sweep file, e.g. configs/sweeps/kniffel-bonus.toml"),
+    sweep_file: Path = path_argument("sweep file", "sweep file, e.g. configs/sweeps/kniffel-bonus.toml"),
     out: Path | None = typer.Option(None, "--out", help="output folder (default reports/sweeps/NAME)"),
     resume: bool = typer.Option(False, "--resume", help="continue a killed sweep in --out; finished work is kept"),
     overwrite: bool = typer.Option(False, "--overwrite", help="discard a previous sweep in --out and start over"),
@@ -91,7 +92,7 @@ def calibrate(
 
 @app.command()
 def check(
-    targets_file: Path = typer.Argument(..., help="targets file, e.g. configs/targets/kniffel.toml"),
+    targets_file: Path = path_argument("targets file", "targets file, e.g. configs/targets/kniffel.toml"),
     strict: bool = typer.Option(False, "--strict", help="also fail bands whose 95 % interval crosses an edge"),
     n: int | None = count_option(None, "--n", help="override N for every target"),
     out: Path | None = typer.Option(None, "--out", help="also write the verdicts as CSV here (and a page as .html)"),
@@ -104,6 +105,9 @@ def check(
         check_n(n, force)
     if out is not None and out.is_dir():
         raise DicesimError(f"--out {out} is a folder; --out names the CSV file to write (and its .html page)")
+    if out is not None and out.suffix.lower() == ".html":
+        raise DicesimError(f"--out {out}: names the CSV table (its page is written beside it as .html), "
+                           f"e.g. --out {out.with_suffix('.csv')}")
     if out is not None:
         check_out(out.parent, f"--out {out}: its folder")
     read_toml(targets_file)

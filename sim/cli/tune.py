@@ -12,14 +12,14 @@ from pathlib import Path
 
 import typer
 
-from sim.cli.common import ForceOpt, JsonOpt, SchedulerOpt, app, check_out, work
+from sim.cli.common import ForceOpt, JsonOpt, SchedulerOpt, app, check_out, path_argument, work
 from sim.core.errors import DicesimError
 from sim.core.tomlfile import read_toml
 
 
 @app.command()
 def tune(
-    tune_file: Path = typer.Argument(..., help="tune file, e.g. configs/tune/kniffel-bonus.toml"),
+    tune_file: Path = path_argument("tune file", "tune file, e.g. configs/tune/kniffel-bonus.toml"),
     out: Path | None = typer.Option(None, "--out", help="output folder (default reports/tune/NAME)"),
     resume: bool = typer.Option(False, "--resume", help="continue an interrupted tune in --out; finished work is kept"),
     overwrite: bool = typer.Option(False, "--overwrite", help="discard a previous tune in --out and start over"),

@@ -166,6 +166,8 @@ def parse_override(item: str) -> tuple[list[str], Any]:
         raise ConfigError(f"--set {path}: the number has too many digits") from None
     except RecursionError:
         value = None
+    if isinstance(value, float) and math.isinf(value) and "inf" not in raw.lower():  # 1e400 reads as inf
+        raise ConfigError(f"--set {path}: {raw[:40]} is too large for a number")
     if value is None or _depth(value) > MAX_DEPTH:
         raise ConfigError(f"--set {path}: the value nests deeper than {MAX_DEPTH} levels")
     return path.split("."), value
@@ -184,6 +186,9 @@ def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[Base
             if k not in node:
                 raise ConfigError(f"unknown config field: {'.'.join(keys)}")
             node[k] = value
+        elif k in node and not isinstance(node[k], dict):  # bonus.value.deep: bonus.value holds a value
+            raise ConfigError(f"unknown config field: {'.'.join(keys)} ({'.'.join(keys[: i + 1])} is a value, "
+                              "not a section)")
         elif not isinstance(node.get(k), dict):
             raise ConfigError(f"unknown config field: {'.'.join(keys[: i + 1])}")
         else:

@@ -27,7 +27,7 @@ from sim.games.dadox.tables import build_tables
 from sim.players.dadox_columns import DECISION_COLUMNS, OUTCOME_COLUMNS
 from sim.players.dadox_values import Logged, Valued, option_values
 from sim.players.fit import Decisions, losses
-from sim.players.logs import LogError, columns, outcome_columns, refuse
+from sim.players.logs import LogError, columns, outcome_columns, refuse, shown
 
 T6 = multisets(6)
 POW7 = 7 ** np.arange(6)
@@ -106,10 +106,10 @@ def load(cfg: DadoxConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, wh
     for d in range(D):
         th = _counts(col["dice"][d])
         if th is None:
-            raise refuse(where, d, f"dice {col['dice'][d]!r}: a throw is 1 to 6 faces 1..6")
+            raise refuse(where, d, f"dice {shown(col['dice'][d])}: a throw is 1 to 6 faces 1..6")
         sa = _counts(col["set_aside"][d])
         if sa is None:
-            raise refuse(where, d, f"set_aside {col['set_aside'][d]!r}: 1 to 6 faces 1..6")
+            raise refuse(where, d, f"set_aside {shown(col['set_aside'][d])}: 1 to 6 faces 1..6")
         if (sa > th).any():
             raise refuse(where, d, f"set_aside {col['set_aside'][d]} is not among the dice {col['dice'][d]}")
         ks[d] = T6.index_of_code[int(th @ POW7)]

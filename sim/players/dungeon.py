@@ -30,7 +30,7 @@ from sim.games.dungeon.replay_text import EVENT_LABELS, EVENTS, item_label
 from sim.games.dungeon.words import CARD_NAMES
 from sim.players.dungeon_columns import DECISION_COLUMNS, OUTCOME_COLUMNS
 from sim.players.fit import MAX_GROUPS
-from sim.players.logs import LogError, columns, each_game_once, one_setting, outcome_columns, refuse
+from sim.players.logs import LogError, columns, each_game_once, one_setting, outcome_columns, refuse, shown
 from sim.players.outcomes import LEVELS, SIM_RUNS, LevelFit, fit_levels
 
 NONE = "-"  # a cell with nothing to say (no enemy outside a fight, no dice outside a roll): a log has no empty cell
@@ -193,7 +193,7 @@ def check_decisions(dec_df: pd.DataFrame, out_df: pd.DataFrame, where: str, out_
     col = columns(dec_df, DECISION_COLUMNS, where)
     bad = np.flatnonzero(~np.isin(col["kind"], KINDS))
     if len(bad):
-        raise refuse(where, bad[0], f"kind {col['kind'][bad[0]]!r} is not one of {', '.join(KINDS)}")
+        raise refuse(where, bad[0], f"kind {shown(col['kind'][bad[0]])} is not one of {', '.join(KINDS)}")
     outcome_columns(out_df, OUTCOME_COLUMNS, out_where, col["player"], col["game"], where)
 
 

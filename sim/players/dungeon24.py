@@ -33,7 +33,7 @@ from sim.games.dungeon24.replay import EVENTS
 from sim.games.dungeon24.runs import frozen
 from sim.players.dungeon24_columns import DECISION_COLUMNS, OUTCOME_COLUMNS
 from sim.players.fit import MAX_GROUPS
-from sim.players.logs import LogError, columns, each_game_once, one_setting, outcome_columns, refuse
+from sim.players.logs import LogError, columns, each_game_once, one_setting, outcome_columns, refuse, shown
 from sim.players.outcomes import LEVELS, SIM_RUNS, LevelFit, fit_levels
 
 NONE = "-"  # a cell with nothing to say: a log has no empty cell
@@ -258,7 +258,7 @@ def load(cfg: Dungeon24Config, out_df: pd.DataFrame, where: str) -> Outcomes:
     col = columns(out_df, OUTCOME_COLUMNS, where)
     bad = np.flatnonzero(~np.isin(col["result"], RESULTS))
     if len(bad):
-        raise refuse(where, bad[0], f"result {col['result'][bad[0]]!r} is not one of win, loss, draw")
+        raise refuse(where, bad[0], f"result {shown(col['result'][bad[0]])} is not one of win, loss, draw")
     options = {name: one_setting(col, name, GAME.policies if name == "opponent" else PEOPLES, GAME.options[name],
                                  where, "matchup") for name in OPTION_COLUMNS}
     each_game_once(col, where)
@@ -306,14 +306,14 @@ def check_decisions(dec_df: pd.DataFrame, out_df: pd.DataFrame, where: str, out_
     col = columns(dec_df, DECISION_COLUMNS, where)
     for i, kind in enumerate(col["kind"]):
         if kind not in KINDS:
-            raise refuse(where, i, f"kind {kind!r} is not one of {', '.join(KINDS)}")
+            raise refuse(where, i, f"kind {shown(kind)} is not one of {', '.join(KINDS)}")
         own = _positions(col["pyramid"][i])
         if own is None or _positions(col["opponent_pyramid"][i]) is None:
             raise refuse(where, i, "a pyramid is six positions A/V plus a status letter: d face down, a active, "
                          "f fallen, x discarded (e.g. 3/1a 2/2a 4/2d 5/2d 4/3d 6/4d)")
         why = _illegal(kind, col["choice"][i], own, int(col["charges"][i]))
         if why:
-            raise refuse(where, i, f"{kind} {col['choice'][i]!r}: {why}")
+            raise refuse(where, i, f"{kind} {shown(col['choice'][i])}: {why}")
     outcome_columns(out_df, OUTCOME_COLUMNS, out_where, col["player"], col["game"], where)
 
 

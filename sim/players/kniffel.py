@@ -33,7 +33,7 @@ from sim.games.kniffel.solve import tables
 from sim.players.fit import Decisions, losses
 from sim.players.kniffel_columns import BOXES, DECISION_COLUMNS, OUTCOME_COLUMNS
 from sim.players.kniffel_values import box_values
-from sim.players.logs import LogError, columns, outcome_columns, refuse
+from sim.players.logs import LogError, columns, outcome_columns, refuse, shown
 
 T5 = multisets(5)
 POLICY = "optimal"  # the policy whose values the fit reads (the level applies to it)
@@ -131,7 +131,7 @@ def _check_sheets(col: dict[str, np.ndarray], rp: Any, where: str) -> tuple[np.n
     kind = col["kind"]
     bad = np.flatnonzero(~np.isin(kind, ["hold", "box"]))
     if len(bad):
-        raise refuse(where, bad[0], f"kind {kind[bad[0]]!r} is neither hold nor box")
+        raise refuse(where, bad[0], f"kind {shown(kind[bad[0]])} is neither hold nor box")
     hold = kind == "hold"
     bad = np.flatnonzero(col["rolls_left"] > n_rolls - 1)
     if len(bad):
@@ -156,14 +156,14 @@ def _choices(col: dict[str, np.ndarray], hold: np.ndarray, filled: np.ndarray, d
         if hold[d]:
             faces = [] if ch == NONE_KEPT else list(ch)
             if not all(f in "123456" for f in faces):
-                raise refuse(where, d, f"hold {ch!r}: the kept faces are digits 1..6 ({NONE_KEPT} keeps none)")
+                raise refuse(where, d, f"hold {shown(ch)}: the kept faces are digits 1..6 ({NONE_KEPT} keeps none)")
             kc = np.bincount(np.array([int(f) - 1 for f in faces], np.int64), minlength=6)
             if (kc > counts[d]).any():
-                raise refuse(where, d, f"hold {ch!r} keeps dice that are not among {' '.join(map(str, dice[d]))}")
+                raise refuse(where, d, f"hold {shown(ch)} keeps dice that are not among {' '.join(map(str, dice[d]))}")
             kept[d] = T5.index_of_code[int(kc @ POW7)]
         else:
             if ch not in box_of:
-                raise refuse(where, d, f"box {ch!r} is not a box ({', '.join(R.CATEGORIES)})")
+                raise refuse(where, d, f"box {shown(ch)} is not a box ({', '.join(R.CATEGORIES)})")
             c = box_of[ch]
             if filled[d, c]:
                 raise refuse(where, d, f"box {ch} is already filled")

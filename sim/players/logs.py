@@ -9,6 +9,7 @@ module reads a file into checked numpy columns and writes the simulator's own lo
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -97,11 +98,11 @@ def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[s
         arr = num.to_numpy(np.float64, na_value=np.nan)
         bad = np.flatnonzero(~np.isfinite(arr))
         if len(bad):
-            raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {raw.iloc[bad[0]]!r} is not a number")
+            raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {shown(raw.iloc[bad[0]])} is not a number")
         if c.kind == "int":
             bad = np.flatnonzero(arr != np.round(arr))
             if len(bad):
-                raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {raw.iloc[bad[0]]!r} is not a whole number")
+                raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {shown(raw.iloc[bad[0]])} is not a whole number")
             lo = -np.inf if c.lo is None else c.lo
             hi = np.inf if c.hi is None else c.hi
             bad = np.flatnonzero((arr < lo) | (arr > hi))
@@ -123,6 +124,11 @@ def _text(v: object) -> str:
     return str(v)
 
 
+def shown(value: Any) -> str:
+    """A logged value as the person wrote it: a numpy scalar reads ``nan``/``7``, not ``np.float64(nan)``."""
+    return repr(value.item() if hasattr(value, "item") else value)
+
+
 def refuse(where: str, row: int, text: str) -> LogError:
     """``LOG row N: text`` (``row`` counted from 0 here, from 1 in the message)."""
     return LogError(f"{where} row {row + 1}: {text}")
@@ -137,11 +143,11 @@ def outcome_columns(out_df: pd.DataFrame, spec: tuple[LogColumn, ...], out_where
     known = set(players.tolist())
     for i, p in enumerate(oc["player"]):
         if p not in known:
-            raise refuse(out_where, i, f"player {p!r} has no decisions in {where}")
+            raise refuse(out_where, i, f"player {shown(p)} has no decisions in {where}")
     opairs = set(zip(oc["player"].tolist(), oc["game"].tolist(), strict=True))
     for d, key in enumerate(zip(players.tolist(), games.tolist(), strict=True)):
         if key not in opairs:
-            raise refuse(where, d, f"player {key[0]!r} game {key[1]} has no row in {out_where}")
+            raise refuse(where, d, f"player {shown(key[0])} game {key[1]} has no row in {out_where}")
     return oc
 
 
@@ -154,7 +160,7 @@ def one_setting(col: dict[str, np.ndarray], name: str, allowed: tuple[str, ...] 
         return default
     bad = np.flatnonzero(~np.isin(vals, list(allowed)))
     if len(bad):
-        raise refuse(where, bad[0], f"{name} {vals[bad[0]]!r} is not one of {', '.join(allowed)}")
+        raise refuse(where, bad[0], f"{name} {shown(vals[bad[0]])} is not one of {', '.join(allowed)}")
     bad = np.flatnonzero(vals != vals[0])
     if len(bad):
         raise refuse(where, bad[0], f"{name} {vals[bad[0]]} after {vals[0]}: fit one {what} at a time")
@@ -165,4 +171,4 @@ def each_game_once(col: dict[str, np.ndarray], where: str) -> None:
     """An outcome table names each (player, game) once."""
     dup = np.flatnonzero(pd.MultiIndex.from_arrays([col["player"], col["game"]]).duplicated())
     if len(dup):
-        raise refuse(where, dup[0], f"player {col['player'][dup[0]]!r} game {col['game'][dup[0]]} is logged twice")
+        raise refuse(where, dup[0], f"player {shown(col['player'][dup[0]])} game {col['game'][dup[0]]} is logged twice")

@@ -93,6 +93,8 @@ def check(targets_file: Path, strict: bool, n: int | None, out: Path | None, as_
     if out:
         if out.is_dir():
             raise atomic.OutputError(f"--out {out} is a folder; check writes a CSV file (e.g. --out {out}/check.csv)")
+        if out.suffix.lower() == ".html":  # the page goes to out.with_suffix(".html"): it would replace the table
+            raise atomic.OutputError(f"--out {out}: names the CSV table, e.g. --out {out.with_suffix('.csv')}")
         with atomic.output_folder(out.parent), atomic.transaction(out.parent):
             atomic.write_csv(pd.DataFrame(verdicts_json(verdicts)), out)
             atomic.write_text(out.with_suffix(".html"), check_page(verdicts_json(verdicts), str(targets_file), strict))
