@@ -107,6 +107,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "kniffel", "--policy", "greedy", "--players", "nan"], "--players must be a whole number, got 'nan'"),
     (["replay", "kniffel", "--run", "abc"], "--run must be a whole number, got 'abc'"),
     (["combos", "a", "5", "5", "2", "2"], "dice must be a whole number, got 'a'"),
+    (["play", "kniffel", "--policy", "greedy, optimal"], "2 policies for 1 seat of kniffel"),
+    (["replay", "dungeon24", "--policy", "greedy,greedy,greedy"], "3 policies for 2 seats of dungeon24"),
     (["play", "kniffel", "--policy", "greedy", "--games-per-player", "0"],
      "--games-per-player must be 1 .. 1,000,000, got '0'"),
 ])
@@ -158,6 +160,15 @@ def test_a_refusal_that_needs_the_rules_imports_the_config_model_alone(tmp_path,
 
         words = _refusal(lambda: [with_loadout(game.load(None, []), p) for p in args[3].split(",")])
     assert f"error: {words}".startswith(stderr.strip().rstrip("…"))  # the line is cut at its width, not reworded
+
+
+def test_check_refuses_too_many_runs_before_the_games_load(tmp_path):
+    """``check --n`` plays every target's band with n runs: their sum is the command's, refused before the games
+    (the file's checks, on the config model alone, come first as in the full check)."""
+    code, modules, stderr = _probe(tmp_path, "check", "configs/targets/kniffel.toml", "--n", "4e9")
+    assert code == 2 and stderr.startswith("error: the targets' runs: 2e+10 runs is above the limit"), stderr
+    assert not {"numba", "pandas", "matplotlib"} & modules and not [m for m in _game_code(modules) if any(
+        m.endswith(x) for x in (".game", ".rules", ".play", ".runs", ".freeze"))], sorted(modules)
 
 
 def _refusal(call) -> str:
@@ -282,6 +293,25 @@ SEAT_CASES = {
               ("greedy", {"players": 3, "opponent": "threshold"})],
     "dungeon24": [("heuristic", {}), ("heuristic,greedy", {}), ("greedy", {"opponent": "expectimax"})],
 }
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_more_policies_than_seats_are_refused_before_the_game_as_the_game_refuses_them(game):
+    """``accept(..., seated=True)`` counts the seats with the options module's ``seat_count`` and refuses one name
+    too many in ``Game.seat_policies``' words; as many names as seats pass both."""
+    g = get_game(game)
+    first = declared(game, "POLICY_NAMES")[0]
+    for options in [{}, *(o for _, o in SEAT_CASES.get(game, []))]:
+        options = {k: v for k, v in options.items() if k != "opponent"}  # a full list names every seat itself
+        k = declared(game, "seat_count")(options)
+        assert k == g.seat_count(g.check_options(options)) >= 1
+        catalog.accept(game, options, ",".join([first] * k), seated=True)
+        assert g.seat_policies(",".join([first] * k), g.check_options(options)) == [first] * k
+        many = ",".join([first] * (k + 1))
+        light = _refusal(lambda o=options, m=many: catalog.accept(game, o, m, seated=True))
+        assert light.startswith(f"{k + 1} policies for {k} seat")
+        assert light == _refusal(lambda o=options, m=many: g.seat_policies(m, g.check_options(o)))
+        catalog.accept(game, options, many)  # not seated: policies to compare, any number
 
 
 @pytest.mark.parametrize("game", list(GAMES))

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from sim.cli.common import work
 from sim.core.errors import DicesimError
 from sim.games import GAMES, declared, declared_options, get_game
-from sim.games.options import check_policy, checked, policy_names
+from sim.games.options import check_policy, check_seat_count, checked, policy_names
 
 if TYPE_CHECKING:
     from sim.core.config import Strict
@@ -76,10 +76,12 @@ def _check_policies(game: str, policies: tuple[str, ...], policy: str, variant: 
 
 
 def accept(game: str, options: dict[str, Any] | None = None, policy: str | None = None,
-           config: Path | None = None, sets: list[str] | None = None) -> tuple[Path | Strict | None, list[str] | None]:
+           config: Path | None = None, sets: list[str] | None = None,
+           seated: bool = False) -> tuple[Path | Strict | None, list[str] | None]:
     """Refuse what ``game`` would refuse of these arguments, as far as its catalog entry tells, before the game is
-    imported. Returns the config and overrides to pass on: the config validated here and no overrides when ``config``
-    or ``sets`` were given and the entry names the config model, else ``config`` and ``sets`` as they came."""
+    imported; ``seated``: ``policy`` names the seats of one game (play, replay, calibrate), not policies to compare.
+    Returns the config and overrides to pass on: the config validated here and no overrides when ``config`` or
+    ``sets`` were given and the entry names the config model, else ``config`` and ``sets`` as they came."""
     e = known(game)
     if e is None:
         return config, sets
@@ -90,6 +92,9 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
         raise DicesimError(f"policy list {policy!r} has an empty name between its commas")
     if policy is not None:
         _check_policies(game, e.policies, policy, e.policy_variant)
+    if seated and policy is not None and (count := declared(game, "seat_count")) is not None:
+        check_seat_count(game, policy, count(options or {}), any(o.name == "players" for o in
+                                                                  declared_options(game) or ()))
     if policy is not None and (seats := declared(game, "check_seats")) is not None:
         seats(policy, options or {})  # the seats these policies fill: a table size the game refuses
     variant = declared(game, "check_variant") if policy is not None and e.policy_variant else None

@@ -61,7 +61,7 @@ def play(
     check_out(out)
     if log is not None:
         check_log(game, log, "--log")
-    rules, sets = accept(game, game_opts, policy, config, set_)
+    rules, sets = accept(game, game_opts, policy, config, set_, seated=True)
     if log is not None or games_per_player is not None:
         work("fit").play_log(game, policy, n, seed, rules, sets, out, as_json, no_report, chunk, scheduler, force,
                              game_opts or {}, log, games_per_player)

@@ -49,7 +49,7 @@ def replay(
 ) -> None:
     """Show one run turn by turn, exactly as run --run of a batch with --seed (--json: the event records)."""
     check_run(run)
-    rules, sets = accept(game, game_opts, policy, config, set_)
+    rules, sets = accept(game, game_opts, policy, config, set_, seated=True)
     work("single").replay(game, seed, run, policy, rules, sets, as_json, game_opts or {})
 
 

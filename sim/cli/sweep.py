@@ -31,7 +31,7 @@ from sim.cli.common import (
     work,
 )
 from sim.core.errors import DicesimError
-from sim.core.limits import check_calibration, check_n, parse_target
+from sim.core.limits import check_calibration, check_n, check_runs, parse_target
 from sim.core.tomlfile import read_toml
 
 
@@ -83,7 +83,7 @@ def calibrate(
         path = item.split("=", 1)[0].strip()
         if path == field or path.startswith(field + ".") or field.startswith(path + "."):
             raise DicesimError(f"--field {field} is also given by --set {path}: calibrate sets it")
-    accept(game, game_opts, policy, config, set_)  # refused here, played from the file and overrides as given
+    accept(game, game_opts, policy, config, set_, seated=True)  # refused here; played from the file and overrides
     check_field(game, config, set_, field, lo, hi)
     check_metric(game, config, set_, policy, game_opts or {}, parse_target(target)[0])
     work("sweep").calibrate(game, target, field, policy, n, seed, lo, hi, tol, max_evals, config, set_, as_json,
@@ -110,6 +110,8 @@ def check(
                            f"e.g. --out {out.with_suffix('.csv')}")
     if out is not None:
         check_out(out.parent, f"--out {out}: its folder")
-    read_toml(targets_file)
+    targets = read_toml(targets_file).get("target")
     work("files").targets_checked(targets_file)  # what the config model can refuse, in the full check's words
+    if n is not None and isinstance(targets, list):  # every target plays --n: the limit before the games load
+        check_runs(n * len(targets), force, "the targets' runs")
     work("sweep").check(targets_file, strict, n, out, as_json, scheduler, force)

@@ -53,7 +53,7 @@ from sim.core.config import DicesimError, Strict, load_config
 from sim.core.limits import kernel_seed
 from sim.core.schema import Column, pack
 from sim.games import declared
-from sim.games.options import Option, check_policy, checked, cycled, metric_refusal, policy_names
+from sim.games.options import Option, check_policy, check_seat_count, checked, cycled, metric_refusal, policy_names
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -81,7 +81,6 @@ class Game:
     columns: ClassVar[tuple[Column, ...]] = ()  # the per-run table (see table_columns)
     events: ClassVar[EventLog | None] = None  # sim.core.events.EventLog of the replay kernel (None: no replay)
     capabilities: ClassVar[frozenset[str]] = frozenset()  # subset of CAPABILITIES this game offers
-    seats: ClassVar[int] = 1  # seats a policy list must fill (after options); see seat_count
     chunk: ClassVar[int] = 65_536  # runs per chunk (never changes results; larger favours shared plans)
     # policies that read tables solved for the rules (``prepare`` may take seconds to minutes after a rules edit;
     # the studio then builds them in a helper process, and for the others only compiles once per policy)
@@ -125,7 +124,10 @@ class Game:
         return checked(self.name, self.option_specs, options, self.policies)
 
     def seat_count(self, options: dict[str, Any]) -> int:
-        return self.seats
+        """The seats a ``--policy`` value fills: the options module's ``seat_count(options)`` (the command line counts
+        them with it before the game loads), else one."""
+        count = declared(self.name, "seat_count")
+        return int(count(options)) if count is not None else 1
 
     def seat_policies(self, policy: str, options: dict[str, Any]) -> list[str]:
         """Expand a ``--policy`` value (``a`` or ``a,b,…`` cycled over the seats) to one per seat."""
@@ -135,9 +137,7 @@ class Game:
         for p in names:
             self.check_policy(p)
         k = self.seat_count(options)
-        if len(names) > k:  # the extra names would be dropped in silence
-            raise DicesimError(f"{len(names)} policies for {k} seat{'s' if k > 1 else ''} of {self.name}: give at most "
-                               "one per seat" + (" (--players sets the seats)" if self.option_spec("players") else ""))
+        check_seat_count(self.name, policy, k, self.option_spec("players") is not None)
         return cycled(policy, k)
 
     def check_policy(self, policy: str) -> None:

@@ -93,6 +93,15 @@ def policy_names(policy: str) -> list[str]:
     return [p.strip() for p in policy.split(",") if p.strip()]
 
 
+def check_seat_count(game: str, policy: str, seats: int, players: bool) -> None:
+    """More names in a ``--policy`` value than seats to fill would be dropped in silence: refused, in the words
+    ``Game.seat_policies`` and the command line share (``players``: the game seats ``--players``)."""
+    n = len(policy_names(policy))
+    if n > seats:
+        raise DicesimError(f"{n} policies for {seats} seat{'s' if seats > 1 else ''} of {game}: give at most one per "
+                           "seat" + (" (--players sets the seats)" if players else ""))
+
+
 def cycled(policy: str, count: int) -> list[str]:
     """``Game.seat_policies``' rule: the names of ``policy`` cycled over ``count`` seats."""
     names = policy_names(policy)

@@ -24,7 +24,7 @@ OPTS = GAME.check_options({"opponent": "greedy", "people": "untote", "opponent_p
 
 
 def test_seat_policies_and_options():
-    assert GAME.seats == 2
+    assert GAME.seat_count({}) == 2
     assert GAME.seat_policies("heuristic", OPTS) == ["heuristic", "greedy"]
     assert GAME.seat_policies("random,exact-exchange", OPTS) == ["random", "exact-exchange"]
     assert GAME.compare_plan(["random", "greedy"], OPTS) == [("random", ["random", "greedy"]),

@@ -72,9 +72,6 @@ class Dadox(Game):
 
     # --- setup ------------------------------------------------------------------------------
 
-    def seat_count(self, options: dict[str, Any]) -> int:
-        return int(options.get("players", 2))
-
     def seat_policies(self, policy: str, options: dict[str, Any]) -> list[str]:
         """``a`` or ``a,b,…`` cycled over the seats; with ``--opponent x``: ``a`` then ``x`` everywhere else."""
         return with_opponent(super().seat_policies(policy, options), options)

@@ -49,10 +49,15 @@ def with_opponent(seats: list[str], options: dict) -> list[str]:
     return [seats[0]] + [options["opponent"]] * (len(seats) - 1) if options.get("opponent") else seats
 
 
+def seat_count(options: dict) -> int:
+    """The seats a ``--policy`` value fills (``Game.seat_count``): ``--players``."""
+    return int(options.get("players", OPTIONS[0].default))
+
+
 def check_seats(policy: str, options: dict) -> None:
     """``check_table_size`` on the seats a ``--policy`` value fills with ``--players`` and ``--opponent`` (as
     ``Game.seat_policies`` fills them), for the command line to refuse before the game loads."""
-    k = options.get("players", 2)
+    k = options.get("players", OPTIONS[0].default)
     if not policy_names(policy) or not isinstance(k, int) or not 1 <= k <= 8 or len(policy_names(policy)) > k:
         return  # the game refuses these in its own words
     check_table_size(with_opponent(cycled(policy, k), options))
@@ -60,14 +65,14 @@ def check_seats(policy: str, options: dict) -> None:
 
 def plan_seats(policy: str, options: dict) -> list[str]:
     """The seats one ``--policy`` value plays (``Game.compare_plan``): alone its names, else itself at every seat."""
-    k = options.get("players", 2)
+    k = seat_count(options)
     return cycled(policy, 1) if k == 1 else [policy] * k
 
 
 def compare_plan(policies: list[str], options: dict) -> list[tuple[str, list[str]]]:
     """``Game.compare_plan`` of checked names: alone (or a single policy) each plays its seats; otherwise every pair
     head to head, seats rotated on shared deals."""
-    k = options.get("players", 2)
+    k = seat_count(options)
     if k == 1 or len(policies) == 1:
         return [(p, plan_seats(p, options)) for p in policies]
     return [(f"{a} vs {b}", [(a, b)[i % 2] for i in range(k)]) for a, b in combinations(policies, 2)]

@@ -52,6 +52,11 @@ def check_plan(cfg: object, seats: list[str]) -> None:
         check_variant(cfg, p)
 
 
+def seat_count(options: dict) -> int:
+    """The seats a ``--policy`` value fills (``Game.seat_count``): one hero."""
+    return 1
+
+
 def plan_seats(policy: str, options: dict) -> list[str]:
     """The seats one ``--policy`` value plays (``Game.compare_plan``): one hero."""
-    return cycled(policy, 1)
+    return cycled(policy, seat_count(options))

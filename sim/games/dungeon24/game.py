@@ -44,6 +44,7 @@ from sim.games.dungeon24.options import CAPABILITIES, OPTIONS, arrangement_order
 from sim.games.dungeon24.options import PEOPLES as OPTION_PEOPLES
 from sim.games.dungeon24.replay import EVENTS, render
 from sim.games.dungeon24.runs import COLUMNS, _searched, frozen, people_of, run_games
+from sim.games.options import check_seat_count
 from sim.report import charts
 from sim.report.skill import balance_skill
 
@@ -64,7 +65,6 @@ class Dungeon24Game(Game):
     capabilities = CAPABILITIES
     columns = COLUMNS
     events = EVENTS
-    seats = 2
     headline = {"win_rate": "wins", "draw_rate": "draws", "first_attacker_win_rate": "the first attacker wins"}
     per_run = {"win_rate": lambda t: t["winner"] == 0, "draw_rate": lambda t: t["winner"] < 0,
                "first_attacker_win_rate": lambda t: t["winner"] == t["first_attacker"]}
@@ -104,10 +104,9 @@ class Dungeon24Game(Game):
         names = [p.strip() for p in policy.split(",") if p.strip()]
         if not names:
             raise DicesimError("no policy given")
-        if len(names) > 2:
-            raise DicesimError(f"dungeon24 has 2 seats, got {len(names)} policies in {policy!r}")
+        check_seat_count(self.name, policy, self.seat_count(options), False)
         opts = self.check_options(options)
-        seats = names if len(names) == 2 else [names[0], opts["opponent"]]
+        seats = names if len(names) == self.seat_count(opts) else [names[0], opts["opponent"]]
         for p in seats:
             self.check_policy(p)
         return seats

@@ -43,7 +43,15 @@ OPTIONS = (
 PLAIN_DESCRIBE = ()
 
 
+SEATS = 2  # the player and the opponent
+
+
+def seat_count(options: dict) -> int:
+    """The seats a ``--policy`` value fills (``Game.seat_count``): ``a,b`` names both, ``a`` meets ``--opponent``."""
+    return SEATS
+
+
 def plan_seats(policy: str, options: dict) -> list[str]:
     """The seats one ``--policy`` value plays (``Game.compare_plan``): ``a,b`` both, ``a`` against ``--opponent``."""
     names = policy_names(policy)
-    return names if len(names) == 2 else [names[0], options.get("opponent") or "greedy"]
+    return names if len(names) == SEATS else [names[0], options.get("opponent") or "greedy"]

@@ -64,9 +64,6 @@ class Kniffel(Game):
 
     # --- setup ------------------------------------------------------------------------------
 
-    def seat_count(self, options: dict[str, Any]) -> int:
-        return int(options.get("players", 1))
-
     def table_for(self, cfg: KniffelConfig) -> np.ndarray:
         """The solved expectimax table for these rules (memory, then disk cache, then solve)."""
         h = rules_hash(cfg)

@@ -11,6 +11,11 @@ OPTIONS = (Option("players", 1, int, "Kniffel, Dadox: players per game", bounds=
 PLAIN_DESCRIBE = ("players",)
 
 
+def seat_count(options: dict) -> int:
+    """The seats a ``--policy`` value fills (``Game.seat_count``): ``--players``."""
+    return int(options.get("players", OPTIONS[0].default))
+
+
 def plan_seats(policy: str, options: dict) -> list[str]:
     """The seats one ``--policy`` value plays (``Game.compare_plan``): its names cycled over ``--players``."""
-    return cycled(policy, options.get("players", 1))
+    return cycled(policy, seat_count(options))

@@ -48,7 +48,6 @@ class Pig(Game):
     capabilities = CAPABILITIES
     events = EVENTS
     columns = COLUMNS
-    seats = R.PLAYERS
     primary_metric = "win"
     headline = {"win_rate_first_listed": "the first-listed policy wins", "win_rate_seat_0": "the first player wins",
                 "game_length_turns": "turns per game"}

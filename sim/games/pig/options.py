@@ -14,6 +14,11 @@ OPTIONS = (Option("objective", None, str, "Pig solve: turn | win (default turn)"
                   commands=("solve",)),)
 
 
+def seat_count(options: dict) -> int:
+    """The seats a ``--policy`` value fills (``Game.seat_count``): Pig's two."""
+    return PLAYERS
+
+
 def plan_seats(policy: str, options: dict) -> list[str]:
     """The seats one ``--policy`` value plays (``Game.compare_plan``): it plays itself."""
     return [policy] * PLAYERS
