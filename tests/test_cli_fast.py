@@ -96,7 +96,7 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
      "--target"),
     (["tune", "configs/tune/kniffel-bonus.toml", "--out", "README.md"], "is a file"),
     (["play", "kniffel", "--policy", "greedy", "--out", "/proc/dicesim-out"],  # a folder no one can make there
-     "cannot create --out /proc/dicesim-out: no such file or directory"),
+     "cannot create --out /proc/dicesim-out: /proc takes no new files or folders"),
     (["studio", "--host", "0.0.0.0", "--token", "short"], "--token must be at least 8"),
     (["report", "no-such-folder"], "no manifest.json in no-such-folder (not an output folder of dicesim play"),
     (["report", "configs"], "no manifest.json in configs"),
@@ -109,6 +109,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["combos", "a", "5", "5", "2", "2"], "dice must be a whole number, got 'a'"),
     (["play", "kniffel", "--policy", "greedy, optimal"], "2 policies for 1 seat of kniffel"),
     (["replay", "dungeon24", "--policy", "greedy,greedy,greedy"], "3 policies for 2 seats of dungeon24"),
+    (["play", "dadox", "--policy", "greedy,threshold,random", "--players", "3", "--opponent", "greedy"],
+     "--opponent greedy fills every seat after the first"),
     (["play", "kniffel", "--policy", "greedy", "--games-per-player", "0"],
      "--games-per-player must be 1 .. 1,000,000, got '0'"),
 ])
@@ -262,6 +264,7 @@ def test_json_output_is_strict_json(capsys):
     ("optimal-win", {"players": 3}), ("optimal-win", {"players": 2}), ("leader-win", {"players": 1}),
     ("leader-win", {"players": 5}), ("greedy,optimal-win", {"players": 3}), ("greedy", {"players": 3, "opponent":
     "optimal-win"}), ("optimal-win", {"players": 1, "opponent": "greedy"}), ("greedy", {"players": 2}),
+    ("greedy,threshold", {"players": 3, "opponent": "random"}),
 ])
 def test_dadox_table_sizes_are_refused_as_the_game_refuses_them(policy, options):
     """``check_seats`` (the command line, before the game) refuses exactly what the game's seats refuse, in its
@@ -471,3 +474,22 @@ def test_a_fault_in_a_sweep_file_is_refused_before_the_game(tmp_path, source, ty
 
     words = _refusal(lambda: load_sweep(bad))
     assert f"error: {words}".startswith(stderr.strip().rstrip("…")) and not (tmp_path / "out").exists()
+
+
+def test_a_folder_holding_a_sweep_is_refused_before_the_game_as_the_sweep_refuses_it(tmp_path):
+    """A new sweep into a folder that holds one (neither --resume nor --overwrite): refused before numba, pandas or
+    the game load, in the words the sweep's own folder check says; the folder is left as it was."""
+    out = tmp_path / "started"
+    out.mkdir()
+    (out / "sweep.json").write_text("{}")
+    code, modules, stderr = _probe(tmp_path, "sweep", "configs/sweeps/kniffel-bonus.toml", "--out", str(out))
+    assert code == 2 and stderr == f"error: {out} already holds a sweep: rerun with --resume to continue it or " \
+                                   "--overwrite to start over\n", stderr
+    assert not {"numba", "pandas", "matplotlib"} & modules and not [m for m in _game_code(modules) if any(
+        m.endswith(x) for x in (".game", ".rules", ".play", ".runs", ".freeze"))], sorted(modules)
+    from sim.experiments.sweep_spec import load_sweep
+    from sim.experiments.sweep_store import prepare_out
+
+    sweep = load_sweep(ROOT / "configs/sweeps/kniffel-bonus.toml")
+    assert f"error: {_refusal(lambda: prepare_out(out, sweep, False, False))}\n" == stderr
+    assert sorted(p.name for p in out.iterdir()) == ["sweep.json"]

@@ -8,6 +8,7 @@ Where a command writes, the case names an ``--out`` folder that must not exist a
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -665,8 +666,12 @@ THIRD = [
     (K + ("--log", "/proc/nope/x.csv"), "cannot create --log's folder /proc/nope"),
     (K + ("--scheduler", ""), "--scheduler"),
     (K + ("--scheduler", "not a url"), "--scheduler"),
+    (K + ("--scheduler", "localhost"), "--scheduler must be an address like tcp://host:8786 (a host and a port"),
+    (K + ("--scheduler", "tcp://localhost:99999"), "--scheduler must be an address like tcp://host:8786"),
     (K[:-1] + (f"/tmp/{LONG}/y",), "file name too long"),
     (K + ("--policy", "greedy,random"), "2 policies for 1 seat of kniffel"),
+    (("play", "dadox", "--policy", "greedy,threshold", "--opponent", "random", "--out", OUT),
+     "--opponent random fills every seat after the first: give one --policy with it"),
     (("replay", "kniffel", "--policy", ",".join(["greedy"] * 9)), "9 policies for 1 seat"),
     (("play", "dungeon", "--policy", "greedy@", "--out", OUT), "names nothing after '@'"),
     (("compare", "kniffel", "--policies", "greedy,greedy", "--out", OUT), "--policies names 'greedy' twice"),
@@ -739,13 +744,20 @@ def test_report_refuses_a_damaged_table(tmp_path):
     assert sorted(p.name for p in d.iterdir()) == ["manifest.json", "runs-greedy.parquet"]
 
 
-@pytest.mark.parametrize("command", [("play", "kniffel", "--policy", "greedy"),
-                                     ("compare", "kniffel", "--policies", "greedy,optimal")])
+@pytest.mark.parametrize("command", [("play", "kniffel", "--policy", "greedy", "--n", "100"),
+                                     ("compare", "kniffel", "--policies", "greedy,optimal", "--n", "100"),
+                                     ("sweep", "configs/sweeps/kniffel-bonus.toml"),
+                                     ("tune", "configs/tune/kniffel-bonus.toml")])
 def test_a_scheduler_that_cannot_be_reached_leaves_no_reports_folder(tmp_path, command):
     """The output folder, and the folders above it (the default's reports/), are made only once the scheduler
-    answered."""
-    r = cli_here(*command, "--n", "100", "--scheduler", "nonsense", "--out", str(tmp_path / "reports" / "mine"))
-    assert r.returncode == 2 and r.stderr.startswith("error: cannot reach the Dask scheduler at nonsense")
+    answered; where nothing listens the connection is refused at once, not after Dask's 10 s of retries."""
+    with socket.socket() as s:  # a port nothing listens on: bound, then let go
+        s.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+    r = cli_here(*command, "--scheduler", address, "--out", str(tmp_path / "reports" / "mine"))
+    assert r.returncode == 2 and r.stderr == (f"error: cannot reach the Dask scheduler at {address}: nothing listens "
+                                              "there (connection refused); start one with `dask scheduler` or check "
+                                              "the address\n"), r.stderr
     assert not any(tmp_path.iterdir())
 
 

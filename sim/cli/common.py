@@ -12,6 +12,7 @@ import inspect
 import json
 import math
 import numbers
+import re
 import sys
 from collections.abc import Callable
 from importlib import import_module
@@ -127,12 +128,19 @@ def policy_names(value: Any) -> Any:
     """A ``--policy``/``--policies``/``--opponent`` value as the games spell their policies (lowercase): every
     policy name and Würfel Dungeon upgrade is lowercase, so ``Vorschlag@Paschmeister`` is ``vorschlag@paschmeister``."""
     return value.strip().lower() if isinstance(value, str) else value
+_ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]@]+):(\d{1,5})/?")
+
+
 def _scheduler(value: str | None) -> str | None:
-    """An address as Dask takes it (``tcp://host:8786``, ``host:8786``): refused at once when it cannot be one,
-    before Dask is imported."""
-    if value is not None and (not value.strip() or any(c.isspace() for c in value)):
-        raise DicesimError(f"--scheduler must be an address like tcp://host:8786, got {value[:60]!r}")
-    return value
+    """An address as Dask takes it (``tcp://host:8786``, ``host:8786``, ``[::1]:8786``): refused at once when it
+    cannot be one (Dask needs the port), before Dask is imported; whether it answers is Dask's to find out."""
+    if value is None:
+        return value
+    m = _ADDRESS.fullmatch(value.strip())
+    if m is None or not 1 <= int(m.group(3)) <= 65535:
+        raise DicesimError(f"--scheduler must be an address like tcp://host:8786 (a host and a port 1 .. 65535), "
+                           f"got {value[:60]!r}")
+    return value.strip()
 
 
 SchedulerOpt = typer.Option(None, "--scheduler", callback=_scheduler, help="Dask scheduler address, e.g. "

@@ -52,7 +52,9 @@ def sweep(
     check_out(out)
     data = read_toml(sweep_file)  # a missing or broken file: refused before pandas and the games load
     checked = work("files").sweep_checked(data, sweep_file, force)  # and what the config model can refuse
-    work("sweep").sweep(sweep_file, out, resume, overwrite, scheduler, as_json, no_report, force, checked)
+    dest = out or Path("reports") / "sweeps" / sweep_file.stem
+    work("files").check_started(dest, resume, overwrite)  # a folder holding a sweep: before the games load
+    work("sweep").sweep(sweep_file, dest, resume, overwrite, scheduler, as_json, no_report, force, checked)
 
 
 @app.command()

@@ -262,7 +262,10 @@ def _probe(out: Path, flag: str) -> None:
         probe.rmdir()
     except OSError as e:
         doing = "write into" if here == out else "create"
-        raise OutputError(f"cannot {doing} {flag} {out}: {reason(e)}") from None
+        why = reason(e)
+        if e.errno == errno.ENOENT and here.is_dir():  # /proc and the like: a folder that takes no new entries
+            why = ("it" if here == out else str(here)) + " takes no new files or folders"
+        raise OutputError(f"cannot {doing} {flag} {out}: {why}") from None
 
 
 def make_folder(out: str | Path, flag: str = "--out") -> Path:

@@ -10,6 +10,7 @@ the chunking or the order parts come back in.
 
 from __future__ import annotations
 
+import socket
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -95,9 +96,28 @@ class LocalBackend:
     def close(self) -> None:
         """Nothing to release."""
 
+def _answers(address: str, wait_s: float = 3.0) -> None:
+    """Refuse at once a scheduler address where nothing listens: Dask retries a refused connection until its
+    10 s timeout and needs a second to import; one socket connect says it in milliseconds (``ucx://`` is Dask's)."""
+    protocol, _, rest = address.rpartition("://")
+    if protocol not in ("", "tcp", "tls", "ws", "wss"):
+        return
+    host, _, port = rest.rstrip("/").rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=wait_s).close()
+    except ConnectionRefusedError:
+        raise DicesimError(f"cannot reach the Dask scheduler at {address}: nothing listens there (connection "
+                           "refused); start one with `dask scheduler` or check the address") from None
+    except socket.gaierror:
+        raise DicesimError(f"cannot reach the Dask scheduler at {address}: no such host {host!r}") from None
+    except (OSError, ValueError) as e:
+        raise DicesimError(f"cannot reach the Dask scheduler at {address}: {e or 'no answer'}") from None
+
+
 class DaskBackend:
     """Jobs as tasks on a Dask distributed cluster (``--scheduler tcp://host:8786``), yielded as they finish."""
     def __init__(self, address: str):
+        _answers(address)
         try:
             from distributed import Client  # heavy optional library (dask): only for --scheduler
 

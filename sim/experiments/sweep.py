@@ -151,12 +151,18 @@ def run_sweep(
     ``scheduler``), then write the tidy table (and report.html)."""
     out = Path(out)
     t0 = time.perf_counter()
-    with atomic.output_folder(out):
-        return _run_locked(sweep, out, t0, resume, overwrite, scheduler, progress, report, backend)
+    own = backend is None
+    backend = make_backend(scheduler) if own else backend  # a scheduler that does not answer: before the folder
+    try:
+        with atomic.output_folder(out):
+            return _run_locked(sweep, out, t0, resume, overwrite, progress, report, backend)
+    finally:
+        if own:
+            backend.close()
 
 
-def _run_locked(sweep: Sweep, out: Path, t0: float, resume: bool, overwrite: bool, scheduler: str | None,
-                progress: bool, report: bool, backend: Any) -> SweepResult:
+def _run_locked(sweep: Sweep, out: Path, t0: float, resume: bool, overwrite: bool, progress: bool, report: bool,
+                backend: Any) -> SweepResult:
     meta = prepare_out(out, sweep, resume, overwrite)
     for stale in (out / "parts").glob(".*.tmp"):  # half-written files of a killed run
         stale.unlink(missing_ok=True)
@@ -182,8 +188,7 @@ def _run_locked(sweep: Sweep, out: Path, t0: float, resume: bool, overwrite: boo
     with _progress(progress and n_run > 0) as bar:
         t_points = bar.add_task("points", total=len(groups), completed=len(groups) - len(pending))
         t_chunks = bar.add_task("chunks", total=n_run)
-        own = backend is None
-        _play(sweep, out, pending, make_backend(scheduler) if own else backend, bar, t_points, t_chunks, own)
+        _play(sweep, out, pending, backend, bar, t_points, t_chunks)
 
     table = assemble(out, sweep, meta)
     files = {"parquet": str(out / "sweep.parquet"), "csv": str(out / "sweep.csv")}
@@ -197,23 +202,19 @@ def _run_locked(sweep: Sweep, out: Path, t0: float, resume: bool, overwrite: boo
 
 
 def _play(sweep: Sweep, out: Path, pending: dict[tuple[int, int], list[Task]], backend: Any, bar, t_points,
-          t_chunks, close: bool) -> None:
+          t_chunks) -> None:
     """Every pending chunk through the backend; a (point, policy) gets its metric row when its last part is
     written, whatever order the parts come back in."""
     left = {g: len(ts) for g, ts in pending.items()}
     jobs = [Job(sweep.points[point].cfg, sweep.seats_of(point, slot), sweep.spec.seed, t.start, t.count,
                 sweep.options_of(point), t)
             for (point, slot), tasks in pending.items() for t in tasks]
-    try:
-        for job, part in backend.run(sweep.game, jobs):
-            t: Task = job.tag
-            write_part_atomic(pd.DataFrame(part), part_path(out, t))
-            bar.advance(t_chunks)
-            g = (t.point, t.slot)
-            left[g] -= 1
-            if left[g] == 0:
-                _finish_row(out, sweep, *g)
-                bar.advance(t_points)
-    finally:
-        if close:
-            backend.close()
+    for job, part in backend.run(sweep.game, jobs):
+        t: Task = job.tag
+        write_part_atomic(pd.DataFrame(part), part_path(out, t))
+        bar.advance(t_chunks)
+        g = (t.point, t.slot)
+        left[g] -= 1
+        if left[g] == 0:
+            _finish_row(out, sweep, *g)
+            bar.advance(t_points)

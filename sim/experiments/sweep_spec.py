@@ -32,6 +32,14 @@ from sim.games import get_game
 from sim.games.base import Game
 
 SWEEP_JSON = "sweep.json"
+
+
+def check_started(out: Path, resume: bool, overwrite: bool) -> None:
+    """A folder holding a sweep is continued (``--resume``) or started over (``--overwrite``), never mixed with a
+    new one: refused before any work (the command line asks before the games load)."""
+    if (out / SWEEP_JSON).is_file() and not resume and not overwrite:
+        raise DicesimError(f"{out} already holds a sweep: rerun with --resume to continue it or --overwrite to start "
+                           "over")
 FORMAT = 1
 
 

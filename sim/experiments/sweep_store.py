@@ -15,7 +15,7 @@ import pandas as pd
 
 from sim.core import atomic
 from sim.core.config import DicesimError
-from sim.experiments.sweep_spec import SWEEP_JSON, Sweep, Task, _jsonable
+from sim.experiments.sweep_spec import SWEEP_JSON, Sweep, Task, _jsonable, check_started
 from sim.report.outputs import code_version
 
 
@@ -75,10 +75,7 @@ def prepare_out(out: Path, sweep: Sweep, resume: bool, overwrite: bool) -> dict[
             (out / "parts").mkdir(parents=True, exist_ok=True)
             (out / "rows").mkdir(parents=True, exist_ok=True)
             return old
-        if not overwrite:
-            raise DicesimError(
-                f"{out} already holds a sweep: rerun with --resume to continue it or --overwrite to start over"
-            )
+        check_started(out, resume, overwrite)
         for sub in ("parts", "rows", "overlays"):
             shutil.rmtree(out / sub, ignore_errors=True)
         for f in (SWEEP_JSON, "sweep.parquet", "sweep.csv", "report.html", "sensitivity.csv"):

@@ -52,6 +52,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core import atomic
+from sim.core.backends import make_backend
 from sim.core.config import CONFIG_DIR, DicesimError, config_hash, read_toml, set_path
 from sim.experiments.sweep import run_sweep, sweep_from_dict, toml_literal, write_parquet_atomic, write_text_atomic
 from sim.experiments.tune_file import FLOAT_RESOLUTION, Tune, jsonable, load_tune, tune_from_dict
@@ -91,8 +92,8 @@ def history_path(out: Path, k: int) -> Path:
 
 class Evaluator:
     """Field values -> target estimates, played as sweep points on the same seeds; recorded and replayed."""
-    def __init__(self, tune: Tune, out: Path, scheduler: str | None, log: bool):
-        self.tune, self.out, self.scheduler, self.log = tune, out, scheduler, log
+    def __init__(self, tune: Tune, out: Path, backend: Any, log: bool):
+        self.tune, self.out, self.backend, self.log = tune, out, backend, log
         self.history: list[Evaluation] = []
         self.by_key: dict[str, Evaluation] = {}
         self.played = 0
@@ -136,7 +137,7 @@ class Evaluator:
                 data["config"] = tune.base_config
             sweep = sweep_from_dict(data, f"{tune.source} evaluation {k}", force=True)  # the tune checked its size
             r = run_sweep(sweep, self.out / "evals" / f"e{k:04d}" / f"g{g.index}", resume=True,
-                          scheduler=self.scheduler, progress=False, report=False)
+                          backend=self.backend, progress=False, report=False)
             for t in tune.targets:
                 if t.group != g.index:
                     continue
@@ -210,18 +211,22 @@ def run_tune(tune: Tune, out: str | Path, resume: bool = False, overwrite: bool 
     """Search the fields (see the module doc), then write the history, the tuned config and the report."""
     out = Path(out)
     t0 = time.perf_counter()
-    with atomic.output_folder(out):
-        return _run_locked(tune, out, t0, resume, overwrite, scheduler, log, report)
+    backend = make_backend(scheduler)  # one for the whole search; a scheduler that does not answer: before the folder
+    try:
+        with atomic.output_folder(out):
+            return _run_locked(tune, out, t0, resume, overwrite, backend, log, report)
+    finally:
+        backend.close()
 
 
-def _run_locked(tune: Tune, out: Path, t0: float, resume: bool, overwrite: bool, scheduler: str | None, log: bool,
+def _run_locked(tune: Tune, out: Path, t0: float, resume: bool, overwrite: bool, backend: Any, log: bool,
                 report: bool) -> TuneResult:
     from scipy.optimize import minimize  # heavy library (scipy, ~0.3 s): only the Powell search needs it
 
     _prepare_out(out, tune, resume, overwrite)
     for stale in (out / "history").glob(".*.tmp"):
         stale.unlink(missing_ok=True)
-    ev = Evaluator(tune, out, scheduler, log)
+    ev = Evaluator(tune, out, backend, log)
 
     def values_at(u: np.ndarray) -> dict[str, Any]:
         return {f.name: f.value(x) for f, x in zip(tune.fields, u, strict=True)}

@@ -18,6 +18,7 @@ from sim.cli.work.rules import config_model, refuse_metric
 from sim.core.config import Strict, load_config, shown_path
 from sim.core.errors import DicesimError
 from sim.experiments.sweep_spec import Sweep, sweep_from_dict
+from sim.experiments.sweep_spec import check_started as check_started  # the command line's: a sweep's folder
 from sim.experiments.targets import load_targets
 from sim.experiments.tune_file import tune_from_dict
 from sim.games import declared, declared_options

@@ -23,11 +23,10 @@ from sim.report.analysis import check_page
 from sim.report.outputs import json_default
 
 
-def sweep(sweep_file: Path, out: Path | None, resume: bool, overwrite: bool, scheduler: str | None, as_json: bool,
+def sweep(sweep_file: Path, dest: Path, resume: bool, overwrite: bool, scheduler: str | None, as_json: bool,
           no_report: bool, force: bool, checked: Sweep | None = None) -> None:
     """``checked``: the sweep as ``sim.cli.work.files.sweep_checked`` read it before the game loaded."""
     s = checked.on(get_game(checked.game.name)) if checked is not None else load_sweep(sweep_file, force=force)
-    dest = out or Path("reports") / "sweeps" / sweep_file.stem
     r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=not as_json,
                   report=not no_report)
     summary = {

@@ -74,7 +74,7 @@ class Dadox(Game):
 
     def seat_policies(self, policy: str, options: dict[str, Any]) -> list[str]:
         """``a`` or ``a,b,…`` cycled over the seats; with ``--opponent x``: ``a`` then ``x`` everywhere else."""
-        return with_opponent(super().seat_policies(policy, options), options)
+        return with_opponent(super().seat_policies(policy, options), options, policy)
 
     def compare_plan(self, policies: list[str], options: dict[str, Any]) -> list[tuple[str, list[str]]]:
         """Solitaire: each policy alone. Otherwise every pair head to head, seats rotated on shared deals."""

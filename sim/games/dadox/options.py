@@ -44,8 +44,13 @@ def check_plan(cfg: object, seats: list[str]) -> None:
     check_table_size(seats)
 
 
-def with_opponent(seats: list[str], options: dict) -> list[str]:
-    """``--opponent x``: the first seat's policy, then ``x`` at every other seat (``Game.seat_policies``)."""
+def with_opponent(seats: list[str], options: dict, policy: str = "") -> list[str]:
+    """``--opponent x``: the first seat's policy, then ``x`` at every other seat (``Game.seat_policies``); a
+    ``policy`` list naming several seats beside it is refused (its later names would be dropped in silence)."""
+    names = policy_names(policy)
+    if options.get("opponent") and len(names) > 1:
+        raise DicesimError(f"--opponent {options['opponent']} fills every seat after the first: give one --policy "
+                           f"with it, or name every seat in --policy without it (got {len(names)}: {policy.strip()!r})")
     return [seats[0]] + [options["opponent"]] * (len(seats) - 1) if options.get("opponent") else seats
 
 
@@ -60,7 +65,7 @@ def check_seats(policy: str, options: dict) -> None:
     k = options.get("players", OPTIONS[0].default)
     if not policy_names(policy) or not isinstance(k, int) or not 1 <= k <= 8 or len(policy_names(policy)) > k:
         return  # the game refuses these in its own words
-    check_table_size(with_opponent(cycled(policy, k), options))
+    check_table_size(with_opponent(cycled(policy, k), options, policy))
 
 
 def plan_seats(policy: str, options: dict) -> list[str]:
