@@ -77,7 +77,7 @@ def test_parse_target_and_bounds():
         with pytest.raises(DicesimError, match=re.escape(says)):
             parse_target(bad)
     assert field_bounds(CoinConfig, "coin.p") == (0.0, 1.0)
-    assert field_bounds(get_game("kniffel").Config, "bonus.threshold") == (0.0, 105.0)
+    assert field_bounds(get_game("kniffel").Config, "bonus.threshold") == (1.0, 105.0)
     assert field_bounds(CoinConfig, "coin.nothing") == (-math.inf, math.inf)
 
 

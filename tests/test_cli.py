@@ -184,3 +184,15 @@ def test_module_entry_point_has_every_command():
     assert r.returncode == 0, r.stderr
     for command in ("play", "balance", "sweep", "calibrate", "check"):
         assert command in r.stdout
+
+
+def test_a_dungeon_replay_names_the_upgrades_its_hero_starts_with():
+    """``replay dungeon --policy greedy@wetzstein+gluecksmuenze`` plays with those upgrades from the start: its header
+    says so (it said "policy greedy" alone), as the batch's row says it in ``start_upgrades``."""
+    r = cli_here("replay", "dungeon", "--policy", "greedy@wetzstein+gluecksmuenze", "--run", "3")
+    assert r.returncode == 0, r.stderr
+    header = r.stdout.splitlines()[1]
+    assert header == "Würfel Dungeon — run 3, seed 1, policy greedy, difficulty leicht, starts with Wetzstein, " \
+                     "Glücksmünze", header
+    plain = cli_here("replay", "dungeon", "--policy", "greedy", "--run", "3").stdout.splitlines()[1]
+    assert plain == "Würfel Dungeon — run 3, seed 1, policy greedy, difficulty leicht", plain

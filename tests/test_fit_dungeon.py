@@ -111,7 +111,7 @@ def test_the_decision_log_is_the_runs_events(tmp_path):
     assert json.loads(r.stdout)["games"] == 12
 
 
-@pytest.mark.parametrize("how", ["no outcome row", "bad kind", "missing column"])
+@pytest.mark.parametrize("how", ["no outcome row", "bad kind", "missing column", "die 9", "room 0"])
 def test_a_bad_dungeon_decision_log_is_refused(tmp_path, how):
     log = tmp_path / "d.parquet"
     assert cli_here("play", "dungeon", "--policy", "vorschlag", "--n", "4", "--log", str(log),
@@ -123,6 +123,13 @@ def test_a_bad_dungeon_decision_log_is_refused(tmp_path, how):
     elif how == "bad kind":
         dec.loc[5, "kind"] = "dance"
         words = "row 6: kind 'dance' is not one of"
+    elif how == "die 9":  # the fit reads no dice, but a log showing a 9 is not a Würfel Dungeon log
+        row = int(dec.index[dec["kind"] == "hold"][0])
+        dec.loc[row, "dice"] = "1 3 4 4 9"
+        words = f"row {row + 1}: dice '1 3 4 4 9' are not faces 1 .. 6 apart by spaces (or -)"
+    elif how == "room 0":
+        dec.loc[2, "room"] = 0
+        words = "row 3: room = 0 is outside 1..inf"
     else:
         dec = dec.drop(columns=["choice"])
         words = "missing column choice"

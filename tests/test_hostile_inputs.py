@@ -70,6 +70,13 @@ BAD_SETS = [
     ("kniffel", "bonus.value=100000000000000000000000", "bonus.value"),
     ("kniffel", "bonus.value=35.5", "bonus.value"),
     ("kniffel", "bonus.threshold=[63]", "bonus.threshold"),
+    ("kniffel", "bonus.threshold=0", "bonus.threshold: 0"),  # the bonus could never be crossed: it was off, unsaid
+    ("kniffel", "bonus.value=3\nbonus.threshold=4", "holds a line break"),  # TOML read the second line as more
+    ("kniffel", "skill.level=1e-400", "1e-400 is too small for a number"),  # it read as 0
+    ("dadox", "solver.tolerance=1e-16", "greater than or equal to 1e-15"),  # a change below a double's step:
+    (FIFTH, "solver.tolerance=1e-16", "greater than or equal to 1e-15"),  # 100,000 sweeps, then "did not converge"
+    ("dungeon", "loadout.upgrades=['gluecksmuenze','gluecksmuenze']", "the unique upgrade 'gluecksmuenze' 2 times"),
+    ("dungeon", "loadout.talents=['zaehigkeit','zaehigkeit']", "the talent 'zaehigkeit' twice"),
     ("kniffel", "turn.rolls=0", "turn.rolls"),
     ("kniffel", "turn.rolls=true", "turn.rolls"),
     ("kniffel", "scores.kniffel=0", "scores.kniffel"),
@@ -451,7 +458,7 @@ BAD_SWEEPS = [
     (SWEEP + '[grid]\n"name" = ["dungeon"]\n', "name"),
     (SWEEP + '[grid]\n"path.events.weights" = [[1, 1, 1]]\n', "path"),
     (SWEEP + "[grid]\n" + "".join(f'"skill.level" = [{i / 100}]\n' for i in range(1)) + '"bonus.value" = ['
-     + ", ".join(map(str, range(101))) + ']\n"bonus.threshold" = [' + ", ".join(map(str, range(101))) + "]\n",
+     + ", ".join(map(str, range(101))) + ']\n"bonus.threshold" = [' + ", ".join(map(str, range(1, 102))) + "]\n",
      "--force"),
     ('game = "kniffel"\npolicies = ["greedy"]\nn = 1000000000000000\n[grid]\n"bonus.value" = [25]\n', "--force"),
     ('game = "kniffel"\npolicies = ["greedy"]\nn = 100\nseed = 1e20\n[grid]\n"bonus.value" = [25]\n', "seed"),
@@ -672,6 +679,11 @@ THIRD = [
     (K + ("--policy", "greedy,random"), "2 policies for 1 seat of kniffel"),
     (("play", "dadox", "--policy", "greedy,threshold", "--opponent", "random", "--out", OUT),
      "--opponent random fills every seat after the first: give one --policy with it"),
+    (("play", "dungeon24", "--policy", "greedy,heuristic", "--opponent", "random", "--out", OUT),
+     "--opponent random fills every seat after the first"),  # the list's second seat was played, the opponent not
+    (("play", "dungeon", "--policy", "greedy@gluecksmuenze+gluecksmuenze", "--out", OUT),
+     "upgrade 'gluecksmuenze' is unique: a hero owns it once"),  # it stacked: two adjusts a fight each
+    (("play", "dungeon", "--policy", "greedy@wetzstein+", "--out", OUT), "has an empty upgrade name"),
     (("replay", "kniffel", "--policy", ",".join(["greedy"] * 9)), "9 policies for 1 seat"),
     (("play", "dungeon", "--policy", "greedy@", "--out", OUT), "names nothing after '@'"),
     (("compare", "kniffel", "--policies", "greedy,greedy", "--out", OUT), "--policies names 'greedy' twice"),
@@ -685,6 +697,18 @@ THIRD = [
     (("findings", "kniffel", "--out", "README.md"), "is a file"),
     (("balance", "--games", "kniffel,kniffel", "--out", OUT), "--games names 'kniffel' twice"),
     (("solve", "kniffel", "--set", "turn.rolls=100"), "turn.rolls"),
+    # a byte that is not UTF-8 (a lone surrogate here, the byte 0xff on the command line): pyarrow failed after the runs
+    (("play", "kniffel", "--policy", "greedy", "--n", "5", "--out", OUT + "\udcff"), "--out '"),
+    (("play", "kniffel", "--policy", "greedy", "--n", "5", "--log=" + OUT + "/l\udcff.parquet"), "is not UTF-8 text"),
+    (("sweep", "\udcff.toml"), "argument '?.toml' is not UTF-8 text"),
+    # findings thresholds naming a policy or game: refused after the report's play (stack_policy) or never
+    (("findings", "dungeon", "--set", "findings.stack_policy=nosuch", "--out", OUT),
+     "findings.stack_policy: unknown policy 'nosuch' for dungeon"),
+    (("findings", "kniffel", "--set", "findings.simple={dungeon=['nosuch']}", "--out", OUT),
+     "findings.simple.dungeon: unknown policy 'nosuch' for dungeon"),
+    (("findings", "kniffel", "--set", "findings.reference={chess=['x']}", "--out", OUT),
+     "findings.reference: unknown game 'chess'"),
+    (("balance", "--set", "findings.stack_policy=nosuch", "--out", OUT), "'nosuch' is no game's policy"),
 ]
 
 

@@ -109,7 +109,7 @@ def test_a_big_grid_passes_with_force():
     """Above the point limit only with ``force`` (checked before the points are built)."""
     from sim.experiments.sweep_spec import sweep_from_dict
 
-    grid = {"bonus.value": list(range(101)), "bonus.threshold": list(range(101))}
+    grid = {"bonus.value": list(range(101)), "bonus.threshold": list(range(1, 102))}
     spec = {"game": "kniffel", "policies": ["greedy"], "n": 10, "grid": grid}
     with pytest.raises(DicesimError, match="10,201 points"):
         sweep_from_dict(spec)

@@ -105,6 +105,34 @@ def test_a_transaction_puts_the_folder_back(tmp_path):
     with atomic.transaction(tmp_path):
         atomic.write_text(tmp_path / "change.txt", "new")
     assert (tmp_path / "change.txt").read_text() == "new" and not (tmp_path / atomic.TX_NAME).exists()
+    with pytest.raises(OSError), atomic.transaction(tmp_path):  # a removal comes back too
+        atomic.remove(tmp_path / "keep.txt")
+        raise OSError(errno.ENOSPC, "No space left on device")
+    assert (tmp_path / "keep.txt").read_text() == "1"
+
+
+def test_a_run_into_an_earlier_runs_folder_leaves_only_its_own_tables(tmp_path, monkeypatch):
+    """``compare`` then ``play`` with the same ``--out``: the compare's per-run tables go (the manifest no longer names
+    them; they were left beside the new ones), files the manifest never named stay; a failing run keeps them all."""
+    out = tmp_path / "o"
+    r = cli_here("compare", "kniffel", "--policies", "greedy,random", "--n", "10", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    (out / "notes.txt").write_text("mine")
+    before = state(out)
+    from matplotlib.figure import Figure
+
+    def full(self, fname, *a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Figure, "savefig", full)
+    one_error(cli_here("play", "kniffel", "--policy", "optimal", "--n", "10", "--out", str(out)),
+              "no space left on device")
+    monkeypatch.undo()
+    assert state(out) == before
+    r = cli_here("play", "kniffel", "--policy", "optimal", "--n", "10", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in out.glob("runs-*")) == ["runs-optimal.csv", "runs-optimal.parquet"]
+    assert (out / "notes.txt").read_text() == "mine"
 
 
 def test_enospc_during_play_outputs_keeps_the_previous_folder(tmp_path, monkeypatch):

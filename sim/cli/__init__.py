@@ -71,9 +71,24 @@ def refuse_empty_paths(argv: list[str]) -> None:
             raise DicesimError(f"{flag} is empty: give a file or folder name")
 
 
+def refuse_undecodable(argv: list[str]) -> None:
+    """A byte that is not UTF-8 text (``--out $'o\\xff'``) reaches Python as a lone surrogate: pyarrow, the pages and
+    the JSON cannot write it, so the command would fail after its work. Refused at once, naming the option."""
+    for i, arg in enumerate(argv):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            flag, eq, value = arg.partition("=") if arg.startswith("--") else ("", "", arg)
+            flag = flag if eq else argv[i - 1] if i and argv[i - 1].startswith("--") else "argument"
+            shown = (value if eq else arg).encode("utf-8", "replace").decode("utf-8")
+            raise DicesimError(f"{flag} {shown[:60]!r} is not UTF-8 text (a byte the files and pages cannot "
+                               "hold): give it in UTF-8") from None
+
+
 def main() -> None:
     """Entry point: typer app with one-line errors and exit code 2 for every user error."""
     try:
+        refuse_undecodable(sys.argv[1:])
         refuse_empty_paths(sys.argv[1:])
         check_cache_root()
         app(standalone_mode=False)

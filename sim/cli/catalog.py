@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from sim.cli.common import work
 from sim.core.errors import DicesimError
 from sim.games import GAMES, declared, declared_options, get_game
-from sim.games.options import check_policy, check_seat_count, checked, policy_names
+from sim.games.options import check_opponent, check_policy, check_seat_count, checked, policy_names
 
 if TYPE_CHECKING:
     from sim.core.config import Strict
@@ -92,6 +92,8 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
         raise DicesimError(f"policy list {policy!r} has an empty name between its commas")
     if policy is not None:
         _check_policies(game, e.policies, policy, e.policy_variant)
+    if seated and policy is not None and options:  # the options given: an --opponent beside a list of seats
+        check_opponent(policy, options.get("opponent"))
     if seated and policy is not None and (count := declared(game, "seat_count")) is not None:
         check_seat_count(game, policy, count(options or {}), any(o.name == "players" for o in
                                                                   declared_options(game) or ()))

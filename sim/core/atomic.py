@@ -185,6 +185,14 @@ def write_text(path: str | Path, text: str) -> Path:
     return Path(path)
 
 
+def remove(path: str | Path) -> None:
+    """Delete ``path``; inside a :func:`transaction` it comes back if the transaction fails."""
+    path = Path(path)
+    if path.is_file():
+        _journal(path)
+        path.unlink()
+
+
 def write_json(path: str | Path, obj: Any, **kw: Any) -> Path:
     """``json.dumps(obj, **kw)`` written atomically."""
     return write_text(path, json.dumps(obj, **kw))

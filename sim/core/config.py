@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import tomllib
 from importlib.resources import files
 from pathlib import Path
@@ -158,6 +159,9 @@ def parse_override(item: str) -> tuple[list[str], Any]:
     path, raw = (x.strip() for x in item.split("=", 1))
     if not path or not all(path.split(".")):
         raise ConfigError(f"--set has an empty field name in {item!r}")
+    if any(c in item for c in "\n\r\x00"):  # TOML would read the first line and the rest as more keys, unsaid
+        raise ConfigError(f"--set {item.splitlines()[0][:40] if item.strip() else '?'}…: holds a line break or NUL "
+                          "character; give one path=value per --set")
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
@@ -168,6 +172,8 @@ def parse_override(item: str) -> tuple[list[str], Any]:
         value = None
     if isinstance(value, float) and math.isinf(value) and "inf" not in raw.lower():  # 1e400 reads as inf
         raise ConfigError(f"--set {path}: {raw[:40]} is too large for a number")
+    if isinstance(value, float) and value == 0 and any(c in "123456789" for c in raw.lower().split("e")[0]):
+        raise ConfigError(f"--set {path}: {raw[:40]} is too small for a number (it would read as 0)")
     if value is None or _depth(value) > MAX_DEPTH:
         raise ConfigError(f"--set {path}: the value nests deeper than {MAX_DEPTH} levels")
     return path.split("."), value
@@ -218,6 +224,7 @@ def describe_validation_error(err: ValidationError, kind: str = "config") -> str
     if e["type"] == "missing":
         return _cut(f"missing {kind} field: {field}")
     msg = e["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    msg = re.sub(r"\b0\.0{4,}\d+", lambda m: f"{float(m.group()):g}", msg)  # pydantic's 0.000000000000001: 1e-15
     value = e.get("input")
     if not loc and e["type"] in ("value_error", "assertion_error"):
         return _cut(msg)

@@ -102,6 +102,15 @@ def check_seat_count(game: str, policy: str, seats: int, players: bool) -> None:
                            "seat" + (" (--players sets the seats)" if players else ""))
 
 
+def check_opponent(policy: str, opponent: str | None) -> None:
+    """``--opponent`` fills every seat after the first: beside a list of policies (which names those seats itself)
+    one of the two would be dropped in silence; refused in the words Dadox's seats and the command line share."""
+    names = policy_names(policy)
+    if opponent and len(names) > 1:
+        raise DicesimError(f"--opponent {opponent} fills every seat after the first: give one --policy with it, or "
+                           f"name every seat in --policy without it (got {len(names)}: {policy.strip()!r})")
+
+
 def cycled(policy: str, count: int) -> list[str]:
     """``Game.seat_policies``' rule: the names of ``policy`` cycled over ``count`` seats."""
     names = policy_names(policy)

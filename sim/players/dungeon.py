@@ -34,6 +34,7 @@ from sim.players.logs import LogError, columns, each_game_once, one_setting, out
 from sim.players.outcomes import LEVELS, SIM_RUNS, LevelFit, fit_levels
 
 NONE = "-"  # a cell with nothing to say (no enemy outside a fight, no dice outside a roll): a log has no empty cell
+FACES = frozenset("123456")  # a logged die's face (a Glückssieben 1 is logged as the 1 it shows)
 KINDS = ("path", "secret", "hold", "combo", "last_chance", "reward", "buy")
 POLICY = "vorschlag"  # the policy whose level the outcomes say
 WORDS = {"what": "rooms cleared", "by": "the rooms they cleared", "policy": POLICY, "key": "rooms",
@@ -194,6 +195,10 @@ def check_decisions(dec_df: pd.DataFrame, out_df: pd.DataFrame, where: str, out_
     bad = np.flatnonzero(~np.isin(col["kind"], KINDS))
     if len(bad):
         raise refuse(where, bad[0], f"kind {shown(col['kind'][bad[0]])} is not one of {', '.join(KINDS)}")
+    if "dice" in col:
+        for i, cell in enumerate(col["dice"]):
+            if cell != NONE and not all(f in FACES for f in cell.split()):
+                raise refuse(where, i, f"dice {shown(cell)} are not faces 1 .. 6 apart by spaces (or {NONE})")
     outcome_columns(out_df, OUTCOME_COLUMNS, out_where, col["player"], col["game"], where)
 
 

@@ -16,7 +16,7 @@ OUTCOME_COLUMNS = (
 DECISION_COLUMNS = (
     LogColumn("player", "str", "the player's id"),
     LogColumn("game", "int", "the player's game", 0),
-    LogColumn("room", "int", "the room, 1, 2, …", 0),
+    LogColumn("room", "int", "the room, 1, 2, …", 1),
     LogColumn("turn", "int", "the fight's turn (0: outside a fight)", 0),
     LogColumn("kind", "str", "path | secret | hold | combo | last_chance | reward | buy"),
     LogColumn("lp", "int", "the player's LP before the decision", -10**6, 10**6),

@@ -92,13 +92,28 @@ def write_outputs(
     """Write tables, metrics, charts, manifest and report.html into ``out``; returns the report path. The folder is
     locked meanwhile and written as one transaction (``sim.core.atomic``): a failure leaves it as it was."""
     with atomic.output_folder(out), atomic.transaction(out):
+        earlier = _tables_named(out)
         files = write_tables(out, tables, csv)
+        for name in sorted(earlier - set(files.values())):  # an earlier run's tables in a reused --out: not this run's
+            atomic.remove(out / name)
+            atomic.remove((out / name).with_suffix(".csv"))
         tm = tidy_metrics(metrics_by_label)
         atomic.write_csv(tm, out / "metrics.csv")
         atomic.write_parquet(tm, out / "metrics.parquet")
         manifest = {**summary, "tables": files, "code_version": code_version(), "git": git_version()}
         atomic.write_json(out / "manifest.json", manifest, indent=2, default=json_default)
         return build_report(out)
+
+
+def _tables_named(out: Path) -> set[str]:
+    """The per-run tables an earlier run's manifest in ``out`` names (``runs-*.parquet`` beside it, nothing else)."""
+    try:
+        tables = json.loads((out / "manifest.json").read_text(encoding="utf-8")).get("tables")
+    except (OSError, ValueError, AttributeError):
+        return set()
+    names = tables.values() if isinstance(tables, dict) else ()
+    return {n for n in names if isinstance(n, str) and n.startswith("runs-") and n.endswith(".parquet") and "/" not in n
+            and "\\" not in n and (out / n).is_file()}
 
 
 def build_report(out: Path) -> Path:

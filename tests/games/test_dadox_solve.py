@@ -290,3 +290,20 @@ def test_coarse_start_reaches_the_same_values(monkeypatch):
     _improve(Pairs(coarse.V, coarse.bank_to, coarse.bust_to, coarse.cap), build_tables(rp), need_range(rp),
              new, np.empty((n * n, n + 1)))
     assert np.abs(new - coarse.V).max() < 1e-10
+
+
+def test_an_optimal_win_larger_than_the_machine_is_refused_before_its_arrays(monkeypatch):
+    """optimal-win's arrays grow as the cube of the goal's score states: a goal of 1,000,000 (20,060 states) needs
+    60,000 GiB; refused in one line before any array (numpy failed allocating 3 GiB after the solve began); the default
+    goal's solve is refused on a machine with less than twice its arrays."""
+    from sim.games.dadox import solve_win as W
+    from tests.conftest import cli_here
+
+    r = cli_here("solve", "dadox", "--objective", "win", "--set", "goal.target=1000000")
+    assert r.returncode == 2 and r.stderr.startswith(
+        "error: optimal-win needs about 60,148.7 GiB for goal.target 1,000,000 (20,060 score states"), r.stderr
+    cfg = load_config(DadoxConfig, "dadox", None, [])
+    n = len(W.score_states(freeze(cfg), cfg.solver.score_floor)[0])
+    monkeypatch.setattr(W.os, "sysconf", lambda name: {"SC_PAGE_SIZE": 4096}.get(name, W.win_bytes(n) // 4096))
+    with pytest.raises(DicesimError, match="over half this machine's"):
+        W.solve_win(freeze(cfg), cfg.solver.score_floor, cfg.solver.tolerance)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.config import CONFIG_DIR, ConfigError, parse_override, read_toml, set_path, validate
-from sim.report.findings.config import FindingsConfig, split
+from sim.report.findings.config import FindingsConfig, check_names, split
 
 
 def checked(game: str, model: str | None, config: Path | None, sets: list[str] | None
@@ -16,6 +16,7 @@ def checked(game: str, model: str | None, config: Path | None, sets: list[str] |
     """(the game's part of the file, the game's overrides, the thresholds); refuses what the game's model
     (``module:name``, as its options module declares it) or the thresholds' model refuses."""
     data, rest, thresholds = split(config, sets)
+    check_names(thresholds, game)  # the games and policies they name: before the report plays
     if model is not None:
         module, name = model.split(":")
         raw = dict(data) if data is not None else read_toml(CONFIG_DIR / game / "default.toml")
@@ -31,6 +32,7 @@ def thresholds(sets: list[str] | None, config: Path | None = None) -> FindingsCo
     section, the ``--set``s over it): validated as ``dicesim findings`` does; a rule table in the file or any other
     ``--set`` refused (balance plays every game under its own default config, a rule field names one game)."""
     data, rest, found = split(config, sets)
+    check_names(found, None)
     if data:
         raise ConfigError(f"--config {config}: dicesim balance reads only a [findings] section, the file also has "
                           f"[{next(iter(data))}] (a game's rules: dicesim findings GAME --config …)"[:200])

@@ -68,7 +68,8 @@ class Policies(Strict):
 
 class Solver(Strict):
     score_floor: int = Field(-3000, ge=-1_000_000, le=0, description="Optimal win: lower scores count as this")
-    tolerance: float = Field(1e-7, gt=0.0, le=1e-2, description="Optimal win: value iteration stops below this")
+    # at least 1e-15: a win chance is a double, a smaller change may never come (it ran into "did not converge")
+    tolerance: float = Field(1e-7, ge=1e-15, le=1e-2, description="Optimal win: value iteration stops below this")
     turn_cap: int = Field(100_000, ge=1000, le=10_000_000, description="Optimal turn: turn totals above count as this")
 
 

@@ -25,7 +25,7 @@ from sim.games.dadox.describe import describe, optimal_thresholds
 from sim.games.dadox.options import CAPABILITIES, OPTIONS, check_table_size, compare_plan, with_opponent
 from sim.games.dadox.replay import EVENTS
 from sim.games.dadox.solve import solve_turn
-from sim.games.dadox.solve_win import WinSolution, solve_win, win_structure
+from sim.games.dadox.solve_win import WinSolution, solve_win, win_bytes, win_structure
 from sim.games.dadox.tables import build_tables
 from sim.games.dadox.winplan import win_plan
 from sim.jit.codehash import code_version
@@ -298,7 +298,7 @@ class Dadox(Game):
             floor_share=None if np.isnan(ws.floor_share) else ws.floor_share,  # None: a cached solution without it
             floor_share_means="share of the turns of a game between two optimal players begun at the score floor "
             "(solver.score_floor: lower scores count as it, so this is how much the truncation can matter)",
-            memory_mb=round(n * n * (n + 2) * 8 / 2**20, 1),
+            memory_mb=round(win_bytes(n) / 2**20, 1),
         )
         return out
 

@@ -3,7 +3,7 @@
 from itertools import combinations
 
 from sim.core.errors import DicesimError
-from sim.games.options import Option, cycled, policy_names
+from sim.games.options import Option, check_opponent, cycled, policy_names
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 POLICY_NAMES = ('threshold', 'greedy', 'optimal-turn', 'optimal-win', 'random', 'leader-win')
@@ -47,10 +47,7 @@ def check_plan(cfg: object, seats: list[str]) -> None:
 def with_opponent(seats: list[str], options: dict, policy: str = "") -> list[str]:
     """``--opponent x``: the first seat's policy, then ``x`` at every other seat (``Game.seat_policies``); a
     ``policy`` list naming several seats beside it is refused (its later names would be dropped in silence)."""
-    names = policy_names(policy)
-    if options.get("opponent") and len(names) > 1:
-        raise DicesimError(f"--opponent {options['opponent']} fills every seat after the first: give one --policy "
-                           f"with it, or name every seat in --policy without it (got {len(names)}: {policy.strip()!r})")
+    check_opponent(policy, options.get("opponent"))
     return [seats[0]] + [options["opponent"]] * (len(seats) - 1) if options.get("opponent") else seats
 
 

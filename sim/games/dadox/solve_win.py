@@ -26,6 +26,7 @@ then decides by lookups instead of solving a pair's turn whenever the pair of st
 
 from __future__ import annotations
 
+import os
 from typing import NamedTuple
 
 import numpy as np
@@ -363,8 +364,30 @@ def _coarse_start(pairs: Pairs, tb: Tables, need: Needs, st, order, log) -> None
             break
 
 
+def win_bytes(n: int) -> int:
+    """The policy iteration's arrays for ``n`` score states a player: the values and the next step (n x n each) and a
+    plan's end-of-turn distribution (n² x (n + 1))."""
+    return 8 * n * n * (n + 2)
+
+
+def check_win_size(rp: np.record, score_floor: int) -> None:
+    """Refuse, before any array, a solve larger than half this machine's memory: it grows as the goal's cube (a
+    goal of 1,000,000 would need petabytes), and numpy would fail after minutes or the machine would swap."""
+    n = len(score_states(rp, score_floor)[0])
+    need = win_bytes(n)
+    try:
+        have = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not a POSIX machine: assume 8 GiB
+        have = 8 * 2**30
+    if need > have // 2:
+        raise DicesimError(f"optimal-win needs about {need / 2**30:,.1f} GiB for goal.target {int(rp.goal_target):,} "
+                           f"({n:,} score states, growing as their cube): over half this machine's "
+                           f"{have / 2**30:,.0f} GiB; use a smaller goal.target")
+
+
 def solve_win(rp: np.record, score_floor: int, tol: float, max_iter: int = 200, log=None) -> WinSolution:
     """Policy iteration for the two-player game (see the module docstring)."""
+    check_win_size(rp, score_floor)
     st, lo, index, bank_to, bust_to, cap, start = win_structure(rp, score_floor)
     tb, need = build_tables(rp), need_range(rp)
     n = len(st)

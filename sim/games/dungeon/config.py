@@ -364,6 +364,9 @@ class DungeonConfig(GameConfig):
         for name in self.loadout.upgrades:
             if name not in self.upgrades:
                 raise ValueError(f"loadout.upgrades names unknown upgrade {name!r} (see [upgrades])")
+            if self.upgrades[name].unique and self.loadout.upgrades.count(name) > 1:
+                raise ValueError(f"loadout.upgrades names the unique upgrade {name!r} "
+                                 f"{self.loadout.upgrades.count(name)} times: a hero owns it once")
         for room, boss in self.rooms.bosses.items():
             if not room.isdigit() or not 1 <= int(room) <= self.rooms.count:
                 raise ValueError(f"rooms.bosses: {room!r} is not a room number 1..{self.rooms.count}")
@@ -380,6 +383,8 @@ class DungeonConfig(GameConfig):
         for name in self.loadout.talents:
             if name not in self.talents:
                 raise ValueError(f"loadout.talents names unknown talent {name!r}")
+            if self.loadout.talents.count(name) > 1:
+                raise ValueError(f"loadout.talents names the talent {name!r} twice: a talent is learnt once")
         for name in self.loadout.jokers:
             if name not in self.jokers:
                 raise ValueError(f"loadout.jokers names unknown joker {name!r}")

@@ -41,9 +41,17 @@ def check_variant(cfg: object, policy: str) -> None:
     if "@" not in policy:
         return
     upgrades = cfg.upgrades  # type: ignore[attr-defined]
-    for u in (u.strip() for u in policy.split("@", 1)[1].split("+")):
+    names = [u.strip() for u in policy.split("@", 1)[1].split("+")]
+    for u in names:
         if u and u not in upgrades:
             raise DicesimError(f"unknown upgrade {u!r} in policy {policy!r} (choose from {', '.join(upgrades)})")
+    if any(names) and not all(names):  # 'greedy@' alone is the policy check's to refuse
+        raise DicesimError(f"policy {policy!r} has an empty upgrade name between its '+'")
+    owned = [*cfg.loadout.upgrades, *names]  # type: ignore[attr-defined]
+    for u in dict.fromkeys(names):
+        if upgrades[u].unique and owned.count(u) > 1:
+            raise DicesimError(f"upgrade {u!r} is unique: a hero owns it once (policy {policy!r}"
+                               + (", and loadout.upgrades has it" if u in cfg.loadout.upgrades else "") + ")")
 
 
 def check_plan(cfg: object, seats: list[str]) -> None:

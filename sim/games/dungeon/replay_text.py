@@ -91,8 +91,10 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
     f = replay.facts
     names = enemy_names(cfg)
     jokers = list(cfg.jokers)
+    start = f.get("start_upgrades") or []  # the loadout's and the policy's after '@' (vorschlag@wetzstein)
     lines = [f"Würfel Dungeon — run {replay.run}, seed {replay.seed}, policy {f['policy']}, "
-             f"difficulty {f['difficulty']}"]
+             f"difficulty {f['difficulty']}"
+             + (f", starts with {', '.join(UP_LABELS.get(u, u) for u in start)}" if start else "")]
     enemy = 0
     for ev in replay.sections[0]["events"]:
         kind = ev["event"]

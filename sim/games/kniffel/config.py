@@ -18,7 +18,8 @@ class Turn(Strict):
 
 
 class Bonus(Strict):
-    threshold: int = Field(63, ge=0, le=105, description="upper sum that earns the bonus")
+    # at least 1: the bonus is earned when the upper sum reaches it (at 0 it never would be crossed)
+    threshold: int = Field(63, ge=1, le=105, description="upper sum that earns the bonus")
     value: int = Field(35, ge=0, le=1000, description="upper bonus points (0: no bonus)")
 
 

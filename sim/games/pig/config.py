@@ -29,7 +29,8 @@ class Policies(Strict):
 
 
 class Solver(Strict):
-    tolerance: float = Field(1e-12, gt=0.0, le=1e-3, description="Optimal win: value iteration stops below this")
+    # at least 1e-15: a win chance is a double, a smaller change may never come (it ran into "did not converge")
+    tolerance: float = Field(1e-12, ge=1e-15, le=1e-3, description="Optimal win: value iteration stops below this")
     max_win_goal: int = Field(200, ge=2, le=400, description="Optimal win: largest goal solved (goal³/2 states)")
 
 

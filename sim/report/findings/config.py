@@ -2,8 +2,8 @@
 
 A game's own config model refuses unknown sections, and a threshold is no rule of the game, so the section is read
 here, apart from the game's fields: :func:`split` takes it out of the file and the overrides, the rest goes to the
-game's model as every other command passes it. Light: pydantic and the standard library only (the CLI validates
-with it before any game is imported).
+game's model as every other command passes it. Light: pydantic, the standard library and the game registry only (the
+CLI validates with it before any game is imported).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from typing import Any
 from pydantic import Field
 
 from sim.core.config import ConfigError, Strict, parse_override, read_toml, set_path, validate
+from sim.games import GAMES, declared_policies
+from sim.games.options import unknown_policy
 
 SECTION = "findings"
 
@@ -52,6 +54,26 @@ class FindingsConfig(Strict):
     stack_keep: float = Field(0.75, ge=0, le=10,
                               description="later copies still pay this share of the first copy's gain, at least")
     stack_policy: str = Field("", description="policy of the stacking probe (empty: the game's first report policy)")
+
+
+def check_names(f: FindingsConfig, game: str | None) -> None:
+    """The games and policies the thresholds name are the registry's and their options modules' (light): a typo would
+    be found after the report's play (``stack_policy``), or never (a ``simple`` list naming no policy of its game).
+    ``game`` None (``balance``, every game): ``stack_policy`` is some game's."""
+    for what, lists in (("simple", f.simple), ("reference", f.reference)):
+        for name, policies in lists.items():
+            if name not in GAMES:
+                raise ConfigError(f"findings.{what}: unknown game {name!r} (choose from {', '.join(GAMES)})")
+            known = declared_policies(name)
+            for p in policies:
+                if p not in known:
+                    raise ConfigError(f"findings.{what}.{name}: {unknown_policy(name, p, known)}")
+    if not f.stack_policy:
+        return
+    if game is not None and f.stack_policy not in declared_policies(game):
+        raise ConfigError(f"findings.stack_policy: {unknown_policy(game, f.stack_policy, declared_policies(game))}")
+    if game is None and not any(f.stack_policy in declared_policies(g) for g in GAMES):
+        raise ConfigError(f"findings.stack_policy: {f.stack_policy!r} is no game's policy")
 
 
 def split(config: Path | None, sets: list[str] | None) -> tuple[dict[str, Any] | None, list[str], FindingsConfig]:
