@@ -196,3 +196,13 @@ def test_a_dungeon_replay_names_the_upgrades_its_hero_starts_with():
                      "Glücksmünze", header
     plain = cli_here("replay", "dungeon", "--policy", "greedy", "--run", "3").stdout.splitlines()[1]
     assert plain == "Würfel Dungeon — run 3, seed 1, policy greedy, difficulty leicht", plain
+
+
+def test_a_policy_list_is_read_as_its_names(tmp_path):
+    """``--policy "greedy, RANDOM"``: the names without the space and in the games' case, as the seats and the
+    default folder's name say them (it was ``kniffel-greedy_ random``)."""
+    r = cli_here("play", "kniffel", "--policy", "greedy, RANDOM", "--players", "2", "--n", "5", "--json", "--out",
+                 str(tmp_path / "o"))
+    assert r.returncode == 0, r.stderr
+    said = json.loads(r.stdout)
+    assert said["policy"] == "greedy,random" and said["verdicts"][0].startswith("Greedy vs Random"), r.stdout[:300]

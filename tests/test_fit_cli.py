@@ -103,6 +103,13 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
         i = _first(dec, lambda d: d["kind"] == "box")
         dec.loc[i, "choice"] = "yahtzee"
         return dec, out, f"row {i + 1}: box 'yahtzee' is not a box"
+    if how == "game too large":  # an int64 overflow showed as game -9223372036854775808, after a numpy warning
+        dec["game"] = dec["game"].astype(str)  # as text: a parquet column of numbers cannot hold it
+        dec.loc[2, "game"] = "99999999999999999999999"
+        return dec, out, "row 3: game = 99999999999999999999999 is too large (at most 2^53)"
+    if how == "outcome logged twice":
+        out = pd.concat([out, out.iloc[[0]]], ignore_index=True)
+        return dec, out, f"row {len(out)}: player {out['player'].iloc[0]!r} game {out['game'].iloc[0]} is logged twice"
     assert how == "player with no decisions"
     out = pd.concat([out, pd.DataFrame([{"player": "ghost", "game": 0, "run": 99, "score": 100, "level": 0.5}])],
                     ignore_index=True)
@@ -111,7 +118,7 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
 
 CASES = ["missing column", "impossible sheet", "impossible turn", "die out of range", "missing number", "empty cell",
          "hold not among the dice", "hold with no roll left", "box already filled", "not a box",
-         "player with no decisions"]
+         "player with no decisions", "game too large", "outcome logged twice"]
 
 
 @pytest.mark.parametrize("how", CASES)

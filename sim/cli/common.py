@@ -127,7 +127,9 @@ POLICY_ARGS = ("policy", "policies", "opponent")  # names, case-insensitive: --p
 def policy_names(value: Any) -> Any:
     """A ``--policy``/``--policies``/``--opponent`` value as the games spell their policies (lowercase): every
     policy name and Würfel Dungeon upgrade is lowercase, so ``Vorschlag@Paschmeister`` is ``vorschlag@paschmeister``."""
-    return value.strip().lower() if isinstance(value, str) else value
+    return ",".join(p.strip() for p in value.lower().split(",")) if isinstance(value, str) else value  # "a, B": a,b
+
+
 _ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]@]+):(\d{1,5})/?")
 
 

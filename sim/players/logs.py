@@ -103,6 +103,10 @@ def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[s
             bad = np.flatnonzero(arr != np.round(arr))
             if len(bad):
                 raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {shown(raw.iloc[bad[0]])} is not a whole number")
+            bad = np.flatnonzero(np.abs(arr) > WHOLE)  # past a float's whole numbers (int64 would overflow)
+            if len(bad):
+                raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {_text(raw.iloc[bad[0]])} is too large (at "
+                               "most 2^53)")
             lo = -np.inf if c.lo is None else c.lo
             hi = np.inf if c.hi is None else c.hi
             bad = np.flatnonzero((arr < lo) | (arr > hi))
@@ -113,6 +117,9 @@ def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[s
         else:
             out[c.name] = arr
     return out
+
+
+WHOLE = 2**53  # the largest whole numbers a log's number columns take (read as float64: exact up to here)
 
 
 def _text(v: object) -> str:
@@ -140,6 +147,7 @@ def outcome_columns(out_df: pd.DataFrame, spec: tuple[LogColumn, ...], out_where
     decision's, from the log ``where``): refused at the first outcome row whose player has no decision, then at the
     first decision whose (player, game) has no outcome row (neither can be fitted). Every game shares this check."""
     oc = columns(out_df, spec, out_where)
+    each_game_once(oc, out_where)
     known = set(players.tolist())
     for i, p in enumerate(oc["player"]):
         if p not in known:
