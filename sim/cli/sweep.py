@@ -50,7 +50,7 @@ def sweep(
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")
     check_out(out)
-    data = read_toml(sweep_file)  # a missing or broken file: refused before pandas and the games load
+    data = read_toml(sweep_file, "sweep file")  # a missing or broken file: refused before pandas and the games load
     checked = work("files").sweep_checked(data, sweep_file, force)  # and what the config model can refuse
     dest = out or Path("reports") / "sweeps" / sweep_file.stem
     work("files").check_started(dest, resume, overwrite)  # a folder holding a sweep: before the games load
@@ -112,7 +112,7 @@ def check(
                            f"e.g. --out {out.with_suffix('.csv')}")
     if out is not None:
         check_out(out.parent, f"--out {out}: its folder")
-    targets = read_toml(targets_file).get("target")
+    targets = read_toml(targets_file, "targets file").get("target")
     work("files").targets_checked(targets_file)  # what the config model can refuse, in the full check's words
     if n is not None and isinstance(targets, list):  # every target plays --n: the limit before the games load
         check_runs(n * len(targets), force, "the targets' runs")

@@ -28,18 +28,18 @@ def shown_path(path: str | Path, width: int = 60) -> str:
     return text if len(text) <= width else "…/" + "/".join(Path(path).parts[-2:])
 
 
-def read_toml(path: str | Path) -> dict[str, Any]:
+def read_toml(path: str | Path, kind: str = "config file") -> dict[str, Any]:
     """Parse a TOML file; a missing, unreadable, oversized, non-UTF-8, broken or too deeply nested file is a
-    ConfigError naming it (:func:`shown_path`)."""
+    ConfigError naming it (:func:`shown_path`) and what it should have been (``kind``: a sweep file, …)."""
     p = Path(shown_path(path))
     real = Path(path)
     if not real.is_file():
         what = "is a folder" if real.is_dir() else "is not a regular file" if real.exists() else None
-        raise ConfigError(f"config file {p} {what}, not a TOML file" if what else f"config file not found: {p}")
+        raise ConfigError(f"{kind} {p} {what}, not a TOML file" if what else f"{kind} not found: {p}")
     try:
         size = real.stat().st_size
         if size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{p} is {size / 2**20:.1f} MB, more than a config file may be "
+            raise ConfigError(f"{p} is {size / 2**20:.1f} MB, more than a {kind} may be "
                               f"({MAX_CONFIG_BYTES // 2**20} MB)")
         raw = real.read_bytes()
     except OSError as e:
