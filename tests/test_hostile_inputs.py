@@ -801,3 +801,22 @@ def test_an_empty_copy_folder_is_refused_not_read_as_here(tmp_path):
     """``configs --copy ""`` would copy every shipped config into the current folder."""
     r = cli_here("configs", "--copy", "")
     assert r.returncode == 2 and r.stderr == "error: --copy is empty: give a file or folder name\n", r.stderr
+
+
+@pytest.mark.parametrize("item, said", [
+    ("bonus.value=true", "invalid value for bonus.value: true (Input should be a valid integer)"),
+    ("bonus.value=1979-05-27", "invalid value for bonus.value: 1979-05-27 (Input should be a valid integer)"),
+])
+def test_a_toml_value_is_shown_as_toml_writes_it(tmp_path, item, said):
+    """A refused boolean or date reads as typed (``true``, ``1979-05-27``), not as Python's ``True`` or
+    ``datetime.date(1979, 5, 27)``."""
+    assert run(tmp_path, "describe", "kniffel", "--set", item) == f"error: {said}"
+
+
+def test_a_config_link_that_leads_nowhere_is_said_so(tmp_path):
+    """A symlink loop (or a link to a missing file) as ``--config``: not "not found", which points at the name."""
+    loop = tmp_path / "loop.toml"
+    loop.symlink_to(loop)
+    said = run(tmp_path, "describe", "kniffel", "--config", str(loop))
+    assert said.startswith("error: config file ") and said.endswith(
+        "/loop.toml is a link that leads to no file (a loop or a missing target)"), said

@@ -33,6 +33,8 @@ def read_toml(path: str | Path, kind: str = "config file") -> dict[str, Any]:
     ConfigError naming it (:func:`shown_path`) and what it should have been (``kind``: a sweep file, …)."""
     p = Path(shown_path(path))
     real = Path(path)
+    if real.is_symlink() and not real.exists():  # a loop, or a link to nothing: not "not found"
+        raise ConfigError(f"{kind} {p} is a link that leads to no file (a loop or a missing target)")
     if not real.is_file():
         what = "is a folder" if real.is_dir() else "is not a regular file" if real.exists() else None
         raise ConfigError(f"{kind} {p} {what}, not a TOML file" if what else f"{kind} not found: {p}")
@@ -81,6 +83,11 @@ def _depth(value: Any) -> int:
 
 
 def _short(value: Any, width: int = 60) -> str:
-    """``repr`` (``str`` for text) cut to ``width`` characters, so an error line stays short whatever was typed."""
+    """``repr`` (``str`` for text) cut to ``width`` characters, so an error line stays short whatever was typed; a
+    TOML boolean or date as TOML writes it (``true``, ``1979-05-27``), not as Python's ``True``/``datetime.date``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if hasattr(value, "isoformat") and not isinstance(value, str | int | float):
+        return value.isoformat()[:width]
     text = value if isinstance(value, str) and width > 60 else repr(value)
     return text if len(text) <= width else text[: width - 1] + "…"
