@@ -206,3 +206,14 @@ def test_a_policy_list_is_read_as_its_names(tmp_path):
     assert r.returncode == 0, r.stderr
     said = json.loads(r.stdout)
     assert said["policy"] == "greedy,random" and said["verdicts"][0].startswith("Greedy vs Random"), r.stdout[:300]
+
+
+def test_chunk_takes_a_count_as_n_does(tmp_path):
+    """``--chunk 1e3`` as ``--n 1e3`` is read (it was refused as not an integer), the same numbers as ``--chunk 1000``;
+    a fraction is refused in ``--n``'s words."""
+    said = [cli_here("play", "kniffel", "--policy", "greedy", "--n", "30", "--chunk", c, "--json", "--no-report")
+            for c in ("1e3", "1_000", "7")]
+    assert all(r.returncode == 0 for r in said), [r.stderr for r in said]
+    assert len({json.dumps(json.loads(r.stdout)["metrics"], sort_keys=True) for r in said}) == 1
+    r = cli_here("play", "kniffel", "--policy", "greedy", "--chunk", "1.5")
+    assert r.returncode == 2 and r.stderr == "error: --chunk must be a whole number, got '1.5'\n", r.stderr

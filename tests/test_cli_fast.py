@@ -105,7 +105,7 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["check", "configs/targets/kniffel.toml", "--out", "v.HTML"], "--out v.HTML: names the CSV table"),
     (["play", "kniffel", "--policy", "greedy", "--seed", "1.5"], "--seed must be a whole number, got '1.5'"),
     (["play", "kniffel", "--policy", "greedy", "--players", "nan"], "--players must be a whole number, got 'nan'"),
-    (["replay", "kniffel", "--run", "abc"], "--run must be a whole number, got 'abc'"),
+    (["replay", "kniffel", "--run", "abc"], "--run must be a whole number such as 20000 or 2e4, got 'abc'"),
     (["combos", "a", "5", "5", "2", "2"], "dice must be a whole number, got 'a'"),
     (["play", "kniffel", "--policy", "greedy, optimal"], "2 policies for 1 seat of kniffel"),
     (["replay", "dungeon24", "--policy", "greedy,greedy,greedy"], "3 policies for 2 seats of dungeon24"),

@@ -102,13 +102,14 @@ def path_argument(what: str, help: str) -> Any:
     return typer.Argument(..., parser=given, help=help)
 
 
-def _chunk(value: int | None) -> int | None:
-    return check_chunk(value)
+def _chunk(text: Any) -> int:
+    """Runs per chunk as ``--n`` reads them (``1e3``, ``1_000``), then within the chunk limits."""
+    return check_chunk(parse_count(text, "--chunk"))
 
 
 SeedOpt = typer.Option(1, "--seed", callback=_seed, help="master seed 0 .. 2^64-1; same seed, same numbers")
-ChunkOpt = typer.Option(None, "--chunk", callback=_chunk, help="runs per chunk, 1 .. 1,000,000 (does not change "
-                        "results)")
+ChunkOpt = typer.Option(None, "--chunk", parser=_chunk, metavar="<int>", help="runs per chunk, 1 .. 1,000,000 (does "
+                        "not change results)")
 ForceOpt = typer.Option(False, "--force", help="play a job above the limits (more than 10^10 runs, or more than "
                         "10,000 sweep points)")
 JsonOpt = typer.Option(False, "--json", help="print exactly one JSON object on stdout")

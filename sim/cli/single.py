@@ -12,7 +12,7 @@ from sim.cli.answers import answer, key
 from sim.cli.catalog import accept, plain_options, supports
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, policies_help, with_game_options, work
 from sim.core.errors import DicesimError
-from sim.core.limits import check_run
+from sim.core.limits import check_run, parse_count
 
 
 @app.command()
@@ -39,7 +39,8 @@ def solve(
 def replay(
     game: str = typer.Argument(...),
     seed: int = SeedOpt,
-    run: int = typer.Option(0, "--run", help="run index within the batch"),
+    run: int = typer.Option(0, "--run", parser=lambda t: parse_count(t, "--run"), metavar="<int>",
+                            help="run index within the batch (0, 1, …; 1e3 means 1000)"),
     policy: str | None = typer.Option(None, "--policy",
                                       help=policies_help("policy (default: the game's first report policy)")),
     config: Path | None = ConfigOpt,
