@@ -110,6 +110,11 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
     if how == "outcome logged twice":
         out = pd.concat([out, out.iloc[[0]]], ignore_index=True)
         return dec, out, f"row {len(out)}: player {out['player'].iloc[0]!r} game {out['game'].iloc[0]} is logged twice"
+    if how == "decision logged twice":  # it counted twice in the fit
+        dec = pd.concat([dec, dec.iloc[[0]]], ignore_index=True)
+        return dec, out, (f"row {len(dec)}: player {dec['player'].iloc[0]!r} game {dec['game'].iloc[0]} turn "
+                          f"{dec['turn'].iloc[0]} with {dec['rolls_left'].iloc[0]} rolls left is logged twice (first "
+                          "at row 1)")
     assert how == "player with no decisions"
     out = pd.concat([out, pd.DataFrame([{"player": "ghost", "game": 0, "run": 99, "score": 100, "level": 0.5}])],
                     ignore_index=True)
@@ -118,7 +123,8 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
 
 CASES = ["missing column", "impossible sheet", "impossible turn", "die out of range", "missing number", "empty cell",
          "hold not among the dice", "hold with no roll left", "box already filled", "not a box",
-         "player with no decisions", "game too large", "outcome logged twice"]
+         "player with no decisions", "game too large", "outcome logged twice",
+         "decision logged twice"]
 
 
 @pytest.mark.parametrize("how", CASES)

@@ -180,7 +180,8 @@ def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, 
 
     Refused with the first bad row: a missing column or empty cell, a sheet value no box can hold, a turn that is
     not the filled boxes + 1, a hold with no reroll left or while the joker ends the turn, kept faces not among the
-    dice, a box that is filled or not legal for the dice; in the outcomes, a player with no decisions. A box scored
+    dice, a box that is filled or not legal for the dice, a decision logged twice; in the outcomes, a player with no
+    decisions or a game logged twice. A box scored
     with rolls left (the player stopped rolling) counts, as the model plays it, as holding all five dice for each
     roll passed (``implied`` decisions)."""
     col = columns(dec_df, DECISION_COLUMNS, where)
@@ -236,6 +237,14 @@ def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, 
         vals[ds] = kv[level[ds][:, None], subs]
         valid[ds] = True
         chosen[ds] = subs == kept[ds][:, None]
+    # every row is a possible decision (checked above); a turn's decision with so many rolls left comes once
+    once = pd.MultiIndex.from_arrays([col[k] for k in ("player", "game", "turn", "rolls_left")])
+    dup = np.flatnonzero(once.duplicated())
+    if len(dup):
+        d = dup[0]
+        first = int(np.flatnonzero(once == once[d])[0])
+        raise refuse(where, d, f"player {shown(col['player'][d])} game {col['game'][d]} turn {col['turn'][d]} with "
+                               f"{col['rolls_left'][d]} rolls left is logged twice (first at row {first + 1})")
     delta = losses(vals, valid)
     players = col["player"]
     ids, pidx = np.unique(players, return_inverse=True)
