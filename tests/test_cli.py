@@ -217,3 +217,11 @@ def test_chunk_takes_a_count_as_n_does(tmp_path):
     assert len({json.dumps(json.loads(r.stdout)["metrics"], sort_keys=True) for r in said}) == 1
     r = cli_here("play", "kniffel", "--policy", "greedy", "--chunk", "1.5")
     assert r.returncode == 2 and r.stderr == "error: --chunk must be a whole number, got '1.5'\n", r.stderr
+
+
+def test_out_beside_no_report_is_said_unused(tmp_path):
+    """``--out X --no-report``: nothing is written, and a note says so (the folder was ignored in silence)."""
+    r = cli_here("play", "kniffel", "--policy", "greedy", "--n", "5", "--no-report", "--out", str(tmp_path / "x"))
+    assert r.returncode == 0 and not (tmp_path / "x").exists(), r.stderr
+    said = f"note: --no-report writes no tables, charts or report, so nothing goes to --out {tmp_path / 'x'}\n"
+    assert r.stderr == said, r.stderr

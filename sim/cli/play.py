@@ -3,6 +3,7 @@ arguments and the checks that need no game; the work is ``sim.cli.work.play``.""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,7 @@ def play(
     if log is not None:
         check_log(game, log, "--log")
     rules, sets = accept(game, game_opts, policy, config, set_, seated=True)
+    unused_out(out, no_report)
     if log is not None or games_per_player is not None:
         work("fit").play_log(game, policy, n, seed, rules, sets, out, as_json, no_report, chunk, scheduler, force,
                              game_opts or {}, log, games_per_player)
@@ -97,6 +99,7 @@ def compare(
     check_out(out)
     check_runs(check_n(n, force) * len([p for p in policies.split(",") if p.strip()]), force)
     rules, sets = accept(game, game_opts, policies, config, set_)
+    unused_out(out, no_report)
     work("play").compare(game, policies, n, seed, rules, sets, out, as_json, no_report, chunk, scheduler, force,
                          game_opts or {})
 
@@ -133,3 +136,10 @@ def balance(
             raise DicesimError(f"--games names {g!r} twice: give each game once")
     thresholds = work("findings_rules").thresholds(set_, config)  # refused before any game is played
     work("play").balance(n, seed, out, names, quiet, thresholds, force)
+
+
+def unused_out(out: Path | None, no_report: bool) -> None:
+    """``--out`` beside ``--no-report`` names a folder nothing is written to: said, not ignored in silence."""
+    if out is not None and no_report:
+        print(f"note: --no-report writes no tables, charts or report, so nothing goes to --out {out}",
+              file=sys.stderr)
