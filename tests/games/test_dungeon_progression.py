@@ -313,6 +313,18 @@ def test_every_policy_runs_the_economy():
         assert t["upgrades_gained"].sum() > 0
 
 
+def test_upgrade_lift_of_a_unique_upgrade_owned_already_is_none():
+    """A start loadout that owns a unique upgrade (Glücksmünze): forcing it again is no second copy (refused as a
+    policy), so its lift is exactly 0 on the same runs and every other upgrade is still measured."""
+    from sim.games.dungeon.upgrade_lift import upgrade_lift
+
+    assert CFG.upgrades["gluecksmuenze"].unique
+    cfg = CFG.model_copy(update={"loadout": CFG.loadout.model_copy(update={"upgrades": ["gluecksmuenze"]})})
+    t = upgrade_lift(GAME, cfg, "vorschlag", 200, 9, "leicht").set_index("upgrade")
+    assert sorted(t.index) == sorted(cfg.upgrades)
+    assert t.loc["gluecksmuenze", "win_lift"] == 0.0 == t.loc["gluecksmuenze", "ci95_high"]
+
+
 def test_upgrade_lift_is_paired_and_causal():
     """Started with an upgrade that does nothing (non-unique, so the offers stay the same), every run is the
     plain run again: lift exactly 0 with a zero-width interval. Wetzstein (+2 per attack combo) must pay."""

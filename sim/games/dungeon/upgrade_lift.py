@@ -53,7 +53,10 @@ def upgrade_lift(game: Game, cfg: C.DungeonConfig, policy: str, n: int, seed: in
     ratings = start_ratings(cfg, policy, difficulty)
     rows = []
     for name in upgrade_names(cfg):
-        t = run_batch(game, cfg, [f"{policy}@{name}"], n, seed, opts, chunk=game.chunk, progress=False).table
+        if cfg.upgrades[name].unique and name in cfg.loadout.upgrades:  # owned already: a second copy is no copy
+            t = base
+        else:
+            t = run_batch(game, cfg, [f"{policy}@{name}"], n, seed, opts, chunk=game.chunk, progress=False).table
         lift = stats.paired_difference((t["win"].to_numpy() > 0).astype(np.float64), won)
         rows.append({
             "upgrade": name, "rarity": cfg.upgrades[name].rarity, "win_rate_without": float(won.mean()),

@@ -18,6 +18,7 @@ import math
 from statistics import median
 from typing import Any
 
+from sim.core.errors import DicesimError
 from sim.report import words
 from sim.report.findings.base import Tables, finding, interval_pp, pp, replay_command
 from sim.report.findings.config import FindingsConfig
@@ -73,7 +74,10 @@ def _run_with(t: Tables, policy: str, option: str) -> int:
     if t.play is None:
         return 0
     n = min(t.n, 2000)
-    base, withit = t.play(policy, n), t.play(f"{policy}@{option}", n)
+    try:
+        base, withit = t.play(policy, n), t.play(f"{policy}@{option}", n)
+    except DicesimError:  # a unique upgrade the loadout owns already: no second copy to play
+        return 0
     if "win" not in base.columns or "win" not in withit.columns:
         return 0
     flipped = ((withit["win"].to_numpy() > 0) != (base["win"].to_numpy() > 0)).nonzero()[0]
