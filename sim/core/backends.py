@@ -96,6 +96,7 @@ class LocalBackend:
     def close(self) -> None:
         """Nothing to release."""
 
+
 def _answers(address: str, wait_s: float = 3.0) -> None:
     """Refuse at once a scheduler address where nothing listens: Dask retries a refused connection until its
     10 s timeout and needs a second to import; one socket connect says it in milliseconds (``ucx://`` is Dask's)."""

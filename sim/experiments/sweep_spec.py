@@ -32,6 +32,7 @@ from sim.games import get_game
 from sim.games.base import Game
 
 SWEEP_JSON = "sweep.json"
+FORMAT = 1
 
 
 def check_started(out: Path, resume: bool, overwrite: bool) -> None:
@@ -40,7 +41,6 @@ def check_started(out: Path, resume: bool, overwrite: bool) -> None:
     if (out / SWEEP_JSON).is_file() and not resume and not overwrite:
         raise DicesimError(f"{out} already holds a sweep: rerun with --resume to continue it or --overwrite to start "
                            "over")
-FORMAT = 1
 
 
 # --- the sweep file ---------------------------------------------------------------------------

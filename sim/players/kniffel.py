@@ -181,9 +181,8 @@ def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, 
     Refused with the first bad row: a missing column or empty cell, a sheet value no box can hold, a turn that is
     not the filled boxes + 1, a hold with no reroll left or while the joker ends the turn, kept faces not among the
     dice, a box that is filled or not legal for the dice, a decision logged twice; in the outcomes, a player with no
-    decisions or a game logged twice. A box scored
-    with rolls left (the player stopped rolling) counts, as the model plays it, as holding all five dice for each
-    roll passed (``implied`` decisions)."""
+    decisions or a game logged twice. A box scored with rolls left (the player stopped rolling) counts, as the model
+    plays it, as holding all five dice for each roll passed (``implied`` decisions)."""
     col = columns(dec_df, DECISION_COLUMNS, where)
     rp = freeze(cfg)
     T, sc, kn = tables(rp)

@@ -74,6 +74,9 @@ def read_table(path: Path, what: str, keep: frozenset[str] | None = None, force:
         raise LogError(f"{what} {path}: not a readable {path.suffix.lstrip('.')} table ({first})") from e
 
 
+WHOLE = 2**53  # the largest whole numbers a log's number columns take (read as float64: exact up to here)
+
+
 def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[str, np.ndarray]:
     """The declared columns of ``df`` as checked numpy arrays (int64, float64 or str); the first bad cell of the
     first bad column is refused with its row."""
@@ -117,9 +120,6 @@ def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[s
         else:
             out[c.name] = arr
     return out
-
-
-WHOLE = 2**53  # the largest whole numbers a log's number columns take (read as float64: exact up to here)
 
 
 def _text(v: object) -> str:

@@ -106,14 +106,12 @@ def write_outputs(
 
 
 def _tables_named(out: Path) -> set[str]:
-    """The per-run tables an earlier run's manifest in ``out`` names (``runs-*.parquet`` beside it, nothing else)."""
+    """The per-run tables an earlier run's manifest in ``out`` names (``load_manifest``: files beside it); none when
+    ``out`` holds no readable manifest (a new folder, or one dicesim did not write: nothing of it is removed)."""
     try:
-        tables = json.loads((out / "manifest.json").read_text(encoding="utf-8")).get("tables")
-    except (OSError, ValueError, AttributeError):
+        return {n for n in load_manifest(out)["tables"].values() if n.startswith("runs-") and n.endswith(".parquet")}
+    except DicesimError:
         return set()
-    names = tables.values() if isinstance(tables, dict) else ()
-    return {n for n in names if isinstance(n, str) and n.startswith("runs-") and n.endswith(".parquet") and "/" not in n
-            and "\\" not in n and (out / n).is_file()}
 
 
 def build_report(out: Path) -> Path:

@@ -44,7 +44,7 @@ def check_plan(cfg: object, seats: list[str]) -> None:
     check_table_size(seats)
 
 
-def with_opponent(seats: list[str], options: dict, policy: str = "") -> list[str]:
+def with_opponent(seats: list[str], options: dict, policy: str) -> list[str]:
     """``--opponent x``: the first seat's policy, then ``x`` at every other seat (``Game.seat_policies``); a
     ``policy`` list naming several seats beside it is refused (its later names would be dropped in silence)."""
     check_opponent(policy, options.get("opponent"))

@@ -365,8 +365,8 @@ def _coarse_start(pairs: Pairs, tb: Tables, need: Needs, st, order, log) -> None
 
 
 def win_bytes(n: int) -> int:
-    """The policy iteration's arrays for ``n`` score states a player: the values and the next step (n x n each) and a
-    plan's end-of-turn distribution (n² x (n + 1))."""
+    """The policy iteration's main arrays for ``n`` score states a player, as ``memory_mb`` reports them: the values
+    (n x n) and a plan's end-of-turn distribution (n² x (n + 1))."""
     return 8 * n * n * (n + 2)
 
 
