@@ -16,7 +16,7 @@ import pytest
 from sim.cli import catalog
 from sim.core.config import DicesimError
 from sim.games import GAMES, declared, declared_options, get_game
-from tests.conftest import ROOT
+from tests.conftest import ROOT, cli_here, here_json
 
 HEAVY = ("numba", "numpy", "pandas", "matplotlib", "scipy")
 
@@ -493,3 +493,12 @@ def test_a_folder_holding_a_sweep_is_refused_before_the_game_as_the_sweep_refuse
     sweep = load_sweep(ROOT / "configs/sweeps/kniffel-bonus.toml")
     assert f"error: {_refusal(lambda: prepare_out(out, sweep, False, False))}\n" == stderr
     assert sorted(p.name for p in out.iterdir()) == ["sweep.json"]
+
+
+def test_a_game_is_named_in_any_case(tmp_path):
+    """``Kniffel``, as the rule page writes it, is the game ``kniffel``; a ``--games`` list reads it so too."""
+    assert here_json("describe", "Pig") == here_json("describe", "pig")
+    assert here_json("combos", "5", "5", "5", "2", "2", "--game", " DUNGEON") == here_json("combos", "5", "5", "5",
+                                                                                             "2", "2")
+    r = cli_here("balance", "--games", "KNIFFEL,Schach", "--n", "10", "--out", str(tmp_path / "r"))
+    assert r.returncode == 2 and "'schach'" in r.stderr and "KNIFFEL" not in r.stderr, r.stderr

@@ -12,7 +12,7 @@ import typer
 
 from sim import __version__
 from sim.cli.catalog import known
-from sim.cli.common import JsonOpt, app, work
+from sim.cli.common import JsonOpt, app, game_name, work
 from sim.jit.codehash import code_hash
 from sim.jit.progress import set_quiet
 
@@ -59,9 +59,10 @@ def cache_warm(
     as_json: bool = JsonOpt,
 ) -> None:
     """Compile the kernels now, the Würfel Dungeon's optimised (full) tier included, so later runs start at once."""
-    for g in games or []:
+    games = [game_name(g) for g in games or []]
+    for g in games:
         known(g)  # an unknown game is refused before anything loads
-    work("cache").warm(games or [], as_json)
+    work("cache").warm(games, as_json)
 
 
 @cache_app.command("clear")

@@ -116,6 +116,11 @@ JsonOpt = typer.Option(False, "--json", help="print exactly one JSON object on s
 GAME_NAMES = " | ".join(_registry.GAMES)  # a command's game argument in its help: the registry's names
 
 
+def game_name(value: Any) -> Any:
+    """A game named as a designer writes it (``Kniffel``, ``DADOX``, `` pig``): the registry's names are lowercase."""
+    return value.strip().lower() if isinstance(value, str) else value
+
+
 def policies_help(text: str) -> str:
     """An option's help followed by every game's policies (read from the games' options modules, light)."""
     listed = "; ".join(f"{g}: {', '.join(_registry.declared_policies(g))}" for g in _registry.GAMES)

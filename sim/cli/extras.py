@@ -19,6 +19,7 @@ from sim.cli.common import (
     check_out,
     count_option,
     emit,
+    game_name,
     policy_names,
     work,
 )
@@ -29,7 +30,7 @@ from sim.games import declared
 
 @app.command()
 def matchup(
-    game: str = typer.Argument("dungeon24", help="a two-player game with peoples (dungeon24)"),
+    game: str = typer.Argument("dungeon24", callback=game_name, help="a two-player game with peoples (dungeon24)"),
     policy: str = typer.Option("heuristic", "--policy", help="policy A (rows)"),
     opponent: str = typer.Option("greedy", "--opponent", help="policy B (columns)"),
     n: int = count_option(20_000, "--n", help="games per cell and seating"),
@@ -56,7 +57,7 @@ def combos(
     config: Path | None = ConfigOpt,
     set_: list[str] | None = SetOpt,
     as_json: bool = JsonOpt,
-    game: str = typer.Option("dungeon", "--game", help="a game with combos (dungeon)"),
+    game: str = typer.Option("dungeon", "--game", callback=game_name, help="a game with combos (dungeon)"),
 ) -> None:
     """Würfel Dungeon's "try it" cup: the combos the game finds in these dice and their values."""
     if supports(game, "combos") is False:

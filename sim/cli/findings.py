@@ -9,13 +9,13 @@ from pathlib import Path
 import typer
 
 from sim.cli.catalog import known
-from sim.cli.common import GAME_NAMES, ConfigOpt, JsonOpt, SeedOpt, app, check_out, count_option, work
+from sim.cli.common import GAME_NAMES, ConfigOpt, JsonOpt, SeedOpt, app, check_out, count_option, game_name, work
 from sim.core.limits import check_n
 
 
 @app.command()
 def findings(
-    game: str = typer.Argument(..., help=GAME_NAMES),
+    game: str = typer.Argument(..., callback=game_name, help=GAME_NAMES),
     config: Path | None = ConfigOpt,
     set_: list[str] | None = typer.Option(None, "--set", help="override a config field, or a threshold: "
                                           "--set findings.seat_min_pp=3 (repeatable)"),

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from sim.cli.catalog import accept
-from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, path_argument, work
+from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, game_name, path_argument, work
 from sim.core.errors import DicesimError
 from sim.core.limits import MAX_LOG_ROWS
 from sim.players.schema import FITTED, SUFFIXES, header_refusal
@@ -31,7 +31,7 @@ def check_log(game: str, log: Path, flag: str) -> None:
 
 @app.command()
 def fit(
-    game: str = typer.Argument(..., help=" | ".join(FITTED)),
+    game: str = typer.Argument(..., callback=game_name, help=" | ".join(FITTED)),
     log: Path = path_argument("decision log", "the decision log (.parquet or .csv; docs/logs.md); Würfel Dungeon and "
                                "Dungeon24, fitted by outcomes: the decision log or the outcome table alone"),
     outcomes: Path | None = typer.Option(None, "--outcomes", help="the per-game outcome table (default: "

@@ -22,6 +22,7 @@ from sim.cli.common import (
     app,
     check_out,
     count_option,
+    game_name,
     path_argument,
     policies_help,
     with_game_options,
@@ -37,7 +38,7 @@ from sim.report.manifest import check_report_folder
 @app.command()
 @with_game_options
 def play(
-    game: str = typer.Argument(..., help=GAME_NAMES),
+    game: str = typer.Argument(..., callback=game_name, help=GAME_NAMES),
     policy: str = typer.Option(..., "--policy", help=policies_help("policy name (comma list: one per seat, cycled)")),
     n: int = count_option(10_000, "--n", help="number of runs"),
     seed: int = SeedOpt,
@@ -75,7 +76,7 @@ def play(
 @app.command()
 @with_game_options
 def compare(
-    game: str = typer.Argument(...),
+    game: str = typer.Argument(..., callback=game_name),
     policies: str = typer.Option(..., "--policies", help=policies_help("comma list, e.g. random,greedy,optimal")),
     n: int = count_option(10_000, "--n", help="runs per policy"),
     seed: int = SeedOpt,
@@ -129,7 +130,7 @@ def balance(
     Findings section."""
     check_n(n, force)
     check_out(out)
-    names = None if games is None else [g.strip() for g in games.split(",")]
+    names = None if games is None else [game_name(g) for g in games.split(",")]
     for i, g in enumerate(names or []):
         known(g)  # an unknown (or empty) name is refused before any game is imported
         if g in names[:i]:

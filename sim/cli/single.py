@@ -10,7 +10,7 @@ import typer
 
 from sim.cli.answers import answer, key
 from sim.cli.catalog import accept, plain_options, supports
-from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, policies_help, with_game_options, work
+from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, game_name, policies_help, with_game_options, work
 from sim.core.errors import DicesimError
 from sim.core.limits import check_run, parse_count
 
@@ -18,7 +18,7 @@ from sim.core.limits import check_run, parse_count
 @app.command()
 @with_game_options
 def solve(
-    game: str = typer.Argument(...),
+    game: str = typer.Argument(..., callback=game_name),
     config: Path | None = ConfigOpt,
     set_: list[str] | None = SetOpt,
     as_json: bool = JsonOpt,
@@ -37,7 +37,7 @@ def solve(
 @app.command()
 @with_game_options
 def replay(
-    game: str = typer.Argument(...),
+    game: str = typer.Argument(..., callback=game_name),
     seed: int = SeedOpt,
     run: int = typer.Option(0, "--run", parser=lambda t: parse_count(t, "--run"), metavar="<int>",
                             help="run index within the batch (0, 1, …; 1e3 means 1000)"),
@@ -57,7 +57,7 @@ def replay(
 @app.command()
 @with_game_options
 def describe(
-    game: str = typer.Argument(...),
+    game: str = typer.Argument(..., callback=game_name),
     config: Path | None = ConfigOpt,
     set_: list[str] | None = SetOpt,
     as_json: bool = JsonOpt,

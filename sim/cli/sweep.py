@@ -25,6 +25,7 @@ from sim.cli.common import (
     app,
     check_out,
     count_option,
+    game_name,
     path_argument,
     policies_help,
     with_game_options,
@@ -60,7 +61,7 @@ def sweep(
 @app.command()
 @with_game_options
 def calibrate(
-    game: str = typer.Argument(..., help=GAME_NAMES),
+    game: str = typer.Argument(..., callback=game_name, help=GAME_NAMES),
     target: str = typer.Option(..., "--target", help="metric=value, e.g. win_rate=0.5"),
     field: str = typer.Option(..., "--field", help="the config field to tune, e.g. difficulty.normal.hp"),
     policy: str = typer.Option(..., "--policy", help=policies_help("policy whose metric is tuned")),
