@@ -14,12 +14,13 @@ M64 = 2**64 - 1
 
 @pytest.mark.parametrize("text, value", [("20000", 20000), ("20_000", 20000), ("2e4", 20000), ("2E4", 20000),
                                          ("1.5e6", 1_500_000), ("1e0", 1), (" 7 ", 7), ("10.0", 10), (300, 300),
-                                         ("1e10", 10**10), ("123456789012345678901", 123456789012345678901)])
+                                         ("1e10", 10**10), ("123456789012345678901", 123456789012345678901),
+                                         ("+10", 10), ("+2e4", 20000)])
 def test_counts_as_typed(text, value):
     assert limits.parse_count(text) == value
 
 
-@pytest.mark.parametrize("text", ["1.5", "1e-3", "2.25e1", "-5", "x", "", "1e", "e5", "1__0_", "nan", "inf", "0x10"])
+@pytest.mark.parametrize("text", ["1.5", "1e-3", "2.25e1", "-5", "x", "", "1e", "e5", "1__0_", "nan", "inf", "0x10", "++1", "+-1", "+"])
 def test_counts_that_are_no_whole_numbers(text):
     with pytest.raises(DicesimError, match="--n"):
         limits.parse_count(text)

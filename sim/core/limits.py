@@ -134,17 +134,18 @@ def target_value(metric: str, raw: str, what: str = "target") -> float:
     return value
 
 
-_COUNT = re.compile(r"[0-9]+(_[0-9]+)*(\.[0-9]*)?([eE][+]?[0-9]+)?")  # Python's digit groups: one _ between digits
+_COUNT = re.compile(r"\+?[0-9]+(_[0-9]+)*(\.[0-9]*)?([eE][+]?[0-9]+)?")  # Python's digit groups: one _ between digits
 
 
 def parse_count(text: Any, what: str = "--n") -> int:
-    """A whole number as a person types it: ``20000``, ``20_000``, or integer-valued scientific notation ``2e4``,
-    ``1.5e6`` (refused: fractions, negatives, words)."""
+    """A whole number as a person types it: ``20000``, ``20_000``, ``+20000`` (as ``--seed`` and Python read it), or
+    integer-valued scientific notation ``2e4``, ``1.5e6`` (refused: fractions, negatives, words)."""
     if isinstance(text, int) and not isinstance(text, bool):
         return text
     s = str(text).strip()
     if not _COUNT.fullmatch(s) or s.endswith("_"):
         raise DicesimError(f"{what} must be a whole number such as 20000 or 2e4, got {short(s)}")
+    s = s.removeprefix("+")
     if not re.search(r"[.eE]", s):
         return int(s.replace("_", ""))
     mant, _, exp = s.replace("_", "").lower().partition("e")
