@@ -75,7 +75,7 @@ def test_version_and_reports_name_one_code_hash():
 def test_difficulty_and_policy_in_any_case_are_accepted():
     r = cli_here("replay", "kniffel", "--policy", "Optimal", "--run", "0", "--json")
     assert r.returncode == 0, r.stderr
-    assert common.policy_names(" Vorschlag@Paschmeister ") == "vorschlag@paschmeister"
+    assert common.policy_label(" Vorschlag@Paschmeister ") == "vorschlag@paschmeister"
     difficulty = {o.name: o for o in get_game("dungeon").option_specs}["difficulty"]
     assert difficulty.check("Normal") == "normal"
 

@@ -502,3 +502,27 @@ def test_a_game_is_named_in_any_case(tmp_path):
                                                                                              "2", "2")
     r = cli_here("balance", "--games", "KNIFFEL,Schach", "--n", "10", "--out", str(tmp_path / "r"))
     assert r.returncode == 2 and "'schach'" in r.stderr and "KNIFFEL" not in r.stderr, r.stderr
+
+
+def test_a_file_names_games_and_policies_in_any_case(tmp_path):
+    """A sweep, tune or targets file reads ``game = "Kniffel"`` and ``policy = "Greedy"`` as the command line does: the
+    same sweep (fingerprint and plan), the same tune groups, the same target bands as the lowercase file."""
+    from sim.experiments.sweep_spec import load_sweep
+    from sim.experiments.targets import load_targets
+    from sim.experiments.tune_file import load_tune
+
+    def shouted(source: str) -> Path:
+        text = (ROOT / source).read_text()
+        for was in ('"kniffel"', '"greedy"', '"optimal"'):
+            text = text.replace(was, was.title())
+        assert '"Kniffel"' in text and '"kniffel"' not in text
+        (tmp_path / Path(source).name).write_text(text)
+        return tmp_path / Path(source).name
+
+    sweep, loud = load_sweep(ROOT / "configs/sweeps/kniffel-bonus.toml"), load_sweep(shouted(
+        "configs/sweeps/kniffel-bonus.toml"))
+    assert loud.fingerprint() == sweep.fingerprint() and loud.plan == sweep.plan
+    assert [t.label for t in load_tune(shouted("configs/tune/kniffel-bonus.toml"), probe=False).targets] == [
+        t.label for t in load_tune(ROOT / "configs/tune/kniffel-bonus.toml", probe=False).targets]
+    assert [b.key() for b in load_targets(shouted("configs/targets/kniffel.toml"))] == [
+        b.key() for b in load_targets(ROOT / "configs/targets/kniffel.toml")]

@@ -20,7 +20,8 @@ def test_counts_as_typed(text, value):
     assert limits.parse_count(text) == value
 
 
-@pytest.mark.parametrize("text", ["1.5", "1e-3", "2.25e1", "-5", "x", "", "1e", "e5", "1__0_", "nan", "inf", "0x10", "++1", "+-1", "+"])
+@pytest.mark.parametrize("text", ["1.5", "1e-3", "2.25e1", "-5", "x", "", "1e", "e5", "1__0_", "nan", "inf", "0x10",
+                                  "++1", "+-1", "+"])
 def test_counts_that_are_no_whole_numbers(text):
     with pytest.raises(DicesimError, match="--n"):
         limits.parse_count(text)

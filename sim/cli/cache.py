@@ -12,7 +12,8 @@ import typer
 
 from sim import __version__
 from sim.cli.catalog import known
-from sim.cli.common import JsonOpt, app, game_name, work
+from sim.cli.common import JsonOpt, app, work
+from sim.core.names import game_name
 from sim.jit.codehash import code_hash
 from sim.jit.progress import set_quiet
 

@@ -26,6 +26,7 @@ from sim import games as _registry  # light: the registry imports no game
 from sim.core import atomic  # light: os and pathlib only
 from sim.core.errors import DicesimError
 from sim.core.limits import check_chunk, check_seed, parse_count
+from sim.core.names import policy_label
 from sim.report import words  # light: the registry and the games' labels modules
 
 # What each command group does once its arguments are accepted (and ``rules``: the config check, pydantic and a game's
@@ -116,11 +117,6 @@ JsonOpt = typer.Option(False, "--json", help="print exactly one JSON object on s
 GAME_NAMES = " | ".join(_registry.GAMES)  # a command's game argument in its help: the registry's names
 
 
-def game_name(value: Any) -> Any:
-    """A game named as a designer writes it (``Kniffel``, ``DADOX``, `` pig``): the registry's names are lowercase."""
-    return value.strip().lower() if isinstance(value, str) else value
-
-
 def policies_help(text: str) -> str:
     """An option's help followed by every game's policies (read from the games' options modules, light)."""
     listed = "; ".join(f"{g}: {', '.join(_registry.declared_policies(g))}" for g in _registry.GAMES)
@@ -128,12 +124,6 @@ def policies_help(text: str) -> str:
 
 
 POLICY_ARGS = ("policy", "policies", "opponent")  # names, case-insensitive: --policy Greedy is greedy
-
-
-def policy_names(value: Any) -> Any:
-    """A ``--policy``/``--policies``/``--opponent`` value as the games spell their policies (lowercase): every
-    policy name and Würfel Dungeon upgrade is lowercase, so ``Vorschlag@Paschmeister`` is ``vorschlag@paschmeister``."""
-    return ",".join(p.strip() for p in value.lower().split(",")) if isinstance(value, str) else value  # "a, B": a,b
 
 
 _ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]@]+):(\d{1,5})/?")
@@ -209,8 +199,8 @@ def with_game_options(func: Callable[..., None]) -> Callable[..., None]:
             if value is not None and name in only and func.__name__ not in only[name]:
                 flag = "--" + name.replace("_", "-")
                 raise DicesimError(f"{flag} applies only to dicesim {' and '.join(only[name])}, not {func.__name__}")
-        kwargs.update({k: policy_names(kwargs[k]) for k in POLICY_ARGS if k in kwargs})
-        given.update({k: policy_names(given[k]) for k in POLICY_ARGS if k in given})
+        kwargs.update({k: policy_label(kwargs[k]) for k in POLICY_ARGS if k in kwargs})
+        given.update({k: policy_label(given[k]) for k in POLICY_ARGS if k in given})
         return func(*args, game_opts=options_given(**given), **kwargs)
 
     wrapper.__signature__ = sig.replace(parameters=params + extra)  # type: ignore[attr-defined]

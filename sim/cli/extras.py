@@ -19,12 +19,11 @@ from sim.cli.common import (
     check_out,
     count_option,
     emit,
-    game_name,
-    policy_names,
     work,
 )
 from sim.core.errors import DicesimError
 from sim.core.limits import check_n, check_runs
+from sim.core.names import game_name, policy_label
 from sim.games import declared
 
 
@@ -46,7 +45,7 @@ def matchup(
     if supports(game, "matchup") is False:
         raise DicesimError(f"{game} has no people matchup")
     check_out(out)
-    policy, opponent = policy_names(policy), policy_names(opponent)
+    policy, opponent = policy_label(policy), policy_label(opponent)
     rules, sets = accept(game, None, f"{policy},{opponent}", config, set_)
     work("extras").matchup(game, policy, opponent, n, seed, rules, sets, out, as_json)
 

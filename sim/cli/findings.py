@@ -9,8 +9,9 @@ from pathlib import Path
 import typer
 
 from sim.cli.catalog import known
-from sim.cli.common import GAME_NAMES, ConfigOpt, JsonOpt, SeedOpt, app, check_out, count_option, game_name, work
+from sim.cli.common import GAME_NAMES, ConfigOpt, JsonOpt, SeedOpt, app, check_out, count_option, work
 from sim.core.limits import check_n
+from sim.core.names import game_name
 
 
 @app.command()

@@ -8,9 +8,10 @@ from pathlib import Path
 import typer
 
 from sim.cli.catalog import accept
-from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, game_name, path_argument, work
+from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, path_argument, work
 from sim.core.errors import DicesimError
 from sim.core.limits import MAX_LOG_ROWS
+from sim.core.names import game_name
 from sim.players.schema import FITTED, SUFFIXES, header_refusal
 
 

@@ -22,7 +22,6 @@ from sim.cli.common import (
     app,
     check_out,
     count_option,
-    game_name,
     path_argument,
     policies_help,
     with_game_options,
@@ -31,6 +30,7 @@ from sim.cli.common import (
 from sim.cli.fit import check_log
 from sim.core.errors import DicesimError
 from sim.core.limits import check_n, check_runs
+from sim.core.names import game_name
 from sim.games import GAMES
 from sim.report.manifest import check_report_folder
 

@@ -10,9 +10,10 @@ import typer
 
 from sim.cli.answers import answer, key
 from sim.cli.catalog import accept, plain_options, supports
-from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, game_name, policies_help, with_game_options, work
+from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, policies_help, with_game_options, work
 from sim.core.errors import DicesimError
 from sim.core.limits import check_run, parse_count
+from sim.core.names import game_name
 
 
 @app.command()

@@ -25,7 +25,6 @@ from sim.cli.common import (
     app,
     check_out,
     count_option,
-    game_name,
     path_argument,
     policies_help,
     with_game_options,
@@ -33,6 +32,7 @@ from sim.cli.common import (
 )
 from sim.core.errors import DicesimError
 from sim.core.limits import check_calibration, check_n, check_runs, parse_target
+from sim.core.names import game_name
 from sim.core.tomlfile import read_toml
 
 

@@ -22,6 +22,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from pydantic.fields import FieldInfo
 
 from sim.core.errors import DicesimError as DicesimError  # re-exported: every part raises it from here
+from sim.core.names import game_name, policy_label
 from sim.core.tomlfile import MAX_CONFIG_BYTES as MAX_CONFIG_BYTES  # re-exported: the file reading, light on its own
 from sim.core.tomlfile import MAX_DEPTH, ConfigError, _depth, _short, read_toml
 from sim.core.tomlfile import parse_toml as parse_toml
@@ -94,6 +95,10 @@ Weights = Annotated[list[NonNegative], AfterValidator(_non_zero_sum)]
 Prices = list[NonNegative]
 Seed = Annotated[int, Field(ge=0, lt=2**64)]
 """A master seed: 0 .. 2^64 - 1 (``sim.core.limits``)."""
+GameName = Annotated[str, AfterValidator(game_name)]
+"""A game in a file as on the command line: any case (``Kniffel`` is ``kniffel``)."""
+PolicyLabel = Annotated[str, AfterValidator(policy_label)]
+"""A policy (or a comma list of seats) in a file as on the command line: any case, spaces around commas."""
 
 
 def _field_type(node: Any, key: str) -> Any:

@@ -20,6 +20,8 @@ from sim.core.config import (
     ROOT,
     ConfigError,
     DicesimError,
+    GameName,
+    PolicyLabel,
     Seed,
     Strict,
     config_hash,
@@ -55,8 +57,8 @@ class Variant(Strict):
 
 class SweepFile(Strict):
     """The TOML sweep file as written by a designer."""
-    game: str
-    policies: list[str] = Field(min_length=1)
+    game: GameName
+    policies: list[PolicyLabel] = Field(min_length=1)
     n: int = Field(gt=0, le=limits.HARD_MAX_RUNS, description="runs per grid point and policy")
     seed: Seed = 1
     chunk: int | None = Field(None, gt=0, le=limits.MAX_CHUNK, description="runs per task (default: the game's chunk)")

@@ -42,6 +42,8 @@ from sim.core import limits
 from sim.core.config import (
     ConfigError,
     DicesimError,
+    GameName,
+    PolicyLabel,
     Seed,
     Strict,
     config_hash,
@@ -56,11 +58,11 @@ from sim.games.base import Game
 
 class Target(Strict):
     name: str = Field(min_length=1)
-    policy: str
+    policy: PolicyLabel
     metric: str
     min: float | None = None
     max: float | None = None
-    game: str | None = None
+    game: GameName | None = None
     config: str | None = None
     set: dict[str, Any] = {}
     options: dict[str, Any] | None = None
@@ -71,7 +73,7 @@ class Target(Strict):
 class TargetsFile(Strict):
     title: str | None = None
     description: str | None = None
-    game: str | None = None
+    game: GameName | None = None
     n: int = Field(20_000, gt=0, le=limits.HARD_MAX_RUNS)
     seed: Seed = 1
     config: str | None = None

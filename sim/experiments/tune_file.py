@@ -22,7 +22,18 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from sim.core import limits
-from sim.core.config import ConfigError, DicesimError, Seed, Strict, config_hash, field_value, read_toml, shown_path
+from sim.core.config import (
+    ConfigError,
+    DicesimError,
+    GameName,
+    PolicyLabel,
+    Seed,
+    Strict,
+    config_hash,
+    field_value,
+    read_toml,
+    shown_path,
+)
 from sim.core.limits import is_rate
 from sim.experiments.sweep_spec import _resolve, flatten, point_config, spec_error
 from sim.games import get_game
@@ -37,7 +48,7 @@ FLOAT_RESOLUTION = 1e-4  # float fields are rounded to this share of their range
 class TargetSpec(Strict):
     """One target as written: a metric of a policy (with options and fixed overrides) and its value."""
     name: str | None = None
-    policy: str
+    policy: PolicyLabel
     metric: str
     value: float
     tol: float | None = Field(None, gt=0, description="tolerance in metric units")
@@ -49,7 +60,7 @@ class TuneFile(Strict):
     """The TOML tune file as written by a designer."""
     title: str | None = None
     description: str | None = None
-    game: str
+    game: GameName
     n: int = Field(gt=0, le=limits.HARD_MAX_RUNS, description="runs per evaluation and target group")
     seed: Seed = 1
     chunk: int | None = Field(None, gt=0, le=limits.MAX_CHUNK)
