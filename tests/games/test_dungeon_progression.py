@@ -325,6 +325,27 @@ def test_upgrade_lift_of_a_unique_upgrade_owned_already_is_none():
     assert t.loc["gluecksmuenze", "win_lift"] == 0.0 == t.loc["gluecksmuenze", "ci95_high"]
 
 
+def test_a_start_with_more_dice_than_a_hand_holds_is_refused_and_has_no_lift():
+    """start.dice 6 and Extra-Würfel would make seven dice, which the hand (six: Sechsling is the largest combo)
+    cannot hold; the kernel used to drop the die without a word. A start loadout with it is refused, so is a policy
+    forcing it; the balance report's upgrade lift gives it 0 and measures every other upgrade."""
+    from pydantic import ValidationError
+
+    from sim.games.dungeon.options import check_variant
+    from sim.games.dungeon.upgrade_lift import upgrade_lift
+
+    six = CFG.model_copy(update={"start": CFG.start.model_copy(update={"dice": 6})})
+    with pytest.raises(ValidationError, match="make 7: a hand holds at most 6 dice"):
+        type(CFG).model_validate({**six.model_dump(), "loadout": {**six.loadout.model_dump(),
+                                                                  "upgrades": ["extra_wuerfel"]}})
+    with pytest.raises(DicesimError, match="policy 'greedy@wetzstein\\+extra_wuerfel': start.dice 6"):
+        check_variant(six, "greedy@wetzstein+extra_wuerfel")
+    check_variant(CFG, "greedy@extra_wuerfel")  # five and one: six
+    t = upgrade_lift(GAME, six, "vorschlag", 200, 9, "leicht").set_index("upgrade")
+    assert sorted(t.index) == sorted(six.upgrades)
+    assert t.loc["extra_wuerfel", "win_lift"] == 0.0 == t.loc["extra_wuerfel", "ci95_high"]
+
+
 def test_upgrade_lift_is_paired_and_causal():
     """Started with an upgrade that does nothing (non-unique, so the offers stay the same), every run is the
     plain run again: lift exactly 0 with a zero-width interval. Wetzstein (+2 per attack combo) must pay."""

@@ -18,13 +18,13 @@ from sim.core.config import GameConfig, NonNegative, Prices, Strict, Weights
 from sim.core.record import Derived, RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.dungeon.layout import *  # noqa: F403 - the index names, re-exported
-from sim.games.dungeon.layout import DIFFICULTIES, KINDS, MAX_JOKERS, MAX_OFFERS, MAX_STOCK
+from sim.games.dungeon.layout import DIFFICULTIES, KINDS, MAX_DICE, MAX_JOKERS, MAX_OFFERS, MAX_STOCK
 from sim.games.dungeon.rows import Effects, Intent
 
 
 class Start(Strict):
     lp: int = Field(50, ge=1, le=10_000)
-    dice: int = Field(5, ge=1, le=6)
+    dice: int = Field(5, ge=1, le=MAX_DICE)
     coins: int = Field(100, ge=0, le=1_000_000)
 
 
@@ -359,6 +359,17 @@ class DungeonConfig(GameConfig):
         names += [f"coins_spent_market_{r}" for r in sorted(set(self.market.after_rooms)) if r < self.rooms.count]
         return names + [f"upgrade_{u}_{k}" for u in self.upgrades for k in UPGRADE_STATS]
 
+    def too_many_dice(self, upgrades: list[str] | tuple[str, ...] = ()) -> str | None:
+        """What is wrong when a run would start with more than ``MAX_DICE`` dice: start.dice plus the extra dice of
+        the loadout and of ``upgrades`` (a policy's ``@`` upgrades); ``None`` when it fits. The kernel's hand holds
+        six, so a seventh die would be dropped without a word."""
+        owned = [*self.loadout.upgrades, *upgrades]
+        extra = [self.upgrades[u] for u in owned if u in self.upgrades] + [
+            self.talents[t] for t in self.loadout.talents if t in self.talents]
+        dice = self.start.dice + sum(e.extra_dice for e in extra)
+        return None if dice <= MAX_DICE else (f"start.dice {self.start.dice} and the extra dice of the start "
+                                              f"loadout make {dice}: a hand holds at most {MAX_DICE} dice")
+
     @model_validator(mode="after")
     def _links(self):
         for name in self.loadout.upgrades:
@@ -388,6 +399,8 @@ class DungeonConfig(GameConfig):
         for name in self.loadout.jokers:
             if name not in self.jokers:
                 raise ValueError(f"loadout.jokers names unknown joker {name!r}")
+        if self.too_many_dice():
+            raise ValueError(self.too_many_dice())
         if len(self.loadout.jokers) > self.rewards.max_jokers:
             raise ValueError("loadout.jokers holds more than rewards.max_jokers")
         if self.mastery.kind and self.mastery.kind not in KINDS:

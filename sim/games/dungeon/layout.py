@@ -19,6 +19,7 @@ JOKER_KINDS = ("set_die", "reroll", "heal")
 # the combo kinds in their code order (``rules.PASCH`` .. ``rules.SECHSLING``)
 KINDS = ("pasch", "drilling", "kleine_strasse", "full_house", "vierling", "grosse_strasse", "fuenfling", "sechsling")
 JK_SET, JK_REROLL, JK_HEAL = 0, 1, 2
+MAX_DICE = 6  # a hand: the rule page's combos reach six dice (Sechsling, "nur mit 6 Würfeln")
 MAX_OFFERS = 5
 MAX_STOCK = 8
 MAX_JOKERS = 8

@@ -52,6 +52,9 @@ def check_variant(cfg: object, policy: str) -> None:
         if upgrades[u].unique and owned.count(u) > 1:
             raise DicesimError(f"upgrade {u!r} is unique: a hero owns it once (policy {policy!r}"
                                + (", and loadout.upgrades has it" if u in cfg.loadout.upgrades else "") + ")")
+    said = cfg.too_many_dice(names)  # type: ignore[attr-defined]
+    if said:
+        raise DicesimError(f"policy {policy!r}: {said}")
 
 
 def check_plan(cfg: object, seats: list[str]) -> None:

@@ -26,6 +26,7 @@ import numpy as np
 
 from sim.core.dice import POW7, multisets
 from sim.games.dungeon.layout import KINDS as KINDS
+from sim.games.dungeon.layout import MAX_DICE as MAX_DICE
 from sim.games.dungeon.rows import EFF, FOLD, FOLD_CHANCE, FOLD_MAX, FOLD_MUL, N_EFF
 from sim.jit.plain import njit
 from sim.jit.scalar import smax, smin, trunc
@@ -37,7 +38,6 @@ N_KIND = 8
 OF_A_KIND = {PASCH: 2, DRILLING: 3, VIERLING: 4, FUENFLING: 5, SECHSLING: 6}
 STRAIGHT = {KLEINE: 4, GROSSE: 5}
 MAX_COMBOS = 3  # 6 dice hold at most three combos (three Pasch)
-MAX_DICE = 6
 TM = multisets(MAX_DICE)  # the universal multiset table (924 entries)
 N_MS = len(TM.counts)
 

@@ -53,8 +53,8 @@ def upgrade_lift(game: Game, cfg: C.DungeonConfig, policy: str, n: int, seed: in
     ratings = start_ratings(cfg, policy, difficulty)
     rows = []
     for name in upgrade_names(cfg):
-        if cfg.upgrades[name].unique and name in cfg.loadout.upgrades:  # owned already: a second copy is no copy
-            t = base
+        if cfg.upgrades[name].unique and name in cfg.loadout.upgrades or cfg.too_many_dice([name]):
+            t = base  # owned already (a second copy is no copy), or a die more than a hand holds: no start with it
         else:
             t = run_batch(game, cfg, [f"{policy}@{name}"], n, seed, opts, chunk=game.chunk, progress=False).table
         lift = stats.paired_difference((t["win"].to_numpy() > 0).astype(np.float64), won)

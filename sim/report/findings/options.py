@@ -76,7 +76,7 @@ def _run_with(t: Tables, policy: str, option: str) -> int:
     n = min(t.n, 2000)
     try:
         base, withit = t.play(policy, n), t.play(f"{policy}@{option}", n)
-    except DicesimError:  # a unique upgrade the loadout owns already: no second copy to play
+    except DicesimError:  # a unique upgrade the loadout owns already, or a die past a full hand: nothing to play
         return 0
     if "win" not in base.columns or "win" not in withit.columns:
         return 0
