@@ -108,7 +108,7 @@ def _first(dec: pd.DataFrame, kind: str, choice: str = "") -> int:
 
 @pytest.mark.parametrize("how", ["attack a face-down card", "discard an active card", "counter with no boss down",
                                  "bad pyramid", "bad kind", "missing column", "no outcome row", "bad result",
-                                 "two matchups"])
+                                 "two matchups", "a decision after the end"])
 def test_a_bad_dungeon24_log_is_refused_naming_the_row(tmp_path, small_log, how):
     dec, out = small_log[0].copy(), small_log[1].copy()
     if how == "attack a face-down card":
@@ -138,6 +138,9 @@ def test_a_bad_dungeon24_log_is_refused_naming_the_row(tmp_path, small_log, how)
     elif how == "no outcome row":
         out = out[out["player"] != "p0002"]
         words = f"row {int(dec.index[dec['player'] == 'p0002'][0]) + 1}: player 'p0002' game 0 has no row in"
+    elif how == "a decision after the end":
+        dec.loc[7, "lp"] = 0  # "End: LP ≤ 0": a player at 0 LP decides nothing
+        words = "row 8: lp = 0 is outside 1..1000000"
     elif how == "bad result":
         out.loc[2, "result"] = "tie"
         words = "row 3: result 'tie' is not one of win, loss, draw"
