@@ -136,6 +136,17 @@ def test_game_page_answers_first_and_is_self_contained(kniffel_compare):
         assert name in page.text or name in page.titles, name
 
 
+def test_the_header_line_reads_in_words(kniffel_compare):
+    """The line under the title says runs, seed, time and the fingerprints in words, not the manifest's keys."""
+    _, out = kniffel_compare
+    page = Page((out / "report.html").read_text(encoding="utf-8"))
+    m = json.loads((out / "manifest.json").read_text())
+    secs = sum(a["seconds"] for a in m["policies"].values())
+    assert (f"runs 3,000 per policy · seed 3 · played in {secs:.2f} s · rules fingerprint {m['config_hash']} "
+            f"· code version {m['code_version']}") in " ".join(page.text.split())
+    assert not {"config_hash", "runs_per_second", "code_version"} & set(page.text.split())
+
+
 def test_dashboard_cards(kniffel_compare, tmp_path, monkeypatch):
     r, out = kniffel_compare
     (tmp_path / "kniffel").symlink_to(out, target_is_directory=True)

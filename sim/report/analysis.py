@@ -19,7 +19,7 @@ def calibration_page(summary: dict[str, Any], chart: Path | None, title: str) ->
     body = [
         f"<h1>{pages.esc(title)}</h1>",
         pages.facts_line({"game": s["game"], "policy": s["policy"], "n per evaluation": s["n"], "seed": s["seed"],
-                          "config_hash": s["config_hash"]}),
+                          "rules fingerprint": s["config_hash"]}),
         "<h2>Answer</h2>", f"<p class='answer'>{pages.esc(answer)}</p>",
         f"<p>The search {status} ({pages.esc(s['stop'])}) after {len(s['evaluations'])} evaluations on the same "
         f"seeds; tolerance: {pages.esc(s['tolerance'])}. "

@@ -150,6 +150,28 @@ def ordered_charts(game: Game, charts: list[str], extras: list[tuple[str, str]])
     return sorted(items, key=lambda it: (it[0] != game.key_chart, it[0] in charts))
 
 
+def run_facts(manifest: dict[str, Any]) -> dict[str, str]:
+    """The page's header line in words: runs, seed, how long they took, and which rules and code played them (the
+    fingerprints a designer quotes to say two pages played the same rules)."""
+    facts: dict[str, str] = {}
+    if manifest.get("n") is not None:
+        facts["runs"] = f"{manifest['n']:,}" + (" per policy" if manifest.get("policies") else "")
+    if manifest.get("seed") is not None:
+        facts["seed"] = str(manifest["seed"])
+    arms = [a for a in (manifest.get("policies") or {}).values() if isinstance(a, dict)]
+    seconds = manifest.get("seconds")
+    if seconds is None and arms and all(a.get("seconds") is not None for a in arms):
+        seconds = sum(a["seconds"] for a in arms)  # a comparison: every policy's runs
+    if seconds is not None:
+        rate = manifest.get("runs_per_second")
+        facts["played in"] = f"{seconds:.2f} s" + (f" ({rate:,.0f} runs/s)" if rate else "")
+    if manifest.get("config_hash"):
+        facts["rules fingerprint"] = str(manifest["config_hash"])
+    if manifest.get("code_version"):
+        facts["code version"] = str(manifest["code_version"])
+    return facts
+
+
 def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[str], out: Path | None = None) -> str:
     """A play/compare/balance page: the answers (headline metrics, paired differences), the charts with one
     sentence each, then every metric folded by group, then the config. Charts are embedded from ``out``."""
@@ -158,11 +180,7 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
     what = ", ".join(words.policy_name(game.name, p) for p in ([manifest["policy"]] if manifest.get("policy")
                                                                  else manifest.get("policies") or {}))
     title = f"dicesim · {game.title} · {what}".strip(" ·")
-    facts = {
-        k: manifest.get(k)
-        for k in ("n", "seed", "config_hash", "seconds", "runs_per_second", "code_version")
-        if manifest.get(k) is not None
-    }
+    facts = run_facts(manifest)
     options = manifest.get("options") or {}
     if options:
         facts["options"] = ", ".join(game.setting(options))
