@@ -497,7 +497,7 @@ def test_a_folder_holding_a_sweep_is_refused_before_the_game_as_the_sweep_refuse
 
 def test_a_game_is_named_in_any_case(tmp_path):
     """``Kniffel``, as the rule page writes it, is the game ``kniffel``; a ``--games`` list reads it so too."""
-    assert here_json("describe", "Pig") == here_json("describe", "pig")
+    assert here_json("describe", "Kniffel") == here_json("describe", "kniffel")
     assert here_json("combos", "5", "5", "5", "2", "2", "--game", " DUNGEON") == here_json("combos", "5", "5", "5",
                                                                                              "2", "2")
     r = cli_here("balance", "--games", "KNIFFEL,Schach", "--n", "10", "--out", str(tmp_path / "r"))
