@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from sim.core.config import DicesimError, Strict, config_hash
+from sim.core.names import game_name, policy_text
 
 SetArg = list[str] | dict[str, Any] | None
 
@@ -41,7 +42,7 @@ def _setup(game: str, config: str | Path | Strict | None, set_: SetArg, options:
     already validated config object (the studio's edited rules) used as it is."""
     from sim.games import get_game
 
-    g = get_game(game)
+    g = get_game(game_name(game))
     opts = g.check_options({k: v for k, v in options.items() if v is not None})
     if isinstance(config, Strict):
         if _sets(set_):
@@ -156,6 +157,7 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     from sim.core.batch import run_batch
 
     _check_job(n, seed, chunk, force)
+    policy = policy_text(policy)  # ["greedy", "random"] or "Greedy, Random": "greedy,random", as the CLI reads it
     g, cfg, opts = _setup(game, config, set, options)
     seats = g.seat_policies(policy, opts)
     backend = backend or make_backend(scheduler)  # an unreachable scheduler is refused before the folder is made
@@ -349,7 +351,8 @@ def calibrate(game: str, field: str, target: str | tuple[str, float], policy: st
     from sim.games import get_game
 
     metric, value = parse_target(target) if isinstance(target, str) else (target[0], float(target[1]))
-    c = run_calibration(get_game(game), field, metric, value, policy, n=n, seed=seed, config=config, sets=_sets(set),
+    c = run_calibration(get_game(game_name(game)), field, metric, value, policy_text(policy), n=n, seed=seed,
+                        config=config, sets=_sets(set),
                         options={k: v for k, v in options.items() if v is not None}, lo=lo, hi=hi, tol=tol,
                         max_evals=max_evals, backend=make_backend(scheduler), log=log, force=force)
     d = c.to_dict()

@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import sim
+from sim.core.errors import DicesimError
 from sim.core.stats import Z95
 from sim.games import get_game
 from sim.report import pages, words
@@ -476,3 +477,18 @@ def test_difficulty_and_upgrade_verdicts_follow_who_beats_whom(tmp_path):
     text = " ".join(Page(render_html(manifest, metrics, [], tmp_path)).text.split())
     assert text.index("Who does best (win rate)") < text.index("Difficulty steps") < text.index("Upgrades (") \
         < text.index("Paired differences")
+
+
+def test_the_api_reads_names_as_the_command_line_does():
+    """``sim.play("Kniffel", "Greedy")`` is ``sim.play("kniffel", "greedy")``; a list of seats is the comma list; a
+    comparison names each policy once; a policy that is no name is refused in words (it was an AttributeError)."""
+    same = sim.play("kniffel", "greedy", n=300, seed=4)
+    loud = sim.play(" Kniffel", "Greedy", n=300, seed=4)
+    assert loud.summary["policy"] == "greedy" and loud.table.equals(same.table)
+    assert sim.compare("kniffel", ["Random", "GREEDY"], n=200, seed=2).summary["paired"] == \
+        sim.compare("kniffel", "random, greedy", n=200, seed=2).summary["paired"]
+    with pytest.raises(DicesimError, match="'greedy' twice"):
+        sim.compare("kniffel", "greedy,Greedy", n=10)
+    for bad in (None, 3, ["greedy", None]):
+        with pytest.raises(DicesimError, match="policy must be a policy name"):
+            sim.play("kniffel", bad, n=10)

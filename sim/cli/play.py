@@ -30,7 +30,7 @@ from sim.cli.common import (
 from sim.cli.fit import check_log
 from sim.core.errors import DicesimError
 from sim.core.limits import check_n, check_runs
-from sim.core.names import game_name
+from sim.core.names import compared, game_name
 from sim.games import GAMES
 from sim.report.manifest import check_report_folder
 
@@ -92,13 +92,9 @@ def compare(
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """Play several policies on the same seeds (paired) and compare their metrics."""
-    if not any(p.strip() for p in policies.split(",")):
-        raise DicesimError("--policies is empty")  # the words of sim.core.experiment
-    named = [p.strip() for p in policies.split(",") if p.strip()]
-    if twice := next((p for i, p in enumerate(named) if p in named[:i]), None):
-        raise DicesimError(f"--policies names {twice!r} twice: compare each policy once")
+    named = compared(policies)  # none, or one twice: refused in the words of sim.core.experiment
     check_out(out)
-    check_runs(check_n(n, force) * len([p for p in policies.split(",") if p.strip()]), force)
+    check_runs(check_n(n, force) * len(named), force)
     rules, sets = accept(game, game_opts, policies, config, set_)
     unused_out(out, no_report)
     work("play").compare(game, policies, n, seed, rules, sets, out, as_json, no_report, chunk, scheduler, force,

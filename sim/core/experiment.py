@@ -14,7 +14,8 @@ import pandas as pd
 
 from sim.core.backends import LocalBackend
 from sim.core.batch import check_n, run_batch
-from sim.core.config import DicesimError, Strict
+from sim.core.config import Strict
+from sim.core.names import compared, policy_text
 from sim.games.base import Game
 
 
@@ -54,10 +55,8 @@ class Experiment:
 
 
 def policy_names(game: Game, policies: str | list[str]) -> list[str]:
-    """``"a,b"`` or a list -> checked policy names."""
-    names = [p.strip() for p in (policies.split(",") if isinstance(policies, str) else policies) if p.strip()]
-    if not names:
-        raise DicesimError("--policies is empty")
+    """``"a,b"`` or a list (any case) -> checked policy names, each once."""
+    names = compared(policy_text(policies, "policies"))
     for p in names:
         game.check_policy(p)
     return names
