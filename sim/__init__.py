@@ -21,9 +21,14 @@ _API = ("play", "compare", "sweep", "calibrate", "solve")
 
 def __getattr__(name: str):
     """The notebook API (``sim.play``, ``sim.compare``, ``sim.sweep``, ``sim.calibrate``, ``sim.solve`` from
-    ``sim.api``), reached lazily so that ``import sim`` stays cheap."""
+    ``sim.api``), reached lazily so that ``import sim`` stays cheap; ``sim.DicesimError``: what every refused input
+    raises (a config's fault is its subclass ``ConfigError``), for a notebook to catch."""
     if name in _API:
         from sim import api
 
         return getattr(api, name)
+    if name == "DicesimError":
+        from sim.core.errors import DicesimError
+
+        return DicesimError
     raise AttributeError(f"module 'sim' has no attribute {name!r}")

@@ -10,6 +10,7 @@ are keyword arguments; ``set`` takes ``["bonus.value=40"]`` or ``{"bonus.value":
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -37,12 +38,21 @@ def _sets(value: SetArg) -> list[str]:
     return [str(v) for v in value]
 
 
+def _path(value: Any, what: str) -> None:
+    """A file or folder argument is a path (``str`` or ``Path``) or None: anything else is refused in words before
+    any work, not a TypeError from deep inside."""
+    if value is not None and not isinstance(value, str | os.PathLike):
+        raise DicesimError(f"{what} must be a path (a str or pathlib.Path), got {value!r}"[:200])
+
+
 def _setup(game: str, config: str | Path | Strict | None, set_: SetArg, options: dict[str, Any]):
     """(game, config, options): ``config`` a TOML path (default: the game's default) with ``set`` overrides, or an
     already validated config object (the studio's edited rules) used as it is."""
     from sim.games import get_game
 
     g = get_game(game_name(game))
+    if not isinstance(config, Strict):
+        _path(config, "config")
     opts = g.check_options({k: v for k, v in options.items() if v is not None})
     if isinstance(config, Strict):
         if _sets(set_):
@@ -157,6 +167,7 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     from sim.core.batch import run_batch
 
     _check_job(n, seed, chunk, force)
+    _path(out, "out")
     policy = policy_text(policy)  # ["greedy", "random"] or "Greedy, Random": "greedy,random", as the CLI reads it
     g, cfg, opts = _setup(game, config, set, options)
     seats = g.seat_policies(policy, opts)
@@ -197,6 +208,7 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
     from sim.core.backends import make_backend
 
     _check_job(n, seed, chunk, force)
+    _path(out, "out")
     g, cfg, opts = _setup(game, config, set, options)
     backend = backend or make_backend(scheduler)  # an unreachable scheduler is refused before the folder is made
     with _writing_to(out):
@@ -266,6 +278,11 @@ def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resu
     points or runs than ``sim.core.limits`` allows."""
     from sim.experiments.sweep import load_sweep, run_sweep, sweep_from_dict
 
+    if not isinstance(spec, dict):
+        _path(spec, "spec (a sweep file, or its content as a dict)")
+        if spec is None:
+            raise DicesimError("spec must be a sweep file or its content as a dict, got None")
+    _path(out, "out")
     s = sweep_from_dict(spec, source="sweep", force=force) if isinstance(spec, dict) else load_sweep(spec, force)
     dest = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="dicesim-sweep-"))
     r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=progress, report=report)
@@ -340,6 +357,17 @@ class CalibrationOutcome:
         return [path]
 
 
+def _target_pair(target: Any) -> tuple[str, float]:
+    """``("win_rate", 0.5)``: a metric name and a number, or refused in words."""
+    try:
+        metric, value = target
+        if isinstance(metric, str) and not isinstance(value, bool | str):
+            return metric, float(value)
+    except (TypeError, ValueError):
+        pass
+    raise DicesimError(f"target must be 'metric=value' or (metric, number), got {target!r}"[:200])
+
+
 def calibrate(game: str, field: str, target: str | tuple[str, float], policy: str, n: int = 20_000, seed: int = 1,
               config: str | Path | None = None, set: SetArg = None, lo: float | None = None, hi: float | None = None,
               tol: float | None = None, max_evals: int = 30, scheduler: str | None = None, log: bool = False,
@@ -350,7 +378,8 @@ def calibrate(game: str, field: str, target: str | tuple[str, float], policy: st
     from sim.experiments.calibrate import parse_target
     from sim.games import get_game
 
-    metric, value = parse_target(target) if isinstance(target, str) else (target[0], float(target[1]))
+    metric, value = parse_target(target) if isinstance(target, str) else _target_pair(target)
+    _path(config, "config")
     c = run_calibration(get_game(game_name(game)), field, metric, value, policy_text(policy), n=n, seed=seed,
                         config=config, sets=_sets(set),
                         options={k: v for k, v in options.items() if v is not None}, lo=lo, hi=hi, tol=tol,

@@ -492,3 +492,18 @@ def test_the_api_reads_names_as_the_command_line_does():
     for bad in (None, 3, ["greedy", None]):
         with pytest.raises(DicesimError, match="policy must be a policy name"):
             sim.play("kniffel", bad, n=10)
+
+
+@pytest.mark.parametrize("call, said", [
+    (lambda: sim.sweep(None), "spec must be a sweep file or its content as a dict"),
+    (lambda: sim.sweep("/nonexistent/s.toml"), "sweep file not found"),
+    (lambda: sim.calibrate("kniffel", "bonus.value", ("mean_score", "x"), "greedy", n=10), "target must be"),
+    (lambda: sim.play("kniffel", "greedy", n=10, config=3), "config must be a path"),
+    (lambda: sim.compare("kniffel", "greedy,random", n=10, out=3), "out must be a path"),
+    (lambda: sim.play("kniffel", "greedy", n=10, scheduler="nohost"), "--scheduler must be an address"),
+])
+def test_the_api_refuses_in_words(call, said):
+    """What a notebook passes wrong is a ``sim.DicesimError`` saying what is allowed (these were TypeErrors and
+    ValueErrors from deep inside, and Dask's own words for an address without a port)."""
+    with pytest.raises(sim.DicesimError, match=said):
+        call()

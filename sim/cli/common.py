@@ -12,7 +12,6 @@ import inspect
 import json
 import math
 import numbers
-import re
 import sys
 from collections.abc import Callable
 from importlib import import_module
@@ -25,7 +24,7 @@ import typer
 from sim import games as _registry  # light: the registry imports no game
 from sim.core import atomic  # light: os and pathlib only
 from sim.core.errors import DicesimError
-from sim.core.limits import check_chunk, check_seed, parse_count
+from sim.core.limits import check_chunk, check_scheduler, check_seed, parse_count
 from sim.core.names import policy_label
 from sim.report import words  # light: the registry and the games' labels modules
 
@@ -126,19 +125,8 @@ def policies_help(text: str) -> str:
 POLICY_ARGS = ("policy", "policies", "opponent")  # names, case-insensitive: --policy Greedy is greedy
 
 
-_ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]@]+):(\d{1,5})/?")
-
-
 def _scheduler(value: str | None) -> str | None:
-    """An address as Dask takes it (``tcp://host:8786``, ``host:8786``, ``[::1]:8786``): refused at once when it
-    cannot be one (Dask needs the port), before Dask is imported; whether it answers is Dask's to find out."""
-    if value is None:
-        return value
-    m = _ADDRESS.fullmatch(value.strip())
-    if m is None or not 1 <= int(m.group(3)) <= 65535:
-        raise DicesimError(f"--scheduler must be an address like tcp://host:8786 (a host and a port 1 .. 65535), "
-                           f"got {value[:60]!r}")
-    return value.strip()
+    return None if value is None else check_scheduler(value)
 
 
 SchedulerOpt = typer.Option(None, "--scheduler", callback=_scheduler, help="Dask scheduler address, e.g. "

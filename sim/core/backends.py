@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from sim.core.config import DicesimError, Strict
+from sim.core.limits import check_scheduler
 from sim.core.schema import validate
 from sim.games import get_game
 from sim.games.base import Game
@@ -139,4 +140,5 @@ class DaskBackend:
 
 
 def make_backend(scheduler: str | None) -> Backend:
-    return DaskBackend(scheduler) if scheduler else LocalBackend()
+    """Dask at ``scheduler`` (an address, checked as the command line checks it), else this process."""
+    return DaskBackend(check_scheduler(scheduler)) if scheduler is not None else LocalBackend()

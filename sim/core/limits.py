@@ -164,3 +164,17 @@ def short(value: Any, width: int = 40) -> str:
     """``repr`` cut to ``width`` characters: an error line stays one short line whatever was typed."""
     text = repr(value)
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+_ADDRESS = re.compile(r"(?:(tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]@]+):(\d{1,5})/?")
+
+
+def check_scheduler(value: Any) -> str:
+    """A Dask scheduler's address as Dask takes it (``tcp://host:8786``, ``host:8786``, ``[::1]:8786``): refused at
+    once when it cannot be one (Dask needs the port), before Dask is imported; whether it answers is Dask's to find
+    out. Returns it stripped."""
+    m = _ADDRESS.fullmatch(value.strip()) if isinstance(value, str) else None
+    if m is None or not 1 <= int(m.group(3)) <= 65535:
+        raise DicesimError(f"--scheduler must be an address like tcp://host:8786 (a host and a port 1 .. 65535), "
+                           f"got {short(value, 60)}")
+    return value.strip()

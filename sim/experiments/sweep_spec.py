@@ -223,7 +223,7 @@ def load_sweep(path: str | Path, force: bool = False) -> Sweep:
     """Read and validate a sweep file; every point's config is built and checked before any work (``force``: more
     points or runs than ``sim.core.limits`` allows)."""
     path = Path(path)
-    return sweep_from_dict(read_toml(path), shown_path(path), path.resolve().parent, force)
+    return sweep_from_dict(read_toml(path, "sweep file"), shown_path(path), path.resolve().parent, force)
 
 
 def check_size(source: str, points: int, policies: int, n: int, force: bool) -> None:

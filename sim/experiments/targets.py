@@ -129,7 +129,7 @@ def load_targets(path: str | Path, games: Callable[[str], Game] = get_game) -> l
     (``games``: the game of a name; the command line passes ``sim.cli.work.files.RulesOnly`` first)."""
     path = Path(path)
     src = shown_path(path)
-    data = read_toml(path)
+    data = read_toml(path, "targets file")
     try:
         spec = TargetsFile.model_validate(data)
     except ValidationError as err:

@@ -167,7 +167,7 @@ def load_tune(path: str | Path, probe: bool = True, force: bool = False,
     work (``force``: more runs than ``sim.core.limits`` allows; ``games``: the game of a name, see
     ``tune_from_dict``)."""
     path = Path(path)
-    return tune_from_dict(read_toml(path), shown_path(path), path.resolve().parent, probe, force, games)
+    return tune_from_dict(read_toml(path, "tune file"), shown_path(path), path.resolve().parent, probe, force, games)
 
 
 def _is_number(v: Any) -> bool:
