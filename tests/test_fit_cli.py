@@ -115,6 +115,9 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
         return dec, out, (f"row {len(dec)}: player {dec['player'].iloc[0]!r} game {dec['game'].iloc[0]} turn "
                           f"{dec['turn'].iloc[0]} with {dec['rolls_left'].iloc[0]} rolls left is logged twice (first "
                           "at row 1)")
+    if how == "score past the rules' best":  # 1,575: every box at its best, the bonus, twelve Kniffel bonuses
+        out.loc[1, "score"] = 1576
+        return dec, out, "row 2: score 1576 is more than these rules allow (1575: every box at its best"
     assert how == "player with no decisions"
     out = pd.concat([out, pd.DataFrame([{"player": "ghost", "game": 0, "run": 99, "score": 100, "level": 0.5}])],
                     ignore_index=True)
@@ -124,7 +127,7 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
 CASES = ["missing column", "impossible sheet", "impossible turn", "die out of range", "missing number", "empty cell",
          "hold not among the dice", "hold with no roll left", "box already filled", "not a box",
          "player with no decisions", "game too large", "outcome logged twice",
-         "decision logged twice"]
+         "decision logged twice", "score past the rules' best"]
 
 
 @pytest.mark.parametrize("how", CASES)

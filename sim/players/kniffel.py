@@ -113,6 +113,12 @@ def _allowed(rp: np.record) -> list[set[int]]:
     return out
 
 
+def best_score(cfg: KniffelConfig, rp: np.record) -> int:
+    """The highest final score these rules allow: every box at its most, the upper bonus, and a Kniffel bonus for
+    each of the other twelve turns (a Kniffel every turn)."""
+    return sum(max(a) for a in _allowed(rp)) + cfg.bonus.value + (R.N_CAT - 1) * cfg.scores.kniffel_bonus
+
+
 def _check_sheets(col: dict[str, np.ndarray], rp: Any, where: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(sheet, filled, hold) of the logged rows, refused at the first row whose sheet, turn, kind or rolls left no
     game under these rules can reach."""
@@ -256,6 +262,10 @@ def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, 
     outcomes = None
     if out_df is not None:
         oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, players, col["game"], where)
+        top = best_score(cfg, rp)
+        if len(over := np.flatnonzero(oc["score"] > top)):
+            raise refuse(out_where, over[0], f"score {oc['score'][over[0]]} is more than these rules allow ({top}: "
+                         f"every box at its best, the upper bonus and {R.N_CAT - 1} Kniffel bonuses)")
         outcomes = pd.DataFrame({k: v for k, v in oc.items()})
     return Decisions(game="kniffel", unit=UNIT, ids=ids, player=pidx[src], sheet=game_idx[src],
                      n_games=int(game_idx.max()) + 1, delta=delta, valid=valid, chosen=chosen, row=src,
