@@ -20,7 +20,8 @@ from typing import Any
 import pandas as pd
 
 from sim.core.config import DicesimError, Strict, config_hash
-from sim.core.names import game_name, policy_text
+from sim.core.names import game_name, policy_label, policy_text
+from sim.games.options import check_opponent
 
 SetArg = list[str] | dict[str, Any] | None
 
@@ -53,7 +54,7 @@ def _setup(game: str, config: str | Path | Strict | None, set_: SetArg, options:
     g = get_game(game_name(game))
     if not isinstance(config, Strict):
         _path(config, "config")
-    opts = g.check_options({k: v for k, v in options.items() if v is not None})
+    opts = g.check_options({k: policy_label(v) if k == "opponent" else v for k, v in options.items() if v is not None})
     if isinstance(config, Strict):
         if _sets(set_):
             raise DicesimError("set= applies to a config file, not to a config object: change the object")
@@ -169,6 +170,7 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     _check_job(n, seed, chunk, force)
     _path(out, "out")
     policy = policy_text(policy)  # ["greedy", "random"] or "Greedy, Random": "greedy,random", as the CLI reads it
+    check_opponent(policy, policy_label(options.get("opponent")))  # beside a list of seats: refused as on the CLI
     g, cfg, opts = _setup(game, config, set, options)
     seats = g.seat_policies(policy, opts)
     backend = backend or make_backend(scheduler)  # an unreachable scheduler is refused before the folder is made

@@ -489,6 +489,7 @@ def test_the_api_reads_names_as_the_command_line_does():
         sim.compare("kniffel", "random, greedy", n=200, seed=2).summary["paired"]
     with pytest.raises(DicesimError, match="'greedy' twice"):
         sim.compare("kniffel", "greedy,Greedy", n=10)
+    assert sim.play("dungeon24", "greedy", n=20, opponent="Random").summary["options"]["opponent"] == "random"
     for bad in (None, 3, ["greedy", None]):
         with pytest.raises(DicesimError, match="policy must be a policy name"):
             sim.play("kniffel", bad, n=10)
@@ -501,6 +502,7 @@ def test_the_api_reads_names_as_the_command_line_does():
     (lambda: sim.play("kniffel", "greedy", n=10, config=3), "config must be a path"),
     (lambda: sim.compare("kniffel", "greedy,random", n=10, out=3), "out must be a path"),
     (lambda: sim.play("kniffel", "greedy", n=10, scheduler="nohost"), "--scheduler must be an address"),
+    (lambda: sim.play("dungeon24", "greedy,heuristic", n=10, opponent="Random"), "--opponent random fills every seat"),
 ])
 def test_the_api_refuses_in_words(call, said):
     """What a notebook passes wrong is a ``sim.DicesimError`` saying what is allowed (these were TypeErrors and
