@@ -172,6 +172,11 @@ def test_configs_list_and_copy(tmp_path):
     listed = here_json("configs")
     assert "kniffel/default.toml" in listed["files"] and "dungeon/default.toml" in listed["files"]
     assert set(listed["files"]) == {str(p.relative_to(ROOT / "configs")) for p in (ROOT / "configs").rglob("*.toml")}
+    own = {str(p.relative_to(ROOT / "configs")) for p in (ROOT / "configs/kniffel").glob("*.toml")}
+    assert set(here_json("configs", "Kniffel")["files"]) == own | {  # its folder and the files named for it
+        "sweeps/kniffel-bonus.toml", "sweeps/kniffel-joker.toml", "targets/kniffel.toml", "tune/kniffel-bonus.toml"}
+    dungeon = here_json("configs", "dungeon")["files"]
+    assert "targets/dungeon.toml" in dungeon and not [f for f in dungeon if "dungeon24" in f]
     dest = tmp_path / "mine"
     res = cli_here("configs", "--copy", str(dest))
     assert res.returncode == 0, res.stderr

@@ -41,11 +41,15 @@ def _root(
 
 @app.command()
 def configs(
+    game: str | None = typer.Argument(None, callback=game_name, help="only this game's configs (and its sweeps, "
+                                      "tunes and targets)", show_default=False),
     copy: Path | None = typer.Option(None, "--copy", help="copy every shipped config into this folder, for editing"),
     as_json: bool = JsonOpt,
 ) -> None:
     """List the configs that ship with dicesim (use one with --config FILE), or copy them with --copy DIR."""
-    work("cache").configs(copy, as_json)
+    if game is not None:
+        known(game)  # an unknown game is refused before anything loads
+    work("cache").configs(copy, as_json, game)
 
 
 @cache_app.command("info")

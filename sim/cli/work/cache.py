@@ -20,11 +20,14 @@ def shipped_configs() -> list[Path]:
     return sorted(p.relative_to(CONFIG_DIR) for p in CONFIG_DIR.rglob("*.toml"))
 
 
-def configs(copy: Path | None, as_json: bool) -> None:
+def configs(copy: Path | None, as_json: bool, game: str | None = None) -> None:
     files = shipped_configs()
+    if game is not None:  # its folder, and the sweeps, tunes and targets named for it (sweeps/kniffel-bonus.toml)
+        files = [f for f in files if f.parts[0] == game or f.stem == game or f.stem.startswith(f"{game}-")]
     if copy is None:
         result = {"folder": str(CONFIG_DIR), "files": [str(f) for f in files]}
-        emit(result, as_json, "\n".join([f"configs shipped with dicesim ({CONFIG_DIR}):", *(f"  {f}" for f in files)]))
+        head = f"configs shipped with dicesim{f' for {game}' if game else ''} ({CONFIG_DIR}):"
+        emit(result, as_json, "\n".join([head, *(f"  {f}" for f in files)]))
         return
     if copy.exists() and not copy.is_dir():
         raise DicesimError(f"--copy needs a folder, but {copy} is a file")
