@@ -106,12 +106,18 @@ def test_the_decision_log_is_the_runs_events(tmp_path):
         rerolls = sum(1 for e in events if e["event"] == "roll" and e["roll"] > 1 and e["how"] == 0)
         assert mine.get("hold", 0) == rerolls, run
         assert int(out.loc[run, "rooms_cleared"]) <= mine["path"]
+    # in the order played: a secret right after its Geheimnis card, both at the LP and coins the room was entered with
+    secret = dec.index[dec["kind"] == "secret"]
+    assert len(secret) and (dec.loc[secret - 1, "choice"].to_numpy() == "geheimnis").all()
+    assert (dec.loc[secret - 1, ["lp", "coins"]].to_numpy() == dec.loc[secret, ["lp", "coins"]].to_numpy()).all()
+    assert dec["lp"].min() >= 1 and dec.loc[dec.groupby(["player", "game"]).head(1).index, "lp"].eq(50).all()
     r = cli_here("fit", "dungeon", str(log), "--out", str(tmp_path / "fit"), "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["games"] == 12
 
 
-@pytest.mark.parametrize("how", ["no outcome row", "bad kind", "missing column", "die 9", "room 0"])
+@pytest.mark.parametrize("how", ["no outcome row", "bad kind", "missing column", "die 9", "room 0", "lp 0",
+                                 "a room past the run's end"])
 def test_a_bad_dungeon_decision_log_is_refused(tmp_path, how):
     log = tmp_path / "d.parquet"
     assert cli_here("play", "dungeon", "--policy", "vorschlag", "--n", "4", "--log", str(log),
@@ -130,6 +136,15 @@ def test_a_bad_dungeon_decision_log_is_refused(tmp_path, how):
     elif how == "room 0":
         dec.loc[2, "room"] = 0
         words = "row 3: room = 0 is outside 1..inf"
+    elif how == "lp 0":  # 0 LP ends the run: no decision is taken there
+        dec.loc[2, "lp"] = 0
+        words = "row 3: lp = 0 is outside 1..1000000"
+    elif how == "a room past the run's end":
+        lost = out[out["win"] == 0].iloc[0]
+        row = int(dec.index[(dec["player"] == lost["player"]) & (dec["game"] == lost["game"])][-1])
+        dec.loc[row, "room"] = int(lost["rooms_cleared"]) + 2
+        words = (f"row {row + 1}: room {int(lost['rooms_cleared']) + 2}: player {lost['player']!r} game "
+                 f"{lost['game']} reached room {int(lost['rooms_cleared']) + 1} at most")
     else:
         dec = dec.drop(columns=["choice"])
         words = "missing column choice"

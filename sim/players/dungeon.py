@@ -23,16 +23,18 @@ from sim.core.skill import at_level, run_levels
 from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.describe import enemy_names
-from sim.games.dungeon.game import GAME
+from sim.games.dungeon.game import GAME, frozen
 from sim.games.dungeon.loadout import with_loadout
 from sim.games.dungeon.options import DIFFICULTIES
 from sim.games.dungeon.replay_text import EVENT_LABELS, EVENTS, item_label
+from sim.games.dungeon.rows import EFF, N_EFF
 from sim.games.dungeon.words import CARD_NAMES
 from sim.players.dungeon_columns import DECISION_COLUMNS, OUTCOME_COLUMNS
 from sim.players.fit import MAX_GROUPS
 from sim.players.logs import LogError, columns, each_game_once, one_setting, outcome_columns, refuse, shown
 from sim.players.outcomes import LEVELS, SIM_RUNS, LevelFit, fit_levels
 
+SECRET_CARD = CARD_NAMES[3]  # the path card whose room holds a secret (Geheimnis)
 NONE = "-"  # a cell with nothing to say (no enemy outside a fight, no dice outside a roll): a log has no empty cell
 FACES = frozenset("123456")  # a logged die's face (a Glückssieben 1 is logged as the 1 it shows)
 KINDS = ("path", "secret", "hold", "combo", "last_chance", "reward", "buy")
@@ -48,10 +50,23 @@ def _faces(packed: int, nd: int) -> str:
     return " ".join(str(packed).rjust(nd, "0"))
 
 
+def _start(played: DungeonConfig, difficulty: str) -> tuple[int, int]:
+    """A run's LP and coins before room 1, as ``play.start_run`` sets them: full LP (the start loadout's max-LP
+    effects folded in by the rules' own ``fold_mods``) and the start coins with the talents' coins."""
+    fz, _ = frozen(played, difficulty)
+    owned = np.zeros(fz.up_eff.shape[0])
+    owned[: fz.loadout.shape[0]] = fz.loadout
+    mods = np.zeros(N_EFF)
+    R.fold_mods(fz.up_eff, owned, mods)
+    rp = fz.rp[0]
+    return int(rp.start_lp + mods[EFF.max_lp]), int(rp.start_coins + rp.talent_coins)
+
+
 def decisions(cfg: DungeonConfig, policy: str, n: int, seed: int, options: dict[str, Any]) -> pd.DataFrame:
     """Runs 0..n-1 replayed (``GAME.replay_log``: the batch's ``play_run``, so a run is that run of the batch) and
     their decisions read off the event log (``replay_text.EVENTS``), one row each, in the order played: the path
-    card (``room``), a secret's answer, each hold before a reroll (the dice kept, from the next roll's held mask),
+    card (``room``; a Geheimnis card at its ``secret``, which the log writes before the room's fight opens), a
+    secret's answer, each hold before a reroll (the dice kept, from the next roll's held mask),
     the combo played, a last chance bought, the reward picked, each item bought."""
     opts = GAME.check_options(options)
     seats = GAME.seat_policies(policy, opts)
@@ -61,10 +76,11 @@ def decisions(cfg: DungeonConfig, policy: str, n: int, seed: int, options: dict[
     G = cfg.skill.games_per_player
     kseed = kernel_seed(seed)
     rows: list[tuple] = []
+    start_lp, start_coins = _start(played, opts["difficulty"])
     for run in range(n):
-        st: dict[str, Any] = {"player": f"p{run // G:04d}", "game": run % G, "room": 0, "lp": 0, "coins": 0,
-                              "enemy": NONE, "enemy_lp": 0}
-        turn, shown, made, stock = 0, "", 0, []
+        st: dict[str, Any] = {"player": f"p{run // G:04d}", "game": run % G, "room": 0, "lp": start_lp,
+                              "coins": start_coins, "enemy": NONE, "enemy_lp": 0}
+        turn, shown, made, stock, path_room = 0, "", 0, [], 0
 
         def add(kind: str, choice: str, offer: str = NONE, dice: str = NONE, left: int = 0, at: int = 0,
                 st: dict[str, Any] = st) -> None:
@@ -74,12 +90,15 @@ def decisions(cfg: DungeonConfig, policy: str, n: int, seed: int, options: dict[
         for ev in EVENTS.decode(GAME.replay_log(cfg, seats, kseed, run, opts).sections[0].rows):
             k = ev["event"]
             if k == "room":
-                st.update(room=ev["room"], lp=ev["lp"], coins=ev["coins"])
                 stock = []
-                add("path", CARD_NAMES[ev["card"]], f"kampf|elite|{CARD_NAMES[ev['third_card']]}")
-                st.update(enemy=names[ev["enemy"]], enemy_lp=ev["enemy_lp"])
-            elif k == "secret":
-                st["room"] = ev["room"]
+                if path_room != ev["room"]:  # no secret before it: the room's first event
+                    st.update(room=ev["room"], lp=ev["lp"], coins=ev["coins"])
+                    add("path", CARD_NAMES[ev["card"]], f"kampf|elite|{CARD_NAMES[ev['third_card']]}")
+                st.update(room=ev["room"], lp=ev["lp"], coins=ev["coins"], enemy=names[ev["enemy"]],
+                          enemy_lp=ev["enemy_lp"])
+            elif k == "secret":  # logged before the room's fight opens: the Geheimnis card was the path chosen
+                st["room"] = path_room = ev["room"]
+                add("path", SECRET_CARD, f"kampf|elite|{SECRET_CARD}")
                 add("secret", "accept" if ev["accepted"] else "decline", EVENT_LABELS[ev["secret"]])
                 st.update(lp=ev["lp"], coins=ev["coins"])
             elif k == "turn":
@@ -199,7 +218,17 @@ def check_decisions(dec_df: pd.DataFrame, out_df: pd.DataFrame, where: str, out_
         for i, cell in enumerate(col["dice"]):
             if cell != NONE and not all(f in FACES for f in cell.split()):
                 raise refuse(where, i, f"dice {shown(cell)} are not faces 1 .. 6 apart by spaces (or {NONE})")
-    outcome_columns(out_df, OUTCOME_COLUMNS, out_where, col["player"], col["game"], where)
+    oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, col["player"], col["game"], where)
+    # a decision lies in a room the run reached: up to the one it fell in (a won run: its last room)
+    last = {(p, g): r + (0 if w else 1) for p, g, r, w in zip(oc["player"].tolist(), oc["game"].tolist(),
+                                                              oc["rooms_cleared"].tolist(), oc["win"].tolist(),
+                                                              strict=True)}
+    reached = np.array([last[k] for k in zip(col["player"].tolist(), col["game"].tolist(), strict=True)])
+    bad = np.flatnonzero(col["room"] > reached)
+    if len(bad):
+        i = bad[0]
+        raise refuse(where, i, f"room {col['room'][i]}: player {shown(col['player'][i])} game {col['game'][i]} "
+                     f"reached room {reached[i]} at most ({out_where})")
 
 
 def histograms(cfg: DungeonConfig, levels: np.ndarray, n: int, seed: int, difficulty: str) -> np.ndarray:
