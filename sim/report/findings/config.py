@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import Field
 
-from sim.core.config import ConfigError, Strict, parse_override, read_toml, set_path, validate
+from sim.core.config import ConfigError, GameName, PolicyLabel, Strict, parse_override, read_toml, set_path, validate
 from sim.games import GAMES, declared_policies
 from sim.games.options import unknown_policy
 
@@ -38,11 +38,11 @@ class FindingsConfig(Strict):
     unused_min_offers: int = Field(100, ge=1, le=10**9, description="times it was on offer, at least")
     degenerate_min_pp: float = Field(0.0, ge=0, le=100,
                                      description="a simple policy ahead of a reference policy by more than")
-    simple: dict[str, list[str]] = Field(
+    simple: dict[GameName, list[PolicyLabel]] = Field(
         default_factory=lambda: {"dungeon": ["greedy", "random"], "kniffel": ["random", "greedy"],
                                  "dadox": ["threshold", "greedy", "random"], "dungeon24": ["random", "greedy"]},
         description="simple policies per game (default: the report policies that solve nothing)")
-    reference: dict[str, list[str]] = Field(
+    reference: dict[GameName, list[PolicyLabel]] = Field(
         default_factory=lambda: {"dungeon": ["vorschlag", "expectimax", "rollout"],
                                  "dungeon24": ["heuristic", "exact-exchange", "expectimax"]},
         description="the game's suggestion and smarter bots per game (besides its solved policies)")
@@ -53,7 +53,8 @@ class FindingsConfig(Strict):
     stack_copies: int = Field(4, ge=2, le=20, description="copies of one upgrade stacked in the stacking probe")
     stack_keep: float = Field(0.75, ge=0, le=10,
                               description="later copies still pay this share of the first copy's gain, at least")
-    stack_policy: str = Field("", description="policy of the stacking probe (empty: the game's first report policy)")
+    stack_policy: PolicyLabel = Field("", description="policy of the stacking probe (empty: the game's first report "
+                                      "policy)")
 
 
 def check_names(f: FindingsConfig, game: str | None) -> None:
