@@ -54,6 +54,7 @@ from sim.core.config import (
 from sim.experiments.sweep_spec import _resolve, flatten, point_config
 from sim.games import get_game
 from sim.games.base import Game
+from sim.report import words
 
 
 class Target(Strict):
@@ -117,11 +118,6 @@ class Verdict:
     n: int
     seed: int
     config_hash: str
-
-    def band_text(self) -> str:
-        if self.min is not None and self.max is not None:
-            return f"{self.min:g} .. {self.max:g}"
-        return f">= {self.min:g}" if self.min is not None else f"<= {self.max:g}"
 
 
 def load_targets(path: str | Path, games: Callable[[str], Game] = get_game) -> list[Band]:
@@ -205,11 +201,29 @@ def check_targets(bands: list[Band], strict: bool = False, n: int | None = None,
     return [out[i] for i in sorted(out)]
 
 
+def verdict_words(v: dict[str, Any]) -> dict[str, str]:
+    """A verdict's cells as a designer reads them (the text table and the check page alike): the game's title, the
+    policy's and the metric's names, the band and the estimate in the metric's unit (a rate in %)."""
+    g, metric = v["game"], v["metric"]
+
+    def at(x: float) -> str:
+        return words.value_text(metric, x, game=g)
+
+    lo, hi = v["min"], v["max"]
+    band = f"{at(lo)} .. {at(hi)}" if lo is not None and hi is not None else (
+        f"≥ {at(lo)}" if lo is not None else f"≤ {at(hi)}")
+    return {"game": get_game(g).title, "policy": words.policy_name(g, v["policy"]),
+            "metric": words.metric_name(g, metric), "band": band,
+            "estimate": words.value_text(metric, v["value"], v["ci95"], game=g)}
+
+
 def verdicts_table(verdicts: list[Verdict]) -> str:
-    """A fixed-width text table of verdicts."""
+    """A fixed-width text table of verdicts, in words and units."""
     head = ["status", "target", "game", "policy", "metric", "band", "estimate [95 %]"]
-    rows = [[v.status, v.name, v.game, v.policy, v.metric, v.band_text(),
-             f"{v.value:.4g} [{v.ci95[0]:.4g}, {v.ci95[1]:.4g}]"] for v in verdicts]
+    rows = []
+    for v in verdicts:
+        w = verdict_words(asdict(v))
+        rows.append([v.status, v.name, w["game"], w["policy"], w["metric"], w["band"], w["estimate"]])
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
     line = "  ".join("-" * w for w in widths)
     fmt = [("  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True))).rstrip() for r in rows]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from sim.experiments.targets import verdict_words
 from sim.report import pages, words
 
 
@@ -47,22 +48,17 @@ def check_page(verdicts: list[dict[str, Any]], source: str, strict: bool) -> str
     answer = (f"{len(verdicts) - len(failing)} of {len(verdicts)} bands hold{' (strict)' if strict else ''}"
               + (f"; {len(failing)} failing." if failing else "."))
 
-    def band(v: dict[str, Any]) -> str:
-        lo, hi = v["min"], v["max"]
-        if lo is not None and hi is not None:
-            return f"{pages.num(lo)} .. {pages.num(hi)}"
-        return f"≥ {pages.num(lo)}" if lo is not None else f"≤ {pages.num(hi)}"
-
     def table(vs: list[dict[str, Any]]) -> str:
         head = "".join(f"<th>{h}</th>" for h in ("target", "status", "game", "policy", "metric", "band",
                                                   "estimate [95 %]", "n"))
-        rows = "".join(
-            f"<tr><th>{pages.esc(v['name'])}</th><td class='{'missing' if v['failing'] else ''}'>"
-            f"{pages.esc(v['status'])}</td><td>{pages.esc(v['game'])}</td><td>{pages.esc(v['policy'])}</td>"
-            f"<td>{pages.esc(v['metric'])}</td><td>{pages.esc(band(v))}</td>"
-            f"<td>{pages.esc(pages.value_text(v['metric'], v['value'], v['ci95']))}</td><td>{v['n']:,}</td></tr>"
-            for v in vs)
-        return f"<table><tr>{head}</tr>{rows}</table>"
+        rows = []
+        for v in vs:
+            w = verdict_words(v)
+            rows.append(f"<tr><th>{pages.esc(v['name'])}</th><td class='{'missing' if v['failing'] else ''}'>"
+                        f"{pages.esc(v['status'])}</td><td>{pages.esc(w['game'])}</td><td>{pages.esc(w['policy'])}</td>"
+                        f"<td title='{pages.esc(v['metric'])}'>{pages.esc(w['metric'])}</td><td>{pages.esc(w['band'])}"
+                        f"</td><td>{pages.esc(w['estimate'])}</td><td>{v['n']:,}</td></tr>")
+        return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
     body = [f"<h1>{pages.esc(title)}</h1>", "<h2>Answer</h2>", f"<p class='answer'>{pages.esc(answer)}</p>"]
     if failing:
