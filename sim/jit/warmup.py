@@ -21,7 +21,7 @@ from typing import Any
 
 from sim.jit.codehash import module_file, source_key
 from sim.jit.progress import Ticker, estimate, more, remember, say
-from sim.jit.tier import child_env, tag, warm_dir
+from sim.jit.tier import compile_env, tag, warm_dir
 
 _lock = threading.Lock()
 _procs: dict[str, subprocess.Popen | None] = {}  # game -> its process (None: queued, not started)
@@ -45,7 +45,7 @@ def is_cold(game: str) -> bool:
 
 
 def _launch(game: str) -> None:
-    env = child_env({**os.environ, "DICESIM_QUIET": "1"})  # the same compile tier as this process
+    env = compile_env(game, {**os.environ, "DICESIM_QUIET": "1"})  # the same compile tier as this process
     _started[game] = time.perf_counter()
     _errs[game] = tempfile.TemporaryFile("w+")
     _outs[game] = tempfile.TemporaryFile("w+")
