@@ -280,10 +280,8 @@ def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resu
     points or runs than ``sim.core.limits`` allows."""
     from sim.experiments.sweep import load_sweep, run_sweep, sweep_from_dict
 
-    if not isinstance(spec, dict):
-        _path(spec, "spec (a sweep file, or its content as a dict)")
-        if spec is None:
-            raise DicesimError("spec must be a sweep file or its content as a dict, got None")
+    if not isinstance(spec, dict | str | os.PathLike):
+        raise DicesimError(f"spec must be a sweep file or its content as a dict, got {spec!r}"[:200])
     _path(out, "out")
     s = sweep_from_dict(spec, source="sweep", force=force) if isinstance(spec, dict) else load_sweep(spec, force)
     dest = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="dicesim-sweep-"))
