@@ -54,7 +54,7 @@ def _setup(game: str, config: str | Path | Strict | None, set_: SetArg, options:
     g = get_game(game_name(game))
     if not isinstance(config, Strict):
         _path(config, "config")
-    opts = g.check_options({k: policy_label(v) if k == "opponent" else v for k, v in options.items() if v is not None})
+    opts = g.check_options({k: v for k, v in options.items() if v is not None})
     if isinstance(config, Strict):
         if _sets(set_):
             raise DicesimError("set= applies to a config file, not to a config object: change the object")

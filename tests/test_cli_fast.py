@@ -526,3 +526,6 @@ def test_a_file_names_games_and_policies_in_any_case(tmp_path):
         t.label for t in load_tune(ROOT / "configs/tune/kniffel-bonus.toml", probe=False).targets]
     assert [b.key() for b in load_targets(shouted("configs/targets/kniffel.toml"))] == [
         b.key() for b in load_targets(ROOT / "configs/targets/kniffel.toml")]
+    dadox = (ROOT / "configs/sweeps/dadox-skill.toml").read_text()
+    (tmp_path / "d.toml").write_text(dadox.replace("players = 2", 'players = 2\nopponent = "Greedy"'))
+    assert load_sweep(tmp_path / "d.toml").options["opponent"] == "greedy"  # an option naming a policy, too

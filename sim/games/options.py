@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sim.core.errors import DicesimError
+from sim.core.names import policy_label
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,8 @@ def checked(game: str, specs: tuple[Option, ...], options: dict[str, Any],
     given = dict(options)
     for name, value in options.items():
         spec = by_name[name]
+        if spec.names_policy and isinstance(value, str):
+            value = given[name] = policy_label(value)  # "Greedy" as the command line reads it, from a file too
         if spec.choices or spec.bounds:
             given[name] = spec.check(value)
         if spec.names_policy and policies is not None and value is not None and value not in policies:
