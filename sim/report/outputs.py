@@ -194,7 +194,9 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
     body.append(pages.headline_table(metrics, game.headline, game.name))
     if paired:
         body.append("<h3>Paired differences</h3><p>Every policy played the same runs (same dice), so each "
-                    "difference is measured run by run; rates in percentage points (pp), 95 % intervals.</p>")
+                    "difference is measured run by run: a policy minus one listed before it (the first listed is "
+                    "the baseline; a negative difference: worse than it); rates in percentage points (pp), 95 % "
+                    "intervals.</p>")
         body.append(pages.paired_html(paired, game.name, game.headline))
     items = ordered_charts(game, charts, [tuple(e) for e in manifest.get("extras") or []])
     if items:
