@@ -227,6 +227,14 @@ _spent: dict[str, float] = {}  # game -> seconds compiled in this process (a rep
 _expected: dict[str, float] = {}  # game -> the estimate when this process began compiling it
 
 
+def compiled_elsewhere(game: str, seconds: float) -> None:
+    """``game``'s kernels were compiled for this process by another (``sim.jit.warmup``) in ``seconds``: remembered
+    as its estimate, and what this process compiles of it afterwards (a report's extras) counts as more of the same
+    compile (announced as the rest, added to the figure) instead of replacing the figure with the rest alone."""
+    _expected[game] = _spent[game] = seconds
+    remember(game, seconds)
+
+
 @contextmanager
 def compiling(game: str, title: str) -> Iterator[None]:
     """Announce, show and time numba compiling ``game``'s kernels if any happens inside the block."""

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.jit.codehash import module_file, source_key
-from sim.jit.progress import Ticker, estimate, more, remember, say
+from sim.jit.progress import Ticker, compiled_elsewhere, estimate, more, remember, say
 from sim.jit.tier import compile_env, tag, warm_dir
 
 _lock = threading.Lock()
@@ -155,7 +155,7 @@ def wait_for(game: str, title: str) -> None:
         return
     secs = time.perf_counter() - started
     try:
-        remember(game, float(cpu))  # CPU seconds: what it costs a core of its own, however busy this machine was
+        compiled_elsewhere(game, float(cpu))  # CPU seconds: what it costs a core of its own, however busy this was
     except ValueError:
         pass
     say(f"compiled {title} kernels in {secs:.0f} s (cached for later runs)")
