@@ -63,12 +63,13 @@ def _setup(game: str, config: str | Path | Strict | None, set_: SetArg, options:
 
 
 def _check_job(n: int, seed: int, chunk: int | None, force: bool) -> None:
-    """The job's numbers within ``sim.core.limits`` (before any config is read or kernel loaded)."""
+    """The job's numbers within ``sim.core.limits`` (before any config is read or kernel loaded), named as a notebook
+    passes them (``n must be …``, not the command line's ``--n``)."""
     from sim.core import limits
 
-    limits.check_n(n, force)
-    limits.check_seed(seed)
-    limits.check_chunk(chunk)
+    limits.check_n(n, force, "n")
+    limits.check_seed(seed, "seed")
+    limits.check_chunk(chunk, "chunk")
 
 
 def _show(paths: list[Path]) -> None:
