@@ -113,10 +113,10 @@ def _allowed(rp: np.record) -> list[set[int]]:
     return out
 
 
-def best_score(cfg: KniffelConfig, rp: np.record) -> int:
+def best_score(rp: np.record) -> int:
     """The highest final score these rules allow: every box at its most, the upper bonus, and a Kniffel bonus for
     each of the other twelve turns (a Kniffel every turn)."""
-    return sum(max(a) for a in _allowed(rp)) + cfg.bonus.value + (R.N_CAT - 1) * cfg.scores.kniffel_bonus
+    return sum(max(a) for a in _allowed(rp)) + int(rp.bonus_value) + (R.N_CAT - 1) * int(rp.scores_kniffel_bonus)
 
 
 def _check_sheets(col: dict[str, np.ndarray], rp: Any, where: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -262,7 +262,7 @@ def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, 
     outcomes = None
     if out_df is not None:
         oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, players, col["game"], where)
-        top = best_score(cfg, rp)
+        top = best_score(rp)
         if len(over := np.flatnonzero(oc["score"] > top)):
             raise refuse(out_where, over[0], f"score {oc['score'][over[0]]} is more than these rules allow ({top}: "
                          f"every box at its best, the upper bonus and {R.N_CAT - 1} Kniffel bonuses)")

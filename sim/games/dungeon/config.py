@@ -399,8 +399,8 @@ class DungeonConfig(GameConfig):
         for name in self.loadout.jokers:
             if name not in self.jokers:
                 raise ValueError(f"loadout.jokers names unknown joker {name!r}")
-        if self.too_many_dice():
-            raise ValueError(self.too_many_dice())
+        if said := self.too_many_dice():
+            raise ValueError(said)
         if len(self.loadout.jokers) > self.rewards.max_jokers:
             raise ValueError("loadout.jokers holds more than rewards.max_jokers")
         if self.mastery.kind and self.mastery.kind not in KINDS:
