@@ -67,7 +67,7 @@ def _check_job(n: int, seed: int, chunk: int | None, force: bool) -> None:
     passes them (``n must be …``, not the command line's ``--n``)."""
     from sim.core import limits
 
-    limits.check_n(n, force, "n")
+    limits.check_n(n, force, "n", "force=True")
     limits.check_seed(seed, "seed")
     limits.check_chunk(chunk, "chunk")
 

@@ -499,6 +499,7 @@ def test_the_api_reads_names_as_the_command_line_does():
     (lambda: sim.sweep(None), "spec must be a sweep file or its content as a dict"),
     (lambda: sim.play("kniffel", "greedy", n=-5), "^n must be a positive number of runs, got -5"),  # not --n
     (lambda: sim.compare("kniffel", "greedy,random", n=10, seed=-1), "^seed must be a whole number"),
+    (lambda: sim.play("kniffel", "greedy", n=10**11), "pass force=True to play it anyway"),  # not --force
     (lambda: sim.sweep("/nonexistent/s.toml"), "sweep file not found"),
     (lambda: sim.calibrate("kniffel", "bonus.value", ("mean_score", "x"), "greedy", n=10), "target must be"),
     (lambda: sim.play("kniffel", "greedy", n=10, config=3), "config must be a path"),

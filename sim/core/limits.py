@@ -42,20 +42,21 @@ def check_seed(seed: Any, what: str = "--seed") -> int:
     return seed
 
 
-def check_n(n: Any, force: bool = False, what: str = "--n") -> int:
+def check_n(n: Any, force: bool = False, what: str = "--n", flag: str = "--force") -> int:
     """A number of runs: positive, at most ``MAX_RUNS`` unless ``force``, never above ``HARD_MAX_RUNS``."""
     if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
         raise DicesimError(f"{what} must be a positive number of runs, got {short(n)}")
-    check_runs(n, force, what)
+    check_runs(n, force, what, flag)
     return n
 
 
-def check_runs(total: int, force: bool = False, what: str = "--n") -> None:
-    """``total`` runs of one command: refused above the limits, naming them (and ``--force``)."""
+def check_runs(total: int, force: bool = False, what: str = "--n", flag: str = "--force") -> None:
+    """``total`` runs of one command: refused above the limits, naming them and how to pass them anyway (``flag``:
+    the command line's ``--force``, the Python API's ``force=True``)."""
     if total > HARD_MAX_RUNS:
         raise DicesimError(f"{what}: {total:.3g} runs is more than dicesim plays ({HARD_MAX_RUNS:.3g}, 2^53)")
     if total > MAX_RUNS and not force:
-        raise DicesimError(f"{what}: {total:.3g} runs is above the limit of 10^10 a command; pass --force to "
+        raise DicesimError(f"{what}: {total:.3g} runs is above the limit of 10^10 a command; pass {flag} to "
                            "play it anyway")
 
 
