@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from sim.core.config import DicesimError, Strict, config_hash
+from sim.core.errors import COMMAND_LINE
 from sim.core.names import game_name, policy_label, policy_text
 from sim.games.options import check_opponent
 
@@ -70,6 +72,29 @@ def _check_job(n: int, seed: int, chunk: int | None, force: bool) -> None:
     limits.check_n(n, force, "n", "force=True")
     limits.check_seed(seed, "seed")
     limits.check_chunk(chunk, "chunk")
+
+
+_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)")
+
+
+@contextlib.contextmanager
+def _api_words():
+    """The game's and the engine's checks name the command line's flags (``--players must be 1..8``); a notebook
+    passes keyword arguments, so a refusal here names those (``players must be 1..8``, ``opponent_people``)."""
+    if COMMAND_LINE.get():  # the command line's own call: its words are right
+        yield
+        return
+    try:
+        yield
+    except DicesimError as e:
+        said = _FLAG.sub(lambda m: "force=True" if m.group(1) == "force" else m.group(1).replace("-", "_"), str(e))
+        if said == str(e):
+            raise
+        try:
+            err = type(e)(said)
+        except Exception:  # a subclass with another constructor: the message matters, not the subclass
+            err = DicesimError(said)
+        raise err from None
 
 
 def _show(paths: list[Path]) -> None:
@@ -171,10 +196,11 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     _check_job(n, seed, chunk, force)
     _path(out, "out")
     policy = policy_text(policy)  # ["greedy", "random"] or "Greedy, Random": "greedy,random", as the CLI reads it
-    check_opponent(policy, policy_label(options.get("opponent")))  # beside a list of seats: refused as on the CLI
-    g, cfg, opts = _setup(game, config, set, options)
-    seats = g.seat_policies(policy, opts)
-    backend = backend or make_backend(scheduler)  # an unreachable scheduler is refused before the folder is made
+    with _api_words():
+        check_opponent(policy, policy_label(options.get("opponent")))  # beside a list of seats: as on the CLI
+        g, cfg, opts = _setup(game, config, set, options)
+        seats = g.seat_policies(policy, opts)
+        backend = backend or make_backend(scheduler)  # an unreachable scheduler: refused before the folder is made
     with _writing_to(out):
         batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=backend, progress=progress)
         return _played(g, cfg, opts, policy, n, seed, batch, out)
@@ -212,8 +238,9 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
 
     _check_job(n, seed, chunk, force)
     _path(out, "out")
-    g, cfg, opts = _setup(game, config, set, options)
-    backend = backend or make_backend(scheduler)  # an unreachable scheduler is refused before the folder is made
+    with _api_words():
+        g, cfg, opts = _setup(game, config, set, options)
+        backend = backend or make_backend(scheduler)  # an unreachable scheduler: refused before the folder is made
     with _writing_to(out):
         exp = experiment.compare(g, cfg, policies, n, seed, opts, chunk=chunk, backend=backend, progress=progress)
         return _compared(g, cfg, opts, n, seed, exp, out)
@@ -284,7 +311,8 @@ def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resu
     if not isinstance(spec, dict | str | os.PathLike):
         raise DicesimError(f"spec must be a sweep file or its content as a dict, got {spec!r}"[:200])
     _path(out, "out")
-    s = sweep_from_dict(spec, source="sweep", force=force) if isinstance(spec, dict) else load_sweep(spec, force)
+    with _api_words():  # "pass force=True", not the command line's --force
+        s = sweep_from_dict(spec, source="sweep", force=force) if isinstance(spec, dict) else load_sweep(spec, force)
     dest = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="dicesim-sweep-"))
     r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=progress, report=report)
     summary = {
@@ -381,10 +409,11 @@ def calibrate(game: str, field: str, target: str | tuple[str, float], policy: st
 
     metric, value = parse_target(target) if isinstance(target, str) else _target_pair(target)
     _path(config, "config")
-    c = run_calibration(get_game(game_name(game)), field, metric, value, policy_text(policy), n=n, seed=seed,
-                        config=config, sets=_sets(set),
-                        options={k: v for k, v in options.items() if v is not None}, lo=lo, hi=hi, tol=tol,
-                        max_evals=max_evals, backend=make_backend(scheduler), log=log, force=force)
+    with _api_words():
+        c = run_calibration(get_game(game_name(game)), field, metric, value, policy_text(policy), n=n, seed=seed,
+                            config=config, sets=_sets(set),
+                            options={k: v for k, v in options.items() if v is not None}, lo=lo, hi=hi, tol=tol,
+                            max_evals=max_evals, backend=make_backend(scheduler), log=log, force=force)
     d = c.to_dict()
     table = pd.DataFrame([{"x": e["x"], "value": e["value"], "ci95_low": e["ci95"][0], "ci95_high": e["ci95"][1]}
                           for e in d["evaluations"]], columns=["x", "value", "ci95_low", "ci95_high"])
@@ -419,7 +448,8 @@ class Solution:
 def solve(game: str, config: str | Path | None = None, set: SetArg = None, no_cache: bool = False,
           **options: Any) -> Solution:
     """Build (or load the cached) exact solution: ``.value`` is the expected value of the start state."""
-    g, cfg, opts = _setup(game, config, set, options)
+    with _api_words():
+        g, cfg, opts = _setup(game, config, set, options)
     return Solution(g.solve(cfg, {**opts, "no_cache": no_cache}))
 
 

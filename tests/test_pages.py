@@ -500,12 +500,15 @@ def test_the_api_reads_names_as_the_command_line_does():
     (lambda: sim.play("kniffel", "greedy", n=-5), "^n must be a positive number of runs, got -5"),  # not --n
     (lambda: sim.compare("kniffel", "greedy,random", n=10, seed=-1), "^seed must be a whole number"),
     (lambda: sim.play("kniffel", "greedy", n=10**11), "pass force=True to play it anyway"),  # not --force
+    (lambda: sim.play("dadox", "greedy", n=10, players=99), "^players must be 1..8, got 99"),  # not --players
+    (lambda: sim.compare("kniffel", "greedy,random", n=10, scheduler="nope"), "^scheduler must be an address"),
+    (lambda: sim.calibrate("kniffel", "bonus.value", "mean_score=200", "greedy", n=10**11), "pass force=True"),
     (lambda: sim.sweep("/nonexistent/s.toml"), "sweep file not found"),
     (lambda: sim.calibrate("kniffel", "bonus.value", ("mean_score", "x"), "greedy", n=10), "target must be"),
     (lambda: sim.play("kniffel", "greedy", n=10, config=3), "config must be a path"),
     (lambda: sim.compare("kniffel", "greedy,random", n=10, out=3), "out must be a path"),
-    (lambda: sim.play("kniffel", "greedy", n=10, scheduler="nohost"), "--scheduler must be an address"),
-    (lambda: sim.play("dungeon24", "greedy,heuristic", n=10, opponent="Random"), "--opponent random fills every seat"),
+    (lambda: sim.play("kniffel", "greedy", n=10, scheduler="nohost"), "^scheduler must be an address"),
+    (lambda: sim.play("dungeon24", "greedy,heuristic", n=10, opponent="Random"), "^opponent random fills every seat"),
 ])
 def test_the_api_refuses_in_words(call, said):
     """What a notebook passes wrong is a ``sim.DicesimError`` saying what is allowed (these were TypeErrors and

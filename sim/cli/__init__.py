@@ -16,7 +16,7 @@ except ImportError:  # pragma: no cover - older typer on plain click
     from click import exceptions as click_exc
 
 from sim.cli.common import JsonOpt, SchedulerOpt, app
-from sim.core.errors import DicesimError
+from sim.core.errors import COMMAND_LINE, DicesimError
 from sim.core.limits import short
 from sim.core.paths import check_cache_root
 
@@ -87,6 +87,15 @@ def refuse_undecodable(argv: list[str]) -> None:
 
 def main() -> None:
     """Entry point: typer app with one-line errors and exit code 2 for every user error."""
+    said_as = COMMAND_LINE.set(True)  # refusals name the flags (``--players``), not the Python API's keywords
+    try:
+        _run()
+    finally:
+        COMMAND_LINE.reset(said_as)  # a test (or a notebook) that called main() goes on as the Python API
+
+
+def _run() -> None:
+    """The command, its refusal as one ``error:`` line (exit code 2)."""
     try:
         refuse_undecodable(sys.argv[1:])
         refuse_empty_paths(sys.argv[1:])

@@ -4,6 +4,13 @@ Its own module, with nothing imported, so that the command line's first checks (
 the limits of ``sim.core.limits``) refuse a bad input without importing pydantic (``sim.core.config`` re-exports it).
 """
 
+from contextvars import ContextVar
+
 
 class DicesimError(Exception):
     """A user error: reported as one ``error:`` line with exit code 2."""
+
+
+# Set by the command line (``sim.cli.main``): its refusals name its flags (``--players``); a notebook's call of
+# ``sim.api`` names the keyword arguments instead (``players``), see ``sim.api``.
+COMMAND_LINE: ContextVar[bool] = ContextVar("dicesim_command_line", default=False)
