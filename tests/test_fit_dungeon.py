@@ -111,6 +111,14 @@ def test_the_decision_log_is_the_runs_events(tmp_path):
     assert len(secret) and (dec.loc[secret - 1, "choice"].to_numpy() == "geheimnis").all()
     assert (dec.loc[secret - 1, ["lp", "coins"]].to_numpy() == dec.loc[secret, ["lp", "coins"]].to_numpy()).all()
     assert dec["lp"].min() >= 1 and dec.loc[dec.groupby(["player", "game"]).head(1).index, "lp"].eq(50).all()
+    # a Lebenselixier heals when bought: the market's next buy sees the LP after it (the kernel logs it with the buy;
+    # the log kept the LP the market was entered with)
+    prev = dec.shift(1)
+    next_buy = (prev["kind"] == "buy") & (dec["kind"] == "buy") & (prev["player"] == dec["player"]) & (
+        prev["game"] == dec["game"])
+    healed = next_buy & prev["choice"].str.startswith("Lebenselixier")
+    assert healed.sum() >= 3 and (dec.loc[healed, "lp"] >= prev.loc[healed, "lp"]).all()
+    assert (dec.loc[healed, "lp"] > prev.loc[healed, "lp"]).any()
     r = cli_here("fit", "dungeon", str(log), "--out", str(tmp_path / "fit"), "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["games"] == 12

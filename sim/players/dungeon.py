@@ -24,6 +24,7 @@ from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.describe import enemy_names
 from sim.games.dungeon.game import GAME, frozen
+from sim.games.dungeon.layout import JK_HEAL
 from sim.games.dungeon.loadout import with_loadout
 from sim.games.dungeon.options import DIFFICULTIES
 from sim.games.dungeon.replay_text import EVENT_LABELS, EVENTS, item_label
@@ -128,11 +129,13 @@ def decisions(cfg: DungeonConfig, policy: str, n: int, seed: int, options: dict[
                 offer = "|".join(item_label(played, x) for x in ev["offers"] if x >= 0)
                 add("reward", item_label(played, ev["picked"]), offer)
                 st.update(lp=ev["lp"], coins=ev["coins"])
+            elif k == "joker" and ev["kind"] == JK_HEAL:  # a heal joker in a turn: the turn's later choices see it
+                st["lp"] = ev["detail"][1]
             elif k == "stock":
                 stock.append(item_label(played, ev["item"]) if ev["item"] != -2 else "Joker-Pack")
             elif k == "buy":
                 add("buy", item_label(played, ev["item"]), "|".join(stock) or NONE)
-                st["coins"] = ev["coins"]
+                st.update(coins=ev["coins"], lp=ev["lp"])  # a Lebenselixier heals: the next buy sees its LP
     return pd.DataFrame(rows, columns=[c.name for c in DECISION_COLUMNS])
 
 

@@ -256,7 +256,7 @@ def visit_market(pl, room, fz, rs, sc, pf, wr, ctl):
             take_item(got, n_up, n_jk, fz, rs, sc, out)
             if log.shape[0] > 0:
                 rs.nl = log_event(log, rs.nl, LG_BUY, room, 0, got, trunc(prices[b]), trunc(rs.coins),
-                                  1 if b == jp else 0, 0, 0, 0, 0, 0)
+                                  1 if b == jp else 0, trunc(rs.lp), trunc(rs.maxlp), 0, 0, 0)
         if rs.lp != lp_was or rs.maxlp != maxlp_was or rs.nj != nj_was:
             stale = True
     out[rs.b_mk + rs.mk_index] = spent

@@ -40,7 +40,7 @@ EVENTS = EventLog((
     # items: upgrade id, n_upgrades + joker id, n_upgrades + n_jokers (dice bonus), -1 none, -2 the joker pack
     EventKind(P.LG_REWARD, "reward", ("room", _, "offers:5", "picked", "lp", "max_lp", "coins")),
     EventKind(P.LG_STOCK, "stock", ("room", _, "item", "price", "coins", _, _, _, _, _, _)),
-    EventKind(P.LG_BUY, "buy", ("room", _, "item", "price", "coins", "from_pack", _, _, _, _, _)),
+    EventKind(P.LG_BUY, "buy", ("room", _, "item", "price", "coins", "from_pack", "lp", "max_lp", _, _, _)),
     # ``detail``: set-die [die, from, to]; heal [LP healed, LP after, 0]; extra roll [0, 0, 0]
     EventKind(P.LG_JOKER, "joker", ("room", "turn", "joker", "kind", "detail:3", _, _, _, _)),
     EventKind(P.LG_HERO, "hero", ("room", "turn", "combo", "role", _, _, _, _, _, _, _)),
