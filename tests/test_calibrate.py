@@ -79,6 +79,20 @@ def test_parse_target_and_bounds():
     assert field_bounds(CoinConfig, "coin.p") == (0.0, 1.0)
     assert field_bounds(get_game("kniffel").Config, "bonus.threshold") == (1.0, 105.0)
     assert field_bounds(CoinConfig, "coin.nothing") == (-math.inf, math.inf)
+    # an open end (gt=0): the nearest value the config accepts, never the end itself (a hp multiplier of 0 is refused)
+    assert field_bounds(get_game("dungeon").Config, "difficulty.normal.hp") == (1e-6, 100.0)
+
+
+def test_a_target_out_of_the_fields_reach_is_said_so():
+    """The Würfel Dungeon's win rate on normal tops out near 40 % however weak the enemies (traps and events still
+    kill): a 50 % target walks down to the smallest hp multiplier the config accepts and says the target is out of
+    reach, instead of trying the multiplier 0 the config refuses ('invalid value … 0.0', after all that play)."""
+    r = cli_here("calibrate", "dungeon", "--target", "win_rate=50 %", "--field", "difficulty.normal.hp", "--policy",
+                 "vorschlag", "--difficulty", "normal", "--n", "400")
+    assert r.returncode == 2, r.stderr
+    said = r.stderr.strip().splitlines()[-1]
+    assert said.startswith("error: could not bracket win_rate = 0.5 by varying difficulty.normal.hp"), said
+    assert "from 1e-06 to" in said and "out of this field's reach" in said
 
 
 def test_float_field_hits_target_within_tolerance():

@@ -66,8 +66,13 @@ class Calibration:
         return asdict(self)
 
 
+OPEN_END = 1e-6  # how far inside an open end (``gt``/``lt``) of a float field the search may go, relative
+
+
 def field_bounds(model: type[BaseModel], dotted: str) -> tuple[float, float]:
-    """(low, high) allowed for a numeric config field from its model's ge/gt/le/lt (infinite when unknown)."""
+    """(low, high) allowed for a numeric config field from its model's ge/gt/le/lt (infinite when unknown); an open
+    end (``gt=0``: a multiplier that must stay above 0) gives the nearest value the config accepts (an integer's next
+    integer, a float a millionth inside), so the search never tries a value the config refuses."""
     lo, hi = -math.inf, math.inf
     node: Any = model
     keys = dotted.split(".")
@@ -76,15 +81,20 @@ def field_bounds(model: type[BaseModel], dotted: str) -> tuple[float, float]:
             return lo, hi
         info = node.model_fields[k]
         if i == len(keys) - 1:
+            whole = info.annotation is int
+
+            def inside(end: float, whole: bool = whole) -> float:
+                return 1.0 if whole else OPEN_END * max(1.0, abs(end))
+
             for m in info.metadata:
                 if getattr(m, "ge", None) is not None:
                     lo = max(lo, float(m.ge))
                 if getattr(m, "gt", None) is not None:
-                    lo = max(lo, float(m.gt))
+                    lo = max(lo, float(m.gt) + inside(float(m.gt)))
                 if getattr(m, "le", None) is not None:
                     hi = min(hi, float(m.le))
                 if getattr(m, "lt", None) is not None:
-                    hi = min(hi, float(m.lt))
+                    hi = min(hi, float(m.lt) - inside(float(m.lt)))
             return lo, hi
         node = info.annotation
     return lo, hi
@@ -260,8 +270,8 @@ def _expand(ev: _Evaluator, e0: Evaluation, step: float, target: float, b_lo: fl
     raise DicesimError(
         f"could not bracket {metric} = {target:g} by varying {fld} (tried {len(ev.cache)} values from "
         f"{min(ev.cache):g} to {max(ev.cache):g}, {metric} from "
-        f"{min(e.value for e in ev.cache.values()):.5g} to {max(e.value for e in ev.cache.values()):.5g}); "
-        "give --lo and --hi"
+        f"{min(e.value for e in ev.cache.values()):.5g} to {max(e.value for e in ev.cache.values()):.5g}): the "
+        "target may be out of this field's reach; give --lo and --hi to search a range of your own"
     )
 
 
