@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -365,3 +366,20 @@ def test_no_temporary_or_lock_left_after_a_sweep(tmp_path):
     assert r.returncode == 0, r.stderr
     left = [p for p in (tmp_path / "o").rglob("*") if p.name.endswith(".tmp") or p.name.startswith(".dicesim")]
     assert left == [] and (tmp_path / "o" / "report.html").is_file()
+
+
+def test_an_out_folder_thousands_of_levels_deep_is_made(tmp_path):
+    """A legal path 1,500 folders deep: pathlib's mkdir(parents=True) recursed once a level and died in a
+    RecursionError traceback (exit 1); the folders are made one level at a time."""
+    out = tmp_path.joinpath(*["b"] * 1500)  # past the 1,000 frames of Python's recursion limit
+    try:
+        r = cli_here("play", "kniffel", "--policy", "greedy", "--n", "10", "--out", str(out))
+        assert r.returncode == 0, r.stderr[-400:]
+        assert (out / "report.html").is_file()
+    finally:  # removed level by level: pytest's own clean-up (shutil.rmtree) recurses once a level as well
+        here = out if out.is_dir() else next((p for p in out.parents if p.is_dir()), tmp_path)
+        while here != tmp_path:
+            for f in here.iterdir():
+                shutil.rmtree(f) if f.is_dir() else f.unlink()
+            here.rmdir()
+            here = here.parent

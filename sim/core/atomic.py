@@ -276,11 +276,22 @@ def _probe(out: Path, flag: str) -> None:
         raise OutputError(f"cannot {doing} {flag} {out}: {why}") from None
 
 
+def make_dirs(path: Path) -> None:
+    """``path.mkdir(parents=True, exist_ok=True)`` one level at a time, from the nearest existing parent down: pathlib
+    recurses once a level, so a folder thousands of levels deep (a legal path) raised RecursionError."""
+    missing = []
+    while not path.is_dir() and path.parent != path:
+        missing.append(path)
+        path = path.parent
+    for p in reversed(missing):
+        p.mkdir(exist_ok=True)
+
+
 def make_folder(out: str | Path, flag: str = "--out") -> Path:
     """Create the output folder ``out`` (and its parents) or say in one line why it cannot be one."""
     out = check_folder(out, flag)
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        make_dirs(out)
     except OSError as e:
         raise OutputError(f"cannot create {flag} {out}: {reason(e)}") from e
     if not os.access(out, os.W_OK | os.X_OK):
