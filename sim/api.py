@@ -38,7 +38,9 @@ def _sets(value: SetArg) -> list[str]:
         return [f"{k}={toml_literal(v)}" for k, v in value.items()]
     if isinstance(value, str):
         return [value]
-    return [str(v) for v in value]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise DicesimError(f"set must be 'path=value', a list of them or a dict {{path: value}}, got {value!r}"[:200])
+    return list(value)
 
 
 def _path(value: Any, what: str) -> None:
@@ -46,6 +48,26 @@ def _path(value: Any, what: str) -> None:
     any work, not a TypeError from deep inside."""
     if value is not None and not isinstance(value, str | os.PathLike):
         raise DicesimError(f"{what} must be a path (a str or pathlib.Path), got {value!r}"[:200])
+    if value is not None and not os.fspath(value):  # '' is not the current folder (the command line refuses it too)
+        raise DicesimError(f"{what} is empty: give a path, or leave it out")
+
+
+def _flags(**flags: Any) -> None:
+    """On/off arguments are True or False: ``force='no'`` would be true and play past the limit."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise DicesimError(f"{name} must be True or False, got {value!r}"[:200])
+
+
+def _backend(backend: Any, scheduler: str | None) -> Any:
+    """The backend given (anything with ``run(game, jobs)``, ``sim.core.backends``), else this process or Dask."""
+    from sim.core.backends import make_backend
+
+    if backend is None:
+        return make_backend(scheduler)  # an unreachable scheduler is refused before any folder is made
+    if not callable(getattr(backend, "run", None)):
+        raise DicesimError(f"backend must be a sim.core.backends backend (with run(game, jobs)), got {backend!r}"[:200])
+    return backend
 
 
 def _setup(game: str, config: str | Path | Strict | None, set_: SetArg, options: dict[str, Any]):
@@ -184,23 +206,23 @@ class Result:
         return f"<{type(self).__name__} {self.game} {list(self.tables)} n={self.summary.get('n')}>"
 
 
+@_api_words()
 def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | Path | Strict | None = None,
          set: SetArg = None, out: str | Path | None = None, chunk: int | None = None, scheduler: str | None = None,
          progress: bool = False, backend: Any = None, force: bool = False, **options: Any) -> Result:
     """Play ``n`` runs of ``policy`` (``"a,b"``: one per seat); with ``out``, write tables, charts and report.html.
     ``backend``: where chunks run (``sim.core.backends``; default this process, or Dask with ``scheduler``).
     ``force``: play more runs than ``sim.core.limits.MAX_RUNS``."""
-    from sim.core.backends import make_backend
     from sim.core.batch import run_batch
 
+    _flags(progress=progress, force=force)
     _check_job(n, seed, chunk, force)
     _path(out, "out")
     policy = policy_text(policy)  # ["greedy", "random"] or "Greedy, Random": "greedy,random", as the CLI reads it
-    with _api_words():
-        check_opponent(policy, policy_label(options.get("opponent")))  # beside a list of seats: as on the CLI
-        g, cfg, opts = _setup(game, config, set, options)
-        seats = g.seat_policies(policy, opts)
-        backend = backend or make_backend(scheduler)  # an unreachable scheduler: refused before the folder is made
+    check_opponent(policy, policy_label(options.get("opponent")))  # beside a list of seats: refused as on the CLI
+    g, cfg, opts = _setup(game, config, set, options)
+    seats = g.seat_policies(policy, opts)
+    backend = _backend(backend, scheduler)
     with _writing_to(out):
         batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=backend, progress=progress)
         return _played(g, cfg, opts, policy, n, seed, batch, out)
@@ -227,6 +249,7 @@ def _played(g, cfg: Strict, opts: dict[str, Any], policy: str, n: int, seed: int
     return Result(g.name, {policy: batch.table}, summary, opts, cfg, report, batch.seconds)
 
 
+@_api_words()
 def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1,
             config: str | Path | Strict | None = None, set: SetArg = None, out: str | Path | None = None,
             chunk: int | None = None, scheduler: str | None = None, progress: bool = False, backend: Any = None,
@@ -234,13 +257,12 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
     """Play several policies on the same seeds; ``.summary["paired"]`` / ``.paired``: differences per run with
     95 % intervals for every headline metric (rates included). With ``out``, write the outputs."""
     from sim.core import experiment
-    from sim.core.backends import make_backend
 
+    _flags(progress=progress, force=force)
     _check_job(n, seed, chunk, force)
     _path(out, "out")
-    with _api_words():
-        g, cfg, opts = _setup(game, config, set, options)
-        backend = backend or make_backend(scheduler)  # an unreachable scheduler: refused before the folder is made
+    g, cfg, opts = _setup(game, config, set, options)
+    backend = _backend(backend, scheduler)
     with _writing_to(out):
         exp = experiment.compare(g, cfg, policies, n, seed, opts, chunk=chunk, backend=backend, progress=progress)
         return _compared(g, cfg, opts, n, seed, exp, out)
@@ -301,6 +323,7 @@ class SweepOutcome:
         return paths
 
 
+@_api_words()
 def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resume: bool = False,
           overwrite: bool = False, scheduler: str | None = None, progress: bool = False,
           report: bool = True, force: bool = False) -> SweepOutcome:
@@ -310,9 +333,9 @@ def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resu
 
     if not isinstance(spec, dict | str | os.PathLike):
         raise DicesimError(f"spec must be a sweep file or its content as a dict, got {spec!r}"[:200])
+    _flags(resume=resume, overwrite=overwrite, progress=progress, report=report, force=force)
     _path(out, "out")
-    with _api_words():  # "pass force=True", not the command line's --force
-        s = sweep_from_dict(spec, source="sweep", force=force) if isinstance(spec, dict) else load_sweep(spec, force)
+    s = sweep_from_dict(spec, source="sweep", force=force) if isinstance(spec, dict) else load_sweep(spec, force)
     dest = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="dicesim-sweep-"))
     r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=progress, report=report)
     summary = {
@@ -397,23 +420,25 @@ def _target_pair(target: Any) -> tuple[str, float]:
     raise DicesimError(f"target must be 'metric=value' or (metric, number), got {target!r}"[:200])
 
 
+@_api_words()
 def calibrate(game: str, field: str, target: str | tuple[str, float], policy: str, n: int = 20_000, seed: int = 1,
               config: str | Path | None = None, set: SetArg = None, lo: float | None = None, hi: float | None = None,
               tol: float | None = None, max_evals: int = 30, scheduler: str | None = None, log: bool = False,
               force: bool = False, **options: Any) -> CalibrationOutcome:
     """The value of ``field`` where ``target`` (``"win_rate=0.5"`` or ``("win_rate", 0.5)``) is met for ``policy``."""
-    from sim.core.backends import make_backend
     from sim.experiments.calibrate import calibrate as run_calibration
     from sim.experiments.calibrate import parse_target
     from sim.games import get_game
 
+    _flags(log=log, force=force)
+    if not isinstance(field, str) or not field:
+        raise DicesimError(f"field must be a config field's dotted name such as 'bonus.value', got {field!r}"[:200])
     metric, value = parse_target(target) if isinstance(target, str) else _target_pair(target)
     _path(config, "config")
-    with _api_words():
-        c = run_calibration(get_game(game_name(game)), field, metric, value, policy_text(policy), n=n, seed=seed,
-                            config=config, sets=_sets(set),
-                            options={k: v for k, v in options.items() if v is not None}, lo=lo, hi=hi, tol=tol,
-                            max_evals=max_evals, backend=make_backend(scheduler), log=log, force=force)
+    c = run_calibration(get_game(game_name(game)), field, metric, value, policy_text(policy), n=n, seed=seed,
+                        config=config, sets=_sets(set),
+                        options={k: v for k, v in options.items() if v is not None}, lo=lo, hi=hi, tol=tol,
+                        max_evals=max_evals, backend=_backend(None, scheduler), log=log, force=force)
     d = c.to_dict()
     table = pd.DataFrame([{"x": e["x"], "value": e["value"], "ci95_low": e["ci95"][0], "ci95_high": e["ci95"][1]}
                           for e in d["evaluations"]], columns=["x", "value", "ci95_low", "ci95_high"])
@@ -445,11 +470,12 @@ class Solution:
         return []
 
 
+@_api_words()
 def solve(game: str, config: str | Path | None = None, set: SetArg = None, no_cache: bool = False,
           **options: Any) -> Solution:
     """Build (or load the cached) exact solution: ``.value`` is the expected value of the start state."""
-    with _api_words():
-        g, cfg, opts = _setup(game, config, set, options)
+    _flags(no_cache=no_cache)
+    g, cfg, opts = _setup(game, config, set, options)
     return Solution(g.solve(cfg, {**opts, "no_cache": no_cache}))
 
 

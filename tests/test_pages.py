@@ -503,6 +503,13 @@ def test_the_api_reads_names_as_the_command_line_does():
     (lambda: sim.play("dadox", "greedy", n=10, players=99), "^players must be 1..8, got 99"),  # not --players
     (lambda: sim.compare("kniffel", "greedy,random", n=10, scheduler="nope"), "^scheduler must be an address"),
     (lambda: sim.calibrate("kniffel", "bonus.value", "mean_score=200", "greedy", n=10**11), "pass force=True"),
+    (lambda: sim.play("kniffel", "greedy", n=10, set=5), "^set must be 'path=value'"),  # was a TypeError
+    (lambda: sim.calibrate("dungeon", 5, "win_rate=0.5", "vorschlag", n=100), "^field must be a config field"),
+    (lambda: sim.play("kniffel", "greedy", n=10, backend="nope"), "^backend must be a sim.core.backends backend"),
+    (lambda: sim.play("kniffel", "greedy", n=10**10 + 1, force="no"), "^force must be True or False, got 'no'"),
+    (lambda: sim.solve("kniffel", no_cache="x"), "^no_cache must be True or False"),
+    (lambda: sim.play("kniffel", "greedy", n=10, out=""), "^out is empty"),  # not the current folder
+    (lambda: sim.compare("kniffel", ["greedy", "greedy"], n=10), "^policies names 'greedy' twice"),
     (lambda: sim.sweep("/nonexistent/s.toml"), "sweep file not found"),
     (lambda: sim.calibrate("kniffel", "bonus.value", ("mean_score", "x"), "greedy", n=10), "target must be"),
     (lambda: sim.play("kniffel", "greedy", n=10, config=3), "config must be a path"),
