@@ -416,7 +416,10 @@ def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], he
     who = words.policy_name(game, policy)
     m = metrics[name]
     said = value_text(name, m.get("value"), m.get("ci95"), game=game)
-    return [f"{who}{':' if ' vs ' in who else ''} {headline[name]} {said}."]
+    # "Greedy scores …", "Vorschlag wins …"; a phrase about seats or the game ("the first seat wins", "turns per
+    # game") follows a colon: "Threshold the first seat wins" read as garble
+    says_of_policy = headline[name].split(" ", 1)[0] in ("scores", "wins", "draws")
+    return [f"{who}{':' if ' vs ' in who or not says_of_policy else ''} {headline[name]} {said}."]
 
 
 def extra_verdicts(out: Path | None) -> list[str]:

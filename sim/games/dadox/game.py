@@ -53,8 +53,10 @@ class Dadox(Game):
     events = EVENTS
     columns = COLUMNS
     primary_metric = "win"
-    headline = {"win_rate_seat_0": "the first seat wins", "draw_rate": "draws",
-                "game_length_turns": "turns per game"}
+    # turns before draws: a solitaire study (``--players 1``) has no seats to compare, its answer is how long a game
+    # takes (a draw there is a game that never reached the target)
+    headline = {"win_rate_seat_0": "the first seat wins", "game_length_turns": "turns per game",
+                "draw_rate": "draws"}
     skill_groups = True  # a population's mixture: each group's runs played at its level (``play_chunk``)
     skill_chart = SkillChart(tuple((p, p, {"players": 2, "opponent": p}) for p in ("threshold", "optimal-turn")),
                              "win_rate", "Dadox: win rate by skill against the full-strength policy (player moves "

@@ -43,8 +43,8 @@ class PigConfig(GameConfig):
     solver: Solver = Solver()
 
     def metric_names(self, options: dict[str, Any], seats: list[str]) -> list[str]:
-        names = [*seat_rates(seats), "first_player_advantage", "win_rate_first_listed"]
-        names += policy_rates(seats) if len(set(seats)) > 1 else []
+        names = [*seat_rates(seats), "first_player_advantage"]
+        names += ["win_rate_first_listed", *policy_rates(seats)] if len(set(seats)) > 1 else []
         return names + ["draw_rate", "game_length_turns", *(f"game_length_turns_{q}" for q in QUANTILES),
                         "mean_turn_score", "mean_held_turn", "rolls_per_turn", "bust_rate",
                         "points_lost_per_bust", "best_turn"]

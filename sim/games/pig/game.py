@@ -146,9 +146,9 @@ class Pig(Game):
         for seat, part in table.groupby("seat"):
             m[f"win_rate_seat_{seat}"] = stats.rate(part["win"] == 1)
         m["first_player_advantage"] = stats.shifted(m["win_rate_seat_0"], 0.5)
-        first = table["policy"].iloc[0]  # run 0, seat 0: the first policy listed (``a`` of ``a vs b``)
-        m["win_rate_first_listed"] = stats.rate(table.loc[table["policy"] == first, "win"] == 1)
-        if table["policy"].nunique() > 1:
+        if table["policy"].nunique() > 1:  # a mirror has no first-listed policy: its 50.0 % would say nothing
+            first = table["policy"].iloc[0]  # run 0, seat 0: the first policy listed (``a`` of ``a vs b``)
+            m["win_rate_first_listed"] = stats.rate(table.loc[table["policy"] == first, "win"] == 1)
             for pol, part in table.groupby("policy"):
                 m[f"win_rate_{pol}"] = stats.rate(part["win"] == 1)
         m["draw_rate"] = stats.rate(games["winner"] < 0)
