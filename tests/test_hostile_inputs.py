@@ -152,6 +152,7 @@ BAD_SETS = [
     ("dadox", "scoring.single_5=0", "scoring.single_5"),
     ("dadox", "bust.penalty=halve", "bust.penalty"),
     ("dadox", "solver.tolerance=0", "solver.tolerance"),
+    ("dadox", "turn.opening_minimum=20000", "turn.opening_minimum: 20000 is above goal.target 10000"),
     ("dadox", "solver.tolerance=nan", "solver.tolerance"),
     ("dadox", "game.max_turns=0", "game.max_turns"),
     ("dungeon24", "name=dadox", "name"),

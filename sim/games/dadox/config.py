@@ -100,6 +100,10 @@ class DadoxConfig(GameConfig):
         u = self.unit()
         if self.goal.exact and self.goal.target % u:
             raise ValueError(f"goal.target: {self.goal.target} cannot be hit exactly (scores move in {u}s)")
+        if self.turn.opening_minimum > self.goal.target:  # the first bank would pass the target: no game is played
+            raise ValueError(f"turn.opening_minimum: {self.turn.opening_minimum} is above goal.target "
+                             f"{self.goal.target} (a player's first bank would end the game); set it at most the "
+                             "target")
         return self
 
     def unit(self) -> int:
