@@ -587,6 +587,8 @@ BAD_TARGETS = [
 
 
 BAD_TARGETS.append((f'game = "{FIFTH}"\n' + BAND + "min = 1\n", "unknown policy 'greedy'"))  # it played greedy
+BAD_TARGETS.append(('game = "kniffel"\n[[target]]\nname = "b"\npolicy = "greedy"\nmetric = "upper_bonus_rate"\n'
+                    'min = 1.5\n', "min 1.5: upper_bonus_rate is a rate, a band in [0, 1]"))  # it played, then failed
 
 
 @pytest.mark.parametrize("text, word", BAD_TARGETS, ids=[str(i) for i in range(len(BAD_TARGETS))])

@@ -150,6 +150,9 @@ def load_targets(path: str | Path, games: Callable[[str], Game] = get_game) -> l
                 raise ConfigError("give min, max or both")
             if t.min is not None and t.max is not None and t.min > t.max:
                 raise ConfigError(f"min {t.min:g} is above max {t.max:g}")
+            for end, v in (("min", t.min), ("max", t.max)):
+                if v is not None and limits.is_rate(t.metric) and not 0.0 <= v <= 1.0:  # as tune and calibrate
+                    raise ConfigError(f"{end} {v:g}: {t.metric} is a rate, a band in [0, 1] (0.5 is 50 %)")
         except DicesimError as e:
             raise ConfigError(f"{where}: {e}") from None
         bands.append(Band(i, t.name, game, cfg, options, label, seats, t.metric, t.min, t.max,
