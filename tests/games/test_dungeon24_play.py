@@ -202,3 +202,15 @@ def test_ability_lift_is_paired_and_positive():
     assert r["people"] == ["gruenlinge", "untote", "dunkelelfen"]
     for d in r["lift"]:
         assert d["ci95"][0] > 0, r["lift"]
+
+
+def test_solve_says_it_searched_by_play():
+    """``dicesim solve dungeon24`` is an arrangement search measured by play: its line names the pyramid and its
+    score with an interval, not 'optimal expected value 0.5145000' as if it were exact."""
+    from tests.conftest import cli_here
+
+    r = cli_here("solve", "dungeon24")
+    assert r.returncode == 0, r.stderr
+    line = r.stdout.strip()
+    assert line.startswith("Dungeon24: best pyramid found ") and "optimal" not in line, line
+    assert " scores " in line and "% [" in line and "not an exact solve" in line, line

@@ -14,6 +14,7 @@ from sim.core.events import replay_json
 from sim.core.jsonable import json_default
 from sim.core.schema import describe_columns
 from sim.jit.progress import compiling
+from sim.report import words
 
 
 def solve(game: str, rules: Path | Strict | None, sets: list[str] | None, as_json: bool, fresh: bool,
@@ -24,7 +25,15 @@ def solve(game: str, rules: Path | Strict | None, sets: list[str] | None, as_jso
         result = g.solve(cfg, {**options, "no_cache": True} if fresh else options)  # only when asked for
     result.setdefault("seconds", round(time.perf_counter() - t0, 3))  # a search (Dungeon24) does not time itself
     extra = " (cached)" if result.get("cached") else ""
-    human = f"{g.title}: optimal expected value {result['value']:.7f} in {result['seconds']:.2f} s{extra}"
+    if "arrangement" in result:  # Dungeon24: a search over pyramids, played (an estimate with an interval, not exact)
+        wr, lift = result["win_rate"], result["lift"]
+        gain = words.value_text("win_rate", lift["value"], lift["ci95"], diff=True)
+        human = (f"{g.title}: best pyramid found {' · '.join(result['cards'])} scores "
+                 f"{words.value_text('win_rate', wr['value'], wr['ci95'])} (a win 1, a draw ½, both seatings) on "
+                 f"{result['n_check']:,} fresh games, {gain} over the policy's own pyramid (a search by play, not "
+                 f"an exact solve) in {result['seconds']:.2f} s")
+    else:
+        human = f"{g.title}: optimal expected value {result['value']:.7f} in {result['seconds']:.2f} s{extra}"
     emit(result, as_json, human, json_default)
 
 
