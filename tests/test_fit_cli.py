@@ -118,6 +118,12 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
     if how == "score past the rules' best":  # 1,575: every box at its best, the bonus, twelve Kniffel bonuses
         out.loc[1, "score"] = 1576
         return dec, out, "row 2: score 1576 is more than these rules allow (1575: every box at its best"
+    if how == "long name logged twice":  # a 400-character name cut the reason off the error line
+        long = "x" * 400
+        dec["player"] = dec["player"].where(dec["player"] != out["player"].iloc[0], long)
+        out["player"] = out["player"].where(out["player"] != out["player"].iloc[0], long)
+        out = pd.concat([out, out.iloc[[0]]], ignore_index=True)
+        return dec, out, f"row {len(out)}: player '{'x' * 38}… game 0 is logged twice"
     assert how == "player with no decisions"
     out = pd.concat([out, pd.DataFrame([{"player": "ghost", "game": 0, "run": 99, "score": 100, "level": 0.5}])],
                     ignore_index=True)
@@ -127,7 +133,7 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
 CASES = ["missing column", "impossible sheet", "impossible turn", "die out of range", "missing number", "empty cell",
          "hold not among the dice", "hold with no roll left", "box already filled", "not a box",
          "player with no decisions", "game too large", "outcome logged twice",
-         "decision logged twice", "score past the rules' best"]
+         "decision logged twice", "score past the rules' best", "long name logged twice"]
 
 
 @pytest.mark.parametrize("how", CASES)

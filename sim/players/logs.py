@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core import atomic
-from sim.core.limits import MAX_LOG_ROWS
+from sim.core.limits import MAX_LOG_ROWS, short
 from sim.players.schema import MIN_CSV_ROW as MIN_CSV_ROW
 from sim.players.schema import SUFFIXES as SUFFIXES
 from sim.players.schema import LogColumn as LogColumn
@@ -132,8 +132,9 @@ def _text(v: object) -> str:
 
 
 def shown(value: Any) -> str:
-    """A logged value as the person wrote it: a numpy scalar reads ``nan``/``7``, not ``np.float64(nan)``."""
-    return repr(value.item() if hasattr(value, "item") else value)
+    """A logged value as the person wrote it: a numpy scalar reads ``nan``/``7``, not ``np.float64(nan)``; cut to 40
+    characters (``short``), so that what is wrong with it still fits the error line after it."""
+    return short(value.item() if hasattr(value, "item") else value)
 
 
 def refuse(where: str, row: int, text: str) -> LogError:
