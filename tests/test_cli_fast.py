@@ -106,6 +106,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "kniffel", "--policy", "greedy", "--seed", "1.5"], "--seed must be a whole number, got '1.5'"),
     (["play", "kniffel", "--policy", "greedy", "--players", "nan"], "--players must be a whole number, got 'nan'"),
     (["replay", "kniffel", "--run", "abc"], "--run must be a whole number such as 20000 or 2e4, got 'abc'"),
+    (["replay", "kniffel", "--run", "-1"], "--run must not be negative, got '-1'"),
+    (["combos", "-1", "5", "5", "2", "2"], "-1: a negative number is no die face (1..6) or count (0 or more)"),
     (["combos", "a", "5", "5", "2", "2"], "dice must be a whole number, got 'a'"),
     (["play", "kniffel", "--policy", "greedy, optimal"], "2 policies for 1 seat of kniffel"),
     (["replay", "dungeon24", "--policy", "greedy,greedy,greedy"], "3 policies for 2 seats of dungeon24"),
@@ -168,7 +170,7 @@ def test_check_refuses_too_many_runs_before_the_games_load(tmp_path):
     """``check --n`` plays every target's band with n runs: their sum is the command's, refused before the games
     (the file's checks, on the config model alone, come first as in the full check)."""
     code, modules, stderr = _probe(tmp_path, "check", "configs/targets/kniffel.toml", "--n", "4e9")
-    assert code == 2 and stderr.startswith("error: the targets' runs: 2e+10 runs is above the limit"), stderr
+    assert code == 2 and stderr.startswith("error: the targets' runs: 20,000,000,000 runs is above the limit"), stderr
     assert not {"numba", "pandas", "matplotlib"} & modules and not [m for m in _game_code(modules) if any(
         m.endswith(x) for x in (".game", ".rules", ".play", ".runs", ".freeze"))], sorted(modules)
 

@@ -695,7 +695,7 @@ THIRD = [
     (("fit", "kniffel", "nope.csv", "--out", OUT), "no such file"),
     (("fit", "kniffel", "tests", "--out", OUT), "a log is a .parquet or .csv file"),
     (CAL[:4] + ("--field", "bonus.value", "--policy", "greedy,random"), "2 policies for 1 seat"),
-    (("balance", "--n", "2e9", "--out", OUT), "--n x every game's policies: 3.4e+10 runs"),
+    (("balance", "--n", "2e9", "--out", OUT), "--n x every game's policies: 34,000,000,000 runs"),
     (("findings", "kniffel", "--n", "6e9"), "--force"),
     (("findings", "kniffel", "--out", "README.md"), "is a file"),
     (("balance", "--games", "kniffel,kniffel", "--out", OUT), "--games names 'kniffel' twice"),

@@ -8,6 +8,7 @@ and exit code 2.
 
 from __future__ import annotations
 
+import re
 import sys
 
 try:  # typer >= 0.20 vendors its own click
@@ -111,6 +112,8 @@ def _run() -> None:
             print(e.format_message())
             sys.exit(0)
         said = bad_parameter(e) if isinstance(e, click_exc.BadParameter) else e.format_message()
+        if isinstance(e, click_exc.NoSuchOption) and re.fullmatch(r"-[0-9.]+", e.option_name or ""):
+            said = f"{e.option_name}: a negative number is no die face (1..6) or count (0 or more)"  # not an option
         print(f"error: {_one_line(said)}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:

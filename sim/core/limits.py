@@ -55,8 +55,9 @@ def check_runs(total: int, force: bool = False, what: str = "--n", flag: str = "
     the command line's ``--force``, the Python API's ``force=True``)."""
     if total > HARD_MAX_RUNS:
         raise DicesimError(f"{what}: {total:.3g} runs is more than dicesim plays ({HARD_MAX_RUNS:.3g}, 2^53)")
-    if total > MAX_RUNS and not force:
-        raise DicesimError(f"{what}: {total:.3g} runs is above the limit of 10^10 a command; pass {flag} to "
+    if total > MAX_RUNS and not force:  # 10,000,000,001 in full: as 1e+10 it read as the limit itself
+        shown = f"{total:,}" if total < 10**13 else f"{total:.3g}"
+        raise DicesimError(f"{what}: {shown} runs is above the limit of 10^10 a command; pass {flag} to "
                            "play it anyway")
 
 
@@ -144,6 +145,8 @@ def parse_count(text: Any, what: str = "--n") -> int:
     if isinstance(text, int) and not isinstance(text, bool):
         return text
     s = str(text).strip()
+    if s.startswith("-") and _COUNT.fullmatch(s[1:]):
+        raise DicesimError(f"{what} must not be negative, got {short(s)}")
     if not _COUNT.fullmatch(s) or s.endswith("_"):
         raise DicesimError(f"{what} must be a whole number such as 20000 or 2e4, got {short(s)}")
     s = s.removeprefix("+")
