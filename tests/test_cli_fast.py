@@ -107,6 +107,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "kniffel", "--policy", "greedy", "--players", "nan"], "--players must be a whole number, got 'nan'"),
     (["replay", "kniffel", "--run", "abc"], "--run must be a whole number such as 20000 or 2e4, got 'abc'"),
     (["replay", "kniffel", "--run", "-1"], "--run must not be negative, got '-1'"),
+    (["calibrate", "dungeon", "--target", "win_rate=30 %", "--field", "", "--policy", "vorschlag"],
+     "--field is empty"),  # it named --set
     (["combos", "-1", "5", "5", "2", "2"], "-1: a negative number is no die face (1..6) or count (0 or more)"),
     (["combos", "a", "5", "5", "2", "2"], "dice must be a whole number, got 'a'"),
     (["play", "kniffel", "--policy", "greedy, optimal"], "2 policies for 1 seat of kniffel"),

@@ -82,6 +82,8 @@ def calibrate(
     """Find the value of one config field that makes a metric hit a target (bracketing search, paired seeds)."""
     check_calibration(n, seed, parse_target(target)[1], lo, hi, tol, max_evals, force)
     check_out(out)
+    if not field.strip():
+        raise DicesimError("--field is empty: give a config field's dotted name, e.g. difficulty.normal.hp")
     for item in set_ or []:
         path = item.split("=", 1)[0].strip()
         if path == field or path.startswith(field + ".") or field.startswith(path + "."):
