@@ -224,7 +224,8 @@ def test_compile_notice_plain_lines_and_quiet(tmp_path):
     assert lines[0].startswith("compiling Kniffel kernels (once, about ") and lines[0].endswith(" s)")
     assert lines[1].startswith("compiled Kniffel kernels in ")
     assert "\x1b" not in res.stderr  # not a terminal: no control codes
-    assert "kniffel" in json.loads((tmp_path / "numba" / "compile-seconds.json").read_text())
+    rec = tmp_path / "numba" / "compile-seconds.json"  # one small kernel: no figure of the game's cold compile
+    assert not rec.exists() or "kniffel" not in json.loads(rec.read_text())
     assert quiet.returncode == 0 and quiet.stderr == ""
 
 

@@ -235,6 +235,11 @@ def test_a_compile_not_yet_measured_here_is_estimated_at_this_machines_pace(fake
     assert progress.estimate("another-game") == pytest.approx(90)
     progress.remember("another-game", 1000.0)
     assert progress.machine_factor() == pytest.approx(3.0) and progress.estimate("another-game") == 1000.0
+    # a record of a few kernels compiled (under a fifth of the figure) is no figure of the game's compile
+    progress.remember("dadox", 0.1 * default["dadox"])
+    assert progress.recorded("dadox") == 2 * default["dadox"]  # the whole compile's figure stays
+    progress._estimates_file().write_text('{"pig": {"seconds": 1.0, "declared": 8.0}}')  # written before: read as none
+    assert progress.recorded("pig") is None and progress.estimate("pig") == default["pig"]
     # a damaged record file: no records, the declared figures
     progress._estimates_file().write_text('{"kniffel": "fast", "dadox": [1]}')
     assert progress.machine_factor() == 1.0 and progress.estimate("kniffel") == default["kniffel"]
@@ -278,6 +283,7 @@ def test_a_background_compile_keeps_its_cpu_figure_for_the_next_estimate(fake_sp
     lock = tmp_path / "x.compiling"
     lock.write_text("1")
     monkeypatch.setattr(warmup, "warm", lambda game: None)
+    monkeypatch.setattr(progress, "WHOLE_SHARE", 0.0)  # the no-op compile's CPU counts as the game's figure here
     warmup._main(["dadox", "--release", str(lock)])
     assert not lock.exists()
     assert progress.recorded("dadox") == pytest.approx(float(capsys.readouterr().out), abs=0.1)

@@ -30,6 +30,15 @@ PLAIN_EVERY_S = 20.0
 # and ``sim.jit.codehash`` would put every game's module it imported into each kernel's cache key.
 DECLARED_FILE = "compile.toml"
 UNDECLARED_S = 30.0  # a game that declares no figure
+# A compile under a fifth of the declared figure was a few kernels (a new policy's, a variant's), not the game's
+# cold compile: it is not kept as the game's figure, nor read as one (records from before were: a 1 s compile of one
+# kernel then estimated the next cold compile, of 88 s, at "about 5 s").
+WHOLE_SHARE = 0.2
+
+
+def _whole(seconds: float, figure: float | None) -> bool:
+    """``seconds`` of compiling can be a whole cold compile of a game declaring ``figure`` (see ``WHOLE_SHARE``)."""
+    return figure is None or seconds >= WHOLE_SHARE * figure
 
 
 def set_quiet(quiet: bool) -> None:
@@ -129,8 +138,11 @@ def _entries() -> dict[str, dict[str, float]]:
 
 
 def recorded(key: str) -> float | None:
-    """Seconds the last cold compile under ``key`` (a game, or ``dungeon-quick``) took on this machine, if any."""
-    return _entries().get(key, {}).get("seconds")
+    """Seconds the last cold compile under ``key`` (a game, or ``dungeon-quick``) took on this machine, if any (a
+    record of a partial compile, see ``WHOLE_SHARE``, is none)."""
+    e = _entries().get(key, {})
+    seconds = e.get("seconds")
+    return seconds if seconds is not None and _whole(seconds, e.get("declared")) else None
 
 
 def machine_factor() -> float:
@@ -138,7 +150,7 @@ def machine_factor() -> float:
     recorded here (1 before any). A first run compiles the games one after another, so the Würfel Dungeon's wait is
     estimated from what Kniffel's compile just took here, not from another machine's figure."""
     ratios = sorted(e["seconds"] / e["declared"] for e in _entries().values()
-                    if e.get("declared", 0) > 0 and e.get("seconds", 0) > 0)
+                    if e.get("declared", 0) > 0 and e.get("seconds", 0) > 0 and _whole(e["seconds"], e["declared"]))
     if not ratios:
         return 1.0
     mid = len(ratios) // 2
@@ -166,6 +178,8 @@ def remember(game: str, seconds: float) -> None:
     key = _key(game)
     entry: dict[str, float] = {"seconds": round(seconds, 1)}
     figure = declared(game, key)
+    if not _whole(seconds, figure):  # a few kernels compiled, not the game: the figure of its cold compile stays
+        return
     if figure is not None:
         entry["declared"] = figure
     data[key] = entry
