@@ -148,9 +148,11 @@ def _chart_dir(out: str | Path | None) -> Path:
 
 def _writing_to(out: str | Path | None) -> contextlib.AbstractContextManager:
     """The output folder created and locked for the whole command (a second writer is refused before anything is
-    played), or nothing without ``out``."""
+    played), or nothing without ``out``; a sweep's folder is refused (its report.html would be this run's)."""
     from sim.core.atomic import output_folder
 
+    if out is not None and (Path(out) / "sweep.json").is_file():
+        raise DicesimError(f"{out} holds a sweep: give the run a folder of its own")
     return output_folder(out) if out is not None else contextlib.nullcontext()
 
 

@@ -298,6 +298,21 @@ def test_existing_out_needs_resume_and_refuses_a_changed_file(tmp_path):
     assert fresh.chunks_run == 24 and (fresh.table["n"] == 600).all()
 
 
+def test_a_sweep_and_a_play_keep_out_of_each_others_folders(tmp_path):
+    """A sweep into a play's folder overwrote its report.html beside the play's tables; a play into a sweep's folder
+    the sweep's: each is refused before any play."""
+    import sim
+
+    p = write(tmp_path, SMALL.replace("n = 1500", "n = 100"))
+    played, swept = tmp_path / "played", tmp_path / "swept"
+    sim.play("kniffel", "greedy", n=20, out=played)
+    with pytest.raises(DicesimError, match="holds the report of a play or compare"):
+        run_sweep(load_sweep(p), played, progress=False, report=False)
+    run_sweep(load_sweep(p), swept, progress=False, report=False)
+    with pytest.raises(DicesimError, match="holds a sweep: give the run a folder of its own"):
+        sim.play("kniffel", "greedy", n=20, out=swept)
+
+
 def test_changed_base_config_is_refused_on_resume(tmp_path):
     cfg = tmp_path / "k.toml"
     cfg.write_text((ROOT / "configs/kniffel/default.toml").read_text())

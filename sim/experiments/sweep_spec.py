@@ -43,6 +43,8 @@ def check_started(out: Path, resume: bool, overwrite: bool) -> None:
     if (out / SWEEP_JSON).is_file() and not resume and not overwrite:
         raise DicesimError(f"{out} already holds a sweep: rerun with --resume to continue it or --overwrite to start "
                            "over")
+    if (out / "manifest.json").is_file() and not (out / SWEEP_JSON).is_file():  # its report.html would be the sweep's
+        raise DicesimError(f"{out} holds the report of a play or compare: give the sweep a folder of its own")
 
 
 # --- the sweep file ---------------------------------------------------------------------------

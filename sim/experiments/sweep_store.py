@@ -56,6 +56,7 @@ def read_runs(out: str | Path, point: int, slot: int, n: int, chunk: int) -> pd.
 def prepare_out(out: Path, sweep: Sweep, resume: bool, overwrite: bool) -> dict[str, Any]:
     """Create/validate the output folder; returns the sweep.json content in force."""
     meta_path = out / SWEEP_JSON
+    check_started(out, resume, overwrite)  # a sweep continued or started over, never mixed; no play's folder
     if meta_path.is_file():
         old = json.loads(meta_path.read_text())
         if resume:
@@ -75,7 +76,6 @@ def prepare_out(out: Path, sweep: Sweep, resume: bool, overwrite: bool) -> dict[
             (out / "parts").mkdir(parents=True, exist_ok=True)
             (out / "rows").mkdir(parents=True, exist_ok=True)
             return old
-        check_started(out, resume, overwrite)
         for sub in ("parts", "rows", "overlays"):
             shutil.rmtree(out / sub, ignore_errors=True)
         for f in (SWEEP_JSON, "sweep.parquet", "sweep.csv", "report.html", "sensitivity.csv"):
