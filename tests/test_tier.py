@@ -238,8 +238,8 @@ def test_a_compile_not_yet_measured_here_is_estimated_at_this_machines_pace(fake
     # a record of a few kernels compiled (under a fifth of the figure) is no figure of the game's compile
     progress.remember("dadox", 0.1 * default["dadox"])
     assert progress.recorded("dadox") == 2 * default["dadox"]  # the whole compile's figure stays
-    progress._estimates_file().write_text('{"pig": {"seconds": 1.0, "declared": 8.0}}')  # written before: read as none
-    assert progress.recorded("pig") is None and progress.estimate("pig") == default["pig"]
+    progress._estimates_file().write_text('{"dungeon24": {"seconds": 1.0, "declared": 38.0}}')  # from before: none
+    assert progress.recorded("dungeon24") is None and progress.estimate("dungeon24") == default["dungeon24"]
     # a damaged record file: no records, the declared figures
     progress._estimates_file().write_text('{"kniffel": "fast", "dadox": [1]}')
     assert progress.machine_factor() == 1.0 and progress.estimate("kniffel") == default["kniffel"]

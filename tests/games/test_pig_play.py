@@ -156,3 +156,16 @@ def test_the_balance_report_gives_pig_a_card(tmp_path):
     assert c["answer"].startswith("Hold 20 vs Optimal turn: the first-listed policy wins")  # display names
     assert {p.name for p in (tmp_path / "pig").glob("*.png")} == {"hold_totals.png", "win_rate_by_seat.png",
                                                                   "game_length.png"}
+
+
+def test_a_mirror_has_no_first_listed_policy():
+    """Hold 20 against itself: 'the first-listed policy wins 50.0 %' said nothing (both seats are it); the answer is
+    the first player's share, after a colon ('Hold 20 the first-listed policy wins' read as garble)."""
+    import sim
+
+    mirror = sim.play("pig", "hold-20", n=200)
+    assert mirror.summary["verdicts"][0].startswith("Hold 20: the first player wins "), mirror.summary["verdicts"]
+    assert "win_rate_first_listed" not in mirror.summary["metrics"]
+    pair = sim.play("pig", "hold-20,optimal-turn", n=200)
+    assert pair.summary["verdicts"][0].startswith("Hold 20 vs Optimal turn: the first-listed policy wins ")
+    assert "win_rate_first_listed" in pair.summary["metrics"]

@@ -11,6 +11,7 @@ from sim.cli.work import setup
 from sim.core import atomic
 from sim.core.config import Strict
 from sim.players.run import fit_log, write_log
+from sim.report import words
 from sim.report.outputs import json_default
 
 
@@ -48,7 +49,8 @@ def play_log(game: str, policy: str, n: int, seed: int, rules: Path | Strict | N
     r = api.play(game, policy, n=n, seed=seed, config=cfg, out=dest, chunk=chunk, scheduler=scheduler,
                  progress=not as_json, force=force, **game_opts)
     summary = dict(r.summary)
-    lines = [f"{g.title} · {policy} · n={n} · seed={seed} · {summary['runs_per_second']:,.0f} runs/s",
+    lines = [f"{g.title} · {words.policy_name(g.name, policy)} · n={n} · seed={seed} · "
+             f"{summary['runs_per_second']:,.0f} runs/s", *summary.get("verdicts", []),  # the answer first, as play
              *metric_lines(summary["metrics"], game=g.name, headline=g.headline)]
     if log is not None:
         lg = summary["log"] = write_log(game, cfg, policy, n, seed, options, log)
