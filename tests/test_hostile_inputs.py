@@ -378,6 +378,10 @@ CALIBRATE = [
     (("calibrate", "kniffel", "--target", "mean_score=" + "x" * 500, "--field", "bonus.value", "--policy", "greedy"),
      "--target"),
     (("calibrate", "kniffel", "--target", "x" * 500, "--field", "bonus.value", "--policy", "greedy"), "--target"),
+    # a field the run never reads: every evaluation played the same, then the search was refused after all the play
+    (("calibrate", "dungeon", "--target", "win_rate=30 %", "--field", "difficulty.leicht.hp", "--policy", "vorschlag",
+      "--difficulty", "normal"), "difficulty.leicht.hp is not used by this run (difficulty: Normal): calibrate it with "
+                                 "--difficulty leicht, or calibrate difficulty.normal.hp"),
 ]
 
 
@@ -556,6 +560,9 @@ BAD_TUNES += [
      'metric = "win_rate"\nvalue = 0.5\n', "unknown policy"),
     (f'game = "{FIFTH}"\nn = 100\n[fields]\n"goal.target" = [20, 5000]\n[[target]]\npolicy = "hold-20"\n'
      'metric = "win_rate"\nvalue = 0.5\n', "goal.target"),
+    ('game = "dungeon"\nn = 100\n[fields]\n"difficulty.schwer.hp" = [0.5, 2.0]\n[[target]]\npolicy = "vorschlag"\n'
+     'metric = "win_rate"\nvalue = 0.5\noptions = {difficulty = "leicht"}\n',
+     "[fields] difficulty.schwer.hp is not used by any target's run (difficulty: Leicht)"),
 ]
 
 

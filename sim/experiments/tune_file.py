@@ -38,6 +38,7 @@ from sim.core.limits import is_rate
 from sim.experiments.sweep_spec import _resolve, flatten, point_config, spec_error
 from sim.games import get_game
 from sim.games.base import Game
+from sim.games.options import unread_by
 
 FORMAT = 1
 FLOAT_RESOLUTION = 1e-4  # float fields are rounded to this share of their range
@@ -288,6 +289,13 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
         if t.policy not in g.policies:
             g.policies.append(t.policy)
         targets.append(TuneTarget(i, tname, t.policy, label, t.metric, t.value, t.tol, options, tsets, g.index))
+    for f in fields:  # a field no target's run reads: every evaluation would play the same
+        unread = [unread_by(f.name, game.option_specs, t.options) for t in targets]
+        if targets and all(unread):
+            opt, part = unread[0]
+            raise ConfigError(f"{source}: [fields] {f.name} is not used by any target's run "
+                              f"({opt.setting(targets[0].options.get(opt.name))}): give a target options = "
+                              f"{{{opt.name} = \"{part}\"}}, or tune the field of the targets' {opt.name}")
     tune = Tune(spec, source, game, base, sets, fields, targets, groups, spec.chunk or game.chunk,
                 config_hash(base_cfg))
     return tune

@@ -118,6 +118,17 @@ def cycled(policy: str, count: int) -> list[str]:
     return [names[i % len(names)] for i in range(count)]
 
 
+def unread_by(path: str, specs: Sequence[Option], options: dict[str, Any]) -> tuple[Option, str] | None:
+    """The option and its choice through which config ``path`` leads when this run does not hold that choice
+    (``difficulty.normal.hp`` while ``difficulty`` is ``leicht``): the run never reads the path; else None."""
+    choosers = [o for o in specs if o.choices]
+    for part in path.split("."):
+        users = [o for o in choosers if part in o.choices]
+        if users and all(options.get(o.name) != part for o in users):
+            return users[0], part
+    return None
+
+
 def metric_refusal(game: str, metric: str, names: list[str], seats: list[str]) -> str | None:
     """The words refusing ``metric`` when a batch of these seats reports only ``names`` (the closest names first:
     a case or spelling slip, then the others), else None. ``Game.check_metric`` and the command line's check before

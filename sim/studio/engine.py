@@ -36,6 +36,7 @@ from sim.core.stats import paired_difference
 from sim.experiments import calibrate as calibration
 from sim.experiments.sweep import run_sweep, sweep_from_dict
 from sim.games.base import Game
+from sim.games.options import unread_by
 from sim.report import words
 from sim.report.mpl import plt
 from sim.report.outputs import write_outputs
@@ -194,19 +195,16 @@ def unused_edits(game: str, sets: list[str], options: dict[str, Any]) -> list[di
     """Edits this run never reads: a path through a choice of an option (``difficulty.normal.hp``) that no option
     holds now (``difficulty: leicht``). Each: the path, the choice, the option to switch and a sentence saying so."""
     g = get_game(game)
-    specs = [o for o in g.option_specs if o.choices]
     out = []
     for line in sets:
         path = line.split("=", 1)[0].strip()
-        for part in path.split("."):
-            users = [o for o in specs if part in o.choices]
-            if users and all(options.get(o.name) != part for o in users):
-                now = "; ".join(o.setting(options.get(o.name)) for o in users)
-                shown = (users[0].words or {}).get(part, part.capitalize())
-                out.append({"path": path, "choice": part, "option": users[0].name, "shown": shown,
-                            "text": f"{path} is not used by this run ({now}): its differences will be 0. Switch "
-                                    f"{users[0].label or users[0].name} to {shown} to see it."})
-                break
+        if (unread := unread_by(path, g.option_specs, options)) is not None:
+            opt, part = unread
+            now = opt.setting(options.get(opt.name))
+            shown = (opt.words or {}).get(part, part.capitalize())
+            out.append({"path": path, "choice": part, "option": opt.name, "shown": shown,
+                        "text": f"{path} is not used by this run ({now}): its differences will be 0. Switch "
+                                f"{opt.label or opt.name} to {shown} to see it."})
     return out
 
 
