@@ -51,3 +51,14 @@ def test_each_run_plays_at_its_players_group_level(game, policy):
                 if col in have.columns and isinstance(value, (int, float, np.integer, np.floating)):
                     assert have.loc[i, col] == pytest.approx(value), (game, run, col)
 
+
+
+def test_a_level_beside_groups_is_refused_not_ignored():
+    """With groups each player plays at its group's level: a level set beside them was silently ignored (Greedy
+    scored the same at skill.level 0.1 as at 1.0)."""
+    from sim.core.config import DicesimError
+
+    g = get_game("kniffel")
+    with pytest.raises(DicesimError, match=r"skill.level 0.1 beside skill.groups"):
+        g.load(None, ["skill.level=0.1", "skill.groups=[{level=1.0, weight=1}]"])
+    assert g.load(None, ["skill.groups=[{level=0.5, weight=1}]"]).skill.level == 1.0  # groups alone: as ever

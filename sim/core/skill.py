@@ -50,7 +50,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from pydantic import Field, SerializationInfo, SerializerFunctionWrapHandler, field_validator, model_serializer
+from pydantic import (
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from sim.core.config import GameConfig, Strict
 
@@ -121,6 +128,14 @@ class Skill(Strict):
         if v and abs(sum(g.weight for g in v) - 1.0) > 1e-6:
             raise ValueError(f"the groups' weights must sum to 1, got {sum(g.weight for g in v):.6g}")
         return v
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Skill:
+        """A level beside groups would be ignored (each player plays at its group's level): said, not silently."""
+        if self.groups and self.level != 1.0:
+            raise ValueError(f"skill.level {self.level:g} beside skill.groups: with groups each player plays at its "
+                             "group's level; leave level out, or drop the groups")
+        return self
 
     @model_serializer(mode="wrap")
     def _dump(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:

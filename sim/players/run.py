@@ -106,8 +106,8 @@ def population(cfg: GameConfig, f: Any) -> GameConfig:
     else:
         w = np.round(m.weights, 4)
         w[-1] = round(1.0 - float(w[:-1].sum()), 4)
-        skill = cfg.skill.model_copy(update={"groups": [Group(level=round(float(lv), 4), weight=float(x))
-                                                        for lv, x in zip(m.levels, w, strict=True)]})
+        groups = [Group(level=round(float(lv), 4), weight=float(x)) for lv, x in zip(m.levels, w, strict=True)]
+        skill = cfg.skill.model_copy(update={"level": 1.0, "groups": groups})  # each player at its group's level
     return type(cfg).model_validate(cfg.model_copy(update={"skill": skill}).model_dump(mode="json"))
 
 
