@@ -115,6 +115,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["replay", "dungeon24", "--policy", "greedy,greedy,greedy"], "3 policies for 2 seats of dungeon24"),
     (["play", "dadox", "--policy", "greedy,threshold,random", "--players", "3", "--opponent", "greedy"],
      "--opponent greedy fills every seat after the first"),
+    (["play", "kniffel", "--policy", "greedy", "--n", "10", "--games-per-player", "7", "--no-report"],
+     "--n 10 is no whole number of players of 7 games each"),  # the last player had 3, silently
     (["play", "kniffel", "--policy", "greedy", "--games-per-player", "0"],
      "--games-per-player must be 1 .. 1,000,000, got '0'"),
 ])

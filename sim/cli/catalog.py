@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING, Any
 from sim.cli.common import work
 from sim.core.errors import DicesimError
 from sim.games import GAMES, declared, declared_options, get_game
-from sim.games.options import check_opponent, check_policy, check_seat_count, checked, policy_names
+from sim.games.options import (
+    check_opponent,
+    check_policy,
+    check_seat_count,
+    checked,
+    policy_names,
+    unread_refusal,
+)
 
 if TYPE_CHECKING:
     from sim.core.config import Strict
@@ -124,6 +131,17 @@ def plain_options(game: str, options: dict[str, Any]) -> dict[str, Any] | None:
     if reads is None or not set(options) <= set(reads):
         return None
     return {k: v for k, v in checked(game, declared_options(game) or (), options).items() if k in reads}
+
+
+def check_read(game: str, field: str, options: dict[str, Any]) -> None:
+    """``calibrate --field`` that the run never reads (``difficulty.leicht.hp`` with ``--difficulty normal``), refused
+    before the game loads in the calibration's own words (``sim.experiments.calibrate.refuse_unread``)."""
+    specs = declared_options(game)
+    if specs is None:
+        return
+    said = unread_refusal(field, specs, checked(game, specs, options), "calibrate")
+    if said:
+        raise DicesimError(said)
 
 
 def check_metric(game: str, config: Path | None, sets: list[str] | None, policy: str, options: dict[str, Any],

@@ -60,6 +60,9 @@ def play(
 ) -> None:
     """Play N runs of one policy and report metrics (tables, charts, report.html in --out)."""
     check_n(n, force)
+    if games_per_player is not None and n % games_per_player:  # the config's own figure: checked with the config
+        raise DicesimError(f"--n {n:,} is no whole number of players of {games_per_player:,} games each "
+                           f"(--games-per-player, skill.games_per_player): give a multiple of {games_per_player:,}")
     check_out(out)
     if log is not None:
         check_log(game, log, "--log")

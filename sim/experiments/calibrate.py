@@ -32,7 +32,7 @@ from sim.core.batch import run_batch
 from sim.core.config import DicesimError, Strict, config_hash, field_setting, numeric_field, search_bounds
 from sim.core.limits import check_calibration, is_rate, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
 from sim.games.base import Game
-from sim.games.options import unread_by
+from sim.games.options import unread_refusal
 from sim.report.words import metric_name, metric_text, value_text
 
 
@@ -107,12 +107,9 @@ DEFAULT_TOL_SHARE = 0.1
 def refuse_unread(fld: str, game: Game, options: dict[str, Any], doing: str) -> None:
     """A field this run never reads (``difficulty.leicht.hp`` with ``--difficulty normal``): every evaluation would
     play the same and the search end in a refusal after all that play; refused before any."""
-    if (unread := unread_by(fld, game.option_specs, options)) is not None:
-        opt, part = unread
-        now = options.get(opt.name)
-        held = ".".join(str(now) if p == part else p for p in fld.split("."))  # the same field of the choice held
-        raise DicesimError(f"{fld} is not used by this run ({opt.setting(now)}): {doing} it with {opt.flag} {part}, "
-                           f"or {doing} {held}")
+    said = unread_refusal(fld, game.option_specs, options, doing)
+    if said:
+        raise DicesimError(said)
 
 
 class _Evaluator:
@@ -173,7 +170,6 @@ def calibrate(
     """Find the value of ``fld`` where ``metric`` (for ``policy``) hits ``target``; see the module doc."""
     check_calibration(n, seed, target, lo, hi, tol, max_evals, force)
     options = game.check_options(dict(options or {}))
-    refuse_unread(fld, game, options, "calibrate")
     label, seats = game.compare_plan([policy], options)[0]
     sets = list(sets or [])
     base = game.load(config, sets)
@@ -185,6 +181,7 @@ def calibrate(
     b_lo, b_hi = field_bounds(type(base), fld)
     ev = _Evaluator(game, config, sets, fld, metric, seats, n, seed, options, backend, log, integer)
     search_bounds(current, fld, lo, hi, lambda extra: game.load(config, [*sets, *extra]))  # before any work
+    refuse_unread(fld, game, options, "calibrate")
 
     def g(e: Evaluation) -> float:
         return e.value - target

@@ -129,6 +129,17 @@ def unread_by(path: str, specs: Sequence[Option], options: dict[str, Any]) -> tu
     return None
 
 
+def unread_refusal(path: str, specs: Sequence[Option], options: dict[str, Any], doing: str) -> str | None:
+    """Why ``doing`` (``calibrate``) ``path`` would play the same at every value (``unread_by``), or None."""
+    unread = unread_by(path, specs, options)
+    if unread is None:
+        return None
+    opt, part = unread
+    now = options.get(opt.name)
+    held = ".".join(str(now) if p == part else p for p in path.split("."))  # the same field of the choice held
+    return f"{path} is not used by this run ({opt.setting(now)}): {doing} it with {opt.flag} {part}, or {doing} {held}"
+
+
 def metric_refusal(game: str, metric: str, names: list[str], seats: list[str]) -> str | None:
     """The words refusing ``metric`` when a batch of these seats reports only ``names`` (the closest names first:
     a case or spelling slip, then the others), else None. ``Game.check_metric`` and the command line's check before
