@@ -323,3 +323,16 @@ def test_survival_chart_shows_the_survival_metrics():
     points = stats.survival(last_point(t, 10), 11)
     assert points[:10] == [m[f"survival_room_{r}"] for r in range(1, 11)]
     assert points[10] == m["win_rate"] and 0 < points[10]["value"] < points[0]["value"] == 1.0
+
+
+def test_a_fight_lost_at_the_turn_limit_counts_the_turns_played():
+    """``turn.max_turns``: the fight is lost after that many turns; the turn the limit stopped was counted too (a
+    limit of 1 gave 1.8 turns a fight, and the replay said 'nach 2 Zügen' after one turn)."""
+    import sim
+
+    r = sim.play("dungeon", "greedy", n=300, set=["turn.max_turns=1"])
+    t = r.table
+    assert (t["turns"] <= t["rooms_cleared"] + 1).all() and r.summary["metrics"]["mean_turns_per_fight"]["value"] <= 1.0
+    stuck = sim.play("dungeon", "vorschlag", n=50, set=["turn.max_turns=7", "enemies.skelett.damage=0",
+                                                         "enemies.skelett.hp=1e6", 'sections.krypta.roster=["skelett"]'])
+    assert stuck.summary["metrics"]["mean_turns_per_fight"]["value"] == 7.0

@@ -291,7 +291,8 @@ def fight(pl, room, fz, rs, sc, pf, wr):
     begin_fight(pid, seed, run, room, fz, rs, f, out, log, sc)
     while True:
         f.turn += 1
-        if f.turn > fz.rp[0].turn_max_turns:
+        if f.turn > fz.rp[0].turn_max_turns:  # the limit: a loss after the turns played (this one is not)
+            f.turn -= 1
             rs.lp = 0.0
             break
         open_turn(room, fz, rs, f, log, sc)
