@@ -333,6 +333,7 @@ def test_a_fight_lost_at_the_turn_limit_counts_the_turns_played():
     r = sim.play("dungeon", "greedy", n=300, set=["turn.max_turns=1"])
     t = r.table
     assert (t["turns"] <= t["rooms_cleared"] + 1).all() and r.summary["metrics"]["mean_turns_per_fight"]["value"] <= 1.0
-    stuck = sim.play("dungeon", "vorschlag", n=50, set=["turn.max_turns=7", "enemies.skelett.damage=0",
-                                                         "enemies.skelett.hp=1e6", 'sections.krypta.roster=["skelett"]'])
+    wall = ["turn.max_turns=7", "enemies.skelett.damage=0", "enemies.skelett.hp=1e6",
+            'sections.krypta.roster=["skelett"]']  # a first enemy that neither falls nor hits
+    stuck = sim.play("dungeon", "vorschlag", n=50, set=wall)
     assert stuck.summary["metrics"]["mean_turns_per_fight"]["value"] == 7.0
