@@ -315,3 +315,10 @@ def test_combo_cup_with_glueckssieben_loadout():
     assert cup["combos"] == [{"name": "Full House", "dice": [1, 1, 1, 5, 5], "attack": 2 * 5 + 4 * 7 + 8,
                               "shield": int(np.floor((2 * 5 + 4 * 7 + 12) * 0.6 + 0.5)), "heal": 5 + 14 + 4}]
     assert combos_json([1, 1, 2, 3, 4], cfg)["total_attack"] == 14
+
+
+def test_an_enemy_has_at_least_one_lp():
+    """A stage LP factor near 0 (calibrate walks down to 1e-06) rounded every normal enemy to 0 LP."""
+    assert R.enemy_hp(20, 1, False, False, 2, 1.12, 1e-6, 1.05, 1.25) == 1
+    assert R.enemy_hp(20, 1, False, True, 2, 1.12, 0.02, 1.05, 1.25) == 1  # round(0.616) would be 1 anyway
+    assert R.enemy_hp(62, 9, True, False, 2, 1.12, 1e-6, 1e-9, 1.25) == 1  # a boss alike

@@ -288,14 +288,14 @@ def fold_mods(eff, owned, out):
 @njit(cache=True)
 def enemy_hp(base_hp, room, boss, elite, hp_per_room, hp_factor, diff_hp, diff_boss, elite_hp):
     """Enemy LP: bosses round(base × boss factor [× elite]); others round((base + 2·room) × 1.12 × stage
-    [× elite])."""
+    [× elite]); at least 1 (a multiplier near 0 rounded enemies to 0 LP, fights the rules do not have)."""
     if boss:
         x = base_hp * diff_boss
     else:
         x = (base_hp + hp_per_room * room) * hp_factor * diff_hp
     if elite:
         x = x * elite_hp
-    return round_half_up(x)
+    return max(1, round_half_up(x))
 
 
 @njit(cache=True)
