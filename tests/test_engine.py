@@ -110,3 +110,18 @@ def test_assumed_paths_are_checked_for_every_game(game):
     type(cfg).model_validate({**data, "assumed": list(cfg.assumed)})
     with pytest.raises(ValidationError, match="assumed names an unknown field: nope.deeper"):
         type(cfg).model_validate({**data, "assumed": ["nope.deeper"]})
+
+
+def test_set_reaches_a_default_field_of_a_named_entry():
+    """``--set talents.scharfe_klingen.shield_flat=…`` where the file leaves that field at its default: the entry's
+    model declares it (it was 'unknown config field' though a config file could set it); a new entry stays refused."""
+    from sim.core.config import ConfigError
+    from sim.games import get_game
+
+    g = get_game("dungeon")
+    cfg = g.load(None, ["talents.scharfe_klingen.shield_flat=-3", "enemies.skelett.mode=random"])
+    assert cfg.talents["scharfe_klingen"].shield_flat == -3 and cfg.enemies["skelett"].mode == "random"
+    with pytest.raises(ConfigError, match=r"unknown config field: talents.nosuch \(no 'nosuch' in talents\)"):
+        g.load(None, ["talents.nosuch.shield_flat=1"])
+    with pytest.raises(ConfigError, match="unknown config field: enemies.skelett.nosuch"):
+        g.load(None, ["enemies.skelett.nosuch=1"])

@@ -186,9 +186,13 @@ def parse_override(item: str) -> tuple[list[str], Any]:
 
 def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[BaseModel] | None = None) -> None:
     """Set ``data[k0][k1]... = value``; the path must exist in ``data`` or, given ``model``, be a field the model
-    declares (a section a user file leaves out, e.g. ``[skill]``, takes its defaults): no silently new keys."""
+    declares (a section a user file leaves out, e.g. ``[skill]``, takes its defaults): no silently new keys. An
+    entry of a name-keyed table (``talents.scharfe_klingen``) must be one the file has; its fields are its model's
+    (``talents.scharfe_klingen.shield_flat`` where the file leaves that field at its default)."""
     node = data
     for i, k in enumerate(keys):
+        if isinstance(model, _Entries) and k not in node:  # a new entry of a name-keyed table: not by --set
+            raise ConfigError(f"unknown config field: {'.'.join(keys[: i + 1])} (no {k!r} in {'.'.join(keys[:i])})")
         model = _field_model(model, k)
         last = i == len(keys) - 1
         if k not in node and model is not None:  # declared by the model but absent from the file
@@ -206,13 +210,28 @@ def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[Base
             node = node[k]
 
 
+class _Entries:
+    """A name-keyed table's field (``talents: dict[str, Talent]``): each key is an entry of ``model``."""
+
+    def __init__(self, model: type[BaseModel]):
+        self.model = model
+
+
 def _field_model(model: Any, key: str) -> Any:
-    """``model``'s field ``key``: its model class when the field is a section, ``True`` for a plain field,
-    ``None`` when the model does not declare it (or no model is known)."""
+    """``model``'s field ``key``: its model class when the field is a section, ``_Entries`` when it is a table of
+    named sections, ``True`` for a plain field, ``None`` when the model does not declare it (or no model is known);
+    under ``_Entries`` every key is an entry of its model."""
+    if isinstance(model, _Entries):
+        return model.model
     if not (isinstance(model, type) and issubclass(model, BaseModel)) or key not in model.model_fields:
         return None
     ann = model.model_fields[key].annotation
-    return ann if isinstance(ann, type) and issubclass(ann, BaseModel) else True
+    if isinstance(ann, type) and issubclass(ann, BaseModel):
+        return ann
+    args = get_args(ann)
+    if get_origin(ann) is dict and len(args) == 2 and isinstance(args[1], type) and issubclass(args[1], BaseModel):
+        return _Entries(args[1])
+    return True
 
 
 MAX_ERROR = 200  # characters of an error line
