@@ -275,3 +275,11 @@ def test_report_redraws_with_the_stored_config(tmp_path, monkeypatch):
     monkeypatch.setattr(charts, "bank_thresholds", lambda th, cfg, out: drawn.append(cfg) or real(th, cfg, out))
     build_report(tmp_path)
     assert drawn == [GAME.load(CONFIG_DIR / "dadox" / "house.toml")] and drawn[0] != GAME.load()
+
+
+def test_draws_are_no_seats_in_the_first_seats_edge():
+    """With draws the fair share is the decided games' share a seat: all drawn, the edge is 0 (it read -50 pp)."""
+    import sim
+
+    m = sim.play("dadox", "threshold", n=200, set=["game.max_turns=1"]).summary["metrics"]
+    assert m["draw_rate"]["value"] == 1.0 and m["first_player_advantage"]["value"] == 0.0

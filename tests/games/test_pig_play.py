@@ -169,3 +169,12 @@ def test_a_mirror_has_no_first_listed_policy():
     pair = sim.play("pig", "hold-20,optimal-turn", n=200)
     assert pair.summary["verdicts"][0].startswith("Hold 20 vs Optimal turn: the first-listed policy wins ")
     assert "win_rate_first_listed" in pair.summary["metrics"]
+
+
+def test_draws_are_no_seats_in_the_first_players_edge():
+    """Every game a draw (one turn each): the first player's edge over a fair share is 0, not -50 pp (the fair
+    share is half of the decided games)."""
+    import sim
+
+    m = sim.play("pig", "hold-20", n=300, set=["game.max_turns=1"]).summary["metrics"]
+    assert m["draw_rate"]["value"] == 1.0 and m["first_player_advantage"]["value"] == 0.0

@@ -184,7 +184,8 @@ class Dadox(Game):
         if k > 1:
             for seat, part in table.groupby("seat"):
                 m[f"win_rate_seat_{seat}"] = stats.rate(part["win"] == 1)
-            m["first_player_advantage"] = stats.shifted(m["win_rate_seat_0"], 1 / k)
+            decided = float(np.mean(games["winner"].to_numpy() >= 0))  # a draw is no seat's: the fair share of the rest
+            m["first_player_advantage"] = stats.shifted(m["win_rate_seat_0"], decided / k)
             if table["policy"].nunique() > 1:
                 for pol, part in table.groupby("policy"):
                     m[f"win_rate_{pol}"] = stats.rate(part["win"] == 1)

@@ -145,7 +145,8 @@ class Pig(Game):
         m: dict[str, dict[str, Any]] = {}
         for seat, part in table.groupby("seat"):
             m[f"win_rate_seat_{seat}"] = stats.rate(part["win"] == 1)
-        m["first_player_advantage"] = stats.shifted(m["win_rate_seat_0"], 0.5)
+        decided = float(np.mean(games["winner"].to_numpy() >= 0))  # a draw is no seat's: the fair share of the rest
+        m["first_player_advantage"] = stats.shifted(m["win_rate_seat_0"], decided / 2)
         if table["policy"].nunique() > 1:  # a mirror has no first-listed policy: its 50.0 % would say nothing
             first = table["policy"].iloc[0]  # run 0, seat 0: the first policy listed (``a`` of ``a vs b``)
             m["win_rate_first_listed"] = stats.rate(table.loc[table["policy"] == first, "win"] == 1)
