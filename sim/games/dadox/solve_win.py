@@ -380,9 +380,10 @@ def check_win_size(rp: np.record, score_floor: int) -> None:
     except (ValueError, OSError, AttributeError):  # not a POSIX machine: assume 8 GiB
         have = 8 * 2**30
     if need > have // 2:
-        raise DicesimError(f"optimal-win needs about {need / 2**30:,.1f} GiB for goal.target {int(rp.goal_target):,} "
-                           f"({n:,} score states, growing as their cube): over half this machine's "
-                           f"{have / 2**30:,.0f} GiB; use a smaller goal.target")
+        gib, states = f"{need / 2**30:,.1f} GiB", f"{n:,} score states, cubed"
+        raise DicesimError(f"optimal-win needs {gib}, this machine has {have / 2**30:,.0f} ({states}, from "
+                           f"solver.score_floor {score_floor:,} to goal.target {int(rp.goal_target):,} in steps of "
+                           f"{int(rp.unit):,}): narrow the range or widen the steps")
 
 
 def solve_win(rp: np.record, score_floor: int, tol: float, max_iter: int = 200, log=None) -> WinSolution:
