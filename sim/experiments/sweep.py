@@ -109,7 +109,7 @@ def _progress(enabled: bool):
         TextColumn("ETA"),
         TimeRemainingColumn(),
         console=Console(file=sys.stderr),
-        disable=not enabled,
+        disable=not enabled or not sys.stderr.isatty(),  # a log or a pipe: no bar, and not the empty line it left
         transient=True,
     )
 
