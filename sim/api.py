@@ -150,8 +150,9 @@ def _writing_to(out: str | Path | None) -> contextlib.AbstractContextManager:
     """The output folder created and locked for the whole command (a second writer is refused before anything is
     played), or nothing without ``out``; a sweep's folder is refused (its report.html would be this run's)."""
     from sim.core.atomic import output_folder
+    from sim.experiments.sweep_spec import SWEEP_JSON
 
-    if out is not None and (Path(out) / "sweep.json").is_file():
+    if out is not None and (Path(out) / SWEEP_JSON).is_file():
         raise DicesimError(f"{out} holds a sweep: give the run a folder of its own")
     return output_folder(out) if out is not None else contextlib.nullcontext()
 

@@ -29,7 +29,7 @@ from sim.cli.common import (
 )
 from sim.cli.fit import check_log
 from sim.core.errors import DicesimError
-from sim.core.limits import check_n, check_runs
+from sim.core.limits import check_n, check_runs, check_whole_players
 from sim.core.names import compared, game_name
 from sim.games import GAMES
 from sim.report.manifest import check_report_folder
@@ -60,9 +60,8 @@ def play(
 ) -> None:
     """Play N runs of one policy and report metrics (tables, charts, report.html in --out)."""
     check_n(n, force)
-    if games_per_player is not None and n % games_per_player:  # the config's own figure: checked with the config
-        raise DicesimError(f"--n {n:,} is no whole number of players of {games_per_player:,} games each "
-                           f"(--games-per-player, skill.games_per_player): give a multiple of {games_per_player:,}")
+    if games_per_player is not None:  # the config's own figure: checked with the config (``play_log``)
+        check_whole_players(n, games_per_player)
     check_out(out)
     if log is not None:
         check_log(game, log, "--log")

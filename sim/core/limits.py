@@ -50,6 +50,14 @@ def check_n(n: Any, force: bool = False, what: str = "--n", flag: str = "--force
     return n
 
 
+def check_whole_players(n: int, games_per_player: int) -> None:
+    """``n`` runs as players of ``games_per_player`` consecutive games each: a remainder would be a last player with
+    fewer games than the others, silently."""
+    if n % games_per_player:
+        raise DicesimError(f"--n {n:,} is no whole number of players of {games_per_player:,} games each "
+                           f"(--games-per-player, skill.games_per_player): give a multiple of {games_per_player:,}")
+
+
 def check_runs(total: int, force: bool = False, what: str = "--n", flag: str = "--force") -> None:
     """``total`` runs of one command: refused above the limits, naming them and how to pass them anyway (``flag``:
     the command line's ``--force``, the Python API's ``force=True``)."""

@@ -83,22 +83,23 @@ def field_bounds(model: type[BaseModel], dotted: str) -> tuple[float, float]:
         info = node.model_fields[k]
         if i == len(keys) - 1:
             whole = info.annotation is int
-
-            def inside(end: float, whole: bool = whole) -> float:
-                return 1.0 if whole else OPEN_END * max(1.0, abs(end))
-
             for m in info.metadata:
                 if getattr(m, "ge", None) is not None:
                     lo = max(lo, float(m.ge))
                 if getattr(m, "gt", None) is not None:
-                    lo = max(lo, float(m.gt) + inside(float(m.gt)))
+                    lo = max(lo, float(m.gt) + _inside(float(m.gt), whole))
                 if getattr(m, "le", None) is not None:
                     hi = min(hi, float(m.le))
                 if getattr(m, "lt", None) is not None:
-                    hi = min(hi, float(m.lt) - inside(float(m.lt)))
+                    hi = min(hi, float(m.lt) - _inside(float(m.lt), whole))
             return lo, hi
         node = info.annotation
     return lo, hi
+
+
+def _inside(end: float, whole: bool) -> float:
+    """How far inside an open end the nearest accepted value lies: the next integer, or a millionth (``OPEN_END``)."""
+    return 1.0 if whole else OPEN_END * max(1.0, abs(end))
 
 
 DEFAULT_TOL_SHARE = 0.1

@@ -9,7 +9,8 @@ from sim import api
 from sim.cli.common import emit, metric_lines
 from sim.cli.work import setup
 from sim.core import atomic
-from sim.core.config import DicesimError, Strict
+from sim.core.config import Strict
+from sim.core.limits import check_whole_players
 from sim.players.run import fit_log, write_log
 from sim.report import words
 from sim.report.outputs import json_default
@@ -43,10 +44,7 @@ def play_log(game: str, policy: str, n: int, seed: int, rules: Path | Strict | N
     if games_per_player is not None:
         cfg = type(cfg).model_validate({**cfg.model_dump(mode="json"), "skill": {
             **cfg.skill.model_dump(mode="json"), "games_per_player": games_per_player}})
-    per = cfg.skill.games_per_player
-    if n % per:  # the last player would play fewer games than the others, silently
-        raise DicesimError(f"--n {n:,} is no whole number of players of {per:,} games each (--games-per-player, "
-                           f"skill.games_per_player): give a multiple of {per:,}")
+    check_whole_players(n, cfg.skill.games_per_player)
     dest = None if no_report else (out or Path("reports") / f"{game}-{policy.replace(',', '_')}")
     if log is not None:  # a log that cannot be written is refused before the batch, not after it
         atomic.make_folder(log.parent, "--log's folder")
