@@ -534,3 +534,14 @@ def test_the_answer_reads_as_a_sentence(game, policy, options, said):
     'Hold 20 the first-listed policy wins 50.0 %' and 'Threshold draws 0.0 %' for a solitaire game)."""
     r = sim.play(game, policy, n=200, **options)
     assert r.summary["verdicts"][0].startswith(said), r.summary["verdicts"]
+
+
+def test_a_headline_the_seats_should_report_is_still_named_missing():
+    """``reported``: the page leaves out only what these seats never report; a declared one gone is named."""
+    from sim.report.pages import headline_table
+
+    m = pd.DataFrame([{"label": "greedy", "metric": "mean_score", "value": 200.0, "ci95_low": 199.0,
+                       "ci95_high": 201.0}])
+    headline = {"mean_score": "scores", "kniffel_rate": "at least one Kniffel"}
+    assert "Not reported by this run" in headline_table(m, headline, "kniffel", {"mean_score", "kniffel_rate"})
+    assert "Not reported by this run" not in headline_table(m, headline, "kniffel", {"mean_score"})

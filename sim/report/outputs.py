@@ -172,6 +172,19 @@ def run_facts(manifest: dict[str, Any]) -> dict[str, str]:
     return facts
 
 
+def _reported(game: Game, manifest: dict[str, Any], options: dict[str, Any]) -> set[str] | None:
+    """The metrics this page's batches report by the game's own declaration (``Game.metric_names`` of each label's
+    seats), so a headline metric such seats never have (a mirror's first-listed policy, a solitaire game's seats)
+    is not named as missing; None where that is not known (no config kept, or a game that declares none)."""
+    labels = [manifest["policy"]] if manifest.get("policy") else list(manifest.get("policies") or {})
+    try:
+        cfg = game.Config.model_validate(manifest["config"])
+        declared = [game.metric_names(cfg, options, game.seat_policies(label, options)) for label in labels]
+    except (KeyError, ValueError, TypeError, DicesimError):
+        return None
+    return None if not labels or None in declared else set().union(*declared)
+
+
 def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[str], out: Path | None = None) -> str:
     """A play/compare/balance page: the answers (headline metrics, paired differences), the charts with one
     sentence each, then every metric folded by group, then the config. Charts are embedded from ``out``."""
@@ -191,7 +204,7 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
     paired = manifest.get("paired") or {}
     for sentence in pages.verdicts(metrics, paired, game.headline, game.name, options) + pages.extra_verdicts(out):
         body.append(f"<p class='answer verdict'>{pages.esc(sentence)}</p>")
-    body.append(pages.headline_table(metrics, game.headline, game.name))
+    body.append(pages.headline_table(metrics, game.headline, game.name, _reported(game, manifest, options)))
     if paired:
         body.append("<h3>Paired differences</h3><p>Every policy played the same runs (same dice), so each "
                     "difference is measured run by run: a policy minus one listed before it (the first listed is "

@@ -435,10 +435,12 @@ def extra_verdicts(out: Path | None) -> list[str]:
     return [str(x) for x in said if isinstance(x, str)] if isinstance(said, list) else []
 
 
-def headline_table(metrics: pd.DataFrame, headline: dict[str, str], game: str | None = None) -> str:
+def headline_table(metrics: pd.DataFrame, headline: dict[str, str], game: str | None = None,
+                   reported: set[str] | None = None) -> str:
     """Rows: labels (in the game's words); columns: the headline metrics with intervals; a missing declared metric
     is named."""
     present, missing = headline_rows(metrics, headline)
+    missing = [m for m in missing if reported is None or m in reported]  # one these seats never report: not missing
     out = []
     if present:
         idx = {(r.label, r.metric): r for r in metrics.itertuples()}

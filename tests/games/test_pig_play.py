@@ -178,3 +178,12 @@ def test_draws_are_no_seats_in_the_first_players_edge():
 
     m = sim.play("pig", "hold-20", n=300, set=["game.max_turns=1"]).summary["metrics"]
     assert m["draw_rate"]["value"] == 1.0 and m["first_player_advantage"]["value"] == 0.0
+
+
+def test_a_mirrors_page_names_no_headline_as_missing(tmp_path):
+    """The first-listed policy is no metric of a mirror: the page must not say the batch failed to report it (it
+    did, in red, under the answers)."""
+    import sim
+
+    page = sim.play("pig", "hold-20", n=200, out=tmp_path / "m").report.read_text(encoding="utf-8")
+    assert "Not reported by this run" not in page and "the first player wins" in page
