@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from sim.cli.common import emit
+from sim.cli.work.describe_text import describe_text
 from sim.core.config import DicesimError, Strict, load_config
 from sim.core.jsonable import json_default
 from sim.core.schema import describe_columns
@@ -56,5 +57,9 @@ def cup(game: str, rules: Path | Strict | None, sets: list[str] | None) -> dict[
 
 
 def show(d: dict[str, Any], as_json: bool) -> None:
-    """A describe answer as the command prints it (indented JSON either way, ``--json`` compact)."""
-    emit(d, as_json, json.dumps(d, indent=2, default=json_default, ensure_ascii=False), json_default)
+    """A describe answer as the command prints it: one JSON object with ``--json``, else its tables as text
+    (``describe_text``)."""
+    if as_json:
+        emit(d, True, "", json_default)
+    else:
+        emit(d, False, describe_text(json.loads(json.dumps(d, default=json_default))))

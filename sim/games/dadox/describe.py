@@ -32,20 +32,17 @@ def describe(cfg: DadoxConfig, options: dict[str, Any], ts: TurnSolution | None 
         "strong": strong_combinations(rp),
         "must_throw_on": forced_throws(rp),
         "bust_probability": {str(n): p for n, p in bust_probabilities(rp, False).items()},
-        "bust_probability_means": "a throw of n dice with no scoring group: no 1, no 5 and no triple (the turn's "
-        "first throw; every later throw without the 1-or-5 rule); bust_probability_later_throws (with "
-        "turn.later_throws_need_1_or_5) and bust_probability_confirmation_throws (with turn.confirm): no 1 and "
+        "bust_probability_means": "the chance that a throw of n dice (1 to 6) holds no scoring group: no 1, no 5 "
+        "and no triple (the turn's first throw; every later throw without the 1-or-5 rule); in the later-throw "
+        "table (with turn.later_throws_need_1_or_5) and the confirmation-throw table (with turn.confirm): no 1 and "
         "no 5",
-        "optimal_turn": {
-            "expected_turn_score": float(ts.value[1]),
-            "bank_thresholds": optimal_thresholds(ts, cfg),
-        },
     }
     without_1_or_5 = {str(n): p for n, p in bust_probabilities(rp, True).items()}
     if rp.turn_later_throws_need_1_or_5:
         d["bust_probability_later_throws"] = without_1_or_5
     if rp.turn_confirm:
         d["bust_probability_confirmation_throws"] = without_1_or_5
+    d["optimal_turn"] = {"expected_turn_score": float(ts.value[1]), "bank_thresholds": optimal_thresholds(ts, cfg)}
     return d
 
 

@@ -6,6 +6,7 @@ from sim.core.errors import DicesimError
 from sim.games.options import Option, check_opponent, cycled, policy_names
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
+TITLE = "Dadox"  # the game's name as people read it (Game.title; describe's text heads with it)
 POLICY_NAMES = ('threshold', 'greedy', 'optimal-turn', 'optimal-win', 'random', 'leader-win')
 CONFIG = "sim.games.dadox.config:DadoxConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)

@@ -29,7 +29,7 @@ from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig
 from sim.games.dungeon.describe import combos_json, cup_json, describe, enemy_names
 from sim.games.dungeon.inputs import TM, borrowed, check_difficulty, frozen
 from sim.games.dungeon.loadout import with_loadout
-from sim.games.dungeon.options import CAPABILITIES, OPTIONS, POLICY_VARIANT
+from sim.games.dungeon.options import CAPABILITIES, OPTIONS, POLICY_VARIANT, TITLE
 from sim.games.dungeon.options import DIFFICULTIES as OPTION_DIFFICULTIES
 from sim.games.dungeon.replay_text import EVENTS, MAX_EVENTS, item_label, render
 from sim.games.dungeon.table_schema import FLOAT_COLS, column_names, run_record, table_columns
@@ -43,7 +43,7 @@ assert tuple(DIFFICULTIES) == OPTION_DIFFICULTIES, "options.DIFFICULTIES must li
 
 class Dungeon(Game):
     name = "dungeon"
-    title = "Würfel Dungeon"
+    title = TITLE
     skill_groups = True  # a population's mixture: each group's runs played at its level (``play_chunk``)
     Config = DungeonConfig
     policies = tuple(POLICIES)

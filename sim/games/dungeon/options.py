@@ -6,6 +6,7 @@ from sim.core.errors import DicesimError
 from sim.games.options import Option, cycled
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
+TITLE = "Würfel Dungeon"  # the game's name as people read it (Game.title; describe's text heads with it)
 POLICY_NAMES = ('vorschlag', 'greedy', 'expectimax', 'random', 'rollout')
 CONFIG = "sim.games.dungeon.config:DungeonConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"combos", "replay_row"})  # the game's capabilities (Game.capabilities)

@@ -40,7 +40,7 @@ from sim.games.dungeon24.analysis import (
 )
 from sim.games.dungeon24.config import PEOPLES, Dungeon24Config
 from sim.games.dungeon24.describe import describe
-from sim.games.dungeon24.options import CAPABILITIES, OPTIONS, arrangement_order
+from sim.games.dungeon24.options import CAPABILITIES, OPTIONS, TITLE, arrangement_order
 from sim.games.dungeon24.options import PEOPLES as OPTION_PEOPLES
 from sim.games.dungeon24.replay import EVENTS, render
 from sim.games.dungeon24.runs import COLUMNS, _searched, frozen, people_of, run_games
@@ -56,7 +56,7 @@ __all__ = ["GAME", "Dungeon24Game", "COLUMNS", "SEARCH_N", "SEARCH_START", "abil
 
 class Dungeon24Game(Game):
     name = "dungeon24"
-    title = "Dungeon24"
+    title = TITLE
     skill_groups = True  # a population's mixture: each group's runs played at its level (``play_chunk``)
     Config = Dungeon24Config
     policies = tuple(POLICIES)

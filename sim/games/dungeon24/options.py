@@ -5,6 +5,7 @@ from sim.games.dungeon24.codes import N_BASIC
 from sim.games.options import Option, policy_names
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
+TITLE = "Dungeon24"  # the game's name as people read it (Game.title; describe's text heads with it)
 POLICY_NAMES = ('random', 'greedy', 'heuristic', 'exact-exchange', 'expectimax')
 CONFIG = "sim.games.dungeon24.config:Dungeon24Config"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"matchup", "replay_row", "solve"})  # the game's capabilities (Game.capabilities)

@@ -21,7 +21,7 @@ from sim.games.kniffel.columns import COLUMNS, table_columns
 from sim.games.kniffel.config import KniffelConfig, freeze
 from sim.games.kniffel.describe import describe
 from sim.games.kniffel.labels import policy_label
-from sim.games.kniffel.options import CAPABILITIES, OPTIONS
+from sim.games.kniffel.options import CAPABILITIES, OPTIONS, TITLE
 from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, Rules, Sheets, play_sheets, player, replay_sheet
 from sim.games.kniffel.replay import EVENTS, render, result
 from sim.games.kniffel.solve import tables
@@ -37,7 +37,7 @@ TWO_PLAYER_PAIRINGS = (("optimal", "optimal"), ("optimal", "greedy"), ("greedy",
 
 class Kniffel(Game):
     name = "kniffel"
-    title = "Kniffel"
+    title = TITLE
     Config = KniffelConfig
     policies = tuple(POLICIES)
     solved_policies = ("optimal",)

@@ -3,6 +3,7 @@
 from sim.games.options import Option, cycled
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
+TITLE = "Kniffel"  # the game's name as people read it (Game.title; describe's text heads with it)
 POLICY_NAMES = ('random', 'greedy', 'optimal')
 CONFIG = "sim.games.kniffel.config:KniffelConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)

@@ -20,7 +20,7 @@ from sim.games.pig import rules as R
 from sim.games.pig.columns import COLUMNS
 from sim.games.pig.config import PigConfig, freeze, freeze_policies
 from sim.games.pig.describe import describe, first_holds
-from sim.games.pig.options import CAPABILITIES, OPTIONS, compare_plan
+from sim.games.pig.options import CAPABILITIES, OPTIONS, TITLE, compare_plan
 from sim.games.pig.replay import EVENTS, render
 from sim.games.pig.solve import hold_thresholds, solve_turn, solve_win, win_hold
 from sim.jit.codehash import code_version
@@ -39,7 +39,7 @@ def rules_key(cfg: PigConfig) -> str:
 
 class Pig(Game):
     name = "pig"
-    title = "Pig"
+    title = TITLE
     Config = PigConfig
     policies = tuple(POLICIES)
     solved_policies = SOLVED_POLICIES

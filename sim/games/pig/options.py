@@ -5,6 +5,7 @@ from itertools import combinations
 from sim.games.options import Option
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
+TITLE = "Pig"  # the game's name as people read it (Game.title; describe's text heads with it)
 POLICY_NAMES = ('hold-20', 'optimal-turn', 'optimal-win')
 CONFIG = "sim.games.pig.config:PigConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)

@@ -1,0 +1,103 @@
+"""``dicesim describe GAME`` without ``--json`` prints the rule tables as text a designer reads (``sim.cli.work.
+describe_text``): chances as percentages, code names in the game's words, wide tables in parts, no JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from sim.cli.work.describe_text import WIDE, describe_text
+from sim.games import GAMES
+from tests.conftest import cli_here
+
+
+def _text(game: str, *args: str) -> str:
+    done = cli_here("describe", game, *args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _json(game: str, *args: str) -> dict:
+    return json.loads(_text(game, *args, "--json"))
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_game_reads_as_text_not_json(game):
+    text = _text(game)
+    lines = text.splitlines()
+    d = _json(game)
+    assert lines[0].endswith(f"rules {d['config_hash']}")
+    assert not any(line.lstrip().startswith(("{", "[", '"')) for line in lines)
+    assert max(len(line) for line in lines) <= WIDE + 12  # the indent of a nested table beside the parts' width
+    assert lines[-1] == f"With --json (the rules as configured and the {len(d['columns'])} columns of a batch's " \
+        f"table): dicesim describe {game} --json"
+    for field in d.get("assumed", []):  # every assumed number named
+        assert field in " ".join(lines).replace("\n", " ")
+
+
+def test_dadox_tables_in_words_and_percentages():
+    text = _text("dadox")
+    lines = text.splitlines()
+    assert lines[0] == "Dadox · rules " + _json("dadox")["config_hash"]
+    i = lines.index("Bust probability")
+    assert lines[i + 1].split() == ["1", "2", "3", "4", "5", "6"]
+    # no 1, no 5, no triple: 4/6 for one die, 16/36 for two, (64 - 4 triples)/216 for three
+    assert lines[i + 2].strip().split("  ")[0:3] == ["66.7 %", "44.4 %", "27.8 %"]
+    j = lines.index("Optimal turn")
+    assert lines[j + 1].split() == ["Expected", "turn", "score", "365.9"]
+    assert lines[j + 3].split() == ["1", "2", "3", "4", "5", "6"]
+    assert lines[j + 4].split() == ["150", "150", "200", "500", "1450", "5200"]
+    assert "  - street 1-2-3-4-5-6" in lines
+    note = " ".join(line.strip() for line in lines[i:j])
+    assert "the chance that a throw of n dice (1 to 6) holds no scoring group" in note
+
+
+def test_dungeon_rooms_in_parts_with_their_names():
+    lines = _text("dungeon", "--difficulty", "schwer").splitlines()
+    assert lines[0].startswith("Würfel Dungeon · Schwer · rules ")
+    heads = [k for k, line in enumerate(lines) if line.startswith("  Room  Section")]
+    assert len(heads) > 1  # 17 columns in parts, each led by room, section and enemy, every column once
+    cells = [re.split(r"\s{2,}", lines[k].strip()) for k in heads]
+    assert all(c[:3] == ["Room", "Section", "Enemy"] for c in cells)
+    assert [c for part in cells for c in part[3:]] == [
+        "HP", "Damage", "Max hit", "Mean hit", "Elite HP", "Elite damage", "Elite max hit", "Elite mean hit", "Boss",
+        "Chance", "Enemy block", "Player shield", "Challenge", "Path choice"]
+    boss = [line for line in lines if "Auge der Sechs" in line]
+    assert len(boss) == len(heads) and boss[0].split()[:3] == ["10", "Aschehallen", "Auge"]
+    assert any("100.0 %" in line for line in boss)  # the boss room's enemy, certain
+    assert "  Pasch · tier 1 · coin bonus 2" in lines  # the combo's kind (its code name) is not repeated
+
+
+def test_shapes():
+    d = {
+        "game": "nosuch", "config_hash": "abc",
+        "hit_chance": {"a": [[0.5, 0.25]]},
+        "exchange_by_advantage": {"-1": {"hit": 0.125, "lp_loss": 2.0}},
+        "rows": [{"enemy": "x", "enemy_name": "Ex", "hp": 3, "block": 3, "kind": "Ex"}],
+        "listed": [], "count": 123456, "share_probability": 0.5,
+        "share_means": "what the share counts",
+    }
+    lines = describe_text(d).splitlines()
+    assert lines[0] == "nosuch · rules abc"
+    assert "Count              123,456" in lines and "Share probability  50.0 %" in lines
+    assert "    50.0 %  25.0 %" in lines  # a matrix under a chance key
+    assert lines[lines.index("Exchange by advantage") + 1].split() == ["Advantage", "Hit", "LP", "loss"]
+    assert lines[lines.index("Exchange by advantage") + 2].split() == ["-1", "12.5", "%", "2"]
+    rows = lines.index("Rows")
+    assert lines[rows + 1].split() == ["Enemy", "HP", "Block"]  # kind repeats enemy's code: left out; block kept
+    assert lines[rows + 2].split() == ["Ex", "3", "3"]
+    assert lines[lines.index("Listed") + 1] == "  none"
+    assert "  what the share counts" not in lines  # a note whose stem names no table closes the page
+    assert "what the share counts" in lines
+
+
+def test_a_wide_table_comes_in_parts_that_repeat_its_names():
+    d = {"game": "nosuch", "rows": [{"name": f"row {i}", **{f"column_{c}": 10.0 ** 5 * c for c in range(12)}}
+                                    for i in range(2)]}
+    lines = describe_text(d).splitlines()
+    heads = [line for line in lines if line.startswith("  Name")]
+    assert len(heads) >= 2 and all(len(line) <= WIDE + 2 for line in lines)
+    cols = [w for line in heads for w in line.split() if w.isdigit()]
+    assert sorted(map(int, cols)) == list(range(12))  # every column once
