@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -134,6 +135,25 @@ def test_a_run_into_an_earlier_runs_folder_leaves_only_its_own_tables(tmp_path, 
     assert r.returncode == 0, r.stderr
     assert sorted(p.name for p in out.glob("runs-*")) == ["runs-optimal.csv", "runs-optimal.parquet"]
     assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_a_run_of_another_game_into_the_folder_removes_the_earlier_charts(tmp_path):
+    """Dadox's charts go when a Kniffel run takes its folder (the manifest names what each report drew); a picture
+    the manifest never named stays, and the Kniffel charts are the ones named now."""
+    out = tmp_path / "o"
+    r = cli_here("play", "dadox", "--policy", "greedy", "--n", "20", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    dadox = sorted(p.name for p in out.glob("*.png"))
+    assert dadox and sorted(json.loads((out / "manifest.json").read_text())["charts"]) == dadox
+    (out / "mine.png").write_bytes(b"not a chart of dicesim")
+    r = cli_here("play", "kniffel", "--policy", "greedy", "--n", "20", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    named = json.loads((out / "manifest.json").read_text())["charts"]
+    assert named and set(dadox) - set(named)  # bank_thresholds.png is Dadox's alone
+    assert sorted(p.name for p in out.glob("*.png")) == sorted([*named, "mine.png"])
+    r = cli_here("report", str(out))  # rebuilt: the same charts, still named
+    assert r.returncode == 0, r.stderr
+    assert json.loads((out / "manifest.json").read_text())["charts"] == named
 
 
 def test_enospc_during_play_outputs_keeps_the_previous_folder(tmp_path, monkeypatch):

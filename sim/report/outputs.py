@@ -100,7 +100,8 @@ def write_outputs(
         tm = tidy_metrics(metrics_by_label)
         atomic.write_csv(tm, out / "metrics.csv")
         atomic.write_parquet(tm, out / "metrics.parquet")
-        manifest = {**summary, "tables": files, "code_version": code_version(), "git": git_version()}
+        manifest = {**summary, "tables": files, "code_version": code_version(), "git": git_version(),
+                    "charts": _charts_named(out)}  # still in the folder: build_report removes those it does not draw
         atomic.write_json(out / "manifest.json", manifest, indent=2, default=json_default)
         return build_report(out)
 
@@ -112,6 +113,17 @@ def _tables_named(out: Path) -> set[str]:
         return {n for n in load_manifest(out)["tables"].values() if n.startswith("runs-") and n.endswith(".parquet")}
     except DicesimError:
         return set()
+
+
+def _charts_named(out: Path) -> list[str]:
+    """The charts an earlier report in ``out`` drew (its manifest's ``charts``: plain ``.png`` names beside it)."""
+    try:
+        named = load_manifest(out).get("charts")
+    except DicesimError:
+        return []
+    if not isinstance(named, list):
+        return []
+    return [n for n in named if isinstance(n, str) and n.endswith(".png") and Path(n).name == n and n[0] != "."]
 
 
 def build_report(out: Path) -> Path:
@@ -129,7 +141,14 @@ def build_report(out: Path) -> Path:
         raise ConfigError(f"{out / 'manifest.json'}: {describe_validation_error(err)}") from None
     with atomic.folder_lock(out), atomic.transaction(out):
         tables = {label: _stored(out / f, pd.read_parquet) for label, f in manifest["tables"].items()}
+        earlier = _charts_named(out)
         charts = game.charts(tables, out, options, cfg)
+        drawn = [Path(c).name for c in charts]
+        for name in earlier:  # an earlier game's or rule set's chart in a reused folder: not this report's
+            if name not in drawn:
+                atomic.remove(out / name)
+        if manifest.get("charts") != drawn:
+            atomic.write_json(out / "manifest.json", {**manifest, "charts": drawn}, indent=2, default=json_default)
         metrics = _stored(out / "metrics.csv", pd.read_csv)
         page = render_html(manifest, metrics, [Path(c).name for c in charts], out)
         return atomic.write_text(out / "report.html", page)
