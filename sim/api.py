@@ -10,14 +10,17 @@ are keyword arguments; ``set`` takes ``["bonus.value=40"]`` or ``{"bonus.value":
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from sim.core.config import DicesimError, Strict, config_hash
@@ -119,6 +122,30 @@ def _api_words():
         raise err from None
 
 
+def _api(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A public call: numpy's numbers among its arguments count as Python's (``n=np.int64(100)``, a value read from a
+    DataFrame, ``set={"goal.target": np.int64(50)}``: a notebook makes them all the time), and its refusals name the
+    keyword arguments (``_api_words``)."""
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with _api_words():
+            return fn(*_python(args), **_python(kwargs))
+
+    return call
+
+
+def _python(value: Any) -> Any:
+    """``value`` with numpy scalars and arrays, also inside dicts, lists and tuples, as Python numbers and lists."""
+    if isinstance(value, np.generic | np.ndarray):
+        return value.tolist()
+    if isinstance(value, dict):
+        return {k: _python(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_python(v) for v in value)
+    return value
+
+
 def _show(paths: list[Path]) -> None:
     """Display PNGs inline when running under IPython (a notebook); silently nothing elsewhere."""
     try:
@@ -209,7 +236,7 @@ class Result:
         return f"<{type(self).__name__} {self.game} {list(self.tables)} n={self.summary.get('n')}>"
 
 
-@_api_words()
+@_api
 def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | Path | Strict | None = None,
          set: SetArg = None, out: str | Path | None = None, chunk: int | None = None, scheduler: str | None = None,
          progress: bool = False, backend: Any = None, force: bool = False, **options: Any) -> Result:
@@ -252,7 +279,7 @@ def _played(g, cfg: Strict, opts: dict[str, Any], policy: str, n: int, seed: int
     return Result(g.name, {policy: batch.table}, summary, opts, cfg, report, batch.seconds)
 
 
-@_api_words()
+@_api
 def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1,
             config: str | Path | Strict | None = None, set: SetArg = None, out: str | Path | None = None,
             chunk: int | None = None, scheduler: str | None = None, progress: bool = False, backend: Any = None,
@@ -326,7 +353,7 @@ class SweepOutcome:
         return paths
 
 
-@_api_words()
+@_api
 def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resume: bool = False,
           overwrite: bool = False, scheduler: str | None = None, progress: bool = False,
           report: bool = True, force: bool = False) -> SweepOutcome:
@@ -423,7 +450,7 @@ def _target_pair(target: Any) -> tuple[str, float]:
     raise DicesimError(f"target must be 'metric=value' or (metric, number), got {target!r}"[:200])
 
 
-@_api_words()
+@_api
 def calibrate(game: str, field: str, target: str | tuple[str, float], policy: str, n: int = 20_000, seed: int = 1,
               config: str | Path | None = None, set: SetArg = None, lo: float | None = None, hi: float | None = None,
               tol: float | None = None, max_evals: int = 30, scheduler: str | None = None, log: bool = False,
@@ -473,7 +500,7 @@ class Solution:
         return []
 
 
-@_api_words()
+@_api
 def solve(game: str, config: str | Path | None = None, set: SetArg = None, no_cache: bool = False,
           **options: Any) -> Solution:
     """Build (or load the cached) exact solution: ``.value`` is the expected value of the start state."""

@@ -495,6 +495,21 @@ def test_the_api_reads_names_as_the_command_line_does():
             sim.play("kniffel", bad, n=10)
 
 
+def test_the_api_takes_numpys_numbers():
+    """``n=np.int64(300)`` (a value read from a DataFrame) plays as ``n=300``; numpy numbers inside ``set`` too (both
+    were refused: 'n must be a positive number of runs, got np.int64(300)')."""
+    import numpy as np
+
+    plain = sim.play("kniffel", "greedy", n=300, seed=4, set={"bonus.value": 40})
+    numpy = sim.play("kniffel", "greedy", n=np.int64(300), seed=np.uint8(4), set={"bonus.value": np.int64(40)})
+    assert numpy.summary["n"] == 300 and numpy.table.equals(plain.table)
+    assert numpy.summary["config_hash"] == plain.summary["config_hash"]
+    with pytest.raises(sim.DicesimError, match="^n must be a positive number of runs, got -5"):
+        sim.play("kniffel", "greedy", n=np.int64(-5))
+    with pytest.raises(sim.DicesimError, match="^n must be a positive number of runs, got 2.5"):
+        sim.play("kniffel", "greedy", n=np.float64(2.5))
+
+
 @pytest.mark.parametrize("call, said", [
     (lambda: sim.sweep(None), "spec must be a sweep file or its content as a dict"),
     (lambda: sim.play("kniffel", "greedy", n=-5), "^n must be a positive number of runs, got -5"),  # not --n
