@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -100,6 +101,27 @@ def test_count_intervals_are_clipped_at_zero_but_differences_are_not():
     assert signed["ci95"][0] < 0  # a quantity that can be negative keeps its interval
     r = stats.ratio(rare, np.ones(1000))
     assert r["ci95"][0] == 0.0
+
+
+def test_a_difference_of_paired_rates_stays_within_100_pp_and_keeps_a_width():
+    """Wins of two seats on the same deals: Newcombe's interval (the normal one read [−112, −8] pp at 30 games and
+    [−100, −100] at 2). At 2 games lost by one seat and won by the other the lower end is −1 exactly and the upper
+    −1 plus √2 times the Wilson upper end of 0 of 2, z²/(2 + z²)."""
+    d = stats.paired_difference(np.zeros(2), np.ones(2))
+    w = stats.Z95 ** 2 / (2 + stats.Z95 ** 2)
+    assert d["value"] == -1.0 and d["ci95"] == pytest.approx([-1.0, -1.0 + math.sqrt(2) * w])
+    rng = np.random.default_rng(7)
+    for n in (2, 5, 30, 200):
+        for _ in range(50):
+            a, b = (rng.random(n) < rng.random()).astype(float), (rng.random(n) < rng.random()).astype(float)
+            lo, hi = stats.paired_difference(a, b)["ci95"]
+            same = np.array_equal(a, b)  # the same outcome in every run: no difference to estimate
+            assert -1.0 <= lo <= (a - b).mean() <= hi <= 1.0 and (hi > lo or same) and (hi == lo or not same)
+    a = rng.random(200_000) < 0.4  # many runs: the normal interval of the mean difference
+    b = a ^ (rng.random(200_000) < 0.3)
+    got, normal = stats.paired_difference(a * 1.0, b * 1.0), stats.mean(a * 1.0 - b)
+    assert got["ci95"] == pytest.approx(normal["ci95"], abs=2e-4)
+    assert stats.paired_difference(np.full(3, 2.0), np.zeros(3))["ci95"] == [2.0, 2.0]  # not rates: the mean's
 
 
 def test_calibrate_field_interval_spans_the_metrics_own_interval():

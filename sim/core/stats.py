@@ -110,9 +110,38 @@ def quantiles(x: np.ndarray, qs: Sequence[float] = (0.1, 0.25, 0.5, 0.75, 0.9)) 
 
 
 def paired_difference(a: np.ndarray, b: np.ndarray) -> dict[str, object]:
-    """Mean of ``a - b`` over the same runs, with its interval (common random numbers; never clipped: a difference
-    may be negative)."""
-    return _mean(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
+    """Mean of ``a - b`` over the same runs, with its interval (common random numbers; never clipped at 0: a
+    difference may be negative). Two 0/1 indicators (wins, a bonus reached) are a difference of paired rates: its
+    interval is Newcombe's (``paired_rates``), which stays within ±1 and keeps a width when few runs agree (the normal
+    interval of the mean read −112 pp at 30 runs and [−100, −100] at 2); other values get the normal interval."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if a.size and a.shape == b.shape and _indicator(a) and _indicator(b) and not np.array_equal(a, b):
+        return paired_rates(a > 0, b > 0)
+    return _mean(a - b)  # the same outcome in every run (an upgrade owned already): no difference, [0, 0]
+
+
+def _indicator(x: np.ndarray) -> bool:
+    return bool(((x == 0.0) | (x == 1.0)).all())
+
+
+def paired_rates(a: np.ndarray, b: np.ndarray) -> dict[str, object]:
+    """The difference of two rates measured on the same runs (``a``, ``b``: True where each happened), with
+    Newcombe's hybrid score interval for paired proportions (Statistics in Medicine 17, 1998, pp. 2635-2650, method
+    10): the Wilson intervals of both rates, combined with the correlation of the pairs."""
+    n = int(a.size)
+    both, only_a, only_b = int((a & b).sum()), int((a & ~b).sum()), int((~a & b).sum())
+    neither = n - both - only_a - only_b
+    p1, p2 = (both + only_a) / n, (both + only_b) / n
+    (l1, u1), (l2, u2) = wilson(both + only_a, n), wilson(both + only_b, n)
+    margins = (both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    agree = both * neither - only_a * only_b  # the pairs' correlation, corrected for continuity as Newcombe's:
+    agree = agree - n / 2 if agree > n / 2 else min(agree, 0)  # pairs that all agree keep an interval's width
+    phi = agree / math.sqrt(margins) if margins else 0.0
+    d = p1 - p2
+    below = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    above = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    return {"value": d, "ci95": [max(-1.0, d - below), min(1.0, d + above)]}
 
 
 def bands(values: np.ndarray, qs: Sequence[float] = (0.1, 0.5, 0.9)) -> np.ndarray:
