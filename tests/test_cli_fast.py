@@ -97,6 +97,11 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["tune", "configs/tune/kniffel-bonus.toml", "--out", "README.md"], "is a file"),
     (["play", "kniffel", "--policy", "greedy", "--out", "/proc/dicesim-out"],  # a folder no one can make there
      "cannot create --out /proc/dicesim-out: /proc takes no new files or folders"),
+    (["play", "kniffel", "--policy", "greedy", "--n", "20", "--out", "/"],  # it wrote the report into / (as root)
+     "--out / is the file system's root: give the outputs a folder of their own"),
+    (["compare", "kniffel", "--policies", "greedy,random", "--out", "~"], "is your home folder"),
+    (["play", "kniffel", "--policy", "greedy", "--policy", "random"], "--policy is given twice: give it once"),
+    (["replay", "kniffel", "--seed", "1", "--run", "2", "--seed=2"], "--seed is given twice"),  # it took the last
     (["studio", "--host", "0.0.0.0", "--token", "short"], "--token must be at least 8"),
     (["report", "no-such-folder"], "no manifest.json in no-such-folder (not an output folder of dicesim play"),
     (["report", "configs"], "no manifest.json in configs"),

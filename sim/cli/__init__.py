@@ -72,6 +72,24 @@ def refuse_empty_paths(argv: list[str]) -> None:
             raise DicesimError(f"{flag} is empty: give a file or folder name")
 
 
+REPEATABLE = ("--set",)  # options a command takes more than once (each --set a field of its own)
+
+
+def refuse_repeated(argv: list[str]) -> None:
+    """An option given twice (``--policy a --policy b``, ``--seed 1 --seed 2``) would play the last one without a
+    word, so a command line edited in place would answer another question than the one its reader sees."""
+    seen: set[str] = set()
+    for arg in argv:
+        if arg == "--":
+            return
+        flag = arg.partition("=")[0]
+        if not flag.startswith("--") or flag in REPEATABLE or flag == "--":
+            continue
+        if flag in seen:
+            raise DicesimError(f"{flag} is given twice: give it once")
+        seen.add(flag)
+
+
 def refuse_undecodable(argv: list[str]) -> None:
     """A byte that is not UTF-8 text (``--out $'o\\xff'``) reaches Python as a lone surrogate: pyarrow, the pages and
     the JSON cannot write it, so the command would fail after its work. Refused at once, naming the option."""
@@ -100,6 +118,7 @@ def _run() -> None:
     try:
         refuse_undecodable(sys.argv[1:])
         refuse_empty_paths(sys.argv[1:])
+        refuse_repeated(sys.argv[1:])
         check_cache_root()
         app(standalone_mode=False)
         if "sim.jit.tier" in sys.modules:  # the command compiled or loaded kernels of a tiered game

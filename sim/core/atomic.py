@@ -244,6 +244,7 @@ def check_folder(out: str | Path, flag: str = "--out") -> Path:
     (a probe folder made and removed in the nearest existing one): permissions, a read-only or special file system
     answer as they would to the writer."""
     out = Path(out)
+    _not_shared(out, flag)
     try:
         if out.exists() and not out.is_dir():
             raise OutputError(f"{flag} {out} is a file, not a folder")
@@ -256,6 +257,22 @@ def check_folder(out: str | Path, flag: str = "--out") -> Path:
         raise OutputError(f"{flag} {str(out)[:60]}…: {(e.strerror or str(e)).lower()}") from None
     _probe(out, flag)
     return out
+
+
+def _not_shared(out: Path, flag: str) -> None:
+    """An output folder is the outputs' own: the file system's root or the home folder (``--out /``, ``--out ~``)
+    would get a report, tables and charts among everything else there, and a later run would remove the earlier
+    run's files from it."""
+    if flag != "--out":
+        return
+    try:
+        where = out.expanduser().resolve()
+        home = Path.home().resolve()
+    except (OSError, RuntimeError):  # no home, a loop of links: the writer's checks answer
+        return
+    what = "the file system's root" if where == Path(where.anchor) else "your home folder" if where == home else ""
+    if what:
+        raise OutputError(f"{flag} {out} is {what}: give the outputs a folder of their own (a new or empty one)")
 
 
 def _probe(out: Path, flag: str) -> None:
