@@ -308,3 +308,18 @@ def test_an_optimal_win_larger_than_the_machine_is_refused_before_its_arrays(mon
     monkeypatch.setattr(W.os, "sysconf", lambda name: {"SC_PAGE_SIZE": 4096}.get(name, W.win_bytes(n) // 4096))
     with pytest.raises(DicesimError, match="this machine has"):
         W.solve_win(freeze(cfg), cfg.solver.score_floor, cfg.solver.tolerance)
+
+
+def test_a_solve_says_its_size_and_pace_before_its_first_step():
+    """A long solve (a goal of 35,000: some 19 minutes) printed nothing until its first step; the first line now
+    names the states and the expected time, cubed from the default rules' pace, before any step."""
+    from sim.games.dadox.solve_win import PACE_SECONDS, PACE_STATES, pace
+
+    assert pace(PACE_STATES) == f"about {PACE_SECONDS:.0f} s" and pace(760) == "about 19 min"
+    assert pace(2 * PACE_STATES) == f"about {8 * PACE_SECONDS / 60:.0f} min" and pace(20_000).endswith(" h")
+    said = []
+    cfg = cfg_of(None, ["goal.target=1000", "solver.score_floor=-500"])
+    solve_win(freeze(cfg), cfg.solver.score_floor, 1e-9, log=said.append)
+    assert said[0].startswith("optimal-win: solving the two-player game, 30 score states a player (900 pairs): "
+                              "about 1 s at the default rules' pace"), said[0]
+    assert said[1].startswith("coarse step 1: ") or said[1].startswith("step 1: ")

@@ -111,7 +111,8 @@ class Dadox(Game):
                 return sol, 0.0, True
         with compile_seconds() as compiling:
             t0 = time.perf_counter()
-            sol = solve_win(rp, cfg.solver.score_floor, cfg.solver.tolerance, log=log)
+            sol = solve_win(rp, cfg.solver.score_floor, cfg.solver.tolerance,  # a play's solve says so too
+                            log=log or (lambda m: print(m, file=sys.stderr)))
             secs = time.perf_counter() - t0 - compiling()
         self._win[key] = sol
         save_table(path, {"V": sol.V, "iterations": sol.iterations, "residual": sol.residual, "seconds": secs,

@@ -386,12 +386,28 @@ def check_win_size(rp: np.record, score_floor: int) -> None:
                            f"{int(rp.unit):,}): narrow the range or widen the steps")
 
 
+# the pace of a solve for the start line: the default rules' 260 score states a player solved in about 45 s on a
+# 2-core machine (benchmarks/results.json, dadox optimal_win_solve); the work grows as the states' cube
+PACE_STATES, PACE_SECONDS = 260, 45.0
+
+
+def pace(n: int) -> str:
+    """What a solve of ``n`` score states a player will take, in words (``about 45 s``, ``about 19 min``)."""
+    secs = PACE_SECONDS * (n / PACE_STATES) ** 3
+    if secs < 90:
+        return f"about {max(1, round(secs))} s"
+    return f"about {secs / 60:,.0f} min" if secs < 5400 else f"about {secs / 3600:,.1f} h"
+
+
 def solve_win(rp: np.record, score_floor: int, tol: float, max_iter: int = 200, log=None) -> WinSolution:
     """Policy iteration for the two-player game (see the module docstring)."""
     check_win_size(rp, score_floor)
     st, lo, index, bank_to, bust_to, cap, start = win_structure(rp, score_floor)
     tb, need = build_tables(rp), need_range(rp)
     n = len(st)
+    if log:
+        log(f"optimal-win: solving the two-player game, {n:,} score states a player ({n * n:,} pairs): "
+            f"{pace(n)} at the default rules' pace, longer where games last long; stored once solved")
     level = (st[:, 0][:, None] + st[:, 0][None, :]).ravel()
     order = np.argsort(-level, kind="stable").astype(np.int64)
     V = np.full((n, n), 0.5)
