@@ -159,3 +159,19 @@ def test_the_chunked_likelihood_is_the_whole_one(monkeypatch, game):
     assert abs(f_chunk.level.lo - f_whole.level.lo) <= 1e-12 and abs(f_chunk.level.hi - f_whole.level.hi) <= 1e-12
     assert np.abs(f_chunk.players["level"].to_numpy() - f_whole.players["level"].to_numpy()).max() <= 1e-12
     assert np.abs(f_chunk.chosen.levels - f_whole.chosen.levels).max() <= 1e-12
+
+
+def test_one_group_has_the_population_levels_interval():
+    """One game, won: the level's profile interval is wide ([0.46, 1] in the hunt's case); the one group that
+    mixture holds is the same population, so its interval is that one too (it read [0.96, 1] from the curvature at
+    the boundary). Many won games narrow both alike."""
+    from sim.players.outcomes import LEVELS, fit_levels
+
+    win = np.clip(0.05 + 0.9 * LEVELS, 0.0, 1.0)  # the chance to win rises with the level
+    hist = np.column_stack([win, 1.0 - win])
+    for games in (1, 100):
+        lf = fit_levels(hist, np.zeros(games, np.int64), np.zeros(games, np.int64), np.array([0]), 4000)
+        group = lf.mixtures[0].groups()[0]
+        assert group["ci95"] == [round(lf.level.lo, 4), round(lf.level.hi, 4)] and group["weight"] == 1.0
+        assert lf.level.value == pytest.approx(1.0, abs=1e-3) and lf.level.hi == 1.0
+    assert fit_levels(hist, np.zeros(1, np.int64), np.zeros(1, np.int64), np.array([0]), 4000).level.lo < 0.8

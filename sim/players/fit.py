@@ -236,9 +236,16 @@ class Mixture:
     se_levels: np.ndarray
     se_weights: np.ndarray
     resp: np.ndarray  # [player, group]
+    profile: tuple[float, float] | None = None  # one group: the population level's own (profile) interval
 
     def groups(self, digits: int = 4) -> list[dict[str, Any]]:
-        """Each group as ``{level, ci95, weight, weight_ci95}`` (Wald intervals; no information: [0, 1])."""
+        """Each group as ``{level, ci95, weight, weight_ci95}`` (Wald intervals; no information: [0, 1]). One group is
+        the population at one level: its interval is that level's profile interval (the Wald one, from the curvature
+        at a level of 1.0, read [0.96, 1] for one game whose profile interval is [0.46, 1])."""
+        if len(self.levels) == 1 and self.profile is not None:
+            lo, hi = self.profile
+            return [{"level": round(float(self.levels[0]), digits), "ci95": [round(lo, digits), round(hi, digits)],
+                     "weight": 1.0, "weight_ci95": [1.0, 1.0]}]
 
         def ci(x: float, se: float) -> list[float]:
             if not np.isfinite(se):
@@ -338,6 +345,7 @@ def fit(dec: Decisions, max_groups: int = MAX_GROUPS) -> Fit:
     players = player_levels(dec, grid)
     kmax = max(1, min(max_groups, len(dec.ids) // 5))  # a group needs players to stand on
     mixtures = [fit_mixture(grid, k, players["level"].to_numpy()) for k in range(1, kmax + 1)]
+    mixtures[0].profile = (level.lo, level.hi)
     best = int(np.argmin([m.bic for m in mixtures]))
     return Fit(dec, level, players, mixtures, best)
 

@@ -66,6 +66,7 @@ def fit_levels(hist: np.ndarray, category: np.ndarray, player: np.ndarray, ids: 
     for m in mixtures:
         m.se_levels = m.se_levels * infl
         m.se_weights = m.se_weights * infl
+    mixtures[0].profile = (level.lo, level.hi)
     return LevelFit(level, players, mixtures, best, hist)
 
 
