@@ -122,6 +122,7 @@ BAD_SETS = [
     ("dungeon", "rooms.count=0", "rooms.count"),
     ("dungeon", "rooms.count=11", "room 11"),
     ("dungeon", "rooms.bosses={99='x'}", "rooms.bosses"),
+    ("kniffel", "bonus.value={a=1}", "invalid value for bonus.value: {'a': 1} (Input should be a valid integer)"),
     ("dungeon", "path.rest_chance=1.5", "path.rest_chance"),
     ("dungeon", "path.rest_chance=nan", "path.rest_chance"),
     ("dungeon", "rewards.item_chance=-0.1", "rewards.item_chance"),
@@ -641,8 +642,15 @@ def test_report_refuses_a_damaged_folder(tmp_path, kind):
     d = tmp_path / "run"
     d.mkdir()
     (d / "manifest.json").write_text(MANIFESTS[kind], encoding="utf-8")
-    run(tmp_path, "report", str(d))
+    said = run(tmp_path, "report", str(d))
     assert sorted(p.name for p in d.iterdir()) == ["manifest.json"]
+    assert SAID.get(kind, "") in said  # what is wrong with it (it read "does not name a game and tables stored
+    # beside it" for each of these)
+
+
+SAID = {"not-a-table": "names no game", "no-tables": "names no tables of runs",
+        "missing-table": "names the table of runs 'runs-greedy.parquet', which is not in ",
+        "table-outside": "names the table of runs '../../etc/passwd', which is not in "}
 
 
 def test_report_refuses_a_folder_that_is_not_one(tmp_path):

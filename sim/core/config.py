@@ -252,7 +252,8 @@ def describe_validation_error(err: ValidationError, kind: str = "config") -> str
     value = e.get("input")
     if not loc and e["type"] in ("value_error", "assertion_error"):
         return _cut(msg)
-    if isinstance(value, dict | BaseModel):  # a section's own check: its message, not the section
+    if isinstance(value, dict | BaseModel) and not e["type"].endswith("_type"):  # a section's own check: its message
+        # alone, not the section; a table where a number belongs (``--set bonus.value={a=1}``) is shown below
         return _cut(f"invalid {field}: {msg}")
     return _cut(f"invalid value for {field}: {_short(value)} ({msg})")
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.errors import DicesimError
+from sim.core.limits import short
 
 
 def load_manifest(out: Path) -> dict[str, Any]:
@@ -18,11 +19,14 @@ def load_manifest(out: Path) -> dict[str, Any]:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         raise DicesimError(f"{path} is not a manifest dicesim can read ({type(e).__name__})") from None
-    tables = manifest.get("tables") if isinstance(manifest, dict) else None
-    if not (isinstance(tables, dict) and tables and isinstance(manifest.get("game"), str)
-            and all(isinstance(f, str) and "/" not in f and "\\" not in f and (Path(out) / f).is_file()
-                    for f in tables.values())):
-        raise DicesimError(f"{path} does not name a game and tables stored beside it")
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("game"), str):
+        raise DicesimError(f"{path} names no game (not a manifest of dicesim play/compare)")
+    tables = manifest.get("tables")
+    if not isinstance(tables, dict) or not tables:
+        raise DicesimError(f"{path} names no tables of runs (a play or compare writes them beside it)")
+    for f in tables.values():
+        if not (isinstance(f, str) and "/" not in f and "\\" not in f and (Path(out) / f).is_file()):
+            raise DicesimError(f"{path} names the table of runs {short(f)}, which is not in {out}")
     return manifest
 
 
