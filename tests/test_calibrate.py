@@ -152,7 +152,8 @@ def test_cli_calibrate_json_and_errors(calibrate_run):
         (["--field", "joker.mode"], "not numeric"),
         (["--field", "bonus.value", "--policy", "superbot"], "unknown policy 'superbot'"),
     ]:
-        full = ["calibrate", "kniffel", "--target", "mean_score=210", "--policy", "greedy", "--n", "200", *args]
+        policy = [] if "--policy" in args else ["--policy", "greedy"]  # an option given twice is refused itself
+        full = ["calibrate", "kniffel", "--target", "mean_score=210", *policy, "--n", "200", *args]
         res = cli_here(*full)
         lines = res.stderr.strip().splitlines()
         assert res.returncode == 2 and len(lines) == 1 and needle in lines[0], (args, res.stderr)

@@ -6,9 +6,14 @@ at trial values of ``field`` and searches for the target with a bracketing root 
 
 1. Bracket: from ``lo``/``hi`` when given, else from the config's current value stepping (doubling
    the step) in the direction that moves the metric toward the target, inside the field's allowed
-   range (the config model's ``ge``/``le`` bounds), until the metric crosses the target.
-2. Refine: Illinois false position inside the bracket (integer fields: on integers, down to two
-   neighbouring values) until the metric is within the tolerance of the target.
+   range (the config model's ``ge``/``le`` bounds, narrowed by what the rest of the rules and the seats accept:
+   ``sim.games.options.accepted``), until the metric crosses the target.
+2. Refine: Illinois false position inside the bracket (integer fields: on integers, or on the field's grid such as
+   Dadox's points unit, down to two neighbouring values) until the metric is within the tolerance of the target.
+
+Every value tried is one the rules and the seats accept: the ends of the search and its start are checked (the config,
+``Game.check_plan`` and the accepted values) before any play, and each trial value is the accepted one nearest the
+search's.
 
 The tolerance is stated: ``tol`` in metric units, by default a tenth of the 95 % half-width of
 the first estimate (paired evaluations make finer steps meaningful, but the level itself is only
@@ -26,13 +31,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
 from sim.core.batch import run_batch
 from sim.core.config import DicesimError, Strict, config_hash, field_setting, numeric_field, search_bounds
 from sim.core.limits import check_calibration, is_rate, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
 from sim.games.base import Game
-from sim.games.options import unread_refusal
+from sim.games.options import OPEN_END, Accepted, accepted, field_bounds, unread_refusal  # noqa: F401 - re-exported
 from sim.report.words import metric_name, metric_text, value_text
 
 
@@ -67,41 +70,6 @@ class Calibration:
         return asdict(self)
 
 
-OPEN_END = 1e-6  # how far inside an open end (``gt``/``lt``) of a float field the search may go, relative
-
-
-def field_bounds(model: type[BaseModel], dotted: str) -> tuple[float, float]:
-    """(low, high) allowed for a numeric config field from its model's ge/gt/le/lt (infinite when unknown); an open
-    end (``gt=0``: a multiplier that must stay above 0) gives the nearest value the config accepts (an integer's next
-    integer, a float a millionth inside), so the search never tries a value the config refuses."""
-    lo, hi = -math.inf, math.inf
-    node: Any = model
-    keys = dotted.split(".")
-    for i, k in enumerate(keys):
-        if not (isinstance(node, type) and issubclass(node, BaseModel)) or k not in node.model_fields:
-            return lo, hi
-        info = node.model_fields[k]
-        if i == len(keys) - 1:
-            whole = info.annotation is int
-            for m in info.metadata:
-                if getattr(m, "ge", None) is not None:
-                    lo = max(lo, float(m.ge))
-                if getattr(m, "gt", None) is not None:
-                    lo = max(lo, float(m.gt) + _inside(float(m.gt), whole))
-                if getattr(m, "le", None) is not None:
-                    hi = min(hi, float(m.le))
-                if getattr(m, "lt", None) is not None:
-                    hi = min(hi, float(m.lt) - _inside(float(m.lt), whole))
-            return lo, hi
-        node = info.annotation
-    return lo, hi
-
-
-def _inside(end: float, whole: bool) -> float:
-    """How far inside an open end the nearest accepted value lies: the next integer, or a millionth (``OPEN_END``)."""
-    return 1.0 if whole else OPEN_END * max(1.0, abs(end))
-
-
 DEFAULT_TOL_SHARE = 0.1
 
 
@@ -114,20 +82,36 @@ def refuse_unread(fld: str, game: Game, options: dict[str, Any], doing: str) -> 
 
 
 class _Evaluator:
-    """The metric at a field value, on the same seeds every time (cached per value)."""
+    """The metric at a field value (the accepted value nearest it), on the same seeds every time (cached per value)."""
     def __init__(self, game: Game, config: str | Path | None, sets: list[str], fld: str, metric: str, seats: list[str],
-                 n: int, seed: int, options: dict[str, Any], backend: Any, log: bool, integer: bool):
+                 n: int, seed: int, options: dict[str, Any], backend: Any, log: bool, integer: bool,
+                 takes: Accepted):
         self.game, self.config, self.sets, self.field, self.metric = game, config, sets, fld, metric
         self.seats, self.n, self.seed, self.options, self.backend, self.log = seats, n, seed, options, backend, log
-        self.integer = integer
+        self.integer, self.takes = integer, takes
+        self.grid = takes.step or (1.0 if integer else 0.0)  # the smallest move between accepted values (0: any)
         self.cache: dict[float, Evaluation] = {}
 
     def cfg(self, x: float) -> Strict:
         return self.game.load(self.config, [*self.sets, field_setting(self.field, x, self.integer)])
 
-    def __call__(self, x: float) -> Evaluation:
+    def check(self, x: float, where: str, fix: str) -> None:
+        """Refuse, before any play, an end or the start of the search (``where``: ``--hi``) that these rules and seats
+        do not accept: outside the accepted values, refused by the config or by ``Game.check_plan``."""
+        t, shown = self.takes, _shown(x, self.integer)
+        if not t.holds(x):
+            why = t.why or "not accepted with these rules and seats"
+            if t.low > t.high:
+                raise DicesimError(f"{self.field}: no value is accepted with these rules and seats ({why})")
+            raise DicesimError(f"{self.field} {shown} ({where}): {why}; {fix} within {t.span()}, "
+                               f"e.g. {_shown(t.nearest(x), self.integer)}")
+        try:
+            self.game.check_plan(self.cfg(x), self.seats)
+        except DicesimError as e:
+            raise DicesimError(f"{self.field} {shown} ({where}) cannot be played: {e}; {fix} another value") from None
 
-        x = float(int(round(x))) if self.integer else float(x)
+    def __call__(self, x: float) -> Evaluation:
+        x = self.takes.nearest(float(int(round(x))) if self.integer else float(x))
         if x in self.cache:
             return self.cache[x]
         cfg = self.cfg(x)
@@ -147,6 +131,10 @@ class _Evaluator:
             print(f"  {self.field} = {shown:>10}  ->  {metric_text(self.game.name, self.metric, v, ci)}",
                   file=sys.stderr)
         return ev
+
+
+def _shown(x: float, integer: bool) -> str:
+    return f"{int(x)}" if integer else f"{x:g}"
 
 
 def calibrate(
@@ -179,10 +167,15 @@ def calibrate(
         raise DicesimError(f"{metric} is a rate: its --target must lie in [0, 1], got {target:g}")
     current = numeric_field(base, fld, lambda extra: game.load(config, [*sets, *extra]))
     integer = isinstance(current, int)
-    b_lo, b_hi = field_bounds(type(base), fld)
-    ev = _Evaluator(game, config, sets, fld, metric, seats, n, seed, options, backend, log, integer)
+    takes = accepted(base, fld, seats, *field_bounds(type(base), fld))  # a default range stays inside it
+    ev = _Evaluator(game, config, sets, fld, metric, seats, n, seed, options, backend, log, integer, takes)
     search_bounds(current, fld, lo, hi, lambda extra: game.load(config, [*sets, *extra]))  # before any work
     refuse_unread(fld, game, options, "calibrate")
+    for x, flag in ((lo, "--lo"), (hi, "--hi")):
+        if x is not None:
+            ev.check(float(x), flag, f"give {flag}")
+    if lo is None and hi is None:
+        ev.check(float(current), "its value in the config, where the search starts", "give --lo and --hi")
 
     def g(e: Evaluation) -> float:
         return e.value - target
@@ -206,8 +199,8 @@ def calibrate(
         e0 = ev(x0)
         if within(e0):
             return done(e0, "within tolerance", e0, e0)
-        step = max(1.0, round(abs(x0) * 0.1)) if integer else (abs(x0) * 0.1 or 0.1)
-        a, b = _expand(ev, e0, step, target, b_lo, b_hi, max_evals, fld, metric)
+        step = max(ev.grid, round(abs(x0) * 0.1 / ev.grid) * ev.grid) if ev.grid else (abs(x0) * 0.1 or 0.1)
+        a, b = _expand(ev, e0, step, target, max_evals, fld, metric)
     if a.x > b.x:
         a, b = b, a
     if g(a) * g(b) > 0:
@@ -219,16 +212,16 @@ def calibrate(
         if within(e):
             return done(e, "within tolerance", a, b)
 
-    # 2. refine (Illinois false position; integer fields on integers)
+    # 2. refine (Illinois false position; integer fields on integers, a field with a grid on its grid)
     ga, gb, side = g(a), g(b), 0
-    xtol = 1.0 if integer else (b.x - a.x) * 1e-4
+    xtol = ev.grid or (b.x - a.x) * 1e-4
     while len(ev.cache) < max_evals:
         if b.x - a.x <= xtol:
             best = min((a, b), key=lambda e: abs(g(e)))
             return done(best, "bracket resolved", a, b)
         x = (a.x * gb - b.x * ga) / (gb - ga) if gb != ga else (a.x + b.x) / 2
-        if integer:
-            x = min(max(round(x), a.x + 1), b.x - 1)
+        if ev.grid:
+            x = min(max(ev.takes.nearest(x) if ev.takes.step else round(x), a.x + ev.grid), b.x - ev.grid)
         elif not a.x < x < b.x:
             x = (a.x + b.x) / 2
         e = ev(x)
@@ -248,11 +241,10 @@ def calibrate(
     return done(best, "max evaluations", a, b)
 
 
-def _expand(ev: _Evaluator, e0: Evaluation, step: float, target: float, b_lo: float, b_hi: float, max_evals: int,
-            fld: str, metric: str) -> tuple[Evaluation, Evaluation]:
-    """Walk from e0 toward the target (doubling steps, inside the field's bounds) until the metric crosses it."""
-    def clamp(x: float) -> float:
-        return min(max(x, b_lo), b_hi)
+def _expand(ev: _Evaluator, e0: Evaluation, step: float, target: float, max_evals: int, fld: str,
+            metric: str) -> tuple[Evaluation, Evaluation]:
+    """Walk from e0 toward the target (doubling steps, inside the accepted values) until the metric crosses it."""
+    clamp = ev.takes.nearest
 
     g0 = e0.value - target
     probe = clamp(e0.x + step)

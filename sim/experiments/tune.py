@@ -26,7 +26,8 @@ Every evaluation plays, per group of targets that share options and fixed overri
 seed: common random numbers make the objective a fixed function of the field values, so the
 optimizer compares settings, not noise. The objective is the sum of squared target errors in units
 of their tolerances; scipy's bounded Nelder-Mead (or Powell) searches the fields scaled to [0, 1]
-(integer fields rounded, float fields to 1e-4 of their range). The search stops when every target
+(integer fields rounded, onto their grid where the rules accept only multiples of a step such as Dadox's points
+unit for an exact target, float fields to 1e-4 of their range). The search stops when every target
 is within its tolerance, when the optimizer converges, or after ``max_evals`` evaluations; the
 chosen values are the best evaluation's.
 

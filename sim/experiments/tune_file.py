@@ -6,16 +6,20 @@ numeric, bounds not empty, inside the config model's allowed range, whole number
 fields), every target (policy, options, fixed overrides, a rate's target in [0, 1], not the same target twice)
 and, with ``probe``, that the game reports each target's metric (the names its config model declares,
 ``Game.check_metric``: no run). Targets that share options and fixed overrides form a group, played as one sweep point.
+The corners of the fields' bounds and the start are checked for every group as its runs would be played (the config,
+``Game.check_plan`` and the values the rules and seats accept, ``sim.games.options.accepted``), and a field whose
+accepted values form a grid (Dadox's exact target: multiples of the points unit) is searched on that grid.
 Every error is a ``ConfigError`` naming the file part and the field.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -38,10 +42,11 @@ from sim.core.limits import is_rate
 from sim.experiments.sweep_spec import _resolve, flatten, point_config, spec_error
 from sim.games import get_game
 from sim.games.base import Game
-from sim.games.options import unread_by
+from sim.games.options import accepted, field_bounds, unread_by
 
 FORMAT = 1
 FLOAT_RESOLUTION = 1e-4  # float fields are rounded to this share of their range
+MAX_CORNERS = 64  # more tuned fields than this many corners: each field's ends checked, the others at their start
 
 # --- the tune file ----------------------------------------------------------------------------
 
@@ -76,16 +81,21 @@ class TuneFile(Strict):
 
 @dataclass(frozen=True)
 class TuneField:
-    """A tuned field: its bounds, whether it is whole-numbered and where the search starts."""
+    """A tuned field: its bounds, whether it is whole-numbered, where the search starts and the grid its accepted
+    values lie on (``step``: multiples of it, such as Dadox's points unit for an exact target; 0: none)."""
     name: str
     low: float
     high: float
     integer: bool
     start: float
+    step: int = 0
 
     def value(self, u: float) -> float | int:
-        """The field value at ``u`` in [0, 1] (rounded to the field's resolution)."""
+        """The field value at ``u`` in [0, 1] (rounded to the field's resolution or to its grid, within the bounds:
+        the bounds themselves are on it)."""
         x = self.low + min(max(float(u), 0.0), 1.0) * (self.high - self.low)
+        if self.integer and self.step > 1:
+            return int(min(max(round(x / self.step) * self.step, self.low), self.high))
         if self.integer:
             return int(round(x))
         digits = max(0, math.ceil(-math.log10((self.high - self.low) * FLOAT_RESOLUTION)))
@@ -144,7 +154,8 @@ class Tune:
             "format": FORMAT, "game": self.game.name, "n": self.spec.n, "seed": self.spec.seed,
             "chunk": self.chunk, "method": self.spec.method,
             "base_config_hash": self.base_hash, "set": jsonable(self.sets),
-            "fields": [asdict(f) for f in self.fields],
+            # a field's grid only where it has one: the fingerprints of tunes started before grids stay the same
+            "fields": [{k: v for k, v in asdict(f).items() if k != "step" or v > 1} for f in self.fields],
             "targets": [{"policy": t.policy, "metric": t.metric, "value": t.value, "tol": t.tol,
                          "options": jsonable(t.options), "set": jsonable(t.sets)} for t in self.targets],
         }
@@ -252,6 +263,7 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
             raise ConfigError(f"{source}: {msg if msg.startswith('[') else f'[fields] {name}: {msg}'}") from None
 
     targets: list[TuneTarget] = []
+    plans: dict[int, list[str]] = {}  # each target's seats
     groups: list[Group] = []
     keys: dict[str, int] = {}
     tuned = {f.name for f in fields}
@@ -289,6 +301,7 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
         if t.policy not in g.policies:
             g.policies.append(t.policy)
         targets.append(TuneTarget(i, tname, t.policy, label, t.metric, t.value, t.tol, options, tsets, g.index))
+        plans[i] = seats
     for f in fields:  # a field no target's run reads: every evaluation would play the same
         unread = [unread_by(f.name, game.option_specs, t.options) for t in targets]
         if targets and all(unread):
@@ -296,8 +309,48 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
             raise ConfigError(f"{source}: [fields] {f.name} is not used by any target's run "
                               f"({opt.setting(targets[0].options.get(opt.name))}): give a target options = "
                               f"{{{opt.name} = \"{part}\"}}, or tune the field of the targets' {opt.name}")
+    fields = _check_reach(game, base, fields, targets, plans, source)
     tune = Tune(spec, source, game, base, sets, fields, targets, groups, spec.chunk or game.chunk,
                 config_hash(base_cfg))
     return tune
 
 
+def _points(fields: list[TuneField]) -> list[dict[str, Any]]:
+    """The values the search may reach at its edges: every corner of the bounds (or, with many fields, each field's
+    ends with the others at their start), and the start itself."""
+    def typed(f: TuneField, x: float) -> float | int:
+        return int(round(x)) if f.integer else x
+
+    start = {f.name: typed(f, f.start) for f in fields}
+    if 2 ** len(fields) <= MAX_CORNERS:
+        corners = [{f.name: typed(f, x) for f, x in zip(fields, xs, strict=True)}
+                   for xs in itertools.product(*((f.low, f.high) for f in fields))]
+    else:
+        corners = [{**start, f.name: typed(f, x)} for f in fields for x in (f.low, f.high)]
+    return [start, *corners]
+
+
+def _check_reach(game: Game, base: str | None, fields: list[TuneField], targets: list[TuneTarget],
+                 plans: dict[int, list[str]], source: str) -> list[TuneField]:
+    """Refuse, before any play, bounds or a start that a target's runs cannot play: at every edge of the search
+    (``_points``) the config with the target's overrides, ``Game.check_plan`` of its seats and each field within the
+    values these rules and seats accept (``sim.games.options.accepted``: a limit another field or a policy sets).
+    Returns the fields with the grid their accepted values lie on, which the search then keeps to."""
+    steps = {f.name: 1 for f in fields}
+    for t in targets:
+        for values in _points(fields):
+            try:
+                cfg = point_config(game, base, {**t.sets, **values})
+                game.check_plan(cfg, plans[t.index])
+            except DicesimError as e:
+                at = ", ".join(f"{k} = {v}" for k, v in values.items())
+                raise ConfigError(f"{source}: target {t.index + 1}: the search reaches {at}: {e}") from None
+            for f in fields:
+                takes = accepted(cfg, f.name, plans[t.index], *field_bounds(type(cfg), f.name))
+                if not takes.holds(values[f.name]):
+                    why = takes.why or "not accepted with these rules and seats"
+                    raise ConfigError(f"{source}: [fields] {f.name} = {values[f.name]} (target {t.index + 1}): "
+                                      f"{why}; give bounds and a start within {takes.span()}")
+                if f.integer and takes.step > 1:
+                    steps[f.name] = math.lcm(steps[f.name], int(takes.step))
+    return [replace(f, step=steps[f.name]) if steps[f.name] > 1 else f for f in fields]

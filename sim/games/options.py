@@ -7,9 +7,10 @@ matplotlib cost over a second at every start).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sim.core.errors import DicesimError
 from sim.core.names import policy_label
@@ -177,3 +178,85 @@ def checked(game: str, specs: tuple[Option, ...], options: dict[str, Any],
         if spec.valid is not None and not (value is None and spec.default is None):
             spec.valid(given[name])
     return {**{o.name: o.default for o in specs}, **given}
+
+
+OPEN_END = 1e-6  # how far inside an open end (``gt``/``lt``) of a float field the search may go, relative
+
+
+def field_bounds(model: type[Any], dotted: str) -> tuple[float, float]:
+    """(low, high) allowed for a numeric config field from its model's ge/gt/le/lt (infinite when unknown); an open
+    end (``gt=0``: a multiplier that must stay above 0) gives the nearest value the config accepts (an integer's next
+    integer, a float a millionth inside), so the search never tries a value the config refuses."""
+    from pydantic import BaseModel  # here: the command line's option checks import this module, never call this
+
+    lo, hi = -math.inf, math.inf
+    node: Any = model
+    keys = dotted.split(".")
+    for i, k in enumerate(keys):
+        if not (isinstance(node, type) and issubclass(node, BaseModel)) or k not in node.model_fields:
+            return lo, hi
+        info = node.model_fields[k]
+        if i == len(keys) - 1:
+            whole = info.annotation is int
+            for m in info.metadata:
+                if getattr(m, "ge", None) is not None:
+                    lo = max(lo, float(m.ge))
+                if getattr(m, "gt", None) is not None:
+                    lo = max(lo, float(m.gt) + _inside(float(m.gt), whole))
+                if getattr(m, "le", None) is not None:
+                    hi = min(hi, float(m.le))
+                if getattr(m, "lt", None) is not None:
+                    hi = min(hi, float(m.lt) - _inside(float(m.lt), whole))
+            return lo, hi
+        node = info.annotation
+    return lo, hi
+
+
+def _inside(end: float, whole: bool) -> float:
+    """How far inside an open end the nearest accepted value lies: the next integer, or a millionth (``OPEN_END``)."""
+    return 1.0 if whole else OPEN_END * max(1.0, abs(end))
+
+
+class Accepted(NamedTuple):
+    """The values of a numeric config field that the rest of the rules and the seats accept (a config model's
+    ``accepts(dotted, seats)``): ``low`` .. ``high`` in multiples of ``step`` (0: any), and why, in the rules' words.
+    A search (calibrate, tune) tries only these: the config and the game refuse the others, after the play so far."""
+
+    low: float = -math.inf
+    high: float = math.inf
+    step: float = 0
+    why: str = ""
+
+    def nearest(self, x: float) -> float:
+        """The accepted value nearest ``x`` (the ends are on the grid: ``accepted`` puts them there)."""
+        x = min(max(x, self.low), self.high)
+        return min(max(round(x / self.step) * self.step, self.low), self.high) if self.step else x
+
+    def span(self) -> str:
+        """The accepted values in words: ``2..200``, ``50..1000000 in steps of 50``, ``at most 6``."""
+        lo, hi = _number(self.low), _number(self.high)
+        ends = (f"{lo}..{hi}" if math.isfinite(self.low) and math.isfinite(self.high) else f"at least {lo}"
+                if math.isfinite(self.low) else f"at most {hi}" if math.isfinite(self.high) else "any value")
+        return ends + (f" in steps of {_number(self.step)}" if self.step else "")
+
+    def holds(self, x: float) -> bool:
+        return self.low <= x <= self.high and (not self.step or math.isclose(x, self.nearest(x), abs_tol=1e-9))
+
+
+def _number(x: float) -> str:
+    """A limit as people write it: whole numbers in full (``1000000``, not ``1e+06``)."""
+    return str(int(x)) if math.isfinite(x) and float(x).is_integer() else f"{x:g}"
+
+
+def accepted(cfg: Any, dotted: str, seats: Sequence[str] = (), low: float = -math.inf,
+             high: float = math.inf) -> Accepted:
+    """What ``dotted`` accepts beside the rest of ``cfg`` and these seats: the model's ``accepts`` (a points grid, a
+    limit another field or a seat's policy sets; a model without it: no limit) within the field's own ``low`` ..
+    ``high`` (its ge/le), both ends moved inward onto the grid."""
+    said = getattr(cfg, "accepts", None)
+    a = (said(dotted, list(seats)) if said is not None else None) or Accepted()
+    lo, hi = max(low, a.low), min(high, a.high)
+    if a.step:
+        lo = math.ceil(lo / a.step) * a.step if math.isfinite(lo) else lo
+        hi = math.floor(hi / a.step) * a.step if math.isfinite(hi) else hi
+    return Accepted(lo, hi, a.step, a.why)

@@ -12,6 +12,7 @@ from sim.core.config import QUANTILES, GameConfig, Strict, policy_rates, seat_ra
 from sim.core.record import RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.dadox import codes as C
+from sim.games.options import Accepted
 
 
 class Scoring(Strict):
@@ -105,6 +106,19 @@ class DadoxConfig(GameConfig):
                              f"{self.goal.target} (a player's first bank would end the game); set it at most the "
                              "target")
         return self
+
+    def accepts(self, dotted: str, seats: list[str]) -> Accepted | None:
+        """``_reachable_target``'s checks as the values a search may set (``sim.games.options.accepted``): an exact
+        target on the points grid and not below the opening minimum, which stays at most the target."""
+        if dotted == "goal.target":
+            u = self.unit() if self.goal.exact else 1
+            why = f"an exact target must be hit and scores move in {u}s" if u > 1 else ""
+            if self.turn.opening_minimum:
+                why += ("; " if why else "") + f"at least turn.opening_minimum = {self.turn.opening_minimum}"
+            return Accepted(low=self.turn.opening_minimum, step=u, why=why)
+        if dotted == "turn.opening_minimum":
+            return Accepted(high=self.goal.target, why=f"at most goal.target = {self.goal.target}")
+        return None
 
     def unit(self) -> int:
         """The points grid: every score, turn total and target is a multiple of it."""

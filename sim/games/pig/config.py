@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 
 from sim.core.config import QUANTILES, GameConfig, Strict, policy_rates, seat_rates
 from sim.core.record import RuleRecord
+from sim.games.options import Accepted
 
 
 class Dice(Strict):
@@ -54,6 +55,20 @@ class PigConfig(GameConfig):
         if self.dice.bust_face > self.dice.sides:
             raise ValueError(f"dice.bust_face {self.dice.bust_face} is not a face of a {self.dice.sides}-sided die")
         return self
+
+    def accepts(self, dotted: str, seats: list[str]) -> Accepted | None:
+        """The values a search may set (``sim.games.options.accepted``): the bust face on the die, and a goal
+        optimal-win can solve (``Game.win_solution`` refuses a larger one before it plays)."""
+        sides, goal, most = self.dice.sides, self.goal.target, self.solver.max_win_goal
+        if dotted == "dice.bust_face":
+            return Accepted(high=sides, why=f"a face of the {sides}-sided die (dice.sides)")
+        if dotted == "dice.sides":
+            return Accepted(low=self.dice.bust_face, why=f"a die with the bust face {self.dice.bust_face} on it")
+        if "optimal-win" in seats and dotted == "goal.target":
+            return Accepted(high=most, why=f"optimal-win solves goals up to solver.max_win_goal = {most}")
+        if "optimal-win" in seats and dotted == "solver.max_win_goal":
+            return Accepted(low=goal, why=f"optimal-win solves goal.target = {goal}")
+        return None
 
 
 RULES = RuleRecord(PigConfig, skip=("policies", "solver"), dtype=np.int64)
