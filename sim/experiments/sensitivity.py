@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core import atomic
+from sim.experiments.sweep_spec import toml_literal
 from sim.report.mpl import plt, ticker
 
 
@@ -32,9 +33,45 @@ def _numeric(values: list[Any]) -> bool:
     return all(isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool) for v in values)
 
 
+def _plain(v: Any) -> Any:
+    """A value as read back from ``sweep.parquet`` (a list as a numpy array, a table as a dict with numpy values)
+    in plain Python; a table's keys that the file fills with null for other rows are left out."""
+    if isinstance(v, np.ndarray | list | tuple):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items() if x is not None}
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _toml(v: Any) -> str:
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} = {_toml(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    return toml_literal(v)
+
+
+def value_text(v: Any) -> Any:
+    """A swept value as the analysis compares and the page shows it: a list or a table (``policies.threshold``, a
+    boss card) as the TOML that writes it, which can be compared and counted; a number or a name as it is."""
+    v = _plain(v)
+    return _toml(v) if isinstance(v, list | dict) else v
+
+
+def comparable(table: pd.DataFrame, fields: list[str]) -> pd.DataFrame:
+    """``table`` with each swept field whose values are lists or tables written as text (:func:`value_text`)."""
+    table = table.copy()
+    for f in fields:
+        if table[f].map(lambda v: isinstance(v, np.ndarray | list | tuple | dict)).any():
+            table[f] = table[f].map(value_text)
+    return table
+
+
 def base_point(table: pd.DataFrame, fields: list[str], base_values: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The value of each field at the base point: the base config's value if swept, else the middle value."""
-    base_values = base_values or {}
+    """The value of each field at the base point: the base config's value if swept, else the middle value (a list or
+    a table as :func:`value_text` writes it)."""
+    table = comparable(table, fields)
+    base_values = {k: value_text(v) for k, v in (base_values or {}).items()}
     out = {}
     for f in fields:
         values = list(dict.fromkeys(table[f].tolist()))
@@ -62,7 +99,9 @@ def along(table: pd.DataFrame, field: str, base: dict[str, Any]) -> pd.DataFrame
 def elasticities(
     table: pd.DataFrame, fields: list[str], metrics: list[str], base_values: dict[str, Any] | None = None
 ) -> pd.DataFrame:
-    """One row per (policy, metric, numeric field): base, low/high swings with intervals, slope, elasticity."""
+    """One row per (policy, metric, numeric field): base, low/high swings with intervals, slope, elasticity. A field
+    of names, lists or tables has no relative change: it has no rows."""
+    table = comparable(table, fields)
     base = base_point(table, fields, base_values)
     rows = []
     for policy, part in table.groupby("policy", sort=False):

@@ -15,7 +15,9 @@ of ``[[variants]]`` (a name, ``set = {field = value}`` and optionally their own 
     [options]            # optional game options (e.g. players = 2)
 
 Every point plays the same runs 0..n-1 with the same seed (paired), so differences between points
-are the rules' doing, not noise. Every point's config is validated before any work starts.
+are the rules' doing, not noise. Every point's config is validated (a grid value once, as the config holds it:
+``"expert"`` is ``1.0``), and the game prepares every point (``check_points``: a solver's limits), before any point
+plays or any file is written.
 
 Execution is resumable: the work is the tasks (point, policy, chunk); each finished chunk's per-run
 table is written atomically to ``<out>/parts/`` and each finished (point, policy) its metric row to
@@ -52,7 +54,7 @@ from rich.progress import (
 
 from sim.core import atomic
 from sim.core.backends import Job, make_backend
-from sim.core.config import DicesimError
+from sim.core.config import ConfigError, DicesimError
 from sim.experiments.sweep_spec import (  # noqa: F401  (re-exported: the sweep file API)
     FORMAT,
     SWEEP_JSON,
@@ -63,6 +65,7 @@ from sim.experiments.sweep_spec import (  # noqa: F401  (re-exported: the sweep 
     Variant,
     _jsonable,
     _resolve,
+    check_started,
     flatten,
     load_sweep,
     point_config,
@@ -154,11 +157,30 @@ def run_sweep(
     own = backend is None
     backend = make_backend(scheduler) if own else backend  # a scheduler that does not answer: before the folder
     try:
+        check_started(out, resume, overwrite)  # cheap refusals first: a folder holding a sweep, a play's folder
+        check_points(sweep, out if resume else None)
         with atomic.output_folder(out):
             return _run_locked(sweep, out, t0, resume, overwrite, progress, report, backend)
     finally:
         if own:
             backend.close()
+
+
+def check_points(sweep: Sweep, resumed: Path | None = None) -> None:
+    """What the play of each (point, policy) runs before its first chunk (``Game.prepare``: a solver's limits, its
+    solved tables, memoised for the play), for every point before the first one plays: a point the game refuses
+    (an optimal-win goal beyond ``solver.max_win_goal``) is refused naming its values, before any file is written,
+    not after the points before it played. ``resumed``: the folder of a resumed sweep, whose finished rows are
+    not checked again."""
+    for p in sweep.points:
+        for slot in range(len(sweep.plan)):
+            if resumed is not None and row_path(resumed, p.index, slot).is_file():
+                continue
+            try:
+                sweep.game.prepare(p.cfg, sweep.seats_of(p.index, slot), sweep.options_of(p.index))
+            except DicesimError as e:
+                where = f"variant {p.label!r}" if p.variant is not None else f"[grid] point {p.label}"
+                raise ConfigError(f"{sweep.source}: {where}: {e}") from None
 
 
 def _run_locked(sweep: Sweep, out: Path, t0: float, resume: bool, overwrite: bool, progress: bool, report: bool,

@@ -298,24 +298,17 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
                 raise ConfigError(f"{source}: variant {v.name!r}: {e}") from None
             points.append(Point(i, v.name, {}, v.name, sets, cpath, cfg, config_hash(cfg)))
     elif grid is not None:
+        held: dict[str, list[Any]] = {}  # each field's values as the validated config holds them
         for key, values in grid.items():
-            seen = [toml_literal(v) for v in values]
-            if len(set(seen)) != len(seen):
-                raise ConfigError(f"{source}: [grid] {key} lists a value twice: {limits.short(values)}")
-            for v in values:  # one field at a time first, so the error names the field and the value
-                try:
-                    if key.startswith(OPTION_AXIS):
-                        _point_options(game, options, {key: v})
-                    else:
-                        point_config(game, base, {key: v})
-                except DicesimError as e:
-                    raise ConfigError(f"{source}: [grid] {key} = {limits.short(v)}: {e}") from None
+            held[key] = [_grid_value(source, game, base, options, key, v) for v in values]  # each named on refusal
+            _refuse_twice(source, key, values, held[key])
             base_values[key] = (options.get(key[len(OPTION_AXIS):]) if key.startswith(OPTION_AXIS)
                                 else field_value(base_cfg, key))
         fields = list(grid)
-        for i, combo in enumerate(itertools.product(*grid.values())):
-            values = dict(zip(fields, combo, strict=True))
-            sets = {k: v for k, v in values.items() if not k.startswith(OPTION_AXIS)}
+        for i, (combo, raw) in enumerate(zip(itertools.product(*held.values()), itertools.product(*grid.values()),
+                                             strict=True)):
+            values = dict(zip(fields, combo, strict=True))  # the table's columns: one type each ("expert" is 1.0)
+            sets = {k: v for k, v in zip(fields, raw, strict=True) if not k.startswith(OPTION_AXIS)}  # as written
             label = ", ".join(f"{k}={v}" for k, v in values.items())
             try:
                 cfg = point_config(game, base, sets)
@@ -384,6 +377,30 @@ def _point_plan(game: Game, labels: list[str], plan: list[tuple[str, list[str]]]
         raise ConfigError(f"these options compare {', '.join(label for label, _ in own)} instead of "
                           f"{', '.join(label for label, _ in plan)}: sweep them in files of their own")
     return None if own == plan else own
+
+
+def _grid_value(source: str, game: Game, base: str | None, options: dict[str, Any], key: str, v: Any) -> Any:
+    """One grid value checked alone (the refusal names the field and the value) and returned as the validated
+    config or options hold it: ``"expert"`` and ``1`` of a float field are both ``1.0``, so a point is one point and
+    the table's column one type. A value the config's dump leaves out (a default it omits) stays as written."""
+    try:
+        if key.startswith(OPTION_AXIS):
+            return _point_options(game, options, {key: v})[key[len(OPTION_AXIS):]]
+        held = field_value(point_config(game, base, {key: v}), key)
+    except DicesimError as e:
+        raise ConfigError(f"{source}: [grid] {key} = {limits.short(v)}: {e}") from None
+    return v if held is None else held
+
+
+def _refuse_twice(source: str, key: str, written: list[Any], held: list[Any]) -> None:
+    """Every grid value once, compared as the config holds them (``[1.0, "expert"]`` is one skill level twice)."""
+    seen: dict[str, int] = {}
+    for j, v in enumerate(held):
+        first = seen.setdefault(json.dumps(_jsonable(v), sort_keys=True), j)
+        if first != j:
+            a, b = limits.short(written[first]), limits.short(written[j])
+            same = f"{a} and {b} are both {limits.short(v)}" if a != b else f"{a} is listed twice"
+            raise ConfigError(f"{source}: [grid] {key} lists a value twice: {same}; give each value once")
 
 
 def _point_options(game: Game, options: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:

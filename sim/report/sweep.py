@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import math
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
 from sim.core import atomic
-from sim.experiments.sensitivity import _numeric, along, base_point, elasticities, tornado_chart
+from sim.experiments.sensitivity import _numeric, along, base_point, comparable, elasticities, tornado_chart
 from sim.experiments.sweep_spec import OPTION_AXIS, point_config
 from sim.experiments.sweep_store import load_result, metric_names, read_runs
 from sim.games import get_game
@@ -85,7 +86,7 @@ def line_chart(table: pd.DataFrame, field: str, metrics: list[str], base: dict[s
                 ax.set_xticks(x, ticks, rotation=20)
             elif all(float(v).is_integer() for v in x):  # whole numbers (players, points): no 2.5 on the axis
                 ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel(_field(game, field))
+        ax.set_xlabel(textwrap.fill(_field(game, field), 45))  # a long title in lines, not over the next panel's
         ax.set_ylabel(_metric(game, m))
         common.in_units(ax.yaxis, "%" if words.is_rate(m) else "")
         ax.set_title(words.metric_label(game, m), fontsize=10)
@@ -172,13 +173,28 @@ def overlay_points(table: pd.DataFrame, fields: list[str], base: dict[str, Any],
     if fields:
         rows = along(first, fields[0], base)
         said = _field(game, fields[0])
-        pts = [(int(r["point"]), f"{said} = {r[fields[0]]}") for r in rows.to_dict("records")]
+        pts = [(int(r["point"]), _overlay_label(said, r[fields[0]])) for r in rows.to_dict("records")]
     else:
-        pts = [(int(r["point"]), str(r["label"])) for r in first.to_dict("records")]
+        pts = [(int(r["point"]), _legend_text(r["label"])) for r in first.to_dict("records")]
     if len(pts) > MAX_OVERLAY:
         idx = np.unique(np.linspace(0, len(pts) - 1, MAX_OVERLAY).round().astype(int))
         pts = [pts[i] for i in idx]
     return pts
+
+
+def _overlay_label(said: str, value: Any) -> str:
+    """A curve's legend entry: ``field = value``, or where that would not fit a legend's column (a long title, a list
+    or a table of values) the value alone in lines (the page names the field above the charts). The games' charts
+    read a label as a policy's (``sim.report.charts.named``: a comma joins seats, a hyphen is a space), so a list's
+    commas are semicolons and a negative number's sign the minus sign."""
+    shown = _legend_text(value)
+    text = f"{said} = {shown}"
+    return text if len(text) <= 40 else textwrap.fill(shown, 40)
+
+
+def _legend_text(value: Any) -> str:
+    text = str(value).replace(",", ";")
+    return text.replace("-", "\u2212") if _numeric([value]) else text
 
 
 def overlays(
@@ -270,6 +286,26 @@ def sensitivity_html(sens: pd.DataFrame, game: str | None = None) -> str:
     return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
 
+def _kind(values: list[Any]) -> str:
+    """What a field's values are, in words, where they are not all numbers."""
+    if all(isinstance(v, np.ndarray | list | tuple) for v in values):
+        return "lists of values"
+    if all(isinstance(v, dict) for v in values):
+        return "tables of values"
+    if all(isinstance(v, bool | np.bool_) for v in values):
+        return "yes/no values"
+    return "names" if all(isinstance(v, str) for v in values) else "values that are not all numbers"
+
+
+def unmeasured_html(unmeasured: dict[str, str], said: dict[str, str]) -> str:
+    """Why a swept field has no elasticity or tornado bar: its values are not numbers (a list, a table, a name)."""
+    each = "; ".join(f"{html.escape(said[f])} <code>{html.escape(f)}</code> is swept over {kind}" for f, kind in
+                     unmeasured.items())
+    return (f"No sensitivity for fields whose values are not numbers: {each}. A relative change of such a value is "
+            "not defined, so these fields have no elasticity and no bar in the tornado chart; the results table and "
+            "the line charts show each of their values as a name.")
+
+
 def build_sweep_report(out: str | Path) -> Path:
     """Write the charts, ``sensitivity.csv`` and ``report.html`` of a finished sweep folder (locked meanwhile)."""
     out = Path(out)
@@ -283,6 +319,8 @@ def _build_sweep_report(out: Path) -> Path:
     game = canon["game"]
     spec = meta.get("spec", {})
     fields = list(meta.get("fields") or [])
+    unmeasured = {f: _kind(table[f].tolist()) for f in fields if not _numeric(table[f].tolist())}
+    table = comparable(table, fields)  # lists and tables as their TOML text: compared, charted and shown as names
     metrics = chart_metrics(table, spec.get("metrics") or None)
     for old in out.glob("sweep_*.png"):
         old.unlink()
@@ -349,8 +387,13 @@ def _build_sweep_report(out: Path) -> Path:
         parts.append("<h2>Sensitivity</h2><p>Elasticity: relative change of the metric per relative change of the "
                      "field around the base point (grid neighbours); slope in metric units per field unit. "
                      "<a href='sensitivity.csv'>sensitivity.csv</a></p>" + sensitivity_html(sens, game))
+    if unmeasured and metrics:
+        parts.append(("" if not sens.empty else "<h2>Sensitivity</h2>") + "<p>" + unmeasured_html(unmeasured, said)
+                     + "</p>")
     if over:
         parts.append(f"<h2>Overlays per grid point ({html.escape(words.policy_name(game, policies[0]))})</h2>")
-        parts.append("<p>The game's own charts with one curve per grid point: how the swept values move them.</p>")
+        along_ = f" (values of {html.escape(said[fields[0]])}, other fields at their base)" if fields else ""
+        parts.append(f"<p>The game's own charts with one curve per grid point{along_}: how the swept values move "
+                     "them.</p>")
         parts.extend(pages.figure(p, pages.caption_of(p.name, game_notes(canon["game"]))) for p in over)
     return atomic.write_text(out / "report.html", pages.document(title, parts))

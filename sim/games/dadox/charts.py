@@ -25,7 +25,8 @@ def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     """Distribution of the game length in turns (all seats counted)."""
     games = {label: t.loc[t["seat"] == 0, "game_turns"] for label, t in tables.items()}
     hi = max(int(np.quantile(g, 0.995)) for g in games.values())
-    bins = np.arange(0, hi + 2, max(1, (hi + 1) // 60))
+    step = max(1, (hi + 1) // 60)
+    bins = np.arange(0, hi + step + 1, step)  # the last bin holds hi, where the longest games are clipped
     return charts.distribution(charts.named("dadox", {label: g.clip(upper=hi) for label, g in games.items()}),
                                Path(out_dir) / "game_length.png", "turns in the game (all seats)", "Dadox: game length",
                                bins=bins, ylabel="share of games",

@@ -27,7 +27,8 @@ def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     """Distribution of the game length in turns (both seats counted)."""
     games = {label: t.loc[t["seat"] == 0, "game_turns"] for label, t in tables.items()}
     hi = max(int(np.quantile(g, 0.995)) for g in games.values())
-    bins = np.arange(0, hi + 2, max(1, (hi + 1) // 60))
+    step = max(1, (hi + 1) // 60)
+    bins = np.arange(0, hi + step + 1, step)  # the last bin holds hi, where the longest games are clipped
     said = {label: words.policy_name("pig", label) for label in games}  # display names in the legend
     return charts.distribution({said[label]: g.clip(upper=hi) for label, g in games.items()},
                                Path(out_dir) / "game_length.png", "turns in the game (both seats)", "Pig: game length",

@@ -1,0 +1,137 @@
+"""Sweep files a hostile-input hunt found: each refused in one ``error:`` line before any work, or played to the end
+with its report, as the real command line does it."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.conftest import cli_here, run_cli
+
+
+def write(tmp_path: Path, text: str, name: str = "s.toml") -> Path:
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def refused(res, *needles: str) -> str:
+    """The one ``error:`` line of a refusal (exit code 2), holding every needle."""
+    lines = res.stderr.strip().splitlines()
+    assert res.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+SKILL = 'game = "kniffel"\npolicies = ["greedy"]\nn = 40\nseed = 1\n[grid]\n"skill.level" = {}\n'
+
+
+@pytest.mark.parametrize(("values", "said"), [
+    ('[1.0, "expert", 1]', "1.0 and 'expert' are both 1.0"),
+    ("[1.0, 1]", "1.0 and 1 are both 1.0"),
+    ('["expert", 1.0]', "'expert' and 1.0 are both 1.0"),
+    ('["casual", "Casual"]', "'casual' and 'Casual' are both 0.5"),
+])
+def test_a_grid_value_written_twice_in_other_words_is_refused(tmp_path, values, said):
+    """A skill name and its number (or an int and a float of a float field) are one point: refused as a value listed
+    twice, as ``[50, 50]`` is, not played twice."""
+    out = tmp_path / "out"
+    res = cli_here("sweep", str(write(tmp_path, SKILL.format(values))), "--out", str(out), "--no-report")
+    refused(res, "[grid] skill.level lists a value twice", said)
+    assert not out.exists()
+
+
+def test_skill_names_and_numbers_make_one_float_column(tmp_path):
+    """``["expert", 0.95]`` played to the end (it crashed in pyarrow after every point had played): the table holds
+    the levels as numbers, and --resume finds the sweep finished."""
+    sweep, out = write(tmp_path, SKILL.format('["expert", 0.95]')), tmp_path / "out"
+    res = cli_here("sweep", str(sweep), "--out", str(out), "--no-report", "--json")
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    table = pd.read_parquet(out / "sweep.parquet")
+    assert table["skill.level"].dtype == "float64" and table["skill.level"].tolist() == [1.0, 0.95]
+    assert table["label"].tolist() == ["skill.level=1.0", "skill.level=0.95"]
+    assert pd.read_csv(out / "sweep.csv")["skill.level"].tolist() == [1.0, 0.95]
+    again = cli_here("sweep", str(sweep), "--out", str(out), "--no-report", "--json", "--resume")
+    assert again.returncode == 0 and json.loads(again.stdout)["chunks_run"] == 0, again.stderr
+
+
+THRESHOLDS = """game = "dadox"
+policies = ["threshold"]
+n = 40
+seed = 1
+[grid]
+"policies.threshold" = [[300, 300, 400, 600, 1500, 3000], [0, 0, 0, 0, 0, 0]]
+"policies.random_bank" = [0.25, 0.75]
+"""
+
+
+def test_a_grid_over_lists_writes_its_report(tmp_path):
+    """A list-valued field (the threshold table) beside a numeric one: the report is written (it stopped at an
+    unhashable array), the list field has no sensitivity and the page says why in words, the numeric field keeps
+    its elasticities, and nothing but the summary is printed (no warning on stderr)."""
+    out = tmp_path / "out"
+    res = run_cli("sweep", str(write(tmp_path, THRESHOLDS)), "--out", str(out), "--json", timeout=600)
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    page = (out / "report.html").read_text()
+    assert "No sensitivity for fields whose values are not numbers" in page
+    assert "<code>policies.threshold</code> is swept over lists of values" in page
+    assert "<td>[300, 300, 400, 600, 1500, 3000]</td>" in page and "<td>[0, 0, 0, 0, 0, 0]</td>" in page
+    assert "(base [300, 300, 400, 600, 1500, 3000])" in page  # the base config's thresholds are in the grid
+    sens = pd.read_csv(out / "sensitivity.csv")
+    assert set(sens["field"]) == {"policies.random_bank"}
+    for png in ("sweep_line_policies.threshold.png", "sweep_line_policies.random_bank.png",
+                "sweep_tornado.png", "overlays/win_rate_by_seat.png"):
+        assert (out / png).is_file(), png
+    assert len([x for x in out.glob("sweep_heatmap_*.png")]) >= 1
+
+
+def test_a_grid_over_tables_writes_its_report(tmp_path):
+    """A table-valued field (a people's boss card): its values are compared and shown as the TOML that writes them;
+    no sensitivity, said on the page."""
+    out = tmp_path / "out"
+    text = ('game = "dungeon24"\npolicies = ["greedy"]\nn = 20\nseed = 1\n[grid]\n'
+            '"peoples.untote.boss" = [{name="Lich",a=4,v=6},{name="Lich",a=6,v=6}]\n')
+    res = cli_here("sweep", str(write(tmp_path, text)), "--out", str(out))
+    assert res.returncode == 0, res.stderr
+    page = (out / "report.html").read_text()
+    assert "<code>peoples.untote.boss</code> is swept over tables of values" in page
+    assert "{name = &quot;Lich&quot;, a = 6, v = 6}" in page
+    assert not (out / "sensitivity.csv").exists() and (out / "sweep_line_peoples.untote.boss.png").is_file()
+
+
+def test_sensitivity_of_a_table_with_lists_and_tables():
+    """The analysis on a table as ``sweep.parquet`` reads back (lists as numpy arrays, tables as dicts): the base point
+    names them as text, the numeric field keeps its elasticity."""
+    import numpy as np
+
+    from sim.experiments.sensitivity import base_point, elasticities
+
+    rows = []
+    for t in ([1, 2], [3, 4]):
+        for b in ({"name": "Lich", "a": 4}, {"name": "Lich", "a": 6}):
+            for x in (1.0, 2.0):
+                rows.append({"policy": "p", "t": np.array(t), "b": b, "x": x, "m": 10 * x, "m_ci95_low": 10 * x - 1,
+                             "m_ci95_high": 10 * x + 1})
+    table = pd.DataFrame(rows)
+    base = base_point(table, ["t", "b", "x"], {"t": [3, 4], "x": 1.0})
+    assert base == {"t": "[3, 4]", "b": '{name = "Lich", a = 4}', "x": 1.0}
+    sens = elasticities(table, ["t", "b", "x"], ["m"], {"t": [3, 4], "x": 1.0})
+    assert list(sens["field"]) == ["x"] and sens["slope"].iloc[0] == pytest.approx(10.0)
+
+
+def test_a_point_whose_games_all_hit_the_turn_cap_draws_without_a_warning(tmp_path):
+    """Random never banking (``policies.random_bank = 0``): every game runs to the turn cap; the game-length overlay
+    drew nothing for that point and numpy warned ``invalid value encountered in divide`` on stderr (the histogram's
+    last bin stopped short of the longest games)."""
+    text = ('game = "dadox"\npolicies = ["random"]\nn = 20\nseed = 1\n[grid]\n'
+            '"policies.random_bank" = [0.5, 1, 0]\n')
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        res = cli_here("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "out"))
+    assert res.returncode == 0, res.stderr
+    assert [str(w.message) for w in seen if issubclass(w.category, RuntimeWarning | UserWarning)] == []
