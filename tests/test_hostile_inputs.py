@@ -245,6 +245,7 @@ def test_compare_and_combos_refuse_a_bad_config_value(tmp_path):
 # --- numbers on the command line ---------------------------------------------------------------------------------
 
 K = ("play", "kniffel", "--policy", "greedy", "--out", OUT)
+KP = ("play", "kniffel", "--out", OUT)  # K without its policy: a case that gives its own
 NUMBERS = [
     (K + ("--seed", "-1"), "--seed"),
     (K + ("--seed", str(2**64)), "--seed"),
@@ -273,9 +274,9 @@ NUMBERS = [
     (K + ("--players", "1000000"), "--players"),
     (K + ("--players", "-1"), "--players"),
     (K + ("--difficulty", "leicht"), "difficulty"),
-    (K + ("--policy", "nope"), "unknown policy"),
-    (K + ("--policy", ","), "policy"),
-    (K + ("--policy", "greedy,,"), "empty name"),
+    (KP + ("--policy", "nope"), "unknown policy"),
+    (KP + ("--policy", ","), "policy"),
+    (KP + ("--policy", "greedy,,"), "empty name"),
     (("compare", "kniffel", "--policies", "greedy,,random", "--out", OUT), "empty name"),
     (("play", "chess", "--policy", "greedy", "--out", OUT), "unknown game"),
     (("play", "dadox", "--policy", "greedy", "--players", "99", "--out", OUT), "--players"),
@@ -316,7 +317,7 @@ NUMBERS = [
     (("configs", "--copy", "README.md"), "is a file"),
     (("nosuch-command",), "nosuch-command"),
     # found by the adversarial probes (issue 29, second round): refused before any game is imported, or at all
-    (K + ("--policy", " , "), "no policy given"),
+    (KP + ("--policy", " , "), "no policy given"),
     (K + ("--players", "99"), "--players must be 1..8"),
     (("play", "dadox", "--policy", "greedy", "--players", "0", "--out", OUT), "--players must be 1..8"),
     (("replay", "dungeon24", "--policy", ""), "no policy given"),
@@ -694,7 +695,7 @@ THIRD = [
     (K + ("--scheduler", "localhost"), "--scheduler must be an address like tcp://host:8786 (a host and a port"),
     (K + ("--scheduler", "tcp://localhost:99999"), "--scheduler must be an address like tcp://host:8786"),
     (K[:-1] + (f"/tmp/{LONG}/y",), "file name too long"),
-    (K + ("--policy", "greedy,random"), "2 policies for 1 seat of kniffel"),
+    (KP + ("--policy", "greedy,random"), "2 policies for 1 seat of kniffel"),
     (("play", "dadox", "--policy", "greedy,threshold", "--opponent", "random", "--out", OUT),
      "--opponent random fills every seat after the first: give one --policy with it"),
     (("play", "dungeon24", "--policy", "greedy,heuristic", "--opponent", "random", "--out", OUT),
