@@ -108,6 +108,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["report", ""], "the output folder is named '' (empty)"),  # not the current folder
     (["sweep", " "], "the sweep file is named ' ' (empty)"),
     (["check", "configs/targets/kniffel.toml", "--out", "v.HTML"], "--out v.HTML: names the CSV table"),
+    (["check", "configs/targets/kniffel.toml", "--out", "v.txt"], "--out v.txt: names the CSV table (its page is"
+     " written beside it as .html), e.g. --out v.csv"),  # CSV text went into v.txt, and a folder name got a file
     (["play", "kniffel", "--policy", "greedy", "--seed", "1.5"], "--seed must be a whole number, got '1.5'"),
     (["play", "kniffel", "--policy", "greedy", "--players", "nan"], "--players must be a whole number, got 'nan'"),
     (["replay", "kniffel", "--run", "abc"], "--run must be a whole number such as 20000 or 2e4, got 'abc'"),

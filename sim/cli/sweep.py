@@ -111,7 +111,7 @@ def check(
         check_n(n, force)
     if out is not None and out.is_dir():
         raise DicesimError(f"--out {out} is a folder; --out names the CSV file to write (and its .html page)")
-    if out is not None and out.suffix.lower() == ".html":
+    if out is not None and out.suffix.lower() != ".csv":  # v.txt got CSV text; v.html would be replaced by the page
         raise DicesimError(f"--out {out}: names the CSV table (its page is written beside it as .html), "
                            f"e.g. --out {out.with_suffix('.csv')}")
     if out is not None:

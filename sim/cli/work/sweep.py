@@ -92,7 +92,7 @@ def check(targets_file: Path, strict: bool, n: int | None, out: Path | None, as_
     if out:
         if out.is_dir():
             raise atomic.OutputError(f"--out {out} is a folder; check writes a CSV file (e.g. --out {out}/check.csv)")
-        if out.suffix.lower() == ".html":  # the page goes to out.with_suffix(".html"): it would replace the table
+        if out.suffix.lower() != ".csv":  # the page goes to out.with_suffix(".html"): never the table's own name
             raise atomic.OutputError(f"--out {out}: names the CSV table, e.g. --out {out.with_suffix('.csv')}")
         with atomic.output_folder(out.parent), atomic.transaction(out.parent):
             atomic.write_csv(pd.DataFrame(verdicts_json(verdicts)), out)
