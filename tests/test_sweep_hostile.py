@@ -135,3 +135,14 @@ def test_a_point_whose_games_all_hit_the_turn_cap_draws_without_a_warning(tmp_pa
         res = cli_here("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "out"))
     assert res.returncode == 0, res.stderr
     assert [str(w.message) for w in seen if issubclass(w.category, RuntimeWarning | UserWarning)] == []
+
+
+@pytest.mark.parametrize("where", ['[options]\nobjective = "win"\n[grid]\n"goal.target" = [1000]\n',
+                                   '[grid]\n"options.objective" = ["win"]\n'])
+def test_an_option_of_another_command_is_refused(tmp_path, where):
+    """``objective`` means something to ``dicesim solve`` only (``play --objective`` is refused): a sweep played
+    every point without it, as if it were not there."""
+    text = 'game = "dadox"\npolicies = ["threshold"]\nn = 20\nseed = 1\n' + where
+    res = cli_here("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "out"))
+    refused(res, "objective applies only to dicesim solve, not to runs that play")
+    assert not (tmp_path / "out").exists()

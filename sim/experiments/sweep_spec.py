@@ -32,6 +32,7 @@ from sim.core.config import (
 )
 from sim.games import get_game
 from sim.games.base import Game
+from sim.games.options import for_play
 
 SWEEP_JSON = "sweep.json"
 FORMAT = 1
@@ -258,7 +259,7 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
     except DicesimError as e:
         raise ConfigError(f"{source}: game: {e}") from None
     try:
-        options = game.check_options(dict(spec.options))
+        options = game.check_options(for_play(game.name, dict(spec.options)))
     except DicesimError as e:
         raise ConfigError(f"{source}: [options]: {e}") from None
     labels = [p.strip() for p in spec.policies]
@@ -406,7 +407,7 @@ def _refuse_twice(source: str, key: str, written: list[Any], held: list[Any]) ->
 def _point_options(game: Game, options: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
     """The sweep's options with the point's swept ones (``options.NAME`` keys) in their place, checked."""
     swept = {k[len(OPTION_AXIS):]: v for k, v in values.items() if k.startswith(OPTION_AXIS)}
-    return game.check_options({**options, **swept})
+    return game.check_options({**options, **for_play(game.name, swept)})
 
 
 

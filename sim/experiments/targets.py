@@ -54,6 +54,7 @@ from sim.core.config import (
 from sim.experiments.sweep_spec import _resolve, flatten, point_config
 from sim.games import get_game
 from sim.games.base import Game
+from sim.games.options import for_play
 from sim.report import words
 
 
@@ -139,7 +140,7 @@ def load_targets(path: str | Path, games: Callable[[str], Game] = get_game) -> l
             if not name:
                 raise ConfigError("game: not given (set game at the top or in the target)")
             game = games(name)
-            options = game.check_options(dict(spec.options if t.options is None else t.options))
+            options = game.check_options(for_play(name, dict(spec.options if t.options is None else t.options)))
             label, seats = game.compare_plan([t.policy], options)[0]
             cfg = point_config(game, _resolve(t.config or spec.config, base_dir), flatten(t.set))
             game.check_plan(cfg, seats)

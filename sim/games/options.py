@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from sim.core.errors import DicesimError
 from sim.core.names import policy_label
+from sim.games import declared_options
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,16 @@ def metric_refusal(game: str, metric: str, names: list[str], seats: list[str]) -
     rest = ", ".join(n for n in names if n not in close)
     return (f"unknown metric {metric[:60]!r} for {game} with {'/'.join(dict.fromkeys(seats))} "
             f"({hint}choose from {rest})")
+
+
+def for_play(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` as a file of runs gives them (a sweep's, a tune's, a targets file's): one that means something
+    to another command only (``objective``: ``dicesim solve``) is refused, as ``dicesim play --objective`` is; the
+    runs would ignore it without a word."""
+    for o in declared_options(game) or ():
+        if o.commands and "play" not in o.commands and o.name in options:
+            raise DicesimError(f"{o.name} applies only to dicesim {' and '.join(o.commands)}, not to runs that play")
+    return options
 
 
 def checked(game: str, specs: tuple[Option, ...], options: dict[str, Any],
