@@ -47,3 +47,29 @@ def test_a_difference_axis_has_its_sign_and_zero_plain():
     ticks = _ticks(fig)
     plt.close(fig)
     assert "\u221220 pp" in ticks and "+20 pp" in ticks and "0" in ticks, ticks
+
+
+def test_a_narrow_colour_bar_has_no_repeated_ticks(tmp_path, monkeypatch):
+    """A sweep's heatmap of win rates from 47.7 to 51.3 %: its colour bar read 48%, 48%, 49%, 49%, … (whole percent
+    at half-percent ticks); an edge over a fair share is in pp on its axis, as the table writes it."""
+    import pandas as pd
+
+    from sim.report import words
+    from sim.report.sweep import heatmap
+
+    rows = [{"policy": "threshold", "a": a, "b": b, "win_rate_seat_0": w, "first_player_advantage": w - 0.5}
+            for (a, b), w in {(1, 1): 0.477, (1, 2): 0.477, (2, 1): 0.513, (2, 2): 0.513}.items()]
+    from sim.core import atomic
+
+    figs = []
+    monkeypatch.setattr(atomic, "save_figure", lambda fig, path, **kw: figs.append(fig))
+    for metric in ("win_rate_seat_0", "first_player_advantage"):
+        heatmap(pd.DataFrame(rows), "a", "b", metric, {}, tmp_path / f"{metric}.png", "dadox")
+        figs[-1].canvas.draw()
+        bar = [t.get_text() for t in figs[-1].axes[-1].get_yticklabels() if t.get_text()]
+        assert len(bar) >= 3 and len(set(bar)) == len(bar), bar
+        assert all(t.endswith("%" if metric.startswith("win") else (" pp", "0")) for t in bar), bar
+    assert [charts._pct(v) for v in (0.48, 0.485, 0.49)] == ["48%", "48.5%", "49%"]
+    assert [charts._pp(v) for v in (-0.02, -0.015, 0.0, 0.005)] == ["\u22122 pp", "\u22121.5 pp", "0", "+0.5 pp"]
+    assert (words.axis_unit("first_player_advantage"), words.axis_unit("win_rate"), words.axis_unit("mean_score")) \
+        == ("pp", "%", "")

@@ -24,10 +24,25 @@ def in_units(axis: Any, unit: str) -> None:
     """Tick labels of a share in the pages' units: ``40 %`` (``unit`` ``%``), a difference of shares ``+10 pp``
     (``pp``); any other unit leaves the axis as it is. ``axis``: an axis (``ax.yaxis``) or a colour bar's."""
     if unit == "%":
-        axis.set_major_formatter(ticker.PercentFormatter(xmax=1, decimals=0))
+        axis.set_major_formatter(ticker.FuncFormatter(_pct))
     elif unit == "pp":
-        axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: words.signed(f"{v * 100:+.0f} pp") if round(v * 100)
-                                               else "0"))
+        axis.set_major_formatter(ticker.FuncFormatter(_pp))
+
+
+def _pct(v: float, _pos: Any = None) -> str:
+    """A tick of a share: ``40%``, ``50.5%`` (a decimal only where the tick has one: a colour bar from 48.7 to 52.3 %
+    read 49%, 49%, 50%, 50% at whole percent)."""
+    x = v * 100
+    return f"{x:.0f}%" if abs(x - round(x)) < 1e-6 else f"{x:.1f}%"
+
+
+def _pp(v: float, _pos: Any = None) -> str:
+    """A tick of a difference of shares: ``+10 pp``, ``−1.5 pp`` (whole points where the tick is whole: ticks every
+    half point read −2, −2, −1, −1 at whole points), ``0``."""
+    x = v * 100
+    if abs(x) < 1e-9:
+        return "0"
+    return words.signed(f"{x:+.0f} pp" if abs(x - round(x)) < 1e-6 else f"{x:+.1f} pp")
 
 
 def named(game: str, by_label: Mapping[str, Any]) -> dict[str, Any]:

@@ -63,7 +63,7 @@ def _field(game: str | None, path: str) -> str:
 
 def _metric(game: str | None, metric: str) -> str:
     """A metric's name with its unit for an axis: ``mean score (points)``, ``upper bonus (%)``."""
-    unit = "%" if words.is_rate(metric) else words.unit_of(metric, game)
+    unit = words.axis_unit(metric) or words.unit_of(metric, game)
     return words.metric_label(game, metric) + (f" ({unit})" if unit else "")
 
 
@@ -88,12 +88,13 @@ def line_chart(table: pd.DataFrame, field: str, metrics: list[str], base: dict[s
                 ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel(textwrap.fill(_field(game, field), 45))  # a long title in lines, not over the next panel's
         ax.set_ylabel(_metric(game, m))
-        common.in_units(ax.yaxis, "%" if words.is_rate(m) else "")
+        common.in_units(ax.yaxis, words.axis_unit(m))
         ax.set_title(words.metric_label(game, m), fontsize=10)
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=8)
     said = ", ".join(words.metric_label(game, m) for m in metrics)
-    fig.suptitle(f"{said} vs {_field(game, field)} (95 % bands){' · ' + others if others else ''}", fontsize=10)
+    title = f"{said} vs {_field(game, field)} (95 % bands){' · ' + others if others else ''}"
+    fig.suptitle(textwrap.fill(title, int(12 * 4.6 * len(metrics))), fontsize=10)  # in lines as wide as the figure
     fig.tight_layout()
     atomic.save_figure(fig, path, dpi=100)
     plt.close(fig)
@@ -121,8 +122,8 @@ def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, 
         im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
         ax.set_xticks(range(len(xs)), [str(x) for x in xs])
         ax.set_yticks(range(len(ys)), [str(y) for y in ys])
-        ax.set_xlabel(_field(game, fx))
-        ax.set_ylabel(_field(game, fy))
+        ax.set_xlabel(textwrap.fill(_field(game, fx), 45))  # a long title in lines, not past the panel
+        ax.set_ylabel(textwrap.fill(_field(game, fy), 35))
         ax.set_title(f"{words.policy_name(game, pol)}: {_metric(game, metric)}", fontsize=10)
         lo, hi = np.nanmin(grid), np.nanmax(grid)
         for (i, j), v in np.ndenumerate(grid):
@@ -131,7 +132,7 @@ def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, 
                 ax.text(j, i, words.value_text(metric, v, unit=False), ha="center", va="center", fontsize=8,
                         color="black" if dark else "white")
         bar = fig.colorbar(im, ax=ax, shrink=0.85)
-        common.in_units(bar.ax.yaxis, "%" if words.is_rate(metric) else "")
+        common.in_units(bar.ax.yaxis, words.axis_unit(metric))
     fig.tight_layout()
     atomic.save_figure(fig, path, dpi=100)
     plt.close(fig)
@@ -155,7 +156,7 @@ def variants_chart(table: pd.DataFrame, metrics: list[str], path: Path, game: st
                    capsize=3, label=words.policy_name(game, pol))
         ax.set_xticks(range(len(variants)), variants, rotation=20, fontsize=8)
         ax.set_title(_metric(game, m), fontsize=10)
-        common.in_units(ax.yaxis, "%" if words.is_rate(m) else "")
+        common.in_units(ax.yaxis, words.axis_unit(m))
         ax.grid(alpha=0.3, axis="y")
     axes[0][0].legend(fontsize=8)
     fig.suptitle("variants (95 % intervals)", fontsize=10)

@@ -42,6 +42,14 @@ def is_rate(name: str) -> bool:
     return bool(_RATE.search(re.sub(r"(?<=[a-z])[01]$", "", name)))
 
 
+def axis_unit(name: str) -> str:
+    """The unit of a metric's chart axis (``sim.report.charts.in_units``): ``pp`` for an edge over a fair share or a
+    lift (a difference of shares, as ``value_text`` writes it), ``%`` for any other share, else none."""
+    if not is_rate(name):
+        return ""
+    return "pp" if name.endswith(("_advantage", "_lift")) else "%"
+
+
 @cache
 def game_words(game: str) -> dict[str, str]:
     """The game's display names (``sim.games.<game>.labels.WORDS``), plus its options' choices in words."""
@@ -220,7 +228,7 @@ def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: 
     if value is None or not _finite(value):
         return "—"
     if is_rate(name):
-        diff = diff or name.endswith(("_advantage", "_lift"))  # an edge over a fair share, a lift: pp
+        diff = diff or axis_unit(name) == "pp"  # an edge over a fair share, a lift: pp
         txt = _pct(float(value), diff) + (" pp" if diff else " %")
         if lo_hi:
             txt += f" [{_pct(lo_hi[0], diff)}, {_pct(lo_hi[1], diff)}]"
