@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from sim.games import get_game
 from sim.report import pages, words
 from tests.conftest import cli_here
@@ -16,7 +18,7 @@ def test_play_text_is_in_words_and_units_and_json_keeps_the_codes():
     text = cli_here(*args)
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
-    assert lines[0].startswith("Kniffel · Greedy · n=300")
+    assert lines[0].startswith("Kniffel · Greedy · players: 1 · n=300")  # the options in words
     assert lines[1].startswith("Greedy scores ") and lines[1].endswith("].") and " points [" in lines[1]  # answer first
     said = {line.split("  ")[1].strip(): line for line in lines[1:] if line.startswith("  ")}
     assert said["mean score"].rstrip().endswith("]") and " points [" in said["mean score"]
@@ -199,4 +201,29 @@ def test_every_games_policies_and_title_come_from_its_labels_module():
     # seats as typed on the command line (``--policy threshold,greedy``) read as the match they are
     assert words.policy_name("dadox", "threshold,greedy") == "Threshold vs Greedy"
     done = cli_here("play", "dadox", "--policy", "threshold,greedy", "--n", "100", "--no-report")
-    assert done.returncode == 0 and done.stdout.startswith("Dadox \u00b7 Threshold vs Greedy \u00b7 n=100"), done.stdout
+    assert done.returncode == 0 and done.stdout.startswith("Dadox \u00b7 Threshold vs Greedy \u00b7 players: 2 \u00b7 "
+                                                           "n=100"), done.stdout
+
+
+def test_a_play_says_who_wins_and_how_the_seats_play():
+    """Three policies on six seats: each policy's share of the games is its per-seat rate times its two seats (the
+    lines read 'Leader win wins 35.0 %' of a seat, summing to 50 %); skill and a start loadout are named beside
+    the policy, and seats of different skill get a sentence that the first seat's edge is the skill gap's."""
+    import sim
+
+    six = sim.play("dadox", "leader-win,threshold,greedy", n=200, players=6)
+    said, m = six.summary["verdicts"][0], six.summary["metrics"]
+    assert said.startswith("Who wins (share of games): ") and said.count("(2 of 6 seats)") == 3, said
+    shares = {p: 2 * m[f"win_rate_{p}"]["value"] for p in ("leader-win", "threshold", "greedy")}
+    assert sum(shares.values()) + m["draw_rate"]["value"] == pytest.approx(1.0)
+    best = max(shares, key=shares.get)
+    assert said.split(": ", 1)[1].startswith(f"{words.policy_name('dadox', best)} {shares[best] * 100:.1f} %"), said
+    casual = sim.play("kniffel", "optimal", n=100, set=["skill.level=casual"])
+    assert casual.summary["verdicts"] == [casual.summary["verdicts"][0]]
+    assert casual.summary["verdicts"][0].startswith("Optimal (skill casual 0.5) scores ")
+    gap = sim.play("dadox", "threshold", n=100, players=4, set=["skill.level=expert", "skill.opponents=novice"])
+    assert gap.summary["verdicts"][0].startswith("Threshold (first seat expert 1, others novice 0.25): the first "
+                                                 "seat wins ")
+    assert gap.summary["verdicts"][1].startswith("The seats play at different skill levels")
+    loaded = sim.play("dungeon", "vorschlag", n=100, set=["loadout.upgrades=['paschmeister']"])
+    assert loaded.summary["verdicts"][0].startswith("Vorschlag (start loadout Paschmeister) wins ")

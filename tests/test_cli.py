@@ -205,7 +205,9 @@ def test_a_policy_list_is_read_as_its_names(tmp_path):
                  str(tmp_path / "o"))
     assert r.returncode == 0, r.stderr
     said = json.loads(r.stdout)
-    assert said["policy"] == "greedy,random" and said["verdicts"][0].startswith("Greedy vs Random"), r.stdout[:300]
+    assert said["policy"] == "greedy,random", r.stdout[:300]
+    assert said["verdicts"][0].startswith("Who wins (share of games): ") and "Greedy" in said["verdicts"][0] \
+        and "Random" in said["verdicts"][0], said["verdicts"]
 
 
 def test_chunk_takes_a_count_as_n_does(tmp_path):

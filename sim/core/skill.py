@@ -64,6 +64,26 @@ from sim.core.config import GameConfig, Strict
 LEVELS: dict[str, float] = {"novice": 0.25, "casual": 0.5, "skilled": 0.75, "expert": 1.0}
 
 
+def level_words(level: float) -> str:
+    """A level as a person reads it: ``casual 0.5``, ``level 0.6``."""
+    name = next((k for k, x in LEVELS.items() if abs(x - level) < 1e-12), None)
+    return f"{name} {level:g}" if name else f"level {level:g}"
+
+
+def skill_words(skill: Any, seats: int) -> tuple[list[str], str]:
+    """How well the seats play, for a play's answer: (``["skill casual 0.5"]`` or, where the seats differ, the
+    first seat's and the others' levels; a sentence saying that the first seat's edge then holds the skill gap, or
+    ""). Nothing at the default (every seat the policy as it is)."""
+    if skill.groups:
+        mix = ", ".join(f"{g.weight:.0%} at {level_words(g.level)}" for g in skill.groups)
+        return [f"players in groups: {mix}"], ""
+    if seats < 2 or skill.level == skill.opponents:
+        return ([] if skill.level == 1.0 else [f"skill {level_words(skill.level)}"]), ""
+    said = f"first seat {level_words(skill.level)}, others {level_words(skill.opponents)}"
+    return [said], ("The seats play at different skill levels, so the first seat's edge is the skill gap's as much as "
+                    "turn order's.")
+
+
 def parse_level(v: Any) -> Any:
     """A level name (``casual``) -> its number; numbers pass (the range check follows); ints -> float."""
     if isinstance(v, str):

@@ -52,6 +52,7 @@ from sim.core import stats
 from sim.core.config import DicesimError, Strict, load_config
 from sim.core.limits import kernel_seed
 from sim.core.schema import Column, pack
+from sim.core.skill import skill_words
 from sim.games import declared
 from sim.games.options import Option, check_policy, check_seat_count, checked, cycled, metric_refusal, policy_names
 
@@ -104,6 +105,13 @@ class Game:
 
     def option_spec(self, name: str) -> Option | None:
         return next((o for o in self.option_specs if o.name == name), None)
+
+    def played_as(self, cfg: Strict, seats: int) -> tuple[list[str], str]:
+        """What beyond the policy shapes how the seats play under these rules, in words, for a play's answer (the
+        skill levels: ``skill casual (0.5)``), and a sentence of caution where it skews a seat metric; a game adds
+        its own (the Würfel Dungeon's start loadout)."""
+        skill = getattr(cfg, "skill", None)
+        return skill_words(skill, seats) if skill is not None else ([], "")
 
     def setting(self, options: dict[str, Any]) -> list[str]:
         """The options in words (``opponent's people: Grünlinge``) for report headings: never raw keys."""

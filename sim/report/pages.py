@@ -13,12 +13,14 @@ import io
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from sim.games.options import cycled, policy_names
 from sim.report import words
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}
@@ -406,20 +408,48 @@ def verdicts(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline:
     return out
 
 
-def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], headline: dict[str, str]) -> list[str]:
-    """One policy's answer (``dicesim play``, ``sim.play``), one sentence: its first headline metric with its
-    interval (``Greedy scores 208.1 points [205.8, 210.4].``; seats: ``Threshold vs Greedy: the first seat wins
-    46.3 % [40.8, 52.0].``)."""
+def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], headline: dict[str, str],
+                  played_as: tuple[list[str], str] = ([], "")) -> list[str]:
+    """A play's answer (``dicesim play``, ``sim.play``): who wins where the seats hold different policies (``Who
+    wins (share of games): Optimal 76.5 % [71.4, 81.0], Greedy 22.9 % …``), else its first headline metric with its
+    interval (``Greedy scores 208.1 points [205.8, 210.4].``); ``played_as`` (``Game.played_as``): how the seats play
+    beyond the policy (``Optimal (skill casual 0.5) scores …``) and a sentence of caution it brings."""
+    said_as, caution = played_as
+    who = words.policy_name(game, policy) + (f" ({'; '.join(said_as)})" if said_as else "")
+    shares = _game_shares(game, policy, metrics)
     name = next((m for m in headline if m in metrics), None)
-    if name is None:
-        return []
-    who = words.policy_name(game, policy)
-    m = metrics[name]
-    said = value_text(name, m.get("value"), m.get("ci95"), game=game)
-    # "Greedy scores …", "Vorschlag wins …"; a phrase about seats or the game ("the first seat wins", "turns per
-    # game") follows a colon: "Threshold the first seat wins" read as garble
-    says_of_policy = headline[name].split(" ", 1)[0] in ("scores", "wins", "draws")
-    return [f"{who}{':' if ' vs ' in who or not says_of_policy else ''} {headline[name]} {said}."]
+    out = [shares] if shares else []
+    if name is not None and not shares:
+        m = metrics[name]
+        said = value_text(name, m.get("value"), m.get("ci95"), game=game)
+        # "Greedy scores …", "Vorschlag wins …"; a phrase about seats or the game ("the first seat wins", "turns per
+        # game") follows a colon: "Threshold the first seat wins" read as garble
+        says_of_policy = headline[name].split(" ", 1)[0] in ("scores", "wins", "draws")
+        out.append(f"{who}{':' if ' vs ' in who or not says_of_policy else ''} {headline[name]} {said}.")
+    elif shares and said_as:
+        out[0] = out[0].replace("Who wins", f"Who wins ({'; '.join(said_as)})", 1).replace(") (share", "; share", 1)
+    return out + ([caution] if caution and any(k.startswith("win_rate_seat_") for k in metrics) else [])
+
+
+def _game_shares(game: str, policy: str, metrics: dict[str, dict[str, Any]]) -> str:
+    """Where the seats hold different policies: each policy's share of the games, its per-seat win rate times the
+    seats it holds (a policy on two of six seats wins each seat's game 35 %: 70 % of the games), best first."""
+    names = policy_names(policy)
+    seats = sum(1 for k in metrics if k.startswith("win_rate_seat_"))
+    held = Counter(cycled(",".join(names), seats)) if seats else Counter()
+    rates = {p: metrics.get(f"win_rate_{p}") for p in held}
+    if len(held) < 2 or any(r is None or r.get("value") is None for r in rates.values()):
+        return ""
+    parts = []
+    for p in sorted(held, key=lambda p: -float(rates[p]["value"])):
+        k, r = held[p], rates[p]
+        ci = [x * k for x in r["ci95"]] if r.get("ci95") else None
+        seats_said = f" ({k} of {seats} seats)" if k > 1 else ""
+        parts.append(f"{words.policy_name(game, p)} {value_text('win_rate', float(r['value']) * k, ci)}{seats_said}")
+    draws = metrics.get("draw_rate") or metrics.get("tie_rate")
+    tail = f"; draws {value_text('draw_rate', draws['value'], draws.get('ci95'))}" if draws and draws.get("value") \
+        else ""
+    return "Who wins (share of games): " + ", ".join(parts) + tail + "."
 
 
 def extra_verdicts(out: Path | None) -> list[str]:

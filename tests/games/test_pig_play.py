@@ -167,7 +167,7 @@ def test_a_mirror_has_no_first_listed_policy():
     assert mirror.summary["verdicts"][0].startswith("Hold 20: the first player wins "), mirror.summary["verdicts"]
     assert "win_rate_first_listed" not in mirror.summary["metrics"]
     pair = sim.play("pig", "hold-20,optimal-turn", n=200)
-    assert pair.summary["verdicts"][0].startswith("Hold 20 vs Optimal turn: the first-listed policy wins ")
+    assert pair.summary["verdicts"][0].startswith("Who wins (share of games): ")  # each policy's share of the games
     assert "win_rate_first_listed" in pair.summary["metrics"]
 
 

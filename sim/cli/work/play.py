@@ -11,6 +11,7 @@ from sim.cli.common import emit, metric_lines
 from sim.core.config import DicesimError, Strict
 from sim.core.limits import check_runs
 from sim.games import GAMES, available, get_game
+from sim.games.base import Game
 from sim.jit import warmup
 from sim.jit.progress import set_quiet
 from sim.report import words
@@ -29,12 +30,20 @@ def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None
                  progress=not as_json, force=force, **game_opts)
     summary, metrics = r.summary, r.summary["metrics"]
     human = "\n".join(
-        [f"{g.title} · {words.policy_name(g.name, policy)} · n={n} · seed={seed} · "
-         f"{summary['runs_per_second']:,.0f} runs/s", *summary.get("verdicts", []),  # the answer first
+        [" · ".join([g.title, words.policy_name(g.name, policy), *played_setting(g, summary["options"]), f"n={n}",
+                     f"seed={seed}", f"{summary['runs_per_second']:,.0f} runs/s"]),
+         *summary.get("verdicts", []),  # the answer first
          *metric_lines(metrics, game=g.name, headline=g.headline)]
         + ([f"report: {summary['report']}"] if "report" in summary else [])
     )
     emit(summary, as_json, human, json_default)
+
+
+def played_setting(g: Game, options: dict[str, Any]) -> list[str]:
+    """The options a play ran with, in words (``opponent: Greedy``, ``people: Untote``), those of other commands
+    left out (``objective``: solve's)."""
+    return g.setting({k: v for k, v in options.items() if (spec := g.option_spec(k)) is None or not spec.commands
+                      or "play" in spec.commands})
 
 
 def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict | None, sets: list[str] | None,

@@ -147,6 +147,17 @@ class Dungeon(Game):
             m.update(progression_metrics(table, {**options, "flags": cfg.analysis.model_dump()}))
         return m
 
+    def played_as(self, cfg: DungeonConfig, seats: int) -> tuple[list[str], str]:
+        """The skill, and the start loadout the rules give every run (``loadout.upgrades=['paschmeister']``: a run
+        that starts with Paschmeister wins far more often than the policy's own)."""
+        from sim.report.words import word  # the report's words: not at the game's import
+
+        said, note = super().played_as(cfg, seats)
+        lo = cfg.loadout
+        items = [word(self.name, x) for x in (*lo.upgrades, *lo.talents, *lo.jokers)]
+        items += [f"Opferaltar {lo.altar}"] if lo.altar else []
+        return ([*said, "start loadout " + ", ".join(items)] if items else said), note
+
     def charts(
         self, tables: dict[str, pd.DataFrame], out_dir: Path, options: dict[str, Any], cfg: DungeonConfig
     ) -> list[Path]:
