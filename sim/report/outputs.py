@@ -221,7 +221,14 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
     body = [f"<h1>{pages.esc(title)}</h1>", pages.facts_line(facts), assumed]
     body.append("<h2>Answers</h2>")
     paired = manifest.get("paired") or {}
-    for sentence in pages.verdicts(metrics, paired, game.headline, game.name, options) + pages.extra_verdicts(out):
+    said = pages.verdicts(metrics, paired, game.headline, game.name, options) + pages.extra_verdicts(out)
+    if manifest.get("policy") and isinstance(manifest.get("verdicts"), list):  # a play's own answer first: who wins
+        said = [str(v) for v in manifest["verdicts"]] + said  # a mixed table, the skill and loadout it played with
+    seen: set[str] = set()
+    for sentence in said:
+        if sentence.rstrip(".") in seen:  # the page's own answer sentence, said by the play already
+            continue
+        seen.add(sentence.rstrip("."))
         body.append(f"<p class='answer verdict'>{pages.esc(sentence)}</p>")
     body.append(pages.headline_table(metrics, game.headline, game.name, _reported(game, manifest, options)))
     if paired:
