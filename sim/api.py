@@ -507,7 +507,7 @@ def solve(game: str, config: str | Path | None = None, set: SetArg = None, no_ca
     """Build (or load the cached) exact solution: ``.value`` is the expected value of the start state."""
     _flags(no_cache=no_cache)
     g, cfg, opts = _setup(game, config, set, options)
-    return Solution(g.solve(cfg, {**opts, "no_cache": no_cache}))
+    return Solution(g.solve(cfg, {**opts, "no_cache": True} if no_cache else opts))  # as the CLI: only when asked
 
 
 __all__ = ["play", "compare", "sweep", "calibrate", "solve", "Result", "SweepOutcome", "CalibrationOutcome",

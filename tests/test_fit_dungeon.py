@@ -143,7 +143,7 @@ def test_a_bad_dungeon_decision_log_is_refused(tmp_path, how):
         words = f"row {row + 1}: dice '1 3 4 4 9' are not faces 1 .. 6 apart by spaces (or -)"
     elif how == "room 0":
         dec.loc[2, "room"] = 0
-        words = "row 3: room = 0 is outside 1..inf"
+        words = "row 3: room = 0: must be a whole number 1 or more"  # it read "outside 1..inf"
     elif how == "lp 0":  # 0 LP ends the run: no decision is taken there
         dec.loc[2, "lp"] = 0
         words = "row 3: lp = 0 is outside 1..1000000"

@@ -267,6 +267,17 @@ def test_api_sweep_calibrate_solve(tmp_path):
     assert sim.solve("kniffel").value == pytest.approx(254.5838197, abs=1e-6)
 
 
+def test_the_api_solves_a_game_without_a_cache_switch(monkeypatch):
+    """``sim.solve("dungeon24")`` was refused: 'option no_cache does not apply to dungeon24', an option the caller
+    never gave (the API passed its default); the command line passes it only when asked, and so does the API now."""
+    g = get_game("dungeon24")
+    given = []
+    monkeypatch.setattr(g, "solve", lambda cfg, options: given.append(dict(options)) or {"value": 0.5})
+    assert sim.solve("dungeon24").value == 0.5 and "no_cache" not in given[0]
+    sim.solve("dungeon24", no_cache=True)
+    assert given[1]["no_cache"] is True
+
+
 def test_paired_differences_of_every_pair_without_duplicate_rows():
     """Every pair of policies, the later minus the earlier, each against an independent computation; the primary
     ``score`` row is left out where the headline ``mean_score`` already is the same numbers."""

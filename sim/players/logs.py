@@ -114,8 +114,11 @@ def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[s
             hi = np.inf if c.hi is None else c.hi
             bad = np.flatnonzero((arr < lo) | (arr > hi))
             if len(bad):
-                raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {int(arr[bad[0]])} is outside "
-                               f"{c.lo if c.lo is not None else '-inf'}..{c.hi if c.hi is not None else 'inf'}")
+                allowed = (f"{c.lo}..{c.hi}" if c.lo is not None and c.hi is not None else
+                           f"a whole number {c.lo} or more" if c.lo is not None else f"a whole number {c.hi} or less")
+                raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {int(arr[bad[0]])} is outside {allowed}"
+                               if c.hi is not None and c.lo is not None else
+                               f"{where} row {bad[0] + 1}: {c.name} = {int(arr[bad[0]])}: must be {allowed}")
             out[c.name] = arr.astype(np.int64)
         else:
             out[c.name] = arr
