@@ -103,6 +103,14 @@ def test_count_intervals_are_clipped_at_zero_but_differences_are_not():
     assert r["ci95"][0] == 0.0
 
 
+def test_a_mean_of_a_bounded_count_stays_within_its_bounds():
+    """Rooms cleared in two runs, 4 and 10 of 10 rooms: the normal interval reached 12.9 rooms; it ends at 10."""
+    m = stats.mean(np.array([4.0, 10.0]), most=10)
+    assert m["value"] == 7.0 and m["ci95"][1] == 10.0 and 0.0 <= m["ci95"][0] < 7.0
+    assert stats.mean(np.array([4.0, 10.0]))["ci95"][1] > 10.0  # without a bound the interval is the normal one
+    assert stats.mean(np.array([4.0, 12.0]), most=10)["ci95"][1] > 12.0  # a value above it: the bound is not one
+
+
 def test_a_difference_of_paired_rates_stays_within_100_pp_and_keeps_a_width():
     """Wins of two seats on the same deals: Newcombe's interval (the normal one read [−112, −8] pp at 30 games and
     [−100, −100] at 2). At 2 games lost by one seat and won by the other the lower end is −1 exactly and the upper

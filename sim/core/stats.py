@@ -37,12 +37,17 @@ def rate(mask: np.ndarray) -> dict[str, object]:
     return {"value": k / n if n else float("nan"), "ci95": [lo, hi]}
 
 
-def mean(x: np.ndarray) -> dict[str, object]:
+def mean(x: np.ndarray, most: float | None = None) -> dict[str, object]:
     """A mean with its normal-approximation interval (standard error of the mean). A mean of values none of which
     is negative (a count, points, LP) cannot be negative: its interval is clipped at 0, so a rare count (last chances
-    used) never shows a negative lower bound."""
+    used) never shows a negative lower bound; ``most``: the largest value a run can have (the rooms of a dungeon),
+    where the interval ends too (rooms cleared read 7.0 [1.1, 12.9] of 10 rooms in two runs)."""
     x = np.asarray(x, dtype=np.float64)
-    return _floored(_mean(x), x)
+    m = _floored(_mean(x), x)
+    if most is not None and x.size and not (x > most).any():
+        lo, hi = m["ci95"]  # type: ignore[misc]
+        m["ci95"] = [lo, min(float(most), hi) if math.isfinite(hi) else hi]
+    return m
 
 
 def _mean(x: np.ndarray) -> dict[str, object]:

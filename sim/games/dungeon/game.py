@@ -115,7 +115,7 @@ class Dungeon(Game):
         nr = _n_rooms(table)
         m: dict[str, dict[str, Any]] = {
             "win_rate": stats.rate(table["win"].to_numpy()),
-            "mean_rooms_cleared": stats.mean(table["rooms_cleared"]),
+            "mean_rooms_cleared": stats.mean(table["rooms_cleared"], most=cfg.rooms.count),
             "mean_score": stats.mean(table["score"]),
         }
         for q, v in stats.quantiles(table["score"], (0.1, 0.5, 0.9)).items():
