@@ -19,6 +19,7 @@ from typing import Any
 from nicegui import app, ui
 
 from sim.core.config import CONFIG_DIR, ROOT, DicesimError
+from sim.core.limits import short
 from sim.report import words
 from sim.studio import engine, saving
 from sim.studio.access import TokenGate
@@ -472,8 +473,9 @@ class Studio:
                 if target.is_file():
                     raise DicesimError(f"{shown(self.out_root, target)} is a file, not a folder")
                 there = [target] if target.is_dir() and any(target.iterdir()) else []
-        except DicesimError as e:
-            error_to(widget, f"error: {e}")
+        except (DicesimError, OSError) as e:  # OSError: a name the file system cannot hold (too long) and the like
+            said = e if isinstance(e, DicesimError) else f"{short(typed)}: {(e.strerror or str(e)).lower()}"
+            error_to(widget, f"error: {said}")
             self.save_status.text = "not saved"
             return None
         rel = shown(self.out_root, target)

@@ -63,8 +63,8 @@ class FitPanel:
             target = fitting.upload_target(self.studio.out_root, e.file.name, e.file.size())
             tmp = fitting.staging(target)
             try:
-                await e.file.save(tmp)  # streamed to disk, then renamed: whole or not at all
-                tmp.replace(target)
+                await e.file.save(tmp)  # streamed to disk, then moved into place: whole or not at all
+                fitting.keep(tmp, target)
             finally:
                 tmp.unlink(missing_ok=True)
         except (DicesimError, OSError) as err:

@@ -8,6 +8,7 @@ Everything is read and written inside the studio's output folder: logs under ``l
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -103,9 +104,24 @@ def upload_target(out_root: Path, name: str, size: int) -> Path:
 
 
 def staging(target: Path) -> Path:
-    """A temporary name beside ``target`` for an upload written whole before it is renamed into place."""
+    """A temporary name beside ``target``, of this upload alone (two files of one name in one request shared the
+    process's name and mixed their rows), for an upload written whole before it is moved into place (``keep``)."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    return target.with_name(f".{target.name}.{os.getpid()}.upload")
+    return target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.upload")
+
+
+def keep(tmp: Path, target: Path) -> None:
+    """``tmp`` under ``target``'s name unless another upload took the name meanwhile (``upload_target`` checked it
+    before the file arrived): a hard link fails on an existing name, where a rename would replace it."""
+    taken = DicesimError(f"logs/{target.name} exists already: rename the file to upload it again")
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        raise taken from None
+    except OSError:  # a file system without hard links: the name checked again, then renamed
+        if target.exists():
+            raise taken from None
+        tmp.replace(target)
 
 
 def fit_folder(out_root: Path, log: Path) -> Path:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from nicegui import ui
 
+from sim.core.config import MAX_ERROR
+
 
 def tid(el: ui.element, test_id: str) -> ui.element:
     """Tag an element for scripts and tests (``data-testid``)."""
@@ -12,5 +14,7 @@ def tid(el: ui.element, test_id: str) -> ui.element:
 
 
 def error_to(widget: ui.element, msg: str) -> None:
-    """The CLI's one-line message under an input ('' clears it; editing the input clears it too)."""
-    widget.error = msg or None
+    """The CLI's one-line message under an input ('' clears it; editing the input clears it too), cut as the
+    command line cuts it (a 5,000-character policy typed in came back whole)."""
+    msg = " ".join(str(msg or "").split())
+    widget.error = (msg if len(msg) <= MAX_ERROR else msg[: MAX_ERROR - 1] + "…") or None

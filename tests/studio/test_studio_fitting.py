@@ -65,3 +65,18 @@ def test_the_picker_lists_a_games_own_logs_broken_ones_too(tmp_path):
     assert fitting.saved_logs(tmp_path, "dungeon") == [logs / "o.csv"]  # an outcome table alone is a dungeon log
     unlogged = next(g for g in GAMES if not fitting.fittable(g))  # the one-die game (named only in its own files)
     assert fitting.saved_logs(tmp_path, unlogged) == []  # no log format
+
+
+def test_two_uploads_of_one_name_keep_the_first_whole(tmp_path):
+    """Two files named race.csv in one request both passed the name check and were written to the one staging name
+    of the process, then renamed into place: the log held rows of both. Each upload has its own staging file, and
+    the second finds the name taken."""
+    target = fitting.upload_target(tmp_path, "race.csv", 10)
+    a, b = fitting.staging(target), fitting.staging(target)
+    assert a != b and a.parent == b.parent == target.parent and a.name.startswith(".race.csv.")
+    a.write_text("a,b\n1,1\n")
+    b.write_text("a,b\n2,2\n2,2\n")
+    fitting.keep(a, target)
+    with pytest.raises(DicesimError, match="logs/race.csv exists already"):
+        fitting.keep(b, target)
+    assert target.read_text() == "a,b\n1,1\n"
