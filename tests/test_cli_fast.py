@@ -542,3 +542,20 @@ def test_a_file_names_games_and_policies_in_any_case(tmp_path):
     dadox = (ROOT / "configs/sweeps/dadox-skill.toml").read_text()
     (tmp_path / "d.toml").write_text(dadox.replace("players = 2", 'players = 2\nopponent = "Greedy"'))
     assert load_sweep(tmp_path / "d.toml").options["opponent"] == "greedy"  # an option naming a policy, too
+
+
+def test_the_readmes_config_paths_work_from_any_folder(tmp_path, monkeypatch):
+    """``--config configs/kniffel/free-joker.toml`` and ``sweep configs/sweeps/...`` as the README writes them were
+    'not found' outside the checkout: a missing ``configs/...`` file is the one dicesim ships; a file of that name
+    in the working folder comes first."""
+    from sim.core.config import CONFIG_DIR
+    from sim.core.tomlfile import read_toml, shipped
+
+    monkeypatch.chdir(tmp_path)
+    assert shipped("configs/kniffel/free-joker.toml") == CONFIG_DIR / "kniffel" / "free-joker.toml"
+    assert read_toml("configs/sweeps/kniffel-bonus.toml", "sweep file")["game"] == "kniffel"
+    mine = tmp_path / "configs" / "kniffel" / "free-joker.toml"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('name = "mine"\n')
+    assert read_toml("configs/kniffel/free-joker.toml") == {"name": "mine"}  # the working folder's own first
+    assert shipped("configs/kniffel/nosuch.toml") == Path("configs/kniffel/nosuch.toml")  # still not found

@@ -13,7 +13,6 @@ import json
 import math
 import re
 import tomllib
-from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any, TypeVar, get_args, get_origin
 
@@ -23,20 +22,12 @@ from pydantic.fields import FieldInfo
 
 from sim.core.errors import DicesimError as DicesimError  # re-exported: every part raises it from here
 from sim.core.names import game_name, policy_label
+from sim.core.tomlfile import CONFIG_DIR as CONFIG_DIR  # re-exported: the default configs' folder
 from sim.core.tomlfile import MAX_CONFIG_BYTES as MAX_CONFIG_BYTES  # re-exported: the file reading, light on its own
 from sim.core.tomlfile import MAX_DEPTH, ConfigError, _depth, _short, read_toml
+from sim.core.tomlfile import ROOT as ROOT  # paths written as ``configs/...`` (sweep files) resolve against this
 from sim.core.tomlfile import parse_toml as parse_toml
 from sim.core.tomlfile import shown_path as shown_path
-
-
-def _config_dir() -> Path:
-    """The default configs: package data of an installed ``sim`` (``sim/configs``), else the checkout's ``configs/``."""
-    shipped = Path(str(files("sim").joinpath("configs")))
-    return shipped if shipped.is_dir() else Path(__file__).resolve().parent.parent.parent / "configs"
-
-
-CONFIG_DIR = _config_dir()
-ROOT = CONFIG_DIR.parent  # paths written as ``configs/...`` (sweep files) resolve against this
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -7,6 +7,7 @@ experiment's modules load; ``sim.core.config`` re-exports it.
 from __future__ import annotations
 
 import tomllib
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +29,34 @@ def shown_path(path: str | Path, width: int = 60) -> str:
     return text if len(text) <= width else "…/" + "/".join(Path(path).parts[-2:])
 
 
+def _config_dir() -> Path:
+    """The default configs: package data of an installed ``sim`` (``sim/configs``), else the checkout's ``configs/``."""
+    shipped = Path(str(files("sim").joinpath("configs")))
+    return shipped if shipped.is_dir() else Path(__file__).resolve().parent.parent.parent / "configs"
+
+
+CONFIG_DIR = _config_dir()
+ROOT = CONFIG_DIR.parent  # paths written as ``configs/...`` (sweep files) resolve against this
+
+
+def shipped(path: str | Path) -> Path:
+    """``path``, or where it is not and it is written ``configs/...`` (as the README's examples write them), the copy
+    dicesim ships: the examples work from any folder, not only the checkout's (``configs/kniffel/free-joker.toml``
+    was 'not found' elsewhere). A file of that name here comes first."""
+    p = Path(path)
+    parts = p.parts
+    if p.exists() or p.is_symlink() or p.is_absolute() or len(parts) < 2 or parts[0] != "configs":
+        return p
+    theirs = CONFIG_DIR.joinpath(*parts[1:])
+    return theirs if theirs.is_file() else p
+
+
 def read_toml(path: str | Path, kind: str = "config file") -> dict[str, Any]:
     """Parse a TOML file; a missing, unreadable, oversized, non-UTF-8, broken or too deeply nested file is a
-    ConfigError naming it (:func:`shown_path`) and what it should have been (``kind``: a sweep file, …)."""
+    ConfigError naming it (:func:`shown_path`) and what it should have been (``kind``: a sweep file, …); a missing
+    ``configs/...`` file the one dicesim ships (:func:`shipped`)."""
     p = Path(shown_path(path))
-    real = Path(path)
+    real = shipped(path)
     if real.is_symlink() and not real.exists():  # a loop, or a link to nothing: not "not found"
         raise ConfigError(f"{kind} {p} is a link that leads to no file (a loop or a missing target)")
     if not real.is_file():
