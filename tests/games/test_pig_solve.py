@@ -194,3 +194,14 @@ def test_bad_rules_and_goals_too_large_to_solve():
     assert len(res.stderr.strip().splitlines()) == 1
     bad = cli_here("solve", "pig", "--objective", "draw")
     assert bad.returncode == 2 and "objective" in bad.stderr
+
+
+def test_the_solve_says_the_chance_in_percent():
+    """'Pig: optimal expected value 0.5305927' was a chance to win: it reads as one, in %."""
+    from tests.conftest import cli_here
+
+    done = cli_here("solve", "pig", "--objective", "win")
+    assert done.returncode == 0 and done.stdout.startswith("Pig: the first player wins 53.06 % when both play to win "
+                                                           "(exact; "), done.stdout
+    turn = cli_here("solve", "pig", "--objective", "turn")
+    assert turn.stdout.startswith("Pig: the optimal turn scores 8.141795 points on average (exact; "), turn.stdout

@@ -24,7 +24,6 @@ def solve(game: str, rules: Path | Strict | None, sets: list[str] | None, as_jso
     with compiling(g.name, g.title):
         result = g.solve(cfg, {**options, "no_cache": True} if fresh else options)  # only when asked for
     result.setdefault("seconds", round(time.perf_counter() - t0, 3))  # a search (Dungeon24) does not time itself
-    extra = " (cached)" if result.get("cached") else ""
     if "arrangement" in result:  # Dungeon24: a search over pyramids, played (an estimate with an interval, not exact)
         wr, lift = result["win_rate"], result["lift"]
         gain = words.value_text("win_rate", lift["value"], lift["ci95"], diff=True)
@@ -33,8 +32,25 @@ def solve(game: str, rules: Path | Strict | None, sets: list[str] | None, as_jso
                  f"{result['n_check']:,} fresh games, {gain} over the policy's own pyramid (a search by play, not "
                  f"an exact solve) in {result['seconds']:.2f} s")
     else:
-        human = f"{g.title}: optimal expected value {result['value']:.7f} in {result['seconds']:.2f} s{extra}"
+        said, note = solved_words(result)
+        human = f"{g.title}: {said} (exact; {result['seconds']:.2f} s{', cached' if result.get('cached') else ''})"
+        human += f"\n{note}" if note else ""
     emit(result, as_json, human, json_default)
+
+
+def solved_words(result: dict[str, Any]) -> tuple[str, str]:
+    """An exact solve's value as a person reads it, a chance to win in %, a score in points (it read 'optimal
+    expected value 0.5305927' for the first player's chance to win), and a sentence on how far to trust it."""
+    v = float(result["value"])
+    if "first_player_win_probability" in result:
+        share = result.get("floor_share")
+        note = (f"{share * 100:.2g} % of the turns of two optimal players begin at solver.score_floor (lower scores "
+                "count as it): how much that truncation can matter" if isinstance(share, float) and share == share
+                else "")
+        return f"the first player wins {v * 100:.2f} % when both play to win", note
+    if result.get("objective") == "turn":
+        return f"the optimal turn scores {v:.7g} points on average", ""
+    return f"optimal play scores {v:.7g} points a game on average", ""
 
 
 def replay(game: str, seed: int, run: int, policy: str | None, rules: Path | Strict | None, sets: list[str] | None,
