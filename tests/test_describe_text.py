@@ -41,12 +41,12 @@ def test_dadox_tables_in_words_and_percentages():
     text = _text("dadox")
     lines = text.splitlines()
     assert lines[0] == "Dadox · rules " + _json("dadox")["config_hash"]
-    i = lines.index("Bust probability")
+    i = lines.index("Bust chance by dice thrown")  # the game's heading (DESCRIBE_WORDS)
     assert lines[i + 1].split() == ["1", "2", "3", "4", "5", "6"]
     # no 1, no 5, no triple: 4/6 for one die, 16/36 for two, (64 - 4 triples)/216 for three
     assert lines[i + 2].strip().split("  ")[0:3] == ["66.7 %", "44.4 %", "27.8 %"]
     j = lines.index("Optimal turn")
-    assert lines[j + 1].split() == ["Expected", "turn", "score", "365.9"]
+    assert lines[j + 1].split() == ["Expected", "turn", "score", "(points)", "365.9"]
     assert lines[j + 3].split() == ["1", "2", "3", "4", "5", "6"]
     assert lines[j + 4].split() == ["150", "150", "200", "500", "1450", "5200"]
     assert "  - street 1-2-3-4-5-6" in lines
@@ -62,8 +62,8 @@ def test_dungeon_rooms_in_parts_with_their_names():
     cells = [re.split(r"\s{2,}", lines[k].strip()) for k in heads]
     assert all(c[:3] == ["Room", "Section", "Enemy"] for c in cells)
     assert [c for part in cells for c in part[3:]] == [
-        "HP", "Damage", "Max hit", "Mean hit", "Elite HP", "Elite damage", "Elite max hit", "Elite mean hit", "Boss",
-        "Chance", "Enemy block", "Player shield", "Challenge", "Path choice"]
+        "LP", "Damage", "Largest hit", "Mean hit", "Elite LP", "Elite damage", "Elite largest hit", "Elite mean hit",
+        "Boss", "Chance", "Enemy block", "Player shield", "Challenge", "Path card"]
     boss = [line for line in lines if "Auge der Sechs" in line]
     assert len(boss) == len(heads) and boss[0].split()[:3] == ["10", "Aschehallen", "Auge"]
     assert any("100.0 %" in line for line in boss)  # the boss room's enemy, certain
@@ -101,3 +101,14 @@ def test_a_wide_table_comes_in_parts_that_repeat_its_names():
     assert len(heads) >= 2 and all(len(line) <= WIDE + 2 for line in lines)
     cols = [w for line in heads for w in line.split() if w.isdigit()]
     assert sorted(map(int, cols)) == list(range(12))  # every column once
+
+
+def test_kniffel_says_what_each_box_scores():
+    """The boxes with what they score under these rules (it listed names and sections only), the bonuses and the
+    joker; a long value wraps under itself."""
+    lines = _text("kniffel", "--set", "scores.full_house=30").splitlines()
+    assert "  Full House     lower    30 points: three of one face and two of another" in lines
+    assert "  Einser         upper    the sum of the 1s" in lines
+    assert "  Upper bonus    35 points when the upper boxes sum to 63 or more" in lines
+    joker = lines.index(next(x for x in lines if x.startswith("  Joker ")))
+    assert lines[joker + 1].startswith(" " * 17) and all(len(x) <= 100 for x in lines[joker:joker + 3])

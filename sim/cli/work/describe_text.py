@@ -38,7 +38,7 @@ def describe_text(d: dict[str, Any]) -> str:
             named = [t for t in tables if t.startswith(k[: -len("_means")])]
             notes.setdefault(named[-1] if named else None, []).append(v)
     for key in tables:
-        out += ["", _label(key), *_block(key, d[key], game, "  ")]
+        out += ["", _label(key, game), *_block(key, d[key], game, "  ")]
         out += [line for note in notes.get(key, []) for line in _wrap(note, "  ")]
     out += [line for note in notes.get(None, []) for line in ["", *_wrap(note, "")]]
     return "\n".join(out + ["", *_footer(d, game)])
@@ -66,7 +66,16 @@ def _footer(d: dict[str, Any], game: str) -> list[str]:
     return out
 
 
-def _label(key: str) -> str:
+def _own(key: str, game: str) -> str | None:
+    return (declared(game, "DESCRIBE_WORDS") or {}).get(str(key)) if game else None
+
+
+def _label(key: str, game: str = "") -> str:
+    """A key as a heading: the game's own words for it (``DESCRIBE_WORDS`` in its options module: what a bare key
+    cannot say, ``bust_probability`` -> "Bust chance by dice thrown"), else the key with spaces."""
+    said = _own(key, game)
+    if said:
+        return said
     text = " ".join(w.upper() if w in ("lp", "hp") else w for w in str(key).split("_"))
     return text[:1].upper() + text[1:]
 
@@ -135,23 +144,22 @@ def _mapping(key: str, m: dict[str, Any], game: str, pad: str) -> list[str]:
     if all(isinstance(v, dict) and all(_scalar(x) for x in v.values()) for v in values):
         cols = list(dict.fromkeys(c for v in values for c in v))
         rows = [[_head(k, game)] + [_cell(f"{key}.{c}", v.get(c), game) for c in cols] for k, v in m.items()]
-        return _table([_label(key_word(key))] + [_label(c) for c in cols], rows, pad)
+        return _table([_label(key_word(key), game)] + [_label(c, game) for c in cols], rows, pad)
     flat = [(k, v) for k, v in m.items() if _scalar(v) or _flat_list(v)]
-    out = [f"{pad}{_label(k):<{max(len(_label(j)) for j, _ in flat)}}  "
-           f"{_listed(f'{key}.{k}', v, game) if isinstance(v, list) else _cell(f'{key}.{k}', v, game)}"
-           for k, v in flat]
+    out = _pairs([(k, _listed(f"{key}.{k}", v, game) if isinstance(v, list) else _cell(f"{key}.{k}", v, game))
+                  for k, v in flat], game, pad, shown=True)
     for k, v in m.items():
         if _scalar(v) or _flat_list(v):
             continue
         titled = isinstance(v, dict) and isinstance(v.get("label"), str)
-        out += [pad + (v["label"] if titled else _label(word(game, k))),
+        out += [pad + (v["label"] if titled else _own(k, game) or _label(word(game, k))),
                 *_block(f"{key}.{k}", {x: y for x, y in v.items() if x != "label"} if titled else v, game, pad + "  ")]
     return out
 
 
 def _head(k: str, game: str) -> str:
     """A mapping's key as a column heading or a row's first cell: numbers as they are, names in words."""
-    return _label(word(game, k)) if str(k).isidentifier() else str(k)
+    return (_own(k, game) or _label(word(game, k))) if str(k).isidentifier() else str(k)
 
 
 def key_word(key: str) -> str:
@@ -179,10 +187,10 @@ def _records(key: str, rows: list[dict[str, Any]], game: str, pad: str) -> list[
         if not all(_looks_numeric(x) for x in cells):
             seen.add(cells)
     if not nested:
-        return _table([_label(c) for c in flat], [[cell(r, c) for c in flat] for r in rows], pad)
+        return _table([_label(c, game) for c in flat], [[cell(r, c) for c in flat] for r in rows], pad)
     out: list[str] = []
     for r in rows:
-        out.append(pad + " · ".join(cell(r, c) if i == 0 else f"{_label(c).lower()} {cell(r, c)}"
+        out.append(pad + " · ".join(cell(r, c) if i == 0 else f"{_label(c, game).lower()} {cell(r, c)}"
                                     for i, c in enumerate(flat)))
         for c in nested:
             out += _block(f"{key}.{c}", r.get(c), game, pad + "  ")
@@ -193,9 +201,16 @@ def _flat_list(v: Any) -> bool:
     return isinstance(v, list) and all(_scalar(x) for x in v)
 
 
-def _pairs(items: list[tuple[str, Any]], game: str, pad: str) -> list[str]:
-    width = max((len(_label(k)) for k, _ in items), default=0)
-    return [f"{pad}{_label(k):<{width}}  {_cell(k, v, game)}" for k, v in items]
+def _pairs(items: list[tuple[str, Any]], game: str, pad: str, shown: bool = False) -> list[str]:
+    """``label  value`` lines, the values in one column; a long value wraps under itself (``shown``: the values
+    are in words already)."""
+    width = max((len(_label(k, game)) for k, _ in items), default=0)
+    out: list[str] = []
+    for k, v in items:
+        head = f"{pad}{_label(k, game):<{width}}  "
+        out += textwrap.wrap(v if shown else _cell(k, v, game), WIDTH, initial_indent=head,
+                             subsequent_indent=" " * len(head)) or [head.rstrip()]
+    return out
 
 
 def _table(head: list[str] | None, rows: list[list[str]], pad: str) -> list[str]:

@@ -7,6 +7,13 @@ from sim.games.options import Option, check_opponent, cycled, policy_names
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 TITLE = "Dadox"  # the game's name as people read it (Game.title; describe's text heads with it)
+# describe's headings where a key alone cannot say it (sim.cli.work.describe_text)
+DESCRIBE_WORDS = {"bust_probability": "Bust chance by dice thrown",
+                  "bust_probability_later_throws": "Bust chance of a later throw (1 or 5 needed) by dice thrown",
+                  "bust_probability_confirmation_throws": "Bust chance of a confirmation throw by dice thrown",
+                  "strong": "Strong selections (confirmed by a throw)", "must_throw_on": "Must throw on after",
+                  "scoring": "Scoring groups", "expected_turn_score": "Expected turn score (points)",
+                  "bank_thresholds": "Banks from (turn total, points) by dice it would throw next"}
 POLICY_NAMES = ('threshold', 'greedy', 'optimal-turn', 'optimal-win', 'random', 'leader-win')
 CONFIG = "sim.games.dadox.config:DadoxConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)

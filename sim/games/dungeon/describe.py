@@ -143,7 +143,7 @@ def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
         "config_hash": config_hash(cfg),
         "assumed": list(cfg.assumed),
         "difficulty_factors": {"hp": d.hp, "damage": d.damage, "boss": d.boss, "points": d.points,
-                               "boss_rerolls": d.boss_rerolls},
+                               "boss_rerolls": None if d.boss_rerolls < 0 else d.boss_rerolls},  # None: no cap
         "combos": combo_table,
         "rooms": rooms,
         "loadout": {"upgrades": list(cfg.loadout.upgrades), "altar": cfg.loadout.altar},

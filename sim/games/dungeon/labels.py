@@ -27,8 +27,10 @@ JOKER_WORDS = {"wuerfel_setzen": "Würfel setzen", "extra_wurf": "Extra-Wurf", "
 COMBO_WORDS = {"pasch": "Pasch", "drilling": "Drilling", "kleine_strasse": "Kleine Straße",
                "full_house": "Full House", "vierling": "Vierling", "grosse_strasse": "Große Straße",
                "fuenfling": "Fünfling", "sechsling": "Sechsling"}
+# a room's challenge (config.CHALLENGES), as the seed names them: win without healing, three combos, four turns
+CHALLENGE_WORDS = {"ohne_heilung": "Ohne Heilung", "drei_kombos": "Drei Kombos", "schnell": "Schnell"}
 WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **POLICY_WORDS, **CARD_WORDS,
-         **EVENT_WORDS, **SECTION_WORDS, **ENEMY_WORDS, **JOKER_WORDS, **COMBO_WORDS}
+         **EVENT_WORDS, **SECTION_WORDS, **ENEMY_WORDS, **JOKER_WORDS, **COMBO_WORDS, **CHALLENGE_WORDS}
 
 # the assumed values of the config (its ``assumed`` list) in words, naming what the numbers are: the dashboard and the
 # game page list them so ("which enemies appear in the Krypta"), the config path small behind (``sim.report.words``)

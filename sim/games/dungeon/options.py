@@ -7,6 +7,12 @@ from sim.games.options import Option, cycled
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 TITLE = "Würfel Dungeon"  # the game's name as people read it (Game.title; describe's text heads with it)
+# describe's headings where a key alone cannot say it (sim.cli.work.describe_text)
+DESCRIBE_WORDS = {"difficulty_factors": "Difficulty factors (boss rerolls: — no cap)",
+                  "rooms": "Rooms (each enemy a room may hold, with its chance)", "chance": "Chance",
+                  "hp": "LP", "elite_hp": "Elite LP", "max_hit": "Largest hit", "mean_hit": "Mean hit",
+                  "elite_max_hit": "Elite largest hit", "elite_mean_hit": "Elite mean hit",
+                  "path_choice": "Path card", "combos": "Combo values by dice"}
 POLICY_NAMES = ('vorschlag', 'greedy', 'expectimax', 'random', 'rollout')
 CONFIG = "sim.games.dungeon.config:DungeonConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"combos", "replay_row"})  # the game's capabilities (Game.capabilities)

@@ -6,6 +6,11 @@ from sim.games.options import Option, policy_names
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 TITLE = "Dungeon24"  # the game's name as people read it (Game.title; describe's text heads with it)
+# describe's headings where a key alone cannot say it (sim.cli.work.describe_text)
+DESCRIBE_WORDS = {"exchange_by_advantage": "One exchange by attack advantage", "hit": "Hit chance",
+                  "lp_loss_given_hit": "LP lost when hit", "a": "Attack", "v": "Defence", "sum_a": "Attack sum",
+                  "sum_v": "Defence sum", "hit_chance_vs": "Hit chance against each people (row: own card, "
+                  "column: theirs, in deck order)", "decks": "Peoples and their decks"}
 POLICY_NAMES = ('random', 'greedy', 'heuristic', 'exact-exchange', 'expectimax')
 CONFIG = "sim.games.dungeon24.config:Dungeon24Config"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"matchup", "replay_row", "solve"})  # the game's capabilities (Game.capabilities)

@@ -4,6 +4,9 @@ from sim.games.options import Option, cycled
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 TITLE = "Kniffel"  # the game's name as people read it (Game.title; describe's text heads with it)
+# describe's headings where a key alone cannot say it (sim.cli.work.describe_text)
+DESCRIBE_WORDS = {"solver_states": "States the exact solver fills", "categories": "Boxes",
+                  "box": "Box", "section": "Section", "scores": "Scores", "bonuses": "Bonuses and joker"}
 POLICY_NAMES = ('random', 'greedy', 'optimal')
 CONFIG = "sim.games.kniffel.config:KniffelConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)

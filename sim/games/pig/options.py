@@ -6,6 +6,12 @@ from sim.games.options import Option
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 TITLE = "Pig"  # the game's name as people read it (Game.title; describe's text heads with it)
+# describe's headings where a key alone cannot say it (sim.cli.work.describe_text)
+DESCRIBE_WORDS = {"bust_probability": "Bust chance of a roll", "mean_scoring_roll": "Mean scoring roll (points)",
+                  "break_even_turn_total": "Break-even turn total (points)",
+                  "hold_at_expected_turn_score": "Expected turn score (points) when holding at",
+                  "expected_turn_score": "Expected turn score (points)",
+                  "holds_from_by_own_score": "Holds from (turn total) by own score; — rolls on to the goal"}
 POLICY_NAMES = ('hold-20', 'optimal-turn', 'optimal-win')
 CONFIG = "sim.games.pig.config:PigConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
