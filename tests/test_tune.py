@@ -337,3 +337,20 @@ def test_scheduler_runs_the_evaluations_on_dask_with_the_same_history(tmp_path, 
     assert json.loads(res.stdout)["values"] == local.values
     assert (tmp_path / "dask" / "history.csv").read_bytes() == (tmp_path / "local" / "history.csv").read_bytes()
     assert local.converged and len(local.history) >= 2
+
+
+def test_the_tune_text_is_in_words_and_units(tmp_path):
+    """The tuned fields by what they mean, each target by its name with its value in % and the tolerance in pp (it
+    printed 'win_rate 0.3458 [0.3393, 0.3525] target 0.35 ± 0.005' for both targets alike)."""
+    from tests.conftest import cli_here
+
+    spec = tmp_path / "t.toml"
+    spec.write_text('game = "kniffel"\nn = 300\nmax_evals = 4\n[fields]\n"bonus.value" = [0, 100]\n'
+                    '[[target]]\nname = "greedy near 210"\npolicy = "greedy"\nmetric = "mean_score"\nvalue = 210\n'
+                    'tol = 50\n')
+    done = cli_here("tune", str(spec), "--out", str(tmp_path / "out"), "--no-report")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert any(x.startswith("  upper bonus points") and "(bonus.value) = " in x for x in lines), lines
+    ok = next(x for x in lines if "greedy near 210:" in x)
+    assert " mean score " in ok and " points [" in ok and ok.endswith("target 210 points ± 50 points"), ok

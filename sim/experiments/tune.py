@@ -59,6 +59,7 @@ from sim.experiments.sweep import run_sweep, sweep_from_dict, toml_literal, writ
 from sim.experiments.tune_file import FLOAT_RESOLUTION, Tune, jsonable, load_tune, tune_from_dict
 from sim.report.outputs import code_version
 from sim.report.tune import build_tune_report
+from sim.report.words import value_text
 
 __all__ = ["Tune", "TuneResult", "load_tune", "run_tune", "tune_from_dict"]
 
@@ -121,7 +122,9 @@ class Evaluator:
         self.by_key[key] = ev
         if self.log:
             shown = ", ".join(f"{n}={v:g}" for n, v in values.items())
-            ests = " · ".join(f"{self.tune.targets[i].metric} {e['value']:.4g}" for i, e in enumerate(ev.estimates))
+            game = self.tune.game.name  # each target by its name, its value in the pages' units
+            ests = " · ".join(f"{t.name}: {value_text(t.metric, e['value'], game=game)}"
+                              for t, e in zip(self.tune.targets, ev.estimates, strict=True))
             print(f"  eval {k:3d}: {shown}  ->  {ests}", file=sys.stderr)
         return ev
 

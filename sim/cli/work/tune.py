@@ -7,6 +7,7 @@ from pathlib import Path
 
 from sim.cli.common import emit
 from sim.experiments.tune import load_tune, result_json, run_tune
+from sim.report import words
 from sim.report.outputs import json_default
 
 
@@ -21,12 +22,17 @@ def tune(tune_file: Path, out: Path | None, resume: bool, overwrite: bool, sched
              f"· {len(r.history)} evaluations ({r.evals_played} played, {r.evals_reused} from the history) "
              f"· {r.stop} · {r.seconds:.1f} s",
              f"chosen (evaluation {r.best}):"]
-    lines += [f"  {name} = {value:g}" for name, value in r.values.items()]
+    game = t.game.name
+    lines += [f"  {words.config_label(game, t.game.Config, name)} ({name}) = {value:g}"
+              for name, value in r.values.items()]
     lines.append("targets [95 %]:")
     for x in r.targets:
         mark = "ok " if x["within"] else "OFF"
-        lines.append(f"  {mark} {x['name']}: {x['metric']} {x['value']:.4g} [{x['ci95'][0]:.4g}, {x['ci95'][1]:.4g}]"
-                     f"  target {x['target']:g} ± {x['tol']:.3g}")
+        m = x["metric"]
+        tol = f"{x['tol'] * 100:.3g} pp" if words.is_rate(m) else words.value_text(m, x["tol"], game=game)
+        lines.append(f"  {mark} {x['name']}: {words.metric_label(game, m)} "
+                     f"{words.value_text(m, x['value'], x['ci95'], game=game)}, target "
+                     f"{words.value_text(m, x['target'], game=game)} ± {tol}")
     lines.append(f"tuned config: {r.files['config']}")
     lines.append(f"history: {r.files['history_csv']}")
     if "report" in r.files:
