@@ -94,3 +94,13 @@ def test_a_line_chart_over_a_game_option_names_it_and_ticks_whole_numbers(tmp_pa
     assert ax.get_xlabel() == "players" and "options" not in fig._suptitle.get_text()
     ticks = [x.get_text() for x in ax.get_xticklabels() if 1 <= x.get_position()[0] <= 4]
     assert ticks == ["1", "2", "3", "4"]
+
+
+def test_the_sensitivity_table_fits_the_page():
+    """The field's value and the metric's there in one cell each, at the base and its neighbours (eleven columns ran
+    off the page); the table scrolls in its own box where it is still wider."""
+    from sim.report.sweep import sensitivity_html
+
+    page = sensitivity_html(elasticities(table(), ["a", "b"], ["m"], {"a": 2, "b": 1}), "kniffel")
+    assert page.startswith("<div class='wide'><table>") and page.count("<th") == 8
+    assert "<td>2 → 14</td><td>1 → 12</td><td>4 → 18</td>" in page  # around a = 2: m(1) = 12, m(2) = 14, m(4) = 18

@@ -32,7 +32,7 @@ th:first-child{text-align:left}small,.muted{color:#666}code{background:#f4f4f4;p
 figure{margin:1em 0;break-inside:avoid}figure img{max-width:100%;border:1px solid #eee}
 figcaption{font-size:0.95em;margin:0.2em 0 0.6em}
 details{margin:0.4em 0}summary{cursor:pointer;font-weight:600}
-.answer{font-size:1.15em;margin:0.4em 0}.missing{color:#a33}
+.answer{font-size:1.15em;margin:0.4em 0}.missing{color:#a33}.wide{overflow-x:auto;max-width:100%}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:1em}
 .card{border:1px solid #ccc;border-radius:6px;padding:0.8em 1em;break-inside:avoid}
 .card h2{margin:0 0 0.3em;border:0}.card img{width:100%;border:1px solid #eee}

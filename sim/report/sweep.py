@@ -265,15 +265,14 @@ def table_html(table: pd.DataFrame, fields: list[str], metrics: list[str], game:
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
 
 
-SENSITIVITY_HEADS = {"policy": "policy", "metric": "metric", "field": "field", "base_field_value": "field at base",
-                     "base": "metric at base", "low_field_value": "field below", "low": "metric there",
-                     "high_field_value": "field above", "high": "metric there", "slope": "slope per field unit",
-                     "elasticity": "elasticity"}
+SENSITIVITY_HEADS = {"policy": "policy", "metric": "metric", "field": "field", "base": "at base", "low": "below",
+                     "high": "above", "slope": "slope per field unit", "elasticity": "elasticity"}
 
 
 def sensitivity_html(sens: pd.DataFrame, game: str | None = None) -> str:
-    """Elasticities: names in words, the metric's values in its unit, its slope per field unit likewise (pp for a
-    share), the elasticity a plain ratio."""
+    """Elasticities: names in words; at the base and its grid neighbours the field's value and the metric's there
+    (``35 → 207.6 points``: one cell, so the table fits the page; it ran off it in eleven columns), the slope per
+    field unit in the metric's unit (pp for a share), the elasticity a plain ratio."""
     head = "".join(_head(said, c) for c, said in SENSITIVITY_HEADS.items())
     rows = []
     for r in sens.to_dict("records"):
@@ -282,9 +281,10 @@ def sensitivity_html(sens: pd.DataFrame, game: str | None = None) -> str:
                 "metric": html.escape(words.metric_label(game, m)), "field": html.escape(_field(game, r["field"])),
                 "slope": html.escape(words.value_text(m, r["slope"], diff=True, game=game)),
                 "elasticity": html.escape(words.num(r["elasticity"])),
-                **{c: html.escape(words.value_text(m, r[c], game=game)) for c in ("base", "low", "high")}}
-        rows.append("<tr>" + "".join(f"<td>{said.get(c, _fmt(r[c]))}</td>" for c in SENSITIVITY_HEADS) + "</tr>")
-    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
+                **{c: f"{_fmt(r[f'{c}_field_value'])} → {html.escape(words.value_text(m, r[c], game=game))}"
+                   for c in ("base", "low", "high")}}
+        rows.append("<tr>" + "".join(f"<td>{said[c]}</td>" for c in SENSITIVITY_HEADS) + "</tr>")
+    return f"<div class='wide'><table><tr>{head}</tr>{''.join(rows)}</table></div>"
 
 
 def _kind(values: list[Any]) -> str:
