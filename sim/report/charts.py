@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.core import atomic, stats
 from sim.report import words
-from sim.report.mpl import plt, ticker
+from sim.report.mpl import colors, plt, ticker
 
 DPI = 110
 
@@ -158,18 +158,21 @@ def bars(groups: Mapping[str, Sequence[dict[str, Any]]], categories: Sequence[st
 def heatmap(panels: Mapping[str, Any], path: str | Path, row_labels: Sequence[str], col_labels: Sequence[str],
             title: str, colorbar: str, xlabel: str = "", ylabel: str = "", vmin: float | None = 0.0,
             vmax: float | None = None, cmap: str = "viridis", annotate: bool = False,
-            panel_size: tuple[float, float] = (4.2, 5), percent: bool = False) -> Path:
+            panel_size: tuple[float, float] = (4.2, 5), percent: bool = False, gamma: float | None = None) -> Path:
     """One heatmap per panel (label -> ``[rows, cols]`` array) on a shared colour scale; ``annotate`` writes each
-    cell's value (``percent``: a share as ``69.1 %``, as the pages write rates)."""
+    cell's value (``percent``: a share as ``69.1 %``, as the pages write rates); ``gamma``: a power scale (0.5: the
+    square root), where one bright cell would leave every other panel one dark colour."""
     n = len(panels)
     fig, axes = plt.subplots(1, n, figsize=(panel_size[0] * n + 1, panel_size[1]), squeeze=False)
     grids = {k: np.asarray(v, dtype=float) for k, v in panels.items()}
     top = vmax if vmax is not None else max(0.01, max(float(np.nanmax(g)) for g in grids.values()))
     im = None
     for j, (ax, (label, g)) in enumerate(zip(axes[0], grids.items(), strict=True)):
-        im = ax.imshow(g, cmap=cmap, vmin=vmin, vmax=top, aspect="auto")
+        scale = {"norm": colors.PowerNorm(gamma, vmin=vmin or 0.0, vmax=top)} if gamma else {"vmin": vmin, "vmax": top}
+        im = ax.imshow(g, cmap=cmap, aspect="auto", **scale)
         ax.set_yticks(range(len(row_labels)), list(row_labels) if j == 0 else [""] * len(row_labels))
         ax.set_xticks(range(len(col_labels)), list(col_labels))
+        ax.tick_params(axis="x", labelsize=7 if len(col_labels) * 0.32 > panel_size[0] else 9)  # 10 11 12 13 apart
         ax.set_xlabel(xlabel)
         if j == 0 and ylabel:
             ax.set_ylabel(ylabel)

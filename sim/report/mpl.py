@@ -31,3 +31,4 @@ class _OnFirstUse:
 
 plt: Any = _OnFirstUse("matplotlib.pyplot")
 ticker: Any = _OnFirstUse("matplotlib.ticker")  # axis formatters (% and pp ticks), as lazily
+colors: Any = _OnFirstUse("matplotlib.colors")  # a colour scale's norm (a square-root heatmap), as lazily

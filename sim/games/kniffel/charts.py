@@ -33,7 +33,8 @@ def category_heatmap(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
         grids[display_label(label)] = grid
     return charts.heatmap(grids, Path(out_dir) / "category_heatmap.png", R.CATEGORY_LABELS,
                           [str(i + 1) for i in range(R.N_CAT)], "Kniffel: which box is filled in which turn",
-                          "share of games filling the box in that turn", xlabel="turn", percent=True)
+                          "share of games filling the box in that turn (square-root scale)", xlabel="turn",
+                          percent=True, gamma=0.5)
 
 
 def two_player_chart(result: dict, path: Path) -> Path:
