@@ -839,3 +839,35 @@ def test_a_config_link_that_leads_nowhere_is_said_so(tmp_path):
     said = run(tmp_path, "describe", "kniffel", "--config", str(loop))
     assert said.startswith("error: config file ") and said.endswith(
         "/loop.toml is a link that leads to no file (a loop or a missing target)"), said
+
+
+def test_something_that_answers_but_is_no_scheduler_is_named_so():
+    """A port where another program answers: Dask decoded its bytes into 'Unable to allocate 3.07 EiB for an
+    array'; the line says what is there instead."""
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+
+    def answer() -> None:
+        for _ in range(4):
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                return
+            c.sendall(b"\xff" * 64 + b"HTTP/1.1 200 OK\r\n\r\n" + b"\x07" * 64)
+            c.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    address = f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+    try:
+        from sim.core.backends import DaskBackend
+        from sim.core.errors import DicesimError
+
+        with pytest.raises(DicesimError) as said:
+            DaskBackend(address)
+    finally:
+        srv.close()
+    assert str(said.value) == (f"cannot reach the Dask scheduler at {address}: something answers there, but not as "
+                               "a Dask scheduler; check the address and port")

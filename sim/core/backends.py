@@ -124,8 +124,12 @@ class DaskBackend:
             from distributed import Client  # heavy optional library (dask): only for --scheduler
 
             self.client = Client(address, timeout="10s")
-        except Exception as e:  # noqa: BLE001 - any connection failure is a user error here
+        except (OSError, TimeoutError) as e:  # a connection that failed: its own words
             raise DicesimError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+        except Exception:  # noqa: BLE001 - something answered, not as a scheduler: its bytes read as nonsense
+            # (a 3-EiB array allocation); what is there, not the decoder's complaint
+            raise DicesimError(f"cannot reach the Dask scheduler at {address}: something answers there, but not as "
+                               "a Dask scheduler; check the address and port") from None
 
     def run(self, game: Game, jobs: Iterable[Job]) -> Iterator[tuple[Job, dict[str, Any]]]:
         from distributed import as_completed  # heavy optional library (dask)
