@@ -125,10 +125,14 @@ class Dungeon24Game(Game):
             if key not in _searched:
                 res = best_arrangement(cfg, policies[0], policies[1], opts["people"], opts["opponent_people"])
                 _searched[key] = tuple(res["arrangement"])
-                wr, lo_hi = res["win_rate"]["value"], res["win_rate"]["ci95"]
-                print(f"arrangement search: {', '.join(res['cards'])} wins {wr:.4f} [{lo_hi[0]:.4f}, {lo_hi[1]:.4f}] "
-                      f"on {res['n_check']} fresh runs per seating (best of 120 search estimates: "
-                      f"{res['search_max']:.4f}, biased upwards)", file=sys.stderr)
+                from sim.report.words import value_text  # the report's words: not at the game's import
+
+                said = value_text("win_rate", res["win_rate"]["value"], res["win_rate"]["ci95"])
+                print(f"card order by search: {', '.join(res['cards'])} scores {said} (a win 1, a draw ½) on "
+                      f"{res['n_check']:,} fresh games per seating (the search's own estimate, "
+                      f"{value_text('win_rate', res['search_max'])}, was the best of 120 noisy ones: such a best "
+                      "reads high on average, so the fresh games decide)",
+                      file=sys.stderr)
             return [_searched[key], None]
         return [None, None]
 
