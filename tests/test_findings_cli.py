@@ -211,3 +211,19 @@ def test_the_stacking_probe_is_reused_only_for_the_same_runs(dungeon, tmp_path):
     found = folder_findings(folder, FindingsConfig())  # another config or run count: the probe plays again
     assert "upgrade:lebenselixier" not in [f["subject"] for f in found if f["kind"] == "runaway_stacking"]
     assert json.loads((folder / "stacking.json").read_text(encoding="utf-8"))["key"] == stored["key"]
+
+
+def test_a_skill_gap_between_the_seats_is_said_before_the_findings():
+    """With ``skill.opponents`` below the first seat's level, Threshold 'beat' Optimal turn by 55 pp and the first
+    seat was 'off fair': the gap's doing. The findings say it first (and in --json) and the seat finding again."""
+    import json
+
+    done = cli_here("findings", "dadox", "--n", "300", "--set", "skill.opponents=novice")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith("Played with first seat expert 1, others novice 0.25. The seats play at different "
+                               "skill levels"), lines[:3]
+    said = json.loads(cli_here("findings", "dadox", "--n", "300", "--set", "skill.opponents=novice", "--json").stdout)
+    assert said["caution"] == lines[1]
+    plain = json.loads(cli_here("findings", "dadox", "--n", "300", "--json").stdout)
+    assert "caution" not in plain

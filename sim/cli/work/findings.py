@@ -58,6 +58,10 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
         game_report(game, folder, n, seed, cfg=cfg)
         found = folder_findings(folder, thresholds, cfg, args)
     lines = [f"{g.title} · findings · n={n} · seed={seed}: {len(found)} found"]
+    said_as, caution = g.played_as(cfg, 2)  # a skill gap between the seats skews every head-to-head finding
+    if caution:
+        lines.append(f"Played with {'; '.join(said_as)}. {caution} The head-to-head findings (seats, policies "
+                     "against each other) hold that gap too.")
     for f in found:
         lines += [f"- {f['kind'].replace('_', ' ')}: {f['title']}",  # the kind in words; --json keeps its code
                   f"    replay: {f['replay']}" if f.get("replay") else ""]
@@ -66,4 +70,4 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
                      + "); thresholds: the [findings] section of --config, or --set findings.NAME=VALUE.")
     if out is not None:
         lines.append(f"report: {Path(out) / 'report.html'}, findings: {Path(out) / 'findings.json'}")
-    emit({"findings": found}, as_json, "\n".join(x for x in lines if x))
+    emit({"findings": found, **({"caution": lines[1]} if caution else {})}, as_json, "\n".join(x for x in lines if x))

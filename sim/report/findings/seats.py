@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from sim.core.skill import level_words
 from sim.report import words
 from sim.report.findings.base import Tables, ci_of, finding, interval_pp, pct, pct_ci, pp, replay_command
 from sim.report.findings.config import FindingsConfig
@@ -55,9 +56,20 @@ def _seat_pairings(t: Tables) -> list[tuple[list[str], dict[str, Any]]]:
     return out
 
 
+def _skill_gap(t: Tables) -> str:
+    """Where the first seat plays at another skill level than the others (``skill.level`` against
+    ``skill.opponents``), the words a seat finding adds: its edge is then the gap's as much as turn order's."""
+    skill = getattr(t.cfg, "skill", None)
+    if skill is None or skill.groups or skill.level == skill.opponents:
+        return ""
+    return (f" The first seat plays at skill {level_words(skill.level)}, the others at {level_words(skill.opponents)}:"
+            " this edge is the skill gap's as much as turn order's.")
+
+
 def seat_advantage(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
     """One finding per label whose most-off seat is off fair by at least ``seat_min_pp`` and its interval."""
     out = []
+    gap_said = _skill_gap(t)
     gap = f.seat_min_pp / 100
     for label in t.labels():
         part = t.metrics[t.metrics["label"] == label]
@@ -87,7 +99,7 @@ def seat_advantage(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
         out.append(finding(
             t, "seat_advantage",
             f"In {what}, {who} wins {pct_ci(m['value'], ci)} against a fair "
-            f"{pct(fair)} ({pp(off)} off fair).",
+            f"{pct(fair)} ({pp(off)} off fair).{gap_said}",
             off, [ci[0] - fair, ci[1] - fair], "pp",
             {"metric": name, "label": label, "comparison": f"win rate of {who} against the fair share {pct(fair)} "
              "(draws taken out, split evenly)", "runs": t.n, "value": m["value"], "value_ci95": ci},
@@ -100,7 +112,8 @@ def seat_advantage(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
         v = float(adv["value"])
         out.append(finding(
             t, "seat_advantage",
-            f"In {what}, the first seat wins {pp(v)}{interval_pp(ci)} more often than the second on the same dice.",
+            f"In {what}, the first seat wins {pp(v)}{interval_pp(ci)} more often than the second on the same dice."
+            + gap_said,
             v, ci, "pp",
             {"metric": "seat_advantage", "label": what, "comparison": "first seat minus second seat, paired"
              + ("" if seats[0] == seats[1] else ", both seatings pooled"),
