@@ -14,6 +14,17 @@ def lines(r) -> list[str]:
     return r.stderr.strip().splitlines()
 
 
+def refused_tune(tmp_path: Path, fields: str, policy: str) -> str:
+    """The one error line of a tune over ``fields`` (TOML lines), refused before its folder is made."""
+    spec = tmp_path / "t.toml"
+    spec.write_text(f'game = "pig"\nn = 200\n[fields]\n{fields}'
+                    f'[[target]]\npolicy = "{policy}"\nmetric = "game_length_turns"\nvalue = 30\n')
+    r = cli_here("tune", str(spec), "--out", str(tmp_path / "out"))
+    said = lines(r)
+    assert r.returncode == 2 and len(said) == 1 and not (tmp_path / "out").exists(), r.stderr
+    return said[0]
+
+
 def test_pig_bust_face_default_range_stays_on_the_die():
     """Doubling steps from 1 reach 8 on a six-sided die: the walk stops at 6, where the target is crossed."""
     r = cli_here("calibrate", "pig", "--field", "dice.bust_face", "--target", "game_length_turns=25", "--policy",
@@ -31,13 +42,8 @@ def test_optimal_win_range_past_the_solver_is_refused_before_play(tmp_path: Path
     assert r.returncode == 2 and len(said) == 1, r.stderr  # no evaluation line: nothing was played
     assert said[0].startswith("error: goal.target 400 (--hi): optimal-win solves goals up to solver.max_win_goal = "
                               "200; give --hi within 2..200"), said[0]
-    spec = tmp_path / "t.toml"
-    spec.write_text('game = "pig"\nn = 200\n[fields]\n"goal.target" = [50, 400]\n'
-                    '[[target]]\npolicy = "optimal-win"\nmetric = "game_length_turns"\nvalue = 30\n')
-    r = cli_here("tune", str(spec), "--out", str(tmp_path / "out"))
-    said = lines(r)
-    assert r.returncode == 2 and len(said) == 1 and not (tmp_path / "out").exists(), r.stderr
-    assert "[fields] goal.target = 400 (target 1): optimal-win solves goals up to solver.max_win_goal = 200" in said[0]
+    said = refused_tune(tmp_path, '"goal.target" = [50, 400]\n', "optimal-win")
+    assert "[fields] goal.target = 400 (target 1): optimal-win solves goals up to solver.max_win_goal = 200" in said
 
 
 def test_optimal_win_default_range_stays_within_the_solver():
@@ -51,14 +57,8 @@ def test_optimal_win_default_range_stays_within_the_solver():
 
 def test_tune_bounds_that_meet_in_refused_rules_are_refused(tmp_path: Path):
     """Two fields whose bounds combine into a bust face off the die: refused before the folder is made."""
-    spec = tmp_path / "t.toml"
-    spec.write_text('game = "pig"\nn = 200\n[fields]\n"dice.bust_face" = [1, 6]\n"dice.sides" = [4, 8]\n'
-                    '[[target]]\npolicy = "hold-20"\nmetric = "game_length_turns"\nvalue = 30\n')
-    r = cli_here("tune", str(spec), "--out", str(tmp_path / "out"))
-    said = lines(r)
-    assert r.returncode == 2 and len(said) == 1 and not (tmp_path / "out").exists(), r.stderr
-    assert "the search reaches dice.bust_face = 6, dice.sides = 4: dice.bust_face 6 is not a face of a 4-sided" in (
-        said[0])
+    said = refused_tune(tmp_path, '"dice.bust_face" = [1, 6]\n"dice.sides" = [4, 8]\n', "hold-20")
+    assert "the search reaches dice.bust_face = 6, dice.sides = 4: dice.bust_face 6 is not a face of a 4-sided" in said
 
 
 def test_the_model_says_what_a_field_accepts():
