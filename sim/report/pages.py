@@ -416,7 +416,7 @@ def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], he
     beyond the policy (``Optimal (skill casual 0.5) scores …``) and a sentence of caution it brings."""
     said_as, caution = played_as
     who = words.policy_name(game, policy) + (f" ({'; '.join(said_as)})" if said_as else "")
-    shares = _game_shares(game, policy, metrics)
+    shares = _game_shares(game, policy, metrics, said_as)
     name = next((m for m in headline if m in metrics), None)
     out = [shares] if shares else []
     if name is not None and not shares:
@@ -426,14 +426,13 @@ def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], he
         # game") follows a colon: "Threshold the first seat wins" read as garble
         says_of_policy = headline[name].split(" ", 1)[0] in ("scores", "wins", "draws")
         out.append(f"{who}{':' if ' vs ' in who or not says_of_policy else ''} {headline[name]} {said}.")
-    elif shares and said_as:
-        out[0] = out[0].replace("Who wins", f"Who wins ({'; '.join(said_as)})", 1).replace(") (share", "; share", 1)
     return out + ([caution] if caution and any(k.startswith("win_rate_seat_") for k in metrics) else [])
 
 
-def _game_shares(game: str, policy: str, metrics: dict[str, dict[str, Any]]) -> str:
+def _game_shares(game: str, policy: str, metrics: dict[str, dict[str, Any]], said_as: list[str]) -> str:
     """Where the seats hold different policies: each policy's share of the games, its per-seat win rate times the
-    seats it holds (a policy on two of six seats wins each seat's game 35 %: 70 % of the games), best first."""
+    seats it holds (a policy on two of six seats wins each seat's game 35 %: 70 % of the games), best first;
+    ``said_as``: how the seats play (the skill levels), said in the opening parenthesis."""
     names = policy_names(policy)
     seats = sum(1 for k in metrics if k.startswith("win_rate_seat_"))
     held = Counter(cycled(",".join(names), seats)) if seats else Counter()
@@ -449,7 +448,7 @@ def _game_shares(game: str, policy: str, metrics: dict[str, dict[str, Any]]) -> 
     draws = metrics.get("draw_rate") or metrics.get("tie_rate")
     tail = f"; draws {value_text('draw_rate', draws['value'], draws.get('ci95'))}" if draws and draws.get("value") \
         else ""
-    return "Who wins (share of games): " + ", ".join(parts) + tail + "."
+    return f"Who wins ({'; '.join([*said_as, 'share of games'])}): " + ", ".join(parts) + tail + "."
 
 
 def extra_verdicts(out: Path | None) -> list[str]:
