@@ -268,7 +268,7 @@ def _played(g, cfg: Strict, opts: dict[str, Any], policy: str, n: int, seed: int
         "seconds": round(batch.seconds, 4), "runs_per_second": round(batch.runs_per_second, 1), "options": opts,
         "assumed": list(getattr(cfg, "assumed", []) or []), "metrics": metrics,
         "verdicts": play_verdicts(g.name, policy, metrics, g.headline,  # the answer first, in words
-                                  g.played_as(cfg, len(g.seat_policies(policy, opts)))),
+                                  g.played_as(cfg, g.seat_policies(policy, opts))),
     }
     report = None
     if out is not None:

@@ -226,5 +226,10 @@ def test_a_play_says_who_wins_and_how_the_seats_play():
     assert gap.summary["verdicts"][0].startswith("Threshold (first seat expert 1, others novice 0.25): the first "
                                                  "seat wins ")
     assert gap.summary["verdicts"][1].startswith("The seats play at different skill levels")
+    mixed = sim.play("dadox", "threshold,greedy,random", n=120, players=6, set=["skill.opponents=casual"])
+    # the first listed policy's seats play at skill.level, rotating with it: the gap lies between the policies
+    assert mixed.summary["verdicts"][0].startswith("Who wins (Threshold expert 1, Greedy and Random casual 0.5; "
+                                                   "share of games): ")
+    assert mixed.summary["verdicts"][1].startswith("The policies play at different skill levels")
     loaded = sim.play("dungeon", "vorschlag", n=100, set=["loadout.upgrades=['paschmeister']"])
     assert loaded.summary["verdicts"][0].startswith("Vorschlag (start loadout Paschmeister) wins ")

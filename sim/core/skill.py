@@ -70,15 +70,20 @@ def level_words(level: float) -> str:
     return f"{name} {level:g}" if name else f"level {level:g}"
 
 
-def skill_words(skill: Any, seats: int) -> tuple[list[str], str]:
-    """How well the seats play, for a play's answer: (``["skill casual 0.5"]`` or, where the seats differ, the
-    first seat's and the others' levels; a sentence saying that the first seat's edge then holds the skill gap, or
-    ""). Nothing at the default (every seat the policy as it is)."""
+def skill_words(skill: Any, seats: int, names: list[str] | None = None) -> tuple[list[str], str]:
+    """How well the seats play, for a play's answer: (``["skill casual 0.5"]`` or, where the seats differ, whose
+    level is which; a sentence saying what the gap then skews, or ""). ``names``: the policies' names, the first
+    listed first, where the seats hold several (its seats play at ``level``, rotating with it: the gap then lies
+    between policies, not seats); None at one policy (the first seat plays at ``level``). Nothing at the default."""
     if skill.groups:
         mix = ", ".join(f"{g.weight:.0%} at {level_words(g.level)}" for g in skill.groups)
         return [f"players in groups: {mix}"], ""
     if seats < 2 or skill.level == skill.opponents:
         return ([] if skill.level == 1.0 else [f"skill {level_words(skill.level)}"]), ""
+    if names:
+        others = " and ".join(names[1:]) or "the other seats"
+        return ([f"{names[0]} {level_words(skill.level)}, {others} {level_words(skill.opponents)}"],
+                "The policies play at different skill levels, so who wins is the skill gap's as much as the policies'.")
     said = f"first seat {level_words(skill.level)}, others {level_words(skill.opponents)}"
     return [said], ("The seats play at different skill levels, so the first seat's edge is the skill gap's as much as "
                     "turn order's.")

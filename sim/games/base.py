@@ -106,12 +106,18 @@ class Game:
     def option_spec(self, name: str) -> Option | None:
         return next((o for o in self.option_specs if o.name == name), None)
 
-    def played_as(self, cfg: Strict, seats: int) -> tuple[list[str], str]:
+    def played_as(self, cfg: Strict, seats: list[str]) -> tuple[list[str], str]:
         """What beyond the policy shapes how the seats play under these rules, in words, for a play's answer (the
-        skill levels: ``skill casual (0.5)``), and a sentence of caution where it skews a seat metric; a game adds
-        its own (the Würfel Dungeon's start loadout)."""
+        skill levels: ``skill casual 0.5``; the first listed policy's where ``seats`` hold several), and a sentence
+        of caution where a gap skews what the answer compares; a game adds its own (the Würfel Dungeon's start
+        loadout)."""
+        from sim.report.words import policy_name  # the report's words: not at the game's import
+
         skill = getattr(cfg, "skill", None)
-        return skill_words(skill, seats) if skill is not None else ([], "")
+        if skill is None:
+            return [], ""
+        names = [policy_name(self.name, p) for p in dict.fromkeys(seats)] if len(set(seats)) > 1 else None
+        return skill_words(skill, len(seats), names)
 
     def setting(self, options: dict[str, Any]) -> list[str]:
         """The options in words (``opponent's people: Grünlinge``) for report headings: never raw keys."""

@@ -426,7 +426,7 @@ def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], he
         # game") follows a colon: "Threshold the first seat wins" read as garble
         says_of_policy = headline[name].split(" ", 1)[0] in ("scores", "wins", "draws")
         out.append(f"{who}{':' if ' vs ' in who or not says_of_policy else ''} {headline[name]} {said}.")
-    return out + ([caution] if caution and any(k.startswith("win_rate_seat_") for k in metrics) else [])
+    return out + ([caution] if caution else [])
 
 
 def _game_shares(game: str, policy: str, metrics: dict[str, dict[str, Any]], said_as: list[str]) -> str:

@@ -147,7 +147,7 @@ class Dungeon(Game):
             m.update(progression_metrics(table, {**options, "flags": cfg.analysis.model_dump()}))
         return m
 
-    def played_as(self, cfg: DungeonConfig, seats: int) -> tuple[list[str], str]:
+    def played_as(self, cfg: DungeonConfig, seats: list[str]) -> tuple[list[str], str]:
         """The skill, and the start loadout the rules give every run (``loadout.upgrades=['paschmeister']``: a run
         that starts with Paschmeister wins far more often than the policy's own)."""
         from sim.report.words import word  # the report's words: not at the game's import
