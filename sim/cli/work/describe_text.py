@@ -144,7 +144,7 @@ def _mapping(key: str, m: dict[str, Any], game: str, pad: str) -> list[str]:
     if all(isinstance(v, dict) and all(_scalar(x) for x in v.values()) for v in values):
         cols = list(dict.fromkeys(c for v in values for c in v))
         rows = [[_head(k, game)] + [_cell(f"{key}.{c}", v.get(c), game) for c in cols] for k, v in m.items()]
-        return _table([_label(key_word(key), game)] + [_label(c, game) for c in cols], rows, pad)
+        return _table([_label(_key_word(key), game)] + [_label(c, game) for c in cols], rows, pad)
     flat = [(k, v) for k, v in m.items() if _scalar(v) or _flat_list(v)]
     out = _pairs([(k, _listed(f"{key}.{k}", v, game) if isinstance(v, list) else _cell(f"{key}.{k}", v, game))
                   for k, v in flat], game, pad, shown=True)
@@ -162,7 +162,7 @@ def _head(k: str, game: str) -> str:
     return (_own(k, game) or _label(word(game, k))) if str(k).isidentifier() else str(k)
 
 
-def key_word(key: str) -> str:
+def _key_word(key: str) -> str:
     """The heading of a mapping's key column: what its keys count (``exchange_by_advantage`` -> advantage)."""
     last = key.rsplit(".", 1)[-1]
     return last.rsplit("_by_", 1)[1] if "_by_" in last else ""

@@ -58,7 +58,8 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
         game_report(game, folder, n, seed, cfg=cfg)
         found = folder_findings(folder, thresholds, cfg, args)
     lines = [f"{g.title} · findings · n={n} · seed={seed}: {len(found)} found"]
-    said_as, caution = g.played_as(cfg, ["", ""])  # a skill gap between the seats skews every head-to-head finding
+    mirror = [g.report_policies[0]] * 2  # one policy on two seats: the skill gap is between the seats
+    said_as, caution = g.played_as(cfg, mirror)  # and it skews every head-to-head finding
     if caution:
         lines.append(f"Played with {'; '.join(said_as)}. {caution} The head-to-head findings (seats, policies "
                      "against each other) hold that gap too.")
