@@ -23,8 +23,10 @@ from sim.core.limits import short
 from sim.report import words
 from sim.studio import engine, saving
 from sim.studio.access import TokenGate
+from sim.studio.bodylimit import BodyLimit
 from sim.studio.calibrate_view import CalibratePanel
 from sim.studio.fit_view import FitPanel
+from sim.studio.fitting import UPLOAD_MAX_MB
 from sim.studio.form_view import ConfigForm
 from sim.studio.jobs import MANAGER, Job
 from sim.studio.results_view import chart_images, headline_table, verdict
@@ -574,7 +576,8 @@ def serve(host: str = "127.0.0.1", port: int = 8765, out_root: Path = Path("repo
     if max_jobs:
         MANAGER.max_jobs = max_jobs
     MANAGER.redact = redactor((files, "(studio work folder)"), (Path(out_root), "(--out)"), (ROOT, ""))
-    if token:
+    app.add_middleware(BodyLimit, most=(UPLOAD_MAX_MB + 1) * 2**20)  # a log and its form's headers
+    if token:  # added last, so it runs first: a request without the token is refused before anything else
         app.add_middleware(TokenGate, token=token, cookie=f"dicesim-studio-{port}")
 
     @ui.page("/")

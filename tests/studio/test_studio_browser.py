@@ -428,6 +428,24 @@ def test_a_shared_studio_refuses_without_its_token_and_serves_with_it(browser, s
         ctx.close()
 
 
+def test_a_request_longer_than_an_upload_is_refused_by_the_server_unread(server):
+    """The page's uploader refuses a log over the limit before sending it; a hand-made POST meets the server's."""
+    import http.client
+
+    from sim.studio.fitting import UPLOAD_MAX_MB
+
+    port = int(server[0].rstrip("/").rsplit(":", 1)[1])
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.putrequest("POST", "/_nicegui/client/x/upload/1")
+        conn.putheader("Content-Type", "multipart/form-data; boundary=b")
+        conn.putheader("Content-Length", str((UPLOAD_MAX_MB + 2) * 2**20))
+        conn.endheaders(b"--b\r\n")
+        answer = conn.getresponse()
+        assert answer.status == 413 and b"at most" in answer.read()
+    finally:
+        conn.close()
+
 def test_a_job_over_the_cap_waits_and_says_so(browser, shared):
     url = shared[0]
     pages = []

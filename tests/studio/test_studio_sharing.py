@@ -1,5 +1,6 @@
 """What makes the studio safe to share, without a browser: the job cap and the pages' own queues, the
-``--out`` confinement of saves, the token gate, and the command's checks of ``--token``/``--max-jobs``."""
+``--out`` confinement of saves, the token gate, the request size limit, and the command's checks of ``--token``/
+``--max-jobs``."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from sim.core.config import DicesimError
 from sim.studio.access import TokenGate, check_token, is_loopback
+from sim.studio.bodylimit import BodyLimit
 from sim.studio.jobs import Job, RunManager
 from sim.studio.saving import inside, shown, write_atomic
 from tests.conftest import run_cli
@@ -216,6 +218,57 @@ def test_loopback_and_tokens():
     assert check_token("abc") == "--token must be at least 8 characters, got 3"
     assert check_token("has space!") == "--token may hold only letters, digits and . _ ~ -"
     assert check_token("A-good_token.1~") is None
+
+
+# --- the request size limit -------------------------------------------------------------------------
+
+
+def limited(chunks: list[bytes], length: int | None, most: int = 100):
+    """One POST through ``BodyLimit`` whose app reads the whole body: (messages sent, bytes the app read, chunks
+    taken from the client)."""
+    sent: list[dict] = []
+    read = bytearray()
+    taken = 0
+
+    async def app(scope, receive, send):
+        while True:
+            message = await receive()
+            read.extend(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"kept"})
+
+    async def receive():
+        nonlocal taken
+        taken += 1
+        return {"type": "http.request", "body": chunks[taken - 1], "more_body": taken < len(chunks)}
+
+    async def send(message):
+        sent.append(message)
+
+    headers = [] if length is None else [(b"content-length", str(length).encode())]
+    scope = {"type": "http", "method": "POST", "path": "/upload", "headers": headers}
+    asyncio.run(BodyLimit(app, most=most)(scope, receive, send))
+    return sent, bytes(read), taken
+
+
+def test_a_body_within_the_limit_reaches_the_app_whole():
+    sent, read, _ = limited([b"a" * 60, b"b" * 40], length=100)
+    assert sent[0]["status"] == 200 and read == b"a" * 60 + b"b" * 40
+
+
+def test_a_longer_announced_body_is_refused_unread():
+    sent, read, taken = limited([b"a" * 60, b"b" * 41], length=101)
+    assert sent[0]["status"] == 413 and b"at most" in sent[1]["body"]
+    assert taken == 0 and read == b""
+
+
+@pytest.mark.parametrize("length", [None, 50])  # chunked (nothing announced), or more than announced
+def test_a_body_that_sends_more_than_the_limit_is_cut_off_and_refused(length):
+    sent, _, taken = limited([b"a" * 60, b"b" * 60, b"c" * 60], length=length)
+    assert [m.get("status") for m in sent if m["type"] == "http.response.start"] == [413]
+    assert taken == 2  # the third chunk is never read
 
 
 @pytest.mark.parametrize("args, message", [
