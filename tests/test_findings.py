@@ -123,11 +123,37 @@ def test_dominant_option_quiet_when_the_best_is_not_clear_of_the_rest():
     check(dominant_option(tables(extras={"upgrade_lift": lift_table(EVEN)}), F), "dominant_option", 0)
     near = {**EVEN, "extra_wuerfel": (0.09, 0.02, 0.16)}  # 6 pp above the median, but its interval reaches 2 pp
     check(dominant_option(tables(extras={"upgrade_lift": lift_table(near)}), F), "dominant_option", 0)
-    # two strong upgrades: the better one is clear of the other, but by less than 3 pp (the gap threshold)
-    pair = {**EVEN, "extra_wuerfel": (0.33, 0.32, 0.34), "paschmeister": (0.31, 0.30, 0.32)}
-    check(dominant_option(tables(extras={"upgrade_lift": lift_table(pair)}), F), "dominant_option", 0)
-    check(dominant_option(tables(extras={"upgrade_lift": lift_table(pair)}), FindingsConfig(dominant_gap_pp=1)),
-          "dominant_option", 1)
+    # half the upgrades far above the other half: a split, not a few dominant ones (a tier is at most a third)
+    split = {"wetzstein": (0.02, 0.0, 0.04), "dicke_haut": (0.01, -0.01, 0.03), "heilkraeuter": (0.30, 0.28, 0.32),
+             "paschmeister": (0.31, 0.29, 0.33)}
+    check(dominant_option(tables(extras={"upgrade_lift": lift_table(split)}), F), "dominant_option", 0)
+
+
+def test_two_strong_upgrades_close_together_are_a_dominant_tier():
+    # the better one is clear of the other by less than 3 pp (the gap threshold), both far above the rest
+    pair = {**EVEN, "extra_wuerfel": (0.33, 0.32, 0.34), "glueckssieben": (0.31, 0.30, 0.32)}
+    (f,) = check(dominant_option(tables(extras={"upgrade_lift": lift_table(pair)}), F), "dominant_option")
+    assert f["title"] == ("Extra-Würfel and Glückssieben are dominant upgrades: +31.0 pp to +33.0 pp wins each, "
+                          "28.0 pp above the best of the other 4 (Heilkräuter +3.0 pp) and 29.0 pp above their "
+                          "median.")
+    assert f["value"] == pytest.approx(0.31) and f["ci95"] == [0.30, 0.32]  # the tier's weakest member
+    assert f["subject"] == "upgrade:extra_wuerfel+glueckssieben" and "vorschlag@extra_wuerfel" in f["replay"]
+    assert [m["option"] for m in f["evidence"]["tier"]] == ["extra_wuerfel", "glueckssieben"]
+    # with a 1 pp gap the better one is clear of the other: it alone is the dominant upgrade
+    (f,) = check(dominant_option(tables(extras={"upgrade_lift": lift_table(pair)}), FindingsConfig(dominant_gap_pp=1)),
+                 "dominant_option")
+    assert f["title"].startswith("Extra-Würfel is a dominant upgrade: +33.0 pp")
+
+
+def test_a_tier_needs_every_member_clear_of_the_rest():
+    trio = {**EVEN, "extra_wuerfel": (0.33, 0.32, 0.34), "glueckssieben": (0.31, 0.30, 0.32),
+            "berserker": (0.30, 0.27, 0.33), "gluecksmuenze": (0.02, 0.0, 0.04), "giftdolch": (0.01, 0.0, 0.02)}
+    (f,) = check(dominant_option(tables(extras={"upgrade_lift": lift_table(trio)}), F), "dominant_option")
+    assert f["subject"] == "upgrade:extra_wuerfel+glueckssieben+berserker"
+    assert f["title"].startswith("Extra-Würfel, Glückssieben and Berserker are dominant upgrades")
+    # the third one's interval reaches down to the rest: no tier of three, and two are not clear of the third
+    trio["berserker"] = (0.30, 0.02, 0.58)
+    check(dominant_option(tables(extras={"upgrade_lift": lift_table(trio)}), F), "dominant_option", 0)
 
 
 def test_trap_option_fires_on_an_upgrade_that_costs_wins():
@@ -135,6 +161,14 @@ def test_trap_option_fires_on_an_upgrade_that_costs_wins():
     (f,) = check(trap_option(t, F), "trap_option")
     assert f["title"].startswith("Lebenselixier is a trap upgrade: −10.0 pp")
     check(dominant_option(t, F), "dominant_option", 0)
+
+
+def test_two_costly_upgrades_are_a_trap_tier():
+    pair = {**EVEN, "lebenselixier": (-0.10, -0.13, -0.07), "eherne_mauer": (-0.11, -0.14, -0.08)}
+    (f,) = check(trap_option(tables(extras={"upgrade_lift": lift_table(pair)}), F), "trap_option")
+    assert f["title"] == ("Eherne Mauer and Lebenselixier are trap upgrades: −11.0 pp to −10.0 pp wins each, "
+                          "11.0 pp below the worst of the other 4 (Dicke Haut +1.0 pp) and 12.0 pp below their median.")
+    assert f["value"] == pytest.approx(-0.10)
 
 
 def test_trap_option_quiet_when_the_worst_is_harmless():

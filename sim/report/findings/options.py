@@ -7,7 +7,9 @@ upgrade lift (``upgrade_lift``: win rate started with the upgrade minus without)
 opponent's peoples). An option is dominant when its lift is above the median of the others by at least
 ``dominant_margin_pp``, above the best of them by ``dominant_gap_pp`` and its interval lies above every other
 option's lift; a trap when its lift is below 0 (interval included), below the median of the others by
-``trap_margin_pp``, below the worst of them by ``trap_gap_pp`` and its interval below every other's.
+``trap_margin_pp``, below the worst of them by ``trap_gap_pp`` and its interval below every other's. A few options
+close together and together clear of the rest (at most a third of them) are a dominant or trap tier, judged the same
+way by the tier's weakest member against the rest (``_tier``).
 Does not apply to a game without such a table (Kniffel, Dadox), nor to choices whose tables are observational
 only (a path card chosen or not differs in more than the card): those have no paired lift to compare.
 """
@@ -84,35 +86,73 @@ def _run_with(t: Tables, policy: str, option: str) -> int:
     return int(withit["run"].iloc[flipped[0]]) if len(flipped) else 0
 
 
+PLURAL = {"upgrade": "upgrades", "people ability": "people abilities", "people": "peoples"}
+
+
+def far(x: float) -> str:
+    """A distance in percentage points, its direction said in words (``12.0 pp below``, not ``−12.0 pp below``)."""
+    return pp(abs(x), sign=False)
+
+
+def _names(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _tier(rows: list[tuple[str, float, list[float]]], f: FindingsConfig, kind: str) -> int:
+    """How many options, best first (worst first for a trap), stand clear of all the others together (0: none).
+
+    A tier of k options (at most a third of them) is clear when its weakest member is above the median of the rest
+    by the margin and above the best of the rest by the gap, and every member's interval lies above the best of the
+    rest (mirrored for a trap, whose members' intervals must also lie below 0). One option clear of the others is the
+    plain dominant option; three upgrades within a point of each other and far above the rest are a dominant tier
+    (none of the three is far above *all* others).
+    """
+    sign = 1.0 if kind == "dominant_option" else -1.0
+    margin, gap = ((f.dominant_margin_pp, f.dominant_gap_pp) if sign > 0 else (f.trap_margin_pp, f.trap_gap_pp))
+    order = sorted(rows, key=lambda r: -sign * r[1])
+    for k in range(1, max(1, len(rows) // 3) + 1):
+        top, rest = order[:k], [sign * r[1] for r in order[k:]]
+        edge, mid, nearest = sign * top[-1][1], median(rest), max(rest)
+        near_ends = [sign * (ci[0] if sign > 0 else ci[1]) for _, _, ci in top]
+        if (edge - mid >= margin / 100 and edge - nearest >= gap / 100 and min(near_ends) > nearest
+                and (sign > 0 or all(ci[1] < 0 for _, _, ci in top))):
+            return k
+    return 0
+
+
 def _detect(t: Tables, f: FindingsConfig, kind: str) -> list[dict[str, Any]]:
     out = []
+    dominant = kind == "dominant_option"
     for family, metric, rows, facts in families(t):
         if len(rows) < f.min_options:
             continue
-        for k, (opt, v, ci) in enumerate(rows):
-            others = [r[1] for j, r in enumerate(rows) if j != k]
-            mid = median(others)
-            name = words.word(t.game, opt)
-            if kind == "dominant_option":
-                best = max(others)
-                hit = (v - mid >= f.dominant_margin_pp / 100 and v - best >= f.dominant_gap_pp / 100
-                       and ci[0] > best)
-                title = (f"{name} is a dominant {family}: {pp(v)}{interval_pp(ci)} wins, {pp(v - mid)} above the "
-                         f"median of the other {len(others)} and {pp(v - best)} above the best of them.")
-            else:
-                worst = min(others)
-                hit = (ci[1] < 0 and mid - v >= f.trap_margin_pp / 100 and worst - v >= f.trap_gap_pp / 100
-                       and ci[1] < worst)
-                title = (f"{name} is a trap {family}: {pp(v)}{interval_pp(ci)} wins, {pp(v - mid)} below the "
-                         f"median of the other {len(others)} and {pp(v - worst)} below the worst of them.")
-            if not hit:
-                continue
-            out.append(finding(
-                t, kind, title, v, ci, "pp",
-                {"metric": metric, "family": family, "comparison": facts["comparison"], "runs": facts["runs"],
-                 "policy": facts.get("policy"), "median_of_others": mid, "best_other": max(others),
-                 "worst_other": min(others), "options": len(rows)},
-                _replay(t, family, opt, facts), subject=f"{family}:{opt}"))
+        k = _tier(rows, f, kind)
+        if not k:
+            continue
+        order = sorted(rows, key=lambda r: -r[1] if dominant else r[1])
+        top, rest = order[:k], [r[1] for r in order[k:]]
+        mid = median(rest)
+        nearest = max(rest) if dominant else min(rest)
+        edge, edge_ci = top[-1][1], top[-1][2]
+        names = [words.word(t.game, r[0]) for r in top]
+        what, where, end = ("dominant", "above", "best") if dominant else ("trap", "below", "worst")
+        if k == 1:
+            title = (f"{names[0]} is a {what} {family}: {pp(edge)}{interval_pp(edge_ci)} wins, {far(edge - mid)} "
+                     f"{where} the median of the other {len(rest)} and {far(edge - nearest)} {where} the {end} of "
+                     "them.")
+        else:
+            lo, hi = sorted((top[0][1], edge))
+            other = words.word(t.game, order[k][0])
+            title = (f"{_names(names)} are {what} {PLURAL.get(family, family + 's')}: {pp(lo)} to {pp(hi)} wins "
+                     f"each, {far(edge - nearest)} {where} the {end} of the other {len(rest)} ({other} {pp(nearest)}) "
+                     f"and {far(edge - mid)} {where} their median.")
+        out.append(finding(
+            t, kind, title, edge, edge_ci, "pp",
+            {"metric": metric, "family": family, "comparison": facts["comparison"], "runs": facts["runs"],
+             "policy": facts.get("policy"), "median_of_others": mid, "best_other": max(rest),
+             "worst_other": min(rest), "options": len(rows),
+             "tier": [{"option": r[0], "value": r[1], "ci95": list(r[2])} for r in top]},
+            _replay(t, family, top[0][0], facts), subject=f"{family}:{'+'.join(r[0] for r in top)}"))
     return out
 
 

@@ -48,10 +48,10 @@ DETECTORS: dict[str, Detector] = {
 MEANINGS = {
     "seat_advantage": "A seat wins more (or less) than its fair share, beyond the interval and the threshold: the "
                       "turn order decides part of the game.",
-    "dominant_option": "One upgrade, people or other choice pays far more than every alternative: players will take "
-                       "it every time and the others become filler.",
-    "trap_option": "A choice that costs wins, far below every alternative: a player who takes it is punished for "
-                   "trusting the game.",
+    "dominant_option": "One upgrade, people or other choice (or a few of them) pays far more than every alternative: "
+                       "players will take it every time and the others become filler.",
+    "trap_option": "A choice (or a few) that costs wins, far below every alternative: a player who takes it is "
+                   "punished for trusting the game.",
     "economy_loop": "A sequence of purchases and sales that turns coins into more coins: the prices let a run print "
                     "money.",
     "unused_content": "Content a strong policy almost never chooses when it is offered: it may as well not exist.",
