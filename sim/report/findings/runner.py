@@ -59,8 +59,8 @@ MEANINGS = {
                            "not thinking.",
     "difficulty_cliff": "A room or difficulty step whose death rate jumps far above its neighbours': a wall "
                         "instead of a slope.",
-    "runaway_stacking": "An upgrade whose later copies pay as much as the first: taken again and again it grows "
-                        "without bound.",
+    "runaway_stacking": "An upgrade whose later copies pay (nearly) as much as the first: taken again and again it "
+                        "grows until the win rate runs out of room.",
 }
 # the extra analyses a balance folder may hold: name -> file
 EXTRAS = {"upgrade_lift": "upgrade_lift.csv", "upgrade_picks": "upgrade_picks.csv", "difficulty": "difficulty.csv",

@@ -59,6 +59,17 @@ def stacking_table(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
     return rows
 
 
+def _shape(r: dict[str, Any]) -> str:
+    """How a stack's later copies compare with the first, as the later copies' interval says: above it, at it (the
+    interval holds the first copy's gain), or below it but by less than ``stack_keep`` allows."""
+    lo, hi = r["later_ci95"]
+    if lo > r["first"]:
+        return "stacks with growing returns"
+    if hi >= r["first"]:
+        return "stacks without diminishing returns"
+    return "stacks with little diminishing"
+
+
 def runaway_stacking(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
     """Stackable upgrades without diminishing returns (see the module); reads ``extras["stacking"]`` when the runner
     stored it, else plays the probe."""
@@ -74,8 +85,8 @@ def runaway_stacking(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
         k = r["copies"]
         out.append(finding(
             t, "runaway_stacking",
-            f"{name} stacks without diminishing returns: each copy after the first still adds "
-            f"{pp(r['later'])}{interval_pp(r['later_ci95'])} wins (the first {pp(r['first'])}); {k} copies win "
+            f"{name} {_shape(r)}: each copy after the first still adds {pp(r['later'])}{interval_pp(r['later_ci95'])} "
+            f"wins ({r['later'] / r['first'] * 100:.0f} % of the first copy's {pp(r['first'])}); {k} copies win "
             f"{r['win_rate_k'] * 100:.1f} % against {r['win_rate_0'] * 100:.1f} % without.",
             r["later"], r["later_ci95"], "pp",
             {"metric": "win-rate gain per copy (copies 2..k, paired, same seeds)", "policy": r["policy"],
