@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from sim.core import stats
 from sim.games import get_game
 from sim.report import pages, words
 from tests.conftest import cli_here
@@ -217,8 +218,14 @@ def test_a_play_says_who_wins_and_how_the_seats_play():
     assert said.startswith("Who wins (share of games): ") and said.count("(2 of 6 seats)") == 3, said
     shares = {p: 2 * m[f"win_rate_{p}"]["value"] for p in ("threshold", "greedy", "random")}
     assert sum(shares.values()) + m["draw_rate"]["value"] == pytest.approx(1.0)
+    assert shares == pytest.approx({p: m[f"game_share_{p}"]["value"] for p in shares})
     best = max(shares, key=shares.get)
-    assert said.split(": ", 1)[1].startswith(f"{words.policy_name('dadox', best)} {shares[best] * 100:.1f} %"), said
+    lo, hi = (x * 100 for x in stats.wilson(round(shares[best] * 200), 200))  # over the 200 games, not the seats
+    assert said.split(": ", 1)[1].startswith(f"{words.policy_name('dadox', best)} {shares[best] * 100:.1f} % "
+                                             f"[{lo:.1f}, {hi:.1f}]"), said
+    # one game: its winner's share is 100 % with an interval that ends there (it read [18.2, 279.7])
+    one = sim.play("kniffel", "optimal,greedy", n=1, players=8).summary["verdicts"][0]
+    assert one.startswith("Who wins (share of games): ") and "100.0 % [20.7, 100.0] (4 of 8 seats)" in one, one
     casual = sim.play("kniffel", "optimal", n=100, set=["skill.level=casual"])
     assert casual.summary["verdicts"] == [casual.summary["verdicts"][0]]
     assert casual.summary["verdicts"][0].startswith("Optimal (skill casual 0.5) scores ")

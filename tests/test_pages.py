@@ -323,6 +323,19 @@ def test_verdict_first_who_beats_whom_then_the_seats():
     assert said[2].endswith("(fair: 50 %).")
 
 
+def test_no_seat_fairness_where_the_seats_keep_their_policies():
+    """Kniffel's seats keep their policies (seat 1 always plays optimal on ``--policy optimal,greedy``): the first
+    seat's 76 % is the policy's, no seat order's; a mirror's first seat still says how fair the order is."""
+    kniffel = {"optimal,greedy": {"win_rate_seat_0": 0.766, "win_rate_seat_1": 0.227, "tie_rate": 0.007,
+                                  "win_rate_optimal": 0.766, "win_rate_greedy": 0.227},
+               "optimal,optimal": {"win_rate_seat_0": 0.49, "win_rate_seat_1": 0.49, "tie_rate": 0.02,
+                                   "win_rate_optimal": 0.49}}
+    said = pages.seat_sentence(_match_metrics(kniffel), "kniffel")
+    assert said == "Seat fairness: the first seat wins 49.0 % [47.0, 51.0] in Optimal vs Optimal (fair: 50 %).", said
+    assert pages.seat_sentence(_match_metrics({"optimal,greedy": kniffel["optimal,greedy"]}), "kniffel") == ""
+    # Dadox rotates a mixed table's seats over the deals: its first seat is every policy in turn
+    assert "in Threshold vs Greedy" in pages.seat_sentence(_match_metrics(DADOX_MATCHES), "dadox")
+
 def test_dadox_page_and_card_read_in_words(tmp_path):
     """The game page and the dashboard card of a Dadox report: verdicts before the tables, paired rows in pp with
     display names, the assumed values in words; no code name of a policy above the full metric table."""

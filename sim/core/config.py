@@ -148,6 +148,11 @@ def policy_rates(seats: list[str]) -> list[str]:
     return [f"win_rate_{p}" for p in sorted(set(seats))]
 
 
+def policy_shares(seats: list[str]) -> list[str]:
+    """``game_share_<policy>`` for each distinct seat policy of a mixed table (``sim.core.stats.game_shares``)."""
+    return [f"game_share_{p}" for p in sorted(set(seats))] if len(set(seats)) > 1 else []
+
+
 def parse_override(item: str) -> tuple[list[str], Any]:
     """``'a.b=3'`` -> (['a', 'b'], 3); the value is read as a TOML value (bare words as strings)."""
     if "=" not in item:

@@ -71,6 +71,15 @@ def share(successes: float, n: float) -> dict[str, object]:
     return {"value": float(successes / n) if n else float("nan"), "ci95": [lo, hi]}
 
 
+def game_shares(run: np.ndarray, policy: np.ndarray, won: np.ndarray) -> dict[str, dict[str, object]]:
+    """Each policy's share of the games (runs) one of its seats won, with its Wilson interval over the games: a
+    policy on several seats of a table wins a game when any of them does (its per-seat rate times its seats is
+    the same share, but its interval is not: the seats of one game are not independent trials)."""
+    run, policy, won = np.asarray(run), np.asarray(policy), np.asarray(won, dtype=bool)
+    games = len(np.unique(run))
+    return {str(p): share(len(np.unique(run[(policy == p) & won])), games) for p in sorted(set(policy.tolist()))}
+
+
 def ratio(y: np.ndarray, x: np.ndarray) -> dict[str, object]:
     """Σy / Σx over runs (e.g. points per turn) with a linearised (delta-method) interval: runs are the
     independent units, so the per-run residuals ``y - r x`` carry the sampling error."""

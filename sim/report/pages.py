@@ -20,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 
+from sim.games import declared
 from sim.games.options import cycled, policy_names
 from sim.report import words
 
@@ -371,9 +372,14 @@ def ranking(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: 
 
 
 def seat_sentence(metrics: pd.DataFrame, game: str | None = None) -> str:
-    """How fair the seats are: the first seat's win rate per match against the fair share ``1 / seats``."""
+    """How fair the seats are: the first seat's win rate per match against the fair share ``1 / seats``; not of a
+    mixed table whose seats keep their policies (the game's ``SEATS_ROTATE`` is False): its first seat's rate is
+    that policy's, whatever the seat order is worth."""
+    fixed = game is not None and declared(game, "SEATS_ROTATE") is False
     bits = []
     for lab in dict.fromkeys(metrics["label"]):
+        if fixed and len(set(policy_names(str(lab)))) > 1:
+            continue
         part = metrics[metrics["label"] == lab]
         seats = part[part["metric"].str.match(r"^win_rate_seat_\d+$")]
         first = seats[seats["metric"] == "win_rate_seat_0"]
@@ -430,21 +436,22 @@ def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], he
 
 
 def _game_shares(game: str, policy: str, metrics: dict[str, dict[str, Any]], said_as: list[str]) -> str:
-    """Where the seats hold different policies: each policy's share of the games, its per-seat win rate times the
-    seats it holds (a policy on two of six seats wins each seat's game 35 %: 70 % of the games), best first;
-    ``said_as``: how the seats play (the skill levels), said in the opening parenthesis."""
+    """Where the seats hold different policies: each policy's share of the games (``game_share_<policy>``, where a
+    policy holds several seats: a policy on two of six seats whose seats win 35 % each wins 70 % of the games; else
+    its win rate), best first; ``said_as``: how the seats play (the skill levels), said in the opening parenthesis."""
     names = policy_names(policy)
     seats = sum(1 for k in metrics if k.startswith("win_rate_seat_"))
     held = Counter(cycled(",".join(names), seats)) if seats else Counter()
-    rates = {p: metrics.get(f"win_rate_{p}") for p in held}
+    rates = {p: metrics.get(f"game_share_{p}") or (metrics.get(f"win_rate_{p}") if held[p] == 1 else None)
+             for p in held}
     if len(held) < 2 or any(r is None or r.get("value") is None for r in rates.values()):
         return ""
     parts = []
     for p in sorted(held, key=lambda p: -float(rates[p]["value"])):
         k, r = held[p], rates[p]
-        ci = [x * k for x in r["ci95"]] if r.get("ci95") else None
         seats_said = f" ({k} of {seats} seats)" if k > 1 else ""
-        parts.append(f"{words.policy_name(game, p)} {value_text('win_rate', float(r['value']) * k, ci)}{seats_said}")
+        parts.append(f"{words.policy_name(game, p)} {value_text('win_rate', float(r['value']), r.get('ci95'))}"
+                     f"{seats_said}")
     draws = metrics.get("draw_rate") or metrics.get("tie_rate")
     tail = f"; draws {value_text('draw_rate', draws['value'], draws.get('ci95'))}" if draws and draws.get("value") \
         else ""

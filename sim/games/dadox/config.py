@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import Field, model_validator
 
-from sim.core.config import QUANTILES, GameConfig, Strict, policy_rates, seat_rates
+from sim.core.config import QUANTILES, GameConfig, Strict, policy_rates, policy_shares, seat_rates
 from sim.core.record import RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.dadox import codes as C
@@ -89,7 +89,7 @@ class DadoxConfig(GameConfig):
         names = []
         if len(seats) > 1:
             names += [*seat_rates(seats), "first_player_advantage"]
-            names += policy_rates(seats) if len(set(seats)) > 1 else []
+            names += [*policy_rates(seats), *policy_shares(seats)] if len(set(seats)) > 1 else []
         names += ["draw_rate", "game_length_turns", *(f"game_length_turns_{q}" for q in QUANTILES),
                   "mean_banked_turn_score", "mean_turn_score",
                   *(f"bust_rate_{n}_dice" for n in range(1, C.N_DICE + 1)), "overshoot_rate",

@@ -190,6 +190,8 @@ class Dadox(Game):
             if table["policy"].nunique() > 1:
                 for pol, part in table.groupby("policy"):
                     m[f"win_rate_{pol}"] = stats.rate(part["win"] == 1)
+                for pol, won in stats.game_shares(table["run"], table["policy"], table["win"] == 1).items():
+                    m[f"game_share_{pol}"] = won
         m["draw_rate"] = stats.rate(games["winner"] < 0)
         m["game_length_turns"] = stats.mean(games["game_turns"])
         for q, v in stats.quantiles(games["game_turns"]).items():

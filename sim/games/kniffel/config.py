@@ -7,7 +7,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field
 
-from sim.core.config import QUANTILES, GameConfig, Strict, policy_rates, seat_rates
+from sim.core.config import QUANTILES, GameConfig, Strict, policy_rates, policy_shares, seat_rates
 from sim.core.record import RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.kniffel import codes as C
@@ -52,7 +52,7 @@ class KniffelConfig(GameConfig):
                  "mean_kniffel_bonus"]
         names += [f"{kind}_{c}" for c in C.CATEGORIES for kind in ("mean", "zero_rate")]
         if len(seats) > 1:  # a game for several players: who won
-            names += [*seat_rates(seats), "tie_rate", *policy_rates(seats)]
+            names += [*seat_rates(seats), "tie_rate", *policy_rates(seats), *policy_shares(seats)]
         return names
 
 

@@ -146,6 +146,9 @@ class Kniffel(Game):
             m["tie_rate"] = stats.rate(table.groupby("run")["tie"].any())
             for pol, part in table.groupby("policy"):
                 m[f"win_rate_{pol}"] = stats.rate(part["win"])
+            if table["policy"].nunique() > 1:
+                for pol, won in stats.game_shares(table["run"], table["policy"], table["win"] > 0).items():
+                    m[f"game_share_{pol}"] = won
         return m
 
     def two_player(self, cfg: KniffelConfig, n: int, seed: int,

@@ -10,6 +10,9 @@ DESCRIBE_WORDS = {"solver_states": "States the exact solver fills", "categories"
 POLICY_NAMES = ('random', 'greedy', 'optimal')
 CONFIG = "sim.games.kniffel.config:KniffelConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
+# seats keep their policies in every game (``--policy optimal,greedy``: seat 1 always plays optimal): on a mixed table
+# the first seat's win rate is its policy's, no seat order's (``sim.report.pages.seat_sentence`` says nothing of it)
+SEATS_ROTATE = False
 OPTIONS = (Option("players", 1, int, "Kniffel, Dadox: players per game", bounds=(1, 8)),)
 # describe computes in plain Python from describe.py (sim.cli.work.tables), reading these options
 PLAIN_DESCRIBE = ("players",)
