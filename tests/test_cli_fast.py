@@ -103,7 +103,7 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "kniffel", "--policy", "greedy", "--policy", "random"], "--policy is given twice: give it once"),
     (["replay", "kniffel", "--seed", "1", "--run", "2", "--seed=2"], "--seed is given twice"),  # it took the last
     (["studio", "--host", "0.0.0.0", "--token", "short"], "--token must be at least 8"),
-    (["report", "no-such-folder"], "no manifest.json in no-such-folder (not an output folder of dicesim play"),
+    (["report", "no-such-folder"], "no-such-folder does not exist"),
     (["report", "configs"], "no manifest.json in configs"),
     (["report", ""], "the output folder is named '' (empty)"),  # not the current folder
     (["sweep", " "], "the sweep file is named ' ' (empty)"),

@@ -787,6 +787,69 @@ def test_report_refuses_a_damaged_table(tmp_path):
     assert sorted(p.name for p in d.iterdir()) == ["manifest.json", "runs-greedy.parquet"]
 
 
+def _kniffel_folder(d: Path, table, **manifest) -> Path:
+    """An output folder holding one stored Kniffel table of runs (as a play writes it) and its manifest."""
+    d.mkdir()
+    table.to_parquet(d / "runs-greedy.parquet")
+    (d / "manifest.json").write_text(json.dumps({"game": "kniffel", "tables": {"greedy": "runs-greedy.parquet"},
+                                                 **manifest}), encoding="utf-8")
+    return d
+
+
+def _kniffel_table(rows: int = 3):
+    import pandas as pd
+
+    from sim.games import get_game
+
+    g = get_game("kniffel")
+    cols = g.table_columns(g.load(), {"players": 1})
+    return pd.DataFrame({c.name: (["greedy"] * rows if c.dtype in ("str", "category") else [0] * rows)
+                         for c in cols})
+
+
+@pytest.mark.parametrize("damage, said", [
+    ("other game", "runs-greedy.parquet is not a Kniffel table of runs: it lacks the columns "),
+    ("no score", "runs-greedy.parquet is not a Kniffel table of runs: it lacks the column score"),
+    ("no rows", "runs-greedy.parquet is not a Kniffel table of runs: it has no rows"),
+    ("text score", "runs-greedy.parquet is not a Kniffel table of runs: its column score holds text, not numbers"),
+    ("gap in score", "runs-greedy.parquet is not a Kniffel table of runs: its column score has empty cells"),
+])
+def test_report_refuses_a_table_of_runs_that_is_not_the_games(tmp_path, damage, said):
+    """Each gave a traceback from the game's charts (KeyError 't_einser', 'score', float NaN, int('abc'))."""
+    import pandas as pd
+
+    t = _kniffel_table()
+    if damage == "other game":
+        t = pd.DataFrame({"run": [0, 1], "room": [3, 4], "win": [0, 1]})
+    elif damage == "no score":
+        t = t.drop(columns="score")
+    elif damage == "no rows":
+        t = t.iloc[:0]
+    elif damage == "text score":
+        t["score"] = ["abc", "1", "2"]
+    else:
+        t["score"] = [1.0, None, 3.0]
+    d = _kniffel_folder(tmp_path / "run", t)
+    assert said in run(tmp_path, "report", str(d))
+    assert sorted(p.name for p in d.iterdir()) == ["manifest.json", "runs-greedy.parquet"]
+
+
+def test_report_names_what_is_missing_or_impossible(tmp_path):
+    """A missing metrics.csv read 'not a table … ([Errno 2] No such file or directory: '/tmp/…/metr)'; a folder
+    that does not exist 'no manifest.json in …'; a manifest's n of -5 went onto the page as 'runs -5'."""
+    d = _kniffel_folder(tmp_path / "run", _kniffel_table())
+    assert run(tmp_path, "report", str(d)).endswith(f"metrics.csv is missing from {d} (a play or compare writes it "
+                                                    "beside the manifest)")
+    assert run(tmp_path, "report", str(tmp_path / "nowhere")) == f"error: {tmp_path / 'nowhere'} does not exist"
+    bad = _kniffel_folder(tmp_path / "bad", _kniffel_table(), n=-5)
+    said = run(tmp_path, "report", str(bad))
+    assert said == f"error: {bad / 'manifest.json'}: n must be a whole number 1 or more, got -5"
+    other = _kniffel_folder(tmp_path / "other", _kniffel_table(), options={"players": 2})
+    manifest = json.loads((other / "manifest.json").read_text(encoding="utf-8"))
+    (other / "manifest.json").write_text(json.dumps({**manifest, "game": "dungeon"}), encoding="utf-8")
+    assert run(tmp_path, "report", str(other)).startswith(f"error: {other / 'manifest.json'} does not fit Würfel "
+                                                          "Dungeon: ")
+
 @pytest.mark.parametrize("command", [("play", "kniffel", "--policy", "greedy", "--n", "100"),
                                      ("compare", "kniffel", "--policies", "greedy,optimal", "--n", "100"),
                                      ("sweep", "configs/sweeps/kniffel-bonus.toml"),

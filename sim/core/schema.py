@@ -95,6 +95,26 @@ def validate(columns: Sequence[Column], part: dict[str, Any]) -> dict[str, Any]:
     return {c.name: _cast(part[c.name], c) for c in columns}
 
 
+def stored_problem(columns: Sequence[Column], frame: pd.DataFrame) -> str | None:
+    """Why a stored per-run table cannot be this declaration's (``dicesim report`` reads tables back from a folder
+    anyone may have edited): no rows, a declared column missing, or a number column holding text or gaps."""
+    if len(frame) == 0:
+        return "it has no rows"
+    missing = [c.name for c in columns if c.name not in frame.columns]
+    if missing:
+        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        return f"it lacks the column{'s' if len(missing) > 1 else ''} {', '.join(missing[:3])}{more}"
+    for c in columns:
+        if c.dtype in (STR, "object", CATEGORY):
+            continue
+        kind = frame[c.name].dtype.kind
+        if kind not in "iufb":
+            return f"its column {c.name} holds text, not numbers"
+        if kind == "f" and np.dtype(c.dtype).kind in "iub" and frame[c.name].isna().any():
+            return f"its column {c.name} has empty cells"
+    return None
+
+
 def dtype_name(values: Any) -> str:
     if _is_categorical(values):
         return CATEGORY

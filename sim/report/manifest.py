@@ -13,6 +13,10 @@ from sim.core.limits import short
 
 def load_manifest(out: Path) -> dict[str, Any]:
     path = Path(out) / "manifest.json"
+    if not Path(out).exists():
+        raise DicesimError(f"{out} does not exist")
+    if not Path(out).is_dir():
+        raise DicesimError(f"{out} is a file, not an output folder of dicesim play/compare")
     if not path.is_file():
         raise DicesimError(f"no manifest.json in {out} (not an output folder of dicesim play/compare)")
     try:
@@ -27,6 +31,10 @@ def load_manifest(out: Path) -> dict[str, Any]:
     for f in tables.values():
         if not (isinstance(f, str) and "/" not in f and "\\" not in f and (Path(out) / f).is_file()):
             raise DicesimError(f"{path} names the table of runs {short(f)}, which is not in {out}")
+    for key, least in (("n", 1), ("seed", 0)):  # the page's header says them: a number the runs could not have had
+        v = manifest.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < least):
+            raise DicesimError(f"{path}: {key} must be a whole number {least} or more, got {short(v)}")
     return manifest
 
 

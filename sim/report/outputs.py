@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from sim.core import atomic
 from sim.core.config import ConfigError, DicesimError, describe_validation_error
 from sim.core.jsonable import json_default  # (defined there, light; many callers import it from here)
+from sim.core.schema import stored_problem
 from sim.games import get_game
 from sim.games.base import Game
 from sim.jit.codehash import code_hash
@@ -134,13 +135,20 @@ def build_report(out: Path) -> Path:
     options = manifest.get("options", {})
     if not isinstance(options, dict):
         raise DicesimError(f"{out / 'manifest.json'}: options must be a table, got {type(options).__name__}")
-    options = game.check_options(options)
+    try:
+        options = game.check_options(options)
+    except DicesimError as e:
+        raise DicesimError(f"{out / 'manifest.json'} does not fit {game.title}: {e}") from None
     try:
         cfg = game.Config.model_validate(manifest["config"]) if "config" in manifest else game.load()
     except ValidationError as err:
         raise ConfigError(f"{out / 'manifest.json'}: {describe_validation_error(err)}") from None
     with atomic.folder_lock(out), atomic.transaction(out):
         tables = {label: _stored(out / f, pd.read_parquet) for label, f in manifest["tables"].items()}
+        for label, f in manifest["tables"].items():
+            why = stored_problem(game.table_columns(cfg, options), tables[label])
+            if why:
+                raise DicesimError(f"{out / f} is not a {game.title} table of runs: {why}")
         earlier = _charts_named(out)
         charts = game.charts(tables, out, options, cfg)
         drawn = [Path(c).name for c in charts]
@@ -156,10 +164,14 @@ def build_report(out: Path) -> Path:
 
 def _stored(path: Path, read: Any) -> pd.DataFrame:
     """A stored table of an output folder; a damaged or missing one is one error line naming it (no traceback)."""
+    if not path.is_file():
+        raise DicesimError(f"{path.name} is missing from {path.parent} (a play or compare writes it beside the "
+                           "manifest)")
     try:
         return read(path)
     except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
-        raise DicesimError(f"{path} is not a table dicesim can read ({str(e).splitlines()[0][:60]})") from None
+        why = e.strerror if isinstance(e, OSError) and e.strerror else (str(e).splitlines() or [type(e).__name__])[0]
+        raise DicesimError(f"{path} is not a table dicesim can read ({why[:80]})") from None
 
 
 def ordered_charts(game: Game, charts: list[str], extras: list[tuple[str, str]]) -> list[tuple[str, str]]:
