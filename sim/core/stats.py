@@ -65,6 +65,20 @@ def _floored(m: dict[str, object], *samples: np.ndarray) -> dict[str, object]:
     return m
 
 
+def score_mean(x: np.ndarray) -> dict[str, object]:
+    """The mean of scores in [0, 1] (a game's result: win 1, draw 1/2, loss 0, or a mean of such) with an interval
+    inside [0, 1]: the normal interval of the mean, ended at 0 and 1; where every score is the same (few games, or
+    a one-sided cell) that interval has no width, and Wilson's interval of the scores' sum over the games takes its
+    place (a score in [0, 1] varies no more than a win or loss, so it is the wider, safe one)."""
+    x = np.asarray(x, dtype=np.float64)
+    m = _mean(x)
+    n = x.size
+    lo, hi = m["ci95"]  # type: ignore[misc]
+    if n and (not (math.isfinite(lo) and math.isfinite(hi)) or hi - lo == 0):
+        lo, hi = wilson(float(x.sum()), n)
+    return {"value": m["value"], "ci95": [max(0.0, lo), min(1.0, hi)]}
+
+
 def share(successes: float, n: float) -> dict[str, object]:
     """A share from counts (``successes`` of ``n`` trials, e.g. busts of throws) with its Wilson interval."""
     lo, hi = wilson(successes, int(n))

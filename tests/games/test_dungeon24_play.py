@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sim.core import stats
 from sim.core.batch import run_batch
 from sim.core.config import DicesimError
 from sim.games import get_game
@@ -160,6 +161,17 @@ def test_matchup_intervals_cover_the_unpaired_estimate():
     assert abs(m["win_rate"][i][j] - p) < 4 * se
     assert 0 < half < 0.03
 
+
+
+def test_matchup_intervals_stay_within_0_and_100_percent_on_few_games():
+    """Two games per cell and seating read '75.0 % [26.0, 124.0]' and, where both pairs scored alike, a width of 0
+    ('100.0 % [100.0, 100.0]')."""
+    m = G.matchup(CFG, "heuristic", "greedy", 2, 5)
+    for row, cis in zip(m["win_rate"], m["ci95"], strict=True):
+        for v, (lo, hi) in zip(row, cis, strict=True):
+            assert 0 <= lo <= v <= hi <= 1 and hi - lo > 0.3, (v, lo, hi)
+    assert stats.score_mean(np.array([1.0, 1.0]))["ci95"] == pytest.approx(list(stats.wilson(2, 2)))
+    assert stats.score_mean(np.array([1.0, 0.5]))["ci95"][1] == 1.0
 
 @pytest.mark.slow
 def test_arrangement_search_finds_a_pyramid_no_worse_than_the_policy():

@@ -72,7 +72,8 @@ def matchup(cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: in
     """The 3x3 people matrix: ``win_rate[i][j]`` = P(``policy_a`` with people i beats ``policy_b`` with people j).
 
     Each cell plays runs 0..n-1 twice on the same seeds, seats swapped, so the first-attacker
-    advantage cancels; a draw counts 1/2. Intervals: normal, over the n per-seed pair scores.
+    advantage cancels; a draw counts 1/2. Intervals: normal, over the n per-seed pair scores, within [0, 1]
+    (``stats.score_mean``).
     Also returns the first-attacker win rate per cell (pooled over both seatings).
     """
     for p in (policy_a, policy_b):
@@ -86,7 +87,7 @@ def matchup(cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: in
         for j in range(k):
             t1 = run_games(cfg, [policy_a, policy_b], [i, j], seed, 0, n)
             t2 = run_games(cfg, [policy_b, policy_a], [j, i], seed, 0, n, player_seat=1)
-            m = stats.mean((seat_score(t1[:, 0], 0) + seat_score(t2[:, 0], 1)) / 2)
+            m = stats.score_mean((seat_score(t1[:, 0], 0) + seat_score(t2[:, 0], 1)) / 2)
             wr[i][j] = m["value"]
             ci[i][j] = m["ci95"]
             fa[i][j] = float(((t1[:, 0] == t1[:, 1]).sum() + (t2[:, 0] == t2[:, 1]).sum()) / (2 * n))
