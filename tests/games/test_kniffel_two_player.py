@@ -34,9 +34,21 @@ def test_two_player_rates_seat_advantage_and_ties():
             se = (hi - lo) / 2 / 1.96
             assert abs(r["seat_advantage"]["value"]) < 4 * se, r
         assert r["labels"] == [policy_label(p) for p in seats]
+        assert -1 <= lo <= r["seat_advantage"]["value"] <= hi <= 1
     opt = rows["optimal", "greedy"]["win_rate_seat_1"]["value"]
     assert opt > 0.5 + 4 * math.sqrt(0.25 / N)  # the maximum expected score also wins more often against greedy
 
+
+
+def test_one_game_gives_no_seat_advantage_beyond_100_pp_and_no_finding():
+    """After one game the seat advantage read −100.0 pp [−139.7, −60.3], and ``findings kniffel --n 1`` called it a
+    seat advantage: Newcombe's paired interval stays within ±100 pp and, after one game, holds 0."""
+    for r in GAME.two_player(CFG, 1, 1)["pairings"]:
+        lo, hi = r["seat_advantage"]["ci95"]
+        assert -1 <= lo <= 0 <= hi <= 1, r
+    done = cli_here("findings", "kniffel", "--n", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    assert not [f for f in json.loads(done.stdout)["findings"] if f["kind"] == "seat_advantage"]
 
 def test_tie_rate_matches_independent_score_distributions():
     """Seats play independent sheets, so P(tie) = sum over s of P(seat 1 scores s) P(seat 2 scores s)."""

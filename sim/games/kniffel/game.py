@@ -171,7 +171,9 @@ class Kniffel(Game):
                 "win_rate_seat_1": stats.rate(s0["win"].to_numpy()),
                 "win_rate_seat_2": stats.rate(s1["win"].to_numpy()),
                 "tie_rate": stats.rate(s0["tie"].to_numpy()),
-                "seat_advantage": stats.paired_difference(s0["win"].to_numpy(), s1["win"].to_numpy()),
+                # a difference of two rates on the same games: Newcombe's interval (a normal one read −100 pp
+                # [−139.7, −60.3] after one game)
+                "seat_advantage": stats.paired_rates(s0["win"].to_numpy() > 0, s1["win"].to_numpy() > 0),
                 "mean_score_seat_1": stats.mean(s0["score"].to_numpy()),
                 "mean_score_seat_2": stats.mean(s1["score"].to_numpy()),
             })

@@ -52,7 +52,7 @@ def _seat_pairings(t: Tables) -> list[tuple[list[str], dict[str, Any]]]:
             (a, b), (c, d) = ci_of(adv), ci_of(other)
             v = (float(adv["value"]) + float(other["value"])) / 2
             half = ((b - a) ** 2 + (d - c) ** 2) ** 0.5 / 4
-            out.append((list(seats), {"value": v, "ci95": [v - half, v + half]}))
+            out.append((list(seats), {"value": v, "ci95": [max(-1.0, v - half), min(1.0, v + half)]}))
     return out
 
 
@@ -67,11 +67,14 @@ def _skill_gap(t: Tables) -> str:
 
 
 def seat_advantage(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
-    """One finding per label whose most-off seat is off fair by at least ``seat_min_pp`` and its interval."""
+    """One finding per label whose most-off seat is off fair by at least ``seat_min_pp`` and its interval, on at least
+    ``seat_min_runs`` games."""
     out = []
     gap_said = _skill_gap(t)
     gap = f.seat_min_pp / 100
     for label in t.labels():
+        if t.n < f.seat_min_runs:  # one game "wins −100 pp more often": an interval's formula, not a finding
+            break
         part = t.metrics[t.metrics["label"] == label]
         seat_rows = {int(m[1]): name for name in part["metric"] if (m := _SEAT.match(str(name)))}
         checks: list[tuple[str, int, str, float]] = []  # (metric, seat, words, fair)
@@ -106,7 +109,8 @@ def seat_advantage(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
             replay_command(t, players, _winning_run(t, label, seat, off > 0)), subject=f"{label}:{name}"))
     for seats, adv in _seat_pairings(t):
         ci = ci_of(adv)
-        if ci is None or abs(float(adv["value"])) < gap or not (ci[0] > 0 or ci[1] < 0):
+        runs = int(t.extras["two_player"].get("n", t.n))
+        if ci is None or runs < f.seat_min_runs or abs(float(adv["value"])) < gap or not (ci[0] > 0 or ci[1] < 0):
             continue
         what = " vs ".join(words.policy_name(t.game, s) for s in seats)
         v = float(adv["value"])
@@ -117,6 +121,6 @@ def seat_advantage(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
             v, ci, "pp",
             {"metric": "seat_advantage", "label": what, "comparison": "first seat minus second seat, paired"
              + ("" if seats[0] == seats[1] else ", both seatings pooled"),
-             "runs": int(t.extras["two_player"].get("n", t.n))},
+             "runs": runs},
             replay_command(t, seats, 0, {"players": 2}), subject=f"two_player:{','.join(seats)}"))
     return out
