@@ -227,3 +227,20 @@ def test_out_beside_no_report_is_said_unused(tmp_path):
     assert r.returncode == 0 and not (tmp_path / "x").exists(), r.stderr
     said = f"note: --no-report writes no tables, charts or report, so nothing goes to --out {tmp_path / 'x'}\n"
     assert r.stderr == said, r.stderr
+
+
+def test_a_manifest_of_one_run_is_strict_json(tmp_path):
+    """One run has no interval: its manifest held 155 bare ``NaN`` (a browser's ``JSON.parse`` refuses the file);
+    every JSON file of the folder is strict, and the report rebuilds from it."""
+    out = tmp_path / "one"
+    done = cli_here("play", "dungeon", "--policy", "vorschlag", "--n", "1", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+
+    def refuse(token: str) -> None:
+        raise AssertionError(f"{token} is not JSON")
+
+    for f in out.glob("*.json"):
+        json.loads(f.read_text(encoding="utf-8"), parse_constant=refuse)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["metrics"]["win_rate"]["value"] in (0.0, 1.0)
+    assert cli_here("report", str(out)).returncode == 0

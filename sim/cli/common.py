@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
-import math
 import numbers
 import sys
 from collections.abc import Callable
@@ -24,6 +22,7 @@ import typer
 from sim import games as _registry  # light: the registry imports no game
 from sim.core import atomic  # light: os and pathlib only
 from sim.core.errors import DicesimError
+from sim.core.jsonable import strict_json
 from sim.core.limits import check_chunk, check_scheduler, check_seed, parse_count
 from sim.core.names import policy_label
 from sim.report import words  # light: the registry and the games' labels modules
@@ -88,6 +87,13 @@ def check_out(out: Path | None, flag: str = "--out") -> None:
     ``make_folder`` checks again, and creates it, when the command writes)."""
     if out is not None:
         atomic.check_folder(out, flag)
+        written = [*(out / n for n in REPORT_FILES), *out.glob("runs-*")] if flag == "--out" else []
+        in_way = [p.name for p in written if p.is_dir()]
+        if in_way:
+            raise DicesimError(f"{flag} {out} holds a folder named {in_way[0]}, where the report writes a file")
+
+
+REPORT_FILES = ("manifest.json", "report.html", "metrics.csv", "metrics.parquet")  # besides runs-<label>.parquet/.csv
 
 
 def path_argument(what: str, help: str) -> Any:
@@ -200,22 +206,9 @@ def emit(summary: dict[str, Any], as_json: bool, human: str, default: Callable[[
     """Exactly one JSON object on stdout with ``--json`` (``default`` turns what JSON lacks into JSON), else the
     human lines."""
     if as_json:
-        plain = json.loads(json.dumps(summary, default=default))  # what ``default`` makes of numpy and the like
-        sys.stdout.write(json.dumps(finite(plain), allow_nan=False) + "\n")
+        sys.stdout.write(strict_json(summary, default) + "\n")  # numpy values by ``default``; NaN as null
     else:
         print(human)
-
-
-def finite(obj: Any) -> Any:
-    """``obj`` with every NaN or infinite float as ``null``: ``NaN`` is not JSON, and strict parsers (a browser's
-    ``JSON.parse``, jq) refuse the whole object over one undefined interval."""
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, dict):
-        return {k: finite(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [finite(v) for v in obj]
-    return obj
 
 
 def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14, game: str | None = None,

@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import itertools
-import json
 import os
 import shutil
 import threading
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.errors import DicesimError
+from sim.core.jsonable import json_default, strict_json
 
 try:
     import fcntl
@@ -67,6 +67,8 @@ def reason(e: OSError) -> str:
 
 def write_error(e: OSError, path: Path | str) -> OutputError:
     """``no space left on device writing reports/x/runs.parquet``, as one line."""
+    if e.errno == errno.EISDIR:
+        return OutputError(f"cannot write {path}: a folder of that name is in the way")
     return OutputError(f"{reason(e)} writing {path}")
 
 
@@ -193,9 +195,10 @@ def remove(path: str | Path) -> None:
         path.unlink()
 
 
-def write_json(path: str | Path, obj: Any, **kw: Any) -> Path:
-    """``json.dumps(obj, **kw)`` written atomically."""
-    return write_text(path, json.dumps(obj, **kw))
+def write_json(path: str | Path, obj: Any, default: Any = None, **kw: Any) -> Path:
+    """``obj`` as strict JSON (``jsonable.strict_json``: NaN and infinities as ``null``; a manifest of one run held
+    155 bare ``NaN``, which a browser's ``JSON.parse`` refuses), written atomically."""
+    return write_text(path, strict_json(obj, default or json_default, **kw))
 
 
 def write_parquet(df: Any, path: str | Path) -> Path:
@@ -246,6 +249,8 @@ def check_folder(out: str | Path, flag: str = "--out") -> Path:
     out = Path(out)
     _not_shared(out, flag)
     try:
+        if out.is_symlink() and not out.exists():
+            raise OutputError(f"{flag} {out} is a link to {os.readlink(out)}, which does not exist")
         if out.exists() and not out.is_dir():
             raise OutputError(f"{flag} {out} is a file, not a folder")
         for parent in out.parents:

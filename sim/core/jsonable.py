@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 
@@ -13,3 +15,21 @@ def json_default(o: Any) -> Any:
     if hasattr(o, "item"):
         return o.item()
     return str(o)
+
+
+def finite(obj: Any) -> Any:
+    """``obj`` with every NaN or infinite float as ``null``: ``NaN`` is not JSON, and strict parsers (a browser's
+    ``JSON.parse``, jq) refuse the whole object over one undefined interval."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [finite(v) for v in obj]
+    return obj
+
+
+def strict_json(obj: Any, default: Any = json_default, **kw: Any) -> str:
+    """``obj`` as JSON every parser reads: numpy values by ``default``, NaN and infinities as ``null``."""
+    plain = json.loads(json.dumps(obj, default=default))
+    return json.dumps(finite(plain), allow_nan=False, **kw)
