@@ -934,3 +934,25 @@ def test_something_that_answers_but_is_no_scheduler_is_named_so():
         srv.close()
     assert str(said.value) == (f"cannot reach the Dask scheduler at {address}: something answers there, but not as "
                                "a Dask scheduler; check the address and port")
+
+
+def test_a_file_name_a_play_writes_taken_by_a_folder_is_refused_before_play(tmp_path):
+    """A folder where the log's outcome table, the log itself or a report file goes was found after the batch
+    (3 s of play), in words 'it is a folder writing …', the log written without its outcome table."""
+    (tmp_path / "lx" / "l.outcomes.csv").mkdir(parents=True)
+    said = run(tmp_path, "play", "kniffel", "--policy", "greedy", "--n", "5", "--no-report", "--log",
+               str(tmp_path / "lx" / "l.csv"))
+    assert said == f"error: --log: {tmp_path / 'lx' / 'l.outcomes.csv'} is a folder, where the log writes a file"
+    assert [p.name for p in (tmp_path / "lx").iterdir()] == ["l.outcomes.csv"]
+    (tmp_path / "lx2" / "l.csv").mkdir(parents=True)
+    assert "l.csv is a folder, where the log writes a file" in run(
+        tmp_path, "play", "kniffel", "--policy", "greedy", "--n", "5", "--log", str(tmp_path / "lx2" / "l.csv"))
+    for name in ("report.html", "runs-greedy.csv", "manifest.json"):
+        out = tmp_path / f"o-{name}"
+        (out / name).mkdir(parents=True)
+        said = run(tmp_path, "play", "kniffel", "--policy", "greedy", "--n", "5", "--out", str(out))
+        assert said == f"error: --out {out} holds a folder named {name}, where the report writes a file"
+    link = tmp_path / "dangling"
+    link.symlink_to(tmp_path / "nowhere" / "x")
+    said = run(tmp_path, "play", "kniffel", "--policy", "greedy", "--n", "5", "--out", str(link))
+    assert said == f"error: --out {link} is a link to {tmp_path / 'nowhere' / 'x'}, which does not exist"

@@ -12,7 +12,7 @@ from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, 
 from sim.core.errors import DicesimError
 from sim.core.limits import MAX_LOG_ROWS
 from sim.core.names import game_name
-from sim.players.schema import FITTED, SUFFIXES, header_refusal
+from sim.players.schema import FITTED, SUFFIXES, header_refusal, outcomes_path
 
 
 def check_log(game: str, log: Path, flag: str) -> None:
@@ -24,6 +24,9 @@ def check_log(game: str, log: Path, flag: str) -> None:
         raise DicesimError(f"{flag} {log}: a log is a .parquet or .csv file")
     if flag == "--log":
         check_out(log.parent, "--log's folder")
+        for path in (log, outcomes_path(log)):  # the decision log and its outcome table beside it
+            if path.is_dir():
+                raise DicesimError(f"--log: {path} is a folder, where the log writes a file")
     elif log.is_dir():
         raise DicesimError(f"{flag} {log} is a folder: name the log file in it")
     elif not log.is_file():
