@@ -300,6 +300,17 @@ def _sure(ci: tuple | None) -> bool:
     return ci is not None and (ci[0] > 0 or ci[1] < 0)
 
 
+TIE_PP = 0.10  # a difference of win rates whose interval holds 0 but reaches past ±10 pp: too few games to call a tie
+
+
+def _too_few(ci: tuple | None, rate: bool = True) -> bool:
+    """Whether an interval that holds 0 says "too few games" rather than "a near tie": none at all (one run), or a
+    difference of rates that could still be large either way (one Pig game read 'a near tie: 100 : 0')."""
+    if ci is None or not all(math.isfinite(float(x)) for x in ci):
+        return True
+    return rate and (ci[0] < -TIE_PP or ci[1] > TIE_PP)
+
+
 def head_to_head(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], game: str | None = None) -> list[str]:
     """Who beats whom in each match ``a vs b`` (seats alternated on shared dice): ``Optimal turn beats Threshold
     80 : 20 (+60.0 pp [57.1, 62.9] per deal, 95 %)``, or that the two are a near tie (the interval includes 0)."""
@@ -328,6 +339,9 @@ def head_to_head(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], game:
         gap = f"{value_text('win', diff, ci, diff=True)} per deal, 95 %" if ci else value_text("win", diff, diff=True)
         if ci is None or _sure(ci):
             out.append(f"{na} beats {nb} {score} ({gap}).")
+        elif _too_few(ci):
+            level.append(f"{na} and {nb} are not told apart by so few games: {score} ({gap}: the interval includes "
+                         "0).")
         else:
             level.append(f"{na} and {nb} are a near tie: {score} ({gap}: the interval includes 0).")
     return out + level  # the clear wins first
@@ -363,7 +377,8 @@ def ranking(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: 
         if d is None:
             continue
         diff, ci = d
-        what = "ahead" if _sure(ci) else "a near tie (the interval includes 0)"
+        what = ("ahead" if _sure(ci) else "not told apart by so few runs" if _too_few(ci, words.is_rate(name))
+                else "a near tie (the interval includes 0)")
         steps.append(f"{words.policy_name(game, hi)} {words.MINUS} {words.policy_name(game, lo)} "
                      f"{value_text(name, diff, ci, diff=True, game=game)}: {what}")
     if steps:

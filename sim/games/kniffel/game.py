@@ -131,7 +131,8 @@ class Kniffel(Game):
 
     def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: KniffelConfig) -> dict[str, dict[str, Any]]:
         m: dict[str, dict[str, Any]] = {"mean_score": stats.mean(table["score"])}
-        m["sd_score"] = stats.value(table["score"].std(ddof=1)) if len(table) > 1 else stats.value(0.0)
+        # one game has no spread to measure (it read "standard deviation 0 points"): undefined, shown as such
+        m["sd_score"] = stats.value(table["score"].std(ddof=1) if len(table) > 1 else float("nan"))
         for q, v in stats.quantiles(table["score"]).items():
             m[f"score_{q}"] = v
         m["upper_bonus_rate"] = stats.rate(table["upper_bonus"] > 0)
