@@ -4,6 +4,7 @@ population's mixture plays each player at its group's level."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -100,6 +101,31 @@ def test_bad_rows_are_refused_naming_the_row():
     with pytest.raises(dadox.LogError, match="row 4: a turn's first throw is six dice at turn total 0"):
         dadox.load(GAME.load(), bad, out, "log")
 
+
+
+@pytest.mark.parametrize("column, value, said", [
+    ("score", 50_000, "score 50,000 before a turn: reaching goal.target 10,000 ends the game"),
+    ("score", 1001, "score 1,001 is not a multiple of 50 (as every score here)"),
+    ("turn_total", 1001, "turn_total 1,001 is not a multiple of 50 (as every score here)"),
+])
+def test_a_score_the_rules_cannot_give_is_refused(column, value, said):
+    """A banked 50,000 under a target of 10,000 was fitted (it moved the level from 1.0 to 0.97), as were turn totals
+    off the 50-point grid."""
+    dec, out = logged(0.5, n=20, gpp=1)
+    row = int(dec.index[dec["throw"] > 1][0]) if column == "turn_total" else 3
+    bad = dec.copy()
+    bad.loc[row, column] = value
+    with pytest.raises(dadox.LogError, match=re.escape(f"row {row + 1}: {said}")):
+        dadox.load(GAME.load(), bad, out, "log")
+    below = dec.copy()
+    below.loc[3, "score"] = -500  # the default rules subtract a bust's turn total (Minusbetrag): a score may be < 0
+    dadox.load(GAME.load(), below, out, "log")
+    with pytest.raises(dadox.LogError, match="row 4: score -500: no score of these rules falls below 0"):
+        dadox.load(GAME.load(overrides=["bust.penalty=lose"]), below, out, "log")
+    final = out.copy()
+    final.loc[0, "score"] = 10_050
+    with pytest.raises(dadox.LogError, match="outcomes row 1: score 10,050 is past the exact goal.target 10,000"):
+        dadox.load(GAME.load(), dec, final, "log")
 
 def test_play_logs_dadox_and_fit_reads_it(tmp_path):
     log = tmp_path / "dx.csv"

@@ -93,6 +93,52 @@ def _counts(text: str) -> np.ndarray | None:
     return np.bincount(np.array([int(ch) - 1 for ch in text], np.int64), minlength=6)
 
 
+def _below_zero(rp: np.record) -> bool:
+    """Whether a score can fall below 0 under these rules: a bust or an overshoot subtracts, and no floor at 0."""
+    return not rp.bust_floor_zero and (rp.bust_penalty == R.PENALTY_SUBTRACT or
+                                       (rp.goal_exact and rp.goal_overshoot == R.OVERSHOOT_SUBTRACT))
+
+
+def _refuse_first(checks: tuple, where: str) -> None:
+    """Refuse the first row of the first (rows wrong, why) check that has one."""
+    for bad, why in checks:
+        rows = np.flatnonzero(bad)
+        if len(rows):
+            raise refuse(where, rows[0], why(rows[0]))
+
+
+def _off_unit(name: str, values: np.ndarray, unit: int) -> tuple:
+    return values % unit != 0, lambda d: f"{name} {values[d]:,} is not a multiple of {unit} (as every score here)"
+
+
+def _check_scores(col: dict[str, np.ndarray], rp: np.record, where: str) -> None:
+    """Scores and turn totals the rules can give (a banked score of 50,000 under a target of 10,000 moved the fitted
+    level): multiples of the smallest score, below the target (a player who reaches it has won), not below 0 where
+    nothing subtracts, 0 or less before the opening minimum is met."""
+    unit, target = int(rp.unit), int(rp.goal_target)
+    score = col["score"]
+    _refuse_first((
+        _off_unit("score", score, unit),
+        _off_unit("turn_total", col["turn_total"], unit),
+        (score >= target, lambda d: f"score {score[d]:,} before a turn: reaching goal.target {target:,} ends the game"),
+        ((score < 0) & (not _below_zero(rp)), lambda d: f"score {score[d]:,}: no score of these rules falls below 0"),
+        ((col["opened"] == 0) & (score > 0), lambda d: f"score {score[d]:,} with opened 0: a banked score opens the "
+                                                       "player"),
+    ), where)
+
+
+def _check_final_scores(score: np.ndarray, rp: np.record, where: str) -> None:
+    """Final scores the rules can give: multiples of the smallest score, not past an exact target, not below 0 where
+    nothing subtracts."""
+    unit, target = int(rp.unit), int(rp.goal_target)
+    _refuse_first((
+        _off_unit("score", score, unit),
+        ((score > target) & bool(rp.goal_exact), lambda d: f"score {score[d]:,} is past the exact goal.target "
+                                                           f"{target:,}"),
+        ((score < 0) & (not _below_zero(rp)), lambda d: f"score {score[d]:,}: no score of these rules falls below 0"),
+    ), where)
+
+
 def load(cfg: DadoxConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, where: str,
          out_where: str = "outcomes") -> Decisions:
     """Check every row of a Dadox log and value every option of every decision (``Decisions``)."""
@@ -123,6 +169,7 @@ def load(cfg: DadoxConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, wh
     bad = np.flatnonzero((col["opened"] == 0) & (int(rp.turn_opening_minimum) == 0))
     if len(bad):
         raise refuse(where, bad[0], "opened 0 without an opening minimum (every player is open)")
+    _check_scores(col, rp, where)
     A = int(tb.opt_n.max())
     vals = np.zeros((D, A))
     valid = np.zeros((D, A), np.bool_)
@@ -155,6 +202,7 @@ def load(cfg: DadoxConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, wh
     outcomes = None
     if out_df is not None:
         oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, players, col["game"], where)
+        _check_final_scores(oc["score"], rp, out_where)
         outcomes = pd.DataFrame(dict(oc))
     return Decisions(game="dadox", unit=UNIT, ids=ids, player=pidx, sheet=game_idx, n_games=int(game_idx.max()) + 1,
                      delta=delta, valid=valid, chosen=chosen, row=np.arange(D), implied=np.zeros(D, bool), kind=kinds,
