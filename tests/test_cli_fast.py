@@ -104,6 +104,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["replay", "kniffel", "--seed", "1", "--run", "2", "--seed=2"], "--seed is given twice"),  # it took the last
     (["studio", "--host", "0.0.0.0", "--token", "short"], "--token must be at least 8"),
     (["report", "no-such-folder"], "no-such-folder does not exist"),
+    (["matchup", "--policy", ""], "--policy names one policy, got ''"),  # it quoted ',greedy', never typed
+    (["matchup", "--opponent", "greedy,random"], "--opponent names one policy, got 'greedy,random'"),
     (["report", "configs"], "no manifest.json in configs"),
     (["report", ""], "the output folder is named '' (empty)"),  # not the current folder
     (["sweep", " "], "the sweep file is named ' ' (empty)"),

@@ -46,6 +46,9 @@ def matchup(
         raise DicesimError(f"{game} has no people matchup")
     check_out(out)
     policy, opponent = policy_label(policy), policy_label(opponent)
+    for flag, name in (("--policy", policy), ("--opponent", opponent)):  # one policy each: named by its own flag
+        if not name.strip() or "," in name:
+            raise DicesimError(f"{flag} names one policy, got {name!r}")
     rules, sets = accept(game, None, f"{policy},{opponent}", config, set_)
     work("extras").matchup(game, policy, opponent, n, seed, rules, sets, out, as_json)
 
