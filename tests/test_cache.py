@@ -160,6 +160,18 @@ def test_cache_info_and_clear(solved, tmp_path):
     assert here_json("cache", "info", env=env)["tables"] == []
 
 
+def test_a_relative_cache_folder_is_the_working_folders(tmp_path):
+    """``DICESIM_CACHE_DIR=relative/cache`` was kept relative: a process started elsewhere (a worker, a background
+    compile) would have used another folder. It is the working folder's, said to those processes as a whole path."""
+    from sim.core import paths
+
+    done = subprocess.run([sys.executable, "-c", "import os; from sim.core import paths; paths.check_cache_root(); "
+                           "print(paths.cache_root()); print(os.environ['DICESIM_CACHE_DIR'])"],
+                          cwd=tmp_path, env={**os.environ, paths.ENV: "relative/cache",
+                                             "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [str(tmp_path / "relative" / "cache")] * 2
+
 def test_version_prints_version_and_code_hash():
     from sim import __version__
 

@@ -22,7 +22,7 @@ ENV = "DICESIM_CACHE_DIR"
 def cache_root() -> Path:
     """``$DICESIM_CACHE_DIR``, else the platform's user cache directory for dicesim."""
     if os.environ.get(ENV):
-        return Path(os.environ[ENV]).expanduser()
+        return Path(os.environ[ENV]).expanduser().absolute()
     return Path(user_cache_dir("dicesim", appauthor=False))
 
 
@@ -32,6 +32,9 @@ def check_cache_root() -> None:
     if not os.environ.get(ENV):
         return
     root = cache_root()
+    # a relative folder is this working folder's: said so to the processes this one starts (workers, a background
+    # compile), which may start elsewhere
+    os.environ[ENV] = str(root)
     try:
         root.mkdir(parents=True, exist_ok=True)
         probe = root / f".probe-{os.getpid()}"
