@@ -319,8 +319,14 @@ def test_verdict_first_who_beats_whom_then_the_seats():
     assert said[0] == "Optimal turn beats Threshold 80 : 20 (+60.0 pp [+57.0, +63.0] per deal, 95 %)."
     assert said[1] == ("Threshold and Greedy are a near tie: 50.3 : 49.7 (+0.6 pp [\u22121.5, +2.7] per deal, "
                        "95 %: the interval includes 0).")
-    assert said[2].startswith("Seat fairness: the first seat wins 51.4 % [49.4, 53.4] in Threshold vs Greedy; ")
-    assert said[2].endswith("(fair: 50 %).")
+    assert said[2] == ("Seat fairness against a fair 50 %: the first seat wins 51.4 % [49.4, 53.4] in Threshold vs "
+                       "Greedy; 50.4 % [48.4, 52.4] in Threshold vs Optimal turn.")
+    # an interval that leaves the fair share out says how far, and "small" under the 2 pp a finding needs
+    off = _match_metrics({"threshold vs greedy": {**DADOX_MATCHES["threshold vs greedy"], "win_rate_seat_0": 0.531}})
+    assert pages.seat_sentence(off, "dadox").endswith("53.1 % [51.1, 55.1] in Threshold vs Greedy (+3.1 pp off fair).")
+    off.loc[off["metric"] == "win_rate_seat_0", ["value", "ci95_low", "ci95_high"]] = [0.515, 0.508, 0.522]
+    assert pages.seat_sentence(off, "dadox").endswith("51.5 % [50.8, 52.2] in Threshold vs Greedy (+1.5 pp off fair: "
+                                                      "small).")
 
 
 def test_a_wide_interval_is_too_few_games_not_a_near_tie():
@@ -342,7 +348,8 @@ def test_no_seat_fairness_where_the_seats_keep_their_policies():
                "optimal,optimal": {"win_rate_seat_0": 0.49, "win_rate_seat_1": 0.49, "tie_rate": 0.02,
                                    "win_rate_optimal": 0.49}}
     said = pages.seat_sentence(_match_metrics(kniffel), "kniffel")
-    assert said == "Seat fairness: the first seat wins 49.0 % [47.0, 51.0] in Optimal vs Optimal (fair: 50 %).", said
+    assert said == ("Seat fairness against a fair 50 %: the first seat wins 49.0 % [47.0, 51.0] in Optimal vs "
+                    "Optimal."), said
     assert pages.seat_sentence(_match_metrics({"optimal,greedy": kniffel["optimal,greedy"]}), "kniffel") == ""
     # Dadox rotates a mixed table's seats over the deals: its first seat is every policy in turn
     assert "in Threshold vs Greedy" in pages.seat_sentence(_match_metrics(DADOX_MATCHES), "dadox")

@@ -23,6 +23,7 @@ import pandas as pd
 from sim.games import declared
 from sim.games.options import cycled, policy_names
 from sim.report import words
+from sim.report.findings.config import SEAT_MIN_PP
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}
 h1{margin-bottom:0.2em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}
@@ -387,7 +388,8 @@ def ranking(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: 
 
 
 def seat_sentence(metrics: pd.DataFrame, game: str | None = None) -> str:
-    """How fair the seats are: the first seat's win rate per match against the fair share ``1 / seats``; not of a
+    """How fair the seats are: the first seat's win rate per match against the fair share ``1 / seats``, how far off
+    where its interval leaves the fair share out ("small" under the ``SEAT_MIN_PP`` a finding needs); not of a
     mixed table whose seats keep their policies (the game's ``SEATS_ROTATE`` is False): its first seat's rate is
     that policy's, whatever the seat order is worth."""
     fixed = game is not None and declared(game, "SEATS_ROTATE") is False
@@ -403,13 +405,16 @@ def seat_sentence(metrics: pd.DataFrame, game: str | None = None) -> str:
         r = next(first.itertuples())
         ci = None if pd.isna(r.ci95_low) else (r.ci95_low, r.ci95_high)
         fair = 1 / len(seats)
-        off = ci is not None and (ci[0] > fair or ci[1] < fair)
-        bits.append(f"{value_text('win_rate', r.value, ci)} in {words.policy_name(game, lab)}"
-                    + (" (off fair)" if off else ""))
+        off = r.value - fair
+        said = ""
+        if ci is not None and (ci[0] > fair or ci[1] < fair):  # the interval leaves the fair share out
+            small = abs(off) * 100 < SEAT_MIN_PP
+            said = f" ({words.signed(f'{off * 100:+.1f}')} pp off fair{': small' if small else ''})"
+        bits.append(f"{value_text('win_rate', r.value, ci)} in {words.policy_name(game, lab)}{said}")
         k = len(seats)
     if not bits:
         return ""
-    return f"Seat fairness: the first seat wins {'; '.join(bits)} (fair: {100 / k:.0f} %)."
+    return f"Seat fairness against a fair {100 / k:.0f} %: the first seat wins {'; '.join(bits)}."
 
 
 def verdicts(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: dict[str, str],

@@ -18,12 +18,14 @@ from sim.games import GAMES, declared_policies
 from sim.games.options import unknown_policy
 
 SECTION = "findings"
+SEAT_MIN_PP = 2.0  # a seat off its fair share by less is no finding (the play and compare pages say so too)
 
 
 class FindingsConfig(Strict):
     """When a measured difference is a finding. Percentage-point thresholds are in pp (5.0 = 5 points)."""
 
-    seat_min_pp: float = Field(2.0, ge=0, le=100, description="a seat's win rate off its fair share by at least")
+    seat_min_pp: float = Field(SEAT_MIN_PP, ge=0, le=100,
+                               description="a seat's win rate off its fair share by at least")
     seat_min_runs: int = Field(100, ge=1, le=10**9, description="games a seat finding rests on, at least")
     dominant_margin_pp: float = Field(5.0, ge=0, le=100,
                                       description="an option's lift above the median of the others by at least")
