@@ -955,4 +955,4 @@ def test_a_file_name_a_play_writes_taken_by_a_folder_is_refused_before_play(tmp_
     link = tmp_path / "dangling"
     link.symlink_to(tmp_path / "nowhere" / "x")
     said = run(tmp_path, "play", "kniffel", "--policy", "greedy", "--n", "5", "--out", str(link))
-    assert said == f"error: --out {link} is a link to {tmp_path / 'nowhere' / 'x'}, which does not exist"
+    assert said.startswith(f"error: --out {link} is a link to nothing (")

@@ -330,15 +330,16 @@ def test_verdict_first_who_beats_whom_then_the_seats():
 
 
 def test_a_wide_interval_is_too_few_games_not_a_near_tie():
-    """One Pig game read 'Hold 20 and Optimal win are a near tie: 100 : 0'."""
-    one = {"hold-20 vs optimal-win": {"win_rate_hold-20": 1.0, "win_rate_optimal-win": 0.0}}
-    paired = {"win: hold-20 - optimal-win": {"value": 1.0, "ci95": [-0.122, 1.0]}}
-    (said,) = pages.head_to_head(_match_metrics(one), paired, "pig")
-    assert said.startswith("Hold 20 and Optimal win are not told apart by so few games: 100 : 0 (+100.0 pp "), said
-    paired = {"win: hold-20 - optimal-win": {"value": 0.01, "ci95": [-0.02, 0.04]}}
-    near = {"hold-20 vs optimal-win": {"win_rate_hold-20": 0.505, "win_rate_optimal-win": 0.495}}
-    (said,) = pages.head_to_head(_match_metrics(near), paired, "pig")
-    assert said.startswith("Hold 20 and Optimal win are a near tie: 50.5 : 49.5"), said
+    """One game read 'Hold 20 and Optimal win are a near tie: 100 : 0'."""
+    one = {"threshold vs greedy": {"win_rate_threshold": 1.0, "win_rate_greedy": 0.0}}
+    paired = {"win: threshold - greedy": {"value": 1.0, "ci95": [-0.122, 1.0]}}
+    (said,) = pages.head_to_head(_match_metrics(one), paired, "dadox")
+    assert said.startswith("Threshold and Greedy are not told apart by so few games: 100 : 0 (+100.0 pp "), said
+    paired = {"win: threshold - greedy": {"value": 0.01, "ci95": [-0.02, 0.04]}}
+    near = {"threshold vs greedy": {"win_rate_threshold": 0.505, "win_rate_greedy": 0.495}}
+    (said,) = pages.head_to_head(_match_metrics(near), paired, "dadox")
+    assert said.startswith("Threshold and Greedy are a near tie: 50.5 : 49.5"), said
+
 
 def test_no_seat_fairness_where_the_seats_keep_their_policies():
     """Kniffel's seats keep their policies (seat 1 always plays optimal on ``--policy optimal,greedy``): the first

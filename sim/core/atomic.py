@@ -250,7 +250,7 @@ def check_folder(out: str | Path, flag: str = "--out") -> Path:
     _not_shared(out, flag)
     try:
         if out.is_symlink() and not out.exists():
-            raise OutputError(f"{flag} {out} is a link to {os.readlink(out)}, which does not exist")
+            raise OutputError(f"{flag} {out} is a link to nothing ({os.readlink(out)} does not exist)")
         if out.exists() and not out.is_dir():
             raise OutputError(f"{flag} {out} is a file, not a folder")
         for parent in out.parents:

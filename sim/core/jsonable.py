@@ -33,3 +33,23 @@ def strict_json(obj: Any, default: Any = json_default, **kw: Any) -> str:
     """``obj`` as JSON every parser reads: numpy values by ``default``, NaN and infinities as ``null``."""
     plain = json.loads(json.dumps(obj, default=default))
     return json.dumps(finite(plain), allow_nan=False, **kw)
+
+
+NUMBER_KEYS = ("value", "ci95")  # a measured number and its interval: ``null`` written for NaN reads back as NaN
+
+
+def _nan_for_null(obj: dict[str, Any]) -> dict[str, Any]:
+    for key in NUMBER_KEYS:
+        v = obj.get(key)
+        if key in obj and v is None:
+            obj[key] = math.nan
+        elif isinstance(v, list) and key == "ci95":
+            obj[key] = [math.nan if x is None else x for x in v]
+    return obj
+
+
+def read_numbers(text: str) -> Any:
+    """JSON written by ``strict_json``, its measured numbers as the tables had them: a metric's ``value`` or
+    ``ci95`` written as ``null`` (undefined: one run has no interval) reads back as NaN, which every reader of a
+    metric knows; any other ``null`` stays None."""
+    return json.loads(text, object_hook=_nan_for_null)

@@ -3,11 +3,11 @@ folder that is not one before pandas, matplotlib or the game load; ``build_repor
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from sim.core.errors import DicesimError
+from sim.core.jsonable import read_numbers
 from sim.core.limits import short
 
 
@@ -20,7 +20,7 @@ def load_manifest(out: Path) -> dict[str, Any]:
     if not path.is_file():
         raise DicesimError(f"no manifest.json in {out} (not an output folder of dicesim play/compare)")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest = read_numbers(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
         raise DicesimError(f"{path} is not a manifest dicesim can read ({type(e).__name__})") from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("game"), str):

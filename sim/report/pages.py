@@ -306,7 +306,7 @@ TIE_PP = 0.10  # a difference of win rates whose interval holds 0 but reaches pa
 
 def _too_few(ci: tuple | None, rate: bool = True) -> bool:
     """Whether an interval that holds 0 says "too few games" rather than "a near tie": none at all (one run), or a
-    difference of rates that could still be large either way (one Pig game read 'a near tie: 100 : 0')."""
+    difference of rates that could still be large either way (one game read 'a near tie: 100 : 0')."""
     if ci is None or not all(math.isfinite(float(x)) for x in ci):
         return True
     return rate and (ci[0] < -TIE_PP or ci[1] > TIE_PP)

@@ -9,7 +9,6 @@ over a folder and writes ``findings.json`` there (``dicesim balance`` and ``dice
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from sim.core import atomic
 from sim.core.batch import run_batch
 from sim.core.config import Strict, config_hash
 from sim.core.events import replay as replay_run
+from sim.core.jsonable import read_numbers
 from sim.games import get_game
 from sim.games.base import Game
 from sim.report.findings.base import Tables
@@ -76,7 +76,7 @@ def _stacking_key(t: Tables, f: FindingsConfig) -> str:
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_numbers(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -128,7 +128,7 @@ def tables_from_folder(folder: Path, cfg: Strict | None = None, config_args: lis
     for name, f in EXTRAS.items():
         p = folder / f
         if p.is_file():
-            extras[name] = pd.read_csv(p) if f.endswith(".csv") else json.loads(p.read_text(encoding="utf-8"))
+            extras[name] = pd.read_csv(p) if f.endswith(".csv") else read_numbers(p.read_text(encoding="utf-8"))
     seed = int(manifest.get("seed", 1))
     play, events = hooks(game, cfg, seed, options)
     seats = {k: list(v.get("seats") or [k]) for k, v in (manifest.get("policies") or {}).items()}
@@ -162,5 +162,5 @@ def read_findings(out: Path, games: list[str]) -> list[dict[str, Any]]:
     for name in games:
         p = Path(out) / name / FILE
         if p.is_file():
-            found += json.loads(p.read_text(encoding="utf-8")).get("findings", [])
+            found += read_numbers(p.read_text(encoding="utf-8")).get("findings", [])
     return found
