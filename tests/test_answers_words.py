@@ -9,7 +9,7 @@ import json
 import pytest
 
 from sim.core import stats
-from sim.games import get_game
+from sim.games import GAMES, get_game
 from sim.report import pages, words
 from tests.conftest import cli_here
 
@@ -133,6 +133,12 @@ def test_dungeon24_per_seat_counts_carry_their_units():
     assert any("(seat 1)" in line and line.endswith("2.31 duels [2.25, 2.37]") for line in lines), lines
     assert shown("mean_deploys1", {"value": 4.5, "ci95": [4.3, 4.7]}, game="dungeon24") == ("4.5 cards", "[4.3, 4.7]")
     assert words.unit_of("mean_wins0") == ""  # without the game: no guess from another game's words
+    # the dungeon's rooms and uses, and the one-die game's turns, carry their units too (they read "7.79", "6.78")
+    assert [words.unit_of(m, "dungeon") for m in ("mean_rooms_cleared", "mean_adjusts", "mean_last_chances")] == [
+        "rooms", "a run", "a run"]
+    fifth = next(g for g in GAMES if g not in ("kniffel", "dungeon", "dadox", "dungeon24"))
+    assert [words.unit_of(m, fifth) for m in ("mean_held_turn", "best_turn", "rolls_per_turn")] == [
+        "points", "points", "rolls"]
 
 
 def test_a_difference_without_its_own_interval_is_rounded_as_the_metric():

@@ -63,3 +63,5 @@ CONFIG_WORDS = {
     "analysis": "the balance analyses' settings (runs per upgrade lift)",
     "policies": "the bots' ratings (the Vorschlag offer rating, expectimax's terms)",
 }
+# the units of the dungeon's own count metrics (``sim.report.words.unit_of``): rooms of the ten, uses a run
+UNITS = {r"^mean_rooms_cleared$": "rooms", r"^mean_(last_chances|adjusts|challenges)$": "a run"}
