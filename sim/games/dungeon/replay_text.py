@@ -47,6 +47,11 @@ EVENTS = EventLog((
 ))
 
 
+def _zuege(turns: int) -> str:
+    """``1 Zug``, ``3 Zügen`` (after "in" and "nach": the dative plural)."""
+    return f"{turns} Zug" if turns == 1 else f"{turns} Zügen"
+
+
 def _dice(packed: int, nd: int) -> str:
     s = str(packed).rjust(nd, "0")
     return " ".join(s)
@@ -96,14 +101,15 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
              f"difficulty {f['difficulty']}"
              + (f", starts with {', '.join(UP_LABELS.get(u, u) for u in start)}" if start else "")]
     enemy = 0
+    secret: list[str] = []  # a Geheimnis room's event comes before its room in the log: said under the room's line
     for ev in replay.sections[0]["events"]:
         kind = ev["event"]
         if kind == "secret":
             sold = (f", Joker {JOKER_WORDS.get(jokers[ev['sold_joker']], jokers[ev['sold_joker']])} verkauft"
                     if ev["secret"] == C.EV_JOKER and ev["accepted"] and ev["sold_joker"] >= 0 else "")
             answer = "angenommen" if ev["accepted"] else "abgelehnt"
-            lines.append(f"  Geheimnis: {EVENT_LABELS[ev['secret']]} — {answer} (LP {ev['lp']}, "
-                         f"Coins {ev['coins']}{sold})")
+            secret.append(f"  Geheimnis: {EVENT_LABELS[ev['secret']]} — {answer} (LP {ev['lp']}, "
+                          f"Coins {ev['coins']}{sold})")
         elif kind == "room":
             enemy = ev["enemy"]
             lines.append("")
@@ -111,6 +117,8 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
             lines.append(f"Raum {ev['room']}: {card} (Karten: Kampf, Elite, {third}) — "
                          f"{ENEMY_WORDS.get(names[enemy], names[enemy])}{' (Elite)' if ev['elite'] else ''}: "
                          f"{ev['enemy_lp']} LP, Block {ev['enemy_block']}; du: {ev['lp']} LP, {ev['coins']} Coins")
+            lines += secret
+            secret = []
         elif kind == "turn":
             extra = []
             if ev["weakened"] > 0:
@@ -153,10 +161,10 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
         elif kind == "fight_end":
             if ev["won"]:
                 ch = "geschafft" if ev["challenge_met"] else "verfehlt"
-                lines.append(f"  Sieg in {ev['turn']} Zügen: +{ev['reward']} Coins (Herausforderung {ch}), "
+                lines.append(f"  Sieg in {_zuege(ev['turn'])}: +{ev['reward']} Coins (Herausforderung {ch}), "
                              f"Kampf-Coins {ev['fight_coins']}; jetzt {ev['lp']} LP, {ev['coins']} Coins")
             else:
-                lines.append(f"  Niederlage in Raum {ev['room']} nach {ev['turn']} Zügen")
+                lines.append(f"  Niederlage in Raum {ev['room']} nach {_zuege(ev['turn'])}")
         elif kind == "reward":
             offers = [item_label(cfg, x) for x in ev["offers"] if x >= 0]
             lines.append(f"  Belohnung: {' | '.join(offers)} → gewählt: {item_label(cfg, ev['picked'])}"
@@ -184,6 +192,7 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
             lines.append(f"    Heldenfähigkeit: {R.combo_name(ev['combo'])} {R.combo_dice(ev['combo'])} "
                          f"({R.ROLE_LABELS[ev['role']]}) × {cfg.hero.factor:g}")
         elif kind == "run_end":
+            lines += secret
             lines.append("")
             lines.append(f"Ergebnis: {'gewonnen' if ev['won'] else 'verloren'}, {ev['rooms_cleared']} Räume geschafft, "
                          f"Punkte {ev['score']}, Zeit {ev['tenths'] / 10:.1f} s")

@@ -9,3 +9,6 @@ WORDS = {"dungeon24": "Dungeon24", **PEOPLE_WORDS, **POLICY_WORDS}
 # units of the game's own count metrics, per seat too (``sim.report.words.unit_of``: pattern -> unit)
 UNITS = {r"^ability_uses[01]$": "uses", r"^mean_wins[01]$": "duels", r"^mean_focus[01]$": "focus rerolls",
          r"^mean_deploys[01]$": "cards", r"^(mean_)?turns(_p\d+)?$": "turns"}
+# how a game ended (``rules.END_NAMES``), as the replay's last line says it
+END_WORDS = {"lp": "the loser's life points ran out", "no_creatures": "the loser had no creature left",
+             "boss": "the loser's boss fell", "turn_limit": "the turn limit"}

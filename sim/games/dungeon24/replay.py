@@ -8,6 +8,7 @@ from sim.core.events import EventKind, EventLog
 from sim.games.dungeon24 import play
 from sim.games.dungeon24 import rules as R
 from sim.games.dungeon24.config import PEOPLE_LABELS, Dungeon24Config, volk
+from sim.games.dungeon24.labels import END_WORDS
 
 # log rows of ``play.play_game``: [kind, turn, seat, a, b, c, d, e]
 EVENTS = EventLog((
@@ -78,6 +79,7 @@ def render(replay: Any, cfg: Dungeon24Config) -> str:
         elif kind == "end":
             w = ev["winner"]
             who = f"seat {w} wins" if w >= 0 else "draw"
-            lines.append(f"end after {ev['turns']} turns: {who} ({R.END_NAMES[ev['end']]}); LP {f['lp'][0]} / "
+            end = R.END_NAMES[ev["end"]]
+            lines.append(f"end after {ev['turns']} turns: {who} ({END_WORDS.get(end, end)}); LP {f['lp'][0]} / "
                          f"{f['lp'][1]}, wins {f['wins'][0]} / {f['wins'][1]}")
     return "\n".join(lines)
