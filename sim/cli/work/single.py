@@ -44,9 +44,11 @@ def solved_words(result: dict[str, Any]) -> tuple[str, str]:
     v = float(result["value"])
     if "first_player_win_probability" in result:
         share = result.get("floor_share")
-        note = (f"{share * 100:.2g} % of the turns of two optimal players begin at solver.score_floor (lower scores "
-                "count as it): how much that truncation can matter" if isinstance(share, float) and share == share
-                else "")
+        lo = (result.get("score_range") or [None])[0]
+        floor = f"{lo:,} points".replace("-", "\u2212") if isinstance(lo, int) else "its lowest score"
+        note = (f"{share * 100:.2g} % of the turns of two optimal players begin at the lowest score the solver keeps "
+                f"({floor}, the setting solver.score_floor; a lower score counts as it): that much of play can feel "
+                "the cut" if isinstance(share, float) and share == share else "")
         return f"the first player wins {v * 100:.2f} % when both play to win", note
     if result.get("objective") == "turn":
         return f"the optimal turn scores {v:.7g} points on average", ""
