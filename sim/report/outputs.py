@@ -226,7 +226,7 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
     title = f"dicesim · {game.title} · {what}".strip(" ·")
     facts = run_facts(manifest)
     options = manifest.get("options") or {}
-    if options:
+    if game.setting(options):  # an option left unset (None) is none to show: no empty "options" in the heading
         facts["options"] = ", ".join(game.setting(options))
     assumed = pages.assumed_html(manifest.get("assumed") or [], game=game.name, model=game.Config,
                                  config=manifest.get("config"))

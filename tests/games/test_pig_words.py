@@ -26,3 +26,14 @@ def test_pig_hold_chart_names_policies_in_words(drawn, tmp_path):
     said += [t.get_text() for t in fig.axes[1].get_legend().get_texts()]
     assert "Optimal win, other at 0 points" in said and "Optimal turn" in said and "Hold 20 (holds at 5 points)" in said
     assert not [s for s in said if "optimal-" in s or "hold-20" in s], said
+
+
+def test_a_play_without_an_opponent_names_no_empty_options(tmp_path):
+    """The page heading ended in an empty 'options' where the opponent option was left unset."""
+    from tests.conftest import cli_here
+
+    done = cli_here("play", "pig", "--policy", "hold-20", "--n", "50", "--out", str(tmp_path / "p"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "p" / "report.html").read_text(encoding="utf-8")
+    heading = page.split("<p class='muted'>", 1)[1].split("</p>", 1)[0]
+    assert "<b>runs</b> 50" in heading and "options" not in heading, heading
