@@ -246,3 +246,22 @@ def test_a_play_says_who_wins_and_how_the_seats_play():
     assert mixed.summary["verdicts"][1].startswith("The policies play at different skill levels")
     loaded = sim.play("dungeon", "vorschlag", n=100, set=["loadout.upgrades=['paschmeister']"])
     assert loaded.summary["verdicts"][0].startswith("Vorschlag (start loadout Paschmeister) wins ")
+
+
+def test_every_rule_of_the_smaller_games_reads_in_words_on_a_page():
+    """A page's assumed values read 'bust › penalty = subtract' and 'goal › target': every field of these games' rules
+    now says what it is (its description, or the game's ``labels.CONFIG_WORDS``), not its path in pieces."""
+
+    def leaves(node, prefix=""):
+        for k, v in node.items():
+            if isinstance(v, dict) and v:
+                yield from leaves(v, f"{prefix}{k}.")
+            elif k != "name":
+                yield prefix + k
+
+    for game in (g for g in GAMES if g != "dungeon"):  # the dungeon's rules are many: its own CONFIG_WORDS, in part
+        g = get_game(game)
+        paths = list(leaves(g.load().model_dump()))
+        plain = [p for p in paths if words.config_label(game, g.Config, p) == " › ".join(
+            [*(words.word(game, k) for k in p.split(".")[:-1]), p.split(".")[-1].replace("_", " ")])]
+        assert not plain, (game, plain)

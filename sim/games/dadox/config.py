@@ -44,12 +44,13 @@ class Turn(Strict):
 
 
 class Bust(Strict):
-    penalty: Literal["lose", "subtract"] = "subtract"
+    penalty: Literal["lose", "subtract"] = Field(
+        "subtract", description="what a bust costs: subtract the turn total from the score (Minusbetrag), or lose it")
     floor_zero: bool = Field(False, description="a subtracted bust never takes a score below 0")
 
 
 class Goal(Strict):
-    target: int = Field(10_000, ge=50, le=1_000_000)
+    target: int = Field(10_000, ge=50, le=1_000_000, description="the score that wins the game")
     exact: bool = Field(True, description="the target must be hit exactly (else: first to reach it wins)")
     overshoot: Literal["void", "subtract"] = Field("void", description="banking past an exact target")
 

@@ -12,3 +12,7 @@ UNITS = {r"^ability_uses[01]$": "uses", r"^mean_wins[01]$": "duels", r"^mean_foc
 # how a game ended (``rules.END_NAMES``), as the replay's last line says it
 END_WORDS = {"lp": "the loser's life points ran out", "no_creatures": "the loser had no creature left",
              "boss": "the loser's boss fell", "turn_limit": "the turn limit"}
+# config paths whose field says too little on a page (``sim.report.words.config_label``): each people's name and
+# ability
+CONFIG_WORDS = {f"peoples.{p}.{k}": f"{w}: {said}" for p, w in PEOPLE_WORDS.items()
+                for k, said in (("label", "name on the page"), ("ability", "people ability"))}

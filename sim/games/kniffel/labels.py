@@ -27,3 +27,7 @@ def display_label(policy: str) -> str:
 # units of the game's own count metrics (``sim.report.words.unit_of``: pattern -> unit): each box's mean and the
 # Kniffel bonus are points on the sheet
 UNITS = {r"^mean_": "points"}
+# config paths whose field says too little on a page (``sim.report.words.config_label``)
+CONFIG_WORDS = {"scores.full_house": "points for a Full House", "scores.kleine_strasse": "points for a Kleine Straße",
+                "scores.grosse_strasse": "points for a Große Straße", "scores.kniffel": "points for a Kniffel",
+                "joker.mode": "the joker rule for a second Kniffel (forced, free or off)"}
