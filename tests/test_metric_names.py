@@ -52,7 +52,8 @@ def test_an_unknown_metric_is_refused_with_the_closest_names_first():
     opts = g.check_options({"players": 2})
     cfg, seats = g.load(), ["greedy", "random"]
     g.check_metric("win_rate_random", cfg, opts, seats)
-    with pytest.raises(DicesimError, match=r"did you mean mean_score\? choose from sd_score"):
+    with pytest.raises(DicesimError, match=r"did you mean mean_score\? choose from mean_score_greedy, "
+                                           r"mean_score_random, sd_score"):
         g.check_metric("MEAN_SCORE", cfg, opts, seats)
     with pytest.raises(DicesimError, match="unknown metric 'win_rate_seat_2' for kniffel with greedy/random"):
         g.check_metric("win_rate_seat_2", cfg, opts, seats)

@@ -108,6 +108,8 @@ def metric_name(game: str | None, metric: str, headline: dict[str, str] | None =
         return "the first seat wins" if seat == 0 else f"seat {seat + 1} wins"
     if metric.startswith("game_share_") and game and metric[11:] in game_words(game):
         return f"{policy_name(game, metric[11:])} wins (share of games)"
+    if metric.startswith("mean_score_") and game and metric[11:] in game_words(game):  # one policy of a mixed table
+        return f"{policy_name(game, metric[11:])}'s mean score"
     if metric.startswith("win_rate_"):  # win_rate_<policy>: that policy wins; else the condition in words
         rest = metric[9:]
         return (f"{policy_name(game, rest)} wins" if game and rest in game_words(game)

@@ -158,3 +158,18 @@ def test_cli_replay_names_the_winner_in_text_and_json():
     assert facts["winner_seat"] == (win[0] if win else None)
     assert facts["tied_seats"] == rows[rows["tie"]]["seat"].tolist()
     assert facts["result"] == _expected_result(rows) == data["text"].splitlines()[-1]
+
+
+def test_a_mixed_table_says_each_policys_mean_score():
+    """The table's mean score pools its policies ('Optimal vs Greedy: 230.7 points' belongs to neither): each policy's
+    own mean score stands beside it, named in words."""
+    import sim
+    from sim.report import words
+
+    r = sim.play("kniffel", "optimal,greedy", n=400, players=2)
+    m, t = r.summary["metrics"], r.table
+    for p in ("optimal", "greedy"):
+        assert m[f"mean_score_{p}"]["value"] == t.loc[t["policy"] == p, "score"].mean()
+    assert m["mean_score_optimal"]["ci95"][0] > m["mean_score_greedy"]["ci95"][1]
+    assert words.metric_name("kniffel", "mean_score_greedy") == "Greedy's mean score"
+    assert words.metric_label("kniffel", "kniffel_rate") == "at least one Kniffel rolled"

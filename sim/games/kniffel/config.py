@@ -48,8 +48,9 @@ class KniffelConfig(GameConfig):
     skill: Skill = Skill()
 
     def metric_names(self, options: dict[str, Any], seats: list[str]) -> list[str]:
-        names = ["mean_score", "sd_score", *(f"score_{q}" for q in QUANTILES), "upper_bonus_rate", "kniffel_rate",
-                 "mean_kniffel_bonus"]
+        mixed = [f"mean_score_{p}" for p in sorted(set(seats))] if len(set(seats)) > 1 else []  # each policy's own
+        names = ["mean_score", *mixed, "sd_score", *(f"score_{q}" for q in QUANTILES), "upper_bonus_rate",
+                 "kniffel_rate", "mean_kniffel_bonus"]
         names += [f"{kind}_{c}" for c in C.CATEGORIES for kind in ("mean", "zero_rate")]
         if len(seats) > 1:  # a game for several players: who won
             names += [*seat_rates(seats), "tie_rate", *policy_rates(seats), *policy_shares(seats)]

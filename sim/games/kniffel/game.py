@@ -46,7 +46,8 @@ class Kniffel(Game):
     capabilities = CAPABILITIES
     events = EVENTS
     chunk = 262_144  # optimal play shares turn plans between the sheets of a chunk
-    headline = {"mean_score": "scores", "upper_bonus_rate": "upper bonus", "kniffel_rate": "at least one Kniffel"}
+    headline = {"mean_score": "scores", "upper_bonus_rate": "upper bonus",
+                "kniffel_rate": "at least one Kniffel rolled"}
     per_run = {"mean_score": lambda t: t["score"], "upper_bonus_rate": lambda t: t["upper_bonus"] > 0,
                "kniffel_rate": lambda t: t["kniffels"] > 0}
     skill_chart = SkillChart(tuple((p, p, {"players": 1}) for p in ("greedy", "optimal")), "mean_score",
@@ -131,6 +132,9 @@ class Kniffel(Game):
 
     def metrics(self, table: pd.DataFrame, options: dict[str, Any], cfg: KniffelConfig) -> dict[str, dict[str, Any]]:
         m: dict[str, dict[str, Any]] = {"mean_score": stats.mean(table["score"])}
+        if table["policy"].nunique() > 1:  # a mixed table's mean score pools its policies: each its own beside it
+            for pol, part in table.groupby("policy"):
+                m[f"mean_score_{pol}"] = stats.mean(part["score"])
         # one game has no spread to measure (it read "standard deviation 0 points"): undefined, shown as such
         m["sd_score"] = stats.value(table["score"].std(ddof=1) if len(table) > 1 else float("nan"))
         for q, v in stats.quantiles(table["score"]).items():

@@ -15,7 +15,9 @@ def policy_label(policy: str) -> str:
 
 POLICY_WORDS = {"random": "Random", "greedy": "Greedy", "optimal": "Optimal"}
 # code name -> display name for ``sim.report.words`` (boxes as the sheet names them)
-WORDS = {"kniffel": "Kniffel", **POLICY_WORDS, **dict(zip(CATEGORIES, CATEGORY_LABELS, strict=True))}
+WORDS = {"kniffel": "Kniffel", **POLICY_WORDS, **dict(zip(CATEGORIES, CATEGORY_LABELS, strict=True)),
+         # the share of games with a Kniffel rolled, scored or not (the box may hold 0 by then): one name everywhere
+         "kniffel_rate": "at least one Kniffel rolled"}
 
 
 def display_label(policy: str) -> str:
