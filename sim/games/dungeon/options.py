@@ -9,8 +9,11 @@ from sim.games.options import Option, cycled
 TITLE = "Würfel Dungeon"  # the game's name as people read it (Game.title; describe's text heads with it)
 # describe's headings where a key alone cannot say it (sim.cli.work.describe_text)
 DESCRIBE_WORDS = {"difficulty_factors": "Difficulty factors (boss rerolls: — no cap)",
-                  "rooms": "Rooms (each enemy a room may hold, with its chance)", "chance": "Chance",
-                  "hp": "LP", "elite_hp": "Elite LP", "max_hit": "Largest hit", "mean_hit": "Mean hit",
+                  "rooms": "Rooms (each enemy a room may hold, with its chance; damage ×1: a hit of intent multiple 1, "
+                           "which an enemy's intents may never use)", "chance": "Chance",
+                  "hp": "LP", "elite_hp": "Elite LP", "damage": "Damage ×1",  # a hit of intent multiple 1
+                  "elite_damage": "Elite damage ×1",
+                  "max_hit": "Largest hit", "mean_hit": "Mean hit",
                   "elite_max_hit": "Elite largest hit", "elite_mean_hit": "Elite mean hit",
                   "path_choice": "Path card", "combos": "Combo values by dice"}
 POLICY_NAMES = ('vorschlag', 'greedy', 'expectimax', 'random', 'rollout')
