@@ -17,8 +17,8 @@ from sim.report.findings.content import unused_content
 from sim.report.findings.difficulty import difficulty_cliff
 from sim.report.findings.economy import economy_loop, priced_loops
 from sim.report.findings.options import dominant_option, trap_option
-from sim.report.findings.page import findings_section
-from sim.report.findings.runner import DETECTORS, MEANINGS, detect
+from sim.report.findings.page import MEANINGS, findings_section
+from sim.report.findings.runner import DETECTORS, detect
 from sim.report.findings.seats import seat_advantage
 from sim.report.findings.stacking import runaway_stacking, stackable
 from sim.report.findings.strategy import degenerate_strategy

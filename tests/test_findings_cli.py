@@ -4,6 +4,7 @@ a real browser (Playwright on the system Chromium)."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shlex
@@ -18,7 +19,8 @@ from sim.report.balance import write_dashboard
 from sim.report.findings.base import Tables
 from sim.report.findings.config import FindingsConfig
 from sim.report.findings.economy import economy_loop
-from sim.report.findings.runner import MEANINGS, folder_findings, hooks
+from sim.report.findings.page import MEANINGS
+from sim.report.findings.runner import folder_findings, hooks
 from tests.conftest import cli_here
 
 N = 300
@@ -227,3 +229,19 @@ def test_a_skill_gap_between_the_seats_is_said_before_the_findings():
     assert said["caution"] == lines[1]
     plain = json.loads(cli_here("findings", "dadox", "--n", "300", "--json").stdout)
     assert "caution" not in plain
+
+
+def test_the_findings_commands_page_opens_with_its_findings(tmp_path):
+    """``dicesim findings --out`` wrote its report.html before the findings were found: the page had none of them
+    (only findings.json did). It opens with them after the answers, and a rebuild keeps them."""
+    out = tmp_path / "f"
+    done = cli_here("findings", "dadox", "--n", "300", "--set", "skill.opponents=novice", "--out", str(out), "--json")
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)["findings"]
+    assert found  # the skill gap makes the first seat's edge a finding
+    for _ in range(2):
+        page = (out / "report.html").read_text(encoding="utf-8")
+        assert "<section id='findings'" in page and page.index("<h2>Answers</h2>") < page.index("<h2>Findings</h2>")
+        assert page.index("<h2>Findings</h2>") < page.index("<h2>Charts</h2>")
+        assert all(html.escape(f["title"], quote=True) in page for f in found), [f["title"] for f in found]
+        assert cli_here("report", str(out)).returncode == 0

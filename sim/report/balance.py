@@ -18,8 +18,8 @@ from sim.core.experiment import run_plan
 from sim.games import available, get_game
 from sim.report import pages
 from sim.report.findings.config import FindingsConfig
-from sim.report.findings.page import findings_section
-from sim.report.findings.runner import MEANINGS, folder_findings, read_findings
+from sim.report.findings.page import MEANINGS, findings_section
+from sim.report.findings.runner import folder_findings, read_findings
 from sim.report.outputs import load_manifest, write_outputs
 
 

@@ -25,6 +25,7 @@ from sim.games import get_game
 from sim.games.base import Game
 from sim.jit.codehash import code_hash
 from sim.report import pages, words
+from sim.report.findings.page import folder_section
 from sim.report.manifest import load_manifest as load_manifest
 from sim.report.pages import STYLE, caption_of  # noqa: F401  (STYLE: the shared look, used by other pages)
 
@@ -162,6 +163,16 @@ def build_report(out: Path) -> Path:
         return atomic.write_text(out / "report.html", page)
 
 
+def refresh_page(out: Path) -> Path:
+    """Write report.html of ``out`` again from its manifest, metrics and the charts it drew (no chart is drawn): a
+    page that gained something beside it (``findings.json``) after it was written."""
+    out = Path(out)
+    with atomic.folder_lock(out):
+        manifest = load_manifest(out)
+        metrics = _stored(out / "metrics.csv", pd.read_csv)
+        return atomic.write_text(out / "report.html", render_html(manifest, metrics, _charts_named(out), out))
+
+
 def _stored(path: Path, read: Any) -> pd.DataFrame:
     """A stored table of an output folder; a damaged or missing one is one error line naming it (no traceback)."""
     if not path.is_file():
@@ -242,6 +253,7 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
             continue
         seen.add(sentence.rstrip("."))
         body.append(f"<p class='answer verdict'>{pages.esc(sentence)}</p>")
+    body.append(folder_section(out, game.title))  # what `dicesim findings` found in these tables, after the answers
     body.append(pages.headline_table(metrics, game.headline, game.name, _reported(game, manifest, options)))
     if paired:
         body.append("<h3>Paired differences</h3><p>Every policy played the same runs (same dice), so each "

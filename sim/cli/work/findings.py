@@ -14,7 +14,8 @@ from sim.core.limits import check_runs
 from sim.games import get_game
 from sim.report.balance import game_report
 from sim.report.findings.config import SECTION, FindingsConfig
-from sim.report.findings.runner import MEANINGS, folder_findings
+from sim.report.findings.page import MEANINGS
+from sim.report.findings.runner import folder_findings
 
 
 def _toml(v: Any) -> str:

@@ -3,15 +3,38 @@ that says what it means, and the replay line to watch one run where it happens."
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from sim.core.jsonable import read_numbers
 from sim.report import words
 from sim.report.pages import esc
+
+FILE = "findings.json"  # a game folder's findings, beside its report.html
 
 KIND_WORDS = {
     "seat_advantage": "Seat advantage", "dominant_option": "Dominant option", "trap_option": "Trap option",
     "economy_loop": "Economy loop", "unused_content": "Unused content", "degenerate_strategy": "Degenerate strategy",
     "difficulty_cliff": "Difficulty cliff", "runaway_stacking": "Runaway stacking",
+}
+
+# what each kind means, one sentence for the report (the detectors run in this order: ``runner.DETECTORS``)
+MEANINGS = {
+    "seat_advantage": "A seat wins more (or less) than its fair share, beyond the interval and the threshold: the "
+                      "turn order decides part of the game.",
+    "dominant_option": "One upgrade, people or other choice (or a few of them) pays far more than every alternative: "
+                       "players will take it every time and the others become filler.",
+    "trap_option": "A choice (or a few) that costs wins, far below every alternative: a player who takes it is "
+                   "punished for trusting the game.",
+    "economy_loop": "A sequence of purchases and sales that turns coins into more coins: the prices let a run print "
+                    "money.",
+    "unused_content": "Content a strong policy almost never chooses when it is offered: it may as well not exist.",
+    "degenerate_strategy": "A simple policy beats the game's own suggestion or a smarter bot: the game rewards "
+                           "not thinking.",
+    "difficulty_cliff": "A room or difficulty step whose death rate jumps far above its neighbours': a wall "
+                        "instead of a slope.",
+    "runaway_stacking": "An upgrade whose later copies pay (nearly) as much as the first: taken again and again it "
+                        "grows until the win rate runs out of room.",
 }
 
 
@@ -72,3 +95,16 @@ def findings_section(found: list[dict[str, Any]], meanings: dict[str, str], game
         parts.append("<div class='kind-none'><h3>Not found</h3><ul>" + "".join(none) + "</ul></div>")
     parts.append("</section>")
     return "".join(parts)
+
+
+def folder_section(out: Path, game_title: str) -> str:
+    """The findings of the game folder ``out`` (its ``findings.json``, written by ``dicesim findings`` or the balance
+    report) as the page's section; empty where there are none to read."""
+    path = Path(out) / FILE
+    try:
+        found = read_numbers(path.read_text(encoding="utf-8")).get("findings") if path.is_file() else None
+    except (OSError, ValueError, AttributeError):
+        return ""
+    if not isinstance(found, list):
+        return ""
+    return findings_section([f for f in found if isinstance(f, dict) and f.get("kind")], MEANINGS, [game_title])

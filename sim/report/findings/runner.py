@@ -28,10 +28,11 @@ from sim.report.findings.content import unused_content
 from sim.report.findings.difficulty import difficulty_cliff
 from sim.report.findings.economy import economy_loop
 from sim.report.findings.options import dominant_option, trap_option
+from sim.report.findings.page import FILE
 from sim.report.findings.seats import seat_advantage
 from sim.report.findings.stacking import runaway_stacking
 from sim.report.findings.strategy import degenerate_strategy
-from sim.report.outputs import load_manifest
+from sim.report.outputs import load_manifest, refresh_page
 
 Detector = Callable[[Tables, FindingsConfig], list[dict[str, Any]]]
 DETECTORS: dict[str, Detector] = {
@@ -44,28 +45,9 @@ DETECTORS: dict[str, Detector] = {
     "difficulty_cliff": difficulty_cliff,
     "runaway_stacking": runaway_stacking,
 }
-# what each kind means, one sentence for the report
-MEANINGS = {
-    "seat_advantage": "A seat wins more (or less) than its fair share, beyond the interval and the threshold: the "
-                      "turn order decides part of the game.",
-    "dominant_option": "One upgrade, people or other choice (or a few of them) pays far more than every alternative: "
-                       "players will take it every time and the others become filler.",
-    "trap_option": "A choice (or a few) that costs wins, far below every alternative: a player who takes it is "
-                   "punished for trusting the game.",
-    "economy_loop": "A sequence of purchases and sales that turns coins into more coins: the prices let a run print "
-                    "money.",
-    "unused_content": "Content a strong policy almost never chooses when it is offered: it may as well not exist.",
-    "degenerate_strategy": "A simple policy beats the game's own suggestion or a smarter bot: the game rewards "
-                           "not thinking.",
-    "difficulty_cliff": "A room or difficulty step whose death rate jumps far above its neighbours': a wall "
-                        "instead of a slope.",
-    "runaway_stacking": "An upgrade whose later copies pay (nearly) as much as the first: taken again and again it "
-                        "grows until the win rate runs out of room.",
-}
 # the extra analyses a balance folder may hold: name -> file
 EXTRAS = {"upgrade_lift": "upgrade_lift.csv", "upgrade_picks": "upgrade_picks.csv", "difficulty": "difficulty.csv",
           "matchup": "matchup.json", "ability_lift": "ability_lift.json", "two_player": "two_player.json"}
-FILE = "findings.json"
 STACKING = "stacking.json"  # the stacking probe's table, kept for a rebuild of the same runs
 
 
@@ -153,6 +135,8 @@ def folder_findings(folder: Path, f: FindingsConfig, cfg: Strict | None = None,
     if t.extras.get("stacking"):
         atomic.write_json(Path(folder) / STACKING, {"key": key, "rows": t.extras["stacking"]}, indent=2)
     atomic.write_json(Path(folder) / FILE, {"game": t.game, "findings": found}, indent=2)
+    if (Path(folder) / "report.html").is_file():  # the page opens with them (it was written before they were found)
+        refresh_page(Path(folder))
     return found
 
 
