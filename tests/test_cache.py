@@ -187,6 +187,11 @@ def test_configs_list_and_copy(tmp_path):
     own = {str(p.relative_to(ROOT / "configs")) for p in (ROOT / "configs/kniffel").glob("*.toml")}
     assert set(here_json("configs", "Kniffel")["files"]) == own | {  # its folder and the files named for it
         "sweeps/kniffel-bonus.toml", "sweeps/kniffel-joker.toml", "targets/kniffel.toml", "tune/kniffel-bonus.toml"}
+    # each says what it is, from the comment it opens with (the name no-bonus hid that the upper bonus stays)
+    assert listed["about"]["kniffel/no-bonus.toml"] == "No Kniffel bonus and no joker (the upper bonus stays)"
+    assert all(listed["about"][f] for f in listed["files"]), [f for f in listed["files"] if not listed["about"][f]]
+    said = cli_here("configs", "kniffel").stdout
+    assert "  kniffel/no-bonus.toml      No Kniffel bonus and no joker (the upper bonus stays)\n" in said, said
     dungeon = here_json("configs", "dungeon")["files"]
     assert "targets/dungeon.toml" in dungeon and not [f for f in dungeon if "dungeon24" in f]
     dest = tmp_path / "mine"

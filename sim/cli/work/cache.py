@@ -20,14 +20,32 @@ def shipped_configs() -> list[Path]:
     return sorted(p.relative_to(CONFIG_DIR) for p in CONFIG_DIR.rglob("*.toml"))
 
 
+def _about(path: Path, most: int = 100) -> str:
+    """What a shipped config is, from the comment it opens with: its first sentence (``no-bonus.toml``: "No Kniffel
+    bonus and no joker (the upper bonus stays)"; the name alone hid that the upper bonus stays)."""
+    try:
+        head = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.startswith("#"):
+                break
+            head.append(line.lstrip("# ").strip())
+    except (OSError, UnicodeDecodeError):
+        return ""
+    text = " ".join(head)
+    first = text.split(". ", 1)[0].rstrip(".")
+    return first if len(first) <= most else first[: most - 1].rstrip() + "…"
+
+
 def configs(copy: Path | None, as_json: bool, game: str | None = None) -> None:
     files = shipped_configs()
     if game is not None:  # its folder, and the sweeps, tunes and targets named for it (sweeps/kniffel-bonus.toml)
         files = [f for f in files if f.parts[0] == game or f.stem == game or f.stem.startswith(f"{game}-")]
     if copy is None:
-        result = {"folder": str(CONFIG_DIR), "files": [str(f) for f in files]}
+        about = {str(f): _about(CONFIG_DIR / f) for f in files}
+        result = {"folder": str(CONFIG_DIR), "files": [str(f) for f in files], "about": about}
         head = f"configs shipped with dicesim{f' for {game}' if game else ''} ({CONFIG_DIR}):"
-        emit(result, as_json, "\n".join([head, *(f"  {f}" for f in files)]))
+        width = max((len(str(f)) for f in files), default=0)
+        emit(result, as_json, "\n".join([head, *(f"  {str(f):{width}s}  {about[str(f)]}".rstrip() for f in files)]))
         return
     if copy.exists() and not copy.is_dir():
         raise DicesimError(f"--copy needs a folder, but {copy} is a file")
