@@ -64,7 +64,10 @@ ROWS: list[tuple[str, float, list[str], int]] = [
     ("combos 5 5 5 2 2, first ask", 0.5, ["combos", "5", "5", "5", "2", "2", "--set", "difficulty.leicht.hp={new}"], 0),
     ("describe dungeon, first ask", 0.5, ["describe", "dungeon", "--set", "difficulty.leicht.hp={new}"], 0),
     ("describe kniffel, first ask", 0.5, ["describe", "kniffel", "--set", "scores.kniffel={int}"], 0),
-    ("describe dadox, first ask", 0.5, ["describe", "dadox", "--set", "goal.target={grid}"], 0),
+    # a new goal: its derived tables (the optimal turn) read only the scoring, turn and bust rules, kept already
+    ("describe dadox, a new goal", 0.5, ["describe", "dadox", "--set", "goal.target={goal}"], 0),
+    # new turn rules: the optimal turn is solved again (numba loads)
+    ("describe dadox, first ask", 0.5, ["describe", "dadox", "--set", "turn.opening_minimum={opening}"], 0),
     ("play kniffel --policy greedy --n 1000", 1.5,
      ["play", "kniffel", "--policy", "greedy", "--n", "1000", "--no-report"], 0),
     ("play dungeon --policy vorschlag --n 1000", 1.5,
@@ -79,14 +82,16 @@ def _dicesim() -> list[str]:
 
 def _fresh(args: list[str]) -> list[str]:
     """``{new}`` replaced by a hit point factor not asked before (the answer cache keys on the config), ``{int}`` and
-    ``{grid}`` by a Kniffel box value and a Dadox goal at random, ``{cup}`` by five faces at random."""
+    ``{goal}``, ``{opening}`` by a Kniffel box value, a Dadox goal and opening minimum at random, ``{cup}`` by five
+    faces at random."""
     out: list[str] = []
     for a in args:
         if a == "{cup}":
             out += [str(random.randint(1, 6)) for _ in range(5)]
         else:
             a = a.replace("{int}", str(random.randint(0, 1000)))  # a box's points (Kniffel: 0..1000)
-            a = a.replace("{grid}", str(50 * random.randint(60, 400)))  # a Dadox goal on its 50-point grid
+            a = a.replace("{goal}", str(50 * random.randint(60, 400)))  # a Dadox goal on its 50-point grid
+            a = a.replace("{opening}", str(50 * random.randint(1, 180)))  # an opening minimum, below the goal
             out.append(a.replace("{new}", f"0.8{uuid.uuid4().int % 10**8:08d}"))
     return out
 

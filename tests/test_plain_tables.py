@@ -92,9 +92,9 @@ def test_a_dadox_first_ask_loads_no_game_play_kernel_policy_or_pandas(tmp_path):
     """A Dadox rules value asked nowhere before: solved by the describe module on the compiled rules, without the
     game, its play kernels, its policies, pandas or matplotlib."""
     out = tmp_path / "probe.json"
-    r = subprocess.run([sys.executable, "-c", PROBE, "describe", "dadox", "--json", "--set",
-                        f"goal.target={50 * (uuid.uuid4().int % 5000 + 200)}"], cwd=ROOT, capture_output=True,
-                       text=True, timeout=300, env={**os.environ, "PROBE_OUT": str(out)})
+    r = subprocess.run([sys.executable, "-c", PROBE, "describe", "dadox", "--json", "--set",  # a turn rule: a solve
+                        f"turn.opening_minimum={50 * (uuid.uuid4().int % 150 + 1)}"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300, env={**os.environ, "PROBE_OUT": str(out)})
     got = json.loads(out.read_text())
     assert got["code"] in (0, None), r.stderr
     modules = set(got["modules"])
@@ -103,6 +103,80 @@ def test_a_dadox_first_ask_loads_no_game_play_kernel_policy_or_pandas(tmp_path):
     game_code = _game_code(modules)
     assert not [m for m in game_code if m.startswith("policies.") or m.endswith((".play", ".game"))], game_code
 
+
+
+def _leaves(node: dict, prefix: str = ""):
+    for k, v in node.items():
+        if isinstance(v, dict) and v:
+            yield from _leaves(v, f"{prefix}{k}.")
+        elif k != "name":
+            yield prefix + k, v
+
+
+def _other(value):
+    """A different value of the same kind (one a validator may still refuse)."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 50 if value >= 0 else value - 50
+    if isinstance(value, float):
+        return value / 2 if value else 0.25
+    if isinstance(value, list) and value and all(isinstance(x, int) for x in value):
+        return [x + 50 for x in value]
+    return None
+
+
+def test_dadox_derived_tables_read_only_the_rules_they_declare():
+    """``DESCRIBE_READS`` keeps Dadox's derived tables under its scoring, turn and bust rules: every other field of the
+    rules, changed, leaves them as they were (else a kept table would be served for rules it does not fit)."""
+    from pydantic import ValidationError
+
+    from sim.cli.work.tables import CONFIG_KEYS, _computed
+    from sim.core.config import ConfigError
+
+    reads = declared("dadox", "DESCRIBE_READS")
+    g = get_game("dadox")
+    base = g.load()
+
+    def derived(cfg):
+        d = json.loads(json.dumps(_computed("dadox", cfg, None, {}), default=json_default))
+        return {k: v for k, v in d.items() if k not in CONFIG_KEYS}
+
+    want, tried = derived(base), []
+    for path, value in _leaves(base.model_dump(mode="json")):
+        if any(path == r or path.startswith(r + ".") for r in reads) or _other(value) is None:
+            continue
+        try:
+            cfg = g.load(None, [f"{path}={json.dumps(_other(value))}"])
+        except (ConfigError, ValidationError, ValueError):
+            continue
+        tried.append(path)
+        assert derived(cfg) == want, path
+    assert {"goal.target", "game.max_turns", "policies.greedy_bank_at", "solver.score_floor"} <= set(tried), tried
+    # and a field it reads does move them
+    assert derived(g.load(None, ["scoring.single_5=100"])) != want
+
+
+def test_a_new_goal_answers_from_the_kept_tables_without_numba(tmp_path):
+    """After one describe under these scoring, turn and bust rules, a new goal (or policy setting) is answered from the
+    kept tables: the same text as a solve gives, without numba (issue 30: describe ≤ 0.5 s)."""
+    from sim.cli.work.describe_text import describe_text
+    from sim.cli.work.tables import _computed
+
+    env = {**os.environ, "DICESIM_CACHE_DIR": str(tmp_path / "cache")}
+    first = subprocess.run([sys.executable, "-c", "from sim.cli import main; main()", "describe", "dadox"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=300, env=env)
+    assert first.returncode == 0, first.stderr
+    goal = f"goal.target={50 * (uuid.uuid4().int % 100 + 100)}"
+    out = tmp_path / "probe.json"
+    r = subprocess.run([sys.executable, "-c", PROBE, "describe", "dadox", "--set", goal], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300, env={**env, "PROBE_OUT": str(out)})
+    got = json.loads(out.read_text())
+    assert got["code"] in (0, None), r.stderr
+    assert "numba" not in set(got["modules"]), "read back, not solved"
+    g = get_game("dadox")
+    computed = json.loads(json.dumps(_computed("dadox", g.load(None, [goal]), None, {}), default=json_default))
+    assert r.stdout == describe_text(computed) + "\n"
 
 @pytest.mark.parametrize("game", PLAIN_GAMES)
 def test_plain_rules_give_the_compiled_rules_tables(game):

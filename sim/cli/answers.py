@@ -46,6 +46,13 @@ def key(command: str, game: str, args: Any, rules: Path | Strict | None, sets: l
     return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
 
+def key_of(command: str, game: str, *parts: Any) -> str:
+    """The key of data computed from ``parts`` alone (a describe's derived tables from the rules they read), under
+    this code: any edit to the code is a new key."""
+    blob = json.dumps([FORMAT, command, game, parts, code_hash()], sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+
 def _file(k: str) -> Path:
     return cache_root() / "answers" / f"{k}.json"
 

@@ -19,9 +19,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from sim.cli import answers
 from sim.cli.common import emit
 from sim.cli.work.describe_text import describe_text
-from sim.core.config import DicesimError, Strict, load_config
+from sim.core.config import DicesimError, Strict, config_hash, load_config
 from sim.core.jsonable import json_default
 from sim.core.schema import describe_columns
 from sim.games import GAMES, declared
@@ -36,8 +37,28 @@ def _config(mod: ModuleType, game: str, rules: Path | Strict | None, sets: list[
     return rules if isinstance(rules, Strict) else load_config(mod.CONFIG, game, rules, sets or [])
 
 
+CONFIG_KEYS = ("game", "config_hash", "config", "assumed")  # a describe's echo of its config; the rest is derived
+
+
 def describe(game: str, rules: Path | Strict | None, sets: list[str] | None, options: dict[str, Any]) -> dict:
-    """``Game.describe`` with the batch table's columns, as ``sim.cli.work.single.describe`` gives them."""
+    """``Game.describe`` with the batch table's columns, as ``sim.cli.work.single.describe`` gives them. A game that
+    declares ``DESCRIBE_READS`` (the config sections and fields its derived tables read: Dadox's optimal turn reads
+    its scoring, turn and bust rules, not its goal) has them kept under those alone: rules that differ elsewhere (a
+    new goal, other policy settings) answer from the kept tables without numba."""
+    reads = declared(game, "DESCRIBE_READS")
+    if reads:
+        cfg = rules if isinstance(rules, Strict) else load_config(_model(game), game, rules, sets or [])
+        k = answers.key_of("describe-tables", game, sorted(options.items()), _subset(cfg, reads))
+        derived = answers.stored_data(k)
+        if derived is None:  # as it is kept (JSON), so the first answer reads as every later one
+            fresh = {x: v for x, v in _computed(game, cfg, None, options).items() if x not in CONFIG_KEYS}
+            derived = json.loads(json.dumps(fresh, default=json_default))
+            answers.save_data(k, derived)
+        return {**_echo(game, cfg), **derived}
+    return _computed(game, rules, sets, options)
+
+
+def _computed(game: str, rules: Path | Strict | None, sets: list[str] | None, options: dict[str, Any]) -> dict:
     with nullcontext() if declared(game, "DESCRIBE_COMPILED") else plain_rules():
         mod = _module(game)
         cfg = _config(mod, game, rules, sets)
@@ -45,6 +66,30 @@ def describe(game: str, rules: Path | Strict | None, sets: list[str] | None, opt
         if "columns" not in d and hasattr(mod, "table_columns"):
             d["columns"] = describe_columns(mod.table_columns(cfg, options))
         return d
+
+
+def _model(game: str) -> type[Strict]:
+    """The game's config model by its light declaration (``CONFIG = "module:Class"``), without its describe module."""
+    module, _, name = declared(game, "CONFIG").partition(":")
+    return getattr(import_module(module), name)
+
+
+def _subset(cfg: Strict, reads: tuple[str, ...]) -> dict[str, Any]:
+    """The values of the config paths ``reads`` (sections or fields), as JSON."""
+    dumped = cfg.model_dump(mode="json")
+    out = {}
+    for path in reads:
+        node: Any = dumped
+        for part in path.split("."):
+            node = node[part]
+        out[path] = node
+    return out
+
+
+def _echo(game: str, cfg: Strict) -> dict[str, Any]:
+    """A describe's echo of the config it answers for (``CONFIG_KEYS``), in the order the games give it."""
+    return {"game": game, "config_hash": config_hash(cfg), "config": cfg.model_dump(mode="json"),
+            "assumed": list(cfg.assumed)}
 
 
 def cup(game: str, rules: Path | Strict | None, sets: list[str] | None) -> dict[str, dict]:

@@ -32,6 +32,9 @@ OPTIONS = (
 # a solve of the compiled rule kernels (numba loads, the play kernels, the policies and pandas do not)
 PLAIN_DESCRIBE = ()
 DESCRIBE_COMPILED = True
+# what those tables read of the rules (sim.cli.work.tables keeps them under these alone; tests/test_plain_tables.py
+# checks that no other field moves them): a new goal, policy setting or solver tolerance answers without a solve
+DESCRIBE_READS = ("scoring", "turn", "bust", "solver.turn_cap")
 
 
 def check_table_size(policies: list[str]) -> None:
