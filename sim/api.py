@@ -176,11 +176,10 @@ def _chart_dir(out: str | Path | None) -> Path:
 def _writing_to(out: str | Path | None) -> contextlib.AbstractContextManager:
     """The output folder created and locked for the whole command (a second writer is refused before anything is
     played), or nothing without ``out``; a sweep's folder is refused (its report.html would be this run's)."""
-    from sim.core.atomic import output_folder
-    from sim.experiments.sweep_spec import SWEEP_JSON
+    from sim.core.atomic import check_kind, output_folder
 
-    if out is not None and (Path(out) / SWEEP_JSON).is_file():
-        raise DicesimError(f"{out} holds a sweep: give the run a folder of its own")
+    if out is not None:
+        check_kind(out, "manifest.json")
     return output_folder(out) if out is not None else contextlib.nullcontext()
 
 
@@ -403,6 +402,7 @@ class CalibrationOutcome:
         from sim.report.outputs import json_default
 
         out = Path(out)
+        atomic.check_kind(out, "calibration.json")  # a sweep's or a play's report.html would become this one
         with atomic.output_folder(out), atomic.transaction(out):
             atomic.write_json(out / "calibration.json", self.summary, indent=2, default=json_default)
             atomic.write_csv(self.table, out / "evaluations.csv")

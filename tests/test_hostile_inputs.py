@@ -956,3 +956,29 @@ def test_a_file_name_a_play_writes_taken_by_a_folder_is_refused_before_play(tmp_
     link.symlink_to(tmp_path / "nowhere" / "x")
     said = run(tmp_path, "play", "kniffel", "--policy", "greedy", "--n", "5", "--out", str(link))
     assert said.startswith(f"error: --out {link} is a link to nothing (")
+
+
+KIND_COMMANDS = {
+    "manifest.json": ("play", "kniffel", "--policy", "greedy", "--n", "50"),
+    "sweep.json": ("sweep", "configs/sweeps/kniffel-bonus.toml"),
+    "calibration.json": ("calibrate", "kniffel", "--field", "bonus.value", "--target", "upper_bonus_rate=0.3",
+                         "--policy", "greedy"),
+    "tune.json": ("tune", "configs/tune/kniffel-bonus.toml"),
+}
+
+
+@pytest.mark.parametrize("theirs", ["manifest.json", "sweep.json", "tune.json", "calibration.json", "fit.json"])
+@pytest.mark.parametrize("mine", list(KIND_COMMANDS))
+def test_a_folder_of_another_commands_outputs_is_refused_before_play(tmp_path, mine, theirs):
+    """A sweep into a tune's folder replaced the tune's report.html (and --no-report deleted it), a calibration took a
+    sweep's: each command keeps to a folder of its own kind or a new one."""
+    if mine == theirs:
+        return
+    out = tmp_path / "theirs"
+    out.mkdir()
+    (out / theirs).write_text("{}", encoding="utf-8")
+    (out / "report.html").write_text("their page", encoding="utf-8")
+    said = refused(cli_here(*KIND_COMMANDS[mine], "--out", str(out)), None)
+    assert said.startswith(f"error: --out {out} holds ") and "a folder of its own" in said, said
+    assert sorted(p.name for p in out.iterdir()) == sorted([theirs, "report.html"])
+    assert (out / "report.html").read_text(encoding="utf-8") == "their page"

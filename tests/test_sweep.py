@@ -306,10 +306,10 @@ def test_a_sweep_and_a_play_keep_out_of_each_others_folders(tmp_path):
     p = write(tmp_path, SMALL.replace("n = 1500", "n = 100"))
     played, swept = tmp_path / "played", tmp_path / "swept"
     sim.play("kniffel", "greedy", n=20, out=played)
-    with pytest.raises(DicesimError, match="holds the report of a play or compare"):
+    with pytest.raises(DicesimError, match="holds the report of a play, compare or findings: give the sweep a folder"):
         run_sweep(load_sweep(p), played, progress=False, report=False)
     run_sweep(load_sweep(p), swept, progress=False, report=False)
-    with pytest.raises(DicesimError, match="holds a sweep: give the run a folder of its own"):
+    with pytest.raises(DicesimError, match="holds a sweep: give the report a folder of its own"):
         sim.play("kniffel", "greedy", n=20, out=swept)
 
 

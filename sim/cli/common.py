@@ -82,11 +82,14 @@ def count_option(default: int | None, *names: str, help: str) -> Any:
     return typer.Option(default, *names, parser=parse, help=f"{help} (a whole number; 2e4 means 20000)")
 
 
-def check_out(out: Path | None, flag: str = "--out") -> None:
+def check_out(out: Path | None, flag: str = "--out", kind: str | None = None) -> None:
     """Refuse an output folder that cannot be one before any work (``sim.core.atomic.check_folder``; the writer's
-    ``make_folder`` checks again, and creates it, when the command writes)."""
+    ``make_folder`` checks again, and creates it, when the command writes), or that holds another command's outputs
+    (``kind``: this command's file, ``atomic.check_kind``)."""
     if out is not None:
         atomic.check_folder(out, flag)
+        if kind is not None:
+            atomic.check_kind(out, kind, flag)
         written = [*(out / n for n in REPORT_FILES), *out.glob("runs-*")] if flag == "--out" else []
         in_way = [p.name for p in written if p.is_dir()]
         if in_way:

@@ -30,7 +30,7 @@ def findings(
     degenerate strategies, difficulty cliffs, runaway stacking; each with its value, interval, evidence and a
     replay line (--json: {"findings": [...]})."""
     check_n(n)
-    check_out(out)
+    check_out(out, kind="manifest.json")
     entry = known(game)
     data, sets, thresholds = work("findings_rules").checked(game, entry.config if entry else None, config, set_)
     work("findings").findings(game, config, data, sets, thresholds, n, seed, out, as_json)

@@ -53,7 +53,7 @@ def fit(
     check_log(game, log, "LOG")
     if outcomes is not None:
         check_log(game, outcomes, "--outcomes")
-    check_out(out)  # before the game: a file named as the output folder is refused at once
+    check_out(out, kind="fit.json")  # before the game: a file named as the output folder is refused at once
     rules, sets = accept(game, {}, None, config, set_)
     refusal = header_refusal(game, log, outcomes, force)  # a log without its game's columns: from its header
     if refusal is not None:

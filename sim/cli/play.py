@@ -62,7 +62,7 @@ def play(
     check_n(n, force)
     if games_per_player is not None:  # the config's own figure: checked with the config (``play_log``)
         check_whole_players(n, games_per_player)
-    check_out(out)
+    check_out(out, kind="manifest.json")
     if log is not None:
         check_log(game, log, "--log")
     rules, sets = accept(game, game_opts, policy, config, set_, seated=True)
@@ -95,7 +95,7 @@ def compare(
 ) -> None:
     """Play several policies on the same seeds (paired) and compare their metrics."""
     named = compared(policies)  # none, or one twice: refused in the words of sim.core.experiment
-    check_out(out)
+    check_out(out, kind="manifest.json")
     check_runs(check_n(n, force) * len(named), force)
     rules, sets = accept(game, game_opts, policies, config, set_)
     unused_out(out, no_report)

@@ -50,7 +50,7 @@ def sweep(
     """Play a grid of config values (paired seeds) and write one row per grid point and policy."""
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")
-    check_out(out)
+    check_out(out, kind="sweep.json")
     data = read_toml(sweep_file, "sweep file")  # a missing or broken file: refused before pandas and the games load
     checked = work("files").sweep_checked(data, sweep_file, force)  # and what the config model can refuse
     dest = out or Path("reports") / "sweeps" / sweep_file.stem
@@ -81,7 +81,7 @@ def calibrate(
 ) -> None:
     """Find the value of one config field that makes a metric hit a target (bracketing search, paired seeds)."""
     check_calibration(n, seed, parse_target(target)[1], lo, hi, tol, max_evals, force)
-    check_out(out)
+    check_out(out, kind="calibration.json")
     if not field.strip():
         raise DicesimError("--field is empty: give a config field's dotted name, e.g. difficulty.normal.hp")
     for item in set_ or []:

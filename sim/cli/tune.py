@@ -31,7 +31,7 @@ def tune(
     """Tune several config fields so that several targets hit their values (scipy search on paired seeds)."""
     if resume and overwrite:
         raise DicesimError("--resume and --overwrite exclude each other")
-    check_out(out)
+    check_out(out, kind="tune.json")
     data = read_toml(tune_file, "tune file")  # a missing or broken file: refused before pandas and the games load
     work("files").tune_checked(data, tune_file, force)  # and what the config model can refuse, in the same words
     work("tune").tune(tune_file, out, resume, overwrite, scheduler, as_json, no_report, force)

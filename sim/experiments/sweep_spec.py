@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from sim.core import limits
+from sim.core.atomic import check_kind
 from sim.core.config import (
     ROOT,
     ConfigError,
@@ -44,8 +45,7 @@ def check_started(out: Path, resume: bool, overwrite: bool) -> None:
     if (out / SWEEP_JSON).is_file() and not resume and not overwrite:
         raise DicesimError(f"{out} already holds a sweep: rerun with --resume to continue it or --overwrite to start "
                            "over")
-    if (out / "manifest.json").is_file() and not (out / SWEEP_JSON).is_file():  # its report.html would be the sweep's
-        raise DicesimError(f"{out} holds the report of a play or compare: give the sweep a folder of its own")
+    check_kind(out, SWEEP_JSON)  # another command's report.html would become the sweep's
 
 
 # --- the sweep file ---------------------------------------------------------------------------

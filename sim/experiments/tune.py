@@ -189,6 +189,7 @@ def tolerances(tune: Tune, first: Evaluation) -> list[tuple[float, str]]:
 def _prepare_out(out: Path, tune: Tune, resume: bool, overwrite: bool) -> None:
 
     meta = out / TUNE_JSON
+    atomic.check_kind(out, TUNE_JSON)  # another command's report.html would become the tune's
     if meta.is_file():
         old = json.loads(meta.read_text())
         if resume:

@@ -146,6 +146,7 @@ def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: P
     """Fit a log and write population.toml, players.csv, the charts and fit.html into ``out``; the summary.
     ``force``: read a log over ``logs.MAX_ROWS`` rows too."""
     check_game(game)
+    atomic.check_kind(out, "fit.json")  # a fit beside another command's outputs would mix with them
     outcomes = outcome_table(log, outcomes)
     if game in OUTCOME_LOGS:
         return fit_outcome_log(game, cfg, log, outcomes, out, seed, force)
