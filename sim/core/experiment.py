@@ -74,7 +74,7 @@ def run_plan(game: Game, cfg: Strict, plan: list[tuple[str, list[str]]], n: int,
         metrics = game.metrics(b.table, options, cfg) if with_metrics else {}
         exp.arms[label] = Arm(label, list(seats), b.table, b.seconds, b.runs_per_second, metrics)
     if with_metrics:
-        exp.paired = game.paired(exp.tables, options)
+        exp.paired = game.paired(exp.tables, options, cfg)
     return exp
 
 

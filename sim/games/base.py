@@ -266,6 +266,9 @@ class Game:
     # Per-run values whose mean is a headline metric (a rate: an indicator), for paired differences on the same
     # runs: metric name -> function of the per-run table (one row per run and seat; rows of a run are averaged).
     per_run: ClassVar[dict[str, Callable[[pd.DataFrame], Any]]] = {}
+    # ... those that read the rules too (Kniffel's upper bonus is reached at the threshold, paid or not): used where
+    # the rules are known, in place of the same name's ``per_run``
+    per_run_rules: ClassVar[dict[str, Callable[[pd.DataFrame, Any], Any]]] = {}
     # What the balance report's skill chart plays (``sim.report.skill``): None, no skill chart.
     skill_chart: ClassVar[SkillChart | None] = None
     # whether the game plays a population's mixture of levels (``[skill] groups``, ``sim.core.skill.group_of``)
@@ -275,12 +278,14 @@ class Game:
     # Folded groups of the full metric table: (title, regex with named groups ``row`` and optional ``col``).
     metric_groups: ClassVar[tuple[tuple[str, str], ...]] = ()
 
-    def run_values(self, table: pd.DataFrame) -> pd.DataFrame:
-        """One row per run, one column per pairable headline metric (its mean is the metric)."""
+    def run_values(self, table: pd.DataFrame, cfg: Strict | None = None) -> pd.DataFrame:
+        """One row per run, one column per pairable headline metric (its mean is the metric); ``cfg``: the rules
+        the table was played under (``per_run_rules``)."""
         cols = {}
         for name, fn in self.per_run.items():
+            rules_fn = self.per_run_rules.get(name) if cfg is not None else None
             try:
-                cols[name] = np.asarray(fn(table), dtype=np.float64)
+                cols[name] = np.asarray(rules_fn(table, cfg) if rules_fn else fn(table), dtype=np.float64)
             except KeyError:  # a column this batch does not have (renamed, or an option turned it off)
                 continue
         import pandas as pd  # lazily: `dicesim solve` never needs it
@@ -288,12 +293,13 @@ class Game:
         frame = pd.DataFrame(cols, index=table["run"].to_numpy() if "run" in table.columns else None)
         return frame.groupby(level=0, sort=True).mean() if not frame.index.is_unique else frame.sort_index()
 
-    def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any],
+               cfg: Strict | None = None) -> dict[str, dict[str, Any]]:
         """Paired differences (same runs) of every pair of labels, the later minus the earlier (``optimal -
         greedy`` as well as ``greedy - random``): each headline metric in ``per_run`` (rates included: the mean
         per-run difference of their indicators), and ``primary_metric`` where no headline metric already is it."""
         labels = list(tables)
-        values = {lab: self.run_values(t) for lab, t in tables.items()}
+        values = {lab: self.run_values(t, cfg) for lab, t in tables.items()}
         out: dict[str, dict[str, Any]] = {}
         col = self.primary_metric
         for i, a in enumerate(labels):

@@ -374,12 +374,12 @@ def paired(cur: PlayResult, prev: PlayResult | None) -> bool:
         prev.game, prev.n, prev.seed, prev.policy, prev.options)
 
 
-def _per_run(game: str, table: pd.DataFrame, name: str) -> np.ndarray | None:
+def _per_run(game: str, table: pd.DataFrame, name: str, cfg: Any = None) -> np.ndarray | None:
     """The per-run quantity a mean or rate metric averages: the game's declared ``per_run`` value, else a
     column the name gives away (``mean_X`` averages X, ``X_rate`` the share of runs with X non-zero)."""
     g = get_game(game)
     if name in g.per_run:
-        values = g.run_values(table)
+        values = g.run_values(table, cfg)
         if name in values.columns:
             return values[name].to_numpy()
     if name.startswith("mean_") and name[5:] in table.columns:
@@ -410,7 +410,7 @@ def difference(cur: PlayResult, prev: PlayResult, name: str) -> dict[str, Any] |
     except (TypeError, ValueError):
         return None
     if paired(cur, prev) and a.get("ci95"):
-        x, y = _per_run(cur.game, cur.table, name), _per_run(prev.game, prev.table, name)
+        x, y = _per_run(cur.game, cur.table, name, cur.cfg), _per_run(prev.game, prev.table, name, prev.cfg)
         if x is not None and y is not None and len(x) == len(y):
 
             d = paired_difference(x, y)

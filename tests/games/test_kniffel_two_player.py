@@ -10,6 +10,7 @@ import json
 import math
 
 import numpy as np
+import pytest
 
 from sim.core.batch import run_batch
 from sim.games import get_game
@@ -173,3 +174,20 @@ def test_a_mixed_table_says_each_policys_mean_score():
     assert m["mean_score_optimal"]["ci95"][0] > m["mean_score_greedy"]["ci95"][1]
     assert words.metric_name("kniffel", "mean_score_greedy") == "Greedy's mean score"
     assert words.metric_label("kniffel", "kniffel_rate") == "at least one Kniffel rolled"
+
+
+def test_the_upper_bonus_rate_is_reaching_the_threshold_whatever_it_pays():
+    """With ``bonus.value = 0`` the rate read 0 % (it counted bonus points paid) where 9 % of the sheets reached 63:
+    a sweep, calibrate or tune over the bonus' value jumped at 0. It is the share that reaches the threshold, in the
+    metric and in the paired differences alike."""
+    import sim
+
+    for value in (0, 35):
+        r = sim.play("kniffel", "greedy", n=2000, set=[f"bonus.value={value}"])
+        reached = float((r.table["upper_sum"] >= 63).mean())
+        assert r.summary["metrics"]["upper_bonus_rate"]["value"] == reached > 0.05
+    c = sim.compare("kniffel", ["greedy", "random"], n=500, set=["bonus.value=0", "bonus.threshold=40"])
+    t = {p: c.tables[p] for p in ("greedy", "random")}
+    d = c.summary["paired"]["upper_bonus_rate: random - greedy"]["value"]
+    assert d == pytest.approx(float((t["random"]["upper_sum"] >= 40).mean() - (t["greedy"]["upper_sum"] >= 40).mean()))
+    assert d < 0

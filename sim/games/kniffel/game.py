@@ -35,6 +35,11 @@ T5 = multisets(5)
 # pairings of the two-player results in the balance report (seat 1, seat 2)
 TWO_PLAYER_PAIRINGS = (("optimal", "optimal"), ("optimal", "greedy"), ("greedy", "optimal"), ("greedy", "greedy"))
 
+def _reached(table: pd.DataFrame, cfg: KniffelConfig) -> pd.Series:
+    """Whether each sheet's upper sum reached the bonus threshold (the bonus is earned there, whatever it pays)."""
+    return table["upper_sum"] >= cfg.bonus.threshold
+
+
 class Kniffel(Game):
     name = "kniffel"
     title = TITLE
@@ -48,6 +53,8 @@ class Kniffel(Game):
     chunk = 262_144  # optimal play shares turn plans between the sheets of a chunk
     headline = {"mean_score": "scores", "upper_bonus_rate": "upper bonus",
                 "kniffel_rate": "at least one Kniffel rolled"}
+    # the upper bonus is earned at the threshold, whatever it pays (bonus.value = 0 read 0 % where 9 % got there)
+    per_run_rules = {"upper_bonus_rate": lambda t, cfg: _reached(t, cfg)}
     per_run = {"mean_score": lambda t: t["score"], "upper_bonus_rate": lambda t: t["upper_bonus"] > 0,
                "kniffel_rate": lambda t: t["kniffels"] > 0}
     skill_chart = SkillChart(tuple((p, p, {"players": 1}) for p in ("greedy", "optimal")), "mean_score",
@@ -139,7 +146,7 @@ class Kniffel(Game):
         m["sd_score"] = stats.value(table["score"].std(ddof=1) if len(table) > 1 else float("nan"))
         for q, v in stats.quantiles(table["score"]).items():
             m[f"score_{q}"] = v
-        m["upper_bonus_rate"] = stats.rate(table["upper_bonus"] > 0)
+        m["upper_bonus_rate"] = stats.rate(_reached(table, cfg))
         m["kniffel_rate"] = stats.rate(table["kniffels"] > 0)
         m["mean_kniffel_bonus"] = stats.mean(table["kniffel_bonus"])
         for name in R.CATEGORIES:
