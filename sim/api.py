@@ -25,6 +25,7 @@ import pandas as pd
 
 from sim.core.config import DicesimError, Strict, config_hash
 from sim.core.errors import COMMAND_LINE
+from sim.core.jsonable import finite
 from sim.core.names import game_name, policy_label, policy_text
 from sim.games.options import check_opponent
 
@@ -276,7 +277,7 @@ def _played(g, cfg: Strict, opts: dict[str, Any], policy: str, n: int, seed: int
         summary["out"] = str(out)
         summary["report"] = str(report)
     _after_run()
-    return Result(g.name, {policy: batch.table}, summary, opts, cfg, report, batch.seconds)
+    return Result(g.name, {policy: batch.table}, finite(summary), opts, cfg, report, batch.seconds)
 
 
 @_api
@@ -317,7 +318,7 @@ def _compared(g, cfg: Strict, opts: dict[str, Any], n: int, seed: int, exp, out)
         summary["out"] = str(out)
         summary["report"] = str(report)
     _after_run()
-    return Result(g.name, tables, summary, opts, cfg, report, sum(a.seconds for a in exp.arms.values()))
+    return Result(g.name, tables, finite(summary), opts, cfg, report, sum(a.seconds for a in exp.arms.values()))
 
 
 @dataclass
@@ -473,7 +474,7 @@ def calibrate(game: str, field: str, target: str | tuple[str, float], policy: st
     d = c.to_dict()
     table = pd.DataFrame([{"x": e["x"], "value": e["value"], "ci95_low": e["ci95"][0], "ci95_high": e["ci95"][1]}
                           for e in d["evaluations"]], columns=["x", "value", "ci95_low", "ci95_high"])
-    return CalibrationOutcome(d, table)
+    return CalibrationOutcome(finite(d), table)
 
 
 @dataclass

@@ -244,3 +244,21 @@ def test_a_manifest_of_one_run_is_strict_json(tmp_path):
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["metrics"]["win_rate"]["value"] in (0.0, 1.0)
     assert cli_here("report", str(out)).returncode == 0
+
+
+def test_the_api_summary_and_a_sweeps_rows_are_strict_json(tmp_path):
+    """``.summary`` held NaN (an upgrade never offered in ten runs has no lift) where ``--json`` prints null; a sweep's
+    per-point row files held bare NaN."""
+    import sim
+
+    def refuse(token: str) -> None:
+        raise AssertionError(f"{token} is not JSON")
+
+    for r in (sim.play("dungeon", "vorschlag", n=10), sim.compare("dungeon", ["vorschlag", "greedy"], n=10)):
+        text = json.dumps(r.summary, allow_nan=False)
+        assert "null" in text
+    spec = {"game": "dungeon", "policies": ["vorschlag"], "n": 20, "seed": 1, "grid": {"start.lp": [40, 50]}}
+    s = sim.sweep(spec, out=tmp_path / "s", report=False)
+    for f in (tmp_path / "s" / "rows").glob("*.json"):
+        json.loads(f.read_text(encoding="utf-8"), parse_constant=refuse)
+    assert len(s.table) == 2

@@ -33,7 +33,6 @@ The module holds the run loop; the file format is ``sim.experiments.sweep_spec``
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 import time
@@ -55,6 +54,7 @@ from rich.progress import (
 from sim.core import atomic
 from sim.core.backends import Job, make_backend
 from sim.core.config import ConfigError, DicesimError
+from sim.core.jsonable import strict_json
 from sim.experiments.sweep_spec import (  # noqa: F401  (re-exported: the sweep file API)
     FORMAT,
     SWEEP_JSON,
@@ -128,7 +128,7 @@ def _finish_row(out: Path, sweep: Sweep, point: int, slot: int) -> None:
         name: {"value": _num(m.get("value")), **({"ci95": [_num(x) for x in m["ci95"][:2]]} if m.get("ci95") else {})}
         for name, m in metrics.items()
     }
-    write_text_atomic(json.dumps({"point": point, "slot": slot, "metrics": clean}), row_path(out, point, slot))
+    write_text_atomic(strict_json({"point": point, "slot": slot, "metrics": clean}), row_path(out, point, slot))
     if not sweep.spec.keep_runs:
         for c in range(len(sweep.spans())):
             part_path(out, Task(point, slot, c, 0, 0)).unlink(missing_ok=True)

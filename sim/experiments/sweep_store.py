@@ -15,6 +15,7 @@ import pandas as pd
 
 from sim.core import atomic
 from sim.core.config import DicesimError
+from sim.core.jsonable import read_numbers
 from sim.experiments.sweep_spec import SWEEP_JSON, Sweep, Task, _jsonable, check_started
 from sim.report.outputs import code_version
 
@@ -118,7 +119,7 @@ def assemble(out: Path, sweep: Sweep, meta: dict[str, Any]) -> pd.DataFrame:
     for p in sweep.points:
         for slot, (label, _) in enumerate(sweep.plan):
             seats = sweep.seats_of(p.index, slot)
-            data = json.loads(row_path(out, p.index, slot).read_text())
+            data = read_numbers(row_path(out, p.index, slot).read_text())  # an undefined value kept as null: NaN
             row: dict[str, Any] = {"point": p.index, "label": p.label}
             if p.variant is not None:
                 row["variant"] = p.variant
