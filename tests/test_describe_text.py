@@ -62,7 +62,7 @@ def test_dungeon_rooms_in_parts_with_their_names():
     cells = [re.split(r"\s{2,}", lines[k].strip()) for k in heads]
     assert all(c[:3] == ["Room", "Section", "Enemy"] for c in cells)
     assert [c for part in cells for c in part[3:]] == [
-        "LP", "Damage ×1", "Largest hit", "Mean hit", "Elite LP", "Elite damage ×1", "Elite largest hit",
+        "LP", "Damage", "Largest hit", "Mean hit", "Elite LP", "Elite damage", "Elite largest hit",
         "Elite mean hit",
         "Boss", "Chance", "Enemy block", "Player shield", "Challenge", "Path card"]
     boss = [line for line in lines if "Auge der Sechs" in line]

@@ -8,11 +8,10 @@ from sim.games.options import Option, cycled
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 TITLE = "Würfel Dungeon"  # the game's name as people read it (Game.title; describe's text heads with it)
 # describe's headings where a key alone cannot say it (sim.cli.work.describe_text)
-DESCRIBE_WORDS = {"difficulty_factors": "Difficulty factors (boss rerolls: — no cap)",
-                  "rooms": "Rooms (each enemy a room may hold, with its chance; damage ×1: a hit of intent multiple 1, "
+DESCRIBE_WORDS = {"difficulty_factors": "Difficulty factors (boss rerolls: how many the boss may use, — for no cap)",
+                  "rooms": "Rooms (each enemy a room may hold, with its chance; damage: a hit of intent multiple 1, "
                            "which an enemy's intents may never use)", "chance": "Chance",
-                  "hp": "LP", "elite_hp": "Elite LP", "damage": "Damage ×1",  # a hit of intent multiple 1
-                  "elite_damage": "Elite damage ×1",
+                  "hp": "LP", "elite_hp": "Elite LP",
                   "max_hit": "Largest hit", "mean_hit": "Mean hit",
                   "elite_max_hit": "Elite largest hit", "elite_mean_hit": "Elite mean hit",
                   "path_choice": "Path card", "combos": "Combo values by dice"}
