@@ -205,6 +205,8 @@ def test_every_games_policies_and_title_come_from_its_labels_module():
         missing = [p for p in g.policies if p not in said]
         assert not missing, (name, missing)
     assert words.policy_name("dungeon", "rollout") == "Rollout"
+    # a stacked start loadout in words (it read "Vorschlag with dicke haut+dicke haut")
+    assert words.policy_name("dungeon", "vorschlag@dicke_haut+dicke_haut") == "Vorschlag with Dicke Haut, Dicke Haut"
     # seats as typed on the command line (``--policy threshold,greedy``) read as the match they are
     assert words.policy_name("dadox", "threshold,greedy") == "Threshold vs Greedy"
     done = cli_here("play", "dadox", "--policy", "threshold,greedy", "--n", "100", "--no-report")

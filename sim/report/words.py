@@ -84,9 +84,9 @@ def policy_name(game: str | None, policy: Any) -> str:
     policy = str(policy)
     if " vs " in policy or "," in policy:  # a match, or a comma list of seats as typed (``threshold,greedy``)
         return " vs ".join(policy_name(game, p.strip()) for p in re.split(r" vs |,", policy) if p.strip())
-    if "@" in policy:
+    if "@" in policy:  # a start loadout, ``+`` between its upgrades: ``Vorschlag with Wetzstein, Wetzstein``
         base, variant = policy.split("@", 1)
-        return f"{policy_name(game, base)} with {word(game, variant)}"
+        return f"{policy_name(game, base)} with {', '.join(word(game, v) for v in variant.split('+'))}"
     got = game_words(game).get(policy) if game else None
     if got:
         return got

@@ -209,7 +209,8 @@ class Dadox(Game):
         m["hot_dice_per_turn"] = stats.ratio(per_run["hot_dice"], per_run["turns"])
         return m
 
-    def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any],
+               cfg: Any = None) -> dict[str, dict[str, Any]]:
         """Per head-to-head match: win rate of the first policy minus the second's, per shared deal."""
         out = {}
         for label, t in tables.items():

@@ -165,7 +165,8 @@ class Pig(Game):
         m["best_turn"] = stats.mean(table["best_turn"])
         return m
 
-    def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def paired(self, tables: dict[str, pd.DataFrame], options: dict[str, Any],
+               cfg: Any = None) -> dict[str, dict[str, Any]]:
         """Per head-to-head match: win rate of the first policy minus the second's, per shared deal."""
         out = {}
         for label, t in tables.items():
