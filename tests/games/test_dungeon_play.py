@@ -337,3 +337,14 @@ def test_a_fight_lost_at_the_turn_limit_counts_the_turns_played():
             'sections.krypta.roster=["skelett"]']  # a first enemy that neither falls nor hits
     stuck = sim.play("dungeon", "vorschlag", n=50, set=wall)
     assert stuck.summary["metrics"]["mean_turns_per_fight"]["value"] == 7.0
+
+
+def test_a_replay_puts_the_poison_on_the_enemy():
+    """'Abrechnung: Gegner 0 LP, Block 0; du 31 LP, Schild 3, Gift 4' read as the hero's poison: it is the enemy's."""
+    from tests.conftest import cli_here
+
+    r = cli_here("replay", "dungeon", "--seed", "1", "--run", "0", "--policy", "vorschlag", "--set",
+                 "loadout.upgrades=['giftdolch']")
+    assert r.returncode == 0, r.stderr
+    settled = [line for line in r.stdout.splitlines() if "Abrechnung" in line and "Gift" in line]
+    assert settled and all(line.index("Gift") < line.index("; du ") for line in settled), settled[:2]

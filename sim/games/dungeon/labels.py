@@ -64,4 +64,6 @@ CONFIG_WORDS = {
     "policies": "the bots' ratings (the Vorschlag offer rating, expectimax's terms)",
 }
 # the units of the dungeon's own count metrics (``sim.report.words.unit_of``): rooms of the ten, uses a run
-UNITS = {r"^mean_rooms_cleared$": "rooms", r"^mean_(last_chances|adjusts|challenges)$": "a run"}
+UNITS = {r"^mean_rooms_cleared$": "rooms", r"^mean_market_spent$": "coins", r"^mean_poison_damage$": "LP",
+         r"^mean_(last_chances|adjusts|challenges|rewards|upgrades_gained|jokers_\w+|dice_bonuses|hero_uses|crits|"
+         r"market_buys)$": "a run"}

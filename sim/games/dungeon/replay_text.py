@@ -147,9 +147,9 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
             lines.append(f"    {R.combo_name(c)} {R.combo_dice(c)} → {R.ROLE_LABELS[ev['role']]} {ev['amount']}{crit}"
                          f" (+{ev['coins']} Coins)")
         elif kind == "resolve":
-            lines.append(f"    Abrechnung: Gegner {max(ev['enemy_lp'], 0)} LP, Block {ev['enemy_block']}; "
-                         f"du {ev['lp']} LP, Schild {ev['shield']}"
-                         + (f", Gift {ev['enemy_poison']}" if ev["enemy_poison"] else ""))
+            poison = f", Gift {ev['enemy_poison']}" if ev["enemy_poison"] else ""  # the poison on the enemy
+            lines.append(f"    Abrechnung: Gegner {max(ev['enemy_lp'], 0)} LP, Block {ev['enemy_block']}{poison}; "
+                         f"du {ev['lp']} LP, Schild {ev['shield']}")
         elif kind == "enemy":
             txt = (f"    Gegnerzug: {ev['damage']} Schaden → du {ev['lp']} LP, Schild {ev['shield']}; "
                    f"Gegner {max(ev['enemy_lp'], 0)} LP, Block {ev['enemy_block']}")
