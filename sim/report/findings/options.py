@@ -4,7 +4,8 @@ the others.
 A family of options is a list of (option, lift, 95 % interval) measured on the same seeds: the Würfel Dungeon's
 upgrade lift (``upgrade_lift``: win rate started with the upgrade minus without), Dungeon24's people ability lift
 (``ability_lift``) and its people matchup (``matchup``: how much more than half a people wins, averaged over the
-opponent's peoples). An option is dominant when its lift is above the median of the others by at least
+opponent's peoples; only a mirror matchup, both sides the same policy, says what a people is worth). An option is
+dominant when its lift is above the median of the others by at least
 ``dominant_margin_pp``, above the best of them by ``dominant_gap_pp`` and its interval lies above every other
 option's lift; a trap when its lift is below 0 (interval included), below the median of the others by
 ``trap_margin_pp``, below the worst of them by ``trap_gap_pp`` and its interval below every other's. A few options
@@ -45,7 +46,9 @@ def families(t: Tables) -> list[Family]:
                     {"policy": ab.get("policy"), "runs": int(ab.get("n", 0)),
                      "comparison": "score with the ability minus without (mirror match, both seatings, same seeds)"}))
     mu = t.extras.get("matchup")
-    if mu and mu.get("win_rate"):
+    # a people's edge only where both sides play alike: Heuristic's peoples against Greedy's measure the policies too
+    # (every people came out +12 to +21 pp, Grünlinge "dominant", where a mirror gives them +2)
+    if mu and mu.get("win_rate") and mu.get("policy_a") == mu.get("policy_b"):
         rows = []
         for i, p in enumerate(mu["people"]):
             cells = [(float(v), mu["ci95"][i][j]) for j, v in enumerate(mu["win_rate"][i]) if not math.isnan(float(v))]
