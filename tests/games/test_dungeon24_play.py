@@ -67,7 +67,7 @@ def test_replay_is_the_batch_run(pols):
         last = text.splitlines()[-1]
         w = int(t["winner"][run])
         assert f"end after {int(t['turns'][run])} turns" in last
-        assert (f"seat {w} wins" in last) if w >= 0 else ("draw" in last)
+        assert (f"seat {w + 1} wins" in last) if w >= 0 else ("draw" in last)  # seats named 1 and 2, as on pages
         assert f"LP {int(t['lp0'][run])} / {int(t['lp1'][run])}" in last
 
 

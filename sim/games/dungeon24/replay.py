@@ -38,7 +38,7 @@ def render(replay: Any, cfg: Dungeon24Config) -> str:
         cc = v.boss if c == R.BOSS else v.cards[c]
         return f"{cc.name} ({cc.a}/{cc.v})"
 
-    seat = [f"seat {s} ({pols[s]}, {PEOPLE_LABELS[people[s]]})" for s in range(2)]
+    seat = [f"seat {s + 1} ({pols[s]}, {PEOPLE_LABELS[people[s]]})" for s in range(2)]
     lines = [f"Dungeon24 run {replay.run} seed {replay.seed}: {seat[0]} vs {seat[1]}"]
     for s in range(2):
         pyr = [card(s, pos) for pos in range(R.N_POS)]
@@ -48,37 +48,37 @@ def render(replay: Any, cfg: Dungeon24Config) -> str:
         t, p = ev.get("turn"), ev.get("seat")
         if kind == "rolloff":
             a, b = ev["roll0"], ev["roll1"]
-            tail = " (tie, again)" if a == b else f", seat {0 if a > b else 1} attacks first"
+            tail = " (tie, again)" if a == b else f", seat {1 if a > b else 2} attacks first"
             lines.append(f"roll-off: {a} vs {b}{tail}")
         elif kind == "curse":
-            lines.append(f"turn {t}: Schattenschmerz costs seat {p} {ev['lp_lost']} LP (LP {ev['lp']})")
+            lines.append(f"turn {t}: Schattenschmerz costs seat {p + 1} {ev['lp_lost']} LP (LP {ev['lp']})")
         elif kind == "fire":
             a, c = ev["ability"], ev["charges"]
             extra = f", {card(p, ev['returned'])} returns" if a == R.AB_AUFERSTEHUNG and ev["returned"] >= 0 else ""
-            lines.append(f"turn {t}: seat {p} fires {R.ABILITY_NAMES[a]}{extra} at the {R.WINDOW_NAMES[ev['window']]} "
-                         f"({c} charge{'' if c == 1 else 's'} left)")
+            lines.append(f"turn {t}: seat {p + 1} fires {R.ABILITY_NAMES[a]}{extra} at the "
+                         f"{R.WINDOW_NAMES[ev['window']]} ({c} charge{'' if c == 1 else 's'} left)")
         elif kind == "counter":
-            lines.append(f"turn {t}: seat {p} answers with its boss early: {card(p, R.BOSS)}")
+            lines.append(f"turn {t}: seat {p + 1} answers with its boss early: {card(p, R.BOSS)}")
         elif kind == "deploy":
-            lines.append(f"turn {t}: seat {p} deploys {card(p, ev['card'])}")
+            lines.append(f"turn {t}: seat {p + 1} deploys {card(p, ev['card'])}")
         elif kind == "attack":
             bonus = f" + Blutrausch {ev['bloodlust']}" if ev["bloodlust"] else ""
-            lines.append(f"turn {t}: seat {p} attacks with {card(p, ev['card'])} against {card(1 - p, ev['blocker'])}: "
-                         f"dice {ev['attack_dice']}{bonus} vs {ev['defence_dice']}")
+            lines.append(f"turn {t}: seat {p + 1} attacks with {card(p, ev['card'])} against "
+                         f"{card(1 - p, ev['blocker'])}: dice {ev['attack_dice']}{bonus} vs {ev['defence_dice']}")
         elif kind == "reroll":
             role = "attacker" if ev["attacker"] else "defender"
-            lines.append(f"turn {t}:   focus: seat {p} ({role}) discards {card(p, ev['discarded'])}, rerolls "
+            lines.append(f"turn {t}:   focus: seat {p + 1} ({role}) discards {card(p, ev['discarded'])}, rerolls "
                          f"{ev['old']} -> {ev['new']}")
         elif kind == "hit":
-            lines.append(f"turn {t}:   hit by {ev['margin']}: {card(1 - p, ev['blocker'])} falls, seat {1 - p} LP "
-                         f"{ev['lp']}; seat {p} wins {ev['wins']}, charges {ev['charges']}")
+            lines.append(f"turn {t}:   hit by {ev['margin']}: {card(1 - p, ev['blocker'])} falls, seat {2 - p} LP "
+                         f"{ev['lp']}; seat {p + 1} wins {ev['wins']}, charges {ev['charges']}")
         elif kind == "block":
             lines.append(f"turn {t}:   blocked ({ev['attack']} vs {ev['defence']})")
         elif kind == "reinforce":
-            lines.append(f"turn {t}:   seat {p} reinforces: {card(p, ev['card'])}")
+            lines.append(f"turn {t}:   seat {p + 1} reinforces: {card(p, ev['card'])}")
         elif kind == "end":
             w = ev["winner"]
-            who = f"seat {w} wins" if w >= 0 else "draw"
+            who = f"seat {w + 1} wins" if w >= 0 else "draw"
             end = R.END_NAMES[ev["end"]]
             lines.append(f"end after {ev['turns']} turns: {who} ({END_WORDS.get(end, end)}); LP {f['lp'][0]} / "
                          f"{f['lp'][1]}, wins {f['wins'][0]} / {f['wins'][1]}")
