@@ -399,6 +399,7 @@ class CalibrationOutcome:
     def write(self, out: str | Path) -> Path:
         """``calibration.json``, ``evaluations.csv``, ``calibration.png`` and a one-file ``report.html`` in ``out``."""
         from sim.core import atomic
+        from sim.games import get_game
         from sim.report.analysis import calibration_page
         from sim.report.outputs import json_default
 
@@ -408,7 +409,7 @@ class CalibrationOutcome:
             atomic.write_json(out / "calibration.json", self.summary, indent=2, default=json_default)
             atomic.write_csv(self.table, out / "evaluations.csv")
             chart = self.plot(out, show=False)[0]
-            title = f"dicesim calibrate · {self.summary['game']} · {self.summary['field']}"
+            title = f"dicesim calibrate · {get_game(self.summary['game']).title} · {self.summary['field']}"
             return atomic.write_text(out / "report.html", calibration_page(self.summary, chart, title))
 
     def plot(self, out: str | Path | None = None, show: bool = True) -> list[Path]:

@@ -231,8 +231,9 @@ def test_calibrate_page(calibrate_run):
     est = out["estimate"]
     metric = words.metric_name("kniffel", "mean_score")  # the metric in words, not its code name
     assert metric != "mean_score"
-    assert f"bonus.value = {pages.num(out['value'])} gives {metric} {pages.num(est['value'])} points " \
-           f"[{pages.num(est['ci95'][0])}, {pages.num(est['ci95'][1])}]" in page.text
+    # the field in words (its code name stays in the heading line): "upper bonus points (0: no bonus)"
+    assert f"upper bonus points (0: no bonus) = {pages.num(out['value'])} gives {metric} {pages.num(est['value'])} " \
+           f"points [{pages.num(est['ci95'][0])}, {pages.num(est['ci95'][1])}]" in page.text
     assert page.headings.index("Answer") < page.headings.index("Chart") < page.headings.index("Evaluations")
     assert_embedded_pngs(page, 1)
     assert len(pd.read_csv(tmp_path / "evaluations.csv")) == len(out["evaluations"])

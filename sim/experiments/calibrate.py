@@ -270,11 +270,10 @@ def _expand(ev: _Evaluator, e0: Evaluation, step: float, target: float, max_eval
         if (e.value - target) * (last.value - target) <= 0:
             return last, e
         last = e
+    got = [e.value for e in ev.cache.values()]  # short enough for one error line: the advice must not be cut off
     raise DicesimError(
-        f"could not bracket {metric} = {target:g} by varying {fld} (tried {len(ev.cache)} values from "
-        f"{min(ev.cache):g} to {max(ev.cache):g}, {metric} from "
-        f"{min(e.value for e in ev.cache.values()):.5g} to {max(e.value for e in ev.cache.values()):.5g}): the "
-        "target may be out of this field's reach; give --lo and --hi to search a range of your own"
+        f"{metric} = {target:g} not reached: {fld} {min(ev.cache):g}..{max(ev.cache):g} gave {min(got):.4g}.."
+        f"{max(got):.4g} ({len(ev.cache)} tries); give --lo and --hi to search a range of your own"
     )
 
 

@@ -11,28 +11,32 @@ from sim.report import pages, words
 
 def calibration_page(summary: dict[str, Any], chart: Path | None, title: str) -> str:
     """The chosen field value and the metric there with its interval, the search chart, every evaluation."""
+    from sim.games import get_game  # the game's words for its rules and title (the page reads them, not codes)
+
     s, est = summary, summary["estimate"]
+    g = get_game(s["game"])
     metric, policy = words.metric_name(s["game"], s["metric"]), words.policy_name(s["game"], s["policy"])
-    answer = (f"{s['field']} = {pages.num(s['value'])} gives {metric} "
+    field = words.config_label(s["game"], g.Config, s["field"])
+    answer = (f"{field} = {pages.num(s['value'])} gives {metric} "
               f"{pages.value_text(s['metric'], est['value'], est['ci95'])} for {policy} "
-              f"(target {pages.num(s['target'])}).")
+              f"(target {pages.value_text(s['metric'], s['target'])}).")
     status = "converged" if s["converged"] else "did NOT converge"
     body = [
         f"<h1>{pages.esc(title)}</h1>",
-        pages.facts_line({"game": s["game"], "policy": s["policy"], "n per evaluation": s["n"], "seed": s["seed"],
-                          "rules fingerprint": s["config_hash"]}),
+        pages.facts_line({"game": g.title, "policy": policy, "field": s["field"], "n per evaluation": s["n"],
+                          "seed": s["seed"], "rules fingerprint": s["config_hash"]}),
         "<h2>Answer</h2>", f"<p class='answer'>{pages.esc(answer)}</p>",
         f"<p>The search {status} ({pages.esc(s['stop'])}) after {len(s['evaluations'])} evaluations on the same "
         f"seeds; tolerance: {pages.esc(s['tolerance'])}. "
-        f"{pages.esc(_capital(words.field_interval_text(s['field'], s['field_ci95'], len(s['evaluations']))))}.</p>",
+        f"{pages.esc(_capital(words.field_interval_text(field, s['field_ci95'], len(s['evaluations']))))}.</p>",
     ]
     if chart is not None:
-        body += ["<h2>Chart</h2>", pages.figure(chart, f"{metric} at every evaluated value of {s['field']} "
+        body += ["<h2>Chart</h2>", pages.figure(chart, f"{metric} at every evaluated value of {field} "
                                                        "(95 % intervals), the target and the answer.")]
     rows = "".join(
         f"<tr><td>{pages.num(e['x'])}</td><td>{pages.esc(pages.value_text(s['metric'], e['value'], e['ci95']))}"
         "</td></tr>" for e in sorted(s["evaluations"], key=lambda e: e["x"]))
-    body.append(f"<h2>Evaluations</h2><table><tr><th>{pages.esc(s['field'])}</th><th>{pages.esc(metric)} "
+    body.append(f"<h2>Evaluations</h2><table><tr><th>{pages.esc(field)}</th><th>{pages.esc(metric)} "
                 f"[95 %]</th></tr>{rows}</table>")
     return pages.document(title, body)
 

@@ -36,6 +36,9 @@ WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **PO
 # game page list them so ("which enemies appear in the Krypta"), the config path small behind (``sim.report.words``)
 CONFIG_WORDS = {
     "enemies": "the enemies: base LP, base damage and intent cycles",
+    **{f"difficulty.{k}.{f}": f"{v}: {said}" for k, v in DIFFICULTY_WORDS.items()
+       for f, said in (("hp", "enemy LP factor"), ("damage", "enemy damage factor"), ("boss", "boss factor"),
+                       ("points", "score factor"))},
     **{f"sections.{k}.roster": f"which enemies appear in the {v}" for k, v in SECTION_WORDS.items()},
     "scaling.damage_growth_compound": "room damage growth compounds (else linear, 3 % a room)",
     "coins.step_rounding": "coins per useful action rounded",
