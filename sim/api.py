@@ -27,7 +27,7 @@ from sim.core.config import DicesimError, Strict, config_hash
 from sim.core.errors import COMMAND_LINE
 from sim.core.jsonable import finite
 from sim.core.names import game_name, policy_label, policy_text
-from sim.games.options import check_opponent
+from sim.games.options import check_opponent, for_play
 
 SetArg = list[str] | dict[str, Any] | None
 
@@ -74,14 +74,19 @@ def _backend(backend: Any, scheduler: str | None) -> Any:
     return backend
 
 
-def _setup(game: str, config: str | Path | Strict | None, set_: SetArg, options: dict[str, Any]):
+def _setup(game: str, config: str | Path | Strict | None, set_: SetArg, options: dict[str, Any], plays: bool = False):
     """(game, config, options): ``config`` a TOML path (default: the game's default) with ``set`` overrides, or an
-    already validated config object (the studio's edited rules) used as it is."""
+    already validated config object (the studio's edited rules) used as it is. ``plays``: runs are played, so an
+    option of another command only (``objective``: ``solve``'s) is refused, as the command line does."""
     from sim.games import get_game
 
     g = get_game(game_name(game))
+    if plays:
+        for_play(g.name, options)
     if not isinstance(config, Strict):
         _path(config, "config")
+    elif not isinstance(config, g.Config):  # another game's rules: a pydantic AttributeError deep inside the game
+        raise DicesimError(f"config is a {type(config).__name__}, not {g.title}'s rules ({g.Config.__name__})")
     opts = g.check_options({k: v for k, v in options.items() if v is not None})
     if isinstance(config, Strict):
         if _sets(set_):
@@ -250,7 +255,7 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     _path(out, "out")
     policy = policy_text(policy)  # ["greedy", "random"] or "Greedy, Random": "greedy,random", as the CLI reads it
     check_opponent(policy, policy_label(options.get("opponent")))  # beside a list of seats: refused as on the CLI
-    g, cfg, opts = _setup(game, config, set, options)
+    g, cfg, opts = _setup(game, config, set, options, plays=True)
     seats = g.seat_policies(policy, opts)
     backend = _backend(backend, scheduler)
     with _writing_to(out):
@@ -292,7 +297,7 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
     _flags(progress=progress, force=force)
     _check_job(n, seed, chunk, force)
     _path(out, "out")
-    g, cfg, opts = _setup(game, config, set, options)
+    g, cfg, opts = _setup(game, config, set, options, plays=True)
     backend = _backend(backend, scheduler)
     with _writing_to(out):
         exp = experiment.compare(g, cfg, policies, n, seed, opts, chunk=chunk, backend=backend, progress=progress)

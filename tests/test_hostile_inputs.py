@@ -8,6 +8,7 @@ Where a command writes, the case names an ``--out`` folder that must not exist a
 from __future__ import annotations
 
 import json
+import re
 import socket
 from pathlib import Path
 
@@ -982,3 +983,23 @@ def test_a_folder_of_another_commands_outputs_is_refused_before_play(tmp_path, m
     assert said.startswith(f"error: --out {out} holds ") and "a folder of its own" in said, said
     assert sorted(p.name for p in out.iterdir()) == sorted([theirs, "report.html"])
     assert (out / "report.html").read_text(encoding="utf-8") == "their page"
+
+
+def test_the_api_refuses_what_the_command_line_refuses_in_words():
+    """Each gave a TypeError, a pydantic AttributeError, or was taken in silence (objective= played on; an empty name
+    in a compared list was dropped)."""
+    import sim
+    from sim.core.config import DicesimError
+    from sim.games import get_game
+
+    cases = [
+        (lambda: sim.play({"a": 1}, "greedy", n=10), "game must be a game's name such as 'kniffel', got {'a': 1}"),
+        (lambda: sim.solve(["kniffel"]), "game must be a game's name"),
+        (lambda: sim.play("dadox", "greedy", n=10, objective="win"), "objective applies only to dicesim solve"),
+        (lambda: sim.compare("dadox", ["greedy", ""], n=10), "has an empty name"),
+        (lambda: sim.play("dadox", "greedy", n=10, config=get_game("kniffel").load()),
+         "config is a KniffelConfig, not Dadox's rules (DadoxConfig)"),
+    ]
+    for call, said in cases:
+        with pytest.raises(DicesimError, match=re.escape(said)):
+            call()

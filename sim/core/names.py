@@ -34,9 +34,12 @@ def policy_text(value: Any, what: str = "policy") -> str:
 
 def compared(policies: str, flag: str = "--policies") -> list[str]:
     """The policies a comparison plays, each once: ``"a, b"`` is ``[a, b]``; none, or one named twice, refused."""
-    names = [p for p in policy_label(policies).split(",") if p]
+    parts = policy_label(policies).split(",")
+    names = [p for p in parts if p]
     if not names:
         raise DicesimError(f"{flag} is empty")
+    if len(names) < len(parts):  # "hold-20," or ["hold-20", ""]: the empty one was dropped in silence
+        raise DicesimError(f"{flag} {policies!r} has an empty name: give each policy once, comma-separated"[:200])
     if twice := next((p for i, p in enumerate(names) if p in names[:i]), None):
         raise DicesimError(f"{flag} names {twice!r} twice: compare each policy once")
     return names

@@ -33,6 +33,8 @@ def available() -> list[str]:
 
 
 def get_game(name: str) -> Game:
+    if not isinstance(name, str):  # a notebook's dict or list: a TypeError of the registry's dict otherwise
+        raise DicesimError(f"game must be a game's name such as 'kniffel', got {name!r}"[:200])
     if name not in GAMES:
         raise DicesimError(f"unknown game {name!r} (choose from {', '.join(GAMES)})")
     try:
