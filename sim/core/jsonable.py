@@ -48,6 +48,15 @@ def _nan_for_null(obj: dict[str, Any]) -> dict[str, Any]:
     return obj
 
 
+def numbers(obj: Any) -> Any:
+    """``obj`` (a summary from ``finite``) with its measured numbers' ``null`` as NaN again, as ``read_numbers``."""
+    if isinstance(obj, dict):
+        return _nan_for_null({k: numbers(v) for k, v in obj.items()})
+    if isinstance(obj, list):
+        return [numbers(v) for v in obj]
+    return obj
+
+
 def read_numbers(text: str) -> Any:
     """JSON written by ``strict_json``, its measured numbers as the tables had them: a metric's ``value`` or
     ``ci95`` written as ``null`` (undefined: one run has no interval) reads back as NaN, which every reader of a

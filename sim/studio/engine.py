@@ -32,6 +32,7 @@ from sim.core import limits
 from sim.core.backends import Job, chunk_table
 from sim.core.batch import run_batch
 from sim.core.config import CONFIG_DIR, DicesimError, Strict, config_hash, parse_override, set_path, validate
+from sim.core.jsonable import numbers
 from sim.core.stats import paired_difference
 from sim.experiments import calibrate as calibration
 from sim.experiments.sweep import run_sweep, sweep_from_dict
@@ -364,8 +365,8 @@ def play(game: str, config: str | None, sets: list[str], policy: str, options: d
     opts = g.check_options(options)
     cfg = load(game, config, sets)
     r = api.play(game, policy, n=n, seed=seed, config=cfg, backend=StudioBackend(on_runs, cancel), **opts)
-    return PlayResult(g.name, policy, n, seed, opts, config, list(sets), cfg, r.tables[policy], r.summary["metrics"],
-                      r.seconds)
+    return PlayResult(g.name, policy, n, seed, opts, config, list(sets), cfg, r.tables[policy],
+                      numbers(r.summary["metrics"]), r.seconds)  # undefined as NaN, as the page shows it ("–")
 
 
 def paired(cur: PlayResult, prev: PlayResult | None) -> bool:
