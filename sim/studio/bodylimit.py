@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from starlette.requests import ClientDisconnect
+
 REFUSAL = "this studio takes at most {mb} MB in one request (a log upload)"
 
 
@@ -61,3 +63,5 @@ class BodyLimit:
         except _TooLong:
             if not started:
                 await self._refuse(send)
+        except ClientDisconnect:  # the client went away mid-body: nothing to answer, and no traceback in the log
+            return

@@ -93,6 +93,8 @@ def upload_target(out_root: Path, name: str, size: int) -> Path:
     name = str(name or "").strip()
     if not name or Path(name).name != name or name.startswith("."):
         raise DicesimError(f"an uploaded log is named by its file name alone, got {name!r}")
+    if any(ord(c) < 32 or ord(c) == 127 for c in name):  # a line break in a file name (a hand-made request)
+        raise DicesimError(f"an uploaded log's name holds a control character (a line break?): {name[:60]!r}")
     if Path(name).suffix.lower() not in SUFFIXES:
         raise DicesimError(f"{name}: a log is a .parquet or .csv file")
     if size > UPLOAD_MAX_MB * 2**20:

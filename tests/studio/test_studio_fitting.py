@@ -33,6 +33,7 @@ def test_the_picker_offers_decision_logs_newest_first_without_outcomes_fits_or_h
     ("log.txt", 10, "a log is a .parquet or .csv file"),
     ("big.parquet", (fitting.UPLOAD_MAX_MB + 1) * 2**20, f"more than the {fitting.UPLOAD_MAX_MB} MB"),
     ("there.csv", 10, "logs/there.csv exists already"),
+    ("x\ny.csv", 10, "holds a control character"),  # a hand-made request kept a line break in the file's name
 ])
 def test_an_upload_goes_under_logs_by_its_name_or_is_refused(tmp_path, name, size, says):
     (tmp_path / "logs").mkdir()

@@ -271,6 +271,27 @@ def test_a_body_that_sends_more_than_the_limit_is_cut_off_and_refused(length):
     assert taken == 2  # the third chunk is never read
 
 
+
+def test_a_client_gone_mid_body_ends_the_request_quietly():
+    """A client that disconnects mid-upload printed a hundred-line 'Exception in ASGI application' in the log."""
+    from starlette.requests import ClientDisconnect
+
+    sent: list[dict] = []
+
+    async def app(scope, receive, send):
+        await receive()
+        raise ClientDisconnect
+
+    async def receive():
+        return {"type": "http.request", "body": b"x" * 10, "more_body": True}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/upload", "headers": []}
+    asyncio.run(BodyLimit(app, most=100)(scope, receive, send))
+    assert sent == []
+
 @pytest.mark.parametrize("args, message", [
     (["--token", "short"], "error: --token must be at least 8 characters, got 5"),
     (["--token", "bad token"], "error: --token may hold only letters, digits and . _ ~ -"),
