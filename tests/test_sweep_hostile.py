@@ -94,8 +94,8 @@ def test_a_grid_over_tables_writes_its_report(tmp_path):
     """A table-valued field (a people's boss card): its values are compared and shown as the TOML that writes them;
     no sensitivity, said on the page."""
     out = tmp_path / "out"
-    text = ('game = "dungeon24"\npolicies = ["greedy"]\nn = 20\nseed = 1\n[grid]\n'
-            '"peoples.untote.boss" = [{name="Lich",a=4,v=6},{name="Lich",a=6,v=6}]\n')
+    text = ('game = "dungeon24"\npolicies = ["greedy"]\nn = 20\nseed = 1\n[options]\npeople = "untote"\n[grid]\n'
+            '"peoples.untote.boss" = [{name="Lich",a=4,v=6},{name="Lich",a=6,v=6}]\n')  # Untote play: their boss
     res = cli_here("sweep", str(write(tmp_path, text)), "--out", str(out))
     assert res.returncode == 0, res.stderr
     page = (out / "report.html").read_text()
@@ -146,3 +146,21 @@ def test_an_option_of_another_command_is_refused(tmp_path, where):
     res = cli_here("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "out"))
     refused(res, "objective applies only to dicesim solve, not to runs that play")
     assert not (tmp_path / "out").exists()
+
+
+def test_a_field_the_runs_never_read_is_refused_before_play(tmp_path):
+    """A sweep over difficulty.normal.hp played on Leicht gave every point the same 54.0 % (calibrate and tune refuse
+    it); a check target setting it passed, setting nothing."""
+    sweep = write(tmp_path, 'game = "dungeon"\npolicies = ["vorschlag"]\nn = 50\n[options]\ndifficulty = "leicht"\n'
+                            '[grid]\n"difficulty.normal.hp" = [1.0, 1.3]\n')
+    said = refused(cli_here("sweep", str(sweep), "--out", str(tmp_path / "o")),
+                   "[grid] difficulty.normal.hp is not used")
+    assert not (tmp_path / "o").exists(), said
+    targets = write(tmp_path, 'game = "dungeon"\nn = 100\n[[target]]\nname = "x"\npolicy = "vorschlag"\n'
+                              'metric = "win_rate"\nmin = 0.1\noptions = {difficulty = "leicht"}\n'
+                              'set = {"difficulty.normal.hp" = 5.0}\n', "t.toml")
+    refused(cli_here("check", str(targets)), "set: difficulty.normal.hp is not used by this run")
+    # swept together with the option that reads it: accepted
+    both = write(tmp_path, 'game = "dungeon"\npolicies = ["vorschlag"]\nn = 20\n[grid]\n"options.difficulty" = '
+                           '["leicht", "normal"]\n"difficulty.normal.hp" = [1.0, 1.3]\n', "b.toml")
+    assert cli_here("sweep", str(both), "--out", str(tmp_path / "b"), "--no-report").returncode == 0

@@ -33,7 +33,7 @@ from sim.core.config import (
 )
 from sim.games import get_game
 from sim.games.base import Game
-from sim.games.options import for_play
+from sim.games.options import for_play, unread_refusal
 
 SWEEP_JSON = "sweep.json"
 FORMAT = 1
@@ -262,6 +262,11 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
         options = game.check_options(for_play(game.name, dict(spec.options)))
     except DicesimError as e:
         raise ConfigError(f"{source}: [options]: {e}") from None
+    if grid is not None and not any(k.startswith(OPTION_AXIS) for k in grid):  # the options the same at every point
+        for key in grid:  # a field these options never read: every point would play the same (calibrate refuses it)
+            said = unread_refusal(key, game.option_specs, options, "sweep")
+            if said:
+                raise ConfigError(f"{source}: [grid] {said}")
     labels = [p.strip() for p in spec.policies]
     if len(set(labels)) != len(labels):
         raise ConfigError(f"{source}: policies: {labels} names a policy twice")
