@@ -6,13 +6,12 @@ from pathlib import Path
 from typing import Any
 
 from sim.experiments.targets import verdict_words
+from sim.games import get_game
 from sim.report import pages, words
 
 
 def calibration_page(summary: dict[str, Any], chart: Path | None, title: str) -> str:
     """The chosen field value and the metric there with its interval, the search chart, every evaluation."""
-    from sim.games import get_game  # the game's words for its rules and title (the page reads them, not codes)
-
     s, est = summary, summary["estimate"]
     g = get_game(s["game"])
     metric, policy = words.metric_name(s["game"], s["metric"]), words.policy_name(s["game"], s["policy"])
