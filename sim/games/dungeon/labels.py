@@ -30,7 +30,10 @@ COMBO_WORDS = {"pasch": "Pasch", "drilling": "Drilling", "kleine_strasse": "Klei
 # a room's challenge (config.CHALLENGES), as the seed names them: win without healing, three combos, four turns
 CHALLENGE_WORDS = {"ohne_heilung": "Ohne Heilung", "drei_kombos": "Drei Kombos", "schnell": "Schnell"}
 WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **POLICY_WORDS, **CARD_WORDS,
-         **EVENT_WORDS, **SECTION_WORDS, **ENEMY_WORDS, **JOKER_WORDS, **COMBO_WORDS, **CHALLENGE_WORDS}
+         **EVENT_WORDS, **SECTION_WORDS, **ENEMY_WORDS, **JOKER_WORDS, **COMBO_WORDS, **CHALLENGE_WORDS,
+         # the per-upgrade table's flags compare runs that took an upgrade with runs that left it (observed: a bot
+         # takes Lebenselixier when its LP run low), not a start with it against one without (findings, paired)
+         "dominant": "observed dominant", "trap": "observed trap"}
 
 # the assumed values of the config (its ``assumed`` list) in words, naming what the numbers are: the dashboard and the
 # game page list them so ("which enemies appear in the Krypta"), the config path small behind (``sim.report.words``)
