@@ -7,7 +7,8 @@ from sim.games.options import Option, policy_names
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 TITLE = "Dungeon24"  # the game's name as people read it (Game.title; describe's text heads with it)
 # describe's headings where a key alone cannot say it (sim.cli.work.describe_text)
-DESCRIBE_WORDS = {"exchange_by_advantage": "One exchange by attack advantage", "hit": "Hit chance",
+DESCRIBE_WORDS = {"exchange_by_advantage": "One exchange by attack advantage (the dice alone, before any focus reroll)",
+                  "hit": "Hit chance",
                   "lp_loss_given_hit": "LP lost when hit", "a": "Attack", "v": "Defence", "sum_a": "Attack sum",
                   "sum_v": "Defence sum", "hit_chance_vs": "Hit chance against each people (row: own card, "
                   "column: theirs, in deck order)", "decks": "Peoples and their decks"}
