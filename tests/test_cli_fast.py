@@ -405,10 +405,10 @@ def test_what_the_light_game_cannot_tell_the_game_refuses(tmp_path):
         with pytest.raises(Unsure):
             RulesOnly(game).compare_plan([policy], RulesOnly(game).check_options({}))
     tune, sweep, out = tmp_path / "tune.toml", tmp_path / "sweep.toml", tmp_path / "out"
-    tune.write_text('game = "dungeon"\nn = 100\n[fields]\n"difficulty.normal.hp" = [1.0, 1.3]\n[[target]]\n'
+    tune.write_text('game = "dungeon"\nn = 100\n[fields]\n"difficulty.leicht.hp" = [1.0, 1.3]\n[[target]]\n'
                     'policy = "vorschlag@nosuch"\nmetric = "win_rate"\nvalue = 0.5\n')
     sweep.write_text('game = "dungeon"\npolicies = ["greedy", "vorschlag@nosuch"]\nn = 100\n[grid]\n'
-                     '"difficulty.normal.hp" = [1.0, 1.3]\n')
+                     '"difficulty.leicht.hp" = [1.0, 1.3]\n')  # a field the runs read (Leicht): the policy is wrong
     for command, path in (("tune", tune), ("sweep", sweep)):
         code, modules, stderr = _probe(tmp_path, command, str(path), "--out", str(out))
         assert code == 2 and "unknown upgrade 'nosuch' in policy 'vorschlag@nosuch'" in stderr, stderr

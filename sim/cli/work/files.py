@@ -44,6 +44,11 @@ class RulesOnly:
     def load(self, path: str | Path | None = None, overrides: list[str] | None = None) -> Strict:
         return load_config(self.Config, self.name, path, overrides or [])
 
+    @property
+    def option_specs(self) -> tuple:
+        """The game's options as its light options module declares them (a field the options never read)."""
+        return tuple(declared_options(self.name) or ())
+
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         return checked(self.name, declared_options(self.name) or (), options, self.policies)
 
