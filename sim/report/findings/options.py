@@ -71,6 +71,8 @@ def _replay(t: Tables, family: str, option: str, facts: dict[str, Any]) -> str |
     opts = {"people": option}
     if family == "people ability":
         opts["opponent_people"] = option
+    elif family == "people":  # the mirror matchup it was measured in: the same policy on the other side
+        opts["opponent"] = policy
     return replay_command(t, policy, 0, opts)
 
 
