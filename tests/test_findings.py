@@ -279,6 +279,19 @@ def test_degenerate_strategy_quiet_when_the_suggestion_wins():
     check(degenerate_strategy(tables(paired=paired), F), "degenerate_strategy", 0)
 
 
+def test_degenerate_strategy_reads_the_difficulties_the_runs_did_not_play():
+    """Greedy beat Vorschlag on Normal and Schwer (the difficulty table), but only Leicht's paired runs were read."""
+    rows = [("vorschlag", "leicht", 0.51, 0.49, 0.53), ("greedy", "leicht", 0.47, 0.45, 0.49),
+            ("vorschlag", "normal", 0.274, 0.262, 0.287), ("greedy", "normal", 0.302, 0.289, 0.315),
+            ("vorschlag", "schwer", 0.156, 0.146, 0.166), ("greedy", "schwer", 0.160, 0.150, 0.171)]
+    table = pd.DataFrame(rows, columns=["policy", "difficulty", "win_rate", "ci95_low", "ci95_high"]).assign(n=5000)
+    t = tables(options={"difficulty": "leicht"}, extras={"difficulty": table})
+    (f,) = check(degenerate_strategy(t, F), "degenerate_strategy")  # Schwer's intervals overlap: no finding
+    assert f["title"] == ("On Normal, the simple policy Greedy wins 30.2 % [28.9, 31.5] against Vorschlag's 27.4 % "
+                          "[26.2, 28.7] (+2.8 pp).")
+    assert f["replay"].endswith("--policy greedy --difficulty normal") and f["evidence"]["runs"] == 5000
+
+
 def test_degenerate_strategy_reads_solved_policies_as_reference():
     paired = {"win: optimal-turn - threshold": {"value": -0.03, "ci95": [-0.05, -0.01]}}
     t = tables("dadox", paired=paired, solved_policies=("optimal-turn",), seats={"threshold": ["threshold"]})

@@ -70,4 +70,40 @@ def degenerate_strategy(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
                 {"metric": metric, "comparison": f"{ns} {words.MINUS} {nr}, paired (same seeds)", "runs": t.n,
                  "simple": s, "reference": r},
                 replay_command(t, seats, run), subject=f"{s}>{r}"))
+    return out + _other_difficulties(t, f, simple, ref)
+
+
+def _other_difficulties(t: Tables, f: FindingsConfig, simple: list[str], ref: list[str]) -> list[dict[str, Any]]:
+    """The same question at the difficulties the report's own runs did not play (``extras["difficulty"]``: each
+    policy's win rate per difficulty, with Wilson intervals): a simple policy whose whole interval lies above a
+    reference policy's whole interval there, by more than the threshold (Greedy over Vorschlag on Normal and Schwer
+    was no finding: only Leicht's paired runs were read). Unpaired intervals: a conservative test."""
+    table = t.extras.get("difficulty")
+    if table is None or not len(table) or not {"policy", "difficulty", "win_rate", "ci95_low", "ci95_high"} <= set(
+            table.columns):
+        return []
+    played = t.options.get("difficulty")
+    rows = {(str(r.policy), str(r.difficulty)): r for r in table.itertuples()}
+    gap = f.degenerate_min_pp / 100
+    out = []
+    for d in dict.fromkeys(str(x) for x in table["difficulty"]):
+        if d == played:
+            continue
+        for s in simple:
+            for r in ref:
+                a, b = rows.get((s, d)), rows.get((r, d))
+                if a is None or b is None or not (a.win_rate - b.win_rate > gap and a.ci95_low > b.ci95_high):
+                    continue
+                ns, nr, dw = (words.policy_name(t.game, s), words.policy_name(t.game, r), words.word(t.game, d))
+                diff = float(a.win_rate - b.win_rate)
+                out.append(finding(
+                    t, "degenerate_strategy",
+                    f"On {dw}, the simple policy {ns} wins {a.win_rate * 100:.1f} % [{a.ci95_low * 100:.1f}, "
+                    f"{a.ci95_high * 100:.1f}] against {nr}'s {b.win_rate * 100:.1f} % [{b.ci95_low * 100:.1f}, "
+                    f"{b.ci95_high * 100:.1f}] ({pp(diff)}).",
+                    diff, [float(a.ci95_low - b.ci95_high), float(a.ci95_high - b.ci95_low)], "pp",
+                    {"metric": "win_rate", "comparison": f"{ns} and {nr} at {dw}, each its own runs (the difficulty "
+                     "table; unpaired intervals, both ends apart)", "runs": int(getattr(a, "n", t.n)),
+                     "simple": s, "reference": r, "difficulty": d},
+                    replay_command(t, [s], 0, {"difficulty": d}), subject=f"{s}>{r}@{d}"))
     return out
