@@ -264,19 +264,20 @@ def check_folder(out: str | Path, flag: str = "--out") -> Path:
     return out
 
 
-# the file that says which command's outputs a folder holds (a report.html beside it is that command's)
-KINDS = {"manifest.json": "the report of a play, compare or findings", "sweep.json": "a sweep", "tune.json": "a tune",
-         "calibration.json": "a calibration", "fit.json": "a fit"}
+# the file that says which command's outputs a folder holds (a report.html beside it is that command's): what the
+# folder holds, and what the command makes
+KINDS = {"manifest.json": ("the report of a play, compare or findings", "report"), "sweep.json": ("a sweep", "sweep"),
+         "tune.json": ("a tune", "tune"), "calibration.json": ("a calibration", "calibration"),
+         "fit.json": ("a fit", "fit")}
 
 
 def check_kind(out: str | Path, mine: str, flag: str = "--out") -> None:
     """Refuse a folder holding another command's outputs (``KINDS``): this command's report.html would replace that
     one's and their files would mix (a sweep into a tune's folder took its report). ``mine``: this command's file."""
     out = Path(out)
-    for name, what in KINDS.items():
+    for name, (what, _) in KINDS.items():
         if name != mine and (out / name).is_file():
-            raise OutputError(f"{flag} {out} holds {what}: give the {KINDS[mine].split(' of ')[0].split()[-1]} a "
-                              "folder of its own")
+            raise OutputError(f"{flag} {out} holds {what}: give the {KINDS[mine][1]} a folder of its own")
 
 
 def _not_shared(out: Path, flag: str) -> None:
