@@ -164,3 +164,13 @@ def test_a_field_the_runs_never_read_is_refused_before_play(tmp_path):
     both = write(tmp_path, 'game = "dungeon"\npolicies = ["vorschlag"]\nn = 20\n[grid]\n"options.difficulty" = '
                            '["leicht", "normal"]\n"difficulty.normal.hp" = [1.0, 1.3]\n', "b.toml")
     assert cli_here("sweep", str(both), "--out", str(tmp_path / "b"), "--no-report").returncode == 0
+
+
+def test_two_variants_of_the_same_rules_are_refused(tmp_path):
+    """Two [[variants]] without a set (or setting what the other already is) were played twice, each compared with
+    the other, while a grid value listed twice is refused."""
+    text = ('game = "kniffel"\npolicies = ["greedy"]\nn = 40\n[[variants]]\nname = "a"\n[[variants]]\nname = "b"\n'
+            'set = {"bonus.value" = 35}\n')
+    refused(cli_here("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "o")),
+            "variant 'b' plays the same rules as 'a'")
+    assert not (tmp_path / "o").exists()

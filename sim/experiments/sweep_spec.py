@@ -302,6 +302,10 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
                 cfg = point_config(game, cpath, sets)
             except DicesimError as e:
                 raise ConfigError(f"{source}: variant {v.name!r}: {e}") from None
+            same = next((p.label for p in points if p.config_hash == config_hash(cfg)), None)
+            if same is not None:  # two names for one rule set: played twice, compared with itself (as a grid value)
+                raise ConfigError(f"{source}: variant {v.name!r} plays the same rules as {same!r}: give each variant "
+                                  "rules of its own")
             points.append(Point(i, v.name, {}, v.name, sets, cpath, cfg, config_hash(cfg)))
     elif grid is not None:
         held: dict[str, list[Any]] = {}  # each field's values as the validated config holds them
