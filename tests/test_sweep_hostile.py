@@ -174,3 +174,12 @@ def test_two_variants_of_the_same_rules_are_refused(tmp_path):
     refused(cli_here("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "o")),
             "variant 'b' plays the same rules as 'a'")
     assert not (tmp_path / "o").exists()
+
+
+def test_swept_option_values_read_in_the_games_words(tmp_path):
+    """The sweep table showed a swept difficulty or people as its code (``leicht``, ``gruenlinge``)."""
+    text = 'game = "dungeon"\npolicies = ["greedy"]\nn = 20\n[grid]\n"options.difficulty" = ["leicht", "normal"]\n'
+    done = cli_here("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "o"))
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "o" / "report.html").read_text(encoding="utf-8")
+    assert "<td>Leicht</td>" in page and "<td>Normal</td>" in page and "<td>leicht</td>" not in page

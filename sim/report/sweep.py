@@ -240,6 +240,11 @@ def _fmt(v: Any) -> str:
     return html.escape(str(v))
 
 
+def _said(game: str | None, v: Any) -> Any:
+    """A swept value as the game names it (a people, a difficulty: ``Grünlinge``, ``Leicht``); numbers as they are."""
+    return words.word(game, v) if isinstance(v, str) and game else v
+
+
 def _head(said: str, code: str) -> str:
     """A column head in words, its code name small below where it differs (what ``sweep.csv`` calls it)."""
     small = f"<br><small>{html.escape(code)}</small>" if said != code else ""
@@ -255,7 +260,7 @@ def table_html(table: pd.DataFrame, fields: list[str], metrics: list[str], game:
     body = []
     for r in table.to_dict("records"):
         cells = "".join(f"<td>{html.escape(words.policy_name(game, r[k]))}</td>" if k == "policy"
-                        else f"<td>{_fmt(r[k])}</td>" for k in keys)
+                        else f"<td>{_fmt(_said(game, r[k]) if k in fields else r[k])}</td>" for k in keys)
         for m in metrics:
             lo, hi = r[f"{m}_ci95_low"], r[f"{m}_ci95_high"]
             text = words.value_text(m, r[m], None if pd.isna(lo) else (lo, hi), game=game)
