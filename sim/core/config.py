@@ -135,6 +135,16 @@ class GameConfig(Strict):
         return v
 
 
+def value_at(tree: dict[str, Any] | None, path: str) -> Any:
+    """The value at a dotted path of a dumped config (``bonus.value``), else None."""
+    node: Any = tree
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
 QUANTILES = ("p10", "p25", "p50", "p75", "p90")  # ``sim.core.stats.quantiles``' names of its default quantiles
 
 

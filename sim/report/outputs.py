@@ -150,6 +150,7 @@ def build_report(out: Path) -> Path:
             why = stored_problem(game.table_columns(cfg, options), tables[label])
             if why:
                 raise DicesimError(f"{out / f} is not a {game.title} table of runs: {why}")
+        metrics = _stored(out / "metrics.csv", pd.read_csv)  # a missing one refused before any chart is drawn
         earlier = _charts_named(out)
         charts = game.charts(tables, out, options, cfg)
         drawn = [Path(c).name for c in charts]
@@ -158,7 +159,6 @@ def build_report(out: Path) -> Path:
                 atomic.remove(out / name)
         if manifest.get("charts") != drawn:
             atomic.write_json(out / "manifest.json", {**manifest, "charts": drawn}, indent=2, default=json_default)
-        metrics = _stored(out / "metrics.csv", pd.read_csv)
         page = render_html(manifest, metrics, [Path(c).name for c in charts], out)
         return atomic.write_text(out / "report.html", page)
 

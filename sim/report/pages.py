@@ -20,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 
+from sim.core.config import value_at
 from sim.games import declared
 from sim.games.options import cycled, policy_names
 from sim.report import words
@@ -116,21 +117,11 @@ def assumed_items(assumed: list[str], game: str | None = None, model: Any = None
     out = []
     for path in assumed:
         label = words.config_label(game, model, path) if model is not None else path.replace("_", " ")
-        value = _at(config, path)
+        value = value_at(config, path)
         plain = _plain(value, game) if value is not None else ""
         shown = f" = {esc(plain)}" if plain and len(plain) <= 60 else ""  # a whole table: the config has it
         out.append(f"<span title='{esc(path)}'>{esc(label)}{shown} <small><code>{esc(path)}</code></small></span>")
     return out
-
-
-def _at(tree: dict[str, Any] | None, path: str) -> Any:
-    """The value at a dotted path of a dumped config, else None."""
-    node: Any = tree
-    for key in path.split("."):
-        if not isinstance(node, dict) or key not in node:
-            return None
-        node = node[key]
-    return node
 
 
 def _plain(v: Any, game: str | None = None) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 from sim.cli import answers
 from sim.cli.common import emit
 from sim.cli.work.describe_text import describe_text
-from sim.core.config import DicesimError, Strict, config_hash, load_config
+from sim.core.config import DicesimError, Strict, config_hash, load_config, value_at
 from sim.core.jsonable import json_default
 from sim.core.schema import describe_columns
 from sim.games import GAMES, declared
@@ -77,13 +77,7 @@ def _model(game: str) -> type[Strict]:
 def _subset(cfg: Strict, reads: tuple[str, ...]) -> dict[str, Any]:
     """The values of the config paths ``reads`` (sections or fields), as JSON."""
     dumped = cfg.model_dump(mode="json")
-    out = {}
-    for path in reads:
-        node: Any = dumped
-        for part in path.split("."):
-            node = node[part]
-        out[path] = node
-    return out
+    return {path: value_at(dumped, path) for path in reads}
 
 
 def _echo(game: str, cfg: Strict) -> dict[str, Any]:
