@@ -103,8 +103,9 @@ def _names(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _tier(rows: list[tuple[str, float, list[float]]], f: FindingsConfig, kind: str) -> int:
-    """How many options, best first (worst first for a trap), stand clear of all the others together (0: none).
+def _tier(rows: list[tuple[str, float, list[float]]], f: FindingsConfig, kind: str) -> tuple[int, list]:
+    """How many options, best first (worst first for a trap), stand clear of all the others together (0: none), and
+    the options in that order.
 
     A tier of k options (at most a third of them) is clear when its weakest member is above the median of the rest
     by the margin and above the best of the rest by the gap, and every member's interval lies above the best of the
@@ -121,8 +122,8 @@ def _tier(rows: list[tuple[str, float, list[float]]], f: FindingsConfig, kind: s
         near_ends = [sign * (ci[0] if sign > 0 else ci[1]) for _, _, ci in top]
         if (edge - mid >= margin / 100 and edge - nearest >= gap / 100 and min(near_ends) > nearest
                 and (sign > 0 or all(ci[1] < 0 for _, _, ci in top))):
-            return k
-    return 0
+            return k, order
+    return 0, order
 
 
 def _detect(t: Tables, f: FindingsConfig, kind: str) -> list[dict[str, Any]]:
@@ -131,10 +132,9 @@ def _detect(t: Tables, f: FindingsConfig, kind: str) -> list[dict[str, Any]]:
     for family, metric, rows, facts in families(t):
         if len(rows) < f.min_options:
             continue
-        k = _tier(rows, f, kind)
+        k, order = _tier(rows, f, kind)
         if not k:
             continue
-        order = sorted(rows, key=lambda r: -r[1] if dominant else r[1])
         top, rest = order[:k], [r[1] for r in order[k:]]
         mid = median(rest)
         nearest = max(rest) if dominant else min(rest)
