@@ -424,15 +424,23 @@ class CalibrationOutcome:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
+        from sim.games import get_game
+        from sim.report import words
+
         s, t = self.summary, self.table.sort_values("x")
+        game = s["game"]  # every name in the game's words, a rate in % (it read win_rate, difficulty.leicht.hp, 0.4)
+        field = words.config_label(game, get_game(game).Config, s["field"])
+        metric, scale = words.metric_name(game, s["metric"]), 100.0 if words.is_rate(s["metric"]) else 1.0
         fig, ax = plt.subplots(figsize=(7, 4))
-        ax.errorbar(t["x"], t["value"], yerr=[t["value"] - t["ci95_low"], t["ci95_high"] - t["value"]], fmt="o-",
-                    capsize=3, label=f"{s['metric']} ({s['policy']}, same seeds)")
-        ax.axhline(s["target"], color="grey", ls=":", label=f"target {s['target']:g}")
-        ax.axvline(s["value"], color="C3", lw=1, label=f"{s['field']} = {s['value']:g}")
-        ax.set_xlabel(s["field"])
-        ax.set_ylabel(s["metric"])
-        ax.set_title(f"Calibration of {s['field']}")
+        ax.errorbar(t["x"], t["value"] * scale, yerr=[(t["value"] - t["ci95_low"]) * scale,
+                                                      (t["ci95_high"] - t["value"]) * scale], fmt="o-", capsize=3,
+                    label=f"{metric} ({words.policy_name(game, s['policy'])}, same seeds)")
+        ax.axhline(s["target"] * scale, color="grey", ls=":",
+                   label=f"target {words.value_text(s['metric'], s['target'])}")
+        ax.axvline(s["value"], color="C3", lw=1, label=f"answer {s['value']:.4g}")
+        ax.set_xlabel(field)
+        ax.set_ylabel(metric + (" (%)" if scale == 100.0 else ""))
+        ax.set_title(f"Calibration of {field}")
         ax.legend(fontsize=8)
         fig.tight_layout()
         from sim.core.atomic import save_figure

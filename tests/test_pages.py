@@ -608,3 +608,26 @@ def test_a_headline_the_seats_should_report_is_still_named_missing():
     headline = {"mean_score": "scores", "kniffel_rate": "at least one Kniffel"}
     assert "Not reported by this run" in headline_table(m, headline, "kniffel", {"mean_score", "kniffel_rate"})
     assert "Not reported by this run" not in headline_table(m, headline, "kniffel", {"mean_score"})
+
+
+def test_the_calibration_chart_speaks_in_words(calibrate_run, monkeypatch, tmp_path):
+    """Its axes and legend read bonus.value, mean_score, greedy and 'target 209'."""
+    from sim import api
+    from sim.core import atomic
+
+    out, folder = calibrate_run
+    figs = []
+    monkeypatch.setattr(atomic, "save_figure", lambda fig, path, **kw: figs.append(fig) or path)
+    table = pd.read_csv(folder / "evaluations.csv")
+    try:
+        api.CalibrationOutcome(out, table).plot(tmp_path, show=False)
+        ax = figs[0].axes[0]
+        said = [ax.get_xlabel(), ax.get_ylabel(), ax.get_title(), *(t.get_text() for t in ax.get_legend().get_texts())]
+    finally:
+        import matplotlib.pyplot as plt
+
+        for f in figs:
+            plt.close(f)
+    assert said[0] == "upper bonus points (0: no bonus)" and said[1] == words.metric_name("kniffel", "mean_score")
+    assert not [s for s in said if "bonus.value" in s or "mean_score" in s or "greedy" in s], said
+    assert any(s.startswith("target 209") and "points" in s for s in said), said
