@@ -73,3 +73,29 @@ def test_a_narrow_colour_bar_has_no_repeated_ticks(tmp_path, monkeypatch):
     assert [charts._pp(v) for v in (-0.02, -0.015, 0.0, 0.005)] == ["\u22122 pp", "\u22121.5 pp", "0", "+0.5 pp"]
     assert (words.axis_unit("first_player_advantage"), words.axis_unit("win_rate"), words.axis_unit("mean_score")) \
         == ("pp", "%", "")
+
+
+def test_a_sweep_over_a_named_option_reads_its_names(tmp_path, monkeypatch):
+    """A sweep over the dungeon's difficulty: the axis ticks, the legend of other fields and a one-point chart's
+    interval read as the pages do (``Leicht``, not ``leicht``; a single point keeps its 95 % interval as a bar)."""
+    import pandas as pd
+
+    from sim.core import atomic
+    from sim.report.sweep import heatmap, line_chart
+
+    figs = []
+    monkeypatch.setattr(atomic, "save_figure", lambda fig, path, **kw: figs.append(fig))
+    rows = [{"policy": "vorschlag", "difficulty": d, "options.players": p, "win_rate": w, "win_rate_ci95_low": w - 0.02,
+             "win_rate_ci95_high": w + 0.02} for d, p, w in (("leicht", 1, 0.6), ("normal", 1, 0.4),
+                                                             ("leicht", 2, 0.5), ("normal", 2, 0.3))]
+    table = pd.DataFrame(rows)
+    line_chart(table, "difficulty", ["win_rate"], {"difficulty": "leicht", "options.players": 1}, tmp_path / "l.png",
+               "dungeon")
+    assert _ticks(figs[-1], "x") == ["Leicht", "Normal"]
+    heatmap(table, "difficulty", "options.players", "win_rate", {}, tmp_path / "h.png", "dungeon")
+    figs[-1].canvas.draw()
+    assert [t.get_text() for t in figs[-1].axes[0].get_xticklabels()] == ["Leicht", "Normal"]
+    one = table[table["difficulty"] == "leicht"].iloc[:1]
+    line_chart(one, "difficulty", ["win_rate"], {"difficulty": "leicht"}, tmp_path / "o.png", "dungeon")
+    bars = [c for c in figs[-1].axes[0].containers if c.__class__.__name__ == "ErrorbarContainer"]
+    assert len(bars) == 1, "a one-point sweep shows its interval"

@@ -46,10 +46,12 @@ def chart_metrics(table: pd.DataFrame, wanted: list[str] | None = None, k: int =
     return (with_ci or names)[:k]
 
 
-def _positions(xs: list[Any]) -> tuple[np.ndarray, list[str] | None]:
+def _positions(xs: list[Any], game: str | None = None) -> tuple[np.ndarray, list[str] | None]:
+    """Where the swept values sit on an axis: numbers at their values, anything else evenly with its name in words
+    as the tick (``Leicht``, not ``leicht``)."""
     if _numeric(xs):
         return np.asarray(xs, dtype=float), None
-    return np.arange(len(xs), dtype=float), [str(x) for x in xs]
+    return np.arange(len(xs), dtype=float), [str(_said(game, x)) for x in xs]
 
 
 def _field(game: str | None, path: str) -> str:
@@ -72,16 +74,18 @@ def line_chart(table: pd.DataFrame, field: str, metrics: list[str], base: dict[s
     """Each metric against ``field``, one line and 95 % band per policy (other fields at base); names in words
     (``game``: its words), shares on % axes."""
     fig, axes = plt.subplots(1, len(metrics), figsize=(4.6 * len(metrics), 3.8), squeeze=False)
-    others = ", ".join(f"{_field(game, k)} = {v}" for k, v in base.items() if k != field)
+    others = ", ".join(f"{_field(game, k)} = {_said(game, v)}" for k, v in base.items() if k != field)
     for ax, m in zip(axes[0], metrics, strict=True):
         for policy, part in table.groupby("policy", sort=False):
             rows = along(part, field, base)
-            x, ticks = _positions(rows[field].tolist())
+            x, ticks = _positions(rows[field].tolist(), game)
             y = rows[m].to_numpy(dtype=float)
             lo, hi = rows[f"{m}_ci95_low"].to_numpy(dtype=float), rows[f"{m}_ci95_high"].to_numpy(dtype=float)
             (ln,) = ax.plot(x, y, marker="o", label=words.policy_name(game, policy))
-            if np.isfinite(lo).any():
+            if np.isfinite(lo).any() and len(x) > 1:
                 ax.fill_between(x, lo, hi, alpha=0.2, color=ln.get_color(), linewidth=0)
+            elif np.isfinite(lo).any():  # one point has no band to fill: its interval as an error bar
+                ax.errorbar(x, y, yerr=np.abs(np.vstack([y - lo, hi - y])), color=ln.get_color(), capsize=4)
             if ticks:
                 ax.set_xticks(x, ticks, rotation=20)
             elif all(float(v).is_integer() for v in x):  # whole numbers (players, points): no 2.5 on the axis
@@ -120,8 +124,8 @@ def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, 
         for r in p.to_dict("records"):
             grid[ys.index(r[fy]), xs.index(r[fx])] = r[metric]
         im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
-        ax.set_xticks(range(len(xs)), [str(x) for x in xs])
-        ax.set_yticks(range(len(ys)), [str(y) for y in ys])
+        ax.set_xticks(range(len(xs)), [str(_said(game, x)) for x in xs])
+        ax.set_yticks(range(len(ys)), [str(_said(game, y)) for y in ys])
         ax.set_xlabel(textwrap.fill(_field(game, fx), 45))  # a long title in lines, not past the panel
         ax.set_ylabel(textwrap.fill(_field(game, fy), 35))
         ax.set_title(f"{words.policy_name(game, pol)}: {_metric(game, metric)}", fontsize=10)
@@ -174,7 +178,7 @@ def overlay_points(table: pd.DataFrame, fields: list[str], base: dict[str, Any],
     if fields:
         rows = along(first, fields[0], base)
         said = _field(game, fields[0])
-        pts = [(int(r["point"]), _overlay_label(said, r[fields[0]])) for r in rows.to_dict("records")]
+        pts = [(int(r["point"]), _overlay_label(said, _said(game, r[fields[0]]))) for r in rows.to_dict("records")]
     else:
         pts = [(int(r["point"]), _legend_text(r["label"])) for r in first.to_dict("records")]
     if len(pts) > MAX_OVERLAY:
