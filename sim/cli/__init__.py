@@ -125,7 +125,7 @@ def _run() -> None:
             sys.modules["sim.jit.tier"].after_command()
     except DicesimError as e:
         print(f"error: {_one_line(str(e))}", file=sys.stderr)
-        sys.exit(2)
+        sys.exit(e.exit_code)  # 2: a refused input; 1: a search found no answer (``Unreached``)
     except click_exc.ClickException as e:
         if type(e).__name__ == "NoArgsIsHelpError":
             print(e.format_message())

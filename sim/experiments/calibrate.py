@@ -33,6 +33,7 @@ from typing import Any
 
 from sim.core.batch import run_batch
 from sim.core.config import DicesimError, Strict, config_hash, field_setting, numeric_field, search_bounds
+from sim.core.errors import Unreached
 from sim.core.limits import check_calibration, is_rate, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
 from sim.games.base import Game
 from sim.games.options import OPEN_END, Accepted, accepted, field_bounds, unread_refusal  # noqa: F401 - re-exported
@@ -204,7 +205,7 @@ def calibrate(
     if a.x > b.x:
         a, b = b, a
     if g(a) * g(b) > 0:
-        raise DicesimError(
+        raise Unreached(
             f"{metric} does not cross {target:g} between {fld}={a.x:g} ({a.value:.5g}) and {fld}={b.x:g} "
             f"({b.value:.5g}); give --lo and --hi that bracket the target"
         )
@@ -271,7 +272,7 @@ def _expand(ev: _Evaluator, e0: Evaluation, step: float, target: float, max_eval
             return last, e
         last = e
     got = [e.value for e in ev.cache.values()]  # short enough for one error line: the advice must not be cut off
-    raise DicesimError(
+    raise Unreached(
         f"{metric} = {target:g} not reached: {fld} {min(ev.cache):g}..{max(ev.cache):g} gave {min(got):.4g}.."
         f"{max(got):.4g} ({len(ev.cache)} tries); give --lo and --hi to search a range of your own"
     )
