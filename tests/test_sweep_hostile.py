@@ -183,3 +183,19 @@ def test_swept_option_values_read_in_the_games_words(tmp_path):
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "o" / "report.html").read_text(encoding="utf-8")
     assert "<td>Leicht</td>" in page and "<td>Normal</td>" in page and "<td>leicht</td>" not in page
+
+
+def test_a_field_no_seat_policy_reads_is_refused_before_play(tmp_path):
+    """Dadox's ``solver.turn_cap`` is optimal-turn's and ``policies.greedy_bank_at`` greedy's alone: a threshold
+    target setting one set nothing, and a sweep of the other under threshold drew a flat line. Refused before play;
+    swept with a seat that reads it, accepted."""
+    targets = write(tmp_path, 'game = "dadox"\nn = 100\n[[target]]\nname = "x"\npolicy = "threshold"\n'
+                              'metric = "win_rate_seat_0"\nmin = 0.1\nset = {"solver.turn_cap" = 5000}\n', "t.toml")
+    refused(cli_here("check", str(targets)), "set: solver.turn_cap is read only by optimal-turn, and this run plays "
+                                             "threshold: set it with --policy optimal-turn")
+    sweep = 'game = "dadox"\npolicies = [{}]\nn = 20\n[grid]\n"policies.greedy_bank_at" = [300, 500]\n'
+    said = refused(cli_here("sweep", str(write(tmp_path, sweep.format('"threshold"'))), "--out", str(tmp_path / "o")),
+                   "[grid] policies.greedy_bank_at is read only by greedy")
+    assert not (tmp_path / "o").exists(), said
+    assert cli_here("sweep", str(write(tmp_path, sweep.format('"threshold", "greedy"'), "g.toml")), "--out",
+                    str(tmp_path / "g"), "--no-report").returncode == 0

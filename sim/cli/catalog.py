@@ -30,6 +30,7 @@ from sim.games.options import (
     check_seat_count,
     checked,
     policy_names,
+    policy_refusal,
     unread_refusal,
 )
 
@@ -133,13 +134,16 @@ def plain_options(game: str, options: dict[str, Any]) -> dict[str, Any] | None:
     return {k: v for k, v in checked(game, declared_options(game) or (), options).items() if k in reads}
 
 
-def check_read(game: str, field: str, options: dict[str, Any]) -> None:
-    """``calibrate --field`` that the run never reads (``difficulty.leicht.hp`` with ``--difficulty normal``), refused
-    before the game loads in the calibration's own words (``sim.experiments.calibrate.refuse_unread``)."""
+def check_read(game: str, field: str, options: dict[str, Any], policy: str) -> None:
+    """``calibrate --field`` that the run never reads (``difficulty.leicht.hp`` with ``--difficulty normal``; Pig's
+    ``policies.hold_at`` with ``--policy optimal-turn``), refused before the game loads in the calibration's own
+    words (``sim.experiments.calibrate.refuse_unread``)."""
     specs = declared_options(game)
     if specs is None:
         return
-    said = unread_refusal(field, specs, checked(game, specs, options), "calibrate")
+    seats = [*policy_names(policy), *([options["opponent"]] if isinstance(options.get("opponent"), str) else [])]
+    said = unread_refusal(field, specs, checked(game, specs, options), "calibrate") or policy_refusal(
+        game, field, seats, "calibrate")
     if said:
         raise DicesimError(said)
 

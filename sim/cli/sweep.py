@@ -91,7 +91,7 @@ def calibrate(
     accept(game, game_opts, policy, config, set_, seated=True)  # refused here; played from the file and overrides
     check_field(game, config, set_, field, lo, hi)
     check_metric(game, config, set_, policy, game_opts or {}, parse_target(target)[0])
-    check_read(game, field, game_opts or {})
+    check_read(game, field, game_opts or {}, policy)
     work("sweep").calibrate(game, target, field, policy, n, seed, lo, hi, tol, max_evals, config, set_, as_json,
                             scheduler, out, force, game_opts or {})
 

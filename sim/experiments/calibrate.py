@@ -36,7 +36,14 @@ from sim.core.config import DicesimError, Strict, config_hash, field_setting, nu
 from sim.core.errors import Unreached
 from sim.core.limits import check_calibration, is_rate, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
 from sim.games.base import Game
-from sim.games.options import OPEN_END, Accepted, accepted, field_bounds, unread_refusal  # noqa: F401 - re-exported
+from sim.games.options import (  # noqa: F401 - OPEN_END, Accepted: re-exported
+    OPEN_END,
+    Accepted,
+    accepted,
+    field_bounds,
+    policy_refusal,
+    unread_refusal,
+)
 from sim.report.words import metric_name, metric_text, value_text
 
 
@@ -74,10 +81,11 @@ class Calibration:
 DEFAULT_TOL_SHARE = 0.1
 
 
-def refuse_unread(fld: str, game: Game, options: dict[str, Any], doing: str) -> None:
-    """A field this run never reads (``difficulty.leicht.hp`` with ``--difficulty normal``): every evaluation would
-    play the same and the search end in a refusal after all that play; refused before any."""
-    said = unread_refusal(fld, game.option_specs, options, doing)
+def refuse_unread(fld: str, game: Game, options: dict[str, Any], doing: str, seats: list[str]) -> None:
+    """A field this run never reads (``difficulty.leicht.hp`` with ``--difficulty normal``; a field only a policy
+    no seat plays reads): every evaluation would play the same and the search end in a refusal after all that play;
+    refused before any."""
+    said = unread_refusal(fld, game.option_specs, options, doing) or policy_refusal(game.name, fld, seats, doing)
     if said:
         raise DicesimError(said)
 
@@ -171,7 +179,7 @@ def calibrate(
     takes = accepted(base, fld, seats, *field_bounds(type(base), fld))  # a default range stays inside it
     ev = _Evaluator(game, config, sets, fld, metric, seats, n, seed, options, backend, log, integer, takes)
     search_bounds(current, fld, lo, hi, lambda extra: game.load(config, [*sets, *extra]))  # before any work
-    refuse_unread(fld, game, options, "calibrate")
+    refuse_unread(fld, game, options, "calibrate", seats)
     for x, flag in ((lo, "--lo"), (hi, "--hi")):
         if x is not None:
             ev.check(float(x), flag, f"give {flag}")

@@ -33,7 +33,7 @@ from sim.core.config import (
 )
 from sim.games import get_game
 from sim.games.base import Game
-from sim.games.options import for_play, unread_refusal
+from sim.games.options import for_play, policy_refusal, unread_refusal
 
 SWEEP_JSON = "sweep.json"
 FORMAT = 1
@@ -276,6 +276,13 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
         plan = [(label, list(seats)) for label, seats in game.compare_plan(labels, options)]
     except DicesimError as e:
         raise ConfigError(f"{source}: policies: {e}") from None
+    if grid is not None:  # a field only policies no seat plays read (Pig's policies.hold_at under optimal-turn)
+        seats = [s for _, ss in plan for s in ss] + [v for v in grid.get(f"{OPTION_AXIS}opponent", [])
+                                                      if isinstance(v, str)]
+        for key in grid:
+            said = policy_refusal(game.name, key, seats, "sweep")
+            if said:
+                raise ConfigError(f"{source}: [grid] {said}")
     base = _resolve(spec.config, base_dir)
     try:
         base_cfg = point_config(game, base, {})

@@ -54,7 +54,7 @@ from sim.core.config import (
 from sim.experiments.sweep_spec import _resolve, flatten, point_config
 from sim.games import get_game
 from sim.games.base import Game
-from sim.games.options import for_play, unread_refusal
+from sim.games.options import for_play, policy_refusal, unread_refusal
 from sim.report import words
 
 
@@ -143,7 +143,7 @@ def load_targets(path: str | Path, games: Callable[[str], Game] = get_game) -> l
             options = game.check_options(for_play(name, dict(spec.options if t.options is None else t.options)))
             label, seats = game.compare_plan([t.policy], options)[0]
             for key in flatten(t.set):  # a field these options never read would set nothing (calibrate refuses it)
-                said = unread_refusal(key, game.option_specs, options, "set")
+                said = unread_refusal(key, game.option_specs, options, "set") or policy_refusal(name, key, seats, "set")
                 if said:
                     raise ConfigError(f"set: {said}")
             cfg = point_config(game, _resolve(t.config or spec.config, base_dir), flatten(t.set))

@@ -42,7 +42,7 @@ from sim.core.limits import is_rate
 from sim.experiments.sweep_spec import _resolve, flatten, point_config, spec_error
 from sim.games import get_game
 from sim.games.base import Game
-from sim.games.options import accepted, field_bounds, for_play, unread_by
+from sim.games.options import accepted, field_bounds, for_play, policy_refusal, unread_by
 
 FORMAT = 1
 FLOAT_RESOLUTION = 1e-4  # float fields are rounded to this share of their range
@@ -309,6 +309,9 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
             raise ConfigError(f"{source}: [fields] {f.name} is not used by any target's run "
                               f"({opt.setting(targets[0].options.get(opt.name))}): give a target options = "
                               f"{{{opt.name} = \"{part}\"}}, or tune the field of the targets' {opt.name}")
+        said = policy_refusal(game.name, f.name, [s for seats in plans.values() for s in seats], "tune")
+        if targets and said:
+            raise ConfigError(f"{source}: [fields] {said}")
     fields = _check_reach(game, base, fields, targets, plans, source)
     tune = Tune(spec, source, game, base, sets, fields, targets, groups, spec.chunk or game.chunk,
                 config_hash(base_cfg))

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from sim.core.errors import DicesimError
 from sim.core.names import policy_label
-from sim.games import declared_options
+from sim.games import declared, declared_options
 
 
 @dataclass(frozen=True)
@@ -129,6 +129,30 @@ def unread_by(path: str, specs: Sequence[Option], options: dict[str, Any]) -> tu
         if users and all(options.get(o.name) != part for o in users):
             return users[0], part
     return None
+
+
+def policy_readers(game: str, path: str, seats: Sequence[str]) -> tuple[str, ...] | None:
+    """The policies that read config ``path`` when none of ``seats`` is one of them (``policies.hold_at``, read by
+    the hold-20 bot alone, with optimal-turn at every seat): the run never reads the path; else None. A game
+    declares what only some policies read in its options module (``POLICY_READS``: a field or section -> its
+    readers); a field it does not declare counts as read by every seat."""
+    reads = declared(game, "POLICY_READS") or {}
+    played = {policy_label(s) for s in seats}
+    for key, readers in reads.items():
+        if path == key or path.startswith(key + "."):
+            return None if played & set(readers) else tuple(readers)
+    return None
+
+
+def policy_refusal(game: str, path: str, seats: Sequence[str], doing: str) -> str | None:
+    """Why ``doing`` (``calibrate``) ``path`` would play the same at every value because no seat's policy reads it
+    (``policy_readers``), or None."""
+    readers = policy_readers(game, path, seats)
+    if readers is None:
+        return None
+    played = ", ".join(dict.fromkeys(policy_label(s) for s in seats))
+    return (f"{path} is read only by {' and '.join(readers)}, and this run plays {played}: {doing} it with "
+            f"--policy {readers[0]}, or {doing} a field {played} reads")
 
 
 def unread_refusal(path: str, specs: Sequence[Option], options: dict[str, Any], doing: str) -> str | None:

@@ -68,3 +68,26 @@ def test_the_model_says_what_a_field_accepts():
     assert accepted(pig(), "dice.bust_face", ["hold-20"], 1, 20).high == 6
     assert accepted(pig(), "goal.target", ["hold-20"], 2, 1000).high == 1000
     assert accepted(pig(), "goal.target", ["optimal-win"] * 2, 2, 1000).high == 200
+
+
+def test_a_field_only_another_policy_reads_is_refused_before_play(tmp_path: Path):
+    """``policies.hold_at`` is the hold-20 bot's alone: calibrating, tuning or sweeping it under optimal-turn played
+    every evaluation the same (a flat line, then 'not reached' after all that play). Refused before any, naming the
+    policy that reads it; under hold-20 it is taken, and the solver's fields are optimal-win's alone."""
+    r = cli_here("calibrate", "pig", "--policy", "optimal-turn", "--field", "policies.hold_at",
+                 "--target", "game_length_turns=30", "--n", "200")
+    said = lines(r)
+    assert r.returncode == 2 and len(said) == 1, r.stderr
+    assert said[0] == ("error: policies.hold_at is read only by hold-20, and this run plays optimal-turn: calibrate "
+                       "it with --policy hold-20, or calibrate a field optimal-turn reads"), said[0]
+    said = refused_tune(tmp_path, '"solver.tolerance" = [1e-12, 1e-6]\n', "hold-20")
+    assert "[fields] solver.tolerance is read only by optimal-win, and this run plays hold-20: tune it" in said, said
+    spec = tmp_path / "s.toml"
+    spec.write_text('game = "pig"\npolicies = ["optimal-turn", "optimal-win"]\nn = 20\n[grid]\n'
+                    '"policies.hold_at" = [15, 25]\n')
+    r = cli_here("sweep", str(spec), "--out", str(tmp_path / "sw"))
+    assert r.returncode == 2 and not (tmp_path / "sw").exists(), r.stderr
+    assert "[grid] policies.hold_at is read only by hold-20, and this run plays optimal-turn, optimal-win" in r.stderr
+    r = cli_here("calibrate", "pig", "--policy", "hold-20", "--field", "policies.hold_at",
+                 "--target", "game_length_turns=30", "--n", "200", "--json", "--max-evals", "3")
+    assert "not reached: policies.hold_at 20..26" in r.stderr, r.stderr  # played: hold-20 reads it

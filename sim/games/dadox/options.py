@@ -19,6 +19,12 @@ CONFIG = "sim.games.dadox.config:DadoxConfig"  # Game.Config: --set is checked w
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
 OBJECTIVES = ("turn", "win")
 WIN_POLICIES = ("optimal-win", "leader-win")  # the policies that read the two-player solution
+# what only some policies read of the rules (sim.games.options.policy_readers): calibrate, tune, a sweep and a target
+# refuse such a field when no seat plays one of them (every evaluation would play the same). ``policies.random_bank``
+# is not here: every policy below full skill reads it (its lapses are random's moves, policies/dadox/skill.py).
+POLICY_READS = {"policies.threshold": ("threshold",), "policies.greedy_bank_at": ("greedy",),
+                "solver.turn_cap": ("optimal-turn",), "solver.score_floor": WIN_POLICIES,
+                "solver.tolerance": WIN_POLICIES}
 # the policies' display names (``labels`` reads them from here): the opponent option names its policy so
 POLICY_WORDS = {"threshold": "Threshold", "greedy": "Greedy", "optimal-turn": "Optimal turn",
                 "optimal-win": "Optimal win", "random": "Random", "leader-win": "Leader win"}

@@ -17,6 +17,9 @@ CONFIG = "sim.games.pig.config:PigConfig"  # Game.Config: --set is checked witho
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
 OBJECTIVES = ("turn", "win")
 PLAYERS = 2  # Pig is a duel: the turn order alternates between two seats (rules.PLAYERS)
+# what only some policies read of the rules (sim.games.options.policy_readers): calibrate, tune, a sweep and a target
+# refuse such a field when no seat plays one of them (every evaluation would play the same)
+POLICY_READS = {"policies.hold_at": ("hold-20",), "solver": ("optimal-win",)}
 OPTIONS = (Option("objective", None, str, "Pig solve: turn | win (default turn)", OBJECTIVES,  # off in play
                   commands=("solve",)),)
 
