@@ -245,3 +245,18 @@ def test_the_findings_commands_page_opens_with_its_findings(tmp_path):
         assert page.index("<h2>Findings</h2>") < page.index("<h2>Charts</h2>")
         assert all(html.escape(f["title"], quote=True) in page for f in found), [f["title"] for f in found]
         assert cli_here("report", str(out)).returncode == 0
+
+
+def test_a_finding_from_a_smaller_probe_says_how_many_runs(monkeypatch, capsys, tmp_path):
+    """Some detectors play their own, smaller probe (the upgrade lifts n/2, the stacking probe at most 4,000): the
+    finding's line said nothing of it, under a header reading n=2000. It now says from how many runs it comes."""
+    from sim.cli.work import findings as work
+
+    found = [{"kind": "runaway_stacking", "title": "Wetzstein stacks", "evidence": {"runs": 1000}, "replay": ""},
+             {"kind": "difficulty_cliff", "title": "Room 5 is a cliff", "evidence": {"runs": 2000}, "replay": ""}]
+    monkeypatch.setattr(work, "game_report", lambda *a, **k: None)
+    monkeypatch.setattr(work, "folder_findings", lambda *a, **k: found)
+    work.findings("dungeon", None, None, [], FindingsConfig(), 2000, 1, tmp_path / "o", False)
+    said = capsys.readouterr().out.splitlines()
+    assert "- runaway stacking: Wetzstein stacks (from 1,000 runs: this detector's probe, not --n 2,000)" in said
+    assert "- difficulty cliff: Room 5 is a cliff" in said

@@ -65,7 +65,10 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
         lines.append(f"Played with {'; '.join(said_as)}. {caution} The head-to-head findings (seats, policies "
                      "against each other) hold that gap too.")
     for f in found:
-        lines += [f"- {f['kind'].replace('_', ' ')}: {f['title']}",  # the kind in words; --json keeps its code
+        runs = (f.get("evidence") or {}).get("runs")  # a detector that plays its own, smaller probe says so here
+        fewer = f" (from {runs:,} runs: this detector's probe, not --n {n:,})" if isinstance(runs, int) and runs < n \
+            else ""
+        lines += [f"- {f['kind'].replace('_', ' ')}: {f['title']}{fewer}",  # the kind in words; --json keeps its code
                   f"    replay: {f['replay']}" if f.get("replay") else ""]
     if not found:
         lines.append("None of the detectors found anything (" + ", ".join(k.replace("_", " ") for k in MEANINGS)
