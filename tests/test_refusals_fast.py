@@ -27,3 +27,16 @@ def test_a_refused_value_imports_no_numba_in_any_game(tmp_path, game, policy, va
     assert not modules & {"numba", "pandas"}, sorted(modules & set(HEAVY))
     assert f"sim.games.{game}.config" in modules  # the model refused it, not an earlier check
     assert not [m for m in _game_code(modules) if not m.endswith(LIGHT) and m != "sim.games.base"]  # no kernel
+
+
+@pytest.mark.parametrize("args, said", [
+    (["play", "dungeon24"], "error: --policy is missing: choose from random, greedy, heuristic, exact-exchange, "
+                            "expectimax"),
+    (["calibrate", "dungeon", "--policy", "vorschlag"], "error: --target is missing: metric=value, e.g. win_rate=0.5"),
+    (["sweep"], "error: sweep file is missing: e.g. configs/sweeps/kniffel-bonus.toml"),
+])
+def test_a_missing_flag_says_what_it_takes(tmp_path, args, said):
+    """click's "Missing option '--policy'." named neither the game's policies nor what the flag takes."""
+    code, modules, stderr = _probe(tmp_path, *args)
+    assert code == 2 and stderr.strip() == said, stderr
+    assert not modules & {"numba", "pandas"}, sorted(modules & set(HEAVY))

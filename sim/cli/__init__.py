@@ -20,6 +20,7 @@ from sim.cli.common import JsonOpt, SchedulerOpt, app
 from sim.core.errors import COMMAND_LINE, DicesimError
 from sim.core.limits import short
 from sim.core.paths import check_cache_root
+from sim.games import GAMES, declared_policies
 
 # the commands register on ``app`` in help order
 # isort: off
@@ -59,6 +60,23 @@ def bad_parameter(e: click_exc.BadParameter) -> str:
     else:
         allowed = first["msg"].replace("Input should be", "must be")
     return f"{name} {allowed}, got {short(first.get('input'))}"
+
+
+def missing(e: click_exc.MissingParameter) -> str:
+    """A required flag or argument left out, named with what it takes (its help; for ``--policy`` the game's
+    policies): click's own "Missing option '--policy'." says neither."""
+    param = e.param
+    if param is None:
+        return e.format_message()
+    name = param.opts[0] if param.opts and param.opts[0].startswith("-") else param.name.replace("_", " ")
+    game = (e.ctx.params.get("game") if e.ctx is not None else None) or ""
+    if param.name in ("policy", "policies") and game in GAMES:
+        takes = f"choose from {', '.join(declared_policies(game))}"
+    else:
+        takes = (getattr(param, "help", None) or "").strip()
+        if takes.lower().startswith(name.lower()):  # "sweep file, e.g. …": the name is said already
+            takes = takes[len(name):].lstrip(" ,:")
+    return f"{name} is missing" + (f": {takes}" if takes else "")
 
 
 PATH_FLAGS = ("--out", "--log", "--outcomes", "--config", "--copy")  # options whose value names a file or folder
@@ -130,7 +148,8 @@ def _run() -> None:
         if type(e).__name__ == "NoArgsIsHelpError":
             print(e.format_message())
             sys.exit(0)
-        said = bad_parameter(e) if isinstance(e, click_exc.BadParameter) else e.format_message()
+        said = missing(e) if isinstance(e, click_exc.MissingParameter) else bad_parameter(e) if isinstance(
+            e, click_exc.BadParameter) else e.format_message()
         if isinstance(e, click_exc.NoSuchOption) and re.fullmatch(r"-[0-9.]+", e.option_name or ""):
             said = f"{e.option_name}: a negative number is no die face (1..6) or count (0 or more)"  # not an option
         print(f"error: {_one_line(said)}", file=sys.stderr)
