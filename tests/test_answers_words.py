@@ -190,6 +190,9 @@ def test_matchup_text_names_peoples_and_policies_in_words():
     assert all(line.count(" % [") == 3 for line in lines[2:5]) and "gruenlinge" not in done.stdout
     data = json.loads(cli_here("matchup", "dungeon24", "--n", "100", "--json").stdout)
     assert data["people"][0] == "gruenlinge" and 0 < data["win_rate"][0][0] < 1
+    mirror = cli_here("matchup", "dungeon24", "--opponent", "heuristic", "--n", "100").stdout.splitlines()
+    assert [line.count("50 % (mirror)") for line in mirror[2:5]] == [1, 1, 1]  # by symmetry: no interval estimated
+    assert mirror[2].split()[1:3] == ["50", "%"] and mirror[3].split()[5:7] == ["50", "%"], mirror
 
 
 def test_every_games_policies_and_title_come_from_its_labels_module():

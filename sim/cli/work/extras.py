@@ -30,7 +30,8 @@ def matchup(game: str, policy: str, opponent: str, n: int, seed: int, rules: Pat
     people = [words.word(g.name, p) for p in result["people"]]
     rows.append(" " * 14 + "".join(f"{p:>24s}" for p in people))
     for i, p in enumerate(people):  # a cell reads at most '100.0 % [100.0, 100.0]': 22 characters, 2 between
-        cells = "".join(f"{words.value_text('win_rate', result['win_rate'][i][j], result['ci95'][i][j]):>24s}"
+        cells = "".join(f"{'50 % (mirror)':>24s}" if result.get("mirror_diagonal") and i == j else
+                        f"{words.value_text('win_rate', result['win_rate'][i][j], result['ci95'][i][j]):>24s}"
                         for j in range(len(people)))
         rows.append(f"{p:14s}{cells}")
     emit(result, as_json, "\n".join(rows), json_default)

@@ -73,7 +73,8 @@ def matchup(cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: in
 
     Each cell plays runs 0..n-1 twice on the same seeds, seats swapped, so the first-attacker
     advantage cancels; a draw counts 1/2. Intervals: normal, over the n per-seed pair scores, within [0, 1]
-    (``stats.score_mean``).
+    (``stats.score_mean``). Under one policy on both sides (``mirror_diagonal``) a people against itself is 50 % by
+    symmetry: its cell holds 0.5 exactly, with no interval to estimate.
     Also returns the first-attacker win rate per cell (pooled over both seatings).
     """
     for p in (policy_a, policy_b):
@@ -83,8 +84,15 @@ def matchup(cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: in
     wr = [[0.0] * k for _ in range(k)]
     ci = [[[0.0, 0.0]] * k for _ in range(k)]
     fa = [[0.0] * k for _ in range(k)]
+    mirror = policy_a == policy_b  # a people against itself under one policy: 50 % by symmetry, no estimate
     for i in range(k):
         for j in range(k):
+            if mirror and i == j:
+                wr[i][j], ci[i][j] = 0.5, [0.5, 0.5]
+                t1 = run_games(cfg, [policy_a, policy_b], [i, j], seed, 0, n)  # the first attacker's share still
+                t2 = run_games(cfg, [policy_b, policy_a], [j, i], seed, 0, n, player_seat=1)
+                fa[i][j] = float(((t1[:, 0] == t1[:, 1]).sum() + (t2[:, 0] == t2[:, 1]).sum()) / (2 * n))
+                continue
             t1 = run_games(cfg, [policy_a, policy_b], [i, j], seed, 0, n)
             t2 = run_games(cfg, [policy_b, policy_a], [j, i], seed, 0, n, player_seat=1)
             m = stats.score_mean((seat_score(t1[:, 0], 0) + seat_score(t2[:, 0], 1)) / 2)
@@ -92,7 +100,7 @@ def matchup(cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: in
             ci[i][j] = m["ci95"]
             fa[i][j] = float(((t1[:, 0] == t1[:, 1]).sum() + (t2[:, 0] == t2[:, 1]).sum()) / (2 * n))
     return {"policy_a": policy_a, "policy_b": policy_b, "n": n, "seed": seed, "people": list(PEOPLES),
-            "win_rate": wr, "ci95": ci, "first_attacker_win_rate": fa}
+            "win_rate": wr, "ci95": ci, "first_attacker_win_rate": fa, "mirror_diagonal": mirror}
 
 
 def matchup_heatmap(result: dict[str, Any], path: str | Path) -> Path:
