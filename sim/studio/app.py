@@ -216,7 +216,8 @@ class Studio:
             opts = engine.options_for(self.game, {k: w.value for k, w in self.option_inputs.items()})
         except DicesimError:
             opts = None
-        self.unused = engine.unused_edits(self.game, self.form.sets(), opts) if opts is not None else []
+        self.unused = engine.unused_edits(self.game, self.form.sets(), opts, str(self.policy_sel.value or "")) \
+            if opts is not None else []
         if self.unused:
             first = self.unused[0]
             more = f" (and {len(self.unused) - 1} more such edits)" if len(self.unused) > 1 else ""
@@ -230,7 +231,8 @@ class Studio:
         """Set the option the first unused edit needs (``difficulty`` to ``normal``)."""
         if self.unused:
             first = self.unused[0]
-            self.option_inputs[first["option"]].value = first["choice"]
+            picker = self.policy_sel if first["option"] == "policy" else self.option_inputs[first["option"]]
+            picker.value = first["choice"]
             self.recheck()
 
     def change_game(self, game: str) -> None:

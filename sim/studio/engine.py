@@ -37,7 +37,7 @@ from sim.core.stats import paired_difference
 from sim.experiments import calibrate as calibration
 from sim.experiments.sweep import run_sweep, sweep_from_dict
 from sim.games.base import Game
-from sim.games.options import unread_by
+from sim.games.options import policy_names, policy_readers, unread_by
 from sim.report import words
 from sim.report.mpl import plt
 from sim.report.outputs import write_outputs
@@ -192,14 +192,24 @@ def opening_policy(game: str) -> str:
     return plain[-1] if plain else first
 
 
-def unused_edits(game: str, sets: list[str], options: dict[str, Any]) -> list[dict[str, Any]]:
+def unused_edits(game: str, sets: list[str], options: dict[str, Any], policy: str = "") -> list[dict[str, Any]]:
     """Edits this run never reads: a path through a choice of an option (``difficulty.normal.hp``) that no option
-    holds now (``difficulty: leicht``). Each: the path, the choice, the option to switch and a sentence saying so."""
+    holds now (``difficulty: leicht``), or one only a policy no seat plays reads (Pig's ``policies.hold_at`` under
+    optimal-turn). Each: the path, the choice, the option to switch (``policy`` for the policy picker) and a sentence
+    saying so."""
     g = get_game(game)
     out = []
+    seats = [*policy_names(policy), *([options["opponent"]] if isinstance(options.get("opponent"), str) else [])]
     for line in sets:
         path = line.split("=", 1)[0].strip()
-        if (unread := unread_by(path, g.option_specs, options)) is not None:
+        if seats and (readers := policy_readers(game, path, seats)) is not None:
+            shown = words.policy_name(game, readers[0])
+            playing = ", ".join(dict.fromkeys(words.policy_name(game, s) for s in seats))
+            out.append({"path": path, "choice": readers[0], "option": "policy", "shown": shown,
+                        "text": f"{path} is read only by {' and '.join(words.policy_name(game, r) for r in readers)}, "
+                                f"and this run plays {playing}: its differences will be 0. Switch the policy to "
+                                f"{shown} to see it."})
+        elif (unread := unread_by(path, g.option_specs, options)) is not None:
             opt, part = unread
             now = opt.setting(options.get(opt.name))
             shown = (opt.words or {}).get(part, part.capitalize())

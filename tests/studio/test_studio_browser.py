@@ -512,6 +512,21 @@ def test_an_edit_the_options_do_not_reach_says_so_and_offers_the_switch(page):
     assert page.locator('[data-testid="option-difficulty"]').inner_text().strip().endswith("Normal")  # in words
 
 
+def test_an_edit_only_another_policy_reads_offers_that_policy(page):
+    """Dadox's Greedy bank edited while Threshold plays: the page says only Greedy reads it, and the switch picks
+    Greedy in the policy picker."""
+    page.locator('[data-testid="game"]').click()
+    page.get_by_role("option", name="Dadox", exact=True).click()
+    playwright_api.expect(page.locator('input[data-testid="policy"]')).to_have_value("Threshold")
+    hint = page.locator('[data-testid="unused-hint"]')
+    open_field(page, "policies.greedy_bank_at").fill("500")
+    playwright_api.expect(hint).to_contain_text("policies.greedy_bank_at is read only by Greedy, and this run plays "
+                                                "Threshold")
+    page.locator('[data-testid="switch-option"]').click()
+    playwright_api.expect(hint).to_be_hidden()
+    playwright_api.expect(page.locator('input[data-testid="policy"]')).to_have_value("Greedy")
+
+
 def test_kniffel_opens_on_a_policy_a_rule_edit_moves(page):
     page.locator('[data-testid="game"]').click()
     page.get_by_role("option", name="Kniffel", exact=True).click()  # games by their titles

@@ -196,3 +196,15 @@ def test_an_edit_the_options_do_not_reach_is_named():
     assert engine.unused_edits("dungeon24", d24, {"people": "gruenlinge", "opponent_people": "untote"}) == []
     (h,) = engine.unused_edits("dungeon24", d24, {"people": "gruenlinge", "opponent_people": "gruenlinge"})
     assert h["option"] == "people" and h["shown"] == "Untote"
+
+
+def test_an_edit_only_another_policy_reads_is_named():
+    """Dadox's ``policies.greedy_bank_at`` is Greedy's alone: edited while Threshold plays, every difference read 0
+    without a word. The hint names the policy that reads it and the switch is the policy picker's."""
+    sets = ["policies.greedy_bank_at=500", "goal.target=5000"]
+    (h,) = engine.unused_edits("dadox", sets, engine.options_for("dadox", {}), "threshold")
+    assert (h["path"], h["option"], h["choice"], h["shown"]) == ("policies.greedy_bank_at", "policy", "greedy",
+                                                                  "Greedy")
+    assert h["text"].startswith("policies.greedy_bank_at is read only by Greedy, and this run plays Threshold")
+    assert engine.unused_edits("dadox", sets, engine.options_for("dadox", {}), "greedy") == []
+    assert engine.unused_edits("dadox", sets, engine.options_for("dadox", {"opponent": "greedy"}), "threshold") == []
