@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from itertools import product
 
 import numpy as np
@@ -125,3 +126,23 @@ def test_set_reaches_a_default_field_of_a_named_entry():
         g.load(None, ["talents.nosuch.shield_flat=1"])
     with pytest.raises(ConfigError, match="unknown config field: enemies.skelett.nosuch"):
         g.load(None, ["enemies.skelett.nosuch=1"])
+
+
+def test_a_table_set_into_a_section_sets_its_fields_and_keeps_the_others():
+    """``--set 'joker={when_zero=true}'`` on the free-joker file replaced the whole section: the file's free joker
+    went back to the model's forced one (and ``stops_rolling`` to true) and the solve answered the default 254.5838
+    (the free joker is 254.5896).
+    The table now sets the fields it names, as a sweep's ``set`` does; an empty one or an unknown field is refused."""
+    from sim.core.config import CONFIG_DIR
+    from sim.games import get_game
+
+    g = get_game("kniffel")
+    path = CONFIG_DIR / "kniffel" / "free-joker.toml"
+    dotted = g.load(path, ["joker.when_zero=false"])
+    table = g.load(path, ["joker={when_zero=false}"])
+    assert table.joker == dotted.joker and table.joker.mode == "free" and not table.joker.when_zero
+    assert not table.joker.stops_rolling  # the file's, not the model's default
+    assert config_hash(table) == config_hash(dotted) != config_hash(g.load(path))
+    for bad, said in (("joker={}", "joker = {} sets no field"), ("joker={nope=1}", "unknown config field: joker.nope")):
+        with pytest.raises(ConfigError, match=re.escape(said)):
+            g.load(path, [bad])

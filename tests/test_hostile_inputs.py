@@ -141,7 +141,7 @@ BAD_SETS = [
     ("dungeon", "rollout.k=0", "rollout.k"),
     ("dungeon", "rollout.base=rollout", "rollout.base"),
     ("dungeon", "upgrades.nosuch.attack_flat=1", "upgrades.nosuch"),
-    ("dungeon", "enemies={}", "enemy"),
+    ("dungeon", "enemies={}", "enemies = {} sets no field"),
     ("dungeon", "sections={}", "section"),
     ("dadox", "name=dungeon24", "name"),
     ("dadox", "goal.target=10020", "goal.target"),
@@ -227,8 +227,8 @@ def test_a_field_set_twice_is_refused(tmp_path, game):
     field = TWICE[game]
     args = ("play", game, "--policy", PLAY[game], "--n", "10", "--out", OUT)
     assert f"--set {field} is given twice" in run(tmp_path, *args, "--set", f"{field}=30", "--set", f"{field}=40")
-    section = field.split(".")[0]
-    assert "overlap" in run(tmp_path, *args, "--set", f"{section}={{}}", "--set", f"{field}=40")
+    section, leaf = field.split(".")
+    assert "overlap" in run(tmp_path, *args, "--set", f"{section}={{{leaf} = 30}}", "--set", f"{field}=40")
 
 
 def test_a_cross_field_error_is_short_and_names_the_field_first(tmp_path):

@@ -194,8 +194,9 @@ def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[Base
     """Set ``data[k0][k1]... = value``; the path must exist in ``data`` or, given ``model``, be a field the model
     declares (a section a user file leaves out, e.g. ``[skill]``, takes its defaults): no silently new keys. An
     entry of a name-keyed table (``talents.scharfe_klingen``) must be one the file has; its fields are its model's
-    (``talents.scharfe_klingen.shield_flat`` where the file leaves that field at its default)."""
-    node = data
+    (``talents.scharfe_klingen.shield_flat`` where the file leaves that field at its default). A table set into a
+    section (``joker={when_zero=true}``) sets the fields it names and keeps the others, as a sweep's ``set`` does."""
+    node, root_model = data, model
     for i, k in enumerate(keys):
         if isinstance(model, _Entries) and k not in node:  # a new entry of a name-keyed table: not by --set
             raise ConfigError(f"unknown config field: {'.'.join(keys[: i + 1])} (no {k!r} in {'.'.join(keys[:i])})")
@@ -206,6 +207,13 @@ def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[Base
         if last:
             if k not in node:
                 raise ConfigError(f"unknown config field: {'.'.join(keys)}")
+            if isinstance(value, dict) and isinstance(node[k], dict):  # a table into a section: its fields, merged
+                if not value:  # (replacing the section put every field it leaves out back to the model's default)
+                    raise ConfigError(f"{'.'.join(keys)} = {{}} sets no field: give one, e.g. {'.'.join(keys)}.NAME="
+                                      "VALUE")
+                for sub, v in value.items():
+                    set_path(data, [*keys, sub], v, root_model)
+                return
             node[k] = value
         elif k in node and not isinstance(node[k], dict):  # bonus.value.deep: bonus.value holds a value
             raise ConfigError(f"unknown config field: {'.'.join(keys)} ({'.'.join(keys[: i + 1])} is a value, "
