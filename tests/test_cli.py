@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sim.games import available
-from tests.conftest import cli_here, run_cli, run_clis
+from tests.conftest import ROOT, cli_here, run_cli, run_clis
 
 SAME_SEED = ("play", "kniffel", "--policy", "random", "--n", "500", "--seed", "4", "--no-report", "--json")
 
@@ -262,3 +262,21 @@ def test_the_api_summary_and_a_sweeps_rows_are_strict_json(tmp_path):
     for f in (tmp_path / "s" / "rows").glob("*.json"):
         json.loads(f.read_text(encoding="utf-8"), parse_constant=refuse)
     assert len(s.table) == 2
+
+
+def test_ctrl_c_is_one_error_line_and_exit_130(tmp_path):
+    """Ctrl-C mid-run exited 0 without a word (typer hands KeyboardInterrupt back as the return value 130 where the
+    command line did not look): an interrupted ``dicesim check`` passed a CI gate. Now ``error: interrupted``, 130,
+    and nothing written."""
+    import signal
+    import subprocess
+    import sys
+
+    code = ("import os, signal, sys, threading\nfrom sim.cli import main\n"
+            "threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
+            f"sys.argv = ['dicesim', 'play', 'kniffel', '--policy', 'greedy', '--n', '50000000', '--force', "
+            f"'--out', {str(tmp_path / 'out')!r}]\nmain()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 128 + signal.SIGINT == 130, (done.returncode, done.stderr[-1500:])
+    assert done.stderr.strip().splitlines()[-1] == "error: interrupted" and "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()

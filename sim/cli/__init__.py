@@ -138,7 +138,11 @@ def _run() -> None:
         refuse_empty_paths(sys.argv[1:])
         refuse_repeated(sys.argv[1:])
         check_cache_root()
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)  # typer hands back an Exit's code here: Ctrl-C is Exit(130), not raised
+        if code == 130:
+            raise KeyboardInterrupt
+        if isinstance(code, int) and not isinstance(code, bool) and code:
+            sys.exit(code)
         if "sim.jit.tier" in sys.modules:  # the command compiled or loaded kernels of a tiered game
             sys.modules["sim.jit.tier"].after_command()
     except DicesimError as e:
@@ -155,5 +159,10 @@ def _run() -> None:
         print(f"error: {_one_line(said)}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except SystemError as e:  # Ctrl-C inside a compiled call (numba loading a kernel) arrives wrapped in this
+        if not isinstance(e.__cause__ or e.__context__, KeyboardInterrupt):
+            raise
         print("error: interrupted", file=sys.stderr)
         sys.exit(130)
