@@ -271,3 +271,20 @@ def test_every_rule_of_the_smaller_games_reads_in_words_on_a_page():
         plain = [p for p in paths if words.config_label(game, g.Config, p) == " › ".join(
             [*(words.word(game, k) for k in p.split(".")[:-1]), p.split(".")[-1].replace("_", " ")])]
         assert not plain, (game, plain)
+
+
+def test_a_policys_seat_rate_is_said_per_seat_and_once_where_it_is_the_game_share():
+    """Six Dadox seats, Leader win at two: "Leader win wins 34.7 %" under "Who wins: Leader win 69.4 %" read as two
+    answers to one question. The seat rate says "per seat"; in a pair (one seat each) it equals the share of games
+    and is said once."""
+    from sim.cli.common import metric_lines
+
+    six = {"win_rate_leader-win": {"value": 0.347, "ci95": [0.342, 0.352]},
+           "game_share_leader-win": {"value": 0.694, "ci95": [0.687, 0.700]}}
+    lines = [" ".join(x.split()) for x in metric_lines(six, game="dadox")]
+    assert lines == ["Leader win wins, per seat 34.7 % [34.2, 35.2]",
+                     "Leader win wins (share of games) 69.4 % [68.7, 70.0]"], lines
+    pair = {"win_rate_greedy": {"value": 0.187, "ci95": [0.17, 0.2]},
+            "game_share_greedy": {"value": 0.187, "ci95": [0.17, 0.2]}}
+    assert [" ".join(x.split()) for x in metric_lines(pair, game="dadox")] == [
+        "Greedy wins (share of games) 18.7 % [17.0, 20.0]"]

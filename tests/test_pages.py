@@ -340,6 +340,11 @@ def test_a_wide_interval_is_too_few_games_not_a_near_tie():
     near = {"threshold vs greedy": {"win_rate_threshold": 0.505, "win_rate_greedy": 0.495}}
     (said,) = pages.head_to_head(_match_metrics(near), paired, "dadox")
     assert said.startswith("Threshold and Greedy are a near tie: 50.5 : 49.5"), said
+    # whole percent that disagree with the gap beside them ("53 : 47 (+7.0 pp)" for 53.5 : 46.5) give the tenths
+    half = {"threshold vs greedy": {"win_rate_threshold": 0.535, "win_rate_greedy": 0.465}}
+    paired = {"win: threshold - greedy": {"value": 0.07, "ci95": [0.061, 0.079]}}
+    (said,) = pages.head_to_head(_match_metrics(half), paired, "dadox")
+    assert said.startswith("Threshold beats Greedy 53.5 : 46.5 (+7.0 pp"), said
 
 
 def test_no_seat_fairness_where_the_seats_keep_their_policies():
@@ -392,7 +397,7 @@ def test_one_formatter_for_names_and_units():
     from sim.report import words
 
     assert words.metric_text("dungeon", "win_rate", 0.1184) == "wins 11.8 %"
-    assert words.metric_name("dadox", "win_rate_optimal-turn") == "Optimal turn wins"
+    assert words.metric_name("dadox", "win_rate_optimal-turn") == "Optimal turn wins, per seat"
     assert words.metric_name("dungeon24", "win_rate_attacking_first") == "wins attacking first"
     assert words.metric_name("dungeon", "mean_final_lp") == "mean final LP"
     assert words.metric_name("dungeon24", "ability_uses0") == "ability uses (seat 1)"

@@ -220,7 +220,9 @@ def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14, game: str 
     (``sim.report.words``): ``wins  11.8 % [11.3, 12.4]``, ``mean score  209.3 points [207.0, 211.6]``; ``game``
     names its display words, ``headline`` its headline metrics' words. ``--json`` keeps the code names and
     fractions."""
-    shown = list(metrics.items())[:limit]
+    same = {k for k, m in metrics.items()  # a policy's seat rate where each of its games has one seat: said once
+            if k.startswith("win_rate_") and (metrics.get(f"game_share_{k[9:]}") or {}).get("value") == m.get("value")}
+    shown = [(k, m) for k, m in metrics.items() if k not in same][:limit]
     names = [words.metric_label(game, k, headline) for k, _ in shown]
     width = min(max((len(x) for x in names), default=0), 36)
     lines = []

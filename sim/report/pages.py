@@ -325,8 +325,11 @@ def head_to_head(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], game:
             (a, wa), (b, wb), diff = (b, wb), (a, wa), -diff
             ci = (-ci[1], -ci[0]) if ci else None
         na, nb = words.policy_name(game, a), words.policy_name(game, b)
-        score = f"{wa * 100:.0f} : {wb * 100:.0f}"
-        if f"{wa * 100:.0f}" == f"{wb * 100:.0f}":  # "beats … 50 : 50" would read as nothing: the tenths say it
+        whole = (round(wa * 100), round(wb * 100))
+        score = f"{whole[0]} : {whole[1]}"
+        # the tenths where whole percent would say nothing ("beats … 50 : 50") or disagree with the gap beside them
+        # (53.5 : 46.5 read "53 : 47 (+7.0 pp)")
+        if whole[0] == whole[1] or whole[0] - whole[1] != round(diff * 100):
             score = f"{wa * 100:.1f} : {wb * 100:.1f}"
         gap = f"{value_text('win', diff, ci, diff=True)} per deal, 95 %" if ci else value_text("win", diff, diff=True)
         if ci is None or _sure(ci):

@@ -96,8 +96,8 @@ def policy_name(game: str | None, policy: Any) -> str:
 
 def metric_name(game: str | None, metric: str, headline: dict[str, str] | None = None) -> str:
     """A metric in words: the game's headline words, the shared words, ``win_rate_seat_1`` -> ``seat 2 wins``,
-    ``win_rate_<policy>`` -> ``<Policy> wins``, else the name with spaces (``mean_last_chances`` -> ``mean last
-    chances``)."""
+    ``win_rate_<policy>`` -> ``<Policy> wins, per seat``, else the name with spaces (``mean_last_chances`` ->
+    ``mean last chances``)."""
     if headline and metric in headline:
         return headline[metric]
     if metric in METRIC_WORDS:
@@ -112,8 +112,8 @@ def metric_name(game: str | None, metric: str, headline: dict[str, str] | None =
         return f"{policy_name(game, metric[11:])}'s mean score"
     if metric.startswith("win_rate_"):  # win_rate_<policy>: that policy wins; else the condition in words
         rest = metric[9:]
-        return (f"{policy_name(game, rest)} wins" if game and rest in game_words(game)
-                else f"wins {word(game, rest)}")
+        return (f"{policy_name(game, rest)} wins, per seat" if game and rest in game_words(game)  # its seats won
+                else f"wins {word(game, rest)}")  # (beside ``game_share_``: a policy at 2 of 6 seats wins per game x2)
     seat = re.match(r"^(?P<stem>.*[a-z])(?P<seat>[01])$", metric)  # a per-seat metric (``ability_uses0``)
     if seat:
         return f"{metric_name(game, seat['stem'], headline)} (seat {int(seat['seat']) + 1})"
