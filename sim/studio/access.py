@@ -135,3 +135,60 @@ class TokenGate:
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
+
+
+def _host_name(value: str) -> str:
+    """The host of a ``Host`` header or an ``Origin``'s authority, without its port (``[::1]:8765`` -> ``::1``)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def loopback_name(value: str) -> bool:
+    """Whether a ``Host`` (or an ``Origin``'s host) names this machine's loopback by itself: ``localhost`` or a
+    loopback address, never a name to resolve (a name that resolves here today is how DNS rebinding gets in)."""
+    name = _host_name(value)
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+HOST_REFUSAL = ("This studio listens on loopback and answers only to localhost or 127.0.0.1: a request naming {what} "
+                "is refused (a web page elsewhere must not drive it).")
+
+
+class LoopbackOnly:
+    """ASGI middleware for a studio on loopback without a token: a request whose ``Host`` is not a loopback name, or
+    that comes from a page of another origin (``Origin``), gets 403 (the socket: closed). Without it any web page the
+    designer visits could point a name of its own at 127.0.0.1 (DNS rebinding) or post to the studio, and run jobs
+    or write files into ``--out``, as Jupyter guards against."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Callable, send: Callable) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        host, origin = headers.get("host", ""), headers.get("origin")
+        why = None
+        if not loopback_name(host):
+            why = f"the host {host[:80]!r}"
+        elif origin is not None and origin != "null" and not loopback_name(origin.split("://", 1)[-1].split("/")[0]):
+            why = f"the origin {origin[:80]!r}"
+        if why is None:
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        body = HOST_REFUSAL.format(what=why).encode()
+        await send({"type": "http.response.start", "status": 403,
+                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                                (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
+        await send({"type": "http.response.body", "body": body})

@@ -22,7 +22,7 @@ from sim.core.config import CONFIG_DIR, ROOT, DicesimError
 from sim.core.limits import short
 from sim.report import words
 from sim.studio import engine, saving
-from sim.studio.access import TokenGate
+from sim.studio.access import LoopbackOnly, TokenGate
 from sim.studio.bodylimit import BodyLimit
 from sim.studio.calibrate_view import CalibratePanel
 from sim.studio.fit_view import FitPanel
@@ -581,6 +581,8 @@ def serve(host: str = "127.0.0.1", port: int = 8765, out_root: Path = Path("repo
     app.add_middleware(BodyLimit, most=(UPLOAD_MAX_MB + 1) * 2**20)  # a log and its form's headers
     if token:  # added last, so it runs first: a request without the token is refused before anything else
         app.add_middleware(TokenGate, token=token, cookie=f"dicesim-studio-{port}")
+    else:  # on loopback: only requests naming loopback, from loopback pages (no DNS rebinding, no foreign page)
+        app.add_middleware(LoopbackOnly)
 
     @ui.page("/")
     def index() -> None:

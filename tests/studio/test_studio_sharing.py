@@ -11,7 +11,7 @@ import time
 import pytest
 
 from sim.core.config import DicesimError
-from sim.studio.access import TokenGate, check_token, is_loopback
+from sim.studio.access import LoopbackOnly, TokenGate, check_token, is_loopback
 from sim.studio.bodylimit import BodyLimit
 from sim.studio.jobs import Job, RunManager
 from sim.studio.saving import inside, shown, write_atomic
@@ -210,6 +210,25 @@ def test_the_gate_refuses_without_the_token_and_serves_with_it():
     assert call(gate, headers=[(b"authorization", b"token s3cret-token")])[0]["status"] == 200
     assert call(gate, kind="websocket") == [{"type": "websocket.close", "code": 1008}]
     assert call(gate, kind="websocket", headers=[(b"cookie", cookie)]) == [{"type": "websocket.accept"}]
+
+
+def test_on_loopback_only_loopback_names_and_pages_get_in():
+    """A studio on loopback answered a request for ``Host: evil.example`` (DNS rebinding: a page elsewhere could run
+    jobs and write into --out) and a socket from a foreign ``Origin``. Now 403 / a closed socket; the studio's own
+    pages, by any loopback name, pass."""
+    gate = LoopbackOnly(None)
+    for host in (b"127.0.0.1:8765", b"localhost:8765", b"[::1]:8765", b"127.0.0.2"):
+        assert call(gate, headers=[(b"host", host)])[0]["status"] == 200, host
+    ok = [(b"host", b"127.0.0.1:8765"), (b"origin", b"http://127.0.0.1:8765")]
+    assert call(gate, kind="websocket", headers=ok) == [{"type": "websocket.accept"}]
+    refused = call(gate, headers=[(b"host", b"evil.example:8765")])
+    assert refused[0]["status"] == 403 and b"evil.example" in refused[1]["body"]
+    assert b"the app" not in refused[1]["body"]
+    assert call(gate, headers=[(b"host", b"127.0.0.1.nip.io:8765")])[0]["status"] == 403  # a name, never resolved
+    assert call(gate, headers=[])[0]["status"] == 403  # no Host at all
+    foreign = [(b"host", b"127.0.0.1:8765"), (b"origin", b"http://evil.example")]
+    assert call(gate, headers=foreign)[0]["status"] == 403
+    assert call(gate, kind="websocket", headers=foreign) == [{"type": "websocket.close", "code": 1008}]
 
 
 def test_loopback_and_tokens():
