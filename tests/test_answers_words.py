@@ -195,6 +195,31 @@ def test_matchup_text_names_peoples_and_policies_in_words():
     assert mirror[2].split()[1:3] == ["50", "%"] and mirror[3].split()[5:7] == ["50", "%"], mirror
 
 
+def test_matchup_says_a_draw_counts_half_and_how_often_games_were_drawn(tmp_path, drawn):
+    """With a turn limit of one turn every game is a draw: each cell read 'share of games Heuristic wins … 50.0 %'
+    (a draw scores ½, but no game was won) and the JSON held no draw rate. The heading and the chart say a cell is a
+    score (a win 1, a draw ½), the JSON holds each cell's share of drawn games, the text shows it where games were
+    drawn."""
+    args = ("matchup", "dungeon24", "--policy", "heuristic", "--opponent", "heuristic", "--n", "10",
+            "--set", "rules.max_turns=1")
+    done = cli_here(*args, "--out", str(tmp_path / "m"))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "wins" not in lines[0] and "score in % (a win 1, a draw ½, a loss 0)" in lines[0], lines[0]
+    assert "Heuristic's people (rows) vs Heuristic's (columns)" in lines[0]
+    said = lines.index("Drawn (share of the games, both seatings):")
+    assert lines[said + 1].split() == ["Grünlinge", "Untote", "Dunkelelfen"]
+    assert [line.split()[1:] for line in lines[said + 2:said + 5]] == [["100.0", "%"] * 3] * 3
+    data = json.loads(cli_here(*args, "--json").stdout)
+    assert data["draw_rate"] == [[1.0] * 3] * 3 and data["win_rate"][0][1] == 0.5
+    assert json.loads((tmp_path / "m" / "matchup.json").read_text(encoding="utf-8"))["draw_rate"] == [[1.0] * 3] * 3
+    fig = drawn[-1]
+    assert "every game drawn" in fig._suptitle.get_text(), fig._suptitle.get_text()
+    assert fig.axes[-1].get_ylabel() == "Heuristic's score (a win 1, a draw ½)"
+    plain = cli_here("matchup", "dungeon24", "--n", "20")  # no game drawn: no draw table
+    assert plain.returncode == 0 and "Drawn" not in plain.stdout, plain.stdout
+
+
 def test_every_games_policies_and_title_come_from_its_labels_module():
     """No name a person reads is guessed from a code identifier (issue 31): each game's ``labels.WORDS`` names the
     game and every policy it offers."""

@@ -40,7 +40,8 @@ def matchup(
     as_json: bool = JsonOpt,
     force: bool = ForceOpt,
 ) -> None:
-    """The people matchup matrix: win rate of A's people (rows) vs B's people (columns), seat-swapped."""
+    """The people matchup matrix: A's score (a win 1, a draw ½) with each people (rows) against B's (columns), seats
+    swapped; the share of games drawn where any were."""
     check_runs(check_n(n, force) * 18, force, "--n x 9 pairings x 2 seatings")
     if supports(game, "matchup") is False:
         raise DicesimError(f"{game} has no people matchup")

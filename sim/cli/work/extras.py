@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from sim.cli.common import emit
@@ -25,16 +26,26 @@ def matchup(game: str, policy: str, opponent: str, n: int, seed: int, rules: Pat
             atomic.write_json(out / "matchup.json", result, indent=2, default=json_default)
             result["chart"] = str(g.matchup_chart(result, out / "matchup.png"))
     a, b = words.policy_name(g.name, policy), words.policy_name(g.name, opponent)
-    rows = [f"{g.title} matchup · share of games {a} wins: {a}'s people (rows) vs {b}'s (columns) · n={n} per cell "
-            "and seating"]
+    what = f"{a}'s score in % (a win 1, a draw ½, a loss 0)" if result.get("scored") else f"share of games {a} wins"
+    rows = [f"{g.title} matchup · {what}: {a}'s people (rows) vs {b}'s (columns) · n={n} per cell and seating"]
     people = [words.word(g.name, p) for p in result["people"]]
-    rows.append(" " * 14 + "".join(f"{p:>24s}" for p in people))
-    for i, p in enumerate(people):  # a cell reads at most '100.0 % [100.0, 100.0]': 22 characters, 2 between
-        cells = "".join(f"{'50 % (mirror)':>24s}" if result.get("mirror_diagonal") and i == j else
-                        f"{words.value_text('win_rate', result['win_rate'][i][j], result['ci95'][i][j]):>24s}"
-                        for j in range(len(people)))
-        rows.append(f"{p:14s}{cells}")
+    mirror = bool(result.get("mirror_diagonal"))
+    rows += _grid(people, lambda i, j: "50 % (mirror)" if mirror and i == j else
+                  words.value_text("win_rate", result["win_rate"][i][j], result["ci95"][i][j]))
+    drawn = result.get("draw_rate")
+    if drawn and any(v > 0 for row in drawn for v in row):  # a draw scores ½: a cell of 50 % may hold no win
+        rows += ["", "Drawn (share of the games, both seatings):"]
+        rows += _grid(people, lambda i, j: words.value_text("draw_rate", drawn[i][j]))
     emit(result, as_json, "\n".join(rows), json_default)
+
+
+def _grid(people: list[str], cell: Callable[[int, int], str]) -> list[str]:
+    """A people-by-people table: the peoples as its column heads and row names, ``cell(i, j)`` in each cell (at most
+    '100.0 % [100.0, 100.0]': 22 characters, 2 between)."""
+    rows = [" " * 14 + "".join(f"{p:>24s}" for p in people)]
+    for i, p in enumerate(people):
+        rows.append(f"{p:14s}" + "".join(f"{cell(i, j):>24s}" for j in range(len(people))))
+    return rows
 
 
 def cup(game: str, rules: Path | Strict | None, sets: list[str] | None) -> dict[str, dict]:

@@ -19,6 +19,7 @@ from sim.report import charts, words
 
 SEARCH_N = 2000  # paired games per arrangement and seating in the arrangement search
 SEARCH_START = 1 << 40  # first run index of the arrangement search (disjoint from the runs a play uses)
+SCORED = "a win 1, a draw 1/2, a loss 0"  # what a matchup cell (``win_rate``) counts, said in its JSON
 
 
 def seat_score(winner: np.ndarray, seat: int) -> np.ndarray:
@@ -69,10 +70,13 @@ def best_arrangement(cfg: Dungeon24Config, policy: str, opponent: str, people: s
 
 
 def matchup(cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: int) -> dict[str, Any]:
-    """The 3x3 people matrix: ``win_rate[i][j]`` = P(``policy_a`` with people i beats ``policy_b`` with people j).
+    """The 3x3 people matrix: ``win_rate[i][j]`` = the score of ``policy_a`` with people i against ``policy_b`` with
+    people j: a win 1, a draw 1/2, a loss 0 (the key keeps its name for the files already written; ``scored`` says
+    so), and ``draw_rate[i][j]`` the share of those games drawn, so that a cell of 50 % made of draws (a turn limit
+    every game reaches) is not read as half the games won.
 
     Each cell plays runs 0..n-1 twice on the same seeds, seats swapped, so the first-attacker
-    advantage cancels; a draw counts 1/2. Intervals: normal, over the n per-seed pair scores, within [0, 1]
+    advantage cancels. Intervals: normal, over the n per-seed pair scores, within [0, 1]
     (``stats.score_mean``). Under one policy on both sides (``mirror_diagonal``) a people against itself is 50 % by
     symmetry: its cell holds 0.5 exactly, with no interval to estimate.
     Also returns the first-attacker win rate per cell (pooled over both seatings).
@@ -84,32 +88,48 @@ def matchup(cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: in
     wr = [[0.0] * k for _ in range(k)]
     ci = [[[0.0, 0.0]] * k for _ in range(k)]
     fa = [[0.0] * k for _ in range(k)]
+    dr = [[0.0] * k for _ in range(k)]
     mirror = policy_a == policy_b  # a people against itself under one policy: 50 % by symmetry, no estimate
     for i in range(k):
         for j in range(k):
-            if mirror and i == j:
-                wr[i][j], ci[i][j] = 0.5, [0.5, 0.5]
-                t1 = run_games(cfg, [policy_a, policy_b], [i, j], seed, 0, n)  # the first attacker's share still
-                t2 = run_games(cfg, [policy_b, policy_a], [j, i], seed, 0, n, player_seat=1)
-                fa[i][j] = float(((t1[:, 0] == t1[:, 1]).sum() + (t2[:, 0] == t2[:, 1]).sum()) / (2 * n))
-                continue
             t1 = run_games(cfg, [policy_a, policy_b], [i, j], seed, 0, n)
             t2 = run_games(cfg, [policy_b, policy_a], [j, i], seed, 0, n, player_seat=1)
+            fa[i][j] = float(((t1[:, 0] == t1[:, 1]).sum() + (t2[:, 0] == t2[:, 1]).sum()) / (2 * n))
+            dr[i][j] = float(((t1[:, 0] < 0).sum() + (t2[:, 0] < 0).sum()) / (2 * n))  # winner -1: a draw
+            if mirror and i == j:  # the first attacker's and the draws' shares still
+                wr[i][j], ci[i][j] = 0.5, [0.5, 0.5]
+                continue
             m = stats.score_mean((seat_score(t1[:, 0], 0) + seat_score(t2[:, 0], 1)) / 2)
             wr[i][j] = m["value"]
             ci[i][j] = m["ci95"]
-            fa[i][j] = float(((t1[:, 0] == t1[:, 1]).sum() + (t2[:, 0] == t2[:, 1]).sum()) / (2 * n))
     return {"policy_a": policy_a, "policy_b": policy_b, "n": n, "seed": seed, "people": list(PEOPLES),
-            "win_rate": wr, "ci95": ci, "first_attacker_win_rate": fa, "mirror_diagonal": mirror}
+            "win_rate": wr, "ci95": ci, "scored": SCORED, "draw_rate": dr, "first_attacker_win_rate": fa,
+            "mirror_diagonal": mirror}
 
 
 def matchup_heatmap(result: dict[str, Any], path: str | Path) -> Path:
-    """PNG heatmap of a ``matchup`` result (rows: policy_a's people, columns: policy_b's)."""
+    """PNG heatmap of a ``matchup`` result (rows: policy_a's people, columns: policy_b's): a cell of ``matchup`` is a
+    score (``scored``: a draw ½), so the colour bar says so and the title how many games were drawn, where any were;
+    a batch's own pairings (``batch_matchup_charts``) count the games won."""
     labels = [PEOPLE_LABELS[PEOPLES.index(p)] for p in result["people"]]
     a, b = (words.policy_name("dungeon24", result[k]) for k in ("policy_a", "policy_b"))
-    return charts.heatmap({"matchup": result["win_rate"]}, path, labels, labels, "Dungeon24 people matchup",
-                          f"share of games {a} wins", xlabel=f"{b} plays", ylabel=f"{a} plays", vmin=0, vmax=1,
-                          cmap="RdBu", annotate=True, panel_size=(4.2, 4.4), percent=True)
+    title, bar = "Dungeon24 people matchup", f"share of games {a} wins"
+    if result.get("scored"):
+        bar = f"{a}'s score (a win 1, a draw ½)"
+        title += draws_said(result.get("draw_rate"))
+    return charts.heatmap({"matchup": result["win_rate"]}, path, labels, labels, title, bar, xlabel=f"{b} plays",
+                          ylabel=f"{a} plays", vmin=0, vmax=1, cmap="RdBu", annotate=True, panel_size=(4.2, 4.4),
+                          percent=True)
+
+
+def draws_said(draw_rate: list[list[float]] | None) -> str:
+    """How many of a matchup's games were drawn, for its chart's title: nothing where none was."""
+    cells = [float(v) for row in draw_rate or [] for v in row]
+    if not cells or max(cells) == 0:
+        return ""
+    if min(cells) == 1:
+        return ": every game drawn"
+    return f": up to {words.value_text('draw_rate', max(cells))} of a cell's games drawn"
 
 
 def batch_matchup_charts(tables: dict[str, Any], out_dir: Path, seats: Any) -> list[Path]:

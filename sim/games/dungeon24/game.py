@@ -73,8 +73,9 @@ class Dungeon24Game(Game):
                              "player's win rate (draws lose)")
     key_chart = "matchup.png"
     chart_notes = {"dungeon24_game_length.png": "How many turns a game lasts (both players).",
-                   "matchup.png": "Win rate of each people (rows) against each people (columns), seats swapped: every "
-                   "pairing played (a batch plays the one pairing its --people and --opponent-people set, so it draws "
+                   "matchup.png": "Score of each people (rows) against each people (columns), a win 1 and a draw "
+                   "½, seats swapped: every pairing played (a batch plays the one pairing its --people and "
+                   "--opponent-people set, so it draws "
                    "no matchup of its own)."}
     metric_groups = (("per seat", r"^(?P<col>[a-z_]+?)(?P<row>[01])$"),)
 
@@ -96,7 +97,7 @@ class Dungeon24Game(Game):
         lift_png = ability_lift_chart(lift, Path(out) / "ability_lift.png")
         return [
             ("People matchup: each people (rows) against each people (columns), both played by Heuristic, seats "
-             "swapped; share of games the row's people wins", png.name),
+             "swapped; the row's people's score (a win 1, a draw ½)", png.name),
             ("Ability lift: win rate with vs without the people ability (same seeds)", lift_png.name),
         ] + balance_skill(self, cfg, out, n, seed)
 

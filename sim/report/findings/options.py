@@ -57,8 +57,9 @@ def families(t: Tables) -> list[Family]:
             mean = sum(v for v, _ in cells) / len(cells)
             half = math.sqrt(sum(((c[1] - c[0]) / 2) ** 2 for _, c in cells)) / len(cells)
             rows.append((str(p), mean - 0.5, [mean - 0.5 - half, mean - 0.5 + half]))
-        out.append(("people", "matchup", rows, {"policy": mu.get("policy_a"), "runs": int(mu.get("n", 0)),
-                                                "comparison": "mean win rate over the opponent's peoples minus 50 %"}))
+        out.append(("people", "matchup", rows,
+                    {"policy": mu.get("policy_a"), "runs": int(mu.get("n", 0)),
+                     "comparison": "mean score (a win 1, a draw ½) over the opponent's peoples minus 50 %"}))
     return out
 
 
