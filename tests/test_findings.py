@@ -178,11 +178,23 @@ def test_trap_option_quiet_when_the_worst_is_harmless():
 
 
 def test_people_families_from_the_ability_lift():
+    """What the lift measures is a people's ability switched on and off, so the finding names the ability with its
+    people ('Grünlinge is a dominant people ability' called the people dominant); a lift table from before it
+    named the abilities says 'the Grünlinge's ability'. The numbers stay as measured."""
     ab = {"policy": "heuristic", "n": 500, "people": ["gruenlinge", "untote", "dunkelelfen", "x"],
+          "ability": ["blutrausch", "auferstehung", "schattenschmerz", "none"],
           "lift": [{"value": v, "ci95": [v - 0.02, v + 0.02]} for v in (0.30, 0.02, 0.03, 0.01)]}
     (f,) = check(dominant_option(tables("dungeon24", extras={"ability_lift": ab}), F), "dominant_option")
-    assert f["title"].startswith("Grünlinge is a dominant people ability")
+    assert f["title"] == ("Blutrausch, the Grünlinge's ability, is dominant: +30.0 pp [+28.0, +32.0] wins, 28.0 pp "
+                          "above the median of the other 3 and 27.0 pp above the best of them."), f["title"]
+    assert f["value"] == pytest.approx(0.30)
     assert "--people gruenlinge --opponent-people gruenlinge" in f["replay"]
+    trap = {**ab, "lift": [{"value": v, "ci95": [v - 0.01, v + 0.01]} for v in (0.02, 0.03, -0.12, 0.01)]}
+    (f,) = check(trap_option(tables("dungeon24", extras={"ability_lift": trap}), F), "trap_option")
+    assert f["title"].startswith("Schattenschmerz, the Dunkelelfen's ability, is a trap: −12.0 pp"), f["title"]
+    old = {k: v for k, v in ab.items() if k != "ability"}
+    (f,) = check(dominant_option(tables("dungeon24", extras={"ability_lift": old}), F), "dominant_option")
+    assert f["title"].startswith("The Grünlinge's ability is dominant: +30.0 pp"), f["title"]
 
 
 # --- economy_loop ------------------------------------------------------------------------------------------

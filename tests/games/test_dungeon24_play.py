@@ -214,6 +214,7 @@ def test_ability_lift_is_paired_and_positive():
 
     r = ability_lift(GAME.load(), "heuristic", "greedy", 1500, 4)
     assert r["people"] == ["gruenlinge", "untote", "dunkelelfen"]
+    assert r["ability"] == ["blutrausch", "auferstehung", "schattenschmerz"]  # what the lift is of: findings name it
     for d in r["lift"]:
         assert d["ci95"][0] > 0, r["lift"]
 

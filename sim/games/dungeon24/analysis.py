@@ -157,7 +157,8 @@ def ability_lift(cfg: Dungeon24Config, policy: str, opponent: str, n: int, seed:
     ``policy``'s ability on and off, in both seatings; the lift is the mean per-seed difference of
     its score (win 1, draw 1/2) with a normal 95 % interval.
     """
-    out = {"policy": policy, "opponent": opponent, "n": n, "seed": seed, "people": list(PEOPLES), "lift": []}
+    out = {"policy": policy, "opponent": opponent, "n": n, "seed": seed, "people": list(PEOPLES),
+           "ability": [volk(cfg, i).ability for i in range(len(PEOPLES))], "lift": []}
     for i in range(len(PEOPLES)):
         score = {}
         for on in (True, False):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from sim.games.dungeon24.options import PEOPLE_WORDS, POLICY_WORDS
 
-WORDS = {"dungeon24": "Dungeon24", **PEOPLE_WORDS, **POLICY_WORDS}
+# each people's ability as the rules write it (``config.Volk.ability``'s codes)
+ABILITY_WORDS = {"blutrausch": "Blutrausch", "auferstehung": "Auferstehung", "schattenschmerz": "Schattenschmerz"}
+WORDS = {"dungeon24": "Dungeon24", **PEOPLE_WORDS, **POLICY_WORDS, **ABILITY_WORDS}
 
 # units of the game's own count metrics, per seat too (``sim.report.words.unit_of``: pattern -> unit)
 UNITS = {r"^ability_uses[01]$": "uses", r"^mean_wins[01]$": "duels", r"^mean_focus[01]$": "focus rerolls",

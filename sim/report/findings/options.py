@@ -42,8 +42,9 @@ def families(t: Tables) -> list[Family]:
     if ab:
         rows = [(str(p), float(m["value"]), [float(x) for x in m["ci95"]])
                 for p, m in zip(ab["people"], ab["lift"], strict=True)]
+        named = dict(zip(ab["people"], ab.get("ability") or [], strict=False))  # absent in a table from before
         out.append(("people ability", "ability_lift", rows,
-                    {"policy": ab.get("policy"), "runs": int(ab.get("n", 0)),
+                    {"policy": ab.get("policy"), "runs": int(ab.get("n", 0)), "abilities": named,
                      "comparison": "score with the ability minus without (mirror match, both seatings, same seeds)"}))
     mu = t.extras.get("matchup")
     # a people's edge only where both sides play alike: Heuristic's peoples against Greedy's measure the policies too
@@ -61,6 +62,24 @@ def families(t: Tables) -> list[Family]:
                     {"policy": mu.get("policy_a"), "runs": int(mu.get("n", 0)),
                      "comparison": "mean score (a win 1, a draw ½) over the opponent's peoples minus 50 %"}))
     return out
+
+
+ABILITY = ("people ability",)  # families whose option is a people but whose lift is the people's ability's
+
+
+def _option_name(t: Tables, family: str, option: str, facts: dict[str, Any], alone: bool) -> str:
+    """An option in the game's words. A people ability's lift is the ability's (switched on and off, the people
+    kept), so it is named by the ability with its people: ``Blutrausch, the Grünlinge's ability,`` (``alone``: the
+    title's one subject, before its verb), ``the Grünlinge's Blutrausch`` in a list; ``the Grünlinge's ability``
+    where the table does not name it (a lift table written before it did)."""
+    people = words.word(t.game, option)
+    if family not in ABILITY:
+        return people
+    ability = (facts.get("abilities") or {}).get(option)
+    if not ability or ability == "none":
+        return f"the {people}'s ability"
+    return f"{words.word(t.game, ability)}, the {people}'s ability," if alone else \
+        f"the {people}'s {words.word(t.game, ability)}"
 
 
 def _replay(t: Tables, family: str, option: str, facts: dict[str, Any]) -> str | None:
@@ -104,6 +123,11 @@ def _names(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _capital(text: str) -> str:
+    """A title's first letter upper case (``the Grünlinge's ability`` opens a sentence), the rest as written."""
+    return text[:1].upper() + text[1:]
+
+
 def _tier(rows: list[tuple[str, float, list[float]]], f: FindingsConfig, kind: str) -> tuple[int, list]:
     """How many options, best first (worst first for a trap), stand clear of all the others together (0: none), and
     the options in that order.
@@ -140,18 +164,20 @@ def _detect(t: Tables, f: FindingsConfig, kind: str) -> list[dict[str, Any]]:
         mid = median(rest)
         nearest = max(rest) if dominant else min(rest)
         edge, edge_ci = top[-1][1], top[-1][2]
-        names = [words.word(t.game, r[0]) for r in top]
+        names = [_option_name(t, family, r[0], facts, k == 1) for r in top]
         what, where, end = ("dominant", "above", "best") if dominant else ("trap", "below", "worst")
+        said = f"{names[0]} is a {what} {family}" if family not in ABILITY else \
+            f"{_capital(names[0])} is {what if dominant else 'a ' + what}"
         if k == 1:
-            title = (f"{names[0]} is a {what} {family}: {pp(edge)}{interval_pp(edge_ci)} wins, {far(edge - mid)} "
+            title = (f"{said}: {pp(edge)}{interval_pp(edge_ci)} wins, {far(edge - mid)} "
                      f"{where} the median of the other {len(rest)} and {far(edge - nearest)} {where} the {end} of "
                      "them.")
         else:
             lo, hi = sorted((top[0][1], edge))
-            other = words.word(t.game, order[k][0])
-            title = (f"{_names(names)} are {what} {PLURAL.get(family, family + 's')}: {pp(lo)} to {pp(hi)} wins "
-                     f"each, {far(edge - nearest)} {where} the {end} of the other {len(rest)} ({other} {pp(nearest)}) "
-                     f"and {far(edge - mid)} {where} their median.")
+            other = _option_name(t, family, order[k][0], facts, False)
+            title = (f"{_capital(_names(names))} are {what} {PLURAL.get(family, family + 's')}: {pp(lo)} to "
+                     f"{pp(hi)} wins each, {far(edge - nearest)} {where} the {end} of the other {len(rest)} "
+                     f"({other} {pp(nearest)}) and {far(edge - mid)} {where} their median.")
         out.append(finding(
             t, kind, title, edge, edge_ci, "pp",
             {"metric": metric, "family": family, "comparison": facts["comparison"], "runs": facts["runs"],
