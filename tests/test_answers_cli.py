@@ -202,3 +202,13 @@ def test_a_sure_but_small_win_shows_its_tenths_and_an_unsure_one_is_a_near_tie()
     assert sure == ["A beats B 50.3 : 49.7 (+0.6 pp [+0.2, +1.0] per deal, 95 %)."]
     tie = pages.head_to_head(table(0.503, 0.497), {"win: a - b": {"value": 0.006, "ci95": [-0.01, 0.02]}})
     assert tie[0].startswith("A and B are a near tie: 50.3 : 49.7") and "beats" not in tie[0]
+
+
+def test_help_lists_the_peoples_in_words_and_takes_both():
+    """``--people`` listed 'gruenlinge | untote | dunkelelfen' though 'Grünlinge' is what the rules write (and is
+    taken): the help lists the words and says the typed form that differs from its word."""
+    text = " ".join(cli_here("play", "--help").stdout.split())
+    assert "your people (Grünlinge | Untote | Dunkelelfen; any case, or gruenlinge for Grünlinge)" in text, text
+    assert "gruenlinge | untote" not in text
+    people = {o.name: o for o in get_game("dungeon24").option_specs}["people"]
+    assert people.check("Grünlinge") == people.check("gruenlinge") == "gruenlinge"

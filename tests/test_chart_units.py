@@ -99,3 +99,21 @@ def test_a_sweep_over_a_named_option_reads_its_names(tmp_path, monkeypatch):
     line_chart(one, "difficulty", ["win_rate"], {"difficulty": "leicht"}, tmp_path / "o.png", "dungeon")
     bars = [c for c in figs[-1].axes[0].containers if c.__class__.__name__ == "ErrorbarContainer"]
     assert len(bars) == 1, "a one-point sweep shows its interval"
+
+
+def test_ability_lift_says_what_was_played(drawn, tmp_path):
+    """The chart was titled 'ability lift (Heuristic vs Greedy, mirror, paired seeds)': it says what ``ability_lift``
+    plays (the policy's ability on and off, the opponent's on, one people on both sides, the same seeds) and names
+    each ability with its people."""
+    lift = {"policy": "heuristic", "opponent": "greedy", "people": ["gruenlinge", "untote", "dunkelelfen"],
+            "ability": ["blutrausch", "auferstehung", "schattenschmerz"],
+            "lift": [{"value": v, "ci95": [v - 0.02, v + 0.02]} for v in (0.21, 0.11, 0.13)]}
+    ability_lift_chart(lift, tmp_path / "a.png")
+    ax = drawn[0].axes[0]
+    title = " ".join(ax.get_title().split())
+    assert title == ("Dungeon24: Heuristic with vs without its people's ability against Greedy with its own, the same "
+                     "people on both sides, the same seeds"), title
+    assert "mirror" not in title and "paired" not in title
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["Blutrausch\n(Grünlinge)", "Auferstehung\n(Untote)",
+                                                            "Schattenschmerz\n(Dunkelelfen)"]
+    assert ax.get_ylabel() == "score lift (a win 1, a draw ½)"

@@ -113,3 +113,41 @@ def test_kniffel_says_what_each_box_scores():
     assert "  Upper bonus    35 points when the upper boxes sum to 63 or more" in lines
     joker = lines.index(next(x for x in lines if x.startswith("  Joker ")))
     assert lines[joker + 1].startswith(" " * 17) and all(len(x) <= 100 for x in lines[joker:joker + 3])
+
+
+def test_dungeon24_names_its_abilities_and_the_cards_of_each_hit_chance():
+    """It read 'Ability blutrausch' (the config's code) and six bare rows of six chances per people 'in deck order':
+    the ability as the rules write it, and each grid's rows are the own cards, its columns the other people's cards,
+    by the names the decks give them."""
+    from sim.games.dungeon24 import labels, rules
+    from sim.games.dungeon24.config import ABILITIES
+    from sim.games.dungeon24.describe import exchange_stats
+
+    assert labels.ABILITY_WORDS == {k: rules.ABILITY_NAMES[v] for k, v in ABILITIES.items() if v}  # the replay's
+    lines = _text("dungeon24").splitlines()
+    assert [line.split() for line in lines if line.strip().startswith("Ability")] == [
+        ["Ability", "Blutrausch"], ["Ability", "Auferstehung"], ["Ability", "Schattenschmerz"]]
+    assert "deck order" not in " ".join(lines)
+    grun = lines.index("  Grünlinge")
+    head = next(k for k in range(grun, len(lines)) if lines[k].strip() == "Untote")  # Grünlinge's grid against Untote
+    assert re.split(r"\s{2,}", lines[head + 1].strip()) == ["Skelett", "Zombie", "Ghul", "Gespenst", "Mumie", "Lich"]
+    rows = [re.split(r"\s{2,}", lines[head + 2 + r].strip()) for r in range(6)]
+    assert [r[0] for r in rows] == ["Goblin-Späher", "Goblin-Krieger", "Ork-Schläger", "Kobold", "Troll",
+                                    "Ork-Häuptling"]
+    assert rows[0][1:] == ["41.7 %", "27.8 %", "41.7 %", "16.7 %", "27.8 %", "8.3 %"]  # A 3 against V 3 4 3 5 4 6
+    d = _json("dungeon24")["decks"]["gruenlinge"]["hit_chance_vs"]["untote"]
+    assert d["Ork-Häuptling"]["Lich"] == round(exchange_stats(6 - 6)["hit"], 4)  # boss A 6 against boss V 6
+
+
+def test_dungeon24_hit_chances_keep_cards_of_one_name_apart():
+    """Two cards of one name would be one key of the grid: the second is numbered."""
+    from sim.games import get_game
+    from sim.games.dungeon24.describe import describe
+
+    cfg = get_game("dungeon24").load()
+    d = cfg.model_dump()
+    d["peoples"]["untote"]["cards"][1]["name"] = "Skelett"
+    cfg = type(cfg).model_validate(d)
+    grid = describe(cfg, {})["decks"]["untote"]["hit_chance_vs"]["untote"]
+    assert list(grid) == ["Skelett", "Skelett (2)", "Ghul", "Gespenst", "Mumie", "Lich"]
+    assert all(list(row) == list(grid) for row in grid.values())

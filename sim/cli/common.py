@@ -153,11 +153,22 @@ def game_options() -> dict[str, tuple[Any, Any]]:
     out: dict[str, tuple[Any, Any]] = {}
     for name, group in specs.items():
         helps = list(dict.fromkeys(s.help for s in group if s.help))
-        choices = list(dict.fromkeys(c for s in group for c in s.choices))
-        text = "; ".join(helps) + (f" ({' | '.join(map(str, choices))})" if choices and "|" not in helps[0] else "")
+        text = "; ".join(helps) + (f" ({_choices(group)})" if any(s.choices for s in group) and "|" not in helps[0]
+                                   else "")
         ann = int | None if group[0].type is int else str | None
         out[name] = (ann, typer.Option(None, group[0].flag, help=text))
     return out
+
+
+def _choices(group: list[Any]) -> str:
+    """An option's choices as a person reads them (``Grünlinge | Untote | Dunkelelfen``: the words ``Option.check``
+    takes too) and, where a typed code differs from its word by more than case, that code (``gruenlinge``, easier
+    to type than ``Grünlinge``)."""
+    said = {c: str((s.words or {}).get(c, c)) for s in group for c in s.choices}
+    typed = [f"{c} for {w}" for c, w in said.items() if str(c).casefold() != w.casefold()]
+    if not typed:
+        return " | ".join(said.values())
+    return f"{' | '.join(said.values())}; any case, or {', '.join(typed)}"
 
 
 def _only_for() -> dict[str, tuple[str, ...]]:

@@ -170,9 +170,15 @@ def ability_lift(cfg: Dungeon24Config, policy: str, opponent: str, n: int, seed:
 
 
 def ability_lift_chart(result: dict[str, Any], path: str | Path) -> Path:
-    """Bar chart of the paired ability lifts with 95 % intervals."""
+    """Bar chart of the paired ability lifts with 95 % intervals, titled with what ``ability_lift`` played: the
+    policy's ability on and off against the opponent's, on, with one people on both sides; each bar names the
+    ability with its people (where the result lists them)."""
     a, b = (words.policy_name("dungeon24", result[k]) for k in ("policy", "opponent"))
-    return charts.bars({"lift": result["lift"]}, [PEOPLE_LABELS[PEOPLES.index(p)] for p in result["people"]], path,
-                       "win-rate lift of the ability",
-                       f"Dungeon24: ability lift ({a} vs {b}, mirror, paired seeds)",
-                       figsize=(7, 3.8), unit="pp")
+    people = [PEOPLE_LABELS[PEOPLES.index(p)] for p in result["people"]]
+    abilities = result.get("ability") or [None] * len(people)
+    bars = [f"{words.word('dungeon24', ab)}\n({p})" if ab and ab != "none" else p
+            for p, ab in zip(people, abilities, strict=True)]
+    return charts.bars({"lift": result["lift"]}, bars, path, "score lift (a win 1, a draw ½)",
+                       f"Dungeon24: {a} with vs without its people's ability\n"
+                       f"against {b} with its own, the same people on both sides, the same seeds",
+                       figsize=(7.5, 4.2), unit="pp")

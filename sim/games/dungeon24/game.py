@@ -98,7 +98,8 @@ class Dungeon24Game(Game):
         return [
             ("People matchup: each people (rows) against each people (columns), both played by Heuristic, seats "
              "swapped; the row's people's score (a win 1, a draw ½)", png.name),
-            ("Ability lift: win rate with vs without the people ability (same seeds)", lift_png.name),
+            ("Ability lift: Heuristic's score (a win 1, a draw ½) with vs without its people's ability against Greedy "
+             "with its own, the same people on both sides (same seeds)", lift_png.name),
         ] + balance_skill(self, cfg, out, n, seed)
 
     def seat_policies(self, policy: str, options: dict[str, Any]) -> list[str]:

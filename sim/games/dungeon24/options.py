@@ -11,7 +11,7 @@ DESCRIBE_WORDS = {"exchange_by_advantage": "One exchange by attack advantage (th
                   "hit": "Hit chance",
                   "lp_loss_given_hit": "LP lost when hit", "a": "Attack", "v": "Defence", "sum_a": "Attack sum",
                   "sum_v": "Defence sum", "hit_chance_vs": "Hit chance against each people (row: own card, "
-                  "column: theirs, in deck order)", "decks": "Peoples and their decks"}
+                  "column: theirs)", "decks": "Peoples and their decks"}
 POLICY_NAMES = ('random', 'greedy', 'heuristic', 'exact-exchange', 'expectimax')
 CONFIG = "sim.games.dungeon24.config:Dungeon24Config"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"matchup", "replay_row", "solve"})  # the game's capabilities (Game.capabilities)
