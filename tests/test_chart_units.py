@@ -117,3 +117,18 @@ def test_ability_lift_says_what_was_played(drawn, tmp_path):
     assert [t.get_text() for t in ax.get_xticklabels()] == ["Blutrausch\n(Grünlinge)", "Auferstehung\n(Untote)",
                                                             "Schattenschmerz\n(Dunkelelfen)"]
     assert ax.get_ylabel() == "score lift (a win 1, a draw ½)"
+
+
+def test_game_length_ticks_are_whole_turns(drawn, tmp_path):
+    """A game lasts whole turns: the Dungeon24 game-length chart had ticks at 7.5, 10.0, 12.5."""
+    import numpy as np
+    import pandas as pd
+
+    from sim.games import get_game
+
+    g = get_game("dungeon24")
+    turns = np.array([5, 7, 8, 8, 9, 10, 11, 12, 14, 16, 19, 23])  # matplotlib's own ticks: 2.5 apart
+    t = pd.DataFrame({"turns": turns, "winner": turns % 2, "people0": 0, "people1": 1})
+    g.charts({"greedy": t}, tmp_path, g.check_options({}), g.load())
+    ticks = _ticks(drawn[0], "x")
+    assert ticks and all(x.lstrip("\u2212-").isdigit() for x in ticks), ticks

@@ -70,12 +70,14 @@ def distribution(samples: Mapping[str, Any], path: str | Path, xlabel: str, titl
                  ylabel: str = "share of runs", legend: Mapping[str, str] | None = None,
                  figsize: tuple[float, float] = (8, 4.5)) -> Path:
     """One step histogram per label (density, in % per unit of x), e.g. final scores or game lengths per policy.
-    ``bins``: edges, or ``None`` for one bin per integer value."""
+    ``bins``: edges, or ``None`` for one bin per integer value: whole values, so the x ticks are whole numbers too
+    (matplotlib's own put a game of whole turns at 7.5 and 12.5)."""
     fig, ax = plt.subplots(figsize=figsize)
     if bins is None:
         hi = max(int(np.max(s)) for s in samples.values())
         lo = min(int(np.min(s)) for s in samples.values())
         bins = np.arange(lo - 0.5, hi + 1.5)
+        ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
     for label, s in samples.items():
         ax.hist(np.asarray(s), bins=bins, histtype="step", density=True, linewidth=1.6,
                 label=(legend or {}).get(label, label))
