@@ -77,8 +77,8 @@ def matchup(cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: in
 
     Each cell plays runs 0..n-1 twice on the same seeds, seats swapped, so the first-attacker
     advantage cancels. Intervals: normal, over the n per-seed pair scores, within [0, 1]
-    (``stats.score_mean``). Under one policy on both sides (``mirror_diagonal``) a people against itself is 50 % by
-    symmetry: its cell holds 0.5 exactly, with no interval to estimate.
+    (``stats.score_mean``). Under one policy at one skill level on both sides (``mirror_diagonal``) a people against
+    itself is 50 % by symmetry: its cell holds 0.5 exactly, with no interval to estimate.
     Also returns the first-attacker win rate per cell (pooled over both seatings).
     """
     for p in (policy_a, policy_b):
@@ -89,7 +89,9 @@ def matchup(cfg: Dungeon24Config, policy_a: str, policy_b: str, n: int, seed: in
     ci = [[[0.0, 0.0]] * k for _ in range(k)]
     fa = [[0.0] * k for _ in range(k)]
     dr = [[0.0] * k for _ in range(k)]
-    mirror = policy_a == policy_b  # a people against itself under one policy: 50 % by symmetry, no estimate
+    # a people against itself under one policy at one skill level: 50 % by symmetry, no estimate (a player at
+    # skill.level 0 against full-strength opponents under one policy is no mirror: it loses)
+    mirror = policy_a == policy_b and cfg.skill.level == cfg.skill.opponents
     for i in range(k):
         for j in range(k):
             t1 = run_games(cfg, [policy_a, policy_b], [i, j], seed, 0, n)
