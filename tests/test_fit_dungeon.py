@@ -70,6 +70,18 @@ def test_bad_outcomes_are_refused_naming_the_row(tmp_path, column, value, words)
     assert not (tmp_path / "fit").exists()
 
 
+@pytest.mark.parametrize(("spelled", "meant"), [("Leicht", "leicht"), (" SCHWER", "schwer"), ("normal", "normal")])
+def test_a_difficulty_is_read_as_the_command_line_reads_it(spelled, meant):
+    """``--difficulty Leicht`` plays leicht: a log that says so is read so too, in every row alike (a row's other
+    spelling of the same difficulty is no second setting); what names no difficulty is still refused."""
+    out = pd.DataFrame({"player": ["a", "a", "b"], "game": [0, 1, 0], "rooms_cleared": [3, 10, 0], "win": [0, 1, 0],
+                        "difficulty": [spelled, meant, spelled]})
+    assert dungeon.load(GAME.load(), out, "log").difficulty == meant
+    out.loc[1, "difficulty"] = "easy"
+    with pytest.raises(dungeon.LogError, match="^log row 2: difficulty 'easy' is not one of leicht, normal, schwer$"):
+        dungeon.load(GAME.load(), out, "log")
+
+
 def test_play_logs_the_dungeon_and_fit_reads_it(tmp_path):
     log = tmp_path / "runs.parquet"
     play = cli_here("play", "dungeon", "--policy", "vorschlag", "--n", "300", "--set", "skill.level=0.7",

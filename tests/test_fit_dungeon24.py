@@ -94,6 +94,14 @@ def test_play_logs_dungeon24_and_fit_reads_it(tmp_path):
     assert (tmp_path / "fit" / "fit.html").is_file() and (tmp_path / "fit" / "population.toml").is_file()
 
 
+def test_a_people_is_read_as_the_command_line_reads_it():
+    """``--people Grünlinge`` plays gruenlinge: a log's people column takes the same spellings."""
+    out = pd.DataFrame({"player": ["a", "a"], "game": [0, 1], "result": ["win", "loss"], "score": [4, 2],
+                        "people": ["Grünlinge", "gruenlinge"], "opponent_people": ["UNTOTE", "Untote"]})
+    o = dungeon24.load(GAME.load(), out, "log").options
+    assert (o["people"], o["opponent_people"], o["opponent"]) == ("gruenlinge", "untote", "greedy")
+
+
 @pytest.fixture(scope="module")
 def small_log(tmp_path_factory):
     log = tmp_path_factory.mktemp("log") / "d.parquet"

@@ -61,6 +61,11 @@ class Option:
             return typed
         return value
 
+    def meant(self, value: Any) -> Any:
+        """The choice ``value`` names as the command line reads it (itself, another case or its display name:
+        ``Leicht`` for ``leicht``), else None; a log's setting column accepts what the flag accepts."""
+        return value if value in self.choices else self._as_typed(value)
+
     def _as_typed(self, value: Any) -> Any:
         """The choice a person meant by a word in another case or by its display name (``Normal``,
         ``Grünlinge`` for ``gruenlinge``), else None."""

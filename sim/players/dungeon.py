@@ -203,7 +203,8 @@ def load(cfg: DungeonConfig, out_df: pd.DataFrame, where: str) -> Outcomes:
     if len(bad):
         raise refuse(where, bad[0], f"win {col['win'][bad[0]]} with {col['rooms_cleared'][bad[0]]} of {R} rooms "
                      "cleared (a win clears every room)")
-    level = one_setting(col, "difficulty", DIFFICULTIES, GAME.options["difficulty"], where, "difficulty")
+    level = one_setting(col, "difficulty", DIFFICULTIES, GAME.options["difficulty"], where, "difficulty",
+                        GAME.option_spec("difficulty").meant)
     each_game_once(col, where)
     ids, pidx = np.unique(col["player"], return_inverse=True)
     return Outcomes(ids, pidx, col["rooms_cleared"], R, level, pd.DataFrame(dict(col)))

@@ -260,7 +260,7 @@ def load(cfg: Dungeon24Config, out_df: pd.DataFrame, where: str) -> Outcomes:
     if len(bad):
         raise refuse(where, bad[0], f"result {shown(col['result'][bad[0]])} is not one of win, loss, draw")
     options = {name: one_setting(col, name, GAME.policies if name == "opponent" else PEOPLES, GAME.options[name],
-                                 where, "matchup") for name in OPTION_COLUMNS}
+                                 where, "matchup", GAME.option_spec(name).meant) for name in OPTION_COLUMNS}
     each_game_once(col, where)
     ids, pidx = np.unique(col["player"], return_inverse=True)
     result = np.array([RESULTS.index(r) for r in col["result"]], np.int64)

@@ -8,6 +8,7 @@ module reads a file into checked numpy columns and writes the simulator's own lo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -164,15 +165,19 @@ def outcome_columns(out_df: pd.DataFrame, spec: tuple[LogColumn, ...], out_where
 
 
 def one_setting(col: dict[str, np.ndarray], name: str, allowed: tuple[str, ...] | list[str], default: str,
-                where: str, what: str) -> str:
+                where: str, what: str, meant: Callable[[str], str | None] | None = None) -> str:
     """The value of a column that names how every game was played (a difficulty, a matchup): one of ``allowed`` and
-    the same in every row (the fit simulates one setting); ``default`` when the log has no such column."""
+    the same in every row (the fit simulates one setting); ``default`` when the log has no such column. ``meant``: the
+    choice a cell names in another spelling (``Option.meant``: the command line's ``Leicht`` for ``leicht``), so a log
+    takes what the flag takes."""
     vals = col.get(name)
     if vals is None:
         return default
+    if meant is not None:
+        vals = np.array([m if (m := meant(v)) is not None else v for v in vals], dtype=object)
     bad = np.flatnonzero(~np.isin(vals, list(allowed)))
     if len(bad):
-        raise refuse(where, bad[0], f"{name} {shown(vals[bad[0]])} is not one of {', '.join(allowed)}")
+        raise refuse(where, bad[0], f"{name} {shown(col[name][bad[0]])} is not one of {', '.join(allowed)}")
     bad = np.flatnonzero(vals != vals[0])
     if len(bad):
         raise refuse(where, bad[0], f"{name} {vals[bad[0]]} after {vals[0]}: fit one {what} at a time")
