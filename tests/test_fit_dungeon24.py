@@ -94,6 +94,55 @@ def test_play_logs_dungeon24_and_fit_reads_it(tmp_path):
     assert (tmp_path / "fit" / "fit.html").is_file() and (tmp_path / "fit" / "population.toml").is_file()
 
 
+@pytest.mark.parametrize(("rules", "people"), [({"max_turns": 7}, ("untote", "dunkelelfen")),
+                                               ({"max_turns": 12, "charge_every": 1}, ("dunkelelfen", "gruenlinge")),
+                                               ({}, ("gruenlinge", "untote"))])
+def test_every_simulated_game_ends_as_the_outcome_check_allows(rules, people):
+    """The ends ``dungeon24_rows`` allows are the ends the kernel plays: a cap of 7 turns makes draws and games won
+    on the last turn, curses end games at a turn's start, Auferstehung lets a player win more than six exchanges."""
+    base = GAME.load()
+    cfg = type(base).model_validate({**base.model_dump(mode="json"),
+                                     "rules": {**base.rules.model_dump(mode="json"), **rules}})
+    out, _ = dungeon24.record(cfg, "heuristic", 400, 3, {"people": people[0], "opponent_people": people[1]})
+    assert dungeon24.load(cfg, out, "log").n_games == 400
+    if rules.get("max_turns") == 7:  # draws, games won on the last turn, and the exchanges' bound reached
+        assert (out["result"] == "draw").any() and ((out["result"] != "draw") & (out["turns"] == 7)).any()
+        assert (out["score"] == (out["turns"] + 1) // 2).any()
+
+
+@pytest.mark.parametrize(("row", "sets", "words"), [
+    ({"score": 999}, [], "row 3: score 999: at most 4 (one exchange won per own turn: half of 7 turns)"),
+    ({"score": 301, "turns": None}, [], "row 3: score 301: at most 300 (one exchange won per own turn: half of "
+                                        "rules.max_turns 600)"),
+    ({"result": "draw", "turns": 3}, [], "row 3: result draw with turns 3: a draw is the turn limit, turns "
+                                         "600 (rules.max_turns)"),
+    ({"result": "draw", "turns": 600}, ["rules.max_turns=500"], "row 3: turns 600 is outside 1..500 (rules.max_turns)"),
+    ({"result": "win", "lp": 0, "opponent_lp": 17}, [], "row 3: lp 0 with result win: the winner keeps 1 LP or more"),
+    ({"result": "loss", "lp": -3, "opponent_lp": 0}, [], "row 3: opponent_lp 0 with result loss: the winner"),
+    ({"result": "draw", "lp": 0, "turns": 600}, [], "row 3: lp 0 with result draw: a draw leaves both 1 LP or more"),
+    ({"lp": 25}, [], "row 3: lp 25 is more than the 24 LP a game starts with (start.lp; LP only fall)"),
+    ({"opponent_lp": 31}, ["start.lp=30"], "row 3: opponent_lp 31 is more than the 30 LP"),
+])
+def test_an_end_the_rules_cannot_reach_is_refused(tmp_path, row, sets, words):
+    """An outcome row no Dungeon24 game ends with (the bounds read from the rules: ``rules.max_turns``,
+    ``start.lp``) is refused naming its row, column and value, before anything is written."""
+    out = pd.DataFrame({"player": ["a", "a", "b", "b"], "game": [0, 1, 0, 1], "result": ["win", "loss", "loss", "win"],
+                        "score": [4, 2, 3, 5], "lp": [9, -2, 0, 3], "opponent_lp": [-1, 5, 11, -4],
+                        "turns": [9, 8, 7, 10]})
+    for k, v in row.items():
+        if v is None:
+            out = out.drop(columns=[k])
+        else:
+            out.loc[2, k] = v
+    path = tmp_path / "runs.csv"
+    out.to_csv(path, index=False)
+    sets = [a for s in sets for a in ("--set", s)]
+    r = cli_here("fit", "dungeon24", str(path), "--out", str(tmp_path / "fit"), *sets)
+    assert r.returncode == 2 and r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.stderr
+    assert f"error: {path} {words}" in r.stderr, r.stderr
+    assert not (tmp_path / "fit").exists()
+
+
 def test_a_people_is_read_as_the_command_line_reads_it():
     """``--people Grünlinge`` plays gruenlinge: a log's people column takes the same spellings."""
     out = pd.DataFrame({"player": ["a", "a"], "game": [0, 1], "result": ["win", "loss"], "score": [4, 2],

@@ -32,20 +32,19 @@ from sim.games.dungeon24.options import PEOPLE_WORDS, POLICY_WORDS
 from sim.games.dungeon24.replay import EVENTS
 from sim.games.dungeon24.runs import frozen
 from sim.players.dungeon24_columns import DECISION_COLUMNS, OUTCOME_COLUMNS
+from sim.players.dungeon24_rows import RESULTS, check_outcomes
 from sim.players.fit import MAX_GROUPS
-from sim.players.logs import LogError, columns, each_game_once, one_setting, outcome_columns, refuse, shown
+from sim.players.logs import LogError, columns, outcome_columns, refuse, shown
 from sim.players.outcomes import LEVELS, SIM_RUNS, LevelFit, fit_levels
 
 NONE = "-"  # a cell with nothing to say: a log has no empty cell
 POLICY = "heuristic"  # the policy whose level the outcomes say (seat 0; the opponent plays at full strength)
 KINDS = ("arrange", "fire", "counter", "action", "block", "reroll")
-RESULTS = ("loss", "draw", "win")
 MAX_SCORE = 9  # exchanges won are counted up to this (9: 9 or more) in the fitted histogram
 STATUS = "dafx"  # a pyramid position's status letter by its code (rules.DOWN, ACTIVE, FALLEN, DISCARDED)
 WORDS = {"what": "results and exchanges won", "by": "their results and exchanges won", "policy": "Heuristic",
          "key": "outcome", "setting": "matchup", "per_game": ("score_per_game", "exchanges won per game"),
          "chart": "result and exchanges won"}  # the fit's page and chart (``sim.players.page``)
-OPTION_COLUMNS = ("people", "opponent_people", "opponent")  # the batch's options, the same in every row
 
 __all__ = ["DECISION_COLUMNS", "GAME", "LogError", "OUTCOME_COLUMNS", "decisions", "fit_outcomes", "load", "record"]
 
@@ -254,16 +253,10 @@ class Outcomes:
 
 
 def load(cfg: Dungeon24Config, out_df: pd.DataFrame, where: str) -> Outcomes:
-    """Check every row: a result of win, loss or draw, each game once, one set of batch options."""
-    col = columns(out_df, OUTCOME_COLUMNS, where)
-    bad = np.flatnonzero(~np.isin(col["result"], RESULTS))
-    if len(bad):
-        raise refuse(where, bad[0], f"result {shown(col['result'][bad[0]])} is not one of win, loss, draw")
-    options = {name: one_setting(col, name, GAME.policies if name == "opponent" else PEOPLES, GAME.options[name],
-                                 where, "matchup", GAME.option_spec(name).meant) for name in OPTION_COLUMNS}
-    each_game_once(col, where)
+    """Check every row (``dungeon24_rows.check_outcomes``: an end the rules allow, each game once, one set of batch
+    options) and count each game's outcome."""
+    col, result, options = check_outcomes(cfg, out_df, where)
     ids, pidx = np.unique(col["player"], return_inverse=True)
-    result = np.array([RESULTS.index(r) for r in col["result"]], np.int64)
     return Outcomes(ids, pidx, category(result, col["score"]), col["score"], options, pd.DataFrame(dict(col)))
 
 
