@@ -161,6 +161,20 @@ def test_the_chunked_likelihood_is_the_whole_one(monkeypatch, game):
     assert np.abs(f_chunk.chosen.levels - f_whole.chosen.levels).max() <= 1e-12
 
 
+@pytest.mark.parametrize("rules", ["default", "free-joker", "no-joker", "no-bonus"])
+def test_the_logged_sheets_total_each_games_score(rules):
+    """Each simulated game's score is what its logged sheets total (``kniffel.sheet_totals``: boxes, the upper bonus,
+    Kniffel bonuses), exactly, under each rule variant; without a turn's box row the total is a range that holds it."""
+    cfg = GAME.load(f"configs/kniffel/{rules}.toml").model_copy(update={"skill": config(0.6).skill})
+    dec, out = kniffel.record(cfg, "optimal", 200, 3, {})
+    kniffel.load(cfg, dec, out, "log")  # every score matches, or load refuses it
+    rp = kniffel.freeze(cfg)
+    assert kniffel.least_score(rp) <= out["score"].min() and out["score"].max() <= kniffel.best_score(rp)
+    gone = dec[~((dec["player"] == out["player"][0]) & (dec["game"] == out["game"][0]) & (dec["kind"] == "box")
+                 & (dec["turn"] == 5))]
+    kniffel.load(cfg, gone, out, "log")  # a game with a box row missing: its total is a range
+
+
 def test_one_group_has_the_population_levels_interval():
     """One game, won: the level's profile interval is wide ([0.46, 1] in the hunt's case); the one group that
     mixture holds is the same population, so its interval is that one too (it read [0.96, 1] from the curvature at

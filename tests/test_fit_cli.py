@@ -118,6 +118,13 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
     if how == "score past the rules' best":  # 1,575: every box at its best, the bonus, twelve Kniffel bonuses
         out.loc[1, "score"] = 1576
         return dec, out, "row 2: score 1576 is more than these rules allow (1575: every box at its best"
+    if how == "score under the rules' least":  # 5: every box at its least, the Chance five dice
+        out.loc[1, "score"] = 3
+        return dec, out, "row 2: score 3 is less than these rules allow (5: every box at its least"
+    if how == "score the sheets do not give":  # within the rules' bounds, not this game's
+        out.loc[1, "score"] += 1
+        return dec, out, (f"row 2: score {out.loc[1, 'score']}, but the logged sheets of player "
+                          f"{out.loc[1, 'player']!r} game {out.loc[1, 'game']} total {out.loc[1, 'score'] - 1} ")
     if how == "long name logged twice":  # a 400-character name cut the reason off the error line
         long = "x" * 400
         dec["player"] = dec["player"].where(dec["player"] != out["player"].iloc[0], long)
@@ -133,7 +140,8 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
 CASES = ["missing column", "impossible sheet", "impossible turn", "die out of range", "missing number", "empty cell",
          "hold not among the dice", "hold with no roll left", "box already filled", "not a box",
          "player with no decisions", "game too large", "outcome logged twice",
-         "decision logged twice", "score past the rules' best", "long name logged twice"]
+         "decision logged twice", "score past the rules' best", "score under the rules' least",
+         "score the sheets do not give", "long name logged twice"]
 
 
 @pytest.mark.parametrize("how", CASES)

@@ -119,6 +119,55 @@ def best_score(rp: np.record) -> int:
     return sum(max(a) for a in _allowed(rp)) + int(rp.bonus_value) + (R.N_CAT - 1) * int(rp.scores_kniffel_bonus)
 
 
+def least_score(rp: np.record) -> int:
+    """The lowest final score these rules allow: every box at its least (the Chance holds five dice at least)."""
+    return sum(min(a - {-1}) for a in _allowed(rp))
+
+
+def sheet_totals(col: dict[str, np.ndarray], sheet: np.ndarray, up: np.ndarray, hold: np.ndarray,
+                 counts: np.ndarray, chosen_box: np.ndarray, bvals: np.ndarray,
+                 rp: np.record) -> dict[tuple[Any, int], tuple[int, int]]:
+    """(player, game) -> the lowest and highest final score its logged sheets give, for each game whose last box is
+    logged: the boxes of the last sheet, the last box's points with the bonuses it earns (its value: nothing follows
+    it), the upper bonus earned before, and a Kniffel bonus for each logged box scored with a Kniffel while the
+    Kniffel box held its points; a turn whose box row is missing may have earned one more (the highest)."""
+    box = ~hold
+    turn = col["turn"]
+    bonus = int(rp.scores_kniffel_bonus)
+    earned = box & (counts.max(axis=1) == 5) & (sheet[:, R.KNIFFEL] == int(rp.scores_kniffel)) & (bonus > 0)
+    games = list(zip(col["player"].tolist(), col["game"].tolist(), strict=True))
+    kb: dict[tuple[Any, int], int] = {}
+    turns: dict[tuple[Any, int], set[int]] = {}
+    for d in np.flatnonzero(box & (turn < R.N_CAT)):
+        kb[games[d]] = kb.get(games[d], 0) + bonus * int(earned[d])
+        turns.setdefault(games[d], set()).add(int(turn[d]))
+    out = {}
+    for d in np.flatnonzero(box & (turn == R.N_CAT)):
+        ub = int(rp.bonus_value) if up[d] >= int(rp.bonus_threshold) and int(rp.bonus_value) > 0 else 0
+        low = int(np.where(sheet[d] >= 0, sheet[d], 0).sum()) + round(float(bvals[d, chosen_box[d]])) + ub + \
+            kb.get(games[d], 0)
+        out[games[d]] = (low, low + bonus * (R.N_CAT - 1 - len(turns.get(games[d], ()))))
+    return out
+
+
+def _check_scores(oc: dict[str, np.ndarray], totals: dict[tuple[Any, int], tuple[int, int]], rp: np.record,
+                  where: str) -> None:
+    """Each outcome's score within these rules' least and best, and within what its game's logged sheets total."""
+    low, top = least_score(rp), best_score(rp)
+    score = oc["score"]
+    if len(over := np.flatnonzero(score > top)):
+        raise refuse(where, over[0], f"score {score[over[0]]} is more than these rules allow ({top}: every box at its "
+                     f"best, the upper bonus and {R.N_CAT - 1} Kniffel bonuses)")
+    if len(under := np.flatnonzero(score < low)):
+        raise refuse(where, under[0], f"score {score[under[0]]} is less than these rules allow ({low}: every box at "
+                     "its least, the Chance five dice)")
+    for i, key in enumerate(zip(oc["player"].tolist(), oc["game"].tolist(), strict=True)):
+        lo, hi = totals.get(key, (score[i], score[i]))
+        if not lo <= score[i] <= hi:
+            raise refuse(where, i, f"score {score[i]}, but the logged sheets of player {shown(key[0])} game {key[1]} "
+                         f"total {lo if lo == hi else f'{lo}..{hi}'} (boxes and bonuses)")
+
+
 def _check_sheets(col: dict[str, np.ndarray], rp: Any, where: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(sheet, filled, hold) of the logged rows, refused at the first row whose sheet, turn, kind or rolls left no
     game under these rules can reach."""
@@ -262,10 +311,7 @@ def load(cfg: KniffelConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, 
     outcomes = None
     if out_df is not None:
         oc = outcome_columns(out_df, OUTCOME_COLUMNS, out_where, players, col["game"], where)
-        top = best_score(rp)
-        if len(over := np.flatnonzero(oc["score"] > top)):
-            raise refuse(out_where, over[0], f"score {oc['score'][over[0]]} is more than these rules allow ({top}: "
-                         f"every box at its best, the upper bonus and {R.N_CAT - 1} Kniffel bonuses)")
+        _check_scores(oc, sheet_totals(col, sheet, up, hold, counts, chosen_box, bvals, rp), rp, out_where)
         outcomes = pd.DataFrame({k: v for k, v in oc.items()})
     return Decisions(game="kniffel", unit=UNIT, ids=ids, player=pidx[src], sheet=game_idx[src],
                      n_games=int(game_idx.max()) + 1, delta=delta, valid=valid, chosen=chosen, row=src,
