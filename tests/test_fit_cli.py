@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from importlib import import_module
 
 import pandas as pd
 import pytest
@@ -18,6 +19,7 @@ from sim.games.kniffel import rules as R
 from sim.games.kniffel.game import GAME
 from sim.players import kniffel
 from tests.conftest import ROOT, cli_here, run_cli
+from tests.test_cli_fast import _game_code, _probe
 
 
 def test_play_logs_and_fit_reads_it_back(tmp_path):
@@ -207,6 +209,33 @@ def test_a_refused_fit_or_log_is_light(args, needle):
     got = json.loads(r.stdout.strip().splitlines()[-1])
     assert got["code"] == 2 and r.stderr.startswith(needle), r.stderr
     assert got["heavy"] == [], got  # refused before numba, pandas or scipy load
+
+
+OUTCOME_ROWS = {  # a game fitted by its outcomes: a table of two games whose second no game under the rules ends so
+    "dungeon": ("player,game,rooms_cleared,win\na,0,3,0\na,1,10,0\n", "row 2: win 0 with 10 of 10 rooms cleared"),
+    "dungeon24": ("player,game,result,score,turns\na,0,win,4,9\na,1,loss,999,7\n", "row 2: score 999: at most 4"),
+}
+
+
+@pytest.mark.parametrize("game", OUTCOME_ROWS)
+@pytest.mark.parametrize("beside", [False, True])
+def test_a_bad_outcome_row_is_refused_before_the_game_loads(tmp_path, game, beside):
+    """An outcome row the rules cannot end with is refused from the table, the config model and pandas alone: no
+    numba, scipy or game kernel (1.4-1.6 s before, on two loaded cores; the floor is pandas' import), whether the
+    table is LOG itself or the outcomes beside a decision log (only the outcome rows are checked early: here they are
+    named before the decision log's own refusal, no rows)."""
+    text, words = OUTCOME_ROWS[game]
+    table = tmp_path / ("d.outcomes.csv" if beside else "runs.csv")
+    table.write_text(text)
+    log = tmp_path / "d.csv"
+    if beside:  # a decision log's header is all the early check reads of it
+        log.write_text(",".join(c.name for c in import_module(f"sim.players.{game}_columns").DECISION_COLUMNS) + "\n")
+    code, modules, stderr = _probe(tmp_path, "fit", game, str(log if beside else table), "--out", str(tmp_path / "f"))
+    assert code == 2 and stderr.startswith(f"error: {table} {words}"), stderr
+    assert stderr.count("\n") == 1 and not (tmp_path / "f").exists()
+    assert not modules & {"numba", "scipy", "matplotlib"}, sorted(modules & {"numba", "scipy", "matplotlib"})
+    assert not [m for m in _game_code(modules) if not m.endswith((".config", ".layout", ".rows"))
+                and m != "sim.games.base"]  # the rules model and the plain modules it reads, as a refused config
 
 
 def test_player_ids_may_be_numbers(small_log, tmp_path):

@@ -33,6 +33,7 @@ from sim.report import words  # light: the registry and the games' labels module
 # refused input stay light (issue 30).
 WORK = {
     "rules": "sim.cli.work.rules",
+    "fit_rows": "sim.cli.work.fit_rows",
     "files": "sim.cli.work.files",
     "play": "sim.cli.work.play",
     "single": "sim.cli.work.single",

@@ -12,7 +12,7 @@ from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, 
 from sim.core.errors import DicesimError
 from sim.core.limits import MAX_LOG_ROWS
 from sim.core.names import game_name
-from sim.players.schema import FITTED, SUFFIXES, header_refusal, outcomes_path
+from sim.players.schema import BY_OUTCOMES, FITTED, SUFFIXES, header_refusal, outcomes_path
 
 
 def check_log(game: str, log: Path, flag: str) -> None:
@@ -58,4 +58,6 @@ def fit(
     refusal = header_refusal(game, log, outcomes, force)  # a log without its game's columns: from its header
     if refusal is not None:
         raise refusal
+    if game in BY_OUTCOMES:  # its outcome rows checked before the game loads (the config built here, once)
+        rules, sets = work("fit_rows").checked_rows(game, log, outcomes, rules, sets, force), None
     work("fit").fit(game, log, outcomes, rules, sets, out or Path("reports") / f"{game}-fit", seed, as_json, force)

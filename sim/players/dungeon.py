@@ -26,13 +26,13 @@ from sim.games.dungeon.describe import enemy_names
 from sim.games.dungeon.game import GAME, frozen
 from sim.games.dungeon.layout import JK_HEAL
 from sim.games.dungeon.loadout import with_loadout
-from sim.games.dungeon.options import DIFFICULTIES
 from sim.games.dungeon.replay_text import EVENT_LABELS, EVENTS, item_label
 from sim.games.dungeon.rows import EFF, N_EFF
 from sim.games.dungeon.words import CARD_NAMES
 from sim.players.dungeon_columns import DECISION_COLUMNS, OUTCOME_COLUMNS
+from sim.players.dungeon_rows import check_outcomes
 from sim.players.fit import MAX_GROUPS
-from sim.players.logs import LogError, columns, each_game_once, one_setting, outcome_columns, refuse, shown
+from sim.players.logs import LogError, columns, outcome_columns, refuse, shown
 from sim.players.outcomes import LEVELS, SIM_RUNS, LevelFit, fit_levels
 
 SECRET_CARD = CARD_NAMES[3]  # the path card whose room holds a secret (Geheimnis)
@@ -193,21 +193,11 @@ class Outcomes:
 
 
 def load(cfg: DungeonConfig, out_df: pd.DataFrame, where: str) -> Outcomes:
-    """Check every row: rooms within the dungeon, a win exactly when every room is cleared, one difficulty."""
-    col = columns(out_df, OUTCOME_COLUMNS, where)
-    R = int(cfg.rooms.count)
-    bad = np.flatnonzero(col["rooms_cleared"] > R)
-    if len(bad):
-        raise refuse(where, bad[0], f"rooms_cleared {col['rooms_cleared'][bad[0]]}: the dungeon has {R} rooms")
-    bad = np.flatnonzero(col["win"] != (col["rooms_cleared"] == R))
-    if len(bad):
-        raise refuse(where, bad[0], f"win {col['win'][bad[0]]} with {col['rooms_cleared'][bad[0]]} of {R} rooms "
-                     "cleared (a win clears every room)")
-    level = one_setting(col, "difficulty", DIFFICULTIES, GAME.options["difficulty"], where, "difficulty",
-                        GAME.option_spec("difficulty").meant)
-    each_game_once(col, where)
+    """Check every row (``dungeon_rows.check_outcomes``: rooms within the dungeon, a win exactly when every room is
+    cleared, one difficulty) and count each game's rooms."""
+    col, level = check_outcomes(cfg, out_df, where)
     ids, pidx = np.unique(col["player"], return_inverse=True)
-    return Outcomes(ids, pidx, col["rooms_cleared"], R, level, pd.DataFrame(dict(col)))
+    return Outcomes(ids, pidx, col["rooms_cleared"], int(cfg.rooms.count), level, pd.DataFrame(dict(col)))
 
 
 def check_decisions(dec_df: pd.DataFrame, out_df: pd.DataFrame, where: str, out_where: str) -> None:
