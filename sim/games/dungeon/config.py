@@ -81,7 +81,8 @@ class Difficulty(Strict):
     damage: float = Field(gt=0, le=100)
     boss: float = Field(gt=0, le=100)
     points: float = Field(ge=0, le=100)
-    boss_rerolls: int = Field(-1, ge=-1, le=10, description="-1: no cap; else the reroll cap vs bosses (no extras)")
+    boss_rerolls: int = Field(-1, ge=-1, le=10, description="-1: no cap; else the player's rerolls against a "
+                              "boss (no extra rolls: no Letzte Chance, extra-reroll joker or dice bonus)")
 
 
 class Difficulties(Strict):

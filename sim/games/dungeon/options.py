@@ -8,7 +8,8 @@ from sim.games.options import Option, cycled
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
 TITLE = "Würfel Dungeon"  # the game's name as people read it (Game.title; describe's text heads with it)
 # describe's headings where a key alone cannot say it (sim.cli.work.describe_text)
-DESCRIBE_WORDS = {"difficulty_factors": "Difficulty factors (boss rerolls: how many the boss may use, — for no cap)",
+DESCRIBE_WORDS = {"difficulty_factors": "Difficulty factors (boss rerolls: the player's rerolls against a boss, "
+                                        "no extra rolls; — for no cap)",
                   "rooms": "Rooms (each enemy a room may hold, with its chance; damage: a hit of intent multiple 1, "
                            "which an enemy's intents may never use)", "chance": "Chance",
                   "hp": "LP", "elite_hp": "Elite LP",
