@@ -313,3 +313,14 @@ def test_a_policys_seat_rate_is_said_per_seat_and_once_where_it_is_the_game_shar
             "game_share_greedy": {"value": 0.187, "ci95": [0.17, 0.2]}}
     assert [" ".join(x.split()) for x in metric_lines(pair, game="dadox")] == [
         "Greedy wins (share of games) 18.7 % [17.0, 20.0]"]
+
+
+def test_a_rate_of_nothing_reads_as_a_dash_and_dice_in_words():
+    """Optimal turn never throws one die: its line read "bust rate 1 dice  None"."""
+    from sim.cli.common import metric_lines
+
+    said = [" ".join(x.split()) for x in metric_lines({"bust_rate_1_dice": {"value": None, "ci95": [None, None]},
+                                                        "bust_rate_2_dice": {"value": 0.625, "ci95": [0.3, 0.86]}},
+                                                       game="dadox")]
+    assert said == ["bust rate throwing 1 die — (no case in these runs)",
+                    "bust rate throwing 2 dice 62.5 % [30.0, 86.0]"], said

@@ -240,7 +240,8 @@ def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14, game: str 
     lines = []
     for said, (name, m) in zip(names, shown, strict=True):
         value = m.get("value")
-        text = words.value_text(name, value, m.get("ci95"), game=game) if _number(value) else str(value)
+        text = (words.value_text(name, value, m.get("ci95"), game=game) if _number(value)
+                else "— (no case in these runs)" if value is None else str(value))  # a rate of nothing: no "None"
         lines.append(f"  {said:{width}s}  {text}")
     return lines
 
