@@ -159,3 +159,18 @@ def test_cli_calibrate_json_and_errors(calibrate_run):
         lines = res.stderr.strip().splitlines()
         assert res.returncode == 2 and len(lines) == 1 and needle in lines[0], (args, res.stderr)
     json.dumps(out)
+
+
+def test_the_fields_interval_stays_within_what_the_field_takes_and_the_start_is_kept():
+    """A coin near certainty: the slope's interval ran past p = 1 (Pig's hold_at read [−11.57, 55.57] for a field of
+    1 and more). It ends at the field's bounds; the answer keeps the config's value for reference and the CLI says the
+    value to the decimals its interval supports."""
+    g = CoinGame()
+    c = calibrate(g, "coin.p", "win_rate", 0.995, "flip", n=400, seed=5, tol=0.002)
+    lo, hi = c.field_ci95
+    assert 0.0 <= lo <= c.value <= hi <= 1.0, c.field_ci95
+    assert c.start == 0.3
+    from sim.report.words import field_value_text
+
+    assert field_value_text(0.983368, [0.9693, 0.9974]) == "0.98" and field_value_text(25, [20.5, 29.5]) == "25"
+    assert field_value_text(0.983368, [math.nan, math.nan]) == "0.983368"

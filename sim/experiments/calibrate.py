@@ -73,6 +73,7 @@ class Calibration:
     field_ci95: list[float]
     config_hash: str
     evaluations: list[Evaluation] = field(default_factory=list)
+    start: float | int | None = None  # the field's value in the config, for reference beside the answer
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -198,7 +199,9 @@ def calibrate(
         return abs(g(e)) <= stated["tol"]
 
     def done(e: Evaluation, stop: str, a: Evaluation, b: Evaluation) -> Calibration:
-        return _result(game, fld, metric, target, label, n, seed, e, stated, stop, a, b, ev, integer)
+        res = _result(game, fld, metric, target, label, n, seed, e, stated, stop, a, b, ev, integer)
+        res.start = current
+        return res
 
     # 1. bracket
     if lo is not None and hi is not None:
@@ -308,7 +311,8 @@ def _result(game: Game, fld: str, metric: str, target: float, label: str, n: int
     slope = local_slope(list(ev.cache.values()), e, half)
     if math.isfinite(slope) and slope != 0:
         w = half / abs(slope)
-        fci = [e.x - w, e.x + w]
+        low, high = field_bounds(type(ev.cfg(e.x)), fld)  # a value the field cannot take is no interval's end
+        fci = [max(e.x - w, low), min(e.x + w, high)]
     else:
         fci = [math.nan, math.nan]
     tol_txt = (f"{metric_name(game.name, metric)} within {value_text(metric, stated['tol'], diff=True).lstrip('+')} "

@@ -272,6 +272,15 @@ def paired_label(game: str | None, key: str, headline: dict[str, str] | None = N
     return f"{who}: {metric_name(game, metric.strip(), headline)}" if who else metric_name(game, metric, headline)
 
 
+def field_value_text(value: Any, ci: Any) -> str:
+    """A calibrated field's value to the decimals its 95 % interval supports (``0.98``, not ``0.983368`` beside an
+    interval of ±0.014); whole numbers and a value without an interval as they are (``:g``)."""
+    lo_hi = [float(x) for x in ci] if ci is not None and len(ci) == 2 and all(_finite(x) for x in ci) else []
+    if isinstance(value, int) or not lo_hi or float(value).is_integer():
+        return f"{value:g}"
+    return num(value, places=_places(float(value), lo_hi))
+
+
 def field_interval_text(field: str, ci: Any, evaluated: int) -> str:
     """A calibration's interval of the field in words: ``≈ [a, b]`` through the local slope, or why there is none
     (one value evaluated: no slope to carry the metric's interval to the field; a flat metric: none either), never
