@@ -324,3 +324,19 @@ def test_a_rate_of_nothing_reads_as_a_dash_and_dice_in_words():
                                                        game="dadox")]
     assert said == ["bust rate throwing 1 die — (no case in these runs)",
                     "bust rate throwing 2 dice 62.5 % [30.0, 86.0]"], said
+
+
+def test_a_run_of_changed_rules_says_which_in_its_heading_and_on_its_page(tmp_path):
+    """``play kniffel --set bonus.value=40`` headed 'Kniffel · Greedy · players: 1 · n=2000', as the default did, and
+    its page differed only in a fingerprint: two outputs of different rules read alike."""
+    done = cli_here("play", "kniffel", "--policy", "greedy", "--set", "bonus.value=40", "--n", "200", "--out",
+                    str(tmp_path / "k40"))
+    assert done.returncode == 0, done.stderr
+    assert " · rules changed: bonus.value=40 · n=200 · " in done.stdout.splitlines()[0]
+    page = (tmp_path / "k40" / "report.html").read_text(encoding="utf-8")
+    assert "rules</b> changed: bonus.value=40" in page
+    plain = cli_here("compare", "kniffel", "--policies", "greedy,random", "--n", "100", "--no-report")
+    assert "rules" not in plain.stdout.splitlines()[0], plain.stdout
+    free = cli_here("compare", "kniffel", "--policies", "greedy,random", "--n", "100", "--no-report", "--config",
+                    "configs/kniffel/free-joker.toml")
+    assert 'rules changed: joker.mode="free", joker.stops_rolling=false' in free.stdout.splitlines()[0], free.stdout

@@ -162,7 +162,7 @@ def test_cli_calibrate_json_and_errors(calibrate_run):
 
 
 def test_the_fields_interval_stays_within_what_the_field_takes_and_the_start_is_kept():
-    """A coin near certainty: the slope's interval ran past p = 1 (Pig's hold_at read [−11.57, 55.57] for a field of
+    """A coin near certainty: the slope's interval ran past p = 1 (a hold threshold read [−11.57, 55.57] for a field of
     1 and more). It ends at the field's bounds; the answer keeps the config's value for reference and the CLI says the
     value to the decimals its interval supports."""
     g = CoinGame()

@@ -141,7 +141,7 @@ BAD_SETS = [
     ("dungeon", "rollout.k=0", "rollout.k"),
     ("dungeon", "rollout.base=rollout", "rollout.base"),
     ("dungeon", "upgrades.nosuch.attack_flat=1", "upgrades.nosuch"),
-    ("dungeon", "enemies={}", "enemies = {} sets no field"),
+    ("dungeon", "enemies={}", "enemy"),
     ("dungeon", "sections={}", "section"),
     ("dadox", "name=dungeon24", "name"),
     ("dadox", "goal.target=10020", "goal.target"),

@@ -135,8 +135,8 @@ def plain_options(game: str, options: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def check_read(game: str, field: str, options: dict[str, Any], policy: str) -> None:
-    """``calibrate --field`` that the run never reads (``difficulty.leicht.hp`` with ``--difficulty normal``; Pig's
-    ``policies.hold_at`` with ``--policy optimal-turn``), refused before the game loads in the calibration's own
+    """``calibrate --field`` that the run never reads (``difficulty.leicht.hp`` with ``--difficulty normal``; Dadox's
+    ``policies.greedy_bank_at`` with ``--policy threshold``), refused before the game loads in the calibration's own
     words (``sim.experiments.calibrate.refuse_unread``)."""
     specs = declared_options(game)
     if specs is None:

@@ -145,6 +145,34 @@ def value_at(tree: dict[str, Any] | None, path: str) -> Any:
     return node
 
 
+def toml_value(v: Any) -> str:
+    """A plain value as a TOML literal (``--set``'s right-hand side)."""
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    return json.dumps(v)
+
+
+def changed_fields(base: Any, now: Any, at: str = "") -> list[str]:
+    """``path=value`` overrides that turn the dumped config ``base`` into ``now`` (as ``--set`` takes them)."""
+    if isinstance(base, dict) and isinstance(now, dict) and set(base) == set(now):
+        return [s for k in now for s in changed_fields(base[k], now[k], f"{at}{k}.")]
+    return [] if base == now else [f"{at.rstrip('.')}={toml_value(now)}"]
+
+
+def rules_said(base: dict[str, Any], now: dict[str, Any], most: int = 4) -> str:
+    """Which rules a run played, for a heading: ``the default rules``, or the fields changed from them
+    (``bonus.value=40, joker.mode="free"``, the first ``most`` and how many more), so two outputs of different
+    rules never read alike. ``assumed`` (a list of notes, not a rule) does not count."""
+    changed = changed_fields({k: v for k, v in base.items() if k != "assumed"},
+                             {k: v for k, v in now.items() if k != "assumed"})
+    if not changed:
+        return "the default rules"
+    more = f" and {len(changed) - most} more" if len(changed) > most else ""
+    return "changed: " + ", ".join(changed[:most]) + more
+
+
 QUANTILES = ("p10", "p25", "p50", "p75", "p90")  # ``sim.core.stats.quantiles``' names of its default quantiles
 
 
@@ -195,7 +223,8 @@ def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[Base
     declares (a section a user file leaves out, e.g. ``[skill]``, takes its defaults): no silently new keys. An
     entry of a name-keyed table (``talents.scharfe_klingen``) must be one the file has; its fields are its model's
     (``talents.scharfe_klingen.shield_flat`` where the file leaves that field at its default). A table set into a
-    section (``joker={when_zero=true}``) sets the fields it names and keeps the others, as a sweep's ``set`` does."""
+    section (``joker={when_zero=true}``) sets the fields it names and keeps the others, as a sweep's ``set`` does; a
+    mapping (``rooms.bosses={5="wuerfelfresser"}``) or a name-keyed table is the table given."""
     node, root_model = data, model
     for i, k in enumerate(keys):
         if isinstance(model, _Entries) and k not in node:  # a new entry of a name-keyed table: not by --set
@@ -207,7 +236,8 @@ def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[Base
         if last:
             if k not in node:
                 raise ConfigError(f"unknown config field: {'.'.join(keys)}")
-            if isinstance(value, dict) and isinstance(node[k], dict):  # a table into a section: its fields, merged
+            section = isinstance(model, type) and issubclass(model, BaseModel)  # not a mapping (rooms.bosses)
+            if section and isinstance(value, dict) and isinstance(node[k], dict):  # a table into it: fields merged
                 if not value:  # (replacing the section put every field it leaves out back to the model's default)
                     raise ConfigError(f"{'.'.join(keys)} = {{}} sets no field: give one, e.g. {'.'.join(keys)}.NAME="
                                       "VALUE")

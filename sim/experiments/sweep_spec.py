@@ -276,7 +276,7 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
         plan = [(label, list(seats)) for label, seats in game.compare_plan(labels, options)]
     except DicesimError as e:
         raise ConfigError(f"{source}: policies: {e}") from None
-    if grid is not None:  # a field only policies no seat plays read (Pig's policies.hold_at under optimal-turn)
+    if grid is not None:  # a field only policies no seat plays read (Dadox's policies.greedy_bank_at under threshold)
         seats = [s for _, ss in plan for s in ss] + [v for v in grid.get(f"{OPTION_AXIS}opponent", [])
                                                       if isinstance(v, str)]
         for key in grid:

@@ -18,7 +18,7 @@ import pandas as pd
 from pydantic import ValidationError
 
 from sim.core import atomic
-from sim.core.config import ConfigError, DicesimError, describe_validation_error
+from sim.core.config import ConfigError, DicesimError, describe_validation_error, rules_said
 from sim.core.jsonable import json_default  # (defined there, light; many callers import it from here)
 from sim.core.schema import stored_problem
 from sim.games import get_game
@@ -236,6 +236,11 @@ def render_html(manifest: dict[str, Any], metrics: pd.DataFrame, charts: list[st
                                                                  else manifest.get("policies") or {}))
     title = f"dicesim · {game.title} · {what}".strip(" ·")
     facts = run_facts(manifest)
+    if isinstance(manifest.get("config"), dict):  # which rules: pages of different rules must not read alike
+        try:
+            facts["rules"] = rules_said(game.load().model_dump(mode="json"), manifest["config"])
+        except DicesimError:  # the game's default config cannot be read here: the fingerprint still tells them apart
+            pass
     options = manifest.get("options") or {}
     if game.setting(options):  # an option left unset (None) is none to show: no empty "options" in the heading
         facts["options"] = ", ".join(game.setting(options))

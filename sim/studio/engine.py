@@ -194,8 +194,8 @@ def opening_policy(game: str) -> str:
 
 def unused_edits(game: str, sets: list[str], options: dict[str, Any], policy: str = "") -> list[dict[str, Any]]:
     """Edits this run never reads: a path through a choice of an option (``difficulty.normal.hp``) that no option
-    holds now (``difficulty: leicht``), or one only a policy no seat plays reads (Pig's ``policies.hold_at`` under
-    optimal-turn). Each: the path, the choice, the option to switch (``policy`` for the policy picker) and a sentence
+    holds now (``difficulty: leicht``), or one only a policy no seat plays reads (Dadox's ``policies.greedy_bank_at``
+    under threshold). Each: the path, the choice, the option to switch (``policy`` for the policy picker) and a sentence
     saying so."""
     g = get_game(game)
     out = []

@@ -3,13 +3,12 @@ the config, then every detector over its tables."""
 
 from __future__ import annotations
 
-import json
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from sim.cli.common import emit
-from sim.core.config import CONFIG_DIR, Strict, parse_override, read_toml, set_path, validate
+from sim.core.config import CONFIG_DIR, Strict, changed_fields, parse_override, read_toml, set_path, validate
 from sim.core.limits import check_runs
 from sim.games import get_game
 from sim.report.balance import game_report
@@ -18,29 +17,13 @@ from sim.report.findings.page import MEANINGS
 from sim.report.findings.runner import folder_findings
 
 
-def _toml(v: Any) -> str:
-    """A plain value as a TOML literal (``--set``'s right-hand side)."""
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k} = {_toml(x)}" for k, x in v.items()) + "}"
-    if isinstance(v, list | tuple):
-        return "[" + ", ".join(_toml(x) for x in v) + "]"
-    return json.dumps(v)
-
-
-def _diff_sets(base: Any, now: Any, at: str = "") -> list[str]:
-    """``path=value`` overrides that turn the config ``base`` into ``now`` (both plain dumps)."""
-    if isinstance(base, dict) and isinstance(now, dict) and set(base) == set(now):
-        return [s for k in now for s in _diff_sets(base[k], now[k], f"{at}{k}.")]
-    return [] if base == now else [f"{at.rstrip('.')}={_toml(now)}"]
-
-
 def config_args(game: Any, cfg: Strict, config: Path | None, sets: list[str]) -> list[str]:
     """How a replay line names the config the runs were played with: ``--config F`` and the ``--set``s as given,
     or, when ``F`` holds a ``[findings]`` section (which ``replay`` refuses), the ``--set``s that make the default
     config into it."""
     if config is not None and SECTION in read_toml(config):
         base = game.load().model_dump(mode="json")
-        return [x for s in _diff_sets(base, cfg.model_dump(mode="json")) for x in ("--set", s)]
+        return [x for s in changed_fields(base, cfg.model_dump(mode="json")) for x in ("--set", s)]
     return ([] if config is None else ["--config", str(config)]) + [x for s in sets for x in ("--set", s)]
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from sim import api
 from sim.cli.common import emit, metric_lines
-from sim.core.config import DicesimError, Strict
+from sim.core.config import DicesimError, Strict, rules_said
 from sim.core.limits import check_runs
 from sim.games import GAMES, available, get_game
 from sim.games.base import Game
@@ -30,13 +30,23 @@ def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None
                  progress=not as_json, force=force, **game_opts)
     summary, metrics = r.summary, r.summary["metrics"]
     human = "\n".join(
-        [" · ".join([g.title, words.policy_name(g.name, policy), *played_setting(g, summary["options"]), f"n={n}",
-                     f"seed={seed}", f"{summary['runs_per_second']:,.0f} runs/s"]),
+        [" · ".join([g.title, words.policy_name(g.name, policy), *played_setting(g, summary["options"]),
+                     *played_rules(g, r.config), f"n={n}", f"seed={seed}",
+                     f"{summary['runs_per_second']:,.0f} runs/s"]),
          *summary.get("verdicts", []),  # the answer first
          *metric_lines(metrics, game=g.name, headline=g.headline)]
         + ([f"report: {summary['report']}"] if "report" in summary else [])
     )
     emit(summary, as_json, human, json_default)
+
+
+def played_rules(g: Game, cfg: Strict | None) -> list[str]:
+    """The rules a run played where they are not the default config's (``rules changed: bonus.value=40``): two
+    outputs of different rules must not read alike."""
+    if cfg is None:
+        return []
+    said = rules_said(g.load().model_dump(mode="json"), cfg.model_dump(mode="json"))
+    return [] if said == "the default rules" else [f"rules {said}"]
 
 
 def played_setting(g: Game, options: dict[str, Any]) -> list[str]:
@@ -55,7 +65,8 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
                     scheduler=scheduler, progress=not as_json, force=force, **game_opts)
     summary = r.summary
     results, paired = summary["policies"], summary["paired"]
-    lines = [f"{g.title} · compare · n={n} · seed={seed} (same seeds for every policy)",
+    lines = [" · ".join([g.title, "compare", *played_rules(g, r.config), f"n={n}",
+                         f"seed={seed} (same seeds for every policy)"]),
              *summary.get("verdicts", [])]  # the answers first, in words
     for label, arm in results.items():
         lines.append(f"{words.policy_name(g.name, label)}:")
