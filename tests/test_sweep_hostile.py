@@ -199,3 +199,13 @@ def test_a_field_no_seat_policy_reads_is_refused_before_play(tmp_path):
     assert not (tmp_path / "o").exists(), said
     assert cli_here("sweep", str(write(tmp_path, sweep.format('"threshold", "greedy"'), "g.toml")), "--out",
                     str(tmp_path / "g"), "--no-report").returncode == 0
+
+
+def test_an_option_fixed_and_swept_is_refused(tmp_path):
+    """``[options] players = 2`` beside ``[grid] "options.players" = [1, 3]`` played 1 and 3 and dropped the 2
+    without a word."""
+    text = ('game = "dadox"\npolicies = ["threshold"]\nn = 20\n[options]\nplayers = 2\n[grid]\n'
+            '"options.players" = [1, 3]\n')
+    refused(cli_here("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "o")),
+            'players is given in [options] and swept in [grid] ("options.players"): give it in one of them')
+    assert not (tmp_path / "o").exists()

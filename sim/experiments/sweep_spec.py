@@ -251,6 +251,10 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
     if spec.grid is not None and spec.variants is not None:
         raise ConfigError(f"{source}: give either [grid] or [[variants]], not both")
     grid = _grid(source, spec.grid) if spec.grid is not None else None
+    for key in grid or {}:  # swept and fixed at once: the grid's values played, [options] dropped without a word
+        if key.startswith(OPTION_AXIS) and key[len(OPTION_AXIS):] in spec.options:
+            raise ConfigError(f"{source}: {key[len(OPTION_AXIS):]} is given in [options] and swept in [grid] "
+                              f"(\"{key}\"): give it in one of them")
     # the size before anything is built or imported: a 10^8-point grid or n = 10^15 answers at once
     points_count = math.prod(len(v) for v in grid.values()) if grid is not None else len(spec.variants or [])
     check_size(source, points_count, len(spec.policies), spec.n, force)
