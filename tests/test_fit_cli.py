@@ -342,3 +342,15 @@ def test_a_file_as_fits_output_folder_or_a_folder_as_its_log_is_refused_before_t
     (tmp_path / "logs.csv").mkdir()
     code, _, stderr = _probe(tmp_path, "fit", "kniffel", str(tmp_path / "logs.csv"))
     assert code == 2 and stderr.startswith(f"error: LOG {tmp_path / 'logs.csv'} is a folder"), stderr
+
+
+def test_a_log_never_replaces_an_outcome_table_no_log_of_its_name_wrote(tmp_path):
+    """``--log logs/tele.csv`` replaced ``logs/tele.outcomes.csv`` without a word, a file the user never named (a real
+    outcome table kept there). Refused before play; the pair of an earlier ``--log`` is replaced as asked."""
+    keep = tmp_path / "tele.outcomes.csv"
+    keep.write_text("precious\n")
+    args = ("play", "kniffel", "--policy", "greedy", "--n", "20", "--no-report", "--log", str(tmp_path / "tele.csv"))
+    r = cli_here(*args)
+    assert r.returncode == 2 and "would replace" in r.stderr and keep.read_text() == "precious\n", r.stderr
+    keep.unlink()
+    assert cli_here(*args).returncode == 0 and cli_here(*args).returncode == 0  # its own pair: replaced

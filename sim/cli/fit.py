@@ -27,6 +27,9 @@ def check_log(game: str, log: Path, flag: str) -> None:
         for path in (log, outcomes_path(log)):  # the decision log and its outcome table beside it
             if path.is_dir():
                 raise DicesimError(f"--log: {path} is a folder, where the log writes a file")
+        if outcomes_path(log).exists() and not log.exists():  # not the pair of an earlier --log: a file never named
+            raise DicesimError(f"--log {log} would replace {outcomes_path(log)}, which no log of that name wrote (the "
+                               "outcomes go beside the log): move that file, or name another log")
     elif log.is_dir():
         raise DicesimError(f"{flag} {log} is a folder: name the log file in it")
     elif not log.is_file():
