@@ -27,7 +27,7 @@ from sim.core.config import DicesimError, Strict, config_hash
 from sim.core.errors import COMMAND_LINE
 from sim.core.jsonable import finite
 from sim.core.names import game_name, policy_label, policy_text
-from sim.games.options import check_opponent, for_play
+from sim.games.options import check_opponent, for_play, unread_option
 
 SetArg = list[str] | dict[str, Any] | None
 
@@ -522,6 +522,8 @@ def solve(game: str, config: str | Path | None = None, set: SetArg = None, no_ca
     """Build (or load the cached) exact solution: ``.value`` is the expected value of the start state."""
     _flags(no_cache=no_cache)
     g, cfg, opts = _setup(game, config, set, options)
+    if said := unread_option(g.name, "solve", options):  # an option the solve never reads: same answer, refused
+        raise DicesimError(said)
     return Solution(g.solve(cfg, {**opts, "no_cache": True} if no_cache else opts))  # as the CLI: only when asked
 
 

@@ -561,3 +561,18 @@ def test_the_readmes_config_paths_work_from_any_folder(tmp_path, monkeypatch):
     mine.write_text('name = "mine"\n')
     assert read_toml("configs/kniffel/free-joker.toml") == {"name": "mine"}  # the working folder's own first
     assert shipped("configs/kniffel/nosuch.toml") == Path("configs/kniffel/nosuch.toml")  # still not found
+
+
+@pytest.mark.parametrize("args, said", [
+    (["solve", "kniffel", "--players", "2"], "error: --players: solve kniffel does not read it"),
+    (["solve", "dadox", "--objective", "turn", "--players", "5"], "error: --players: solve dadox does not read it, "
+                                                                   "its answer is the same for every value (it reads "
+                                                                   "--objective)"),
+    (["describe", "dungeon24", "--people", "untote"], "error: --people: describe dungeon24 does not read it"),
+    (["solve", "dungeon24", "--arrangement", "1,0,2,3,4"], "error: --arrangement: solve dungeon24 does not read it"),
+])
+def test_an_option_the_command_never_reads_is_refused(args, said):
+    """``solve kniffel --players 2`` answered the one-sheet solve and ``describe dungeon24 --people untote`` every
+    people's tables, each exit 0 as if the option had been heard."""
+    done = cli_here(*args)
+    assert done.returncode == 2 and done.stderr.startswith(said), done.stderr

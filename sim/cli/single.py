@@ -14,6 +14,7 @@ from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, policies_he
 from sim.core.errors import DicesimError
 from sim.core.limits import check_run, parse_count
 from sim.core.names import game_name
+from sim.games.options import unread_option
 
 
 @app.command()
@@ -31,6 +32,8 @@ def solve(
     """Build (or load the cached) exact solution and print its expected value."""
     if supports(game, "solve") is False:
         raise DicesimError(f"{game} has no exact solver")  # Game.solve's words, before the game loads
+    if said := unread_option(game, "solve", game_opts or {}):
+        raise DicesimError(said)
     rules, sets = accept(game, game_opts, None, config, set_)
     work("single").solve(game, rules, sets, as_json, fresh, game_opts or {})
 
@@ -65,6 +68,8 @@ def describe(
     game_opts: dict[str, Any] | None = None,
 ) -> None:
     """The derived rule tables a designer checks (JSON with --json)."""
+    if said := unread_option(game, "describe", game_opts or {}):
+        raise DicesimError(said)
     rules, sets = accept(game, game_opts, None, config, set_)
     k = key("describe", game, [sorted((game_opts or {}).items()), as_json], rules, sets)
     if (plain := plain_options(game, game_opts or {})) is not None:  # its rules as Python: no kernels

@@ -160,6 +160,25 @@ def policy_refusal(game: str, path: str, seats: Sequence[str], doing: str) -> st
             f"--policy {readers[0]}, or {doing} a field {played} reads")
 
 
+# the options module's declaration of the options each command reads where it reads fewer than play does
+COMMAND_READS = {"describe": "PLAIN_DESCRIBE", "solve": "SOLVE_OPTIONS"}
+
+
+def unread_option(game: str, command: str, given: dict[str, Any]) -> str | None:
+    """The words refusing an option ``command`` never reads (``solve kniffel --players 2`` answered the one-sheet
+    solve; ``describe dungeon24 --people untote`` the tables of every people), else None. A game declares what
+    ``describe`` and ``solve`` read in its options module (``COMMAND_READS``); one that declares nothing reads all."""
+    reads = declared(game, COMMAND_READS[command])
+    if reads is None:
+        return None
+    extra = [k for k in given if k not in reads and k not in ("no_cache",)]
+    if not extra:
+        return None
+    flag = "--" + extra[0].replace("_", "-")
+    takes = f" (it reads {', '.join('--' + r.replace('_', '-') for r in reads)})" if reads else ""
+    return f"{flag}: {command} {game} does not read it, its answer is the same for every value{takes}; leave it out"
+
+
 def unread_refusal(path: str, specs: Sequence[Option], options: dict[str, Any], doing: str) -> str | None:
     """Why ``doing`` (``calibrate``) ``path`` would play the same at every value (``unread_by``), or None."""
     unread = unread_by(path, specs, options)

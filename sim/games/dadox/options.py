@@ -37,6 +37,8 @@ OPTIONS = (
 # describe computes from describe.py without the game (sim.cli.work.tables) and reads no option; its optimal turn is
 # a solve of the compiled rule kernels (numba loads, the play kernels, the policies and pandas do not)
 PLAIN_DESCRIBE = ()
+# what solve reads of the options (sim.games.options.unread_option): the goal of the solve
+SOLVE_OPTIONS = ("objective",)
 DESCRIBE_COMPILED = True
 # what those tables read of the rules (sim.cli.work.tables keeps them under these alone; tests/test_plain_tables.py
 # checks that no other field moves them): a new goal, policy setting or solver tolerance answers without a solve

@@ -48,6 +48,8 @@ OPTIONS = (
 )
 # describe computes in plain Python from describe.py (sim.cli.work.tables); it reads no option
 PLAIN_DESCRIBE = ()
+# what solve reads of the options (sim.games.options.unread_option): the pairing it searches the best pyramid for
+SOLVE_OPTIONS = ("opponent", "people", "opponent_people")
 
 
 SEATS = 2  # the player and the opponent

@@ -16,6 +16,8 @@ SEATS_ROTATE = False
 OPTIONS = (Option("players", 1, int, "Kniffel, Dadox: players per game", bounds=(1, 8)),)
 # describe computes in plain Python from describe.py (sim.cli.work.tables), reading these options
 PLAIN_DESCRIBE = ("players",)
+# what solve reads of the options (sim.games.options.unread_option): the one-sheet solve reads none
+SOLVE_OPTIONS = ()
 
 
 def seat_count(options: dict) -> int:

@@ -44,3 +44,5 @@ def compare_plan(policies: list[str], options: dict) -> list[tuple[str, list[str
 
 # describe computes in plain Python from describe.py (sim.cli.work.tables); it reads no option
 PLAIN_DESCRIBE = ()
+# what solve reads of the options (sim.games.options.unread_option): the goal of the solve
+SOLVE_OPTIONS = ("objective",)
