@@ -4,6 +4,7 @@ with its report, as the real command line does it."""
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from pathlib import Path
 
@@ -209,3 +210,25 @@ def test_an_option_fixed_and_swept_is_refused(tmp_path):
     refused(cli_here("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "o")),
             'players is given in [options] and swept in [grid] ("options.players"): give it in one of them')
     assert not (tmp_path / "o").exists()
+
+
+def test_a_copied_sweep_plays_the_copied_configs(tmp_path, monkeypatch):
+    """``dicesim configs --copy cc`` then an edited ``cc/kniffel/no-joker.toml``: the copied sweep still said
+    ``config = "configs/kniffel/no-joker.toml"`` and played the shipped file, without a word. A ``configs/...`` path
+    now resolves in the tree of configs the sweep file sits in first."""
+    import pandas as pd
+
+    monkeypatch.chdir(tmp_path)
+    assert cli_here("configs", "--copy", str(tmp_path / "cc")).returncode == 0
+    edited = tmp_path / "cc" / "kniffel" / "no-joker.toml"
+    edited.write_text(edited.read_text(encoding="utf-8").replace("\nkniffel = 50", "\nkniffel = 1000"),
+                      encoding="utf-8")
+    sweep = tmp_path / "cc" / "sweeps" / "kniffel-joker.toml"
+    text = sweep.read_text(encoding="utf-8")
+    sweep.write_text(re.sub(r"(?m)^n = .*$", "n = 100", re.sub(r'(?m)^policies = .*$', 'policies = ["greedy"]', text)),
+                     encoding="utf-8")
+    done = cli_here("sweep", str(sweep), "--out", str(tmp_path / "sw"), "--no-report")
+    assert done.returncode == 0, done.stderr
+    rows = pd.read_csv(tmp_path / "sw" / "sweep.csv")
+    mean = rows.set_index("label")["mean_score"]
+    assert mean["no joker"] > mean["free joker"] + 150, mean  # a Kniffel worth 1000 in the copy it played

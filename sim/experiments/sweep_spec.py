@@ -200,16 +200,23 @@ def flatten(d: dict[str, Any], prefix: str = "", leaf=lambda v: not isinstance(v
 
 
 def _resolve(path: str | None, base_dir: Path | None) -> str | None:
-    """A config path as written in a sweep file: relative to the working folder, the sweep file or the repo."""
+    """A config path as written in a sweep file: first in the tree of configs the file sits in (``configs/kniffel/
+    x.toml`` from ``my-configs/sweeps/``: ``my-configs/kniffel/x.toml``, so a ``dicesim configs --copy`` tree plays
+    its own edited files, not the shipped ones), else relative to the working folder, the sweep file or the repo."""
     if path is None:
         return None
     p = Path(path)
-    if p.is_absolute() or p.is_file():
+    if p.is_absolute():
         return str(p)
-    for d in (base_dir, ROOT):
-        if d is not None and (d / p).is_file():
-            return str(d / p)
+    in_tree = base_dir is not None and base_dir.name in TREE_FOLDERS and len(p.parts) > 1 and p.parts[0] == "configs"
+    tree = base_dir.parent.joinpath(*p.parts[1:]) if in_tree else None
+    for candidate in (tree, p, base_dir / p if base_dir is not None else None, ROOT / p):
+        if candidate is not None and candidate.is_file():
+            return str(candidate)
     return str(p)  # load reports it as not found
+
+
+TREE_FOLDERS = ("sweeps", "targets", "tune")  # the folders of a configs tree that hold files naming configs/...
 
 
 def spec_error(source: str, err: ValidationError, kind: str = "sweep file") -> DicesimError:

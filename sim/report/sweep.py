@@ -364,7 +364,9 @@ def _build_sweep_report(out: Path) -> Path:
         "policies": ", ".join(words.policy_name(game, p) for p in policies),
         "n per point": canon["n"],
         "seed (same for every point)": canon["seed"],
-        "options": ", ".join(get_game(game).setting(canon["options"])) or "none",  # in words, as every report
+        # in words, as every report; an option the grid sweeps is its axis, not a fixed value beside it
+        "options": ", ".join(get_game(game).setting({k: v for k, v in canon["options"].items()
+                                                     if f"{OPTION_AXIS}{k}" not in fields})) or "none",
         "base config": meta.get("base_config") or f"configs/{canon['game']}/default.toml",
         "code version": meta.get("code_version"), "fingerprint": meta.get("fingerprint"),
     }
