@@ -576,3 +576,11 @@ def test_an_option_the_command_never_reads_is_refused(args, said):
     people's tables, each exit 0 as if the option had been heard."""
     done = cli_here(*args)
     assert done.returncode == 2 and done.stderr.startswith(said), done.stderr
+
+
+def test_past_the_hard_limit_the_two_numbers_differ_in_words():
+    """``--n 9007199254740993`` read '9.01e+15 runs is more than dicesim plays (9.01e+15, 2^53)'."""
+    done = cli_here("play", "kniffel", "--policy", "greedy", "--n", "9007199254740993", "--force")
+    assert done.returncode == 2 and done.stderr.strip() == ("error: --n: 9,007,199,254,740,993 runs is more than "
+                                                           "dicesim plays (at most 9,007,199,254,740,992, 2^53)"), \
+        done.stderr

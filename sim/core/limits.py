@@ -62,7 +62,8 @@ def check_runs(total: int, force: bool = False, what: str = "--n", flag: str = "
     """``total`` runs of one command: refused above the limits, naming them and how to pass them anyway (``flag``:
     the command line's ``--force``, the Python API's ``force=True``)."""
     if total > HARD_MAX_RUNS:
-        raise DicesimError(f"{what}: {total:.3g} runs is more than dicesim plays ({HARD_MAX_RUNS:.3g}, 2^53)")
+        shown = f"{total:,}" if total < 10**18 else f"{total:.3g}"  # 9.01e+15 beside 9.01e+15 said nothing
+        raise DicesimError(f"{what}: {shown} runs is more than dicesim plays (at most {HARD_MAX_RUNS:,}, 2^53)")
     if total > MAX_RUNS and not force:  # 10,000,000,001 in full: as 1e+10 it read as the limit itself
         shown = f"{total:,}" if total < 10**13 else f"{total:.3g}"
         raise DicesimError(f"{what}: {shown} runs is above the limit of 10^10 a command; pass {flag} to "
