@@ -45,7 +45,8 @@ def test_dadox_tables_in_words_and_percentages():
     assert lines[i + 1].split() == ["1", "2", "3", "4", "5", "6"]
     # no 1, no 5, no triple: 4/6 for one die, 16/36 for two, (64 - 4 triples)/216 for three
     assert lines[i + 2].strip().split("  ")[0:3] == ["66.7 %", "44.4 %", "27.8 %"]
-    j = lines.index("Optimal turn")
+    j = lines.index("Optimal turn (the most points a turn adds in expectation, far from the goal)")
+    assert lines[j + 2].endswith("by dice it would throw next (goal not counted)")  # a bank past the goal is void
     assert lines[j + 1].split() == ["Expected", "turn", "score", "(points)", "365.9"]
     assert lines[j + 3].split() == ["1", "2", "3", "4", "5", "6"]
     assert lines[j + 4].split() == ["150", "150", "200", "500", "1450", "5200"]

@@ -13,7 +13,8 @@ DESCRIBE_WORDS = {"bust_probability": "Bust chance by dice thrown",
                   "bust_probability_confirmation_throws": "Bust chance of a confirmation throw by dice thrown",
                   "strong": "Strong selections (confirmed by a throw)", "must_throw_on": "Must throw on after",
                   "scoring": "Scoring groups", "expected_turn_score": "Expected turn score (points)",
-                  "bank_thresholds": "Banks from (turn total, points) by dice it would throw next"}
+                  "bank_thresholds": "Banks from (turn total, points) by dice it would throw next (goal not counted)",
+                  "optimal_turn": "Optimal turn (the most points a turn adds in expectation, far from the goal)"}
 POLICY_NAMES = ('threshold', 'greedy', 'optimal-turn', 'optimal-win', 'random', 'leader-win')
 CONFIG = "sim.games.dadox.config:DadoxConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
