@@ -23,9 +23,10 @@ def test_play_text_is_in_words_and_units_and_json_keeps_the_codes():
     assert lines[1].startswith("Greedy scores ") and lines[1].endswith("].") and " points [" in lines[1]  # answer first
     said = {line.split("  ")[1].strip(): line for line in lines[1:] if line.startswith("  ")}
     assert said["mean score"].rstrip().endswith("]") and " points [" in said["mean score"]
-    assert " % [" in said["upper bonus"] and "score, 90th percentile" in said and "mean Einser" in said
+    assert " % [" in said["upper bonus reached"] and "score, 90th percentile" in said and "mean Einser" in said
     assert " points [" in said["mean Einser"] and " points [" in said["mean Kniffel bonus"]
-    assert "mean_score" not in text.stdout and "upper_bonus_rate" not in text.stdout and "0." not in said["upper bonus"]
+    assert "mean_score" not in text.stdout and "upper_bonus_rate" not in text.stdout
+    assert "0." not in said["upper bonus reached"]
     data = json.loads(cli_here(*args, "--json").stdout)  # the machine contract: code names, fractions
     assert 0 < data["metrics"]["upper_bonus_rate"]["value"] < 1 and "mean_score" in data["metrics"]
     assert data["verdicts"] == [lines[1]]  # the same sentence in the JSON summary
@@ -102,7 +103,7 @@ def test_sweep_text_is_in_words_and_units(tmp_path):
     done = cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--no-report")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert "upper bonus [95 %]:" in lines and "upper_bonus_rate" not in done.stdout
+    assert "upper bonus reached [95 %]:" in lines and "upper_bonus_rate" not in done.stdout
     (row,) = [x for x in lines if x.strip().startswith("bonus.value=25")]
     assert "Greedy" in row and " % [" in row
 

@@ -134,7 +134,7 @@ def test_game_page_answers_first_and_is_self_contained(kniffel_compare):
     rate = r.summary["policies"]["greedy"]["metrics"]["upper_bonus_rate"]["value"]
     assert f"{rate * 100:.1f} %" in page.text
     diff = r.summary["paired"]["upper_bonus_rate: greedy - random"]
-    assert f"Greedy \u2212 Random: upper bonus {diff['value'] * 100:+.1f} pp" in page.text
+    assert f"Greedy \u2212 Random: upper bonus reached {diff['value'] * 100:+.1f} pp" in page.text
     assert_embedded_pngs(page, 2)
     assert page.details >= 3  # summary metrics, per box, config: folded
     for name in pd.read_csv(out / "metrics.csv")["metric"].unique():  # every metric, named (grouped: on its cell)

@@ -51,7 +51,7 @@ class Kniffel(Game):
     capabilities = CAPABILITIES
     events = EVENTS
     chunk = 262_144  # optimal play shares turn plans between the sheets of a chunk
-    headline = {"mean_score": "scores", "upper_bonus_rate": "upper bonus",
+    headline = {"mean_score": "scores", "upper_bonus_rate": "upper bonus reached",
                 "kniffel_rate": "at least one Kniffel rolled"}
     # the upper bonus is earned at the threshold, whatever it pays (bonus.value = 0 read 0 % where 9 % got there)
     per_run_rules = {"upper_bonus_rate": lambda t, cfg: _reached(t, cfg)}
