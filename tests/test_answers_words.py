@@ -103,9 +103,12 @@ def test_sweep_text_is_in_words_and_units(tmp_path):
     done = cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--no-report")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert "upper bonus reached [95 %]:" in lines and "upper_bonus_rate" not in done.stdout
-    (row,) = [x for x in lines if x.strip().startswith("bonus.value=25")]
-    assert "Greedy" in row and " % [" in row
+    assert "upper_bonus_rate" not in done.stdout and "bonus.value=" not in done.stdout  # a field in words
+    head = lines[1].split("  ")
+    assert [x.strip() for x in head if x.strip()] == ["upper bonus points (0: no bonus)", "policy",
+                                                      "upper bonus reached [95 %]"], lines[1]
+    (row,) = [x for x in lines if x.strip().startswith("25 ")]
+    assert "Greedy" in row and " % [" in row and row.index("Greedy") == lines[1].index("policy")  # in its column
 
 
 def test_findings_text_names_the_kind_in_words():

@@ -51,10 +51,10 @@ def _positions(xs: list[Any], game: str | None = None) -> tuple[np.ndarray, list
     as the tick (``Leicht``, not ``leicht``)."""
     if _numeric(xs):
         return np.asarray(xs, dtype=float), None
-    return np.arange(len(xs), dtype=float), [str(_said(game, x)) for x in xs]
+    return np.arange(len(xs), dtype=float), [str(said_value(game, x)) for x in xs]
 
 
-def _field(game: str | None, path: str) -> str:
+def field_words(game: str | None, path: str) -> str:
     """A swept config field in words (``bonus.value`` -> the field's title, else ``bonus › value``); a game option
     by its name (``options.players`` -> ``players``)."""
     if path.startswith(OPTION_AXIS):
@@ -74,7 +74,7 @@ def line_chart(table: pd.DataFrame, field: str, metrics: list[str], base: dict[s
     """Each metric against ``field``, one line and 95 % band per policy (other fields at base); names in words
     (``game``: its words), shares on % axes."""
     fig, axes = plt.subplots(1, len(metrics), figsize=(4.6 * len(metrics), 3.8), squeeze=False)
-    others = ", ".join(f"{_field(game, k)} = {_said(game, v)}" for k, v in base.items() if k != field)
+    others = ", ".join(f"{field_words(game, k)} = {said_value(game, v)}" for k, v in base.items() if k != field)
     for ax, m in zip(axes[0], metrics, strict=True):
         for policy, part in table.groupby("policy", sort=False):
             rows = along(part, field, base)
@@ -90,14 +90,14 @@ def line_chart(table: pd.DataFrame, field: str, metrics: list[str], base: dict[s
                 ax.set_xticks(x, ticks, rotation=20)
             elif all(float(v).is_integer() for v in x):  # whole numbers (players, points): no 2.5 on the axis
                 ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlabel(textwrap.fill(_field(game, field), 45))  # a long title in lines, not over the next panel's
+        ax.set_xlabel(textwrap.fill(field_words(game, field), 45))  # a long title in lines, not over the next panel's
         ax.set_ylabel(_metric(game, m))
         common.in_units(ax.yaxis, words.axis_unit(m))
         ax.set_title(words.metric_label(game, m), fontsize=10)
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=8)
     said = ", ".join(words.metric_label(game, m) for m in metrics)
-    title = f"{said} vs {_field(game, field)} (95 % bands){' · ' + others if others else ''}"
+    title = f"{said} vs {field_words(game, field)} (95 % bands){' · ' + others if others else ''}"
     fig.suptitle(textwrap.fill(title, int(12 * 4.6 * len(metrics))), fontsize=10)  # in lines as wide as the figure
     fig.tight_layout()
     atomic.save_figure(fig, path, dpi=100)
@@ -124,10 +124,10 @@ def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, 
         for r in p.to_dict("records"):
             grid[ys.index(r[fy]), xs.index(r[fx])] = r[metric]
         im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
-        ax.set_xticks(range(len(xs)), [str(_said(game, x)) for x in xs])
-        ax.set_yticks(range(len(ys)), [str(_said(game, y)) for y in ys])
-        ax.set_xlabel(textwrap.fill(_field(game, fx), 45))  # a long title in lines, not past the panel
-        ax.set_ylabel(textwrap.fill(_field(game, fy), 35))
+        ax.set_xticks(range(len(xs)), [str(said_value(game, x)) for x in xs])
+        ax.set_yticks(range(len(ys)), [str(said_value(game, y)) for y in ys])
+        ax.set_xlabel(textwrap.fill(field_words(game, fx), 45))  # a long title in lines, not past the panel
+        ax.set_ylabel(textwrap.fill(field_words(game, fy), 35))
         ax.set_title(f"{words.policy_name(game, pol)}: {_metric(game, metric)}", fontsize=10)
         lo, hi = np.nanmin(grid), np.nanmax(grid)
         for (i, j), v in np.ndenumerate(grid):
@@ -177,8 +177,8 @@ def overlay_points(table: pd.DataFrame, fields: list[str], base: dict[str, Any],
     first = table[table["policy"] == table["policy"].iloc[0]]
     if fields:
         rows = along(first, fields[0], base)
-        said = _field(game, fields[0])
-        pts = [(int(r["point"]), _overlay_label(said, _said(game, r[fields[0]]))) for r in rows.to_dict("records")]
+        said = field_words(game, fields[0])
+        pts = [(int(r["point"]), _overlay_label(said, said_value(game, r[fields[0]]))) for r in rows.to_dict("records")]
     else:
         pts = [(int(r["point"]), _legend_text(r["label"])) for r in first.to_dict("records")]
     if len(pts) > MAX_OVERLAY:
@@ -244,7 +244,7 @@ def _fmt(v: Any) -> str:
     return html.escape(str(v))
 
 
-def _said(game: str | None, v: Any) -> Any:
+def said_value(game: str | None, v: Any) -> Any:
     """A swept value as the game names it (a people, a difficulty: ``Grünlinge``, ``Leicht``); numbers as they are."""
     return words.word(game, v) if isinstance(v, str) and game else v
 
@@ -259,12 +259,12 @@ def table_html(table: pd.DataFrame, fields: list[str], metrics: list[str], game:
     """The sweep's results: fields and metrics named in words (code names small), policies by their names, each
     value in its unit with its 95 % interval (``15.0 % [14.5, 15.5]``, ``208.3 points [207.6, 209.0]``)."""
     keys = (fields or ["label"]) + ["policy"]
-    head = "".join(_head(_field(game, k) if k in fields else k, k) for k in keys)
+    head = "".join(_head(field_words(game, k) if k in fields else k, k) for k in keys)
     head += "".join(_head(words.metric_label(game, m), m) for m in metrics)
     body = []
     for r in table.to_dict("records"):
         cells = "".join(f"<td>{html.escape(words.policy_name(game, r[k]))}</td>" if k == "policy"
-                        else f"<td>{_fmt(_said(game, r[k]) if k in fields else r[k])}</td>" for k in keys)
+                        else f"<td>{_fmt(said_value(game, r[k]) if k in fields else r[k])}</td>" for k in keys)
         for m in metrics:
             lo, hi = r[f"{m}_ci95_low"], r[f"{m}_ci95_high"]
             text = words.value_text(m, r[m], None if pd.isna(lo) else (lo, hi), game=game)
@@ -287,7 +287,7 @@ def sensitivity_html(sens: pd.DataFrame, game: str | None = None) -> str:
     for r in sens.to_dict("records"):
         m = r["metric"]
         said = {"policy": html.escape(words.policy_name(game, r["policy"])),
-                "metric": html.escape(words.metric_label(game, m)), "field": html.escape(_field(game, r["field"])),
+                "metric": html.escape(words.metric_label(game, m)), "field": html.escape(field_words(game, r["field"])),
                 "slope": html.escape(words.value_text(m, r["slope"], diff=True, game=game)),
                 "elasticity": html.escape(words.num(r["elasticity"])),
                 **{c: f"{_fmt(r[f'{c}_field_value'])} → {html.escape(words.value_text(m, r[c], game=game))}"
@@ -337,7 +337,7 @@ def _build_sweep_report(out: Path) -> Path:
     charts: list[tuple[str, Path]] = []
     sens = pd.DataFrame()
     base = base_point(table, fields, meta.get("base_values")) if fields else {}
-    said = {**{m: words.metric_label(game, m) for m in metrics}, **{f: _field(game, f) for f in fields}}
+    said = {**{m: words.metric_label(game, m) for m in metrics}, **{f: field_words(game, f) for f in fields}}
     if fields and metrics:
         for f in fields:
             charts.append((f"{', '.join(said[m] for m in metrics)} vs {said[f]}",

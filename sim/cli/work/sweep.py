@@ -21,6 +21,7 @@ from sim.games import get_game
 from sim.report import words
 from sim.report.analysis import check_page
 from sim.report.outputs import json_default
+from sim.report.sweep import field_words, said_value
 
 
 def sweep(sweep_file: Path, dest: Path, resume: bool, overwrite: bool, scheduler: str | None, as_json: bool,
@@ -47,11 +48,7 @@ def sweep(sweep_file: Path, dest: Path, resume: bool, overwrite: bool, scheduler
     lines = [f"sweep {s.name}: {points} x {plans}, n={s.spec.n} each, seed {s.spec.seed} "
              f"(same for every point) · ran {r.chunks_run} chunks, {r.chunks_skipped} already done · {r.seconds:.1f} s"]
     if first:
-        lines.append(f"{words.metric_label(s.game.name, first, s.game.headline)} [95 %]:")
-        for row in r.table.to_dict("records"):
-            ci = (row[f"{first}_ci95_low"], row[f"{first}_ci95_high"])
-            lines.append(f"  {row['label']:40s} {words.policy_name(s.game.name, row['policy']):12s} "
-                         f"{words.value_text(first, row[first], ci)}")
+        lines += sweep_rows(s, r.table, first)
     lines.append(f"table: {r.files['csv']} (+ .parquet)")
     if r.report:
         lines.append(f"report: {r.report}")
@@ -113,3 +110,19 @@ def check(targets_file: Path, strict: bool, n: int | None, out: Path | None, as_
     sys.stdout.flush()
     if failing:
         sys.exit(1)
+
+
+def sweep_rows(s: Any, table: Any, metric: str) -> list[str]:
+    """The sweep's table as a person reads it: a column per swept field, headed in words (``Normal: enemy LP
+    factor``) with its values in words (``Leicht``), or the variant's name; then the policy and the metric in its
+    unit. Columns as wide as their widest cell (a value with more digits no longer shifts the row)."""
+    g = s.game.name
+    heads = [field_words(g, f) for f in s.fields] or ["variant"]
+    cells = [[str(said_value(g, row[f])) for f in s.fields] or [str(row["label"])] for row in table.to_dict("records")]
+    heads += ["policy", f"{words.metric_label(g, metric, s.game.headline)} [95 %]"]
+    for row, cell in zip(table.to_dict("records"), cells, strict=True):
+        ci = (row[f"{metric}_ci95_low"], row[f"{metric}_ci95_high"])
+        cell += [words.policy_name(g, row["policy"]), words.value_text(metric, row[metric], ci)]
+    width = [max(len(x) for x in col) for col in zip(heads, *cells, strict=True)]
+    return ["  " + "  ".join(x.ljust(w) for x, w in zip(line, width, strict=True)).rstrip()
+            for line in (heads, *cells)]
