@@ -269,6 +269,9 @@ class Game:
     # ... those that read the rules too (Kniffel's upper bonus is reached at the threshold, paid or not): used where
     # the rules are known, in place of the same name's ``per_run``
     per_run_rules: ClassVar[dict[str, Callable[[pd.DataFrame, Any], Any]]] = {}
+    # the per-run values of further means whose column their name does not give (``mean_final_lp`` averages ``lp``):
+    # the studio's change column pairs them run by run; not headline, so no paired row in compare
+    per_run_means: ClassVar[dict[str, Callable[[pd.DataFrame], Any]]] = {}
     # What the balance report's skill chart plays (``sim.report.skill``): None, no skill chart.
     skill_chart: ClassVar[SkillChart | None] = None
     # whether the game plays a population's mixture of levels (``[skill] groups``, ``sim.core.skill.group_of``)

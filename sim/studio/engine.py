@@ -393,7 +393,9 @@ def _per_run(game: str, table: pd.DataFrame, name: str, cfg: Any = None) -> np.n
         values = g.run_values(table, cfg)
         if name in values.columns:
             return values[name].to_numpy()
-    if name.startswith("mean_") and name[5:] in table.columns:
+    if name in g.per_run_means:  # a mean of a column its name does not give (``mean_final_lp``: ``lp``)
+        col = pd.Series(np.asarray(g.per_run_means[name](table), dtype=float), index=table.index)
+    elif name.startswith("mean_") and name[5:] in table.columns:
         col = table[name[5:]]
     elif name.endswith("_rate") and name[:-5] in table.columns:
         col = table[name[:-5]] != 0

@@ -74,6 +74,17 @@ def test_a_metric_without_a_per_run_column_gets_no_made_up_interval():
     assert d["ci95"] is None and not d["paired"]
 
 
+def test_every_mean_of_the_dungeon_pairs_run_by_run():
+    """``mean final LP +4.5 LP (no paired interval)`` after ``start.lp=60``: a per-run mean whose column its name does
+    not give (``lp``, turns per fight) got none, as if it were a quantile. Every mean the dungeon reports pairs now,
+    its value the plain difference of the two means."""
+    before, after = studio_play([]), studio_play(["start.lp=60"])
+    for name in [m for m in after.metrics if m.startswith("mean_")]:
+        d = engine.difference(after, before, name)
+        plain = after.metrics[name]["value"] - before.metrics[name]["value"]
+        assert d["paired"] and d["ci95"] is not None and d["value"] == pytest.approx(plain, abs=1e-9), name
+
+
 def test_other_commands_do_not_import_the_web_library():
     code = "import sys, sim.cli; print('nicegui' in sys.modules, 'sim.studio.app' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)

@@ -55,6 +55,8 @@ class Dungeon(Game):
     headline = {"win_rate": "wins", "mean_rooms_cleared": "rooms cleared", "mean_score": "mean score"}
     per_run = {"win_rate": lambda t: t["win"], "mean_rooms_cleared": lambda t: t["rooms_cleared"],
                "mean_score": lambda t: t["score"]}
+    per_run_means = {"mean_final_lp": lambda t: t["lp"],
+                     "mean_turns_per_fight": lambda t: t["turns"] / t["fights"].clip(lower=1)}
     skill_chart = SkillChart(tuple((d.capitalize(), "vorschlag", {"difficulty": d}) for d in DIFFICULTIES), "win_rate",
                              "Würfel Dungeon: win rate by skill (Vorschlag), per difficulty",
                              "win rate (all rooms cleared)", player_values=lambda t: t["win"].to_numpy(np.float64),
