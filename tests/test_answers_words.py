@@ -48,7 +48,8 @@ def test_metric_names_in_words():
     assert words.metric_name("kniffel", "sd_score") == "score standard deviation"
     assert words.metric_name("kniffel", "score_p90") == "score, 90th percentile"
     assert words.metric_name("dungeon", "offers_extra_wuerfel") == "offers Extra-Würfel"
-    assert words.metric_name("dungeon", "mean_coins") == "mean coins"  # no game word read into a common word
+    assert words.metric_name("dungeon", "mean_coins") == "mean coins held at the end"  # held, not earned (its column)
+    assert words.metric_name("dungeon", "mean_seconds") == "mean seconds"  # no game word read into a common word
     assert words.value_text("first_player_advantage", 0.015, [-0.007, 0.037]) == "+1.5 pp [\u22120.7, +3.7]"
 
 

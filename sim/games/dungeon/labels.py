@@ -33,7 +33,9 @@ WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **PO
          **EVENT_WORDS, **SECTION_WORDS, **ENEMY_WORDS, **JOKER_WORDS, **COMBO_WORDS, **CHALLENGE_WORDS,
          # the per-upgrade table's flags compare runs that took an upgrade with runs that left it (observed: a bot
          # takes Lebenselixier when its LP run low), not a start with it against one without (findings, paired)
-         "dominant": "observed dominant", "trap": "observed trap"}
+         "dominant": "observed dominant", "trap": "observed trap",
+         # what a run's coins are: held at its end, not earned ("mean coins 605.5 coins" said neither)
+         "mean_coins": "mean coins held at the end", "mean_coins_stolen": "mean coins stolen"}
 
 # the assumed values of the config (its ``assumed`` list) in words, naming what the numbers are: the dashboard and the
 # game page list them so ("which enemies appear in the Krypta"), the config path small behind (``sim.report.words``)
