@@ -106,9 +106,10 @@ class CalibratePanel:
         self.cal_box.clear()
         with self.cal_box:
             game = self.studio.game
-            gives = metric_text(game, c["metric"], est["value"], est["ci95"])
+            gives = metric_text(game, c["metric"], est["value"], est["ci95"], headline=engine.get_game(game).headline)
             target = value_text(c["metric"], c["target"], game=game)
-            tid(ui.label(f"{c['field']} = {c['value']:g} gives {gives} (target {target})")
+            # "= 237: the first player wins 52.0 %" ("gives the first seat wins" read ill, in the generic words)
+            tid(ui.label(f"{c['field']} = {c['value']:g}: {gives} (target {target})")
                 .classes("text-subtitle1"), "cal-answer")
             ui.label(f"tolerance: {c['tolerance']} · bracket "
                      f"[{c['bracket'][0]:g}, {c['bracket'][1]:g}] · "

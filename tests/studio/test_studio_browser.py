@@ -495,8 +495,9 @@ def test_calibrate_a_field_from_the_page(page):
     answer = page.locator('[data-testid="cal-answer"]').inner_text()
     ref = calibrate(get_game("dungeon"), "difficulty.leicht.damage", "win_rate", 0.6, "vorschlag", n=500, seed=SEED,
                     options=OPTS)
-    gives = words.metric_text("dungeon", "win_rate", ref.estimate["value"], ref.estimate["ci95"])
-    assert answer == f"difficulty.leicht.damage = {ref.value:g} gives {gives} (target 60.0 %)", answer
+    gives = words.metric_text("dungeon", "win_rate", ref.estimate["value"], ref.estimate["ci95"],
+                              headline=get_game("dungeon").headline)
+    assert answer == f"difficulty.leicht.damage = {ref.value:g}: {gives} (target 60.0 %)", answer
     page.get_by_text(f"use difficulty.leicht.damage = {ref.value:g}").click()
     page.wait_for_function("() => document.querySelector('[data-testid=set-lines]').innerText"
                            f".includes('difficulty.leicht.damage={ref.value!r}')")

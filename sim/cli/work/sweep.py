@@ -71,8 +71,9 @@ def calibrate(game: str, target: str, field: str, policy: str, n: int, seed: int
     est = c.estimate
     human = "\n".join([
         f"{g.title} · {words.policy_name(g.name, c.policy)}: {field} = {words.field_value_text(c.value, c.field_ci95)}"
-        f"{f' (the config has {c.start:g})' if c.start is not None and c.start != c.value else ''} gives "
-        f"{words.metric_text(g.name, metric, est['value'], est['ci95'])} (target {words.value_text(metric, value)})",
+        f"{f' (the config has {c.start:g})' if c.start is not None and c.start != c.value else ''}: "
+        f"{words.metric_text(g.name, metric, est['value'], est['ci95'], headline=g.headline)} "
+        f"(target {words.value_text(metric, value)})",
         f"  tolerance: {c.tolerance} · {c.stop} after {len(c.evaluations)} evaluations · bracket "
         f"[{c.bracket[0]:g}, {c.bracket[1]:g}]",
         f"  {words.field_interval_text(field, c.field_ci95, len(c.evaluations))}",
