@@ -431,3 +431,16 @@ def test_findings_section_says_what_each_kind_means():
     assert "Dominant option (1)" in html and "Extra-Würfel is a dominant upgrade" in html
     assert all(m.replace("'", "&#x27;") in html for m in MEANINGS.values())
     assert html.count("none found.") == len(MEANINGS) - 1
+
+
+def test_a_people_is_judged_only_on_a_mirror_matchup():
+    """A people's edge from the matchup table, where both sides play one policy at one skill level; a novice against
+    full-strength opponents under that one policy (``mirror_diagonal`` false) measures the levels, not the peoples."""
+    rows = [[0.5, 0.72, 0.74], [0.28, 0.5, 0.51], [0.26, 0.49, 0.5]]
+    mu = {"policy_a": "heuristic", "policy_b": "heuristic", "n": 2000,
+          "people": ["gruenlinge", "untote", "dunkelelfen"], "win_rate": rows, "mirror_diagonal": True,
+          "ci95": [[[v - 0.01, v + 0.01] for v in r] for r in rows]}
+    (f,) = check(dominant_option(tables("dungeon24", extras={"matchup": mu}), F), "dominant_option")
+    assert "Grünlinge" in f["title"] and f["value"] == pytest.approx((0.5 + 0.72 + 0.74) / 3 - 0.5)
+    check(dominant_option(tables("dungeon24", extras={"matchup": {**mu, "mirror_diagonal": False}}), F),
+          "dominant_option", 0)

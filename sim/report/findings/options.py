@@ -49,7 +49,8 @@ def families(t: Tables) -> list[Family]:
     mu = t.extras.get("matchup")
     # a people's edge only where both sides play alike: Heuristic's peoples against Greedy's measure the policies too
     # (every people came out +12 to +21 pp, Grünlinge "dominant", where a mirror gives them +2)
-    if mu and mu.get("win_rate") and mu.get("policy_a") == mu.get("policy_b"):
+    # (and one skill level: a novice against full-strength opponents under one policy is no mirror either)
+    if mu and mu.get("win_rate") and mu.get("policy_a") == mu.get("policy_b") and mu.get("mirror_diagonal", True):
         rows = []
         for i, p in enumerate(mu["people"]):
             cells = [(float(v), mu["ci95"][i][j]) for j, v in enumerate(mu["win_rate"][i]) if not math.isnan(float(v))]
