@@ -132,3 +132,21 @@ def test_game_length_ticks_are_whole_turns(drawn, tmp_path):
     g.charts({"greedy": t}, tmp_path, g.check_options({}), g.load())
     ticks = _ticks(drawn[0], "x")
     assert ticks and all(x.lstrip("\u2212-").isdigit() for x in ticks), ticks
+
+
+def test_a_clipped_game_length_says_its_last_bar_and_ticks_whole_turns(drawn, tmp_path):
+    """Pig's and Dadox's game lengths clip the longest 0.5 % into the last bar, an unlabelled spike at 41 turns; and
+    their turns read 12.5. The axis now says what the last bar holds, and the ticks are whole turns."""
+    import numpy as np
+    import pandas as pd
+
+    from sim.games.dadox.charts import game_length
+
+    rng = np.random.default_rng(1)
+    t = pd.DataFrame({"seat": 0, "game_turns": rng.integers(5, 30, 2000)})
+    game_length({"threshold": t}, tmp_path)
+    fig = drawn[-1]
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    assert "the last bar:" in ax.get_xlabel() and "or more" in ax.get_xlabel(), ax.get_xlabel()
+    assert all(float(x).is_integer() for x in ax.get_xticks()), ax.get_xticks()

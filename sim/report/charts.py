@@ -77,6 +77,7 @@ def distribution(samples: Mapping[str, Any], path: str | Path, xlabel: str, titl
         hi = max(int(np.max(s)) for s in samples.values())
         lo = min(int(np.min(s)) for s in samples.values())
         bins = np.arange(lo - 0.5, hi + 1.5)
+    if all(np.all(np.mod(np.asarray(s, dtype=float), 1) == 0) for s in samples.values()):  # whole turns, points
         ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
     for label, s in samples.items():
         ax.hist(np.asarray(s), bins=bins, histtype="step", density=True, linewidth=1.6,

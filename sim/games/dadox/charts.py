@@ -28,7 +28,8 @@ def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     step = max(1, (hi + 1) // 60)
     bins = np.arange(0, hi + step + 1, step)  # the last bin holds hi, where the longest games are clipped
     return charts.distribution(charts.named("dadox", {label: g.clip(upper=hi) for label, g in games.items()}),
-                               Path(out_dir) / "game_length.png", "turns in the game (all seats)", "Dadox: game length",
+                               Path(out_dir) / "game_length.png",
+                               f"turns in the game (all seats; the last bar: {hi} or more)", "Dadox: game length",
                                bins=bins, ylabel="share of games",
                                legend=charts.named("dadox", {label: f"{words.policy_name('dadox', label)} (mean "
                                                                     f"{g.mean():.1f})" for label, g in games.items()}))

@@ -31,7 +31,8 @@ def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     bins = np.arange(0, hi + step + 1, step)  # the last bin holds hi, where the longest games are clipped
     said = {label: words.policy_name("pig", label) for label in games}  # display names in the legend
     return charts.distribution({said[label]: g.clip(upper=hi) for label, g in games.items()},
-                               Path(out_dir) / "game_length.png", "turns in the game (both seats)", "Pig: game length",
+                               Path(out_dir) / "game_length.png",
+                               f"turns in the game (both seats; the last bar: {hi} or more)", "Pig: game length",
                                bins=bins, ylabel="share of games",
                                legend={said[lab]: f"{said[lab]} (mean {g.mean():.1f})" for lab, g in games.items()})
 
