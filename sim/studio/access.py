@@ -82,6 +82,19 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+async def refuse(scope: dict[str, Any], send: Callable, text: str, kind: str) -> None:
+    """A request the studio does not serve: 403 with ``text`` (``kind``: its MIME type), or the live socket closed
+    (1008, policy violation), so nothing of the app is reached."""
+    if scope["type"] == "websocket":
+        await send({"type": "websocket.close", "code": 1008})
+        return
+    body = text.encode()
+    await send({"type": "http.response.start", "status": 403,
+                "headers": [(b"content-type", f"{kind}; charset=utf-8".encode()),
+                            (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": body})
+
+
 class TokenGate:
     """ASGI middleware: a request passes with the token (address, header or cookie); otherwise 403."""
 
@@ -115,14 +128,7 @@ class TokenGate:
             return
         ok, in_address, why = self._verdict(scope)
         if not ok:
-            if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 1008})
-                return
-            body = REFUSAL.format(why=why).encode()
-            await send({"type": "http.response.start", "status": 403,
-                        "headers": [(b"content-type", b"text/html; charset=utf-8"),
-                                    (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
-            await send({"type": "http.response.body", "body": body})
+            await refuse(scope, send, REFUSAL.format(why=why), "text/html")
             return
         if not in_address or scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -184,11 +190,4 @@ class LoopbackOnly:
         if why is None:
             await self.app(scope, receive, send)
             return
-        if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 1008})
-            return
-        body = HOST_REFUSAL.format(what=why).encode()
-        await send({"type": "http.response.start", "status": 403,
-                    "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                                (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
-        await send({"type": "http.response.body", "body": body})
+        await refuse(scope, send, HOST_REFUSAL.format(what=why), "text/plain")
