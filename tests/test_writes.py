@@ -154,6 +154,13 @@ def test_a_run_of_another_game_into_the_folder_removes_the_earlier_charts(tmp_pa
     r = cli_here("report", str(out))  # rebuilt: the same charts, still named
     assert r.returncode == 0, r.stderr
     assert json.loads((out / "manifest.json").read_text())["charts"] == named
+    # a run of another policy name: the earlier tables go first, and its manifest was read only after that (it no
+    # longer loaded, so nothing was named and Kniffel's charts stayed beside Dadox's)
+    r = cli_here("play", "dadox", "--policy", "threshold", "--n", "20", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    again = json.loads((out / "manifest.json").read_text())["charts"]
+    assert sorted(p.name for p in out.glob("*.png")) == sorted([*again, "mine.png"]) and not set(named) - set(dadox) \
+        & set(p.name for p in out.glob("*.png"))
 
 
 def test_enospc_during_play_outputs_keeps_the_previous_folder(tmp_path, monkeypatch):

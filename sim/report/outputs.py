@@ -95,6 +95,7 @@ def write_outputs(
     locked meanwhile and written as one transaction (``sim.core.atomic``): a failure leaves it as it was."""
     with atomic.output_folder(out), atomic.transaction(out):
         earlier = _tables_named(out)
+        drawn_before = _charts_named(out)  # read now: once its tables are gone the old manifest no longer loads
         files = write_tables(out, tables, csv)
         for name in sorted(earlier - set(files.values())):  # an earlier run's tables in a reused --out: not this run's
             atomic.remove(out / name)
@@ -103,7 +104,7 @@ def write_outputs(
         atomic.write_csv(tm, out / "metrics.csv")
         atomic.write_parquet(tm, out / "metrics.parquet")
         manifest = {**summary, "tables": files, "code_version": code_version(), "git": git_version(),
-                    "charts": _charts_named(out)}  # still in the folder: build_report removes those it does not draw
+                    "charts": drawn_before}  # still in the folder: build_report removes those it does not draw
         atomic.write_json(out / "manifest.json", manifest, indent=2, default=json_default)
         return build_report(out)
 
