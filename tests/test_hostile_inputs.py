@@ -1003,3 +1003,4 @@ def test_the_api_refuses_what_the_command_line_refuses_in_words():
     for call, said in cases:
         with pytest.raises(DicesimError, match=re.escape(said)):
             call()
+

@@ -10,6 +10,8 @@ from sim.core.errors import DicesimError
 from sim.core.jsonable import read_numbers
 from sim.core.limits import short
 
+_KIND_WORDS = {(int, float): "a number", list: "a list", str: "text"}
+
 
 def load_manifest(out: Path) -> dict[str, Any]:
     path = Path(out) / "manifest.json"
@@ -31,6 +33,18 @@ def load_manifest(out: Path) -> dict[str, Any]:
     for f in tables.values():
         if not (isinstance(f, str) and "/" not in f and "\\" not in f and (Path(out) / f).is_file()):
             raise DicesimError(f"{path} names the table of runs {short(f)}, which is not in {out}")
+    policy, policies = manifest.get("policy"), manifest.get("policies")
+    if policy is not None and (not isinstance(policy, str) or policy not in tables):  # the page's title names it
+        raise DicesimError(f"{path}: policy {short(policy)} is not the label of its table of runs "
+                           f"({', '.join(map(str, tables))})")
+    if policies is not None and (not isinstance(policies, dict) or set(policies) != set(tables)):
+        raise DicesimError(f"{path}: policies must name the labels of its tables of runs "
+                           f"({', '.join(map(str, tables))})")
+    for key, kind in (("seconds", (int, float)), ("runs_per_second", (int, float)), ("verdicts", list),
+                      ("assumed", list), ("charts", list), ("code_version", str)):
+        v = manifest.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, kind)):
+            raise DicesimError(f"{path}: {key} must be {_KIND_WORDS[kind]}, got {short(v)}")
     for key, least in (("n", 1), ("seed", 0)):  # the page's header says them: a number the runs could not have had
         v = manifest.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < least):

@@ -18,8 +18,9 @@ import pandas as pd
 from pydantic import ValidationError
 
 from sim.core import atomic
-from sim.core.config import ConfigError, DicesimError, describe_validation_error, rules_said
+from sim.core.config import ConfigError, DicesimError, config_hash, describe_validation_error, rules_said
 from sim.core.jsonable import json_default  # (defined there, light; many callers import it from here)
+from sim.core.limits import short
 from sim.core.schema import stored_problem
 from sim.games import get_game
 from sim.games.base import Game
@@ -106,7 +107,7 @@ def write_outputs(
         manifest = {**summary, "tables": files, "code_version": code_version(), "git": git_version(),
                     "charts": drawn_before}  # still in the folder: build_report removes those it does not draw
         atomic.write_json(out / "manifest.json", manifest, indent=2, default=json_default)
-        return build_report(out)
+        return build_report(out, verify=False)
 
 
 def _tables_named(out: Path) -> set[str]:
@@ -129,8 +130,9 @@ def _charts_named(out: Path) -> list[str]:
     return [n for n in named if isinstance(n, str) and n.endswith(".png") and Path(n).name == n and n[0] != "."]
 
 
-def build_report(out: Path) -> Path:
-    """(Re)build charts and report.html of an output folder from its stored tables."""
+def build_report(out: Path, verify: bool = True) -> Path:
+    """(Re)build charts and report.html of an output folder from its stored tables; ``verify``: first check that its
+    parts agree (``_check_agrees``: a folder edited by hand), which a report written just now needs not."""
     out = Path(out)
     manifest = load_manifest(out)
     game = get_game(manifest["game"])
@@ -152,6 +154,8 @@ def build_report(out: Path) -> Path:
             if why:
                 raise DicesimError(f"{out / f} is not a {game.title} table of runs: {why}")
         metrics = _stored(out / "metrics.csv", pd.read_csv)  # a missing one refused before any chart is drawn
+        if verify:
+            _check_agrees(out, manifest, game, cfg, options, tables, metrics)
         earlier = _charts_named(out)
         charts = game.charts(tables, out, options, cfg)
         drawn = [Path(c).name for c in charts]
@@ -162,6 +166,33 @@ def build_report(out: Path) -> Path:
             atomic.write_json(out / "manifest.json", {**manifest, "charts": drawn}, indent=2, default=json_default)
         page = render_html(manifest, metrics, [Path(c).name for c in charts], out)
         return atomic.write_text(out / "report.html", page)
+
+
+def _check_agrees(out: Path, manifest: dict[str, Any], game: Game, cfg: Any, options: dict[str, Any],
+                  tables: dict[str, pd.DataFrame], metrics: pd.DataFrame) -> None:
+    """A folder edited by hand is refused where its parts disagree, before a page says them side by side (``n`` 10
+    over 500 stored runs; rules the fingerprint does not name; a mean of 999.5 beside the runs' 208.2)."""
+    where = out / "manifest.json"
+    n = manifest.get("n")
+    for label, t in tables.items():
+        runs = int(t["run"].nunique()) if "run" in t.columns else len(t)
+        if n is not None and runs != n:
+            raise DicesimError(f"{where}: n is {n:,}, but the table of {label} holds {runs:,} runs: play again")
+    if manifest.get("config_hash") and "config" in manifest and config_hash(cfg) != manifest["config_hash"]:
+        raise DicesimError(f"{where}: its config is not the rules its fingerprint {short(manifest['config_hash'])} "
+                           "names (edited after the play): play again")
+    if not {"label", "metric", "value"} <= set(metrics.columns):
+        raise DicesimError(f"{out / 'metrics.csv'} has no label, metric and value columns: play again")
+    for label, t in tables.items():
+        said = metrics[metrics["label"].astype(str) == str(label)].set_index("metric")["value"]
+        for name, m in game.metrics(t, options, cfg).items():
+            v = m.get("value")
+            if name in game.headline and isinstance(v, int | float) and math.isfinite(v) and name in said.index:
+                stored = pd.to_numeric(pd.Series([said[name]]), errors="coerce").iloc[0]
+                if not (math.isfinite(stored) and math.isclose(stored, v, rel_tol=1e-9, abs_tol=1e-12)):
+                    shown = f"{stored:.6g}" if math.isfinite(stored) else short(str(said[name]))
+                    raise DicesimError(f"{out / 'metrics.csv'}: {name} of {label} is {shown}, but its stored runs "
+                                       f"give {v:.6g}: play again")
 
 
 def refresh_page(out: Path) -> Path:
