@@ -584,3 +584,22 @@ def test_past_the_hard_limit_the_two_numbers_differ_in_words():
     assert done.returncode == 2 and done.stderr.strip() == ("error: --n: 9,007,199,254,740,993 runs is more than "
                                                            "dicesim plays (at most 9,007,199,254,740,992, 2^53)"), \
         done.stderr
+
+
+@pytest.mark.parametrize("args, said", [
+    (["play", "kniffel", "--policy", "random", "--set", "skill.level=0.5"],
+     "error: skill.level is read only by greedy and optimal, and this run plays random: set it with --policy greedy"),
+    (["play", "kniffel", "--policy", "greedy", "--set", "skill.opponents=novice"],
+     "error: skill.opponents is read only by the seats after the first, and this run plays one seat (greedy)"),
+    (["play", "dungeon", "--policy", "vorschlag", "--set", "skill.opponents=novice"],
+     "error: skill.opponents is read only by the seats after the first"),
+    (["play", "dadox", "--policy", "threshold", "--set", "policies.greedy_bank_at=500"],
+     "error: policies.greedy_bank_at is read only by greedy, and this run plays threshold"),
+])
+def test_an_edit_no_seat_reads_is_refused_before_play(args, said):
+    """'Random (skill casual 0.5) scores 49.4', the same as at full skill; an opponents' level with no opponent; a
+    bank threshold of a bot not at the table: each played as if the edit were not there."""
+    done = cli_here(*args)
+    assert done.returncode == 2 and done.stderr.startswith(said), done.stderr
+    assert cli_here("play", "kniffel", "--policy", "greedy", "--players", "2", "--set", "skill.opponents=novice",
+                    "--n", "10", "--no-report").returncode == 0  # two seats: the second reads it

@@ -110,9 +110,22 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
     variant = declared(game, "check_variant") if policy is not None and e.policy_variant else None
     if variant is not None and e.policy_variant in policy:  # the names after the mark
         work("rules").variants_checked(e.config, game, config, sets, [p.strip() for p in policy.split(",")], variant)
-    if config is not None or sets:
-        return work("rules").checked(e.config, game, config, sets), None  # pydantic and the model: only now
-    return config, sets
+    checked = work("rules").checked(e.config, game, config, sets) if config is not None or sets else None
+    if policy is not None and sets:  # an edit no seat of this run reads (its value checked first): numbers unmoved
+        _refuse_unread_sets(game, options or {}, policy, sets)
+    return (checked, None) if checked is not None else (config, sets)  # pydantic and the model: only now
+
+
+def _refuse_unread_sets(game: str, options: dict[str, Any], policy: str, sets: list[str]) -> None:
+    """A ``--set`` only a policy no seat plays reads (``policies.hold_at`` under optimal-win), or the other seats'
+    ``skill.opponents`` with one seat: the run would play as if it were not there."""
+    seats = [*policy_names(policy), *([options["opponent"]] if isinstance(options.get("opponent"), str) else [])]
+    count = declared(game, "seat_count")
+    for item in sets:
+        said = policy_refusal(game, item.split("=", 1)[0].strip(), seats, "set",
+                              count(options) if count is not None else None)
+        if said:
+            raise DicesimError(said)
 
 
 def check_field(game: str, config: Path | None, sets: list[str] | None, field: str, lo: float | None = None,

@@ -149,14 +149,24 @@ def policy_readers(game: str, path: str, seats: Sequence[str]) -> tuple[str, ...
     return None
 
 
-def policy_refusal(game: str, path: str, seats: Sequence[str], doing: str) -> str | None:
+def declared_players(game: str) -> bool:
+    """Whether ``game`` seats a chosen number of players (a ``players`` option)."""
+    return any(o.name == "players" for o in declared_options(game) or ())
+
+
+def policy_refusal(game: str, path: str, seats: Sequence[str], doing: str, count: int | None = None) -> str | None:
     """Why ``doing`` (``calibrate``) ``path`` would play the same at every value because no seat's policy reads it
-    (``policy_readers``), or None."""
+    (``policy_readers``), or because it is the other seats' (``skill.opponents``) and the run has one seat (``count``
+    seats, else one a name), or None."""
+    played = ", ".join(dict.fromkeys(policy_label(s) for s in seats))
+    if (path == "skill.opponents" or path.startswith("skill.opponents.")) and (count or len(seats)) == 1:
+        return (f"{path} is read only by the seats after the first, and this run plays one seat ({played}): "
+                f"{doing} skill.level for it" + (", or play two seats or more" if declared_players(game) else ""))
     readers = policy_readers(game, path, seats)
     if readers is None:
         return None
-    played = ", ".join(dict.fromkeys(policy_label(s) for s in seats))
-    return (f"{path} is read only by {' and '.join(readers)}, and this run plays {played}: {doing} it with "
+    said = (", ".join(readers[:-1]) + " and " if len(readers) > 1 else "") + readers[-1]
+    return (f"{path} is read only by {said}, and this run plays {played}: {doing} it with "
             f"--policy {readers[0]}, or {doing} a field {played} reads")
 
 

@@ -23,7 +23,9 @@ WIN_POLICIES = ("optimal-win", "leader-win")  # the policies that read the two-p
 # what only some policies read of the rules (sim.games.options.policy_readers): calibrate, tune, a sweep and a target
 # refuse such a field when no seat plays one of them (every evaluation would play the same). ``policies.random_bank``
 # is not here: every policy below full skill reads it (its lapses are random's moves, policies/dadox/skill.py).
-POLICY_READS = {"policies.threshold": ("threshold",), "policies.greedy_bank_at": ("greedy",),
+# skill.level makes the first seat's moves worse; random's moves are random at every level (the same numbers)
+POLICY_READS = {"skill.level": tuple(p for p in POLICY_NAMES if p != "random"),
+                "policies.threshold": ("threshold",), "policies.greedy_bank_at": ("greedy",),
                 "solver.turn_cap": ("optimal-turn",), "solver.score_floor": WIN_POLICIES,
                 "solver.tolerance": WIN_POLICIES}
 # the policies' display names (``labels`` reads them from here): the opponent option names its policy so

@@ -17,6 +17,9 @@ DESCRIBE_WORDS = {"difficulty_factors": "Difficulty factors (boss rerolls: the p
                   "elite_max_hit": "Elite largest hit", "elite_mean_hit": "Elite mean hit",
                   "path_choice": "Path card", "combos": "Combo values by dice"}
 POLICY_NAMES = ('vorschlag', 'greedy', 'expectimax', 'random', 'rollout')
+# skill.level makes the first seat's moves worse; random's moves are random at every level (the same numbers)
+# (sim.games.options.policy_readers: a field only some policies read)
+POLICY_READS = {"skill.level": tuple(p for p in POLICY_NAMES if p != "random")}
 CONFIG = "sim.games.dungeon.config:DungeonConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"combos", "replay_row"})  # the game's capabilities (Game.capabilities)
 POLICY_VARIANT = "@"  # name@loadout: the upgrades after it are the rules' (check_variant)

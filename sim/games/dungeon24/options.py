@@ -13,6 +13,9 @@ DESCRIBE_WORDS = {"exchange_by_advantage": "One exchange by attack advantage (th
                   "sum_v": "Defence sum", "hit_chance_vs": "Hit chance against each people (row: own card, "
                   "column: theirs)", "decks": "Peoples and their decks"}
 POLICY_NAMES = ('random', 'greedy', 'heuristic', 'exact-exchange', 'expectimax')
+# skill.level makes the first seat's moves worse; random's moves are random at every level (the same numbers)
+# (sim.games.options.policy_readers: a field only some policies read)
+POLICY_READS = {"skill.level": tuple(p for p in POLICY_NAMES if p != "random")}
 CONFIG = "sim.games.dungeon24.config:Dungeon24Config"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"matchup", "replay_row", "solve"})  # the game's capabilities (Game.capabilities)
 PEOPLES = ("gruenlinge", "untote", "dunkelelfen")  # the order of config.PEOPLES (checked by the game at import)

@@ -8,6 +8,9 @@ TITLE = "Kniffel"  # the game's name as people read it (Game.title; describe's t
 DESCRIBE_WORDS = {"solver_states": "States the exact solver fills", "categories": "Boxes",
                   "box": "Box", "section": "Section", "scores": "Scores", "bonuses": "Bonuses and joker"}
 POLICY_NAMES = ('random', 'greedy', 'optimal')
+# skill.level makes the first seat's moves worse; random's moves are random at every level (the same numbers)
+# (sim.games.options.policy_readers: a field only some policies read)
+POLICY_READS = {"skill.level": tuple(p for p in POLICY_NAMES if p != "random")}
 CONFIG = "sim.games.kniffel.config:KniffelConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
 # seats keep their policies in every game (``--policy optimal,greedy``: seat 1 always plays optimal): on a mixed table
