@@ -143,24 +143,39 @@ class TokenGate:
         await self.app(scope, receive, send_with_cookie)
 
 
-def _host_name(value: str) -> str:
-    """The host of a ``Host`` header or an ``Origin``'s authority, without its port (``[::1]:8765`` -> ``::1``)."""
-    value = value.strip().lower()
-    if value.startswith("["):
-        return value[1:value.find("]")] if "]" in value else value
-    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+AUTHORITY = re.compile(r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9.-]+))(?::(?P<port>[0-9]{1,5}))?")
+ORIGIN = re.compile(r"(?:https?)://(?P<authority>[^/?#]*)")
+
+
+def _host_name(value: str) -> str | None:
+    """The host of a ``Host`` header or an ``Origin``'s authority, without its port (``[::1]:8765`` -> ``::1``), or
+    None when it is not strictly ``host[:port]`` or ``[v6][:port]`` with a numeric port (``127.0.0.1:1@evil.com``,
+    a bare ``::1``, anything with a user, path or space)."""
+    m = AUTHORITY.fullmatch(value.strip().lower())
+    if m is None or (m["port"] is not None and int(m["port"]) > 65535):
+        return None
+    return m["v6"] if m["v6"] is not None else m["name"]
 
 
 def loopback_name(value: str) -> bool:
     """Whether a ``Host`` (or an ``Origin``'s host) names this machine's loopback by itself: ``localhost`` or a
     loopback address, never a name to resolve (a name that resolves here today is how DNS rebinding gets in)."""
     name = _host_name(value)
+    if name is None:
+        return False
     if name == "localhost" or name.endswith(".localhost"):
         return True
     try:
-        return ipaddress.ip_address(name.split("%")[0]).is_loopback
+        return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
+
+
+def loopback_origin(origin: str) -> bool:
+    """Whether an ``Origin`` is a page of this machine's loopback (``http://127.0.0.1:8765``); ``null`` (a sandboxed
+    frame, a ``data:`` page, a file) and anything not ``http(s)://host[:port]`` are not."""
+    m = ORIGIN.fullmatch(origin.strip().lower())
+    return m is not None and loopback_name(m["authority"])
 
 
 HOST_REFUSAL = ("This studio listens on loopback and answers only to localhost or 127.0.0.1: a request naming {what} "
@@ -169,8 +184,9 @@ HOST_REFUSAL = ("This studio listens on loopback and answers only to localhost o
 
 class LoopbackOnly:
     """ASGI middleware for a studio on loopback without a token: a request whose ``Host`` is not a loopback name, or
-    that comes from a page of another origin (``Origin``), gets 403 (the socket: closed). Without it any web page the
-    designer visits could point a name of its own at 127.0.0.1 (DNS rebinding) or post to the studio, and run jobs
+    that comes from a page of another origin (``Origin``; ``null`` too: a sandboxed frame or a ``data:`` page), gets 403
+    (the socket: closed); the ``Host`` is parsed strictly (``host[:port]``, ``[v6][:port]``). Without it any web page
+    the designer visits could point a name of its own at 127.0.0.1 (DNS rebinding) or post to the studio, and run jobs
     or write files into ``--out``, as Jupyter guards against."""
 
     def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
@@ -185,7 +201,7 @@ class LoopbackOnly:
         why = None
         if not loopback_name(host):
             why = f"the host {host[:80]!r}"
-        elif origin is not None and origin != "null" and not loopback_name(origin.split("://", 1)[-1].split("/")[0]):
+        elif origin is not None and not loopback_origin(origin):
             why = f"the origin {origin[:80]!r}"
         if why is None:
             await self.app(scope, receive, send)

@@ -231,6 +231,28 @@ def test_on_loopback_only_loopback_names_and_pages_get_in():
     assert call(gate, kind="websocket", headers=foreign) == [{"type": "websocket.close", "code": 1008}]
 
 
+@pytest.mark.parametrize("origin", [b"null", b"NULL", b"file://", b"http://127.0.0.1:1@evil.com",
+                                    b"http://evil.example#127.0.0.1", b"127.0.0.1:8765", b"javascript://127.0.0.1"])
+def test_on_loopback_a_null_or_malformed_origin_is_refused(origin):
+    """``Origin: null`` (a sandboxed iframe, a data: page) got 200: any page could post to the studio through one."""
+    gate = LoopbackOnly(None)
+    headers = [(b"host", b"127.0.0.1:8765"), (b"origin", origin)]
+    refused = call(gate, headers=headers)
+    assert refused[0]["status"] == 403 and b"the origin" in refused[1]["body"], origin
+    assert call(gate, kind="websocket", headers=headers) == [{"type": "websocket.close", "code": 1008}]
+    for ok in (b"http://127.0.0.1:8765", b"http://localhost:8765", b"http://[::1]:8765", b"https://127.0.0.1"):
+        assert call(gate, headers=[(b"host", b"127.0.0.1:8765"), (b"origin", ok)])[0]["status"] == 200, ok
+
+
+@pytest.mark.parametrize("host", [b"127.0.0.1:1@evil.com", b"127.0.0.1:8765 evil.com", b"127.0.0.1:", b"::1",
+                                  b"[::1]evil.com", b"[::1]:x", b"127.0.0.1:99999", b"user@127.0.0.1",
+                                  b"127.0.0.1:8765/evil", b"localhost:80:80"])
+def test_on_loopback_a_malformed_host_is_refused(host):
+    """``Host: 127.0.0.1:1@evil.com`` passed: the port was split off with rsplit(':'). The Host is parsed strictly."""
+    refused = call(LoopbackOnly(None), headers=[(b"host", host)])
+    assert refused[0]["status"] == 403 and b"the host" in refused[1]["body"], host
+
+
 def test_loopback_and_tokens():
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("::")
