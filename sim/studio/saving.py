@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import shlex
-import tempfile
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -47,12 +47,24 @@ def shown(root: Path, path: Path) -> str:
     return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
 
 
+def _temp_beside(path: Path) -> Path:
+    """A new file beside ``path`` under a name of its own, made as ``open`` makes any file (the mode the umask gives,
+    0644 under the usual 022; ``mkstemp`` made it 0600, unlike every other output)."""
+    while True:
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+        try:
+            with open(tmp, "x", encoding="utf-8"):
+                return tmp
+        except FileExistsError:
+            continue
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file beside ``path`` and rename it, so a failure leaves the old file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = _temp_beside(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)
     except BaseException:

@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import stat
 import threading
 import time
 
@@ -167,6 +169,22 @@ def test_write_atomic_replaces_whole_and_leaves_no_temp(tmp_path):
     write_atomic(p, "one")
     write_atomic(p, "two")
     assert p.read_text() == "two" and sorted(x.name for x in p.parent.iterdir()) == ["x.toml"]
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o077, 0o027])
+def test_saved_configs_get_the_mode_the_umask_gives_any_file(tmp_path, mask):
+    """The saved .toml and .set.txt were 0600 (made by mkstemp) where every other output is 0644."""
+    old = os.umask(mask)
+    try:
+        write_atomic(tmp_path / "m.toml", "x")
+        write_atomic(tmp_path / "m.set.txt", "")
+        (tmp_path / "plain").write_text("")
+    finally:
+        os.umask(old)
+    want = 0o666 & ~mask
+    assert stat.S_IMODE((tmp_path / "plain").stat().st_mode) == want
+    assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.glob("m.*")} == {"m.toml": want,
+                                                                                     "m.set.txt": want}
 
 
 # --- the token gate ---------------------------------------------------------------------------------
