@@ -460,6 +460,10 @@ class Studio:
         error_to(widget, "")
         button.text = label
 
+    def _beside(self, target: Path) -> str:
+        """The ``--set`` lines' file of the TOML ``target``, as the page shows it (not resolved: it may be a link)."""
+        return Path(shown(self.out_root, target)).with_name(saving.set_file(target).name).as_posix()
+
     def _target(self, kind: str) -> Path | None:
         """Where a save goes, or None with the refusal shown under its field (outside --out, or over files
         that exist and the user has not yet pressed the button a second time to replace)."""
@@ -472,7 +476,12 @@ class Studio:
                     raise DicesimError(f"a config file ends in .toml, got {shown(self.out_root, target)!r}")
                 if target.is_dir():
                     raise DicesimError(f"{shown(self.out_root, target)} is a folder")
-                there = [p for p in (target, saving.set_file(target)) if p.exists()]
+                beside = saving.set_file(target)  # its --set lines: checked too, so a save is both files or neither
+                if beside.is_symlink() or (beside.exists() and not beside.is_file()):
+                    kind_of = "a folder" if beside.is_dir() and not beside.is_symlink() else "not a plain file"
+                    raise DicesimError(f"{self._beside(target)} (where the --set lines go) is {kind_of}: "
+                                       "type another name")
+                there = [p for p in (target, beside) if p.exists()]
             else:
                 if target.is_file():
                     raise DicesimError(f"{shown(self.out_root, target)} is a file, not a folder")
@@ -484,7 +493,7 @@ class Studio:
             return None
         rel = shown(self.out_root, target)
         if there and self.armed.get(kind) != rel:
-            names = " and ".join(shown(self.out_root, p) for p in there)
+            names = " and ".join(rel if p == target else self._beside(target) for p in there)
             verb = "exists" if len(there) == 1 else "exist"
             what = "its files" if kind == "out" else "it" if len(there) == 1 else "them"
             error_to(widget, f"{names} {verb} already: press Replace to overwrite {what}, or type another name")
@@ -507,8 +516,9 @@ class Studio:
             return
         try:
             saving.save_config(path, cfg, self._label(self.config) if self.config else None, sets)
-        except OSError as e:
-            error_to(self.toml_path, f"error: cannot write {shown(self.out_root, path)}: {e.strerror or e}")
+        except saving.SaveError as e:  # it names the file that failed; nothing of the save is left on disk
+            failed = shown(self.out_root, path) if e.path == path else self._beside(path)
+            error_to(self.toml_path, f"error: cannot write {failed}: {e.why}")
             self.save_status.text = "not saved"
             return
         self.save_status.text = (f"saved {shown(self.out_root, path)} and {saving.set_file(path).name}; "

@@ -8,14 +8,17 @@ leads out of it is refused, so a shared studio writes nowhere else.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
+import shutil
 import uuid
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
+from sim.core.atomic import reason
 from sim.core.config import DicesimError, Strict
 
 OUT = "the output folder (--out)"
@@ -47,6 +50,14 @@ def shown(root: Path, path: Path) -> str:
     return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
 
 
+class SaveError(DicesimError):
+    """A save that failed, and the file it failed on (``path``): nothing of the save is left on disk."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(f"cannot write {path}: {why}")
+        self.path, self.why = Path(path), why
+
+
 def _temp_beside(path: Path) -> Path:
     """A new file beside ``path`` under a name of its own, made as ``open`` makes any file (the mode the umask gives,
     0644 under the usual 022; ``mkstemp`` made it 0600, unlike every other output)."""
@@ -59,17 +70,64 @@ def _temp_beside(path: Path) -> Path:
             continue
 
 
+def write_all(files: dict[Path, str]) -> None:
+    """Write every file of ``files`` (path -> text) or none: each target is checked first (a folder or anything but a
+    file in the way is refused), all are written to temporary files beside their targets, then renamed into place; a
+    failure puts back the files a rename had replaced (a new one is removed) and raises :class:`SaveError` naming the
+    file that failed."""
+    for path in files:
+        if path.exists() and not path.is_file():
+            raise SaveError(path, "a folder of that name is in the way" if path.is_dir() else "it is not a file")
+    temps: dict[Path, Path] = {}
+    kept: dict[Path, Path | None] = {}  # target renamed into place -> a link to the file it replaced (None: new)
+    current = next(iter(files))
+    try:
+        for current, text in files.items():
+            current.parent.mkdir(parents=True, exist_ok=True)
+            temps[current] = tmp = _temp_beside(current)
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+        for current, tmp in temps.items():
+            old = None
+            if current.is_file():
+                old = current.with_name(f".{current.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.old")
+                try:
+                    try:
+                        os.link(current, old)
+                    except OSError:  # a file system without hard links
+                        shutil.copy2(current, old)
+                except BaseException:
+                    old.unlink(missing_ok=True)  # a part copy is never put back
+                    raise
+            try:
+                os.replace(tmp, current)
+            except BaseException:
+                if old is not None:
+                    old.unlink(missing_ok=True)  # this file was not replaced: its old text is still in place
+                raise
+            kept[current] = old
+    except BaseException as e:
+        for target, old in kept.items():  # undo the renames that happened
+            with contextlib.suppress(OSError):
+                if old is not None:
+                    os.replace(old, target)
+                elif target.is_file():
+                    target.unlink()
+        for tmp in temps.values():
+            Path(tmp).unlink(missing_ok=True)
+        if isinstance(e, OSError):
+            raise SaveError(current, reason(e)) from e
+        raise
+    for old in kept.values():
+        if old is not None:
+            old.unlink(missing_ok=True)
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file beside ``path`` and rename it, so a failure leaves the old file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _temp_beside(path)
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_all({Path(path): text})
 
 
 def _drop_none(v: Any) -> Any:
@@ -94,10 +152,10 @@ def set_args(sets: list[str]) -> str:
 
 
 def save_config(path: Path, cfg: Strict, source: str | None, sets: list[str]) -> Path:
-    """Write the TOML to ``path`` and the ``--set`` lines beside it (``<name>.set.txt``, one per line)."""
+    """Write the TOML to ``path`` and the ``--set`` lines beside it (``<name>.set.txt``, one per line): both or
+    neither (:func:`write_all`; :class:`SaveError` names the file that failed)."""
     path = Path(path)
-    write_atomic(path, config_toml(cfg, source, sets))
-    write_atomic(set_file(path), "".join(f"{s}\n" for s in sets))
+    write_all({path: config_toml(cfg, source, sets), set_file(path): "".join(f"{s}\n" for s in sets)})
     return path
 
 

@@ -337,6 +337,12 @@ def test_a_save_outside_the_out_folder_is_refused_under_the_field(page, server, 
         expect_message(toml, says)
         assert page.locator('[data-testid="save-status"]').inner_text() == "not saved"
     assert files_in(out.parent) == before and not (tmp_path / "evil.toml").exists()  # nothing written anywhere
+    # a folder where the --set lines go: refused naming it (Replace wrote the TOML, then failed naming the TOML)
+    (out / "setdir.set.txt").mkdir(parents=True)
+    toml.fill("setdir.toml")
+    page.locator('[data-testid="save-toml"]').click()
+    expect_message(toml, "error: setdir.set.txt (where the --set lines go) is a folder: type another name")
+    assert not (out / "setdir.toml").exists()
     # over a file that exists: refused until the button, now "Replace", is pressed again
     toml.fill("again.toml")
     page.locator('[data-testid="save-toml"]').click()

@@ -5,18 +5,21 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import stat
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from sim.core.config import DicesimError
+from sim.studio import saving
 from sim.studio.access import LoopbackOnly, TokenGate, check_token, is_loopback
 from sim.studio.bodylimit import BodyLimit
 from sim.studio.jobs import Job, RunManager
-from sim.studio.saving import inside, shown, write_atomic
+from sim.studio.saving import SaveError, inside, save_config, shown, write_atomic
 from tests.conftest import run_cli
 
 WAIT = 20.0  # s: every wait below is bounded
@@ -171,13 +174,51 @@ def test_write_atomic_replaces_whole_and_leaves_no_temp(tmp_path):
     assert p.read_text() == "two" and sorted(x.name for x in p.parent.iterdir()) == ["x.toml"]
 
 
+def test_a_config_save_is_both_files_or_neither_and_names_the_one_that_failed(tmp_path):
+    """With ``setdir.set.txt`` a folder, Replace wrote ``setdir.toml``, failed on the --set lines and said "cannot
+    write setdir.toml: Is a directory": half the save on disk, the wrong file named."""
+    from sim.studio import engine
+
+    cfg = engine.load("kniffel", None, [])
+    (tmp_path / "setdir.toml").write_text("old")
+    (tmp_path / "setdir.set.txt").mkdir()
+    with pytest.raises(SaveError) as e:
+        save_config(tmp_path / "setdir.toml", cfg, None, [])
+    assert e.value.path == tmp_path / "setdir.set.txt" and e.value.why == "a folder of that name is in the way"
+    assert str(e.value).startswith(f"cannot write {tmp_path / 'setdir.set.txt'}: ")
+    assert (tmp_path / "setdir.toml").read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["setdir.set.txt", "setdir.toml"]
+
+
+@pytest.mark.parametrize("existed", [True, False])
+def test_a_save_failing_on_its_second_rename_puts_the_first_back(tmp_path, monkeypatch, existed):
+    a, b = tmp_path / "a.toml", tmp_path / "a.set.txt"
+    if existed:
+        a.write_text("old a")
+        b.write_text("old b")
+    real = os.replace
+
+    def failing(src, dst):
+        if Path(dst) == b:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(src, dst)
+
+    monkeypatch.setattr(saving.os, "replace", failing)
+    with pytest.raises(SaveError, match=r"a\.set\.txt: no space left on device$") as e:
+        saving.write_all({a: "new a", b: "new b"})
+    assert e.value.path == b
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["a.set.txt", "a.toml"] if existed else [])
+    if existed:
+        assert a.read_text() == "old a" and b.read_text() == "old b"
+
+
 @pytest.mark.parametrize("mask", [0o022, 0o077, 0o027])
 def test_saved_configs_get_the_mode_the_umask_gives_any_file(tmp_path, mask):
     """The saved .toml and .set.txt were 0600 (made by mkstemp) where every other output is 0644."""
     old = os.umask(mask)
     try:
-        write_atomic(tmp_path / "m.toml", "x")
-        write_atomic(tmp_path / "m.set.txt", "")
+        saving.write_all({tmp_path / "m.toml": "x", tmp_path / "m.set.txt": ""})
         (tmp_path / "plain").write_text("")
     finally:
         os.umask(old)
