@@ -11,7 +11,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from nicegui import app, events, ui
+from nicegui import app, events, run, ui
 
 from sim.core.config import DicesimError
 from sim.studio import engine, fitting
@@ -57,16 +57,26 @@ class FitPanel:
         self.fit_btn.set_enabled(ok)
 
     async def uploaded(self, e: events.UploadEventArguments) -> None:
-        """An uploaded log kept under logs/ (refused in one line under the picker: name, type, size, existing)."""
+        """An uploaded log kept under logs/ (refused in one line under the picker: name, type, size, existing, what
+        uploads this studio has taken, and a file that is no game's readable log: nothing of it is kept)."""
         self.upload.reset()  # the uploader forgets the file: the same one may be sent again (and is then refused)
         try:
-            target = fitting.upload_target(self.studio.out_root, e.file.name, e.file.size())
-            tmp = fitting.staging(target)
+            size = e.file.size()
+            target = fitting.upload_target(self.studio.out_root, e.file.name, size)
+            fitting.QUOTA.take(size)
             try:
-                await e.file.save(tmp)  # streamed to disk, then moved into place: whole or not at all
-                fitting.keep(tmp, target)
-            finally:
-                tmp.unlink(missing_ok=True)
+                tmp = fitting.staging(target)
+                try:
+                    await e.file.save(tmp)  # streamed to disk, checked, then moved into place: whole or not at all
+                    games = await run.io_bound(fitting.check_upload, tmp, target.name)  # off the page's loop: a
+                    if not games:  # 200 MB CSV is read through; None: the studio is stopping
+                        raise DicesimError("the upload was not checked (the studio is stopping): not kept")
+                    fitting.keep(tmp, target)
+                finally:
+                    tmp.unlink(missing_ok=True)
+            except BaseException:
+                fitting.QUOTA.give_back(size)
+                raise
         except (DicesimError, OSError) as err:
             msg = err if isinstance(err, DicesimError) else f"cannot keep the upload: {err.strerror or err}"
             error_to(self.fit_log, f"error: {msg}")
@@ -74,7 +84,7 @@ class FitPanel:
             return
         self.refresh(chosen=target)
         self.fit_status.text = f"uploaded {shown(self.studio.out_root, target)}"
-        if not fitting.own_columns(self.studio.game) & fitting.header(target):
+        if self.studio.game not in games:  # another game's log: true to say, check_upload found its game
             title = engine.get_game(self.studio.game).title
             error_to(self.fit_log, f"error: {shown(self.studio.out_root, target)} is not a {title} log (docs/logs.md "
                                    "has its columns): it is kept, and listed under its own game")

@@ -7,14 +7,20 @@ Everything is read and written inside the studio's output folder: logs under ``l
 
 from __future__ import annotations
 
+import codecs
+import csv
 import os
+import threading
+import unicodedata
 import uuid
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 from sim.core.config import DicesimError, Strict
-from sim.players.logs import SUFFIXES
-from sim.players.run import LOGS, OUTCOME_LOGS, POLICY, check_game, fit_log
+from sim.core.limits import short
+from sim.players.run import POLICY, check_game, fit_log
+from sim.players.schema import FITTED, SUFFIXES
 from sim.report import words
 from sim.studio.saving import inside
 
@@ -22,6 +28,10 @@ LOGS_MAX = 50  # the newest logs listed (the picker stays short however full the
 SCAN_MAX = 500  # the newest tables whose header is read to find them
 LOG_KEYS = {"player", "game"}  # every log table has them (docs/logs.md)
 UPLOAD_MAX_MB = 200  # an uploaded log's size (a fit reads at most 2,000,000 rows: ~70 bytes each as CSV)
+UPLOADS_MAX_FILES = 100  # uploads kept while one studio runs (all pages together) ...
+UPLOADS_MAX_MB = 2000  # ... and their size in all: ten logs at the largest
+HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}  # Unicode categories refused in an upload's name: controls, formats
+# (U+202E RIGHT-TO-LEFT OVERRIDE, zero-width ones), surrogates, line and paragraph separators
 
 
 def fittable(game: str) -> bool:
@@ -62,16 +72,24 @@ def saved_logs(out_root: Path, game: str | None = None) -> list[Path]:
 
 
 def columns_of(game: str) -> set[str]:
-    """Every column of ``game``'s log tables (decisions and outcomes)."""
-    mod = LOGS.get(game) or OUTCOME_LOGS.get(game)
-    return set() if mod is None else {c.name for c in (*mod.DECISION_COLUMNS, *mod.OUTCOME_COLUMNS)}
+    """Every column of ``game``'s log tables (decisions and outcomes), from its light column module."""
+    if game not in FITTED:
+        return set()
+    mod = import_module(f"sim.players.{game}_columns")
+    return {c.name for c in (*mod.DECISION_COLUMNS, *mod.OUTCOME_COLUMNS)}
 
 
 def own_columns(game: str) -> set[str]:
     """The columns only ``game``'s logs have: a table with one of them is this game's log (a broken one too, which
     the fit then refuses naming what is wrong), one without them another game's."""
-    others = set().union(*(columns_of(g) for g in (*LOGS, *OUTCOME_LOGS) if g != game))
+    others = set().union(*(columns_of(g) for g in FITTED if g != game))
     return columns_of(game) - others
+
+
+def games_of(cols: set[str]) -> list[str]:
+    """The games whose log a table with the columns ``cols`` is (the picker's rule: it names players and games and
+    has a column only that game's logs have)."""
+    return [g for g in FITTED if LOG_KEYS <= cols and own_columns(g) & cols] if LOG_KEYS <= cols else []
 
 
 def header(path: Path) -> set[str]:
@@ -93,8 +111,10 @@ def upload_target(out_root: Path, name: str, size: int) -> Path:
     name = str(name or "").strip()
     if not name or Path(name).name != name or name.startswith("."):
         raise DicesimError(f"an uploaded log is named by its file name alone, got {name!r}")
-    if any(ord(c) < 32 or ord(c) == 127 for c in name):  # a line break in a file name (a hand-made request)
-        raise DicesimError(f"an uploaded log's name holds a control character (a line break?): {name[:60]!r}")
+    odd = next((c for c in name if unicodedata.category(c) in HIDDEN), None)  # a line break (a hand-made request),
+    if odd is not None:  # a right-to-left override that shows ``ok\u202e.csv`` as ``okvsc.``, an invisible space
+        raise DicesimError(f"an uploaded log's name holds a control character (U+{ord(odd):04X}: a line break, a "
+                           f"direction mark or another invisible one), got {ascii(name[:60])}")
     if Path(name).suffix.lower() not in SUFFIXES:
         raise DicesimError(f"{name}: a log is a .parquet or .csv file")
     if size > UPLOAD_MAX_MB * 2**20:
@@ -103,6 +123,99 @@ def upload_target(out_root: Path, name: str, size: int) -> Path:
     if target.exists():
         raise DicesimError(f"logs/{name} exists already: rename the file to upload it again")
     return target
+
+
+def check_upload(path: Path, name: str) -> list[str]:
+    """The games whose log the uploaded file ``path`` (sent as ``name``) is, read as the fit reads it (``name``'s
+    suffix says how); refused in one line when it is empty, not a readable table of its kind (a CSV not in UTF-8,
+    a broken parquet file), holds no rows, or is no game's log (the columns of docs/logs.md)."""
+    path = Path(path)
+    size = path.stat().st_size
+    if size == 0:
+        raise DicesimError(f"{name} is empty: a log is a table of decisions or outcomes (docs/logs.md)")
+    if Path(name).suffix.lower() == ".csv":
+        cols, rows = _csv_header(path, name)
+    else:
+        import pyarrow.parquet as pq  # pyarrow (heavy): the schema and row count, not the table
+
+        try:
+            meta = pq.ParquetFile(path)
+            cols, rows = set(meta.schema_arrow.names), meta.metadata.num_rows > 0
+        except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
+            first = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise DicesimError(f"{name} is not a readable parquet table ({short(first)})") from None
+    games = games_of(cols)
+    if not games:
+        seen = short(", ".join(sorted(cols)) or "none", 60).strip("'\"")
+        raise DicesimError(f"{name} is no game's log: its columns ({seen}) are not those of a log of "
+                           f"{', '.join(FITTED)} (docs/logs.md: player, game and the game's own)")
+    if not rows:
+        raise DicesimError(f"{name} has its columns but no rows: a log holds one row per decision or game")
+    return games
+
+
+def _csv_header(path: Path, name: str) -> tuple[set[str], bool]:
+    """A CSV's column names (its first line) and whether a row follows; refused unless it is UTF-8 text throughout
+    (as the fit reads it) without NUL bytes."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    head, rows, done, offset = bytearray(), False, 0, 0
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 22):
+            if b"\0" in block:
+                raise DicesimError(f"{name} holds NUL bytes: a CSV log is text (a binary file?)")
+            try:
+                decoder.decode(block)
+            except UnicodeDecodeError as e:
+                at = offset + max(e.start, 0)
+                raise DicesimError(f"{name} is not UTF-8 text (byte 0x{block[e.start]:02x} at offset {at:,}): "
+                                   "save the CSV as UTF-8") from None
+            if not done:
+                cut = block.find(b"\n")
+                head += block if cut < 0 else block[:cut]
+                if cut >= 0:
+                    done, rows = True, bool(block[cut + 1:].strip())
+                elif len(head) > 1 << 20:
+                    raise DicesimError(f"{name}: its first line is over 1 MB long, no CSV log's header")
+            elif not rows:
+                rows = bool(block.strip())
+            offset += len(block)
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            raise DicesimError(f"{name} is not UTF-8 text (it ends inside a character): save the CSV as "
+                               "UTF-8") from None
+    first = next(csv.reader([bytes(head).decode("utf-8-sig").rstrip("\r")]), [])
+    return {c.strip() for c in first}, rows
+
+
+class Quota:
+    """What uploads may add to ``logs/`` while one studio runs: ``files`` files and ``mb`` MB in all (a page could
+    otherwise fill the disk 200 MB at a time); taken before a file is kept, given back when it is refused."""
+
+    def __init__(self, files: int, mb: int) -> None:
+        self.files, self.mb = files, mb
+        self.used_files = self.used_bytes = 0
+        self._lock = threading.Lock()
+
+    def take(self, size: int) -> None:
+        with self._lock:
+            if self.used_files + 1 > self.files:
+                raise DicesimError(f"this studio has taken the {self.files} uploads it takes while it runs: fit the "
+                                   "logs kept, or restart it")
+            if self.used_bytes + size > self.mb * 2**20:
+                left = max(self.mb * 2**20 - self.used_bytes, 0) / 2**20
+                raise DicesimError(f"this studio takes at most {self.mb:,} MB of uploads while it runs ({left:,.0f} MB "
+                                   f"left, the file is {size / 2**20:,.0f} MB): restart it for more")
+            self.used_files += 1
+            self.used_bytes += size
+
+    def give_back(self, size: int) -> None:
+        with self._lock:
+            self.used_files -= 1
+            self.used_bytes -= size
+
+
+QUOTA = Quota(UPLOADS_MAX_FILES, UPLOADS_MAX_MB)
 
 
 def staging(target: Path) -> Path:

@@ -698,3 +698,24 @@ def test_a_log_uploaded_to_the_fit_tab_lands_under_logs_and_fits(page, server, t
     page.locator('input[data-testid="fit-log"]').click()
     playwright_api.expect(page.get_by_role("option", name="logs/dadox.csv", exact=True)).to_have_count(0)
     playwright_api.expect(page.get_by_role("option", name="logs/mine.parquet", exact=True)).to_have_count(1)
+
+
+def test_an_upload_that_is_no_log_is_refused_and_nothing_is_kept(page, server, tmp_path):
+    """A binary file, an empty one, a Latin-1 CSV, garbage.parquet and a name with a right-to-left override were kept
+    under logs/ ("it is kept, and listed under its own game"): each is refused in one line and leaves no file."""
+    out = server[1]
+    before = files_in(out / "logs")
+    open_fit_tab(page)
+    upload = page.locator('[data-testid="fit-upload"] input[type=file]')
+    cases = [("binary.csv", bytes(range(256)), "error: binary.csv holds NUL bytes: a CSV log is text"),
+             ("empty.csv", b"", "error: empty.csv is empty"),
+             ("latin1.csv", "player,game,turn\np\xe9,0,1\n".encode("latin-1"), "error: latin1.csv is not UTF-8 text"),
+             ("garbage.parquet", b"garbage", "error: garbage.parquet is not a readable parquet table"),
+             ("ok\u202e.csv", b"player,game\n", "error: an uploaded log's name holds a control character (U+202E")]
+    for name, content, says in cases:
+        src = tmp_path / name
+        src.write_bytes(content)
+        upload.set_input_files(str(src))
+        playwright_api.expect(page.get_by_role("alert").filter(has_text=says)).to_be_visible()
+        playwright_api.expect(page.locator('[data-testid="fit-status"]')).to_have_text("not uploaded")
+    assert files_in(out / "logs") == before
