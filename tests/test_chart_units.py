@@ -135,7 +135,7 @@ def test_game_length_ticks_are_whole_turns(drawn, tmp_path):
 
 
 def test_a_clipped_game_length_says_its_last_bar_and_ticks_whole_turns(drawn, tmp_path):
-    """Pig's and Dadox's game lengths clip the longest 0.5 % into the last bar, an unlabelled spike at 41 turns; and
+    """The two turn-based games' lengths clip the longest 0.5 % into the last bar, an unlabelled spike at 41 turns; and
     their turns read 12.5. The axis now says what the last bar holds, and the ticks are whole turns."""
     import numpy as np
     import pandas as pd
