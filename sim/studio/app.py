@@ -163,7 +163,8 @@ class Studio:
                                                  with_input=True).classes("grow min-w-[10rem]"), "policy")
                 self.policy_sel.on_value_change(lambda _: self.recheck())
                 self.option_inputs: dict[str, ui.element] = {}
-                for name, default in g.options.items():
+                for name in engine.play_options(self.game):
+                    default = g.options[name]
                     choices = _option_choices(self.game, name)
                     spec = g.option_spec(name)
                     said = (spec.label if spec and spec.label else name.replace("_", " "))  # whole, never cut

@@ -145,13 +145,22 @@ def load(game: str, config: str | None, sets: list[str]) -> Strict:
     return validate(type(base), data)
 
 
+def play_options(game: str) -> list[str]:
+    """The options a run reads, the run card's inputs: not those of another command (Dadox's and the one-die game's
+    ``objective`` is ``dicesim solve``'s; offered on the card, every run was refused)."""
+    g = get_game(game)
+    return [name for name in g.options if not ((spec := g.option_spec(name)) and spec.commands
+                                               and "play" not in spec.commands)]
+
+
 def options_for(game: str, raw: dict[str, Any]) -> dict[str, Any]:
     """Game options from the form's texts (typed like the game's defaults), checked by the game."""
     g = get_game(game)
     labels = {o.name: o.label or o.name.replace("_", " ") for o in g.option_specs}
     opts: dict[str, Any] = {}
+    runs = set(play_options(game))
     for k, v in raw.items():
-        if v is None or str(v).strip() == "":
+        if v is None or str(v).strip() == "" or k not in runs:
             continue
         default = g.options.get(k)
         if isinstance(default, int) and not isinstance(default, bool):
@@ -162,7 +171,7 @@ def options_for(game: str, raw: dict[str, Any]) -> dict[str, Any]:
         else:
             opts[k] = str(v).strip()
     try:
-        return g.check_options(opts)
+        return {k: v for k, v in g.check_options(opts).items() if k in runs}  # a solve's default is no run's option
     except DicesimError as e:  # the game says ``--players``; the studio's field is labelled ``players``
         said = str(e)
         for o in g.option_specs:
@@ -372,7 +381,8 @@ def play(game: str, config: str | None, sets: list[str], policy: str, options: d
          on_runs: Callable[[int], None], cancel: threading.Event) -> PlayResult:
     """Play runs 0..n-1 as ``dicesim play`` does (same table and metrics), reporting progress."""
     g = get_game(game)
-    opts = g.check_options(options)
+    runs = set(play_options(game))
+    opts = {k: v for k, v in g.check_options(options).items() if k in runs}  # a solve's default is no run's option
     cfg = load(game, config, sets)
     r = api.play(game, policy, n=n, seed=seed, config=cfg, backend=StudioBackend(on_runs, cancel), **opts)
     return PlayResult(g.name, policy, n, seed, opts, config, list(sets), cfg, r.tables[policy],

@@ -540,6 +540,18 @@ def test_kniffel_opens_on_a_policy_a_rule_edit_moves(page):
     playwright_api.expect(page.locator('input[data-testid="policy"]')).to_have_value("Greedy")
 
 
+def test_dadox_runs_from_the_page(page):
+    """Dadox could not be run: the card offered ``objective`` (a solve's option, filled with 'turn') and every run
+    read 'error: objective applies only to dicesim solve'. The card holds the run's options only, and the run shows."""
+    page.locator('[data-testid="game"]').click()
+    page.get_by_role("option", name="Dadox", exact=True).click()
+    playwright_api.expect(page.locator('[data-testid="option-players"]')).to_be_visible()
+    assert page.locator('[data-testid="option-objective"]').count() == 0
+    page.locator('input[data-testid="n"]').fill("300")
+    run_and_wait(page, "run 1")
+    playwright_api.expect(page.locator('[data-testid="headline"]')).to_contain_text("the first seat wins")
+
+
 def test_dungeon24_options_are_chosen_by_their_words(page):
     """The run card's options are pickers in the game's words (issue 31): Dungeon24's peoples read Grünlinge, its
     opponent Greedy; picking Untote plays ``untote`` (the run's heading names it in words too)."""

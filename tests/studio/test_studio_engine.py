@@ -219,3 +219,14 @@ def test_an_edit_only_another_policy_reads_is_named():
     assert h["text"].startswith("policies.greedy_bank_at is read only by Greedy, and this run plays Threshold")
     assert engine.unused_edits("dadox", sets, engine.options_for("dadox", {}), "greedy") == []
     assert engine.unused_edits("dadox", sets, engine.options_for("dadox", {"opponent": "greedy"}), "threshold") == []
+
+
+def test_every_game_runs_with_its_default_options():
+    """Dadox and the one-die game could not be run at all: the card offered their ``objective`` (``dicesim solve``'s)
+    and filled its default, and every run was refused 'objective applies only to dicesim solve'."""
+    for game in engine.games():
+        assert "objective" not in engine.play_options(game)
+        opts = engine.options_for(game, {})
+        assert "objective" not in opts, (game, opts)
+        res = engine.play(game, None, [], engine.opening_policy(game), opts, 50, 1, lambda k: None, threading.Event())
+        assert len(res.table) >= 50, game
