@@ -333,3 +333,98 @@ def test_an_uncachable_kernel_is_a_warning_not_a_crash():
         'Cannot cache compiled function "kernel" as it uses dynamic globals (such as ctypes pointers and large global '
         'arrays)']
     assert seen[0].filename == str(module_file("sim.core.rng"))
+
+
+# A folder where a cache file belongs heals; a write that fails leaves no temporary file.
+
+
+def _tmp_files(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.name.endswith(".tmp") or ".tmp." in p.name]
+
+
+def test_a_folder_where_a_table_belongs_is_replaced(tmp_path, monkeypatch, capsys):
+    """A folder named like a solved table: every solve warned 'Is a directory' and left its 16 MB temporary file."""
+    monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path / "cache"))
+    path = cache.tables_dir() / "kniffel" / "optimal-x.npz"
+    (path / "inside").mkdir(parents=True)
+    (path / "inside" / "f").write_text("x")
+    arrays = {"E": np.arange(10.0)}
+    assert cache.load_table(path) is None
+    cache.save_table(path, arrays)
+    assert capsys.readouterr().err == ""
+    assert path.is_file() and np.array_equal(cache.load_table(path)["E"], arrays["E"])
+    assert not _tmp_files(tmp_path)
+
+
+def test_a_failed_table_write_leaves_no_temporary_file(tmp_path, monkeypatch, capsys):
+    """A full disk (or a rename refused) warns in one line and removes the temporary file."""
+    monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path / "cache"))
+    path = cache.tables_dir() / "kniffel" / "optimal-x.npz"
+
+    def full(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    cache.save_table(path, {"E": np.arange(10.0)})
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("warning: cannot write the cache file ") and "No space left" in err[0]
+    assert not path.exists() and list(path.parent.iterdir()) == []
+
+
+def test_a_folder_is_only_removed_inside_the_cache(tmp_path, monkeypatch):
+    from sim.core.paths import clear_folder
+
+    root = tmp_path / "cache"
+    outside = tmp_path / "mine"
+    (outside / "keep").mkdir(parents=True)
+    root.mkdir()
+    monkeypatch.setenv("DICESIM_CACHE_DIR", str(root))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    assert not clear_folder(outside) and not clear_folder(outside / "keep") and (outside / "keep").is_dir()
+    assert not clear_folder(root) and root.is_dir()
+    assert not clear_folder(root / "a" / ".." / ".." / "mine") and outside.is_dir()
+    (root / "link").symlink_to(outside)  # a link to a folder: the link goes, never what it points to
+    assert clear_folder(root / "link") and not (root / "link").exists() and (outside / "keep").is_dir()
+    (root / "file").write_text("x")
+    assert not clear_folder(root / "file") and (root / "file").is_file()
+    (root / "d" / "e").mkdir(parents=True)
+    assert clear_folder(root / "d") and not (root / "d").exists()
+
+
+def test_a_folder_where_an_answer_or_a_note_belongs_is_replaced(tmp_path, monkeypatch, capsys):
+    """An answers-cache entry replaced by a folder was computed again at every ask, never stored."""
+    from sim.cli import answers
+    from sim.core.paths import save_note
+
+    monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path / "cache"))
+    k = "0123456789abcdef01234567"
+    (answers._file(k) / "inside").mkdir(parents=True)
+    asked = []
+
+    def compute() -> None:
+        asked.append(1)
+        print("the answer")
+
+    answers.answer(k, compute)
+    answers.answer(k, compute)
+    assert capsys.readouterr().out == "the answer\n" * 2 and len(asked) == 1
+    assert answers._file(k).is_file()
+    note = tmp_path / "cache" / "numba" / "compile-seconds.json"
+    note.mkdir(parents=True)
+    save_note(note, {"kniffel": {"seconds": 1.0}})
+    assert json.loads(note.read_text()) == {"kniffel": {"seconds": 1.0}}
+    monkeypatch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(OSError(28, "No space left on device")))
+    save_note(note, {"kniffel": {"seconds": 2.0}})  # unwritable: nothing said, the old note kept, no temporary file
+    assert json.loads(note.read_text()) == {"kniffel": {"seconds": 1.0}} and not _tmp_files(tmp_path)
+
+
+def test_a_folder_where_the_solved_table_belongs_heals_via_cli(solved, tmp_path):
+    env = _copy_cache(solved, tmp_path)
+    [table] = (tmp_path / "cache" / "tables" / "kniffel").glob("optimal-*.npz")
+    table.unlink()
+    table.mkdir()
+    res = run_cli("solve", "kniffel", "--json", env=env)
+    assert res.returncode == 0 and res.stderr == "", res.stderr
+    assert json.loads(res.stdout)["value"] == solved[0]["value"] and table.is_file()
+    assert not _tmp_files(tmp_path / "cache")
+    assert here_json("solve", "kniffel", env=env)["cached"]

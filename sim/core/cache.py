@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import sys
 import time
@@ -20,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.paths import ENV, cache_root, numba_dir, tables_dir  # noqa: F401  (their home before)
+from sim.core.paths import ENV, cache_root, numba_dir, tables_dir, write_whole  # noqa: F401  (their home before)
 
 
 def table_path(game: str, name: str, rules_key: str, code: str) -> Path:
@@ -39,15 +38,12 @@ def digest(arrays: dict[str, np.ndarray]) -> str:
 
 
 def save_table(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write arrays atomically (temp file, then rename) with their checksum; an unwritable cache only warns."""
+    """Write arrays atomically (temp file, then rename; the temp file removed on any failure) with their checksum; a
+    folder where the file belongs is removed (inside the cache folder only); an unwritable cache only warns."""
     arrays = {k: np.asarray(v) for k, v in arrays.items()}
     meta = json.dumps({"sha256": digest(arrays), "written": time.time()})
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.time_ns()}.tmp")
-        with open(tmp, "wb") as f:
-            np.savez(f, __meta__=np.frombuffer(meta.encode(), np.uint8), **arrays)
-        tmp.replace(path)
+        write_whole(path, lambda f: np.savez(f, __meta__=np.frombuffer(meta.encode(), np.uint8), **arrays))
     except OSError as e:
         print(f"warning: cannot write the cache file {path}: {e.strerror or e}", file=sys.stderr)
 

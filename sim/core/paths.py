@@ -7,10 +7,14 @@ the cached tables).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from platformdirs import user_cache_dir
 
@@ -55,13 +59,48 @@ def tables_dir() -> Path:
     return cache_root() / "tables"
 
 
-def save_note(path: Path, data: Any, sort_keys: bool = True) -> None:
-    """A small JSON note in the cache (the games catalog, measured compile times) written whole (a temporary
-    name, then a rename) or not at all: a cache that cannot be written only costs the next start its shortcut."""
+def clear_folder(path: Path, root: Path | None = None) -> bool:
+    """Make room for the cache file ``path``: a folder standing where that file belongs (a stray ``mkdir``, a tool
+    gone wrong) is removed, a link to a folder unlinked, but only inside the cache folder ``root`` (unless given: the
+    cache root or the kernels' folder, ``numba_dir``), never that folder itself nor anything outside it. True when
+    something was removed; anything else (a file, nothing, a folder outside, one that cannot be removed) is left."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=sort_keys))
-        tmp.replace(path)
+        if not path.is_dir():
+            return False
+        bases = [Path(os.path.realpath(b)) for b in ((root,) if root is not None else (cache_root(), numba_dir()))]
+        where = Path(os.path.realpath(path.parent)) / path.name  # the entry itself, not where a link points
+        if not any(where != b and where.is_relative_to(b) for b in bases):
+            return False
+        if path.is_symlink():
+            where.unlink()
+        else:
+            shutil.rmtree(where)
+        return True
     except OSError:
-        pass
+        return False
+
+
+def write_whole(path: Path, write: Callable[[IO[bytes]], None], root: Path | None = None) -> None:
+    """Write the cache file ``path`` whole or not at all: ``write`` fills a temporary file beside it, which is then
+    renamed over ``path``. A folder where ``path`` belongs is removed first (:func:`clear_folder`, inside ``root``);
+    on any failure (a full disk, a rename refused) the temporary file is removed and the error raised."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    clear_folder(path, root)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.time_ns()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
+
+
+def save_note(path: Path, data: Any, sort_keys: bool = True) -> None:
+    """A small JSON note in the cache (the games catalog, measured compile times, stored answers) written whole (a
+    temporary name, then a rename) or not at all (:func:`write_whole`: a folder in its place is removed): a cache
+    that cannot be written only costs the next start its shortcut."""
+    text = json.dumps(data, indent=1, sort_keys=sort_keys).encode()
+    with contextlib.suppress(OSError):
+        write_whole(path, lambda f: f.write(text))
