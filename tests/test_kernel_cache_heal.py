@@ -1,6 +1,6 @@
 """A damaged compiled-kernel cache file is reported in one warning line, removed and compiled again
 (``sim.jit.cacheheal``), for each kind of file: the index (``.nbi``) and the data (``.nbc``), truncated or garbage,
-and a data file whose LLVM bitcode is damaged inside an intact pickle.
+or a folder in the file's place, and a data file whose LLVM bitcode is damaged inside an intact pickle.
 
 Each case runs a small real project kernel (``sim.core.rng.new_stream``) in a fresh process on a private cache
 folder: the damaged run must print exactly one ``warning:`` line and the same number as a clean run, and leave a
@@ -60,9 +60,18 @@ def _bitcode(p: Path) -> None:
     p.write_bytes(bytes(b))
 
 
+def _folder(p: Path) -> None:
+    """A folder (not empty) where the file belongs: numba failed reading the index and writing the data file, on
+    every run (IsADirectoryError)."""
+    p.unlink()
+    (p / "inside").mkdir(parents=True)
+    (p / "inside" / "x").write_text("x")
+
+
 @pytest.mark.parametrize("suffix, damage", [("nbi", _truncate), ("nbi", _garbage), ("nbc", _truncate),
-                                            ("nbc", _garbage), ("nbc", _bitcode)],
-                         ids=["index-truncated", "index-garbage", "data-truncated", "data-garbage", "data-bitcode"])
+                                            ("nbc", _garbage), ("nbc", _bitcode), ("nbi", _folder), ("nbc", _folder)],
+                         ids=["index-truncated", "index-garbage", "data-truncated", "data-garbage", "data-bitcode",
+                              "index-folder", "data-folder"])
 def test_a_damaged_cache_file_is_compiled_again_with_one_warning(clean, tmp_path, suffix, damage):
     good, number = clean
     cache = tmp_path / "cache"

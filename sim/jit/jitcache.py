@@ -130,10 +130,13 @@ class ProjectCache(getattr(caching, "FunctionCache", object)):
     def load_overload(self, sig, target_context):
         inlinecopy.install()  # numba loads or compiles a project kernel next: its inliner copies fast
         try:
-            return super().load_overload(sig, target_context)
+            loaded = super().load_overload(sig, target_context)
         except Exception as e:  # noqa: BLE001 - any unloadable cache file is treated the same: compile again
             cacheheal.heal(self, e)
             return None
+        if loaded is None:  # a miss: numba compiles and writes the files next, so no folder may stand in their way
+            cacheheal.clear_folders(self)
+        return loaded
 
 
 _numba_enable_caching = getattr(Dispatcher, "enable_caching", None)
