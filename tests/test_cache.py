@@ -335,11 +335,41 @@ def test_an_uncachable_kernel_is_a_warning_not_a_crash():
     assert seen[0].filename == str(module_file("sim.core.rng"))
 
 
-# A folder where a cache file belongs heals; a write that fails leaves no temporary file.
+# A folder, or JSON of the wrong shape, where a cache file belongs heals; a write that fails leaves no temporary file.
 
 
 def _tmp_files(folder: Path) -> list[Path]:
     return [p for p in folder.rglob("*") if p.name.endswith(".tmp") or ".tmp." in p.name]
+
+
+@pytest.mark.parametrize("stored", ["[]", "5", '"sim.b"', "null", '{"x": 5}', "{not json", "folder"],
+                         ids=["list", "number", "string", "null", "dict", "truncated", "folder"])
+def test_an_imports_memo_of_any_shape_heals(fake_project, stored):
+    """``imports.json`` holding ``[]`` crashed every command that loads kernels (TypeError: list indices must be
+    integers or slices); any content that is not the memo's shape is an empty memo, rewritten whole."""
+    memo = fake_project / "cache" / "imports.json"
+    memo.parent.mkdir(parents=True)
+    if stored == "folder":
+        (memo / "inside").mkdir(parents=True)
+    else:
+        memo.write_text(stored)
+    key = _key(fake_project, "a.py")
+    data = json.loads(memo.read_text())
+    assert isinstance(data, dict) and all(isinstance(v, list) for v in data.values()) and data
+    assert not _tmp_files(fake_project / "cache")
+    codehash._memo = None  # a fresh process reads the healed memo
+    assert _key(fake_project, "a.py") == key
+
+
+@pytest.mark.parametrize("value", [5, [1, 2], "sim.b", None, {"a": 1}],
+                         ids=["number", "ints", "string", "null", "dict"])
+def test_an_imports_memo_entry_of_the_wrong_shape_is_parsed_again(fake_project, value):
+    key = _key(fake_project, "a.py")
+    memo = fake_project / "cache" / "imports.json"
+    memo.write_text(json.dumps(dict.fromkeys(json.loads(memo.read_text()), value)))
+    codehash._memo = None
+    assert _key(fake_project, "a.py") == key
+    assert all(isinstance(v, list) for v in json.loads(memo.read_text()).values())
 
 
 def test_a_folder_where_a_table_belongs_is_replaced(tmp_path, monkeypatch, capsys):

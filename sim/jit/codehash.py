@@ -9,13 +9,13 @@ the result can reach changes, and stays put when unrelated modules (reports, the
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import json
-import os
 from functools import cache
 from pathlib import Path
 
-from sim.core.paths import cache_root
+from sim.core.paths import cache_root, write_whole
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGES = ("sim", "policies")
@@ -72,21 +72,25 @@ def _names(path: Path) -> list[str]:
     data = path.read_bytes()
     digest = hashlib.sha256(f"{FORMAT}:{path.relative_to(PROJECT_ROOT)}".encode() + b"\0" + data).hexdigest()
     if _memo is None:
-        try:
-            _memo = json.loads(_memo_file().read_text())
-        except (OSError, ValueError):
-            _memo = {}
+        _memo = _read_memo()
     if digest not in _memo:
         _memo[digest] = _imported_names(path, data)
-        try:
-            f = _memo_file()
-            f.parent.mkdir(parents=True, exist_ok=True)
-            tmp = f.with_name(f".{f.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(_memo))
-            tmp.replace(f)
-        except OSError:
-            pass
+        text = json.dumps(_memo).encode()
+        with contextlib.suppress(OSError):  # an unwritable cache: the next process parses again
+            write_whole(_memo_file(), lambda f: f.write(text))
     return _memo[digest]
+
+
+def _read_memo() -> dict[str, list[str]]:
+    """The stored memo, keeping only entries of the right shape (a source's sha256 -> a list of module names): an
+    unreadable file, or JSON of any other shape, is an empty memo that the next write replaces (a cache that heals)."""
+    try:
+        data = json.loads(_memo_file().read_text())
+    except (OSError, ValueError, UnicodeDecodeError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, list) and all(isinstance(n, str) for n in v)}
 
 
 @cache
