@@ -178,6 +178,20 @@ def test_background_compile_starts_once(fake_spawn, tmp_path, monkeypatch):
     assert tier.compile_full_in_background() is None and len(calls) == 2
 
 
+def test_folders_where_its_marker_lock_and_log_belong_heal(fake_spawn, monkeypatch):
+    """A folder named like the full tier's marker chose the full tier (compiled in the foreground); one named like the
+    lock or the log refused every background compile with a warning. Each is a folder in a cache file's place."""
+    tier, calls = fake_spawn
+    monkeypatch.delenv(tier.ENV, raising=False)
+    (tier.full_marker() / "x").mkdir(parents=True)
+    assert tier._decide() == tier.QUICK and not tier.state()["full_cached"]
+    (tier._lock() / "x").mkdir(parents=True)
+    log = tier.warm_dir() / f"{tier.TIERED_GAME}-full.log"
+    (log / "x").mkdir(parents=True)
+    assert tier.compile_full_in_background() == log and len(calls) == 1 and not log.is_dir()
+    assert tier._lock().read_text() == str(os.getpid())
+
+
 def _figures() -> dict[str, float]:
     """Each game's declared figures as the folders state them (``sim/games/GAME/compile.toml``), read here directly."""
     import tomllib

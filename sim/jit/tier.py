@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 
 from sim.core.config import DicesimError
-from sim.core.paths import numba_dir
+from sim.core.paths import clear_folder, numba_dir
 from sim.jit.codehash import closure, module_file, source_key
 from sim.jit.progress import UNDECLARED_S, declared, keyed_by, machine_factor, recorded, say
 
@@ -60,7 +60,7 @@ def _decide() -> str:
         if forced not in (QUICK, FULL):
             raise DicesimError(f"{ENV} must be {QUICK!r} or {FULL!r}, not {forced!r}")
         return forced
-    return FULL if full_marker().exists() else QUICK
+    return FULL if full_marker().is_file() else QUICK
 
 
 def current() -> str:
@@ -153,7 +153,8 @@ def _take_lock(lock: Path) -> bool:
                 pid = 0
             if pid and _alive(pid):
                 return False
-            lock.unlink(missing_ok=True)
+            if not clear_folder(lock):  # a folder in the lock's place would refuse every later compile
+                lock.unlink(missing_ok=True)
             continue
         os.write(fd, str(os.getpid()).encode())
         os.close(fd)
@@ -176,13 +177,14 @@ def force(name: str) -> None:
 def compile_full_in_background() -> Path | None:
     """Start compiling the full tier (detached, lowest priority) when the user asked for it
     (:func:`background_asked`) and it is neither cached nor compiling; returns its log file when started."""
-    if current() != QUICK or not background_asked() or full_marker().exists():
+    if current() != QUICK or not background_asked() or full_marker().is_file():
         return None
     lock = _lock()
     try:
         if not _take_lock(lock):
             return None
         log = warm_dir() / f"{TIERED_GAME}-full.log"
+        clear_folder(log)
         env = {**os.environ, ENV: FULL, "DICESIM_QUIET": "1"}
         pid = _spawn([sys.executable, "-m", "sim.jit.warmup", TIERED_GAME, "--release", str(lock)], env, log)
         lock.write_text(str(pid))
@@ -214,20 +216,21 @@ def after_command() -> None:
         say("note: the Würfel Dungeon ran on its quick kernels this time (same numbers, about 2/3 of the speed); "
             "its optimised kernels now compile in the background at low priority "
             f"(about {full_compile_minutes()} min of CPU, once), and later runs use them (log: {log})")
-    elif not background_asked() and not full_marker().exists():
+    elif not background_asked() and not full_marker().is_file():
         _suggest_once()
 
 
 def _suggest_once() -> None:
     """Say, once per source version of the kernels, how to get the full tier (nothing starts on its own)."""
     told = warm_dir() / f"{TIERED_GAME}-{_game_key()}.told"
-    if told.exists():
+    if told.is_file():
         return
     say("note: the Würfel Dungeon ran on its quick kernels (same numbers, about 2/3 of the speed); "
         f"`dicesim cache warm` compiles its optimised kernels once (about {full_compile_minutes()} min of CPU), "
         "or DICESIM_BACKGROUND_COMPILE=1 starts that in the background after a run")
     try:
         told.parent.mkdir(parents=True, exist_ok=True)
+        clear_folder(told)
         told.touch()
     except OSError:  # an unwritable cache folder: the note comes again next time, nothing else changes
         pass
@@ -250,7 +253,7 @@ def state() -> dict:
             compiling = _alive(int(lock.read_text() or "0"))
         except (OSError, ValueError):
             pass
-    return {"game": TIERED_GAME, "tier": current(), "full_cached": full_marker().exists(), "full_compiling": compiling}
+    return {"game": TIERED_GAME, "tier": current(), "full_cached": full_marker().is_file(), "full_compiling": compiling}
 
 
 keyed_by(TIERED_GAME, compile_key)  # its compile times are kept per tier ("dungeon-quick" for the quick one)

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sim.core.paths import clear_folder
 from sim.jit.codehash import module_file, source_key
 from sim.jit.progress import Ticker, compiled_elsewhere, estimate, more, remember, say
 from sim.jit.tier import compile_env, tag, warm_dir
@@ -41,7 +42,7 @@ def _marker(game: str):
 def is_cold(game: str) -> bool:
     """True unless a warm-up of the game's kernels finished for their current source."""
     marker = _marker(game)
-    return marker is not None and not marker.exists()
+    return marker is not None and not marker.is_file()
 
 
 def _launch(game: str) -> None:
@@ -174,6 +175,7 @@ def warm(game: str) -> None:
     marker = _marker(game)
     if marker is not None:
         marker.parent.mkdir(parents=True, exist_ok=True)
+        clear_folder(marker)  # a folder of its name is no marker (``is_cold``): replaced by the file
         marker.touch()
 
 
