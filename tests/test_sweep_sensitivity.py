@@ -104,3 +104,21 @@ def test_the_sensitivity_table_fits_the_page():
     page = sensitivity_html(elasticities(table(), ["a", "b"], ["m"], {"a": 2, "b": 1}), "kniffel")
     assert page.startswith("<div class='wide'><table>") and page.count("<th") == 8
     assert "<td>2 → 14</td><td>1 → 12</td><td>4 → 18</td>" in page  # around a = 2: m(1) = 12, m(2) = 14, m(4) = 18
+
+
+def test_the_table_shows_the_points_its_slope_is_taken_between():
+    """Normal's LP factor 1.0 .. 1.3 around 1.17 showed 'below 1 → 35.4 %, above 1.3 → 21.7 %, slope −48.0 pp': the
+    grid's ends beside a slope taken between the neighbours 1.1 and 1.3. The cells are the neighbours now, and a base
+    at the grid's end says so."""
+    from sim.report.sweep import sensitivity_html
+
+    rows = [{"policy": "x", "a": a, "m": float(a * a), "m_ci95_low": a * a - 0.5, "m_ci95_high": a * a + 0.5}
+            for a in (1, 2, 4, 8)]
+    sens = elasticities(pd.DataFrame(rows), ["a"], ["m"], {"a": 2})
+    (r,) = sens.to_dict("records")
+    assert (r["below_field_value"], r["above_field_value"], r["low_field_value"], r["high_field_value"]) == (1, 4, 1, 8)
+    assert r["slope"] == (16 - 1) / (4 - 1)  # between the cells the page shows
+    page = sensitivity_html(sens, "kniffel")
+    assert "<td>2 → 4</td><td>1 → 1</td><td>4 → 16</td>" in page and "8 → 64" not in page
+    top = sensitivity_html(elasticities(pd.DataFrame(rows), ["a"], ["m"], {"a": 8}), "kniffel")
+    assert "<td>8 → 64</td><td>4 → 16</td><td>— (the grid's end)</td>" in top

@@ -8,8 +8,9 @@ neighbours on either side (a central difference; one-sided at the grid's ends):
     elasticity = ((m(f_hi) - m(f_lo)) / m(f_base)) / ((f_hi - f_lo) / f_base)
 
 ``slope`` is the same change in absolute units (metric per field unit), defined also where the base
-value or metric is 0. ``low``/``high`` are the metric at the field's smallest and largest grid value
-(with their 95 % intervals): the tornado chart draws those swings around the base value. All points
+value or metric is 0, between ``below``/``above`` (the neighbours it is taken between). ``low``/``high``
+are the metric at the field's smallest and largest grid value (with their 95 % intervals): the tornado
+chart draws those swings around the base value. All points
 share their seeds, so these differences carry far less sampling noise than each point's own interval
 (not none: a field that changes who throws which dice, as the table size, shares less).
 """
@@ -128,6 +129,9 @@ def elasticities(
                     "high_field_value": xs[-1], "high": float(last[m]),
                     "high_ci95_low": float(last[f"{m}_ci95_low"]), "high_ci95_high": float(last[f"{m}_ci95_high"]),
                     "slope": slope, "elasticity": el, "swing": float(last[m]) - float(first[m]),
+                    # the grid neighbours the slope is taken between (the base itself at an end of the grid)
+                    "below_field_value": xs[lo_i], "below": float(ys[lo_i]),
+                    "above_field_value": xs[hi_i], "above": float(ys[hi_i]),
                 })
     return pd.DataFrame(rows)
 

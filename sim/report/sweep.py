@@ -274,14 +274,16 @@ def table_html(table: pd.DataFrame, fields: list[str], metrics: list[str], game:
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
 
 
-SENSITIVITY_HEADS = {"policy": "policy", "metric": "metric", "field": "field", "base": "at base", "low": "below",
-                     "high": "above", "slope": "slope per field unit", "elasticity": "elasticity"}
+SENSITIVITY_HEADS = {"policy": "policy", "metric": "metric", "field": "field", "base": "at base",
+                     "below": "grid point below", "above": "grid point above", "slope": "slope per field unit",
+                     "elasticity": "elasticity"}
 
 
 def sensitivity_html(sens: pd.DataFrame, game: str | None = None) -> str:
-    """Elasticities: names in words; at the base and its grid neighbours the field's value and the metric's there
-    (``35 → 207.6 points``: one cell, so the table fits the page; it ran off it in eleven columns), the slope per
-    field unit in the metric's unit (pp for a share), the elasticity a plain ratio."""
+    """Elasticities: names in words; at the base and its grid neighbours, the points the slope is taken between, the
+    field's value and the metric's there (``35 → 207.6 points``: one cell, so the table fits the page; it ran off it
+    in eleven columns; the grid's ends showed beside a slope taken between the neighbours), the slope per field unit
+    in the metric's unit (pp for a share), the elasticity a plain ratio."""
     head = "".join(_head(said, c) for c, said in SENSITIVITY_HEADS.items())
     rows = []
     for r in sens.to_dict("records"):
@@ -290,8 +292,9 @@ def sensitivity_html(sens: pd.DataFrame, game: str | None = None) -> str:
                 "metric": html.escape(words.metric_label(game, m)), "field": html.escape(field_words(game, r["field"])),
                 "slope": html.escape(words.value_text(m, r["slope"], diff=True, game=game)),
                 "elasticity": html.escape(words.num(r["elasticity"])),
-                **{c: f"{_fmt(r[f'{c}_field_value'])} → {html.escape(words.value_text(m, r[c], game=game))}"
-                   for c in ("base", "low", "high")}}
+                **{c: (f"{_fmt(r[f'{c}_field_value'])} → {html.escape(words.value_text(m, r[c], game=game))}"
+                       if c == "base" or r[f"{c}_field_value"] != r["base_field_value"] else "— (the grid's end)")
+                   for c in ("base", "below", "above")}}
         rows.append("<tr>" + "".join(f"<td>{said[c]}</td>" for c in SENSITIVITY_HEADS) + "</tr>")
     return f"<div class='wide'><table><tr>{head}</tr>{''.join(rows)}</table></div>"
 
