@@ -305,10 +305,15 @@ def test_degenerate_strategy_reads_the_difficulties_the_runs_did_not_play():
 
 
 def test_degenerate_strategy_reads_solved_policies_as_reference():
-    paired = {"win: optimal-turn - threshold": {"value": -0.03, "ci95": [-0.05, -0.01]}}
-    t = tables("dadox", paired=paired, solved_policies=("optimal-turn",), seats={"threshold": ["threshold"]})
+    """A solved policy that plays to win is a reference; one solved for the points a turn adds (optimal-turn) is not:
+    'Hold 20 beats Optimal turn … the game rewards not thinking' read a known property of the points-optimal turn
+    as a design flaw."""
+    paired = {"win: optimal-win - threshold": {"value": -0.03, "ci95": [-0.05, -0.01]},
+              "win: optimal-turn - threshold": {"value": -0.03, "ci95": [-0.05, -0.01]}}
+    t = tables("dadox", paired=paired, solved_policies=("optimal-turn", "optimal-win"),
+               seats={"threshold": ["threshold"]})
     (f,) = check(degenerate_strategy(t, F), "degenerate_strategy")
-    assert "Threshold beats Optimal turn by +3.0 pp" in f["title"]
+    assert "Threshold beats Optimal win by +3.0 pp" in f["title"]
 
 
 # --- difficulty_cliff -----------------------------------------------------------------------------------------

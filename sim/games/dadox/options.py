@@ -20,6 +20,9 @@ CONFIG = "sim.games.dadox.config:DadoxConfig"  # Game.Config: --set is checked w
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
 OBJECTIVES = ("turn", "win")
 WIN_POLICIES = ("optimal-win", "leader-win")  # the policies that read the two-player solution
+# solved policies that maximise something other than the win (the points a turn adds): a simple policy that wins
+# more often than they do is no degenerate strategy (sim.report.findings.strategy)
+OTHER_GOAL = ("optimal-turn",)
 # what only some policies read of the rules (sim.games.options.policy_readers): calibrate, tune, a sweep and a target
 # refuse such a field when no seat plays one of them (every evaluation would play the same). ``policies.random_bank``
 # is not here: every policy below full skill reads it (its lapses are random's moves, policies/dadox/skill.py).

@@ -17,6 +17,9 @@ CONFIG = "sim.games.pig.config:PigConfig"  # Game.Config: --set is checked witho
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
 OBJECTIVES = ("turn", "win")
 PLAYERS = 2  # Pig is a duel: the turn order alternates between two seats (rules.PLAYERS)
+# solved policies that maximise something other than the win (the points a turn adds): a simple policy that wins
+# more often than they do is no degenerate strategy (sim.report.findings.strategy)
+OTHER_GOAL = ("optimal-turn",)
 # what only some policies read of the rules (sim.games.options.policy_readers): calibrate, tune, a sweep and a target
 # refuse such a field when no seat plays one of them (every evaluation would play the same)
 POLICY_READS = {"policies.hold_at": ("hold-20",), "solver": ("optimal-win",)}

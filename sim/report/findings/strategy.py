@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sim.games import declared
 from sim.report import words
 from sim.report.findings.base import Tables, finding, interval_pp, pair, pp, replay_command
 from sim.report.findings.config import FindingsConfig
@@ -20,8 +21,9 @@ METRICS = ("win_rate", "win", "mean_score", "score")
 
 def roles(t: Tables, f: FindingsConfig) -> tuple[list[str], list[str]]:
     """(simple policies, reference policies) of the game."""
-    ref = list(dict.fromkeys([*t.solved_policies, *f.reference.get(t.game, [])]))
-    simple = f.simple.get(t.game) or [p for p in t.report_policies if p not in ref]
+    other = set(declared(t.game, "OTHER_GOAL") or ())  # solved for points, not wins: no bar a simple policy clears
+    ref = [p for p in dict.fromkeys([*t.solved_policies, *f.reference.get(t.game, [])]) if p not in other]
+    simple = f.simple.get(t.game) or [p for p in t.report_policies if p not in ref and p not in other]
     return [p for p in simple if p not in ref], ref
 
 
