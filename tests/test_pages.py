@@ -636,3 +636,18 @@ def test_the_calibration_chart_speaks_in_words(calibrate_run, monkeypatch, tmp_p
     assert said[0] == "upper bonus points (0: no bonus)" and said[1] == words.metric_name("kniffel", "mean_score")
     assert not [s for s in said if "bonus.value" in s or "mean_score" in s or "greedy" in s], said
     assert any(s.startswith("target 209") and "points" in s for s in said), said
+
+
+def test_a_mixed_table_answers_each_policys_own_score():
+    """Optimal and Greedy at one Kniffel table: the page answered 'Optimal vs Greedy scores 230.5 points', both sheets
+    pooled; now each policy's own mean, and the score chart one curve per policy."""
+    from sim.games.kniffel.charts import by_policy
+
+    metrics = _match_metrics({"optimal,greedy": {"mean_score": 230.5, "mean_score_optimal": 258.1,
+                                                 "mean_score_greedy": 205.0}})
+    said = pages.answer_sentence(metrics, {"mean_score": "scores"}, game="kniffel")
+    assert said.startswith("Optimal scores 258.1 points") and " · Greedy scores 205.0 points" in said, said
+    assert "230.5" not in said
+    t = pd.DataFrame({"policy": ["optimal", "greedy"] * 3, "score": [250, 200, 260, 210, 255, 205]})
+    split = by_policy({"optimal,greedy": t})
+    assert list(split) == ["optimal", "greedy"] and list(split["greedy"]["score"]) == [200, 210, 205]

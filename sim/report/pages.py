@@ -262,11 +262,32 @@ def answer_sentence(metrics: pd.DataFrame, headline: dict[str, str], limit: int 
     rows = metrics[metrics["metric"] == name]
     bits = []
     for r in rows.head(limit).itertuples():
+        own = _each_policy(metrics, r.label, name)  # a mixed table: each policy's own (its seats pooled said nothing)
+        if own:
+            bits += [f"{words.policy_name(game, p) if game else p} {said} {value_text(name, v, ci, game=game)}"
+                     for p, v, ci in own]
+            continue
         label = words.policy_name(game, r.label) if game else str(r.label)
         who = f"{label}:" if " vs " in str(r.label) else label  # a match ("a vs b") reads as a heading
         ci = None if pd.isna(r.ci95_low) else (r.ci95_low, r.ci95_high)
         bits.append(f"{who} {said} {value_text(name, r.value, ci, game=game)}")
     return " · ".join(bits)
+
+
+def _each_policy(metrics: pd.DataFrame, label: Any, name: str) -> list[tuple[str, float, Any]]:
+    """(policy, value, interval) of ``name`` for each policy of a mixed table's ``label`` (``optimal,greedy``: its
+    ``mean_score_optimal`` and ``mean_score_greedy``), where the table reports them all; else none."""
+    pols = list(dict.fromkeys(p.strip() for p in str(label).split(",")))
+    if len(pols) < 2:
+        return []
+    mine = metrics[metrics["label"] == label].set_index("metric")
+    if not all(f"{name}_{p}" in mine.index for p in pols):
+        return []
+    out = []
+    for p in pols:
+        r = mine.loc[f"{name}_{p}"]
+        out.append((p, r["value"], None if pd.isna(r["ci95_low"]) else (r["ci95_low"], r["ci95_high"])))
+    return out
 
 
 def _ci(v: dict[str, Any] | None) -> tuple[float, float] | None:

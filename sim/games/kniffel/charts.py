@@ -14,7 +14,22 @@ from sim.report import charts, words
 from sim.report.mpl import plt
 
 
+def by_policy(tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """Each label's table, a mixed table's (``optimal,greedy``: seats keep their policies) split into its policies'
+    sheets: one curve of both sheets pooled said nothing, and its legend read 'optimal,greedy'."""
+    out = {}
+    for label, t in tables.items():
+        pols = list(dict.fromkeys(t["policy"])) if "policy" in t.columns else [label]
+        if len(pols) < 2:
+            out[label] = t
+            continue
+        for p in pols:
+            out[str(p) if len(tables) == 1 else f"{p} ({label})"] = t[t["policy"] == p]
+    return out
+
+
 def score_distribution(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
+    tables = by_policy(tables)
     hi = max(int(t["score"].max()) for t in tables.values())
     return charts.distribution(
         {label: t["score"] for label, t in tables.items()}, Path(out_dir) / "score_distribution.png",
@@ -24,6 +39,7 @@ def score_distribution(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
 
 
 def category_heatmap(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
+    tables = by_policy(tables)
     grids = {}
     for label, t in tables.items():
         grid = np.zeros((R.N_CAT, R.N_CAT))
