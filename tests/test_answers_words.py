@@ -70,6 +70,7 @@ def test_a_calibration_done_at_its_first_value_says_why_it_has_no_interval(tmp_p
     done = cli_here(*args, "--out", str(tmp_path / "cal"))
     assert done.returncode == 0, done.stderr
     assert ": scores " in done.stdout or ": mean score " in done.stdout and " points [" in done.stdout
+    assert "Kniffel · Greedy: upper bonus points (0: no bonus) (bonus.value) = 35" in done.stdout  # words, then code
     assert "no 95 % interval for bonus.value: only one value was evaluated" in done.stdout
     assert "nan" not in done.stdout.lower()
     page = next((tmp_path / "cal").glob("*.html")).read_text(encoding="utf-8")

@@ -70,7 +70,8 @@ def calibrate(game: str, target: str, field: str, policy: str, n: int, seed: int
     c = SimpleNamespace(**d)
     est = c.estimate
     human = "\n".join([
-        f"{g.title} · {words.policy_name(g.name, c.policy)}: {field} = {words.field_value_text(c.value, c.field_ci95)}"
+        f"{g.title} · {words.policy_name(g.name, c.policy)}: {_named(g.name, field)} = "
+        f"{words.field_value_text(c.value, c.field_ci95)}"
         f"{f' (the config has {c.start:g})' if c.start is not None and c.start != c.value else ''}: "
         f"{words.metric_text(g.name, metric, est['value'], est['ci95'], headline=g.headline)} "
         f"(target {words.value_text(metric, value)})",
@@ -127,3 +128,10 @@ def sweep_rows(s: Any, table: Any, metric: str) -> list[str]:
     width = [max(len(x) for x in col) for col in zip(heads, *cells, strict=True)]
     return ["  " + "  ".join(x.ljust(w) for x, w in zip(line, width, strict=True)).rstrip()
             for line in (heads, *cells)]
+
+
+def _named(game: str, field: str) -> str:
+    """A field in words with its code after it (``Normal: enemy LP factor (difficulty.normal.hp)``): the page says
+    the words, a ``--set`` line the code."""
+    said = field_words(game, field)
+    return field if said == field else f"{said} ({field})"
