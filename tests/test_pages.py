@@ -517,6 +517,8 @@ def test_difficulty_and_upgrade_verdicts_follow_who_beats_whom(tmp_path):
     steps = difficulty_sentence(table)
     assert steps == ("Difficulty steps (Vorschlag): wins 52.6 % [49.5, 55.7] at Leicht, 28.8 % [26.1, 31.7] at "
                      "Normal (\u221223.8 pp), 16.3 % [14.1, 18.7] at Schwer (\u221212.5 pp).")
+    # the balance report plays its own, smaller probe (n / 2): the sentence says so beside the page's n per policy
+    assert difficulty_sentence(table.assign(n=1000)).startswith("Difficulty steps (Vorschlag, 1,000 runs each): ")
     lift = pd.DataFrame({"policy": "vorschlag", "upgrade": ["heilkraeuter", "paschmeister"], "win_lift": [0.015, 0.316],
                          "ci95_low": [-0.001, 0.286], "ci95_high": [0.031, 0.346]})
     worth = upgrade_sentence(lift)

@@ -65,7 +65,8 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
                     scheduler=scheduler, progress=not as_json, force=force, **game_opts)
     summary = r.summary
     results, paired = summary["policies"], summary["paired"]
-    lines = [" · ".join([g.title, "compare", *played_rules(g, r.config), f"n={n}",
+    lines = [" · ".join([g.title, "compare", *played_setting(g, summary.get("options") or {}),
+                         *played_rules(g, r.config), f"n={n}",
                          f"seed={seed} (same seeds for every policy)"]),
              *summary.get("verdicts", [])]  # the answers first, in words
     for label, arm in results.items():

@@ -146,7 +146,8 @@ def difficulty_sentence(table: pd.DataFrame, policy: str = "vorschlag") -> str:
         bits.append(f"{words.value_text('win_rate', r.win_rate, (r.ci95_low, r.ci95_high))} at "
                     f"{words.word('dungeon', r.difficulty)}{step}")
         before = r.win_rate
-    return f"Difficulty steps ({words.policy_name('dungeon', policy)}): wins " + ", ".join(bits) + "."
+    runs = f", {int(part['n'].iloc[0]):,} runs each" if "n" in part.columns else ""  # its own, smaller probe
+    return f"Difficulty steps ({words.policy_name('dungeon', policy)}{runs}): wins " + ", ".join(bits) + "."
 
 
 def upgrade_sentence(lift: pd.DataFrame) -> str:
