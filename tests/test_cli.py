@@ -282,6 +282,15 @@ def test_ctrl_c_is_one_error_line_and_exit_130(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """One Kniffel play's folder, as written (each case edits a copy)."""
+    d = tmp_path_factory.mktemp("played") / "run"
+    assert cli_here("play", "kniffel", "--policy", "greedy", "--n", "200", "--out", str(d)).returncode == 0
+    assert cli_here("report", str(d)).returncode == 0  # as written: it agrees with itself
+    return d
+
+
 @pytest.mark.parametrize("edit, said", [
     (lambda m: m.update(n=10), "n is 10, but the table of greedy holds 200 runs: play again"),
     (lambda m: m.update(policy="optimal"), "policy 'optimal' is not the label of its table of runs (greedy)"),
@@ -291,15 +300,14 @@ def test_ctrl_c_is_one_error_line_and_exit_130(tmp_path):
     (lambda m: m.update(verdicts={"a": 1}), "verdicts must be a list"),
     ("metrics", "mean_score of greedy is 999.5, but its stored runs give "),
 ])
-def test_report_refuses_a_folder_whose_parts_disagree(tmp_path, edit, said):
+def test_report_refuses_a_folder_whose_parts_disagree(played, tmp_path, edit, said):
     """``dicesim report`` believed a folder edited by hand: 'runs 10' over 500 stored runs, 'Kniffel · Optimal'
     over Greedy's runs, 'rules changed: bonus.value=999' beside the old fingerprint, 'Greedy scores 999.5 points
     [203.7, 212.7]' beside the runs' 208.2; a list for the policy or a table for the seconds gave a traceback."""
     import pandas as pd
 
     d = tmp_path / "run"
-    assert cli_here("play", "kniffel", "--policy", "greedy", "--n", "200", "--out", str(d)).returncode == 0
-    assert cli_here("report", str(d)).returncode == 0  # as written: it agrees with itself
+    shutil.copytree(played, d)
     if edit == "metrics":
         m = pd.read_csv(d / "metrics.csv")
         m.loc[m["metric"] == "mean_score", "value"] = 999.5
