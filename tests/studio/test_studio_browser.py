@@ -547,7 +547,7 @@ def test_dadox_runs_from_the_page(page):
     page.get_by_role("option", name="Dadox", exact=True).click()
     playwright_api.expect(page.locator('[data-testid="option-players"]')).to_be_visible()
     assert page.locator('[data-testid="option-objective"]').count() == 0
-    page.locator('input[data-testid="n"]').fill("300")
+    page.locator('input[data-testid="n"]').fill("100")
     run_and_wait(page, "run 1")
     playwright_api.expect(page.locator('[data-testid="headline"]')).to_contain_text("the first seat wins")
 
