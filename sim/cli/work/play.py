@@ -31,7 +31,7 @@ def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None
     summary, metrics = r.summary, r.summary["metrics"]
     human = "\n".join(
         [" · ".join([g.title, words.policy_name(g.name, policy), *played_setting(g, summary["options"]),
-                     *played_rules(g, r.config), f"n={n}", f"seed={seed}",
+                     *(played_rules(g, r.config) if config is not None or sets else []), f"n={n}", f"seed={seed}",
                      f"{summary['runs_per_second']:,.0f} runs/s"]),
          *summary.get("verdicts", []),  # the answer first
          *metric_lines(metrics, game=g.name, headline=g.headline)]
@@ -66,7 +66,7 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
     summary = r.summary
     results, paired = summary["policies"], summary["paired"]
     lines = [" · ".join([g.title, "compare", *played_setting(g, summary.get("options") or {}),
-                         *played_rules(g, r.config), f"n={n}",
+                         *(played_rules(g, r.config) if config is not None or sets else []), f"n={n}",
                          f"seed={seed} (same seeds for every policy)"]),
              *summary.get("verdicts", [])]  # the answers first, in words
     for label, arm in results.items():
