@@ -260,3 +260,17 @@ def test_a_finding_from_a_smaller_probe_says_how_many_runs(monkeypatch, capsys, 
     said = capsys.readouterr().out.splitlines()
     assert "- runaway stacking: Wetzstein stacks (from 1,000 runs: this detector's probe, not --n 2,000)" in said
     assert "- difficulty cliff: Room 5 is a cliff" in said
+
+
+def test_nothing_found_in_too_few_runs_says_so(monkeypatch, capsys, tmp_path):
+    """``findings kniffel --n 1`` read '0 found / None of the detectors found anything', a clean bill of health from
+    one game. With fewer runs than a detector needs, the line says that nothing could be found."""
+    from sim.cli.work import findings as work
+
+    monkeypatch.setattr(work, "game_report", lambda *a, **k: None)
+    monkeypatch.setattr(work, "folder_findings", lambda *a, **k: [])
+    work.findings("kniffel", None, None, [], FindingsConfig(), 1, 1, tmp_path / "o", False)
+    said = capsys.readouterr().out
+    assert "Nothing found, and n=1 is too few runs to find anything" in said and "None of the detectors" not in said
+    work.findings("kniffel", None, None, [], FindingsConfig(), 2000, 1, tmp_path / "p", False)
+    assert "None of the detectors found anything" in capsys.readouterr().out

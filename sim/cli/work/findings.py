@@ -53,7 +53,12 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
             else ""
         lines += [f"- {f['kind'].replace('_', ' ')}: {f['title']}{fewer}",  # the kind in words; --json keeps its code
                   f"    replay: {f['replay']}" if f.get("replay") else ""]
-    if not found:
+    least = max(thresholds.seat_min_runs, thresholds.cliff_min_runs)  # the runs a detector needs before it judges
+    if not found and n < least:  # "0 found" of one run read as a clean bill of health
+        lines.append(f"Nothing found, and n={n:,} is too few runs to find anything: a seat advantage needs "
+                     f"{thresholds.seat_min_runs:,} games, a difficulty cliff {thresholds.cliff_min_runs:,} runs "
+                     f"reaching the room; play --n {least:,} or more.")
+    elif not found:
         lines.append("None of the detectors found anything (" + ", ".join(k.replace("_", " ") for k in MEANINGS)
                      + "); thresholds: the [findings] section of --config, or --set findings.NAME=VALUE.")
     if out is not None:
