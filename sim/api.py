@@ -229,6 +229,7 @@ class Result:
 
     def plot(self, out: str | Path | None = None) -> list[Path]:
         """The game's charts of these tables (PNG files in ``out`` or a temporary folder), shown in a notebook."""
+        _path(out, "out")  # '' drew into the current folder, where play(out='') refuses
         from sim.games import get_game
 
         g = get_game(self.game)
@@ -403,6 +404,9 @@ class CalibrationOutcome:
 
     def write(self, out: str | Path) -> Path:
         """``calibration.json``, ``evaluations.csv``, ``calibration.png`` and a one-file ``report.html`` in ``out``."""
+        if out is None:
+            raise DicesimError("out is missing: give the folder to write the calibration into")
+        _path(out, "out")  # '' wrote into the current folder; 123 gave a bare TypeError
         from sim.core import atomic
         from sim.games import get_game
         from sim.report.analysis import calibration_page
@@ -419,6 +423,8 @@ class CalibrationOutcome:
 
     def plot(self, out: str | Path | None = None, show: bool = True) -> list[Path]:
         """The metric at every evaluated field value with its 95 % interval, the target and the answer."""
+        _path(out, "out")
+        _flags(show=show)
         import matplotlib
 
         matplotlib.use("Agg")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -318,3 +319,20 @@ def test_report_refuses_a_folder_whose_parts_disagree(played, tmp_path, edit, sa
         (d / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     done = cli_here("report", str(d))
     assert done.returncode == 2 and said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_the_apis_outcome_methods_refuse_an_empty_or_odd_folder(tmp_path, monkeypatch):
+    """``r.plot(out="")`` and ``cal.write("")`` wrote into the current folder where ``sim.play(out="")`` refuses;
+    ``cal.write(123)`` gave a bare TypeError; ``cal.plot(show="no")`` was taken."""
+    import sim
+
+    monkeypatch.chdir(tmp_path)
+    r = sim.play("kniffel", "greedy", n=20)
+    cal = sim.calibrate("kniffel", "bonus.value", "mean_score=209", "greedy", n=100, tol=1000)
+    for call, said in ((lambda: r.plot(out=""), "out is empty"), (lambda: r.plot(out=123), "out must be a path"),
+                       (lambda: cal.write(""), "out is empty"), (lambda: cal.write(None), "out is missing"),
+                       (lambda: cal.write(123), "out must be a path"), (lambda: cal.plot(out=""), "out is empty"),
+                       (lambda: cal.plot(show="no"), "show must be True or False")):
+        with pytest.raises(sim.DicesimError, match=re.escape(said)):
+            call()
+    assert not list(tmp_path.iterdir())  # nothing written into the current folder
