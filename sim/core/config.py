@@ -145,20 +145,29 @@ def value_at(tree: dict[str, Any] | None, path: str) -> Any:
     return node
 
 
-def toml_value(v: Any) -> str:
-    """A plain value as a TOML literal (``--set``'s right-hand side)."""
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + "}"
+def toml_literal(v: Any) -> str:
+    """A Python value (as read from TOML) written back as a TOML value for ``--set``-style overrides (names in their
+    own letters: ``"Grünlinge"``, not ``"Gr\\u00fcnlinge"``)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        if isinstance(v, float) and not math.isfinite(v):
+            return ("nan" if math.isnan(v) else ("inf" if v > 0 else "-inf"))
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
     if isinstance(v, list | tuple):
-        return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    return json.dumps(v)
+        return "[" + ", ".join(toml_literal(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k))} = {toml_literal(x)}" for k, x in v.items()) + "}"
+    raise ConfigError(f"cannot use {v!r} as a config value")
 
 
 def changed_fields(base: Any, now: Any, at: str = "") -> list[str]:
     """``path=value`` overrides that turn the dumped config ``base`` into ``now`` (as ``--set`` takes them)."""
     if isinstance(base, dict) and isinstance(now, dict) and set(base) == set(now):
         return [s for k in now for s in changed_fields(base[k], now[k], f"{at}{k}.")]
-    return [] if base == now else [f"{at.rstrip('.')}={toml_value(now)}"]
+    return [] if base == now else [f"{at.rstrip('.')}={toml_literal(now)}"]
 
 
 def rules_said(base: dict[str, Any], now: dict[str, Any], most: int = 4) -> str:

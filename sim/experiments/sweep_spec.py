@@ -30,6 +30,7 @@ from sim.core.config import (
     field_value,
     read_toml,
     shown_path,
+    toml_literal,  # re-exported: sweep, sensitivity, tune and the API write overrides with it
 )
 from sim.games import get_game
 from sim.games.base import Game
@@ -168,23 +169,6 @@ class Sweep:
 
 def _jsonable(o: Any) -> Any:
     return json.loads(json.dumps(o, default=lambda x: x.item() if hasattr(x, "item") else str(x)))
-
-
-def toml_literal(v: Any) -> str:
-    """A Python value (as read from TOML) written back as a TOML value for ``--set``-style overrides."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int | float):
-        if isinstance(v, float) and not math.isfinite(v):
-            return ("nan" if math.isnan(v) else ("inf" if v > 0 else "-inf"))
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, list | tuple):
-        return "[" + ", ".join(toml_literal(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{json.dumps(str(k))} = {toml_literal(x)}" for k, x in v.items()) + "}"
-    raise ConfigError(f"cannot use {v!r} as a config value")
 
 
 def flatten(d: dict[str, Any], prefix: str = "", leaf=lambda v: not isinstance(v, dict)) -> dict[str, Any]:
