@@ -29,6 +29,7 @@ from sim.games.options import (
     check_policy,
     check_seat_count,
     checked,
+    named_seats,
     policy_names,
     policy_refusal,
     unread_refusal,
@@ -119,7 +120,7 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
 def _refuse_unread_sets(game: str, options: dict[str, Any], policy: str, sets: list[str]) -> None:
     """A ``--set`` only a policy no seat plays reads (``policies.hold_at`` under optimal-win), or the other seats'
     ``skill.opponents`` with one seat: the run would play as if it were not there."""
-    seats = [*policy_names(policy), *([options["opponent"]] if isinstance(options.get("opponent"), str) else [])]
+    seats = named_seats(policy, options)
     count = declared(game, "seat_count")
     for item in sets:
         said = policy_refusal(game, item.split("=", 1)[0].strip(), seats, "set",
@@ -154,7 +155,7 @@ def check_read(game: str, field: str, options: dict[str, Any], policy: str) -> N
     specs = declared_options(game)
     if specs is None:
         return
-    seats = [*policy_names(policy), *([options["opponent"]] if isinstance(options.get("opponent"), str) else [])]
+    seats = named_seats(policy, options)
     said = unread_refusal(field, specs, checked(game, specs, options), "calibrate") or policy_refusal(
         game, field, seats, "calibrate")
     if said:

@@ -136,6 +136,13 @@ def unread_by(path: str, specs: Sequence[Option], options: dict[str, Any]) -> tu
     return None
 
 
+def named_seats(policy: str, options: dict[str, Any]) -> list[str]:
+    """The policies a ``--policy`` value and its ``--opponent`` name (before the game fills the seats): what a
+    field only some policies read is checked against (``policy_refusal``)."""
+    opponent = options.get("opponent")
+    return [*policy_names(policy), *([opponent] if isinstance(opponent, str) else [])]
+
+
 def policy_readers(game: str, path: str, seats: Sequence[str]) -> tuple[str, ...] | None:
     """The policies that read config ``path`` when none of ``seats`` is one of them (``policies.hold_at``, read by
     the hold-20 bot alone, with optimal-turn at every seat): the run never reads the path; else None. A game

@@ -37,7 +37,7 @@ from sim.core.stats import paired_difference
 from sim.experiments import calibrate as calibration
 from sim.experiments.sweep import run_sweep, sweep_from_dict
 from sim.games.base import Game
-from sim.games.options import policy_names, policy_readers, unread_by
+from sim.games.options import named_seats, policy_readers, unread_by
 from sim.report import words
 from sim.report.mpl import plt
 from sim.report.outputs import write_outputs
@@ -208,7 +208,7 @@ def unused_edits(game: str, sets: list[str], options: dict[str, Any], policy: st
     saying so."""
     g = get_game(game)
     out = []
-    seats = [*policy_names(policy), *([options["opponent"]] if isinstance(options.get("opponent"), str) else [])]
+    seats = named_seats(policy, options)
     for line in sets:
         path = line.split("=", 1)[0].strip()
         if seats and (readers := policy_readers(game, path, seats)) is not None:
