@@ -36,6 +36,12 @@ class Option:
     valid: Callable[[Any], object] | None = field(default=None, hash=False, compare=False)
 
     @property
+    def plays(self) -> bool:
+        """Whether runs read it (play, compare, sweeps, the studio's card), not only another command (``objective``:
+        ``dicesim solve``'s)."""
+        return not self.commands or "play" in self.commands
+
+    @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
 
@@ -227,7 +233,7 @@ def for_play(game: str, options: dict[str, Any]) -> dict[str, Any]:
     to another command only (``objective``: ``dicesim solve``) is refused, as ``dicesim play --objective`` is; the
     runs would ignore it without a word."""
     for o in declared_options(game) or ():
-        if o.commands and "play" not in o.commands and o.name in options:
+        if not o.plays and o.name in options:
             raise DicesimError(f"{o.name} applies only to dicesim {' and '.join(o.commands)}, not to runs that play")
     return options
 

@@ -149,8 +149,7 @@ def play_options(game: str) -> list[str]:
     """The options a run reads, the run card's inputs: not those of another command (Dadox's and the one-die game's
     ``objective`` is ``dicesim solve``'s; offered on the card, every run was refused)."""
     g = get_game(game)
-    return [name for name in g.options if not ((spec := g.option_spec(name)) and spec.commands
-                                               and "play" not in spec.commands)]
+    return [name for name in g.options if (spec := g.option_spec(name)) is None or spec.plays]
 
 
 def options_for(game: str, raw: dict[str, Any]) -> dict[str, Any]:

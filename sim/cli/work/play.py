@@ -52,8 +52,7 @@ def played_rules(g: Game, cfg: Strict | None) -> list[str]:
 def played_setting(g: Game, options: dict[str, Any]) -> list[str]:
     """The options a play ran with, in words (``opponent: Greedy``, ``people: Untote``), those of other commands
     left out (``objective``: solve's)."""
-    return g.setting({k: v for k, v in options.items() if (spec := g.option_spec(k)) is None or not spec.commands
-                      or "play" in spec.commands})
+    return g.setting({k: v for k, v in options.items() if (spec := g.option_spec(k)) is None or spec.plays})
 
 
 def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict | None, sets: list[str] | None,
