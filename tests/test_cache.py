@@ -421,6 +421,31 @@ def test_a_folder_is_only_removed_inside_the_cache(tmp_path, monkeypatch):
     assert clear_folder(root / "d") and not (root / "d").exists()
 
 
+def test_a_file_where_a_cache_folder_belongs_is_replaced(tmp_path, monkeypatch, capsys):
+    """A file named like the answers or tables folder: no answer or solved table was ever stored again, silently."""
+    from sim.cli import answers
+    from sim.core.paths import make_folder
+
+    root = tmp_path / "cache"
+    monkeypatch.setenv("DICESIM_CACHE_DIR", str(root))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    root.mkdir()
+    (root / "answers").write_text("x")
+    answers.answer("0123456789abcdef01234567", lambda: print("the answer"))
+    assert answers._file("0123456789abcdef01234567").is_file()
+    (root / "tables").write_text("x")
+    cache.save_table(cache.tables_dir() / "kniffel" / "optimal-x.npz", {"E": np.arange(3.0)})
+    assert (cache.tables_dir() / "kniffel" / "optimal-x.npz").is_file()
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"warning: a file stood where the cache folder {root / d} belongs; removed it"
+                   for d in ("answers", "tables")]
+    outside = tmp_path / "mine"
+    outside.write_text("keep")  # never outside the cache folder, nor the cache folder itself
+    with pytest.raises(OSError):
+        make_folder(outside / "a")
+    assert outside.read_text() == "keep"
+
+
 def test_a_folder_where_an_answer_or_a_note_belongs_is_replaced(tmp_path, monkeypatch, capsys):
     """An answers-cache entry replaced by a folder was computed again at every ask, never stored."""
     from sim.cli import answers

@@ -89,6 +89,26 @@ def test_a_damaged_cache_file_is_compiled_again_with_one_warning(clean, tmp_path
     assert target.is_file() and target.read_bytes() != b""
 
 
+@pytest.mark.parametrize("up", [0, 1, 2], ids=["version-folder", "module-folder", "kernels-folder"])
+def test_a_file_where_a_kernel_folder_belongs_is_replaced_with_one_warning(clean, tmp_path, up):
+    """A file standing where the function's folder, its module's or the kernels' folder belongs: every run failed
+    with a traceback (NotADirectoryError from numba's makedirs)."""
+    good, number = clean
+    cache = tmp_path / "cache"
+    shutil.copytree(good, cache)
+    (index,) = (cache / "numba").rglob("rng.new_stream-*.nbi")
+    folder = index.parents[up]
+    shutil.rmtree(folder)
+    folder.write_text("x")
+    r = run(cache)
+    assert r.returncode == 0 and r.stdout.strip() == number, r.stderr[-3000:]
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert lines == [f"warning: a file stood where the cache folder {folder} belongs; removed it"], r.stderr
+    again = run(cache)
+    assert again.returncode == 0 and again.stderr.strip() == "" and again.stdout.strip() == number
+    assert folder.is_dir()
+
+
 def test_the_project_cache_heals_on_the_numba_it_was_written_for():
     """Fails when numba changes what the healing relies on: rerun these tests and read ``sim/jit/cacheheal.py``."""
     from sim.core import rng

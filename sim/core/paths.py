@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import shutil
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -67,9 +68,8 @@ def clear_folder(path: Path, root: Path | None = None) -> bool:
     try:
         if not path.is_dir():
             return False
-        bases = [Path(os.path.realpath(b)) for b in ((root,) if root is not None else (cache_root(), numba_dir()))]
-        where = Path(os.path.realpath(path.parent)) / path.name  # the entry itself, not where a link points
-        if not any(where != b and where.is_relative_to(b) for b in bases):
+        where = _inside(path, root)
+        if where is None:
             return False
         if path.is_symlink():
             where.unlink()
@@ -80,11 +80,39 @@ def clear_folder(path: Path, root: Path | None = None) -> bool:
         return False
 
 
+def _inside(path: Path, root: Path | None) -> Path | None:
+    """``path`` itself (not where a link points) when it lies strictly inside the cache folder ``root`` (unless given:
+    the cache root or the kernels' folder), else None."""
+    bases = [Path(os.path.realpath(b)) for b in ((root,) if root is not None else (cache_root(), numba_dir()))]
+    where = Path(os.path.realpath(path.parent)) / path.name
+    return where if any(where != b and where.is_relative_to(b) for b in bases) else None
+
+
+def make_folder(folder: Path, root: Path | None = None) -> None:
+    """``mkdir -p folder`` for a cache folder: a file or a dangling link standing where one of its folders belongs
+    (inside the cache folder ``root`` only, as :func:`clear_folder`) is removed, with one warning line, instead of
+    failing every later write there. Anything else that stops it is raised as ``mkdir`` raises it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return
+    except (FileExistsError, NotADirectoryError):
+        pass
+    for p in reversed((folder, *folder.parents)):
+        if (p.is_symlink() or p.exists()) and not p.is_dir():
+            where = _inside(p, root)
+            if where is None:
+                break
+            where.unlink()
+            print(f"warning: a file stood where the cache folder {where} belongs; removed it", file=sys.stderr)
+    folder.mkdir(parents=True, exist_ok=True)
+
+
 def write_whole(path: Path, write: Callable[[IO[bytes]], None], root: Path | None = None) -> None:
     """Write the cache file ``path`` whole or not at all: ``write`` fills a temporary file beside it, which is then
-    renamed over ``path``. A folder where ``path`` belongs is removed first (:func:`clear_folder`, inside ``root``);
-    on any failure (a full disk, a rename refused) the temporary file is removed and the error raised."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    renamed over ``path``. A folder where ``path`` belongs is removed first (:func:`clear_folder`, inside ``root``),
+    and so is a file where one of its folders belongs (:func:`make_folder`); on any failure (a full disk, a rename
+    refused) the temporary file is removed and the error raised."""
+    make_folder(path.parent, root)
     clear_folder(path, root)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.time_ns()}.tmp")
     try:

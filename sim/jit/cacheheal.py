@@ -8,7 +8,8 @@ function's index and data files and says so in one ``warning:`` line, and the lo
 answer for a cache miss, so numba compiles the kernel and writes fresh files (as damaged solved tables are rebuilt,
 ``sim.core.cache.load_table``). A folder where one of those files belongs (numba reads a data file it cannot open as
 a miss, then fails writing it) is removed the same way, after a miss and before numba writes: :func:`clear_folders`;
-a folder is only ever removed inside the kernels' folder (``sim.core.paths.clear_folder``). numba's own caches, a
+a folder is only ever removed inside the kernels' folder (``sim.core.paths.clear_folder``), and so is a file where
+the function's folder belongs (``sim.core.paths.make_folder``). numba's own caches, a
 user's included, are left to fail as numba makes them fail.
 
 The function's file names come from the cache's ``_impl.filename_base`` where numba still has it, else every kernel
@@ -23,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim.core.paths import clear_folder, numba_dir
+from sim.core.paths import clear_folder, make_folder, numba_dir
 
 _warned: set[str] = set()
 
@@ -66,7 +67,11 @@ def _say(name: str, why: str) -> None:
 
 
 def heal(cache: Any, e: BaseException) -> None:
-    """Remove the damaged cache files of ``cache``'s function and say so once."""
+    """Remove the damaged cache files of ``cache``'s function and say so once; a file standing where the function's
+    folder belongs is removed instead (``make_folder`` says so), a miss."""
+    if isinstance(e, NotADirectoryError):
+        make_folder(Path(cache.cache_path))
+        return
     name, files = kernel_files(cache)
     for f in files:
         _remove(f)
