@@ -70,6 +70,12 @@ def test_override_parsing_and_unknown_fields():
     assert parse_override("bonus.value=40") == (["bonus", "value"], 40)
     assert parse_override("joker.mode=free") == (["joker", "mode"], "free")
     assert parse_override('joker.mode="off"') == (["joker", "mode"], "off")
+    # a TOML dotted key with quotes, as a config file may write it
+    assert parse_override('"goal".target=50') == (["goal", "target"], 50)
+    assert parse_override("rooms.bosses.'5'=x") == (["rooms", "bosses", "5"], "x")
+    assert parse_override('"goal.target"=50') == (["goal.target"], 50)
+    with pytest.raises(ConfigError, match="not a field path"):
+        parse_override('"goal=50')
     with pytest.raises(ConfigError, match="unknown config field: nope"):
         load_config(KniffelConfig, "kniffel", None, ["nope=1"])
     with pytest.raises(ConfigError, match="path=value"):

@@ -224,7 +224,25 @@ def parse_override(item: str) -> tuple[list[str], Any]:
         raise ConfigError(f"--set {path}: {raw[:40]} is too small for a number (it would read as 0)")
     if value is None or _depth(value) > MAX_DEPTH:
         raise ConfigError(f"--set {path}: the value nests deeper than {MAX_DEPTH} levels")
-    return path.split("."), value
+    return _keys(path), value
+
+
+def _keys(path: str) -> list[str]:
+    """A field path's keys: split at its dots, or with quotes as a TOML dotted key reads it (``"goal".target``,
+    ``rooms.bosses."5"``)."""
+    if '"' not in path and "'" not in path:
+        return path.split(".")
+    try:
+        node: Any = tomllib.loads(f"{path} = 0")
+    except tomllib.TOMLDecodeError:
+        raise ConfigError(f"--set {path[:40]}: not a field path (write it as a.b, or \"a\".b)") from None
+    keys = []
+    while isinstance(node, dict) and len(node) == 1:
+        (k, node), = node.items()
+        keys.append(k)
+    if node != 0 or not keys:
+        raise ConfigError(f"--set {path[:40]}: not a field path (write it as a.b, or \"a\".b)")
+    return keys
 
 
 def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[BaseModel] | None = None) -> None:
