@@ -586,6 +586,10 @@ def test_the_api_takes_numpys_numbers():
     (lambda: sim.compare("kniffel", "greedy,random", n=10, out=3), "out must be a path"),
     (lambda: sim.play("kniffel", "greedy", n=10, scheduler="nohost"), "^scheduler must be an address"),
     (lambda: sim.play("dungeon24", "greedy,heuristic", n=10, opponent="Random"), "^opponent random fills every seat"),
+    # chunk is play's, not calibrate's: said so, not "option chunk does not apply to kniffel"
+    (lambda: sim.calibrate("kniffel", "bonus.value", "mean_score=200", "greedy", n=10, chunk=10),
+     r"^sim.calibrate\(\) has no argument 'chunk' \(it takes game, field, target, policy, n, "),
+    (lambda: sim.play("kniffel", "greedy", n=10, people="x"), "^option people does not apply to kniffel"),
 ])
 def test_the_api_refuses_in_words(call, said):
     """What a notebook passes wrong is a ``sim.DicesimError`` saying what is allowed (these were TypeErrors and
