@@ -174,3 +174,20 @@ def test_the_fields_interval_stays_within_what_the_field_takes_and_the_start_is_
 
     assert field_value_text(0.983368, [0.9693, 0.9974]) == "0.98" and field_value_text(25, [20.5, 29.5]) == "25"
     assert field_value_text(0.983368, [math.nan, math.nan]) == "0.983368"
+
+
+def test_a_value_that_flips_the_seeds_difficulty_order_is_noted():
+    """Calibrating Normal's enemy LP factor to a win rate moved it below Leicht's without a word (the seed's table
+    raises every factor from Leicht to Schwer); the answer, its JSON and its page now say so."""
+    g = get_game("dungeon")
+    assert g.load(None, []).notes() == []
+    notes = g.load(None, ["difficulty.normal.hp=1.0", "difficulty.schwer.points=1.1"]).notes()
+    assert notes == ["Normal's enemy LP factor 1 (difficulty.normal.hp) lies below Leicht's 1.05: the seed's table "
+                     "raises it from Leicht to Normal to Schwer",
+                     "Schwer's score factor 1.1 (difficulty.schwer.points) lies below Normal's 1.25: the seed's table "
+                     "raises it from Leicht to Normal to Schwer"]
+    res = cli_here("calibrate", "dungeon", "--difficulty", "normal", "--target", "win_rate=0.4", "--field",
+                   "difficulty.normal.hp", "--policy", "vorschlag", "--n", "200", "--lo", "0.6", "--hi", "1.0",
+                   "--tol", "0.2")
+    lines = [ln.strip() for ln in res.stdout.splitlines() if ln.strip().startswith("note: Normal")]
+    assert len(lines) == 1 and "(difficulty.normal.hp) lies below Leicht's 1.05" in lines[0], res.stdout

@@ -70,6 +70,11 @@ class Strict(BaseModel):
         return v
 
 
+def rule_notes(cfg: Strict) -> list[str]:
+    """``GameConfig.notes`` of a game's rules (none for a config that is not a game's)."""
+    return cfg.notes() if isinstance(cfg, GameConfig) else []
+
+
 def _bounded(field: FieldInfo) -> bool:
     return any(isinstance(m, Le | Lt) for m in field.metadata)
 
@@ -122,6 +127,11 @@ class GameConfig(Strict):
         (``Game.metrics``' keys, exactly: ``tests/test_metric_names.py`` compares them with real batches), so that
         calibrate, tune, check and sweep refuse an unknown metric before any run. None: the game declares none."""
         return None
+
+    def notes(self) -> list[str]:
+        """What these rules do against the seed's design though the rules allow it (a level easier than the one below
+        it), one sentence each: said beside a calibrated or tuned value, which may have moved a field there."""
+        return []
 
     @field_validator("assumed")
     @classmethod

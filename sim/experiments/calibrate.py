@@ -32,7 +32,15 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.batch import run_batch
-from sim.core.config import DicesimError, Strict, config_hash, field_setting, numeric_field, search_bounds
+from sim.core.config import (
+    DicesimError,
+    Strict,
+    config_hash,
+    field_setting,
+    numeric_field,
+    rule_notes,
+    search_bounds,
+)
 from sim.core.errors import Unreached
 from sim.core.limits import check_calibration, is_rate, parse_target  # noqa: F401 - parse_target: re-exported (api, tests)
 from sim.games.base import Game
@@ -74,6 +82,7 @@ class Calibration:
     config_hash: str
     evaluations: list[Evaluation] = field(default_factory=list)
     start: float | int | None = None  # the field's value in the config, for reference beside the answer
+    notes: list[str] = field(default_factory=list)  # what the chosen rules do against the seed's design (``notes``)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -324,4 +333,5 @@ def _result(game: Game, fld: str, metric: str, target: float, label: str, n: int
         converged=converged, stop=stop, bracket=[a.x, b.x], field_ci95=fci,
         config_hash=config_hash(ev.cfg(e.x)),
         evaluations=sorted(ev.cache.values(), key=lambda z: z.x),
+        notes=rule_notes(ev.cfg(e.x)),
     )

@@ -54,7 +54,7 @@ import pandas as pd
 
 from sim.core import atomic
 from sim.core.backends import make_backend
-from sim.core.config import CONFIG_DIR, DicesimError, config_hash, read_toml, set_path
+from sim.core.config import CONFIG_DIR, DicesimError, config_hash, read_toml, rule_notes, set_path
 from sim.experiments.sweep import run_sweep, sweep_from_dict, toml_literal, write_parquet_atomic, write_text_atomic
 from sim.experiments.tune_file import FLOAT_RESOLUTION, Tune, jsonable, load_tune, tune_from_dict
 from sim.report.outputs import code_version
@@ -354,6 +354,7 @@ def result_json(tune: Tune, r: TuneResult) -> dict[str, Any]:
         "method": tune.spec.method, "fields": [asdict(f) for f in tune.fields], "values": jsonable(r.values),
         "targets": r.targets, "converged": r.converged, "stop": r.stop, "best_evaluation": r.best,
         "evaluations": len(r.history), "evals_played": r.evals_played, "evals_reused": r.evals_reused,
-        "config_hash": config_hash(tune.config_for(r.values)), "fingerprint": r.fingerprint,
+        "config_hash": config_hash(tune.config_for(r.values)), "notes": rule_notes(tune.config_for(r.values)),
+        "fingerprint": r.fingerprint,
         "seconds": round(r.seconds, 3), "out": str(r.out), **r.files,
     }

@@ -28,6 +28,7 @@ def calibration_page(summary: dict[str, Any], chart: Path | None, title: str) ->
         f"<p>The search {status} ({pages.esc(s['stop'])}) after {len(s['evaluations'])} evaluations on the same "
         f"seeds; tolerance: {pages.esc(s['tolerance'])}. "
         f"{pages.esc(_capital(words.field_interval_text(field, s['field_ci95'], len(s['evaluations']))))}.</p>",
+        *(f"<p class='note'>Note: {pages.esc(note)}.</p>" for note in s.get("notes", [])),
     ]
     if chart is not None:
         body += ["<h2>Chart</h2>", pages.figure(chart, f"{metric} at every evaluated value of {field} "

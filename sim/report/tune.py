@@ -140,6 +140,7 @@ def build_tune_report(out: str | Path) -> Path:
         [[f"{html.escape(_field(game, f['name']))} <code>{html.escape(f['name'])}</code>",
           _fmt(result["values"][f["name"]]),
           f"[{_fmt(f['low'])}, {_fmt(f['high'])}]", _fmt(f["start"])] for f in result["fields"]]))
+    parts += [f"<p class='note'>Note: {html.escape(note)}.</p>" for note in result.get("notes", [])]
     parts.append("<h2>Targets</h2><p>Achieved at the chosen values, with the 95 % interval of the estimate.</p>"
                  + _table(["target", "policy", "options", "metric", "target value", "tolerance", "achieved [95 %]",
                            "within"],

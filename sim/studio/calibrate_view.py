@@ -115,6 +115,8 @@ class CalibratePanel:
                      f"[{c['bracket'][0]:g}, {c['bracket'][1]:g}] · "
                      f"{field_interval_text(c['field'], c['field_ci95'], len(c['evaluations']))} · "
                      f"N {c['n']:,} per evaluation, seed {c['seed']}").classes("text-caption text-grey-8")
+            for note in c.get("notes", []):
+                tid(ui.label(f"Note: {note}").classes("text-body2 text-orange-10"), "cal-note")
             ui.button(f"use {c['field']} = {c['value']:g}",
                       on_click=lambda: self.studio.form.set_value(c["field"], str(c["value"]))).props("outline")
             with ui.grid(columns=2).classes("gap-x-6 gap-y-0"):

@@ -79,6 +79,7 @@ def calibrate(game: str, target: str, field: str, policy: str, n: int, seed: int
         f"[{c.bracket[0]:g}, {c.bracket[1]:g}]",
         f"  {words.field_interval_text(field, c.field_ci95, len(c.evaluations))}",
         f"  n={n} per evaluation, seed {seed} (same runs at every value) · config hash {c.config_hash}",
+        *(f"  note: {note}" for note in c.notes),
     ])
     emit(d, as_json, human, json_default)
     if not c.converged:

@@ -25,6 +25,7 @@ def tune(tune_file: Path, out: Path | None, resume: bool, overwrite: bool, sched
     game = t.game.name
     lines += [f"  {words.config_label(game, t.game.Config, name)} ({name}) = {value:g}"
               for name, value in r.values.items()]
+    lines += [f"  note: {note}" for note in summary["notes"]]
     lines.append("targets [95 %]:")
     for x in r.targets:
         mark = "ok " if x["within"] else "OFF"

@@ -9,6 +9,7 @@ through this module.
 
 from __future__ import annotations
 
+import itertools
 from typing import Annotated, Any, Literal
 
 import numpy as np
@@ -17,6 +18,7 @@ from pydantic import Field, model_validator
 from sim.core.config import GameConfig, NonNegative, Prices, Strict, Weights
 from sim.core.record import Derived, RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
+from sim.games.dungeon.labels import DIFFICULTY_WORDS, FACTOR_WORDS
 from sim.games.dungeon.layout import *  # noqa: F403 - the index names, re-exported
 from sim.games.dungeon.layout import DIFFICULTIES, KINDS, MAX_DICE, MAX_JOKERS, MAX_OFFERS, MAX_STOCK
 from sim.games.dungeon.rows import Effects, Intent
@@ -359,6 +361,18 @@ class DungeonConfig(GameConfig):
         names += [f"mean_{c}" for c in PROGRESSION]
         names += [f"coins_spent_market_{r}" for r in sorted(set(self.market.after_rooms)) if r < self.rooms.count]
         return names + [f"upgrade_{u}_{k}" for u in self.upgrades for k in UPGRADE_STATS]
+
+    def notes(self) -> list[str]:
+        """A level whose factor lies below the easier level's: the seed's table grows each factor (enemy LP, damage,
+        boss, score) from Leicht to Normal to Schwer, so a calibration that moved one there flips the order."""
+        out = []
+        for f, said in FACTOR_WORDS.items():
+            levels = [(DIFFICULTY_WORDS[k], k, getattr(getattr(self.difficulty, k), f)) for k in DIFFICULTY_WORDS]
+            for (easy, _, a), (hard, code, b) in itertools.pairwise(levels):
+                if b < a:
+                    out.append(f"{hard}'s {said} {b:.4g} (difficulty.{code}.{f}) lies below {easy}'s {a:.4g}: the "
+                               "seed's table raises it from Leicht to Normal to Schwer")
+        return out
 
     def too_many_dice(self, upgrades: list[str] | tuple[str, ...] = ()) -> str | None:
         """What is wrong when a run would start with more than ``MAX_DICE`` dice: start.dice plus the extra dice of

@@ -11,6 +11,9 @@ UPGRADE_WORDS = {"wetzstein": "Wetzstein", "dicke_haut": "Dicke Haut", "heilkrae
                  "eherne_mauer": "Eherne Mauer", "giftdolch": "Giftdolch", "berserker": "Berserker",
                  "glueckssieben": "Glückssieben", "extra_wuerfel": "Extra-Würfel", "lebenselixier": "Lebenselixier"}
 DIFFICULTY_WORDS = {"leicht": "Leicht", "normal": "Normal", "schwer": "Schwer"}
+# a level's factors (``[difficulty.*]``), each growing from Leicht to Schwer in the seed's table
+FACTOR_WORDS = {"hp": "enemy LP factor", "damage": "enemy damage factor", "boss": "boss factor",
+                "points": "score factor"}
 POLICY_WORDS = {"vorschlag": "Vorschlag", "greedy": "Greedy", "expectimax": "Expectimax", "random": "Random",
                 "rollout": "Rollout"}
 CARD_WORDS = {"kampf": "Kampf", "elite": "Elite", "rastplatz": "Rastplatz", "geheimnis": "Geheimnis"}
@@ -41,9 +44,7 @@ WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **PO
 # game page list them so ("which enemies appear in the Krypta"), the config path small behind (``sim.report.words``)
 CONFIG_WORDS = {
     "enemies": "the enemies: base LP, base damage and intent cycles",
-    **{f"difficulty.{k}.{f}": f"{v}: {said}" for k, v in DIFFICULTY_WORDS.items()
-       for f, said in (("hp", "enemy LP factor"), ("damage", "enemy damage factor"), ("boss", "boss factor"),
-                       ("points", "score factor"))},
+    **{f"difficulty.{k}.{f}": f"{v}: {said}" for k, v in DIFFICULTY_WORDS.items() for f, said in FACTOR_WORDS.items()},
     **{f"sections.{k}.roster": f"which enemies appear in the {v}" for k, v in SECTION_WORDS.items()},
     "scaling.damage_growth_compound": "room damage growth compounds (else linear, 3 % a room)",
     "coins.step_rounding": "coins per useful action rounded",
