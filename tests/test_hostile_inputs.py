@@ -660,6 +660,14 @@ def test_report_refuses_a_folder_that_is_not_one(tmp_path):
     run(tmp_path, "report", str(tmp_path))
 
 
+def test_report_on_a_folder_whose_play_was_stopped_says_so(tmp_path):
+    """A play killed before it wrote its tables leaves only its lock: report called that 'not an output folder'."""
+    out = tmp_path / "killed"
+    out.mkdir()
+    (out / ".dicesim.lock").write_text("12345")
+    assert "a play or compare began writing there and has not finished" in run(tmp_path, "report", str(out))
+
+
 # --- as real processes --------------------------------------------------------------------------------------------
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from sim.core.atomic import LOCK_NAME, TX_NAME
 from sim.core.errors import DicesimError
 from sim.core.jsonable import read_numbers
 from sim.core.limits import short
@@ -20,6 +21,9 @@ def load_manifest(out: Path) -> dict[str, Any]:
     if not Path(out).is_dir():
         raise DicesimError(f"{out} is a file, not an output folder of dicesim play/compare")
     if not path.is_file():
+        if any((Path(out) / left).exists() for left in (LOCK_NAME, TX_NAME)):  # what a writer leaves till it ends
+            raise DicesimError(f"no finished run in {out}: a play or compare began writing there and has not "
+                               "finished (it was stopped, or still runs); play it again")
         raise DicesimError(f"no manifest.json in {out} (not an output folder of dicesim play/compare)")
     try:
         manifest = read_numbers(path.read_text(encoding="utf-8"))
