@@ -219,9 +219,9 @@ class Dadox(Game):
                 continue
             a, b = label.split(" vs ")
             k = int(t["seat"].max()) + 1
-            deal = t["run"].to_numpy() // k
-            wins = t.assign(deal=deal).pivot_table(index="deal", columns="policy", values="win", aggfunc="mean")
-            out[f"win: {a} - {b}"] = stats.paired_difference(wins[a].to_numpy(), wins[b].to_numpy())
+            rows_a, rows_b = t[t["policy"] == a], t[t["policy"] == b]
+            out[f"win: {a} - {b}"] = stats.deal_difference(rows_a["win"].to_numpy(), rows_a["run"].to_numpy() // k,
+                                                           rows_b["win"].to_numpy(), rows_b["run"].to_numpy() // k)
         return out
 
     def balance_extras(self, cfg: DadoxConfig, out: Path, n: int, seed: int) -> list[tuple[str, str]]:

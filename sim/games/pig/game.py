@@ -173,9 +173,10 @@ class Pig(Game):
             if " vs " not in label or t["policy"].nunique() != 2:
                 continue
             a, b = label.split(" vs ")
-            deal = t["run"].to_numpy() // R.PLAYERS
-            wins = t.assign(deal=deal).pivot_table(index="deal", columns="policy", values="win", aggfunc="mean")
-            out[f"win: {a} - {b}"] = stats.paired_difference(wins[a].to_numpy(), wins[b].to_numpy())
+            rows_a, rows_b = t[t["policy"] == a], t[t["policy"] == b]
+            k = R.PLAYERS  # a deal: the pair's games on the same dice, each policy first once
+            out[f"win: {a} - {b}"] = stats.deal_difference(rows_a["win"].to_numpy(), rows_a["run"].to_numpy() // k,
+                                                           rows_b["win"].to_numpy(), rows_b["run"].to_numpy() // k)
         return out
 
     def charts(
