@@ -311,8 +311,10 @@ class Game:
                 ta, tb = tables[a], tables[b]
                 if col not in ta.columns or col not in tb.columns or len(ta) != len(tb):
                     continue
+                if f"mean_{col}: {b} - {a}" in out:  # the headline's mean score is the score, paired per run
+                    continue
                 diff = stats.paired_difference(tb[col].to_numpy(), ta[col].to_numpy())
-                if not any(k.endswith(f": {b} - {a}") and v == diff for k, v in out.items()):  # mean_score = score
+                if not any(k.endswith(f": {b} - {a}") and v == diff for k, v in out.items()):
                     out[f"{col}: {b} - {a}"] = diff
         return out
 

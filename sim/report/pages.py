@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import itertools
 import json
 import math
 import re
@@ -353,7 +354,9 @@ def head_to_head(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], game:
         if whole[0] == whole[1] or whole[0] - whole[1] != round(diff * 100):
             score = f"{wa * 100:.1f} : {wb * 100:.1f}"
         gap = f"{value_text('win', diff, ci, diff=True)} per deal, 95 %" if ci else value_text("win", diff, diff=True)
-        if ci is None or _sure(ci):
+        if ci is None and diff == 0:
+            level.append(f"{na} and {nb} are level: {score}.")
+        elif ci is None or _sure(ci):
             out.append(f"{na} beats {nb} {score} ({gap}).")
         elif _too_few(ci):
             level.append(f"{na} and {nb} are not told apart by so few games: {score} ({gap}: the interval includes "
@@ -386,7 +389,10 @@ def ranking(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: 
 
     if against:  # every policy against the same opponent: the ranking says so
         said += f", each against {words.policy_name(game, against)}"
-    out = [f"Who does best ({said}): " + " > ".join(one(lab) for lab in order) + "."]
+    # "=" between equal values ("Greedy 100.0 % > Vorschlag 100.0 %" read as a ranking of one run)
+    chain = one(order[0]) + "".join((" > " if float(rows[a].value) > float(rows[b].value) else " = ") + one(b)
+                                    for a, b in itertools.pairwise(order))
+    out = [f"Who does best ({said}): {chain}."]
     steps = []
     for hi, lo in zip(order, order[1:], strict=False):
         d = _pair(paired, name, str(hi), str(lo))

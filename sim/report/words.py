@@ -215,6 +215,7 @@ def num(v: Any, diff: bool = False, places: int | None = None) -> str:
 
 
 def _pct(v: float, diff: bool) -> str:
+    v = 0.0 if round(v * 100, 1) == 0 else v  # no "−0.0 pp" for a difference that rounds to nothing
     return signed(f"{v * 100:+.1f}") if diff else f"{v * 100:.1f}"
 
 
