@@ -321,6 +321,16 @@ def test_a_policys_seat_rate_is_said_per_seat_and_once_where_it_is_the_game_shar
         "Greedy wins (share of games) 18.7 % [17.0, 20.0]"]
 
 
+def test_the_metrics_left_out_of_the_text_are_counted():
+    """Dadox's list stopped at "bust rate throwing 5 dice" with the sixth in the files only, without a word."""
+    from sim.cli.common import metric_lines
+
+    many = {f"bust_rate_{k}_dice": {"value": 0.5, "ci95": [0.4, 0.6]} for k in range(1, 7)}
+    lines = metric_lines(many, 4, game="dadox")
+    assert len(lines) == 5 and lines[-1].strip().startswith("… and 2 more metrics (every one in --json"), lines
+    assert len(metric_lines(many, 6, game="dadox")) == 6 and len(metric_lines(many, 4, more=False)) == 4
+
+
 def test_a_rate_of_nothing_reads_as_a_dash_and_dice_in_words():
     """Optimal turn never throws one die: its line read "bust rate 1 dice  None"."""
     from sim.cli.common import metric_lines

@@ -113,6 +113,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["check", "configs/targets/kniffel.toml", "--out", "v.txt"], "--out v.txt: names the CSV table (its page is"
      " written beside it as .html), e.g. --out v.csv"),  # CSV text went into v.txt, and a folder name got a file
     (["play", "kniffel", "--policy", "greedy", "--seed", "1.5"], "--seed must be a whole number, got '1.5'"),
+    (["play", "kniffel", "--policy", "greedy", "--seed", "-1"], "--seed must be a whole number 0 .. 2^64-1"),
+    (["play", "kniffel", "--policy", "greedy", "--seed", "2e19"], "--seed must be a whole number 0 .. 2^64-1"),
     (["play", "kniffel", "--policy", "greedy", "--players", "nan"], "--players must be a whole number, got 'nan'"),
     (["replay", "kniffel", "--run", "abc"], "--run must be a whole number such as 20000 or 2e4, got 'abc'"),
     (["replay", "kniffel", "--run", "-1"], "--run must not be negative, got '-1'"),
@@ -603,3 +605,10 @@ def test_an_edit_no_seat_reads_is_refused_before_play(args, said):
     assert done.returncode == 2 and done.stderr.startswith(said), done.stderr
     assert cli_here("play", "kniffel", "--policy", "greedy", "--players", "2", "--set", "skill.opponents=novice",
                     "--n", "10", "--no-report").returncode == 0  # two seats: the second reads it
+
+
+def test_a_seed_is_read_as_n_is():
+    """``--seed 1.0`` was taken and ``--seed 1e3`` refused, while ``--n 2e4`` is 20000: a seed reads the same ways."""
+    said = [cli_here("replay", "kniffel", "--seed", s, "--run", "0").stdout
+            for s in ("1000", "1e3", "1_000", " 1000.0")]
+    assert said[0] and all(x == said[0] for x in said), said

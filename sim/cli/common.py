@@ -117,7 +117,17 @@ def _chunk(text: Any) -> int:
     return check_chunk(parse_count(text, "--chunk"))
 
 
-SeedOpt = typer.Option(1, "--seed", callback=_seed, help="master seed 0 .. 2^64-1; same seed, same numbers")
+def _seed_text(text: Any) -> int:
+    """A seed as ``--n`` reads a whole number (``1e3``, ``1_000``; ``1.0`` was taken and ``1e3`` refused), then
+    within 0 .. 2^64-1."""
+    s = str(text).strip()
+    if s.startswith("-") and s[1:].strip():
+        raise DicesimError(f"--seed must be a whole number 0 .. 2^64-1 (18446744073709551615), got {s[:40]!r}")
+    return check_seed(parse_count(text, "--seed"))
+
+
+SeedOpt = typer.Option(1, "--seed", parser=_seed_text, callback=_seed, metavar="<int>",
+                       help="master seed 0 .. 2^64-1; same seed, same numbers")
 ChunkOpt = typer.Option(None, "--chunk", parser=_chunk, metavar="<int>", help="runs per chunk, 1 .. 1,000,000 (does "
                         "not change results)")
 ForceOpt = typer.Option(False, "--force", help="play a job above the limits (more than 10^10 runs, or more than "
@@ -227,14 +237,15 @@ def emit(summary: dict[str, Any], as_json: bool, human: str, default: Callable[[
 
 
 def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14, game: str | None = None,
-                 headline: dict[str, str] | None = None) -> list[str]:
+                 headline: dict[str, str] | None = None, more: bool = True) -> list[str]:
     """The first ``limit`` metrics as a person reads them, in the words and units of the report pages
     (``sim.report.words``): ``wins  11.8 % [11.3, 12.4]``, ``mean score  209.3 points [207.0, 211.6]``; ``game``
     names its display words, ``headline`` its headline metrics' words. ``--json`` keeps the code names and
-    fractions."""
+    fractions. ``more``: a last line says how many metrics are left out."""
     same = {k for k, m in metrics.items()  # a policy's seat rate where each of its games has one seat: said once
             if k.startswith("win_rate_") and (metrics.get(f"game_share_{k[9:]}") or {}).get("value") == m.get("value")}
-    shown = [(k, m) for k, m in metrics.items() if k not in same][:limit]
+    every = [(k, m) for k, m in metrics.items() if k not in same]
+    shown = every[:limit]
     names = [words.metric_label(game, k, headline) for k, _ in shown]
     width = min(max((len(x) for x in names), default=0), 36)
     lines = []
@@ -243,6 +254,8 @@ def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14, game: str 
         text = (words.value_text(name, value, m.get("ci95"), game=game) if _number(value)
                 else "— (no case in these runs)" if value is None else str(value))  # a rate of nothing: no "None"
         lines.append(f"  {said:{width}s}  {text}")
+    if more and len(every) > limit:  # it stopped without a word ("bust rate throwing 6 dice" was in the files only)
+        lines.append(f"  … and {len(every) - limit} more metrics (every one in --json and the report's metrics.csv)")
     return lines
 
 

@@ -55,6 +55,9 @@ def played_setting(g: Game, options: dict[str, Any]) -> list[str]:
     return g.setting({k: v for k, v in options.items() if (spec := g.option_spec(k)) is None or spec.plays})
 
 
+SHOWN = 6  # metrics a compare prints per policy
+
+
 def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict | None, sets: list[str] | None,
             out: Path | None, as_json: bool, no_report: bool, chunk: int | None, scheduler: str | None, force: bool,
             game_opts: dict[str, Any]) -> None:
@@ -70,7 +73,10 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
              *summary.get("verdicts", [])]  # the answers first, in words
     for label, arm in results.items():
         lines.append(f"{words.policy_name(g.name, label)}:")
-        lines.extend(metric_lines(arm["metrics"], 6, game=g.name, headline=g.headline))
+        lines.extend(metric_lines(arm["metrics"], SHOWN, game=g.name, headline=g.headline, more=False))
+    left = max((len(arm["metrics"]) for arm in results.values()), default=0) - SHOWN
+    if left > 0:
+        lines.append(f"  (up to {left} more metrics each: every one in --json and the report's metrics.csv)")
     if paired:
         lines.append("Differences on the same seeds (95 %):")
     for k, v in paired.items():
