@@ -213,6 +213,26 @@ def test_configs_list_and_copy(tmp_path):
     assert cfg["bonus"]["value"] == 41 and cfg["scores"]["kniffel_bonus"] == 0
 
 
+def test_a_configs_copy_that_fails_leaves_nothing(tmp_path, monkeypatch):
+    """A full disk half way: the files copied so far stayed, and asking again was refused ("exists already")."""
+    import shutil
+
+    copied, real = [], shutil.copyfile
+
+    def full(src, dst):
+        if len(copied) == 7:
+            raise OSError(28, "No space left on device")
+        copied.append(dst)
+        return real(src, dst)
+
+    monkeypatch.setattr(shutil, "copyfile", full)
+    res = cli_here("configs", "--copy", str(tmp_path / "mine"))
+    assert res.returncode == 2 and "no space left on device" in res.stderr, res.stderr
+    assert len(copied) == 7 and not (tmp_path / "mine").exists()
+    monkeypatch.undo()
+    assert cli_here("configs", "--copy", str(tmp_path / "mine")).returncode == 0
+
+
 COMPILE_SNIPPET = """
 from numba import njit
 import numpy as np

@@ -214,7 +214,10 @@ def _stored(path: Path, read: Any) -> pd.DataFrame:
         return read(path)
     except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
         why = e.strerror if isinstance(e, OSError) and e.strerror else (str(e).splitlines() or [type(e).__name__])[0]
-        raise DicesimError(f"{path} is not a table dicesim can read ({why[:80]})") from None
+        if "magic bytes" in why:  # pyarrow's words, with the path again and cut: "Parquet magic bytes not found…"
+            why = "not a Parquet file"
+        raise DicesimError(f"{path} is not a table dicesim can read ({why if len(why) <= 80 else why[:79] + '…'})"
+                           ) from None
 
 
 def ordered_charts(game: Game, charts: list[str], extras: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from sim.cli.common import emit
@@ -52,10 +53,19 @@ def configs(copy: Path | None, as_json: bool, game: str | None = None) -> None:
     clash = [f for f in files if (copy / f).exists()]
     if clash:
         raise DicesimError(f"{copy / clash[0]} exists already ({len(clash)} of the files); choose an empty folder")
-    with atomic.output_folder(copy, "--copy"):
-        for f in files:
-            atomic.make_folder((copy / f).parent, "--copy")
-            atomic.copy_file(CONFIG_DIR / f, copy / f)
+    made = [] if copy.exists() else [copy]
+    try:
+        with atomic.output_folder(copy, "--copy"), atomic.transaction(copy):  # all the files or none (a full disk)
+            for f in files:
+                if not (copy / f).parent.exists():
+                    made.append((copy / f).parent)
+                atomic.make_folder((copy / f).parent, "--copy")
+                atomic.copy_file(CONFIG_DIR / f, copy / f)
+    except BaseException:
+        for folder in reversed(made):  # the folders it made go too: the copy can be asked for again
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
     result = {"copied_to": str(copy), "files": [str(f) for f in files]}
     emit(result, as_json, f"copied {len(files)} configs to {copy}/ (use e.g. --config {copy / files[0]})")
 
