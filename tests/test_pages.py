@@ -495,6 +495,16 @@ def test_a_ranking_against_one_opponent_says_so():
     assert said[1] == "On the same dice: Heuristic \u2212 Random +55.0 pp [+53.0, +57.0]: ahead."
 
 
+def test_equal_values_are_not_ranked_and_no_difference_reads_minus_zero():
+    """Two policies that both won every (or no) run: 'Greedy 100.0 % > Vorschlag 100.0 %' and '−0.0 pp [−0.0, −0.0]'."""
+    m = _match_metrics({"random": {"win_rate": 0.0}, "greedy": {"win_rate": 0.0}})
+    paired = {"win_rate: greedy - random": {"value": -0.0, "ci95": [-0.0126, 0.0126]}}
+    said = pages.verdicts(m, paired, get_game("dungeon24").headline, "dungeon24", {"opponent": "heuristic"})
+    assert " = Greedy 0.0 %" in said[0] and ">" not in said[0], said
+    assert "+0.0 pp [−1.3, +1.3]: a near tie" in said[1], said
+    assert words.value_text("win_rate", -0.0004, None, diff=True) == "+0.0 pp"
+
+
 def test_matchup_cells_read_as_percentages(drawn, tmp_path):
     from sim.games.dungeon24.analysis import matchup_heatmap
 
