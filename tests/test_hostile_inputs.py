@@ -973,10 +973,12 @@ KIND_COMMANDS = {
     "calibration.json": ("calibrate", "kniffel", "--field", "bonus.value", "--target", "upper_bonus_rate=0.3",
                          "--policy", "greedy"),
     "tune.json": ("tune", "configs/tune/kniffel-bonus.toml"),
+    "balance.json": ("balance", "--games", "kniffel", "--n", "50"),  # the dashboard replaced a play's page, and back
 }
 
 
-@pytest.mark.parametrize("theirs", ["manifest.json", "sweep.json", "tune.json", "calibration.json", "fit.json"])
+@pytest.mark.parametrize("theirs", ["manifest.json", "sweep.json", "tune.json", "calibration.json", "fit.json",
+                                    "balance.json"])
 @pytest.mark.parametrize("mine", list(KIND_COMMANDS))
 def test_a_folder_of_another_commands_outputs_is_refused_before_play(tmp_path, mine, theirs):
     """A sweep into a tune's folder replaced the tune's report.html (and --no-report deleted it), a calibration took a
@@ -991,6 +993,22 @@ def test_a_folder_of_another_commands_outputs_is_refused_before_play(tmp_path, m
     assert said.startswith(f"error: --out {out} holds ") and "a folder of its own" in said, said
     assert sorted(p.name for p in out.iterdir()) == sorted([theirs, "report.html"])
     assert (out / "report.html").read_text(encoding="utf-8") == "their page"
+
+
+def test_a_check_table_never_replaces_another_commands_file(tmp_path):
+    """``check --out run/report.csv`` wrote its page over a play's report.html (and ``--out run/runs-greedy.csv`` its
+    verdicts over the play's runs); a new name in that folder is fine."""
+    out = tmp_path / "run"
+    out.mkdir()
+    for name, text in (("manifest.json", "{}"), ("report.html", "their page"), ("runs-greedy.csv", "run\n")):
+        (out / name).write_text(text, encoding="utf-8")
+    for mine in ("report.csv", "runs-greedy.csv"):
+        said = refused(cli_here("check", "configs/targets/kniffel.toml", "--out", str(out / mine)), None)
+        assert said.startswith(f"error: --out {out / mine}: ") and " there is a file of the report of a play" in said
+    assert (out / "report.html").read_text(encoding="utf-8") == "their page"
+    from sim.core import atomic
+
+    atomic.check_own_files(out, [out / "check.csv", out / "check.html"], "--out")  # new files: taken
 
 
 def test_the_api_refuses_what_the_command_line_refuses_in_words():

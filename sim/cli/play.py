@@ -127,7 +127,7 @@ def balance(
     """The default balance report over all games: reports/latest/report.html, findings.json and the dashboard's
     Findings section."""
     check_n(n, force)
-    check_out(out)
+    check_out(out, kind="balance.json")
     names = None if games is None else [game_name(g) for g in games.split(",")]
     for i, g in enumerate(names or []):
         known(g)  # an unknown (or empty) name is refused before any game is imported

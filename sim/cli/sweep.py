@@ -30,6 +30,7 @@ from sim.cli.common import (
     with_game_options,
     work,
 )
+from sim.core import atomic
 from sim.core.errors import DicesimError
 from sim.core.limits import check_calibration, check_n, check_runs, parse_target
 from sim.core.names import game_name
@@ -116,6 +117,7 @@ def check(
                            f"e.g. --out {out.with_suffix('.csv')}")
     if out is not None:
         check_out(out.parent, f"--out {out}: its folder")
+        atomic.check_own_files(out.parent, [out, out.with_suffix(".html")], f"--out {out}")
     targets = read_toml(targets_file, "targets file").get("target")
     work("files").targets_checked(targets_file)  # what the config model can refuse, in the full check's words
     if n is not None and isinstance(targets, list):  # every target plays --n: the limit before the games load

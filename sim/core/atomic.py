@@ -268,7 +268,7 @@ def check_folder(out: str | Path, flag: str = "--out") -> Path:
 # folder holds, and what the command makes
 KINDS = {"manifest.json": ("the report of a play, compare or findings", "report"), "sweep.json": ("a sweep", "sweep"),
          "tune.json": ("a tune", "tune"), "calibration.json": ("a calibration", "calibration"),
-         "fit.json": ("a fit", "fit")}
+         "fit.json": ("a fit", "fit"), "balance.json": ("a balance report", "balance report")}
 
 
 def check_kind(out: str | Path, mine: str, flag: str = "--out") -> None:
@@ -278,6 +278,17 @@ def check_kind(out: str | Path, mine: str, flag: str = "--out") -> None:
     for name, (what, _) in KINDS.items():
         if name != mine and (out / name).is_file():
             raise OutputError(f"{flag} {out} holds {what}: give the {KINDS[mine][1]} a folder of its own")
+
+
+def check_own_files(folder: str | Path, files: list[Path], flag: str) -> None:
+    """Refuse to replace a file of another command's outputs (``KINDS``: ``check --out run/report.csv`` put its page
+    over a play's report.html and its table over runs-greedy.csv); new files beside them are fine."""
+    folder = Path(folder)
+    owner = next((what for name, (what, _) in KINDS.items() if (folder / name).is_file()), None)
+    theirs = {"report.html", "metrics.csv", "history.csv", *KINDS, *(k.replace(".json", ".csv") for k in KINDS)}
+    taken = [f for f in files if f.exists() and (f.name in theirs or f.name.startswith("runs-"))]
+    if owner and taken:
+        raise OutputError(f"{flag}: {taken[0].name} there is a file of {owner}: give another name or folder")
 
 
 def _not_shared(out: Path, flag: str) -> None:

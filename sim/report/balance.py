@@ -131,6 +131,8 @@ def balance_report(out: Path, n: int, seed: int, games: list[str] | None = None,
         for name in games or available():
             game_report(name, out / name, n, seed)
             folder_findings(out / name, f)
+        # what this folder is (``atomic.KINDS``): a play or another command refuses to write its report over it
+        atomic.write_json(out / "balance.json", {"games": games or available(), "n": n, "seed": seed}, indent=2)
         return write_dashboard(out, games or available())
 
 
