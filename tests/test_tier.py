@@ -152,6 +152,7 @@ def fake_spawn(tmp_path, monkeypatch):
     monkeypatch.setenv(tier.BACKGROUND_ENV, "1")
     monkeypatch.setattr(tier, "TIER", tier.QUICK)
     monkeypatch.setattr(tier, "_spawn", spawn)
+    monkeypatch.setattr(tier, "_played", False)
     return tier, calls
 
 
@@ -343,6 +344,20 @@ def test_a_notebook_play_on_quick_kernels_starts_it_too(fake_spawn):
     _, calls = fake_spawn
     sim.play("dungeon", "greedy", n=20)
     sim.play("dungeon", "greedy", n=20)
+    assert len(calls) == 1
+
+
+def test_a_refused_dungeon_call_is_no_run_on_quick_kernels(fake_spawn):
+    """A notebook's refused Würfel Dungeon call (its kernels imported), then a Kniffel play: the note said the
+    Würfel Dungeon had run on its quick kernels, and a background compile started."""
+    import sim
+
+    _, calls = fake_spawn
+    with pytest.raises(sim.DicesimError):
+        sim.play("dungeon", "greedy", n=10, difficulty=1)
+    sim.play("kniffel", "greedy", n=10)
+    assert calls == []
+    sim.play("dungeon", "greedy", n=10)
     assert len(calls) == 1
 
 

@@ -121,9 +121,20 @@ def compile_key(game: str) -> str:
     return f"{game}-{QUICK}" if game == TIERED_GAME and current() == QUICK else game
 
 
+_played = False  # this process set the tiered game's runs going (``played``)
+
+
+def played() -> None:
+    """Called where the tiered game's runs are set going (its ``Game.prepare``, in the process that asked for them,
+    whichever processes then play them)."""
+    global _played
+    _played = True
+
+
 def used_quick() -> bool:
-    """True when this process runs the Würfel Dungeon on quick kernels (its kernel module is loaded)."""
-    return f"sim.games.{TIERED_GAME}.play" in sys.modules and current() == QUICK
+    """True when this process ran the Würfel Dungeon on quick kernels (a call that was refused after importing its
+    kernels, followed by a Kniffel play, said it had)."""
+    return _played and current() == QUICK
 
 
 def _lock() -> Path:

@@ -34,6 +34,7 @@ from sim.games.dungeon.options import DIFFICULTIES as OPTION_DIFFICULTIES
 from sim.games.dungeon.replay_text import EVENTS, MAX_EVENTS, item_label, render
 from sim.games.dungeon.table_schema import FLOAT_COLS, column_names, run_record, table_columns
 from sim.games.dungeon.upgrade_stats import progression_metrics, stratified_lift, upgrade_names_of, upgrade_stats
+from sim.jit import tier
 
 if TYPE_CHECKING:
     import pandas as pd  # only in annotations: describe, combos and replay load no table library
@@ -85,6 +86,7 @@ class Dungeon(Game):
     )
 
     def prepare(self, cfg: DungeonConfig, policies: list[str], options: dict[str, Any]) -> None:
+        tier.played()  # the quick-kernels note after the command is about these runs
         for p in policies:
             frozen(with_loadout(cfg, p)[0], check_difficulty(options))
 
