@@ -103,6 +103,7 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "kniffel", "--policy", "greedy", "--policy", "random"], "--policy is given twice: give it once"),
     (["replay", "kniffel", "--seed", "1", "--run", "2", "--seed=2"], "--seed is given twice"),  # it took the last
     (["studio", "--host", "0.0.0.0", "--token", "short"], "--token must be at least 8"),
+    (["studio", "--host", "::ffff:127.0.0.1"], "an IPv4 address written as IPv6; give it as 127.0.0.1"),  # exit 3
     (["report", "no-such-folder"], "no-such-folder does not exist"),
     (["matchup", "--policy", ""], "--policy names one policy, got ''"),  # it quoted ',greedy', never typed
     (["matchup", "--opponent", "greedy,random"], "--opponent names one policy, got 'greedy,random'"),

@@ -53,6 +53,12 @@ def is_loopback(host: str) -> bool:
 def check_address(host: str, port: int) -> None:
     """Fail with one line (not a server traceback) when the address cannot be bound."""
     try:
+        mapped = ipaddress.ip_address(host.strip("[]")).ipv4_mapped  # type: ignore[union-attr]
+    except (ValueError, AttributeError):
+        mapped = None
+    if mapped is not None:  # the server binds it on an IPv6 socket, which Linux refuses after this check took it
+        raise DicesimError(f"--host {host}: an IPv4 address written as IPv6; give it as {mapped}")
+    try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except OSError as e:
         raise DicesimError(f"--host {host[:60]!r} cannot be resolved: {e.strerror or e}") from None
