@@ -38,7 +38,7 @@ def describe_text(d: dict[str, Any]) -> str:
             named = [t for t in tables if t.startswith(k[: -len("_means")])]
             notes.setdefault(named[-1] if named else None, []).append(v)
     for key in tables:
-        out += ["", _label(key, game), *_block(key, d[key], game, "  ")]
+        out += ["", *_wrap(_label(key, game), ""), *_block(key, d[key], game, "  ")]  # a long heading wraps
         out += [line for note in notes.get(key, []) for line in _wrap(note, "  ")]
     out += [line for note in notes.get(None, []) for line in ["", *_wrap(note, "")]]
     return "\n".join(out + ["", *_footer(d, game)])

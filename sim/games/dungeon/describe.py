@@ -83,8 +83,9 @@ def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
     page does (``enemy_name``, ``section_name``: "Höhlentroll", "Kristallhöhlen"), for a reader of the JSON.
 
     Per room and enemy: ``hp``, ``damage`` (one hit of an intent with multiple 1), ``max_hit`` (the largest
-    hit of its intents, before buffs), ``mean_hit`` (mean damage per enemy turn over one pass of its intents,
-    before shields), and the same with ``elite_`` where a path choice offers the Elite card."""
+    hit of its intents, before buffs), ``mean_hit`` (mean damage per enemy turn over one pass of its intents, a buff
+    raising the later hits of the pass, before shields), and the same with ``elite_`` where a path choice offers the
+    Elite card."""
     diff = check_difficulty(options)
     fz = freeze(cfg, diff)
     rp = fz.rp[0]

@@ -11,7 +11,10 @@ TITLE = "Würfel Dungeon"  # the game's name as people read it (Game.title; desc
 DESCRIBE_WORDS = {"difficulty_factors": "Difficulty factors (boss rerolls: the player's rerolls against a boss, "
                                         "no extra rolls; — for no cap)",
                   "rooms": "Rooms (each enemy a room may hold, with its chance; damage: a hit of intent multiple 1, "
-                           "which an enemy's intents may never use)", "chance": "Chance",
+                           "which an enemy's intents may never use; largest hit: before the enemy's own buffs; "
+                           "mean hit: per enemy turn over one pass of its intents, a buff raising the later hits, "
+                           "before shields)",
+                  "chance": "Chance",
                   "hp": "LP", "elite_hp": "Elite LP",
                   "max_hit": "Largest hit", "mean_hit": "Mean hit",
                   "elite_max_hit": "Elite largest hit", "elite_mean_hit": "Elite mean hit",
