@@ -234,7 +234,7 @@ def test_a_bad_outcome_row_is_refused_before_the_game_loads(tmp_path, game, besi
     assert code == 2 and stderr.startswith(f"error: {table} {words}"), stderr
     assert stderr.count("\n") == 1 and not (tmp_path / "f").exists()
     assert not modules & {"numba", "scipy", "matplotlib"}, sorted(modules & {"numba", "scipy", "matplotlib"})
-    assert not [m for m in _game_code(modules) if not m.endswith((".config", ".layout", ".rows"))
+    assert not [m for m in _game_code(modules) if not m.endswith((".config", ".layout", ".rows", ".labels"))
                 and m != "sim.games.base"]  # the rules model and the plain modules it reads, as a refused config
 
 

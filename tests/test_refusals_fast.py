@@ -7,7 +7,7 @@ import pytest
 
 from tests.test_cli_fast import HEAVY, _game_code, _probe
 
-LIGHT = (".config", ".codes", ".layout", ".rows")  # the config model and the plain modules it reads
+LIGHT = (".config", ".codes", ".layout", ".rows", ".labels")  # the config model and the plain modules it reads
 
 
 @pytest.mark.parametrize("game, policy, value, needle", [

@@ -141,13 +141,12 @@ def paired_difference(a: np.ndarray, b: np.ndarray) -> dict[str, object]:
     """Mean of ``a - b`` over the same runs, with its interval (common random numbers; never clipped at 0: a
     difference may be negative). Two 0/1 indicators (wins, a bonus reached) are a difference of paired rates: its
     interval is Newcombe's (``paired_rates``), which stays within ±1 and keeps a width when few runs agree (the normal
-    interval of the mean read −112 pp at 30 runs and [−100, −100] at 2; [0, 0] where both lost 3 runs of 3); other
-    values get the normal interval."""
+    interval of the mean read −112 pp at 30 runs and [−100, −100] at 2); other values get the normal interval."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
-    if a.size and a.shape == b.shape and _indicator(a) and _indicator(b):
+    if a.size and a.shape == b.shape and _indicator(a) and _indicator(b) and not np.array_equal(a, b):
         return paired_rates(a > 0, b > 0)
-    return _mean(a - b)
+    return _mean(a - b)  # the same outcome in every run (an upgrade owned already, one that does nothing): [0, 0]
 
 
 def deal_difference(win_a: np.ndarray, deal_a: np.ndarray, win_b: np.ndarray, deal_b: np.ndarray) -> dict[str, object]:
