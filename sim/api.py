@@ -282,17 +282,24 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
         return _played(g, cfg, opts, policy, n, seed, batch, out)
 
 
+def _opponent(opts: dict[str, Any]) -> str | None:
+    """The policy an ``opponent`` option seats beside the played one, for the answer's words."""
+    rival = opts.get("opponent")
+    return rival if isinstance(rival, str) and rival else None
+
+
 def _played(g, cfg: Strict, opts: dict[str, Any], policy: str, n: int, seed: int, batch, out) -> Result:
     from sim.report.outputs import write_outputs
     from sim.report.pages import play_verdicts
 
     metrics = g.metrics(batch.table, opts, cfg)
+    seats = g.seat_policies(policy, opts)
     summary: dict[str, Any] = {
         "game": g.name, "policy": policy, "n": n, "seed": seed, "config_hash": config_hash(cfg),
         "seconds": round(batch.seconds, 4), "runs_per_second": round(batch.runs_per_second, 1), "options": opts,
         "assumed": list(getattr(cfg, "assumed", []) or []), "metrics": metrics,
         "verdicts": play_verdicts(g.name, policy, metrics, g.headline,  # the answer first, in words
-                                  g.played_as(cfg, g.seat_policies(policy, opts))),
+                                  g.played_as(cfg, seats), _opponent(opts), seats),
     }
     report = None
     if out is not None:

@@ -612,12 +612,18 @@ def test_the_api_refuses_in_words(call, said):
     ("dadox", "threshold", {"players": 1}, "Threshold: turns per game "),  # solitaire: no seats, how long it takes
     ("dadox", "threshold", {"players": 5}, "Threshold: the first seat wins "),
     ("kniffel", "greedy", {}, "Greedy scores "),
+    # an opponent in the other seats: who wins the games (it read "Greedy: the first seat wins 46.2 %"), and the
+    # rival named where one policy's rate is the answer (it read "Heuristic wins 67.8 %" against no one)
+    ("dadox", "greedy", {"opponent": "threshold"}, "Who wins (share of games): "),
+    ("dungeon24", "heuristic", {"opponent": "greedy"}, "Heuristic wins "),
 ])
 def test_the_answer_reads_as_a_sentence(game, policy, options, said):
     """The first line of a play: 'Greedy scores …', and a phrase about seats or the game after a colon (this read
     'Hold 20 the first-listed policy wins 50.0 %' and 'Threshold draws 0.0 %' for a solitaire game)."""
     r = sim.play(game, policy, n=200, **options)
     assert r.summary["verdicts"][0].startswith(said), r.summary["verdicts"]
+    if game == "dungeon24":
+        assert r.summary["verdicts"][0].endswith("] against Greedy."), r.summary["verdicts"]
 
 
 def test_a_headline_the_seats_should_report_is_still_named_missing():

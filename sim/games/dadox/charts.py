@@ -9,7 +9,7 @@ import pandas as pd
 
 from sim.core import stats
 from sim.report import charts, words
-from sim.report.mpl import plt
+from sim.report.mpl import plt, ticker
 
 
 def win_rate_by_seat(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
@@ -44,7 +44,19 @@ def bank_thresholds(thresholds: dict[str, int | None], cfg, out_dir: Path) -> Pa
     ax.plot(n, cfg.policies.threshold, "s--", label="Threshold policy")
     ax.set_xlabel("dice to throw next")
     ax.set_ylabel("turn total (points)")
-    ax.set_yscale("log")
+    ax.set_yscale("log")  # 150 to 5,200 points: a log axis with plain ticks (it read "2×10²"), each point's value said
+    values = [float(v) for v in (*opt, *cfg.policies.threshold) if np.isfinite(v) and v > 0]
+    if values:
+        lo, hi = min(values), max(values)
+        steps = [m * 10**e for e in range(0, 8) for m in (1, 2, 5)]
+        ax.yaxis.set_major_locator(ticker.FixedLocator([v for v in steps if lo / 2.5 <= v <= hi * 2.5]))
+        ax.set_ylim(lo / 1.5, hi * 1.5)
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.yaxis.set_minor_locator(ticker.NullLocator())
+    for x, y in zip(n, opt, strict=True):
+        if np.isfinite(y):
+            ax.annotate(f"{y:,.0f}", (x, y), textcoords="offset points", xytext=(7, -12), ha="left", fontsize=8,
+                        color="C0")
     ax.set_title("Dadox: when to bank")
     ax.legend()
     return charts.save(fig, Path(out_dir) / "bank_thresholds.png")
