@@ -102,5 +102,7 @@ def balance_skill(game: Game, cfg: Any, out: Path, n: int, seed: int) -> list[tu
     result = skill_curve(game, cfg, runs, seed)
     atomic.write_json(Path(out) / "skill.json", result, indent=2)
     png = skill_chart(game, result, Path(out) / "skill.png")
-    what = "mean score" if result["measure"] == "mean_score" else "win rate against the full-strength policy"
+    alone = str(getattr(game.skill_chart, "opponents", "")).startswith("none")  # the Würfel Dungeon: no rival
+    what = ("mean score" if result["measure"] == "mean_score" else "win rate" if alone
+            else "win rate against the full-strength policy")
     return [(f"Skill: {what} by skill level (0 random moves, 1 the policy; same runs at every level)", png.name)]

@@ -74,8 +74,9 @@ class Dungeon(Game):
                                              "Observational: runs that take an upgrade when it is first offered "
                                              "differ from those that leave it (how they stand when it comes, what "
                                              "else was offered), so this lift can disagree with the upgrade-value "
-                                             "chart, which starts every run with the upgrade on the same seeds: "
-                                             "that chart is the upgrade's own effect. A missing bar: that policy "
+                                             "chart of the balance report and `dicesim findings dungeon`, which "
+                                             "starts every run with the upgrade on the same seeds: that chart is "
+                                             "the upgrade's own effect. A missing bar: that policy "
                                              "always (or never) took it, so there is nothing to compare.",
     }
     metric_groups = (
