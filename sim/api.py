@@ -470,6 +470,8 @@ class CalibrationOutcome:
                    label=f"target {words.value_text(s['metric'], s['target'])}")
         ax.axvline(s["value"], color="C3", lw=1, label=f"answer {s['value']:.4g}")
         ax.set_xlabel(field)
+        if isinstance(s["value"], int):  # a whole-number field: whole ticks (it read 52.5, 55.0, 57.5)
+            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         ax.set_ylabel(metric + (" (%)" if scale == 100.0 else ""))
         ax.set_title(f"Calibration of {field}")
         ax.legend(fontsize=8)

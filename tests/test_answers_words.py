@@ -5,6 +5,7 @@ first evaluation says why it has no field interval instead of printing NaN."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -70,12 +71,13 @@ def test_a_calibration_done_at_its_first_value_says_why_it_has_no_interval(tmp_p
     done = cli_here(*args, "--out", str(tmp_path / "cal"))
     assert done.returncode == 0, done.stderr
     assert ": scores " in done.stdout or ": mean score " in done.stdout and " points [" in done.stdout
-    assert "Kniffel · Greedy: upper bonus points (0: no bonus) (bonus.value) = 35" in done.stdout  # words, then code
+    # the setting played, the field in words, then its code
+    assert "Kniffel · players: 1 · Greedy: upper bonus points (0: no bonus) (bonus.value) = 35" in done.stdout
     assert "no 95 % interval for bonus.value: only one value was evaluated" in done.stdout
     assert "nan" not in done.stdout.lower()
     page = next((tmp_path / "cal").glob("*.html")).read_text(encoding="utf-8")
     assert "No 95 % interval for upper bonus points (0: no bonus): only one value was evaluated" in page  # in words
-    assert "nan" not in page.lower()
+    assert "nan" not in re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", page).lower()  # not in the chart's bytes
     data = json.loads(cli_here(*args, "--json").stdout)
     assert data["field_ci95"] == [None, None] and len(data["evaluations"]) == 1
     assert words.field_interval_text("x", [1.0, 2.0], 3) == ("x 95 % interval ≈ [1, 2] (the metric's interval "
@@ -180,7 +182,7 @@ def test_sweep_page_is_in_words_and_units(tmp_path):
     cells = re.findall(r"<td>([^<]*) <small>\[", results)
     assert cells and all(c.endswith((" %", " points")) for c in cells), cells
     sens = page.split("<h2>Sensitivity</h2>", 1)[1]
-    assert "<td>upper bonus rate</td>" in sens and "<td>upper sum that earns the bonus</td>" in sens
+    assert "<td>upper bonus reached</td>" in sens and "<td>upper sum that earns the bonus</td>" in sens
     assert re.search(r"<td>[+\u2212]\d+\.\d pp</td>", sens) and "upper_bonus_rate</td>" not in sens
 
 

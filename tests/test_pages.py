@@ -232,7 +232,11 @@ def test_calibrate_page(calibrate_run):
     metric = words.metric_name("kniffel", "mean_score")  # the metric in words, not its code name
     assert metric != "mean_score"
     # the field in words (its code name stays in the heading line): "upper bonus points (0: no bonus)"
-    assert f"upper bonus points (0: no bonus) = {pages.num(out['value'])} gives {metric} {pages.num(est['value'])} " \
+    # capitalised as a sentence, the value to the decimals its interval supports (as the command line says it), the
+    # config's own value beside it, as the command line says it
+    had = f" (the config has {out['start']:g})" if out["start"] != out["value"] else ""
+    assert f"Upper bonus points (0: no bonus) = {words.field_value_text(out['value'], out['field_ci95'])}{had} " \
+           f"gives {metric} {pages.num(est['value'])} " \
            f"points [{pages.num(est['ci95'][0])}, {pages.num(est['ci95'][1])}]" in page.text
     assert page.headings.index("Answer") < page.headings.index("Chart") < page.headings.index("Evaluations")
     assert_embedded_pngs(page, 1)

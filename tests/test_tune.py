@@ -131,7 +131,7 @@ def test_history_is_paired_and_complete(two):
     targets = page.split("<h2>Targets</h2>", 1)[1].split("<h2>", 1)[0]
     rate = r.targets[0]
     assert f"{rate['value'] * 100:.1f} %" in targets and "28.0 %" in targets and "± 1.0 pp" in targets
-    assert ">Greedy</span>" in targets and ">upper bonus rate</span>" in targets and "215 points" in targets
+    assert ">Greedy</span>" in targets and ">upper bonus reached</span>" in targets and "215 points" in targets
     assert "upper sum that earns the bonus <code>bonus.threshold</code>" in page
 
 

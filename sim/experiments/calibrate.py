@@ -83,6 +83,7 @@ class Calibration:
     evaluations: list[Evaluation] = field(default_factory=list)
     start: float | int | None = None  # the field's value in the config, for reference beside the answer
     notes: list[str] = field(default_factory=list)  # what the chosen rules do against the seed's design (``notes``)
+    setting: list[str] = field(default_factory=list)  # the options the runs played, in words ("difficulty: Normal")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -210,6 +211,7 @@ def calibrate(
     def done(e: Evaluation, stop: str, a: Evaluation, b: Evaluation) -> Calibration:
         res = _result(game, fld, metric, target, label, n, seed, e, stated, stop, a, b, ev, integer)
         res.start = current
+        res.setting = game.setting({k: v for k, v in options.items() if (o := game.option_spec(k)) is None or o.plays})
         return res
 
     # 1. bracket

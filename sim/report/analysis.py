@@ -16,14 +16,17 @@ def calibration_page(summary: dict[str, Any], chart: Path | None, title: str) ->
     g = get_game(s["game"])
     metric, policy = words.metric_name(s["game"], s["metric"]), words.policy_name(s["game"], s["policy"])
     field = words.config_label(s["game"], g.Config, s["field"])
-    answer = (f"{field} = {pages.num(s['value'])} gives {metric} "
-              f"{pages.value_text(s['metric'], est['value'], est['ci95'])} for {policy} "
-              f"(target {pages.value_text(s['metric'], s['target'])}).")
+    start = s.get("start")
+    had = f" (the config has {start:g})" if isinstance(start, int | float) and start != s["value"] else ""
+    answer = _capital(f"{field} = {words.field_value_text(s['value'], s['field_ci95'])}{had} gives {metric} "
+                      f"{pages.value_text(s['metric'], est['value'], est['ci95'])} for {policy} "
+                      f"(target {pages.value_text(s['metric'], s['target'])}).")
     status = "converged" if s["converged"] else "did NOT converge"
+    setting = dict(x.split(": ", 1) for x in s.get("setting", []) if ": " in x)  # "difficulty: Normal"
     body = [
         f"<h1>{pages.esc(title)}</h1>",
-        pages.facts_line({"game": g.title, "policy": policy, "field": s["field"], "n per evaluation": s["n"],
-                          "seed": s["seed"], "rules fingerprint": s["config_hash"]}),
+        pages.facts_line({"game": g.title, **setting, "policy": policy, "field": s["field"],
+                          "n per evaluation": s["n"], "seed": s["seed"], "rules fingerprint": s["config_hash"]}),
         "<h2>Answer</h2>", f"<p class='answer'>{pages.esc(answer)}</p>",
         f"<p>The search {status} ({pages.esc(s['stop'])}) after {len(s['evaluations'])} evaluations on the same "
         f"seeds; tolerance: {pages.esc(s['tolerance'])}. "

@@ -212,7 +212,10 @@ def grouped_metrics_html(metrics: pd.DataFrame, groups: Iterable[tuple[str, str]
         parts.append(f"<details><summary>Summary metrics ({len(plain)})</summary>"
                      f"<table><tr><th>metric</th>{head}</tr>{rows}</table></details>")
     for title, cols in grouped.items():
-        rows_ = sorted({r for c in cols.values() for r in c}, key=_row_key)
+        # rows as the game reports them (Kniffel's boxes from Einser to Chance; they read Chance, Dreier, …), numbers
+        # in order
+        seen = list(dict.fromkeys(r for c in cols.values() for r in c))
+        rows_ = sorted(seen, key=_row_key) if all(r.isdigit() for r in seen) else seen
         seats = title.endswith("seat")  # seats count from 0 in the code, from 1 at the table
 
         def said(code: str, seats: bool = seats) -> str:  # a row or column (a room, an upgrade, a seat) in words

@@ -66,7 +66,7 @@ def field_words(game: str | None, path: str) -> str:
 def _metric(game: str | None, metric: str) -> str:
     """A metric's name with its unit for an axis: ``mean score (points)``, ``upper bonus (%)``."""
     unit = words.axis_unit(metric) or words.unit_of(metric, game)
-    return words.metric_label(game, metric) + (f" ({unit})" if unit else "")
+    return words.with_unit(words.metric_label(game, metric), unit)
 
 
 def line_chart(table: pd.DataFrame, field: str, metrics: list[str], base: dict[str, Any], path: Path,

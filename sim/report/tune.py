@@ -59,7 +59,7 @@ def history_chart(history: pd.DataFrame, result: dict[str, Any], path: Path) -> 
         ax.set_title(t["name"], fontsize=9)
         ax.set_xlabel("evaluation")
         unit = "%" if words.is_rate(t["metric"]) else words.unit_of(t["metric"], game)
-        ax.set_ylabel(words.metric_label(game, t["metric"]) + (f" ({unit})" if unit else ""))
+        ax.set_ylabel(words.with_unit(words.metric_label(game, t["metric"]), unit))
         charts.in_units(ax.yaxis, unit)
         ax.grid(alpha=0.3)
     flat[0].legend(fontsize=7)

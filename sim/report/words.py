@@ -50,6 +50,12 @@ def axis_unit(name: str) -> str:
     return "pp" if name.endswith(("_advantage", "_lift")) else "%"
 
 
+def with_unit(label: str, unit: str) -> str:
+    """An axis label with its unit in brackets, unless the label names it already ("rooms cleared (rooms)", "mean
+    final LP (LP)")."""
+    return f"{label} ({unit})" if unit and unit.lower() not in label.lower().split() else label
+
+
 @cache
 def game_words(game: str) -> dict[str, str]:
     """The game's display names (``sim.games.<game>.labels.WORDS``), plus its options' choices in words."""

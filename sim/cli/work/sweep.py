@@ -70,7 +70,7 @@ def calibrate(game: str, target: str, field: str, policy: str, n: int, seed: int
     c = SimpleNamespace(**d)
     est = c.estimate
     human = "\n".join([
-        f"{g.title} · {words.policy_name(g.name, c.policy)}: {_named(g.name, field)} = "
+        f"{' · '.join([g.title, *c.setting])} · {words.policy_name(g.name, c.policy)}: {_named(g.name, field)} = "
         f"{words.field_value_text(c.value, c.field_ci95)}"
         f"{f' (the config has {c.start:g})' if c.start is not None and c.start != c.value else ''}: "
         f"{words.metric_text(g.name, metric, est['value'], est['ci95'], headline=g.headline)} "

@@ -17,7 +17,9 @@ POLICY_WORDS = {"random": "Random", "greedy": "Greedy", "optimal": "Optimal"}
 # code name -> display name for ``sim.report.words`` (boxes as the sheet names them)
 WORDS = {"kniffel": "Kniffel", **POLICY_WORDS, **dict(zip(CATEGORIES, CATEGORY_LABELS, strict=True)),
          # the share of games with a Kniffel rolled, scored or not (the box may hold 0 by then): one name everywhere
-         "kniffel_rate": "at least one Kniffel rolled"}
+         "kniffel_rate": "at least one Kniffel rolled",
+         # the headline's words, in every table, chart and calibration too (they read "upper bonus rate" there)
+         "upper_bonus_rate": "upper bonus reached"}
 
 
 def display_label(policy: str) -> str:
