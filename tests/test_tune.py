@@ -221,6 +221,21 @@ def test_unreachable_target_reports_the_best_and_exits_1(tmp_path):
     assert pd.read_csv(tmp_path / "out" / "history.csv").equals(h)
 
 
+def test_a_tune_that_cannot_take_a_tolerance_leaves_no_folder(tmp_path, monkeypatch):
+    """A target with no interval at its start (known only once it played): refused, and the folder it began does
+    not stay behind as a tune that a rerun must --overwrite and --resume refuses."""
+    from sim.experiments import tune as T
+
+    def none_at_the_start(tune, first):
+        raise DicesimError("target 1 (x): mean_score has no interval at the start; give tol")
+
+    monkeypatch.setattr(T, "tolerances", none_at_the_start)
+    res = cli_here("tune", str(write(tmp_path, HEAD + GOOD_FIELDS + GOOD_TARGET)), "--out", str(tmp_path / "out"),
+                   "--no-report")
+    assert res.returncode == 2 and "has no interval at the start" in res.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
 # --- bad input ----------------------------------------------------------------------------------------
 
 HEAD = 'game = "kniffel"\nn = 200\n'
@@ -236,6 +251,9 @@ CLI_BAD = [
      "upper_bonus_rate is a rate: its target must lie in [0, 1]"),
     (GOOD_FIELDS + GOOD_TARGET + 'name = "bonus"\n' + GOOD_TARGET.replace("mean_score", "upper_bonus_rate")
      .replace("210", "0.3") + 'name = "bonus"\n', "target 2 (bonus): target 1 has this name too"),
+    # no interval to take a tolerance from: it played, wrote its folder, then refused with exit 2
+    (GOOD_FIELDS + GOOD_TARGET.replace("mean_score", "score_p50"),
+     "score_p50 has no 95 % interval to take a tolerance from (a quantile or a spread): give tol"),
 ]
 
 

@@ -114,6 +114,12 @@ def is_rate(metric: str) -> bool:
     return metric.endswith("_rate") or "_rate_" in metric
 
 
+def has_interval(metric: str, n: int) -> bool:
+    """Whether a metric comes with a 95 % interval: not a quantile (``score_p50``) or a spread (``sd_score``), nor
+    anything of one run."""
+    return n >= 2 and not re.search(r"_p\d{1,2}$", metric) and not metric.startswith("sd_")
+
+
 def parse_target(text: str) -> tuple[str, float]:
     """``'win_rate=0.5'`` or ``'win_rate=50 %'`` -> ('win_rate', 0.5) (:func:`target_value`)."""
     if "=" not in text:

@@ -238,7 +238,14 @@ def _run_locked(tune: Tune, out: Path, t0: float, resume: bool, overwrite: bool,
 
     u0 = np.array([f.unit(f.start) for f in tune.fields])
     first = ev(values_at(u0))
-    tols = tolerances(tune, first)
+    try:
+        tols = tolerances(tune, first)
+    except DicesimError:
+        if not resume:  # a fresh tune that cannot go on leaves no folder that --resume or a rerun would trip over
+            for sub in ("evals", "history"):
+                shutil.rmtree(out / sub, ignore_errors=True)
+            (out / TUNE_JSON).unlink(missing_ok=True)
+        raise
 
     def errors(e: Evaluation) -> list[float]:
         return [(est["value"] - t.value) / tol for t, est, (tol, _) in zip(tune.targets, e.estimates, tols,

@@ -38,7 +38,7 @@ from sim.core.config import (
     read_toml,
     shown_path,
 )
-from sim.core.limits import is_rate
+from sim.core.limits import has_interval, is_rate
 from sim.experiments.sweep_spec import _resolve, flatten, point_config, spec_error
 from sim.games import get_game
 from sim.games.base import Game
@@ -286,6 +286,9 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
                 game.check_metric(t.metric, cfg, options, seats)
             if is_rate(t.metric) and not 0.0 <= t.value <= 1.0:
                 raise ConfigError(f"{t.metric} is a rate: its target must lie in [0, 1], got {t.value:g}")
+            if t.tol is None and not has_interval(t.metric, spec.n):  # it played, wrote, then refused with exit 2
+                raise ConfigError(f"{t.metric} has no 95 % interval to take a tolerance from "
+                                  f"({'one run' if spec.n < 2 else 'a quantile or a spread'}): give tol")
             key = json.dumps([jsonable(options), jsonable(tsets)], sort_keys=True)
             same = next((u for u in targets if u.label == label and u.metric == t.metric
                          and json.dumps([jsonable(u.options), jsonable(u.sets)], sort_keys=True) == key), None)
