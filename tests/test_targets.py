@@ -22,7 +22,10 @@ from tests.conftest import ROOT, cli_here, run_cli
         (0.70, [0.66, 0.74], 0.50, 0.65, "fail", True, True),
         (0.25, [0.22, 0.28], None, 0.30, "pass", False, False),
         (0.29, [0.27, 0.31], None, 0.30, "pass (unsure)", False, True),
-        (0.31, [0.31, 0.31], None, 0.30, "fail", True, True),  # a metric without an interval
+        (0.31, [0.31, 0.31], None, 0.30, "fail", True, True),  # an interval of no width
+        # a metric without an interval (a quantile): never sure, so strict fails it (it read [202, 202], a pass)
+        (202.0, None, 190.0, 210.0, "pass (no interval)", False, True),
+        (212.0, None, 190.0, 210.0, "fail (no interval)", True, True),
         (9.00, [8.00, 10.0], 5.0, None, "pass", False, False),
     ],
 )

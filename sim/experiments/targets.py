@@ -113,7 +113,7 @@ class Verdict:
     min: float | None
     max: float | None
     value: float
-    ci95: list[float]
+    ci95: list[float] | None  # None: the metric has no interval (a quantile)
     status: str
     failing: bool
     n: int
@@ -165,11 +165,16 @@ def load_targets(path: str | Path, games: Callable[[str], Game] = get_game) -> l
     return bands
 
 
-def verdict(value: float, ci: list[float], lo: float | None, hi: float | None, strict: bool) -> tuple[str, bool]:
-    """(status, failing) for an estimate and interval against a band (see the module doc)."""
+def verdict(value: float, ci: list[float] | None, lo: float | None, hi: float | None,
+            strict: bool) -> tuple[str, bool]:
+    """(status, failing) for an estimate and interval against a band (see the module doc); a metric without an
+    interval (a quantile) is never sure, so ``strict`` fails it (it read [202, 202] and always passed)."""
     lo_b = -math.inf if lo is None else lo
     hi_b = math.inf if hi is None else hi
     inside = lo_b <= value <= hi_b
+    if ci is None:
+        status = "pass (no interval)" if inside else "fail (no interval)"
+        return status, (not inside) or strict
     ci_inside = lo_b <= ci[0] and ci[1] <= hi_b
     ci_outside = ci[1] < lo_b or ci[0] > hi_b
     if inside:
@@ -202,7 +207,7 @@ def check_targets(bands: list[Band], strict: bool = False, n: int | None = None,
                                    f"(choose from {', '.join(metrics)})")
             m = metrics[b.metric]
             v = float(m["value"])
-            ci = [float(c) for c in m["ci95"][:2]] if m.get("ci95") else [v, v]
+            ci = [float(c) for c in m["ci95"][:2]] if m.get("ci95") else None
             status, failing = verdict(v, ci, b.lo, b.hi, strict)
             out[b.index] = Verdict(b.name, b.game.name, b.label, b.metric, b.lo, b.hi, v, ci, status, failing,
                                    b.n, b.seed, config_hash(b.cfg))
