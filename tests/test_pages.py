@@ -225,6 +225,25 @@ def test_play_summary_is_the_cli_json(tmp_path):
     assert charts and all(p.read_bytes().startswith(PNG) for p in charts)
 
 
+def test_what_a_call_writes_without_out_goes_when_python_exits(tmp_path):
+    """``Result.plot()`` and ``sim.sweep(...)`` without ``out`` wrote temporary folders that stayed in /tmp for good;
+    a sweep's charts copy into a folder of one's own (``plot(folder)`` was a TypeError)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.conftest import ROOT
+
+    code = ("import sim; r = sim.play('kniffel', 'greedy', n=50); a = r.plot()[0].parent; "
+            "s = sim.sweep({'game': 'kniffel', 'policies': ['greedy'], 'n': 50, 'grid': {'bonus.value': [25, 35]}}); "
+            f"c = s.plot({str(tmp_path / 'mine')!r}); print(a, s.out, len(c))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    charts, sweep, copied = done.stdout.split()
+    assert not Path(charts).exists() and not Path(sweep).exists()
+    assert int(copied) >= 1 and len(list((tmp_path / "mine").glob("sweep_*.png"))) == int(copied)
+
+
 def test_calibrate_page(calibrate_run):
     out, tmp_path = calibrate_run
     page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))
