@@ -22,7 +22,7 @@ from sim.core.limits import short
 from sim.players.run import POLICY, check_game, fit_log
 from sim.players.schema import FITTED, SUFFIXES
 from sim.report import words
-from sim.studio.saving import inside
+from sim.studio.saving import HIDDEN, inside
 
 LOGS_MAX = 50  # the newest logs listed (the picker stays short however full the folder is)
 SCAN_MAX = 500  # the newest tables whose header is read to find them
@@ -30,7 +30,6 @@ LOG_KEYS = {"player", "game"}  # every log table has them (docs/logs.md)
 UPLOAD_MAX_MB = 200  # an uploaded log's size (a fit reads at most 2,000,000 rows: ~70 bytes each as CSV)
 UPLOADS_MAX_FILES = 100  # uploads kept while one studio runs (all pages together) ...
 UPLOADS_MAX_MB = 2000  # ... and their size in all: ten logs at the largest
-HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}  # Unicode categories refused in an upload's name: controls, formats
 # (U+202E RIGHT-TO-LEFT OVERRIDE, zero-width ones), surrogates, line and paragraph separators
 
 

@@ -12,6 +12,7 @@ import contextlib
 import os
 import shlex
 import shutil
+import unicodedata
 import uuid
 from pathlib import Path
 from typing import Any
@@ -24,12 +25,21 @@ from sim.core.config import DicesimError, Strict
 OUT = "the output folder (--out)"
 
 
+HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}  # Unicode categories refused in a name typed or uploaded: controls, formats
+
+
 def inside(root: Path, typed: str, what: str) -> Path:
     """The path ``typed`` names inside ``root``; ``..``, an absolute path elsewhere or a link out is refused."""
     text = str(typed or "").strip()
     if not text or "\0" in text:
         example = "studio.toml" if what == "file" else "run-1"
         raise DicesimError(f"give the {what} as a path inside {OUT}, e.g. {example}")
+    odd = next((c for c in text if unicodedata.category(c) in HIDDEN), None)  # a tab, a right-to-left override
+    if odd is not None:  # that shows ``ok\u202e.toml`` as ``oklmot.``: saved as typed, refused for an upload
+        raise DicesimError(f"the {what} name holds a control character (U+{ord(odd):04X}: a tab, a line break, a "
+                           f"direction mark or another invisible one), got {ascii(text[:60])}")
+    if what == "file" and text.endswith(("/", "\\")):  # x.toml/ names a folder: it saved the file x.toml
+        raise DicesimError(f"{text[:60]!r} names a folder: give the file's name, e.g. studio.toml")
     root = Path(root).resolve()
     p = Path(text)
     if ".." in p.parts:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import os
+import re
 import stat
 import threading
 import time
@@ -146,6 +147,16 @@ def test_a_path_out_of_the_folder_is_refused(tmp_path, typed):
         inside(root, typed, "file")
     assert "output folder (--out)" in str(e.value) and str(tmp_path) not in str(e.value)
     assert not root.exists() and not (tmp_path / "evil.toml").exists()
+
+
+@pytest.mark.parametrize("typed, said", [("x\ty.toml", "U+0009"), ("a\u202eb.toml", "U+202E"),
+                                         ("x\u200b.toml", "U+200B"), ("x.toml/", "names a folder")])
+def test_a_save_name_with_a_hidden_character_or_a_folders_slash_is_refused(tmp_path, typed, said):
+    """A save named 'x<TAB>y.toml', with a right-to-left override, or 'x.toml/' was written as typed (or as the file
+    x.toml), where an upload of the same name is refused."""
+    with pytest.raises(DicesimError, match=re.escape(said)):
+        inside(tmp_path / "out", typed, "file")
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_link_out_of_the_folder_is_refused(tmp_path):
