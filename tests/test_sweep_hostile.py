@@ -232,3 +232,21 @@ def test_a_copied_sweep_plays_the_copied_configs(tmp_path, monkeypatch):
     rows = pd.read_csv(tmp_path / "sw" / "sweep.csv")
     mean = rows.set_index("label")["mean_score"]
     assert mean["no joker"] > mean["free joker"] + 150, mean  # a Kniffel worth 1000 in the copy it played
+
+
+@pytest.mark.parametrize("command, head, said", [
+    ("sweep", 'title = "EVIL\\u0000x"\ngame = "kniffel"\npolicies = ["greedy"]\nn = 20\n[grid]\n'
+              '"bonus.value" = [1, 2]\n',
+     "invalid value for title: 'EVIL\\x00x' (holds a control character (U+0000"),
+    ("sweep", 'game = "kniffel"\npolicies = ["greedy"]\nn = 20\n[[variants]]\nname = "a\\tb"\n[[variants]]\n'
+              'name = "c"\nset = {"bonus.value" = 1}\n', "holds a line break or a tab"),
+    ("check", 'title = "x\\u202ey"\ngame = "kniffel"\nn = 20\n[[target]]\nname = "t"\npolicy = "greedy"\n'
+              'metric = "mean_score"\nmin = 1\n', "U+202E"),
+])
+def test_a_title_or_name_with_a_hidden_character_is_refused(tmp_path, command, head, said):
+    """A sweep title's NUL went raw into report.html (grep read it as binary) and onto the terminal; a variant's
+    tab drew four matplotlib glyph warnings. Titles and names are one line of visible text; a description may
+    hold lines."""
+    res = cli_here(command, str(write(tmp_path, head)), *(["--out", str(tmp_path / "o")] if command == "sweep" else []))
+    refused(res, said)
+    assert not (tmp_path / "o").exists()

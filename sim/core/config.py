@@ -13,6 +13,7 @@ import json
 import math
 import re
 import tomllib
+import unicodedata
 from pathlib import Path
 from typing import Annotated, Any, TypeVar, get_args, get_origin
 
@@ -85,6 +86,25 @@ def _non_zero_sum(v: list[float]) -> list[float]:
     return v
 
 
+def _plain_text(v: str) -> str:
+    """A title or a name a page and a terminal show: no control character (a NUL went raw into report.html and made it
+    binary to grep), direction mark or other invisible one; a line break or a tab only in free text (``Prose``)."""
+    odd = next((c for c in v if unicodedata.category(c) in HIDDEN and c not in "\n\t"), None)
+    if odd is not None:
+        raise ValueError(f"holds a control character (U+{ord(odd):04X}: a tab, a direction mark or another invisible "
+                         "one)")
+    return v
+
+
+def _one_line(v: str) -> str:
+    if "\n" in v or "\t" in v:  # a chart's legend drew a tab as a missing glyph, with four warnings
+        raise ValueError("holds a line break or a tab: a name is one line of text")
+    return _plain_text(v)
+
+
+HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}  # Unicode categories of hidden characters: controls, formats, separators
+Prose = Annotated[str, AfterValidator(_plain_text)]  # a description: lines, no hidden characters
+Name = Annotated[str, AfterValidator(_one_line)]  # a title or a name: one line, no hidden characters
 NonNegative = Annotated[float, Field(ge=0)]
 Weights = Annotated[list[NonNegative], AfterValidator(_non_zero_sum)]
 """Draw weights: each >= 0, not all 0 (a length, where the rules fix one, on the field)."""

@@ -22,7 +22,9 @@ from sim.core.config import (
     ConfigError,
     DicesimError,
     GameName,
+    Name,
     PolicyLabel,
+    Prose,
     Seed,
     Strict,
     config_hash,
@@ -54,7 +56,7 @@ def check_started(out: Path, resume: bool, overwrite: bool) -> None:
 
 class Variant(Strict):
     """One named variant: overrides on top of the base config (or its own ``config``)."""
-    name: str = Field(min_length=1)
+    name: Name = Field(min_length=1)
     set: dict[str, Any] = {}
     config: str | None = None
 
@@ -72,8 +74,8 @@ class SweepFile(Strict):
     options: dict[str, Any] = {}
     keep_runs: bool = Field(True, description="keep the per-run tables (parts/) after a point finishes")
     metrics: list[str] = Field([], description="metrics charted in report.html (default: the game's first three)")
-    title: str | None = None
-    description: str | None = None
+    title: Name | None = None
+    description: Prose | None = None
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,9 @@ from sim.core.config import (
     ConfigError,
     DicesimError,
     GameName,
+    Name,
     PolicyLabel,
+    Prose,
     Seed,
     Strict,
     config_hash,
@@ -59,7 +61,7 @@ from sim.report import words
 
 
 class Target(Strict):
-    name: str = Field(min_length=1)
+    name: Name = Field(min_length=1)
     policy: PolicyLabel
     metric: str
     min: float | None = None
@@ -73,8 +75,8 @@ class Target(Strict):
 
 
 class TargetsFile(Strict):
-    title: str | None = None
-    description: str | None = None
+    title: Name | None = None
+    description: Prose | None = None
     game: GameName | None = None
     n: int = Field(20_000, gt=0, le=limits.HARD_MAX_RUNS)
     seed: Seed = 1

@@ -30,7 +30,9 @@ from sim.core.config import (
     ConfigError,
     DicesimError,
     GameName,
+    Name,
     PolicyLabel,
+    Prose,
     Seed,
     Strict,
     config_hash,
@@ -53,7 +55,7 @@ MAX_CORNERS = 64  # more tuned fields than this many corners: each field's ends 
 
 class TargetSpec(Strict):
     """One target as written: a metric of a policy (with options and fixed overrides) and its value."""
-    name: str | None = None
+    name: Name | None = None
     policy: PolicyLabel
     metric: str
     value: float
@@ -64,8 +66,8 @@ class TargetSpec(Strict):
 
 class TuneFile(Strict):
     """The TOML tune file as written by a designer."""
-    title: str | None = None
-    description: str | None = None
+    title: Name | None = None
+    description: Prose | None = None
     game: GameName
     n: int = Field(gt=0, le=limits.HARD_MAX_RUNS, description="runs per evaluation and target group")
     seed: Seed = 1
