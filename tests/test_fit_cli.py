@@ -161,6 +161,17 @@ def test_a_bad_log_is_refused_in_one_line_naming_its_row(tmp_path, small_log, ho
     assert not (tmp_path / "fit").exists()  # nothing fitted, nothing written
 
 
+@pytest.mark.parametrize("name, content, said", [
+    ("e.csv", b"", "not a readable csv table (no header line: the file is empty)"),  # pandas' "No columns to parse"
+    ("l.csv", "player,game\n\xe4,1\n".encode("latin-1"), "(not UTF-8 text: save the CSV as UTF-8)"),  # a codec's
+    ("t.parquet", b"PAR1" + b"x" * 100, "(not a Parquet file, or one cut short)"),  # pyarrow's "magic bytes …"
+])
+def test_an_unreadable_log_says_why_in_words(tmp_path, name, content, said):
+    (tmp_path / name).write_bytes(content)
+    r = cli_here("fit", "kniffel", str(tmp_path / name))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and said in r.stderr, r.stderr
+
+
 def test_every_box_name_is_a_log_choice():
     assert {c.name for c in kniffel.DECISION_COLUMNS} >= {f"s_{b}" for b in R.CATEGORIES} | {"choice", "player"}
 

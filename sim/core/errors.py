@@ -23,3 +23,19 @@ class Unreached(DicesimError):
 # Set by the command line (``sim.cli.main``): its refusals name its flags (``--players``); a notebook's call of
 # ``sim.api`` names the keyword arguments instead (``players``), see ``sim.api``.
 COMMAND_LINE: ContextVar[bool] = ContextVar("dicesim_command_line", default=False)
+
+
+def unreadable(e: BaseException) -> str:
+    """Why a table could not be read, in words rather than its reader's (pyarrow's "Parquet magic bytes not found in
+    footer. Either the file…", pandas' "No columns to parse from file", a codec's "can't decode byte 0xe4…"): a
+    short phrase for ``… is not a table dicesim can read (…)``."""
+    text = str(e).splitlines()[0] if str(e).strip() else type(e).__name__
+    if isinstance(e, UnicodeDecodeError) or "codec can't decode" in text:
+        return "not UTF-8 text: save the CSV as UTF-8"
+    if "magic bytes" in text or "Parquet file size is 0" in text:
+        return "not a Parquet file, or one cut short"
+    if "No columns to parse" in text:
+        return "no header line: the file is empty"
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror.lower()
+    return text if len(text) <= 80 else text[:text.rfind(" ", 0, 79)].rstrip(",.;:") + " …"

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core import atomic
+from sim.core.errors import unreadable
 from sim.core.limits import MAX_LOG_ROWS, short
 from sim.players.schema import MIN_CSV_ROW as MIN_CSV_ROW
 from sim.players.schema import SUFFIXES as SUFFIXES
@@ -71,8 +72,7 @@ def read_table(path: Path, what: str, keep: frozenset[str] | None = None, force:
 
         return pd.read_parquet(path, columns=[c for c in pq.ParquetFile(path).schema_arrow.names if c in keep])
     except (OSError, ValueError, pd.errors.ParserError) as e:  # pyarrow's ArrowInvalid is a ValueError
-        first = str(e).splitlines()[0] if str(e) else type(e).__name__
-        raise LogError(f"{what} {path}: not a readable {path.suffix.lstrip('.')} table ({first})") from e
+        raise LogError(f"{what} {path}: not a readable {path.suffix.lstrip('.')} table ({unreadable(e)})") from e
 
 
 WHOLE = 2**53  # the largest whole numbers a log's number columns take (read as float64: exact up to here)

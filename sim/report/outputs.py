@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from sim.core import atomic
 from sim.core.config import ConfigError, DicesimError, config_hash, describe_validation_error, rules_said
+from sim.core.errors import unreadable
 from sim.core.jsonable import json_default  # (defined there, light; many callers import it from here)
 from sim.core.limits import short
 from sim.core.schema import stored_problem
@@ -213,11 +214,7 @@ def _stored(path: Path, read: Any) -> pd.DataFrame:
     try:
         return read(path)
     except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
-        why = e.strerror if isinstance(e, OSError) and e.strerror else (str(e).splitlines() or [type(e).__name__])[0]
-        if "magic bytes" in why:  # pyarrow's words, with the path again and cut: "Parquet magic bytes not found…"
-            why = "not a Parquet file"
-        raise DicesimError(f"{path} is not a table dicesim can read ({why if len(why) <= 80 else why[:79] + '…'})"
-                           ) from None
+        raise DicesimError(f"{path} is not a table dicesim can read ({unreadable(e)})") from None
 
 
 def ordered_charts(game: Game, charts: list[str], extras: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sim.core.config import DicesimError, Strict
+from sim.core.errors import unreadable
 from sim.core.limits import short
 from sim.players.run import POLICY, check_game, fit_log
 from sim.players.schema import FITTED, SUFFIXES
@@ -141,8 +142,7 @@ def check_upload(path: Path, name: str) -> list[str]:
             meta = pq.ParquetFile(path)
             cols, rows = set(meta.schema_arrow.names), meta.metadata.num_rows > 0
         except (OSError, ValueError) as e:  # pyarrow's ArrowInvalid is a ValueError
-            first = str(e).splitlines()[0] if str(e) else type(e).__name__
-            raise DicesimError(f"{name} is not a readable parquet table ({short(first)})") from None
+            raise DicesimError(f"{name} is not a readable parquet table ({unreadable(e)})") from None
     games = games_of(cols)
     if not games:
         seen = short(", ".join(sorted(cols)) or "none", 60).strip("'\"")
