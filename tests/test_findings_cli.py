@@ -136,6 +136,8 @@ def test_balance_refuses_a_config_with_rules_before_any_work(tmp_path):
     (["dungeon", "--n", "0"], "--n must be a positive number of runs"),
     (["dungeon", "--set", "findings.seat_min_pp=-1"], "[findings]: invalid value for seat_min_pp"),
     (["dungeon", "--set", "findings.nope=1"], "unknown field of [findings]: findings.nope"),
+    # an entry of a table field: not "unknown field" with the field list cut before it
+    (["kniffel", "--set", "findings.simple.kniffel=['greedy']"], "simple is a table: set it whole, e.g. --set"),
     (["dungeon", "--set", "market.joker_pack=-1"], "market.joker_pack"),
 ])
 def test_refused_inputs(args, said):

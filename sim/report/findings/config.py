@@ -98,6 +98,9 @@ def split(config: Path | None, sets: list[str] | None) -> tuple[dict[str, Any] |
             try:
                 set_path(raw, keys[1:], value, FindingsConfig)
             except ConfigError:
+                if keys[1] in FindingsConfig.model_fields and len(keys) > 2:  # an entry of a table such as simple
+                    raise ConfigError(f"--set {item[:60]}: {keys[1]} is a table: set it whole, e.g. --set "
+                                      f"\"{SECTION}.{keys[1]}={{{keys[2]}=...}}\"") from None
                 fields = ", ".join(FindingsConfig.model_fields)
                 said = f"unknown field of [{SECTION}]: {'.'.join(keys)} (fields: {fields})"
                 raise ConfigError(said if len(said) <= 200 else said[:199] + "…") from None
