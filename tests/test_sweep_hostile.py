@@ -250,3 +250,18 @@ def test_a_title_or_name_with_a_hidden_character_is_refused(tmp_path, command, h
     res = cli_here(command, str(write(tmp_path, head)), *(["--out", str(tmp_path / "o")] if command == "sweep" else []))
     refused(res, said)
     assert not (tmp_path / "o").exists()
+
+
+def test_a_count_in_a_file_reads_as_the_command_line_reads_it(tmp_path):
+    """``n = 2e4`` in a sweep, tune or targets file was refused ('20000.0 … valid integer') while ``--n 2e4`` is
+    20000; a fraction is still refused."""
+    from sim.experiments.sweep import load_sweep
+    from sim.experiments.targets import load_targets
+
+    body = '[grid]\n"bonus.value" = [25, 35]\n'
+    assert load_sweep(write(tmp_path, 'game = "kniffel"\npolicies = ["greedy"]\nn = 2e2\n' + body)).spec.n == 200
+    bands = load_targets(write(tmp_path, 'game = "kniffel"\nn = 3e2\n[[target]]\nname = "t"\npolicy = "greedy"\n'
+                                         'metric = "mean_score"\nmin = 1\n', "t.toml"))
+    assert bands[0].n == 300
+    refused(cli_here("sweep", str(write(tmp_path, 'game = "kniffel"\npolicies = ["greedy"]\nn = 2.5\n' + body)),
+                     "--out", str(tmp_path / "o")), "invalid value for n: 2.5")

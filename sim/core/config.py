@@ -18,7 +18,16 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar, get_args, get_origin
 
 from annotated_types import Le, Lt
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 from pydantic.fields import FieldInfo
 
 from sim.core.errors import DicesimError as DicesimError  # re-exported: every part raises it from here
@@ -105,6 +114,12 @@ def _one_line(v: str) -> str:
 HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}  # Unicode categories of hidden characters: controls, formats, separators
 Prose = Annotated[str, AfterValidator(_plain_text)]  # a description: lines, no hidden characters
 Name = Annotated[str, AfterValidator(_one_line)]  # a title or a name: one line, no hidden characters
+def _whole(v: Any) -> Any:
+    """A whole number written as TOML reads ``2e4`` or ``20000.0`` (a float), as the command line's ``--n 2e4`` is."""
+    return int(v) if isinstance(v, float) and v.is_integer() and abs(v) <= 2**63 else v
+
+
+Whole = Annotated[int, BeforeValidator(_whole)]  # a count in a file: 20000, 2e4, 20_000
 NonNegative = Annotated[float, Field(ge=0)]
 Weights = Annotated[list[NonNegative], AfterValidator(_non_zero_sum)]
 """Draw weights: each >= 0, not all 0 (a length, where the rules fix one, on the field)."""

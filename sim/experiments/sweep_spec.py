@@ -27,6 +27,7 @@ from sim.core.config import (
     Prose,
     Seed,
     Strict,
+    Whole,
     config_hash,
     describe_validation_error,
     field_value,
@@ -65,7 +66,7 @@ class SweepFile(Strict):
     """The TOML sweep file as written by a designer."""
     game: GameName
     policies: list[PolicyLabel] = Field(min_length=1)
-    n: int = Field(gt=0, le=limits.HARD_MAX_RUNS, description="runs per grid point and policy")
+    n: Whole = Field(gt=0, le=limits.HARD_MAX_RUNS, description="runs per grid point and policy")
     seed: Seed = 1
     chunk: int | None = Field(None, gt=0, le=limits.MAX_CHUNK, description="runs per task (default: the game's chunk)")
     config: str | None = Field(None, description="base config file (default: configs/GAME/default.toml)")

@@ -48,6 +48,7 @@ from sim.core.config import (
     Prose,
     Seed,
     Strict,
+    Whole,
     config_hash,
     describe_validation_error,
     read_toml,
@@ -70,7 +71,7 @@ class Target(Strict):
     config: str | None = None
     set: dict[str, Any] = {}
     options: dict[str, Any] | None = None
-    n: int | None = Field(None, gt=0, le=limits.HARD_MAX_RUNS)
+    n: Whole | None = Field(None, gt=0, le=limits.HARD_MAX_RUNS)
     seed: Seed | None = None
 
 
@@ -78,7 +79,7 @@ class TargetsFile(Strict):
     title: Name | None = None
     description: Prose | None = None
     game: GameName | None = None
-    n: int = Field(20_000, gt=0, le=limits.HARD_MAX_RUNS)
+    n: Whole = Field(20_000, gt=0, le=limits.HARD_MAX_RUNS)
     seed: Seed = 1
     config: str | None = None
     options: dict[str, Any] = {}

@@ -35,6 +35,7 @@ from sim.core.config import (
     Prose,
     Seed,
     Strict,
+    Whole,
     config_hash,
     field_value,
     read_toml,
@@ -69,7 +70,7 @@ class TuneFile(Strict):
     title: Name | None = None
     description: Prose | None = None
     game: GameName
-    n: int = Field(gt=0, le=limits.HARD_MAX_RUNS, description="runs per evaluation and target group")
+    n: Whole = Field(gt=0, le=limits.HARD_MAX_RUNS, description="runs per evaluation and target group")
     seed: Seed = 1
     chunk: int | None = Field(None, gt=0, le=limits.MAX_CHUNK)
     config: str | None = None
@@ -78,7 +79,7 @@ class TuneFile(Strict):
     start: dict[str, Any] = {}
     target: list[TargetSpec] = Field(min_length=1)
     method: Literal["nelder-mead", "powell"] = "nelder-mead"
-    max_evals: int = Field(40, ge=2, le=limits.MAX_EVALS)
+    max_evals: Whole = Field(40, ge=2, le=limits.MAX_EVALS)
 
 
 @dataclass(frozen=True)
