@@ -358,3 +358,13 @@ def test_a_run_of_changed_rules_says_which_in_its_heading_and_on_its_page(tmp_pa
     free = cli_here("compare", "kniffel", "--policies", "greedy,random", "--n", "100", "--no-report", "--config",
                     "configs/kniffel/free-joker.toml")
     assert 'rules changed: joker.mode="free", joker.stops_rolling=false' in free.stdout.splitlines()[0], free.stdout
+
+
+def test_a_flag_reads_yes_or_no_and_a_swept_value_plainly():
+    """The per-upgrade flags read 1 and 0 beside rates in %; a swept goal of 10000 read '1e+04 → 50.3 %'."""
+    from sim.report.sweep import _fmt
+
+    assert words.value_text("upgrade_wetzstein_trap", 1.0, game="dungeon") == "yes"
+    assert words.value_text("upgrade_wetzstein_dominant", 0.0, game="dungeon") == "no"
+    assert words.metric_name("dungeon", "win_lift") == "win lift, taken vs left in the same room"
+    assert _fmt(10000.0) == "10,000" and _fmt(1.125) == "1.125"

@@ -239,8 +239,8 @@ def game_notes(name: str) -> dict[str, str]:
 def _fmt(v: Any) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
-    if isinstance(v, float):
-        return f"{v:.4g}"
+    if isinstance(v, float):  # words.num: 10,000, not 1e+04 (a goal of 10000 read "1e+04 → 50.3 %")
+        return words.num(v)
     return html.escape(str(v))
 
 

@@ -182,6 +182,17 @@ def game_units(game: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(k), v) for k, v in units.items())
 
 
+@cache
+def game_flags(game: str) -> tuple[re.Pattern[str], ...]:
+    """The game's yes/no metrics (``sim.games.<game>.labels.FLAGS``: patterns), else none."""
+    package = GAMES[game].rsplit(".", 1)[0] if game in GAMES else None
+    try:
+        flags = import_module(f"{package}.labels").FLAGS if package else ()
+    except (ModuleNotFoundError, AttributeError):
+        flags = ()
+    return tuple(re.compile(k) for k in flags)
+
+
 def unit_of(metric: str, game: str | None = None) -> str:
     """The unit a count metric is in (``LP``, ``coins``; with ``game``: its own units first, ``duels``), else
     empty."""
@@ -238,6 +249,8 @@ def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: 
     lo_hi = _pair(ci)
     if value is None or not _finite(value):
         return "—"
+    if game and any(p.search(name) for p in game_flags(game)) and float(value) in (0.0, 1.0):
+        return "yes" if float(value) else "no"
     if is_rate(name):
         diff = diff or axis_unit(name) == "pp"  # an edge over a fair share, a lift: pp
         txt = _pct(float(value), diff) + (" pp" if diff else " %")

@@ -37,6 +37,9 @@ WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **PO
          # the per-upgrade table's flags compare runs that took an upgrade with runs that left it (observed: a bot
          # takes Lebenselixier when its LP run low), not a start with it against one without (findings, paired)
          "dominant": "observed dominant", "trap": "observed trap",
+         # the lift compares runs offered it in the same room (stratified); the two rates beside it do not
+         "win_lift": "win lift, taken vs left in the same room", "win_rate_picked": "wins when taken (any room)",
+         "win_rate_not_picked": "wins when left (any room)",
          # what a run's coins are: held at its end, not earned ("mean coins 605.5 coins" said neither)
          "mean_coins": "mean coins held at the end", "mean_coins_stolen": "mean coins stolen"}
 
@@ -73,6 +76,8 @@ CONFIG_WORDS = {
     "policies": "the bots' ratings (the Vorschlag offer rating, expectimax's terms)",
 }
 # the units of the dungeon's own count metrics (``sim.report.words.unit_of``): rooms of the ten, uses a run
+# metrics that are a yes/no flag (1 or 0): said "yes"/"no" in the tables (they read 1 and 0)
+FLAGS = (r"^upgrade_\w+_(dominant|trap)$",)
 UNITS = {r"^mean_rooms_cleared$": "rooms", r"^mean_market_spent$": "coins", r"^mean_poison_damage$": "LP",
          r"^mean_(last_chances|adjusts|challenges|rewards|upgrades_gained|jokers_\w+|dice_bonuses|hero_uses|crits|"
          r"market_buys)$": "a run"}
