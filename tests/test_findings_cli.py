@@ -54,6 +54,13 @@ def test_findings_json_of_the_dungeon(dungeon):
     assert loop["value"] == 70 - get_game("dungeon").load().market.joker_pack
 
 
+def test_the_findings_heading_says_the_setting_they_were_found_in():
+    """The Würfel Dungeon's findings are those of the report's difficulty ("Room 5 is a cliff" at Leicht): its
+    heading said only n and seed."""
+    done = cli_here("findings", "dadox", "--n", "40")
+    assert done.returncode == 0 and done.stdout.startswith("Dadox · findings · players: 2 · n=40 · seed=1: ")
+
+
 def test_the_replay_line_shows_the_loop(dungeon):
     (loop,) = [f for f in dungeon[0]["findings"] if f["kind"] == "economy_loop"]
     done = cli_here(*shlex.split(loop["replay"])[1:])
