@@ -108,11 +108,12 @@ def test_sweep_text_is_in_words_and_units(tmp_path):
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert "upper_bonus_rate" not in done.stdout and "bonus.value=" not in done.stdout  # a field in words
-    head = lines[1].split("  ")
+    assert lines[1].startswith("Upper bonus points (0: no bonus) 25 → 45: upper bonus reached, Greedy ")  # answer
+    head = lines[2].split("  ")
     assert [x.strip() for x in head if x.strip()] == ["upper bonus points (0: no bonus)", "policy",
-                                                      "upper bonus reached [95 %]"], lines[1]
+                                                      "upper bonus reached [95 %]"], lines[2]
     (row,) = [x for x in lines if x.strip().startswith("25 ")]
-    assert "Greedy" in row and " % [" in row and row.index("Greedy") == lines[1].index("policy")  # in its column
+    assert "Greedy" in row and " % [" in row and row.index("Greedy") == lines[2].index("policy")  # in its column
 
 
 def test_findings_text_names_the_kind_in_words():
@@ -176,6 +177,13 @@ def test_sweep_page_is_in_words_and_units(tmp_path):
     done = cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--no-report")
     assert done.returncode == 0, done.stderr
     page = build_sweep_report(tmp_path / "o").read_text(encoding="utf-8")
+    # the answer first (the page opened with its table): the first metric from one end of the grid to the other
+    answer = page.split("<h2>Answer</h2>", 1)[1].split("<h2>", 1)[0]
+    said = re.search(r"Upper sum that earns the bonus 60 → 66: upper bonus reached, Greedy ([\d.]+) % → ([\d.]+) % "
+                     r"\(([−+][\d.]+) pp\)\.", answer)
+    assert said and float(said[3].replace("\u2212", "-")) == pytest.approx(float(said[2]) - float(said[1]), abs=0.11)
+    assert page.index("<h2>Answer</h2>") < page.index("<h2>Results</h2>")
+    assert done.stdout.splitlines()[1] == said[0]  # the command line says it first too
     results = page.split("<h2>Results</h2>", 1)[1].split("<h2>", 1)[0]
     assert "upper sum that earns the bonus<br><small>bonus.threshold</small>" in results
     assert "<td>Greedy</td>" in results and "<td>greedy</td>" not in results

@@ -236,6 +236,29 @@ def game_notes(name: str) -> dict[str, str]:
     return get_game(name).chart_notes
 
 
+def sweep_answers(table: pd.DataFrame, fields: list[str], metric: str, base: dict[str, Any],
+                  game: str | None = None) -> list[str]:
+    """The sweep's answer first, one sentence per swept field: its metric at the field's two ends of the grid, the
+    other fields at their base, per policy, with the change (``Upper bonus points 25 → 45: mean score, Optimal 244.1
+    → 257.9 points (+13.8 points); Greedy …``); none for names (no ends to compare) or a variants sweep."""
+    out = []
+    table = comparable(table, fields)
+    for f in fields:
+        rows = along(table, f, base)
+        if rows.empty or not _numeric(rows[f].tolist()) or rows[f].iloc[0] == rows[f].iloc[-1]:
+            continue
+        bits = []
+        for policy, part in rows.groupby("policy", sort=False):
+            a, b = float(part[metric].iloc[0]), float(part[metric].iloc[-1])
+            bits.append(f"{words.policy_name(game, policy)} {words.value_text(metric, a, game=game)} → "
+                        f"{words.value_text(metric, b, game=game)} "
+                        f"({words.value_text(metric, b - a, diff=True, game=game, like=[a - 1, a + 1])})")
+        others = " (the other fields at their base)" if len(fields) > 1 else ""
+        out.append(f"{field_words(game, f)} {_fmt(rows[f].iloc[0])} → {_fmt(rows[f].iloc[-1])}{others}: "
+                   f"{words.metric_label(game, metric)}, " + "; ".join(bits) + ".")
+    return out
+
+
 def _fmt(v: Any) -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
@@ -391,6 +414,10 @@ def _build_sweep_report(out: Path) -> Path:
         parts.append("<p><b>Not charted</b> (no such metric for this game): "
                      + ", ".join(f"<code>{html.escape(m)}</code>" for m in unknown)
                      + ". Available: " + ", ".join(html.escape(m) for m in metric_names(table)) + "</p>")
+    answers = sweep_answers(table, fields, metrics[0], base, game) if fields and metrics else []
+    if answers:  # the answer first, as every page: then the evidence
+        parts.append("<h2>Answer</h2>" + "".join(f"<p class='answer'>{html.escape(a[:1].upper() + a[1:])}</p>"
+                                                 for a in answers))
     parts.append("<p>Full table (every metric with its 95 % interval): <a href='sweep.csv'>sweep.csv</a> · "
                  "<a href='sweep.parquet'>sweep.parquet</a></p>")
     parts.append("<h2>Results</h2><p>95 % intervals in brackets.</p>" + table_html(table, fields, metrics, game))

@@ -15,13 +15,15 @@ from sim.cli.common import emit
 from sim.core import atomic, limits
 from sim.core.backends import make_backend
 from sim.experiments.calibrate import check_calibration, parse_target
+from sim.experiments.sensitivity import base_point
 from sim.experiments.sweep import Sweep, load_sweep, metric_names, run_sweep
+from sim.experiments.sweep_store import load_result
 from sim.experiments.targets import check_targets, load_targets, verdicts_json, verdicts_table
 from sim.games import get_game
 from sim.report import words
 from sim.report.analysis import check_page
 from sim.report.outputs import json_default
-from sim.report.sweep import field_words, said_value
+from sim.report.sweep import field_words, said_value, sweep_answers
 
 
 def sweep(sweep_file: Path, dest: Path, resume: bool, overwrite: bool, scheduler: str | None, as_json: bool,
@@ -47,6 +49,11 @@ def sweep(sweep_file: Path, dest: Path, resume: bool, overwrite: bool, scheduler
     plans = f"{len(s.plan)} polic{'ies' if len(s.plan) != 1 else 'y'}"
     lines = [f"sweep {s.name}: {points} x {plans}, n={s.spec.n} each, seed {s.spec.seed} "
              f"(same for every point) · ran {r.chunks_run} chunks, {r.chunks_skipped} already done · {r.seconds:.1f} s"]
+    if first and s.fields:  # the answer first: how the first metric moves along each field
+        table, meta = load_result(dest)
+        fields = list(s.fields)
+        said = sweep_answers(table, fields, first, base_point(table, fields, meta.get("base_values")), s.game.name)
+        lines += [a[:1].upper() + a[1:] for a in said]
     if first:
         lines += sweep_rows(s, r.table, first)
     lines.append(f"table: {r.files['csv']} (+ .parquet)")
