@@ -645,8 +645,9 @@ def test_the_answer_reads_as_a_sentence(game, policy, options, said):
     'Hold 20 the first-listed policy wins 50.0 %' and 'Threshold draws 0.0 %' for a solitaire game)."""
     r = sim.play(game, policy, n=200, **options)
     assert r.summary["verdicts"][0].startswith(said), r.summary["verdicts"]
-    if game == "dungeon24":
+    if game == "dungeon24":  # and how fair attacking first is (the game's top finding, said nowhere)
         assert r.summary["verdicts"][0].endswith("] against Greedy."), r.summary["verdicts"]
+        assert r.summary["verdicts"][1].startswith("Seat fairness against a fair 50 %: the first attacker wins ")
 
 
 def test_a_headline_the_seats_should_report_is_still_named_missing():

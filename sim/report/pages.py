@@ -437,8 +437,34 @@ def seat_sentence(metrics: pd.DataFrame, game: str | None = None) -> str:
         bits.append(f"{value_text('win_rate', r.value, ci)} in {words.policy_name(game, lab)}{said}")
         k = len(seats)
     if not bits:
-        return ""
+        return first_mover_sentence(game, {str(r.label): {"value": r.value, "ci95": [r.ci95_low, r.ci95_high]}
+                                           for r in metrics.itertuples()
+                                           if r.metric == (declared(game, "FIRST_MOVER") or ("",))[0]})
     return f"Seat fairness against a fair {100 / k:.0f} %: the first seat wins {'; '.join(bits)}."
+
+
+def _off_fair(value: float, ci: Any, fair: float) -> str:
+    """`` (+12.0 pp off fair)`` where the interval leaves the fair share out ("small" under ``SEAT_MIN_PP``)."""
+    if ci is None or not (ci[0] > fair or ci[1] < fair):
+        return ""
+    off = value - fair
+    return f" ({words.signed(f'{off * 100:+.1f}')} pp off fair{': small' if abs(off) * 100 < SEAT_MIN_PP else ''})"
+
+
+def first_mover_sentence(game: str | None, rates: dict[str, dict[str, Any]]) -> str:
+    """How fair moving first is in a two-player game without seat columns (Dungeon24's first attacker: the game's
+    ``FIRST_MOVER``), per label: ``Seat fairness against a fair 50 %: the first attacker wins 62.0 % [59.8, 64.1]
+    (+12.0 pp off fair).``"""
+    metric, said = (declared(game, "FIRST_MOVER") if game else None) or (None, None)
+    bits = []
+    for lab, m in rates.items():
+        if m.get("value") is None or not math.isfinite(float(m["value"])):
+            continue
+        ci = m.get("ci95")
+        ci = None if ci is None or any(pd.isna(x) for x in ci) else ci
+        where = f" in {words.policy_name(game, lab)}" if len(rates) > 1 else ""
+        bits.append(f"{value_text('win_rate', m['value'], ci)}{where}{_off_fair(float(m['value']), ci, 0.5)}")
+    return f"Seat fairness against a fair 50 %: {said} {'; '.join(bits)}." if metric and bits else ""
 
 
 def verdicts(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: dict[str, str],
@@ -481,7 +507,9 @@ def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], he
         rival = f" against {words.policy_name(game, against)}" if against and says_of_policy and " vs " not in who \
             else ""
         out.append(f"{who}{':' if ' vs ' in who or not says_of_policy else ''} {headline[name]} {said}{rival}.")
-    return out + ([caution] if caution else [])
+    mover = (declared(game, "FIRST_MOVER") or ("",))[0]
+    fair = first_mover_sentence(game, {policy: metrics[mover]}) if mover in metrics else ""
+    return out + ([fair] if fair else []) + ([caution] if caution else [])
 
 
 def _game_shares(game: str, policy: str, metrics: dict[str, dict[str, Any]], said_as: list[str]) -> str:

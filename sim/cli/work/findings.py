@@ -15,7 +15,6 @@ from sim.report.balance import game_report
 from sim.report.findings.config import SECTION, FindingsConfig
 from sim.report.findings.page import MEANINGS
 from sim.report.findings.runner import folder_findings
-from sim.report.manifest import load_manifest
 
 
 def config_args(game: Any, cfg: Strict, config: Path | None, sets: list[str]) -> list[str]:
@@ -42,8 +41,9 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
         folder = Path(out) if out is not None else Path(tmp) / game
         game_report(game, folder, n, seed, cfg=cfg)
         found = folder_findings(folder, thresholds, cfg, args)
-        options = load_manifest(folder).get("options") or {}
-    # the setting the report played (difficulty: Leicht): its findings are that setting's ("Room 5 is a cliff")
+    # the setting the report played (``game_report``: the game's default options, difficulty: Leicht): its findings
+    # are that setting's ("Room 5 is a cliff")
+    options = g.check_options({})
     setting = g.setting({k: v for k, v in options.items() if (o := g.option_spec(k)) is None or o.plays})
     lines = [" · ".join([g.title, "findings", *setting, f"n={n}", f"seed={seed}: {len(found)} found"])]
     mirror = [g.report_policies[0]] * 2  # one policy on two seats: the skill gap is between the seats

@@ -5,6 +5,9 @@ from sim.games.dungeon24.codes import N_BASIC
 from sim.games.options import Option, policy_names
 
 # the game's policy names for --help without importing the game (tests/test_answers_cli.py: the game's own)
+# the share of games the first to move wins (a fair 50 %), where the game has no seat columns: said as the seats'
+# fairness beside the answer (sim.report.pages)
+FIRST_MOVER = ("first_attacker_win_rate", "the first attacker wins")
 TITLE = "Dungeon24"  # the game's name as people read it (Game.title; describe's text heads with it)
 # describe's headings where a key alone cannot say it (sim.cli.work.describe_text)
 DESCRIBE_WORDS = {"exchange_by_advantage": "One exchange by attack advantage (the dice alone, before any focus reroll)",
