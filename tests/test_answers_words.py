@@ -374,5 +374,6 @@ def test_a_flag_reads_yes_or_no_and_a_swept_value_plainly():
 
     assert words.value_text("upgrade_wetzstein_trap", 1.0, game="dungeon") == "yes"
     assert words.value_text("upgrade_wetzstein_dominant", 0.0, game="dungeon") == "no"
-    assert words.metric_name("dungeon", "win_lift") == "win lift, taken vs left in the same room"
+    assert words.column_word("dungeon", "win_lift") == "win lift, taken vs left in the same room"
+    assert words.metric_name("dungeon", "combos_pasch") == "combos Pasch"  # a column's words stay in its heading
     assert _fmt(10000.0) == "10,000" and _fmt(1.125) == "1.125"

@@ -221,7 +221,7 @@ def grouped_metrics_html(metrics: pd.DataFrame, groups: Iterable[tuple[str, str]
         def said(code: str, seats: bool = seats) -> str:  # a row or column (a room, an upgrade, a seat) in words
             if code.isdigit():
                 return f"seat {int(code) + 1}" if seats else code
-            return words.word(game, code)
+            return words.column_word(game, code)
 
         count = sum(len(c) for c in cols.values())
         tables = []

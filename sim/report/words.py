@@ -182,6 +182,17 @@ def game_units(game: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple((re.compile(k), v) for k, v in units.items())
 
 
+def column_word(game: str | None, code: str) -> str:
+    """A metric table's column heading: the game's ``labels.COLUMN_WORDS`` (words for a column, not a metric), else
+    :func:`word`."""
+    package = GAMES[game].rsplit(".", 1)[0] if game in GAMES else None
+    try:
+        own = import_module(f"{package}.labels").COLUMN_WORDS if package else {}
+    except (ModuleNotFoundError, AttributeError):
+        own = {}
+    return own.get(code) or word(game, code)
+
+
 @cache
 def game_flags(game: str) -> tuple[re.Pattern[str], ...]:
     """The game's yes/no metrics (``sim.games.<game>.labels.FLAGS``: patterns), else none."""

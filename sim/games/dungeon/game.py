@@ -82,8 +82,8 @@ class Dungeon(Game):
     metric_groups = (
         ("per upgrade", r"^upgrade_(?P<row>.+?)_(?P<col>offer_rate|offers|pick_rate|buy_rate|win_rate_picked|"
                         r"win_rate_not_picked|win_lift|dominant|trap)$"),
-        ("per combo", r"^combos_(?P<row>.+)$"),
-        ("per path card", r"^path_(?P<row>.+)$"),
+        ("per combo", r"^(?P<col>combos)_(?P<row>.+)$"),
+        ("per path card", r"^(?P<col>path)_(?P<row>.+)$"),
     )
 
     def prepare(self, cfg: DungeonConfig, policies: list[str], options: dict[str, Any]) -> None:

@@ -37,9 +37,6 @@ WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **PO
          # the per-upgrade table's flags compare runs that took an upgrade with runs that left it (observed: a bot
          # takes Lebenselixier when its LP run low), not a start with it against one without (findings, paired)
          "dominant": "observed dominant", "trap": "observed trap",
-         # the lift compares runs offered it in the same room (stratified); the two rates beside it do not
-         "win_lift": "win lift, taken vs left in the same room", "win_rate_picked": "wins when taken (any room)",
-         "win_rate_not_picked": "wins when left (any room)",
          # what a run's coins are: held at its end, not earned ("mean coins 605.5 coins" said neither)
          "mean_coins": "mean coins held at the end", "mean_coins_stolen": "mean coins stolen"}
 
@@ -81,3 +78,18 @@ FLAGS = (r"^upgrade_\w+_(dominant|trap)$",)
 UNITS = {r"^mean_rooms_cleared$": "rooms", r"^mean_market_spent$": "coins", r"^mean_poison_damage$": "LP",
          r"^mean_(last_chances|adjusts|challenges|rewards|upgrades_gained|jokers_\w+|dice_bonuses|hero_uses|crits|"
          r"market_buys)$": "a run"}
+
+
+# the metric tables' column headings where the code names a column, not a metric (``death_room``, the per-room table's
+# ``death_room_3``; ``combos``, the one value of the per-combo table): ``sim.report.pages`` reads them for the headings
+# only, so "combos Pasch" stays the metric's name elsewhere
+COLUMN_WORDS = {
+    "death_room": "runs that die in the room", "survival_room": "runs that reach the room",
+    **{f"{what}_room {q}": f"{unit} after winning it, {said}" for what, unit in (("lp", "LP"), ("coins", "coins"))
+       for q, said in (("p10", "10th percentile"), ("p50", "median"), ("p90", "90th percentile"))},
+    "coins_spent_market": "coins spent at the market after the room", "combos": "played a run (mean)",
+    "path": "taken a run (mean)",
+    # the lift compares runs offered it in the same room (stratified); the two rates beside it do not
+    "win_lift": "win lift, taken vs left in the same room", "win_rate_picked": "wins when taken (any room)",
+    "win_rate_not_picked": "wins when left (any room)",
+}
