@@ -265,3 +265,14 @@ def test_a_count_in_a_file_reads_as_the_command_line_reads_it(tmp_path):
     assert bands[0].n == 300
     refused(cli_here("sweep", str(write(tmp_path, 'game = "kniffel"\npolicies = ["greedy"]\nn = 2.5\n' + body)),
                      "--out", str(tmp_path / "o")), "invalid value for n: 2.5")
+
+
+def test_a_forced_sweep_too_large_to_check_is_refused_at_once(tmp_path):
+    """--force on 10^8 grid points grew its memory for minutes and played nothing: every point's rules are checked
+    before the first plays, so a grid beyond what that takes is refused at once."""
+    many = ", ".join(map(str, range(1, 151)))
+    spec = write(tmp_path, f'game = "kniffel"\npolicies = ["greedy"]\nn = 1\n[grid]\n"bonus.value" = [{many}]\n'
+                           f'"scores.kniffel_bonus" = [{many}]\n')
+    refused(cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--force"),
+            "22,500 points is more than a sweep checks before it plays (20,000, with --force)")
+    assert not (tmp_path / "o").exists()

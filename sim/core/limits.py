@@ -25,6 +25,7 @@ MAX_RUNS = 10**10  # runs one command plays without --force
 HARD_MAX_RUNS = 2**53  # runs (and run indices) even with --force: exact as floats, far inside int64
 MAX_CHUNK = 1_000_000
 MAX_POINTS = 10_000  # sweep grid points without --force
+HARD_MAX_POINTS = 20_000  # with --force: every point's rules are built and checked (and kept) before the first plays
 MAX_EVALS = 10_000  # calibrate / tune evaluations
 MAX_LOG_ROWS = 2_000_000  # rows of a log a fit reads without --force: about 2 KB of memory each while valued
 
