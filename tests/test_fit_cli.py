@@ -72,6 +72,15 @@ def _spoil(how: str, dec: pd.DataFrame, out: pd.DataFrame) -> tuple[pd.DataFrame
     dec["choice"] = dec["choice"].astype(object)
     if how == "missing column":
         return dec.drop(columns=["d3"]), out, "missing column d3"
+    if how == "level out of range":  # the level the simulator played at is 0..1 (5 was taken)
+        out["level"] = out["level"].astype(float)
+        out.loc[1, "level"] = 5.0
+        return dec, out, "row 2: level = 5 is outside 0..1"
+    if how == "player with a hidden character":  # a NUL went into the pages and the fitted files
+        p0 = out.loc[0, "player"]
+        dec["player"] = dec["player"].astype(str).where(dec["player"].astype(str) != str(p0), "a\u202eb")
+        out["player"] = out["player"].astype(str).where(out["player"].astype(str) != str(p0), "a\u202eb")
+        return dec, out, "holds a control or invisible character"
     if how == "impossible sheet":
         dec.loc[10, "s_einser"] = 7
         return dec, out, "row 11: s_einser = 7 is not a score"
@@ -143,7 +152,8 @@ CASES = ["missing column", "impossible sheet", "impossible turn", "die out of ra
          "hold not among the dice", "hold with no roll left", "box already filled", "not a box",
          "player with no decisions", "game too large", "outcome logged twice",
          "decision logged twice", "score past the rules' best", "score under the rules' least",
-         "score the sheets do not give", "long name logged twice"]
+         "score the sheets do not give", "long name logged twice", "level out of range",
+         "player with a hidden character"]
 
 
 @pytest.mark.parametrize("how", CASES)

@@ -31,6 +31,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 
 from sim.core.errors import DicesimError as DicesimError  # re-exported: every part raises it from here
+from sim.core.limits import HIDDEN
 from sim.core.names import game_name, policy_label
 from sim.core.tomlfile import CONFIG_DIR as CONFIG_DIR  # re-exported: the default configs' folder
 from sim.core.tomlfile import MAX_CONFIG_BYTES as MAX_CONFIG_BYTES  # re-exported: the file reading, light on its own
@@ -111,7 +112,6 @@ def _one_line(v: str) -> str:
     return _plain_text(v)
 
 
-HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}  # Unicode categories of hidden characters: controls, formats, separators
 Prose = Annotated[str, AfterValidator(_plain_text)]  # a description: lines, no hidden characters
 Name = Annotated[str, AfterValidator(_one_line)]  # a title or a name: one line, no hidden characters
 def _whole(v: Any) -> Any:

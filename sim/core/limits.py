@@ -180,6 +180,11 @@ def parse_count(text: Any, what: str = "--n") -> int:
     return int(digits) * 10**shift
 
 
+# Unicode categories of characters a name must not hold (a tab, a NUL, a right-to-left override that shows
+# ``ok\u202e.csv`` as ``okvsc.``, an invisible space): controls, formats, surrogates, line and paragraph separators
+HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
 def short(value: Any, width: int = 40) -> str:
     """``repr`` cut to ``width`` characters: an error line stays one short line whatever was typed."""
     text = repr(value)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.players.schema import LogColumn
+from sim.players.schema import LogColumn, level_column
 
 DECISION_COLUMNS = (
     LogColumn("player", "str", "the player's id (any text)"),
@@ -21,5 +21,5 @@ OUTCOME_COLUMNS = (
     LogColumn("game", "int", "the player's game", 0),
     LogColumn("score", "int", "final score", -10**9, 10**9),
     LogColumn("won", "int", "1 when the player won", 0, 1, required=False),
-    LogColumn("level", "float", "the level the simulator played at (simulated logs only)", required=False),
+    level_column(),
 )

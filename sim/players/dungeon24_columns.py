@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.players.schema import LogColumn
+from sim.players.schema import LogColumn, level_column
 
 OUTCOME_COLUMNS = (
     LogColumn("player", "str", "the player's id"),
@@ -15,7 +15,7 @@ OUTCOME_COLUMNS = (
     LogColumn("people", "str", "the player's people (gruenlinge, untote, dunkelelfen)", required=False),
     LogColumn("opponent_people", "str", "the opponent's people", required=False),
     LogColumn("opponent", "str", "the opponent's policy (the simulated opponent of the fit)", required=False),
-    LogColumn("level", "float", "the level the simulator played at (simulated logs only)", required=False),
+    level_column(),
 )
 DECISION_COLUMNS = (
     LogColumn("player", "str", "the player's id"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.players.schema import LogColumn
+from sim.players.schema import LogColumn, level_column
 
 OUTCOME_COLUMNS = (
     LogColumn("player", "str", "the player's id"),
@@ -11,7 +11,7 @@ OUTCOME_COLUMNS = (
     LogColumn("win", "int", "1 when the run cleared every room", 0, 1),
     LogColumn("coins", "int", "coins at the end", 0, 10**9, required=False),
     LogColumn("difficulty", "str", "leicht | normal | schwer (the same for every game)", required=False),
-    LogColumn("level", "float", "the level the simulator played at (simulated logs only)", required=False),
+    level_column(),
 )
 DECISION_COLUMNS = (
     LogColumn("player", "str", "the player's id"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sim.games.kniffel.codes import CATEGORIES, CATEGORY_LABELS
-from sim.players.schema import LogColumn
+from sim.players.schema import LogColumn, level_column
 
 BOXES = tuple(f"s_{n}" for n in CATEGORIES)
 
@@ -25,6 +25,5 @@ OUTCOME_COLUMNS = (
     LogColumn("score", "int", "final score (boxes + upper bonus + Kniffel bonuses)", 0, 100_000),
     LogColumn("won", "int", "1 when the player alone had the top score (games of several players)", 0, 1,
               required=False),
-    LogColumn("level", "float", "the level the simulator played at (simulated logs only; the fit ignores it)",
-              required=False),
+    level_column('; the fit ignores it'),
 )

@@ -8,6 +8,7 @@ module reads a file into checked numpy columns and writes the simulator's own lo
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ import pandas as pd
 
 from sim.core import atomic
 from sim.core.errors import unreadable
-from sim.core.limits import MAX_LOG_ROWS, short
+from sim.core.limits import HIDDEN, MAX_LOG_ROWS, short
 from sim.players.schema import MIN_CSV_ROW as MIN_CSV_ROW
 from sim.players.schema import SUFFIXES as SUFFIXES
 from sim.players.schema import LogColumn as LogColumn
@@ -96,6 +97,10 @@ def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[s
             bad = np.flatnonzero([not v.strip() for v in vals])
             if len(bad):
                 raise LogError(f"{where} row {bad[0] + 1}: {c.name} is empty")
+            hidden = next((i for i, v in enumerate(vals) if any(unicodedata.category(x) in HIDDEN for x in v)), None)
+            if hidden is not None:  # a NUL or a direction mark in a player id: shown on pages and in fitted files
+                raise LogError(f"{where} row {hidden + 1}: {c.name} = {ascii(vals[hidden][:40])} holds a control or "
+                               "invisible character")
             out[c.name] = np.array([v.strip() for v in vals], dtype=object)
             continue
         num = pd.to_numeric(raw.astype(object).where(raw.astype(str).str.strip() != "", None), errors="coerce")
@@ -109,8 +114,9 @@ def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[s
                 raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {shown(raw.iloc[bad[0]])} is not a whole number")
             bad = np.flatnonzero(np.abs(arr) > WHOLE)  # past a float's whole numbers (int64 would overflow)
             if len(bad):
-                raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {_text(raw.iloc[bad[0]])} is too large (at "
-                               "most 2^53)")
+                big = arr[bad[0]] > 0  # "-1e+300 is too large" was said of a negative value
+                raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {_text(raw.iloc[bad[0]])} is too "
+                               f"{'large (at most 2^53)' if big else 'small (at least -2^53)'}")
             lo = -np.inf if c.lo is None else c.lo
             hi = np.inf if c.hi is None else c.hi
             bad = np.flatnonzero((arr < lo) | (arr > hi))
@@ -122,6 +128,10 @@ def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[s
                                f"{where} row {bad[0] + 1}: {c.name} = {int(arr[bad[0]])}: must be {allowed}")
             out[c.name] = arr.astype(np.int64)
         else:
+            lo, hi = -np.inf if c.lo is None else c.lo, np.inf if c.hi is None else c.hi
+            bad = np.flatnonzero((arr < lo) | (arr > hi))
+            if len(bad):  # a level of 5 in an outcome table was taken
+                raise LogError(f"{where} row {bad[0] + 1}: {c.name} = {arr[bad[0]]:g} is outside {c.lo:g}..{c.hi:g}")
             out[c.name] = arr
     return out
 

@@ -31,14 +31,21 @@ class LogError(DicesimError):
 
 @dataclass(frozen=True)
 class LogColumn:
-    """One column of a log: ``kind`` is ``int`` (whole numbers in ``[lo, hi]``), ``str`` or ``float``."""
+    """One column of a log: ``kind`` is ``int`` (whole numbers in ``[lo, hi]``), ``str`` or ``float`` (in ``[lo, hi]``
+    where given)."""
 
     name: str
     kind: str
     doc: str
-    lo: int | None = None
-    hi: int | None = None
+    lo: int | float | None = None
+    hi: int | float | None = None
     required: bool = True
+
+
+def level_column(note: str = "") -> LogColumn:
+    """The outcome tables' ``level`` column: the skill level 0..1 the simulator played at (a level of 5 was taken)."""
+    return LogColumn("level", "float", f"the level the simulator played at (simulated logs only{note})", 0, 1,
+                     required=False)
 
 
 def outcomes_path(log: Path) -> Path:

@@ -19,11 +19,11 @@ from typing import Any
 
 from sim.core.config import DicesimError, Strict
 from sim.core.errors import unreadable
-from sim.core.limits import short
+from sim.core.limits import HIDDEN, short
 from sim.players.run import POLICY, check_game, fit_log
 from sim.players.schema import FITTED, SUFFIXES
 from sim.report import words
-from sim.studio.saving import HIDDEN, inside
+from sim.studio.saving import inside
 
 LOGS_MAX = 50  # the newest logs listed (the picker stays short however full the folder is)
 SCAN_MAX = 500  # the newest tables whose header is read to find them

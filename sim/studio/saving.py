@@ -21,11 +21,11 @@ import tomli_w
 
 from sim.core.atomic import reason
 from sim.core.config import DicesimError, Strict
+from sim.core.limits import HIDDEN
 
 OUT = "the output folder (--out)"
 
 
-HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}  # Unicode categories refused in a name typed or uploaded: controls, formats
 
 
 def inside(root: Path, typed: str, what: str) -> Path:
