@@ -149,13 +149,14 @@ def _no_such_argument(fn: Callable[..., Any], kwargs: dict[str, Any]) -> None:
     """A keyword that is neither one of ``fn``'s arguments nor any game's option (``sim.calibrate(chunk=10)``: chunk
     is ``play``'s) is named as such, not as "an option that does not apply to the game"."""
     params = inspect.signature(fn).parameters
-    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        return  # Python refuses it itself
+    extra = [k for k in kwargs if k not in params]
+    if not extra or not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return  # every keyword is an argument, or Python refuses it itself
     from sim.games import GAMES, declared_options
 
     options = {o.name for g in GAMES for o in declared_options(g) or ()}
-    for k in kwargs:
-        if k not in params and k not in options:
+    for k in extra:
+        if k not in options:
             takes = [n for n, p in params.items() if p.kind is p.POSITIONAL_OR_KEYWORD or p.kind is p.KEYWORD_ONLY]
             raise DicesimError(f"sim.{fn.__name__}() has no argument {k!r}"[:120]
                                + f" (it takes {', '.join(takes)} and the game's options)")

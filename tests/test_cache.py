@@ -444,7 +444,7 @@ def test_a_folder_is_only_removed_inside_the_cache(tmp_path, monkeypatch):
 def test_a_file_where_a_cache_folder_belongs_is_replaced(tmp_path, monkeypatch, capsys):
     """A file named like the answers or tables folder: no answer or solved table was ever stored again, silently."""
     from sim.cli import answers
-    from sim.core.paths import make_folder
+    from sim.core.paths import make_cache_folder
 
     root = tmp_path / "cache"
     monkeypatch.setenv("DICESIM_CACHE_DIR", str(root))
@@ -462,7 +462,7 @@ def test_a_file_where_a_cache_folder_belongs_is_replaced(tmp_path, monkeypatch, 
     outside = tmp_path / "mine"
     outside.write_text("keep")  # never outside the cache folder, nor the cache folder itself
     with pytest.raises(OSError):
-        make_folder(outside / "a")
+        make_cache_folder(outside / "a")
     assert outside.read_text() == "keep"
 
 

@@ -13,7 +13,6 @@ import json
 import math
 import re
 import tomllib
-import unicodedata
 from pathlib import Path
 from typing import Annotated, Any, TypeVar, get_args, get_origin
 
@@ -31,7 +30,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 
 from sim.core.errors import DicesimError as DicesimError  # re-exported: every part raises it from here
-from sim.core.limits import HIDDEN
+from sim.core.limits import hidden_char
 from sim.core.names import game_name, policy_label
 from sim.core.tomlfile import CONFIG_DIR as CONFIG_DIR  # re-exported: the default configs' folder
 from sim.core.tomlfile import MAX_CONFIG_BYTES as MAX_CONFIG_BYTES  # re-exported: the file reading, light on its own
@@ -99,7 +98,7 @@ def _non_zero_sum(v: list[float]) -> list[float]:
 def _plain_text(v: str) -> str:
     """A title or a name a page and a terminal show: no control character (a NUL went raw into report.html and made it
     binary to grep), direction mark or other invisible one; a line break or a tab only in free text (``Prose``)."""
-    odd = next((c for c in v if unicodedata.category(c) in HIDDEN and c not in "\n\t"), None)
+    odd = hidden_char(v, "\n\t")
     if odd is not None:
         raise ValueError(f"holds a control character (U+{ord(odd):04X}: a tab, a direction mark or another invisible "
                          "one)")
@@ -114,6 +113,8 @@ def _one_line(v: str) -> str:
 
 Prose = Annotated[str, AfterValidator(_plain_text)]  # a description: lines, no hidden characters
 Name = Annotated[str, AfterValidator(_one_line)]  # a title or a name: one line, no hidden characters
+
+
 def _whole(v: Any) -> Any:
     """A whole number written as TOML reads ``2e4`` or ``20000.0`` (a float), as the command line's ``--n 2e4`` is."""
     return int(v) if isinstance(v, float) and v.is_integer() and abs(v) <= 2**63 else v

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from typing import Any
 
 from sim.core.errors import DicesimError
@@ -183,6 +184,11 @@ def parse_count(text: Any, what: str = "--n") -> int:
 # Unicode categories of characters a name must not hold (a tab, a NUL, a right-to-left override that shows
 # ``ok\u202e.csv`` as ``okvsc.``, an invisible space): controls, formats, surrogates, line and paragraph separators
 HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def hidden_char(text: str, allowed: str = "") -> str | None:
+    """The first character of ``text`` a name must not hold (:data:`HIDDEN`, except those in ``allowed``), else None."""
+    return next((c for c in text if unicodedata.category(c) in HIDDEN and c not in allowed), None)
 
 
 def short(value: Any, width: int = 40) -> str:

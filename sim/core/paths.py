@@ -88,7 +88,7 @@ def _inside(path: Path, root: Path | None) -> Path | None:
     return where if any(where != b and where.is_relative_to(b) for b in bases) else None
 
 
-def make_folder(folder: Path, root: Path | None = None) -> None:
+def make_cache_folder(folder: Path, root: Path | None = None) -> None:
     """``mkdir -p folder`` for a cache folder: a file or a dangling link standing where one of its folders belongs
     (inside the cache folder ``root`` only, as :func:`clear_folder`) is removed, with one warning line, instead of
     failing every later write there. Anything else that stops it is raised as ``mkdir`` raises it."""
@@ -110,9 +110,9 @@ def make_folder(folder: Path, root: Path | None = None) -> None:
 def write_whole(path: Path, write: Callable[[IO[bytes]], None], root: Path | None = None) -> None:
     """Write the cache file ``path`` whole or not at all: ``write`` fills a temporary file beside it, which is then
     renamed over ``path``. A folder where ``path`` belongs is removed first (:func:`clear_folder`, inside ``root``),
-    and so is a file where one of its folders belongs (:func:`make_folder`); on any failure (a full disk, a rename
+    and so is a file where one of its folders belongs (:func:`make_cache_folder`); on any failure (a full disk, a rename
     refused) the temporary file is removed and the error raised."""
-    make_folder(path.parent, root)
+    make_cache_folder(path.parent, root)
     clear_folder(path, root)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.time_ns()}.tmp")
     try:

@@ -211,7 +211,7 @@ def calibrate(
     def done(e: Evaluation, stop: str, a: Evaluation, b: Evaluation) -> Calibration:
         res = _result(game, fld, metric, target, label, n, seed, e, stated, stop, a, b, ev, integer)
         res.start = current
-        res.setting = game.setting({k: v for k, v in options.items() if (o := game.option_spec(k)) is None or o.plays})
+        res.setting = game.played_setting(options)
         return res
 
     # 1. bracket

@@ -129,6 +129,11 @@ class Game:
             out.append(spec.setting(value) if spec else f"{name.replace('_', ' ')}: {value}")
         return out
 
+    def played_setting(self, options: dict[str, Any]) -> list[str]:
+        """:meth:`setting` of the options runs play (``opponent: Greedy``, ``difficulty: Normal``), those of other
+        commands left out (``objective``: solve's)."""
+        return self.setting({k: v for k, v in options.items() if (o := self.option_spec(k)) is None or o.plays})
+
     def load(self, path: str | Path | None = None, overrides: list[str] | None = None) -> Strict:
         return load_config(self.Config, self.name, path, overrides)
 

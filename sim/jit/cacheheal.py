@@ -9,7 +9,7 @@ answer for a cache miss, so numba compiles the kernel and writes fresh files (as
 ``sim.core.cache.load_table``). A folder where one of those files belongs (numba reads a data file it cannot open as
 a miss, then fails writing it) is removed the same way, after a miss and before numba writes: :func:`clear_folders`;
 a folder is only ever removed inside the kernels' folder (``sim.core.paths.clear_folder``), and so is a file where
-the function's folder belongs (``sim.core.paths.make_folder``). numba's own caches, a
+the function's folder belongs (``sim.core.paths.make_cache_folder``). numba's own caches, a
 user's included, are left to fail as numba makes them fail.
 
 The function's file names come from the cache's ``_impl.filename_base`` where numba still has it, else every kernel
@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim.core.paths import clear_folder, make_folder, numba_dir
+from sim.core.paths import clear_folder, make_cache_folder, numba_dir
 
 _warned: set[str] = set()
 
@@ -68,9 +68,9 @@ def _say(name: str, why: str) -> None:
 
 def heal(cache: Any, e: BaseException) -> None:
     """Remove the damaged cache files of ``cache``'s function and say so once; a file standing where the function's
-    folder belongs is removed instead (``make_folder`` says so), a miss."""
+    folder belongs is removed instead (``make_cache_folder`` says so), a miss."""
     if isinstance(e, NotADirectoryError):
-        make_folder(Path(cache.cache_path))
+        make_cache_folder(Path(cache.cache_path))
         return
     name, files = kernel_files(cache)
     for f in files:

@@ -36,7 +36,7 @@ from pathlib import Path
 from numba.core import caching
 from numba.core.dispatcher import Dispatcher
 
-from sim.core.paths import make_folder, numba_dir
+from sim.core.paths import make_cache_folder, numba_dir
 from sim.jit import cacheheal, inlinecopy
 from sim.jit.codehash import PROJECT_ROOT, module_file, module_name, source_key
 from sim.jit.tier import tag
@@ -96,7 +96,7 @@ class ProjectLocator(getattr(caching, "_CacheLocator", object)):
         self._dir = kernel_dir(py_file)
 
     def ensure_cache_path(self) -> None:
-        make_folder(self._dir)  # a file where one of its folders belongs is removed first
+        make_cache_folder(self._dir)  # a file where one of its folders belongs is removed first
         super().ensure_cache_path()
         os.utime(self._dir)  # marks this source version as in use (pruning keeps it)
         _prune(self._dir.parent, self._key)

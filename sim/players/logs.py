@@ -8,7 +8,6 @@ module reads a file into checked numpy columns and writes the simulator's own lo
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ import pandas as pd
 
 from sim.core import atomic
 from sim.core.errors import unreadable
-from sim.core.limits import HIDDEN, MAX_LOG_ROWS, short
+from sim.core.limits import MAX_LOG_ROWS, hidden_char, short
 from sim.players.schema import MIN_CSV_ROW as MIN_CSV_ROW
 from sim.players.schema import SUFFIXES as SUFFIXES
 from sim.players.schema import LogColumn as LogColumn
@@ -97,7 +96,7 @@ def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[s
             bad = np.flatnonzero([not v.strip() for v in vals])
             if len(bad):
                 raise LogError(f"{where} row {bad[0] + 1}: {c.name} is empty")
-            hidden = next((i for i, v in enumerate(vals) if any(unicodedata.category(x) in HIDDEN for x in v)), None)
+            hidden = next((i for i, v in enumerate(vals) if hidden_char(v)), None)
             if hidden is not None:  # a NUL or a direction mark in a player id: shown on pages and in fitted files
                 raise LogError(f"{where} row {hidden + 1}: {c.name} = {ascii(vals[hidden][:40])} holds a control or "
                                "invisible character")

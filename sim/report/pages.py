@@ -437,9 +437,9 @@ def seat_sentence(metrics: pd.DataFrame, game: str | None = None) -> str:
         bits.append(f"{value_text('win_rate', r.value, ci)} in {words.policy_name(game, lab)}{said}")
         k = len(seats)
     if not bits:
-        return first_mover_sentence(game, {str(r.label): {"value": r.value, "ci95": [r.ci95_low, r.ci95_high]}
-                                           for r in metrics.itertuples()
-                                           if r.metric == (declared(game, "FIRST_MOVER") or ("",))[0]})
+        return first_mover_sentence(game, {str(r.label): {r.metric: {"value": r.value, "ci95": [r.ci95_low,
+                                                                                               r.ci95_high]}}
+                                           for r in metrics.itertuples()})
     return f"Seat fairness against a fair {100 / k:.0f} %: the first seat wins {'; '.join(bits)}."
 
 
@@ -451,11 +451,12 @@ def _off_fair(value: float, ci: Any, fair: float) -> str:
     return f" ({words.signed(f'{off * 100:+.1f}')} pp off fair{': small' if abs(off) * 100 < SEAT_MIN_PP else ''})"
 
 
-def first_mover_sentence(game: str | None, rates: dict[str, dict[str, Any]]) -> str:
+def first_mover_sentence(game: str | None, by_label: dict[str, dict[str, dict[str, Any]]]) -> str:
     """How fair moving first is in a two-player game without seat columns (Dungeon24's first attacker: the game's
-    ``FIRST_MOVER``), per label: ``Seat fairness against a fair 50 %: the first attacker wins 62.0 % [59.8, 64.1]
-    (+12.0 pp off fair).``"""
+    ``FIRST_MOVER`` metric), per label (``by_label``: label -> its metrics): ``Seat fairness against a fair 50 %: the
+    first attacker wins 62.0 % [59.8, 64.1] (+12.0 pp off fair).``"""
     metric, said = (declared(game, "FIRST_MOVER") if game else None) or (None, None)
+    rates = {lab: m[metric] for lab, m in by_label.items() if metric in m}
     bits = []
     for lab, m in rates.items():
         if m.get("value") is None or not math.isfinite(float(m["value"])):
@@ -507,8 +508,7 @@ def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], he
         rival = f" against {words.policy_name(game, against)}" if against and says_of_policy and " vs " not in who \
             else ""
         out.append(f"{who}{':' if ' vs ' in who or not says_of_policy else ''} {headline[name]} {said}{rival}.")
-    mover = (declared(game, "FIRST_MOVER") or ("",))[0]
-    fair = first_mover_sentence(game, {policy: metrics[mover]}) if mover in metrics else ""
+    fair = first_mover_sentence(game, {policy: metrics})
     return out + ([fair] if fair else []) + ([caution] if caution else [])
 
 

@@ -254,8 +254,8 @@ def sweep_answers(table: pd.DataFrame, fields: list[str], metric: str, base: dic
                         f"{words.value_text(metric, b, game=game)} "
                         f"({words.value_text(metric, b - a, diff=True, game=game, like=[a - 1, a + 1])})")
         others = " (the other fields at their base)" if len(fields) > 1 else ""
-        out.append(f"{field_words(game, f)} {_fmt(rows[f].iloc[0])} → {_fmt(rows[f].iloc[-1])}{others}: "
-                   f"{words.metric_label(game, metric)}, " + "; ".join(bits) + ".")
+        said = f"{field_words(game, f)} {_fmt(rows[f].iloc[0])} → {_fmt(rows[f].iloc[-1])}{others}: "
+        out.append(said[:1].upper() + said[1:] + f"{words.metric_label(game, metric)}, " + "; ".join(bits) + ".")
     return out
 
 
@@ -416,8 +416,7 @@ def _build_sweep_report(out: Path) -> Path:
                      + ". Available: " + ", ".join(html.escape(m) for m in metric_names(table)) + "</p>")
     answers = sweep_answers(table, fields, metrics[0], base, game) if fields and metrics else []
     if answers:  # the answer first, as every page: then the evidence
-        parts.append("<h2>Answer</h2>" + "".join(f"<p class='answer'>{html.escape(a[:1].upper() + a[1:])}</p>"
-                                                 for a in answers))
+        parts.append("<h2>Answer</h2>" + "".join(f"<p class='answer'>{html.escape(a)}</p>" for a in answers))
     parts.append("<p>Full table (every metric with its 95 % interval): <a href='sweep.csv'>sweep.csv</a> · "
                  "<a href='sweep.parquet'>sweep.parquet</a></p>")
     parts.append("<h2>Results</h2><p>95 % intervals in brackets.</p>" + table_html(table, fields, metrics, game))

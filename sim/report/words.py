@@ -172,36 +172,31 @@ def metric_noun(metric: str, headline: dict[str, str] | None = None) -> str:
 
 
 @cache
-def game_units(game: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """The game's units of its own count metrics (``sim.games.<game>.labels.UNITS``: pattern -> unit), else none."""
+def _labels(game: str | None, attr: str) -> Any:
+    """An attribute of the game's ``sim.games.<game>.labels`` (``UNITS``, ``FLAGS``, ``COLUMN_WORDS``), else None."""
     package = GAMES[game].rsplit(".", 1)[0] if game in GAMES else None
     try:
-        units = import_module(f"{package}.labels").UNITS if package else {}
-    except (ModuleNotFoundError, AttributeError):
-        units = {}
-    return tuple((re.compile(k), v) for k, v in units.items())
+        return getattr(import_module(f"{package}.labels"), attr, None) if package else None
+    except ModuleNotFoundError:
+        return None
+
+
+@cache
+def game_units(game: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The game's units of its own count metrics (``labels.UNITS``: pattern -> unit), else none."""
+    return tuple((re.compile(k), v) for k, v in (_labels(game, "UNITS") or {}).items())
 
 
 def column_word(game: str | None, code: str) -> str:
     """A metric table's column heading: the game's ``labels.COLUMN_WORDS`` (words for a column, not a metric), else
     :func:`word`."""
-    package = GAMES[game].rsplit(".", 1)[0] if game in GAMES else None
-    try:
-        own = import_module(f"{package}.labels").COLUMN_WORDS if package else {}
-    except (ModuleNotFoundError, AttributeError):
-        own = {}
-    return own.get(code) or word(game, code)
+    return (_labels(game, "COLUMN_WORDS") or {}).get(code) or word(game, code)
 
 
 @cache
 def game_flags(game: str) -> tuple[re.Pattern[str], ...]:
-    """The game's yes/no metrics (``sim.games.<game>.labels.FLAGS``: patterns), else none."""
-    package = GAMES[game].rsplit(".", 1)[0] if game in GAMES else None
-    try:
-        flags = import_module(f"{package}.labels").FLAGS if package else ()
-    except (ModuleNotFoundError, AttributeError):
-        flags = ()
-    return tuple(re.compile(k) for k in flags)
+    """The game's yes/no metrics (``labels.FLAGS``: patterns), else none."""
+    return tuple(re.compile(k) for k in _labels(game, "FLAGS") or ())
 
 
 def unit_of(metric: str, game: str | None = None) -> str:

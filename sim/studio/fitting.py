@@ -11,7 +11,6 @@ import codecs
 import csv
 import os
 import threading
-import unicodedata
 import uuid
 from importlib import import_module
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 from sim.core.config import DicesimError, Strict
 from sim.core.errors import unreadable
-from sim.core.limits import HIDDEN, short
+from sim.core.limits import hidden_char, short
 from sim.players.run import POLICY, check_game, fit_log
 from sim.players.schema import FITTED, SUFFIXES
 from sim.report import words
@@ -111,7 +110,7 @@ def upload_target(out_root: Path, name: str, size: int) -> Path:
     name = str(name or "").strip()
     if not name or Path(name).name != name or name.startswith("."):
         raise DicesimError(f"an uploaded log is named by its file name alone, got {name!r}")
-    odd = next((c for c in name if unicodedata.category(c) in HIDDEN), None)  # a line break (a hand-made request),
+    odd = hidden_char(name)  # a line break (a hand-made request),
     if odd is not None:  # a right-to-left override that shows ``ok\u202e.csv`` as ``okvsc.``, an invisible space
         raise DicesimError(f"an uploaded log's name holds a control character (U+{ord(odd):04X}: a line break, a "
                            f"direction mark or another invisible one), got {ascii(name[:60])}")

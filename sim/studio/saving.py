@@ -12,7 +12,6 @@ import contextlib
 import os
 import shlex
 import shutil
-import unicodedata
 import uuid
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ import tomli_w
 
 from sim.core.atomic import reason
 from sim.core.config import DicesimError, Strict
-from sim.core.limits import HIDDEN
+from sim.core.limits import hidden_char
 
 OUT = "the output folder (--out)"
 
@@ -34,7 +33,7 @@ def inside(root: Path, typed: str, what: str) -> Path:
     if not text or "\0" in text:
         example = "studio.toml" if what == "file" else "run-1"
         raise DicesimError(f"give the {what} as a path inside {OUT}, e.g. {example}")
-    odd = next((c for c in text if unicodedata.category(c) in HIDDEN), None)  # a tab, a right-to-left override
+    odd = hidden_char(text)  # a tab, a right-to-left override
     if odd is not None:  # that shows ``ok\u202e.toml`` as ``oklmot.``: saved as typed, refused for an upload
         raise DicesimError(f"the {what} name holds a control character (U+{ord(odd):04X}: a tab, a line break, a "
                            f"direction mark or another invisible one), got {ascii(text[:60])}")

@@ -43,8 +43,7 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
         found = folder_findings(folder, thresholds, cfg, args)
     # the setting the report played (``game_report``: the game's default options, difficulty: Leicht): its findings
     # are that setting's ("Room 5 is a cliff")
-    options = g.check_options({})
-    setting = g.setting({k: v for k, v in options.items() if (o := g.option_spec(k)) is None or o.plays})
+    setting = g.played_setting(g.check_options({}))
     lines = [" · ".join([g.title, "findings", *setting, f"n={n}", f"seed={seed}: {len(found)} found"])]
     mirror = [g.report_policies[0]] * 2  # one policy on two seats: the skill gap is between the seats
     said_as, caution = g.played_as(cfg, mirror)  # and it skews every head-to-head finding

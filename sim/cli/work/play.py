@@ -30,7 +30,7 @@ def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None
                  progress=not as_json, force=force, **game_opts)
     summary, metrics = r.summary, r.summary["metrics"]
     human = "\n".join(
-        [" · ".join([g.title, words.policy_name(g.name, policy), *played_setting(g, summary["options"]),
+        [" · ".join([g.title, words.policy_name(g.name, policy), *g.played_setting(summary["options"]),
                      *(played_rules(g, r.config) if config is not None or sets else []), f"n={n}", f"seed={seed}",
                      f"{summary['runs_per_second']:,.0f} runs/s"]),
          *summary.get("verdicts", []),  # the answer first
@@ -49,12 +49,6 @@ def played_rules(g: Game, cfg: Strict | None) -> list[str]:
     return [] if said == "the default rules" else [f"rules {said}"]
 
 
-def played_setting(g: Game, options: dict[str, Any]) -> list[str]:
-    """The options a play ran with, in words (``opponent: Greedy``, ``people: Untote``), those of other commands
-    left out (``objective``: solve's)."""
-    return g.setting({k: v for k, v in options.items() if (spec := g.option_spec(k)) is None or spec.plays})
-
-
 SHOWN = 6  # metrics a compare prints per policy
 
 
@@ -67,7 +61,7 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
                     scheduler=scheduler, progress=not as_json, force=force, **game_opts)
     summary = r.summary
     results, paired = summary["policies"], summary["paired"]
-    lines = [" · ".join([g.title, "compare", *played_setting(g, summary.get("options") or {}),
+    lines = [" · ".join([g.title, "compare", *g.played_setting(summary.get("options") or {}),
                          *(played_rules(g, r.config) if config is not None or sets else []), f"n={n}",
                          f"seed={seed} (same seeds for every policy)"]),
              *summary.get("verdicts", [])]  # the answers first, in words

@@ -52,8 +52,7 @@ def sweep(sweep_file: Path, dest: Path, resume: bool, overwrite: bool, scheduler
     if first and s.fields:  # the answer first: how the first metric moves along each field
         table, meta = load_result(dest)
         fields = list(s.fields)
-        said = sweep_answers(table, fields, first, base_point(table, fields, meta.get("base_values")), s.game.name)
-        lines += [a[:1].upper() + a[1:] for a in said]
+        lines += sweep_answers(table, fields, first, base_point(table, fields, meta.get("base_values")), s.game.name)
     if first:
         lines += sweep_rows(s, r.table, first)
     lines.append(f"table: {r.files['csv']} (+ .parquet)")
