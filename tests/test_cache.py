@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -95,13 +97,80 @@ def test_table_roundtrip_and_corruption(tmp_path, capsys):
     assert cache.load_table(path) is None and not path.exists()
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "is corrupt" in err[0] and "rebuilding" in err[0]
-    cache.save_table(path, arrays)
+    cache.save_table(path, {"E": np.arange(10_000.0)})
     raw = bytearray(path.read_bytes())
-    i = raw.find(np.arange(10.0).tobytes())
-    raw[i + 8] ^= 0xFF  # one flipped byte inside the stored values
+    raw[len(raw) // 3] ^= 0xFF  # one flipped byte inside the stored (compressed) values
     path.write_bytes(bytes(raw))
     assert cache.load_table(path) is None
     assert "is corrupt" in capsys.readouterr().err
+
+
+def test_tables_are_stored_compressed(tmp_path):
+    """Kniffel's greedy tables were 12.4 MB of mostly repeated values per rules variant (29 GB on a test machine)."""
+    gk = np.zeros((16384, 1, 252), np.int16)
+    gk[:, 0, ::7] = 3
+    path = tmp_path / "greedy.npz"
+    cache.save_table(path, {"gk": gk})
+    assert path.stat().st_size < gk.nbytes / 20
+    assert np.array_equal(cache.load_table(path)["gk"], gk)
+
+
+def _aged(path: Path, seconds_ago: float) -> Path:
+    t = time.time() - seconds_ago
+    os.utime(path, (t, t))
+    return path
+
+
+def test_keep_within_removes_the_least_recently_used_first(tmp_path):
+    from sim.core.paths import keep_within
+
+    files = {}
+    for name, age in [("old", 400), ("mid", 300), ("new", 200), ("newest", 100)]:
+        files[name] = tmp_path / "a" / f"{name}.npz"
+        files[name].parent.mkdir(exist_ok=True)
+        files[name].write_bytes(b"x" * 100)
+        _aged(files[name], age)
+    (tmp_path / "a" / "sub").mkdir()
+    stale = tmp_path / "a" / ".t.npz.1.2.tmp"
+    stale.write_bytes(b"x" * 1000)
+    _aged(stale, 2 * 3600)
+    fresh = tmp_path / "a" / ".u.npz.1.3.tmp"  # a writer at work: left alone
+    fresh.write_bytes(b"x" * 1000)
+    assert keep_within(tmp_path, 250, keep=files["old"]) == 1000 + 200
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == [".u.npz.1.3.tmp", "newest.npz", "old.npz", "sub"]
+    assert keep_within(tmp_path, 10_000) == 0 and keep_within(tmp_path / "absent", 0) == 0
+
+
+def test_the_tables_folder_keeps_its_budget_and_a_read_marks_use(tmp_path, monkeypatch):
+    """A sweep over Kniffel's rules stores a table per value: beyond the budget the least recently used go."""
+    monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path / "cache"))
+    a, b, c = (cache.table_path("kniffel", "greedy", k, "v") for k in "abc")
+    noise = {"E": np.random.default_rng(1).random(1000)}  # ~8 kB compressed
+    cache.save_table(a, noise)
+    cache.save_table(b, noise)
+    _aged(a, 200)
+    _aged(b, 100)
+    assert cache.load_table(a) is not None  # a is now the most recently used
+    size = a.stat().st_size
+    monkeypatch.setattr(cache, "TABLES_BUDGET", 2 * size + size // 2)
+    cache.save_table(c, noise)
+    assert a.is_file() and not b.exists() and c.is_file()
+    outside = tmp_path / "elsewhere.npz"  # a table saved outside the cache folder prunes nothing
+    monkeypatch.setattr(cache, "TABLES_BUDGET", 0)
+    cache.save_table(outside, noise)
+    assert a.is_file() and c.is_file() and outside.is_file()
+
+
+def test_stored_answers_keep_their_budget(tmp_path, monkeypatch, capsys):
+    from sim.cli import answers
+
+    monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(answers, "ANSWERS_BUDGET", 1)
+    answers.answer("k1", lambda: print("one"))
+    answers.answer("k2", lambda: print("two"))
+    answers.save_data("k3", {"x": 1})
+    assert [p.name for p in (tmp_path / "cache" / "answers").iterdir()] == ["k3.json"]
+    assert capsys.readouterr().out == "one\ntwo\n"
 
 
 def test_solver_table_key_has_rules_and_code_version():
@@ -153,7 +222,8 @@ def test_cache_info_and_clear(solved, tmp_path):
     info = json.loads(js.stdout)
     assert info["root"] == str(tmp_path / "cache")
     assert [t["game"] for t in info["tables"]] == ["kniffel"] and info["tables"][0]["bytes"] > 1_000_000
-    assert text.returncode == 0 and "kniffel/optimal-" in text.stdout and "MB" in text.stdout
+    assert text.returncode == 0 and "kept within 1.0 GB" in text.stdout
+    assert re.search(r"^  kniffel/optimal +1 table +\d+\.\d MB$", text.stdout, re.M), text.stdout
     cleared = here_json("cache", "clear", env={"DICESIM_CACHE_DIR": str(tmp_path / "cache")})
     assert cleared["bytes"] >= info["tables"][0]["bytes"]
     assert not (tmp_path / "cache" / "tables").exists()

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.core.paths import cache_root, save_note
+from sim.core.paths import ANSWERS_BUDGET, cache_root, keep_within, mark_used, save_note
 from sim.jit.codehash import code_hash
 
 if TYPE_CHECKING:
@@ -65,7 +65,15 @@ def _kept(k: str, field: str, kind: type) -> Any:
         return None
     if not isinstance(data, dict) or data.get("key") != k or not isinstance(data.get(field), kind):
         return None
+    mark_used(_file(k))  # kept longest when the folder is over its budget
     return data[field]
+
+
+def _keep(k: str, data: dict[str, Any], sort_keys: bool = True) -> None:
+    """Store ``data`` under ``k`` whole or not at all (an unwritable cache folder only makes the next ask slower),
+    then keep the answers within ``ANSWERS_BUDGET`` (each code version asks anew: old answers are never read)."""
+    save_note(_file(k), data, sort_keys=sort_keys)
+    keep_within(_file(k).parent, ANSWERS_BUDGET, keep=_file(k))
 
 
 def _stored(k: str) -> str | None:
@@ -85,7 +93,7 @@ def answer(k: str | None, compute: Callable[[], None]) -> None:
     with contextlib.redirect_stdout(buf):
         compute()
     text = buf.getvalue()
-    save_note(_file(k), {"key": k, "text": text})  # whole or not at all; unwritable: only the next ask is slower
+    _keep(k, {"key": k, "text": text})
     sys.stdout.write(text)
 
 
@@ -95,6 +103,6 @@ def stored_data(k: str | None) -> dict[str, Any] | None:
 
 
 def save_data(k: str | None, data: dict[str, Any]) -> None:
-    """Keep ``data`` under ``k`` (whole or not at all; an unwritable cache folder only makes the next ask slower)."""
+    """Keep ``data`` under ``k`` (``_keep``)."""
     if k is not None:
-        save_note(_file(k), {"key": k, "data": data}, sort_keys=False)  # the game's order, as it prints it
+        _keep(k, {"key": k, "data": data}, sort_keys=False)  # the game's order, as it prints it

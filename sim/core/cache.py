@@ -5,7 +5,8 @@ it), never inside the installed package, so a read-only install works and ``dice
 is the one place to reset. A solved table's file name carries the hash of the rules it solves and
 the code version of its solver (``sim.jit.codehash``): a changed solver never reads an old table. Each
 table file stores a SHA-256 of its arrays; a corrupt or truncated file is reported in one line,
-removed and rebuilt by the caller.
+removed and rebuilt by the caller. The tables are kept within a budget (``sim.core.paths.TABLES_BUDGET``), the
+least recently used removed first.
 """
 
 from __future__ import annotations
@@ -19,7 +20,16 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.paths import ENV, cache_root, numba_dir, tables_dir, write_whole  # noqa: F401  (their home before)
+from sim.core.paths import (  # noqa: F401  (ENV, cache_root: their home before)
+    ENV,
+    TABLES_BUDGET,
+    cache_root,
+    keep_within,
+    mark_used,
+    numba_dir,
+    tables_dir,
+    write_whole,
+)
 
 
 def table_path(game: str, name: str, rules_key: str, code: str) -> Path:
@@ -38,14 +48,21 @@ def digest(arrays: dict[str, np.ndarray]) -> str:
 
 
 def save_table(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write arrays atomically (temp file, then rename; the temp file removed on any failure) with their checksum; a
-    folder where the file belongs is removed (inside the cache folder only); an unwritable cache only warns."""
+    """Write arrays compressed and atomically (temp file, then rename; the temp file removed on any failure) with
+    their checksum; a folder where the file belongs is removed (inside the cache folder only); an unwritable cache
+    only warns. The tables folder is then kept within ``TABLES_BUDGET``, least recently used tables first.
+
+    Compressed because the tables are mostly repeats: Kniffel's greedy tables shrink from 12.4 MB to 0.26 MB and read
+    faster than raw (less to read), its solved table from 16.8 MB to 2.5 MB for ~0.01 s more per read."""
     arrays = {k: np.asarray(v) for k, v in arrays.items()}
     meta = json.dumps({"sha256": digest(arrays), "written": time.time()})
     try:
-        write_whole(path, lambda f: np.savez(f, __meta__=np.frombuffer(meta.encode(), np.uint8), **arrays))
+        write_whole(path, lambda f: np.savez_compressed(f, __meta__=np.frombuffer(meta.encode(), np.uint8), **arrays))
     except OSError as e:
         print(f"warning: cannot write the cache file {path}: {e.strerror or e}", file=sys.stderr)
+        return
+    if path.is_relative_to(tables_dir()):
+        keep_within(tables_dir(), TABLES_BUDGET, keep=path)
 
 
 def load_table(path: Path) -> dict[str, np.ndarray] | None:
@@ -58,6 +75,7 @@ def load_table(path: Path) -> dict[str, np.ndarray] | None:
         meta = json.loads(arrays.pop("__meta__").tobytes())
         if meta.get("sha256") != digest(arrays):
             raise ValueError("checksum mismatch")
+        mark_used(path)  # kept longest when the folder is over its budget
         return arrays
     except Exception as e:  # noqa: BLE001 - any unreadable file is treated the same: rebuild it
         why = "truncated" if isinstance(e, EOFError) else str(e).splitlines()[0] if str(e) else type(e).__name__

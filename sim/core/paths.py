@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import shutil
+import stat
 import sys
 import time
 from collections.abc import Callable
@@ -22,6 +23,13 @@ from platformdirs import user_cache_dir
 from sim.core.errors import DicesimError
 
 ENV = "DICESIM_CACHE_DIR"
+
+# What the cache keeps at most: beyond it the least recently used files go first (a read marks its file as used).
+# Solved tables are ~0.3-3 MB each once compressed (a Kniffel sweep over its rules stores one per value; they once
+# grew to 29 GB on a test machine), stored answers a few kB.
+TABLES_BUDGET = 1 << 30
+ANSWERS_BUDGET = 64 << 20
+STALE_TEMPORARY_S = 3600  # a temporary file this old was left by a writer that was killed
 
 
 def cache_root() -> Path:
@@ -58,6 +66,50 @@ def numba_dir() -> Path:
 
 def tables_dir() -> Path:
     return cache_root() / "tables"
+
+
+def mark_used(path: Path) -> None:
+    """Mark a cache file as just used (its modification time), so that :func:`keep_within` keeps it longest; a
+    read-only cache is left as it is."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
+
+
+def keep_within(folder: Path, budget: int, keep: Path | None = None) -> int:
+    """Keep the files below the cache folder ``folder`` within ``budget`` bytes: the least recently used
+    (:func:`mark_used`) are removed first, never ``keep`` (the file just written); a temporary file a killed writer
+    left (:func:`write_whole`) goes once it is an hour old. Returns the bytes removed; what cannot be read or removed
+    is left (a cache that cannot be tidied still works)."""
+    now, files, freed = time.time(), [], 0
+    try:
+        found = list(folder.rglob("*"))
+    except OSError:
+        return 0
+    for p in found:
+        try:
+            st = p.lstat()
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            continue
+        if p.name.startswith(".") and p.name.endswith(".tmp"):
+            if now - st.st_mtime > STALE_TEMPORARY_S:
+                with contextlib.suppress(OSError):
+                    p.unlink()
+                    freed += st.st_size
+            continue
+        files.append((st.st_mtime, st.st_size, p))
+    total = sum(size for _, size, _ in files)
+    for _, size, p in sorted(files, key=lambda f: f[:2]):
+        if total <= budget:
+            break
+        if p == keep:
+            continue
+        with contextlib.suppress(OSError):
+            p.unlink()
+            total -= size
+            freed += size
+    return freed
 
 
 def clear_folder(path: Path, root: Path | None = None) -> bool:

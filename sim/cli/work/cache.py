@@ -8,12 +8,13 @@ from pathlib import Path
 from sim.cli.common import emit
 from sim.core import atomic, cache
 from sim.core.config import CONFIG_DIR, DicesimError
+from sim.core.paths import TABLES_BUDGET
 from sim.games import GAMES, get_game
 from sim.jit import tier, warmup
 
 
-def _mb(n: int) -> str:
-    return f"{n / 2**20:.1f} MB"
+def _size(n: int) -> str:
+    return f"{n / 2**30:.1f} GB" if n >= 2**30 else f"{n / 2**20:.1f} MB"
 
 
 def shipped_configs() -> list[Path]:
@@ -73,20 +74,32 @@ def configs(copy: Path | None, as_json: bool, game: str | None = None) -> None:
 def info(as_json: bool) -> None:
     d = cache.info()
     d["tier"] = t = tier.state()
-    lines = [f"cache folder: {d['root']} ({_mb(d['bytes'])}; DICESIM_CACHE_DIR moves it)"]
+    lines = [f"cache folder: {d['root']} ({_size(d['bytes'])}; DICESIM_CACHE_DIR moves it)"]
     lines.append(f"compiled kernels: {d['numba']}")
     full = ("cached" if t["full_cached"] else "compiling in the background" if t["full_compiling"]
             else "not compiled yet")
     lines.append(f"  Würfel Dungeon: this command would use its {t['tier']} kernels; optimised (full) kernels: {full}")
-    lines += [f"  {k['module']:32s} {k['files']:4d} files {_mb(k['bytes']):>9s}" for k in d["kernels"]] or ["  (none)"]
-    lines.append("solved tables:")
-    lines += [f"  {t['game']}/{t['file']:48s} {_mb(t['bytes']):>9s}" for t in d["tables"]] or ["  (none)"]
+    kernels = [f"  {k['module']:32s} {k['files']:4d} files {_size(k['bytes']):>9s}" for k in d["kernels"]]
+    lines += kernels or ["  (none)"]
+    lines.append(f"solved tables (kept within {_size(TABLES_BUDGET)}, the least recently used removed first):")
+    lines += _table_lines(d["tables"]) or ["  (none)"]
     emit(d, as_json, "\n".join(lines))
+
+
+def _table_lines(tables: list[dict]) -> list[str]:
+    """One line per game and kind of table (a sweep over Kniffel's rules leaves hundreds of ``greedy`` files): how
+    many, and their size."""
+    kinds: dict[str, list[int]] = {}
+    for t in tables:
+        kinds.setdefault(f"{t['game']}/{t['file'].split('-', 1)[0]}", []).append(t["bytes"])
+    return [f"  {kind:24s} {len(sizes):5d} {'table ' if len(sizes) == 1 else 'tables'} {_size(sum(sizes)):>9s}"
+            for kind, sizes in kinds.items()]
 
 
 def clear(as_json: bool) -> None:
     freed = cache.clear()
-    emit({"cleared": str(cache.cache_root()), "bytes": freed}, as_json, f"cleared {cache.cache_root()} ({_mb(freed)})")
+    root = cache.cache_root()
+    emit({"cleared": str(root), "bytes": freed}, as_json, f"cleared {root} ({_size(freed)})")
 
 
 def warm(games: list[str], as_json: bool) -> None:
