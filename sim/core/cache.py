@@ -77,6 +77,8 @@ def load_table(path: Path) -> dict[str, np.ndarray] | None:
             raise ValueError("checksum mismatch")
         mark_used(path)  # kept longest when the folder is over its budget
         return arrays
+    except FileNotFoundError:  # removed since (another process kept the folder within its budget): solved again
+        return None
     except Exception as e:  # noqa: BLE001 - any unreadable file is treated the same: rebuild it
         why = "truncated" if isinstance(e, EOFError) else str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"warning: cache file {path} is corrupt ({why}); rebuilding it", file=sys.stderr)
