@@ -18,7 +18,7 @@ except ImportError:  # pragma: no cover - older typer on plain click
 
 from sim.cli.common import JsonOpt, SchedulerOpt, app
 from sim.core.errors import COMMAND_LINE, DicesimError
-from sim.core.limits import short
+from sim.core.limits import KIND_WORDS, short
 from sim.core.paths import check_cache_root
 from sim.games import GAMES, declared_policies
 
@@ -39,8 +39,6 @@ def _one_line(msg: str) -> str:
     return msg if len(msg) <= MAX_LINE else msg[: MAX_LINE - 1] + "…"
 
 
-_KINDS = {"int_parsing": "a whole number", "int_from_float": "a whole number", "float_parsing": "a number",
-          "bool_parsing": "true or false", "int_type": "a whole number"}
 
 
 def bad_parameter(e: click_exc.BadParameter) -> str:
@@ -51,8 +49,8 @@ def bad_parameter(e: click_exc.BadParameter) -> str:
         return e.format_message()
     first = errors()[0]
     name = e.param.opts[0] if e.param.opts and e.param.opts[0].startswith("-") else e.param.name
-    if first["type"] in _KINDS:
-        allowed = f"must be {_KINDS[first['type']]}"
+    if first["type"] in KIND_WORDS:
+        allowed = f"must be {KIND_WORDS[first['type']]}"
     elif first["type"] in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
         lo, hi = getattr(e.param, "min", None), getattr(e.param, "max", None)
         allowed = f"must be {lo:,} .. {hi:,}" if lo is not None and hi is not None else first["msg"].replace(

@@ -30,7 +30,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 
 from sim.core.errors import DicesimError as DicesimError  # re-exported: every part raises it from here
-from sim.core.limits import hidden_char
+from sim.core.limits import allowed_words, hidden_char
 from sim.core.names import game_name, policy_label
 from sim.core.tomlfile import CONFIG_DIR as CONFIG_DIR  # re-exported: the default configs' folder
 from sim.core.tomlfile import MAX_CONFIG_BYTES as MAX_CONFIG_BYTES  # re-exported: the file reading, light on its own
@@ -372,7 +372,8 @@ def describe_validation_error(err: ValidationError, kind: str = "config") -> str
     if isinstance(value, dict | BaseModel) and not e["type"].endswith("_type"):  # a section's own check: its message
         # alone, not the section; a table where a number belongs (``--set bonus.value={a=1}``) is shown below
         return _cut(f"invalid {field}: {msg}")
-    return _cut(f"invalid value for {field}: {_short(value)} ({msg})")
+    allowed = allowed_words(e)
+    return _cut(f"invalid value for {field}: {_short(value)} ({f'must be {allowed}' if allowed else msg})")
 
 
 def _cut(line: str) -> str:

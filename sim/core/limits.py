@@ -209,3 +209,29 @@ def check_scheduler(value: Any) -> str:
         raise DicesimError(f"--scheduler must be an address like tcp://host:8786 (a host and a port 1 .. 65535), "
                            f"got {short(value, 60)}")
     return value.strip()
+
+
+# pydantic's error kinds in the project's words (its "Input should be a valid integer" says neither the value nor,
+# for a whole float such as ``1e3``, how to write it)
+KIND_WORDS = {"int_parsing": "a whole number", "int_from_float": "a whole number", "int_type": "a whole number",
+              "float_parsing": "a number", "float_type": "a number", "bool_parsing": "true or false",
+              "bool_type": "true or false", "string_type": "a text in quotes", "finite_number": "a finite number",
+              "list_type": "a list [...]", "dict_type": "a table {...}", "model_type": "a table {...}"}
+BOUND_WORDS = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le"),
+               "greater_than": ("more than", "gt"), "less_than": ("less than", "lt")}
+
+
+def allowed_words(error: dict[str, Any]) -> str | None:
+    """What a pydantic error allows, in words ("a whole number: write 1000", "at least 1e-15"); None when its kind
+    has no words here (its own message is clear: a model's check, a list's length)."""
+    kind, ctx, value = error.get("type"), error.get("ctx") or {}, error.get("input")
+    if kind in KIND_WORDS:
+        words = KIND_WORDS[kind]
+        if kind.startswith("int") and isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+            words += f": write {int(value)}"  # TOML reads 1e3 as a float
+        return words
+    if kind in BOUND_WORDS and BOUND_WORDS[kind][1] in ctx:
+        word, key = BOUND_WORDS[kind]
+        return f"{word} {ctx[key]}"
+    return None
+
