@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from importlib import import_module
@@ -363,6 +364,9 @@ def test_a_file_as_fits_output_folder_or_a_folder_as_its_log_is_refused_before_t
     (tmp_path / "logs.csv").mkdir()
     code, _, stderr = _probe(tmp_path, "fit", "kniffel", str(tmp_path / "logs.csv"))
     assert code == 2 and stderr.startswith(f"error: LOG {tmp_path / 'logs.csv'} is a folder"), stderr
+    os.mkfifo(tmp_path / "pipe.csv")  # a named pipe: it exists, but it is no file ("no such file" pointed at the name)
+    code, _, stderr = _probe(tmp_path, "fit", "kniffel", str(tmp_path / "pipe.csv"))
+    assert code == 2 and stderr == f"error: LOG {tmp_path / 'pipe.csv'}: not a plain file (a pipe or a device)\n"
 
 
 def test_a_log_never_replaces_an_outcome_table_no_log_of_its_name_wrote(tmp_path):

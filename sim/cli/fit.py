@@ -33,7 +33,8 @@ def check_log(game: str, log: Path, flag: str) -> None:
     elif log.is_dir():
         raise DicesimError(f"{flag} {log} is a folder: name the log file in it")
     elif not log.is_file():
-        raise DicesimError(f"{flag} {log}: no such file")
+        why = "not a plain file (a pipe or a device)" if log.exists() else "no such file"
+        raise DicesimError(f"{flag} {log}: {why}")
 
 
 @app.command()

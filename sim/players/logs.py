@@ -57,7 +57,9 @@ def read_table(path: Path, what: str, keep: frozenset[str] | None = None, force:
     same level with an interval wider by √(rows / sample) only."""
     check_suffix(path, what)
     if not path.is_file():
-        raise LogError(f"{what} {path}: {'a folder, not a file' if path.is_dir() else 'no such file'}")
+        why = "a folder, not a file" if path.is_dir() else "not a plain file (a pipe or a device)" if path.exists() \
+            else "no such file"
+        raise LogError(f"{what} {path}: {why}")
     try:
         small = path.suffix.lower() == ".csv" and path.stat().st_size < MAX_LOG_ROWS * MIN_CSV_ROW  # too few lines
         if not force and not small and (rows := count_rows(path)) > MAX_LOG_ROWS:
