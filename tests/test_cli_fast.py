@@ -568,9 +568,12 @@ def test_the_readmes_config_paths_work_from_any_folder(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("args, said", [
     (["solve", "kniffel", "--players", "2"], "error: --players: solve kniffel does not read it"),
-    (["solve", "dadox", "--objective", "turn", "--players", "5"], "error: --players: solve dadox does not read it, "
-                                                                   "its answer is the same for every value (it reads "
-                                                                   "--objective)"),
+    (["solve", "dadox", "--objective", "win", "--players", "3"], "error: --players: solve dadox does not read it "
+                                                                  "(the turn solve is one player's turn, the win solve "
+                                                                  "always two players' duel); leave it out\n"),
+    (["solve", "dadox", "--objective", "turn", "--people", "x"], "error: --people: solve dadox does not read it, its "
+                                                                  "answer is the same for every value (it reads "
+                                                                  "--objective)"),
     (["describe", "dungeon24", "--people", "untote"], "error: --people: describe dungeon24 does not read it"),
     (["solve", "dungeon24", "--arrangement", "1,0,2,3,4"], "error: --arrangement: solve dungeon24 does not read it"),
 ])

@@ -198,6 +198,9 @@ def unread_option(game: str, command: str, given: dict[str, Any]) -> str | None:
     if not extra:
         return None
     flag = "--" + extra[0].replace("_", "-")
+    why = (declared(game, "SOLVE_UNREAD_WHY") or {}).get(extra[0]) if command == "solve" else None
+    if why:
+        return f"{flag}: {command} {game} does not read it ({why}); leave it out"
     takes = f" (it reads {', '.join('--' + r.replace('_', '-') for r in reads)})" if reads else ""
     return f"{flag}: {command} {game} does not read it, its answer is the same for every value{takes}; leave it out"
 

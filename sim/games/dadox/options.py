@@ -45,6 +45,8 @@ OPTIONS = (
 PLAIN_DESCRIBE = ()
 # what solve reads of the options (sim.games.options.unread_option): the goal of the solve
 SOLVE_OPTIONS = ("objective",)
+# why solve leaves an option unread, where "the same for every value" would mislead (the win solve is two players')
+SOLVE_UNREAD_WHY = {"players": "the turn solve is one player's turn, the win solve always two players' duel"}
 DESCRIBE_COMPILED = True
 # what those tables read of the rules (sim.cli.work.tables keeps them under these alone; tests/test_plain_tables.py
 # checks that no other field moves them): a new goal, policy setting or solver tolerance answers without a solve
