@@ -438,6 +438,17 @@ def test_findings_section_says_what_each_kind_means():
     assert html.count("none found.") == len(MEANINGS) - 1
 
 
+def test_the_dashboard_shows_the_largest_findings_of_a_kind_first():
+    """The dashboard listed a kind's findings in the detectors' order: a +2 pp seat edge open, a +15 pp one folded."""
+    def seat(game: str, value: float, unit: str = "pp") -> dict:
+        return {"game": game, "kind": "seat_advantage", "title": f"[{game}] {value}", "value": value, "unit": unit}
+
+    found = [seat("a", 0.02), seat("b", -0.15), seat("c", 0.05), seat("d", 3.0, "points"), seat("e", float("nan"))]
+    html = findings_section(found, MEANINGS, ["x"], shown=2)
+    order = [html.index(f"[{g}]") for g in "bdcae"]
+    assert order == sorted(order) and html.index("[d]") < html.index("<details>") < html.index("[c]")
+
+
 def test_a_people_is_judged_only_on_a_mirror_matchup():
     """A people's edge from the matchup table, where both sides play one policy at one skill level; a novice against
     full-strength opponents under that one policy (``mirror_diagonal`` false) measures the levels, not the peoples."""

@@ -71,16 +71,25 @@ def _one(f: dict[str, Any]) -> str:
             f"<br><small class='muted' title='{esc(metric)}'>Evidence: {esc(said)}</small>{replay}</li>")
 
 
+def _size(f: dict[str, Any]) -> float:
+    """How large a finding is, to show the largest of a kind first: its value in percentage points for shares and
+    their differences (stored as fractions), else as it stands (points, coins)."""
+    value = f.get("value")
+    if not isinstance(value, int | float) or value != value:
+        return 0.0
+    return abs(value) * (100 if f.get("unit") in ("pp", "%") else 1)
+
+
 def findings_section(found: list[dict[str, Any]], meanings: dict[str, str], games: list[str], shown: int = 3) -> str:
-    """``<section id="findings">``: each kind that was found with its meaning and its findings (the first ``shown``
-    open, the rest folded), then the kinds not found, each with its meaning."""
+    """``<section id="findings">``: each kind that was found with its meaning and its findings, the largest first
+    (the first ``shown`` open, the rest folded), then the kinds not found, each with its meaning."""
     parts = ["<section id='findings' class='findings'><style>" + STYLE + "</style><h2>Findings</h2>",
              f"<p class='muted'>{len(found)} found by the detectors in the tables of {esc(', '.join(games))}: each "
              "with its measured value and 95 % interval, its evidence and a replay line that shows a run where it "
              "happens. Thresholds: the <code>[findings]</code> section of a config.</p>"]
     none = []
     for kind, meaning in meanings.items():
-        mine = [f for f in found if f.get("kind") == kind]
+        mine = sorted((f for f in found if f.get("kind") == kind), key=_size, reverse=True)  # the largest open
         if not mine:
             none.append(f"<li class='kind none' id='kind-{esc(kind)}'><strong>{esc(KIND_WORDS.get(kind, kind))}"
                         f"</strong>: none found. <span class='meaning muted'>{esc(meaning)}</span></li>")
