@@ -331,6 +331,8 @@ def test_report_page_and_charts(tmp_path):
                 "sweep_heatmap_upper_bonus_rate.png", "sweep_tornado.png", "overlays/score_distribution.png"):
         assert (out / png).is_file() and base64.b64encode((out / png).read_bytes()).decode() in page, png  # embedded
     assert "<img src='data:image/png;base64," in page and "<img src='sweep_" not in page
+    # the overlay's curves are grid points: its caption said "per policy" over one policy's curves
+    assert "How final scores spread per grid point" in page and "spread per policy" not in page
     assert "sweep.csv" in page and "Sensitivity" in page and "bonus.threshold" in page
     sens = pd.read_csv(out / "sensitivity.csv")
     assert set(sens["field"]) == {"bonus.value", "bonus.threshold"}
@@ -439,3 +441,19 @@ def test_shipped_sweep_files_validate():
     for path in files:
         if tomllib.loads(path.read_text())["game"] in built:
             assert load_sweep(path).points, path
+
+
+def test_heatmap_panels_share_one_colour_scale(tmp_path, monkeypatch):
+    """Each policy's panel had its own scale: Greedy's 60 % and Optimal's 90 % were both yellow."""
+    from matplotlib.axes import Axes
+
+    from sim.report.sweep import heatmap
+
+    scales = []
+    imshow = Axes.imshow
+    monkeypatch.setattr(Axes, "imshow", lambda ax, *a, **k: scales.append((k.get("vmin"), k.get("vmax")))
+                        or imshow(ax, *a, **k))
+    rows = [{"policy": p, "a": a, "b": b, "rate": base + 0.01 * a + 0.02 * b}
+            for p, base in (("greedy", 0.6), ("optimal", 0.9)) for a in (1, 2) for b in (1, 2)]
+    heatmap(pd.DataFrame(rows), "a", "b", "rate", {"a": 1, "b": 1}, tmp_path / "h.png", "kniffel")
+    assert scales == [(pytest.approx(0.63), pytest.approx(0.96))] * 2 and (tmp_path / "h.png").is_file()

@@ -89,6 +89,8 @@ def test_a_grid_over_lists_writes_its_report(tmp_path):
                 "sweep_tornado.png", "overlays/win_rate_by_seat.png"):
         assert (out / png).is_file(), png
     assert len([x for x in out.glob("sweep_heatmap_*.png")]) >= 1
+    # the bank-threshold chart is drawn from the rules: an overlay showed the first point's under every point's name
+    assert not (out / "overlays" / "bank_thresholds.png").exists() and "When the exact turn optimum banks" not in page
 
 
 def test_a_grid_over_tables_writes_its_report(tmp_path):

@@ -283,6 +283,9 @@ class Game:
     skill_groups: ClassVar[bool] = False
     key_chart: ClassVar[str] = ""  # file name of the chart the dashboard shows as the game's thumbnail
     chart_notes: ClassVar[dict[str, str]] = {}  # chart file name -> one sentence saying what it shows
+    # charts drawn from the rules alone (a solved strategy), not from the runs: a sweep's overlay of grid points
+    # leaves them out (they would show the first point's rules under every point's name)
+    rule_charts: ClassVar[tuple[str, ...]] = ()
     # Folded groups of the full metric table: (title, regex with named groups ``row`` and optional ``col``).
     metric_groups: ClassVar[tuple[tuple[str, str], ...]] = ()
 

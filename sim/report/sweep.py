@@ -107,8 +107,8 @@ def line_chart(table: pd.DataFrame, field: str, metrics: list[str], base: dict[s
 
 def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, Any], path: Path,
             game: str | None = None) -> Path:
-    """``metric`` over (fx, fy), one panel per policy (further fields at base), values written in the cells in
-    the pages' units (``15.0 %``, ``254.3 points``); names in words."""
+    """``metric`` over (fx, fy), one panel per policy (further fields at base) on one colour scale, values written
+    in the cells in the pages' units (``15.0 %``, ``254.3 points``); names in words."""
     policies = list(dict.fromkeys(table["policy"]))
     fig, axes = plt.subplots(1, len(policies), figsize=(4.8 * len(policies) + 0.8, 4.2), squeeze=False)
     mask = np.ones(len(table), dtype=bool)
@@ -118,18 +118,22 @@ def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, 
     sub = table[mask]
     xs = list(dict.fromkeys(sub[fx].tolist()))
     ys = list(dict.fromkeys(sub[fy].tolist()))
-    for ax, pol in zip(axes[0], policies, strict=True):
-        p = sub[sub["policy"] == pol]
+    grids = []
+    for pol in policies:
         grid = np.full((len(ys), len(xs)), np.nan)
-        for r in p.to_dict("records"):
+        for r in sub[sub["policy"] == pol].to_dict("records"):
             grid[ys.index(r[fy]), xs.index(r[fx])] = r[metric]
-        im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis")
+        grids.append(grid)
+    # one colour scale for every panel: the same colour is the same value whichever policy played it
+    finite = np.concatenate([g[np.isfinite(g)] for g in grids])
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    for ax, pol, grid in zip(axes[0], policies, grids, strict=True):
+        im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=lo, vmax=hi)
         ax.set_xticks(range(len(xs)), [str(said_value(game, x)) for x in xs])
         ax.set_yticks(range(len(ys)), [str(said_value(game, y)) for y in ys])
         ax.set_xlabel(textwrap.fill(field_words(game, fx), 45))  # a long title in lines, not past the panel
         ax.set_ylabel(textwrap.fill(field_words(game, fy), 35))
         ax.set_title(f"{words.policy_name(game, pol)}: {_metric(game, metric)}", fontsize=10)
-        lo, hi = np.nanmin(grid), np.nanmax(grid)
         for (i, j), v in np.ndenumerate(grid):
             if math.isfinite(v):
                 dark = hi > lo and (v - lo) / (hi - lo) > 0.6
@@ -221,7 +225,20 @@ def overlays(
     game = get_game(canon["game"])
     first = points[0][0]
     cfg = point_config(game, meta.get("base_config"), canon["points"][first]["sets"])  # rules the charts draw
-    return [Path(p) for p in game.charts(tables, dest, canon["points"][first].get("options") or canon["options"], cfg)]
+    drawn = [Path(p) for p in game.charts(tables, dest, canon["points"][first].get("options") or canon["options"], cfg)]
+    for p in drawn:
+        if p.name in game.rule_charts:  # the first point's rules alone, under every point's name
+            p.unlink(missing_ok=True)
+    return [p for p in drawn if p.name not in game.rule_charts]
+
+
+def overlay_caption(name: str, notes: dict[str, str]) -> str:
+    """A game chart's sentence where its curves are grid points, not policies."""
+    said = pages.caption_of(name, notes)
+    for policy, point in (("per policy", "per grid point"), ("each policy", "each grid point"),
+                          ("by policy", "by grid point")):
+        said = said.replace(policy, point)
+    return said
 
 
 CAPTIONS = {
@@ -436,5 +453,5 @@ def _build_sweep_report(out: Path) -> Path:
         along_ = f" (values of {html.escape(said[fields[0]])}, other fields at their base)" if fields else ""
         parts.append(f"<p>The game's own charts with one curve per grid point{along_}: how the swept values move "
                      "them.</p>")
-        parts.extend(pages.figure(p, pages.caption_of(p.name, game_notes(canon["game"]))) for p in over)
+        parts.extend(pages.figure(p, overlay_caption(p.name, game_notes(canon["game"]))) for p in over)
     return atomic.write_text(out / "report.html", pages.document(title, parts))

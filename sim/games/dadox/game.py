@@ -62,6 +62,7 @@ class Dadox(Game):
                              "win_rate", "Dadox: win rate by skill against the full-strength policy (player moves "
                              "first)", "player's win rate")
     key_chart = "win_rate_by_seat.png"
+    rule_charts = ("bank_thresholds.png",)
     chart_notes = {"win_rate_by_seat.png": "Share of games each seat wins (95 % intervals) against the fair share.",
                    "game_length.png": "How many turns a game lasts (all seats counted).",
                    "bank_thresholds.png": "When the exact turn optimum banks, by dice left, beside the threshold bot."}

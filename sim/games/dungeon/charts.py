@@ -78,9 +78,9 @@ def difficulty_bars(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     ax.set_ylim(0, 1)
     charts.in_units(ax.yaxis, "%")
     if len(played) == 1:
-        ax.set_title(f"Win rate by policy at {words.word('dungeon', played[0])} (the difficulty played)")
+        ax.set_title(f"Win rate at {words.word('dungeon', played[0])} (the difficulty played)")
     else:
-        ax.set_title("Win rate by difficulty and policy")
+        ax.set_title("Win rate by difficulty")
         ax.legend()
     return charts.save(fig, Path(out_dir) / "dungeon_win_rate_by_difficulty.png")
 

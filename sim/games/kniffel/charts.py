@@ -34,7 +34,7 @@ def score_distribution(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     return charts.distribution(
         {label: t["score"] for label, t in tables.items()}, Path(out_dir) / "score_distribution.png",
         "final score (points)",
-        "Kniffel: score distribution per policy", bins=np.arange(0, hi + 10, 5), ylabel="share of games per point",
+        "Kniffel: score distribution", bins=np.arange(0, hi + 10, 5), ylabel="share of games per point",
         legend={label: f"{display_label(label)}, mean {t['score'].mean():.1f} points" for label, t in tables.items()})
 
 

@@ -52,6 +52,7 @@ class Pig(Game):
     headline = {"win_rate_first_listed": "the first-listed policy wins", "win_rate_seat_0": "the first player wins",
                 "game_length_turns": "turns per game"}
     key_chart = "hold_totals.png"
+    rule_charts = ("hold_totals.png",)
     chart_notes = {"win_rate_by_seat.png": "Share of games each seat wins (95 % intervals) against the fair share.",
                    "game_length.png": "How many turns a game lasts (both seats counted).",
                    "hold_totals.png": "The turn total from which Optimal win holds at every pair of scores (grey: "
