@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+import pandas as pd
 import pytest
 
 from sim.core import stats
@@ -180,8 +181,14 @@ def test_sweep_page_is_in_words_and_units(tmp_path):
     # the answer first (the page opened with its table): the first metric from one end of the grid to the other
     answer = page.split("<h2>Answer</h2>", 1)[1].split("<h2>", 1)[0]
     said = re.search(r"Upper sum that earns the bonus 60 → 66: upper bonus reached, Greedy ([\d.]+) % → ([\d.]+) % "
-                     r"\(([−+][\d.]+) pp\)\.", answer)
-    assert said and float(said[3].replace("\u2212", "-")) == pytest.approx(float(said[2]) - float(said[1]), abs=0.11)
+                     r"\(([−+][\d.]+) pp \[([−+][\d.]+), ([−+][\d.]+)\]\)\.", answer)
+    assert said, answer
+    change, lo, hi = (float(x.replace("\u2212", "-")) for x in said.groups()[2:])
+    assert change == pytest.approx(float(said[2]) - float(said[1]), abs=0.11) and lo <= change <= hi < 0
+    # paired (the same seeds at every point): narrower than the unpaired difference of the two points' intervals
+    own = pd.read_csv(tmp_path / "o" / "sweep.csv")
+    widths = (own["upper_bonus_rate_ci95_high"] - own["upper_bonus_rate_ci95_low"]) * 100
+    assert hi - lo < (widths.iloc[0] ** 2 + widths.iloc[-1] ** 2) ** 0.5
     assert page.index("<h2>Answer</h2>") < page.index("<h2>Results</h2>")
     assert done.stdout.splitlines()[1] == said[0]  # the command line says it first too
     results = page.split("<h2>Results</h2>", 1)[1].split("<h2>", 1)[0]
@@ -377,3 +384,20 @@ def test_a_flag_reads_yes_or_no_and_a_swept_value_plainly():
     assert words.column_word("dungeon", "win_lift") == "win lift, taken vs left in the same room"
     assert words.metric_name("dungeon", "combos_pasch") == "combos Pasch"  # a column's words stay in its heading
     assert _fmt(10000.0) == "10,000" and _fmt(1.125) == "1.125"
+
+
+def test_whole_numbers_of_float_fields_read_as_written():
+    """A sweep over an enemy's LP (a float field) printed '23.0' rows and 'rules changed: enemies.skelett.hp=40.0';
+    the field's name read 'enemies › Skelett › hp'."""
+    from sim.core.config import changed_fields
+    from sim.report.sweep import field_words, said_value
+
+    assert changed_fields({"e": {"hp": 23.0, "f": [1.0, 0.5]}}, {"e": {"hp": 40.0, "f": [2.0, 0.5]}}) == [
+        "e.hp=40", "e.f=[2, 0.5]"]
+    assert changed_fields({"x": 1.0}, {"x": 1.5}) == ["x=1.5"]
+    assert changed_fields({"x": 1}, {"x": 1e300}) == ["x=1e+300"]
+    assert [said_value("dungeon", v) for v in (23.0, 1.25, "leicht", True)] == [23, 1.25, "Leicht", True]
+    assert field_words("dungeon", "enemies.skelett.hp") == "Skelett: base LP"
+    assert field_words("dungeon", "enemies.auge_der_sechs.damage") == "Auge der Sechs: base damage"
+    cfg = get_game("dungeon").load(None, ["enemies.skelett.hp=40"])
+    assert cfg.enemies["skelett"].hp == 40.0  # what the changed line says is what --set takes back

@@ -209,11 +209,24 @@ def toml_literal(v: Any) -> str:
     raise ConfigError(f"cannot use {v!r} as a config value")
 
 
+def whole_numbers(v: Any) -> Any:
+    """``v`` with every whole float as an int (``40.0`` -> ``40``, in lists and tables too), as a person writes it: a
+    float field (an enemy's LP) holds ``40.0`` and takes ``40`` back."""
+    if isinstance(v, float) and math.isfinite(v) and v.is_integer() and abs(v) < 1e15:
+        return int(v)
+    if isinstance(v, list | tuple):
+        return [whole_numbers(x) for x in v]
+    if isinstance(v, dict):
+        return {k: whole_numbers(x) for k, x in v.items()}
+    return v
+
+
 def changed_fields(base: Any, now: Any, at: str = "") -> list[str]:
-    """``path=value`` overrides that turn the dumped config ``base`` into ``now`` (as ``--set`` takes them)."""
+    """``path=value`` overrides that turn the dumped config ``base`` into ``now`` (as ``--set`` takes them; whole
+    numbers without ``.0``)."""
     if isinstance(base, dict) and isinstance(now, dict) and set(base) == set(now):
         return [s for k in now for s in changed_fields(base[k], now[k], f"{at}{k}.")]
-    return [] if base == now else [f"{at.rstrip('.')}={toml_literal(now)}"]
+    return [] if base == now else [f"{at.rstrip('.')}={toml_literal(whole_numbers(now))}"]
 
 
 def rules_said(base: dict[str, Any], now: dict[str, Any], most: int = 4) -> str:

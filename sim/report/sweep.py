@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import math
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
-from sim.core import atomic
+from sim.core import atomic, stats
+from sim.core.config import whole_numbers
 from sim.experiments.sensitivity import _numeric, along, base_point, comparable, elasticities, tornado_chart
 from sim.experiments.sweep_spec import OPTION_AXIS, point_config
 from sim.experiments.sweep_store import load_result, metric_names, read_runs
@@ -253,11 +255,43 @@ def game_notes(name: str) -> dict[str, str]:
     return get_game(name).chart_notes
 
 
+Change = Callable[[int, int, str], "list[float] | None"]
+
+
+def paired_change(out: Path, meta: dict[str, Any], metric: str) -> Change:
+    """The 95 % interval of ``metric``'s change from one grid point to another for one policy, from the runs the
+    sweep kept (every point plays the same seeds, so the change is paired: far narrower than either point's own
+    interval); None where no runs were kept or the metric is no per-run mean of a one-seat game (a quantile, a
+    seat's share)."""
+    canon = meta["canonical"]
+    game = get_game(canon["game"])
+    slots = {label: i for i, (label, _) in enumerate(canon["plan"])}
+
+    def values(point: int, slot: int) -> np.ndarray | None:
+        runs = read_runs(out, point, slot, canon["n"], canon["chunk"])
+        if runs is None or "run" not in runs.columns or not runs["run"].is_unique:
+            return None
+        cfg = point_config(game, meta.get("base_config"), canon["points"][point]["sets"])
+        per_run = game.run_values(runs, cfg)
+        return per_run[metric].to_numpy() if metric in per_run.columns else None
+
+    def change(a: int, b: int, policy: str) -> list[float] | None:
+        if policy not in slots:
+            return None
+        va, vb = values(a, slots[policy]), values(b, slots[policy])
+        if va is None or vb is None or va.shape != vb.shape:
+            return None
+        return [float(x) for x in stats.paired_difference(vb, va)["ci95"]]
+
+    return change
+
+
 def sweep_answers(table: pd.DataFrame, fields: list[str], metric: str, base: dict[str, Any],
-                  game: str | None = None) -> list[str]:
+                  game: str | None = None, change: Change | None = None) -> list[str]:
     """The sweep's answer first, one sentence per swept field: its metric at the field's two ends of the grid, the
-    other fields at their base, per policy, with the change (``Upper bonus points 25 → 45: mean score, Optimal 244.1
-    → 257.9 points (+13.8 points); Greedy …``); none for names (no ends to compare) or a variants sweep."""
+    other fields at their base, per policy, with the change and, from the kept runs (``paired_change``), its paired
+    interval (``Upper bonus points 25 → 45: mean score, Optimal 244.1 → 257.9 points (+13.8 points [+12.9, +14.7]);
+    Greedy …``); none for names (no ends to compare) or a variants sweep."""
     out = []
     table = comparable(table, fields)
     for f in fields:
@@ -267,9 +301,11 @@ def sweep_answers(table: pd.DataFrame, fields: list[str], metric: str, base: dic
         bits = []
         for policy, part in rows.groupby("policy", sort=False):
             a, b = float(part[metric].iloc[0]), float(part[metric].iloc[-1])
+            ci = change(int(part["point"].iloc[0]), int(part["point"].iloc[-1]), str(policy)) if change else None
+            moved = (words.value_text(metric, b - a, ci, diff=True, game=game) if ci else
+                     words.value_text(metric, b - a, diff=True, game=game, like=[a - 1, a + 1]))
             bits.append(f"{words.policy_name(game, policy)} {words.value_text(metric, a, game=game)} → "
-                        f"{words.value_text(metric, b, game=game)} "
-                        f"({words.value_text(metric, b - a, diff=True, game=game, like=[a - 1, a + 1])})")
+                        f"{words.value_text(metric, b, game=game)} ({moved})")
         others = " (the other fields at their base)" if len(fields) > 1 else ""
         said = f"{field_words(game, f)} {_fmt(rows[f].iloc[0])} → {_fmt(rows[f].iloc[-1])}{others}: "
         out.append(said[:1].upper() + said[1:] + f"{words.metric_label(game, metric)}, " + "; ".join(bits) + ".")
@@ -285,8 +321,9 @@ def _fmt(v: Any) -> str:
 
 
 def said_value(game: str | None, v: Any) -> Any:
-    """A swept value as the game names it (a people, a difficulty: ``Grünlinge``, ``Leicht``); numbers as they are."""
-    return words.word(game, v) if isinstance(v, str) and game else v
+    """A swept value as the game names it (a people, a difficulty: ``Grünlinge``, ``Leicht``); numbers as written
+    (an enemy's LP 23, not the float field's 23.0)."""
+    return words.word(game, v) if isinstance(v, str) and game else whole_numbers(v)
 
 
 def _head(said: str, code: str) -> str:
@@ -431,7 +468,8 @@ def _build_sweep_report(out: Path) -> Path:
         parts.append("<p><b>Not charted</b> (no such metric for this game): "
                      + ", ".join(f"<code>{html.escape(m)}</code>" for m in unknown)
                      + ". Available: " + ", ".join(html.escape(m) for m in metric_names(table)) + "</p>")
-    answers = sweep_answers(table, fields, metrics[0], base, game) if fields and metrics else []
+    answers = sweep_answers(table, fields, metrics[0], base, game, paired_change(out, meta, metrics[0])) \
+        if fields and metrics else []
     if answers:  # the answer first, as every page: then the evidence
         parts.append("<h2>Answer</h2>" + "".join(f"<p class='answer'>{html.escape(a)}</p>" for a in answers))
     parts.append("<p>Full table (every metric with its 95 % interval): <a href='sweep.csv'>sweep.csv</a> · "

@@ -23,7 +23,7 @@ from sim.games import get_game
 from sim.report import words
 from sim.report.analysis import check_page
 from sim.report.outputs import json_default
-from sim.report.sweep import field_words, said_value, sweep_answers
+from sim.report.sweep import field_words, paired_change, said_value, sweep_answers
 
 
 def sweep(sweep_file: Path, dest: Path, resume: bool, overwrite: bool, scheduler: str | None, as_json: bool,
@@ -52,9 +52,11 @@ def sweep(sweep_file: Path, dest: Path, resume: bool, overwrite: bool, scheduler
     if first and s.fields:  # the answer first: how the first metric moves along each field
         table, meta = load_result(dest)
         fields = list(s.fields)
-        lines += sweep_answers(table, fields, first, base_point(table, fields, meta.get("base_values")), s.game.name)
-    if first:
-        lines += sweep_rows(s, r.table, first)
+        lines += sweep_answers(table, fields, first, base_point(table, fields, meta.get("base_values")), s.game.name,
+                               paired_change(dest, meta, first))
+    if first:  # every metric the file names (the first three), else the game's first
+        shown = [m for m in s.spec.metrics if m in names][:3] or [first]
+        lines += sweep_rows(s, r.table, shown)
     lines.append(f"table: {r.files['csv']} (+ .parquet)")
     if r.report:
         lines.append(f"report: {r.report}")
@@ -121,17 +123,20 @@ def check(targets_file: Path, strict: bool, n: int | None, out: Path | None, as_
         sys.exit(1)
 
 
-def sweep_rows(s: Any, table: Any, metric: str) -> list[str]:
+def sweep_rows(s: Any, table: Any, metrics: list[str]) -> list[str]:
     """The sweep's table as a person reads it: a column per swept field, headed in words (``Normal: enemy LP
-    factor``) with its values in words (``Leicht``), or the variant's name; then the policy and the metric in its
+    factor``) with its values in words (``Leicht``), or the variant's name; then the policy and each metric in its
     unit. Columns as wide as their widest cell (a value with more digits no longer shifts the row)."""
     g = s.game.name
     heads = [field_words(g, f) for f in s.fields] or ["variant"]
     cells = [[str(said_value(g, row[f])) for f in s.fields] or [str(row["label"])] for row in table.to_dict("records")]
-    heads += ["policy", f"{words.metric_label(g, metric, s.game.headline)} [95 %]"]
+    def interval(m: str) -> str:  # "[95 %]" only over a column whose values have one (not a quantile's)
+        return " [95 %]" if table[[f"{m}_ci95_low", f"{m}_ci95_high"]].notna().all(axis=1).any() else ""
+
+    heads += ["policy", *(f"{words.metric_label(g, m, s.game.headline)}{interval(m)}" for m in metrics)]
     for row, cell in zip(table.to_dict("records"), cells, strict=True):
-        ci = (row[f"{metric}_ci95_low"], row[f"{metric}_ci95_high"])
-        cell += [words.policy_name(g, row["policy"]), words.value_text(metric, row[metric], ci)]
+        cell.append(words.policy_name(g, row["policy"]))
+        cell += [words.value_text(m, row[m], (row[f"{m}_ci95_low"], row[f"{m}_ci95_high"])) for m in metrics]
     width = [max(len(x) for x in col) for col in zip(heads, *cells, strict=True)]
     return ["  " + "  ".join(x.ljust(w) for x, w in zip(line, width, strict=True)).rstrip()
             for line in (heads, *cells)]

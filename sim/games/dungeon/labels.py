@@ -44,6 +44,9 @@ WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **PO
 # game page list them so ("which enemies appear in the Krypta"), the config path small behind (``sim.report.words``)
 CONFIG_WORDS = {
     "enemies": "the enemies: base LP, base damage and intent cycles",
+    # an enemy's numbers by its name (a sweep over enemies.skelett.hp read "enemies › Skelett › hp")
+    **{f"enemies.{k}.{f}": f"{v}: {said}" for k, v in ENEMY_WORDS.items()
+       for f, said in (("hp", "base LP"), ("damage", "base damage"), ("intents", "intent cycle"))},
     **{f"difficulty.{k}.{f}": f"{v}: {said}" for k, v in DIFFICULTY_WORDS.items() for f, said in FACTOR_WORDS.items()},
     **{f"sections.{k}.roster": f"which enemies appear in the {v}" for k, v in SECTION_WORDS.items()},
     "scaling.damage_growth_compound": "room damage growth compounds (else linear, 3 % a room)",
