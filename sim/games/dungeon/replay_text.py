@@ -102,7 +102,8 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
              + (f", starts with {', '.join(UP_LABELS.get(u, u) for u in start)}" if start else "")]
     enemy = 0
     secret: list[str] = []  # a Geheimnis room's event comes before its room in the log: said under the room's line
-    for ev in replay.sections[0]["events"]:
+    events = replay.sections[0]["events"]
+    for i, ev in enumerate(events):
         kind = ev["event"]
         if kind == "secret":
             sold = (f", Joker {JOKER_WORDS.get(jokers[ev['sold_joker']], jokers[ev['sold_joker']])} verkauft"
@@ -139,7 +140,9 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
         elif kind == "last_chance":
             lines.append(f"    Letzte Chance gekauft (Coins {ev['coins']})")
         elif kind == "adjust":
-            when = " (vor dem Nachwurf)" if ev["before_reroll"] > 0 else ""
+            # "before the reroll" only where a reroll follows (rerolls left over were said so before a Fünfling)
+            after = next((e["event"] for e in events[i + 1:] if e["event"] != "adjust"), None)
+            when = " (vor dem Nachwurf)" if ev["before_reroll"] > 0 and after == "roll" else ""
             lines.append(f"    Justieren{when}: Würfel {ev['die'] + 1} von {ev['from']} auf {ev['to']}")
         elif kind == "combo":
             c = ev["combo"]
