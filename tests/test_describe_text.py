@@ -140,6 +140,20 @@ def test_dungeon24_names_its_abilities_and_the_cards_of_each_hit_chance():
     assert d["Ork-Häuptling"]["Lich"] == round(exchange_stats(6 - 6)["hit"], 4)  # boss A 6 against boss V 6
 
 
+def test_dungeon24_says_no_loss_where_no_exchange_hits():
+    """Advantage -6 read 'hit chance 0.0 %, LP lost when hit 0': where no pair of dice hits there is no loss when hit.
+    Checked against every pair of dice: a hit needs A + own die > V + other die (Dungeon24's exchange)."""
+    from sim.games.dungeon24.describe import exchange_stats
+
+    for adv in range(-6, 7):
+        hits = [adv + a - d for a in range(1, 7) for d in range(1, 7) if adv + a > d]
+        said = exchange_stats(adv)
+        assert said["hit"] == len(hits) / 36
+        assert said["lp_loss_given_hit"] is None if not hits else said["lp_loss_given_hit"] > 0
+    rows = {r[0]: r[1:] for r in (line.split() for line in _text("dungeon24").splitlines()) if r}
+    assert rows["-6"] == rows["-5"] == ["0.0", "%", "—"] and rows["-4"] == ["2.8", "%", "1"]
+
+
 def test_dungeon24_hit_chances_keep_cards_of_one_name_apart():
     """Two cards of one name would be one key of the grid: the second is numbered."""
     from sim.games import get_game

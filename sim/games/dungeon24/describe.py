@@ -19,8 +19,9 @@ def table_columns(cfg: Dungeon24Config, options: dict[str, Any]) -> tuple[Column
     return COLUMNS
 
 
-def exchange_stats(adv: int) -> dict[str, float]:
-    """Exchange of A - V = ``adv`` without rerolls: hit chance and mean LP loss given a hit (exact, 36 pairs)."""
+def exchange_stats(adv: int) -> dict[str, float | None]:
+    """Exchange of A - V = ``adv`` without rerolls: hit chance and mean LP loss given a hit (exact, 36 pairs); no
+    loss where no pair hits (none is lost "when hit" where a hit cannot happen: it read 0)."""
     hits = 0
     dmg = 0
     for a in range(1, 7):
@@ -29,7 +30,7 @@ def exchange_stats(adv: int) -> dict[str, float]:
             if x > 0:
                 hits += 1
                 dmg += x
-    return {"hit": hits / 36, "lp_loss_given_hit": dmg / hits if hits else 0.0}
+    return {"hit": hits / 36, "lp_loss_given_hit": dmg / hits if hits else None}
 
 
 def card_names(cards: list[Card]) -> list[str]:
