@@ -115,13 +115,14 @@ def matchup_heatmap(result: dict[str, Any], path: str | Path) -> Path:
     a batch's own pairings (``batch_matchup_charts``) count the games won."""
     labels = [PEOPLE_LABELS[PEOPLES.index(p)] for p in result["people"]]
     a, b = (words.policy_name("dungeon24", result[k]) for k in ("policy_a", "policy_b"))
-    title, bar = "Dungeon24 people matchup", f"share of games {a} wins"
+    title, bar = "Dungeon24 people matchup", "share of games the row's people wins"
     if result.get("scored"):
-        bar = f"{a}'s score (a win 1, a draw ½)"
+        bar = "the row people's score (a win 1, a draw ½)"
         title += draws_said(result.get("draw_rate"))
-    return charts.heatmap({"matchup": result["win_rate"]}, path, labels, labels, title, bar, xlabel=f"{b} plays",
-                          ylabel=f"{a} plays", vmin=0, vmax=1, cmap="RdBu", annotate=True, panel_size=(4.2, 4.4),
-                          percent=True)
+    # the axes name the sides, not only the bots: in a mirror both read "Heuristic plays"
+    return charts.heatmap({"matchup": result["win_rate"]}, path, labels, labels, title, bar,
+                          xlabel=f"the opponent's people (played by {b})", ylabel=f"people (played by {a})",
+                          vmin=0, vmax=1, cmap="RdBu", annotate=True, panel_size=(4.2, 4.4), percent=True)
 
 
 def draws_said(draw_rate: list[list[float]] | None) -> str:
