@@ -278,3 +278,31 @@ def test_a_forced_sweep_too_large_to_check_is_refused_at_once(tmp_path):
     refused(cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--force"),
             "22,500 points is more than a sweep checks before it plays (20,000, with --force)")
     assert not (tmp_path / "o").exists()
+
+
+PIG_GOALS = 'game = "pig"\npolicies = ["hold-20"]\nn = 200\n[grid]\n"goal.target" = [50, 60]\n'
+
+
+def test_a_damaged_sweep_folder_is_refused_or_healed_never_a_traceback(tmp_path):
+    """A garbage sweep.json gave a JSONDecodeError traceback even with --overwrite (the documented way out); a
+    damaged row or part file one under --resume. Now: --resume refuses a damaged sweep.json in one line, --overwrite
+    starts over without reading it, and damaged rows and parts are removed with one warning and made again: the
+    same table as the sweep that was never damaged."""
+    spec = write(tmp_path, PIG_GOALS)
+    out = tmp_path / "so"
+    args = ("sweep", str(spec), "--out", str(out), "--no-report")
+    assert cli_here(*args).returncode == 0
+    clean = pd.read_csv(out / "sweep.csv")
+    for garbage in ("garbage", "[]"):
+        (out / "sweep.json").write_text(garbage)
+        done = cli_here(*args, "--resume")
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith(
+            f"error: {out / 'sweep.json'} is damaged") and "start over with --overwrite" in done.stderr, done.stderr
+    assert cli_here(*args, "--overwrite").returncode == 0
+    (out / "rows" / "p0000-s00.json").write_text("{")
+    (out / "rows" / "p0001-s00.json").write_text("{}")
+    (out / "parts" / "p0000-s00-c00000.arrow").write_text("xx")
+    done = cli_here(*args, "--resume")
+    assert done.returncode == 0 and done.stderr.startswith("warning: 3 damaged files of the sweep in ") \
+        and done.stderr.count("\n") == 1, done.stderr
+    pd.testing.assert_frame_equal(pd.read_csv(out / "sweep.csv"), clean)

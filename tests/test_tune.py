@@ -372,3 +372,26 @@ def test_the_tune_text_is_in_words_and_units(tmp_path):
     assert any(x.startswith("  upper bonus points") and "(bonus.value) = " in x for x in lines), lines
     ok = next(x for x in lines if "greedy near 210:" in x)
     assert " mean score " in ok and " points [" in ok and ok.endswith("target 210 points ± 50 points"), ok
+
+
+def test_a_damaged_tune_folder_is_refused_or_healed_never_a_traceback(tmp_path):
+    """A garbage tune.json gave a JSONDecodeError traceback with --resume and --overwrite alike, a damaged history
+    record a KeyError: --resume now refuses the first in one line, --overwrite starts over, and a damaged record is
+    played again with one warning (the search asks for the same values: the same answer)."""
+    path = write(tmp_path, ONE)
+    out = tmp_path / "out"
+    args = ("tune", str(path), "--out", str(out), "--json", "--no-report")
+    first = cli_here(*args)
+    assert first.returncode == 0, first.stderr
+    (out / "tune.json").write_text("garbage")
+    done = cli_here(*args, "--resume")
+    said = (f"error: {out / 'tune.json'} is damaged (not JSON): --resume cannot continue from it; start over with "
+            "--overwrite")
+    assert done.returncode == 2 and done.stderr == said + "\n", done.stderr
+    again = cli_here(*args, "--overwrite")
+    assert again.returncode == 0 and json.loads(again.stdout)["values"] == json.loads(first.stdout)["values"]
+    (out / "history" / "e0000.json").write_text("{}")
+    healed = cli_here(*args, "--resume")
+    assert healed.returncode == 0 and "e0000.json is damaged; removed it and playing that evaluation again" in \
+        healed.stderr, healed.stderr
+    assert json.loads(healed.stdout)["values"] == json.loads(first.stdout)["values"]

@@ -47,36 +47,90 @@ def runs_table(out: Path, sweep: Sweep, point: int, slot: int) -> pd.DataFrame |
 
 
 def read_runs(out: str | Path, point: int, slot: int, n: int, chunk: int) -> pd.DataFrame | None:
-    """Concatenate the parts of one (point, policy slot) of a sweep of ``n`` runs in chunks of ``chunk``."""
+    """Concatenate the parts of one (point, policy slot) of a sweep of ``n`` runs in chunks of ``chunk`` (None when
+    one is missing or cannot be read)."""
     paths = [part_path(Path(out), Task(point, slot, c, 0, 0)) for c in range(-(-n // chunk))]
     if not all(p.is_file() for p in paths):
         return None
-    return pd.concat([pd.read_feather(p) for p in paths], ignore_index=True)
+    try:
+        return pd.concat([pd.read_feather(p) for p in paths], ignore_index=True)
+    except Exception:  # noqa: BLE001 - a damaged part (arrow's own errors): read as missing, played again
+        return None
+
+
+def state(path: Path, doing: str = "--resume cannot continue from it") -> dict[str, Any]:
+    """A sweep's or tune's own JSON state file (``sweep.json``, ``tune.json``), or one error line naming it when it
+    is damaged: ``--overwrite`` starts over without reading it."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        why = None if isinstance(data, dict) else "is damaged (not a record)"
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        why = "cannot be read" if isinstance(e, OSError) else "is damaged (not JSON)"
+    if why:
+        raise DicesimError(f"{path} {why}: {doing}; start over with --overwrite")
+    return data
+
+
+def row_ok(out: Path, point: int, slot: int) -> bool:
+    """Whether the row file of (point, slot) is whole: its point, its slot and a metric record each with a value."""
+    try:
+        data = read_numbers(row_path(out, point, slot).read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return False
+    metrics = data.get("metrics") if isinstance(data, dict) else None
+    return (data.get("point") == point and data.get("slot") == slot and isinstance(metrics, dict)
+            and all(isinstance(m, dict) and "value" in m for m in metrics.values()))
+
+
+def part_ok(path: Path) -> bool:
+    """Whether a part file reads as an Arrow table (its footer and schema; the rows are read when used)."""
+    import pyarrow.feather as feather
+
+    try:
+        feather.read_table(path, memory_map=True)
+        return True
+    except Exception:  # noqa: BLE001 - arrow raises its own kinds for a file that is no table
+        return False
+
+
+def heal(out: Path, sweep: Sweep) -> None:
+    """Remove the row and part files of a resumed sweep that cannot be read (a crash, a full disk, a hand edit), with
+    one warning line: their points are computed or played again instead of failing with a traceback."""
+    damaged = [row_path(out, p.index, s) for p in sweep.points for s in range(len(sweep.plan))
+               if row_path(out, p.index, s).is_file() and not row_ok(out, p.index, s)]
+    parts = [part_path(out, t) for t in sweep.tasks()]
+    damaged += [p for p in parts if p.is_file() and not part_ok(p)]
+    for path in damaged:
+        path.unlink(missing_ok=True)
+    if damaged:
+        print(f"warning: {len(damaged)} damaged file{'s' if len(damaged) > 1 else ''} of the sweep in {out} "
+              f"(first {damaged[0].relative_to(out)}) removed; computed or played again", file=sys.stderr)
 
 
 def prepare_out(out: Path, sweep: Sweep, resume: bool, overwrite: bool) -> dict[str, Any]:
     """Create/validate the output folder; returns the sweep.json content in force."""
     meta_path = out / SWEEP_JSON
     check_started(out, resume, overwrite)  # a sweep continued or started over, never mixed; no play's folder
-    if meta_path.is_file():
-        old = json.loads(meta_path.read_text())
-        if resume:
-            if old.get("fingerprint") != sweep.fingerprint():
-                what = _what_changed(old.get("canonical", {}), sweep)
-                raise DicesimError(
-                    f"the sweep file changed since {out} was started ({what}); "
-                    "--resume only continues the same sweep: use a new --out or --overwrite"
-                )
-            now = code_version()
-            if old.get("code_version") != now:
-                print(f"warning: code version changed since the sweep started ({old.get('code_version')} -> {now})",
-                      file=sys.stderr)
-            # titles and chart choices may change on resume; the numbers may not (checked above)
-            old.update({"source": sweep.source, "name": sweep.name, "spec": sweep.spec.model_dump(mode="json")})
-            write_text_atomic(json.dumps(old, indent=2), meta_path)
-            (out / "parts").mkdir(parents=True, exist_ok=True)
-            (out / "rows").mkdir(parents=True, exist_ok=True)
-            return old
+    if meta_path.is_file() and resume:
+        old = state(meta_path)
+        if old.get("fingerprint") != sweep.fingerprint():
+            what = _what_changed(old.get("canonical", {}), sweep)
+            raise DicesimError(
+                f"the sweep file changed since {out} was started ({what}); "
+                "--resume only continues the same sweep: use a new --out or --overwrite"
+            )
+        now = code_version()
+        if old.get("code_version") != now:
+            print(f"warning: code version changed since the sweep started ({old.get('code_version')} -> {now})",
+                  file=sys.stderr)
+        # titles and chart choices may change on resume; the numbers may not (checked above)
+        old.update({"source": sweep.source, "name": sweep.name, "spec": sweep.spec.model_dump(mode="json")})
+        write_text_atomic(json.dumps(old, indent=2), meta_path)
+        (out / "parts").mkdir(parents=True, exist_ok=True)
+        (out / "rows").mkdir(parents=True, exist_ok=True)
+        heal(out, sweep)
+        return old
+    if meta_path.is_file():  # started over: nothing of the old sweep is read, a damaged one included
         for sub in ("parts", "rows", "overlays"):
             shutil.rmtree(out / sub, ignore_errors=True)
         for f in (SWEEP_JSON, "sweep.parquet", "sweep.csv", "report.html", "sensitivity.csv"):
@@ -158,4 +212,4 @@ def load_result(out: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
     out = Path(out)
     if not (out / SWEEP_JSON).is_file() or not (out / "sweep.parquet").is_file():
         raise DicesimError(f"{out} holds no finished sweep (sweep.json and sweep.parquet)")
-    return pd.read_parquet(out / "sweep.parquet"), json.loads((out / SWEEP_JSON).read_text())
+    return pd.read_parquet(out / "sweep.parquet"), state(out / SWEEP_JSON, "no report can be made from it")

@@ -56,6 +56,7 @@ from sim.core import atomic
 from sim.core.backends import make_backend
 from sim.core.config import CONFIG_DIR, DicesimError, config_hash, read_toml, rule_notes, set_path
 from sim.experiments.sweep import run_sweep, sweep_from_dict, toml_literal, write_parquet_atomic, write_text_atomic
+from sim.experiments.sweep_store import state
 from sim.experiments.tune_file import FLOAT_RESOLUTION, Tune, jsonable, load_tune, tune_from_dict
 from sim.report.outputs import code_version
 from sim.report.tune import build_tune_report
@@ -107,8 +108,8 @@ class Evaluator:
             return self.by_key[key]
         k = len(self.history)
         rec = history_path(self.out, k)
-        if rec.is_file():
-            data = json.loads(rec.read_text())
+        data = recorded(rec)
+        if data is not None:
             if data["values"] != jsonable(values):
                 raise DicesimError(f"{self.out}: recorded evaluation {k} was at {data['values']}, the search now asks "
                                    f"for {values}; use a new --out or --overwrite")
@@ -186,14 +187,28 @@ def tolerances(tune: Tune, first: Evaluation) -> list[tuple[float, str]]:
     return out
 
 
-def _prepare_out(out: Path, tune: Tune, resume: bool, overwrite: bool) -> None:
+def recorded(rec: Path) -> dict[str, Any] | None:
+    """A finished evaluation's record, or None: absent, or damaged (a crash, a full disk, a hand edit), which is
+    removed with one warning line and played again (the search asks for the same values: the same numbers)."""
+    if not rec.is_file():
+        return None
+    try:
+        data = json.loads(rec.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and isinstance(data.get("values"), dict) and isinstance(data.get("estimates"), list):
+            return data
+    except (OSError, ValueError, UnicodeDecodeError):
+        pass
+    print(f"warning: {rec} is damaged; removed it and playing that evaluation again", file=sys.stderr)
+    rec.unlink(missing_ok=True)
+    return None
 
+
+def _prepare_out(out: Path, tune: Tune, resume: bool, overwrite: bool) -> None:
     meta = out / TUNE_JSON
     atomic.check_kind(out, TUNE_JSON)  # another command's report.html would become the tune's
     if meta.is_file():
-        old = json.loads(meta.read_text())
-        if resume:
-            if old.get("fingerprint") != tune.fingerprint():
+        if resume:  # read only to continue: --overwrite starts over from a damaged one too
+            if state(meta).get("fingerprint") != tune.fingerprint():
                 raise DicesimError(f"the tune file changed since {out} was started; --resume only continues the same "
                                    "tune: use a new --out or --overwrite")
             return

@@ -8,7 +8,6 @@ target and its tolerance, and the evaluation history as a chart and a table.
 from __future__ import annotations
 
 import html
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core import atomic
+from sim.experiments.sweep_store import state
 from sim.games import get_game
 from sim.report import charts, words
 from sim.report.mpl import plt
@@ -112,8 +112,7 @@ def _table(head: list[str], rows: list[list[Any]]) -> str:
 def build_tune_report(out: str | Path) -> Path:
     """Write ``tune_history.png`` and ``report.html`` of a finished tune folder."""
     out = Path(out)
-    meta = json.loads((out / "tune.json").read_text())
-    result = json.loads((out / "result.json").read_text())
+    meta, result = (state(out / f, "no report can be made from it") for f in ("tune.json", "result.json"))
     history = pd.read_csv(out / "history.csv")
     chart = history_chart(history, result, out / "tune_history.png")
     spec = meta.get("spec", {})
