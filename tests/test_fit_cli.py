@@ -369,6 +369,25 @@ def test_a_file_as_fits_output_folder_or_a_folder_as_its_log_is_refused_before_t
     assert code == 2 and stderr == f"error: LOG {tmp_path / 'pipe.csv'}: not a plain file (a pipe or a device)\n"
 
 
+def test_a_log_never_replaces_a_file_of_a_report(tmp_path):
+    """``--out r --log r/metrics.csv`` replaced the table the page had just been built from (``report r`` then
+    failed), ``--log old/runs-greedy.parquet`` an earlier report's runs: refused before play; a log of its own name
+    beside the report is fine."""
+    base = ("play", "kniffel", "--policy", "greedy", "--n", "20")
+    for log in ("metrics.csv", "metrics.parquet", "runs-greedy.parquet"):
+        r = cli_here(*base, "--out", str(tmp_path / "r"), "--log", str(tmp_path / "r" / log))
+        assert r.returncode == 2 and r.stderr == (f"error: --log: {log} in {tmp_path / 'r'} is a file of this play's "
+                                                  "report: give the log another name\n"), r.stderr
+        assert not (tmp_path / "r").exists()
+    assert cli_here(*base, "--out", str(tmp_path / "r"), "--log", str(tmp_path / "r" / "log.csv")).returncode == 0
+    page = (tmp_path / "r" / "metrics.csv").read_bytes()
+    r = cli_here(*base, "--no-report", "--log", str(tmp_path / "r" / "metrics.csv"))
+    assert r.returncode == 2 and r.stderr.startswith("error: --log: metrics.csv there is a file of the report of a "
+                                                     "play"), r.stderr
+    assert (tmp_path / "r" / "metrics.csv").read_bytes() == page
+    assert cli_here("report", str(tmp_path / "r")).returncode == 0
+
+
 def test_a_log_never_replaces_an_outcome_table_no_log_of_its_name_wrote(tmp_path):
     """``--log logs/tele.csv`` replaced ``logs/tele.outcomes.csv`` without a word, a file the user never named (a real
     outcome table kept there). Refused before play; the pair of an earlier ``--log`` is replaced as asked."""

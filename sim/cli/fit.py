@@ -9,15 +9,19 @@ import typer
 
 from sim.cli.catalog import accept
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, path_argument, work
+from sim.core import atomic
+from sim.core.atomic import report_file
 from sim.core.errors import DicesimError
 from sim.core.limits import MAX_LOG_ROWS
 from sim.core.names import game_name
 from sim.players.schema import BY_OUTCOMES, FITTED, SUFFIXES, header_refusal, outcomes_path
 
 
-def check_log(game: str, log: Path, flag: str) -> None:
+def check_log(game: str, log: Path, flag: str, out: Path | None = None) -> None:
     """A log is a .parquet or .csv file of a game that has one: one to read must be a file (``LOG``,
-    ``--outcomes``), one to write (``--log``) must have a folder that can be one (before the batch is played)."""
+    ``--outcomes``), one to write (``--log``) must have a folder that can be one (before the batch is played) and
+    may not replace a report's file, of an earlier command or of this play's report in ``out`` (``--log
+    r/metrics.csv`` replaced the table the page was built from)."""
     if game not in FITTED:
         raise DicesimError(f"{flag}: {game} has no decision log yet (logged: {', '.join(FITTED)})")
     if log.suffix.lower() not in SUFFIXES:
@@ -27,6 +31,10 @@ def check_log(game: str, log: Path, flag: str) -> None:
         for path in (log, outcomes_path(log)):  # the decision log and its outcome table beside it
             if path.is_dir():
                 raise DicesimError(f"--log: {path} is a folder, where the log writes a file")
+            atomic.check_own_files(path.parent, [path], "--log")
+            if out is not None and report_file(path.name) and path.parent.resolve() == out.resolve():
+                raise DicesimError(f"--log: {path.name} in {out} is a file of this play's report: give the log "
+                                   "another name")
         if outcomes_path(log).exists() and not log.exists():  # not the pair of an earlier --log: a file never named
             raise DicesimError(f"--log {log} would replace {outcomes_path(log)}, which no log of that name wrote (the "
                                "outcomes go beside the log): move that file, or name another log")

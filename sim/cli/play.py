@@ -64,7 +64,7 @@ def play(
         check_whole_players(n, games_per_player)
     check_out(out, kind="manifest.json")
     if log is not None:
-        check_log(game, log, "--log")
+        check_log(game, log, "--log", None if no_report else out)
     rules, sets = accept(game, game_opts, policy, config, set_, seated=True)
     unused_out(out, no_report)
     if log is not None or games_per_player is not None:

@@ -280,13 +280,21 @@ def check_kind(out: str | Path, mine: str, flag: str = "--out") -> None:
             raise OutputError(f"{flag} {out} holds {what}: give the {KINDS[mine][1]} a folder of its own")
 
 
+REPORT_FILES = frozenset({"report.html", "history.csv", *KINDS, *(k.replace(".json", ".csv") for k in KINDS)})
+
+
+def report_file(name: str) -> bool:
+    """Whether a file of this name is one a command's report writes (its page, tables, state; ``runs-*``,
+    ``metrics.*``)."""
+    return name in REPORT_FILES or name.startswith(("runs-", "metrics."))
+
+
 def check_own_files(folder: str | Path, files: list[Path], flag: str) -> None:
     """Refuse to replace a file of another command's outputs (``KINDS``: ``check --out run/report.csv`` put its page
     over a play's report.html and its table over runs-greedy.csv); new files beside them are fine."""
     folder = Path(folder)
     owner = next((what for name, (what, _) in KINDS.items() if (folder / name).is_file()), None)
-    theirs = {"report.html", "metrics.csv", "history.csv", *KINDS, *(k.replace(".json", ".csv") for k in KINDS)}
-    taken = [f for f in files if f.exists() and (f.name in theirs or f.name.startswith("runs-"))]
+    taken = [f for f in files if f.exists() and report_file(f.name)]
     if owner and taken:
         raise OutputError(f"{flag}: {taken[0].name} there is a file of {owner}: give another name or folder")
 
