@@ -123,6 +123,8 @@ BAD_SETS = [
     ("dungeon", "rooms.count=0", "rooms.count"),
     ("dungeon", "rooms.count=11", "room 11"),
     ("dungeon", "rooms.bosses={99='x'}", "rooms.bosses"),
+    ("dungeon", "rooms.bosses={'05'='wuerfelfresser', 10='auge_der_sechs'}", "'05' is not a room number 1..10"),
+    ("dungeon", "rooms.bosses={'٥'='wuerfelfresser'}", "is not a room number 1..10"),  # an Arabic-Indic 5
     ("kniffel", "bonus.value={a=1}", "invalid value for bonus.value: {'a': 1} (must be a whole number)"),
     ("dungeon", "path.rest_chance=1.5", "path.rest_chance"),
     ("dungeon", "path.rest_chance=nan", "path.rest_chance"),

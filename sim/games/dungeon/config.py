@@ -394,7 +394,9 @@ class DungeonConfig(GameConfig):
                 raise ValueError(f"loadout.upgrades names the unique upgrade {name!r} "
                                  f"{self.loadout.upgrades.count(name)} times: a hero owns it once")
         for room, boss in self.rooms.bosses.items():
-            if not room.isdigit() or not 1 <= int(room) <= self.rooms.count:
+            # the room as the game looks it up (str(r)): "05" or a non-ASCII digit passed isdigit() and left room 5
+            # without its boss
+            if room not in {str(r) for r in range(1, self.rooms.count + 1)}:
                 raise ValueError(f"rooms.bosses: {room!r} is not a room number 1..{self.rooms.count}")
             if boss not in self.enemies:
                 raise ValueError(f"rooms.bosses names unknown enemy {boss!r}")
