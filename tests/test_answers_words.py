@@ -238,7 +238,7 @@ def test_matchup_says_a_draw_counts_half_and_how_often_games_were_drawn(tmp_path
     assert json.loads((tmp_path / "m" / "matchup.json").read_text(encoding="utf-8"))["draw_rate"] == [[1.0] * 3] * 3
     fig = drawn[-1]
     assert "every game drawn" in fig._suptitle.get_text(), fig._suptitle.get_text()
-    assert fig.axes[-1].get_ylabel() == "Heuristic's score (a win 1, a draw ½)"
+    assert fig.axes[-1].get_ylabel() == "the row people's score (a win 1, a draw ½)"
     plain = cli_here("matchup", "dungeon24", "--n", "20")  # no game drawn: no draw table
     assert plain.returncode == 0 and "Drawn" not in plain.stdout, plain.stdout
 

@@ -584,6 +584,27 @@ def test_an_option_the_command_never_reads_is_refused(args, said):
     assert done.returncode == 2 and done.stderr.startswith(said), done.stderr
 
 
+@pytest.mark.parametrize("args, said", [
+    (["play", "dungeon", "--policy", "greedy", "--set", "difficulty.normal.hp=2"],
+     "error: difficulty.normal.hp is not used by this run (difficulty: Leicht): set it with --difficulty normal, or "
+     "set difficulty.leicht.hp\n"),
+    (["compare", "dungeon", "--policies", "greedy,vorschlag", "--set", "difficulty.schwer.damage=2"],
+     "error: difficulty.schwer.damage is not used by this run (difficulty: Leicht)"),
+    (["play", "dungeon24", "--policy", "heuristic", "--set", "peoples.untote.boss.a=1"],
+     "error: peoples.untote.boss.a is not used by this run (your people: Grünlinge)"),
+])
+def test_a_set_of_a_choice_the_run_does_not_hold_is_refused(args, said):
+    """``play dungeon --set difficulty.normal.hp=2`` on Leicht printed "rules changed" over the very same numbers
+    (calibrate refused the same field); the matchup plays every people, so a people's field is read there."""
+    done = cli_here(*args, "--n", "10", "--no-report")
+    assert done.returncode == 2 and done.stderr.startswith(said), done.stderr
+    done = cli_here("play", "dungeon", "--policy", "greedy", "--difficulty", "normal", "--n", "10", "--no-report",
+                    "--set", "difficulty.normal.hp=2")
+    assert done.returncode == 0 and "rules changed: difficulty.normal.hp=2" in done.stdout, done.stderr
+    done = cli_here("matchup", "--n", "4", "--set", "peoples.untote.boss.a=1", "--json")
+    assert done.returncode == 0, done.stderr
+
+
 def test_past_the_hard_limit_the_two_numbers_differ_in_words():
     """``--n 9007199254740993`` read '9.01e+15 runs is more than dicesim plays (9.01e+15, 2^53)'."""
     done = cli_here("play", "kniffel", "--policy", "greedy", "--n", "9007199254740993", "--force")

@@ -161,9 +161,9 @@ def test_a_config_with_a_findings_section(tmp_path):
     p.write_text(text.replace("joker_pack = 60.0", "joker_pack = 50.0") + "\n[findings]\ncliff_ratio = 3.0\n",
                  encoding="utf-8")
     game = get_game("dungeon")
-    cfg = game.load(None, ["market.joker_pack=50.0"])
+    cfg = game.load(None, ["market.joker_pack=50"])
     # replay refuses a [findings] section: the replay line names the config by its changes instead
-    assert config_args(game, cfg, p, []) == ["--set", "market.joker_pack=50.0"]
+    assert config_args(game, cfg, p, []) == ["--set", "market.joker_pack=50"]
     assert config_args(game, cfg, None, ["market.joker_pack=50"]) == ["--set", "market.joker_pack=50"]
     done = cli_here("findings", "dungeon", "--config", str(p), "--set", "findings.nope=2")
     assert done.returncode == 2 and "findings.nope" in done.stderr

@@ -86,9 +86,11 @@ def _check_policies(game: str, policies: tuple[str, ...], policy: str, variant: 
 
 def accept(game: str, options: dict[str, Any] | None = None, policy: str | None = None,
            config: Path | None = None, sets: list[str] | None = None,
-           seated: bool = False) -> tuple[Path | Strict | None, list[str] | None]:
+           seated: bool = False, every_choice: bool = False) -> tuple[Path | Strict | None, list[str] | None]:
     """Refuse what ``game`` would refuse of these arguments, as far as its catalog entry tells, before the game is
-    imported; ``seated``: ``policy`` names the seats of one game (play, replay, calibrate), not policies to compare.
+    imported; ``seated``: ``policy`` names the seats of one game (play, replay, calibrate), not policies to compare;
+    ``every_choice``: the command plays every choice of the options (``matchup``: every people), so a ``--set`` of
+    one is read whatever the options say.
     Returns the config and overrides to pass on: the config validated here and no overrides when ``config`` or
     ``sets`` were given and the entry names the config model, else ``config`` and ``sets`` as they came."""
     e = known(game)
@@ -113,18 +115,23 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
         work("rules").variants_checked(e.config, game, config, sets, [p.strip() for p in policy.split(",")], variant)
     checked = work("rules").checked(e.config, game, config, sets) if config is not None or sets else None
     if policy is not None and sets:  # an edit no seat of this run reads (its value checked first): numbers unmoved
-        _refuse_unread_sets(game, options or {}, policy, sets)
+        _refuse_unread_sets(game, options or {}, policy, sets, every_choice)
     return (checked, None) if checked is not None else (config, sets)  # pydantic and the model: only now
 
 
-def _refuse_unread_sets(game: str, options: dict[str, Any], policy: str, sets: list[str]) -> None:
-    """A ``--set`` only a policy no seat plays reads (``policies.hold_at`` under optimal-win), or the other seats'
-    ``skill.opponents`` with one seat: the run would play as if it were not there."""
+def _refuse_unread_sets(game: str, options: dict[str, Any], policy: str, sets: list[str], every_choice: bool) -> None:
+    """A ``--set`` of a choice this run does not hold (``difficulty.normal.hp`` on Leicht, ``peoples.untote.boss``
+    with neither side Untote), only a policy no seat plays reads (``policies.hold_at`` under optimal-win), or the
+    other seats' ``skill.opponents`` with one seat: the run would play as if it were not there (it printed "rules
+    changed" over the same numbers)."""
     seats = named_seats(policy, options)
     count = declared(game, "seat_count")
+    specs = declared_options(game) or ()
+    held = checked(game, specs, options)
     for item in sets:
-        said = policy_refusal(game, item.split("=", 1)[0].strip(), seats, "set",
-                              count(options) if count is not None else None)
+        path = item.split("=", 1)[0].strip()
+        said = (None if every_choice else unread_refusal(path, specs, held, "set")) or policy_refusal(
+            game, path, seats, "set", count(options) if count is not None else None)
         if said:
             raise DicesimError(said)
 

@@ -50,7 +50,7 @@ def matchup(
     for flag, name in (("--policy", policy), ("--opponent", opponent)):  # one policy each: named by its own flag
         if not name.strip() or "," in name:
             raise DicesimError(f"{flag} names one policy, got {name!r}")
-    rules, sets = accept(game, None, f"{policy},{opponent}", config, set_)
+    rules, sets = accept(game, None, f"{policy},{opponent}", config, set_, every_choice=True)  # every people
     work("extras").matchup(game, policy, opponent, n, seed, rules, sets, out, as_json)
 
 
