@@ -24,7 +24,8 @@ verdict from the estimate and its 95 % interval:
 - ``fail``: the whole interval lies outside the band.
 
 A band fails the check when its estimate is outside (``fail``, ``fail (unsure)``); with
-``strict`` every band whose interval is not wholly inside fails. Same seed, same verdicts.
+``strict`` every band whose interval is not wholly inside fails, and says so (``fail (strict: unsure)``,
+``fail (strict: no interval)``: a row that read "pass" was counted failing). Same seed, same verdicts.
 """
 
 from __future__ import annotations
@@ -176,15 +177,16 @@ def verdict(value: float, ci: list[float] | None, lo: float | None, hi: float | 
     hi_b = math.inf if hi is None else hi
     inside = lo_b <= value <= hi_b
     if ci is None:
-        status = "pass (no interval)" if inside else "fail (no interval)"
+        status = "fail (strict: no interval)" if inside and strict else \
+            "pass (no interval)" if inside else "fail (no interval)"
         return status, (not inside) or strict
     ci_inside = lo_b <= ci[0] and ci[1] <= hi_b
     ci_outside = ci[1] < lo_b or ci[0] > hi_b
     if inside:
-        status = "pass" if ci_inside else "pass (unsure)"
+        status = "pass" if ci_inside else "fail (strict: unsure)" if strict else "pass (unsure)"
     else:
         status = "fail" if ci_outside else "fail (unsure)"
-    failing = status != "pass" if strict else not inside
+    failing = status != "pass" if strict else not inside  # strict: only a sure pass holds
     return status, failing
 
 

@@ -71,5 +71,6 @@ def check_page(verdicts: list[dict[str, Any]], source: str, strict: bool) -> str
     if failing:
         body += ["<h2>Failing bands</h2>", table(failing)]
     body += ["<h2>Every band</h2><p>A band holds when its estimate is inside; <i>pass (unsure)</i>: inside, but the "
-             "95 % interval crosses an edge (<code>--strict</code> fails those too).</p>", table(verdicts)]
+             "95 % interval crosses an edge (<code>--strict</code> fails those too: <i>fail (strict: unsure)</i>).</p>",
+             table(verdicts)]
     return pages.document(title, body)
