@@ -824,6 +824,9 @@ def _kniffel_table(rows: int = 3):
     ("no rows", "runs-greedy.parquet is not a Kniffel table of runs: it has no rows"),
     ("text score", "runs-greedy.parquet is not a Kniffel table of runs: its column score holds text, not numbers"),
     ("gap in score", "runs-greedy.parquet is not a Kniffel table of runs: its column score has empty cells"),
+    # a seat column counted from 1 gave KeyError 'win_rate_seat_0' (Pig's first-player metric reads seat 0)
+    ("seats from 1", "runs-greedy.parquet is not a Kniffel table of runs: its seats are numbered 1, not 0, 1, … as a "
+                     "play numbers them"),
 ])
 def test_report_refuses_a_table_of_runs_that_is_not_the_games(tmp_path, damage, said):
     """Each gave a traceback from the game's charts (KeyError 't_einser', 'score', float NaN, int('abc'))."""
@@ -836,6 +839,8 @@ def test_report_refuses_a_table_of_runs_that_is_not_the_games(tmp_path, damage, 
         t = t.drop(columns="score")
     elif damage == "no rows":
         t = t.iloc[:0]
+    elif damage == "seats from 1":
+        t["seat"] = 1
     elif damage == "text score":
         t["score"] = ["abc", "1", "2"]
     else:

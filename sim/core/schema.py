@@ -112,6 +112,11 @@ def stored_problem(columns: Sequence[Column], frame: pd.DataFrame) -> str | None
             return f"its column {c.name} holds text, not numbers"
         if kind == "f" and np.dtype(c.dtype).kind in "iub" and frame[c.name].isna().any():
             return f"its column {c.name} has empty cells"
+    if "seat" in frame.columns and frame["seat"].dtype.kind in "iuf":  # seats count from 0 (the seat metrics' names)
+        seats = sorted({float(x) for x in frame["seat"].unique()})
+        if seats != [float(k) for k in range(len(seats))]:
+            shown = ", ".join(f"{x:g}" for x in seats[:4])
+            return f"its seats are numbered {shown}, not 0, 1, … as a play numbers them"
     return None
 
 
