@@ -824,7 +824,7 @@ def _kniffel_table(rows: int = 3):
     ("no rows", "runs-greedy.parquet is not a Kniffel table of runs: it has no rows"),
     ("text score", "runs-greedy.parquet is not a Kniffel table of runs: its column score holds text, not numbers"),
     ("gap in score", "runs-greedy.parquet is not a Kniffel table of runs: its column score has empty cells"),
-    # a seat column counted from 1 gave KeyError 'win_rate_seat_0' (Pig's first-player metric reads seat 0)
+    # a seat column counted from 1 gave KeyError 'win_rate_seat_0' (the one-die game's first-player metric)
     ("seats from 1", "runs-greedy.parquet is not a Kniffel table of runs: its seats are numbered 1, not 0, 1, … as a "
                      "play numbers them"),
 ])

@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from sim.games import GAMES
 from tests.conftest import cli_here, run_cli
 
 
@@ -280,7 +281,8 @@ def test_a_forced_sweep_too_large_to_check_is_refused_at_once(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
-PIG_GOALS = 'game = "pig"\npolicies = ["hold-20"]\nn = 200\n[grid]\n"goal.target" = [50, 60]\n'
+FIFTH = next(g for g in GAMES if g not in ("kniffel", "dungeon", "dadox", "dungeon24"))  # the one-die game
+GOALS = f'game = "{FIFTH}"\npolicies = ["hold-20"]\nn = 200\n[grid]\n"goal.target" = [50, 60]\n'
 
 
 def test_a_damaged_sweep_folder_is_refused_or_healed_never_a_traceback(tmp_path):
@@ -288,7 +290,7 @@ def test_a_damaged_sweep_folder_is_refused_or_healed_never_a_traceback(tmp_path)
     damaged row or part file one under --resume. Now: --resume refuses a damaged sweep.json in one line, --overwrite
     starts over without reading it, and damaged rows and parts are removed with one warning and made again: the
     same table as the sweep that was never damaged."""
-    spec = write(tmp_path, PIG_GOALS)
+    spec = write(tmp_path, GOALS)
     out = tmp_path / "so"
     args = ("sweep", str(spec), "--out", str(out), "--no-report")
     assert cli_here(*args).returncode == 0
