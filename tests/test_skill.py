@@ -7,6 +7,7 @@ a thousand runs of the test, were the seed not fixed).
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -15,7 +16,7 @@ import pytest
 from sim.core.batch import run_batch
 from sim.core.config import CONFIG_DIR as ROOT_CONFIGS
 from sim.core.config import ConfigError
-from sim.core.skill import LEVELS, rules_hash
+from sim.core.skill import LEVELS, level_words, rules_hash
 from sim.games import get_game
 from tests.conftest import cli_here
 
@@ -60,6 +61,8 @@ def test_levels_by_name_and_number(game):
         assert g.load(None, [f"skill.level={name}"]).skill.level == value
     assert g.load(None, ["skill.opponents=0"]).skill.opponents == 0.0
     assert g.load(None, ["skill.level=0.3"]).skill.level == 0.3
+    minus = g.load(None, ["skill.level=-0.0"]).skill.level  # level 0, not "skill level -0" on a page
+    assert minus == 0.0 and math.copysign(1, minus) == 1 and level_words(minus) == "level 0"
     for bad in ("1.5", "-0.1", "pro", "true"):
         with pytest.raises(ConfigError, match="skill.level"):
             g.load(None, [f"skill.level={bad}"])

@@ -98,6 +98,8 @@ def parse_level(v: Any) -> Any:
         raise ValueError(f"a skill level is a number in [0, 1] or one of {names}")
     if isinstance(v, int) and not isinstance(v, bool):
         return float(v)
+    if isinstance(v, float) and v == 0:
+        return 0.0  # -0.0 is level 0 ("skill level -0" said otherwise)
     return v
 
 

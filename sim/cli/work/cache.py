@@ -68,7 +68,8 @@ def configs(copy: Path | None, as_json: bool, game: str | None = None) -> None:
                 folder.rmdir()
         raise
     result = {"copied_to": str(copy), "files": [str(f) for f in files]}
-    emit(result, as_json, f"copied {len(files)} configs to {copy}/ (use e.g. --config {copy / files[0]})")
+    emit(result, as_json, f"copied {len(files)} config{'s' if len(files) != 1 else ''} to {copy}/ (use e.g. --config "
+                          f"{copy / files[0]})")
 
 
 def info(as_json: bool) -> None:
