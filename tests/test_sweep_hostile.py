@@ -105,6 +105,8 @@ def test_a_grid_over_tables_writes_its_report(tmp_path):
     page = (out / "report.html").read_text()
     assert "<code>peoples.untote.boss</code> is swept over tables of values" in page
     assert "{name = &quot;Lich&quot;, a = 6, v = 6}" in page
+    rows = [line.split("  ")[1] for line in res.stdout.splitlines() if "Greedy" in line and "%" in line]
+    assert rows == ['{name = "Lich", a = 4, v = 6}', '{name = "Lich", a = 6, v = 6}'], res.stdout  # not {'name': ...}
     assert not (out / "sensitivity.csv").exists() and (out / "sweep_line_peoples.untote.boss.png").is_file()
 
 

@@ -15,7 +15,7 @@ from sim.cli.common import emit
 from sim.core import atomic, limits
 from sim.core.backends import make_backend
 from sim.experiments.calibrate import check_calibration, parse_target
-from sim.experiments.sensitivity import base_point
+from sim.experiments.sensitivity import base_point, comparable
 from sim.experiments.sweep import Sweep, load_sweep, metric_names, run_sweep
 from sim.experiments.sweep_store import load_result
 from sim.experiments.targets import check_targets, load_targets, verdicts_json, verdicts_table
@@ -128,6 +128,7 @@ def sweep_rows(s: Any, table: Any, metrics: list[str]) -> list[str]:
     factor``) with its values in words (``Leicht``), or the variant's name; then the policy and each metric in its
     unit. Columns as wide as their widest cell (a value with more digits no longer shifts the row)."""
     g = s.game.name
+    table = comparable(table, list(s.fields))  # lists and tables as the TOML that writes them, not Python's repr
     heads = [field_words(g, f) for f in s.fields] or ["variant"]
     cells = [[str(said_value(g, row[f])) for f in s.fields] or [str(row["label"])] for row in table.to_dict("records")]
     def interval(m: str) -> str:  # "[95 %]" only over a column whose values have one (not a quantile's)
