@@ -98,8 +98,8 @@ def test_cli_check_exit_1_and_failing_table(tmp_path):
     rate = next(line for line in failing.splitlines() if "kniffel rate at most" in line)
     v = check_targets(load_targets(p))[1]
     lo, hi = (x * 100 for x in v.ci95)
-    assert " ".join(rate.split()[-14:]) == (f"Kniffel Greedy at least one Kniffel rolled ≤ 10.0 % "
-                                            f"{v.value * 100:.1f} % [{lo:.1f}, {hi:.1f}]"), rate
+    assert " ".join(rate.split()[-16:]) == (f"Kniffel Greedy players: 1 at least one Kniffel rolled ≤ 10.0 % "
+                                            f"{v.value * 100:.1f} % [{lo:.1f}, {hi:.1f}]"), rate  # the setting too
     assert "mean_score" not in res.stdout and "200 points .. 215 points" in res.stdout
     page = (tmp_path / "v.html").read_text()
     assert "≤ 10.0 %" in page and "kniffel_rate" not in page.replace("title='kniffel_rate'", "")
@@ -107,6 +107,7 @@ def test_cli_check_exit_1_and_failing_table(tmp_path):
     assert good.returncode == 0, good.stderr
     out = json.loads(good.stdout)
     assert out["passed"] == 1 and out["failed"] == 0 and out["verdicts"][0]["status"].startswith("pass")
+    assert out["verdicts"][0]["setting"] == "players: 1" and "<td>players: 1</td>" in page
 
 
 def test_bad_targets_files(tmp_path):

@@ -123,6 +123,7 @@ class Verdict:
     n: int
     seed: int
     config_hash: str
+    setting: str = ""  # the options the band plays, in words ("difficulty: Normal"): the name alone said it
 
 
 def load_targets(path: str | Path, games: Callable[[str], Game] = get_game) -> list[Band]:
@@ -215,7 +216,7 @@ def check_targets(bands: list[Band], strict: bool = False, n: int | None = None,
             ci = [float(c) for c in m["ci95"][:2]] if m.get("ci95") else None
             status, failing = verdict(v, ci, b.lo, b.hi, strict)
             out[b.index] = Verdict(b.name, b.game.name, b.label, b.metric, b.lo, b.hi, v, ci, status, failing,
-                                   b.n, b.seed, config_hash(b.cfg))
+                                   b.n, b.seed, config_hash(b.cfg), ", ".join(b.game.played_setting(b.options)))
     return [out[i] for i in sorted(out)]
 
 
@@ -230,18 +231,18 @@ def verdict_words(v: dict[str, Any]) -> dict[str, str]:
     lo, hi = v["min"], v["max"]
     band = f"{at(lo)} .. {at(hi)}" if lo is not None and hi is not None else (
         f"≥ {at(lo)}" if lo is not None else f"≤ {at(hi)}")
-    return {"game": get_game(g).title, "policy": words.policy_name(g, v["policy"]),
+    return {"game": get_game(g).title, "policy": words.policy_name(g, v["policy"]), "setting": v.get("setting") or "—",
             "metric": words.metric_name(g, metric), "band": band,
             "estimate": words.value_text(metric, v["value"], v["ci95"], game=g)}
 
 
 def verdicts_table(verdicts: list[Verdict]) -> str:
     """A fixed-width text table of verdicts, in words and units."""
-    head = ["status", "target", "game", "policy", "metric", "band", "estimate [95 %]"]
+    head = ["status", "target", "game", "policy", "setting", "metric", "band", "estimate [95 %]"]
     rows = []
     for v in verdicts:
         w = verdict_words(asdict(v))
-        rows.append([v.status, v.name, w["game"], w["policy"], w["metric"], w["band"], w["estimate"]])
+        rows.append([v.status, v.name, w["game"], w["policy"], w["setting"], w["metric"], w["band"], w["estimate"]])
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(len(head))]
     line = "  ".join("-" * w for w in widths)
     fmt = [("  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True))).rstrip() for r in rows]

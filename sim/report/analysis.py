@@ -56,13 +56,14 @@ def check_page(verdicts: list[dict[str, Any]], source: str, strict: bool) -> str
               + (f"; {len(failing)} failing." if failing else "."))
 
     def table(vs: list[dict[str, Any]]) -> str:
-        head = "".join(f"<th>{h}</th>" for h in ("target", "status", "game", "policy", "metric", "band",
+        head = "".join(f"<th>{h}</th>" for h in ("target", "status", "game", "policy", "setting", "metric", "band",
                                                   "estimate [95 %]", "n"))
         rows = []
         for v in vs:
             w = verdict_words(v)
             rows.append(f"<tr><th>{pages.esc(v['name'])}</th><td class='{'missing' if v['failing'] else ''}'>"
                         f"{pages.esc(v['status'])}</td><td>{pages.esc(w['game'])}</td><td>{pages.esc(w['policy'])}</td>"
+                        f"<td>{pages.esc(w['setting'])}</td>"
                         f"<td title='{pages.esc(v['metric'])}'>{pages.esc(w['metric'])}</td><td>{pages.esc(w['band'])}"
                         f"</td><td>{pages.esc(w['estimate'])}</td><td>{v['n']:,}</td></tr>")
         return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
