@@ -63,9 +63,12 @@ def test_dungeon_rooms_in_parts_with_their_names():
     cells = [re.split(r"\s{2,}", lines[k].strip()) for k in heads]
     assert all(c[:3] == ["Room", "Section", "Enemy"] for c in cells)
     assert [c for part in cells for c in part[3:]] == [
-        "LP", "Damage", "Largest hit", "Mean hit", "Elite LP", "Elite damage", "Elite largest hit",
+        "LP", "Base hit (×1)", "Largest hit", "Mean hit", "Elite LP", "Elite base hit (×1)", "Elite largest hit",
         "Elite mean hit",
         "Boss", "Chance", "Enemy block", "Player shield", "Challenge", "Path card"]
+    # the difficulty factor keeps its own word ("Damage" beside "Largest hit" read as a hit the enemy deals)
+    assert re.split(r"\s{2,}", lines[lines.index(next(x for x in lines if x.startswith("Difficulty factors"))) + 1]
+                    .strip())[:2] == ["LP", "Damage"]
     boss = [line for line in lines if "Auge der Sechs" in line]
     assert len(boss) == len(heads) and boss[0].split()[:3] == ["10", "Aschehallen", "Auge"]
     assert any("100.0 %" in line for line in boss)  # the boss room's enemy, certain

@@ -186,11 +186,14 @@ def _records(key: str, rows: list[dict[str, Any]], game: str, pad: str) -> list[
         flat.append(c)
         if not all(_looks_numeric(x) for x in cells):
             seen.add(cells)
+    def head(c: str) -> str:  # the table's own words for a column first (rooms.damage), then the key's
+        return _own(f"{key}.{c}", game) or _label(c, game)
+
     if not nested:
-        return _table([_label(c, game) for c in flat], [[cell(r, c) for c in flat] for r in rows], pad)
+        return _table([head(c) for c in flat], [[cell(r, c) for c in flat] for r in rows], pad)
     out: list[str] = []
     for r in rows:
-        out.append(pad + " · ".join(cell(r, c) if i == 0 else f"{_label(c, game).lower()} {cell(r, c)}"
+        out.append(pad + " · ".join(cell(r, c) if i == 0 else f"{head(c).lower()} {cell(r, c)}"
                                     for i, c in enumerate(flat)))
         for c in nested:
             out += _block(f"{key}.{c}", r.get(c), game, pad + "  ")

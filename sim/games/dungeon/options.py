@@ -10,10 +10,12 @@ TITLE = "Würfel Dungeon"  # the game's name as people read it (Game.title; desc
 # describe's headings where a key alone cannot say it (sim.cli.work.describe_text)
 DESCRIBE_WORDS = {"difficulty_factors": "Difficulty factors (boss rerolls: the player's rerolls against a boss, "
                                         "no extra rolls; — for no cap)",
-                  "rooms": "Rooms (each enemy a room may hold, with its chance; damage: a hit of intent multiple 1, "
-                           "which an enemy's intents may never use; largest hit: before the enemy's own buffs; "
-                           "mean hit: per enemy turn over one pass of its intents, a buff raising the later hits, "
-                           "before shields)",
+                  "rooms": "Rooms (each enemy a room may hold, with its chance; base hit: the scale of its "
+                           "intents, the hit of an intent of multiple ×1, which it need not have; largest hit: "
+                           "before the enemy's own buffs; mean hit: per enemy turn over one pass of its intents, a "
+                           "buff raising the later hits, before shields)",
+                  # "Damage" beside "Largest hit" read as a hit the enemy deals (Rostratte: damage 13, largest 11)
+                  "rooms.damage": "Base hit (×1)", "rooms.elite_damage": "Elite base hit (×1)",
                   "chance": "Chance",
                   "hp": "LP", "elite_hp": "Elite LP",
                   "max_hit": "Largest hit", "mean_hit": "Mean hit",
