@@ -336,3 +336,23 @@ def test_the_apis_outcome_methods_refuse_an_empty_or_odd_folder(tmp_path, monkey
         with pytest.raises(sim.DicesimError, match=re.escape(said)):
             call()
     assert not list(tmp_path.iterdir())  # nothing written into the current folder
+
+
+def test_a_replay_that_compiles_says_so(monkeypatch):
+    """A first ``replay dungeon24`` compiled its kernels for ~20 s with nothing on stderr: the wait is announced and
+    timed as a play's is."""
+    from numba import njit
+
+    from sim.games import get_game
+
+    cls = type(get_game("dungeon24"))
+    real = cls.replay
+
+    def replay(self, *a, **k):
+        njit(lambda x: x + 1)(1)  # a kernel compiled inside the replay, as a cold cache's would be
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(cls, "replay", replay)
+    done = cli_here("replay", "dungeon24", "--seed", "1", "--run", "0", "--policy", "greedy", "--opponent", "greedy")
+    assert done.returncode == 0 and "Dungeon24 replay · seed 1 · run 0" in done.stdout, done.stderr
+    assert "compiling Dungeon24 kernels" in done.stderr and "compiled Dungeon24 kernels in" in done.stderr, done.stderr

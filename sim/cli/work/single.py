@@ -59,18 +59,21 @@ def replay(game: str, seed: int, run: int, policy: str | None, rules: Path | Str
            as_json: bool, game_opts: dict[str, Any]) -> None:
     g, cfg, options = setup(game, rules, sets, game_opts)
     seats = g.seat_policies(policy or g.report_policies[-1], options)
-    g.prepare(cfg, seats, options)
-    if as_json:
-        emit(replay_json(g, cfg, seats, seed, run, options), True, "", json_default)
-        return
+    with compiling(g.name, g.title):  # a first replay compiles its kernels (~20 s): said, not a silent wait
+        g.prepare(cfg, seats, options)
+        if as_json:
+            emit(replay_json(g, cfg, seats, seed, run, options), True, "", json_default)
+            return
+        text = g.replay(cfg, seats, seed, run, options)
     print(f"{g.title} replay · seed {seed} · run {run}")
-    print(g.replay(cfg, seats, seed, run, options))
+    print(text)
 
 
 def describe(game: str, rules: Path | Strict | None, sets: list[str] | None, as_json: bool,
              game_opts: dict[str, Any]) -> None:
     g, cfg, options = setup(game, rules, sets, game_opts)
-    d = g.describe(cfg, options)
+    with compiling(g.name, g.title):  # a game whose tables are its compiled rules' (Dadox's optimal turn)
+        d = g.describe(cfg, options)
     cols = g.table_columns(cfg, options)
     if cols and "columns" not in d:  # the per-run table a batch writes, as the game declares it
         d["columns"] = describe_columns(cols)
