@@ -122,3 +122,21 @@ def test_the_table_shows_the_points_its_slope_is_taken_between():
     assert "<td>2 → 4</td><td>1 → 1</td><td>4 → 16</td>" in page and "8 → 64" not in page
     top = sensitivity_html(elasticities(pd.DataFrame(rows), ["a"], ["m"], {"a": 8}), "kniffel")
     assert "<td>8 → 64</td><td>4 → 16</td><td>— (the grid's end)</td>" in top
+
+
+def test_a_tornado_end_that_is_the_base_says_so(tmp_path, monkeypatch):
+    """The title promises a blue bar for the lowest grid value; where that value is the base point it has none, and
+    its tick says '(base)' instead of leaving the reader to look for it."""
+    from matplotlib.axes import Axes
+
+    from sim.experiments.sensitivity import tornado_chart
+
+    ticks = []
+    real = Axes.set_yticklabels
+    monkeypatch.setattr(Axes, "set_yticklabels", lambda ax, labels, **k: ticks.append(list(labels))
+                        or real(ax, labels, **k))
+    sens = pd.DataFrame([{"metric": "win_rate", "policy": "greedy", "field": "a", "swing": 0.1, "base": 0.5,
+                          "base_field_value": 1, "low_field_value": 1, "low": 0.5, "high_field_value": 4,
+                          "high": 0.6}])
+    assert tornado_chart(sens, "win_rate", tmp_path / "t.png", percent=True).is_file()
+    assert ticks == [["a\n1 (base) → 4"]]

@@ -136,6 +136,12 @@ def elasticities(
     return pd.DataFrame(rows)
 
 
+def _end(value: Any, base: Any) -> str:
+    """A grid end's value under its bar; an end that is the base point has no bar (the legend promised one), so it
+    says so."""
+    return f"{value} (base)" if value == base else f"{value}"
+
+
 def tornado_chart(sens: pd.DataFrame, metric: str, path: Path, words: Mapping[str, str] | None = None,
                   percent: bool = False) -> Path | None:
     """Bars from the metric at each field's lowest to highest grid value, around the base; one panel per policy.
@@ -165,8 +171,8 @@ def tornado_chart(sens: pd.DataFrame, metric: str, path: Path, words: Mapping[st
             ax.barh(y, r.low - base, left=base, color="#4c72b0", alpha=0.85)
             ax.barh(y, r.high - base, left=base, color="#dd8452", alpha=0.85)
         ax.set_yticks(range(len(p)))
-        ax.set_yticklabels([f"{name(r.field)}\n{r.low_field_value} → {r.high_field_value}" for r in p.itertuples()],
-                           fontsize=8)
+        ax.set_yticklabels([f"{name(r.field)}\n{_end(r.low_field_value, r.base_field_value)} → "
+                            f"{_end(r.high_field_value, r.base_field_value)}" for r in p.itertuples()], fontsize=8)
         ax.axvline(base, color="#333", linewidth=1)
         if percent:
             ax.xaxis.set_major_formatter(ticker.PercentFormatter(xmax=1, decimals=0))
