@@ -128,6 +128,13 @@ def test_set_reaches_a_default_field_of_a_named_entry():
     g = get_game("dungeon")
     cfg = g.load(None, ["talents.scharfe_klingen.shield_flat=-3", "enemies.skelett.mode=random"])
     assert cfg.talents["scharfe_klingen"].shield_flat == -3 and cfg.enemies["skelett"].mode == "random"
+    with pytest.raises(ConfigError, match=r"unknown config field: talents.scharfe_klinge \(no 'scharfe_klinge' in "
+                                          r"talents; did you mean scharfe_klingen\?\)"):
+        g.load(None, ["talents.scharfe_klinge.shield_flat=1"])  # a typo gets the closest name
+    with pytest.raises(ConfigError, match=r"unknown config field: enemies.skelett.HP \(did you mean hp\?\)$"):
+        g.load(None, ["enemies.skelett.HP=1"])
+    with pytest.raises(ConfigError, match=r"unknown config field: bnous \(did you mean bonus\?\)$"):
+        get_game("kniffel").load(None, ["bnous.value=1"])
     with pytest.raises(ConfigError, match=r"unknown config field: talents.nosuch \(no 'nosuch' in talents\)"):
         g.load(None, ["talents.nosuch.shield_flat=1"])
     with pytest.raises(ConfigError, match="unknown config field: enemies.skelett.nosuch"):

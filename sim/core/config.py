@@ -8,6 +8,7 @@ the model frozen into numpy arrays by the game's own ``freeze``.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import math
@@ -314,14 +315,16 @@ def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[Base
     node, root_model = data, model
     for i, k in enumerate(keys):
         if isinstance(model, _Entries) and k not in node:  # a new entry of a name-keyed table: not by --set
-            raise ConfigError(f"unknown config field: {'.'.join(keys[: i + 1])} (no {k!r} in {'.'.join(keys[:i])})")
+            raise ConfigError(f"unknown config field: {'.'.join(keys[: i + 1])} (no {k!r} in {'.'.join(keys[:i])}"
+                              f"{_did_you_mean(k, node, None)})")
+        parent = model
         model = _field_model(model, k)
         last = i == len(keys) - 1
         if k not in node and model is not None:  # declared by the model but absent from the file
             node[k] = value if last else {}
         if last:
             if k not in node:
-                raise ConfigError(f"unknown config field: {'.'.join(keys)}")
+                raise ConfigError(f"unknown config field: {'.'.join(keys)}{_did_you_mean(k, node, parent, True)}")
             section = isinstance(model, type) and issubclass(model, BaseModel)  # not a mapping (rooms.bosses)
             if section and isinstance(value, dict) and isinstance(node[k], dict):  # a table into it: fields merged
                 if not value:  # (replacing the section put every field it leaves out back to the model's default)
@@ -335,9 +338,22 @@ def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[Base
             raise ConfigError(f"unknown config field: {'.'.join(keys)} ({'.'.join(keys[: i + 1])} is a value, "
                               "not a section)")
         elif not isinstance(node.get(k), dict):
-            raise ConfigError(f"unknown config field: {'.'.join(keys[: i + 1])}")
+            raise ConfigError(f"unknown config field: {'.'.join(keys[: i + 1])}{_did_you_mean(k, node, parent, True)}")
         else:
             node = node[k]
+
+
+def _did_you_mean(key: str, node: dict[str, Any], model: Any, bracket: bool = False) -> str:
+    """`` (did you mean value?)`` for a mistyped key: the closest of the keys the file has there and the fields its
+    model declares (difflib's ratio, as Python's own NameError hints); empty where none is close."""
+    names = set(node) if isinstance(node, dict) else set()
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        names |= set(model.model_fields)
+    lower = {str(n).lower(): str(n) for n in sorted(names, key=str)}  # "pH" is a typo of "hp" too
+    close = difflib.get_close_matches(key.lower(), list(lower), n=1, cutoff=0.75)
+    if not close:
+        return ""
+    return f" (did you mean {lower[close[0]]}?)" if bracket else f"; did you mean {lower[close[0]]}?"
 
 
 class _Entries:
