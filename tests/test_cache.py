@@ -270,6 +270,13 @@ def test_configs_list_and_copy(tmp_path):
     assert (dest / "kniffel" / "free-joker.toml").read_text() == (ROOT / "configs/kniffel/free-joker.toml").read_text()
     again = run_cli("configs", "--copy", str(dest))  # a real process: exit code 2 and one line
     assert again.returncode == 2 and again.stderr.startswith("error: ") and len(again.stderr.splitlines()) == 1
+    report = tmp_path / "report"  # a play's folder: the configs would mix with its files
+    report.mkdir()
+    (report / "manifest.json").write_text("{}")
+    done = cli_here("configs", "--copy", str(report))
+    assert done.returncode == 2 and done.stderr == (f"error: --copy {report} holds the report of a play, compare or "
+                                                    "findings: give the configs a folder of their own\n")
+    assert sorted(p.name for p in report.iterdir()) == ["manifest.json"]
     # --config reads a user file relative to the working directory: an edited copy
     mine = dest / "kniffel" / "no-bonus.toml"
     mine.write_text(mine.read_text().replace("value = 35", "value = 41"))

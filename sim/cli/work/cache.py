@@ -51,6 +51,9 @@ def configs(copy: Path | None, as_json: bool, game: str | None = None) -> None:
         return
     if copy.exists() and not copy.is_dir():
         raise DicesimError(f"--copy needs a folder, but {copy} is a file")
+    owner = next((what for name, (what, _) in atomic.KINDS.items() if (copy / name).is_file()), None)
+    if owner:  # the configs would mix with a report's files (every other command refuses another's folder)
+        raise DicesimError(f"--copy {copy} holds {owner}: give the configs a folder of their own")
     clash = [f for f in files if (copy / f).exists()]
     if clash:
         raise DicesimError(f"{copy / clash[0]} exists already ({len(clash)} of the files); choose an empty folder")
