@@ -191,3 +191,18 @@ def test_a_value_that_flips_the_seeds_difficulty_order_is_noted():
                    "--tol", "0.2")
     lines = [ln.strip() for ln in res.stdout.splitlines() if ln.strip().startswith("note: Normal")]
     assert len(lines) == 1 and "(difficulty.normal.hp) lies below Leicht's 1.05" in lines[0], res.stdout
+
+
+def test_a_list_of_known_policies_where_one_belongs_is_said_so():
+    """``calibrate --policy hold-20,optimal-turn`` read "unknown policy 'hold-20,optimal-turn' (choose from hold-20,
+    optimal-turn, …)", listing both names it refused."""
+    from sim.games import GAMES
+
+    fifth = next(g for g in GAMES if g not in ("kniffel", "dungeon", "dadox", "dungeon24"))  # the one-die game
+    done = cli_here("calibrate", fifth, "--field", "goal.target", "--target", "win_rate_seat_0=0.5", "--policy",
+                    "hold-20,optimal-turn", "--n", "100")
+    assert done.returncode == 2 and done.stderr == ("error: 'hold-20,optimal-turn' names 2 policies where one belongs "
+                                                    "(one seat's; a two-player game's other seat is --opponent)\n")
+    done = cli_here("calibrate", fifth, "--field", "goal.target", "--target", "win_rate_seat_0=0.5", "--policy",
+                    "hold-20,nosuch", "--n", "100")
+    assert done.returncode == 2 and "unknown policy" in done.stderr, done.stderr

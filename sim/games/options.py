@@ -86,7 +86,13 @@ class Option:
 
 def unknown_policy(game: str, name: Any, policies: Sequence[str]) -> str:
     """The words refusing a policy ``game`` does not have (``Game.check_policy``, an option naming a policy, the
-    command line's check before the game loads)."""
+    command line's check before the game loads). A list of known ones where one belongs (``hold-20,optimal-turn``:
+    both are in the choices it listed) says that it is a list."""
+    parts = [p.strip() for p in name.split(",")] if isinstance(name, str) and "," in name else []
+    known = {p.casefold() for p in policies}
+    if parts and all(p.casefold() in known for p in parts):
+        return (f"{name!r} names {len(parts)} policies where one belongs (one seat's; a two-player game's other seat "
+                "is --opponent)")
     return f"unknown policy {name!r} for {game} (choose from {', '.join(policies)})"
 
 
