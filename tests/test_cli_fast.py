@@ -157,7 +157,9 @@ def test_a_refused_override_imports_the_config_model_alone(tmp_path):
     (["calibrate", "kniffel", "--field", "joker.mode", "--target", "mean_score=200", "--policy", "greedy"],
      "error: --field joker.mode is not numeric (its value is 'forced')"),
     (["calibrate", "dungeon", "--field", "difficulty.normal.hp", "--target", "win_rate=0.5", "--policy", "vorschlag",
-      "--lo", "-1", "--hi", "3"], "error: invalid value for difficulty.normal.hp: -1.0"),
+      "--lo", "-1", "--hi", "3"], "error: --lo -1: difficulty.normal.hp must be more than 0.0\n"),
+    (["calibrate", "dungeon", "--field", "start.lp", "--target", "win_rate=0.5", "--policy", "greedy",  # not 60 digits
+      "--lo", "10", "--hi", "1e300"], "error: --hi 1e+300: start.lp must be at most 10000\n"),
     (["calibrate", "kniffel", "--field", "bonus.value", "--target", "mean_score=240", "--policy", "greedy",
       "--lo", "20.5", "--hi", "40"], "error: --lo must be a whole number for bonus.value, got 20.5"),
 ])

@@ -486,6 +486,10 @@ def search_bounds(current: int | float, dotted: str, lo: float | None, hi: float
         if x is not None:
             if integer and float(x) != round(x):
                 raise ConfigError(f"{name} must be a whole number for {dotted}, got {x}")
-            load([field_setting(dotted, x, integer)])
+            try:
+                load([field_setting(dotted, x, integer)])
+            except ConfigError as e:  # said as the flag typed it ("--hi 1e+300: …", not a 60-digit field value)
+                allowed = re.search(r"\((must be [^()]*)\)$", str(e))
+                raise ConfigError(f"{name} {x:g}: {dotted} {allowed[1]}" if allowed else str(e)) from None
     if lo is not None and hi is not None and not lo < hi:
         raise ConfigError(f"--lo must be below --hi, got {lo} and {hi}")
