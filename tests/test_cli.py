@@ -263,6 +263,12 @@ def test_the_api_summary_and_a_sweeps_rows_are_strict_json(tmp_path):
     for f in (tmp_path / "s" / "rows").glob("*.json"):
         json.loads(f.read_text(encoding="utf-8"), parse_constant=refuse)
     assert len(s.table) == 2
+    # a Python spec as Python writes it: tuples and numpy numbers (a tuple of policies was "must be a list")
+    import numpy as np
+
+    again = sim.sweep({**spec, "policies": ("vorschlag",), "n": np.int64(20), "grid": {"start.lp": (40, 50)}},
+                      out=tmp_path / "t", report=False)
+    assert again.summary["fingerprint"] == s.summary["fingerprint"]
 
 
 def test_ctrl_c_is_one_error_line_and_exit_130(tmp_path):
