@@ -401,3 +401,15 @@ def test_whole_numbers_of_float_fields_read_as_written():
     assert field_words("dungeon", "enemies.auge_der_sechs.damage") == "Auge der Sechs: base damage"
     cfg = get_game("dungeon").load(None, ["enemies.skelett.hp=40"])
     assert cfg.enemies["skelett"].hp == 40.0  # what the changed line says is what --set takes back
+
+
+def test_the_matchup_heading_says_the_skill_and_the_rules_it_played():
+    """``matchup --set skill.level=0.5`` moved Grünlinge's score from 68 % to 48 % under the very same heading."""
+    done = cli_here("matchup", "dungeon24", "--n", "8", "--set", "skill.level=0.5", "--set", "rules.max_turns=50")
+    assert done.returncode == 0, done.stderr
+    head, caution = done.stdout.splitlines()[:2]
+    assert " · Heuristic casual 0.5, Greedy expert 1 · rules changed: rules.max_turns=50, skill.level=0.5 · n=8 " \
+        in head, head
+    assert caution.startswith("The policies play at different skill levels")
+    plain = cli_here("matchup", "dungeon24", "--n", "8").stdout.splitlines()[0]
+    assert "rules" not in plain and "casual" not in plain, plain
