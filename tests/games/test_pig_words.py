@@ -37,3 +37,16 @@ def test_a_play_without_an_opponent_names_no_empty_options(tmp_path):
     page = (tmp_path / "p" / "report.html").read_text(encoding="utf-8")
     heading = page.split("<p class='muted'>", 1)[1].split("</p>", 1)[0]
     assert "<b>runs</b> 50" in heading and "options" not in heading, heading
+
+
+def test_a_moved_hold_at_is_said_beside_hold_20():
+    """``--set policies.hold_at=25`` played "Hold 20" holding at 25 with nothing but the config saying so."""
+    from tests.conftest import cli_here
+
+    done = cli_here("play", "pig", "--policy", "hold-20", "--set", "policies.hold_at=25", "--n", "50", "--no-report")
+    assert done.returncode == 0 and done.stdout.splitlines()[1].startswith("Hold 20 (holding at 25): "), done.stdout
+    both = cli_here("play", "pig", "--policy", "optimal-turn,hold-20", "--set", "policies.hold_at=25", "--n", "50",
+                    "--no-report")
+    assert "(Hold 20 holding at 25; share of games)" in both.stdout.splitlines()[1], both.stdout
+    plain = cli_here("play", "pig", "--policy", "hold-20", "--n", "50", "--no-report")
+    assert "holding" not in plain.stdout

@@ -70,6 +70,16 @@ class Pig(Game):
             self.check_policy(p)
         return compare_plan(policies, options)
 
+    def played_as(self, cfg: PigConfig, seats: list[str]) -> tuple[list[str], str]:
+        """The skill, and where the hold-20 bot holds when the rules move it (``policies.hold_at=25``: "Hold 20"
+        holding at 25 said nowhere but in the config)."""
+        said, note = super().played_as(cfg, seats)
+        default = type(cfg.policies).model_fields["hold_at"].default
+        if "hold-20" in seats and cfg.policies.hold_at != default:
+            who = "" if set(seats) == {"hold-20"} else "Hold 20 "  # its own answer names it already
+            said = [*said, f"{who}holding at {cfg.policies.hold_at}"]
+        return said, note
+
     def turn_solution(self, cfg: PigConfig) -> tuple[np.ndarray, np.ndarray]:
         """(T, hold) of ``solve.solve_turn`` (in memory: it takes milliseconds)."""
         key = rules_key(cfg)
