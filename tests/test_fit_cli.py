@@ -398,3 +398,16 @@ def test_a_log_never_replaces_an_outcome_table_no_log_of_its_name_wrote(tmp_path
     assert r.returncode == 2 and "would replace" in r.stderr and keep.read_text() == "precious\n", r.stderr
     keep.unlink()
     assert cli_here(*args).returncode == 0 and cli_here(*args).returncode == 0  # its own pair: replaced
+
+
+def test_a_column_named_twice_in_a_csv_header_is_refused(tmp_path):
+    """pandas reads a repeated header name as ``d1`` and ``d1.1`` in silence: the fit used one of two dice columns
+    without a word."""
+    log = tmp_path / "log.csv"
+    played = cli_here("play", "kniffel", "--policy", "greedy", "--n", "5", "--no-report", "--log", str(log))
+    assert played.returncode == 0, played.stderr
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join([lines[0] + ",d1", *(x + "," + x.split(",")[5] for x in lines[1:])]) + "\n")
+    done = cli_here("fit", "kniffel", str(log))
+    assert done.returncode == 2 and done.stderr == (f"error: LOG {log}: the column d1 is named twice in its header "
+                                                    "(which is meant?)\n"), done.stderr

@@ -66,6 +66,11 @@ def read_table(path: Path, what: str, keep: frozenset[str] | None = None, force:
             raise LogError(f"{what} {path}: {rows:,} rows, over the {MAX_LOG_ROWS:,} a fit reads without --force "
                            "(or fit a sample of its players)")
         if path.suffix.lower() == ".csv":
+            head = pd.read_csv(path, dtype=str, nrows=0).columns  # pandas renames a repeated name "d1.1" in silence
+            twice = sorted({c.rsplit(".", 1)[0] for c in head if "." in c and c.rsplit(".", 1)[0] in head
+                            and c.rsplit(".", 1)[1].isdigit()})
+            if twice:
+                raise LogError(f"{what} {path}: the column {twice[0]} is named twice in its header (which is meant?)")
             return pd.read_csv(path, dtype=str, keep_default_na=False,
                                usecols=(lambda c: c in keep) if keep is not None else None)
         if keep is None:
