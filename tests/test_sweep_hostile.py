@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import warnings
 from pathlib import Path
 
@@ -307,6 +308,12 @@ def test_a_damaged_sweep_folder_is_refused_or_healed_never_a_traceback(tmp_path)
     (out / "rows" / "p0001-s00.json").write_text("{}")
     (out / "parts" / "p0000-s00-c00000.arrow").write_text("xx")
     done = cli_here(*args, "--resume")
-    assert done.returncode == 0 and done.stderr.startswith("warning: 3 damaged files of the sweep in ") \
+    assert done.returncode == 0 and done.stderr.startswith("warning: 3 damaged or misplaced files of the sweep in ") \
         and done.stderr.count("\n") == 1, done.stderr
+    pd.testing.assert_frame_equal(pd.read_csv(out / "sweep.csv"), clean)
+    # a part copied over another point's place read as that point's runs (its answer moved 53.5 % -> 54.0 %)
+    shutil.copy(out / "parts" / "p0001-s00-c00000.arrow", out / "parts" / "p0000-s00-c00000.arrow")
+    shutil.rmtree(out / "rows")
+    done = cli_here(*args, "--resume")
+    assert done.returncode == 0 and "1 damaged or misplaced file of the sweep" in done.stderr, done.stderr
     pd.testing.assert_frame_equal(pd.read_csv(out / "sweep.csv"), clean)

@@ -78,6 +78,7 @@ from sim.experiments.sweep_store import (  # noqa: F401  (re-exported: the outpu
     load_result,
     metric_names,
     part_path,
+    part_tag,
     prepare_out,
     read_runs,
     row_path,
@@ -228,12 +229,13 @@ def _play(sweep: Sweep, out: Path, pending: dict[tuple[int, int], list[Task]], b
     """Every pending chunk through the backend; a (point, policy) gets its metric row when its last part is
     written, whatever order the parts come back in."""
     left = {g: len(ts) for g, ts in pending.items()}
+    fingerprint = sweep.fingerprint()  # each part carries it (``part_tag``): once, not per part
     jobs = [Job(sweep.points[point].cfg, sweep.seats_of(point, slot), sweep.spec.seed, t.start, t.count,
                 sweep.options_of(point), t)
             for (point, slot), tasks in pending.items() for t in tasks]
     for job, part in backend.run(sweep.game, jobs):
         t: Task = job.tag
-        write_part_atomic(pd.DataFrame(part), part_path(out, t))
+        write_part_atomic(pd.DataFrame(part), part_path(out, t), part_tag(fingerprint, t))
         bar.advance(t_chunks)
         g = (t.point, t.slot)
         left[g] -= 1

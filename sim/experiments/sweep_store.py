@@ -24,9 +24,27 @@ def write_parquet_atomic(df: pd.DataFrame, path: Path) -> None:
     atomic.write_parquet(df, path)
 
 
-def write_part_atomic(df: pd.DataFrame, path: Path) -> None:
-    """A finished chunk as an Arrow IPC file (fast to write and read back; the final table is parquet)."""
-    atomic.write_feather(df, path)
+PART_TAG = b"dicesim_part"  # a part's identity in its Arrow schema: the sweep's fingerprint, point, slot, chunk
+
+
+def part_tag(fingerprint: str, t: Task) -> str:
+    """A part's identity: its sweep's fingerprint (``Sweep.fingerprint``, computed once), point, slot and chunk."""
+    return f"{fingerprint}/{t.point}/{t.slot}/{t.chunk}"
+
+
+def write_part_atomic(df: pd.DataFrame, path: Path, tag: str | None = None) -> None:
+    """A finished chunk as an Arrow IPC file (fast to write and read back; the final table is parquet), carrying
+    ``tag`` (``part_tag``): a part copied over another's place is known on resume, not read as that point's runs."""
+    if tag is None:
+        atomic.write_feather(df, path)
+        return
+    import pyarrow as pa
+    import pyarrow.feather as feather
+
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    table = table.replace_schema_metadata({**(table.schema.metadata or {}), PART_TAG: tag.encode()})
+    with atomic.writing(path) as tmp:
+        feather.write_feather(table, tmp, compression="lz4")
 
 
 def write_text_atomic(text: str, path: Path) -> None:
@@ -82,29 +100,33 @@ def row_ok(out: Path, point: int, slot: int) -> bool:
             and all(isinstance(m, dict) and "value" in m for m in metrics.values()))
 
 
-def part_ok(path: Path) -> bool:
-    """Whether a part file reads as an Arrow table (its footer and schema; the rows are read when used)."""
+def part_ok(path: Path, tag: str | None = None) -> bool:
+    """Whether a part file reads as an Arrow table (its footer and schema; the rows are read when used) of this place
+    (its ``tag``; a part written before parts carried one is taken as it is)."""
     import pyarrow.feather as feather
 
     try:
-        feather.read_table(path, memory_map=True)
-        return True
+        meta = feather.read_table(path, memory_map=True).schema.metadata or {}
     except Exception:  # noqa: BLE001 - arrow raises its own kinds for a file that is no table
         return False
+    return tag is None or PART_TAG not in meta or meta[PART_TAG] == tag.encode()
 
 
 def heal(out: Path, sweep: Sweep) -> None:
-    """Remove the row and part files of a resumed sweep that cannot be read (a crash, a full disk, a hand edit), with
-    one warning line: their points are computed or played again instead of failing with a traceback."""
+    """Remove the row and part files of a resumed sweep that cannot be read (a crash, a full disk, a hand edit) or
+    are another place's (a part copied over another point's), with one warning line: their points are computed or
+    played again instead of failing with a traceback or reading another point's runs."""
     damaged = [row_path(out, p.index, s) for p in sweep.points for s in range(len(sweep.plan))
                if row_path(out, p.index, s).is_file() and not row_ok(out, p.index, s)]
-    parts = [part_path(out, t) for t in sweep.tasks()]
-    damaged += [p for p in parts if p.is_file() and not part_ok(p)]
+    fingerprint = sweep.fingerprint()
+    parts = [(part_path(out, t), part_tag(fingerprint, t)) for t in sweep.tasks()]
+    damaged += [p for p, tag in parts if p.is_file() and not part_ok(p, tag)]
     for path in damaged:
         path.unlink(missing_ok=True)
     if damaged:
-        print(f"warning: {len(damaged)} damaged file{'s' if len(damaged) > 1 else ''} of the sweep in {out} "
-              f"(first {damaged[0].relative_to(out)}) removed; computed or played again", file=sys.stderr)
+        files = f"{len(damaged)} damaged or misplaced file{'s' if len(damaged) > 1 else ''}"
+        print(f"warning: {files} of the sweep in {out} (first {damaged[0].relative_to(out)}) removed; computed or "
+              "played again", file=sys.stderr)
 
 
 def prepare_out(out: Path, sweep: Sweep, resume: bool, overwrite: bool) -> dict[str, Any]:
