@@ -1039,3 +1039,18 @@ def test_the_api_refuses_what_the_command_line_refuses_in_words():
         with pytest.raises(DicesimError, match=re.escape(said)):
             call()
 
+
+
+def test_reward_weights_that_leave_no_offer_are_refused():
+    """Every episch upgrade moved to haeufig and the weights on episch alone: no reward was ever offered and Greedy
+    won 0.0 % with a clean exit."""
+    from sim.core.config import ConfigError
+    from sim.games import get_game
+
+    g = get_game("dungeon")
+    moved = [f"upgrades.{u}.rarity=haeufig" for u, x in g.load().upgrades.items() if x.rarity == "episch"]
+    with pytest.raises(ConfigError, match=r"rewards.rarity_weights weigh only rarities no upgrade has \(episch\): "
+                                          "no reward would ever be offered"):
+        g.load(None, [*moved, "rewards.rarity_weights=[0,0,1]"])
+    assert g.load(None, [*moved, "rewards.rarity_weights=[0,0,1]", "rewards.enabled=false"]).rewards.enabled is False
+    assert g.load(None, [*moved[:-1], "rewards.rarity_weights=[0,0,1]"])  # one episch upgrade left: offered

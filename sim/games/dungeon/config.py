@@ -20,7 +20,7 @@ from sim.core.record import Derived, RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.dungeon.labels import DIFFICULTY_WORDS, FACTOR_WORDS
 from sim.games.dungeon.layout import *  # noqa: F403 - the index names, re-exported
-from sim.games.dungeon.layout import DIFFICULTIES, KINDS, MAX_DICE, MAX_JOKERS, MAX_OFFERS, MAX_STOCK
+from sim.games.dungeon.layout import DIFFICULTIES, KINDS, MAX_DICE, MAX_JOKERS, MAX_OFFERS, MAX_STOCK, RARITIES
 from sim.games.dungeon.rows import Effects, Intent
 
 
@@ -427,6 +427,12 @@ class DungeonConfig(GameConfig):
         for r in self.market.after_rooms:
             if not 1 <= r <= self.rooms.count:
                 raise ValueError(f"market.after_rooms: {r} is not a room number 1..{self.rooms.count}")
+        held = {u.rarity for u in self.upgrades.values()}  # an offer draws a rarity by weight among those held
+        if self.rewards.enabled and self.upgrades and not any(
+                w > 0 and r in held for r, w in zip(RARITIES, self.rewards.rarity_weights, strict=True)):
+            weighted = ", ".join(r for r, w in zip(RARITIES, self.rewards.rarity_weights, strict=True) if w > 0)
+            raise ValueError(f"rewards.rarity_weights weigh only rarities no upgrade has ({weighted or 'none'}): no "
+                             "reward would ever be offered; weigh one the upgrades have, or set rewards.enabled=false")
         if self.rewards.max_jokers > 0 and not self.jokers:
             raise ValueError("rewards.max_jokers > 0 needs at least one joker in [jokers]")
         lucky = {e.in_straights for e in (*self.upgrades.values(), *self.talents.values()) if e.glueckssieben}
