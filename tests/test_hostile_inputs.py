@@ -64,6 +64,7 @@ BAD_SETS = [
     ("kniffel", "name=dungeon", "name"),
     ("kniffel", "name=''", "name"),
     ("kniffel", "bonus.value=nan", "bonus.value"),
+    ("kniffel", "assumed=['bonus.value', 'bonus.value']", "assumed names bonus.value twice"),
     ("kniffel", "bonus.value=inf", "bonus.value"),
     ("kniffel", "bonus.value=-1", "bonus.value"),
     ("kniffel", "bonus.value=1e400", "1e400 is too large for a number"),

@@ -179,6 +179,9 @@ class GameConfig(Strict):
                 node = _field_type(node, key)
                 if node is None:
                     raise ValueError(f"assumed names an unknown field: {path}")
+        twice = next((p for i, p in enumerate(v) if p in v[:i]), None)
+        if twice is not None:  # listed twice on every page that lists the assumed values
+            raise ValueError(f"assumed names {twice} twice")
         return v
 
 
