@@ -73,10 +73,11 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
         lines.append(f"  (up to {left} more metrics each: every one in --json and the report's metrics.csv)")
     if paired:
         lines.append("Differences on the same seeds (95 %):")
+    said = {k: words.paired_label(g.name, k, g.headline) for k in paired}
+    width = max((len(x) for x in said.values()), default=0)  # one column of values, however long a label
     for k, v in paired.items():
         metric = k.split(":", 1)[0]
-        lines.append(f"  {words.paired_label(g.name, k, g.headline):40s} "
-                     f"{words.value_text(metric, v['value'], v['ci95'], diff=True, game=g.name)}")
+        lines.append(f"  {said[k]:{width}s}  {words.value_text(metric, v['value'], v['ci95'], diff=True, game=g.name)}")
     if "report" in summary:
         lines.append(f"report: {summary['report']}")
     emit(summary, as_json, "\n".join(lines), json_default)
