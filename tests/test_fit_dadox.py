@@ -100,6 +100,12 @@ def test_bad_rows_are_refused_naming_the_row():
     bad.loc[3, "throw"] = 1
     with pytest.raises(dadox.LogError, match="row 4: a turn's first throw is six dice at turn total 0"):
         dadox.load(GAME.load(), bad, out, "log")
+    first = dec.index[(dec["throw"] == 1) & (dec["dice"].str.len() == 6)]  # six dice at turn total 0, read as throw 5
+    bad = dec.copy()
+    bad.loc[first[0], "throw"] = 5
+    with pytest.raises(dadox.LogError, match=f"row {first[0] + 1}: throw 5 at turn total 0: only a turn's first throw "
+                                             "has nothing set aside"):
+        dadox.load(GAME.load(), bad, out, "log")
 
 
 

@@ -166,6 +166,10 @@ def load(cfg: DadoxConfig, dec_df: pd.DataFrame, out_df: pd.DataFrame | None, wh
     bad = np.flatnonzero(first & ((T6.counts[ks].sum(axis=1) != R.N_DICE) | (col["turn_total"] != 0)))
     if len(bad):
         raise refuse(where, bad[0], "a turn's first throw is six dice at turn total 0")
+    bad = np.flatnonzero(~first & (col["turn_total"] == 0))  # read as a later throw (its rules) at a first's state
+    if len(bad):
+        raise refuse(where, bad[0], f"throw {col['throw'][bad[0]]} at turn total 0: only a turn's first throw has "
+                                    "nothing set aside")
     bad = np.flatnonzero((col["opened"] == 0) & (int(rp.turn_opening_minimum) == 0))
     if len(bad):
         raise refuse(where, bad[0], "opened 0 without an opening minimum (every player is open)")
