@@ -160,6 +160,8 @@ def test_a_refused_override_imports_the_config_model_alone(tmp_path):
       "--lo", "-1", "--hi", "3"], "error: --lo -1: difficulty.normal.hp must be more than 0.0\n"),
     (["calibrate", "dungeon", "--field", "start.lp", "--target", "win_rate=0.5", "--policy", "greedy",  # not 60 digits
       "--lo", "10", "--hi", "1e300"], "error: --hi 1e+300: start.lp must be at most 10000\n"),
+    (["calibrate", "dungeon", "--field", "start.lp", "--target", "win_rate=0.5", "--policy", "greedy",
+      "--lo", "10", "--hi", "1234567"], "error: --hi 1234567: start.lp must be at most 10000\n"),
     (["calibrate", "kniffel", "--field", "bonus.value", "--target", "mean_score=240", "--policy", "greedy",
       "--lo", "20.5", "--hi", "40"], "error: --lo must be a whole number for bonus.value, got 20.5"),
 ])
@@ -594,11 +596,13 @@ def test_an_option_the_command_never_reads_is_refused(args, said):
      "error: difficulty.schwer.damage is not used by this run (difficulty: Leicht)"),
     (["play", "dungeon24", "--policy", "heuristic", "--set", "peoples.untote.boss.a=1"],
      "error: peoples.untote.boss.a is not used by this run (your people: Grünlinge)"),
+    (["replay", "dungeon", "--run", "3", "--set", "difficulty.schwer.hp=2"],  # without --policy: its default's run
+     "error: difficulty.schwer.hp is not used by this run (difficulty: Leicht)"),
 ])
 def test_a_set_of_a_choice_the_run_does_not_hold_is_refused(args, said):
     """``play dungeon --set difficulty.normal.hp=2`` on Leicht printed "rules changed" over the very same numbers
     (calibrate refused the same field); the matchup plays every people, so a people's field is read there."""
-    done = cli_here(*args, "--n", "10", "--no-report")
+    done = cli_here(*args, *(() if args[0] == "replay" else ("--n", "10", "--no-report")))
     assert done.returncode == 2 and done.stderr.startswith(said), done.stderr
     done = cli_here("play", "dungeon", "--policy", "greedy", "--difficulty", "normal", "--n", "10", "--no-report",
                     "--set", "difficulty.normal.hp=2")

@@ -369,7 +369,7 @@ def test_a_file_as_fits_output_folder_or_a_folder_as_its_log_is_refused_before_t
     assert code == 2 and stderr == f"error: LOG {tmp_path / 'pipe.csv'}: not a plain file (a pipe or a device)\n"
 
 
-def test_a_log_never_replaces_a_file_of_a_report(tmp_path):
+def test_a_log_never_replaces_a_file_of_a_report(tmp_path, monkeypatch):
     """``--out r --log r/metrics.csv`` replaced the table the page had just been built from (``report r`` then
     failed), ``--log old/runs-greedy.parquet`` an earlier report's runs: refused before play; a log of its own name
     beside the report is fine."""
@@ -380,6 +380,11 @@ def test_a_log_never_replaces_a_file_of_a_report(tmp_path):
                                                   "report: give the log another name\n"), r.stderr
         assert not (tmp_path / "r").exists()
     assert cli_here(*base, "--out", str(tmp_path / "r"), "--log", str(tmp_path / "r" / "log.csv")).returncode == 0
+    assert cli_here(*base, "--out", str(tmp_path / "s"), "--log", str(tmp_path / "s" / "sweep.csv")).returncode == 0
+    monkeypatch.chdir(tmp_path)  # the default folder reports/kniffel-greedy of a fresh working folder
+    r = cli_here(*base, "--log", "reports/kniffel-greedy/metrics.csv")  # the default folder's: refused before play
+    assert r.returncode == 2 and r.stderr == ("error: --log: metrics.csv in reports/kniffel-greedy is a file of this "
+                                              "play's report: give the log another name\n"), r.stderr
     page = (tmp_path / "r" / "metrics.csv").read_bytes()
     r = cli_here(*base, "--no-report", "--log", str(tmp_path / "r" / "metrics.csv"))
     assert r.returncode == 2 and r.stderr.startswith("error: --log: metrics.csv there is a file of the report of a "

@@ -1043,15 +1043,19 @@ def test_the_api_refuses_what_the_command_line_refuses_in_words():
 
 
 def test_reward_weights_that_leave_no_offer_are_refused():
-    """Every episch upgrade moved to haeufig and the weights on episch alone: no reward was ever offered and Greedy
-    won 0.0 % with a clean exit."""
+    """Every episch upgrade moved to haeufig, the weights on episch alone and no item slot: no reward could ever be
+    offered (refused); with item slots those are offered, a config of its own (a review found the first check
+    refusing it)."""
     from sim.core.config import ConfigError
     from sim.games import get_game
 
     g = get_game("dungeon")
     moved = [f"upgrades.{u}.rarity=haeufig" for u, x in g.load().upgrades.items() if x.rarity == "episch"]
-    with pytest.raises(ConfigError, match=r"rewards.rarity_weights weigh only rarities no upgrade has \(episch\): "
-                                          "no reward would ever be offered"):
-        g.load(None, [*moved, "rewards.rarity_weights=[0,0,1]"])
+    with pytest.raises(ConfigError, match=r"rewards.rarity_weights weigh only rarities no upgrade has \(episch\) and "
+                                          r"no slot holds an item \(rewards.item_chance\): no reward would ever be"):
+        g.load(None, [*moved, "rewards.rarity_weights=[0,0,1]", "rewards.item_chance=0"])
     assert g.load(None, [*moved, "rewards.rarity_weights=[0,0,1]", "rewards.enabled=false"]).rewards.enabled is False
     assert g.load(None, [*moved[:-1], "rewards.rarity_weights=[0,0,1]"])  # one episch upgrade left: offered
+    # items (jokers, dice bonuses) from rewards.item_from_slot on are offered whatever the rarity weights say
+    assert g.load(None, [*moved, "rewards.rarity_weights=[0,0,1]"]).rewards.item_chance > 0
+    assert g.load(None, [*moved, "rewards.rarity_weights=[0,0,1]", "rewards.item_chance=1", "rewards.item_from_slot=1"])

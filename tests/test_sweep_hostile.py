@@ -305,15 +305,19 @@ def test_a_damaged_sweep_folder_is_refused_or_healed_never_a_traceback(tmp_path)
             f"error: {out / 'sweep.json'} is damaged") and "start over with --overwrite" in done.stderr, done.stderr
     assert cli_here(*args, "--overwrite").returncode == 0
     (out / "rows" / "p0000-s00.json").write_text("{")
-    (out / "rows" / "p0001-s00.json").write_text("{}")
+    (out / "rows" / "p0001-s00.json").write_text("[1]")  # JSON, but no record: an AttributeError once
     (out / "parts" / "p0000-s00-c00000.arrow").write_text("xx")
     done = cli_here(*args, "--resume")
     assert done.returncode == 0 and done.stderr.startswith("warning: 3 damaged or misplaced files of the sweep in ") \
         and done.stderr.count("\n") == 1, done.stderr
     pd.testing.assert_frame_equal(pd.read_csv(out / "sweep.csv"), clean)
-    # a part copied over another point's place read as that point's runs (its answer moved 53.5 % -> 54.0 %)
+    # a part copied over another point's place read as that point's runs (its answer moved 53.5 % -> 54.0 %); its
+    # point is played again, its finished row with it (removed alone, the kept runs were lost for good)
     shutil.copy(out / "parts" / "p0001-s00-c00000.arrow", out / "parts" / "p0000-s00-c00000.arrow")
-    shutil.rmtree(out / "rows")
     done = cli_here(*args, "--resume")
     assert done.returncode == 0 and "1 damaged or misplaced file of the sweep" in done.stderr, done.stderr
+    assert "ran 1 chunks, 1 already done" in done.stdout, done.stdout
     pd.testing.assert_frame_equal(pd.read_csv(out / "sweep.csv"), clean)
+    (out / "sweep.json").write_text('{"fingerprint": "x", "canonical": 5}')  # a record of the wrong shape inside
+    done = cli_here(*args, "--resume")
+    assert done.returncode == 2 and done.stderr.startswith("error: the sweep file changed since"), done.stderr

@@ -114,24 +114,26 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
     if variant is not None and e.policy_variant in policy:  # the names after the mark
         work("rules").variants_checked(e.config, game, config, sets, [p.strip() for p in policy.split(",")], variant)
     checked = work("rules").checked(e.config, game, config, sets) if config is not None or sets else None
-    if policy is not None and sets:  # an edit no seat of this run reads (its value checked first): numbers unmoved
-        _refuse_unread_sets(game, options or {}, policy, sets, every_choice)
+    if sets and (policy is not None or seated):  # an edit this run never reads (its value checked first): numbers
+        _refuse_unread_sets(game, options or {}, policy, sets, every_choice)  # unmoved (a replay's default policy too)
     return (checked, None) if checked is not None else (config, sets)  # pydantic and the model: only now
 
 
-def _refuse_unread_sets(game: str, options: dict[str, Any], policy: str, sets: list[str], every_choice: bool) -> None:
+def _refuse_unread_sets(game: str, options: dict[str, Any], policy: str | None, sets: list[str],
+                        every_choice: bool) -> None:
     """A ``--set`` of a choice this run does not hold (``difficulty.normal.hp`` on Leicht, ``peoples.untote.boss``
     with neither side Untote), only a policy no seat plays reads (``policies.hold_at`` under optimal-win), or the
     other seats' ``skill.opponents`` with one seat: the run would play as if it were not there (it printed "rules
     changed" over the same numbers)."""
-    seats = named_seats(policy, options)
     count = declared(game, "seat_count")
     specs = declared_options(game) or ()
     held = checked(game, specs, options)
     for item in sets:
         path = item.split("=", 1)[0].strip()
-        said = (None if every_choice else unread_refusal(path, specs, held, "set")) or policy_refusal(
-            game, path, seats, "set", count(options) if count is not None else None)
+        said = None if every_choice else unread_refusal(path, specs, held, "set")
+        if said is None and policy is not None:  # the policies a field is read by: only where they are named
+            said = policy_refusal(game, path, named_seats(policy, options), "set",
+                                  count(options) if count is not None else None)
         if said:
             raise DicesimError(said)
 

@@ -10,11 +10,23 @@ import typer
 from sim.cli.catalog import accept
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, path_argument, work
 from sim.core import atomic
-from sim.core.atomic import report_file
 from sim.core.errors import DicesimError
 from sim.core.limits import MAX_LOG_ROWS
 from sim.core.names import game_name
 from sim.players.schema import BY_OUTCOMES, FITTED, SUFFIXES, header_refusal, outcomes_path
+
+
+def refuse_own_report(log: Path, out: Path | None) -> None:
+    """A log (or its outcome table) named as a file this play's report writes in ``out`` (its page, manifest,
+    metrics and runs tables) is refused before play: ``--log r/metrics.csv`` replaced the table the page was built
+    from. ``out``: the report's folder, given or the default one (None: no report)."""
+    if out is None:
+        return
+    for path in (log, outcomes_path(log)):
+        mine = path.name in ("report.html", "manifest.json") or path.name.startswith(("runs-", "metrics."))
+        if mine and path.parent.resolve() == out.resolve():
+            raise DicesimError(f"--log: {path.name} in {out} is a file of this play's report: give the log another "
+                               "name")
 
 
 def check_log(game: str, log: Path, flag: str, out: Path | None = None) -> None:
@@ -32,9 +44,7 @@ def check_log(game: str, log: Path, flag: str, out: Path | None = None) -> None:
             if path.is_dir():
                 raise DicesimError(f"--log: {path} is a folder, where the log writes a file")
             atomic.check_own_files(path.parent, [path], "--log")
-            if out is not None and report_file(path.name) and path.parent.resolve() == out.resolve():
-                raise DicesimError(f"--log: {path.name} in {out} is a file of this play's report: give the log "
-                                   "another name")
+        refuse_own_report(log, out)
         if outcomes_path(log).exists() and not log.exists():  # not the pair of an earlier --log: a file never named
             raise DicesimError(f"--log {log} would replace {outcomes_path(log)}, which no log of that name wrote (the "
                                "outcomes go beside the log): move that file, or name another log")

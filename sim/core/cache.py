@@ -11,9 +11,11 @@ least recently used removed first.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
+import stat
 import sys
 import time
 from pathlib import Path
@@ -90,9 +92,13 @@ def dir_size(path: Path) -> tuple[int, int]:
     """(files, bytes) below ``path``."""
     files = size = 0
     for p in path.rglob("*"):
-        if p.is_file():
+        try:  # another process may remove a file meanwhile (keeping its folder within the budget)
+            st = p.stat()
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
             files += 1
-            size += p.stat().st_size
+            size += st.st_size
     return files, size
 
 
@@ -110,7 +116,8 @@ def info() -> dict:
     tdir = tables_dir()
     if tdir.is_dir():
         for p in sorted(tdir.rglob("*.npz")):
-            tables.append({"game": p.parent.name, "file": p.name, "bytes": p.stat().st_size})
+            with contextlib.suppress(OSError):  # removed meanwhile by another process's budget
+                tables.append({"game": p.parent.name, "file": p.name, "bytes": p.stat().st_size})
     total = sum(k["bytes"] for k in kernels) + sum(t["bytes"] for t in tables)
     return {"root": str(root), "numba": str(ndir), "kernels": kernels, "tables": tables, "bytes": total}
 

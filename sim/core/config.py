@@ -352,7 +352,7 @@ def _did_you_mean(key: str, node: dict[str, Any], model: Any, bracket: bool = Fa
     names = set(node) if isinstance(node, dict) else set()
     if isinstance(model, type) and issubclass(model, BaseModel):
         names |= set(model.model_fields)
-    lower = {str(n).lower(): str(n) for n in sorted(names, key=str)}  # "pH" is a typo of "hp" too
+    lower = {str(n).lower(): str(n) for n in sorted(names, key=str)}  # "HP" is a typo of "hp" too
     close = difflib.get_close_matches(key.lower(), list(lower), n=1, cutoff=0.75)
     if not close:
         return ""
@@ -493,6 +493,7 @@ def search_bounds(current: int | float, dotted: str, lo: float | None, hi: float
                 load([field_setting(dotted, x, integer)])
             except ConfigError as e:  # said as the flag typed it ("--hi 1e+300: …", not a 60-digit field value)
                 allowed = re.search(r"\((must be [^()]*)\)$", str(e))
-                raise ConfigError(f"{name} {x:g}: {dotted} {allowed[1]}" if allowed else str(e)) from None
+                typed = str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else repr(float(x))
+                raise ConfigError(f"{name} {typed}: {dotted} {allowed[1]}" if allowed else str(e)) from None
     if lo is not None and hi is not None and not lo < hi:
         raise ConfigError(f"--lo must be below --hi, got {lo} and {hi}")

@@ -87,9 +87,9 @@ def _floored(m: dict[str, object], *samples: np.ndarray) -> dict[str, object]:
 
 def score_mean(x: np.ndarray) -> dict[str, object]:
     """The mean of scores in [0, 1] (a game's result: win 1, draw 1/2, loss 0, or a mean of such) with an interval
-    inside [0, 1]: the normal interval of the mean, ended at 0 and 1; where every score is the same (few games, or
-    a one-sided cell) that interval has no width, and Wilson's interval of the scores' sum over the games takes its
-    place (a score in [0, 1] varies no more than a win or loss, so it is the wider, safe one)."""
+    inside [0, 1]: the t interval of the mean (``_mean``), ended at 0 and 1; where every score is the same (few
+    games, or a one-sided cell) that interval has no width, and Wilson's interval of the scores' sum over the games
+    takes its place (a score in [0, 1] varies no more than a win or loss, so it is the wider, safe one)."""
     x = np.asarray(x, dtype=np.float64)
     m = _mean(x)
     n = x.size
@@ -161,7 +161,8 @@ def paired_difference(a: np.ndarray, b: np.ndarray) -> dict[str, object]:
     """Mean of ``a - b`` over the same runs, with its interval (common random numbers; never clipped at 0: a
     difference may be negative). Two 0/1 indicators (wins, a bonus reached) are a difference of paired rates: its
     interval is Newcombe's (``paired_rates``), which stays within ±1 and keeps a width when few runs agree (the normal
-    interval of the mean read −112 pp at 30 runs and [−100, −100] at 2); other values get the normal interval."""
+    interval of the mean read −112 pp at 30 runs and [−100, −100] at 2); other values get the t interval of the mean
+    (``_mean``)."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.size and a.shape == b.shape and _indicator(a) and _indicator(b) and not np.array_equal(a, b):

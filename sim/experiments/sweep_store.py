@@ -95,7 +95,9 @@ def row_ok(out: Path, point: int, slot: int) -> bool:
         data = read_numbers(row_path(out, point, slot).read_text(encoding="utf-8"))
     except (OSError, ValueError, UnicodeDecodeError):
         return False
-    metrics = data.get("metrics") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return False
+    metrics = data.get("metrics")
     return (data.get("point") == point and data.get("slot") == slot and isinstance(metrics, dict)
             and all(isinstance(m, dict) and "value" in m for m in metrics.values()))
 
@@ -119,10 +121,13 @@ def heal(out: Path, sweep: Sweep) -> None:
     damaged = [row_path(out, p.index, s) for p in sweep.points for s in range(len(sweep.plan))
                if row_path(out, p.index, s).is_file() and not row_ok(out, p.index, s)]
     fingerprint = sweep.fingerprint()
-    parts = [(part_path(out, t), part_tag(fingerprint, t)) for t in sweep.tasks()]
-    damaged += [p for p, tag in parts if p.is_file() and not part_ok(p, tag)]
+    parts = [(part_path(out, t), part_tag(fingerprint, t), t) for t in sweep.tasks()]
+    bad_parts = [(p, t) for p, tag, t in parts if p.is_file() and not part_ok(p, tag)]
+    damaged += [p for p, _ in bad_parts]
     for path in damaged:
         path.unlink(missing_ok=True)
+    for _, t in bad_parts:  # its point is played again (its row goes too), or its kept runs would be lost for good
+        row_path(out, t.point, t.slot).unlink(missing_ok=True)
     if damaged:
         files = f"{len(damaged)} damaged or misplaced file{'s' if len(damaged) > 1 else ''}"
         print(f"warning: {files} of the sweep in {out} (first {damaged[0].relative_to(out)}) removed; computed or "
@@ -177,8 +182,9 @@ def prepare_out(out: Path, sweep: Sweep, resume: bool, overwrite: bool) -> dict[
     return meta
 
 
-def _what_changed(old: dict[str, Any], sweep: Sweep) -> str:
+def _what_changed(old: Any, sweep: Sweep) -> str:
     new = sweep.canonical()
+    old = old if isinstance(old, dict) else {}  # a damaged record: every part differs
     diff = [k for k in new if old.get(k) != new[k]]
     if not diff:
         return "format"

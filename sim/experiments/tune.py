@@ -194,7 +194,8 @@ def recorded(rec: Path) -> dict[str, Any] | None:
         return None
     try:
         data = json.loads(rec.read_text(encoding="utf-8"))
-        if isinstance(data, dict) and isinstance(data.get("values"), dict) and isinstance(data.get("estimates"), list):
+        if isinstance(data, dict) and isinstance(data.get("values"), dict) and isinstance(data.get("estimates"), list) \
+                and all(isinstance(e, dict) and isinstance(e.get("value"), int | float) for e in data["estimates"]):
             return data
     except (OSError, ValueError, UnicodeDecodeError):
         pass

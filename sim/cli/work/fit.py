@@ -7,6 +7,7 @@ from typing import Any
 
 from sim import api
 from sim.cli.common import emit, metric_lines
+from sim.cli.fit import refuse_own_report
 from sim.cli.work import setup
 from sim.core import atomic
 from sim.core.config import Strict
@@ -47,6 +48,7 @@ def play_log(game: str, policy: str, n: int, seed: int, rules: Path | Strict | N
     check_whole_players(n, cfg.skill.games_per_player)
     dest = None if no_report else (out or Path("reports") / f"{game}-{policy.replace(',', '_')}")
     if log is not None:  # a log that cannot be written is refused before the batch, not after it
+        refuse_own_report(log, dest)  # the default folder's files too (the command line knew only --out)
         atomic.make_folder(log.parent, "--log's folder")
     r = api.play(game, policy, n=n, seed=seed, config=cfg, out=dest, chunk=chunk, scheduler=scheduler,
                  progress=not as_json, force=force, **game_opts)

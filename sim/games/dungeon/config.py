@@ -428,11 +428,14 @@ class DungeonConfig(GameConfig):
             if not 1 <= r <= self.rooms.count:
                 raise ValueError(f"market.after_rooms: {r} is not a room number 1..{self.rooms.count}")
         held = {u.rarity for u in self.upgrades.values()}  # an offer draws a rarity by weight among those held
-        if self.rewards.enabled and self.upgrades and not any(
-                w > 0 and r in held for r, w in zip(RARITIES, self.rewards.rarity_weights, strict=True)):
+        rw = self.rewards
+        items = rw.item_chance > 0 and rw.item_from_slot <= rw.offers  # a slot may hold a joker or a dice bonus
+        if rw.enabled and self.upgrades and not items and not any(
+                w > 0 and r in held for r, w in zip(RARITIES, rw.rarity_weights, strict=True)):
             weighted = ", ".join(r for r, w in zip(RARITIES, self.rewards.rarity_weights, strict=True) if w > 0)
-            raise ValueError(f"rewards.rarity_weights weigh only rarities no upgrade has ({weighted or 'none'}): no "
-                             "reward would ever be offered; weigh one the upgrades have, or set rewards.enabled=false")
+            raise ValueError(f"rewards.rarity_weights weigh only rarities no upgrade has ({weighted or 'none'}) and no "
+                             "slot holds an item (rewards.item_chance): no reward would ever be offered; weigh one the "
+                             "upgrades have, or set rewards.enabled=false")
         if self.rewards.max_jokers > 0 and not self.jokers:
             raise ValueError("rewards.max_jokers > 0 needs at least one joker in [jokers]")
         lucky = {e.in_straights for e in (*self.upgrades.values(), *self.talents.values()) if e.glueckssieben}
