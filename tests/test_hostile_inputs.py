@@ -906,6 +906,7 @@ def test_an_empty_copy_folder_is_refused_not_read_as_here(tmp_path):
     ("bonus.value=true", "invalid value for bonus.value: true (must be a whole number)"),
     ("bonus.value=1979-05-27", "invalid value for bonus.value: 1979-05-27 (must be a whole number)"),
     ("bonus.value=1e3", "invalid value for bonus.value: 1000.0 (must be a whole number: write 1000)"),
+    ("bonus.value=1e20", "invalid value for bonus.value: 1e+20 (must be a whole number written without an exponent)"),
     ("bonus.value=-5", "invalid value for bonus.value: -5 (must be at least 0)"),
 ])
 def test_a_toml_value_is_shown_as_toml_writes_it(tmp_path, item, said):

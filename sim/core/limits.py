@@ -227,8 +227,8 @@ def allowed_words(error: dict[str, Any]) -> str | None:
     kind, ctx, value = error.get("type"), error.get("ctx") or {}, error.get("input")
     if kind in KIND_WORDS:
         words = KIND_WORDS[kind]
-        if kind.startswith("int") and isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-            words += f": write {int(value)}"  # TOML reads 1e3 as a float
+        if kind.startswith("int") and isinstance(value, float) and value.is_integer():  # TOML reads 1e3 as a float
+            words += f": write {int(value)}" if abs(value) < 1e15 else " written without an exponent"
         return words
     if kind in BOUND_WORDS and BOUND_WORDS[kind][1] in ctx:
         word, key = BOUND_WORDS[kind]
