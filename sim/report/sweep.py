@@ -457,8 +457,8 @@ def _build_sweep_report(out: Path) -> Path:
     parts.append("<p>" + " · ".join(f"<b>{html.escape(k)}</b> {html.escape(str(v))}" for k, v in facts.items())
                  + "</p>")
     if fields:
-        swept = ", ".join(f"{html.escape(said[f])} <code>{html.escape(f)}</code> (base {html.escape(str(base[f]))})"
-                          for f in fields)
+        swept = ", ".join(f"{html.escape(said[f])} <code>{html.escape(f)}</code> (base "
+                          f"{html.escape(str(said_value(game, base[f])))})" for f in fields)
         parts.append(f"<p>Swept: {swept}. Every point plays the same runs with the same seed, so differences between "
                      "points are mostly the rules' doing: far less noisy than each point's 95 % interval. The base "
                      "(each field's value in the base config where the grid holds it, else the grid's middle) is "
