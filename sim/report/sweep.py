@@ -120,16 +120,21 @@ def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, 
     sub = table[mask]
     xs = list(dict.fromkeys(sub[fx].tolist()))
     ys = list(dict.fromkeys(sub[fy].tolist()))
-    grids = []
+    grids, texts = [], []
     for pol in policies:
         grid = np.full((len(ys), len(xs)), np.nan)
+        text: dict[tuple[int, int], str] = {}
         for r in sub[sub["policy"] == pol].to_dict("records"):
-            grid[ys.index(r[fy]), xs.index(r[fx])] = r[metric]
+            at = (ys.index(r[fy]), xs.index(r[fx]))
+            grid[at] = r[metric]
+            ci = (r.get(f"{metric}_ci95_low"), r.get(f"{metric}_ci95_high"))  # rounded as the table rounds it
+            text[at] = words.value_text(metric, r[metric], ci, unit=False).split(" [", 1)[0]
         grids.append(grid)
+        texts.append(text)
     # one colour scale for every panel: the same colour is the same value whichever policy played it
     finite = np.concatenate([g[np.isfinite(g)] for g in grids])
     lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-    for ax, pol, grid in zip(axes[0], policies, grids, strict=True):
+    for ax, pol, grid, text in zip(axes[0], policies, grids, texts, strict=True):
         im = ax.imshow(grid, origin="lower", aspect="auto", cmap="viridis", vmin=lo, vmax=hi)
         ax.set_xticks(range(len(xs)), [str(said_value(game, x)) for x in xs])
         ax.set_yticks(range(len(ys)), [str(said_value(game, y)) for y in ys])
@@ -139,8 +144,7 @@ def heatmap(table: pd.DataFrame, fx: str, fy: str, metric: str, base: dict[str, 
         for (i, j), v in np.ndenumerate(grid):
             if math.isfinite(v):
                 dark = hi > lo and (v - lo) / (hi - lo) > 0.6
-                ax.text(j, i, words.value_text(metric, v, unit=False), ha="center", va="center", fontsize=8,
-                        color="black" if dark else "white")
+                ax.text(j, i, text[(i, j)], ha="center", va="center", fontsize=8, color="black" if dark else "white")
         bar = fig.colorbar(im, ax=ax, shrink=0.85)
         common.in_units(bar.ax.yaxis, words.axis_unit(metric))
     fig.tight_layout()
