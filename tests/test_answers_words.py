@@ -399,6 +399,7 @@ def test_whole_numbers_of_float_fields_read_as_written():
     assert [said_value("dungeon", v) for v in (23.0, 1.25, "leicht", True)] == [23, 1.25, "Leicht", True]
     assert field_words("dungeon", "enemies.skelett.hp") == "Skelett: base LP"
     assert field_words("dungeon", "enemies.auge_der_sechs.damage") == "Auge der Sechs: base damage"
+    assert field_words("dungeon", "start.lp") == "LP at the start"  # it read "start › lp"
     cfg = get_game("dungeon").load(None, ["enemies.skelett.hp=40"])
     assert cfg.enemies["skelett"].hp == 40.0  # what the changed line says is what --set takes back
 

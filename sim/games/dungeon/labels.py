@@ -44,6 +44,10 @@ WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **PO
 # game page list them so ("which enemies appear in the Krypta"), the config path small behind (``sim.report.words``)
 CONFIG_WORDS = {
     "enemies": "the enemies: base LP, base damage and intent cycles",
+    # the fields a designer sweeps first, in words ("start › lp" read as code)
+    "start.lp": "LP at the start", "start.dice": "dice at the start", "start.coins": "coins at the start",
+    "turn.adjusts": "Justieren per fight", "rewards.offers": "reward offers to choose from",
+    "coins.fight_cap": "coins a fight pays at most", "coins.boss_fight_cap": "coins a boss fight pays at most",
     # an enemy's numbers by its name (a sweep over enemies.skelett.hp read "enemies › Skelett › hp")
     **{f"enemies.{k}.{f}": f"{v}: {said}" for k, v in ENEMY_WORDS.items()
        for f, said in (("hp", "base LP"), ("damage", "base damage"), ("intents", "intent cycle"))},
