@@ -355,8 +355,8 @@ def test_a_rate_of_nothing_reads_as_a_dash_and_dice_in_words():
     said = [" ".join(x.split()) for x in metric_lines({"bust_rate_1_dice": {"value": None, "ci95": [None, None]},
                                                         "bust_rate_2_dice": {"value": 0.625, "ci95": [0.3, 0.86]}},
                                                        game="dadox")]
-    assert said == ["bust rate throwing 1 die — (no case in these runs)",
-                    "bust rate throwing 2 dice 62.5 % [30.0, 86.0]"], said
+    assert said == ["bust rate throwing 1 die (all throws) — (no case in these runs)",
+                    "bust rate throwing 2 dice (all throws) 62.5 % [30.0, 86.0]"], said
 
 
 def test_a_run_of_changed_rules_says_which_in_its_heading_and_on_its_page(tmp_path):
