@@ -410,13 +410,15 @@ def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resu
           report: bool = True, force: bool = False) -> SweepOutcome:
     """Run a sweep file (or the same content as a dict) into ``out`` (default: a temporary folder, removed when Python
     exits); ``force``: more points or runs than ``sim.core.limits`` allows."""
-    from sim.experiments.sweep import load_sweep, run_sweep, sweep_from_dict
+    from sim.experiments.sweep import _jsonable, load_sweep, run_sweep, sweep_from_dict
 
     if not isinstance(spec, dict | str | os.PathLike):
         raise DicesimError(f"spec must be a sweep file or its content as a dict, got {spec!r}"[:200])
     _flags(resume=resume, overwrite=overwrite, progress=progress, report=report, force=force)
     _path(out, "out")
-    s = sweep_from_dict(_as_read(spec), source="sweep", force=force) if isinstance(spec, dict) else \
+    # a Python spec as a file reads (``_jsonable``): tuples as lists, numpy numbers as numbers (a tuple of policies
+    # was refused where ``sim.play`` takes one)
+    s = sweep_from_dict(_jsonable(spec), source="sweep", force=force) if isinstance(spec, dict) else \
         load_sweep(spec, force)
     dest = Path(out) if out is not None else _temporary("dicesim-sweep-")
     r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=progress, report=report)
@@ -427,16 +429,6 @@ def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resu
         "fingerprint": r.fingerprint, "out": str(dest), "fields": list(s.fields), **r.files,
     }
     return SweepOutcome(r.table, summary, dest, r.report)
-
-
-def _as_read(value: Any) -> Any:
-    """A Python spec as a TOML file reads: tuples as lists (``policies=("greedy",)`` was refused where ``sim.play``
-    takes a tuple of policies), numpy scalars as numbers; anything else as it is (the file's checks judge it)."""
-    if isinstance(value, dict):
-        return {k: _as_read(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_as_read(v) for v in value]
-    return value.item() if isinstance(value, np.generic) else value
 
 
 @dataclass
