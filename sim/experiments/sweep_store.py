@@ -32,12 +32,9 @@ def part_tag(fingerprint: str, t: Task) -> str:
     return f"{fingerprint}/{t.point}/{t.slot}/{t.chunk}"
 
 
-def write_part_atomic(df: pd.DataFrame, path: Path, tag: str | None = None) -> None:
+def write_part_atomic(df: pd.DataFrame, path: Path, tag: str) -> None:
     """A finished chunk as an Arrow IPC file (fast to write and read back; the final table is parquet), carrying
     ``tag`` (``part_tag``): a part copied over another's place is known on resume, not read as that point's runs."""
-    if tag is None:
-        atomic.write_feather(df, path)
-        return
     import pyarrow as pa
     import pyarrow.feather as feather
 
@@ -102,7 +99,7 @@ def row_ok(out: Path, point: int, slot: int) -> bool:
             and all(isinstance(m, dict) and "value" in m for m in metrics.values()))
 
 
-def part_ok(path: Path, tag: str | None = None) -> bool:
+def part_ok(path: Path, tag: str) -> bool:
     """Whether a part file reads as an Arrow table (its footer and schema; the rows are read when used) of this place
     (its ``tag``; a part written before parts carried one is taken as it is)."""
     import pyarrow.feather as feather
@@ -111,7 +108,7 @@ def part_ok(path: Path, tag: str | None = None) -> bool:
         meta = feather.read_table(path, memory_map=True).schema.metadata or {}
     except Exception:  # noqa: BLE001 - arrow raises its own kinds for a file that is no table
         return False
-    return tag is None or PART_TAG not in meta or meta[PART_TAG] == tag.encode()
+    return PART_TAG not in meta or meta[PART_TAG] == tag.encode()
 
 
 def heal(out: Path, sweep: Sweep) -> None:
