@@ -594,8 +594,9 @@ def test_an_option_the_command_never_reads_is_refused(args, said):
      "set difficulty.leicht.hp\n"),
     (["compare", "dungeon", "--policies", "greedy,vorschlag", "--set", "difficulty.schwer.damage=2"],
      "error: difficulty.schwer.damage is not used by this run (difficulty: Leicht)"),
-    (["play", "dungeon24", "--policy", "heuristic", "--set", "peoples.untote.boss.a=1"],
-     "error: peoples.untote.boss.a is not used by this run (your people: Grünlinge)"),
+    (["play", "dungeon24", "--policy", "heuristic", "--set", "peoples.untote.boss.a=1"],  # either side's option
+     "error: peoples.untote.boss.a is not used by this run (your people: Grünlinge): set it with --people untote or "
+     "--opponent-people untote, or set peoples.gruenlinge.boss.a\n"),
     (["replay", "dungeon", "--run", "3", "--set", "difficulty.schwer.hp=2"],  # without --policy: its default's run
      "error: difficulty.schwer.hp is not used by this run (difficulty: Leicht)"),
 ])

@@ -219,7 +219,8 @@ def unread_refusal(path: str, specs: Sequence[Option], options: dict[str, Any], 
     opt, part = unread
     now = options.get(opt.name)
     held = ".".join(str(now) if p == part else p for p in path.split("."))  # the same field of the choice held
-    return f"{path} is not used by this run ({opt.setting(now)}): {doing} it with {opt.flag} {part}, or {doing} {held}"
+    flags = " or ".join(f"{o.flag} {part}" for o in specs if o.choices and part in o.choices)  # each side's option
+    return f"{path} is not used by this run ({opt.setting(now)}): {doing} it with {flags}, or {doing} {held}"
 
 
 def metric_refusal(game: str, metric: str, names: list[str], seats: list[str]) -> str | None:
