@@ -166,6 +166,7 @@ def test_stored_answers_keep_their_budget(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setenv("DICESIM_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(answers, "ANSWERS_BUDGET", 1)
+    monkeypatch.setattr(answers, "PRUNE_EVERY", 1)  # at every answer here (about one in 16 otherwise)
     answers.answer("k1", lambda: print("one"))
     answers.answer("k2", lambda: print("two"))
     answers.save_data("k3", {"x": 1})
