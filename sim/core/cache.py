@@ -15,7 +15,6 @@ import contextlib
 import hashlib
 import json
 import shutil
-import stat
 import sys
 import time
 from pathlib import Path
@@ -26,6 +25,7 @@ from sim.core.paths import (  # noqa: F401  (ENV, cache_root: their home before)
     ENV,
     TABLES_BUDGET,
     cache_root,
+    files_below,
     keep_within,
     mark_used,
     numba_dir,
@@ -90,16 +90,8 @@ def load_table(path: Path) -> dict[str, np.ndarray] | None:
 
 def dir_size(path: Path) -> tuple[int, int]:
     """(files, bytes) below ``path``."""
-    files = size = 0
-    for p in path.rglob("*"):
-        try:  # another process may remove a file meanwhile (keeping its folder within the budget)
-            st = p.stat()
-        except OSError:
-            continue
-        if stat.S_ISREG(st.st_mode):
-            files += 1
-            size += st.st_size
-    return files, size
+    sizes = [st.st_size for _, st in files_below(str(path))]  # a file removed meanwhile (a budget) is passed over
+    return len(sizes), sum(sizes)
 
 
 def info() -> dict:

@@ -80,7 +80,7 @@ def keep_within(folder: Path, budget: int, keep: Path | None = None) -> int:
     left (:func:`write_whole`) goes once it is an hour old. Returns the bytes removed; what cannot be read or removed
     is left (a cache that cannot be tidied still works)."""
     now, files, freed = time.time(), [], 0
-    for p, st in _files_below(str(folder)):  # os.scandir: 20,000 stored answers in ~0.05 s (pathlib's rglob ~0.17)
+    for p, st in files_below(str(folder)):  # os.scandir: 20,000 files in ~0.1 s (pathlib's rglob ~0.17)
         if os.path.basename(p).startswith(".") and p.endswith(".tmp"):
             if now - st.st_mtime > STALE_TEMPORARY_S:
                 with contextlib.suppress(OSError):
@@ -102,7 +102,7 @@ def keep_within(folder: Path, budget: int, keep: Path | None = None) -> int:
     return freed
 
 
-def _files_below(folder: str) -> Iterator[tuple[str, os.stat_result]]:
+def files_below(folder: str) -> Iterator[tuple[str, os.stat_result]]:
     """(path, stat) of every plain file below ``folder`` (links not followed); what cannot be read is passed over."""
     try:
         entries = list(os.scandir(folder))
@@ -111,7 +111,7 @@ def _files_below(folder: str) -> Iterator[tuple[str, os.stat_result]]:
     for e in entries:
         try:
             if e.is_dir(follow_symlinks=False):
-                yield from _files_below(e.path)
+                yield from files_below(e.path)
             elif e.is_file(follow_symlinks=False):
                 yield e.path, e.stat(follow_symlinks=False)
         except OSError:

@@ -14,6 +14,7 @@ the per-run parts), never by re-running:
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import textwrap
@@ -271,6 +272,7 @@ def paired_change(out: Path, meta: dict[str, Any], metric: str) -> Change:
     game = get_game(canon["game"])
     slots = {label: i for i, (label, _) in enumerate(canon["plan"])}
 
+    @functools.cache  # the base point's runs serve every swept field's sentence: read once
     def values(point: int, slot: int) -> np.ndarray | None:
         runs = read_runs(out, point, slot, canon["n"], canon["chunk"])
         if runs is None or "run" not in runs.columns or not runs["run"].is_unique:
