@@ -109,6 +109,7 @@ BAD_SETS = [
     ("dungeon", "market.joker_pack=-1", "market.joker_pack"),
     ("dungeon", "market.after_rooms=[0]", "market.after_rooms"),
     ("dungeon", "market.after_rooms=[99]", "market.after_rooms"),
+    ("dungeon", "market.after_rooms=[3,10]", "10 is the last room"),  # after it the run is over: it never opens
     ("dungeon", "combos.pasch.attack=[nan,0]", "combos.pasch.attack"),
     ("dungeon", "combos.pasch.attack=[1e300,0]", "combos.pasch.attack"),
     ("dungeon", "combos.pasch.attack=[1]", "combos.pasch.attack"),

@@ -23,7 +23,7 @@ CASES = [
     (FIFTH, "hold-20,optimal-turn", {}, []),
     ("dungeon", "greedy", {}, []),
     ("dungeon", "greedy@heilkraeuter", {"difficulty": "schwer"}, []),
-    ("dungeon", "random", {}, ["rooms.count=6", "rooms.bosses={5='wuerfelfresser'}", "market.after_rooms=[2,6]"]),
+    ("dungeon", "random", {}, ["rooms.count=6", "rooms.bosses={5='wuerfelfresser'}", "market.after_rooms=[2,5]"]),
     ("dungeon24", "greedy", {}, []),
     ("dungeon24", "random", {"people": "untote"}, []),
 ]

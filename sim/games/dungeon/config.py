@@ -225,7 +225,8 @@ class Rewards(Strict):
 
 class Market(Strict):
     enabled: bool = True
-    after_rooms: list[int] = Field(default_factory=list, description="rooms after which the market opens, each once")
+    after_rooms: list[int] = Field(default_factory=list,
+                                   description="rooms after which the market opens, each once (before the last room)")
     upgrades: int = Field(3, ge=0, le=MAX_STOCK - 2)
     prices: Prices = Field(min_length=3, max_length=3, description="haeufig, selten, episch")
     joker_pack: float = Field(40, ge=0, le=1e6)
@@ -349,8 +350,8 @@ class DungeonConfig(GameConfig):
     enemies: dict[str, Enemy]
 
     def metric_names(self, options: dict[str, Any], seats: list[str]) -> list[str]:
-        """By room (``rooms.count``), combo kind, path card, market room (``market.after_rooms`` before the last
-        room) and upgrade (``[upgrades]``): the per-run table's own groups (``table.columns``)."""
+        """By room (``rooms.count``), combo kind, path card, market room (``market.after_rooms``) and
+        upgrade (``[upgrades]``): the per-run table's own groups (``table.columns``)."""
         rooms = range(1, self.rooms.count + 1)
         names = ["win_rate", "mean_rooms_cleared", "mean_score", "score_p10", "score_p50", "score_p90",
                  *(f"mean_{m}" for m in ("turns_per_fight", "coins", "final_lp", "seconds", "last_chances", "adjusts",
@@ -359,7 +360,7 @@ class DungeonConfig(GameConfig):
         names += [f"{col}_{r}_{q}" for col in ("lp_room", "coins_room") for r in rooms for q in ("p10", "p50", "p90")]
         names += [f"combos_{k}" for k in KINDS] + [f"path_{p}" for p in PATH_KINDS]
         names += [f"mean_{c}" for c in PROGRESSION]
-        names += [f"coins_spent_market_{r}" for r in sorted(set(self.market.after_rooms)) if r < self.rooms.count]
+        names += [f"coins_spent_market_{r}" for r in sorted(self.market.after_rooms)]
         return names + [f"upgrade_{u}_{k}" for u in self.upgrades for k in UPGRADE_STATS]
 
     def notes(self) -> list[str]:
@@ -424,9 +425,11 @@ class DungeonConfig(GameConfig):
             raise ValueError(f"mastery.kind: {self.mastery.kind!r} is not '' or a combo kind ({', '.join(KINDS)})")
         if len(set(self.market.after_rooms)) != len(self.market.after_rooms):
             raise ValueError(f"market.after_rooms names a room twice: {self.market.after_rooms}")
-        for r in self.market.after_rooms:
-            if not 1 <= r <= self.rooms.count:
-                raise ValueError(f"market.after_rooms: {r} is not a room number 1..{self.rooms.count}")
+        for r in self.market.after_rooms:  # after the last room the run is over: that market would never open
+            if not 1 <= r < self.rooms.count:
+                last = "the last room: the run ends there" if r == self.rooms.count else "not a room number"
+                raise ValueError(f"market.after_rooms: {r} is {last} (a market opens after rooms "
+                                 f"1..{self.rooms.count - 1})")
         held = {u.rarity for u in self.upgrades.values()}  # an offer draws a rarity by weight among those held
         rw = self.rewards
         items = rw.item_chance > 0 and rw.item_from_slot <= rw.offers  # a slot may hold a joker or a dice bonus

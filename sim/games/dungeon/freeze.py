@@ -197,7 +197,7 @@ def freeze(cfg: DungeonConfig, difficulty: str = "leicht") -> Frozen:
         row[C.RM_EBLOCK] = sec.enemy_block
         row[C.RM_PSHIELD] = sec.player_shield
         row[C.RM_ATTBONUS] = sec.attack_bonus
-        row[C.RM_MARKET] = int(r in cfg.market.after_rooms and r < cfg.rooms.count)
+        row[C.RM_MARKET] = int(r in cfg.market.after_rooms)
 
     eff, owned, mods = fold_loadout(cfg)
     n_prof = int(rp[0].n_prof)

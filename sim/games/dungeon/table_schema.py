@@ -72,7 +72,7 @@ GROUP_DOCS = {
 
 def column_names(cfg: DungeonConfig) -> list[str]:
     """The kernel's row of this config (upgrade and market columns depend on it), in its order."""
-    markets = [r for r in sorted(set(cfg.market.after_rooms)) if r < cfg.rooms.count]
+    markets = sorted(cfg.market.after_rooms)
     return columns(cfg.rooms.count, list(cfg.upgrades), markets)
 
 
