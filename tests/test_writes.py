@@ -410,3 +410,17 @@ def test_an_out_folder_thousands_of_levels_deep_is_made(tmp_path):
                 shutil.rmtree(f) if f.is_dir() else f.unlink()
             here.rmdir()
             here = here.parent
+
+
+def test_out_through_a_folder_that_does_not_exist_makes_no_such_folder(tmp_path):
+    """``--out new/../b`` wrote its report to b and left an empty folder ``new`` beside it: stepping out of ``new``
+    needs it to exist, so the writer made it. A ``..`` after an existing folder (a link, perhaps) is the system's."""
+    out = tmp_path / "new" / "x" / ".." / ".." / "b"
+    r = cli_here("play", "kniffel", "--policy", "greedy", "--n", "10", f"--out={out}")
+    assert r.returncode == 0, r.stderr[-400:]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b"] and (tmp_path / "b" / "report.html").is_file()
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    assert atomic.without_missing_ups(str(tmp_path / "link" / ".." / "c")) == str(tmp_path / "link" / ".." / "c")
+    assert atomic.without_missing_ups(str(tmp_path / "new" / ".." / "c")) == str(tmp_path / "c")
+    assert atomic.without_missing_ups("..") == ".." and atomic.without_missing_ups("/nope/..") == "/"

@@ -17,6 +17,7 @@ except ImportError:  # pragma: no cover - older typer on plain click
     from click import exceptions as click_exc
 
 from sim.cli.common import JsonOpt, SchedulerOpt, app
+from sim.core import atomic
 from sim.core.errors import COMMAND_LINE, DicesimError
 from sim.core.limits import KIND_WORDS, short
 from sim.core.paths import check_cache_root
@@ -88,6 +89,20 @@ def refuse_empty_paths(argv: list[str]) -> None:
             raise DicesimError(f"{flag} is empty: give a file or folder name")
 
 
+def out_without_missing_ups(argv: list[str]) -> list[str]:
+    """``--out new/../b`` as ``--out b`` (``atomic.without_missing_ups``): every writer after uses the path as typed,
+    and stepping out of ``new`` needs it to exist, so an empty ``new`` was made beside the outputs."""
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg == "--":
+            break
+        if arg.startswith("--out="):
+            out[i] = "--out=" + atomic.without_missing_ups(arg[len("--out="):])
+        elif arg == "--out" and i + 1 < len(out):
+            out[i + 1] = atomic.without_missing_ups(out[i + 1])
+    return out
+
+
 REPEATABLE = ("--set",)  # options a command takes more than once (each --set a field of its own)
 
 
@@ -135,6 +150,7 @@ def _run() -> None:
         refuse_undecodable(sys.argv[1:])
         refuse_empty_paths(sys.argv[1:])
         refuse_repeated(sys.argv[1:])
+        sys.argv[1:] = out_without_missing_ups(sys.argv[1:])
         check_cache_root()
         code = app(standalone_mode=False)  # typer hands back an Exit's code here: Ctrl-C is Exit(130), not raised
         if code == 130:

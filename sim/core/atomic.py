@@ -333,6 +333,23 @@ def _probe(out: Path, flag: str) -> None:
         raise OutputError(f"cannot {doing} {flag} {out}: {why}") from None
 
 
+def without_missing_ups(path: str) -> str:
+    """``path`` with each ``..`` that follows a folder which does not exist taken out together with that folder
+    (``new/../b`` is ``b``): the system would need ``new`` to exist to step back out of it, so a writer made an
+    empty ``new`` beside the outputs. A ``..`` after an existing folder stays (that folder may be a link)."""
+    parts = Path(path).parts
+    if ".." not in parts:
+        return path
+    kept: list[str] = []
+    for part in parts:
+        top = kept[-1] if kept else ".."
+        if part == ".." and top != ".." and not Path(top).anchor and not Path(*kept).exists():
+            kept.pop()
+        else:
+            kept.append(part)
+    return str(Path(*kept)) if kept else "."
+
+
 def make_dirs(path: Path) -> None:
     """``path.mkdir(parents=True, exist_ok=True)`` one level at a time, from the nearest existing parent down: pathlib
     recurses once a level, so a folder thousands of levels deep (a legal path) raised RecursionError."""
