@@ -13,6 +13,7 @@ import uuid
 
 import pytest
 
+from sim.core import paths
 from sim.core.jsonable import json_default
 from sim.core.schema import describe_columns
 from sim.games import GAMES, declared, get_game
@@ -163,7 +164,8 @@ def test_a_new_goal_answers_from_the_kept_tables_without_numba(tmp_path):
     from sim.cli.work.describe_text import describe_text
     from sim.cli.work.tables import _computed
 
-    env = {**os.environ, "DICESIM_CACHE_DIR": str(tmp_path / "cache")}
+    # a cache of answers of its own, this machine's compiled kernels (a cold compile would be most of the test)
+    env = {**os.environ, "DICESIM_CACHE_DIR": str(tmp_path / "cache"), "NUMBA_CACHE_DIR": str(paths.numba_dir())}
     first = subprocess.run([sys.executable, "-c", "from sim.cli import main; main()", "describe", "dadox"], cwd=ROOT,
                            capture_output=True, text=True, timeout=300, env=env)
     assert first.returncode == 0, first.stderr
