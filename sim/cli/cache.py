@@ -13,6 +13,7 @@ import typer
 from sim import __version__
 from sim.cli.catalog import known
 from sim.cli.common import JsonOpt, app, work
+from sim.core import atomic
 from sim.core.names import game_name
 from sim.jit.codehash import code_hash
 from sim.jit.progress import set_quiet
@@ -49,6 +50,8 @@ def configs(
     """List the configs that ship with dicesim (use one with --config FILE), or copy them with --copy DIR."""
     if game is not None:
         known(game)  # an unknown game is refused before anything loads
+    if copy is not None:
+        atomic.check_folder(copy, "--copy")  # a file, the root or the home folder: refused before anything loads
     work("cache").configs(copy, as_json, game)
 
 

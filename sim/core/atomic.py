@@ -302,8 +302,8 @@ def check_own_files(folder: str | Path, files: list[Path], flag: str) -> None:
 def _not_shared(out: Path, flag: str) -> None:
     """An output folder is the outputs' own: the file system's root or the home folder (``--out /``, ``--out ~``)
     would get a report, tables and charts among everything else there, and a later run would remove the earlier
-    run's files from it."""
-    if flag != "--out":
+    run's files from it; ``configs --copy /`` put eight folders of configs there."""
+    if flag not in ("--out", "--copy"):
         return
     try:
         where = out.expanduser().resolve()
