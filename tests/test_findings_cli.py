@@ -283,3 +283,14 @@ def test_nothing_found_in_too_few_runs_says_so(monkeypatch, capsys, tmp_path):
     assert "Nothing found, and n=1 is too few runs to find anything" in said and "None of the detectors" not in said
     work.findings("kniffel", None, None, [], FindingsConfig(), 2000, 1, tmp_path / "p", False)
     assert "None of the detectors found anything" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args", [
+    ["findings", "dadox", "--set", "goal.target=5000", "--set", "goal.target=6000"],  # played 6000, said nothing
+    ["findings", "dadox", "--set", "findings.seat_min_pp=3", "--set", "findings.seat_min_pp=4"],
+    ["balance", "--set", "findings.seat_min_pp=3", "--set", "findings.seat_min_pp=4"],
+])
+def test_a_field_set_twice_is_refused_by_findings_and_balance(tmp_path, args):
+    done = cli_here(*args, "--n", "10", "--out", str(tmp_path / "o"))
+    assert done.returncode == 2 and done.stderr.startswith("error: --set ") and "is given twice" in done.stderr
+    assert not (tmp_path / "o").exists()

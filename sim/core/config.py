@@ -425,12 +425,12 @@ def load_config(model: type[M], game: str, path: str | Path | None = None, overr
     seen: list[list[str]] = []
     for item in overrides or []:
         keys, value = parse_override(item)
-        _once(keys, seen)
+        set_once(keys, seen)
         set_path(data, keys, value, model)
     return validate(model, data)
 
 
-def _once(keys: list[str], seen: list[list[str]]) -> None:
+def set_once(keys: list[str], seen: list[list[str]]) -> None:
     """Refuse an override of a field an earlier one set already (itself, or a section holding it, or a field
     inside it): the later one would silently win."""
     for old in seen:

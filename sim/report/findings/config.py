@@ -13,7 +13,17 @@ from typing import Any
 
 from pydantic import Field
 
-from sim.core.config import ConfigError, GameName, PolicyLabel, Strict, parse_override, read_toml, set_path, validate
+from sim.core.config import (
+    ConfigError,
+    GameName,
+    PolicyLabel,
+    Strict,
+    parse_override,
+    read_toml,
+    set_once,
+    set_path,
+    validate,
+)
 from sim.games import GAMES, declared_policies
 from sim.games.options import unknown_policy
 
@@ -90,8 +100,10 @@ def split(config: Path | None, sets: list[str] | None) -> tuple[dict[str, Any] |
         if not isinstance(raw, dict):
             raise ConfigError(f"[{SECTION}] must be a table, got {raw!r}"[:200])
     rest = []
+    seen: list[list[str]] = []
     for item in sets or []:
         keys, value = parse_override(item)
+        set_once(keys, seen)  # a threshold or a rule set twice: the later one would win without a word
         if keys[0] == SECTION:
             if len(keys) < 2:
                 raise ConfigError(f"--set {item}: name a field of [{SECTION}], e.g. findings.seat_min_pp=3")
