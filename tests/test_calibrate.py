@@ -96,6 +96,16 @@ def test_a_target_out_of_the_fields_reach_is_said_so():
     assert said.endswith("; give --lo and --hi to search a range of your own"), said  # the advice was cut off
 
 
+def test_an_unreached_target_with_json_prints_its_one_object():
+    """``--json`` promises one JSON object on stdout: an unreached target printed none (tune printed its own)."""
+    r = cli_here("calibrate", "kniffel", "--target", "mean_score=-5", "--field", "bonus.value", "--policy", "greedy",
+                 "--n", "200", "--json")
+    assert r.returncode == 1 and r.stderr.startswith("error: mean_score = -5 not reached"), r.stderr
+    said = json.loads(r.stdout)
+    assert said["converged"] is False and said["target"] == -5 and said["field"] == "bonus.value"
+    assert said["error"] == r.stderr.strip().removeprefix("error: ")
+
+
 def test_float_field_hits_target_within_tolerance():
     g = CoinGame()
     c = calibrate(g, "coin.p", "win_rate", 0.62, "flip", n=4000, seed=5, tol=0.002)

@@ -104,8 +104,8 @@ def check_calibration(n: int, seed: int, target: float, lo: float | None, hi: fl
         check_finite(v, name)
     if lo is not None and hi is not None and not lo < hi:
         raise DicesimError(f"--lo must be below --hi, got [{lo:g}, {hi:g}]")
-    if tol is not None and tol < 0:
-        raise DicesimError(f"--tol must be >= 0, got {tol}")
+    if tol is not None and tol <= 0:  # a measured metric never lands exactly on its target: 0 used every evaluation
+        raise DicesimError(f"--tol must be above 0 (in the metric's units), got {tol:g}")
     if isinstance(max_evals, bool) or not isinstance(max_evals, int) or not 3 <= max_evals <= MAX_EVALS:
         raise DicesimError(f"--max-evals must be 3 .. {MAX_EVALS:,}, got {max_evals!r}")
     check_runs(n * max_evals, force, "--n x --max-evals")

@@ -14,6 +14,7 @@ from sim import api
 from sim.cli.common import emit
 from sim.core import atomic, limits
 from sim.core.backends import make_backend
+from sim.core.errors import Unreached
 from sim.experiments.calibrate import check_calibration, parse_target
 from sim.experiments.sensitivity import base_point, comparable
 from sim.experiments.sweep import Sweep, load_sweep, metric_names, run_sweep
@@ -69,9 +70,15 @@ def calibrate(game: str, target: str, field: str, policy: str, n: int, seed: int
     metric, value = parse_target(target)
     check_calibration(n, seed, value, lo, hi, tol, max_evals, force)
     g = get_game(game)
-    r = api.calibrate(game, field, (metric, value), policy, n=n, seed=seed, config=config, set=sets or [], lo=lo,
-                      hi=hi, tol=tol, max_evals=max_evals, scheduler=scheduler, log=not as_json, force=force,
-                      **game_opts)
+    try:
+        r = api.calibrate(game, field, (metric, value), policy, n=n, seed=seed, config=config, set=sets or [], lo=lo,
+                          hi=hi, tol=tol, max_evals=max_evals, scheduler=scheduler, log=not as_json, force=force,
+                          **game_opts)
+    except Unreached as e:  # --json promises one object on stdout: the search's answer is that it found none
+        if as_json:
+            emit({"game": game, "field": field, "policy": policy, "metric": metric, "target": value,
+                  "converged": False, "error": str(e)}, True, "", json_default)
+        raise
     d = r.summary
     if out is not None:
         d["report"] = str(r.write(out))
