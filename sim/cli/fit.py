@@ -37,6 +37,9 @@ def check_log(game: str, log: Path, flag: str, out: Path | None = None) -> None:
     if game not in FITTED:
         raise DicesimError(f"{flag}: {game} has no decision log yet (logged: {', '.join(FITTED)})")
     if log.suffix.lower() not in SUFFIXES:
+        if log.is_dir():  # its name has no suffix to go by: that it is a folder is the news
+            eg = f" (e.g. --log {log / 'log.csv'})" if flag == "--log" else ""
+            raise DicesimError(f"{flag} {log} is a folder: a log is a .parquet or .csv file{eg}")
         raise DicesimError(f"{flag} {log}: a log is a .parquet or .csv file")
     if flag == "--log":
         check_out(log.parent, "--log's folder")
