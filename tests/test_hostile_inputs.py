@@ -1061,3 +1061,82 @@ def test_reward_weights_that_leave_no_offer_are_refused():
     # items (jokers, dice bonuses) from rewards.item_from_slot on are offered whatever the rarity weights say
     assert g.load(None, [*moved, "rewards.rarity_weights=[0,0,1]"]).rewards.item_chance > 0
     assert g.load(None, [*moved, "rewards.rarity_weights=[0,0,1]", "rewards.item_chance=1", "rewards.item_from_slot=1"])
+
+
+# --- a --set, a flag or a name the run never reads ----------------------------------------------------------------
+
+UNREAD = [
+    # rollout.* is the rollout driver's, Vorschlag's weights vorschlag's, expectimax's and rollout's: greedy played on
+    (("play", "dungeon", "--policy", "greedy", "--n", "20", "--set", "rollout.k=2", "--out", OUT),
+     "rollout.k is read only by rollout, and this run plays greedy"),
+    (("play", "dungeon", "--policy", "greedy@wetzstein", "--n", "20", "--set", "policies.vorschlag.shield=2", "--out",
+      OUT), "policies.vorschlag.shield is read only by vorschlag, expectimax and rollout"),
+    (("calibrate", "dungeon", "--target", "win_rate=30 %", "--field", "rollout.k", "--policy", "greedy", "--out", OUT),
+     "rollout.k is read only by rollout"),
+    # an ability no side's people has (Grünlinge: Blutrausch)
+    (("play", "dungeon24", "--policy", "greedy", "--n", "200", "--set", "abilities.auferstehung_count=3", "--out",
+      OUT), "abilities.auferstehung_count is not used by this run (Grünlinge vs Grünlinge: no auferstehung)"),
+    (("play", "dungeon24", "--policy", "greedy", "--n", "200", "--set", "abilities.schattenschmerz_lp=0", "--out",
+      OUT), "set it with --people dunkelelfen or --opponent-people dunkelelfen"),
+    (("replay", "dungeon24", "--people", "untote", "--opponent-people", "dunkelelfen", "--set",
+      "abilities.blutrausch_dice=3"), "(Untote vs Dunkelelfen: no blutrausch)"),
+    # one seat: no opponent to play --opponent
+    (("play", "dadox", "--policy", "greedy", "--players", "1", "--opponent", "random", "--n", "100", "--out", OUT),
+     "--opponent random fills the seats after the first, and --players 1 has none"),
+    (("compare", "dadox", "--policies", "greedy,random", "--opponent", "greedy", "--players", "1", "--out", OUT),
+     "--players 1 has none"),
+    (("replay", "dadox", "--players", "1", "--opponent", "random"), "--players 1 has none"),
+    # the solve reads no policy's setting, no skill, and one objective's solver fields
+    (("solve", "kniffel", "--set", "skill.level=0.5"), "--set skill.level: solve kniffel does not read it"),
+    (("solve", FIFTH, "--set", "policies.hold_at=1000"), "--set policies.hold_at: solve"),
+    (("solve", FIFTH, "--objective", "turn", "--set", "solver.max_win_goal=10"),
+     "(only optimal-win reads it; it plays optimal-turn)"),
+    (("solve", "dadox", "--objective", "win", "--set", "solver.turn_cap=2000"), "(only optimal-turn reads it"),
+    (("solve", "dadox", "--set", "policies.random_bank=0.1"), "--set policies.random_bank: solve dadox"),
+    (("solve", "dungeon24", "--opponent", "random", "--set", "skill.level=0.5"), "it plays random"),
+    (("solve", "dungeon24", "--set", "abilities.auferstehung_count=3"), "no auferstehung"),
+    # one loadout in another order: the same policy twice
+    (("compare", "dungeon", "--policies", "greedy@wetzstein+dicke_haut,greedy@dicke_haut+wetzstein", "--n", "20",
+      "--out", OUT), "names 'greedy@wetzstein+dicke_haut' twice ('greedy@dicke_haut+wetzstein' is the same loadout"),
+]
+
+
+@pytest.mark.parametrize("args, said", UNREAD, ids=[" ".join(a[:2]) + " " + a[-1] for a, _ in UNREAD])
+def test_what_the_run_never_reads_is_refused(tmp_path, args, said):
+    """Each played (or solved) as if it were not there: "rules changed" over the baseline's numbers, a header naming
+    an opponent nobody played, the same policy compared with itself."""
+    assert said in run(tmp_path, *args)
+
+
+def test_a_sweep_of_a_field_only_rollout_reads_is_refused_under_greedy(tmp_path):
+    """A sweep of ``rollout.k`` with greedy drew a flat line (every cell the same runs)."""
+    sweep = tmp_path / "s.toml"
+    sweep.write_text('game = "dungeon"\npolicies = ["greedy"]\nn = 20\n[grid]\n"rollout.k" = [2, 4]\n')
+    assert "rollout.k is read only by rollout" in run(tmp_path, "sweep", str(sweep), "--out", OUT)
+
+
+def test_what_a_reader_reads_stays_accepted():
+    """The refusals above name their readers exactly: a loadout variant reads what its policy reads (skill.level
+    with greedy@wetzstein was refused), rollout reads Vorschlag's weights through its base policy, a people that
+    has an ability (by the rules given) reads its numbers, and a solve reads its own objective's fields."""
+    from sim.cli.catalog import accept, check_compared, check_solve_sets
+    from sim.games.options import policy_refusal
+
+    for seats, path in [(["greedy@wetzstein"], "skill.level"), (["vorschlag@wetzstein+dicke_haut"],
+                                                                 "policies.vorschlag.shield"),
+                        (["expectimax"], "policies.vorschlag.hero_gain"), (["rollout"], "policies.vorschlag.shield"),
+                        (["rollout@wetzstein"], "rollout.k"), (["greedy"], "combat.crit_mul")]:
+        assert policy_refusal("dungeon", path, seats, "set") is None, (seats, path)
+    for opts, sets in [({"people": "untote"}, ["abilities.auferstehung_count=3"]),
+                       ({"opponent_people": "dunkelelfen"}, ["abilities.schattenschmerz_lp=0"]),
+                       ({}, ["abilities.blutrausch_dice=2"]),
+                       ({}, ["peoples.gruenlinge.ability=auferstehung", "abilities.auferstehung_count=3"])]:
+        accept("dungeon24", opts, "greedy", None, sets, seated=True)
+    accept("dadox", {"players": 2, "opponent": "random"}, "greedy", None, None, seated=True)
+    check_compared("dungeon", ["greedy@wetzstein", "greedy@wetzstein+dicke_haut", "vorschlag@wetzstein"])
+    check_solve_sets("kniffel", {}, ["bonus.value=35"])
+    check_solve_sets(FIFTH, {"objective": "win"}, ["solver.max_win_goal=10"])
+    check_solve_sets("dadox", {}, ["solver.turn_cap=2000"])
+    check_solve_sets("dadox", {"objective": "win"}, ["solver.score_floor=-10", "goal.target=5000"])
+    cfg, _ = accept("dungeon24", {}, None, None, ["skill.level=0.5", "abilities.blutrausch_dice=2"])
+    check_solve_sets("dungeon24", {}, ["skill.level=0.5", "abilities.blutrausch_dice=2"], cfg)

@@ -40,3 +40,20 @@ def test_a_missing_flag_says_what_it_takes(tmp_path, args, said):
     code, modules, stderr = _probe(tmp_path, *args)
     assert code == 2 and stderr.strip() == said, stderr
     assert not modules & {"numba", "pandas"}, sorted(modules & set(HEAVY))
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["play", "dungeon", "--policy", "greedy", "--set", "rollout.k=2"], "rollout.k is read only by rollout"),
+    (["play", "dungeon24", "--policy", "greedy", "--set", "abilities.auferstehung_count=3"], "auferstehung_count"),
+    (["play", "dadox", "--policy", "greedy", "--players", "1", "--opponent", "random"], "--players 1 has none"),
+    (["solve", "kniffel", "--set", "skill.level=0.5"], "solve kniffel does not read it"),
+    (["compare", "dungeon", "--policies", "greedy@wetzstein+dicke_haut,greedy@dicke_haut+wetzstein"], "twice"),
+])
+def test_a_set_the_run_never_reads_is_refused_without_the_kernels(tmp_path, args, needle):
+    """The unread-field, lone-opponent and same-loadout refusals come from the options modules and the config model
+    alone: no numba, pandas or kernel."""
+    code, modules, stderr = _probe(tmp_path, *args)
+    assert code == 2 and stderr.startswith("error:") and len(stderr.strip().splitlines()) == 1, stderr
+    assert needle in stderr, stderr
+    assert not modules & {"numba", "pandas"}, sorted(modules & set(HEAVY))
+    assert not [m for m in _game_code(modules) if not m.endswith(LIGHT) and m != "sim.games.base"]

@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from sim.cli.catalog import accept, known
+from sim.cli.catalog import accept, check_compared, known
 from sim.cli.common import (
     GAME_NAMES,
     ChunkOpt,
@@ -95,6 +95,7 @@ def compare(
 ) -> None:
     """Play several policies on the same seeds (paired) and compare their metrics."""
     named = compared(policies)  # none, or one twice: refused in the words of sim.core.experiment
+    check_compared(game, named)  # one loadout twice, in another order
     check_out(out, kind="manifest.json")
     check_runs(check_n(n, force) * len(named), force)
     rules, sets = accept(game, game_opts, policies, config, set_)

@@ -9,7 +9,7 @@ from typing import Any
 import typer
 
 from sim.cli.answers import answer, key
-from sim.cli.catalog import accept, plain_options, supports
+from sim.cli.catalog import accept, check_solve_sets, plain_options, supports
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, policies_help, with_game_options, work
 from sim.core.errors import DicesimError
 from sim.core.limits import check_run, parse_count
@@ -35,6 +35,7 @@ def solve(
     if said := unread_option(game, "solve", game_opts or {}):
         raise DicesimError(said)
     rules, sets = accept(game, game_opts, None, config, set_)
+    check_solve_sets(game, game_opts or {}, set_, rules)  # a field the solve never reads: the same answer
     work("single").solve(game, rules, sets, as_json, fresh, game_opts or {})
 
 

@@ -161,7 +161,8 @@ def policy_readers(game: str, path: str, seats: Sequence[str]) -> tuple[str, ...
     declares what only some policies read in its options module (``POLICY_READS``: a field or section -> its
     readers); a field it does not declare counts as read by every seat."""
     reads = declared(game, "POLICY_READS") or {}
-    played = {policy_label(s) for s in seats}
+    mark = declared(game, "POLICY_VARIANT")  # vorschlag@wetzstein reads what vorschlag reads
+    played = {policy_label(s).split(mark)[0].strip() if mark else policy_label(s) for s in seats}
     for key, readers in reads.items():
         if path == key or path.startswith(key + "."):
             return None if played & set(readers) else tuple(readers)

@@ -45,6 +45,15 @@ OPTIONS = (
 PLAIN_DESCRIBE = ()
 # what solve reads of the options (sim.games.options.unread_option): the goal of the solve
 SOLVE_OPTIONS = ("objective",)
+# what solve never reads of the rules (sim.cli.catalog.check_solve_sets): a section -> why
+SOLVE_UNREAD = {"skill": "the exact solution plays without lapses; skill is a player's in play",
+                "policies": "it sets the play of threshold, greedy and random"}
+
+
+def solve_seats(options: dict) -> list[str]:
+    """The policy whose solution ``dicesim solve`` computes for ``--objective`` (``POLICY_READS`` then says which
+    solver fields it reads: the turn solve not the win solve's)."""
+    return ["optimal-win" if options.get("objective") == "win" else "optimal-turn"]
 # why solve leaves an option unread, where "the same for every value" would mislead (the win solve is two players')
 SOLVE_UNREAD_WHY = {"players": "the turn solve is one player's turn, the win solve always two players' duel"}
 DESCRIBE_COMPILED = True
@@ -75,7 +84,16 @@ def with_opponent(seats: list[str], options: dict, policy: str) -> list[str]:
     """``--opponent x``: the first seat's policy, then ``x`` at every other seat (``Game.seat_policies``); a
     ``policy`` list naming several seats beside it is refused (its later names would be dropped in silence)."""
     check_opponent(policy, options.get("opponent"))
+    check_lone_opponent(len(seats), options)
     return [seats[0]] + [options["opponent"]] * (len(seats) - 1) if options.get("opponent") else seats
+
+
+def check_lone_opponent(k: object, options: dict) -> None:
+    """``--opponent`` with ``--players 1``: no seat after the first for it to fill, so it was dropped in silence (a
+    report headed "opponent: Random", a comparison "each against Greedy", over a lone player's numbers)."""
+    if k == 1 and options.get("opponent"):
+        raise DicesimError(f"--opponent {options['opponent']} fills the seats after the first, and --players 1 has "
+                           "none: leave --opponent out, or play --players 2 or more")
 
 
 def seat_count(options: dict) -> int:
@@ -87,6 +105,7 @@ def check_seats(policy: str, options: dict) -> None:
     """``check_table_size`` on the seats a ``--policy`` value fills with ``--players`` and ``--opponent`` (as
     ``Game.seat_policies`` fills them), for the command line to refuse before the game loads."""
     k = options.get("players", OPTIONS[0].default)
+    check_lone_opponent(k, options)  # compare's list too: it names no seat there
     if not policy_names(policy) or not isinstance(k, int) or not 1 <= k <= 8 or len(policy_names(policy)) > k:
         return  # the game refuses these in its own words
     check_table_size(with_opponent(cycled(policy, k), options, policy))

@@ -23,8 +23,13 @@ DESCRIBE_WORDS = {"difficulty_factors": "Difficulty factors (boss rerolls: the p
                   "path_choice": "Path card", "combos": "Combo values by dice"}
 POLICY_NAMES = ('vorschlag', 'greedy', 'expectimax', 'random', 'rollout')
 # skill.level makes the first seat's moves worse; random's moves are random at every level (the same numbers)
-# (sim.games.options.policy_readers: a field only some policies read)
-POLICY_READS = {"skill.level": tuple(p for p in POLICY_NAMES if p != "random")}
+# (sim.games.options.policy_readers: a field only some policies read). Vorschlag's weights rate offers and set the
+# joker, hero and market thresholds of vorschlag and expectimax (policies/dungeon/run.py, turn.py: greedy and random
+# decide before reading them, a lapse plays random's move); rollout plays its base policy, vorschlag by default.
+# rollout.* is the rollout driver's alone (runs.py). A declared reader only where the code reads it: a wrong one
+# would refuse a run that moves.
+POLICY_READS = {"skill.level": tuple(p for p in POLICY_NAMES if p != "random"),
+                "policies.vorschlag": ("vorschlag", "expectimax", "rollout"), "rollout": ("rollout",)}
 CONFIG = "sim.games.dungeon.config:DungeonConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"combos", "replay_row"})  # the game's capabilities (Game.capabilities)
 POLICY_VARIANT = "@"  # name@loadout: the upgrades after it are the rules' (check_variant)

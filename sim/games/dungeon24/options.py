@@ -58,7 +58,31 @@ PLAIN_DESCRIBE = ()
 SOLVE_OPTIONS = ("opponent", "people", "opponent_people")
 
 
+def solve_seats(options: dict) -> list[str]:
+    """The seats ``dicesim solve`` plays its search with (sim.cli.catalog.check_solve_sets): ``--opponent`` at both
+    (``Dungeon24Game.solve``), so a field only other policies read moves nothing."""
+    return [options.get("opponent") or "greedy"] * SEATS
+
+
 SEATS = 2  # the player and the opponent
+ABILITY_NAMES = ("blutrausch", "auferstehung", "schattenschmerz")  # config.ABILITIES but none: abilities.<name>_*
+
+
+def unread_set(cfg: object, path: str, options: dict) -> str | None:
+    """Why a run of these peoples never reads ``abilities.<ability>_<field>`` (``abilities.auferstehung_count`` with
+    Grünlinge, Blutrausch, on both sides: only a people with the ability fires it, ``rules.fire``), else None.
+    Read from the rules given (``peoples.<people>.ability``), as a config may give a people another ability."""
+    keys = path.split(".")
+    ability = next((a for a in ABILITY_NAMES if len(keys) > 1 and keys[1].startswith(a + "_")), None)
+    if keys[0] != "abilities" or ability is None:
+        return None
+    own, other = options.get("people") or "gruenlinge", options.get("opponent_people") or "gruenlinge"
+    has = [p for p in PEOPLES if getattr(cfg.peoples, p).ability == ability]  # type: ignore[attr-defined]
+    if own in has or other in has:
+        return None
+    how = (f"set it with --people {has[0]} or --opponent-people {has[0]}" if has else
+           "no people has it in these rules (peoples.*.ability)")
+    return f"{path} is not used by this run ({PEOPLE_WORDS[own]} vs {PEOPLE_WORDS[other]}: no {ability}): {how}"
 
 
 def seat_count(options: dict) -> int:

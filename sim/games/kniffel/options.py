@@ -21,6 +21,13 @@ OPTIONS = (Option("players", 1, int, "Kniffel, Dadox: players per game", bounds=
 PLAIN_DESCRIBE = ("players",)
 # what solve reads of the options (sim.games.options.unread_option): the one-sheet solve reads none
 SOLVE_OPTIONS = ()
+# what solve never reads of the rules (sim.cli.catalog.check_solve_sets): a section -> why
+SOLVE_UNREAD = {"skill": "the exact solution plays without lapses; skill is a player's in play"}
+
+
+def solve_seats(options: dict) -> list[str]:
+    """The policy whose table ``dicesim solve`` computes (its reads are the solve's, skill aside): optimal."""
+    return ["optimal"]
 
 
 def seat_count(options: dict) -> int:

@@ -49,3 +49,11 @@ def compare_plan(policies: list[str], options: dict) -> list[tuple[str, list[str
 PLAIN_DESCRIBE = ()
 # what solve reads of the options (sim.games.options.unread_option): the goal of the solve
 SOLVE_OPTIONS = ("objective",)
+# what solve never reads of the rules (sim.cli.catalog.check_solve_sets): a section -> why
+SOLVE_UNREAD = {"policies": "it sets the play of hold-20"}
+
+
+def solve_seats(options: dict) -> list[str]:
+    """The policy whose solution ``dicesim solve`` computes for ``--objective`` (``POLICY_READS`` then says which
+    solver fields it reads: the win solve's alone)."""
+    return ["optimal-win" if options.get("objective") == "win" else "optimal-turn"]
