@@ -31,7 +31,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 
 from sim.core.errors import DicesimError as DicesimError  # re-exported: every part raises it from here
-from sim.core.limits import allowed_words, hidden_char
+from sim.core.limits import allowed_words, hidden_char, odd_name
 from sim.core.names import game_name, policy_label
 from sim.core.tomlfile import CONFIG_DIR as CONFIG_DIR  # re-exported: the default configs' folder
 from sim.core.tomlfile import MAX_CONFIG_BYTES as MAX_CONFIG_BYTES  # re-exported: the file reading, light on its own
@@ -327,7 +327,8 @@ def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[Base
             node[k] = value if last else {}
         if last:
             if k not in node:
-                raise ConfigError(f"unknown config field: {'.'.join(keys)}{_did_you_mean(k, node, parent, True)}")
+                raise ConfigError(f"unknown config field: {'.'.join(keys)}"
+                                  f"{odd_name(k) or _did_you_mean(k, node, parent, True)}")
             section = isinstance(model, type) and issubclass(model, BaseModel)  # not a mapping (rooms.bosses)
             if section and isinstance(value, dict) and isinstance(node[k], dict):  # a table into it: fields merged
                 if not value:  # (replacing the section put every field it leaves out back to the model's default)
@@ -341,7 +342,8 @@ def set_path(data: dict[str, Any], keys: list[str], value: Any, model: type[Base
             raise ConfigError(f"unknown config field: {'.'.join(keys)} ({'.'.join(keys[: i + 1])} is a value, "
                               "not a section)")
         elif not isinstance(node.get(k), dict):
-            raise ConfigError(f"unknown config field: {'.'.join(keys[: i + 1])}{_did_you_mean(k, node, parent, True)}")
+            raise ConfigError(f"unknown config field: {'.'.join(keys[: i + 1])}"
+                              f"{odd_name(k) or _did_you_mean(k, node, parent, True)}")
         else:
             node = node[k]
 
@@ -393,7 +395,7 @@ def describe_validation_error(err: ValidationError, kind: str = "config") -> str
     loc = e["loc"]
     field = "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".") or "(top level)"
     if e["type"] == "extra_forbidden":
-        return _cut(f"unknown {kind} field: {field}")
+        return _cut(f"unknown {kind} field: {field}{odd_name(str(loc[-1])) if loc else ''}")
     if e["type"] == "missing":
         return _cut(f"missing {kind} field: {field}")
     msg = e["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
@@ -427,7 +429,22 @@ def load_config(model: type[M], game: str, path: str | Path | None = None, overr
         keys, value = parse_override(item)
         set_once(keys, seen)
         set_path(data, keys, value, model)
-    return validate(model, data)
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        said = describe_validation_error(err)
+        if path is not None and _in_file(err, seen):  # which file says it, where a designer keeps several
+            said = f"{path}: {said}"
+        raise ConfigError(said) from None
+
+
+def _in_file(err: ValidationError, seen: list[list[str]]) -> bool:
+    """Whether the first error is the file's own: a field no override set (nor a section around it or inside it);
+    an error across fields only where nothing was overridden."""
+    loc = [str(x) for x in err.errors()[0]["loc"]]
+    if not loc:
+        return not seen
+    return not any(keys[: len(loc)] == loc[: len(keys)] for keys in seen)
 
 
 def set_once(keys: list[str], seen: list[list[str]]) -> None:

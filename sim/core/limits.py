@@ -191,6 +191,21 @@ def hidden_char(text: str, allowed: str = "") -> str | None:
     return next((c for c in text if unicodedata.category(c) in HIDDEN and c not in allowed), None)
 
 
+def odd_name(key: str) -> str:
+    """Why a field name that reads like a known one is unknown, for its error line (empty when nothing is odd): a
+    space at an end (``"bonus.value "``), a letter from another alphabet (``bonus.vаlue`` with a Cyrillic а), a dot
+    inside one name (a quoted TOML key, ``"bonus.value" = 40``, is one name, not a field path)."""
+    if key != key.strip():
+        return f" ({key!r} has a space at an end)"
+    foreign = next((c for c in key if not c.isascii() and c not in "äöüÄÖÜß"), None)
+    if foreign is not None:
+        named = unicodedata.name(foreign, f"U+{ord(foreign):04X}").title()
+        return f" ({foreign!r} in it is {named}, not a Latin letter)"
+    if "." in key:
+        return f" (\"{key}\" is one quoted name: write {key} without quotes)"
+    return ""
+
+
 def short(value: Any, width: int = 40) -> str:
     """``repr`` cut to ``width`` characters: an error line stays one short line whatever was typed."""
     text = repr(value)
@@ -233,5 +248,12 @@ def allowed_words(error: dict[str, Any]) -> str | None:
     if kind in BOUND_WORDS and BOUND_WORDS[kind][1] in ctx:
         word, key = BOUND_WORDS[kind]
         return f"{word} {ctx[key]}"
+    if kind == "literal_error" and "expected" in ctx:  # pydantic's "Input should be 'forced', 'free' or 'off'"
+        return f"one of {ctx['expected']}"
+    for end, key, word in (("too_short", "min_length", "at least"), ("too_long", "max_length", "at most")):
+        if kind is not None and kind.endswith(end) and key in ctx:  # "List should have at least 1 item after …"
+            count = ctx[key]
+            one, many = ("character", "characters") if kind.startswith("string") else ("entry", "entries")
+            return f"{word} {count} {one if count == 1 else many}"
     return None
 

@@ -1,0 +1,57 @@
+"""Config refusals a designer can act on: which file says it, why a name that reads like a known field is unknown,
+and pydantic's kinds of error in words (its "List should have at least 1 item after validation, not 0")."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pytest
+from pydantic import Field
+
+from sim.core.config import Strict, describe_validation_error
+from tests.conftest import cli_here
+
+
+def one_error(done) -> str:
+    assert done.returncode == 2 and done.stderr.startswith("error: ") and done.stderr.count("\n") == 1, done.stderr
+    return done.stderr.strip().removeprefix("error: ")
+
+
+def test_a_name_that_only_looks_known_says_why():
+    said = one_error(cli_here("describe", "kniffel", "--set", "bonus.v\u0430lue=3"))  # a Cyrillic а
+    assert said == ("unknown config field: bonus.v\u0430lue ('\u0430' in it is Cyrillic Small Letter A, not a Latin "
+                    "letter)")
+    assert one_error(cli_here("describe", "kniffel", "--set", "bonus.valeu=3")).endswith("(did you mean value?)")
+
+
+def test_a_file_is_named_in_its_own_errors_and_not_in_an_overrides(tmp_path):
+    quoted = tmp_path / "quoted.toml"
+    quoted.write_text('"bonus.value" = 40\n', encoding="utf-8")  # one quoted name, not the field bonus.value
+    assert one_error(cli_here("describe", "kniffel", "--config", str(quoted))) == (
+        f'{quoted}: unknown config field: bonus.value ("bonus.value" is one quoted name: write bonus.value without '
+        "quotes)")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[bonus]\nvalue = -3\n", encoding="utf-8")
+    assert one_error(cli_here("describe", "kniffel", "--config", str(bad))) == (
+        f"{bad}: invalid value for bonus.value: -3 (must be at least 0)")
+    # the value that fails is the override's: the file is not to blame
+    assert one_error(cli_here("describe", "kniffel", "--config", str(bad), "--set", "bonus.value=-4")) == (
+        "invalid value for bonus.value: -4 (must be at least 0)")
+
+
+class Words(Strict):
+    name: str = Field("x", min_length=1)
+    targets: list[int] = Field([1], min_length=1, max_length=3)
+    mode: Literal["forced", "free", "off"] = "off"
+
+
+@pytest.mark.parametrize("data, said", [
+    ({"name": ""}, "invalid value for name: '' (must be at least 1 character)"),
+    ({"targets": []}, "invalid value for targets: [] (must be at least 1 entry)"),
+    ({"targets": [1, 2, 3, 4]}, "invalid value for targets: [1, 2, 3, 4] (must be at most 3 entries)"),
+    ({"mode": "x"}, "invalid value for mode: 'x' (must be one of 'forced', 'free' or 'off')"),
+])
+def test_pydantic_kinds_in_words(data, said):
+    with pytest.raises(Exception) as e:
+        Words.model_validate(data)
+    assert describe_validation_error(e.value) == said
