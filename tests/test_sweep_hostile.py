@@ -321,3 +321,70 @@ def test_a_damaged_sweep_folder_is_refused_or_healed_never_a_traceback(tmp_path)
     (out / "sweep.json").write_text('{"fingerprint": "x", "canonical": 5}')  # a record of the wrong shape inside
     done = cli_here(*args, "--resume")
     assert done.returncode == 2 and done.stderr.startswith("error: the sweep file changed since"), done.stderr
+
+
+KNIFFEL = 'game = "kniffel"\npolicies = ["greedy"]\nn = 20\n'
+
+
+@pytest.mark.parametrize("body", ['[grid]\n"assumed" = [[], ["bonus.value"]]\n',
+                                  '[grid]\n"assumed" = [["bonus.value"]]\n"bonus.value" = [25, 35]\n',
+                                  '[[variants]]\nname = "a"\n[[variants]]\nname = "b"\n'
+                                  'set = {assumed = ["bonus.value"]}\n'])
+def test_assumed_changes_no_rule_and_is_not_swept(tmp_path, body):
+    """A grid over ``assumed`` played the same rules twice (both rows 207.5 points): it only labels the numbers the
+    designer assumed. Refused as a grid field, and two variants that differ in it alone play the same rules."""
+    out = tmp_path / "o"
+    line = refused(cli_here("sweep", str(write(tmp_path, KNIFFEL + body)), "--out", str(out)))
+    assert ("[grid] assumed changes no rule" in line if "[grid]" in body
+            else "variant 'b' plays the same rules as 'a'" in line), line
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ('[grid]\n"options.seed" = [1, 2]\n', "[grid] options.seed: seed is the sweep file's own key (seed = 1, "),
+    ('[grid]\n"options.n" = [100, 200]\n', "[grid] options.n: n is the sweep file's own key (n = 100, "),
+    ('[grid]\n"seed" = [3, 4]\n', "[grid] seed: seed is the sweep file's own key (seed = 3, "),
+    ('[options]\nseed = 5\n[grid]\n"bonus.value" = [25, 35]\n',
+     "[options] seed: seed is the sweep file's own key (seed = 5, written above [options]), not a game option"),
+])
+def test_the_sweep_files_own_keys_are_named_as_such(tmp_path, body, said):
+    """``[grid] "options.seed"`` read 'option --seed does not apply to kniffel': seed and n are keys of the sweep
+    file itself, said so."""
+    line = refused(cli_here("sweep", str(write(tmp_path, KNIFFEL + body)), "--out", str(tmp_path / "o")), said)
+    assert "--seed" not in line and "--n" not in line, line
+
+
+@pytest.mark.parametrize(("grid", "said"), [
+    ('"skill.level" = [0.5]\n"skill" = [{opponents = 1}]\n', '[grid] "skill.level" and "skill" overlap'),
+    ('"skill" = [{opponents = 1}]\n"skill.level" = [0.5]\n', '[grid] "skill" and "skill.level" overlap'),
+    ('"bonus" = [{value = 30}, {value = 30, threshold = 63}]\n',
+     "[grid] bonus lists a value twice: {value = 30} and {value = 30, threshold = 63} are both"),
+    ('"bonus.value" = [true]\n', "[grid] bonus.value = true: "),
+])
+def test_grid_refusals_speak_toml_not_python_or_set(tmp_path, grid, said):
+    """A grid of ``skill.level`` and ``skill`` was refused as '--set skill.level and --set skill overlap' with a
+    point label of Python dicts, and table values read ``{'value': 30}``: the sweep file's words and TOML's."""
+    line = refused(cli_here("sweep", str(write(tmp_path, KNIFFEL + "[grid]\n" + grid)), "--out", str(tmp_path / "o")),
+                   said)
+    assert "--set" not in line and "{'" not in line and "True" not in line, line
+
+
+def test_a_whole_number_option_takes_a_whole_float(tmp_path):
+    """``"options.players" = [1, 1.0]`` read '--players must be int, got 1.0' while ``n = 2e2`` and ``play --players
+    2.0`` are whole numbers: 1.0 is 1 (so [1, 1.0] lists one value twice), a fraction is refused in the file's words,
+    and [options] reads it the same."""
+    refused(cli_here("sweep", str(write(tmp_path, KNIFFEL + '[grid]\n"options.players" = [1, 1.0]\n')), "--out",
+                     str(tmp_path / "o")), "[grid] options.players lists a value twice: 1 and 1.0 are both 1")
+    refused(cli_here("sweep", str(write(tmp_path, KNIFFEL + '[grid]\n"options.players" = [1.5, 2]\n')), "--out",
+                     str(tmp_path / "o")), "[grid] options.players = 1.5: must be a whole number")
+    fixed = KNIFFEL + '[options]\nplayers = 2.5\n[grid]\n"bonus.value" = [25]\n'
+    refused(cli_here("sweep", str(write(tmp_path, fixed)), "--out", str(tmp_path / "o")),
+            "[options] players = 2.5: must be a whole number")
+    assert not (tmp_path / "o").exists()
+    out = tmp_path / "played"
+    done = cli_here("sweep", str(write(tmp_path, KNIFFEL + '[grid]\n"options.players" = [1.0, 2]\n')), "--out",
+                    str(out), "--no-report")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    table = pd.read_parquet(out / "sweep.parquet")
+    assert table["options.players"].tolist() == [1, 2] and table["options.players"].dtype == "int64", table.columns
+    assert table["label"].tolist() == ["options.players=1", "options.players=2"]

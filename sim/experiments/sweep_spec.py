@@ -8,6 +8,7 @@ import hashlib
 import itertools
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -259,8 +260,19 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
         game = games(spec.game)
     except DicesimError as e:
         raise ConfigError(f"{source}: game: {e}") from None
+    for key, values in (grid or {}).items():
+        _own_key(source, game, key, values)
+    written = {}
+    for name, v in spec.options.items():
+        if name in OWN_KEYS and name not in {o.name for o in game.option_specs}:
+            raise ConfigError(f"{source}: [options] {name}: {name} is the sweep file's own key "
+                              f"({name} = {toml_said(v)}, written above [options]), not a game option")
+        try:
+            written[name] = _whole_option(game, name, v)
+        except DicesimError as e:
+            raise ConfigError(f"{source}: [options] {name} = {toml_said(v)}: {e}") from None
     try:
-        options = game.check_options(for_play(game.name, dict(spec.options)))
+        options = game.check_options(for_play(game.name, written))
     except DicesimError as e:
         raise ConfigError(f"{source}: [options]: {e}") from None
     if grid is not None and not any(k.startswith(OPTION_AXIS) for k in grid):  # the options the same at every point
@@ -310,7 +322,7 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
                 cfg = point_config(game, cpath, sets)
             except DicesimError as e:
                 raise ConfigError(f"{source}: variant {v.name!r}: {e}") from None
-            same = next((p.label for p in points if p.config_hash == config_hash(cfg)), None)
+            same = next((p.label for p in points if _rules(p.cfg) == _rules(cfg)), None)
             if same is not None:  # two names for one rule set: played twice, compared with itself (as a grid value)
                 raise ConfigError(f"{source}: variant {v.name!r} plays the same rules as {same!r}: give each variant "
                                   "rules of its own")
@@ -375,9 +387,16 @@ def _grid(source: str, raw: dict[str, Any]) -> dict[str, list[Any]]:
         raise ConfigError(f"{source}: [grid] is empty (name at least one field and its values)")
     for key, values in grid.items():
         if not isinstance(values, list):
-            raise ConfigError(f"{source}: [grid] {key} must be a list of values, got {limits.short(values)}")
+            raise ConfigError(f"{source}: [grid] {key} must be a list of values, got {toml_said(values)}")
         if not values:
             raise ConfigError(f"{source}: [grid] {key} has no values")
+        if key.split(".")[0] == "assumed":  # a label of the designer's numbers: every point would play one rule set
+            raise ConfigError(f"{source}: [grid] assumed changes no rule (it lists the values the designer "
+                              "assumed): every point would play the same rules")
+        wider = next((k for k in grid if k != key and (key.startswith(k + ".") or k.startswith(key + "."))), None)
+        if wider is not None:  # the later one would silently win (or the point be refused half-way)
+            first, then = (wider, key) if list(grid).index(wider) < list(grid).index(key) else (key, wider)
+            raise ConfigError(f'{source}: [grid] "{first}" and "{then}" overlap: sweep each field once')
     return grid
 
 
@@ -403,10 +422,11 @@ def _grid_value(source: str, game: Game, base: str | None, options: dict[str, An
     the table's column one type. A value the config's dump leaves out (a default it omits) stays as written."""
     try:
         if key.startswith(OPTION_AXIS):
+            v = _whole_option(game, key[len(OPTION_AXIS):], v)
             return _point_options(game, options, {key: v})[key[len(OPTION_AXIS):]]
         held = field_value(point_config(game, base, {key: v}), key)
     except DicesimError as e:
-        raise ConfigError(f"{source}: [grid] {key} = {limits.short(v)}: {e}") from None
+        raise ConfigError(f"{source}: [grid] {key} = {toml_said(v)}: {e}") from None
     return v if held is None else held
 
 
@@ -416,9 +436,66 @@ def _refuse_twice(source: str, key: str, written: list[Any], held: list[Any]) ->
     for j, v in enumerate(held):
         first = seen.setdefault(json.dumps(_jsonable(v), sort_keys=True), j)
         if first != j:
-            a, b = limits.short(written[first]), limits.short(written[j])
-            same = f"{a} and {b} are both {limits.short(v)}" if a != b else f"{a} is listed twice"
+            a, b = toml_said(written[first]), toml_said(written[j])
+            same = f"{a} and {b} are both {toml_said(v)}" if a != b else f"{a} is listed twice"
             raise ConfigError(f"{source}: [grid] {key} lists a value twice: {same}; give each value once")
+
+
+OWN_KEYS = frozenset(SweepFile.model_fields) - {"grid", "variants", "options"}  # seed, n, policies, ...
+
+
+def _own_key(source: str, game: Game, key: str, values: list[Any]) -> None:
+    """A grid over one of the sweep file's own keys (``options.seed``, ``n``) is no option or config field of the
+    game: said so, not 'option --seed does not apply to kniffel'."""
+    option = key.startswith(OPTION_AXIS)
+    name = key[len(OPTION_AXIS):] if option else key
+    if name not in OWN_KEYS or (name in {o.name for o in game.option_specs} if option
+                                else name in getattr(game.Config, "model_fields", {})):
+        return
+    raise ConfigError(f"{source}: [grid] {key}: {name} is the sweep file's own key "
+                      f"({name} = {toml_said(values[0])}, written above [grid]), not a grid axis")
+
+
+def _whole_option(game: Game, name: str, v: Any) -> Any:
+    """An option that takes a whole number read as a count in the file is (``players = 2.0`` is 2, as ``n = 2e2``
+    and ``play --players 2.0`` are); anything else for it refused in the file's words."""
+    spec = next((o for o in game.option_specs if o.name == name), None)
+    if spec is None or spec.type is not int or (v is None and spec.default is None):
+        return v
+    if isinstance(v, float) and math.isfinite(v) and v.is_integer():
+        return int(v)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise DicesimError("must be a whole number")
+    return v
+
+
+def _rules(cfg: Strict) -> str:
+    """A config's rules, compared: its dump without ``assumed`` (which labels the designer's numbers, no rule)."""
+    return json.dumps({k: v for k, v in cfg.model_dump(mode="json").items() if k != "assumed"}, sort_keys=True)
+
+
+_BARE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def toml_said(v: Any, width: int = 40) -> str:
+    """A value of the file as TOML writes it (``{value = 30}``, ``[1, 2]``, ``true``; not Python's
+    ``{'value': 30}`` or ``True``), cut to ``width`` characters so the error line stays one short line."""
+    def text(x: Any) -> str:
+        if isinstance(x, bool):
+            return "true" if x else "false"
+        if isinstance(x, dict):
+            return "{" + ", ".join(f"{k if _BARE.fullmatch(str(k)) else json.dumps(str(k), ensure_ascii=False)} = "
+                                   f"{text(y)}" for k, y in x.items()) + "}"
+        if isinstance(x, list | tuple):
+            return "[" + ", ".join(text(y) for y in x) + "]"
+        if isinstance(x, str):  # a literal string where it can be one ('expert'), else a basic one
+            return repr(x) if repr(x)[0] == "'" and "\\" not in repr(x) else json.dumps(x, ensure_ascii=False)
+        if hasattr(x, "isoformat"):
+            return x.isoformat()
+        return repr(x.item() if hasattr(x, "item") else x)
+
+    out = text(v)
+    return out if len(out) <= width else out[: width - 1] + "…"
 
 
 def _point_options(game: Game, options: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
