@@ -205,3 +205,6 @@ def test_the_solve_says_the_chance_in_percent():
                                                            "(exact; "), done.stdout
     turn = cli_here("solve", "pig", "--objective", "turn")
     assert turn.stdout.startswith("Pig: the optimal turn scores 8.141795 points on average (exact; "), turn.stdout
+    # a two-sided die: every roll is a 1 or a 2, holding at 2 scores 1 point on average: "1.0 points", not "1 points"
+    coin = cli_here("solve", "pig", "--objective", "turn", "--set", "dice.sides=2")
+    assert coin.stdout.startswith("Pig: the optimal turn scores 1.0 points on average (exact; "), coin.stdout

@@ -50,9 +50,10 @@ def solved_words(result: dict[str, Any]) -> tuple[str, str]:
                 f"({floor}, the setting solver.score_floor; a lower score counts as it): that much of play can feel "
                 "the cut" if isinstance(share, float) and share == share else "")
         return f"the first player wins {v * 100:.2f} % when both play to win", note
+    mean = f"{v:.7g}" if any(c in f"{v:.7g}" for c in ".en") else f"{v:.1f}"  # a mean of 1 is 1.0 points, not 1 points
     if result.get("objective") == "turn":
-        return f"the optimal turn scores {v:.7g} points on average", ""
-    return f"optimal play scores {v:.7g} points a game on average", ""
+        return f"the optimal turn scores {mean} points on average", ""
+    return f"optimal play scores {mean} points a game on average", ""
 
 
 def replay(game: str, seed: int, run: int, policy: str | None, rules: Path | Strict | None, sets: list[str] | None,
