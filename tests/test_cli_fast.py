@@ -102,6 +102,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["compare", "kniffel", "--policies", "greedy,random", "--out", "~"], "is your home folder"),
     (["calibrate", "kniffel", "--target", "mean_score=209", "--field", "bonus.value", "--policy", "greedy", "--tol",
       "0"], "--tol must be above 0 (in the metric's units), got 0"),  # it used every evaluation, then exit 1
+    (["calibrate", "kniffel", "--target", "mean_score=\uff12\uff10\uff10", "--field", "bonus.value", "--policy",
+      "greedy"], "--target value must be a number, got '\uff12\uff10\uff10'"),  # full-width digits: 200 to float()
     (["configs", "--copy", "/"], "--copy / is the file system's root"),  # it made eight folders of configs in /
     (["configs", "--copy", "~"], "--copy ~ is your home folder"),
     (["play", "kniffel", "--policy", "greedy", "--policy", "random"], "--policy is given twice: give it once"),

@@ -140,7 +140,10 @@ def target_value(metric: str, raw: str, what: str = "target") -> float:
     if percent and not is_rate(metric):
         raise DicesimError(f"{what}: {short(metric)} is not a rate, so its target is a plain number, got {short(text)}")
     try:
-        value = float(text[:-1].strip() if percent else text)
+        number = text[:-1].strip() if percent else text
+        if not number.isascii():  # Python's float reads ２００ (full-width) and other scripts' digits: --n refuses them
+            raise ValueError(number)
+        value = float(number)
     except ValueError:
         raise DicesimError(f"{what} value must be a number{' or a percentage (60 %)' if is_rate(metric) else ''}, "
                            f"got {short(text)}") from None
