@@ -289,6 +289,28 @@ def test_ctrl_c_is_one_error_line_and_exit_130(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_a_ctrl_c_a_kernel_load_swallowed_still_stops_the_run(tmp_path):
+    """A Ctrl-C that lands while numba loads a kernel is raised inside a C callback (LLVM's object cache calls back
+    into Python): Python printed "Exception ignored … KeyboardInterrupt" and the run went on (a 50-million-run play
+    for minutes, the CI's Ctrl-C test timed out). It stops the run before anything is written, in one line."""
+    import signal
+    import subprocess
+    import sys
+
+    code = ("import ctypes, sys\nfrom sim.cli import main\nfrom sim.core import backends\nreal = backends.chunk_table\n"
+            "def boom():\n    raise KeyboardInterrupt\n"
+            "def chunk(game, job):\n    ctypes.CFUNCTYPE(None)(boom)()  # as a kernel's load: a C callback\n"
+            "    return real(game, job)\n"
+            "backends.chunk_table = chunk\n"
+            f"sys.argv = ['dicesim', 'play', 'kniffel', '--policy', 'greedy', '--n', '300', '--out', "
+            f"{str(tmp_path / 'out')!r}]\nmain()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 128 + signal.SIGINT, (done.returncode, done.stderr[-1500:])
+    assert done.stderr.strip().splitlines()[-1] == "error: interrupted", done.stderr[-1500:]
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr, done.stderr[-1500:]
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     """One Kniffel play's folder, as written (each case edits a copy)."""

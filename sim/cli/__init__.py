@@ -18,7 +18,7 @@ except ImportError:  # pragma: no cover - older typer on plain click
 
 from sim.cli.common import JsonOpt, SchedulerOpt, app
 from sim.core import atomic
-from sim.core.errors import COMMAND_LINE, DicesimError
+from sim.core.errors import COMMAND_LINE, DicesimError, swallowed_interrupts
 from sim.core.limits import KIND_WORDS, short
 from sim.core.paths import check_cache_root
 from sim.games import GAMES, declared_policies
@@ -138,10 +138,12 @@ def refuse_undecodable(argv: list[str]) -> None:
 def main() -> None:
     """Entry point: typer app with one-line errors and exit code 2 for every user error."""
     said_as = COMMAND_LINE.set(True)  # refusals name the flags (``--players``), not the Python API's keywords
+    unraisable, sys.unraisablehook = sys.unraisablehook, swallowed_interrupts(sys.unraisablehook)
     try:
         _run()
     finally:
         COMMAND_LINE.reset(said_as)  # a test (or a notebook) that called main() goes on as the Python API
+        sys.unraisablehook = unraisable
 
 
 def _run() -> None:

@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from sim.core.config import DicesimError, Strict
+from sim.core.errors import raise_kept_interrupt
 from sim.core.limits import check_scheduler
 from sim.core.schema import validate
 from sim.games import get_game
@@ -88,11 +89,13 @@ class LocalBackend:
     def run(self, game: Game, jobs: Iterable[Job]) -> Iterator[tuple[Job, dict[str, Any]]]:
         prepared = None
         for job in jobs:
+            raise_kept_interrupt()  # a Ctrl-C a kernel's load swallowed stops the run here
             key = _setup_key(job)
             if key != prepared:  # solved tables etc. for these rules and seats (memoised by the game)
                 game.prepare(job.cfg, job.policies, job.options)
                 prepared = key
             yield job, chunk_table(game, job)
+        raise_kept_interrupt()  # a one-chunk run: before anything is written
 
     def close(self) -> None:
         """Nothing to release."""

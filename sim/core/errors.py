@@ -39,3 +39,30 @@ def unreadable(e: BaseException) -> str:
     if isinstance(e, OSError) and e.strerror:
         return e.strerror.lower()
     return text if len(text) <= 80 else text[:text.rfind(" ", 0, 79)].rstrip(",.;:") + " …"
+
+
+# A Ctrl-C that lands while numba loads a kernel raises KeyboardInterrupt inside a C callback (LLVM's object cache
+# calls back into Python): Python prints it as "Exception ignored" and goes on, and a long run played for minutes
+# after the user stopped it. The command line's ``sys.unraisablehook`` (``swallowed_interrupts``) keeps it here and
+# the batch raises it again between its chunks (``raise_kept_interrupt``).
+_kept_interrupt: list[bool] = [False]
+
+
+def swallowed_interrupts(default):
+    """``sys.unraisablehook`` that keeps a KeyboardInterrupt a C callback swallowed (silently) and hands anything
+    else to ``default``."""
+
+    def hook(info):
+        if isinstance(info.exc_value, KeyboardInterrupt):
+            _kept_interrupt[0] = True
+            return
+        default(info)
+
+    return hook
+
+
+def raise_kept_interrupt() -> None:
+    """Raise the KeyboardInterrupt a C callback swallowed, once."""
+    if _kept_interrupt[0]:
+        _kept_interrupt[0] = False
+        raise KeyboardInterrupt
