@@ -48,18 +48,18 @@ SOLVE_OPTIONS = ("objective",)
 # what solve never reads of the rules (sim.cli.catalog.check_solve_sets): a section -> why
 SOLVE_UNREAD = {"skill": "the exact solution plays without lapses; skill is a player's in play",
                 "policies": "it sets the play of threshold, greedy and random"}
-
-
-def solve_seats(options: dict) -> list[str]:
-    """The policy whose solution ``dicesim solve`` computes for ``--objective`` (``POLICY_READS`` then says which
-    solver fields it reads: the turn solve not the win solve's)."""
-    return ["optimal-win" if options.get("objective") == "win" else "optimal-turn"]
 # why solve leaves an option unread, where "the same for every value" would mislead (the win solve is two players')
 SOLVE_UNREAD_WHY = {"players": "the turn solve is one player's turn, the win solve always two players' duel"}
 DESCRIBE_COMPILED = True
 # what those tables read of the rules (sim.cli.work.tables keeps them under these alone; tests/test_plain_tables.py
 # checks that no other field moves them): a new goal, policy setting or solver tolerance answers without a solve
 DESCRIBE_READS = ("scoring", "turn", "bust", "solver.turn_cap")
+
+
+def solve_seats(options: dict) -> list[str]:
+    """The policy whose solution ``dicesim solve`` computes for ``--objective`` (``POLICY_READS`` then says which
+    solver fields it reads: the turn solve not the win solve's)."""
+    return ["optimal-win" if options.get("objective") == "win" else "optimal-turn"]
 
 
 def check_table_size(policies: list[str]) -> None:
