@@ -1140,3 +1140,17 @@ def test_what_a_reader_reads_stays_accepted():
     check_solve_sets("dadox", {"objective": "win"}, ["solver.score_floor=-10", "goal.target=5000"])
     cfg, _ = accept("dungeon24", {}, None, None, ["skill.level=0.5", "abilities.blutrausch_dice=2"])
     check_solve_sets("dungeon24", {}, ["skill.level=0.5", "abilities.blutrausch_dice=2"], cfg)
+
+
+def test_a_calibration_or_target_over_an_ability_no_side_has_is_refused(tmp_path):
+    """Dungeon24's ``abilities.auferstehung_count`` with Grünlinge on both sides: no side's people fires it, so a
+    calibration played every value the same and a target's ``set`` changed nothing (play refused it already)."""
+    said = "abilities.auferstehung_count is not used by this run (Grünlinge vs Grünlinge: no auferstehung)"
+    done = cli_here("calibrate", "dungeon24", "--target", "win_rate=0.5", "--field", "abilities.auferstehung_count",
+                    "--policy", "greedy", "--n", "50")
+    assert done.returncode == 2 and said in done.stderr, done.stderr
+    bands = tmp_path / "t.toml"
+    bands.write_text('game = "dungeon24"\nn = 50\n\n[[target]]\nname = "a"\npolicy = "greedy"\nmetric = "win_rate"\n'
+                     'min = 0.1\nmax = 0.9\nset = { "abilities.auferstehung_count" = 3 }\n', encoding="utf-8")
+    done = cli_here("check", str(bands))
+    assert done.returncode == 2 and said in done.stderr, done.stderr  # (with the Untote it plays: checked by hand)

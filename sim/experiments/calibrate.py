@@ -50,6 +50,7 @@ from sim.games.options import (  # noqa: F401 - OPEN_END, Accepted: re-exported
     accepted,
     field_bounds,
     policy_refusal,
+    rules_refusal,
     unread_refusal,
 )
 from sim.report.words import metric_name, metric_text, value_text
@@ -92,11 +93,13 @@ class Calibration:
 DEFAULT_TOL_SHARE = 0.1
 
 
-def refuse_unread(fld: str, game: Game, options: dict[str, Any], doing: str, seats: list[str]) -> None:
+def refuse_unread(fld: str, game: Game, options: dict[str, Any], doing: str, seats: list[str], cfg: Any) -> None:
     """A field this run never reads (``difficulty.leicht.hp`` with ``--difficulty normal``; a field only a policy
-    no seat plays reads): every evaluation would play the same and the search end in a refusal after all that play;
-    refused before any."""
-    said = unread_refusal(fld, game.option_specs, options, doing) or policy_refusal(game.name, fld, seats, doing)
+    no seat plays reads; what these rules ``cfg`` leave unread, as Dungeon24's ability of a people neither side
+    plays): every evaluation would play the same and the search end in a refusal after all that play; refused
+    before any."""
+    said = (unread_refusal(fld, game.option_specs, options, doing) or policy_refusal(game.name, fld, seats, doing)
+            or rules_refusal(game.name, fld, cfg, options))
     if said:
         raise DicesimError(said)
 
@@ -190,7 +193,7 @@ def calibrate(
     takes = accepted(base, fld, seats, *field_bounds(type(base), fld))  # a default range stays inside it
     ev = _Evaluator(game, config, sets, fld, metric, seats, n, seed, options, backend, log, integer, takes)
     search_bounds(current, fld, lo, hi, lambda extra: game.load(config, [*sets, *extra]))  # before any work
-    refuse_unread(fld, game, options, "calibrate", seats)
+    refuse_unread(fld, game, options, "calibrate", seats, base)
     for x, flag in ((lo, "--lo"), (hi, "--hi")):
         if x is not None:
             ev.check(float(x), flag, f"give {flag}")

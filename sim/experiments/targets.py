@@ -58,7 +58,7 @@ from sim.core.config import (
 from sim.experiments.sweep_spec import _resolve, flatten, point_config
 from sim.games import get_game
 from sim.games.base import Game
-from sim.games.options import for_play, policy_refusal, unread_refusal
+from sim.games.options import for_play, policy_refusal, rules_refusal, unread_refusal
 from sim.report import words
 
 
@@ -152,6 +152,9 @@ def load_targets(path: str | Path, games: Callable[[str], Game] = get_game) -> l
                 if said:
                     raise ConfigError(f"set: {said}")
             cfg = point_config(game, _resolve(t.config or spec.config, base_dir), flatten(t.set))
+            said = next((w for key in flatten(t.set) if (w := rules_refusal(name, key, cfg, options))), None)
+            if said:  # what these rules leave unread (Dungeon24's ability of a people neither side plays)
+                raise ConfigError(f"set: {said}")
             game.check_plan(cfg, seats)
             game.check_metric(t.metric, cfg, options, seats)  # before any batch: the names it declares
             if any(b.name == t.name for b in bands):

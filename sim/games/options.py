@@ -174,6 +174,13 @@ def declared_players(game: str) -> bool:
     return any(o.name == "players" for o in declared_options(game) or ())
 
 
+def rules_refusal(game: str, path: str, cfg: Any, options: dict[str, Any]) -> str | None:
+    """Why these rules leave ``path`` unread, as the game's options module says (``unread_set``: Dungeon24's
+    ability of a people neither side plays), else None: a calibration or a target over it would play the same."""
+    unread = declared(game, "unread_set")
+    return unread(cfg, path, options) if unread is not None else None
+
+
 def policy_refusal(game: str, path: str, seats: Sequence[str], doing: str, count: int | None = None) -> str | None:
     """Why ``doing`` (``calibrate``) ``path`` would play the same at every value because no seat's policy reads it
     (``policy_readers``), or because it is the other seats' (``skill.opponents``) and the run has one seat (``count``
