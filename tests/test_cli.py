@@ -279,11 +279,20 @@ def test_ctrl_c_is_one_error_line_and_exit_130(tmp_path):
     import subprocess
     import sys
 
-    code = ("import os, signal, sys, threading\nfrom sim.cli import main\n"
-            "threading.Timer(1.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
+    # A terminal's Ctrl-C: SIGINT raises KeyboardInterrupt wherever the main thread is (the handler says where, so a
+    # lost one shows in the failure), whatever disposition the test process handed down.
+    code = ("import os, signal, sys, threading, traceback\nfrom sim.cli import main\n"
+            "def at(sig, frame):\n"
+            "    print('SIGINT in', traceback.format_stack(frame, 3), file=sys.stderr)\n    raise KeyboardInterrupt\n"
+            "signal.signal(signal.SIGINT, at)\nsignal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])\n"
+            "def stop():\n    print('sending SIGINT', file=sys.stderr)\n    os.kill(os.getpid(), signal.SIGINT)\n"
+            "threading.Timer(1.5, stop).start()\n"
             f"sys.argv = ['dicesim', 'play', 'kniffel', '--policy', 'greedy', '--n', '50000000', '--force', "
             f"'--out', {str(tmp_path / 'out')!r}]\nmain()\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    try:  # stopped, it ends in seconds; a lost Ctrl-C would play the 50 million runs (minutes)
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    except subprocess.TimeoutExpired as e:
+        raise AssertionError(f"still playing 2 minutes after its Ctrl-C: {(e.stderr or b'')[-1500:]!r}") from None
     assert done.returncode == 128 + signal.SIGINT == 130, (done.returncode, done.stderr[-1500:])
     assert done.stderr.strip().splitlines()[-1] == "error: interrupted" and "Traceback" not in done.stderr
     assert not (tmp_path / "out").exists()
