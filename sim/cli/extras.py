@@ -56,7 +56,7 @@ def matchup(
 
 @app.command()
 def combos(
-    dice: list[int] = typer.Argument(..., help="five or six faces 1..6, e.g. 5 5 5 2 2"),
+    dice: list[int] = typer.Argument(..., help="1 to 6 faces 1..6 (a hand), e.g. 5 5 5 2 2"),
     config: Path | None = ConfigOpt,
     set_: list[str] | None = SetOpt,
     as_json: bool = JsonOpt,
@@ -104,4 +104,6 @@ def combos_text(result: dict) -> str:
             f"  {c['name']:14s} {' '.join(map(str, c['dice'])):12s} attack {c['attack']:3d} · shield {c['shield']:3d}"
             f" · heal {c['heal']:3d}"
         )
+    if not result["combos"]:
+        lines.append("  no combo in these dice")
     return "\n".join(lines)

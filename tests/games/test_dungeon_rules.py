@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from functools import cache
 
 import numpy as np
@@ -250,6 +251,29 @@ def test_partition_all_5_dice_rolls_match_brute_force():
 def test_partition_6_dice_matches_brute_force(dice):
     _, key = shown(dice)
     assert key == brute_force(tuple(sorted(dice)))
+
+
+def test_partition_of_smaller_hands_matches_brute_force():
+    """start.dice is 1..6: every roll of 1 to 4 dice is partitioned as the brute force says."""
+    for m in range(1, 5):
+        for roll in itertools.product(range(1, 7), repeat=m):
+            _, key = shown(roll)
+            assert key == brute_force(tuple(sorted(roll))), roll
+
+
+def test_combos_shows_a_hand_of_four_under_start_dice_4():
+    """``dicesim combos`` refused a cup of 4 dice even where the rules deal 4 (``start.dice=4``): it takes any hand
+    of 1 to 6, and says when the dice hold no combo."""
+    from tests.conftest import cli_here
+
+    out = cli_here("combos", "5", "5", "5", "2", "--set", "start.dice=4", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"dice": [5, 5, 5, 2], "total_attack": 20, "combos": [
+        {"name": "Drilling", "dice": [5, 5, 5], "attack": 4 * 5, "shield": int(np.floor((4 * 5 + 3) * 0.6 + 0.5)),
+         "heal": 2 * 5}]}
+    none = cli_here("combos", "1", "2", "4")
+    assert none.returncode == 0 and none.stdout.splitlines() == ["dice 1 2 4 · total attack 0",
+                                                                 "  no combo in these dice"], none.stdout
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ CONFIG = DungeonConfig  # the rules these tables read (sim.cli.work.tables loads
 
 
 def combos_json(dice: list[int], cfg: DungeonConfig) -> dict[str, Any]:
-    """The seed's "Zum Ausprobieren" cup: the shown combos of 5 or 6 dice with their values."""
+    """The seed's "Zum Ausprobieren" cup: the shown combos of 1 to 6 dice with their values."""
     check_cup(dice)
     return {"dice": [int(d) for d in dice], **_shown(*_cup_tables(cfg), dice)}
 

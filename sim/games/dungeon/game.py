@@ -29,7 +29,7 @@ from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig
 from sim.games.dungeon.describe import combos_json, cup_json, describe, enemy_names
 from sim.games.dungeon.inputs import TM, borrowed, check_difficulty, frozen
 from sim.games.dungeon.loadout import with_loadout
-from sim.games.dungeon.options import CAPABILITIES, OPTIONS, POLICY_VARIANT, TITLE
+from sim.games.dungeon.options import CAPABILITIES, CUP_SIZES, OPTIONS, POLICY_VARIANT, TITLE
 from sim.games.dungeon.options import DIFFICULTIES as OPTION_DIFFICULTIES
 from sim.games.dungeon.replay_text import EVENTS, MAX_EVENTS, item_label, render
 from sim.games.dungeon.table_schema import FLOAT_COLS, column_names, run_record, table_columns
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     import pandas as pd  # only in annotations: describe, combos and replay load no table library
 
 assert tuple(DIFFICULTIES) == OPTION_DIFFICULTIES, "options.DIFFICULTIES must list layout.DIFFICULTIES in order"
+assert CUP_SIZES == tuple(range(1, R.MAX_DICE + 1)), "options.CUP_SIZES must be 1..layout.MAX_DICE"
 
 
 class Dungeon(Game):

@@ -38,7 +38,8 @@ OPTIONS = (Option("difficulty", "leicht", str, "Würfel Dungeon: leicht | normal
                   words={"leicht": "Leicht", "normal": "Normal", "schwer": "Schwer"}),)  # as the rules write them
 # describe and combos compute in plain Python from describe.py (sim.cli.work.tables), reading these options
 PLAIN_DESCRIBE = ("difficulty",)
-CUP_SIZES = (5, 6)  # the dice a cup holds (``dicesim combos``): five, six with Extra-Würfel
+CUP_SIZES = (1, 2, 3, 4, 5, 6)  # the dice a cup holds (``dicesim combos``): any hand a run can deal, 1..layout.MAX_DICE
+# (start.dice is 1..6; five by the rule page, six with Extra-Würfel), checked by the game at import
 
 
 def check_difficulty(options: dict) -> str:
@@ -50,9 +51,11 @@ def check_difficulty(options: dict) -> str:
 
 
 def check_cup(dice: object) -> None:
-    """The dice ``dicesim combos`` takes: 5 or 6 faces 1..6 (refused here, before the game is imported)."""
+    """The dice ``dicesim combos`` takes: 1 to 6 faces 1..6, any hand ``start.dice`` and the extra dice can make
+    (refused here, before the game is imported)."""
     if not isinstance(dice, (list, tuple)) or len(dice) not in CUP_SIZES:
-        raise DicesimError(f"combos takes 5 or 6 dice, got {len(dice) if isinstance(dice, (list, tuple)) else dice!r}")
+        raise DicesimError(f"combos takes 1 to {CUP_SIZES[-1]} dice (a hand: start.dice and the extra dice), got "
+                           f"{len(dice) if isinstance(dice, (list, tuple)) else dice!r}")
     for d in dice:
         if isinstance(d, bool) or not isinstance(d, Integral) or not 1 <= int(d) <= 6:
             raise DicesimError(f"a die shows 1..6, got {d!r}")
