@@ -82,6 +82,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["tune", "configs"], "tune file configs is a folder"),
     (["check", "README.md"], "broken TOML in README.md"),
     (["combos", "1", "2", "3", "4", "0"], "a die shows 1..6, got 0"),
+    (["calibrate", "kniffel", "--field", "bonus.value", "--target", "mean_score=209", "--policy", "greedy", "--lo",
+      "1e400"], "--lo must be a finite number, got inf (a number beyond ±1.8e308, e.g. 1e400, is read as infinite)"),
     (["combos", "1", "2", "3", "4", "5", "6", "6"],
      "combos takes 1 to 6 dice (a hand: start.dice and the extra dice), got 7"),
     (["replay", "kniffel", "--run", "-1"], "--run"),

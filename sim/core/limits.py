@@ -90,7 +90,9 @@ def check_finite(value: Any, what: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise DicesimError(f"{what} must be a finite number, got {short(value)}")
+        beyond = " (a number beyond ±1.8e308, e.g. 1e400, is read as infinite)" if isinstance(
+            value, float) and math.isinf(value) else ""
+        raise DicesimError(f"{what} must be a finite number, got {short(value)}{beyond}")
     return float(value)
 
 
