@@ -115,7 +115,8 @@ def test_bad_targets_files(tmp_path):
         (TARGETS.replace('policy = "random"', 'policy = "superbot"'), "target 3 (random scores at least 100)"),
         (TARGETS.replace('"bonus.value" = 45', '"bonus.valeu" = 45'), "unknown config field: bonus.valeu"),
         (TARGETS.replace("max = 0.10", ""), "give min, max or both"),
-        (TARGETS.replace('metric = "kniffel_rate"', 'metric = "kniffel_rate"\ncolour = 1'), "target[1].colour"),
+        (TARGETS.replace('metric = "kniffel_rate"', 'metric = "kniffel_rate"\ncolour = 1'),
+         "unknown targets file field: colour of target 2"),  # counted from 1, as the file's own messages count
         (TARGETS.replace('game = "kniffel"', 'game = "schach"'), "unknown game 'schach'"),
     ]
     for text, needle in cases:

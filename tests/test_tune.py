@@ -283,7 +283,7 @@ BAD = [
     (GOOD_FIELDS + GOOD_TARGET + "options = {difficulty = \"normal\"}\n", "difficulty"),
     (GOOD_FIELDS + GOOD_TARGET + "set = {\"bonus.value\" = 3}\n", "set fixes bonus.value, which is tuned"),
     (GOOD_FIELDS + GOOD_TARGET + "tol = 0\n", "tol"),
-    (GOOD_FIELDS + GOOD_TARGET + "speed = 3\n", "unknown tune file field: target[0].speed"),
+    (GOOD_FIELDS + GOOD_TARGET + "speed = 3\n", "unknown tune file field: speed of target 1"),
     ('set = {"bonus.value" = 3}\n' + GOOD_FIELDS + GOOD_TARGET, "also fixed by set"),
     ('method = "bisect"\n' + GOOD_FIELDS + GOOD_TARGET, "method"),
 ]

@@ -394,6 +394,9 @@ def describe_validation_error(err: ValidationError, kind: str = "config") -> str
     e = err.errors()[0]
     loc = e["loc"]
     field = "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".") or "(top level)"
+    if kind != "config" and len(loc) > 2 and isinstance(loc[1], int) and all(isinstance(x, str) for x in loc[::2]):
+        field = f"{'.'.join(map(str, loc[2:]))} of {loc[0]} {loc[1] + 1}"  # a file's [[target]]: counted as its own
+        # messages count them ("target 2 (its name): …"), from 1 and in the file's order
     if e["type"] == "extra_forbidden":
         return _cut(f"unknown {kind} field: {field}{odd_name(str(loc[-1])) if loc else ''}")
     if e["type"] == "missing":
