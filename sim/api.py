@@ -30,7 +30,15 @@ from sim.core.config import DicesimError, Strict, config_hash
 from sim.core.errors import COMMAND_LINE
 from sim.core.jsonable import finite
 from sim.core.names import game_name, policy_label, policy_text
-from sim.games.options import check_opponent, for_play, unread_option
+from sim.games import declared
+from sim.games.options import (
+    check_opponent,
+    check_solve_sets,
+    for_play,
+    named_seats,
+    refuse_unread_sets,
+    unread_option,
+)
 
 SetArg = list[str] | dict[str, Any] | None
 
@@ -106,6 +114,23 @@ def _check_job(n: int, seed: int, chunk: int | None, force: bool) -> None:
     limits.check_n(n, force, "n", "force=True")
     limits.check_seed(seed, "seed")
     limits.check_chunk(chunk, "chunk")
+
+
+def _refuse_unread(g, cfg: Strict, set_: SetArg, opts: dict[str, Any], policy: str) -> None:
+    """A ``set=`` field this run never reads (a difficulty not played, a field only a policy no seat plays reads, an
+    ability of no side's people): refused as the command line refuses ``--set`` (it played the same numbers)."""
+    sets = _sets(set_)
+    if sets:
+        count = declared(g.name, "seat_count")
+        refuse_unread_sets(g.name, opts, named_seats(policy, opts), sets, cfg, count(opts) if count else None)
+
+
+def _seats_text(policy: Any) -> str:
+    """``policy_text`` and, as the command line, no empty name between commas (``"greedy,"`` played one seat)."""
+    text = policy_text(policy)
+    if "," in text and not all(p.strip() for p in text.split(",")):
+        raise DicesimError(f"policy list {text!r} has an empty name between its commas"[:200])
+    return text
 
 
 _FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)")
@@ -284,10 +309,11 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     _flags(progress=progress, force=force)
     _check_job(n, seed, chunk, force)
     _path(out, "out")
-    policy = policy_text(policy)  # ["greedy", "random"] or "Greedy, Random": "greedy,random", as the CLI reads it
+    policy = _seats_text(policy)  # ["greedy", "random"] or "Greedy, Random": "greedy,random", as the CLI reads it
     check_opponent(policy, policy_label(options.get("opponent")))  # beside a list of seats: refused as on the CLI
     g, cfg, opts = _setup(game, config, set, options, plays=True)
     seats = g.seat_policies(policy, opts)
+    _refuse_unread(g, cfg, set, opts, policy)
     backend = _backend(backend, scheduler)
     with _writing_to(out):
         batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=backend, progress=progress)
@@ -336,6 +362,8 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
     _check_job(n, seed, chunk, force)
     _path(out, "out")
     g, cfg, opts = _setup(game, config, set, options, plays=True)
+    if isinstance(policies, str) or (isinstance(policies, list | tuple) and all(isinstance(p, str) for p in policies)):
+        _refuse_unread(g, cfg, set, opts, policy_text(policies))  # a field any compared policy reads is read
     backend = _backend(backend, scheduler)
     with _writing_to(out):
         exp = experiment.compare(g, cfg, policies, n, seed, opts, chunk=chunk, backend=backend, progress=progress)
@@ -536,7 +564,11 @@ def calibrate(game: str, field: str, target: str | tuple[str, float], policy: st
         raise DicesimError(f"field must be a config field's dotted name such as 'bonus.value', got {field!r}"[:200])
     metric, value = parse_target(target) if isinstance(target, str) else _target_pair(target)
     _path(config, "config")
-    c = run_calibration(get_game(game_name(game)), field, metric, value, policy_text(policy), n=n, seed=seed,
+    for item in _sets(set):
+        path = item.split("=", 1)[0].strip()
+        if path == field or path.startswith(field + ".") or field.startswith(path + "."):
+            raise DicesimError(f"field {field} is also given by set {path}: calibrate sets it")
+    c = run_calibration(get_game(game_name(game)), field, metric, value, _seats_text(policy), n=n, seed=seed,
                         config=config, sets=_sets(set),
                         options={k: v for k, v in options.items() if v is not None}, lo=lo, hi=hi, tol=tol,
                         max_evals=max_evals, backend=_backend(None, scheduler), log=log, force=force)
@@ -579,6 +611,8 @@ def solve(game: str, config: str | Path | None = None, set: SetArg = None, no_ca
     g, cfg, opts = _setup(game, config, set, options)
     if said := unread_option(g.name, "solve", options):  # an option the solve never reads: same answer, refused
         raise DicesimError(said)
+    check_solve_sets(g.name, {k: v for k, v in options.items() if v is not None}, _sets(set), cfg)  # a set= the
+    # solve never reads (skill, another objective's solver fields): the same answer, refused as on the CLI
     return Solution(g.solve(cfg, {**opts, "no_cache": True} if no_cache else opts))  # as the CLI: only when asked
 
 

@@ -1036,6 +1036,20 @@ def test_the_api_refuses_what_the_command_line_refuses_in_words():
         (lambda: sim.compare("dadox", ["greedy", ""], n=10), "has an empty name"),
         (lambda: sim.play("dadox", "greedy", n=10, config=get_game("kniffel").load()),
          "config is a KniffelConfig, not Dadox's rules (DadoxConfig)"),
+        # set= fields the run never reads played the same numbers (the command line refused them as --set)
+        (lambda: sim.play("dungeon", "vorschlag", n=10, set={"difficulty.schwer.hp": 2.0}),
+         "difficulty.schwer.hp is not used by this run (difficulty: Leicht): set it with difficulty schwer"),
+        (lambda: sim.play("kniffel", "random", n=10, set={"skill.level": 0.5}),
+         "skill.level is read only by greedy and optimal, and this run plays random: set it with policy greedy"),
+        (lambda: sim.play("dungeon24", "greedy", n=10, set={"abilities.auferstehung_count": 3}),
+         "abilities.auferstehung_count is not used by this run (Grünlinge vs Grünlinge: no auferstehung)"),
+        (lambda: sim.compare("dadox", ["greedy", "optimal-turn"], n=10, set={"solver.score_floor": -10}),
+         "solver.score_floor is read only by"),
+        (lambda: sim.solve("kniffel", set={"skill.level": 0.5}), "set skill.level: solve kniffel does not read it"),
+        # a trailing comma played one seat under the name 'greedy,'; calibrate's field given by set= too
+        (lambda: sim.play("kniffel", "greedy,", n=10), "policy list 'greedy,' has an empty name between its commas"),
+        (lambda: sim.calibrate("kniffel", "bonus.value", "mean_score=220", "greedy", n=100, set={"bonus.value": 40}),
+         "field bonus.value is also given by set bonus.value: calibrate sets it"),
     ]
     for call, said in cases:
         with pytest.raises(DicesimError, match=re.escape(said)):
@@ -1118,8 +1132,8 @@ def test_what_a_reader_reads_stays_accepted():
     """The refusals above name their readers exactly: a loadout variant reads what its policy reads (skill.level
     with greedy@wetzstein was refused), rollout reads Vorschlag's weights through its base policy, a people that
     has an ability (by the rules given) reads its numbers, and a solve reads its own objective's fields."""
-    from sim.cli.catalog import accept, check_compared, check_solve_sets
-    from sim.games.options import policy_refusal
+    from sim.cli.catalog import accept, check_compared
+    from sim.games.options import check_solve_sets, policy_refusal
 
     for seats, path in [(["greedy@wetzstein"], "skill.level"), (["vorschlag@wetzstein+dicke_haut"],
                                                                  "policies.vorschlag.shield"),

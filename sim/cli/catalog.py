@@ -31,8 +31,8 @@ from sim.games.options import (
     checked,
     named_seats,
     policy_names,
-    policy_readers,
     policy_refusal,
+    refuse_unread_sets,
     unread_refusal,
 )
 
@@ -117,35 +117,10 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
         work("rules").variants_checked(e.config, game, config, sets, [p.strip() for p in policy.split(",")], variant)
     checked = work("rules").checked(e.config, game, config, sets) if config is not None or sets else None
     if sets and (policy is not None or seated):  # an edit this run never reads (its value checked first): numbers
-        _refuse_unread_sets(game, options or {}, policy, sets, every_choice, checked)  # unmoved (replay's default too)
+        count = declared(game, "seat_count")
+        refuse_unread_sets(game, options or {}, named_seats(policy, options or {}) if policy is not None else None,
+                           sets, checked, count(options or {}) if count is not None else None, every_choice)
     return (checked, None) if checked is not None else (config, sets)  # pydantic and the model: only now
-
-
-def check_solve_sets(game: str, options: dict[str, Any], sets: list[str] | None, cfg: Any = None) -> None:
-    """A ``--set`` that ``dicesim solve`` never reads, refused before the game loads (``solve kniffel --set
-    skill.level=0.5`` printed the optimum as if nothing was set): a section its options module names in
-    ``SOLVE_UNREAD`` (skill: the solution plays without lapses), a field only policies the solve does not play
-    read (``POLICY_READS`` against ``solve_seats``: another objective's solver fields), or what its
-    ``unread_set`` says these rules leave unread."""
-    seats_of = declared(game, "solve_seats")
-    if not sets or seats_of is None:
-        return
-    held = checked(game, declared_options(game) or (), options)
-    seats = seats_of(held)
-    what = f"solve {game}" + (f" --objective {held['objective']}" if held.get("objective") else "")
-    by_rules = declared(game, "unread_set") if cfg is not None and not isinstance(cfg, Path) else None
-    for item in sets:
-        path = item.split("=", 1)[0].strip()
-        why = next((w for k, w in (declared(game, "SOLVE_UNREAD") or {}).items()
-                    if path == k or path.startswith(k + ".")), None)
-        if why is None and (readers := policy_readers(game, path, seats)) is not None:
-            said = (", ".join(readers[:-1]) + " and " if len(readers) > 1 else "") + readers[-1]
-            why = f"only {said} read{'s' if len(readers) == 1 else ''} it; it plays {seats[0]}"
-        if why is not None:
-            raise DicesimError(f"--set {path}: {what} does not read it ({why}): the same answer at every value; "
-                               "leave it out")
-        if by_rules is not None and (said := by_rules(cfg, path, held)):
-            raise DicesimError(said)
 
 
 def check_compared(game: str, named: list[str], flag: str = "--policies") -> None:
@@ -163,29 +138,6 @@ def check_compared(game: str, named: list[str], flag: str = "--policies") -> Non
             raise DicesimError(f"{flag} names {seen[key]!r} twice ({name!r} is the same loadout in another order): "
                                "compare each policy once")
         seen[key] = name
-
-
-def _refuse_unread_sets(game: str, options: dict[str, Any], policy: str | None, sets: list[str],
-                        every_choice: bool, cfg: Any = None) -> None:
-    """A ``--set`` of a choice this run does not hold (``difficulty.normal.hp`` on Leicht, ``peoples.untote.boss``
-    with neither side Untote), only a policy no seat plays reads (``policies.hold_at`` under optimal-win), the
-    other seats' ``skill.opponents`` with one seat, or what the game says these rules leave unread (its options
-    module's ``unread_set``: Dungeon24's ability of no side's people): the run would play as if it were not there
-    (it printed "rules changed" over the same numbers)."""
-    count = declared(game, "seat_count")
-    specs = declared_options(game) or ()
-    held = checked(game, specs, options)
-    by_rules = declared(game, "unread_set") if cfg is not None and not every_choice else None
-    for item in sets:
-        path = item.split("=", 1)[0].strip()
-        said = None if every_choice else unread_refusal(path, specs, held, "set")
-        if said is None and by_rules is not None:
-            said = by_rules(cfg, path, held)
-        if said is None and policy is not None:  # the policies a field is read by: only where they are named
-            said = policy_refusal(game, path, named_seats(policy, options), "set",
-                                  count(options) if count is not None else None)
-        if said:
-            raise DicesimError(said)
 
 
 def check_field(game: str, config: Path | None, sets: list[str] | None, field: str, lo: float | None = None,

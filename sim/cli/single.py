@@ -9,12 +9,12 @@ from typing import Any
 import typer
 
 from sim.cli.answers import answer, key
-from sim.cli.catalog import accept, check_solve_sets, plain_options, supports
+from sim.cli.catalog import accept, plain_options, supports
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, policies_help, with_game_options, work
 from sim.core.errors import DicesimError
 from sim.core.limits import check_run, parse_count
 from sim.core.names import game_name
-from sim.games.options import unread_option
+from sim.games.options import check_solve_sets, unread_option
 
 
 @app.command()

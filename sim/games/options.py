@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from sim.core.errors import DicesimError
@@ -179,6 +180,55 @@ def rules_refusal(game: str, path: str, cfg: Any, options: dict[str, Any]) -> st
     ability of a people neither side plays), else None: a calibration or a target over it would play the same."""
     unread = declared(game, "unread_set")
     return unread(cfg, path, options) if unread is not None else None
+
+
+def refuse_unread_sets(game: str, options: dict[str, Any], seats: Sequence[str] | None, sets: list[str],
+                       cfg: Any = None, count: int | None = None, every_choice: bool = False) -> None:
+    """A ``set`` of a choice this run does not hold (``difficulty.normal.hp`` on Leicht, ``peoples.untote.boss``
+    with neither side Untote), only a policy no seat plays reads (``policies.hold_at`` under optimal-win; ``seats``:
+    the policies named, None where the command names none), the other seats' ``skill.opponents`` with one seat
+    (``count`` seats), or what the game says these rules ``cfg`` leave unread (its options module's ``unread_set``:
+    Dungeon24's ability of no side's people): the run would play as if it were not there (it printed "rules
+    changed" over the same numbers). ``every_choice``: the command plays every choice (``matchup``: every people).
+    The command line and the Python API refuse it alike."""
+    specs = declared_options(game) or ()
+    held = checked(game, specs, options)
+    for item in sets:
+        path = item.split("=", 1)[0].strip()
+        said = None if every_choice else unread_refusal(path, specs, held, "set")
+        if said is None and cfg is not None and not every_choice:
+            said = rules_refusal(game, path, cfg, held)
+        if said is None and seats is not None:  # the policies a field is read by: only where they are named
+            said = policy_refusal(game, path, seats, "set", count)
+        if said:
+            raise DicesimError(said)
+
+
+def check_solve_sets(game: str, options: dict[str, Any], sets: list[str] | None, cfg: Any = None) -> None:
+    """A ``--set`` that ``dicesim solve`` never reads, refused before the game loads (``solve kniffel --set
+    skill.level=0.5`` printed the optimum as if nothing was set): a section its options module names in
+    ``SOLVE_UNREAD`` (skill: the solution plays without lapses), a field only policies the solve does not play
+    read (``POLICY_READS`` against ``solve_seats``: another objective's solver fields), or what its
+    ``unread_set`` says these rules leave unread."""
+    seats_of = declared(game, "solve_seats")
+    if not sets or seats_of is None:
+        return
+    held = checked(game, declared_options(game) or (), options)
+    seats = seats_of(held)
+    what = f"solve {game}" + (f" --objective {held['objective']}" if held.get("objective") else "")
+    by_rules = declared(game, "unread_set") if cfg is not None and not isinstance(cfg, Path) else None
+    for item in sets:
+        path = item.split("=", 1)[0].strip()
+        why = next((w for k, w in (declared(game, "SOLVE_UNREAD") or {}).items()
+                    if path == k or path.startswith(k + ".")), None)
+        if why is None and (readers := policy_readers(game, path, seats)) is not None:
+            said = (", ".join(readers[:-1]) + " and " if len(readers) > 1 else "") + readers[-1]
+            why = f"only {said} read{'s' if len(readers) == 1 else ''} it; it plays {seats[0]}"
+        if why is not None:
+            raise DicesimError(f"--set {path}: {what} does not read it ({why}): the same answer at every value; "
+                               "leave it out")
+        if by_rules is not None and (said := by_rules(cfg, path, held)):
+            raise DicesimError(said)
 
 
 def policy_refusal(game: str, path: str, seats: Sequence[str], doing: str, count: int | None = None) -> str | None:

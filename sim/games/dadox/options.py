@@ -45,7 +45,7 @@ OPTIONS = (
 PLAIN_DESCRIBE = ()
 # what solve reads of the options (sim.games.options.unread_option): the goal of the solve
 SOLVE_OPTIONS = ("objective",)
-# what solve never reads of the rules (sim.cli.catalog.check_solve_sets): a section -> why
+# what solve never reads of the rules (sim.games.options.check_solve_sets): a section -> why
 SOLVE_UNREAD = {"skill": "the exact solution plays without lapses; skill is a player's in play",
                 "policies": "it sets the play of threshold, greedy and random"}
 # why solve leaves an option unread, where "the same for every value" would mislead (the win solve is two players')

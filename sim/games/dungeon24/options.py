@@ -59,7 +59,7 @@ SOLVE_OPTIONS = ("opponent", "people", "opponent_people")
 
 
 def solve_seats(options: dict) -> list[str]:
-    """The seats ``dicesim solve`` plays its search with (sim.cli.catalog.check_solve_sets): ``--opponent`` at both
+    """The seats ``dicesim solve`` plays its search with (sim.games.options.check_solve_sets): ``--opponent`` at both
     (``Dungeon24Game.solve``), so a field only other policies read moves nothing."""
     return [options.get("opponent") or "greedy"] * SEATS
 

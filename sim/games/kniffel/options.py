@@ -21,7 +21,7 @@ OPTIONS = (Option("players", 1, int, "Kniffel, Dadox: players per game", bounds=
 PLAIN_DESCRIBE = ("players",)
 # what solve reads of the options (sim.games.options.unread_option): the one-sheet solve reads none
 SOLVE_OPTIONS = ()
-# what solve never reads of the rules (sim.cli.catalog.check_solve_sets): a section -> why
+# what solve never reads of the rules (sim.games.options.check_solve_sets): a section -> why
 SOLVE_UNREAD = {"skill": "the exact solution plays without lapses; skill is a player's in play"}
 
 

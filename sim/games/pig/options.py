@@ -49,7 +49,7 @@ def compare_plan(policies: list[str], options: dict) -> list[tuple[str, list[str
 PLAIN_DESCRIBE = ()
 # what solve reads of the options (sim.games.options.unread_option): the goal of the solve
 SOLVE_OPTIONS = ("objective",)
-# what solve never reads of the rules (sim.cli.catalog.check_solve_sets): a section -> why
+# what solve never reads of the rules (sim.games.options.check_solve_sets): a section -> why
 SOLVE_UNREAD = {"policies": "it sets the play of hold-20"}
 
 
