@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.core.config import DicesimError, Strict, config_hash
+from sim.core.config import DicesimError, Strict, config_hash, revalidated
 from sim.core.errors import COMMAND_LINE
 from sim.core.jsonable import finite
 from sim.core.names import game_name, policy_label, policy_text
@@ -102,7 +102,7 @@ def _setup(game: str, config: str | Path | Strict | None, set_: SetArg, options:
     if isinstance(config, Strict):
         if _sets(set_):
             raise DicesimError("set= applies to a config file, not to a config object: change the object")
-        return g, config, opts
+        return g, revalidated(config), opts
     return g, g.load(config, _sets(set_)), opts
 
 
@@ -442,6 +442,8 @@ def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resu
 
     if not isinstance(spec, dict | str | os.PathLike):
         raise DicesimError(f"spec must be a sweep file or its content as a dict, got {spec!r}"[:200])
+    if not isinstance(spec, dict) and not str(spec).strip():  # Path("") is ".": "sweep file . is a folder"
+        raise DicesimError(f"spec is named {str(spec)!r} (empty): give a sweep file's name")
     _flags(resume=resume, overwrite=overwrite, progress=progress, report=report, force=force)
     _path(out, "out")
     # a Python spec as a file reads (``_jsonable``): tuples as lists, numpy numbers as numbers (a tuple of policies
@@ -477,6 +479,7 @@ class CalibrationOutcome:
                               "metric": self.summary["metric"], "value": e["value"], "ci95_low": e["ci95"][0],
                               "ci95_high": e["ci95"][1]}])
 
+    @_api  # its refusals name ``out``, not the command line's ``--out``
     def write(self, out: str | Path) -> Path:
         """``calibration.json``, ``evaluations.csv``, ``calibration.png`` and a one-file ``report.html`` in ``out``."""
         if out is None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from sim.games import GAMES
-from tests.conftest import cli_here, run_clis
+from tests.conftest import ROOT, cli_here, run_clis
 
 MAX_LINE = 200
 OUT = "{out}"  # replaced by a fresh folder under tmp_path that the command must not create
@@ -1048,6 +1048,8 @@ def test_the_api_refuses_what_the_command_line_refuses_in_words():
         (lambda: sim.solve("kniffel", set={"skill.level": 0.5}), "set skill.level: solve kniffel does not read it"),
         # a trailing comma played one seat under the name 'greedy,'; calibrate's field given by set= too
         (lambda: sim.play("kniffel", "greedy,", n=10), "policy list 'greedy,' has an empty name between its commas"),
+        (lambda: sim.play("kniffel", "greedy", n=100.0), "n must be a whole number of runs (an int), got 100.0"),
+        (lambda: sim.sweep(""), "spec is named '' (empty): give a sweep file's name"),
         (lambda: sim.calibrate("kniffel", "bonus.value", "mean_score=220", "greedy", n=100, set={"bonus.value": 40}),
          "field bonus.value is also given by set bonus.value: calibrate sets it"),
     ]
@@ -1167,3 +1169,23 @@ def test_a_calibration_or_target_over_an_ability_no_side_has_is_refused(tmp_path
                      'min = 0.1\nmax = 0.9\nset = { "abilities.auferstehung_count" = 3 }\n', encoding="utf-8")
     done = cli_here("check", str(bands))
     assert done.returncode == 2 and said in done.stderr, done.stderr  # (with the Untote it plays: checked by hand)
+
+
+def test_a_config_object_is_checked_again_by_the_api():
+    """pydantic's ``model_copy(update=...)`` makes a config without validation: ``dice.sides=1`` played every game
+    as a draw, a bonus of -500 played on. The API checks the object it is handed as it checks a file; every shipped
+    config comes back equal."""
+    import sim
+    from sim.core.config import ConfigError, config_hash, revalidated
+    from sim.games import GAMES, get_game
+
+    for game in GAMES:
+        g = get_game(game)
+        for f in sorted((ROOT / "configs" / game).glob("*.toml")):
+            cfg = g.load(f)
+            again = revalidated(cfg)
+            assert again == cfg and config_hash(again) == config_hash(cfg), f
+    k = get_game("kniffel").load()
+    bad = k.model_copy(update={"bonus": k.bonus.model_copy(update={"value": -500})})
+    with pytest.raises(ConfigError, match=r"^config: invalid value for bonus\.value: -500"):
+        sim.play("kniffel", "greedy", n=10, config=bad)

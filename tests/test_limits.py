@@ -116,3 +116,38 @@ def test_a_big_grid_passes_with_force():
     with pytest.raises(DicesimError, match="10,201 points"):
         sweep_from_dict(spec)
     assert len(sweep_from_dict(spec, force=True).points) == 101 * 101
+
+
+def test_a_table_beyond_the_free_memory_is_refused_with_the_runs_that_fit():
+    """``--n 100000000`` of the Würfel Dungeon (1,160 bytes a run) is a table of ~116 GB: refused in words, with the
+    most runs that fit, not a machine swapping for hours and a process killed at the end."""
+    with pytest.raises(DicesimError) as e:
+        limits.check_table_memory(10**8, 1160, 16 * 2**30)
+    most = int(16 * 2**30 / (3 * 1160))
+    assert str(e.value) == (f"--n 100,000,000 runs need about 324.1 GB of memory (1,160 bytes a run, 3 times over "
+                            f"while the table is built), more than is free here (16.0 GB): play at most about "
+                            f"{most:,} runs")
+    limits.check_table_memory(most, 1160, 16 * 2**30)  # the runs it names fit
+    limits.check_table_memory(10**8, 1160, None)  # free memory unknown: not refused
+    assert limits.free_memory() is None or limits.free_memory() > 0
+
+
+def test_a_play_whose_table_would_not_fit_stops_after_its_first_chunk(tmp_path, monkeypatch):
+    """The first chunk tells a run's bytes; the rest is not played and nothing is written."""
+    import re
+
+    from tests.conftest import cli_here
+
+    monkeypatch.setattr(limits, "free_memory", lambda: 8 * 2**20)  # 8 MB free
+    out = cli_here("play", "kniffel", "--policy", "greedy", "--n", "200000", "--chunk", "1000", "--out",
+                   str(tmp_path / "o"))
+    assert out.returncode == 2, out.stderr
+    said = re.fullmatch(r"error: --n 200,000 runs need about [\d.]+ MB of memory \(([\d,]+) bytes a run, 3 times "
+                        r"over while the table is built\), more than is free here \(8\.0 MB\): play at most about "
+                        r"([\d,]+) runs", out.stderr.strip().splitlines()[-1])
+    assert said, out.stderr
+    row, most = (int(x.replace(",", "")) for x in said.groups())
+    assert 3 * row * most <= 8 * 2**20 < 3 * row * 200_000
+    assert not (tmp_path / "o").exists()
+    monkeypatch.setattr(limits, "free_memory", lambda: 10 * 2**30)
+    assert cli_here("play", "kniffel", "--policy", "greedy", "--n", "2000", "--no-report").returncode == 0

@@ -61,6 +61,11 @@ def _join(chunks: list) -> np.ndarray | pd.Categorical:
     return np.concatenate([np.asarray(c) for c in chunks])
 
 
+def _part_bytes(part: dict[str, Any]) -> int:
+    """The bytes of one chunk's columns."""
+    return sum(v.codes.nbytes if isinstance(v, pd.Categorical) else np.asarray(v).nbytes for v in part.values())
+
+
 def concat(parts: list[dict[str, np.ndarray]]) -> pd.DataFrame:
     """The per-run table from its chunks' columns (no block consolidation: columns stay as built)."""
     cols = parts[0].keys()
@@ -96,6 +101,8 @@ def run_batch(
     with progress_bar(n_jobs, label, progress) as bar:
         task = bar.add_task("play", total=n_jobs)
         for job, part in backend.run(game, jobs):
+            if not parts:  # the first chunk tells a run's bytes: the whole table must fit before the rest plays
+                limits.check_table_memory(n, _part_bytes(part) / job.count, limits.free_memory())
             parts[job.start] = part
             bar.advance(task)
     table = concat([parts[s] for s in sorted(parts)])

@@ -424,6 +424,15 @@ def validate(model: type[M], data: dict[str, Any]) -> M:
         raise ConfigError(describe_validation_error(err)) from None
 
 
+def revalidated(cfg: M) -> M:
+    """A config object checked again, as a file is: pydantic's ``model_copy(update=...)`` makes one without
+    validation (``dice.sides=1`` played every game as a draw), so the Python API checks what it is handed."""
+    try:
+        return type(cfg).model_validate(cfg.model_dump())
+    except ValidationError as err:
+        raise ConfigError(f"config: {describe_validation_error(err)}") from None
+
+
 def load_config(model: type[M], game: str, path: str | Path | None = None, overrides: list[str] | None = None) -> M:
     """Load ``path`` (default ``configs/<game>/default.toml``), apply overrides, validate."""
     data = read_toml(path or CONFIG_DIR / game / "default.toml")

@@ -7,6 +7,8 @@ before it imports numpy, pandas or a kernel).
 - runs (``--n``): at most :data:`MAX_RUNS` per command unless ``--force`` (a job that would take days answers at
   once), never more than :data:`HARD_MAX_RUNS`; a run index (``--run``) below that too.
 - ``--chunk``: 1 .. :data:`MAX_CHUNK` runs (a chunk's table is held in memory).
+- a batch's table: it must fit this machine's free memory (:func:`check_table_memory`, once the first chunk
+  tells a run's bytes; ``--force`` does not pass it: the memory is not there).
 - sweeps: at most :data:`MAX_POINTS` grid points unless ``--force``.
 - calibrations: a ``--target`` of ``metric=finite value``, a finite bracket and tolerance, 3 .. :data:`MAX_EVALS`
   evaluations (:func:`check_calibration`).
@@ -15,6 +17,7 @@ before it imports numpy, pandas or a kernel).
 from __future__ import annotations
 
 import math
+import os
 import re
 import unicodedata
 from typing import Any
@@ -29,6 +32,40 @@ MAX_POINTS = 10_000  # sweep grid points without --force
 HARD_MAX_POINTS = 20_000  # with --force: every point's rules are built and checked (and kept) before the first plays
 MAX_EVALS = 10_000  # calibrate / tune evaluations
 MAX_LOG_ROWS = 2_000_000  # rows of a log a fit reads without --force: about 2 KB of memory each while valued
+
+
+def free_memory() -> int | None:
+    """Bytes this machine can still give a process (Linux: MemAvailable and free swap), or None where unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            kb = {k: int(v.split()[0]) for k, _, v in (line.partition(":") for line in f) if v.strip()}
+        return (kb["MemAvailable"] + kb.get("SwapFree", 0)) * 1024
+    except (OSError, KeyError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+TABLE_COPIES = 3  # a batch's table is held about this many times over: its chunks, the joined table, the metrics'
+
+
+def check_table_memory(n: int, row_bytes: float, free: int | None, what: str = "--n") -> None:
+    """``n`` runs of ``row_bytes`` each fit this machine's free memory (``free``) while the table is built and
+    measured; refused in words, with the most runs that fit, instead of a machine swapping for hours and the
+    process killed at the end (``--n 100000000`` of the Würfel Dungeon: a table of ~116 GB)."""
+    need = TABLE_COPIES * row_bytes * n
+    if free is None or need <= free:
+        return
+    most = int(free / (TABLE_COPIES * row_bytes)) if row_bytes > 0 else n
+    raise DicesimError(f"{what} {n:,} runs need about {_bytes(need)} of memory ({row_bytes:,.0f} bytes a run, "
+                       f"{TABLE_COPIES} times over while the table is built), more than is free here ({_bytes(free)}): "
+                       f"play at most about {most:,} runs")
+
+
+def _bytes(b: float) -> str:
+    return f"{b / 2**30:,.1f} GB" if b >= 2**30 else f"{b / 2**20:,.1f} MB"
 
 
 def kernel_seed(seed: int) -> int:
@@ -46,6 +83,8 @@ def check_seed(seed: Any, what: str = "--seed") -> int:
 
 def check_n(n: Any, force: bool = False, what: str = "--n", flag: str = "--force") -> int:
     """A number of runs: positive, at most ``MAX_RUNS`` unless ``force``, never above ``HARD_MAX_RUNS``."""
+    if isinstance(n, float) and n.is_integer() and 0 < n <= HARD_MAX_RUNS:  # 100.0 is positive: its type is wrong
+        raise DicesimError(f"{what} must be a whole number of runs (an int), got {short(n)}: give {int(n)}")
     if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
         raise DicesimError(f"{what} must be a positive number of runs, got {short(n)}")
     check_runs(n, force, what, flag)

@@ -223,8 +223,9 @@ def test_options_and_inputs():
         GAME.check_options({"difficulty": "mittel"})
     with pytest.raises(DicesimError):
         GAME.check_options({"players": 2})
-    with pytest.raises(DicesimError):
-        combos_json([1, 2, 3], CFG)
+    with pytest.raises(DicesimError, match="combos takes 1 to 6 dice"):
+        combos_json([1, 2, 3, 4, 5, 6, 6], CFG)
+    assert combos_json([1, 2, 3], CFG)["combos"] == []  # a hand of 3 (start.dice=3) holds no combo
     with pytest.raises(DicesimError):
         combos_json([1, 2, 3, 4, 7], CFG)
     assert combos_json([5, 5, 5, 2, 2], CFG) == {
