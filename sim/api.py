@@ -29,6 +29,7 @@ import pandas as pd
 from sim.core.config import DicesimError, Strict, config_hash, revalidated
 from sim.core.errors import COMMAND_LINE
 from sim.core.jsonable import finite
+from sim.core.limits import check_field_unset
 from sim.core.names import game_name, policy_label, policy_text
 from sim.games import declared
 from sim.games.options import (
@@ -567,10 +568,7 @@ def calibrate(game: str, field: str, target: str | tuple[str, float], policy: st
         raise DicesimError(f"field must be a config field's dotted name such as 'bonus.value', got {field!r}"[:200])
     metric, value = parse_target(target) if isinstance(target, str) else _target_pair(target)
     _path(config, "config")
-    for item in _sets(set):
-        path = item.split("=", 1)[0].strip()
-        if path == field or path.startswith(field + ".") or field.startswith(path + "."):
-            raise DicesimError(f"field {field} is also given by set {path}: calibrate sets it")
+    check_field_unset(field, _sets(set))  # its words name field= and set= (_api_words)
     c = run_calibration(get_game(game_name(game)), field, metric, value, _seats_text(policy), n=n, seed=seed,
                         config=config, sets=_sets(set),
                         options={k: v for k, v in options.items() if v is not None}, lo=lo, hi=hi, tol=tol,

@@ -32,7 +32,7 @@ from sim.cli.common import (
 )
 from sim.core import atomic
 from sim.core.errors import DicesimError
-from sim.core.limits import check_calibration, check_n, check_runs, parse_target
+from sim.core.limits import check_calibration, check_field_unset, check_n, check_runs, parse_target
 from sim.core.names import game_name
 from sim.core.tomlfile import read_toml
 
@@ -85,10 +85,7 @@ def calibrate(
     check_out(out, kind="calibration.json")
     if not field.strip():
         raise DicesimError("--field is empty: give a config field's dotted name, e.g. difficulty.normal.hp")
-    for item in set_ or []:
-        path = item.split("=", 1)[0].strip()
-        if path == field or path.startswith(field + ".") or field.startswith(path + "."):
-            raise DicesimError(f"--field {field} is also given by --set {path}: calibrate sets it")
+    check_field_unset(field, set_)
     accept(game, game_opts, policy, config, set_, seated=True)  # refused here; played from the file and overrides
     check_field(game, config, set_, field, lo, hi)
     check_metric(game, config, set_, policy, game_opts or {}, parse_target(target)[0])

@@ -135,6 +135,15 @@ def check_finite(value: Any, what: str) -> float | None:
     return float(value)
 
 
+def check_field_unset(field: str, sets: list[str] | None) -> None:
+    """A calibrated field that an override sets too (itself, a section holding it, a field inside it): the search
+    sets it, and one of the two would silently win."""
+    for item in sets or []:
+        path = item.split("=", 1)[0].strip()
+        if path == field or path.startswith(field + ".") or field.startswith(path + "."):
+            raise DicesimError(f"--field {field} is also given by --set {path}: calibrate sets it")
+
+
 def check_calibration(n: int, seed: int, target: float, lo: float | None, hi: float | None, tol: float | None,
                       max_evals: int, force: bool = False) -> None:
     """A calibration's numbers within ``sim.core.limits``: before any config is read or a kernel loaded."""
