@@ -34,6 +34,7 @@ from sim.core.names import game_name, policy_label, policy_text
 from sim.games import declared
 from sim.games.options import (
     check_opponent,
+    check_policy_list,
     check_solve_sets,
     for_play,
     named_seats,
@@ -129,8 +130,7 @@ def _refuse_unread(g, cfg: Strict, set_: SetArg, opts: dict[str, Any], policy: s
 def _seats_text(policy: Any) -> str:
     """``policy_text`` and, as the command line, no empty name between commas (``"greedy,"`` played one seat)."""
     text = policy_text(policy)
-    if "," in text and not all(p.strip() for p in text.split(",")):
-        raise DicesimError(f"policy list {text!r} has an empty name between its commas"[:200])
+    check_policy_list(text)
     return text
 
 

@@ -27,6 +27,7 @@ from sim.games import GAMES, declared, declared_options, get_game
 from sim.games.options import (
     check_opponent,
     check_policy,
+    check_policy_list,
     check_seat_count,
     checked,
     named_seats,
@@ -100,8 +101,8 @@ def accept(game: str, options: dict[str, Any] | None = None, policy: str | None 
     _check_options(game, options or {}, e.policies)
     if policy is not None and not any(p.strip() for p in policy.split(",")):
         raise DicesimError("no policy given")  # the words of Game.seat_policies
-    if policy is not None and not all(p.strip() for p in policy.split(",")):
-        raise DicesimError(f"policy list {policy!r} has an empty name between its commas")
+    if policy is not None:
+        check_policy_list(policy)
     if policy is not None:
         _check_policies(game, e.policies, policy, e.policy_variant)
     if seated and policy is not None and options:  # the options given: an --opponent beside a list of seats

@@ -114,6 +114,12 @@ def policy_names(policy: str) -> list[str]:
     return [p.strip() for p in policy.split(",") if p.strip()]
 
 
+def check_policy_list(policy: str) -> None:
+    """No empty name between a policy list's commas (``"greedy,"`` played one seat under that name)."""
+    if "," in policy and not all(p.strip() for p in policy.split(",")):
+        raise DicesimError(f"policy list {policy!r} has an empty name between its commas"[:200])
+
+
 def check_seat_count(game: str, policy: str, seats: int, players: bool) -> None:
     """More names in a ``--policy`` value than seats to fill would be dropped in silence: refused, in the words
     ``Game.seat_policies`` and the command line share (``players``: the game seats ``--players``)."""
