@@ -100,7 +100,7 @@ def test_the_processes_it_starts_get_its_tier(monkeypatch):
     started: list[dict] = []
     monkeypatch.delenv("DICESIM_TIER", raising=False)
     monkeypatch.setattr(tier, "TIER", tier.FULL)
-    for table in ("_procs", "_started", "_errs", "_outs"):
+    for table in ("_procs", "_started", "_born", "_errs", "_outs"):
         monkeypatch.setattr(warmup, table, {})
     monkeypatch.setattr(warmup.subprocess, "Popen", lambda args, env, **kw: started.append(env) or SimpleNamespace())
     warmup._launch("dadox")
@@ -118,7 +118,7 @@ def test_a_quick_warm_up_of_the_dungeon_compiles_at_llvm_level_1(monkeypatch):
 
     started: list[dict] = []
     monkeypatch.delenv("NUMBA_OPT", raising=False)
-    for table in ("_procs", "_started", "_errs", "_outs"):
+    for table in ("_procs", "_started", "_born", "_errs", "_outs"):
         monkeypatch.setattr(warmup, table, {})
     monkeypatch.setattr(warmup.subprocess, "Popen", lambda args, env, **kw: started.append(env) or SimpleNamespace())
     monkeypatch.setattr(tier, "TIER", tier.QUICK)
@@ -306,7 +306,8 @@ def test_a_background_compile_keeps_its_cpu_figure_for_the_next_estimate(fake_sp
     monkeypatch.setattr(progress, "WHOLE_SHARE", 0.0)  # the no-op compile's CPU counts as the game's figure here
     warmup._main(["dadox", "--release", str(lock)])
     assert not lock.exists()
-    assert progress.recorded("dadox") == pytest.approx(float(capsys.readouterr().out), abs=0.1)
+    cpu, ended = map(float, capsys.readouterr().out.split())
+    assert progress.recorded("dadox") == pytest.approx(cpu, abs=0.1) and abs(ended - time.time()) < 60
 
 
 def test_a_compile_wait_is_estimated_from_the_cpu_its_process_gets(monkeypatch):
@@ -400,3 +401,26 @@ def test_cache_warm_compiles_the_full_tier_in_the_foreground(fake_spawn, monkeyp
     assert json.loads(again.stdout)["already_cached"] == ["dungeon"] and len(seen) == 1
     bad = cli_here("cache", "warm", "nosuch")
     assert bad.returncode == 2 and bad.stderr.strip().startswith("error: unknown game 'nosuch'")
+
+
+def test_a_compile_that_ended_while_another_was_waited_for_says_its_own_time(monkeypatch, capsys):
+    """The Kniffel warm-up ends after ~22 s beside the Würfel Dungeon's ~47 s, but is waited for after it: its line
+    gives the time its process ran (the child says when it ended), not the time until it was waited for."""
+    import tempfile
+    from types import SimpleNamespace
+
+    from sim.jit import progress, warmup
+
+    for table in ("_procs", "_started", "_born", "_errs", "_outs"):
+        monkeypatch.setattr(warmup, table, {})
+    monkeypatch.setattr(warmup, "compiled_elsewhere", lambda game, seconds: None)
+    monkeypatch.setattr(progress, "is_quiet", lambda: False)
+    warmup._procs["kniffel"] = SimpleNamespace(poll=lambda: 0, returncode=0, pid=-1)
+    warmup._started["kniffel"] = time.perf_counter() - 47.0
+    warmup._born["kniffel"] = time.time() - 47.0
+    warmup._errs["kniffel"] = tempfile.TemporaryFile("w+")
+    warmup._outs["kniffel"] = tempfile.TemporaryFile("w+")
+    warmup._outs["kniffel"].write(f"21.6 {warmup._born['kniffel'] + 22.3:.3f}\n")
+    warmup.wait_for("kniffel", "Kniffel")
+    said = capsys.readouterr().err.strip().splitlines()
+    assert said[-1] == "compiled Kniffel kernels in 22 s (cached for later runs)"

@@ -27,6 +27,7 @@ from sim.jit.tier import compile_env, tag, warm_dir
 _lock = threading.Lock()
 _procs: dict[str, subprocess.Popen | None] = {}  # game -> its process (None: queued, not started)
 _started: dict[str, float] = {}
+_born: dict[str, float] = {}  # game -> when its process started, in epoch seconds (the child reports when it ended)
 _errs: dict[str, Any] = {}
 _outs: dict[str, Any] = {}
 _queue: list[str] = []
@@ -48,6 +49,7 @@ def is_cold(game: str) -> bool:
 def _launch(game: str) -> None:
     env = compile_env(game, {**os.environ, "DICESIM_QUIET": "1"})  # the same compile tier as this process
     _started[game] = time.perf_counter()
+    _born[game] = time.time()
     _errs[game] = tempfile.TemporaryFile("w+")
     _outs[game] = tempfile.TemporaryFile("w+")
     _procs[game] = subprocess.Popen(
@@ -144,20 +146,23 @@ def wait_for(game: str, title: str) -> None:
     with _lock:
         del _procs[game]
         started = _started.pop(game, t0)
+        born = _born.pop(game, None)
     with _errs.pop(game) as f:
         f.seek(0)
         err = f.read()
     with _outs.pop(game) as f:
         f.seek(0)
-        cpu = f.read().strip()
+        said = f.read().split()
     if p.returncode != 0:  # compiling here will show the real error with the usual reporting
         last = (err.strip().splitlines() or [f"exit code {p.returncode}"])[-1]
         say(f"warning: compiling {title} in a parallel process failed ({last}); compiling here")
         return
-    secs = time.perf_counter() - started
-    try:
-        compiled_elsewhere(game, float(cpu))  # CPU seconds: what it costs a core of its own, however busy this was
-    except ValueError:
+    secs = time.perf_counter() - started  # the compile's own wall time where the child said when it ended: one
+    try:  # that ended while another game was waited for did not take the time until it was waited for
+        compiled_elsewhere(game, float(said[0]))  # CPU seconds: what it costs a core of its own, however busy this was
+        if born is not None:
+            secs = min(secs, max(0.0, float(said[1]) - born))
+    except (ValueError, IndexError):
         pass
     say(f"compiled {title} kernels in {secs:.0f} s (cached for later runs)")
 
@@ -191,7 +196,8 @@ def _main(argv: list[str]) -> None:
     finally:
         if len(argv) == 3:
             Path(argv[2]).unlink(missing_ok=True)
-    print(f"{time.process_time():.1f}")  # the CPU seconds it took: the parent remembers them as the estimate
+    # the CPU seconds it took (the parent remembers them as the estimate) and when it ended (epoch seconds)
+    print(f"{time.process_time():.1f} {time.time():.3f}")
 
 
 if __name__ == "__main__":
