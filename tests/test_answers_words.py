@@ -396,7 +396,7 @@ def test_whole_numbers_of_float_fields_read_as_written():
         "e.hp=40", "e.f=[2, 0.5]"]
     assert changed_fields({"x": 1.0}, {"x": 1.5}) == ["x=1.5"]
     assert changed_fields({"x": 1}, {"x": 1e300}) == ["x=1e+300"]
-    assert [said_value("dungeon", v) for v in (23.0, 1.25, "leicht", True)] == [23, 1.25, "Leicht", True]
+    assert [said_value("dungeon", v) for v in (23.0, 1.25, "leicht", True)] == [23, 1.25, "Leicht", "yes"]
     assert field_words("dungeon", "enemies.skelett.hp") == "Skelett: base LP"
     assert field_words("dungeon", "enemies.auge_der_sechs.damage") == "Auge der Sechs: base damage"
     assert field_words("dungeon", "start.lp") == "LP at the start"  # it read "start › lp"

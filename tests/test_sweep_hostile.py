@@ -111,6 +111,30 @@ def test_a_grid_over_tables_writes_its_report(tmp_path):
     assert not (out / "sensitivity.csv").exists() and (out / "sweep_line_peoples.untote.boss.png").is_file()
 
 
+def test_point_labels_and_the_table_say_values_as_toml_and_keep_the_fingerprint(tmp_path):
+    """A grid over a table and a switch: the labels, ``sweep.csv`` and the printed table wrote Python's
+    ``bonus={'threshold': 63, 'value': 35}, joker.when_zero=True``; now the TOML the designer wrote (the table's
+    switch in words). The fingerprint is the one such a sweep had before, so ``--resume`` knows its folders."""
+    from sim.experiments.sweep_spec import sweep_from_dict
+
+    spec = {"game": "kniffel", "policies": ["greedy"], "n": 100, "seed": 1,
+            "grid": {"bonus": [{"threshold": 63, "value": 35}, {"threshold": 60, "value": 50}],
+                     "joker.when_zero": [True, False]}}
+    s = sweep_from_dict(spec)
+    assert [p.label for p in s.points][:2] == ["bonus={threshold = 63, value = 35}, joker.when_zero=true",
+                                               "bonus={threshold = 63, value = 35}, joker.when_zero=false"]
+    assert s.fingerprint() == "85c654531d111e4d"  # computed by the code before this change
+    text = ('game = "kniffel"\npolicies = ["greedy"]\nn = 20\nseed = 1\n[grid]\n'
+            'bonus = [{threshold = 63, value = 35}, {threshold = 60, value = 50}]\n"joker.when_zero" = [true, false]\n')
+    res = cli_here("sweep", str(write(tmp_path, text)), "--out", str(tmp_path / "out"), "--no-report")
+    assert res.returncode == 0, res.stderr
+    rows = pd.read_csv(tmp_path / "out" / "sweep.csv")
+    assert rows["bonus"].tolist()[:2] == ["{threshold = 63, value = 35}"] * 2
+    assert rows["label"].tolist()[1] == "bonus={threshold = 63, value = 35}, joker.when_zero=false"
+    shown = [line.split()[6] for line in res.stdout.splitlines() if "Greedy" in line and "points" in line]
+    assert shown == ["yes", "no", "yes", "no"], res.stdout
+
+
 def test_sensitivity_of_a_table_with_lists_and_tables():
     """The analysis on a table as ``sweep.parquet`` reads back (lists as numpy arrays, tables as dicts): the base point
     names them as text, the numeric field keeps its elasticity."""

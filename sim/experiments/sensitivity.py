@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core import atomic
-from sim.experiments.sweep_spec import toml_literal
+from sim.experiments.sweep_spec import toml_text
 from sim.report.mpl import plt, ticker
 
 
@@ -44,19 +44,11 @@ def _plain(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
 
 
-def _toml(v: Any) -> str:
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k} = {_toml(x)}" for k, x in v.items()) + "}"
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml(x) for x in v) + "]"
-    return toml_literal(v)
-
-
 def value_text(v: Any) -> Any:
     """A swept value as the analysis compares and the page shows it: a list or a table (``policies.threshold``, a
     boss card) as the TOML that writes it, which can be compared and counted; a number or a name as it is."""
     v = _plain(v)
-    return _toml(v) if isinstance(v, list | dict) else v
+    return toml_text(v) if isinstance(v, list | dict) else v
 
 
 def comparable(table: pd.DataFrame, fields: list[str]) -> pd.DataFrame:

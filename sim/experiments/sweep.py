@@ -55,6 +55,7 @@ from sim.core import atomic
 from sim.core.backends import Job, make_backend
 from sim.core.config import ConfigError, DicesimError
 from sim.core.jsonable import strict_json
+from sim.experiments.sensitivity import comparable
 from sim.experiments.sweep_spec import (  # noqa: F401  (re-exported: the sweep file API)
     FORMAT,
     SWEEP_JSON,
@@ -216,7 +217,7 @@ def _run_locked(sweep: Sweep, out: Path, t0: float, resume: bool, overwrite: boo
     table = assemble(out, sweep, meta)
     files = {"parquet": str(out / "sweep.parquet"), "csv": str(out / "sweep.csv")}
     write_parquet_atomic(table, out / "sweep.parquet")
-    atomic.write_csv(table, out / "sweep.csv")
+    atomic.write_csv(comparable(table, list(sweep.fields)), out / "sweep.csv")  # a table's value as TOML writes it
     result = SweepResult(out, table, time.perf_counter() - t0, n_run, skipped, sweep.fingerprint(), files=files)
     if report:
         result.report = build_sweep_report(out)

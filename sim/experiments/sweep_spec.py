@@ -160,8 +160,9 @@ class Sweep:
             "chunk": self.chunk,
             "options": _jsonable(self.options),
             "points": [
-                {"label": p.label, "values": _jsonable(p.values), "sets": _jsonable(p.sets),
-                 "config_hash": p.config_hash, **({"options": _jsonable(p.options)} if p.options else {})}
+                {"label": p.label if p.variant is not None else _fingerprint_label(p.values),
+                 "values": _jsonable(p.values), "sets": _jsonable(p.sets), "config_hash": p.config_hash,
+                 **({"options": _jsonable(p.options)} if p.options else {})}
                 for p in self.points
             ],
         }
@@ -169,6 +170,28 @@ class Sweep:
     def fingerprint(self) -> str:
         blob = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def point_label(values: dict[str, Any]) -> str:
+    """A grid point as the designer wrote its values (``bonus.value=35, joker.when_zero=true``, a table as
+    ``{threshold = 63, value = 35}``), not Python's ``True`` or ``{'threshold': 63}``; names stay bare."""
+    return ", ".join(f"{k}={v if isinstance(v, str) else toml_text(v)}" for k, v in values.items())
+
+
+def toml_text(v: Any) -> str:
+    """A swept value as the TOML that writes it (``{name = "Lich", a = 4}``, ``[1, 2]``, ``true``): how the tables,
+    the pages and the point labels show lists and tables, which can be compared and counted."""
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} = {toml_text(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(toml_text(x) for x in v) + "]"
+    return toml_literal(v.item() if hasattr(v, "item") else v)
+
+
+def _fingerprint_label(values: dict[str, Any]) -> str:
+    """A grid point's label as sweeps before :func:`point_label` wrote it (Python's notation): the fingerprint keeps
+    it, so ``--resume`` still knows the folders they wrote."""
+    return ", ".join(f"{k}={v}" for k, v in values.items())
 
 
 def _jsonable(o: Any) -> Any:
@@ -339,7 +362,7 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
                                              strict=True)):
             values = dict(zip(fields, combo, strict=True))  # the table's columns: one type each ("expert" is 1.0)
             sets = {k: v for k, v in zip(fields, raw, strict=True) if not k.startswith(OPTION_AXIS)}  # as written
-            label = ", ".join(f"{k}={v}" for k, v in values.items())
+            label = point_label(values)
             try:
                 cfg = point_config(game, base, sets)
                 opts = _point_options(game, options, values) if len(sets) < len(values) else None

@@ -328,7 +328,9 @@ def _fmt(v: Any) -> str:
 
 def said_value(game: str | None, v: Any) -> Any:
     """A swept value as the game names it (a people, a difficulty: ``Grünlinge``, ``Leicht``); numbers as written
-    (an enemy's LP 23, not the float field's 23.0)."""
+    (an enemy's LP 23, not the float field's 23.0); a switch as yes or no (not Python's ``True``)."""
+    if isinstance(v, bool | np.bool_):
+        return "yes" if v else "no"
     return words.word(game, v) if isinstance(v, str) and game else whole_numbers(v)
 
 
