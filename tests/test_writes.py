@@ -163,6 +163,36 @@ def test_a_run_of_another_game_into_the_folder_removes_the_earlier_charts(tmp_pa
         & set(p.name for p in out.glob("*.png"))
 
 
+@pytest.mark.parametrize("command", [
+    ("play", "dadox", "--policy", "greedy", "--n", "20"),
+    ("sweep", "configs/sweeps/kniffel-bonus.toml"),
+    ("calibrate", "kniffel", "--target", "mean_score=209", "--field", "bonus.value", "--policy", "greedy"),
+])
+def test_a_folder_holding_your_own_report_file_is_refused_and_kept(tmp_path, command):
+    """``--out .`` in a folder with a report.html dicesim did not write replaced it without a word; a file of a
+    report's name in a folder with no dicesim outputs is the user's: refused before any work, the file as it was.
+    Other files beside a report stay allowed (a picture of yours beside the charts)."""
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "report.html").write_text("<h1>my own page</h1>")
+    (out / "notes.txt").write_text("mine")
+    r = cli_here(*command, "--out", str(out))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith(f"error: --out {out} holds report.html, which no dicesim output there names"), r.stderr
+    assert (out / "report.html").read_text() == "<h1>my own page</h1>"
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "report.html"]
+
+
+def test_the_python_api_refuses_a_folder_holding_your_own_report_file(tmp_path):
+    import sim
+    from sim.core.errors import DicesimError
+
+    (tmp_path / "metrics.csv").write_text("a,b\n1,2\n")
+    with pytest.raises(DicesimError, match="holds metrics.csv, which no dicesim output there names"):
+        sim.play("kniffel", "greedy", n=20, out=tmp_path)
+    assert (tmp_path / "metrics.csv").read_text() == "a,b\n1,2\n"
+
+
 def test_enospc_during_play_outputs_keeps_the_previous_folder(tmp_path, monkeypatch):
     out = tmp_path / "p"
     r = cli_here(*PLAY, "--out", str(out))

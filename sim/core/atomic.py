@@ -278,6 +278,14 @@ def check_kind(out: str | Path, mine: str, flag: str = "--out") -> None:
     for name, (what, _) in KINDS.items():
         if name != mine and (out / name).is_file():
             raise OutputError(f"{flag} {out} holds {what}: give the {KINDS[mine][1]} a folder of its own")
+    if out.is_dir() and not (out / mine).is_file():  # no dicesim outputs there: its files of these names are yours
+        try:
+            yours = sorted(p.name for p in out.iterdir() if report_file(p.name) and p.is_file())
+        except OSError:
+            return  # a folder that cannot be listed: the writer's checks answer
+        if yours:
+            raise OutputError(f"{flag} {out} holds {yours[0]}, which no dicesim output there names (it would be "
+                              f"replaced): give the {KINDS[mine][1]} a new or empty folder")
 
 
 REPORT_FILES = frozenset({"report.html", "history.csv", *KINDS, *(k.replace(".json", ".csv") for k in KINDS)})
