@@ -414,3 +414,26 @@ def test_the_matchup_heading_says_the_skill_and_the_rules_it_played():
     assert caution.startswith("The policies play at different skill levels")
     plain = cli_here("matchup", "dungeon24", "--n", "8").stdout.splitlines()[0]
     assert "rules" not in plain and "casual" not in plain, plain
+
+
+def test_games_that_never_end_are_said_beside_who_wins():
+    """A Dadox bot whose bank threshold lies above the goal never banks: every game ends at the 5,000-turn limit.
+    The answer said only "the first seat wins 0.0 %", read as a lost game; now the draws are said beside it (from
+    1 % of the games), in play's answer and on the report, and not where no game is drawn."""
+    from sim.report.pages import draw_sentence, verdicts
+
+    out = cli_here("play", "dadox", "--policy", "greedy", "--n", "200", "--set", "policies.greedy_bank_at=1000000",
+                   "--no-report")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[1] == "Greedy: the first seat wins 0.0 % [0.0, 1.9]."
+    assert lines[2] == "100.0 % [98.1, 100.0] of the games are draws: they reach the turn limit without a winner."
+    fair = cli_here("play", "dadox", "--policy", "greedy", "--n", "200", "--no-report")
+    assert fair.returncode == 0 and "draws:" not in fair.stdout, fair.stdout
+    rows = [("greedy", "draw_rate", 0.5, 0.4, 0.6), ("threshold", "draw_rate", 0.0, 0.0, 0.02),
+            ("greedy", "win_rate_seat_0", 0.25, 0.2, 0.3), ("greedy", "win_rate_seat_1", 0.25, 0.2, 0.3),
+            ("threshold", "win_rate_seat_0", 0.5, 0.45, 0.55), ("threshold", "win_rate_seat_1", 0.5, 0.45, 0.55)]
+    tidy = pd.DataFrame(rows, columns=["label", "metric", "value", "ci95_low", "ci95_high"])
+    said = verdicts(tidy, {}, {"win_rate_seat_0": "the first seat wins"}, "dadox")
+    assert "Draws (games that reach the turn limit without a winner): 50.0 % [40.0, 60.0] in Greedy." in said
+    assert draw_sentence("dadox", {"greedy": {"value": 0.009, "ci95": [0.005, 0.015]}}) == ""

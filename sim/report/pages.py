@@ -476,13 +476,35 @@ def verdicts(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline:
     against = (options or {}).get("opponent")
     out = head_to_head(metrics, paired or {}, game) or ranking(metrics, paired or {}, headline, game,
                                                                 against if isinstance(against, str) else None)
+    draws = draw_sentence(game, {str(r.label): {"value": r.value, "ci95": None if pd.isna(r.ci95_low)
+                                                 else [r.ci95_low, r.ci95_high]}
+                                 for r in metrics[metrics["metric"] == "draw_rate"].itertuples()})
     seat = seat_sentence(metrics, game)
     if seat:
         out.append(seat)
     if not out:
         sentence = answer_sentence(metrics, headline, game=game)
         out = [sentence] if sentence else []
-    return out
+    return out[:1] + ([draws] if draws else []) + out[1:]
+
+
+DRAWS_SAID = 0.01  # a draw rate from 1 %: games that end at the turn limit are said beside who wins, not only tabled
+
+
+def draw_sentence(game: str | None, rates: dict[str, dict[str, Any]]) -> str:
+    """Where games often end at the game's turn limit without a winner (a Dadox bot that never banks, a Dungeon24
+    stand-off), said in words: a win rate of 0 % read as a lost game, not as one that never ends. ``rates``: each
+    label's ``draw_rate`` (``{"value", "ci95"}``)."""
+    high = {lab: r for lab, r in rates.items() if r and r.get("value") is not None and r["value"] >= DRAWS_SAID}
+    if not high:
+        return ""
+    if len(rates) == 1:
+        r = next(iter(high.values()))
+        return f"{value_text('draw_rate', r['value'], r.get('ci95'))} of the games are draws: they reach the turn " \
+               "limit without a winner."
+    bits = [f"{value_text('draw_rate', r['value'], r.get('ci95'))} in {words.policy_name(game, lab)}"
+            for lab, r in high.items()]
+    return f"Draws (games that reach the turn limit without a winner): {'; '.join(bits)}."
 
 
 def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], headline: dict[str, str],
@@ -508,8 +530,9 @@ def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], he
         rival = f" against {words.policy_name(game, against)}" if against and says_of_policy and " vs " not in who \
             else ""
         out.append(f"{who}{':' if ' vs ' in who or not says_of_policy else ''} {headline[name]} {said}{rival}.")
+    draws = "" if shares else draw_sentence(game, {policy: metrics.get("draw_rate")})  # shares say the draws
     fair = first_mover_sentence(game, {policy: metrics})
-    return out + ([fair] if fair else []) + ([caution] if caution else [])
+    return out + ([draws] if draws else []) + ([fair] if fair else []) + ([caution] if caution else [])
 
 
 def _game_shares(game: str, policy: str, metrics: dict[str, dict[str, Any]], said_as: list[str]) -> str:
