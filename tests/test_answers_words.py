@@ -416,7 +416,7 @@ def test_the_matchup_heading_says_the_skill_and_the_rules_it_played():
     assert "rules" not in plain and "casual" not in plain, plain
 
 
-def test_games_that_never_end_are_said_beside_who_wins():
+def test_games_that_never_end_are_said_beside_who_wins(tmp_path):
     """A Dadox bot whose bank threshold lies above the goal never banks: every game ends at the 5,000-turn limit.
     The answer said only "the first seat wins 0.0 %", read as a lost game; now the draws are said beside it (from
     1 % of the games), in play's answer and on the report, and not where no game is drawn."""
@@ -437,3 +437,12 @@ def test_games_that_never_end_are_said_beside_who_wins():
     said = verdicts(tidy, {}, {"win_rate_seat_0": "the first seat wins"}, "dadox")
     assert "Draws (games that reach the turn limit without a winner): 50.0 % [40.0, 60.0] in Greedy." in said
     assert draw_sentence("dadox", {"greedy": {"value": 0.009, "ci95": [0.005, 0.015]}}) == ""
+    # the seats share the games won, not all of them: with half the games drawn a seat's fair share is 25 %, and
+    # where every game is drawn the seat order is not said at all (it said "−50.0 pp off fair")
+    assert "Seat fairness against a fair 50 %: the first seat wins 25.0 % [20.0, 30.0] in Greedy (fair 25.0 % with " \
+           "50.0 % draws); 50.0 % [45.0, 55.0] in Threshold." in said
+    page = cli_here("play", "dadox", "--policy", "greedy", "--n", "200", "--set", "policies.greedy_bank_at=1000000",
+                    "--out", str(tmp_path))
+    html = (tmp_path / "report.html").read_text()
+    answers = re.sub("<[^>]+>", "", html.split("<h2>Answers</h2>")[1].split("<table")[0])
+    assert page.returncode == 0 and "Seat fairness" not in answers and "draws: they reach the turn limit" in answers

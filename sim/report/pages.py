@@ -418,6 +418,7 @@ def seat_sentence(metrics: pd.DataFrame, game: str | None = None) -> str:
     that policy's, whatever the seat order is worth."""
     fixed = game is not None and declared(game, "SEATS_ROTATE") is False
     bits = []
+    all_drawn = False
     for lab in dict.fromkeys(metrics["label"]):
         if fixed and len(set(policy_names(str(lab)))) > 1:
             continue
@@ -428,15 +429,25 @@ def seat_sentence(metrics: pd.DataFrame, game: str | None = None) -> str:
             continue
         r = next(first.itertuples())
         ci = None if pd.isna(r.ci95_low) else (r.ci95_low, r.ci95_high)
-        fair = 1 / len(seats)
+        drawn = part.loc[part["metric"] == "draw_rate", "value"]
+        drawn = float(drawn.iloc[0]) if len(drawn) and not pd.isna(drawn.iloc[0]) else 0.0
+        if drawn > 1 - DRAWS_SAID:
+            all_drawn = True
+            continue  # (almost) every game a draw: no seat wins, nothing to say of their order
+        fair = (1 - drawn) / len(seats)  # the games won are shared among the seats; the drawn ones by none
         off = r.value - fair
         said = ""
         if ci is not None and (ci[0] > fair or ci[1] < fair):  # the interval leaves the fair share out
             small = abs(off) * 100 < SEAT_MIN_PP
-            said = f" ({words.signed(f'{off * 100:+.1f}')} pp off fair{': small' if small else ''})"
+            said = f"{words.signed(f'{off * 100:+.1f}')} pp off fair{': small' if small else ''}"
+        if drawn >= DRAWS_SAID:
+            said = f"fair {100 * fair:.1f} % with {100 * drawn:.1f} % draws" + (f", {said}" if said else "")
+        said = f" ({said})" if said else ""
         bits.append(f"{value_text('win_rate', r.value, ci)} in {words.policy_name(game, lab)}{said}")
         k = len(seats)
     if not bits:
+        if all_drawn:
+            return ""
         return first_mover_sentence(game, {str(r.label): {r.metric: {"value": r.value, "ci95": [r.ci95_low,
                                                                                                r.ci95_high]}}
                                            for r in metrics.itertuples()})
@@ -482,7 +493,7 @@ def verdicts(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline:
     seat = seat_sentence(metrics, game)
     if seat:
         out.append(seat)
-    if not out:
+    if not out and not draws:  # every game drawn: the draws are the answer
         sentence = answer_sentence(metrics, headline, game=game)
         out = [sentence] if sentence else []
     return out[:1] + ([draws] if draws else []) + out[1:]
