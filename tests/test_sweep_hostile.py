@@ -197,6 +197,27 @@ def test_a_field_the_runs_never_read_is_refused_before_play(tmp_path):
     assert cli_here("sweep", str(both), "--out", str(tmp_path / "b"), "--no-report").returncode == 0
 
 
+def test_an_ability_no_side_has_is_refused_in_a_sweep_and_a_tune(tmp_path):
+    """Dungeon24's Blutrausch dice swept, or tuned, with Untote on both sides: every point played the same numbers
+    (play, calibrate and check refused it; a sweep and a tune did not). Refused before play; swept together with a
+    people that has it, accepted."""
+    head = 'game = "dungeon24"\npolicies = ["greedy"]\nn = 20\nseed = 1\n[options]\npeople = "untote"\n'
+    sweep = write(tmp_path, head + 'opponent_people = "untote"\n[grid]\n"abilities.blutrausch_dice" = [1, 2]\n')
+    refused(cli_here("sweep", str(sweep), "--out", str(tmp_path / "o")),
+            "[grid] abilities.blutrausch_dice is not used at any point (Untote vs Untote: no blutrausch)")
+    assert not (tmp_path / "o").exists()
+    tune = write(tmp_path, 'game = "dungeon24"\nn = 20\nmax_evals = 2\n[fields]\n"abilities.blutrausch_dice" = '
+                           '[1, 4]\n[[target]]\npolicy = "greedy"\noptions = { people = "untote", opponent_people = '
+                           '"untote" }\nmetric = "win_rate"\nvalue = 0.5\ntol = 0.05\n', "t.toml")
+    refused(cli_here("tune", str(tune), "--out", str(tmp_path / "t")),
+            "[fields] abilities.blutrausch_dice is not used by any target's run (Untote vs Untote")
+    assert not (tmp_path / "t").exists()
+    both = write(tmp_path, head + '[grid]\n"options.opponent_people" = ["untote", "gruenlinge"]\n'
+                                  '"abilities.blutrausch_dice" = [1, 2]\n', "b.toml")
+    done = cli_here("sweep", str(both), "--out", str(tmp_path / "b"), "--no-report")
+    assert done.returncode == 0, done.stderr
+
+
 def test_two_variants_of_the_same_rules_are_refused(tmp_path):
     """Two [[variants]] without a set (or setting what the other already is) were played twice, each compared with
     the other, while a grid value listed twice is refused."""
