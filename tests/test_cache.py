@@ -225,9 +225,12 @@ def test_cache_info_and_clear(solved, tmp_path):
     assert [t["game"] for t in info["tables"]] == ["kniffel"] and info["tables"][0]["bytes"] > 1_000_000
     assert text.returncode == 0 and "kept within 1.0 GB" in text.stdout
     assert re.search(r"^  kniffel/optimal +1 table +\d+\.\d MB$", text.stdout, re.M), text.stdout
+    assert "stored answers of combos and describe: " in text.stdout
+    assert here_json("combos", "5", "5", "5", "2", "2", env=env)  # a stored answer: cleared too
+    (tmp_path / "cache" / "mine.txt").write_text("not dicesim's")  # a file of the user's where the cache lives
     cleared = here_json("cache", "clear", env={"DICESIM_CACHE_DIR": str(tmp_path / "cache")})
     assert cleared["bytes"] >= info["tables"][0]["bytes"]
-    assert not (tmp_path / "cache" / "tables").exists()
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == ["mine.txt"]
     assert here_json("cache", "info", env=env)["tables"] == []
 
 

@@ -403,6 +403,27 @@ def test_cache_warm_compiles_the_full_tier_in_the_foreground(fake_spawn, monkeyp
     assert bad.returncode == 2 and bad.stderr.strip().startswith("error: unknown game 'nosuch'")
 
 
+def test_cache_warm_of_one_cold_game_says_that_it_compiles(fake_spawn, monkeypatch):
+    """With one game cold (the Würfel Dungeon's optimised kernels), ``cache warm`` compiled in its own process and
+    said nothing for minutes: it now announces and times the compile as a run does."""
+    import numba
+
+    from sim.jit import warmup
+
+    def fake_warm(game: str) -> None:
+        numba.njit(lambda x: x + 1)(1)  # a compile, as the game's kernels would be
+        marker = warmup._marker(game)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.touch()
+
+    monkeypatch.setattr(warmup, "warm", fake_warm)
+    out = cli_here("cache", "warm", "dungeon")
+    assert out.returncode == 0, out.stderr
+    said = out.stderr.splitlines()
+    assert said[0].startswith("compiling Würfel Dungeon kernels") and "about" in said[0], out.stderr
+    assert said[-1].startswith("compiled Würfel Dungeon kernels in "), out.stderr
+
+
 def test_a_compile_that_ended_while_another_was_waited_for_says_its_own_time(monkeypatch, capsys):
     """The Kniffel warm-up ends after ~22 s beside the Würfel Dungeon's ~47 s, but is waited for after it: its line
     gives the time its process ran (the child says when it ended), not the time until it was waited for."""

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sim.core.paths import ANSWERS_BUDGET, cache_root, keep_within, mark_used, save_note
+from sim.core.paths import ANSWERS_BUDGET, answers_dir, keep_within, mark_used, save_note
 from sim.jit.codehash import code_hash
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def key_of(command: str, game: str, *parts: Any) -> str:
 
 
 def _file(k: str) -> Path:
-    return cache_root() / "answers" / f"{k}.json"
+    return answers_dir() / f"{k}.json"
 
 
 def _kept(k: str, field: str, kind: type) -> Any:

@@ -24,8 +24,10 @@ import numpy as np
 from sim.core.paths import (  # noqa: F401  (ENV, cache_root: their home before)
     ENV,
     TABLES_BUDGET,
+    answers_dir,
     cache_root,
     files_below,
+    imports_note,
     keep_within,
     mark_used,
     numba_dir,
@@ -110,15 +112,22 @@ def info() -> dict:
         for p in sorted(tdir.rglob("*.npz")):
             with contextlib.suppress(OSError):  # removed meanwhile by another process's budget
                 tables.append({"game": p.parent.name, "file": p.name, "bytes": p.stat().st_size})
-    total = sum(k["bytes"] for k in kernels) + sum(t["bytes"] for t in tables)
-    return {"root": str(root), "numba": str(ndir), "kernels": kernels, "tables": tables, "bytes": total}
+    answers = dir_size(answers_dir())[1] if answers_dir().is_dir() else 0
+    total = sum(k["bytes"] for k in kernels) + sum(t["bytes"] for t in tables) + answers
+    return {"root": str(root), "numba": str(ndir), "kernels": kernels, "tables": tables, "answers_bytes": answers,
+            "bytes": total}
 
 
 def clear() -> int:
-    """Remove every compiled kernel and solved table; returns the bytes freed."""
+    """Remove every compiled kernel, solved table and stored answer (and the note of the kernels' imports): what
+    dicesim keeps there, nothing else of a folder ``DICESIM_CACHE_DIR`` names; returns the bytes freed."""
     freed = 0
-    for d in (numba_dir(), tables_dir()):
+    for d in (numba_dir(), tables_dir(), answers_dir()):
         if d.is_dir():
             freed += dir_size(d)[1]
             shutil.rmtree(d, ignore_errors=True)
+    note = imports_note()
+    with contextlib.suppress(OSError):
+        freed += note.stat().st_size
+        note.unlink()
     return freed

@@ -67,6 +67,16 @@ def tables_dir() -> Path:
     return cache_root() / "tables"
 
 
+def answers_dir() -> Path:
+    """The printed answers of ``combos`` and ``describe`` (``sim.cli.answers``)."""
+    return cache_root() / "answers"
+
+
+def imports_note() -> Path:
+    """Each kernel source's imported names (``sim.jit.codehash``: parsing is the slow part of a source key)."""
+    return cache_root() / "imports.json"
+
+
 def mark_used(path: Path) -> None:
     """Mark a cache file as just used (its modification time), so that :func:`keep_within` keeps it longest; a
     read-only cache is left as it is."""

@@ -15,7 +15,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from sim.core.paths import cache_root, write_whole
+from sim.core.paths import imports_note, write_whole
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent.parent
 PACKAGES = ("sim", "policies")
@@ -64,7 +64,7 @@ _memo: dict[str, list[str]] | None = None  # sha256 of a source -> its imported 
 
 
 def _memo_file() -> Path:
-    return cache_root() / "imports.json"
+    return imports_note()
 
 
 def _names(path: Path) -> list[str]:

@@ -11,6 +11,7 @@ from sim.core.config import CONFIG_DIR, DicesimError
 from sim.core.paths import TABLES_BUDGET
 from sim.games import GAMES, get_game
 from sim.jit import tier, warmup
+from sim.jit.progress import compiling
 
 
 def _size(n: int) -> str:
@@ -87,6 +88,7 @@ def info(as_json: bool) -> None:
     lines += kernels or ["  (none)"]
     lines.append(f"solved tables (kept within {_size(TABLES_BUDGET)}, the least recently used removed first):")
     lines += _table_lines(d["tables"]) or ["  (none)"]
+    lines.append(f"stored answers of combos and describe: {_size(d['answers_bytes'])}")
     emit(d, as_json, "\n".join(lines))
 
 
@@ -119,8 +121,9 @@ def warm(games: list[str], as_json: bool) -> None:
     for g in cold:
         if g in started:
             warmup.wait_for(g, get_game(g).title)
-        else:
-            warmup.warm(g)
+        else:  # one cold game compiles here: said and shown as a run's compile is (it was silent for minutes)
+            with compiling(g, get_game(g).title):
+                warmup.warm(g)
     left = [g for g in chosen if warmup.is_cold(g)]
     if left:
         raise DicesimError(f"compiling {get_game(left[0]).title} failed (see the lines above)")
