@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from importlib import import_module
@@ -51,9 +52,12 @@ def test_play_logs_and_fit_reads_it_back(tmp_path):
     page = (tmp_path / "fit" / "fit.html").read_text()
     assert "Where players lose points" in page
     assert "Kolmogorov" in page  # the outcomes beside the log were found and compared
-    # the population plays
-    again = cli_here("play", "kniffel", "--policy", "optimal", "--n", "20", "--config",
-                     str(tmp_path / "fit" / "population.toml"), "--no-report", "--json")
+    # the population plays, by the command the fit names (it said --config population.toml, a file not where the
+    # command is typed)
+    hint = shlex.split(s["play"])
+    assert hint[:2] == ["dicesim", "play"] and hint[hint.index("--config") + 1] == str(tmp_path / "fit" /
+                                                                                       "population.toml")
+    again = cli_here(*hint[1:], "--n", "20", "--no-report", "--json")
     assert again.returncode == 0, again.stderr
 
 

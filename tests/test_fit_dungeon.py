@@ -93,6 +93,7 @@ def test_play_logs_the_dungeon_and_fit_reads_it(tmp_path):
     assert s["game"] == "dungeon" and s["players"] == 100 and s["regret"] is None
     assert s["level"]["ci95"][0] <= 0.7 <= s["level"]["ci95"][1], s["level"]
     assert (tmp_path / "fit" / "fit.html").is_file() and (tmp_path / "fit" / "population.toml").is_file()
+    assert s["play"].endswith(f"--config {tmp_path / 'fit' / 'population.toml'}"), s["play"]  # not a bare file name
 
 
 def test_the_decision_log_is_the_runs_events(tmp_path):

@@ -92,6 +92,7 @@ def test_play_logs_dungeon24_and_fit_reads_it(tmp_path):
     g = s["goodness_of_fit"]
     assert sum(g["outcome_observed"]) == 400 and g["win_rate_observed"] == (out["result"] == "win").mean()
     assert (tmp_path / "fit" / "fit.html").is_file() and (tmp_path / "fit" / "population.toml").is_file()
+    assert s["play"].endswith(f"--config {tmp_path / 'fit' / 'population.toml'}"), s["play"]  # not a bare file name
 
 
 @pytest.mark.parametrize(("rules", "people"), [({"max_turns": 7}, ("untote", "dunkelelfen")),

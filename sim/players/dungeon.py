@@ -187,9 +187,9 @@ class Outcomes:
     def setting(self) -> dict[str, str]:
         return {"difficulty": self.difficulty}
 
-    @property
-    def play(self) -> str:
-        return f"dicesim play dungeon --policy {POLICY} --difficulty {self.difficulty} --config population.toml"
+    def play_line(self, config: str) -> str:
+        """The command that plays the fitted population (``config``: its population.toml, quoted for a shell)."""
+        return f"dicesim play dungeon --policy {POLICY} --difficulty {self.difficulty} --config {config}"
 
 
 def load(cfg: DungeonConfig, out_df: pd.DataFrame, where: str) -> Outcomes:

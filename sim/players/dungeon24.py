@@ -245,11 +245,11 @@ class Outcomes:
         return {"matchup": f"{PEOPLE_WORDS[o['people']]} against {PEOPLE_WORDS[o['opponent_people']]} "
                            f"({POLICY_WORDS[o['opponent']]})", **o}
 
-    @property
-    def play(self) -> str:
+    def play_line(self, config: str) -> str:
+        """The command that plays the fitted population (``config``: its population.toml, quoted for a shell)."""
         o = self.options
         return (f"dicesim play dungeon24 --policy {POLICY} --opponent {o['opponent']} --people {o['people']} "
-                f"--opponent-people {o['opponent_people']} --config population.toml")
+                f"--opponent-people {o['opponent_people']} --config {config}")
 
 
 def load(cfg: Dungeon24Config, out_df: pd.DataFrame, where: str) -> Outcomes:

@@ -6,6 +6,7 @@ output is written whole or not at all (``sim.core.atomic``), under the output fo
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator, Mapping
 from importlib import import_module
 from pathlib import Path
@@ -141,6 +142,12 @@ def goodness(game: str, f: Fit, pop: GameConfig, seed: int) -> dict[str, Any]:
     return out
 
 
+def _config_arg(out: Path) -> str:
+    """The fitted population.toml as a command names it: its path under ``out`` (the hint said ``--config
+    population.toml``, a file not in the folder the command is typed in), quoted for a shell."""
+    return shlex.quote(str(out / "population.toml"))
+
+
 def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: Path, seed: int,
             force: bool = False) -> dict[str, Any]:
     """Fit a log and write population.toml, players.csv, the charts and fit.html into ``out``; the summary.
@@ -158,7 +165,7 @@ def fit_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None, out: P
         "game": game, "log": str(log), "players": len(dec.ids), "games": dec.n_games, "decisions": len(dec),
         "implied_decisions": int(dec.implied.sum()), "level": f.level.json(), "groups": f.chosen.groups(),
         "bic": {str(len(m.levels)): round(m.bic, 2) for m in f.mixtures}, "regret": reg,
-        "play": f"dicesim play {game} --policy {POLICY[game]} --config population.toml",
+        "play": f"dicesim play {game} --policy {POLICY[game]} --config {_config_arg(out)}",
     }
     if np.isfinite(dec.start_value):
         summary["optimum_expected_score"] = round(dec.start_value, 4)
@@ -218,7 +225,7 @@ def fit_outcome_log(game: str, cfg: GameConfig, log: Path, outcomes: Path | None
                             "win_rate_observed": float(observed[o.won_categories].sum() / o.n_games),
                             "win_rate_predicted": float(predicted[o.won_categories].sum()),
                             "chi2": float(chi.statistic), "chi2_p": float(chi.pvalue)},
-        "play": o.play,
+        "play": o.play_line(_config_arg(out)),
     }
     with atomic.output_folder(out) as folder, atomic.transaction(folder):
         head = (f"# the population fitted by `dicesim fit {game} {log}`: these rules and the fitted [skill]\n"
