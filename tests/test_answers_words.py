@@ -109,7 +109,7 @@ def test_sweep_text_is_in_words_and_units(tmp_path):
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert "upper_bonus_rate" not in done.stdout and "bonus.value=" not in done.stdout  # a field in words
-    assert lines[1].startswith("Upper bonus points (0: no bonus) 25 → 45: upper bonus reached, Greedy ")  # answer
+    assert lines[1].startswith("Upper bonus points 25 → 45: upper bonus reached, Greedy ")  # answer (no "(0: …)")
     head = lines[2].split("  ")
     assert [x.strip() for x in head if x.strip()] == ["upper bonus points (0: no bonus)", "policy",
                                                       "upper bonus reached [95 %]"], lines[2]
@@ -446,3 +446,15 @@ def test_games_that_never_end_are_said_beside_who_wins(tmp_path):
     html = (tmp_path / "report.html").read_text()
     answers = re.sub("<[^>]+>", "", html.split("<h2>Answers</h2>")[1].split("<table")[0])
     assert page.returncode == 0 and "Seat fairness" not in answers and "draws: they reach the turn limit" in answers
+
+
+def test_a_field_described_with_its_scale_is_named_without_it():
+    """The skill sweep's answer read "The player's level: 0 random moves, 1 the policy as it is 0 → 1 …": the
+    description's scale was taken into the field's name. Its name is the part before the colon; a name whose colon
+    is the game's own ("Normal: enemy LP factor") or inside a hint ("(0: no bonus)") stays whole."""
+    from sim.report.sweep import field_words
+
+    assert field_words("dungeon", "skill.level") == "the player's level"
+    assert field_words("dungeon", "difficulty.normal.hp") == "Normal: enemy LP factor"
+    assert field_words("kniffel", "bonus.value") == "upper bonus points (0: no bonus)"
+    assert field_words("kniffel", "joker.when_zero") == "joker also when the Kniffel box holds 0"

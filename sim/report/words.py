@@ -365,7 +365,10 @@ def config_label(game: str | None, model: Any, path: str) -> str:
             break
     said = (getattr(field, "title", None) or getattr(field, "description", None) or "") if field else ""
     said = said.split(";")[0].strip()
-    if len(said.split()) >= 4:  # a sentence of its own
+    head, colon, _ = said.partition(": ")
+    if colon and len(head.split()) >= 2 and "(" not in head:  # "the player's level: 0 random moves, 1 …": its name
+        said = head
+    if len(said.split()) >= 4 or (colon and said == head):  # a sentence of its own, or a name cut from one
         return said
     keys = path.split(".")
     text = " › ".join([*(word(game, k) for k in keys[:-1]), keys[-1].replace("_", " ")])
