@@ -458,3 +458,17 @@ def test_a_field_described_with_its_scale_is_named_without_it():
     assert field_words("dungeon", "difficulty.normal.hp") == "Normal: enemy LP factor"
     assert field_words("kniffel", "bonus.value") == "upper bonus points (0: no bonus)"
     assert field_words("kniffel", "joker.when_zero") == "joker also when the Kniffel box holds 0"
+
+
+def test_a_long_changed_value_is_cut_in_the_heading():
+    """A fitted population played with its config printed every group of its skill in the heading's 'rules changed'
+    (hundreds of characters); each changed field is cut to ``SAID_MAX`` characters, the count of the rest kept."""
+    from sim.core.config import SAID_MAX, rules_said
+
+    groups = [{"level": 0.35, "weight": 0.495}, {"level": 0.8, "weight": 0.505}]
+    said = rules_said({"skill": {"level": 1.0}, "a": {"b": 1}},
+                      {"skill": {"level": 1.0, "opponents": 1, "groups": groups}, "a": {"b": 2}})
+    first, second = said.removeprefix("changed: ").split(", a.b=")
+    assert first.startswith('skill={"level" = 1') and first.endswith("…") and len(first) == SAID_MAX
+    assert second == "2"
+    assert rules_said({"a": {"b": 1}}, {"a": {"b": 2}}) == "changed: a.b=2"

@@ -242,7 +242,12 @@ def rules_said(base: dict[str, Any], now: dict[str, Any], most: int = 4) -> str:
     if not changed:
         return "the default rules"
     more = f" and {len(changed) - most} more" if len(changed) > most else ""
-    return "changed: " + ", ".join(changed[:most]) + more
+    # a long value (a fitted population's skill groups) cut: the heading tells outputs apart, the config holds it
+    shown = [c if len(c) <= SAID_MAX else c[: SAID_MAX - 1] + "…" for c in changed[:most]]
+    return "changed: " + ", ".join(shown) + more
+
+
+SAID_MAX = 60  # characters of one changed field in a heading
 
 
 QUANTILES = ("p10", "p25", "p50", "p75", "p90")  # ``sim.core.stats.quantiles``' names of its default quantiles
