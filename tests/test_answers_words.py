@@ -298,6 +298,11 @@ def test_a_play_says_who_wins_and_how_the_seats_play():
     assert mixed.summary["verdicts"][0].startswith("Who wins (Threshold expert 1, Greedy and Random casual 0.5; "
                                                    "share of games): ")
     assert mixed.summary["verdicts"][1].startswith("The policies play at different skill levels")
+    # Dungeon24's first attacker is drawn by the roll-off, not by seat: the gap skews who wins, said of the sides
+    sides = sim.play("dungeon24", "heuristic", n=100, opponent="heuristic", set=["skill.level=casual"])
+    assert sides.summary["verdicts"][0].startswith("Heuristic (your side casual 0.5, the opponent expert 1) wins ")
+    assert "The sides play at different skill levels, so who wins is the skill gap's as much as the policies'." \
+        in sides.summary["verdicts"] and not any("first seat's edge" in v for v in sides.summary["verdicts"])
     loaded = sim.play("dungeon", "vorschlag", n=100, set=["loadout.upgrades=['paschmeister']"])
     assert loaded.summary["verdicts"][0].startswith("Vorschlag (start loadout Paschmeister) wins ")
 

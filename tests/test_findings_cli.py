@@ -232,8 +232,8 @@ def test_a_skill_gap_between_the_seats_is_said_before_the_findings():
     done = cli_here("findings", "dadox", "--n", "300", "--set", "skill.opponents=novice")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[1].startswith("Played with first seat expert 1, others novice 0.25. The seats play at different "
-                               "skill levels"), lines[:3]
+    assert lines[1].startswith("Played with first seat expert 1, the other seat novice 0.25. The seats play at "
+                               "different skill levels"), lines[:3]
     said = json.loads(cli_here("findings", "dadox", "--n", "300", "--set", "skill.opponents=novice", "--json").stdout)
     assert said["caution"] == lines[1]
     plain = json.loads(cli_here("findings", "dadox", "--n", "300", "--json").stdout)

@@ -70,11 +70,14 @@ def level_words(level: float) -> str:
     return f"{name} {level:g}" if name else f"level {level:g}"
 
 
-def skill_words(skill: Any, seats: int, names: list[str] | None = None) -> tuple[list[str], str]:
+def skill_words(skill: Any, seats: int, names: list[str] | None = None,
+                sides: bool = False) -> tuple[list[str], str]:
     """How well the seats play, for a play's answer: (``["skill casual 0.5"]`` or, where the seats differ, whose
     level is which; a sentence saying what the gap then skews, or ""). ``names``: the policies' names, the first
     listed first, where the seats hold several (its seats play at ``level``, rotating with it: the gap then lies
-    between policies, not seats); None at one policy (the first seat plays at ``level``). Nothing at the default."""
+    between policies, not seats); None at one policy (the first seat plays at ``level``). ``sides``: two sides
+    whose first mover is drawn by lot, not by seat (Dungeon24's roll-off: the gap skews who wins, not the first
+    attacker's edge). Nothing at the default."""
     if skill.groups:
         mix = ", ".join(f"{g.weight:.0%} at {level_words(g.level)}" for g in skill.groups)
         return [f"players in groups: {mix}"], ""
@@ -84,7 +87,11 @@ def skill_words(skill: Any, seats: int, names: list[str] | None = None) -> tuple
         others = " and ".join(names[1:]) or "the other seats"
         return ([f"{names[0]} {level_words(skill.level)}, {others} {level_words(skill.opponents)}"],
                 "The policies play at different skill levels, so who wins is the skill gap's as much as the policies'.")
-    said = f"first seat {level_words(skill.level)}, others {level_words(skill.opponents)}"
+    if sides:
+        return ([f"your side {level_words(skill.level)}, the opponent {level_words(skill.opponents)}"],
+                "The sides play at different skill levels, so who wins is the skill gap's as much as the policies'.")
+    others = "the other seat" if seats == 2 else "others"
+    said = f"first seat {level_words(skill.level)}, {others} {level_words(skill.opponents)}"
     return [said], ("The seats play at different skill levels, so the first seat's edge is the skill gap's as much as "
                     "turn order's.")
 

@@ -117,7 +117,8 @@ class Game:
         if skill is None:
             return [], ""
         names = [policy_name(self.name, p) for p in dict.fromkeys(seats)] if len(set(seats)) > 1 else None
-        return skill_words(skill, len(seats), names)
+        drawn = declared(self.name, "FIRST_MOVER") is not None and len(seats) == 2  # first mover by lot, not seat
+        return skill_words(skill, len(seats), names, sides=drawn)
 
     def setting(self, options: dict[str, Any]) -> list[str]:
         """The options in words (``opponent's people: Grünlinge``) for report headings: never raw keys."""
