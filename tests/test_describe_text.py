@@ -169,3 +169,17 @@ def test_dungeon24_hit_chances_keep_cards_of_one_name_apart():
     grid = describe(cfg, {})["decks"]["untote"]["hit_chance_vs"]["untote"]
     assert list(grid) == ["Skelett", "Skelett (2)", "Ghul", "Gespenst", "Mumie", "Lich"]
     assert all(list(row) == list(grid) for row in grid.values())
+
+
+def test_assumed_values_are_named_in_words_with_their_values():
+    """``describe`` listed the assumed values as bare config paths ("scoring.three_pairs, scoring.kind_doubling, …");
+    each is now a line in words with its value, the path after it, as the report page names them."""
+    out = cli_here("describe", "dadox")
+    assert out.returncode == 0, out.stderr
+    tail = out.stdout.split("Assumed (numbers the rule page leaves open, set by us; change them in the config):\n")[1]
+    lines = tail.splitlines()
+    assert lines[0] == "  three different pairs in one throw (0: off) = 0 (scoring.three_pairs)"
+    assert "  Greedy: bank at this turn total = 300 (policies.greedy_bank_at)" in lines
+    assert "  turns (all seats) after which a game is drawn = 5000 (game.max_turns)" in lines
+    dungeon = cli_here("describe", "dungeon").stdout
+    assert "Tagesmarkt upgrade prices in coins (Häufig, Selten, Episch) = 68, 112, 180 (market.prices)" in dungeon

@@ -162,7 +162,7 @@ def test_a_new_goal_answers_from_the_kept_tables_without_numba(tmp_path):
     """After one describe under these scoring, turn and bust rules, a new goal (or policy setting) is answered from the
     kept tables: the same text as a solve gives, without numba (issue 30: describe ≤ 0.5 s)."""
     from sim.cli.work.describe_text import describe_text
-    from sim.cli.work.tables import _computed
+    from sim.cli.work.tables import _computed, _model
 
     # a cache of answers of its own, this machine's compiled kernels (a cold compile would be most of the test)
     env = {**os.environ, "DICESIM_CACHE_DIR": str(tmp_path / "cache"), "NUMBA_CACHE_DIR": str(paths.numba_dir())}
@@ -178,7 +178,7 @@ def test_a_new_goal_answers_from_the_kept_tables_without_numba(tmp_path):
     assert "numba" not in set(got["modules"]), "read back, not solved"
     g = get_game("dadox")
     computed = json.loads(json.dumps(_computed("dadox", g.load(None, [goal]), None, {}), default=json_default))
-    assert r.stdout == describe_text(computed) + "\n"
+    assert r.stdout == describe_text(computed, _model("dadox")) + "\n"
 
 @pytest.mark.parametrize("game", PLAIN_GAMES)
 def test_plain_rules_give_the_compiled_rules_tables(game):

@@ -142,7 +142,8 @@ GOLDEN = 0.6180339887498949  # the golden ratio's fraction: the low-discrepancy 
 
 
 class Skill(Strict):
-    level: float = Field(1.0, ge=0.0, le=1.0, description="the player's level: 0 random moves, 1 the policy as it "
+    level: float = Field(1.0, ge=0.0, le=1.0, title="the player's level",
+                         description="the player's level: 0 random moves, 1 the policy as it "
                          "is; or novice (0.25), casual (0.5), skilled (0.75), expert (1.0)")
     opponents: float = Field(1.0, ge=0.0, le=1.0, description="the level of every other seat")
     groups: list[Group] = Field(default_factory=list, description="a mixture of levels (a fitted population): each "

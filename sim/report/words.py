@@ -363,12 +363,11 @@ def config_label(game: str | None, model: Any, path: str) -> str:
         node, field = _sub(node, key)
         if node is None and field is None:
             break
-    said = (getattr(field, "title", None) or getattr(field, "description", None) or "") if field else ""
+    if field is not None and getattr(field, "title", None):  # a field's name given as such (the description says
+        return field.title  # its scale: "the player's level" before "0 random moves, 1 the policy as it is")
+    said = (getattr(field, "description", None) or "") if field else ""
     said = said.split(";")[0].strip()
-    head, colon, _ = said.partition(": ")
-    if colon and len(head.split()) >= 2 and "(" not in head:  # "the player's level: 0 random moves, 1 …": its name
-        said = head
-    if len(said.split()) >= 4 or (colon and said == head):  # a sentence of its own, or a name cut from one
+    if len(said.split()) >= 4:  # a sentence of its own
         return said
     keys = path.split(".")
     text = " › ".join([*(word(game, k) for k in keys[:-1]), keys[-1].replace("_", " ")])

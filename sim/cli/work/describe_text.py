@@ -14,7 +14,7 @@ import textwrap
 from typing import Any
 
 from sim.games import GAMES, declared
-from sim.report.words import word
+from sim.report.words import config_label, word
 
 WIDTH = 100  # wrapped prose and lists
 WIDE = 120  # a wider table is shown in parts
@@ -23,8 +23,9 @@ OMITTED = ("config", "columns")  # in --json only
 HEADER = ("game", "config_hash", "difficulty", "assumed")
 
 
-def describe_text(d: dict[str, Any]) -> str:
-    """The lines ``describe`` prints without ``--json``."""
+def describe_text(d: dict[str, Any], model: Any = None) -> str:
+    """The lines ``describe`` prints without ``--json``; ``model``: the game's config model, which names the assumed
+    values in words (else by their paths)."""
     game = str(d.get("game", ""))
     out = [_title(d, game)]
     scalars = [(k, v) for k, v in d.items() if _scalar(v) and k not in HEADER and not k.endswith("_means")]
@@ -41,7 +42,7 @@ def describe_text(d: dict[str, Any]) -> str:
         out += ["", *_wrap(_label(key, game), ""), *_block(key, d[key], game, "  ")]  # a long heading wraps
         out += [line for note in notes.get(key, []) for line in _wrap(note, "  ")]
     out += [line for note in notes.get(None, []) for line in ["", *_wrap(note, "")]]
-    return "\n".join(out + ["", *_footer(d, game)])
+    return "\n".join(out + ["", *_footer(d, game, model)])
 
 
 def _title(d: dict[str, Any], game: str) -> str:
@@ -54,9 +55,13 @@ def _title(d: dict[str, Any], game: str) -> str:
     return " · ".join(parts)
 
 
-def _footer(d: dict[str, Any], game: str) -> list[str]:
+def _footer(d: dict[str, Any], game: str, model: Any = None) -> list[str]:
     out = []
-    if d.get("assumed"):
+    if d.get("assumed") and model is not None:
+        out.append("Assumed (numbers the rule page leaves open, set by us; change them in the config):")
+        out += [line for path in d["assumed"] for line in _wrap(_assumed(str(path), d.get("config"), game, model),
+                                                                "  ")]
+    elif d.get("assumed"):
         out += _wrap("Assumed (numbers the rule page leaves open, set by us): " + ", ".join(map(str, d["assumed"])), "")
     kept = [k for k in OMITTED if k in d]
     if kept:
@@ -64,6 +69,29 @@ def _footer(d: dict[str, Any], game: str) -> list[str]:
         name = game if game in GAMES else "GAME"
         out.append(f"With --json ({' and '.join(what[k] for k in kept)}): dicesim describe {name} --json")
     return out
+
+
+def _assumed(path: str, config: Any, game: str, model: Any) -> str:
+    """An assumed value in words, its value where it is one number, name or short list, its path after it
+    (``a bust's cost: subtract = subtract (bust.penalty)``); a whole table (a roster) is the config's to show."""
+    value: Any = config
+    for key in path.split("."):
+        value = value.get(key) if isinstance(value, dict) else None
+    def one(x: Any) -> str:  # a name in the game's words, a whole number without ".0" (a price of 68, not 68.0)
+        if isinstance(x, bool):
+            return "yes" if x else "no"
+        if isinstance(x, float) and x.is_integer() and abs(x) < 1e15:
+            return str(int(x))
+        return word(game, x) if isinstance(x, str) else str(x)
+
+    if isinstance(value, list) and all(_scalar(x) and x is not None for x in value):
+        shown = ", ".join(one(x) for x in value)
+    elif _scalar(value) and value is not None:
+        shown = one(value)
+    else:
+        shown = ""
+    said = config_label(game, model, path)
+    return f"{said}{f' = {shown}' if shown and len(shown) <= 40 else ''} ({path})"
 
 
 def _own(key: str, game: str) -> str | None:

@@ -101,4 +101,4 @@ def show(d: dict[str, Any], as_json: bool) -> None:
     if as_json:
         emit(d, True, "", json_default)
     else:
-        emit(d, False, describe_text(json.loads(json.dumps(d, default=json_default))))
+        emit(d, False, describe_text(json.loads(json.dumps(d, default=json_default)), _model(str(d["game"]))))
