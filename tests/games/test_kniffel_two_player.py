@@ -90,13 +90,13 @@ def _table(policies: list[str], n: int, seed: int):
 
 def _expected_result(rows) -> str:
     """The sentence built from the per-run table's rows of one run (seat order), by its win / tie columns."""
-    name = {int(r.seat): f"seat {int(r.seat) + 1} ({r.policy})" for r in rows.itertuples()}
+    name = {int(r.seat): f"seat {int(r.seat) + 1} ({r.policy.capitalize()})" for r in rows.itertuples()}  # in words
     score = {int(r.seat): int(r.score) for r in rows.itertuples()}
     tops = [int(r.seat) for r in rows.itertuples() if r.win or r.tie]
     rest = sorted((s for s in score if s not in tops), key=lambda s: (-score[s], s))
     if len(tops) == 1:
         w = tops[0]
-        return (f"Seat {w + 1} ({rows.iloc[w].policy}) wins " + " : ".join(str(score[s]) for s in [w, *rest])
+        return (f"S{name[w][1:]} wins " + " : ".join(str(score[s]) for s in [w, *rest])
                 + " against " + ", ".join(name[s] for s in rest))
     return (f"Tie: {', '.join(name[s] for s in tops[:-1])} and {name[tops[-1]]} share the top score "
             f"{score[tops[0]]}" + "".join(f"; {name[s]} {score[s]}" for s in rest))
@@ -131,7 +131,7 @@ def test_replay_of_a_tie_says_tie():
     assert len(tied) > 0
     run = int(tied.iloc[0])
     rows = t[t["run"] == run].reset_index(drop=True)
-    assert _expected_result(rows).startswith("Tie: seat 1 (greedy) and seat 2 (greedy) share the top score")
+    assert _expected_result(rows).startswith("Tie: seat 1 (Greedy) and seat 2 (Greedy) share the top score")
     _check_replay(["greedy", "greedy"], 4, run, rows)
     t3 = _table(["greedy", "greedy", "random"], 3000, 4)
     per_run = t3.groupby("run")

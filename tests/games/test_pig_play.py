@@ -133,7 +133,7 @@ def test_replay_text_tells_the_game(holds):
     text = GAME.replay(cfg, seats, SEED, 5, opts)
     rows = t[t["run"] == 5]
     lines = text.splitlines()
-    assert lines[0] == "Seats: 1 hold-20, 2 optimal-win · goal 100"  # run 5: the pair's second game, seats swapped
+    assert lines[0] == "Seats: 1 Hold 20, 2 Optimal win · goal 100"  # run 5: the pair's second game, seats swapped
     assert len(lines) == int(rows["game_turns"].iloc[0]) + 2
     winner = int(rows["winner"].iloc[0])
     assert lines[-1].startswith(f"After {rows['game_turns'].iloc[0]} turns: seat {winner + 1} (")

@@ -8,6 +8,9 @@ from sim.core.events import EventKind, EventLog
 from sim.games.dadox import play as P
 from sim.games.dadox import rules as R
 from sim.games.dadox.tables import OPT_PTS, OPT_SEL, OPT_USED, T6
+from sim.report.words import policy_name
+
+GAME = "dadox"
 
 NAMES = {v: k for k, v in POLICIES.items()}
 
@@ -29,7 +32,8 @@ def render(replay, tb, rp) -> str:
     """Human-readable account of one game from its decoded throws (``replay``: ``sim.core.events.Replay``)."""
     f = replay.facts
     seats, k = f["seats"], len(f["seats"])
-    lines = ["Seats: " + ", ".join(f"{s + 1} {p}" for s, p in enumerate(seats))
+    named = [policy_name(GAME, p) for p in seats]  # in words: "Optimal turn", not optimal-turn
+    lines = ["Seats: " + ", ".join(f"{s + 1} {named[s]}" for s in range(len(seats)))
              + f" · target {f['target']}{' exactly' if f['exact'] else ''}"]
     scores = [0] * k
     last_turn = -1
@@ -37,7 +41,8 @@ def render(replay, tb, rp) -> str:
         turn, seat = ev["turn"], ev["seat"]
         if turn != last_turn:
             last_turn = turn
-            lines.append(f"Turn {turn + 1} · seat {seat + 1} ({NAMES[ev['policy']]}) · score {scores[seat]}"
+            who = policy_name(GAME, NAMES[ev["policy"]])
+            lines.append(f"Turn {turn + 1} · seat {seat + 1} ({who}) · score {scores[seat]}"
                          + (f" · leading opponent {ev['leading_opponent']}" if k > 1 else ""))
         throw = f"  throws {ev['dice']}: {_faces(ev['throw'])}"
         kind, total, score = ev["event"], ev["total"], ev["score"]
@@ -58,6 +63,6 @@ def render(replay, tb, rp) -> str:
                 lines.append(f"{throw} → {aside} → banks {total} → score {score}{won}")
         scores[seat] = score
     winner = f["winner"]
-    result = f"seat {winner + 1} ({seats[winner]}) wins" if winner >= 0 else "no winner (turn limit)"
+    result = f"seat {winner + 1} ({named[winner]}) wins" if winner >= 0 else "no winner (turn limit)"
     lines.append(f"After {f['turns']} turns: {result} · scores " + ", ".join(str(s) for s in f["scores"]))
     return "\n".join(lines)

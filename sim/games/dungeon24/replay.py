@@ -9,6 +9,7 @@ from sim.games.dungeon24 import play
 from sim.games.dungeon24 import rules as R
 from sim.games.dungeon24.config import PEOPLE_LABELS, Dungeon24Config, volk
 from sim.games.dungeon24.labels import END_WORDS
+from sim.report.words import policy_name
 
 # log rows of ``play.play_game``: [kind, turn, seat, a, b, c, d, e]
 EVENTS = EventLog((
@@ -38,7 +39,7 @@ def render(replay: Any, cfg: Dungeon24Config) -> str:
         cc = v.boss if c == R.BOSS else v.cards[c]
         return f"{cc.name} ({cc.a}/{cc.v})"
 
-    seat = [f"seat {s + 1} ({pols[s]}, {PEOPLE_LABELS[people[s]]})" for s in range(2)]
+    seat = [f"seat {s + 1} ({policy_name('dungeon24', pols[s])}, {PEOPLE_LABELS[people[s]]})" for s in range(2)]
     lines = [f"Dungeon24 run {replay.run} seed {replay.seed}: {seat[0]} vs {seat[1]}"]
     for s in range(2):
         pyr = [card(s, pos) for pos in range(R.N_POS)]

@@ -10,6 +10,7 @@ from sim.core.events import EventKind, EventLog
 from sim.games.kniffel import rules as R
 from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE
 from sim.games.kniffel.solve import new_scratch, widget
+from sim.report.words import policy_name
 
 T5 = multisets(5)
 
@@ -67,7 +68,7 @@ def render(events: list[dict], policy: str, seat: int, seats: int, pid: int, E, 
     the line says "stops rolling" when the box is scored next, or which roll it passes when the player then holds
     fewer dice (random play, a seat below full skill, or an optimal tie).
     """
-    lines = [f"Kniffel · seat {seat + 1} of {seats} · policy {policy}"]
+    lines = [f"Kniffel · seat {seat + 1} of {seats} · {policy_name('kniffel', policy)}"]
     key = 0
     total = 0
     sheet: dict[int, int] = {}
@@ -114,7 +115,7 @@ def result(scores: list[int], policies: list[str]) -> dict:
     shared top score): ``winner_seat`` (0 plays first; None on a tie), ``tied_seats``, ``scores`` and the sentence."""
     top = max(scores)
     tops = [s for s, x in enumerate(scores) if x == top]
-    name = [f"seat {s + 1} ({p})" for s, p in enumerate(policies)]
+    name = [f"seat {s + 1} ({policy_name('kniffel', p)})" for s, p in enumerate(policies)]
     rest = sorted((s for s in range(len(scores)) if scores[s] < top), key=lambda s: -scores[s])
     if len(tops) == 1:
         w = tops[0]
