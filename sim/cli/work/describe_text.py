@@ -73,10 +73,11 @@ def _footer(d: dict[str, Any], game: str, model: Any = None) -> list[str]:
 
 def _assumed(path: str, config: Any, game: str, model: Any) -> str:
     """An assumed value in words, its value where it is one number, name or short list, its path after it
-    (``a bust's cost: subtract = subtract (bust.penalty)``); a whole table (a roster) is the config's to show."""
+    (``banking past an exact target = void (goal.overshoot)``); a whole table (a roster) is the config's to show."""
     value: Any = config
     for key in path.split("."):
         value = value.get(key) if isinstance(value, dict) else None
+
     def one(x: Any) -> str:  # a name in the game's words, a whole number without ".0" (a price of 68, not 68.0)
         if isinstance(x, bool):
             return "yes" if x else "no"
