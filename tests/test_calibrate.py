@@ -201,6 +201,11 @@ def test_a_value_that_flips_the_seeds_difficulty_order_is_noted():
                    "--tol", "0.2")
     lines = [ln.strip() for ln in res.stdout.splitlines() if ln.strip().startswith("note: Normal")]
     assert len(lines) == 1 and "(difficulty.normal.hp) lies below Leicht's 1.05" in lines[0], res.stdout
+    # the bracket in the interval line's digits (it read "bracket [1.01235, 1.03441]")
+    tight = cli_here("calibrate", "dungeon", "--difficulty", "normal", "--target", "win_rate=0.35", "--field",
+                     "difficulty.normal.hp", "--policy", "vorschlag", "--n", "1000")
+    assert tight.returncode == 0, tight.stderr
+    assert re.search(r"· bracket \[1\.\d{3}, 1\.\d{3}\]$", tight.stdout, re.M), tight.stdout
 
 
 def test_a_list_of_known_policies_where_one_belongs_is_said_so():
