@@ -73,7 +73,7 @@ def test_a_calibration_done_at_its_first_value_says_why_it_has_no_interval(tmp_p
     assert done.returncode == 0, done.stderr
     assert ": scores " in done.stdout or ": mean score " in done.stdout and " points [" in done.stdout
     # the setting played, the field in words, then its code
-    assert "Kniffel · players: 1 · Greedy: upper bonus points (0: no bonus) (bonus.value) = 35" in done.stdout
+    assert "Kniffel · players: 1 · Greedy: upper bonus points (bonus.value) = 35" in done.stdout
     assert "no 95 % interval for bonus.value: only one value was evaluated" in done.stdout
     assert "nan" not in done.stdout.lower()
     page = next((tmp_path / "cal").glob("*.html")).read_text(encoding="utf-8")
@@ -477,3 +477,19 @@ def test_a_long_changed_value_is_cut_in_the_heading():
     assert first.startswith('skill={"level" = 1') and first.endswith("…") and len(first) == SAID_MAX
     assert second == "2"
     assert rules_said({"a": {"b": 1}}, {"a": {"b": 2}}) == "changed: a.b=2"
+
+
+def test_a_fields_hint_in_brackets_is_left_out_before_its_code(tmp_path):
+    """tune printed "upper bonus points (0: no bonus) (bonus.value) = 37": two brackets, the first read as the
+    code's; the hint is left out where the code or a value follows (the page's table keeps it)."""
+    from sim.report.words import without_hint
+
+    assert without_hint("upper bonus points (0: no bonus)") == "upper bonus points"
+    assert without_hint("Normal: enemy LP factor") == "Normal: enemy LP factor"
+    assert without_hint("(only a hint)") == "(only a hint)"
+    spec = tmp_path / "t.toml"
+    spec.write_text('game = "kniffel"\nn = 200\nseed = 1\nmax_evals = 3\n[fields]\n"bonus.value" = [0, 120]\n'
+                    '[[target]]\npolicy = "greedy"\nmetric = "mean_score"\nvalue = 210\ntol = 50\n')
+    out = cli_here("tune", str(spec), "--out", str(tmp_path / "o"), "--no-report")
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"^  upper bonus points \(bonus\.value\) = \d+$", out.stdout, re.M), out.stdout

@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import html
 import math
-import re
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -314,7 +313,7 @@ def sweep_answers(table: pd.DataFrame, fields: list[str], metric: str, base: dic
             bits.append(f"{words.policy_name(game, policy)} {words.value_text(metric, a, game=game)} → "
                         f"{words.value_text(metric, b, game=game)} ({moved})")
         others = " (the other fields at their base)" if len(fields) > 1 else ""
-        name = re.sub(r"\s*\([^()]*\)$", "", field_words(game, f))  # "(0: no bonus)" before "25 → 45" read as a value
+        name = words.without_hint(field_words(game, f))  # "(0: no bonus)" before "25 → 45" read as a value
         said = f"{name} {_fmt(rows[f].iloc[0])} → {_fmt(rows[f].iloc[-1])}{others}: "
         out.append(said[:1].upper() + said[1:] + f"{words.metric_label(game, metric)}, " + "; ".join(bits) + ".")
     return out

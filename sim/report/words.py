@@ -351,6 +351,12 @@ def config_words(game: str) -> dict[str, str]:
         return {}
 
 
+def without_hint(said: str) -> str:
+    """A field's words without a closing hint in brackets (``upper bonus points (0: no bonus)`` -> ``upper bonus
+    points``): before a value or a code in brackets it read as one of them."""
+    return re.sub(r"\s*\([^()]*\)$", "", said) or said
+
+
 def config_label(game: str | None, model: Any, path: str) -> str:
     """A config path in words: the field's title or description where it says enough (``joker.when_zero`` ->
     ``joker also when the Kniffel box holds 0``), else the path in words (``market › joker pack size``), table keys

@@ -154,4 +154,4 @@ def _named(game: str, field: str) -> str:
     """A field in words with its code after it (``Normal: enemy LP factor (difficulty.normal.hp)``): the page says
     the words, a ``--set`` line the code."""
     said = field_words(game, field)
-    return field if said == field else f"{said} ({field})"
+    return field if said == field else f"{words.without_hint(said)} ({field})"

@@ -23,7 +23,7 @@ def tune(tune_file: Path, out: Path | None, resume: bool, overwrite: bool, sched
              f"· {r.stop} · {r.seconds:.1f} s",
              f"chosen (evaluation {r.best}):"]
     game = t.game.name
-    lines += [f"  {words.config_label(game, t.game.Config, name)} ({name}) = {value:g}"
+    lines += [f"  {words.without_hint(words.config_label(game, t.game.Config, name))} ({name}) = {value:g}"
               for name, value in r.values.items()]
     lines += [f"  note: {note}" for note in summary["notes"]]
     lines.append("targets [95 %]:")
