@@ -183,7 +183,21 @@ def test_a_folder_holding_your_own_report_file_is_refused_and_kept(tmp_path, com
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "report.html"]
 
 
+def test_a_report_folder_written_before_the_kind_files_is_still_dicesims(tmp_path):
+    """A balance folder from before ``balance.json`` existed (its report.html dicesim's own page, no kind file) is
+    taken over by ``make run`` as before, not refused as the user's."""
+    out = tmp_path / "latest"
+    out.mkdir()
+    (out / "report.html").write_text("<!doctype html><html><head><meta charset='utf-8'><title>dicesim balance "
+                                     "report</title></head><body></body></html>")
+    atomic.check_kind(out, "balance.json")  # no refusal
+    (out / "report.html").write_text("<h1>my own page</h1>")
+    with pytest.raises(atomic.OutputError, match="holds report.html, which no dicesim output there names"):
+        atomic.check_kind(out, "balance.json")
+
+
 def test_the_python_api_refuses_a_folder_holding_your_own_report_file(tmp_path):
+    """``sim.play(out=…)`` refuses it as the command line does, the file as it was."""
     import sim
     from sim.core.errors import DicesimError
 

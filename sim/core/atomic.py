@@ -278,7 +278,7 @@ def check_kind(out: str | Path, mine: str, flag: str = "--out") -> None:
     for name, (what, _) in KINDS.items():
         if name != mine and (out / name).is_file():
             raise OutputError(f"{flag} {out} holds {what}: give the {KINDS[mine][1]} a folder of its own")
-    if out.is_dir() and not (out / mine).is_file():  # no dicesim outputs there: its files of these names are yours
+    if out.is_dir() and not _dicesims(out):  # no dicesim outputs there: its files of these names are yours
         try:
             yours = sorted(p.name for p in out.iterdir() if report_file(p.name) and p.is_file())
         except OSError:
@@ -286,6 +286,18 @@ def check_kind(out: str | Path, mine: str, flag: str = "--out") -> None:
         if yours:
             raise OutputError(f"{flag} {out} holds {yours[0]}, which no dicesim output there names (it would be "
                               f"replaced): give the {KINDS[mine][1]} a new or empty folder")
+
+
+def _dicesims(out: Path) -> bool:
+    """Whether ``out`` holds a dicesim command's outputs: its kind's file (``KINDS``), or a report page dicesim wrote
+    (each page's title begins "dicesim"; a folder written before the kind files existed has only that)."""
+    if any((out / name).is_file() for name in KINDS):
+        return True
+    try:
+        with open(out / "report.html", "rb") as f:
+            return b"<title>dicesim" in f.read(512)
+    except OSError:
+        return False
 
 
 REPORT_FILES = frozenset({"report.html", "history.csv", *KINDS, *(k.replace(".json", ".csv") for k in KINDS)})
