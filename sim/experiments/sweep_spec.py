@@ -38,7 +38,7 @@ from sim.core.config import (
 )
 from sim.games import get_game
 from sim.games.base import Game
-from sim.games.options import for_play, policy_refusal, rules_refusal, unread_refusal
+from sim.games.options import for_play, policy_refusal, unread_at_every, unread_refusal
 
 SWEEP_JSON = "sweep.json"
 FORMAT = 1
@@ -373,11 +373,10 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
     else:
         raise ConfigError(f"{source}: needs a [grid] over config fields or a list of [[variants]]")
     if grid is not None:  # a field the rules of every point leave unread (Dungeon24's ability of no side's people)
-        for key in fields:
-            why = [rules_refusal(game.name, key, p.cfg, p.options if p.options is not None else options)
-                   for p in points]
-            if not key.startswith(OPTION_AXIS) and all(why):
-                because = why[0].split(" (", 1)[1].split("): ", 1)[0] if " (" in why[0] else ""
+        cases = [(p.cfg, p.options if p.options is not None else options) for p in points]
+        for key in (k for k in fields if not k.startswith(OPTION_AXIS)):
+            because = unread_at_every(game.name, key, cases)
+            if because is not None:
                 raise ConfigError(f"{source}: [grid] {key} is not used at any point"
                                   f"{f' ({because})' if because else ''}: give a side a people with it in [options]")
     try:

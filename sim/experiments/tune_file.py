@@ -45,7 +45,7 @@ from sim.core.limits import has_interval, is_rate
 from sim.experiments.sweep_spec import _resolve, flatten, point_config, spec_error
 from sim.games import get_game
 from sim.games.base import Game
-from sim.games.options import accepted, field_bounds, for_play, policy_refusal, rules_refusal, unread_by
+from sim.games.options import accepted, field_bounds, for_play, policy_refusal, unread_at_every, unread_by
 
 FORMAT = 1
 FLOAT_RESOLUTION = 1e-4  # float fields are rounded to this share of their range
@@ -317,10 +317,9 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
                               f"{{{opt.name} = \"{part}\"}}, or tune the field of the targets' {opt.name}")
         # what the rules leave unread (Dungeon24's ability of no side's people); a target whose sets give a people
         # another ability may read it
-        why = [None if any(k.startswith("peoples.") for k in t.sets) else rules_refusal(game.name, f.name, base_cfg,
-                                                                                       t.options) for t in targets]
-        if targets and all(why):
-            because = why[0].split(" (", 1)[1].split("): ", 1)[0] if " (" in why[0] else ""
+        mixed = any(k.startswith("peoples.") for t in targets for k in t.sets)
+        because = None if mixed else unread_at_every(game.name, f.name, [(base_cfg, t.options) for t in targets])
+        if because is not None:
             raise ConfigError(f"{source}: [fields] {f.name} is not used by any target's run"
                               f"{f' ({because})' if because else ''}: give a side a people with it in options")
         said = policy_refusal(game.name, f.name, [s for seats in plans.values() for s in seats], "tune")

@@ -188,6 +188,17 @@ def rules_refusal(game: str, path: str, cfg: Any, options: dict[str, Any]) -> st
     return unread(cfg, path, options) if unread is not None else None
 
 
+def unread_at_every(game: str, path: str, cases: list[tuple[Any, dict[str, Any]]]) -> str | None:
+    """Why the rules of every case (``(cfg, options)``: a sweep's points, a tune's targets) leave ``path`` unread,
+    as the first case's ``rules_refusal`` says it in brackets (``Untote vs Untote: no blutrausch``; "" where it says
+    none), else None: every point would play the same numbers."""
+    why = [rules_refusal(game, path, cfg, options) for cfg, options in cases]
+    if not why or not all(why):
+        return None
+    first = str(why[0])
+    return first.split(" (", 1)[1].split("): ", 1)[0] if " (" in first else ""
+
+
 def refuse_unread_sets(game: str, options: dict[str, Any], seats: Sequence[str] | None, sets: list[str],
                        cfg: Any = None, count: int | None = None, every_choice: bool = False) -> None:
     """A ``set`` of a choice this run does not hold (``difficulty.normal.hp`` on Leicht, ``peoples.untote.boss``
