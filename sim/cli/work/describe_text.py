@@ -13,6 +13,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from sim.core.config import value_at
 from sim.games import GAMES, declared
 from sim.report.words import config_label, word
 
@@ -74,9 +75,7 @@ def _footer(d: dict[str, Any], game: str, model: Any = None) -> list[str]:
 def _assumed(path: str, config: Any, game: str, model: Any) -> str:
     """An assumed value in words, its value where it is one number, name or short list, its path after it
     (``banking past an exact target = void (goal.overshoot)``); a whole table (a roster) is the config's to show."""
-    value: Any = config
-    for key in path.split("."):
-        value = value.get(key) if isinstance(value, dict) else None
+    value = value_at(config, path)
 
     def one(x: Any) -> str:  # a name in the game's words, a whole number without ".0" (a price of 68, not 68.0)
         if isinstance(x, bool):
