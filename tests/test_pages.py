@@ -467,7 +467,8 @@ def test_charts_name_policies_and_upgrades_in_words(drawn, tmp_path):
     from sim.games.dungeon.upgrade_lift import upgrade_lift_chart
 
     rng = np.random.default_rng(1)
-    t = pd.DataFrame({"seat": np.tile([0, 1], 200), "win": rng.integers(0, 2, 400)})
+    winner = rng.integers(0, 2, 200)  # a game's one winner
+    t = pd.DataFrame({"seat": np.tile([0, 1], 200), "win": (np.repeat(winner, 2) == np.tile([0, 1], 200)).astype(int)})
     win_rate_by_seat({"threshold vs optimal-turn": t, "greedy vs optimal-turn": t}, tmp_path)
     assert _legend(drawn[-1][0]) == ["fair share", "Threshold vs Optimal turn", "Greedy vs Optimal turn"]
     lift = pd.DataFrame({"policy": "vorschlag", "upgrade": ["extra_wuerfel", "glueckssieben", "heilkraeuter"],
@@ -475,6 +476,35 @@ def test_charts_name_policies_and_upgrades_in_words(drawn, tmp_path):
                          "ci95_high": [0.34, 0.33, 0.34]})
     upgrade_lift_chart(lift, tmp_path / "lift.png")
     assert sorted(drawn[-1][1]) == ["Extra-Würfel", "Glückssieben", "Heilkräuter"]
+
+
+def test_seat_charts_with_draws_show_each_labels_fair_share_of_the_games_won(monkeypatch, tmp_path):
+    """Games drawn at the turn limit are no seat's: a label's fair share is its games won over the seats, drawn
+    across its own bars (a line at 1/3 read as every seat losing); without draws the one line at 1/seats."""
+    from sim.games.dadox.charts import win_rate_by_seat
+    from sim.report import charts
+
+    figs, save = [], charts.save
+    monkeypatch.setattr(charts, "save", lambda fig, path, tight=True: (figs.append(fig), save(fig, path, tight))[1])
+
+    def games(drawn: float) -> pd.DataFrame:
+        winner = np.arange(300) % 3
+        winner[: int(300 * drawn)] = -1
+        return pd.DataFrame({"seat": np.tile([0, 1, 2], 300),
+                             "win": (np.repeat(winner, 3) == np.tile([0, 1, 2], 300)).astype(int)})
+
+    def levels(ax) -> list[float]:  # the horizontal segments (an interval's whisker is vertical)
+        return sorted({round(float(s[0][1]), 6) for c in ax.collections for s in c.get_segments()
+                       if s[0][1] == s[1][1] and s[0][0] != s[1][0]})
+
+    win_rate_by_seat({"threshold vs greedy": games(0.0), "greedy vs greedy": games(0.6)}, tmp_path)
+    ax = figs[-1].axes[0]
+    assert levels(ax) == pytest.approx([0.4 / 3, 1 / 3], abs=1e-6)
+    assert _legend(ax.get_legend())[0] == "fair share of the games won (draws are no seat's)"
+    win_rate_by_seat({"threshold vs greedy": games(0.0)}, tmp_path)
+    ax = figs[-1].axes[0]
+    assert levels(ax) == [] and _legend(ax.get_legend())[0] == "fair share"
+    assert [ln.get_ydata()[0] for ln in ax.lines if ln.get_label() == "fair share"] == pytest.approx([1 / 3])
 
 
 def test_difficulty_bars_show_the_difficulty_played_centred(drawn, tmp_path):

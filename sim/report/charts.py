@@ -16,6 +16,7 @@ import numpy as np
 from sim.core import atomic, stats
 from sim.report import words
 from sim.report.mpl import colors, plt, ticker
+from sim.report.words import DRAWS_SAID
 
 DPI = 110
 
@@ -130,11 +131,25 @@ def quantile_bands(values: Mapping[str, Any], path: str | Path, xlabel: str, yla
     return save(fig, path)
 
 
+def seat_bars(groups: Mapping[str, Sequence[dict[str, Any]]], categories: Sequence[str], path: str | Path,
+              title: str) -> Path:
+    """Each seat's win rate per label against its fair share: ``1 / seats`` where every game has a winner; where
+    games end drawn (a turn limit), the seats share only the games won, so a label's fair share is the sum of its
+    seats' win rates over the seats, drawn across its own bars ("fair share" at 50 % read as a loss for both)."""
+    fair = [sum(float(m["value"]) for m in ms) / len(categories) for ms in groups.values()]
+    even = 1 / len(categories)
+    if all(abs(f - even) < DRAWS_SAID * even for f in fair):
+        return bars(groups, categories, path, "win rate", title, reference=(even, "fair share"), unit="%")
+    return bars(groups, categories, path, "win rate", title, unit="%",
+                reference=(fair, "fair share of the games won (draws are no seat's)"))
+
+
 def bars(groups: Mapping[str, Sequence[dict[str, Any]]], categories: Sequence[str], path: str | Path, ylabel: str,
-         title: str, reference: tuple[float, str] | None = None, figsize: tuple[float, float] = (8, 4.5),
-         unit: str = "") -> Path:
+         title: str, reference: tuple[float | Sequence[float], str] | None = None,
+         figsize: tuple[float, float] = (8, 4.5), unit: str = "") -> Path:
     """Grouped bars: per label (``groups``) one metric per category, each ``{"value", "ci95"}`` from
-    ``sim.core.stats``, drawn with its 95 % interval; ``reference`` a horizontal line (value, legend text);
+    ``sim.core.stats``, drawn with its 95 % interval; ``reference`` a horizontal line (value, legend text), or with
+    a value per label a line across each label's own bars;
     ``unit`` ``%`` or ``pp``: the axis of a share or of a difference of shares so (:func:`in_units`)."""
     fig, ax = plt.subplots(figsize=figsize)
     k = len(categories)
@@ -143,7 +158,12 @@ def bars(groups: Mapping[str, Sequence[dict[str, Any]]], categories: Sequence[st
         v = [float(m["value"]) for m in ms]
         ax.bar(np.arange(k) + i * width, v, width, yerr=stats.error_bars(ms), capsize=3,
                label=label if len(groups) > 1 or reference else None)
-    if reference is not None:
+    if reference is not None and isinstance(reference[0], Sequence):  # one line per label, across its own bars
+        for i, level in enumerate(reference[0]):
+            ax.hlines([level] * k, np.arange(k) + (i - 0.45) * width, np.arange(k) + (i + 0.45) * width,
+                      color="#222", linestyle="--", linewidth=1.4, zorder=3,
+                      label=reference[1] if i == 0 else None)
+    elif reference is not None:
         ax.axhline(reference[0], color="grey", linestyle=":", linewidth=1, label=reference[1])
     ax.axhline(0, color="#555", linewidth=0.6)
     ax.set_xticks(np.arange(k) + width * (len(groups) - 1) / 2, list(categories))

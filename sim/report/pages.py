@@ -26,6 +26,7 @@ from sim.games import declared
 from sim.games.options import cycled, policy_names
 from sim.report import words
 from sim.report.findings.config import SEAT_MIN_PP
+from sim.report.words import DRAWS_SAID
 
 STYLE = """body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1200px;padding:0 1em;color:#222}
 h1{margin-bottom:0.2em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}
@@ -497,9 +498,6 @@ def verdicts(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline:
         sentence = answer_sentence(metrics, headline, game=game)
         out = [sentence] if sentence else []
     return out[:1] + ([draws] if draws else []) + out[1:]
-
-
-DRAWS_SAID = 0.01  # a draw rate from 1 %: games that end at the turn limit are said beside who wins, not only tabled
 
 
 def draw_sentence(game: str | None, rates: dict[str, dict[str, Any]]) -> str:

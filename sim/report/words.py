@@ -17,6 +17,9 @@ from typing import Any, get_args, get_origin
 
 from sim.games import GAMES
 
+DRAWS_SAID = 0.01  # a draw rate from 1 %: games that end at the turn limit are said beside who wins (the
+# answers) and the seats' fair share is of the games won (the charts), not only tabled
+
 MINUS = "\u2212"  # a typographic minus: "−14.9 pp" (a hyphen reads as a dash at a glance)
 
 # metric names the engine or several games share, in words (a game's ``headline`` words come first)

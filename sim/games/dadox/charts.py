@@ -16,9 +16,8 @@ def win_rate_by_seat(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     """Share of games each seat wins (95% intervals), per policy or match."""
     k = max(int(t["seat"].max()) + 1 for t in tables.values())
     groups = {label: [stats.rate(t.loc[t["seat"] == s, "win"] == 1) for s in range(k)] for label, t in tables.items()}
-    return charts.bars(charts.named("dadox", groups), [f"seat {s + 1}" for s in range(k)],
-                       Path(out_dir) / "win_rate_by_seat.png", "win rate",
-                       "Dadox: win rate by seat (seat 1 throws first)", reference=(1 / k, "fair share"), unit="%")
+    return charts.seat_bars(charts.named("dadox", groups), [f"seat {s + 1}" for s in range(k)],
+                            Path(out_dir) / "win_rate_by_seat.png", "Dadox: win rate by seat (seat 1 throws first)")
 
 
 def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:

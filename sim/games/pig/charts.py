@@ -18,9 +18,8 @@ from sim.report import charts, words  # noqa: E402
 def win_rate_by_seat(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
     """Share of games each seat wins (95 % intervals), per policy or match."""
     groups = {label: [stats.rate(t.loc[t["seat"] == s, "win"] == 1) for s in range(2)] for label, t in tables.items()}
-    return charts.bars(charts.named("pig", groups), ["seat 1 (rolls first)", "seat 2"],
-                       Path(out_dir) / "win_rate_by_seat.png", "win rate", "Pig: win rate by seat",
-                       reference=(0.5, "fair share"), unit="%")
+    return charts.seat_bars(charts.named("pig", groups), ["seat 1 (rolls first)", "seat 2"],
+                            Path(out_dir) / "win_rate_by_seat.png", "Pig: win rate by seat")
 
 
 def game_length(tables: dict[str, pd.DataFrame], out_dir: Path) -> Path:
