@@ -50,7 +50,7 @@ def _why(policy_id: int, key: int, ev: dict, kv, rp, sc) -> str:
         k = int(
             T5.index_of_code[int(np.bincount(np.array(kept, dtype=np.int64) - 1, minlength=6) @ (7 ** np.arange(6)))]
         )
-        return f"expected {kv[level, k]:.2f} more points this game (rerolling all: {kv[level, 0]:.2f})"
+        return f"expects {kv[level, k]:.2f} more points this game; rerolling all {kv[level, 0]:.2f}"
     if policy_id == GREEDY:
         c = best_box(counts, int(T5.index_of_code[int(counts @ (7 ** np.arange(6)))]), key, rp, sc)
         return f"towards {R.CATEGORY_LABELS[c]}, the best box now" if c >= 0 else "keeps all"
@@ -80,7 +80,7 @@ def render(events: list[dict], policy: str, seat: int, seats: int, pid: int, E, 
             open_boxes = [R.CATEGORY_LABELS[c] for c in range(R.N_CAT) if not (mask >> c) & 1]
             head = f"Turn {turn + 1:2d} · upper {R.key_up(key)}/{int(rp.bonus_threshold)}"
             if pid == OPTIMAL:
-                head += f" · optimal expects {E[key]:.2f} more"
+                head += f" · optimal play expects {E[key]:.2f} more points"
                 kv = keep_values(key, E, rp, T, sc, kn)
             lines.append(head + " · open: " + ", ".join(open_boxes))
         if kind == "roll":
