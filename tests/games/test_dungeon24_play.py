@@ -204,6 +204,20 @@ def test_arrangement_search_reports_fresh_runs():
     assert res["lift"]["ci95"][0] <= res["lift"]["value"] <= res["lift"]["ci95"][1]
 
 
+def test_a_play_with_a_searched_order_says_which_figure_is_its_answer(tmp_path):
+    """``play --arrangement search`` prints the search's check before the play's own figures: the line says the order
+    was found before the play and that the play below plays it on its own dice (three win figures, one answer)."""
+    from tests.conftest import cli_here
+
+    r = cli_here("play", "dungeon24", "--policy", "greedy", "--arrangement", "search", "--n", "300",
+                 "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    line = next(ln for ln in r.stderr.splitlines() if ln.startswith("card order found by search"))
+    assert line.startswith("card order found by search, before the play: ") and "% [" in line, line
+    assert line.endswith("the play below plays this order on its own dice"), line
+    assert "card order: best by search" in r.stdout and "Greedy wins " in r.stdout, r.stdout
+
+
 def test_columns_constant():
     assert play.N_COL == len(play.COLUMNS)
 

@@ -131,10 +131,10 @@ class Dungeon24Game(Game):
                 from sim.report.words import value_text  # the report's words: not at the game's import
 
                 said = value_text("win_rate", res["win_rate"]["value"], res["win_rate"]["ci95"])
-                print(f"card order by search: {', '.join(res['cards'])} scores {said} (a win 1, a draw ½) on "
-                      f"{res['n_check']:,} fresh games per seating (the search's own estimate, "
-                      f"{value_text('win_rate', res['search_max'])}, was the best of 120 noisy ones: such a best "
-                      "reads high on average, so the fresh games decide)",
+                print(f"card order found by search, before the play: {', '.join(res['cards'])}; it scores {said} "
+                      f"(a win 1, a draw ½) on {res['n_check']:,} fresh games per seating (the search's own estimate, "
+                      f"{value_text('win_rate', res['search_max'])}, was the best of 120 noisy ones and reads high, so "
+                      "the fresh games decide); the play below plays this order on its own dice",
                       file=sys.stderr)
             return [_searched[key], None]
         return [None, None]
