@@ -439,17 +439,21 @@ def sweep(spec: str | Path | dict[str, Any], out: str | Path | None = None, resu
           report: bool = True, force: bool = False) -> SweepOutcome:
     """Run a sweep file (or the same content as a dict) into ``out`` (default: a temporary folder, removed when Python
     exits); ``force``: more points or runs than ``sim.core.limits`` allows."""
-    from sim.experiments.sweep import _jsonable, load_sweep, run_sweep, sweep_from_dict
+    from sim.experiments.sweep import load_sweep, run_sweep, sweep_from_dict
+    from sim.experiments.sweep_spec import from_python
 
     if not isinstance(spec, dict | str | os.PathLike):
         raise DicesimError(f"spec must be a sweep file or its content as a dict, got {spec!r}"[:200])
     if not isinstance(spec, dict) and not str(spec).strip():  # Path("") is ".": "sweep file . is a folder"
         raise DicesimError(f"spec is named {str(spec)!r} (empty): give a sweep file's name")
     _flags(resume=resume, overwrite=overwrite, progress=progress, report=report, force=force)
+    if resume and overwrite:  # as the command line: which of the two wins would be a guess
+        raise DicesimError("resume and overwrite exclude each other: resume keeps the folder's points, overwrite "
+                           "replaces them")
     _path(out, "out")
-    # a Python spec as a file reads (``_jsonable``): tuples as lists, numpy numbers as numbers (a tuple of policies
+    # a Python spec as a file reads (``from_python``): tuples as lists, numpy numbers as numbers (a tuple of policies
     # was refused where ``sim.play`` takes one)
-    s = sweep_from_dict(_jsonable(spec), source="sweep", force=force) if isinstance(spec, dict) else \
+    s = sweep_from_dict(from_python(spec), source="sweep", force=force) if isinstance(spec, dict) else \
         load_sweep(spec, force)
     dest = Path(out) if out is not None else _temporary("dicesim-sweep-")
     r = run_sweep(s, dest, resume=resume, overwrite=overwrite, scheduler=scheduler, progress=progress, report=report)

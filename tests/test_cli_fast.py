@@ -131,6 +131,8 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
      "--field is empty"),  # it named --set
     (["combos", "-1", "5", "5", "2", "2"], "-1: a negative number is no die face (1..6) or count (0 or more)"),
     (["combos", "a", "5", "5", "2", "2"], "dice must be a whole number, got 'a'"),
+    (["combos", "5", "5", "5", "2", "2.0"], "dice must be a whole number, got '2.0'"),
+    (["combos", "5", "5", "5", "2", "\u0662"], "dice must be a whole number, got '\u0662'"),
     (["play", "kniffel", "--policy", "greedy, optimal"], "2 policies for 1 seat of kniffel"),
     (["replay", "dungeon24", "--policy", "greedy,greedy,greedy"], "3 policies for 2 seats of dungeon24"),
     (["play", "dadox", "--policy", "greedy,threshold,random", "--players", "3", "--opponent", "greedy"],

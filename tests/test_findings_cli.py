@@ -129,7 +129,10 @@ def test_balance_refuses_a_config_with_rules_before_any_work(tmp_path):
     """balance plays every game under its own default config: a file with a game's rules is refused, one line."""
     f = tmp_path / "rules.toml"
     f.write_text("[findings]\nseat_min_pp = 3\n[bonus]\nvalue = 40\n", encoding="utf-8")
+    named = tmp_path / "named.toml"  # a game's config begins name = …: a key, not a section
+    named.write_text('name = "mine"\n[findings]\nseat_min_pp = 3\n', encoding="utf-8")
     for config, said in ((f, "reads only a [findings] section, the file also has [bonus]"),
+                         (named, "the file also has the key name (a game's rules"),
                          (tmp_path / "none.toml", "none.toml")):
         done = cli_here("balance", "--games", "kniffel", "--n", "10", "--out", str(tmp_path / "o"),
                         "--config", str(config))

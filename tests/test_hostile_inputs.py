@@ -183,6 +183,9 @@ BAD_SETS = [
     ("dungeon", "talents.scharfe_klingen.attack_flat=-1e6", "talents.scharfe_klingen.attack_flat"),
     ("dungeon24", "peoples.untote.label=''", "peoples.untote.label"),
     ("dungeon24", "peoples.untote.boss.name=''", "peoples.untote.boss.name"),
+    ("dungeon24", "peoples.untote.boss.name=' '", "is blank"),
+    ("dungeon24", "peoples.untote.label='Grün\tlinge'", "a tab"),  # a chart drew the tab as a missing glyph
+    ("dungeon24", "peoples.gruenlinge.label='Untote'", "as gruenlinge.label does: each people needs a label of its"),
     (FIFTH, "goal.target=nan", "goal.target"),
     (FIFTH, "goal.target=1", "goal.target"),
     (FIFTH, "dice.sides=1e308", "dice.sides"),
@@ -288,6 +291,9 @@ NUMBERS = [
     (("play", "dungeon", "--policy", "greedy", "--difficulty", "extreme", "--out", OUT), "--difficulty"),
     (("play", "dungeon24", "--policy", "greedy", "--people", "elves", "--out", OUT), "--people"),
     (("play", "dungeon24", "--policy", "greedy", "--arrangement", "0,0,1,2,3", "--out", OUT), "--arrangement"),
+    (("play", "dungeon24", "--policy", "greedy", "--arrangement", "\u0664,\u0663,2,1,0", "--out", OUT),
+     "--arrangement"),
+    (("play", "dungeon24", "--policy", "greedy", "--arrangement", "\uff10,1,2,3,4", "--out", OUT), "--arrangement"),
     (("compare", "kniffel", "--policies", "greedy,random", "--n", "6e9", "--out", OUT), "--force"),
     (("compare", "kniffel", "--policies", "greedy,random", "--seed", str(2**64), "--out", OUT), "--seed"),
     (("compare", "kniffel", "--policies", "greedy,random", "--chunk", "0", "--out", OUT), "--chunk"),
@@ -1022,6 +1028,9 @@ def test_a_check_table_never_replaces_another_commands_file(tmp_path):
     atomic.check_own_files(out, [out / "check.csv", out / "check.html"], "--out")  # new files: taken
 
 
+API_SWEEP = {"game": "kniffel", "policies": ["greedy"], "n": 100, "grid": {"bonus.value": [25, 35]}}
+
+
 def test_the_api_refuses_what_the_command_line_refuses_in_words():
     """Each gave a TypeError, a pydantic AttributeError, or was taken in silence (objective= played on; an empty name
     in a compared list was dropped)."""
@@ -1050,6 +1059,10 @@ def test_the_api_refuses_what_the_command_line_refuses_in_words():
         (lambda: sim.play("kniffel", "greedy,", n=10), "policy list 'greedy,' has an empty name between its commas"),
         (lambda: sim.play("kniffel", "greedy", n=100.0), "n must be a whole number of runs (an int), got 100.0"),
         (lambda: sim.sweep(""), "spec is named '' (empty): give a sweep file's name"),
+        (lambda: sim.sweep(API_SWEEP, resume=True, overwrite=True), "resume and overwrite exclude each other"),
+        (lambda: sim.sweep({**API_SWEEP, "title": object()}), "<object object at"),  # its str was the report's title
+        (lambda: sim.sweep({**API_SWEEP, "grid": {"bonus.value": {25, 35}}}), "{25, 35} is no value a sweep file holds"),
+        (lambda: sim.play("kniffel", "greedy", n=1.5), "n must be a whole number of runs (an int), got 1.5"),
         (lambda: sim.calibrate("kniffel", "bonus.value", "mean_score=220", "greedy", n=100, set={"bonus.value": 40}),
          "field bonus.value is also given by set bonus.value: calibrate sets it"),
     ]
@@ -1108,6 +1121,9 @@ UNREAD = [
      "(only optimal-win reads it; it plays optimal-turn)"),
     (("solve", "dadox", "--objective", "win", "--set", "solver.turn_cap=2000"), "(only optimal-turn reads it"),
     (("solve", "dadox", "--set", "policies.random_bank=0.1"), "--set policies.random_bank: solve dadox"),
+    # no solve plays a game to its turn limit (the Pig win solve at a limit of 1 said 53 % for a game all but drawn)
+    (("solve", "dadox", "--set", "game.max_turns=10"), "--set game.max_turns: solve dadox --objective turn does not"),
+    (("solve", FIFTH, "--objective", "win", "--set", "game.max_turns=1"), "--set game.max_turns: solve"),
     (("solve", "dungeon24", "--opponent", "random", "--set", "skill.level=0.5"), "it plays random"),
     (("solve", "dungeon24", "--set", "abilities.auferstehung_count=3"), "no auferstehung"),
     # one loadout in another order: the same policy twice

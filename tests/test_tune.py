@@ -276,6 +276,7 @@ BAD = [
     ('[fields]\n"joker.mode" = [0, 1]\n' + GOOD_TARGET, "not numeric"),
     ('[fields]\n"bonus" = [0, 1]\n' + GOOD_TARGET, "not numeric"),
     (GOOD_FIELDS + "[start]\n\"bonus.value\" = 101\n" + GOOD_TARGET, "within its bounds"),
+    (GOOD_FIELDS + "[start]\n\"bonus.value\" = 50.5\n" + GOOD_TARGET, "whole-numbered: its start must be a whole"),
     (GOOD_FIELDS + "[start]\n\"bonus.threshold\" = 60\n" + GOOD_TARGET, "not a tuned field"),
     (GOOD_FIELDS, "target"),
     (GOOD_FIELDS + GOOD_TARGET.replace("greedy", "superbot"), "unknown policy 'superbot'"),

@@ -22,7 +22,7 @@ from sim.cli.common import (
     work,
 )
 from sim.core.errors import DicesimError
-from sim.core.limits import check_n, check_runs
+from sim.core.limits import check_n, check_runs, short
 from sim.core.names import game_name, policy_label
 from sim.games import declared
 
@@ -54,9 +54,17 @@ def matchup(
     work("extras").matchup(game, policy, opponent, n, seed, rules, sets, out, as_json)
 
 
+def _face(text: object) -> int:
+    """A die's face as typed: ASCII digits only (typer's int took ``2.0`` and ``٢`` read by ``int``)."""
+    s = str(text).strip()
+    if not (s.isascii() and s.isdigit()):
+        raise DicesimError(f"dice must be a whole number, got {short(s)}")
+    return int(s)
+
+
 @app.command()
 def combos(
-    dice: list[int] = typer.Argument(..., help="1 to 6 faces 1..6 (a hand), e.g. 5 5 5 2 2"),
+    dice: list[int] = typer.Argument(..., parser=_face, help="1 to 6 faces 1..6 (a hand), e.g. 5 5 5 2 2"),
     config: Path | None = ConfigOpt,
     set_: list[str] | None = SetOpt,
     as_json: bool = JsonOpt,

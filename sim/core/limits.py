@@ -85,6 +85,8 @@ def check_n(n: Any, force: bool = False, what: str = "--n", flag: str = "--force
     """A number of runs: positive, at most ``MAX_RUNS`` unless ``force``, never above ``HARD_MAX_RUNS``."""
     if isinstance(n, float) and n.is_integer() and 0 < n <= HARD_MAX_RUNS:  # 100.0 is positive: its type is wrong
         raise DicesimError(f"{what} must be a whole number of runs (an int), got {short(n)}: give {int(n)}")
+    if isinstance(n, float) and math.isfinite(n) and n > 0:  # 1.5 runs: a fraction, not too few
+        raise DicesimError(f"{what} must be a whole number of runs (an int), got {short(n)}")
     if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
         raise DicesimError(f"{what} must be a positive number of runs, got {short(n)}")
     check_runs(n, force, what, flag)

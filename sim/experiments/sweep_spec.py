@@ -8,6 +8,7 @@ import hashlib
 import itertools
 import json
 import math
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -196,6 +197,21 @@ def _fingerprint_label(values: dict[str, Any]) -> str:
 
 def _jsonable(o: Any) -> Any:
     return json.loads(json.dumps(o, default=lambda x: x.item() if hasattr(x, "item") else str(x)))
+
+
+def from_python(spec: dict[str, Any]) -> dict[str, Any]:
+    """A sweep given as a Python dict, as a file would hold it: tuples as lists, numpy numbers as numbers, paths as
+    text; any other object is refused (its ``str`` became the report's title: ``<object object at 0x7f…>``)."""
+
+    def plain(x: Any) -> Any:
+        if hasattr(x, "item") and callable(x.item):
+            return x.item()
+        if isinstance(x, os.PathLike):
+            return os.fspath(x)
+        raise ConfigError(f"{limits.short(x)} is no value a sweep file holds (a number, a text, true/false, "
+                          "a list or a table)")
+
+    return json.loads(json.dumps(spec, default=plain))
 
 
 def flatten(d: dict[str, Any], prefix: str = "", leaf=lambda v: not isinstance(v, dict)) -> dict[str, Any]:

@@ -213,6 +213,8 @@ def _check_field(tune_game: Game, base: str | None, sets: dict[str, Any], base_c
         x0 = min(max(float(current), lo), hi)
     elif not _is_number(start) or not lo <= start <= hi:
         raise ConfigError(f"[start] {name} = {start!r} must be a number within its bounds [{bounds[0]}, {bounds[1]}]")
+    elif integer and not float(start).is_integer():  # 50.5 started at 50 without a word
+        raise ConfigError(f"[start] {name} is whole-numbered: its start must be a whole number, got {start!r}")
     else:
         x0 = float(start)
     return TuneField(name, lo, hi, integer, x0)

@@ -34,8 +34,10 @@ def thresholds(sets: list[str] | None, config: Path | None = None) -> FindingsCo
     data, rest, found = split(config, sets)
     check_names(found, None)
     if data:
+        first = next(iter(data))
+        said = f"[{first}]" if isinstance(data[first], dict) else f"the key {first}"  # name = …: a key, no section
         raise ConfigError(f"--config {config}: dicesim balance reads only a [findings] section, the file also has "
-                          f"[{next(iter(data))}] (a game's rules: dicesim findings GAME --config …)"[:200])
+                          f"{said} (a game's rules: dicesim findings GAME --config …)"[:200])
     if rest:
         raise ConfigError(f"--set {rest[0]}: dicesim balance takes findings thresholds only (--set "
                           "findings.NAME=VALUE); to change a game's rules use dicesim findings GAME --set …")

@@ -47,7 +47,8 @@ PLAIN_DESCRIBE = ()
 SOLVE_OPTIONS = ("objective",)
 # what solve never reads of the rules (sim.games.options.check_solve_sets): a section -> why
 SOLVE_UNREAD = {"skill": "the exact solution plays without lapses; skill is a player's in play",
-                "policies": "it sets the play of threshold, greedy and random"}
+                "policies": "it sets the play of threshold, greedy and random",
+                "game": "a solve plays no game to its turn limit: the limit draws games in play"}
 # why solve leaves an option unread, where "the same for every value" would mislead (the win solve is two players')
 SOLVE_UNREAD_WHY = {"players": "the turn solve is one player's turn, the win solve always two players' duel"}
 DESCRIBE_COMPILED = True

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
-from sim.core.config import QUANTILES, GameConfig, Strict
+from sim.core.config import QUANTILES, GameConfig, Name, Strict
 from sim.core.record import RuleRecord
 from sim.core.skill import SKILL_RECORD, Skill
 from sim.games.dungeon24 import codes as C
@@ -28,17 +28,34 @@ ABILITIES = {"none": C.AB_NONE, "blutrausch": C.AB_BLUTRAUSCH, "auferstehung": C
              "schattenschmerz": C.AB_SCHATTENSCHMERZ}
 
 
+def _not_blank(v: str) -> str:
+    """A card's or a people's name as the pages show it: a blank one made an empty column heading."""
+    if not v.strip():
+        raise ValueError("is blank: a name the pages show needs a letter")
+    return v
+
+
 class Card(Strict):
-    name: str = Field(min_length=1)
+    name: Name = Field(min_length=1, description="the card's name on the pages")
     a: int = Field(ge=0, le=30, description="attack A")
     v: int = Field(ge=0, le=30, description="defence V")
 
+    @field_validator("name")
+    @classmethod
+    def named(cls, v: str) -> str:
+        return _not_blank(v)
+
 
 class Volk(Strict):
-    label: str = Field(min_length=1)
+    label: Name = Field(min_length=1, description="the people's name on the pages")
     ability: Literal["none", "blutrausch", "auferstehung", "schattenschmerz"]
     cards: list[Card] = Field(description="the 5 basic creature cards")
     boss: Card
+
+    @field_validator("label")
+    @classmethod
+    def named(cls, v: str) -> str:
+        return _not_blank(v)
 
     @field_validator("cards")
     @classmethod
@@ -52,6 +69,18 @@ class Peoples(Strict):
     gruenlinge: Volk
     untote: Volk
     dunkelelfen: Volk
+
+    @model_validator(mode="after")
+    def labels_apart(self) -> Peoples:
+        """Each people by a name of its own: a label copied from another made a matchup read "Untote vs Untote"."""
+        seen: dict[str, str] = {}
+        for key in PEOPLES:
+            label = getattr(self, key).label.strip().casefold()
+            if label in seen:
+                raise ValueError(f"{key}.label names {getattr(self, key).label!r}, as {seen[label]}.label does: "
+                                 "each people needs a label of its own")
+            seen[label] = key
+        return self
 
 
 class Start(Strict):

@@ -32,10 +32,8 @@ def arrangement_order(value: str) -> tuple[int, ...] | None:
     """``--arrangement``: ``policy``/``search`` -> None; ``"i,j,k,l,m"`` -> that order of the five basic cards."""
     if value in ("policy", "search"):
         return None
-    try:
-        perm = tuple(int(x) for x in str(value).split(","))
-    except ValueError:
-        perm = ()
+    parts = str(value).split(",")  # ASCII digits only: int() reads ٤ and ０ too, which no other count accepts
+    perm = tuple(int(x) for x in parts) if all(x.strip().isascii() and x.strip().isdigit() for x in parts) else ()
     if sorted(perm) != list(range(N_BASIC)):
         raise DicesimError(
             f"--arrangement must be policy, search or a permutation of 0..4 like 2,0,1,4,3, got {value!r}"

@@ -50,7 +50,8 @@ PLAIN_DESCRIBE = ()
 # what solve reads of the options (sim.games.options.unread_option): the goal of the solve
 SOLVE_OPTIONS = ("objective",)
 # what solve never reads of the rules (sim.games.options.check_solve_sets): a section -> why
-SOLVE_UNREAD = {"policies": "it sets the play of hold-20"}
+SOLVE_UNREAD = {"policies": "it sets the play of hold-20",
+                "game": "a solve plays no game to its turn limit: the limit draws games in play"}
 
 
 def solve_seats(options: dict) -> list[str]:
