@@ -117,6 +117,36 @@ def test_sweep_text_is_in_words_and_units(tmp_path):
     assert "Greedy" in row and " % [" in row and row.index("Greedy") == lines[2].index("policy")  # in its column
 
 
+def test_a_sweep_answer_names_the_values_it_holds_the_other_fields_at(tmp_path):
+    """The base bonus, 35, is not in this grid: the threshold's sentence holds the bonus at the grid's middle (25
+    of two values), and says so, where "(the other fields at their base)" read as the shipped rules."""
+    spec = tmp_path / "s.toml"
+    spec.write_text('game = "kniffel"\npolicies = ["greedy"]\nn = 200\nseed = 1\nmetrics = ["mean_score"]\n'
+                    '[grid]\n"bonus.value" = [25, 45]\n"bonus.threshold" = [60, 63]\n', encoding="utf-8")
+    done = cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--no-report")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith("Upper bonus points 25 → 45 (upper sum that earns the bonus at 63): mean score, ")
+    assert lines[2].startswith("Upper sum that earns the bonus 60 → 63 (upper bonus points at 25): mean score, ")
+    assert "at their base" not in done.stdout
+
+
+def test_a_sweep_answer_over_a_seats_share_has_its_paired_interval(tmp_path):
+    """A seat's share of the games is paired run by run from each game's winner (Dadox keeps a row per seat: the
+    answer read "+35.0 pp" with no interval, where Kniffel's had one); the ends as the table writes thousands."""
+    spec = tmp_path / "s.toml"
+    spec.write_text('game = "dadox"\npolicies = ["threshold"]\nn = 300\nseed = 1\nmetrics = ["win_rate_seat_0"]\n'
+                    '[options]\nplayers = 2\n[grid]\n"skill.level" = [0.25, 1.0]\n"goal.target" = [3000, 10000]\n',
+                    encoding="utf-8")
+    done = cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--no-report")
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()[1:3]
+    assert first.startswith("The player's level 0.25 → 1 (the score that wins the game at 10,000): the first seat "
+                            "wins, Threshold ") and " pp [" in first, first
+    assert second.startswith("The score that wins the game 3,000 → 10,000 (the player's level at 1): ") \
+        and " pp [" in second, second
+
+
 def test_findings_text_names_the_kind_in_words():
     done = cli_here("findings", "kniffel", "--n", "200", "--set", 'findings.reference={kniffel = ["random"]}')
     assert done.returncode == 0, done.stderr

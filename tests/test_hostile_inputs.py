@@ -1061,7 +1061,8 @@ def test_the_api_refuses_what_the_command_line_refuses_in_words():
         (lambda: sim.sweep(""), "spec is named '' (empty): give a sweep file's name"),
         (lambda: sim.sweep(API_SWEEP, resume=True, overwrite=True), "resume and overwrite exclude each other"),
         (lambda: sim.sweep({**API_SWEEP, "title": object()}), "<object object at"),  # its str was the report's title
-        (lambda: sim.sweep({**API_SWEEP, "grid": {"bonus.value": {25, 35}}}), "{25, 35} is no value a sweep file holds"),
+        (lambda: sim.sweep({**API_SWEEP, "grid": {"bonus.value": {25, 35}}}),
+         "{25, 35} is no value a sweep file holds"),
         (lambda: sim.play("kniffel", "greedy", n=1.5), "n must be a whole number of runs (an int), got 1.5"),
         (lambda: sim.calibrate("kniffel", "bonus.value", "mean_score=220", "greedy", n=100, set={"bonus.value": 40}),
          "field bonus.value is also given by set bonus.value: calibrate sets it"),

@@ -626,7 +626,7 @@ def test_the_api_takes_numpys_numbers():
     assert numpy.summary["config_hash"] == plain.summary["config_hash"]
     with pytest.raises(sim.DicesimError, match="^n must be a positive number of runs, got -5"):
         sim.play("kniffel", "greedy", n=np.int64(-5))
-    with pytest.raises(sim.DicesimError, match="^n must be a positive number of runs, got 2.5"):
+    with pytest.raises(sim.DicesimError, match="^n must be a whole number of runs \\(an int\\), got 2.5"):
         sim.play("kniffel", "greedy", n=np.float64(2.5))
 
 

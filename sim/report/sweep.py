@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import html
 import math
+import re
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -266,8 +267,8 @@ Change = Callable[[int, int, str], "list[float] | None"]
 def paired_change(out: Path, meta: dict[str, Any], metric: str) -> Change:
     """The 95 % interval of ``metric``'s change from one grid point to another for one policy, from the runs the
     sweep kept (every point plays the same seeds, so the change is paired: far narrower than either point's own
-    interval); None where no runs were kept or the metric is no per-run mean of a one-seat game (a quantile, a
-    seat's share)."""
+    interval); a seat's share of the games and the draws from each run's winner; None where no runs were kept or
+    the metric is no per-run mean of a one-seat game (a quantile)."""
     canon = meta["canonical"]
     game = get_game(canon["game"])
     slots = {label: i for i, (label, _) in enumerate(canon["plan"])}
@@ -275,7 +276,13 @@ def paired_change(out: Path, meta: dict[str, Any], metric: str) -> Change:
     @functools.cache  # the base point's runs serve every swept field's sentence: read once
     def values(point: int, slot: int) -> np.ndarray | None:
         runs = read_runs(out, point, slot, canon["n"], canon["chunk"])
-        if runs is None or "run" not in runs.columns or not runs["run"].is_unique:
+        if runs is None or "run" not in runs.columns:
+            return None
+        seat = re.fullmatch(r"win_rate_seat_(\d+)", metric)
+        if (seat or metric == "draw_rate") and "winner" in runs.columns:  # a game's winner, on each of its seats' rows
+            winner = runs.groupby("run", sort=True)["winner"].first().to_numpy()
+            return (winner == int(seat[1]) if seat else winner < 0).astype(np.float64)
+        if not runs["run"].is_unique:
             return None
         cfg = point_config(game, meta.get("base_config"), canon["points"][point]["sets"])
         per_run = game.run_values(runs, cfg)
@@ -295,7 +302,8 @@ def paired_change(out: Path, meta: dict[str, Any], metric: str) -> Change:
 def sweep_answers(table: pd.DataFrame, fields: list[str], metric: str, base: dict[str, Any],
                   game: str | None = None, change: Change | None = None) -> list[str]:
     """The sweep's answer first, one sentence per swept field: its metric at the field's two ends of the grid, the
-    other fields at their base, per policy, with the change and, from the kept runs (``paired_change``), its paired
+    other fields held at ``base`` (named: the base config's value, or the grid's middle where the grid lacks it), per
+    policy, with the change and, from the kept runs (``paired_change``), its paired
     interval (``Upper bonus points 25 → 45: mean score, Optimal 244.1 → 257.9 points (+13.8 points [+12.9, +14.7]);
     Greedy …``); none for names (no ends to compare) or a variants sweep."""
     out = []
@@ -312,11 +320,19 @@ def sweep_answers(table: pd.DataFrame, fields: list[str], metric: str, base: dic
                      words.value_text(metric, b - a, diff=True, game=game, like=[a - 1, a + 1]))
             bits.append(f"{words.policy_name(game, policy)} {words.value_text(metric, a, game=game)} → "
                         f"{words.value_text(metric, b, game=game)} ({moved})")
-        others = " (the other fields at their base)" if len(fields) > 1 else ""
+        held = [f"{words.without_hint(field_words(game, g))} at {_held(said_value(game, base[g]))}"
+                for g in fields if g != f]  # the values held, named: "at their base" read as the config's
+        others = f" ({', '.join(held)})" if held else ""  # where the grid holds no base value (its middle then)
         name = words.without_hint(field_words(game, f))  # "(0: no bonus)" before "25 → 45" read as a value
-        said = f"{name} {_fmt(rows[f].iloc[0])} → {_fmt(rows[f].iloc[-1])}{others}: "
+        said = f"{name} {_held(rows[f].iloc[0])} → {_held(rows[f].iloc[-1])}{others}: "
         out.append(said[:1].upper() + said[1:] + f"{words.metric_label(game, metric)}, " + "; ".join(bits) + ".")
     return out
+
+
+def _held(v: Any) -> str:
+    """A value a sentence holds a field at: a number with its thousands (10,000), anything else as the table shows."""
+    number = isinstance(v, int | float | np.integer | np.floating) and not isinstance(v, bool | np.bool_)
+    return words.num(float(v)) if number and math.isfinite(v) else _fmt(v)
 
 
 def _fmt(v: Any) -> str:
