@@ -523,3 +523,26 @@ def test_a_fields_hint_in_brackets_is_left_out_before_its_code(tmp_path):
     out = cli_here("tune", str(spec), "--out", str(tmp_path / "o"), "--no-report")
     assert out.returncode == 0, out.stderr
     assert re.search(r"^  upper bonus points \(bonus\.value\) = \d+$", out.stdout, re.M), out.stdout
+
+
+def test_a_tune_says_its_verdict_first_and_each_target_met_or_missed(tmp_path):
+    """tune marked a missed target "OFF", ended "· max evaluations ·" and its evaluation lines read "greedy earns the
+    bonus in 28 % of games: 9.8 %" (two claims): the verdict comes first, each target met or missed, and every
+    evaluation gives the metric beside its target."""
+    spec = tmp_path / "t.toml"
+    spec.write_text('game = "kniffel"\nn = 200\nseed = 1\nmax_evals = 3\n[fields]\n"bonus.value" = [0, 120]\n'
+                    '[[target]]\nname = "greedy earns 300"\npolicy = "greedy"\nmetric = "mean_score"\nvalue = 300\n'
+                    'tol = 1\n[[target]]\npolicy = "greedy"\nmetric = "upper_bonus_rate"\nvalue = 0.2\ntol = 0.5\n')
+    out = cli_here("tune", str(spec), "--out", str(tmp_path / "o"))
+    assert out.returncode == 1, out.stderr  # a target missed: exit 1, as before
+    lines = out.stdout.splitlines()
+    assert "· stopped at its limit of 3 evaluations (max_evals) ·" in lines[0], lines[0]
+    assert re.fullmatch(r"1 of 2 targets missed: greedy earns 300 \(mean score [\d.]+ points against 300 points ± 1 "
+                        r"points?\)\.", lines[1]), lines[1]
+    assert re.search(r"^  missed greedy earns 300: mean score ", out.stdout, re.M), out.stdout
+    assert re.search(r"^  met    .*: upper bonus reached ", out.stdout, re.M) and "OFF" not in out.stdout, out.stdout
+    evals = [ln for ln in out.stderr.splitlines() if ln.lstrip().startswith("eval ")]
+    assert evals and all(re.search(r"->  mean score [\d.]+ points \(target 300 points\) · upper bonus reached "
+                                   r"[\d.]+ % \(target 20\.0 %\)$", ln) for ln in evals), evals
+    page = (tmp_path / "o" / "report.html").read_text(encoding="utf-8")
+    assert "<p class='answer'>1 of 2 targets missed: greedy earns 300 (mean score" in page

@@ -60,7 +60,7 @@ from sim.experiments.sweep_store import state
 from sim.experiments.tune_file import FLOAT_RESOLUTION, Tune, jsonable, load_tune, tune_from_dict
 from sim.report.outputs import code_version
 from sim.report.tune import build_tune_report
-from sim.report.words import value_text
+from sim.report.words import metric_label, policy_name, value_text
 
 __all__ = ["Tune", "TuneResult", "load_tune", "run_tune", "tune_from_dict"]
 
@@ -123,8 +123,11 @@ class Evaluator:
         self.by_key[key] = ev
         if self.log:
             shown = ", ".join(f"{n}={v:g}" for n, v in values.items())
-            game = self.tune.game.name  # each target by its name, its value in the pages' units
-            ests = " · ".join(f"{t.name}: {value_text(t.metric, e['value'], game=game)}"
+            game = self.tune.game.name  # each target's metric in the pages' units beside what it aims at
+            whose = len({t.label for t in self.tune.targets}) > 1  # a policy's name where targets differ in it
+            ests = " · ".join(f"{policy_name(game, t.label) + ': ' if whose else ''}{metric_label(game, t.metric)} "
+                              f"{value_text(t.metric, e['value'], game=game)} (target "
+                              f"{value_text(t.metric, t.value, game=game)})"
                               for t, e in zip(self.tune.targets, ev.estimates, strict=True))
             print(f"  eval {k:3d}: {shown}  ->  {ests}", file=sys.stderr)
         return ev

@@ -109,6 +109,30 @@ def _table(head: list[str], rows: list[list[Any]]) -> str:
     return f"<table><tr>{th}</tr>{body}</table>"
 
 
+def stop_words(stop: str, max_evals: int) -> str:
+    """Why the search ended, as a person says it ("max evaluations" read as a setting's name)."""
+    return f"stopped at its limit of {max_evals} evaluations (max_evals)" if stop == "max evaluations" else stop
+
+
+def aim(x: dict, game: str) -> str:
+    """A target's value and tolerance in the metric's unit: ``28.0 % ± 1 pp``, ``215 points ± 0.5 points``."""
+    m = x["metric"]
+    tol = f"{x['tol'] * 100:.3g} pp" if words.is_rate(m) else words.value_text(m, x["tol"], game=game)
+    return f"{words.value_text(m, x['target'], game=game)} ± {tol}"
+
+
+def verdict(targets: list[dict], game: str) -> str:
+    """The answer first: every target met, or which are missed and by how much (``OFF`` beside each read as code)."""
+    missed = [x for x in targets if not x["within"]]
+    if not missed:
+        return f"All {len(targets)} targets met." if len(targets) > 1 else "The target is met."
+    said = "; ".join(f"{x['name']} ({words.metric_label(game, x['metric'])} "
+                     f"{words.value_text(x['metric'], x['value'], game=game)} against {aim(x, game)})"
+                     for x in missed)
+    return f"{len(missed)} of {len(targets)} targets missed: {said}." if len(targets) > 1 else \
+        f"The target is missed: {said}."
+
+
 def build_tune_report(out: str | Path) -> Path:
     """Write ``tune_history.png`` and ``report.html`` of a finished tune folder."""
     out = Path(out)
@@ -117,22 +141,23 @@ def build_tune_report(out: str | Path) -> Path:
     chart = history_chart(history, result, out / "tune_history.png")
     spec = meta.get("spec", {})
     title = f"dicesim tune · {result['name']}"
-    verdict = ("every target within its tolerance" if result["converged"]
-               else "<b>not every target within its tolerance</b>: the best evaluation is shown")
     game = result["game"]
     facts = {"game": get_game(game).title, "n per evaluation": result["n"],
              "seed (same every evaluation)": result["seed"],
-             "method": f"scipy {result['method']}", "evaluations": result["evaluations"], "stop": result["stop"],
+             "method": f"scipy {result['method']}", "evaluations": result["evaluations"],
+             "stop": stop_words(result["stop"], spec.get("max_evals", result["evaluations"])),
              "code version": meta.get("code_version"), "fingerprint": result["fingerprint"]}
     parts = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
         f"<style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>",
+        f"<p class='answer'>{html.escape(verdict(result['targets'], game))}"
+        f"{'' if result['converged'] else ' The best evaluation is shown.'}</p>",
     ]
     if spec.get("description"):
         parts.append(f"<p>{html.escape(spec['description'])}</p>")
     parts.append("<p>" + " · ".join(f"<b>{html.escape(k)}</b> {html.escape(str(v))}" for k, v in facts.items())
                  + "</p>")
-    parts.append(f"<p>Result: {verdict}. Tuned config, ready to use with <code>--config</code>: "
+    parts.append("<p>Tuned config, ready to use with <code>--config</code>: "
                  "<a href='tuned.toml'>tuned.toml</a> · history: <a href='history.csv'>history.csv</a></p>")
     parts.append("<h2>Chosen values</h2>" + _table(
         ["field", "value", "bounds", "start"],
