@@ -546,3 +546,17 @@ def test_a_tune_says_its_verdict_first_and_each_target_met_or_missed(tmp_path):
                                    r"[\d.]+ % \(target 20\.0 %\)$", ln) for ln in evals), evals
     page = (tmp_path / "o" / "report.html").read_text(encoding="utf-8")
     assert "<p class='answer'>1 of 2 targets missed: greedy earns 300 (mean score" in page
+
+
+def test_metrics_of_mixed_seats_say_they_pool_every_seat():
+    """Two policies at one table: "mean score 230.5" sat under Optimal's 254.3 and Greedy's 206.7 as if a third
+    player's; a line above the metrics says which pool every seat. One policy at every seat: no such line. The seats
+    by ordinals alike ("the first seat wins" beside "the second seat wins", not "seat 2 wins")."""
+    mixed = cli_here("play", "dadox", "--policy", "threshold,greedy", "--n", "200", "--no-report")
+    assert mixed.returncode == 0, mixed.stderr
+    lines = mixed.stdout.splitlines()
+    at = lines.index("Every seat together, except where a line names a policy or a seat:")
+    assert lines[at - 1].startswith("Who wins (share of games): ") and lines[at + 1].startswith("  the first seat wins")
+    assert lines[at + 2].startswith("  the second seat wins ") and "seat 2 wins" not in mixed.stdout
+    mirror = cli_here("play", "kniffel", "--policy", "greedy", "--players", "2", "--n", "200", "--no-report")
+    assert mirror.returncode == 0 and "Every seat together" not in mirror.stdout, mirror.stdout

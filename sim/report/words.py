@@ -36,6 +36,7 @@ UNIT_WORDS = (("_lp", "LP"), ("lp_", "LP"), ("coins", "coins"), ("score", "point
 _RATE = re.compile(r"(^|_)rate(_|$)|^survival_|^death_room_|_advantage$|_share(_|$)|^(win|draw|loss)$|"
                    r"(^|_)win_lift$")
 _SEAT = re.compile(r"^win_rate_seat_(\d+)$")
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
 def is_rate(name: str) -> bool:
@@ -104,7 +105,7 @@ def policy_name(game: str | None, policy: Any) -> str:
 
 
 def metric_name(game: str | None, metric: str, headline: dict[str, str] | None = None) -> str:
-    """A metric in words: the game's headline words, the shared words, ``win_rate_seat_1`` -> ``seat 2 wins``,
+    """A metric in words: the game's headline words, the shared words, ``win_rate_seat_1`` -> ``the second seat wins``,
     ``win_rate_<policy>`` -> ``<Policy> wins, per seat``, else the name with spaces (``mean_last_chances`` ->
     ``mean last chances``)."""
     if headline and metric in headline:
@@ -113,8 +114,8 @@ def metric_name(game: str | None, metric: str, headline: dict[str, str] | None =
         return METRIC_WORDS[metric]
     m = _SEAT.match(metric)
     if m:
-        seat = int(m[1])
-        return "the first seat wins" if seat == 0 else f"seat {seat + 1} wins"
+        seat = int(m[1])  # ordinals as the first seat's words: "the first seat wins" beside "seat 2 wins" read apart
+        return f"the {ORDINALS[seat]} seat wins" if seat < len(ORDINALS) else f"seat {seat + 1} wins"
     if metric.startswith("game_share_") and game and metric[11:] in game_words(game):
         return f"{policy_name(game, metric[11:])} wins (share of games)"
     if metric.startswith("mean_score_") and game and metric[11:] in game_words(game):  # one policy of a mixed table

@@ -164,7 +164,7 @@ def test_a_mirror_has_no_first_listed_policy():
     import sim
 
     mirror = sim.play("pig", "hold-20", n=200)
-    assert mirror.summary["verdicts"][0].startswith("Hold 20: the first player wins "), mirror.summary["verdicts"]
+    assert mirror.summary["verdicts"][0].startswith("Hold 20: the first seat wins "), mirror.summary["verdicts"]
     assert "win_rate_first_listed" not in mirror.summary["metrics"]
     pair = sim.play("pig", "hold-20,optimal-turn", n=200)
     assert pair.summary["verdicts"][0].startswith("Who wins (share of games): ")  # each policy's share of the games
@@ -186,4 +186,4 @@ def test_a_mirrors_page_names_no_headline_as_missing(tmp_path):
     import sim
 
     page = sim.play("pig", "hold-20", n=200, out=tmp_path / "m").report.read_text(encoding="utf-8")
-    assert "Not reported by this run" not in page and "the first player wins" in page
+    assert "Not reported by this run" not in page and "the first seat wins" in page

@@ -34,10 +34,20 @@ def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None
                      *(played_rules(g, r.config) if config is not None or sets else []), f"n={n}", f"seed={seed}",
                      f"{summary['runs_per_second']:,.0f} runs/s"]),
          *summary.get("verdicts", []),  # the answer first
+         *pooled(metrics),
          *metric_lines(metrics, game=g.name, headline=g.headline)]
         + ([f"report: {summary['report']}"] if "report" in summary else [])
     )
     emit(summary, as_json, human, json_default)
+
+
+def pooled(metrics: dict[str, Any]) -> list[str]:
+    """Where policies share the games (a share of the games per policy), a metric that names no policy or seat
+    pools every seat: said once above them ("mean score 230.5" sat under Optimal's 254.3 and Greedy's 206.7 as if a
+    third player's)."""
+    if not any(k.startswith("game_share_") for k in metrics):
+        return []
+    return ["Every seat together, except where a line names a policy or a seat:"]
 
 
 def played_rules(g: Game, cfg: Strict | None) -> list[str]:

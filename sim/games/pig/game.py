@@ -49,7 +49,7 @@ class Pig(Game):
     events = EVENTS
     columns = COLUMNS
     primary_metric = "win"
-    headline = {"win_rate_first_listed": "the first-listed policy wins", "win_rate_seat_0": "the first player wins",
+    headline = {"win_rate_first_listed": "the first-listed policy wins", "win_rate_seat_0": "the first seat wins",
                 "game_length_turns": "turns per game"}
     key_chart = "hold_totals.png"
     rule_charts = ("hold_totals.png",)
