@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import re
 from html.parser import HTMLParser
 
 import numpy as np
@@ -353,6 +354,10 @@ def test_verdict_first_who_beats_whom_then_the_seats():
     off.loc[off["metric"] == "win_rate_seat_0", ["value", "ci95_low", "ci95_high"]] = [0.515, 0.508, 0.522]
     assert pages.seat_sentence(off, "dadox").endswith("51.5 % [50.8, 52.2] in Threshold vs Greedy (+1.5 pp off fair: "
                                                       "small).")
+    # draws under the 1 % the sentence says nothing of: the gap is to the 50 % it names ("56.6 %: +6.7 pp" read off)
+    few = _match_metrics({"threshold vs greedy": {**DADOX_MATCHES["threshold vs greedy"], "win_rate_seat_0": 0.566,
+                                                  "draw_rate": 0.002}})
+    assert pages.seat_sentence(few, "dadox").endswith("56.6 % [54.6, 58.6] in Threshold vs Greedy (+6.6 pp off fair).")
 
 
 def test_a_wide_interval_is_too_few_games_not_a_near_tie():
@@ -370,6 +375,11 @@ def test_a_wide_interval_is_too_few_games_not_a_near_tie():
     paired = {"win: threshold - greedy": {"value": 0.07, "ci95": [0.061, 0.079]}}
     (said,) = pages.head_to_head(_match_metrics(half), paired, "dadox")
     assert said.startswith("Threshold beats Greedy 53.5 : 46.5 (+7.0 pp"), said
+    # ... and so do whole percent one tenth off the gap as written ("53 : 47 (+6.1 pp)" for 53.05 : 46.95)
+    tenth = {"threshold vs greedy": {"win_rate_threshold": 0.5305, "win_rate_greedy": 0.4695}}
+    paired = {"win: threshold - greedy": {"value": 0.061, "ci95": [0.05, 0.072]}}
+    (said,) = pages.head_to_head(_match_metrics(tenth), paired, "dadox")
+    assert re.match(r"Threshold beats Greedy 53\.[01] : 4[67]\.[09] \(\+6\.1 pp", said), said
 
 
 def test_no_seat_fairness_where_the_seats_keep_their_policies():

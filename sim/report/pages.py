@@ -353,9 +353,9 @@ def head_to_head(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], game:
         na, nb = words.policy_name(game, a), words.policy_name(game, b)
         whole = (round(wa * 100), round(wb * 100))
         score = f"{whole[0]} : {whole[1]}"
-        # the tenths where whole percent would say nothing ("beats … 50 : 50") or disagree with the gap beside them
-        # (53.5 : 46.5 read "53 : 47 (+7.0 pp)")
-        if whole[0] == whole[1] or whole[0] - whole[1] != round(diff * 100):
+        # the tenths where whole percent would say nothing ("beats … 50 : 50") or disagree with the gap beside them,
+        # as written to the tenth (53.5 : 46.5 read "53 : 47 (+7.0 pp)", 53.05 : 46.95 "53 : 47 (+6.1 pp)")
+        if whole[0] == whole[1] or f"{whole[0] - whole[1]:.1f}" != f"{diff * 100:.1f}":
             score = f"{wa * 100:.1f} : {wb * 100:.1f}"
         gap = f"{value_text('win', diff, ci, diff=True)} per deal, 95 %" if ci else value_text("win", diff, diff=True)
         if ci is None and diff == 0:
@@ -435,7 +435,9 @@ def seat_sentence(metrics: pd.DataFrame, game: str | None = None) -> str:
         if drawn > 1 - DRAWS_SAID:
             all_drawn = True
             continue  # (almost) every game a draw: no seat wins, nothing to say of their order
-        fair = (1 - drawn) / len(seats)  # the games won are shared among the seats; the drawn ones by none
+        # the games won are shared among the seats, the drawn ones by none; under the draws said (DRAWS_SAID) the
+        # fair share the sentence names, 1 / seats: "56.6 % (+6.7 pp off fair)" against 49.95 % read wrong
+        fair = (1 - drawn) / len(seats) if drawn >= DRAWS_SAID else 1 / len(seats)
         off = r.value - fair
         said = ""
         if ci is not None and (ci[0] > fair or ci[1] < fair):  # the interval leaves the fair share out
