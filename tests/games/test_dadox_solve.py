@@ -323,3 +323,16 @@ def test_a_solve_says_its_size_and_pace_before_its_first_step():
     assert said[0].startswith("optimal-win: solving the two-player game, 30 score states a player (900 pairs): "
                               "about 1 s at the default rules' pace"), said[0]
     assert said[1].startswith("coarse step 1: ") or said[1].startswith("step 1: ")
+
+
+def test_the_bust_tables_note_names_only_the_tables_shown():
+    """The note spoke of "the later-throw table (with turn.later_throws_need_1_or_5)" under rules that show none."""
+    from sim.games.dadox.describe import bust_means
+
+    default = bust_means(freeze(cfg_of(None, [])))
+    assert default.endswith("no 1, no 5 and no triple (any throw but a confirmation); in a confirmation throw: no 1 "
+                            "and no 5") and "later" not in default and "turn." not in default
+    later = bust_means(freeze(cfg_of(None, ["turn.later_throws_need_1_or_5=true", "turn.confirm=false"])))
+    assert later.endswith("(the turn's first throw); in every later throw of a turn (it must hold a 1 or a 5): no 1 "
+                          "and no 5"), later
+    assert bust_means(freeze(cfg_of(None, ["turn.confirm=false"]))).endswith("no triple (any throw)")

@@ -32,10 +32,7 @@ def describe(cfg: DadoxConfig, options: dict[str, Any], ts: TurnSolution | None 
         "strong": strong_combinations(rp),
         "must_throw_on": forced_throws(rp),
         "bust_probability": {str(n): p for n, p in bust_probabilities(rp, False).items()},
-        "bust_probability_means": "the chance that a throw of n dice (1 to 6) holds no scoring group: no 1, no 5 "
-        "and no triple (the turn's first throw; every later throw without the 1-or-5 rule); in the later-throw "
-        "table (with turn.later_throws_need_1_or_5) and the confirmation-throw table (with turn.confirm): no 1 and "
-        "no 5",
+        "bust_probability_means": bust_means(rp),
     }
     without_1_or_5 = {str(n): p for n, p in bust_probabilities(rp, True).items()}
     if rp.turn_later_throws_need_1_or_5:
@@ -44,6 +41,17 @@ def describe(cfg: DadoxConfig, options: dict[str, Any], ts: TurnSolution | None 
         d["bust_probability_confirmation_throws"] = without_1_or_5
     d["optimal_turn"] = {"expected_turn_score": float(ts.value[1]), "bank_thresholds": optimal_thresholds(ts, cfg)}
     return d
+
+
+def bust_means(rp: np.record) -> str:
+    """What the bust tables shown under these rules count, naming only those shown (it spoke of a later-throw table
+    that the default rules do not have, by its config name)."""
+    later = bool(rp.turn_later_throws_need_1_or_5)
+    needs = [*(["every later throw of a turn (it must hold a 1 or a 5)"] if later else []),
+             *(["a confirmation throw"] if rp.turn_confirm else [])]
+    return ("the chance that a throw of n dice (1 to 6) holds no scoring group: no 1, no 5 and no triple ("
+            + ("the turn's first throw" if later else "any throw but a confirmation" if rp.turn_confirm else
+               "any throw") + ")" + (f"; in {' and in '.join(needs)}: no 1 and no 5" if needs else ""))
 
 
 def table_columns(cfg: DadoxConfig, options: dict[str, Any]) -> tuple:
