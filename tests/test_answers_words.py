@@ -81,8 +81,11 @@ def test_a_calibration_done_at_its_first_value_says_why_it_has_no_interval(tmp_p
     assert "nan" not in re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", page).lower()  # not in the chart's bytes
     data = json.loads(cli_here(*args, "--json").stdout)
     assert data["field_ci95"] == [None, None] and len(data["evaluations"]) == 1
-    assert words.field_interval_text("x", [1.0, 2.0], 3) == ("x 95 % interval ≈ [1, 2] (the metric's interval "
+    assert words.field_interval_text("x", [1.0, 2.0], 3) == ("x 95 % interval ≈ [1.0, 2.0] (the metric's interval "
                                                              "through the local slope)")
+    # to the decimals of the answer beside it ("= 1.01", "≈ [0.9662, 1.06]" read as two precisions)
+    assert words.field_value_text(1.01304, [0.96621, 1.0599]) == "1.01"
+    assert words.field_interval_text("x", [0.96621, 1.0599], 3).startswith("x 95 % interval ≈ [0.97, 1.06] (")
     assert "did not change between the 4 values" in words.field_interval_text("x", [float("nan")] * 2, 4)
 
 

@@ -316,9 +316,10 @@ def field_interval_text(field: str, ci: Any, evaluated: int) -> str:
     (one value evaluated: no slope to carry the metric's interval to the field; a flat metric: none either), never
     ``nan``."""
     lo_hi = [float(x) for x in ci] if ci is not None and len(ci) == 2 and all(_finite(x) for x in ci) else []
-    if lo_hi:
-        return (f"{field} 95 % interval ≈ [{num(lo_hi[0])}, {num(lo_hi[1])}] (the metric's interval through the "
-                "local slope)")
+    if lo_hi:  # to the decimals the answer is given to (field_value_text): [0.97, 1.06] beside 1.01, not 0.9662
+        places = _places((lo_hi[0] + lo_hi[1]) / 2, lo_hi) if lo_hi[1] > lo_hi[0] else None
+        return (f"{field} 95 % interval ≈ [{num(lo_hi[0], places=places)}, {num(lo_hi[1], places=places)}] (the "
+                "metric's interval through the local slope)")
     if evaluated <= 1:
         return (f"no 95 % interval for {field}: only one value was evaluated (it met the tolerance at once), so "
                 "there is no slope to carry the metric's interval to the field; give --lo and --hi around it for one")
