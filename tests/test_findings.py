@@ -134,7 +134,8 @@ def test_two_strong_upgrades_close_together_are_a_dominant_tier():
     # the better one is clear of the other by less than 3 pp (the gap threshold), both far above the rest
     pair = {**EVEN, "extra_wuerfel": (0.33, 0.32, 0.34), "glueckssieben": (0.31, 0.30, 0.32)}
     (f,) = check(dominant_option(tables(extras={"upgrade_lift": lift_table(pair)}), F), "dominant_option")
-    assert f["title"] == ("Extra-Würfel and Glückssieben are dominant upgrades: +31.0 pp to +33.0 pp wins each, "
+    assert f["title"] == ("Extra-Würfel and Glückssieben are dominant upgrades: each moves the wins by +31.0 pp to "
+                          "+33.0 pp, "
                           "28.0 pp above the best of the other 4 (Heilkräuter +3.0 pp) and 29.0 pp above their "
                           "median.")
     assert f["value"] == pytest.approx(0.31) and f["ci95"] == [0.30, 0.32]  # the tier's weakest member
@@ -167,7 +168,8 @@ def test_trap_option_fires_on_an_upgrade_that_costs_wins():
 def test_two_costly_upgrades_are_a_trap_tier():
     pair = {**EVEN, "lebenselixier": (-0.10, -0.13, -0.07), "eherne_mauer": (-0.11, -0.14, -0.08)}
     (f,) = check(trap_option(tables(extras={"upgrade_lift": lift_table(pair)}), F), "trap_option")
-    assert f["title"] == ("Eherne Mauer and Lebenselixier are trap upgrades: −11.0 pp to −10.0 pp wins each, "
+    assert f["title"] == ("Eherne Mauer and Lebenselixier are trap upgrades: each moves the wins by −11.0 pp to "
+                          "−10.0 pp, "
                           "11.0 pp below the worst of the other 4 (Dicke Haut +1.0 pp) and 12.0 pp below their median.")
     assert f["value"] == pytest.approx(-0.10)
 
@@ -250,6 +252,7 @@ def picks(rate: float) -> pd.DataFrame:
 def test_unused_content_fires_on_an_upgrade_the_expert_never_picks(dungeon_cfg):
     (f,) = check(unused_content(tables(cfg=dungeon_cfg, extras={"upgrade_picks": picks(0.01)}), F), "unused_content")
     assert f["title"].startswith("Rollout almost never chooses the upgrade Dicke Haut: 1.0 %")
+    assert "offers (95 % interval up to " in f["title"], f["title"]  # "(at most 3.7 %)" read as a count's maximum
     assert f["evidence"]["policy"] == "rollout"
 
 

@@ -103,7 +103,7 @@ def unused_content(t: Tables, f: FindingsConfig) -> list[dict[str, Any]]:
         out.append(finding(
             t, "unused_content",
             f"{who} almost never chooses the {family} {name}: {pct(rate['value'])} of about {offered:,.0f} offers "
-            f"(at most {pct(ci[1])}).",
+            f"(95 % interval up to {pct(ci[1])}).",
             float(rate["value"]), ci, "%",
             {"metric": column, "family": family, "policy": policy, "comparison": "chosen per offer",
              "offers": offered, "chosen": chosen, "runs": t.n},

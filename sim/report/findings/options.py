@@ -176,8 +176,8 @@ def _detect(t: Tables, f: FindingsConfig, kind: str) -> list[dict[str, Any]]:
         else:
             lo, hi = sorted((top[0][1], edge))
             other = _option_name(t, family, order[k][0], facts, False)
-            title = (f"{_capital(_names(names))} are {what} {PLURAL.get(family, family + 's')}: {pp(lo)} to "
-                     f"{pp(hi)} wins each, {far(edge - nearest)} {where} the {end} of the other {len(rest)} "
+            title = (f"{_capital(_names(names))} are {what} {PLURAL.get(family, family + 's')}: each moves the wins "
+                     f"by {pp(lo)} to {pp(hi)}, {far(edge - nearest)} {where} the {end} of the other {len(rest)} "
                      f"({other} {pp(nearest)}) and {far(edge - mid)} {where} their median.")
         out.append(finding(
             t, kind, title, edge, edge_ci, "pp",
