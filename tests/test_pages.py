@@ -701,6 +701,8 @@ def test_a_headline_the_seats_should_report_is_still_named_missing():
     headline = {"mean_score": "scores", "kniffel_rate": "at least one Kniffel"}
     assert "Not reported by this run" in headline_table(m, headline, "kniffel", {"mean_score", "kniffel_rate"})
     assert "Not reported by this run" not in headline_table(m, headline, "kniffel", {"mean_score"})
+    # the column's head is the noun ("mean score"), not the answer sentence's verb ("Greedy scores 200 points")
+    assert "<th>mean score<br><small>mean_score</small></th>" in headline_table(m, headline, "kniffel")
 
 
 def test_the_calibration_chart_speaks_in_words(calibrate_run, monkeypatch, tmp_path):
