@@ -104,14 +104,18 @@ def test_every_metric_table_names_metrics_policies_and_boxes_in_words():
     assert words.value_text("upgrade_paschmeister_win_lift", 0.31, [0.28, 0.34]) == "+31.0 pp [+28.0, +34.0]"
 
 
-def test_sweep_text_is_in_words_and_units(tmp_path):
-    spec = tmp_path / "s.toml"
-    spec.write_text('game = "kniffel"\npolicies = ["greedy"]\nn = 200\nseed = 1\nmetrics = ["upper_bonus_rate"]\n'
-                    '[grid]\n"bonus.value" = [25, 45]\n', encoding="utf-8")
-    done = cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--no-report")
+def swept(tmp_path, spec: str) -> tuple[str, list[str]]:
+    """``dicesim sweep`` of this file's text (no report): its stdout and lines."""
+    (tmp_path / "s.toml").write_text(spec, encoding="utf-8")
+    done = cli_here("sweep", str(tmp_path / "s.toml"), "--out", str(tmp_path / "o"), "--no-report")
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert "upper_bonus_rate" not in done.stdout and "bonus.value=" not in done.stdout  # a field in words
+    return done.stdout, done.stdout.splitlines()
+
+
+def test_sweep_text_is_in_words_and_units(tmp_path):
+    stdout, lines = swept(tmp_path, 'game = "kniffel"\npolicies = ["greedy"]\nn = 200\nseed = 1\n'
+                                    'metrics = ["upper_bonus_rate"]\n[grid]\n"bonus.value" = [25, 45]\n')
+    assert "upper_bonus_rate" not in stdout and "bonus.value=" not in stdout  # a field in words
     assert lines[1].startswith("Upper bonus points 25 → 45: upper bonus reached, Greedy ")  # answer (no "(0: …)")
     head = lines[2].split("  ")
     assert [x.strip() for x in head if x.strip()] == ["upper bonus points (0: no bonus)", "policy",
@@ -123,27 +127,21 @@ def test_sweep_text_is_in_words_and_units(tmp_path):
 def test_a_sweep_answer_names_the_values_it_holds_the_other_fields_at(tmp_path):
     """The base bonus, 35, is not in this grid: the threshold's sentence holds the bonus at the grid's middle (25
     of two values), and says so, where "(the other fields at their base)" read as the shipped rules."""
-    spec = tmp_path / "s.toml"
-    spec.write_text('game = "kniffel"\npolicies = ["greedy"]\nn = 200\nseed = 1\nmetrics = ["mean_score"]\n'
-                    '[grid]\n"bonus.value" = [25, 45]\n"bonus.threshold" = [60, 63]\n', encoding="utf-8")
-    done = cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--no-report")
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    stdout, lines = swept(tmp_path, 'game = "kniffel"\npolicies = ["greedy"]\nn = 200\nseed = 1\n'
+                                    'metrics = ["mean_score"]\n[grid]\n"bonus.value" = [25, 45]\n'
+                                    '"bonus.threshold" = [60, 63]\n')
     assert lines[1].startswith("Upper bonus points 25 → 45 (upper sum that earns the bonus at 63): mean score, ")
     assert lines[2].startswith("Upper sum that earns the bonus 60 → 63 (upper bonus points at 25): mean score, ")
-    assert "at their base" not in done.stdout
+    assert "at their base" not in stdout
 
 
 def test_a_sweep_answer_over_a_seats_share_has_its_paired_interval(tmp_path):
     """A seat's share of the games is paired run by run from each game's winner (Dadox keeps a row per seat: the
     answer read "+35.0 pp" with no interval, where Kniffel's had one); the ends as the table writes thousands."""
-    spec = tmp_path / "s.toml"
-    spec.write_text('game = "dadox"\npolicies = ["threshold"]\nn = 300\nseed = 1\nmetrics = ["win_rate_seat_0"]\n'
-                    '[options]\nplayers = 2\n[grid]\n"skill.level" = [0.25, 1.0]\n"goal.target" = [3000, 10000]\n',
-                    encoding="utf-8")
-    done = cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--no-report")
-    assert done.returncode == 0, done.stderr
-    first, second = done.stdout.splitlines()[1:3]
+    _, lines = swept(tmp_path, 'game = "dadox"\npolicies = ["threshold"]\nn = 300\nseed = 1\n'
+                               'metrics = ["win_rate_seat_0"]\n[options]\nplayers = 2\n[grid]\n'
+                               '"skill.level" = [0.25, 1.0]\n"goal.target" = [3000, 10000]\n')
+    first, second = lines[1:3]
     assert first.startswith("The player's level 0.25 → 1 (the score that wins the game at 10,000): the first seat "
                             "wins, Threshold ") and " pp [" in first, first
     assert second.startswith("The score that wins the game 3,000 → 10,000 (the player's level at 1): ") \

@@ -1122,7 +1122,7 @@ UNREAD = [
      "(only optimal-win reads it; it plays optimal-turn)"),
     (("solve", "dadox", "--objective", "win", "--set", "solver.turn_cap=2000"), "(only optimal-turn reads it"),
     (("solve", "dadox", "--set", "policies.random_bank=0.1"), "--set policies.random_bank: solve dadox"),
-    # no solve plays a game to its turn limit (the Pig win solve at a limit of 1 said 53 % for a game all but drawn)
+    # no solve plays a game to its turn limit (a win solve under a limit of 1 said 53 % for a game all but drawn)
     (("solve", "dadox", "--set", "game.max_turns=10"), "--set game.max_turns: solve dadox --objective turn does not"),
     (("solve", FIFTH, "--objective", "win", "--set", "game.max_turns=1"), "--set game.max_turns: solve"),
     (("solve", "dungeon24", "--opponent", "random", "--set", "skill.level=0.5"), "it plays random"),
