@@ -40,7 +40,7 @@ def dungeon(tmp_path_factory):
 
 def test_findings_json_of_the_dungeon(dungeon):
     data, root = dungeon
-    assert list(data) == ["findings"]
+    assert list(data) == ["findings", "thresholds"] and data["thresholds"] == {}  # the defaults: none changed
     found = data["findings"]
     kinds = {f["kind"] for f in found}
     assert {"economy_loop", "difficulty_cliff"} <= kinds <= set(MEANINGS)
@@ -109,6 +109,18 @@ def test_balance_takes_the_findings_thresholds(tmp_path):
     (deg,) = [f for f in found if f["kind"] == "degenerate_strategy"]
     assert (deg["evidence"]["simple"], deg["evidence"]["reference"]) == ("greedy", "random")
     assert "Greedy beats Random" in deg["title"] and deg["ci95"][0] > 0.01
+    # the dashboard names the thresholds its findings were found under (they read alike otherwise)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "Thresholds: the defaults but degenerate_min_pp = 1.0 (default 0.0), reference = {&quot;kniffel&quot; " \
+           "= [&quot;random&quot;]} (default {&quot;dungeon&quot; = [" in page
+
+
+def test_findings_says_the_thresholds_it_used_where_they_differ():
+    done = cli_here("findings", "kniffel", "--n", "200", "--set", "findings.seat_min_pp=3")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[1] == "Thresholds: the defaults but seat_min_pp = 3.0 (default 2.0).", done.stdout
+    plain = cli_here("findings", "kniffel", "--n", "200", "--json")
+    assert json.loads(plain.stdout)["thresholds"] == {}
 
 
 @pytest.mark.parametrize("item, said", [

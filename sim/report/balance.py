@@ -19,7 +19,7 @@ from sim.games import available, get_game
 from sim.report import pages
 from sim.report.findings.config import FindingsConfig
 from sim.report.findings.page import MEANINGS, findings_section
-from sim.report.findings.runner import folder_findings, read_findings
+from sim.report.findings.runner import folder_findings, read_findings, read_thresholds
 from sim.report.outputs import load_manifest, write_outputs
 
 
@@ -147,8 +147,8 @@ def write_dashboard(out: Path, games: list[str], title: str | None = None) -> Pa
             n, seed = next(iter(runs))
             title += f" (n = {n:,} per policy, seed {seed})"
     names = [name for name in games if (out / name / "manifest.json").is_file()]
-    found = read_findings(out, names)
-    section = findings_section(found, MEANINGS, [c["title"] for c, _ in cards])
+    found, thresholds = read_findings(out, names), read_thresholds(out, names)
+    section = findings_section(found, MEANINGS, [c["title"] for c, _ in cards], thresholds=thresholds)
     with atomic.folder_lock(out):
-        atomic.write_json(out / "findings.json", {"findings": found}, indent=2)
+        atomic.write_json(out / "findings.json", {"findings": found, "thresholds": thresholds}, indent=2)
         return atomic.write_text(out / "report.html", dashboard_html(cards, title, section))

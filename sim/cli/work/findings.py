@@ -12,7 +12,7 @@ from sim.core.config import CONFIG_DIR, Strict, changed_fields, parse_override, 
 from sim.core.limits import check_runs
 from sim.games import get_game
 from sim.report.balance import game_report
-from sim.report.findings.config import SECTION, FindingsConfig
+from sim.report.findings.config import SECTION, FindingsConfig, changed_thresholds, thresholds_sentence
 from sim.report.findings.page import MEANINGS
 from sim.report.findings.runner import folder_findings
 
@@ -50,6 +50,8 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
     if caution:
         lines.append(f"Played with {'; '.join(said_as)}. {caution} The head-to-head findings (seats, policies "
                      "against each other) hold that gap too.")
+    if changed := changed_thresholds(thresholds):  # found under other thresholds than the defaults: said
+        lines.append(thresholds_sentence(changed))
     for f in found:
         runs = (f.get("evidence") or {}).get("runs")  # a detector that plays its own, smaller probe says so here
         fewer = f" (from {runs:,} runs: this detector's probe, not --n {n:,})" if isinstance(runs, int) and runs < n \
@@ -66,4 +68,5 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
                      + "); thresholds: the [findings] section of --config, or --set findings.NAME=VALUE.")
     if out is not None:
         lines.append(f"report: {Path(out) / 'report.html'}, findings: {Path(out) / 'findings.json'}")
-    emit({"findings": found, **({"caution": lines[1]} if caution else {})}, as_json, "\n".join(x for x in lines if x))
+    summary = {"findings": found, "thresholds": changed_thresholds(thresholds)}
+    emit({**summary, **({"caution": lines[1]} if caution else {})}, as_json, "\n".join(x for x in lines if x))

@@ -22,6 +22,7 @@ from sim.core.config import (
     read_toml,
     set_once,
     set_path,
+    toml_literal,
     validate,
 )
 from sim.games import GAMES, declared_policies
@@ -123,3 +124,28 @@ def split(config: Path | None, sets: list[str] | None) -> tuple[dict[str, Any] |
     except ConfigError as e:
         raise ConfigError(f"[{SECTION}]: {e}") from None
     return data, rest, fcfg
+
+
+def changed_thresholds(f: FindingsConfig) -> dict[str, Any]:
+    """The thresholds set away from their defaults: the pages and answers name them, as findings found under other
+    thresholds than the defaults read alike otherwise."""
+    base = FindingsConfig().model_dump(mode="json")
+    return {k: v for k, v in f.model_dump(mode="json").items() if v != base[k]}
+
+
+def thresholds_sentence(changed: dict[str, Any]) -> str:
+    """``Thresholds: the defaults but seat_min_pp = 3 (default 2.0).``, or that they are the defaults (and how to
+    change them)."""
+    if not changed:
+        return ("Thresholds: the defaults (the [findings] section of a config, or --set findings.NAME=VALUE, "
+                "changes them).")
+    base = FindingsConfig().model_dump(mode="json")
+    said = ", ".join(f"{k} = {_short(v)} (default {_short(base.get(k))})" for k, v in changed.items())
+    return f"Thresholds: the defaults but {said}."
+
+
+def _short(v: Any) -> str:
+    """A threshold as the section writes it (TOML: ``{kniffel = ["random"]}``), cut at 60 characters."""
+    text = toml_literal(v)
+    return text if len(text) <= 60 else text[:59] + "…"
+

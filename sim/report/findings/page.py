@@ -8,6 +8,7 @@ from typing import Any
 
 from sim.core.jsonable import read_numbers
 from sim.report import words
+from sim.report.findings.config import thresholds_sentence
 from sim.report.pages import esc
 
 FILE = "findings.json"  # a game folder's findings, beside its report.html
@@ -80,13 +81,14 @@ def _size(f: dict[str, Any]) -> float:
     return abs(value) * (100 if f.get("unit") in ("pp", "%") else 1)
 
 
-def findings_section(found: list[dict[str, Any]], meanings: dict[str, str], games: list[str], shown: int = 3) -> str:
+def findings_section(found: list[dict[str, Any]], meanings: dict[str, str], games: list[str], shown: int = 3,
+                     thresholds: dict[str, Any] | None = None) -> str:
     """``<section id="findings">``: each kind that was found with its meaning and its findings, the largest first
     (the first ``shown`` open, the rest folded), then the kinds not found, each with its meaning."""
     parts = ["<section id='findings' class='findings'><style>" + STYLE + "</style><h2>Findings</h2>",
              f"<p class='muted'>{len(found)} found by the detectors in the tables of {esc(', '.join(games))}: each "
              "with its measured value and 95 % interval, its evidence and a replay line that shows a run where it "
-             "happens. Thresholds: the <code>[findings]</code> section of a config.</p>"]
+             f"happens. {esc(thresholds_sentence(thresholds or {}))}</p>"]
     none = []
     for kind, meaning in meanings.items():
         mine = sorted((f for f in found if f.get("kind") == kind), key=_size, reverse=True)  # the largest open

@@ -23,7 +23,7 @@ from sim.core.jsonable import read_numbers
 from sim.games import get_game
 from sim.games.base import Game
 from sim.report.findings.base import Tables
-from sim.report.findings.config import FindingsConfig
+from sim.report.findings.config import FindingsConfig, changed_thresholds
 from sim.report.findings.content import unused_content
 from sim.report.findings.difficulty import difficulty_cliff
 from sim.report.findings.economy import economy_loop
@@ -134,10 +134,23 @@ def folder_findings(folder: Path, f: FindingsConfig, cfg: Strict | None = None,
     found = detect(t, f)
     if t.extras.get("stacking"):
         atomic.write_json(Path(folder) / STACKING, {"key": key, "rows": t.extras["stacking"]}, indent=2)
-    atomic.write_json(Path(folder) / FILE, {"game": t.game, "findings": found}, indent=2)
+    atomic.write_json(Path(folder) / FILE, {"game": t.game, "findings": found, "thresholds": changed_thresholds(f)},
+                      indent=2)
     if (Path(folder) / "report.html").is_file():  # the page opens with them (it was written before they were found)
         refresh_page(Path(folder))
     return found
+
+
+def read_thresholds(out: Path, games: list[str]) -> dict[str, Any]:
+    """The thresholds set away from their defaults that a balance report's game folders were detected under (each
+    folder's ``findings.json``; one set for the report)."""
+    for name in games:
+        p = Path(out) / name / FILE
+        if p.is_file():
+            changed = read_numbers(p.read_text(encoding="utf-8")).get("thresholds")
+            if changed:
+                return changed
+    return {}
 
 
 def read_findings(out: Path, games: list[str]) -> list[dict[str, Any]]:
