@@ -156,9 +156,9 @@ def test_sections_bosses_and_intents_in_fights():
             assert rm[6] == (3 if 5 <= room <= 8 else 0)  # Kristallhöhlen: enemy block +3
             elite = rm[3] == 1
             if room == 5:
-                assert rm[5] == (81 if elite else 65)  # Würfelfresser on Leicht: 62 × 1.05 [× 1.25 Elite]
+                assert rm[5] == (81 if elite else 65)  # Würfelfresser on Leicht: 62 × 1.05 = 65 [× 1.25 = 81.25]
             if room == 10:
-                assert rm[5] == (137 if elite else 109)  # Auge der Sechs on Leicht: 104 × 1.05 [× 1.25 Elite]
+                assert rm[5] == (136 if elite else 109)  # Auge der Sechs on Leicht: 104 × 1.05 = 109 [× 1.25 = 136.25]
         for tr in _rows(log, P.LG_TURN):
             room, turn = tr[1], tr[2]
             if turn == 1:
@@ -172,8 +172,9 @@ def test_sections_bosses_and_intents_in_fights():
             if mult > 0 and first_pass and not any(fz.intents[j, IN.buff] for j in range(i0, it)):
                 card = next(r[3] for r in _rows(log, P.LG_ROOM) if r[1] == room)
                 scale = 1.05 if room in (5, 10) else 1.10 * (1 + 0.03 * (room - 1))  # bosses: boss factor only
-                scale *= 1.15 if card == 1 else 1.0
-                per_hit = int(np.floor(base * mult * scale + 0.5)) + (1 if room >= 9 else 0)
+                per_hit = int(np.floor(base * mult * scale + 0.5))
+                per_hit = int(np.floor(per_hit * 1.15 + 0.5)) if card == 1 else per_hit  # the Elite's × 1.15 of the hit
+                per_hit += 1 if room >= 9 else 0
                 assert tr[8] == per_hit * fz.intents[it, IN.hits], (room, turn)
 
 

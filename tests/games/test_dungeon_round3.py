@@ -415,3 +415,31 @@ def test_what_an_adjust_may_be():
     assert not adjust_allowed(3, 4, 0, 1, 0)  # past the budget
     assert not adjust_allowed(3, 3, 0, 1, 1)  # no turn at all
     assert adjust_allowed(3, 5, 0, 2, 1)  # turn.adjust_step = 2 allows ±2
+
+
+def _events(sets: list[str], seed: int, run: int, difficulty: str = "normal") -> list[dict]:
+    from sim.core.events import replay_json
+
+    opts = GAME.check_options({"difficulty": difficulty})
+    cfg = GAME.load(None, sets)
+    seats = GAME.seat_policies("vorschlag", opts)
+    GAME.prepare(cfg, seats, opts)
+    return replay_json(GAME, cfg, seats, seed, run, opts)["sections"][0]["events"]
+
+
+def test_berserker_is_judged_at_the_attack_after_a_heal_joker():
+    """"Am Zugende rechnet das Spiel … ab: Angriff … Berserker hebt auf 125 %": a Heiltrank that lifts LP from 16 to
+    28 of 50 in the same turn ends Berserker for that attack (the kernel judged it at the turn's start: a Pasch of 6s
+    dealt 15, not 12). Without the potion, at 16 of 50, the same Pasch deals 15."""
+    sets = ["loadout.upgrades=['berserker']", "loadout.jokers=['heiltrank','heiltrank','heiltrank']"]
+    ev = _events(sets, 5, 1)
+    at = next(i for i, e in enumerate(ev) if e["event"] == "joker" and (e["room"], e["turn"]) == (1, 3))
+    assert ev[at]["detail"][:2] == [12, 28]  # +12 LP → 28 of 50: above half
+    (pasch,) = [e for e in ev[at:] if e["event"] == "combo" and (e["room"], e["turn"]) == (1, 3) and e["role"] == 1]
+    assert (R.combo_name(pasch["combo"]), R.combo_dice(pasch["combo"]), pasch["crit"]) == ("Pasch", [6, 6], 0)
+    assert pasch["amount"] == 2 * 6  # the seed's Pasch 2W, no Berserker
+    half = [e for e in _events(sets[:1], 5, 1) if e["event"] == "combo" and e["role"] == 1 and not e["crit"]]
+    turns = {(e["room"], e["turn"]): e for e in _events(sets[:1], 5, 1) if e["event"] == "turn"}
+    low = [e for e in half if R.combo_dice(e["combo"]) == [6, 6]
+           and turns[(e["room"], e["turn"])]["lp"] <= 25 and not turns[(e["room"], e["turn"])]["weakened"]]
+    assert low and all(e["amount"] == 15 for e in low)  # 12 × 1.25 where LP stays at half or below

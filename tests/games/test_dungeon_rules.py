@@ -109,15 +109,19 @@ def test_normal_enemy_hp_and_damage():
     # round((base + 2·room) × 1.12 × stage) [× 1.25 elite]
     assert R.enemy_hp(20, 1, False, False, 2, 1.12, 1.05, 1.05, 1.25) == round((20 + 2) * 1.12 * 1.05)
     assert R.enemy_hp(20, 3, False, False, 2, 1.12, 1.17, 1.15, 1.25) == 34  # 26 × 1.12 × 1.17 = 34.07
-    assert R.enemy_hp(24, 7, False, True, 2, 1.12, 1.25, 1.15, 1.25) == int(np.floor(38 * 1.12 * 1.25 * 1.25 + 0.5))
-    # damage: × difficulty × (1 + 3 % per room) [× 1.15 elite] + 1 in Aschehallen
-    s = R.damage_scale(1, 1.10, 0.03, False, False, 1.15, False, 1.05, False)
+    # the Elite's × 1.25 is of the LP the game shows ("Gegner-LP ×1,25"): 38 × 1.12 × 1.25 = 53.2 → 53 → 66.25 → 66
+    assert R.enemy_hp(24, 7, False, True, 2, 1.12, 1.25, 1.15, 1.25) == 66  # (53.2 × 1.25 = 66.5 read 67)
+    assert R.enemy_hp(62, 5, True, True, 2, 1.12, 1.05, 109.2 / 62, 1.25) == 136  # the Auge der Sechs 109 → 136
+    # damage: × difficulty × (1 + 3 % per room), on an Elite that hit × 1.15 rounded again, + 1 in Aschehallen
+    s = R.damage_scale(1, 1.10, 0.03, False, False, 1.05, False)
     assert s == pytest.approx(1.10)
-    s9 = R.damage_scale(9, 1.40, 0.03, False, True, 1.15, False, 1.15, False)
-    assert s9 == pytest.approx(1.40 * 1.24 * 1.15)
-    assert R.hit_damage(10, 1.0, s9, 1, 0) == int(np.floor(10 * 1.40 * 1.24 * 1.15 + 0.5)) + 1
-    assert R.hit_damage(10, 0.0, s9, 1, 0) == 0
-    assert R.damage_scale(3, 1.2, 0.03, True, False, 1.15, False, 1.15, False) == pytest.approx(1.2 * 1.03**2)
+    s9 = R.damage_scale(9, 1.40, 0.03, False, False, 1.15, False)
+    assert s9 == pytest.approx(1.40 * 1.24)
+    plain = int(np.floor(10 * 1.40 * 1.24 + 0.5))  # 17.36 → 17
+    assert R.hit_damage(10, 1.0, s9, 1.0, 1, 0) == plain + 1
+    assert R.hit_damage(10, 1.0, s9, 1.15, 1, 0) == int(np.floor(plain * 1.15 + 0.5)) + 1 == 21  # 17 × 1.15 = 19.55
+    assert R.hit_damage(10, 0.0, s9, 1.15, 1, 0) == 0
+    assert R.damage_scale(3, 1.2, 0.03, True, False, 1.15, False) == pytest.approx(1.2 * 1.03**2)
 
 
 def test_boss_scaling_uses_the_boss_factor_only():
@@ -127,13 +131,11 @@ def test_boss_scaling_uses_the_boss_factor_only():
     for diff in ("leicht", "normal", "schwer"):
         d = getattr(CFG.difficulty, diff)
         for room in (5, 10):
-            assert R.damage_scale(room, d.damage, 0.03, False, False, p.elite_attack, True, d.boss, False) == d.boss
-            assert R.damage_scale(room, d.damage, 0.03, False, True, p.elite_attack, True, d.boss, False) == (
-                pytest.approx(d.boss * p.elite_attack))
-            assert R.damage_scale(room, d.damage, 0.03, False, False, p.elite_attack, True, d.boss, True) == (
+            assert R.damage_scale(room, d.damage, 0.03, False, True, d.boss, False) == d.boss
+            assert R.damage_scale(room, d.damage, 0.03, False, True, d.boss, True) == (
                 pytest.approx(d.damage * (1 + 0.03 * (room - 1))))
             assert R.enemy_hp(62, room, True, True, 2, 1.12, d.hp, d.boss, p.elite_hp) == R.round_half_up(
-                62 * d.boss * p.elite_hp)
+                R.round_half_up(62 * d.boss) * p.elite_hp)
 
 
 def test_sections_and_difficulty_tables():

@@ -232,7 +232,8 @@ def test_boss_rooms_have_a_path_and_elite_bosses(diff):
         for rm in rows(log, P.LG_ROOM):
             if str(rm[1]) in CFG.rooms.bosses:
                 base = CFG.enemies[CFG.rooms.bosses[str(rm[1])]].hp
-                want = R.round_half_up(base * d.boss * (CFG.path.elite_hp if rm[3] == 1 else 1.0))
+                want = R.round_half_up(base * d.boss)  # the boss's LP, and an Elite's × 1.25 of it, rounded again
+                want = R.round_half_up(want * CFG.path.elite_hp) if rm[3] == 1 else want
                 assert rm[5] == want
                 seen.add(rm[3])
     assert seen == {0, 1, 2, 3}

@@ -61,10 +61,11 @@ def test_bosses_are_the_peaks(name, diff):
                     assert r[f"{tag}{k}"] < boss[k], (name, diff, r["room"], r["enemy"], tag, k, r[f"{tag}{k}"])
 
 
-def _brute_mean_hit(enemy, scale, bonus):
+def _brute_mean_hit(enemy, scale, bonus, elite=1.0):
     """Mean damage per enemy turn over one pass of ``len(intents)`` turns, recomputed from the config's intent
-    list: every hit round(base × multiple × scale) + section bonus + the buffs of the turns before, × hits; a
-    hitless intent deals 0. Random mode: every sequence of draws, weighted by its probability."""
+    list: every hit round(base × multiple × scale), on an Elite card that × 1.15 rounded again, + section bonus +
+    the buffs of the turns before, × hits; a hitless intent deals 0. Random mode: every sequence of draws, weighted
+    by its probability."""
     its = enemy.intents
     n = len(its)
     if enemy.mode == "cycle":
@@ -77,7 +78,8 @@ def _brute_mean_hit(enemy, scale, bonus):
         buff, dealt = 0, 0
         for it in seq:
             if it.damage > 0:
-                dealt += it.hits * (R.round_half_up(enemy.damage * it.damage * scale) + bonus + buff)
+                hit = R.round_half_up(enemy.damage * it.damage * scale)
+                dealt += it.hits * ((R.round_half_up(hit * elite) if elite != 1.0 else hit) + bonus + buff)
             buff += it.buff
         mean += prob * dealt / n
     return mean
@@ -91,7 +93,7 @@ def _check_mean_hits(cfg, diff):
         sec = next(s for s in cfg.sections.values() if s.first_room <= r["room"] <= s.last_room)
         base_scale = d.boss if e.boss else d.damage * (1 + cfg.scaling.damage_growth * (r["room"] - 1))
         for tag, elite in (("", 1.0), ("elite_", cfg.path.elite_attack)):
-            want = _brute_mean_hit(e, base_scale * elite, sec.attack_bonus)
+            want = _brute_mean_hit(e, base_scale, sec.attack_bonus, elite)
             assert r[f"{tag}mean_hit"] == pytest.approx(want, abs=1e-9), (diff, r["room"], r["enemy"], tag)
             checked += 1
     return checked
@@ -176,9 +178,10 @@ def test_path_before_every_room_and_boss_scaling(name, diff):
         e = cfg.enemies[b["enemy"]]
         bonus = next(s.attack_bonus for s in cfg.sections.values() if s.first_room <= room <= s.last_room)
         assert b["hp"] == R.round_half_up(e.hp * d.boss)
-        assert b["elite_hp"] == R.round_half_up(e.hp * d.boss * p.elite_hp)
+        # the Elite's factors are of the numbers the game shows (LP 109 → 136, a hit of 37 → 43), rounded again
+        assert b["elite_hp"] == R.round_half_up(R.round_half_up(e.hp * d.boss) * p.elite_hp)
         assert b["damage"] == R.round_half_up(e.damage * d.boss) + bonus
-        assert b["elite_damage"] == R.round_half_up(e.damage * d.boss * p.elite_attack) + bonus
+        assert b["elite_damage"] == R.round_half_up(R.round_half_up(e.damage * d.boss) * p.elite_attack) + bonus
         assert b["max_hit"] == max(R.round_half_up(e.damage * it.damage * d.boss) + bonus
                                    for it in e.intents if it.damage > 0)
 

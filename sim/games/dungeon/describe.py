@@ -54,7 +54,7 @@ def enemy_names(cfg: DungeonConfig) -> list[str]:
 
 
 def mean_hit(intents: np.ndarray, i0: int, ni: int, random_mode: bool, base: float, scale: float,
-             bonus: int) -> float:
+             bonus: int, elite_mul: float = 1.0) -> float:
     """Mean damage per enemy turn over one pass of the intent cycle (its ``ni`` turns from the fight's start),
     before shields, as the kernel deals it (``R.hit_damage`` × hits; a buff raises the later hits of the fight).
 
@@ -65,12 +65,12 @@ def mean_hit(intents: np.ndarray, i0: int, ni: int, random_mode: bool, base: flo
     if not random_mode:
         buff, total = 0, 0
         for it in rows:
-            total += int(it[IN.hits]) * int(R.hit_damage(base, it[IN.damage], scale, bonus, buff))
+            total += int(it[IN.hits]) * int(R.hit_damage(base, it[IN.damage], scale, elite_mul, bonus, buff))
             buff += int(it[IN.buff])
         return total / ni
     w = rows[:, IN.weight] / rows[:, IN.weight].sum()
     hits = rows[:, IN.hits].astype(np.int64)
-    plain = np.array([int(R.hit_damage(base, it[IN.damage], scale, bonus, 0)) for it in rows])
+    plain = np.array([int(R.hit_damage(base, it[IN.damage], scale, elite_mul, bonus, 0)) for it in rows])
     att = rows[:, IN.damage] > 0
     buff_per_draw = float((w * rows[:, IN.buff]).sum())
     return float((w * hits * plain).sum() + buff_per_draw * (ni - 1) / 2 * (w * hits * att).sum())
@@ -121,15 +121,16 @@ def describe(cfg: DungeonConfig, options: dict[str, Any]) -> dict[str, Any]:
                 hp = R.enemy_hp(en[C.EN_HP], r, boss, elite, rp.scaling_hp_per_room, rp.scaling_hp_factor,
                                 rp.difficulty_hp, rp.difficulty_boss, rp.path_elite_hp)
                 scale = R.damage_scale(r, rp.difficulty_damage, rp.scaling_damage_growth,
-                                       rp.scaling_damage_growth_compound > 0, elite, rp.path_elite_attack, boss,
-                                       rp.difficulty_boss, rp.scaling_boss_damage == R.BOSS_DAMAGE_STAGE)
+                                       rp.scaling_damage_growth_compound > 0, boss, rp.difficulty_boss,
+                                       rp.scaling_boss_damage == R.BOSS_DAMAGE_STAGE)
+                em = rp.path_elite_attack if elite else 1.0
                 item[f"{tag}hp"] = int(hp)
-                item[f"{tag}damage"] = int(R.hit_damage(en[C.EN_DMG], 1.0, scale, int(row[C.RM_ATTBONUS]), 0))
+                item[f"{tag}damage"] = int(R.hit_damage(en[C.EN_DMG], 1.0, scale, em, int(row[C.RM_ATTBONUS]), 0))
                 i0, ni = int(en[C.EN_I0]), int(en[C.EN_IN])
-                item[f"{tag}max_hit"] = max(int(R.hit_damage(en[C.EN_DMG], fz.intents[i, IN.damage], scale,
+                item[f"{tag}max_hit"] = max(int(R.hit_damage(en[C.EN_DMG], fz.intents[i, IN.damage], scale, em,
                                                              int(row[C.RM_ATTBONUS]), 0)) for i in range(i0, i0 + ni))
                 item[f"{tag}mean_hit"] = mean_hit(fz.intents, i0, ni, bool(en[C.EN_RANDOM] > 0), en[C.EN_DMG],
-                                                  scale, int(row[C.RM_ATTBONUS]))
+                                                  scale, int(row[C.RM_ATTBONUS]), em)
             item["boss"] = boss
             item["chance"] = 1.0 / len(pool)
             item["enemy_block"] = int(row[C.RM_EBLOCK])

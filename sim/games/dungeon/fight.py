@@ -64,8 +64,8 @@ def begin_fight(pid, seed, run, room, fz, rs, f, out, log, sc):
     f.ehp_max = f.ehp
     f.eblock = float(rooms[rr, C.RM_EBLOCK])
     f.scale = R.damage_scale(room, rp.difficulty_damage, rp.scaling_damage_growth,
-                             rp.scaling_damage_growth_compound > 0, f.elite, rp.path_elite_attack, f.boss,
-                             rp.difficulty_boss, rp.scaling_boss_damage == R.BOSS_DAMAGE_STAGE)
+                             rp.scaling_damage_growth_compound > 0, f.boss, rp.difficulty_boss,
+                             rp.scaling_boss_damage == R.BOSS_DAMAGE_STAGE)
     f.sec_bonus = rooms[rr, C.RM_ATTBONUS]
     f.ebase = en[e, C.EN_DMG]
     f.i0 = trunc(en[e, C.EN_I0])

@@ -31,7 +31,8 @@ COMBO_WORDS = {"pasch": "Pasch", "drilling": "Drilling", "kleine_strasse": "Klei
                "full_house": "Full House", "vierling": "Vierling", "grosse_strasse": "Große Straße",
                "fuenfling": "Fünfling", "sechsling": "Sechsling"}
 # a room's challenge (config.CHALLENGES), as the seed names them: win without healing, three combos, four turns
-CHALLENGE_WORDS = {"ohne_heilung": "Ohne Heilung", "drei_kombos": "Drei Kombos", "schnell": "Schnell"}
+# the seed's words ("drei verschiedene Kombos nutzen"); "schnell" wins in coins.challenge_turns turns (4 by default)
+CHALLENGE_WORDS = {"ohne_heilung": "Ohne Heilung", "drei_kombos": "Drei verschiedene Kombos", "schnell": "Schnell"}
 WORDS = {"dungeon": "Würfel Dungeon", **UPGRADE_WORDS, **DIFFICULTY_WORDS, **POLICY_WORDS, **CARD_WORDS,
          **EVENT_WORDS, **SECTION_WORDS, **ENEMY_WORDS, **JOKER_WORDS, **COMBO_WORDS, **CHALLENGE_WORDS,
          # the per-upgrade table's flags compare runs that took an upgrade with runs that left it (observed: a bot

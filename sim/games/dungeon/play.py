@@ -256,8 +256,9 @@ def play_run(pid, seed, run, fz, cache, t, tm, out, log, sc, forced, rc):
     out[O_SCORE] = R.score(rooms_cleared, smax(lp, 0.0), seconds, win, rp.score_per_room, rp.score_per_lp,
                            rp.score_time_budget, rp.score_win, rp.difficulty_points)
     if log.shape[0] > 0:
-        nl = log_event(log, nl, LG_RUN, 0, 0, trunc(win), rooms_cleared, trunc(out[O_SCORE]), trunc(seconds * 10), 0,
-                       0, 0, 0, 0)
+        # the time to the tenth as rounded (409.7 s: the score follows from it), not cut (409.6 s)
+        nl = log_event(log, nl, LG_RUN, 0, 0, trunc(win), rooms_cleared, trunc(out[O_SCORE]),
+                       R.round_half_up(seconds * 10), 0, 0, 0, 0, 0)
     return nl
 
 

@@ -177,7 +177,8 @@ def open_turn(room, fz, rs, f, log, sc):
     f.cursed_next = 0
     it = f.i0 + f.ii
     f.it = it
-    hit = R.hit_damage(f.ebase, intents[it, IN.damage], f.scale, f.sec_bonus, f.ebuff)
+    hit = R.hit_damage(f.ebase, intents[it, IN.damage], f.scale, rp.path_elite_attack if f.elite else 1.0,
+                       f.sec_bonus, f.ebuff)
     hits = trunc(intents[it, IN.hits])
     f.hit = hit
     f.hits = hits
@@ -374,6 +375,10 @@ def heal_joker(pid, room, fz, rs, f, out, log, sc):
             before = rs.lp
             rs.lp = smin(rs.maxlp, rs.lp + jk[jid, C.JK_AMOUNT])
             out[O_HEALED] += rs.lp - before
+            # Berserker is judged at the attack, after this heal ("Am Zugende … Berserker hebt auf 125 %"): a potion
+            # that lifts LP above half ends it for this turn's attack
+            f.berserk = R.berserk_factor(rs.lp, rs.maxlp, sc.mods)
+            sc.fs[FS_ATT_MUL] = f.weak_mul * f.berserk
             if rp.challenges_joker_heal_counts > 0:  # "ohne Heilung": the joker heals too
                 f.healed = True
             sc.fs[FS_LP] = rs.lp

@@ -180,7 +180,8 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
             lines.append(f"  Tagesmarkt: {name} für {ev['price']} Coins"
                          + (f" (du hast {ev['coins']} Coins)" if ev["coins"] >= 0 else ""))
         elif kind == "buy":
-            lines.append(f"  Gekauft: {item_label(cfg, ev['item'])}{' (aus dem Joker-Pack)' if ev['from_pack'] else ''}"
+            bought = "Würfel-Pack" if ev["item"] == len(cfg.upgrades) + len(cfg.jokers) else item_label(cfg, ev["item"])
+            lines.append(f"  Gekauft: {bought}{' (aus dem Joker-Pack)' if ev['from_pack'] else ''}"  # as it was offered
                          f" für {ev['price']} Coins → {ev['coins']} Coins")
         elif kind == "joker":
             jn = JOKER_WORDS.get(jokers[ev["joker"]], jokers[ev["joker"]])

@@ -287,38 +287,40 @@ def fold_mods(eff, owned, out):
 
 @njit(cache=True)
 def enemy_hp(base_hp, room, boss, elite, hp_per_room, hp_factor, diff_hp, diff_boss, elite_hp):
-    """Enemy LP: bosses round(base × boss factor [× elite]); others round((base + 2·room) × 1.12 × stage
-    [× elite]); at least 1 (a multiplier near 0 rounded enemies to 0 LP, fights the rules do not have)."""
+    """Enemy LP: bosses round(base × boss factor), others round((base + 2·room) × 1.12 × stage); an Elite's that LP
+    × 1.25, rounded again; at least 1 (a multiplier near 0 rounded enemies to 0 LP, fights the rules do not have)."""
     if boss:
         x = base_hp * diff_boss
     else:
         x = (base_hp + hp_per_room * room) * hp_factor * diff_hp
-    if elite:
-        x = x * elite_hp
-    return max(1, round_half_up(x))
+    hp = max(1, round_half_up(x))
+    if elite:  # "Gegner-LP ×1,25": of the enemy's LP as the game shows it (109 → 136, not 109.2 × 1.25 → 137)
+        hp = max(1, round_half_up(hp * elite_hp))
+    return hp
 
 
 @njit(cache=True)
-def damage_scale(room, diff_damage, growth, compound, elite, elite_attack, boss, diff_boss, boss_stage):
+def damage_scale(room, diff_damage, growth, compound, boss, diff_boss, boss_stage):
     """Factor on an enemy's base damage in ``room``: stage damage factor × (+3 % per room) for normal enemies;
     the boss factor alone for bosses ("Bosse nutzen nur den Boss-Faktor"), or with ``boss_stage`` the normal
-    enemies' scaling; × the elite factor on an Elite card."""
+    enemies' scaling (an Elite card's factor is on the hit: ``hit_damage``)."""
     if boss and not boss_stage:
-        x = diff_boss
-    else:
-        g = (1.0 + growth) ** (room - 1) if compound else 1.0 + growth * (room - 1)
-        x = diff_damage * g
-    if elite:
-        x = x * elite_attack
-    return x
+        return diff_boss
+    g = (1.0 + growth) ** (room - 1) if compound else 1.0 + growth * (room - 1)
+    return diff_damage * g
 
 
 @njit(cache=True, inline=INLINE)
-def hit_damage(base_damage, mult, scale, section_bonus, buff):
-    """One enemy hit: round(base × intent multiple × scale) + section bonus (Aschehallen) + buffs."""
+def hit_damage(base_damage, mult, scale, elite_mul, section_bonus, buff):
+    """One enemy hit: round(base × intent multiple × scale), on an Elite card that hit × 1.15 rounded again ("jeder
+    Angriff ×1,15" of the hit the game shows: 17 → 20, not 16.6 × 1.15 → 19), + section bonus (Aschehallen) +
+    buffs."""
     if mult <= 0.0:
         return 0
-    return round_half_up(base_damage * mult * scale) + section_bonus + buff
+    hit = round_half_up(base_damage * mult * scale)
+    if elite_mul != 1.0:
+        hit = round_half_up(hit * elite_mul)
+    return hit + section_bonus + buff
 
 
 @njit(cache=True, inline=INLINE)
