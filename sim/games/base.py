@@ -42,6 +42,7 @@ Declared once, used by the engine everywhere:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -337,3 +338,16 @@ def paired_headline(base: pd.DataFrame, others: dict[str, pd.DataFrame], base_la
                 continue
             out[f"{name}: {lab} - {base_label}"] = stats.paired_difference(t[name].to_numpy(), base[name].to_numpy())
     return out
+
+
+def winner_values(table: pd.DataFrame, metric: str) -> np.ndarray | None:
+    """Per run, sorted by run, the indicator a seat's share of the games (``win_rate_seat_<k>``) or the draws
+    (``draw_rate``) averages, from each game's ``winner`` (on every seat's row; -1 a draw): the same runs of two
+    rule sets pair run by run, where a table of a row per seat pairs no row with a run. None for another metric or a
+    table without ``winner``."""
+    seat = re.fullmatch(r"win_rate_seat_(\d+)", metric)
+    if not (seat or metric == "draw_rate") or "winner" not in table.columns or "run" not in table.columns:
+        return None
+    winner = table.groupby("run", sort=True)["winner"].first().to_numpy()
+    return (winner == int(seat[1]) if seat else winner < 0).astype(np.float64)
+

@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import html
 import math
-import re
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +32,7 @@ from sim.experiments.sensitivity import _numeric, along, base_point, comparable,
 from sim.experiments.sweep_spec import OPTION_AXIS, point_config
 from sim.experiments.sweep_store import load_result, metric_names, read_runs
 from sim.games import get_game
+from sim.games.base import winner_values
 from sim.report import charts as common
 from sim.report import pages, words
 from sim.report.mpl import plt
@@ -278,10 +278,9 @@ def paired_change(out: Path, meta: dict[str, Any], metric: str) -> Change:
         runs = read_runs(out, point, slot, canon["n"], canon["chunk"])
         if runs is None or "run" not in runs.columns:
             return None
-        seat = re.fullmatch(r"win_rate_seat_(\d+)", metric)
-        if (seat or metric == "draw_rate") and "winner" in runs.columns:  # a game's winner, on each of its seats' rows
-            winner = runs.groupby("run", sort=True)["winner"].first().to_numpy()
-            return (winner == int(seat[1]) if seat else winner < 0).astype(np.float64)
+        won = winner_values(runs, metric)  # a seat's share or the draws: from each game's winner
+        if won is not None:
+            return won
         if not runs["run"].is_unique:
             return None
         cfg = point_config(game, meta.get("base_config"), canon["points"][point]["sets"])

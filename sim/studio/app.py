@@ -51,8 +51,9 @@ def _rel(path: str | Path) -> str:
 
 def metric_choices(game: str, metrics: list[str]) -> dict[str, str]:
     """The Sweep and Calibrate tabs' metric picker: each metric in words, its code name beside it for typing
-    (``wins (win_rate)``)."""
-    return {m: f"{words.metric_label(game, m)} ({m})" for m in metrics}
+    (``wins (win_rate)``), the game's headline metrics first (the first is the default)."""
+    headline = [m for m in engine.get_game(game).headline if m in metrics]
+    return {m: f"{words.metric_label(game, m)} ({m})" for m in dict.fromkeys([*headline, *metrics])}
 
 
 def _option_choices(game: str, name: str) -> dict[str, str] | None:
@@ -430,7 +431,9 @@ class Studio:
     def refresh_field_choices(self) -> None:
         """Field and metric choices of the Sweep and Calibrate tabs for the current form and result."""
         fields = self.form.numeric_fields() if hasattr(self, "form") else []
-        metrics = metric_choices(self.game, list(self.current.metrics) if self.current else [])
+        # before a run of this game: its headline metrics (a Kniffel tab offered only the dungeons' "wins")
+        shown = list(self.current.metrics) if self.current and self.current.game == self.game else []
+        metrics = metric_choices(self.game, shown or list(engine.get_game(self.game).headline))
         for panel in (self.sweep, self.calibrate):
             if panel is not None:
                 panel.refresh(fields, metrics)

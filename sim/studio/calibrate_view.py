@@ -32,7 +32,7 @@ class CalibratePanel:
         self.cal_field.set_options(fields, value=self.cal_field.value if self.cal_field.value in fields else None)
         if metrics:
             self.cal_metric.set_options(metrics, value=self.cal_metric.value if self.cal_metric.value in metrics
-                                        else metrics[0])
+                                        else next(iter(metrics)))
 
     def build(self) -> None:
         ui.label("Find the value of one field that makes a metric hit a target (bracketing search on the same "

@@ -36,7 +36,7 @@ from sim.core.jsonable import numbers
 from sim.core.stats import paired_difference
 from sim.experiments import calibrate as calibration
 from sim.experiments.sweep import run_sweep, sweep_from_dict
-from sim.games.base import Game
+from sim.games.base import Game, winner_values
 from sim.games.options import named_seats, policy_readers, unread_by
 from sim.report import words
 from sim.report.mpl import plt
@@ -398,6 +398,9 @@ def _per_run(game: str, table: pd.DataFrame, name: str, cfg: Any = None) -> np.n
     """The per-run quantity a mean or rate metric averages: the game's declared ``per_run`` value, else a
     column the name gives away (``mean_X`` averages X, ``X_rate`` the share of runs with X non-zero)."""
     g = get_game(game)
+    won = winner_values(table, name)  # a seat's share of the games, the draws: from each game's winner
+    if won is not None:
+        return won
     if name in g.per_run:
         values = g.run_values(table, cfg)
         if name in values.columns:

@@ -127,8 +127,10 @@ def verdict(cur: engine.PlayResult, prev: engine.PlayResult | None, names: list[
     if d is None:
         return text + "."
     change = words.value_text(name, d["value"], d["ci95"], diff=True, game=cur.game)
-    if d["ci95"] is None:
-        return f"{text}: {change} against {prev.label or 'before'} (not the same seeds: no interval)."
+    if d["ci95"] is None:  # on the same seeds a metric may still pair no run with a run (a mean over survivors)
+        why = "on the same seeds, but no paired interval for this metric" if engine.paired(cur, prev) else \
+            "not the same seeds: no interval"
+        return f"{text}: {change} against {prev.label or 'before'} ({why})."
     sure = d["ci95"][0] > 0 or d["ci95"][1] < 0
     return (f"{text}: {change} against {prev.label or 'before'} on the same seeds, "
             + ("beyond noise." if sure else "within noise (the interval includes 0)."))

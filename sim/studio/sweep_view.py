@@ -45,7 +45,7 @@ class SweepPanel:
         self.sw_f2.set_options(["—", *fields], value=self.sw_f2.value if self.sw_f2.value in fields else "—")
         if metrics:
             self.sw_metric.set_options(metrics, value=self.sw_metric.value if self.sw_metric.value in metrics
-                                       else metrics[0])
+                                       else next(iter(metrics)))
 
     def _range_inputs(self, prefix: str) -> tuple[ui.element, ui.element, ui.element]:
         lo = tid(ui.input("from").classes("w-24"), f"{prefix}-from")
