@@ -252,7 +252,9 @@ def check_seed(seed: Any) -> int:
 
 
 def _typed(text: str, width: int = 40) -> str:
-    """What was typed, as typed (no quotes), cut to one short line."""
+    """What was typed, as typed (no quotes), cut to one short line; an empty field says so ("got" ended the line)."""
+    if not text.strip():
+        return "nothing (the field is empty)"
     return text if len(text) <= width else text[: width - 1] + "…"
 
 

@@ -41,6 +41,9 @@ def inside(root: Path, typed: str, what: str) -> Path:
         raise DicesimError(f"{text[:60]!r} names a folder: give the file's name, e.g. studio.toml")
     root = Path(root).resolve()
     p = Path(text)
+    if p.parts and p.parts[0].startswith("~"):  # ~/x.toml made a folder named "~" inside --out: it reads as home
+        raise DicesimError(f"{text[:60]!r} begins with ~, which reads as a home folder: the studio saves only inside "
+                           f"{OUT}, give the {what} as a path in it, e.g. x.toml")
     if ".." in p.parts:
         raise DicesimError(f"'..' is not allowed: give the {what} as a path inside {OUT}")
     target = (p if p.is_absolute() else root / p).resolve()

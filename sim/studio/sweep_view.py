@@ -104,6 +104,8 @@ class SweepPanel:
         except ValueError:
             raise DicesimError(f"{path}: from and to must be numbers and steps a whole number of at least 1, got "
                                f"{lo.value!r}, {hi.value!r} and {steps.value!r}") from None
+        if not (math.isfinite(a) and math.isfinite(b)):  # NaN or inf: the grid's int() failed in the server's log
+            raise DicesimError(f"{path}: from and to must be finite numbers, got {lo.value!r} and {hi.value!r}")
         return grid_values(a, b, k, spec.kind == "int")
 
     def start(self) -> None:

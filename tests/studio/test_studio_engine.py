@@ -266,3 +266,11 @@ def test_the_metric_pickers_offer_the_games_own_metrics_headline_first():
         assert list(choices) == head and "(" in choices[head[0]], (game, choices)
     run = metric_choices("kniffel", ["score_p50", "mean_score", "upper_bonus_rate"])
     assert list(run)[:2] == ["mean_score", "upper_bonus_rate"] and run["mean_score"] == "mean score (mean_score)"
+
+
+def test_an_empty_number_field_is_said_empty():
+    """An empty N read "N runs must be a whole number from 1 to 1,000,000, got" with nothing after it."""
+    from sim.core.config import DicesimError
+
+    with pytest.raises(DicesimError, match=r", got nothing \(the field is empty\)$"):
+        engine.check_n("  ")

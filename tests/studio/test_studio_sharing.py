@@ -140,7 +140,8 @@ def test_closing_a_page_stops_its_jobs():
 # --- saves stay inside --out ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("typed", ["../evil.toml", "a/../../evil.toml", "/etc/evil.toml", "..", "", "  ", "."])
+@pytest.mark.parametrize("typed", ["../evil.toml", "a/../../evil.toml", "/etc/evil.toml", "..", "", "  ", ".",
+                                   "~/x.toml", "~"])  # ~ read as home: a folder named "~" was made in --out
 def test_a_path_out_of_the_folder_is_refused(tmp_path, typed):
     root = tmp_path / "out"
     with pytest.raises(DicesimError) as e:
