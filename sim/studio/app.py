@@ -238,6 +238,10 @@ class Studio:
             self.recheck()
 
     def change_game(self, game: str) -> None:
+        running = [j for j in (self.job, self.sweep and self.sweep.sweep_job, self.calibrate and self.calibrate.cal_job,
+                               self.fit and self.fit.fit_job) if j is not None and not j.finished]
+        self.stop()  # another game's runs: stopped, never shown under this game's form (Stop had vanished)
+        self.job = None  # its numbers are the game before's: the page lets go of it (it ends at its next chunk)
         self.game = game
         self.config = engine.config_files(game)[0] if engine.config_files(game) else None
         self.current = self.previous = None
@@ -246,6 +250,8 @@ class Studio:
         self.refresh_field_choices()
         if self.fit is not None:
             self.fit.refresh()
+        if running:
+            self.status.text = "the game changed: the running job of the game before was stopped"
 
     def use_config(self, path: str) -> None:
         """Pick ``path`` (a TOML file under --out, as a fitted population.toml) in the config picker, listed anew."""
@@ -354,7 +360,8 @@ class Studio:
         job = self.job
         if job is not None:
             self.progress.value = job.progress
-            if job.partial is not None and job.partial is not self.current and job.status in ("charting", "done"):
+            mine = job.partial is not None and job.partial.game == self.game  # a guard: never another game's
+            if mine and job.partial is not self.current and job.status in ("charting", "done"):
                 self.previous, self.current = self.current, job.partial  # the numbers first, the charts follow
                 if self.previous is not None and self.previous.game != self.current.game:
                     self.previous = None
@@ -372,11 +379,11 @@ class Studio:
                 self.job = None
                 self.run_btn.enable()
                 self.stop_btn.set_visibility(False)
-                if job.status == "done":
+                if job.status == "done" and mine:
                     self.show_charts(self.current.charts)
                 else:
                     self.status.text = job.error or job.status
-                    if job.partial is not None:
+                    if mine:
                         self.show_charts([], f"no charts: {job.error or job.status}")
         for panel in (self.sweep, self.calibrate, self.fit):
             if panel is not None:

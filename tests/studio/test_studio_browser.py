@@ -229,6 +229,22 @@ def test_a_long_run_never_blocks_the_page_and_can_be_stopped(page):
                            timeout=RUN_S)
 
 
+def test_changing_the_game_stops_its_run_and_the_next_run_plays(page):
+    """A Würfel Dungeon run went on after the game was switched to Kniffel: Stop was gone, Run did nothing, and its
+    numbers came under Kniffel's form. The switch stops it and says so; the next Run plays Kniffel."""
+    page.locator('input[data-testid="n"]').fill("1000000")
+    page.locator('[data-testid="run"]').click()
+    page.wait_for_function("() => / \\/ 1,000,000 runs/.test(document.querySelector('[data-testid=status]').innerText)",
+                           timeout=RUN_S)
+    page.locator('[data-testid="game"]').click()
+    page.get_by_role("option", name="Kniffel", exact=True).click()
+    status = page.locator('[data-testid="status"]')
+    playwright_api.expect(status).to_have_text("the game changed: the running job of the game before was stopped")
+    page.locator('input[data-testid="n"]').fill("200")
+    run_and_wait(page, "run 2")
+    playwright_api.expect(page.locator('[data-testid="headline"]')).to_contain_text("mean_score")  # Kniffel's
+
+
 def test_report_pages_render_with_no_broken_image(browser, tmp_path):
     out = tmp_path / "report"
     done = cli_here("play", "dungeon", "--policy", "vorschlag", "--n", "400", "--out", str(out))
