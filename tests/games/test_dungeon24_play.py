@@ -243,3 +243,15 @@ def test_solve_says_it_searched_by_play():
     line = r.stdout.strip()
     assert line.startswith("Dungeon24: best pyramid found ") and "optimal" not in line, line
     assert " scores " in line and "% [" in line and "not an exact solve" in line, line
+
+
+def test_the_games_own_metrics_read_in_words():
+    """"mean wins (seat 1) 3.78 duels", "end LP rate", "ability used rate": the game's counts and rates named."""
+    from sim.report import words
+
+    said = {m: words.metric_label("dungeon24", m) for m in ("mean_wins0", "end_lp_rate", "ability_used_rate1",
+                                                            "end_turn_limit_rate", "boss_lost_rate0")}
+    assert said == {"mean_wins0": "duels won (seat 1)", "end_lp_rate": "games ended by life points",
+                    "ability_used_rate1": "games with the ability used (seat 2)",
+                    "end_turn_limit_rate": "games ended at the turn limit",
+                    "boss_lost_rate0": "games whose boss fell (seat 1)"}
