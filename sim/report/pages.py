@@ -537,13 +537,20 @@ def play_verdicts(game: str, policy: str, metrics: dict[str, dict[str, Any]], he
         said = value_text(name, m.get("value"), m.get("ci95"), game=game)
         # "Greedy scores …", "Vorschlag wins …"; a phrase about seats or the game ("the first seat wins", "turns per
         # game") follows a colon: "Threshold the first seat wins" read as garble
-        says_of_policy = headline[name].split(" ", 1)[0] in ("scores", "wins", "draws")
+        says_of_policy = says_of_a_policy(headline[name])
         rival = f" against {words.policy_name(game, against)}" if against and says_of_policy and " vs " not in who \
             else ""
         out.append(f"{who}{':' if ' vs ' in who or not says_of_policy else ''} {headline[name]} {said}{rival}.")
     draws = "" if shares else draw_sentence(game, {policy: metrics.get("draw_rate")})  # shares say the draws
     fair = first_mover_sentence(game, {policy: metrics})
     return out + ([draws] if draws else []) + ([fair] if fair else []) + ([caution] if caution else [])
+
+
+def says_of_a_policy(phrase: str) -> bool:
+    """Whether a headline phrase reads after a policy's name ("Greedy scores …", "Vorschlag wins …"); a phrase about
+    seats or the game ("the first seat wins", "turns per game") follows a colon ("Threshold the first seat wins" read
+    as garble)."""
+    return phrase.split(" ", 1)[0] in ("scores", "wins", "draws")
 
 
 def _game_shares(game: str, policy: str, metrics: dict[str, dict[str, Any]], said_as: list[str]) -> str:

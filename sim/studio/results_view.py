@@ -17,6 +17,7 @@ from typing import Any
 from nicegui import ui
 
 from sim.report import words
+from sim.report.pages import says_of_a_policy
 from sim.studio import engine
 
 
@@ -121,8 +122,9 @@ def verdict(cur: engine.PlayResult, prev: engine.PlayResult | None, names: list[
     name = names[0]
     headline = getattr(engine.get_game(cur.game), "headline", {})
     m = cur.metrics[name]
-    text = (f"{words.policy_name(cur.game, cur.policy)} {words.metric_name(cur.game, name, headline)} "
-            f"{words.value_text(name, m['value'], m.get('ci95'), game=cur.game)}")
+    phrase = words.metric_name(cur.game, name, headline)
+    text = (f"{words.policy_name(cur.game, cur.policy)}{'' if says_of_a_policy(phrase) else ':'} {phrase} "
+            f"{words.value_text(name, m['value'], m.get('ci95'), game=cur.game)}")  # as the command line says it
     d = engine.difference(cur, prev, name) if prev is not None else None
     if d is None:
         return text + "."

@@ -248,7 +248,8 @@ def test_a_seats_share_pairs_run_by_run_and_the_verdict_says_why_else():
     plain = after.metrics["win_rate_seat_0"]["value"] - before.metrics["win_rate_seat_0"]["value"]
     assert d["paired"] and d["value"] == pytest.approx(plain, abs=1e-12) and d["ci95"][0] <= plain <= d["ci95"][1]
     after.label, before.label = "run 2", "run 1"
-    assert " against run 1 on the same seeds, " in verdict(after, before, ["win_rate_seat_0"])
+    said = verdict(after, before, ["win_rate_seat_0"])
+    assert said.startswith("Hold 20: the first seat wins ") and " against run 1 on the same seeds, " in said
     said = verdict(after, before, ["game_length_turns_p50"])
     assert said.endswith("against run 1 (on the same seeds, but no paired interval for this metric)."), said
     other = pig(["goal.target=50"]).__class__(**{**after.__dict__, "seed": 2})
