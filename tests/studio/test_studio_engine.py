@@ -235,33 +235,34 @@ def test_every_game_runs_with_its_default_options():
 
 
 def test_a_seats_share_pairs_run_by_run_and_the_verdict_says_why_else():
-    """Pig's and Dadox's seat shares got "(no paired interval)" and the verdict said "not the same seeds" on the same
-    seeds: a seat's share of the games pairs by each game's winner; where a metric pairs nothing on the same seeds
-    (a quantile), the verdict says that, not that the seeds differ."""
+    """Dadox's seat shares got "(no paired interval)" and the verdict said "not the same seeds" on the same seeds: a
+    seat's share of the games pairs by each game's winner; where a metric pairs nothing on the same seeds (a
+    quantile), the verdict says that, not that the seeds differ."""
     from sim.studio.results_view import verdict
 
-    def pig(sets):
-        return engine.play("pig", None, sets, "hold-20", {}, 800, 1, lambda k: None, threading.Event())
+    def dadox(sets):
+        return engine.play("dadox", None, sets, "threshold", {"players": 2}, 800, 1, lambda k: None, threading.Event())
 
-    before, after = pig([]), pig(["goal.target=50"])
+    before, after = dadox([]), dadox(["goal.target=5000"])
     d = engine.difference(after, before, "win_rate_seat_0")
     plain = after.metrics["win_rate_seat_0"]["value"] - before.metrics["win_rate_seat_0"]["value"]
     assert d["paired"] and d["value"] == pytest.approx(plain, abs=1e-12) and d["ci95"][0] <= plain <= d["ci95"][1]
     after.label, before.label = "run 2", "run 1"
     said = verdict(after, before, ["win_rate_seat_0"])
-    assert said.startswith("Hold 20: the first seat wins ") and " against run 1 on the same seeds, " in said
+    assert said.startswith("Threshold: the first seat wins ") and " against run 1 on the same seeds, " in said
     said = verdict(after, before, ["game_length_turns_p50"])
     assert said.endswith("against run 1 (on the same seeds, but no paired interval for this metric)."), said
-    other = pig(["goal.target=50"]).__class__(**{**after.__dict__, "seed": 2})
+    other = after.__class__(**{**after.__dict__, "seed": 2})
     assert verdict(other, before, ["game_length_turns_p50"]).endswith("(not the same seeds: no interval).")
 
 
 def test_the_metric_pickers_offer_the_games_own_metrics_headline_first():
-    """Sweep and Calibrate offered only the dungeons' "wins (win_rate)" for Kniffel, Dadox, Dungeon24 and Pig (and the
+    """Sweep and Calibrate offered only the dungeons' "wins (win_rate)" for Kniffel, Dadox and the others (and the
     server raised KeyError: 0 after every run): the game's headline metrics come first, the first the default."""
+    from sim.games import GAMES
     from sim.studio.app import metric_choices
 
-    for game in ("kniffel", "dadox", "pig", "dungeon24", "dungeon"):
+    for game in GAMES:  # every game, the fifth too
         head = list(get_game(game).headline)
         choices = metric_choices(game, head)
         assert list(choices) == head and "(" in choices[head[0]], (game, choices)
