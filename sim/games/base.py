@@ -350,4 +350,3 @@ def winner_values(table: pd.DataFrame, metric: str) -> np.ndarray | None:
         return None
     winner = table.groupby("run", sort=True)["winner"].first().to_numpy()
     return (winner == int(seat[1]) if seat else winner < 0).astype(np.float64)
-

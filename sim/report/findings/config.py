@@ -148,4 +148,3 @@ def _short(v: Any) -> str:
     """A threshold as the section writes it (TOML: ``{kniffel = ["random"]}``), cut at 60 characters."""
     text = toml_literal(v)
     return text if len(text) <= 60 else text[:59] + "…"
-
