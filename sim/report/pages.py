@@ -598,9 +598,7 @@ def headline_table(metrics: pd.DataFrame, headline: dict[str, str], game: str | 
     out = []
     if present:
         idx = {(r.label, r.metric): r for r in metrics.itertuples()}
-        # a column's head: the shared noun where there is one ("mean score"; Kniffel's sentence verb "scores" read
-        # as a heading), else the game's headline words
-        head = "".join(f"<th>{esc(words.METRIC_WORDS.get(m, headline[m]))}<br><small>{esc(m)}</small></th>"
+        head = "".join(f"<th>{esc(words.heading(game, m, headline))}<br><small>{esc(m)}</small></th>"
                        for m in present)
         body = "".join(
             f"<tr><th title='{esc(lab)}'>{esc(words.policy_name(game, lab) if game else lab)}</th>"

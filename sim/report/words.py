@@ -136,6 +136,12 @@ def metric_name(game: str | None, metric: str, headline: dict[str, str] | None =
     return re.sub(r"\blp\b", "LP", _in_words(game, metric))  # life points as the rules write them
 
 
+def heading(game: str | None, metric: str, headline: dict[str, str] | None = None) -> str:
+    """A metric as a table's column or row head: the shared noun where there is one ("mean score": Kniffel's answer
+    verb "scores" read as a heading), else the game's headline words or the metric's name."""
+    return METRIC_WORDS.get(metric) or metric_name(game, metric, headline)
+
+
 def _in_words(game: str | None, code: str) -> str:
     """A code name in words, its parts in the game's words where the game spells them (``mean_einser`` -> ``mean
     Einser``, ``offers_extra_wuerfel`` -> ``offers Extra-Würfel``): the longest run of parts the game names first."""

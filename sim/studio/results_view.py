@@ -88,7 +88,7 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
         for name in names:
             m = cur.metrics[name]
             with ui.row().classes("gap-1 items-baseline no-wrap"):
-                _cell(words.METRIC_WORDS.get(name) or words.metric_name(cur.game, name, headline), tid("name", name))
+                _cell(words.heading(cur.game, name, headline), tid("name", name))
                 _cell(name, classes="font-mono text-caption text-grey-6")
             value, ci = shown(name, m, game=cur.game)
             with ui.row().classes("gap-1 items-baseline no-wrap"):

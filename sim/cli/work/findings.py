@@ -50,7 +50,8 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
     if caution:
         lines.append(f"Played with {'; '.join(said_as)}. {caution} The head-to-head findings (seats, policies "
                      "against each other) hold that gap too.")
-    if changed := changed_thresholds(thresholds):  # found under other thresholds than the defaults: said
+    changed = changed_thresholds(thresholds)
+    if changed:  # found under other thresholds than the defaults: said
         lines.append(thresholds_sentence(changed))
     for f in found:
         runs = (f.get("evidence") or {}).get("runs")  # a detector that plays its own, smaller probe says so here
@@ -68,5 +69,5 @@ def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: 
                      + "); thresholds: the [findings] section of --config, or --set findings.NAME=VALUE.")
     if out is not None:
         lines.append(f"report: {Path(out) / 'report.html'}, findings: {Path(out) / 'findings.json'}")
-    summary = {"findings": found, "thresholds": changed_thresholds(thresholds)}
+    summary = {"findings": found, "thresholds": changed}
     emit({**summary, **({"caution": lines[1]} if caution else {})}, as_json, "\n".join(x for x in lines if x))

@@ -12,10 +12,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from sim.core.config import QUANTILES, GameConfig, Name, Strict
 from sim.core.record import RuleRecord
@@ -35,27 +35,20 @@ def _not_blank(v: str) -> str:
     return v
 
 
+Shown = Annotated[Name, AfterValidator(_not_blank)]  # a card's or a people's name: one line, not blank
+
+
 class Card(Strict):
-    name: Name = Field(min_length=1, description="the card's name on the pages")
+    name: Shown = Field(min_length=1, description="the card's name on the pages")
     a: int = Field(ge=0, le=30, description="attack A")
     v: int = Field(ge=0, le=30, description="defence V")
 
-    @field_validator("name")
-    @classmethod
-    def named(cls, v: str) -> str:
-        return _not_blank(v)
-
 
 class Volk(Strict):
-    label: Name = Field(min_length=1, description="the people's name on the pages")
+    label: Shown = Field(min_length=1, description="the people's name on the pages")
     ability: Literal["none", "blutrausch", "auferstehung", "schattenschmerz"]
     cards: list[Card] = Field(description="the 5 basic creature cards")
     boss: Card
-
-    @field_validator("label")
-    @classmethod
-    def named(cls, v: str) -> str:
-        return _not_blank(v)
 
     @field_validator("cards")
     @classmethod
