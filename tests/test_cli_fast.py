@@ -17,25 +17,9 @@ from sim.cli import catalog
 from sim.core.config import DicesimError
 from sim.games import GAMES, declared, declared_options, get_game
 from tests.conftest import ROOT, cli_here, here_json
+from tests.probe import PROBE, probe
 
 HEAVY = ("numba", "numpy", "pandas", "matplotlib", "scipy")
-
-# the CLI in a fresh interpreter; "modules": what it holds at the end and every module an import statement loaded on
-# the way (a plain block, sim.jit.plain, forgets the project modules it imported when it ends)
-PROBE = """
-import json, os, sys
-seen = set()
-sys.addaudithook(lambda event, args: seen.add(args[0]) if event == "import" else None)
-from sim.cli import main
-sys.argv = ["dicesim", *sys.argv[1:]]
-code = 0
-try:
-    main()
-except SystemExit as e:
-    code = e.code
-with open(os.environ["PROBE_OUT"], "w") as f:
-    json.dump({"code": code, "modules": sorted(seen | set(sys.modules))}, f)
-"""
 
 
 def _game_code(modules: set[str]) -> list[str]:
@@ -47,11 +31,22 @@ def _game_code(modules: set[str]) -> list[str]:
 
 
 def _probe(tmp_path: Path, *args: str) -> tuple[int, set[str], str]:
-    out = tmp_path / "probe.json"
-    r = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, env={**os.environ, "PROBE_OUT": str(out)},
-                       capture_output=True, text=True, timeout=300)
-    got = json.loads(out.read_text())
+    """The exit code, the modules and the stderr of ``dicesim ARGS`` in a fresh interpreter (``tests.probe``)."""
+    got, r = probe(tmp_path, *args)
+    assert got, r.stderr
     return got["code"], set(got["modules"]), r.stderr
+
+
+@pytest.mark.parametrize("args", [["--help"], ["play", "kniffel", "--policy", "nope"],
+                                  ["play", "dungeon", "--policy", "vorschlag@nosuch"]], ids=" ".join)
+def test_the_forked_probe_is_a_fresh_interpreter(tmp_path, args):
+    """``tests.probe`` forks a server instead of starting an interpreter: the same modules, streams and code."""
+    out = tmp_path / "fresh.json"
+    fresh = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, env={**os.environ, "PROBE_OUT": str(out)},
+                           capture_output=True, text=True, timeout=300)
+    forked, r = probe(tmp_path, *args)
+    assert forked == json.loads(out.read_text())
+    assert (r.returncode, r.stdout, r.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr)
 
 
 def test_help_imports_no_numba_pydantic_or_game(tmp_path):

@@ -6,9 +6,6 @@ never asserted here."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,19 +14,17 @@ from sim.cli import answers
 from sim.cli.common import emit, work
 from sim.cli.extras import combos_text
 from sim.games import GAMES
-from tests.conftest import ROOT, cli_here
-from tests.test_cli_fast import HEAVY, PROBE, _game_code
+from tests.conftest import cli_here
+from tests.probe import probe
+from tests.test_cli_fast import HEAVY, _game_code
 
 ASKS = [["describe", g] for g in GAMES] + [["describe", "kniffel", "--json"], ["combos", "5", "5", "5", "2", "2"],
                                           ["combos", "2", "5", "2", "5", "5", "--json"]]
 
 
 def _ask(tmp_path: Path, args: list[str]) -> tuple[int, set[str], str]:
-    out = tmp_path / "probe.json"
-    r = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, env={**os.environ, "PROBE_OUT": str(out)},
-                       capture_output=True, text=True, timeout=600)
-    got = json.loads(out.read_text())
-    assert got["code"] in (0, None), r.stderr
+    got, r = probe(tmp_path, *args)
+    assert got and got["code"] in (0, None), r.stderr
     return got["code"], set(got["modules"]), r.stdout
 
 

@@ -18,7 +18,8 @@ from sim.core.jsonable import json_default
 from sim.core.schema import describe_columns
 from sim.games import GAMES, declared, get_game
 from tests.conftest import ROOT, cli_here
-from tests.test_cli_fast import PROBE, _game_code
+from tests.probe import probe
+from tests.test_cli_fast import _game_code
 
 PLAIN_GAMES = [g for g in GAMES if declared(g, "PLAIN_DESCRIBE") is not None and not declared(g, "DESCRIBE_COMPILED")]
 
@@ -92,12 +93,9 @@ def test_dadox_describe_without_the_game_is_the_games(sets):
 def test_a_dadox_first_ask_loads_no_game_play_kernel_policy_or_pandas(tmp_path):
     """A Dadox rules value asked nowhere before: solved by the describe module on the compiled rules, without the
     game, its play kernels, its policies, pandas or matplotlib."""
-    out = tmp_path / "probe.json"
-    r = subprocess.run([sys.executable, "-c", PROBE, "describe", "dadox", "--json", "--set",  # a turn rule: a solve
-                        f"turn.opening_minimum={50 * (uuid.uuid4().int % 150 + 1)}"], cwd=ROOT,
-                       capture_output=True, text=True, timeout=300, env={**os.environ, "PROBE_OUT": str(out)})
-    got = json.loads(out.read_text())
-    assert got["code"] in (0, None), r.stderr
+    got, r = probe(tmp_path, "describe", "dadox", "--json", "--set",  # a turn rule: a solve
+                   f"turn.opening_minimum={50 * (uuid.uuid4().int % 150 + 1)}")
+    assert got and got["code"] in (0, None), r.stderr
     modules = set(got["modules"])
     assert "sim.games.dadox.solve" in modules and json.loads(r.stdout)["game"] == "dadox"  # solved, not read back
     assert not modules & {"pandas", "matplotlib"}, sorted(modules & {"pandas", "matplotlib"})
@@ -170,11 +168,8 @@ def test_a_new_goal_answers_from_the_kept_tables_without_numba(tmp_path):
                            capture_output=True, text=True, timeout=300, env=env)
     assert first.returncode == 0, first.stderr
     goal = f"goal.target={50 * (uuid.uuid4().int % 100 + 100)}"
-    out = tmp_path / "probe.json"
-    r = subprocess.run([sys.executable, "-c", PROBE, "describe", "dadox", "--set", goal], cwd=ROOT,
-                       capture_output=True, text=True, timeout=300, env={**env, "PROBE_OUT": str(out)})
-    got = json.loads(out.read_text())
-    assert got["code"] in (0, None), r.stderr
+    got, r = probe(tmp_path, "describe", "dadox", "--set", goal, env=env)
+    assert got and got["code"] in (0, None), r.stderr
     assert "numba" not in set(got["modules"]), "read back, not solved"
     g = get_game("dadox")
     computed = json.loads(json.dumps(_computed("dadox", g.load(None, [goal]), None, {}), default=json_default))
@@ -201,11 +196,8 @@ def test_a_first_ask_is_computed_without_numba_kernels_or_policies(tmp_path, arg
     """A rules value asked nowhere before: the answer is computed by the game's describe module (not read back),
     without numba, the game's kernels or its policies, pandas or matplotlib."""
     fresh = field.format(uuid.uuid4().int % 90 + 10 if "hp" not in field else f"{uuid.uuid4().int % 10**4:04d}")
-    out = tmp_path / "probe.json"
-    r = subprocess.run([sys.executable, "-c", PROBE, *args, "--set", fresh], cwd=ROOT, capture_output=True,
-                       text=True, timeout=300, env={**os.environ, "PROBE_OUT": str(out)})
-    got = json.loads(out.read_text())
-    assert got["code"] in (0, None), r.stderr
+    got, r = probe(tmp_path, *args, "--set", fresh)
+    assert got and got["code"] in (0, None), r.stderr
     modules = set(got["modules"])
     game = args[1] if args[0] == "describe" else "dungeon"
     assert f"sim.games.{game}.rules" in modules  # computed (its rules run), not read back
