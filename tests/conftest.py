@@ -146,6 +146,10 @@ def _rank(item: pytest.Item) -> int:
     return 2
 
 
+_COMPILING = pytest.StashKey[list]()  # the games whose kernels the xdist controller compiles
+_NICE_WORKERS = "DICESIM_TEST_NICE_WORKERS"
+
+
 def _distributed(config: pytest.Config) -> bool:
     """True in a pytest-xdist controller or worker (``make test`` runs ``-n auto``)."""
     return hasattr(config, "workerinput") or bool(getattr(config.option, "numprocesses", None))
@@ -153,15 +157,35 @@ def _distributed(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Under pytest-xdist the controller compiles every game's kernels into the shared disk cache first, one
-    process per core, before the workers start: two workers would otherwise compile the same kernels twice (each
-    pays its own cold compile), and a worker waiting on a compile leaves its core idle."""
-    if hasattr(config, "workerinput") or not _distributed(config):
+    process per core, before any test runs: two workers would otherwise compile the same kernels twice (each pays
+    its own cold compile), and a worker waiting on a compile leaves its core idle. The workers start meanwhile (an
+    interpreter, the imports, the collection: ~16 s of CPU) at the lowest priority, so they take the time the
+    compiles leave idle (the last compile runs alone), not time from the compiles; the tests are handed out when
+    every compile is done (:func:`pytest_xdist_node_collection_finished`)."""
+    if hasattr(config, "workerinput"):
+        if os.environ.get(_NICE_WORKERS) and hasattr(os, "nice"):
+            os.nice(19)  # its tests' processes inherit it: every one of them alike, so nothing changes between them
         return
-    from sim.games import GAMES, get_game
+    if not _distributed(config):
+        return
+    from sim.games import GAMES
     from sim.jit import warmup
 
-    for game in warmup.start(list(GAMES), workers=os.cpu_count() or 1):
+    config.stash[_COMPILING] = warmup.start(list(GAMES), workers=os.cpu_count() or 1)
+    if config.stash[_COMPILING]:
+        os.environ[_NICE_WORKERS] = "1"  # the workers' environment is this process's when xdist starts them
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids) -> None:
+    """The controller's wait for the kernels it compiles (:func:`pytest_configure`), before any test is handed
+    out: the first worker to finish collecting waits, the others find them done."""
+    from sim.games import get_game
+    from sim.jit import warmup
+
+    for game in node.config.stash.get(_COMPILING, []):
         warmup.wait_for(game, get_game(game).title)
+    node.config.stash[_COMPILING] = []
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
