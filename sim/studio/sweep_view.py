@@ -13,6 +13,7 @@ from typing import Any
 
 from nicegui import ui
 
+from sim.core import limits
 from sim.core.config import DicesimError
 from sim.report import words
 from sim.studio import engine, saving
@@ -24,8 +25,8 @@ from sim.studio.widgets import tid
 
 def grid_values(lo: float, hi: float, steps: int, integer: bool) -> list[Any]:
     """``steps`` evenly spaced values from lo to hi (whole numbers for int fields, no repeats)."""
-    if steps < 1:
-        raise DicesimError(f"steps must be at least 1, got {steps}")
+    if not 1 <= steps <= limits.MAX_POINTS:  # a billion steps built a list of a billion values before any check
+        raise DicesimError(f"steps must be 1 .. {limits.MAX_POINTS:,} (a sweep's points), got {steps:,}")
     xs = [lo + (hi - lo) * i / (steps - 1) for i in range(steps)] if steps > 1 else [lo]
     if integer:
         return list(dict.fromkeys(int(round(x)) for x in xs))
@@ -38,6 +39,7 @@ class SweepPanel:
     def __init__(self, studio: StudioHost) -> None:
         self.studio = studio
         self.sweep_job: Job | None = None
+        self.fewer: list[str] = []  # what the grid holds other than asked (a whole-number field's fewer points)
 
     def refresh(self, fields: list[str], metrics: dict[str, str]) -> None:
         """New choices after the game, the config or the last result changed."""
@@ -106,7 +108,11 @@ class SweepPanel:
                                f"{lo.value!r}, {hi.value!r} and {steps.value!r}") from None
         if not (math.isfinite(a) and math.isfinite(b)):  # NaN or inf: the grid's int() failed in the server's log
             raise DicesimError(f"{path}: from and to must be finite numbers, got {lo.value!r} and {hi.value!r}")
-        return grid_values(a, b, k, spec.kind == "int")
+        values = grid_values(a, b, k, spec.kind == "int")
+        if len(values) < k:  # a whole-number field: 1,000 steps from 20 to 40 are its 21 whole numbers
+            self.fewer.append(f"{path} takes whole numbers: {len(values)} of them from {fmt(values[0])} to "
+                              f"{fmt(values[-1])}, not {k:,} steps")
+        return values
 
     def start(self) -> None:
         if self.sweep_job is not None and not self.sweep_job.finished:
@@ -116,6 +122,7 @@ class SweepPanel:
             self.sw_status.text = self.studio.status.text
             return
         opts, _, seed, sets = got
+        self.fewer = []
         try:
             n = engine.check_n(self.sw_n.value, "N per point")
             grid = {self.sw_f1.value: self._grid_axis(self.sw_f1, self.sw_lo, self.sw_hi, self.sw_steps)}
@@ -144,7 +151,8 @@ class SweepPanel:
 
         job = Job("sweep", total=total, probe=lambda: engine.sweep_done(where / "out"))
         self.sweep_job = self.studio.queue.submit(job, work)
-        self.sw_status.text = f"sweep of {math.prod(len(v) for v in grid.values())} points queued"
+        self.sw_status.text = "; ".join([f"sweep of {math.prod(len(v) for v in grid.values())} points queued",
+                                         *self.fewer])
         self.sw_btn.disable()
 
     def poll(self) -> None:
@@ -163,8 +171,8 @@ class SweepPanel:
             return
         table, paths = job.result
         metric, game = str(self.sw_metric.value), self.studio.game
-        self.sw_status.text = (f"sweep done: {len(table)} points, {words.metric_label(game, metric)} with 95 % "
-                               "intervals")
+        self.sw_status.text = "; ".join([f"sweep done: {len(table)} points, {words.metric_label(game, metric)} "
+                                         "with 95 % intervals", *self.fewer])
         self.sw_box.clear()
         with self.sw_box:
             chart_images(paths, self.studio.url)
