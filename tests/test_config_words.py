@@ -55,3 +55,17 @@ def test_pydantic_kinds_in_words(data, said):
     with pytest.raises(Exception) as e:
         Words.model_validate(data)
     assert describe_validation_error(e.value) == said
+
+
+@pytest.mark.parametrize("text", ["", "# my edits\n", "[scores]\n[bonus]\n"], ids=["empty", "comments", "sections"])
+def test_a_config_that_sets_nothing_is_said_once(tmp_path, text):
+    """An empty config file (or only comments, or empty sections) played the default rules without a word."""
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    done = cli_here("play", "kniffel", "--policy", "greedy", "--n", "20", "--no-report", "--config", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("note: ") and done.stderr.count("\n") == 1  # the path as errors show it
+    assert done.stderr.endswith("/mine.toml sets no value: Kniffel's default rules are played\n")
+    path.write_text("[bonus]\nvalue = 35\n")
+    done = cli_here("play", "kniffel", "--policy", "greedy", "--n", "20", "--no-report", "--config", str(path))
+    assert done.returncode == 0 and done.stderr == ""
