@@ -76,7 +76,7 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
         return f"{kind}-{name}" if ids else None
 
     with ui.element("div").classes("w-full overflow-x-auto"):  # long names scroll inside, not the page
-        grid = ui.grid(columns=" ".join(["max-content"] * cols)).classes("gap-x-4 gap-y-1 items-baseline")
+        grid = ui.grid(columns=" ".join(["max-content"] * cols)).classes("gap-x-4 gap-y-2 items-start")
     if ids:
         grid.props["data-testid"] = "headline"
     with grid:
@@ -87,22 +87,22 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
             ui.label(h).classes("text-bold text-grey-8")
         for name in names:
             m = cur.metrics[name]
-            with ui.row().classes("gap-1 items-baseline no-wrap"):
+            with ui.column().classes("gap-0"):  # its code name under it: four columns fit a laptop's half screen
                 _cell(words.heading(cur.game, name, headline), tid("name", name))
-                _cell(name, classes="font-mono text-caption text-grey-6")
+                _cell(name, classes="font-mono text-caption text-grey-6 leading-none")
             value, ci = shown(name, m, game=cur.game)
-            with ui.row().classes("gap-1 items-baseline no-wrap"):
+            with ui.column().classes("gap-0"):  # the interval under the number
                 _cell(value, tid("metric", name), m["value"], "text-bold")
-                _cell(ci, classes="text-caption text-grey-7")
+                _cell(ci, classes="text-caption text-grey-7 leading-none")
             if prev is None:
                 continue
             pm = prev.metrics.get(name)
             value, ci = shown(name, pm, game=cur.game)
-            with ui.row().classes("gap-1 items-baseline no-wrap"):
+            with ui.column().classes("gap-0"):
                 _cell(value, tid("previous", name), pm["value"] if pm else None)
-                _cell(ci, classes="text-caption text-grey-7")
+                _cell(ci, classes="text-caption text-grey-7 leading-none")
             d = engine.difference(cur, prev, name)
-            with ui.row().classes("gap-1 items-baseline no-wrap"):
+            with ui.column().classes("gap-0"):
                 if d is None:
                     _cell("")
                     continue
@@ -111,7 +111,7 @@ def headline_table(cur: engine.PlayResult, prev: engine.PlayResult | None, names
                 value, ci = shown(name, d, diff=True, game=cur.game, like=m.get("ci95"))
                 _cell(value, tid("diff", name), d["value"], colour)
                 # a mean over the runs that reached a point (final LP of the survivors) pairs no run with a run
-                _cell(ci or ("(no paired interval)" if same else ""), classes="text-caption text-grey-7")
+                _cell(ci or ("(no paired interval)" if same else ""), classes="text-caption text-grey-7 leading-none")
 
 
 def verdict(cur: engine.PlayResult, prev: engine.PlayResult | None, names: list[str]) -> str:
