@@ -43,6 +43,7 @@ from sim.games.options import (
 )
 
 SetArg = list[str] | dict[str, Any] | None
+Answered = Callable[[dict[str, Any]], None] | None  # told the summary before the outputs are written
 
 
 def _sets(value: SetArg) -> list[str]:
@@ -301,10 +302,13 @@ class Result:
 @_api
 def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | Path | Strict | None = None,
          set: SetArg = None, out: str | Path | None = None, chunk: int | None = None, scheduler: str | None = None,
-         progress: bool = False, backend: Any = None, force: bool = False, **options: Any) -> Result:
+         progress: bool = False, backend: Any = None, force: bool = False, answered: Answered = None,
+         **options: Any) -> Result:
     """Play ``n`` runs of ``policy`` (``"a,b"``: one per seat); with ``out``, write tables, charts and report.html.
     ``backend``: where chunks run (``sim.core.backends``; default this process, or Dask with ``scheduler``).
-    ``force``: play more runs than ``sim.core.limits.MAX_RUNS``."""
+    ``force``: play more runs than ``sim.core.limits.MAX_RUNS``. ``answered``: called with the summary once the
+    numbers are known, before the outputs are written (the command line prints its answer there: a designer reads
+    it while the charts are drawn)."""
     from sim.core.batch import run_batch
 
     _flags(progress=progress, force=force)
@@ -318,7 +322,7 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     backend = _backend(backend, scheduler)
     with _writing_to(out):
         batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=backend, progress=progress)
-        return _played(g, cfg, opts, policy, n, seed, batch, out)
+        return _played(g, cfg, opts, policy, n, seed, batch, out, answered)
 
 
 def _opponent(opts: dict[str, Any]) -> str | None:
@@ -327,7 +331,8 @@ def _opponent(opts: dict[str, Any]) -> str | None:
     return rival if isinstance(rival, str) and rival else None
 
 
-def _played(g, cfg: Strict, opts: dict[str, Any], policy: str, n: int, seed: int, batch, out) -> Result:
+def _played(g, cfg: Strict, opts: dict[str, Any], policy: str, n: int, seed: int, batch, out,
+            answered: Answered = None) -> Result:
     from sim.report.outputs import write_outputs
     from sim.report.pages import play_verdicts
 
@@ -340,6 +345,8 @@ def _played(g, cfg: Strict, opts: dict[str, Any], policy: str, n: int, seed: int
         "verdicts": play_verdicts(g.name, policy, metrics, g.headline,  # the answer first, in words
                                   g.played_as(cfg, seats), _opponent(opts), seats),
     }
+    if answered is not None:
+        answered(finite(summary))
     report = None
     if out is not None:
         report = write_outputs(Path(out), {**summary, "config": cfg.model_dump(mode="json")}, {policy: batch.table},
@@ -354,9 +361,10 @@ def _played(g, cfg: Strict, opts: dict[str, Any], policy: str, n: int, seed: int
 def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1,
             config: str | Path | Strict | None = None, set: SetArg = None, out: str | Path | None = None,
             chunk: int | None = None, scheduler: str | None = None, progress: bool = False, backend: Any = None,
-            force: bool = False, **options: Any) -> Result:
+            force: bool = False, answered: Answered = None, **options: Any) -> Result:
     """Play several policies on the same seeds; ``.summary["paired"]`` / ``.paired``: differences per run with
-    95 % intervals for every headline metric (rates included). With ``out``, write the outputs."""
+    95 % intervals for every headline metric (rates included). With ``out``, write the outputs; ``answered`` as
+    :func:`play`'s."""
     from sim.core import experiment
 
     _flags(progress=progress, force=force)
@@ -368,10 +376,10 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
     backend = _backend(backend, scheduler)
     with _writing_to(out):
         exp = experiment.compare(g, cfg, policies, n, seed, opts, chunk=chunk, backend=backend, progress=progress)
-        return _compared(g, cfg, opts, n, seed, exp, out)
+        return _compared(g, cfg, opts, n, seed, exp, out, answered)
 
 
-def _compared(g, cfg: Strict, opts: dict[str, Any], n: int, seed: int, exp, out) -> Result:
+def _compared(g, cfg: Strict, opts: dict[str, Any], n: int, seed: int, exp, out, answered: Answered = None) -> Result:
     from sim.report.outputs import tidy_metrics, write_outputs
     from sim.report.pages import verdicts
 
@@ -383,6 +391,8 @@ def _compared(g, cfg: Strict, opts: dict[str, Any], n: int, seed: int, exp, out)
     # the answers first, in words (``--json`` too): who beats whom, how fair the seats are
     summary["verdicts"] = verdicts(tidy_metrics({k: v["metrics"] for k, v in results.items()}), exp.paired,
                                    g.headline, g.name, opts)
+    if answered is not None:
+        answered(finite(summary))
     report = None
     if out is not None:
         report = write_outputs(Path(out), {**summary, "config": cfg.model_dump(mode="json")}, tables,

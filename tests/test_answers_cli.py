@@ -233,3 +233,28 @@ def test_help_lists_the_peoples_in_words_and_takes_both():
     assert "gruenlinge | untote" not in text
     people = {o.name: o for o in get_game("dungeon24").option_specs}["people"]
     assert people.check("Grünlinge") == people.check("gruenlinge") == "gruenlinge"
+
+
+@pytest.mark.parametrize("args", [["play", "kniffel", "--policy", "greedy"],
+                                  ["compare", "kniffel", "--policies", "greedy,random"]], ids=lambda a: a[0])
+def test_the_answer_is_printed_before_the_report_is_drawn(monkeypatch, tmp_path, args):
+    """A play's or compare's lines come as soon as the numbers are known; the charts (1.5 s for a Würfel Dungeon
+    play) are drawn after them, and the ``report:`` line closes the output as before."""
+    from sim.report import outputs
+    from tests.conftest import cli_here
+
+    printed_before: list[str] = []
+    real = outputs.write_outputs
+
+    def drawing(*a, **k):
+        printed_before.append(sys.stdout.getvalue())  # cli_here's stdout: what the person has read by now
+        return real(*a, **k)
+
+    monkeypatch.setattr(outputs, "write_outputs", drawing)
+    done = cli_here(*args, "--n", "200", "--out", str(tmp_path / "r"))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(printed_before) == 1 and printed_before[0].splitlines() == lines[:-1]
+    assert lines[-1] == f"report: {tmp_path / 'r' / 'report.html'}" and (tmp_path / "r" / "report.html").is_file()
+    as_json = cli_here(*args, "--n", "200", "--out", str(tmp_path / "j"), "--json")  # one JSON object, after all
+    assert json.loads(as_json.stdout)["report"] == str(tmp_path / "j" / "report.html")
