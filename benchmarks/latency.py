@@ -72,6 +72,12 @@ ROWS: list[tuple[str, float, list[str], int]] = [
      ["play", "kniffel", "--policy", "greedy", "--n", "1000", "--no-report"], 0),
     ("play dungeon --policy vorschlag --n 1000", 1.5,
      ["play", "dungeon", "--policy", "vorschlag", "--n", "1000", "--no-report"], 0),
+    # as typed without --no-report: the report (charts, pages) is drawn after the answer is printed; the row's
+    # answer_* figures are when the answer's first line came, the others when the command ended
+    ("play kniffel --policy greedy --n 1000, with its report", 1.5,
+     ["play", "kniffel", "--policy", "greedy", "--n", "1000", "--out", "{out}"], 0),
+    ("play dungeon --policy vorschlag --n 1000, with its report", 1.5,
+     ["play", "dungeon", "--policy", "vorschlag", "--n", "1000", "--out", "{out}"], 0),
 ]
 
 
@@ -92,6 +98,7 @@ def _fresh(args: list[str]) -> list[str]:
             a = a.replace("{int}", str(random.randint(0, 1000)))  # a box's points (Kniffel: 0..1000)
             a = a.replace("{goal}", str(50 * random.randint(60, 400)))  # a Dadox goal on its 50-point grid
             a = a.replace("{opening}", str(50 * random.randint(1, 180)))  # an opening minimum, below the goal
+            a = a.replace("{out}", f"report-{uuid.uuid4().hex[:12]}")  # a new report folder
             out.append(a.replace("{new}", f"0.8{uuid.uuid4().int % 10**8:08d}"))
     return out
 
@@ -107,8 +114,9 @@ def _bad_files(cwd: Path) -> None:
     (cwd / "no-columns.csv").write_text("player,round,dice\np1,1,12345\n")  # a log of some other tool
 
 
-def _once(args: list[str], bytecode: bool, cwd: Path, expect: int) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the process: user + system, every thread)."""
+def _once(args: list[str], bytecode: bool, cwd: Path, expect: int) -> tuple[float, float, float | None]:
+    """(wall seconds, CPU seconds of the process: user + system, every thread, seconds until its first line on
+    stdout: None where it printed none)."""
     args = _fresh(args)
     env = dict(os.environ)
     if args[:1] == ["{empty-cache}"]:
@@ -119,11 +127,15 @@ def _once(args: list[str], bytecode: bool, cwd: Path, expect: int) -> tuple[floa
     else:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
     r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-    res = subprocess.run([*_dicesim(), *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=1200)
+    with subprocess.Popen([*_dicesim(), *args], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as proc:
+        first_line = proc.stdout.readline()
+        first = time.perf_counter() - t0 if first_line else None
+        _, err = proc.communicate(timeout=1200)
     dt, r1 = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN)
-    if res.returncode != expect:
-        raise SystemExit(f"dicesim {' '.join(args)}: exit {res.returncode}, expected {expect}\n{res.stderr[-2000:]}")
-    return dt, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
+    if proc.returncode != expect:
+        raise SystemExit(f"dicesim {' '.join(args)}: exit {proc.returncode}, expected {expect}\n{err[-2000:]}")
+    return dt, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime, first
 
 
 def measure(repeat: int) -> dict:
@@ -139,17 +151,20 @@ def measure(repeat: int) -> dict:
             for _ in range(repeat):
                 on_t.append(_once(args, True, cwd, expect))
                 off_t.append(_once(args, False, cwd, expect))
-            on, off = [w for w, _ in on_t], [w for w, _ in off_t]
+            on, off = [w for w, _, _ in on_t], [w for w, _, _ in off_t]
             rows[name] = {
                 "goal_s": goal,
                 "bytecode_on_s": round(statistics.median(on), 3),
                 "bytecode_off_s": round(statistics.median(off), 3),
                 "bytecode_on_range_s": [round(min(on), 3), round(max(on), 3)],
                 "bytecode_off_range_s": [round(min(off), 3), round(max(off), 3)],
-                "bytecode_on_cpu_s": round(statistics.median(c for _, c in on_t), 3),
-                "bytecode_off_cpu_s": round(statistics.median(c for _, c in off_t), 3),
+                "bytecode_on_cpu_s": round(statistics.median(c for _, c, _ in on_t), 3),
+                "bytecode_off_cpu_s": round(statistics.median(c for _, c, _ in off_t), 3),
                 "meets_goal": statistics.median(on) <= goal,
             }
+            if "--out" in args:  # a report after the answer: when the answer came
+                rows[name]["answer_on_s"] = round(statistics.median(f for _, _, f in on_t if f is not None), 3)
+                rows[name]["answer_off_s"] = round(statistics.median(f for _, _, f in off_t if f is not None), 3)
             print(f"{name:48s} on {rows[name]['bytecode_on_s']:6.2f} s  off {rows[name]['bytecode_off_s']:6.2f} s"
                   f"  cpu {rows[name]['bytecode_on_cpu_s']:5.2f} / {rows[name]['bytecode_off_cpu_s']:5.2f} s"
                   f"  (goal {goal} s)", file=sys.stderr)

@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -393,3 +394,26 @@ def test_a_replay_that_compiles_says_so(monkeypatch):
     done = cli_here("replay", "dungeon24", "--seed", "1", "--run", "0", "--policy", "greedy", "--opponent", "greedy")
     assert done.returncode == 0 and "Dungeon24 replay · seed 1 · run 0" in done.stdout, done.stderr
     assert "compiling Dungeon24 kernels" in done.stderr and "compiled Dungeon24 kernels in" in done.stderr, done.stderr
+
+
+def test_the_command_ends_without_the_interpreters_teardown_and_keeps_its_exit_codes(tmp_path):
+    """``dicesim`` (``sim.cli.run``) ends by ``os._exit`` once its exit handlers ran and its output is flushed: the
+    same exit codes, every byte of a long output, an ``atexit`` handler run (a kept log's last line)."""
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "sim.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=300)
+
+    done = cli("play", "kniffel", "--policy", "greedy", "--n", "300", "--no-report", "--json")
+    assert done.returncode == 0 and json.loads(done.stdout)["n"] == 300, done.stderr
+    refused = cli("play", "kniffel", "--policy", "nope")
+    assert refused.returncode == 2 and refused.stderr.startswith("error: unknown policy 'nope'")
+    assert refused.stdout == ""
+    long = cli("describe", "dungeon", "--json")  # some 100 kB on a pipe: flushed before the process ends
+    assert long.returncode == 0 and json.loads(long.stdout)["game"] == "dungeon"
+    script = ("import atexit, sys; from sim import cli; atexit.register(lambda: print('handler ran', flush=True)); "
+              "sys.argv = ['dicesim', '--version']; cli.run()")
+    ran = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0 and ran.stdout.splitlines()[-1] == "handler ran"
+    text = subprocess.run([sys.executable, "-c", "import sys; from sim import cli; cli.main = lambda: sys.exit('said')"
+                           "; cli.run()"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert (text.returncode, text.stderr) == (1, "said\n")  # sys.exit(text): as the interpreter ends it

@@ -1,5 +1,5 @@
 """``python -m sim.cli``."""
 
-from sim.cli import main
+from sim.cli import run
 
-main()
+run()
