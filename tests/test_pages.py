@@ -566,8 +566,13 @@ def test_equal_values_are_not_ranked_and_no_difference_reads_minus_zero():
     paired = {"win_rate: greedy - random": {"value": -0.0, "ci95": [-0.0126, 0.0126]}}
     said = pages.verdicts(m, paired, get_game("dungeon24").headline, "dungeon24", {"opponent": "heuristic"})
     assert " = Greedy 0.0 %" in said[0] and ">" not in said[0], said
-    assert "+0.0 pp [−1.3, +1.3]: a near tie" in said[1], said
-    assert words.value_text("win_rate", -0.0004, None, diff=True) == "+0.0 pp"
+    assert " 0.0 pp [−1.3, +1.3]: a near tie" in said[1], said
+    # a difference that rounds to nothing has no sign, whatever its unit (it read +0.0 pp, 0.0 points, −0 points)
+    assert words.value_text("win_rate", -0.0004, None, diff=True) == "0.0 pp"
+    assert words.value_text("mean_score", -0.0, None, diff=True, game="kniffel") == "0 points"
+    assert words.value_text("mean_score", 1e-12, None, diff=True, game="kniffel") == "0 points"
+    assert words.value_text("mean_score", -0.01, [-0.5, 0.5], diff=True, game="kniffel") == "0.0 points [−0.5, +0.5]"
+    assert words.value_text("mean_last_chances", 4e-05, None, game="dungeon") == "0.00004 a run"  # not 4e-05
 
 
 def test_matchup_cells_read_as_percentages(drawn, tmp_path):

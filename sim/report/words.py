@@ -242,13 +242,20 @@ def num(v: Any, diff: bool = False, places: int | None = None) -> str:
         return signed(f"{v:+.{places}f}" if diff else f"{v:.{places}f}")
     if abs(v) >= 1000:
         return signed(f"{v:+,.0f}" if diff else f"{v:,.0f}")
+    if abs(v) < 1e-9:  # a difference of float noise (+1e-09 points, −0 points): nothing, without a sign
+        return "0"
     if v.is_integer() and not diff:
         return f"{v:g}"
-    return signed(f"{v:+.4g}" if diff else f"{v:.4g}")
+    # four significant digits, never in powers of ten (4e-05 runs): 0.00004
+    shown = f"{v:.{min(12, 3 - math.floor(math.log10(abs(v))))}f}" if abs(v) < 1e-4 else f"{v:.4g}"
+    if "." in shown and "e" not in shown and abs(v) < 1e-4:
+        shown = shown.rstrip("0").rstrip(".")
+    return signed(f"+{shown}" if diff and v > 0 else shown)
 
 
 def _pct(v: float, diff: bool) -> str:
-    v = 0.0 if round(v * 100, 1) == 0 else v  # no "−0.0 pp" for a difference that rounds to nothing
+    if round(v * 100, 1) == 0:  # a difference that rounds to nothing has no sign: 0.0 pp, as 0.0 points
+        return "0.0"
     return signed(f"{v * 100:+.1f}") if diff else f"{v * 100:.1f}"
 
 
