@@ -77,6 +77,12 @@ def _flags(**flags: Any) -> None:
             raise DicesimError(f"{name} must be True or False, got {value!r}"[:200])
 
 
+def _answered(answered: Answered) -> None:
+    """``answered`` is a function of the summary (or None): refused before the runs, not when they are done."""
+    if answered is not None and not callable(answered):
+        raise DicesimError(f"answered must be a function of the summary (or None), got {answered!r}"[:200])
+
+
 def _backend(backend: Any, scheduler: str | None) -> Any:
     """The backend given (anything with ``run(game, jobs)``, ``sim.core.backends``), else this process or Dask."""
     from sim.core.backends import make_backend
@@ -312,6 +318,7 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     from sim.core.batch import run_batch
 
     _flags(progress=progress, force=force)
+    _answered(answered)
     _check_job(n, seed, chunk, force)
     _path(out, "out")
     policy = _seats_text(policy)  # ["greedy", "random"] or "Greedy, Random": "greedy,random", as the CLI reads it
@@ -368,6 +375,7 @@ def compare(game: str, policies: str | list[str], n: int = 10_000, seed: int = 1
     from sim.core import experiment
 
     _flags(progress=progress, force=force)
+    _answered(answered)
     _check_job(n, seed, chunk, force)
     _path(out, "out")
     g, cfg, opts = _setup(game, config, set, options, plays=True)

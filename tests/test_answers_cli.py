@@ -258,3 +258,17 @@ def test_the_answer_is_printed_before_the_report_is_drawn(monkeypatch, tmp_path,
     assert lines[-1] == f"report: {tmp_path / 'r' / 'report.html'}" and (tmp_path / "r" / "report.html").is_file()
     as_json = cli_here(*args, "--n", "200", "--out", str(tmp_path / "j"), "--json")  # one JSON object, after all
     assert json.loads(as_json.stdout)["report"] == str(tmp_path / "j" / "report.html")
+
+
+def test_the_python_api_tells_the_answer_before_it_writes(tmp_path):
+    """``sim.play(..., answered=f)``: ``f`` gets the summary (verdicts and metrics) before report.html exists; a
+    value that is no function is refused before any run."""
+    import sim
+
+    told: list[tuple[dict, bool]] = []
+    r = sim.play("kniffel", "greedy", n=100, out=tmp_path / "r",
+                 answered=lambda s: told.append((s, (tmp_path / "r" / "report.html").exists())))
+    assert len(told) == 1 and told[0][1] is False and (tmp_path / "r" / "report.html").is_file()
+    assert told[0][0]["verdicts"] == r.summary["verdicts"] and told[0][0]["metrics"] == r.summary["metrics"]
+    with pytest.raises(sim.DicesimError, match=r"^answered must be a function of the summary \(or None\), got 'x'"):
+        sim.compare("kniffel", "greedy,random", n=10**9, answered="x")  # refused before a billion runs
