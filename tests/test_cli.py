@@ -417,3 +417,16 @@ def test_the_command_ends_without_the_interpreters_teardown_and_keeps_its_exit_c
     text = subprocess.run([sys.executable, "-c", "import sys; from sim import cli; cli.main = lambda: sys.exit('said')"
                            "; cli.run()"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert (text.returncode, text.stderr) == (1, "said\n")  # sys.exit(text): as the interpreter ends it
+
+
+def test_a_reader_that_goes_after_the_answer_leaves_the_command_to_finish(tmp_path):
+    """``dicesim play … | head -1``: the answer comes before the report, so the ``report:`` line met a closed pipe
+    and the command exited 1; the report is written and the exit code is 0."""
+    with subprocess.Popen([sys.executable, "-m", "sim.cli", "play", "kniffel", "--policy", "greedy", "--n", "300",
+                           "--out", str(tmp_path / "r")], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as proc:
+        assert proc.stdout.readline().startswith("Kniffel · Greedy")
+        proc.stdout.close()  # the reader goes, as head -1 does
+        err = proc.stderr.read()
+        assert proc.wait(timeout=300) == 0, err
+    assert err == "" and (tmp_path / "r" / "report.html").is_file()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -43,16 +46,26 @@ def play(game: str, policy: str, n: int, seed: int, config: Path | Strict | None
     if as_json:
         emit(r.summary, True, "", json_default)
     elif "report" in r.summary:
-        print(f"report: {r.summary['report']}")
+        tell(f"report: {r.summary['report']}")
 
 
 def answer_first(human: Callable[[dict[str, Any]], str]) -> Callable[[dict[str, Any]], None]:
     """Print the answer's lines as soon as the numbers are known, before the report is drawn (1.5 s of charts for
     a Würfel Dungeon play: the answer came after them); the ``report:`` line follows once it is written."""
     def say(summary: dict[str, Any]) -> None:
-        print(human(summary), flush=True)
+        tell(human(summary))
 
     return say
+
+
+def tell(text: str) -> None:
+    """Print ``text`` now; a reader that has gone (``| head -1``) ends the printing, not the command: its report is
+    still written and it exits 0 (the ``report:`` line after the charts met a closed pipe and exited 1)."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # what is left in the buffer goes nowhere
 
 
 def pooled(metrics: dict[str, Any]) -> list[str]:
@@ -116,7 +129,7 @@ def compare(game: str, policies: str, n: int, seed: int, config: Path | Strict |
     if as_json:
         emit(r.summary, True, "", json_default)
     elif "report" in r.summary:
-        print(f"report: {r.summary['report']}")
+        tell(f"report: {r.summary['report']}")
 
 
 def report(out: Path) -> None:
