@@ -69,3 +69,16 @@ def test_a_config_that_sets_nothing_is_said_once(tmp_path, text):
     path.write_text("[bonus]\nvalue = 35\n")
     done = cli_here("play", "kniffel", "--policy", "greedy", "--n", "20", "--no-report", "--config", str(path))
     assert done.returncode == 0 and done.stderr == ""
+
+
+@pytest.mark.parametrize("game", ["dungeon", "kniffel"])
+def test_a_config_that_sets_nothing_is_the_default_config(tmp_path, game):
+    """It read 'missing config field: combos' for the Würfel Dungeon (rules without defaults of their own) and gave
+    Kniffel another hash and no assumed values than its default: now the default config, hash and assumed alike."""
+    from sim.games import get_game
+
+    path = tmp_path / "empty.toml"
+    path.write_text("# nothing yet\n[start]\n")
+    g = get_game(game)
+    assert g.load(path, []).model_dump() == g.load(None, []).model_dump()
+    assert g.load(path, ["start.lp=33" if game == "dungeon" else "bonus.value=40"]) != g.load(None, [])

@@ -438,9 +438,18 @@ def revalidated(cfg: M) -> M:
         raise ConfigError(f"config: {describe_validation_error(err)}") from None
 
 
+def sets_a_value(data: dict[str, Any]) -> bool:
+    """Whether a parsed config file sets any value (empty, only comments or only empty sections: none)."""
+    return any(not isinstance(v, dict) or sets_a_value(v) for v in data.values())
+
+
 def load_config(model: type[M], game: str, path: str | Path | None = None, overrides: list[str] | None = None) -> M:
-    """Load ``path`` (default ``configs/<game>/default.toml``), apply overrides, validate."""
+    """Load ``path`` (default ``configs/<game>/default.toml``), apply overrides, validate. A file that sets no
+    value is the default config (its hash and assumed values too): it read 'missing config field: combos' for a game
+    whose rules have no defaults of their own, and another hash than the default for the others."""
     data = read_toml(path or CONFIG_DIR / game / "default.toml")
+    if path is not None and not sets_a_value(data):
+        data = read_toml(CONFIG_DIR / game / "default.toml")
     seen: list[list[str]] = []
     for item in overrides or []:
         keys, value = parse_override(item)

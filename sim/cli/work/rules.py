@@ -8,7 +8,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from sim.core.config import DicesimError, Strict, load_config, numeric_field, search_bounds
+from sim.core.config import DicesimError, Strict, load_config, numeric_field, search_bounds, sets_a_value
 from sim.core.tomlfile import read_toml, shown_path
 from sim.games import declared
 from sim.games.options import metric_refusal
@@ -25,15 +25,11 @@ def checked(model: str, game: str, config: Path | None, sets: list[str] | None) 
     config file that sets no value (empty, comments, empty sections) is said once on stderr: it plays the default
     rules, which a designer who saved nothing into it would otherwise take for their own."""
     cfg = load_config(config_model(model), game, config, sets or [])
-    if config is not None and not _values(read_toml(config)):
+    if config is not None and not sets_a_value(read_toml(config)):
         print(f"note: {shown_path(config)} sets no value: {declared(game, 'TITLE') or game}'s default rules are played"
               f"{' with the --set edits' if sets else ''}", file=sys.stderr)
     return cfg
 
-
-def _values(data: dict[str, Any]) -> bool:
-    """Whether a parsed TOML table sets any value (a table of empty tables sets none)."""
-    return any(not isinstance(v, dict) or _values(v) for v in data.values())
 
 
 def field_checked(model: str, game: str, config: Path | None, sets: list[str] | None, field: str,
