@@ -120,7 +120,9 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "kniffel", "--policy", "greedy", "--seed", "-1"], "--seed must be a whole number 0 .. 2^64-1"),
     (["play", "kniffel", "--policy", "greedy", "--seed", "2e19"], "--seed must be a whole number 0 .. 2^64-1"),
     (["play", "kniffel", "--policy", "greedy", "--players", "nan"], "--players must be a whole number, got 'nan'"),
-    (["replay", "kniffel", "--run", "abc"], "--run must be a whole number such as 20000 or 2e4, got 'abc'"),
+    (["replay", "kniffel", "--run", "abc"], "--run must be a whole number such as 0 or 17, got 'abc'"),
+    (["play", "kniffel", "--policy", "greedy", "--seed", "\u0661"],
+     "--seed must be a whole number such as 1 or 20261207, got '\u0661'"),  # it read --n's "such as 20000 or 2e4"
     (["replay", "kniffel", "--run", "-1"], "--run must not be negative, got '-1'"),
     (["calibrate", "dungeon", "--target", "win_rate=30 %", "--field", "", "--policy", "vorschlag"],
      "--field is empty"),  # it named --set

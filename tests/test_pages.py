@@ -746,3 +746,14 @@ def test_a_mixed_table_answers_each_policys_own_score():
     t = pd.DataFrame({"policy": ["optimal", "greedy"] * 3, "score": [250, 200, 260, 210, 255, 205]})
     split = by_policy({"optimal,greedy": t})
     assert list(split) == ["optimal", "greedy"] and list(split["greedy"]["score"]) == [200, 210, 205]
+
+
+def test_numbers_near_a_thousand_float_noise_and_infinity_read_as_numbers():
+    """999.96 [999.9, 1000.02] read '1000.0 points [999.9, 1,000]'; an interval of float noise gave ten decimals
+    ('+0.0000000003 points'); infinity read 'inf points' beside NaN's '—'."""
+    assert words.value_text("mean_score", 999.96, [999.9, 1000.02]) == "1,000.0 points [999.9, 1,000.0]"
+    assert words.value_text("mean_score", -999.96, [-1000.02, -999.9], diff=True) == \
+        "−1,000.0 points [−1,000.0, −999.9]"
+    assert words.value_text("mean_score", 2.5e-10, [-1e-10, 5e-10], diff=True) == "0 points [0, 0]"
+    assert words.value_text("mean_score", float("inf")) == words.value_text("win_rate", float("-inf")) == "—"
+    assert words.value_text("mean_score", 1478.3, [1459.2, 1498.1]) == "1,478 points [1,459, 1,498]"

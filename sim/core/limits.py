@@ -208,6 +208,7 @@ def target_value(metric: str, raw: str, what: str = "target") -> float:
     return value
 
 
+_EXAMPLES = {"--seed": "1 or 20261207", "--run": "0 or 17", "--chunk": "4096 or 65536"}  # what parse_count reads
 _COUNT = re.compile(r"\+?[0-9]+(_[0-9]+)*(\.[0-9]*)?([eE][+]?[0-9]+)?")  # Python's digit groups: one _ between digits
 
 
@@ -220,7 +221,8 @@ def parse_count(text: Any, what: str = "--n") -> int:
     if s.startswith("-") and _COUNT.fullmatch(s[1:]):
         raise DicesimError(f"{what} must not be negative, got {short(s)}")
     if not _COUNT.fullmatch(s) or s.endswith("_"):
-        raise DicesimError(f"{what} must be a whole number such as 20000 or 2e4, got {short(s)}")
+        example = _EXAMPLES.get(what, "20000 or 2e4")  # --seed's read as --n's example of 20000 runs
+        raise DicesimError(f"{what} must be a whole number such as {example}, got {short(s)}")
     s = s.removeprefix("+")
     if not re.search(r"[.eE]", s):
         return int(s.replace("_", ""))

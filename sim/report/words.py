@@ -225,7 +225,7 @@ def signed(text: str) -> str:
 
 def _finite(x: Any) -> bool:
     try:
-        return not math.isnan(float(x))
+        return math.isfinite(float(x))  # inf read "inf points" beside NaN's "—"
     except (TypeError, ValueError):
         return False
 
@@ -236,10 +236,10 @@ def num(v: Any, diff: bool = False, places: int | None = None) -> str:
     if v is None or not _finite(v):
         return "—"
     v = float(v)
-    if places is not None and abs(v) < 1000:
+    if places is not None:  # thousands separated here too: 999.96 [999.9, 1000.02] reads 1,000.0 [999.9, 1,000.0]
         if round(v, places) == 0:  # no "−0.0": a difference that rounds to nothing has no sign
             return f"{0.0:.{places}f}"
-        return signed(f"{v:+.{places}f}" if diff else f"{v:.{places}f}")
+        return signed(f"{v:+,.{places}f}" if diff else f"{v:,.{places}f}")
     if abs(v) >= 1000:
         return signed(f"{v:+,.0f}" if diff else f"{v:,.0f}")
     if abs(v) < 1e-9:  # a difference of float noise (+1e-09 points, −0 points): nothing, without a sign
@@ -294,7 +294,7 @@ def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: 
 def _places(value: float, lo_hi: list[float]) -> int | None:
     """Decimals a mean is known to: those of its interval's half-width's first digit, one at least (rooms cleared
     ``7.12 [7.09, 7.16]``, not ``7.123``), at most those of four significant digits; None without an interval."""
-    if len(lo_hi) != 2 or not lo_hi[1] > lo_hi[0]:
+    if len(lo_hi) != 2 or not lo_hi[1] - lo_hi[0] > 2e-9:  # none, or one of float noise: no decimals to give
         return None
     places = max(1, -math.floor(math.log10((lo_hi[1] - lo_hi[0]) / 2)))  # a tenth at least: 207.5 [205.7, 209.3]
     shown = max(0, 3 - math.floor(math.log10(abs(value)))) if value else 3  # decimals of four significant digits
