@@ -5,7 +5,6 @@ first evaluation says why it has no field interval instead of printing NaN."""
 from __future__ import annotations
 
 import json
-import re
 
 import pandas as pd
 import pytest
@@ -133,6 +132,17 @@ def test_a_sweep_answer_names_the_values_it_holds_the_other_fields_at(tmp_path):
     assert lines[1].startswith("Upper bonus points 25 → 45 (upper sum that earns the bonus at 63): mean score, ")
     assert lines[2].startswith("Upper sum that earns the bonus 60 → 63 (upper bonus points at 25): mean score, ")
     assert "at their base" not in stdout
+
+
+def test_a_sweep_answers_ends_keep_their_intervals_decimals():
+    """A mean of exactly 210 read 'Greedy 210 points → 212.1 points' beside the table's 210.0."""
+    from sim.report.sweep import sweep_answers
+
+    t = pd.DataFrame({"point": [0, 1], "label": ["a", "b"], "policy": ["greedy", "greedy"], "bonus.value": [25, 45],
+                      "mean_score": [210.0, 212.13], "mean_score_ci95_low": [207.7, 209.8],
+                      "mean_score_ci95_high": [212.3, 214.4]})
+    (said,) = sweep_answers(t, ["bonus.value"], "mean_score", {"bonus.value": 35}, game="kniffel")
+    assert "Greedy 210.0 points → 212.1 points (+2.1 points)" in said, said
 
 
 def test_a_sweep_answer_over_a_seats_share_has_its_paired_interval(tmp_path):

@@ -317,8 +317,9 @@ def sweep_answers(table: pd.DataFrame, fields: list[str], metric: str, base: dic
             ci = change(int(part["point"].iloc[0]), int(part["point"].iloc[-1]), str(policy)) if change else None
             moved = (words.value_text(metric, b - a, ci, diff=True, game=game) if ci else
                      words.value_text(metric, b - a, diff=True, game=game, like=[a - 1, a + 1]))
-            bits.append(f"{words.policy_name(game, policy)} {words.value_text(metric, a, game=game)} → "
-                        f"{words.value_text(metric, b, game=game)} ({moved})")
+            ends = [_interval(part, metric, i) for i in (0, -1)]  # each end to its interval's decimals: 210.0, not 210
+            bits.append(f"{words.policy_name(game, policy)} {words.value_text(metric, a, game=game, like=ends[0])} → "
+                        f"{words.value_text(metric, b, game=game, like=ends[1])} ({moved})")
         held = [f"{words.without_hint(field_words(game, g))} at {_held(said_value(game, base[g]))}"
                 for g in fields if g != f]  # the values held, named: "at their base" read as the config's
         others = f" ({', '.join(held)})" if held else ""  # where the grid holds no base value (its middle then)
@@ -326,6 +327,12 @@ def sweep_answers(table: pd.DataFrame, fields: list[str], metric: str, base: dic
         said = f"{name} {_held(rows[f].iloc[0])} → {_held(rows[f].iloc[-1])}{others}: "
         out.append(said[:1].upper() + said[1:] + f"{words.metric_label(game, metric)}, " + "; ".join(bits) + ".")
     return out
+
+
+def _interval(part: pd.DataFrame, metric: str, i: int) -> list[float] | None:
+    """Row ``i``'s 95 % interval of ``metric`` where the table has one."""
+    lo, hi = f"{metric}_ci95_low", f"{metric}_ci95_high"
+    return [float(part[lo].iloc[i]), float(part[hi].iloc[i])] if lo in part and hi in part else None
 
 
 def _held(v: Any) -> str:
