@@ -5,6 +5,7 @@ first evaluation says why it has no field interval instead of printing NaN."""
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
