@@ -86,6 +86,8 @@ def test_a_calibration_done_at_its_first_value_says_why_it_has_no_interval(tmp_p
     # to the decimals of the answer beside it ("= 1.01", "≈ [0.9662, 1.06]" read as two precisions)
     assert words.field_value_text(1.01304, [0.96621, 1.0599]) == "1.01"
     assert words.field_interval_text("x", [0.96621, 1.0599], 3).startswith("x 95 % interval ≈ [0.97, 1.06] (")
+    # a whole-number field's interval is whole (it read [0.0, 89.7] beside bonus.value = 44)
+    assert words.field_interval_text("x", [0.0, 89.7], 3, whole=True).startswith("x 95 % interval ≈ [0, 90] (")
     assert "did not change between the 4 values" in words.field_interval_text("x", [float("nan")] * 2, 4)
 
 

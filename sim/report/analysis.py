@@ -22,6 +22,8 @@ def calibration_page(summary: dict[str, Any], chart: Path | None, title: str) ->
                       f"{pages.value_text(s['metric'], est['value'], est['ci95'])} for {policy} "
                       f"(target {pages.value_text(s['metric'], s['target'])}).")
     status = "converged" if s["converged"] else "did NOT converge"
+    interval = words.field_interval_text(field, s["field_ci95"], len(s["evaluations"]),
+                                         whole=isinstance(s["value"], int))
     setting = dict(x.split(": ", 1) for x in s.get("setting", []) if ": " in x)  # "difficulty: Normal"
     body = [
         f"<h1>{pages.esc(title)}</h1>",
@@ -30,7 +32,7 @@ def calibration_page(summary: dict[str, Any], chart: Path | None, title: str) ->
         "<h2>Answer</h2>", f"<p class='answer'>{pages.esc(answer)}</p>",
         f"<p>The search {status} ({pages.esc(s['stop'])}) after {len(s['evaluations'])} evaluations on the same "
         f"seeds; tolerance: {pages.esc(s['tolerance'])}. "
-        f"{pages.esc(_capital(words.field_interval_text(field, s['field_ci95'], len(s['evaluations']))))}.</p>",
+        f"{pages.esc(_capital(interval))}.</p>",
         *(f"<p class='note'>Note: {pages.esc(note)}.</p>" for note in s.get("notes", [])),
     ]
     if chart is not None:

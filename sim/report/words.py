@@ -324,13 +324,16 @@ def field_value_text(value: Any, ci: Any) -> str:
     return num(value, places=_places(float(value), lo_hi))
 
 
-def field_interval_text(field: str, ci: Any, evaluated: int) -> str:
+def field_interval_text(field: str, ci: Any, evaluated: int, whole: bool = False) -> str:
     """A calibration's interval of the field in words: ``≈ [a, b]`` through the local slope, or why there is none
     (one value evaluated: no slope to carry the metric's interval to the field; a flat metric: none either), never
-    ``nan``."""
+    ``nan``. ``whole``: a field of whole numbers, whose interval is whole too (widened to them: [0, 90], not
+    [0.0, 89.7])."""
     lo_hi = [float(x) for x in ci] if ci is not None and len(ci) == 2 and all(_finite(x) for x in ci) else []
+    if lo_hi and whole:
+        lo_hi = [float(math.floor(lo_hi[0])), float(math.ceil(lo_hi[1]))]
     if lo_hi:  # to the decimals the answer is given to (field_value_text): [0.97, 1.06] beside 1.01, not 0.9662
-        places = _places((lo_hi[0] + lo_hi[1]) / 2, lo_hi) if lo_hi[1] > lo_hi[0] else None
+        places = None if whole else _places((lo_hi[0] + lo_hi[1]) / 2, lo_hi) if lo_hi[1] > lo_hi[0] else None
         return (f"{field} 95 % interval ≈ [{num(lo_hi[0], places=places)}, {num(lo_hi[1], places=places)}] (the "
                 "metric's interval through the local slope)")
     if evaluated <= 1:

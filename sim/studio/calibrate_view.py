@@ -108,12 +108,14 @@ class CalibratePanel:
             game = self.studio.game
             gives = metric_text(game, c["metric"], est["value"], est["ci95"], headline=engine.get_game(game).headline)
             target = value_text(c["metric"], c["target"], game=game)
+            interval = field_interval_text(c["field"], c["field_ci95"], len(c["evaluations"]),
+                                           whole=isinstance(c["value"], int))
             # "= 237: the first player wins 52.0 %" ("gives the first seat wins" read ill, in the generic words)
             tid(ui.label(f"{c['field']} = {c['value']:g}: {gives} (target {target})")
                 .classes("text-subtitle1"), "cal-answer")
             ui.label(f"tolerance: {c['tolerance']} · bracket "
                      f"[{c['bracket'][0]:g}, {c['bracket'][1]:g}] · "
-                     f"{field_interval_text(c['field'], c['field_ci95'], len(c['evaluations']))} · "
+                     f"{interval} · "
                      f"N {c['n']:,} per evaluation, seed {c['seed']}").classes("text-caption text-grey-8")
             for note in c.get("notes", []):
                 tid(ui.label(f"Note: {note}").classes("text-body2 text-orange-10"), "cal-note")

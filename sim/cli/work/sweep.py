@@ -92,7 +92,7 @@ def calibrate(game: str, target: str, field: str, policy: str, n: int, seed: int
         f"(target {words.value_text(metric, value)})",
         f"  tolerance: {c.tolerance} · {c.stop} after {len(c.evaluations)} evaluations · bracket "
         f"[{c.bracket[0]:.4g}, {c.bracket[1]:.4g}]",  # the digits of the interval line below, not 0.986652
-        f"  {words.field_interval_text(field, c.field_ci95, len(c.evaluations))}",
+        f"  {words.field_interval_text(field, c.field_ci95, len(c.evaluations), whole=isinstance(c.value, int))}",
         f"  n={n} per evaluation, seed {seed} (same runs at every value) · config hash {c.config_hash}",
         *(f"  note: {note}" for note in c.notes),
     ])
