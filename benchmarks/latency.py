@@ -162,7 +162,7 @@ def measure(repeat: int) -> dict:
                 "bytecode_off_cpu_s": round(statistics.median(c for _, c, _ in off_t), 3),
                 "meets_goal": statistics.median(on) <= goal,
             }
-            if "--out" in args:  # a report after the answer: when the answer came
+            if "--out" in args and expect == 0:  # a report after the answer: when the answer came
                 rows[name]["answer_on_s"] = round(statistics.median(f for _, _, f in on_t if f is not None), 3)
                 rows[name]["answer_off_s"] = round(statistics.median(f for _, _, f in off_t if f is not None), 3)
             print(f"{name:48s} on {rows[name]['bytecode_on_s']:6.2f} s  off {rows[name]['bytecode_off_s']:6.2f} s"

@@ -18,18 +18,18 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 import threading
 from pathlib import Path
 
 from tests.conftest import ROOT
 
-PROBE = """
-import json, os, sys
+_START = """import json, os, sys
 seen = set()
 sys.addaudithook(lambda event, args: seen.add(args[0]) if event == "import" else None)
 from sim.cli import main
-sys.argv = ["dicesim", *sys.argv[1:]]
-code = 0
+"""
+_RUN = """code = 0
 try:
     main()
 except SystemExit as e:
@@ -37,15 +37,11 @@ except SystemExit as e:
 with open(os.environ["PROBE_OUT"], "w") as f:
     json.dump({"code": code, "modules": sorted(seen | set(sys.modules))}, f)
 """
+PROBE = _START + 'sys.argv = ["dicesim", *sys.argv[1:]]\n' + _RUN
 
-# The server: PROBE's first four lines, then one request a line on stdin (JSON: args, cwd, env, out, stdout,
-# stderr), a forked child per request, and the child's exit status a line on stdout.
-SERVER = """
-import json, os, sys
-seen = set()
-sys.addaudithook(lambda event, args: seen.add(args[0]) if event == "import" else None)
-from sim.cli import main
-for line in sys.stdin:
+# The server: PROBE's start, then one request a line on stdin (JSON: args, cwd, env, out, stdout, stderr), a forked
+# child per request that runs the rest of PROBE, and the child's exit status a line on stdout.
+SERVER = _START + """for line in sys.stdin:
     ask = json.loads(line)
     pid = os.fork()
     if pid == 0:
@@ -58,14 +54,7 @@ for line in sys.stdin:
         sys.argv = ["dicesim", *ask["args"]]
         status = 0
         try:
-            code = 0
-            try:
-                main()
-            except SystemExit as e:
-                code = e.code
-            with open(os.environ["PROBE_OUT"], "w") as f:
-                json.dump({"code": code, "modules": sorted(seen | set(sys.modules))}, f)
-        except BaseException:
+""" + textwrap.indent(_RUN, " " * 12) + """        except BaseException:
             import traceback
             traceback.print_exc()
             status = 1
