@@ -246,10 +246,10 @@ def num(v: Any, diff: bool = False, places: int | None = None) -> str:
         return "0"
     if v.is_integer() and not diff:
         return f"{v:g}"
-    # four significant digits, never in powers of ten (4e-05 runs): 0.00004
-    shown = f"{v:.{min(12, 3 - math.floor(math.log10(abs(v))))}f}" if abs(v) < 1e-4 else f"{v:.4g}"
-    if "." in shown and "e" not in shown and abs(v) < 1e-4:
-        shown = shown.rstrip("0").rstrip(".")
+    if abs(v) < 1e-4:  # four significant digits, never in powers of ten (4e-05 runs): 0.00004
+        shown = f"{v:.{min(12, 3 - math.floor(math.log10(abs(v))))}f}".rstrip("0").rstrip(".")
+    else:
+        shown = f"{v:.4g}"
     return signed(f"+{shown}" if diff and v > 0 else shown)
 
 
@@ -333,7 +333,7 @@ def field_interval_text(field: str, ci: Any, evaluated: int, whole: bool = False
     if lo_hi and whole:
         lo_hi = [float(math.floor(lo_hi[0])), float(math.ceil(lo_hi[1]))]
     if lo_hi:  # to the decimals the answer is given to (field_value_text): [0.97, 1.06] beside 1.01, not 0.9662
-        places = None if whole else _places((lo_hi[0] + lo_hi[1]) / 2, lo_hi) if lo_hi[1] > lo_hi[0] else None
+        places = None if whole else _places((lo_hi[0] + lo_hi[1]) / 2, lo_hi)
         return (f"{field} 95 % interval ≈ [{num(lo_hi[0], places=places)}, {num(lo_hi[1], places=places)}] (the "
                 "metric's interval through the local slope)")
     if evaluated <= 1:

@@ -31,7 +31,6 @@ def checked(model: str, game: str, config: Path | None, sets: list[str] | None) 
     return cfg
 
 
-
 def field_checked(model: str, game: str, config: Path | None, sets: list[str] | None, field: str,
                   lo: float | None = None, hi: float | None = None) -> None:
     """``calibrate --field --lo --hi``: a numeric field of the config model ``module:name`` and bounds it takes
