@@ -182,10 +182,48 @@ def test_one_group_has_the_population_levels_interval():
     from sim.players.outcomes import LEVELS, fit_levels
 
     win = np.clip(0.05 + 0.9 * LEVELS, 0.0, 1.0)  # the chance to win rises with the level
-    hist = np.column_stack([win, 1.0 - win])
+    counts = 4000 * np.column_stack([win, 1.0 - win])[None]  # one block: the chances taken as exact
     for games in (1, 100):
-        lf = fit_levels(hist, np.zeros(games, np.int64), np.zeros(games, np.int64), np.array([0]), 4000)
+        lf = fit_levels(counts, np.zeros(games, np.int64), np.zeros(games, np.int64), np.array([0]))
         group = lf.mixtures[0].groups()[0]
         assert group["ci95"] == [round(lf.level.lo, 4), round(lf.level.hi, 4)] and group["weight"] == 1.0
         assert lf.level.value == pytest.approx(1.0, abs=1e-3) and lf.level.hi == 1.0
-    assert fit_levels(hist, np.zeros(1, np.int64), np.zeros(1, np.int64), np.array([0]), 4000).level.lo < 0.8
+    assert fit_levels(counts, np.zeros(1, np.int64), np.zeros(1, np.int64), np.array([0])).level.lo < 0.8
+
+
+def test_the_simulations_own_noise_is_measured_and_counted():
+    """A known model (rooms cleared ~ Binomial(10, 0.2 + 0.6 level)), simulated as the games are: 4,000 runs a level
+    on paired dice (one uniform draw per run, its outcome the quantile at each level), counted in blocks. Over many
+    such simulations the level fitted to one log of 1,000 games spreads by the simulation's noise: the jackknife's
+    standard error matches that spread, and the widened intervals cover the true level ~95 % of the time (the log's
+    noise and the simulation's together; the factor sqrt(1 + games / runs) it replaces assumed about half of that
+    noise for outcomes this uneven)."""
+    from scipy.stats import binom
+
+    from sim.players.outcomes import BLOCKS, LEVELS, counted, fit_levels
+
+    cats = np.arange(11)
+    cdf = np.stack([binom.cdf(cats, 10, 0.2 + 0.6 * lv) for lv in LEVELS])  # [level, category]
+    rng = np.random.default_rng(5)
+    truth = 0.35
+
+    def simulate(runs: int) -> np.ndarray:
+        u = rng.random(runs)  # paired: the same draw of a run at every level
+        out = np.zeros((BLOCKS, len(LEVELS), len(cats)))
+        for g in range(len(LEVELS)):
+            out[:, g] = counted(np.minimum(np.searchsorted(cdf[g], u), 10), np.arange(runs), len(cats))
+        return out
+
+    one, who = np.zeros(1000, np.int64), np.array([0])  # one player: the population's level is what is checked
+    log = rng.binomial(10, 0.2 + 0.6 * truth, 1000)
+    fits, ses, covered = [], [], 0
+    for _ in range(50):
+        counts = simulate(4000)
+        lf = fit_levels(counts, log, one, who)  # the same log: its level moves by the simulation alone
+        fits.append(lf.level.value)
+        ses.append(lf.sim_se)
+        fresh = fit_levels(counts, rng.binomial(10, 0.2 + 0.6 * truth, 1000), one, who)  # both noises
+        covered += fresh.level.lo <= truth <= fresh.level.hi
+    spread, measured = np.std(fits, ddof=1), np.sqrt(np.mean(np.square(ses)))
+    assert 0.7 * spread < measured < 1.4 * spread, (spread, measured)  # 50 draws: a spread within ±20 % at 2 sd
+    assert covered >= 43, covered  # 95 % of 50 is 47.5; 43 or fewer has a chance of ~1 % (binomial)

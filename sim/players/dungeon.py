@@ -6,7 +6,8 @@ runs get. The log is the outcome table (one row per game: rooms cleared, won, co
 rooms histogram moves smoothly with the level, as in ``sim.experiments.calibrate``), and reads each player's games'
 likelihood off those histograms (add-½ smoothed): ``[player, level]`` log-likelihoods, interpolated between the grid's
 levels, that the population's level, each player's and the mixtures (``sim.players.fit``) are fitted from. The
-intervals widen for the simulation's own noise (``widen``).
+intervals widen for the simulation's own noise, measured by a jackknife over blocks of the simulated runs
+(``sim.players.outcomes``).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from sim.players.dungeon_columns import DECISION_COLUMNS, OUTCOME_COLUMNS
 from sim.players.dungeon_rows import check_outcomes
 from sim.players.fit import MAX_GROUPS
 from sim.players.logs import LogError, columns, outcome_columns, refuse, shown
-from sim.players.outcomes import LEVELS, SIM_RUNS, LevelFit, fit_levels
+from sim.players.outcomes import BLOCKS, LEVELS, SIM_RUNS, LevelFit, counted, fit_levels
 
 SECRET_CARD = CARD_NAMES[3]  # the path card whose room holds a secret (Geheimnis)
 NONE = "-"  # a cell with nothing to say (no enemy outside a fight, no dice outside a roll): a log has no empty cell
@@ -226,14 +227,14 @@ def check_decisions(dec_df: pd.DataFrame, out_df: pd.DataFrame, where: str, out_
 
 
 def histograms(cfg: DungeonConfig, levels: np.ndarray, n: int, seed: int, difficulty: str) -> np.ndarray:
-    """``[level, rooms cleared]``: the share of ``n`` paired runs at each level (add-½ smoothed)."""
+    """``[block, level, rooms cleared]``: ``n`` paired runs at each level, counted by block
+    (``sim.players.outcomes.counted``)."""
     opts = GAME.check_options({"difficulty": difficulty})
     seats = GAME.seat_policies(POLICY, opts)
-    out = np.zeros((len(levels), cfg.rooms.count + 1))
+    out = np.zeros((BLOCKS, len(levels), cfg.rooms.count + 1))
     for g, lv in enumerate(levels):
         t = run_batch(GAME, at_level(cfg, float(lv)), seats, n, seed, opts, progress=False).table
-        h = np.bincount(t["rooms_cleared"].to_numpy(), minlength=cfg.rooms.count + 1) + 0.5
-        out[g] = h / h.sum()
+        out[:, g] = counted(t["rooms_cleared"].to_numpy(), t["run"].to_numpy(), cfg.rooms.count + 1)
     return out
 
 
@@ -241,6 +242,6 @@ def fit_outcomes(cfg: DungeonConfig, log: Outcomes, n: int = SIM_RUNS, seed: int
                  max_groups: int = MAX_GROUPS) -> LevelFit:
     """The population's level (profile interval), each player's, and the mixture BIC prefers
     (``sim.players.outcomes.fit_levels`` on the rooms histograms)."""
-    f = fit_levels(histograms(cfg, LEVELS, n, seed, log.difficulty), log.rooms, log.player, log.ids, n, max_groups)
+    f = fit_levels(histograms(cfg, LEVELS, n, seed, log.difficulty), log.rooms, log.player, log.ids, max_groups)
     f.players["rooms_per_game"] = np.bincount(log.player, log.rooms, len(log.ids)) / f.players["games"].to_numpy()
     return f

@@ -35,7 +35,7 @@ from sim.players.dungeon24_columns import DECISION_COLUMNS, OUTCOME_COLUMNS
 from sim.players.dungeon24_rows import RESULTS, check_outcomes
 from sim.players.fit import MAX_GROUPS
 from sim.players.logs import LogError, columns, outcome_columns, refuse, shown
-from sim.players.outcomes import LEVELS, SIM_RUNS, LevelFit, fit_levels
+from sim.players.outcomes import BLOCKS, LEVELS, SIM_RUNS, LevelFit, counted, fit_levels
 
 NONE = "-"  # a cell with nothing to say: a log has no empty cell
 POLICY = "heuristic"  # the policy whose level the outcomes say (seat 0; the opponent plays at full strength)
@@ -311,16 +311,16 @@ def check_decisions(dec_df: pd.DataFrame, out_df: pd.DataFrame, where: str, out_
 
 
 def histograms(cfg: Dungeon24Config, levels: np.ndarray, n: int, seed: int, options: dict[str, str]) -> np.ndarray:
-    """``[level, category]``: the share of ``n`` paired runs at each level (add-½ smoothed)."""
+    """``[block, level, category]``: ``n`` paired runs at each level, counted by block
+    (``sim.players.outcomes.counted``)."""
     opts = GAME.check_options(options)
     seats = GAME.seat_policies(POLICY, opts)
-    out = np.zeros((len(levels), len(LABELS)))
+    out = np.zeros((BLOCKS, len(levels), len(LABELS)))
     for g, lv in enumerate(levels):
         t = run_batch(GAME, at_level(cfg, float(lv)), seats, n, seed, opts, progress=False).table
         w = t["winner"].to_numpy()
         cat = category(np.where(w == 0, 2, np.where(w == 1, 0, 1)), t["wins0"].to_numpy())
-        h = np.bincount(cat, minlength=len(LABELS)) + 0.5
-        out[g] = h / h.sum()
+        out[:, g] = counted(cat, t["run"].to_numpy(), len(LABELS))
     return out
 
 
@@ -328,6 +328,6 @@ def fit_outcomes(cfg: Dungeon24Config, log: Outcomes, n: int = SIM_RUNS, seed: i
                  max_groups: int = MAX_GROUPS) -> LevelFit:
     """The population's level (profile interval), each player's, and the mixture BIC prefers
     (``sim.players.outcomes.fit_levels`` on the (result, exchanges won) histograms)."""
-    f = fit_levels(histograms(cfg, LEVELS, n, seed, log.options), log.category, log.player, log.ids, n, max_groups)
+    f = fit_levels(histograms(cfg, LEVELS, n, seed, log.options), log.category, log.player, log.ids, max_groups)
     f.players["score_per_game"] = np.bincount(log.player, log.score, len(log.ids)) / f.players["games"].to_numpy()
     return f
