@@ -189,6 +189,8 @@ def test_report_command_rebuilds_a_dashboard(kniffel_compare, tmp_path):
 
     _, out = kniffel_compare
     (tmp_path / "kniffel").symlink_to(out, target_is_directory=True)
+    assert cli_here("report", str(tmp_path)).returncode == 2  # game folders alone: no dashboard of balance's
+    (tmp_path / "balance.json").write_text(json.dumps({"games": ["kniffel"], "n": 3000, "seed": 3}))
     res = cli_here("report", str(tmp_path))
     assert res.returncode == 0, res.stderr
     page = Page((tmp_path / "report.html").read_text(encoding="utf-8"))

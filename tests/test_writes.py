@@ -196,6 +196,25 @@ def test_a_report_folder_written_before_the_kind_files_is_still_dicesims(tmp_pat
         atomic.check_kind(out, "balance.json")
 
 
+def test_report_of_a_folder_that_holds_play_folders_keeps_its_own_page(tmp_path):
+    """``dicesim report proj`` where ``proj`` merely holds a play folder made a balance dashboard of it and replaced
+    the user's own proj/report.html: only a folder ``balance`` wrote (its balance.json, or its page from before that
+    file) is a dashboard; any other is refused in one line that names a folder to report, and nothing is written."""
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "report.html").write_text("<p>my own notes</p>")
+    assert cli_here("play", "pig", "--policy", "hold-20", "--n", "20", "--out", str(proj / "run1")).returncode == 0
+    line = one_error(cli_here("report", str(proj)), f"no manifest.json in {proj}, no balance.json: it holds output "
+                     "folders (run1)")
+    assert line.endswith(f"report one: dicesim report {proj / 'run1'}") or line.endswith("…"), line
+    assert (proj / "report.html").read_text() == "<p>my own notes</p>"
+    assert sorted(p.name for p in proj.iterdir()) == ["report.html", "run1"]
+    (proj / "report.html").write_text("<!doctype html><html><head><meta charset='utf-8'><title>dicesim balance "
+                                      "report (n = 20 per policy, seed 1)</title></head><body></body></html>")
+    r = cli_here("report", str(proj))  # a dashboard from before balance.json: rebuilt as before
+    assert r.returncode == 0 and r.stdout.strip() == str(proj / "report.html"), r.stderr
+
+
 def test_the_python_api_refuses_a_folder_holding_your_own_report_file(tmp_path):
     """``sim.play(out=…)`` refuses it as the command line does, the file as it was."""
     import sim

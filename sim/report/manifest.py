@@ -24,6 +24,11 @@ def load_manifest(out: Path) -> dict[str, Any]:
         if any((Path(out) / left).exists() for left in (LOCK_NAME, TX_NAME)):  # what a writer leaves till it ends
             raise DicesimError(f"no finished run in {out}: a play or compare began writing there and has not "
                                "finished (it was stopped, or still runs); play it again")
+        inner = sorted(p.parent.name for p in Path(out).glob("*/manifest.json"))
+        if inner:  # play folders inside a folder balance did not write: each is reported on its own
+            raise DicesimError(f"no manifest.json in {out}, no balance.json: it holds output folders "
+                               f"({', '.join(inner[:3])}{', …' if len(inner) > 3 else ''}); report one: "
+                               f"dicesim report {Path(out) / inner[0]}")
         raise DicesimError(f"no manifest.json in {out} (not an output folder of dicesim play/compare)")
     try:
         manifest = read_numbers(path.read_text(encoding="utf-8"))
@@ -58,11 +63,23 @@ def load_manifest(out: Path) -> dict[str, Any]:
 
 def report_folders(out: Path, known: list[str]) -> list[str] | None:
     """The game folders of a balance report's dashboard in ``out`` (the games in ``known``' order, then others), or
-    None when ``out`` is one output folder (it has its own manifest, or no game folder has one)."""
+    None when ``out`` is not a dashboard: one output folder (its own manifest), or a folder that ``balance`` did not
+    write (``_balance``: a folder that merely holds play folders keeps its own files, a report.html among them)."""
     found = {p.parent.name for p in Path(out).glob("*/manifest.json")}
-    if (Path(out) / "manifest.json").is_file() or not found:
+    if (Path(out) / "manifest.json").is_file() or not found or not _balance(Path(out)):
         return None
     return [g for g in known if g in found] + sorted(found - set(known))
+
+
+def _balance(out: Path) -> bool:
+    """Whether ``balance`` wrote ``out``: its ``balance.json``, or (a dashboard from before that file) its page."""
+    if (out / "balance.json").is_file():
+        return True
+    try:
+        with open(out / "report.html", "rb") as f:
+            return b"<title>dicesim balance report" in f.read(512)
+    except OSError:
+        return False
 
 
 def check_report_folder(out: Path, known: list[str]) -> None:
