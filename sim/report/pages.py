@@ -381,10 +381,11 @@ def ranking(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: 
         return []
     name = present[0]
     rows = {r.label: r for r in metrics[metrics["metric"] == name].itertuples() if r.label in labels}
-    order = sorted(rows, key=lambda lab: -float(rows[lab].value))
+    fewer = name in words.FEWER_IS_BETTER  # solitaire Dadox by turns per game: "Random 189.6 > Optimal 30.4" read
+    order = sorted(rows, key=lambda lab: float(rows[lab].value) if fewer else -float(rows[lab].value))
     if len(order) < 2:
         return []
-    said = words.metric_noun(name, headline)
+    said = words.metric_noun(name, headline) + (", fewer is better" if fewer else "")
 
     def one(lab: str) -> str:
         r = rows[lab]
@@ -394,8 +395,8 @@ def ranking(metrics: pd.DataFrame, paired: dict[str, dict[str, Any]], headline: 
     if against:  # every policy against the same opponent: the ranking says so
         said += f", each against {words.policy_name(game, against)}"
     # "=" between equal values ("Greedy 100.0 % > Vorschlag 100.0 %" read as a ranking of one run)
-    chain = one(order[0]) + "".join((" > " if float(rows[a].value) > float(rows[b].value) else " = ") + one(b)
-                                    for a, b in itertools.pairwise(order))
+    chain = one(order[0]) + "".join((" = " if float(rows[a].value) == float(rows[b].value) else " < " if fewer
+                                     else " > ") + one(b) for a, b in itertools.pairwise(order))
     out = [f"Who does best ({said}): {chain}."]
     steps = []
     for hi, lo in zip(order, order[1:], strict=False):

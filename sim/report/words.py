@@ -28,6 +28,9 @@ METRIC_WORDS = {
     "mean_score": "mean score", "first_player_advantage": "first seat's edge over a fair share",
     "game_length_turns": "turns per game", "mean_rooms_cleared": "rooms cleared",
 }
+# metrics where fewer is better: a policy that reaches a solitaire goal in fewer turns does best (a ranking by them
+# runs from the lowest)
+FEWER_IS_BETTER = frozenset({"game_length_turns"})
 # units of count metrics, by the project's naming (a rate is a percentage, see ``is_rate``); a game's own counts
 # (Kniffel's box means, Dungeon24's duels and cards) come from its ``labels.UNITS`` first
 UNIT_WORDS = (("_lp", "LP"), ("lp_", "LP"), ("coins", "coins"), ("score", "points"), ("seconds", "s"),

@@ -283,3 +283,24 @@ def test_draws_are_no_seats_in_the_first_seats_edge():
 
     m = sim.play("dadox", "threshold", n=200, set=["game.max_turns=1"]).summary["metrics"]
     assert m["draw_rate"]["value"] == 1.0 and m["first_player_advantage"]["value"] == 0.0
+
+
+def test_a_solitaire_compare_ranks_fewer_turns_first_and_pairs_them():
+    """Alone (``--players 1``) a policy is judged by how many turns it needs to reach the target: fewer is better.
+    The ranking read "Random 189.6 turns > Optimal turn 30.4 turns" (the slowest called best), with no paired
+    difference; now the fastest leads, each step down its per-run difference on the same dice (the mean of the
+    paired differences is the difference of the means)."""
+    r = cli_here("compare", "dadox", "--policies", "random,optimal-turn", "--players", "1", "--n", "100",
+                 "--no-report")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[1].startswith("Who does best (turns per game, fewer is better): Optimal turn "), lines[1]
+    assert " < Random " in lines[1], lines[1]
+    assert lines[2].startswith("On the same dice: Optimal turn \u2212 Random \u2212"), lines[2]
+    assert lines[2].endswith(": ahead."), lines[2]
+    out = here_json("compare", "dadox", "--policies", "random,optimal-turn", "--players", "1", "--n", "100",
+                    "--no-report")
+    d = out["paired"]["game_length_turns: optimal-turn - random"]
+    means = {p: out["policies"][p]["metrics"]["game_length_turns"]["value"] for p in ("random", "optimal-turn")}
+    assert d["value"] == pytest.approx(means["optimal-turn"] - means["random"], abs=1e-9)
+    assert d["ci95"][1] < 0, d

@@ -51,6 +51,8 @@ class Pig(Game):
     primary_metric = "win"
     headline = {"win_rate_first_listed": "the first-listed policy wins", "win_rate_seat_0": "the first seat wins",
                 "game_length_turns": "turns per game"}
+    # a game's length, run by run (both seats' rows hold it): the same dice under two rule sets pair by it
+    per_run = {"game_length_turns": lambda t: t["game_turns"]}
     key_chart = "hold_totals.png"
     rule_charts = ("hold_totals.png",)
     chart_notes = {"win_rate_by_seat.png": "Share of games each seat wins (95 % intervals) against the fair share.",
