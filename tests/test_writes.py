@@ -487,3 +487,19 @@ def test_out_through_a_folder_that_does_not_exist_makes_no_such_folder(tmp_path)
     assert atomic.without_missing_ups(str(tmp_path / "link" / ".." / "c")) == str(tmp_path / "link" / ".." / "c")
     assert atomic.without_missing_ups(str(tmp_path / "new" / ".." / "c")) == str(tmp_path / "c")
     assert atomic.without_missing_ups("..") == ".." and atomic.without_missing_ups("/nope/..") == "/"
+
+
+def test_a_matchup_and_a_play_keep_to_folders_of_their_own(tmp_path):
+    """``matchup --out`` wrote its matchup.json and chart into a play's (or a sweep's, a tune's) folder, where every
+    other command refuses another's: a matchup's folder is a kind of its own now, both ways, and takes its own
+    again."""
+    play, mu = tmp_path / "run1", tmp_path / "mu"
+    assert cli_here("play", "pig", "--policy", "hold-20", "--n", "20", "--out", str(play)).returncode == 0
+    one_error(cli_here("matchup", "--n", "2", "--out", str(play)),
+              f"--out {play} holds the report of a play, compare or findings: give the matchup a folder of its own")
+    assert not (play / "matchup.json").exists()
+    assert cli_here("matchup", "--n", "2", "--out", str(mu)).returncode == 0
+    assert cli_here("matchup", "--n", "2", "--out", str(mu)).returncode == 0  # its own folder again
+    one_error(cli_here("play", "pig", "--policy", "hold-20", "--n", "20", "--out", str(mu)),
+              f"--out {mu} holds a people matchup: give the report a folder of its own")
+    assert sorted(p.name for p in mu.iterdir()) == ["matchup.json", "matchup.png"]

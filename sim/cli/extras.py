@@ -45,7 +45,7 @@ def matchup(
     check_runs(check_n(n, force) * 18, force, "--n x 9 pairings x 2 seatings")
     if supports(game, "matchup") is False:
         raise DicesimError(f"{game} has no people matchup")
-    check_out(out)
+    check_out(out, kind="matchup.json")
     policy, opponent = policy_label(policy), policy_label(opponent)
     for flag, name in (("--policy", policy), ("--opponent", opponent)):  # one policy each: named by its own flag
         if not name.strip() or "," in name:

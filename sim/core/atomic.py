@@ -268,7 +268,8 @@ def check_folder(out: str | Path, flag: str = "--out") -> Path:
 # folder holds, and what the command makes
 KINDS = {"manifest.json": ("the report of a play, compare or findings", "report"), "sweep.json": ("a sweep", "sweep"),
          "tune.json": ("a tune", "tune"), "calibration.json": ("a calibration", "calibration"),
-         "fit.json": ("a fit", "fit"), "balance.json": ("a balance report", "balance report")}
+         "fit.json": ("a fit", "fit"), "balance.json": ("a balance report", "balance report"),
+         "matchup.json": ("a people matchup", "matchup")}
 
 
 def check_kind(out: str | Path, mine: str, flag: str = "--out") -> None:
