@@ -92,7 +92,8 @@ def test_a_target_out_of_the_fields_reach_is_said_so():
                  "vorschlag", "--difficulty", "normal", "--n", "400")
     assert r.returncode == 1, r.stderr
     said = r.stderr.strip().splitlines()[-1]
-    assert said.startswith("error: win_rate = 0.5 not reached: difficulty.normal.hp 1e-06.."), said
+    assert said.startswith("error: wins 50.0 % not reached: difficulty.normal.hp 1e-06.."), said  # words, not code
+    assert re.search(r" gave \d+\.\d\.\.\d+\.\d % \(\d+ tries\)", said), said  # what the search got, in its unit
     assert said.endswith("; give --lo and --hi to search a range of your own"), said  # the advice was cut off
 
 
@@ -100,7 +101,7 @@ def test_an_unreached_target_with_json_prints_its_one_object():
     """``--json`` promises one JSON object on stdout: an unreached target printed none (tune printed its own)."""
     r = cli_here("calibrate", "kniffel", "--target", "mean_score=-5", "--field", "bonus.value", "--policy", "greedy",
                  "--n", "200", "--json")
-    assert r.returncode == 1 and r.stderr.startswith("error: mean_score = -5 not reached"), r.stderr
+    assert r.returncode == 1 and r.stderr.startswith("error: mean score -5 points not reached"), r.stderr
     said = json.loads(r.stdout)
     assert said["converged"] is False and said["target"] == -5 and said["field"] == "bonus.value"
     assert said["error"] == r.stderr.strip().removeprefix("error: ")
@@ -125,7 +126,7 @@ def test_float_bracket_from_lo_hi_and_errors():
     g = CoinGame()
     c = calibrate(g, "coin.p", "win_rate", 0.25, "flip", n=2000, lo=0.1, hi=0.9, tol=0.001)
     assert c.converged and abs(c.estimate["value"] - 0.25) <= 0.001
-    with pytest.raises(DicesimError, match="does not cross"):
+    with pytest.raises(DicesimError, match=r"wins 95.0 % not crossed: coin.p=0.1 gives .* %, coin.p=0.5 .* % \(both"):
         calibrate(g, "coin.p", "win_rate", 0.95, "flip", n=500, lo=0.1, hi=0.5)
     with pytest.raises(DicesimError, match="win_rate is a rate"):  # out of reach: refused before any batch
         calibrate(g, "coin.p", "win_rate", 1.5, "flip", n=200)

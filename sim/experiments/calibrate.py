@@ -230,9 +230,10 @@ def calibrate(
     if a.x > b.x:
         a, b = b, a
     if g(a) * g(b) > 0:
+        side = "above" if g(a) > 0 else "below"
         raise Unreached(
-            f"{metric} does not cross {target:g} between {fld}={a.x:g} ({a.value:.5g}) and {fld}={b.x:g} "
-            f"({b.value:.5g}); give --lo and --hi that bracket the target"
+            f"{_target_said(ev, target)} not crossed: {fld}={a.x:g} gives {_said(ev, a.value)}, {fld}={b.x:g} "
+            f"{_said(ev, b.value)} (both {side}); give --lo and --hi that bracket the target"
         )
     for e in (a, b):
         if within(e):
@@ -298,9 +299,27 @@ def _expand(ev: _Evaluator, e0: Evaluation, step: float, target: float, max_eval
         last = e
     got = [e.value for e in ev.cache.values()]  # short enough for one error line: the advice must not be cut off
     raise Unreached(
-        f"{metric} = {target:g} not reached: {fld} {min(ev.cache):g}..{max(ev.cache):g} gave {min(got):.4g}.."
-        f"{max(got):.4g} ({len(ev.cache)} tries); give --lo and --hi to search a range of your own"
+        f"{_target_said(ev, target)} not reached: {fld} {min(ev.cache):g}..{max(ev.cache):g} gave "
+        f"{_span(ev, min(got), max(got))} ({len(ev.cache)} tries); give --lo and --hi to search a range of your own"
     )
+
+
+def _target_said(ev: _Evaluator, target: float) -> str:
+    """The target in the words the progress lines use: ``the first seat wins 60.0 %`` (not ``win_rate_seat_0 =
+    0.6``)."""
+    return metric_text(ev.game.name, ev.metric, target)
+
+
+def _said(ev: _Evaluator, value: float) -> str:
+    """A value of the metric in its unit (``42.0 %``, ``208.0 points``)."""
+    return value_text(ev.metric, value, game=ev.game.name)
+
+
+def _span(ev: _Evaluator, lo: float, hi: float) -> str:
+    """``42.0..54.0 %``: two values of the metric, their unit said once."""
+    a, b = _said(ev, lo), _said(ev, hi)
+    number, _, unit = a.partition(" ")
+    return f"{number}..{b}" if unit and b.endswith(f" {unit}") else f"{a}..{b}"
 
 
 def local_slope(evaluations: list[Evaluation], e: Evaluation, half: float) -> float:
