@@ -223,3 +223,13 @@ def test_a_list_of_known_policies_where_one_belongs_is_said_so():
     done = cli_here("calibrate", fifth, "--field", "goal.target", "--target", "win_rate_seat_0=0.5", "--policy",
                     "hold-20,nosuch", "--n", "100")
     assert done.returncode == 2 and "unknown policy" in done.stderr, done.stderr
+
+
+def test_a_quantiles_progress_lines_have_no_interval():
+    """A quantile has no interval (``check`` and the pages show it bare); the search's progress read
+    'score, 50th percentile 208 points [208, 208]', an interval of nothing."""
+    r = cli_here("calibrate", "kniffel", "--policy", "greedy", "--n", "50", "--field", "bonus.value",
+                 "--target", "score_p50=210", "--max-evals", "3")
+    lines = [ln for ln in r.stderr.splitlines() if "  ->  " in ln]
+    assert lines and all(re.fullmatch(r"  bonus\.value = +\d+  ->  score, 50th percentile \d+ points", ln)
+                         for ln in lines), r.stderr

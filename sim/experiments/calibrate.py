@@ -151,8 +151,8 @@ class _Evaluator:
         self.cache[x] = ev
         if self.log:
             shown = f"{int(x)}" if self.integer else f"{x:.6g}"
-            print(f"  {self.field} = {shown:>10}  ->  {metric_text(self.game.name, self.metric, v, ci)}",
-                  file=sys.stderr)
+            said = metric_text(self.game.name, self.metric, v, ci if m.get("ci95") else None)  # a quantile has none
+            print(f"  {self.field} = {shown:>10}  ->  {said}", file=sys.stderr)
         return ev
 
 
