@@ -627,6 +627,16 @@ def test_past_the_hard_limit_the_two_numbers_differ_in_words():
         done.stderr
 
 
+def test_counts_too_long_to_write_out_read_as_powers_of_ten():
+    """``--n 9223372036854775808`` read '9.22e+18 runs', 2e13 '2e+13 runs': a person's ``× 10^``."""
+    done = cli_here("play", "pig", "--policy", "hold-20", "--no-report", "--n", "9223372036854775808")
+    assert done.returncode == 2 and done.stderr.startswith("error: --n: about 9.22 \u00d7 10^18 runs is more than "
+                                                           "dicesim plays"), done.stderr
+    done = cli_here("play", "pig", "--policy", "hold-20", "--no-report", "--n", "20000000000000")
+    assert done.returncode == 2 and done.stderr.startswith("error: --n: about 2.00 \u00d7 10^13 runs is above the "
+                                                           "limit of 10^10"), done.stderr
+
+
 @pytest.mark.parametrize("args, said", [
     (["play", "kniffel", "--policy", "random", "--set", "skill.level=0.5"],
      "error: skill.level is read only by greedy and optimal, and this run plays random: set it with --policy greedy"),

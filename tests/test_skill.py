@@ -53,6 +53,23 @@ def se_paired(d: np.ndarray) -> float:
 # --- the config section --------------------------------------------------------------------------
 
 
+def test_a_tiny_level_and_a_tiny_rule_value_are_written_out():
+    """``--set skill.level=1e-5`` read 'Greedy (skill level 1e-05)' and 'rules changed: skill.level=1e-05': written
+    out as a person reads them, the same digits (a value read back from the heading is the same float)."""
+    import random
+    import tomllib
+
+    from sim.core.config import changed_fields, toml_literal
+
+    assert level_words(1e-5) == "level 0.00001" and level_words(0.3) == "level 0.3"
+    assert changed_fields({"skill": {"level": 1.0}}, {"skill": {"level": 1e-5}}) == ["skill.level=0.00001"]
+    rng = random.Random(3)
+    for v in [1e-15, 2.2250738585072014e-10, 9.99999e-05, *(10 ** rng.uniform(-14.999, -4.0001) for _ in range(2000))]:
+        text = toml_literal(v)
+        assert "e" not in text and tomllib.loads(f"x = {text}")["x"] == v, (v, text)
+    assert toml_literal(1e-300) == "1e-300" and toml_literal(0.5) == "0.5"  # beyond 15 zeros: the exponent
+
+
 @pytest.mark.parametrize("game", ["kniffel", "dadox", "dungeon24", "dungeon"])
 def test_levels_by_name_and_number(game):
     g = get_game(game)

@@ -14,6 +14,7 @@ import json
 import math
 import re
 import tomllib
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, TypeVar, get_args, get_origin
 
@@ -203,6 +204,8 @@ def toml_literal(v: Any) -> str:
     if isinstance(v, int | float):
         if isinstance(v, float) and not math.isfinite(v):
             return ("nan" if math.isnan(v) else ("inf" if v > 0 else "-inf"))
+        if isinstance(v, float) and 1e-15 <= abs(v) < 1e-4:  # written out, as a person reads it: 0.00001, not 1e-05
+            return format(Decimal(repr(v)), "f")  # the same shortest digits: read back, the same float
         return repr(v)
     if isinstance(v, str):
         return json.dumps(v, ensure_ascii=False)

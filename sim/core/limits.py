@@ -101,14 +101,20 @@ def check_whole_players(n: int, games_per_player: int) -> None:
                            f"(--games-per-player, skill.games_per_player): give a multiple of {games_per_player:,}")
 
 
+def _power(total: int) -> str:
+    """A count too long to write out, as a person writes it: ``about 9.22 × 10^18`` (not ``9.22e+18``)."""
+    exp = len(str(total)) - 1
+    return f"about {total / 10**exp:.2f} \u00d7 10^{exp}"
+
+
 def check_runs(total: int, force: bool = False, what: str = "--n", flag: str = "--force") -> None:
     """``total`` runs of one command: refused above the limits, naming them and how to pass them anyway (``flag``:
     the command line's ``--force``, the Python API's ``force=True``)."""
     if total > HARD_MAX_RUNS:
-        shown = f"{total:,}" if total < 10**18 else f"{total:.3g}"  # 9.01e+15 beside 9.01e+15 said nothing
+        shown = f"{total:,}" if total < 10**18 else _power(total)  # 9.01e+15 beside 9.01e+15 said nothing
         raise DicesimError(f"{what}: {shown} runs is more than dicesim plays (at most {HARD_MAX_RUNS:,}, 2^53)")
     if total > MAX_RUNS and not force:  # 10,000,000,001 in full: as 1e+10 it read as the limit itself
-        shown = f"{total:,}" if total < 10**13 else f"{total:.3g}"
+        shown = f"{total:,}" if total < 10**13 else _power(total)
         raise DicesimError(f"{what}: {shown} runs is above the limit of 10^10 a command; pass {flag} to "
                            "play it anyway")
 

@@ -59,7 +59,7 @@ from pydantic import (
     model_validator,
 )
 
-from sim.core.config import GameConfig, Strict
+from sim.core.config import GameConfig, Strict, toml_literal
 
 LEVELS: dict[str, float] = {"novice": 0.25, "casual": 0.5, "skilled": 0.75, "expert": 1.0}
 
@@ -67,7 +67,7 @@ LEVELS: dict[str, float] = {"novice": 0.25, "casual": 0.5, "skilled": 0.75, "exp
 def level_words(level: float) -> str:
     """A level as a person reads it: ``casual 0.5``, ``level 0.6``."""
     name = next((k for k, x in LEVELS.items() if abs(x - level) < 1e-12), None)
-    return f"{name} {level:g}" if name else f"level {level:g}"
+    return f"{name} {level:g}" if name else f"level {toml_literal(level) if 0 < level < 1e-4 else f'{level:g}'}"
 
 
 def skill_words(skill: Any, seats: int, names: list[str] | None = None,
