@@ -627,12 +627,24 @@ def test_past_the_hard_limit_the_two_numbers_differ_in_words():
         done.stderr
 
 
+def test_minus_zero_is_zero_for_counts_and_seeds():
+    """``--n -0`` read 'must not be negative' (it is zero: refused as zero runs) and ``--seed -0`` was refused (it is
+    the seed 0, as ``--set`` reads ``-0``)."""
+    done = cli_here("play", "dadox", "--policy", "greedy", "--no-report", "--n", "-0")
+    assert done.returncode == 2 and done.stderr == "error: --n must be a positive number of runs, got 0\n", done.stderr
+    done = cli_here("play", "dadox", "--policy", "greedy", "--no-report", "--n", "50", "--seed", "-0")
+    zero = cli_here("play", "dadox", "--policy", "greedy", "--no-report", "--n", "50", "--seed", "0")
+    assert done.returncode == 0 and " · seed=0 · " in done.stdout, done.stderr
+    assert done.stdout.split("\n", 1)[1] == zero.stdout.split("\n", 1)[1]  # the same numbers as the seed 0
+    assert "must not be negative" in cli_here("play", "dadox", "--policy", "greedy", "--n", "-5").stderr
+
+
 def test_counts_too_long_to_write_out_read_as_powers_of_ten():
     """``--n 9223372036854775808`` read '9.22e+18 runs', 2e13 '2e+13 runs': a person's ``× 10^``."""
-    done = cli_here("play", "pig", "--policy", "hold-20", "--no-report", "--n", "9223372036854775808")
+    done = cli_here("play", "dadox", "--policy", "greedy", "--no-report", "--n", "9223372036854775808")
     assert done.returncode == 2 and done.stderr.startswith("error: --n: about 9.22 \u00d7 10^18 runs is more than "
                                                            "dicesim plays"), done.stderr
-    done = cli_here("play", "pig", "--policy", "hold-20", "--no-report", "--n", "20000000000000")
+    done = cli_here("play", "dadox", "--policy", "greedy", "--no-report", "--n", "20000000000000")
     assert done.returncode == 2 and done.stderr.startswith("error: --n: about 2.00 \u00d7 10^13 runs is above the "
                                                            "limit of 10^10"), done.stderr
 

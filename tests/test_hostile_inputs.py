@@ -332,6 +332,7 @@ NUMBERS = [
     (("play", "dadox", "--policy", "greedy", "--players", "0", "--out", OUT), "--players must be 1..8"),
     (("replay", "dungeon24", "--policy", ""), "no policy given"),
     (("matchup", "dungeon24", "--n", "10", "--opponent", "nope", "--out", OUT), "unknown policy 'nope'"),
+    (("matchup", "kniffel", "--n", "10", "--out", OUT), "kniffel has no people matchup (the games with one: dungeon"),
     (("matchup", "dungeon24", "--n", "10", "--policy", "nope", "--out", OUT), "unknown policy 'nope'"),
     (("matchup", "dungeon24", "--n", "10", "--out", "README.md"), "is a file"),
     (("matchup", "dungeon24", "--n", "10", "--out", "README.md/sub"), "under a file"),

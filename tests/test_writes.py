@@ -203,7 +203,7 @@ def test_report_of_a_folder_that_holds_play_folders_keeps_its_own_page(tmp_path)
     proj = tmp_path / "proj"
     proj.mkdir()
     (proj / "report.html").write_text("<p>my own notes</p>")
-    assert cli_here("play", "pig", "--policy", "hold-20", "--n", "20", "--out", str(proj / "run1")).returncode == 0
+    assert cli_here("play", "dadox", "--policy", "greedy", "--n", "20", "--out", str(proj / "run1")).returncode == 0
     line = one_error(cli_here("report", str(proj)), f"no manifest.json in {proj}, no balance.json: it holds output "
                      "folders (run1)")
     assert line.endswith(f"report one: dicesim report {proj / 'run1'}") or line.endswith("…"), line
@@ -494,12 +494,12 @@ def test_a_matchup_and_a_play_keep_to_folders_of_their_own(tmp_path):
     other command refuses another's: a matchup's folder is a kind of its own now, both ways, and takes its own
     again."""
     play, mu = tmp_path / "run1", tmp_path / "mu"
-    assert cli_here("play", "pig", "--policy", "hold-20", "--n", "20", "--out", str(play)).returncode == 0
+    assert cli_here("play", "dadox", "--policy", "greedy", "--n", "20", "--out", str(play)).returncode == 0
     one_error(cli_here("matchup", "--n", "2", "--out", str(play)),
               f"--out {play} holds the report of a play, compare or findings: give the matchup a folder of its own")
     assert not (play / "matchup.json").exists()
     assert cli_here("matchup", "--n", "2", "--out", str(mu)).returncode == 0
     assert cli_here("matchup", "--n", "2", "--out", str(mu)).returncode == 0  # its own folder again
-    one_error(cli_here("play", "pig", "--policy", "hold-20", "--n", "20", "--out", str(mu)),
+    one_error(cli_here("play", "dadox", "--policy", "greedy", "--n", "20", "--out", str(mu)),
               f"--out {mu} holds a people matchup: give the report a folder of its own")
     assert sorted(p.name for p in mu.iterdir()) == ["matchup.json", "matchup.png"]

@@ -117,11 +117,19 @@ def _chunk(text: Any) -> int:
     return check_chunk(parse_count(text, "--chunk"))
 
 
+def _zero(text: str) -> bool:
+    """Whether ``text`` is a count of zero as ``--n`` reads counts (``0``, ``0e3``, ``0_0``)."""
+    try:
+        return parse_count(text, "--seed") == 0
+    except DicesimError:
+        return False
+
+
 def _seed_text(text: Any) -> int:
     """A seed as ``--n`` reads a whole number (``1e3``, ``1_000``; ``1.0`` was taken and ``1e3`` refused), then
     within 0 .. 2^64-1."""
     s = str(text).strip()
-    if s.startswith("-") and s[1:].strip():
+    if s.startswith("-") and s[1:].strip() and not _zero(s[1:]):  # -0 is the seed 0, as --set reads -0
         raise DicesimError(f"--seed must be a whole number 0 .. 2^64-1 (18446744073709551615), got {s[:40]!r}")
     return check_seed(parse_count(text, "--seed"))
 

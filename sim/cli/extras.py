@@ -24,7 +24,7 @@ from sim.cli.common import (
 from sim.core.errors import DicesimError
 from sim.core.limits import check_n, check_runs, short
 from sim.core.names import game_name, policy_label
-from sim.games import declared
+from sim.games import GAMES, declared
 
 
 @app.command()
@@ -44,7 +44,8 @@ def matchup(
     swapped; the share of games drawn where any were."""
     check_runs(check_n(n, force) * 18, force, "--n x 9 pairings x 2 seatings")
     if supports(game, "matchup") is False:
-        raise DicesimError(f"{game} has no people matchup")
+        having = [g for g in GAMES if supports(g, "matchup")]
+        raise DicesimError(f"{game} has no people matchup (the games with one: {', '.join(having)})")
     check_out(out, kind="matchup.json")
     policy, opponent = policy_label(policy), policy_label(opponent)
     for flag, name in (("--policy", policy), ("--opponent", opponent)):  # one policy each: named by its own flag

@@ -225,6 +225,8 @@ def parse_count(text: Any, what: str = "--n") -> int:
         return text
     s = str(text).strip()
     if s.startswith("-") and _COUNT.fullmatch(s[1:]):
+        if parse_count(s[1:], what) == 0:
+            return 0  # -0 is zero, not negative: what zero means (a seed 0, or --n's "at least 1") is said after
         raise DicesimError(f"{what} must not be negative, got {short(s)}")
     if not _COUNT.fullmatch(s) or s.endswith("_"):
         example = _EXAMPLES.get(what, "20000 or 2e4")  # --seed's read as --n's example of 20000 runs

@@ -79,7 +79,7 @@ def skill_words(skill: Any, seats: int, names: list[str] | None = None,
     whose first mover is drawn by lot, not by seat (Dungeon24's roll-off: the gap skews who wins, not the first
     attacker's edge). Nothing at the default."""
     if skill.groups:
-        mix = ", ".join(f"{g.weight:.0%} at {level_words(g.level)}" for g in skill.groups)
+        mix = ", ".join(f"{g.weight * 100:.0f} % at {level_words(g.level)}" for g in skill.groups)
         return [f"players in groups: {mix}"], ""
     if seats < 2 or skill.level == skill.opponents:
         return ([] if skill.level == 1.0 else [f"skill {level_words(skill.level)}"]), ""

@@ -26,7 +26,7 @@ def fit(game: str, log: Path, outcomes: Path | None, rules: Path | Strict | None
              + (f"{s['decisions']:,} decisions" if s["decisions"] else "by outcomes"),
              f"  level (one for all)   {lv['value']:.4f}  [{lv['ci95'][0]:.4f}, {lv['ci95'][1]:.4f}]"]
     for k, grp in enumerate(s["groups"]):
-        lines.append(f"  group {k + 1}: {grp['weight']:6.1%} at {grp['level']:.4f}  "
+        lines.append(f"  group {k + 1}: {grp['weight'] * 100:5.1f} % at {grp['level']:.4f}  "
                      f"[{grp['ci95'][0]:.4f}, {grp['ci95'][1]:.4f}]")
     if s["regret"] is not None:
         lines.append(f"  points lost per game  {s['regret']['total']:.2f}  ("
