@@ -349,6 +349,11 @@ def test_a_play_says_who_wins_and_how_the_seats_play():
         in sides.summary["verdicts"] and not any("first seat's edge" in v for v in sides.summary["verdicts"])
     loaded = sim.play("dungeon", "vorschlag", n=100, set=["loadout.upgrades=['paschmeister']"])
     assert loaded.summary["verdicts"][0].startswith("Vorschlag (start loadout Paschmeister) wins ")
+    # the policy's own upgrade on top of the rules' loadout: a run starts with both copies, and the words say so (it
+    # read "Vorschlag with Paschmeister (start loadout Paschmeister)", one copy twice named)
+    stacked = sim.play("dungeon", "vorschlag@paschmeister", n=100, set=["loadout.upgrades=['paschmeister']"])
+    assert stacked.summary["verdicts"][0].startswith("Vorschlag with Paschmeister (start loadout Paschmeister, "
+                                                     "Paschmeister) wins ")
 
 
 def test_every_rule_of_the_smaller_games_reads_in_words_on_a_page():

@@ -160,6 +160,8 @@ class Dungeon(Game):
 
         said, note = super().played_as(cfg, seats)
         lo = cfg.loadout
+        if lo.upgrades and seats and "@" in seats[0]:  # the policy's upgrades come on top: say what a run starts with
+            lo = with_loadout(cfg, seats[0])[0].loadout  # ('Vorschlag with Paschmeister' beside a loadout of one more)
         items = [word(self.name, x) for x in (*lo.upgrades, *lo.talents, *lo.jokers)]
         items += [f"Opferaltar {lo.altar}"] if lo.altar else []
         return ([*said, "start loadout " + ", ".join(items)] if items else said), note
