@@ -503,3 +503,23 @@ def test_a_matchup_and_a_play_keep_to_folders_of_their_own(tmp_path):
     one_error(cli_here("play", "dadox", "--policy", "greedy", "--n", "20", "--out", str(mu)),
               f"--out {mu} holds a people matchup: give the report a folder of its own")
     assert sorted(p.name for p in mu.iterdir()) == ["matchup.json", "matchup.png"]
+
+
+def test_a_folder_of_configs_is_no_output_folder(tmp_path):
+    """``play --out configs/dadox`` (the shipped configs) and ``--out my-configs/dadox`` (a copy for editing) put a
+    run's tables and charts beside default.toml; ``configs --copy`` already refused a play's folder. Refused the
+    other way too, before any play; a fit's folder (its population.toml beside fit.json) stays its own."""
+    from sim.core.tomlfile import CONFIG_DIR
+
+    mine = tmp_path / "my-configs"
+    assert cli_here("configs", "--copy", str(mine)).returncode == 0
+    one_error(cli_here("play", "dadox", "--policy", "greedy", "--n", "20", "--out", str(mine / "dadox")),
+              f"--out {mine / 'dadox'} holds config files (classic.toml): give the report a folder of its own")
+    one_error(cli_here("play", "dadox", "--policy", "greedy", "--n", "20", "--out", str(CONFIG_DIR / "dadox" / "x")),
+              "is in the configs dicesim ships: give the report a folder of its own (dicesim configs --copy DIR")
+    assert not (CONFIG_DIR / "dadox" / "x").exists() and not (mine / "dadox" / "report.html").exists()
+    folder = tmp_path / "fit"
+    folder.mkdir()
+    (folder / "population.toml").write_text("[skill]\nlevel = 0.5\n")
+    (folder / "fit.json").write_text("{}")
+    atomic.check_kind(folder, "fit.json")  # a fit's own folder: no refusal

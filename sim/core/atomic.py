@@ -32,6 +32,7 @@ from typing import Any
 
 from sim.core.errors import DicesimError
 from sim.core.jsonable import json_default, strict_json
+from sim.core.tomlfile import CONFIG_DIR
 
 try:
     import fcntl
@@ -279,6 +280,7 @@ def check_kind(out: str | Path, mine: str, flag: str = "--out") -> None:
     for name, (what, _) in KINDS.items():
         if name != mine and (out / name).is_file():
             raise OutputError(f"{flag} {out} holds {what}: give the {KINDS[mine][1]} a folder of its own")
+    _not_configs(out, flag, KINDS[mine][1])
     if out.is_dir() and not _dicesims(out):  # no dicesim outputs there: its files of these names are yours
         try:
             yours = sorted(p.name for p in out.iterdir() if report_file(p.name) and p.is_file())
@@ -287,6 +289,22 @@ def check_kind(out: str | Path, mine: str, flag: str = "--out") -> None:
         if yours:
             raise OutputError(f"{flag} {out} holds {yours[0]}, which no dicesim output there names (it would be "
                               f"replaced): give the {KINDS[mine][1]} a new or empty folder")
+
+
+def _not_configs(out: Path, flag: str, made: str) -> None:
+    """A folder of configs is no output folder: the shipped ones (``configs/``, package data) nor one of yours
+    (``*.toml`` files there and no dicesim outputs: a fit's population.toml sits beside its fit.json). A play into
+    ``configs/dadox`` put its tables and charts beside default.toml."""
+    try:
+        where, shipped = out.resolve(), CONFIG_DIR.resolve()
+        if where == shipped or shipped in where.parents:
+            raise OutputError(f"{flag} {out} is in the configs dicesim ships: give the {made} a folder of its own "
+                              "(dicesim configs --copy DIR copies the configs for editing)")
+        toml = min((p.name for p in out.glob("*.toml") if p.is_file()), default=None) if out.is_dir() else None
+    except OSError:
+        return  # a folder that cannot be read: the writer's checks answer
+    if toml and not _dicesims(out):
+        raise OutputError(f"{flag} {out} holds config files ({toml}): give the {made} a folder of its own")
 
 
 def _dicesims(out: Path) -> bool:
