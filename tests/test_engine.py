@@ -139,6 +139,12 @@ def test_set_reaches_a_default_field_of_a_named_entry():
         g.load(None, ["talents.nosuch.shield_flat=1"])
     with pytest.raises(ConfigError, match="unknown config field: enemies.skelett.nosuch"):
         g.load(None, ["enemies.skelett.nosuch=1"])
+    # nothing close: the names there, where few enough to read ("unknown config field: scoring" said no more)
+    with pytest.raises(ConfigError, match=r"unknown config field: scoring \(known: bonus, joker, name, scores, "
+                                          r"skill, turn\)$"):
+        get_game("kniffel").load(None, ["scoring.single_1=1"])
+    with pytest.raises(ConfigError, match=r"unknown config field: bonus.nope \(known: threshold, value\)$"):
+        get_game("kniffel").load(None, ["bonus.nope=3"])
 
 
 def test_a_table_set_into_a_section_sets_its_fields_and_keeps_the_others():

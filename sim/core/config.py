@@ -364,9 +364,13 @@ def _did_you_mean(key: str, node: dict[str, Any], model: Any, bracket: bool = Fa
         names |= set(model.model_fields)
     lower = {str(n).lower(): str(n) for n in sorted(names, key=str)}  # "HP" is a typo of "hp" too
     close = difflib.get_close_matches(key.lower(), list(lower), n=1, cutoff=0.75)
-    if not close:
-        return ""
+    if not close:  # nothing close: what there is, where it is few enough to read in one line
+        shown = sorted(str(n) for n in names if n != "assumed")
+        return f" (known: {', '.join(shown)})" if bracket and 0 < len(shown) <= SHOWN_NAMES else ""
     return f" (did you mean {lower[close[0]]}?)" if bracket else f"; did you mean {lower[close[0]]}?"
+
+
+SHOWN_NAMES = 14  # the names an unknown field's error lists beside it, at most
 
 
 class _Entries:

@@ -34,8 +34,8 @@ CONFIG = "sim.games.dungeon.config:DungeonConfig"  # Game.Config: --set is check
 CAPABILITIES = frozenset({"combos", "replay_row"})  # the game's capabilities (Game.capabilities)
 POLICY_VARIANT = "@"  # name@loadout: the upgrades after it are the rules' (check_variant)
 DIFFICULTIES = ("leicht", "normal", "schwer")  # layout.DIFFICULTIES, in its order (checked by the game at import)
-OPTIONS = (Option("difficulty", "leicht", str, "Würfel Dungeon: leicht | normal | schwer", DIFFICULTIES,
-                  words={"leicht": "Leicht", "normal": "Normal", "schwer": "Schwer"}),)  # as the rules write them
+OPTIONS = (Option("difficulty", "leicht", str, "Würfel Dungeon: leicht | normal | schwer (default leicht)",
+                  DIFFICULTIES, words={"leicht": "Leicht", "normal": "Normal", "schwer": "Schwer"}),)  # as written
 # describe and combos compute in plain Python from describe.py (sim.cli.work.tables), reading these options
 PLAIN_DESCRIBE = ("difficulty",)
 CUP_SIZES = (1, 2, 3, 4, 5, 6)  # the dice a cup holds (``dicesim combos``): any hand a run can deal, 1..layout.MAX_DICE
