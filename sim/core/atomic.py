@@ -310,11 +310,14 @@ def _not_configs(out: Path, flag: str, made: str) -> None:
 def _dicesims(out: Path) -> bool:
     """Whether ``out`` holds a dicesim command's outputs: its kind's file (``KINDS``), or a report page dicesim wrote
     (each page's title begins "dicesim"; a folder written before the kind files existed has only that)."""
-    if any((out / name).is_file() for name in KINDS):
-        return True
+    return any((out / name).is_file() for name in KINDS) or page_titled(out, "dicesim")
+
+
+def page_titled(out: Path, title: str) -> bool:
+    """Whether ``out``'s report.html is a page whose title begins with ``title`` (what dicesim wrote there)."""
     try:
         with open(out / "report.html", "rb") as f:
-            return b"<title>dicesim" in f.read(512)
+            return f"<title>{title}".encode() in f.read(512)
     except OSError:
         return False
 

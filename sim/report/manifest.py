@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sim.core.atomic import LOCK_NAME, TX_NAME
+from sim.core.atomic import LOCK_NAME, TX_NAME, page_titled
 from sim.core.errors import DicesimError
 from sim.core.jsonable import read_numbers
 from sim.core.limits import short
@@ -73,13 +73,7 @@ def report_folders(out: Path, known: list[str]) -> list[str] | None:
 
 def _balance(out: Path) -> bool:
     """Whether ``balance`` wrote ``out``: its ``balance.json``, or (a dashboard from before that file) its page."""
-    if (out / "balance.json").is_file():
-        return True
-    try:
-        with open(out / "report.html", "rb") as f:
-            return b"<title>dicesim balance report" in f.read(512)
-    except OSError:
-        return False
+    return (out / "balance.json").is_file() or page_titled(out, "dicesim balance report")
 
 
 def check_report_folder(out: Path, known: list[str]) -> None:

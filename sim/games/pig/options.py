@@ -11,9 +11,8 @@ DESCRIBE_WORDS = {"bust_probability": "Bust chance of a roll", "mean_scoring_rol
                   "break_even_turn_total": "Break-even turn total (points)",
                   "hold_at_expected_turn_score": "Expected turn score (points) when holding at",
                   "expected_turn_score": "Expected turn score (points)",
-                  "holds_from_by_own_score": "Holds from (turn total) by own score, for the most points a turn adds "
-                                             "(counted up to the goal, not the win: near the goal it may hold short "
-                                             "of it; optimal-win plays for the win); — rolls on to the goal"}
+                  "holds_from_by_own_score": "Holds from (turn total) by own score, for points up to the goal (not "
+                                             "the win: optimal-win's); — rolls on to the goal"}
 POLICY_NAMES = ('hold-20', 'optimal-turn', 'optimal-win')
 CONFIG = "sim.games.pig.config:PigConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
