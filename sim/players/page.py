@@ -107,7 +107,7 @@ def write_page(out: Path, summary: dict[str, Any], f: Any, gof: dict[str, Any], 
     answer = (f"The {summary['players']} players' {summary['decisions']:,} decisions fit one level of "
               f"<b>{lv['value']:.3f}</b> [{lv['ci95'][0]:.3f}, {lv['ci95'][1]:.3f}]; BIC prefers "
               f"<b>{len(groups)} group{'s' if len(groups) > 1 else ''}</b>: "
-              + "; ".join(f"{g['weight'] * 100:.0f} % at {g['level']:.3f} [{g['ci95'][0]:.3f}, {g['ci95'][1]:.3f}]"
+              + "; ".join(f"{g['weight'] * 100:.0f}\u00a0% at {g['level']:.3f} [{g['ci95'][0]:.3f}, {g['ci95'][1]:.3f}]"
                           for g in groups)
               + f". They lose <b>{summary['regret']['total']:.1f} points per game</b> against the optimum.")
     body = [f"<h1>Fitted players · {esc(summary['game'])}</h1>",
@@ -159,7 +159,7 @@ def write_outcome_page(out: Path, summary: dict[str, Any], f: Any, figs: dict[st
     answer = (f"The {summary['players']} players' {summary['games']:,} games ({esc(summary[words['setting']])}) fit "
               f"one level of <b>{lv['value']:.3f}</b> [{lv['ci95'][0]:.3f}, {lv['ci95'][1]:.3f}] by {words['by']}; "
               f"BIC prefers <b>{len(groups)} group{'s' if len(groups) > 1 else ''}</b>: "
-              + "; ".join(f"{x['weight'] * 100:.0f} % at {x['level']:.3f} [{x['ci95'][0]:.3f}, {x['ci95'][1]:.3f}]"
+              + "; ".join(f"{x['weight'] * 100:.0f}\u00a0% at {x['level']:.3f} [{x['ci95'][0]:.3f}, {x['ci95'][1]:.3f}]"
                           for x in groups) + ".")
     labels = g.get(f"{key}_labels") or list(range(len(g[f"{key}_observed"])))
     col, head = words["per_game"]
