@@ -19,12 +19,12 @@ import numpy as np
 import pandas as pd
 from scipy.interpolate import CubicSpline
 
+from sim.core.stats import Z95
 from sim.players.fit import MAX_GROUPS, Estimate, Mixture, fit_mixture, mle
 
 LEVELS = np.linspace(0.0, 1.0, 21)  # the levels simulated
 SIM_RUNS = 4000  # runs per simulated level (default)
 BLOCKS = 10  # the jackknife's groups of simulated runs
-Z95 = 1.959963984540054  # the normal 97.5 % point: a 95 % interval's half-width in standard errors
 
 
 @dataclass
