@@ -242,7 +242,7 @@ def test_sweep_page_is_in_words_and_units(tmp_path):
     assert cells and all(c.endswith((" %", " points")) for c in cells), cells
     sens = page.split("<h2>Sensitivity</h2>", 1)[1]
     assert "<td>upper bonus reached</td>" in sens and "<td>upper sum that earns the bonus</td>" in sens
-    assert re.search(r"<td>[+\u2212]\d+\.\d pp</td>", sens) and "upper_bonus_rate</td>" not in sens
+    assert re.search(r"<td>[+\u2212]\d+(\.\d+)? pp</td>", sens) and "upper_bonus_rate</td>" not in sens
 
 
 def test_matchup_text_names_peoples_and_policies_in_words():
@@ -579,3 +579,18 @@ def test_metrics_of_mixed_seats_say_they_pool_every_seat():
     assert lines[at + 2].startswith("  the second seat wins ") and "seat 2 wins" not in mixed.stdout
     mirror = cli_here("play", "kniffel", "--policy", "greedy", "--players", "2", "--n", "200", "--no-report")
     assert mirror.returncode == 0 and "Every seat together" not in mirror.stdout, mirror.stdout
+
+
+def test_the_metric_values_stay_in_one_column():
+    """Solitaire Dadox's "bust rate throwing 1 die (all throws)" (37 characters) pushed its value out of the column
+    the others keep (it was 36 wide); a name longer than the column gets a line of its own, the value below."""
+    from sim.cli.common import NAME_WIDTH, metric_lines
+
+    lines = metric_lines({"bust_rate_1_dice": {"value": 0.687, "ci95": [0.653, 0.718]},
+                          "mean_turn_score": {"value": 214.1, "ci95": [202.9, 225.2]}}, game="dadox")
+    assert [ln.index("%") - ln.index("68.7") for ln in lines[:1]] == [5]
+    assert lines[0].index("68.7") == lines[1].index("214.1"), lines
+    names = {"bust_rate_1_dice": {"value": 0.5, "ci95": [0.4, 0.6]}, "x" * (NAME_WIDTH + 3): {"value": 1.0}}
+    wrapped = metric_lines(names, game="dadox")
+    assert wrapped[1].strip() == "x" * (NAME_WIDTH + 3) and wrapped[2].strip() == "1"
+    assert wrapped[0].index("50.0") == wrapped[2].index("1"), wrapped

@@ -983,6 +983,10 @@ def test_a_file_name_a_play_writes_taken_by_a_folder_is_refused_before_play(tmp_
     link.symlink_to(tmp_path / "nowhere" / "x")
     said = run(tmp_path, "play", "kniffel", "--policy", "greedy", "--n", "5", "--out", str(link))
     assert said.startswith(f"error: --out {link} is a link to nothing (")
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)  # said "a link to nothing (…loop does not exist)": it exists, and leads back to itself
+    said = run(tmp_path, "play", "kniffel", "--policy", "greedy", "--n", "5", "--out", str(loop))
+    assert said == f"error: --out {loop} is a link in a loop (its links lead back to themselves)"
 
 
 KIND_COMMANDS = {

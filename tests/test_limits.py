@@ -15,9 +15,15 @@ M64 = 2**64 - 1
 @pytest.mark.parametrize("text, value", [("20000", 20000), ("20_000", 20000), ("2e4", 20000), ("2E4", 20000),
                                          ("1.5e6", 1_500_000), ("1e0", 1), (" 7 ", 7), ("10.0", 10), (300, 300),
                                          ("1e10", 10**10), ("123456789012345678901", 123456789012345678901),
-                                         ("+10", 10), ("+2e4", 20000)])
+                                         ("+10", 10), ("+2e4", 20000), ("1e-0", 1), ("10e-1", 1),
+                                         ("2.5e-0", None)])
 def test_counts_as_typed(text, value):
-    assert limits.parse_count(text) == value
+    """``1e-0`` is 1 as ``1e+0`` is (a minus in the exponent was refused as no number); ``2.5e-0`` a fraction."""
+    if value is None:
+        with pytest.raises(DicesimError, match="--n must be a whole number, got '2.5e-0'"):
+            limits.parse_count(text)
+    else:
+        assert limits.parse_count(text) == value
 
 
 @pytest.mark.parametrize("text", ["1.5", "1e-3", "2.25e1", "-5", "x", "", "1e", "e5", "1__0_", "nan", "inf", "0x10",
@@ -151,3 +157,16 @@ def test_a_play_whose_table_would_not_fit_stops_after_its_first_chunk(tmp_path, 
     assert not (tmp_path / "o").exists()
     monkeypatch.setattr(limits, "free_memory", lambda: 10 * 2**30)
     assert cli_here("play", "kniffel", "--policy", "greedy", "--n", "2000", "--no-report").returncode == 0
+
+
+def test_a_targets_files_runs_are_named_as_its_field(tmp_path, monkeypatch):
+    """A targets file's ``n`` whose table would not fit was refused as ``--n``, which the command was not given."""
+    from tests.conftest import cli_here
+
+    monkeypatch.setattr(limits, "free_memory", lambda: 4 * 2**20)
+    (tmp_path / "t.toml").write_text('game = "kniffel"\nn = 200000\n[[target]]\nname = "greedy"\npolicy = "greedy"\n'
+                                     'metric = "mean_score"\nmin = 200\nmax = 215\n')
+    done = cli_here("check", str(tmp_path / "t.toml"))
+    assert done.returncode == 2 and done.stderr.strip().splitlines()[-1].startswith(
+        "error: target 1 ("), done.stderr
+    assert ": n = 200,000 runs need about " in done.stderr and "--n" not in done.stderr

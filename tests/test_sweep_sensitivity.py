@@ -124,6 +124,17 @@ def test_the_table_shows_the_points_its_slope_is_taken_between():
     assert "<td>8 → 64</td><td>4 → 16</td><td>— (the grid's end)</td>" in top
 
 
+def test_a_shares_slope_keeps_its_significant_digits():
+    """A win rate falling 30 pp over a field's range of 10,000 read "slope per field unit 0.0 pp" (a share's one
+    decimal): its four significant digits in pp now, as a count's slope has them."""
+    from sim.report.sweep import sensitivity_html
+
+    rows = [{"policy": "x", "a": a, "win_rate": 0.6 - 0.3 * a / 10_000, "win_rate_ci95_low": 0.5,
+             "win_rate_ci95_high": 0.7} for a in (0, 5_000, 10_000)]
+    page = sensitivity_html(elasticities(pd.DataFrame(rows), ["a"], ["win_rate"], {"a": 5_000}), "kniffel")
+    assert "<td>\u22120.003 pp</td>" in page and "0.0 pp" not in page
+
+
 def test_a_tornado_end_that_is_the_base_says_so(tmp_path, monkeypatch):
     """The title promises a blue bar for the lowest grid value; where that value is the base point it has none, and
     its tick says '(base)' instead of leaving the reader to look for it."""

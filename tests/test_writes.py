@@ -523,3 +523,28 @@ def test_a_folder_of_configs_is_no_output_folder(tmp_path):
     (folder / "population.toml").write_text("[skill]\nlevel = 0.5\n")
     (folder / "fit.json").write_text("{}")
     atomic.check_kind(folder, "fit.json")  # a fit's own folder: no refusal
+
+
+def test_check_keeps_a_page_that_is_not_its_own(tmp_path):
+    """``check --out y/mine.csv`` wrote its page to y/mine.html over the user's own page of that name; and
+    ``--out V.csv`` beside an earlier ``V.CSV`` would put both tables' pages on one V.html. Both refused before any
+    play; the command's own page is replaced by a rerun."""
+    targets = str(ROOT / "configs" / "targets" / "kniffel.toml")
+    (tmp_path / "mine.html").write_text("<html><title>my notes</title></html>")
+    one_error(cli_here("check", targets, "--n", "10", "--out", str(tmp_path / "mine.csv")),
+              f"--out {tmp_path / 'mine.csv'}: mine.html there is not a page dicesim wrote (it would be replaced)")
+    assert (tmp_path / "mine.html").read_text() == "<html><title>my notes</title></html>"
+    (tmp_path / "V.CSV").write_text("a\n")
+    one_error(cli_here("check", targets, "--n", "10", "--out", str(tmp_path / "V.csv")),
+              f"--out {tmp_path / 'V.csv'}: V.CSV there has the same page (V.html): give another name")
+    for _ in range(2):  # its own page again: replaced
+        done = cli_here("check", targets, "--n", "10", "--out", str(tmp_path / "ok.csv"))
+        assert done.returncode in (0, 1) and "<title>dicesim check" in (tmp_path / "ok.html").read_text()
+
+
+def test_a_projects_root_is_named_as_one(tmp_path):
+    """``--out .`` in a project's root was refused as "holds config files (pyproject.toml)": its files, not configs."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "a.toml").write_text("")
+    one_error(cli_here("play", "dadox", "--policy", "greedy", "--n", "20", "--out", str(tmp_path)),
+              f"--out {tmp_path} holds a project's files (pyproject.toml): give the report a folder of its own")

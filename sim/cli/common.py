@@ -244,6 +244,9 @@ def emit(summary: dict[str, Any], as_json: bool, human: str, default: Callable[[
         print(human)
 
 
+NAME_WIDTH = 44  # the metric names' column in a terminal of 80: "bust rate throwing 1 die (all throws)" fits
+
+
 def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14, game: str | None = None,
                  headline: dict[str, str] | None = None, more: bool = True) -> list[str]:
     """The first ``limit`` metrics as a person reads them, in the words and units of the report pages
@@ -255,12 +258,15 @@ def metric_lines(metrics: dict[str, dict[str, Any]], limit: int = 14, game: str 
     every = [(k, m) for k, m in metrics.items() if k not in same]
     shown = every[:limit]
     names = [words.metric_label(game, k, headline) for k, _ in shown]
-    width = min(max((len(x) for x in names), default=0), 36)
+    width = min(max((len(x) for x in names), default=0), NAME_WIDTH)
     lines = []
     for said, (name, m) in zip(names, shown, strict=True):
         value = m.get("value")
         text = (words.value_text(name, value, m.get("ci95"), game=game) if _number(value)
                 else "— (no case in these runs)" if value is None else str(value))  # a rate of nothing: no "None"
+        if len(said) > width:  # a longer name on a line of its own: the values stay in one column
+            lines.append(f"  {said}")
+            said = ""
         lines.append(f"  {said:{width}s}  {text}")
     if more and len(every) > limit:  # it stopped without a word ("bust rate throwing 6 dice" was in the files only)
         lines.append(f"  … and {len(every) - limit} more metrics (every one in --json and the report's metrics.csv)")

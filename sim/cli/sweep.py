@@ -8,6 +8,7 @@ the checks that need no game; the work is ``sim.cli.work.sweep``.
 
 from __future__ import annotations
 
+import glob
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,11 @@ def check(
     if out is not None:
         check_out(out.parent, f"--out {out}: its folder")
         atomic.check_own_files(out.parent, [out, out.with_suffix(".html")], f"--out {out}")
+        twin = next((p.name for p in out.parent.glob(f"{glob.escape(out.stem)}.*")
+                     if p.suffix.lower() == ".csv" and p.name != out.name), None)
+        if twin:  # v.CSV and v.csv would share one page, v.html
+            raise DicesimError(f"--out {out}: {twin} there has the same page ({out.with_suffix('.html').name}): "
+                               "give another name")
     targets = read_toml(targets_file, "targets file").get("target")
     work("files").targets_checked(targets_file)  # what the config model can refuse, in the full check's words
     if n is not None and isinstance(targets, list):  # every target plays --n: the limit before the games load

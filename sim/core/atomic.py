@@ -251,6 +251,8 @@ def check_folder(out: str | Path, flag: str = "--out") -> Path:
     _not_shared(out, flag)
     try:
         if out.is_symlink() and not out.exists():
+            if _loops(out):
+                raise OutputError(f"{flag} {out} is a link in a loop (its links lead back to themselves)")
             raise OutputError(f"{flag} {out} is a link to nothing ({os.readlink(out)} does not exist)")
         if out.exists() and not out.is_dir():
             raise OutputError(f"{flag} {out} is a file, not a folder")
@@ -263,6 +265,15 @@ def check_folder(out: str | Path, flag: str = "--out") -> Path:
         raise OutputError(f"{flag} {str(out)[:60]}…: {(e.strerror or str(e)).lower()}") from None
     _probe(out, flag)
     return out
+
+
+def _loops(link: Path) -> bool:
+    """Whether following ``link`` goes round in a loop (``ELOOP``), not to a missing target."""
+    try:
+        os.stat(link)
+    except OSError as e:
+        return e.errno == errno.ELOOP
+    return False
 
 
 # the file that says which command's outputs a folder holds (a report.html beside it is that command's): what the
@@ -304,7 +315,9 @@ def _not_configs(out: Path, flag: str, made: str) -> None:
     except OSError:
         return  # a folder that cannot be read: the writer's checks answer
     if toml and not _dicesims(out):
-        raise OutputError(f"{flag} {out} holds config files ({toml}): give the {made} a folder of its own")
+        project = (out / "pyproject.toml").is_file()  # --out . in a project's root: its files, not configs
+        what, toml = ("a project's files", "pyproject.toml") if project else ("config files", toml)
+        raise OutputError(f"{flag} {out} holds {what} ({toml}): give the {made} a folder of its own")
 
 
 def _dicesims(out: Path) -> bool:
@@ -314,9 +327,10 @@ def _dicesims(out: Path) -> bool:
 
 
 def page_titled(out: Path, title: str) -> bool:
-    """Whether ``out``'s report.html is a page whose title begins with ``title`` (what dicesim wrote there)."""
+    """Whether ``out``'s report.html (or the page ``out`` itself, an .html file) is a page whose title begins with
+    ``title`` (what dicesim wrote there)."""
     try:
-        with open(out / "report.html", "rb") as f:
+        with open(out if out.suffix.lower() == ".html" else out / "report.html", "rb") as f:
             return f"<title>{title}".encode() in f.read(512)
     except OSError:
         return False
@@ -339,6 +353,10 @@ def check_own_files(folder: str | Path, files: list[Path], flag: str) -> None:
     taken = [f for f in files if f.exists() and report_file(f.name)]
     if owner and taken:
         raise OutputError(f"{flag}: {taken[0].name} there is a file of {owner}: give another name or folder")
+    for page in (f for f in files if f.suffix.lower() == ".html" and f.exists()):
+        if not page_titled(page, "dicesim"):  # check --out y/mine.csv replaced the user's own y/mine.html
+            raise OutputError(f"{flag}: {page.name} there is not a page dicesim wrote (it would be replaced): "
+                              "give another name or folder")
 
 
 def _not_shared(out: Path, flag: str) -> None:

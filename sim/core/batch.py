@@ -82,8 +82,10 @@ def run_batch(
     chunk: int = DEFAULT_CHUNK,
     backend: Any = None,
     progress: bool = True,
+    n_said: str = "--n",
 ) -> Batch:
-    """Play runs 0..n-1 on ``backend`` (default: this process) and return their table (a ``run`` column first)."""
+    """Play runs 0..n-1 on ``backend`` (default: this process) and return their table (a ``run`` column first);
+    ``n_said`` names where ``n`` was given (a targets file's ``n``) in a refusal of it."""
     check_n(n)
     limits.check_seed(seed)
     limits.check_chunk(chunk)
@@ -102,7 +104,7 @@ def run_batch(
         task = bar.add_task("play", total=n_jobs)
         for job, part in backend.run(game, jobs):
             if not parts:  # the first chunk tells a run's bytes: the whole table must fit before the rest plays
-                limits.check_table_memory(n, _part_bytes(part) / job.count, limits.free_memory())
+                limits.check_table_memory(n, _part_bytes(part) / job.count, limits.free_memory(), n_said)
             parts[job.start] = part
             bar.advance(task)
     table = concat([parts[s] for s in sorted(parts)])

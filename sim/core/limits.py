@@ -215,7 +215,7 @@ def target_value(metric: str, raw: str, what: str = "target") -> float:
 
 
 _EXAMPLES = {"--seed": "1 or 20261207", "--run": "0 or 17", "--chunk": "4096 or 65536"}  # what parse_count reads
-_COUNT = re.compile(r"\+?[0-9]+(_[0-9]+)*(\.[0-9]*)?([eE][+]?[0-9]+)?")  # Python's digit groups: one _ between digits
+_COUNT = re.compile(r"\+?[0-9]+(_[0-9]+)*(\.[0-9]*)?([eE][+-]?[0-9]+)?")  # Python's digit groups: one _ between digits
 
 
 def parse_count(text: Any, what: str = "--n") -> int:

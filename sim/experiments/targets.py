@@ -207,8 +207,9 @@ def check_targets(bands: list[Band], strict: bool = False, n: int | None = None,
     out: dict[int, Verdict] = {}
     for members in groups.values():
         b0 = members[0]
+        said = "--n" if n is not None else f"target {b0.index + 1} ({b0.name}): n ="
         batch = run_batch(b0.game, b0.cfg, b0.seats, b0.n, b0.seed, b0.options, chunk=b0.game.chunk, backend=backend,
-                          progress=progress)
+                          progress=progress, n_said=said)
         metrics = b0.game.metrics(batch.table, b0.options, b0.cfg)
         for b in members:
             if b.metric not in metrics:

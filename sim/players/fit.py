@@ -32,7 +32,9 @@ from scipy.interpolate import CubicSpline
 from scipy.optimize import brentq, minimize_scalar
 from scipy.special import logsumexp
 
-DROP = 1.920729410347062  # chi2(1).ppf(0.95) / 2
+from sim.core.stats import Z95
+
+DROP = Z95**2 / 2  # chi2(1).ppf(0.95) / 2: the likelihood drop of a 95 % profile interval
 TOP = 1.0 - 1e-6  # the highest level fitted (at 1 every non-best choice is impossible)
 TINY = 1e-300
 GRID = np.concatenate([np.linspace(0.0, 0.98, 50), [0.99, 0.995, 0.998, 0.999, 0.9995, 0.9999, TOP]])
@@ -250,7 +252,7 @@ class Mixture:
         def ci(x: float, se: float) -> list[float]:
             if not np.isfinite(se):
                 return [0.0, 1.0]
-            return [round(max(0.0, x - 1.96 * se), digits), round(min(1.0, x + 1.96 * se), digits)]
+            return [round(max(0.0, x - Z95 * se), digits), round(min(1.0, x + Z95 * se), digits)]
 
         out = []
         for k in range(len(self.levels)):

@@ -398,13 +398,21 @@ def sensitivity_html(sens: pd.DataFrame, game: str | None = None) -> str:
         m = r["metric"]
         said = {"policy": html.escape(words.policy_name(game, r["policy"])),
                 "metric": html.escape(words.metric_label(game, m)), "field": html.escape(field_words(game, r["field"])),
-                "slope": html.escape(words.value_text(m, r["slope"], diff=True, game=game)),
+                "slope": html.escape(_slope_text(m, r["slope"], game)),
                 "elasticity": html.escape(words.num(r["elasticity"])),
                 **{c: (f"{_fmt(r[f'{c}_field_value'])} → {html.escape(words.value_text(m, r[c], game=game))}"
                        if c == "base" or r[f"{c}_field_value"] != r["base_field_value"] else "— (the grid's end)")
                    for c in ("base", "below", "above")}}
         rows.append("<tr>" + "".join(f"<td>{said[c]}</td>" for c in SENSITIVITY_HEADS) + "</tr>")
     return f"<div class='wide'><table><tr>{head}</tr>{''.join(rows)}</table></div>"
+
+
+def _slope_text(metric: str, slope: Any, game: str | None) -> str:
+    """A slope per field unit to four significant digits: a share's in pp (a 30 pp drop over a field's range of
+    10,000 is −0.003 pp a unit, not the 0.0 pp a share's one decimal shows)."""
+    if words.is_rate(metric) and slope is not None and math.isfinite(slope):
+        return f"{words.num(float(slope) * 100, diff=True)} pp"
+    return words.value_text(metric, slope, diff=True, game=game)
 
 
 def _kind(values: list[Any]) -> str:
