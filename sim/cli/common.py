@@ -46,6 +46,7 @@ WORK = {
     "cache": "sim.cli.work.cache",
     "studio": "sim.cli.work.studio",
     "fit": "sim.cli.work.fit",
+    "ahead": "sim.cli.work.ahead",
 }
 
 

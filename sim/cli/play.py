@@ -135,6 +135,7 @@ def balance(
         if g in names[:i]:
             raise DicesimError(f"--games names {g!r} twice: give each game once")
     thresholds = work("findings_rules").thresholds(set_, config)  # refused before any game is played
+    work("ahead").compile_ahead(n, names, force)
     work("play").balance(n, seed, out, names, quiet, thresholds, force)
 
 

@@ -68,7 +68,7 @@ def start(games: list[str], workers: int | None = None) -> list[str]:
     """Start compiling the cold ones of ``games`` in the background, ``workers`` at a time (default: one per
     core), the slowest first; returns those games."""
     global _slots
-    cold = [g for g in games if is_cold(g)]
+    cold = [g for g in games if g not in _procs and is_cold(g)]  # a second call (the work after the command line's)
     if len(cold) < 2:
         return []  # one game gains nothing from another process: it compiles in this one
     _slots = max(1, min(len(cold), workers or os.cpu_count() or 1))

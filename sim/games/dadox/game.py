@@ -22,7 +22,15 @@ from sim.games.dadox import rules as R
 from sim.games.dadox.columns import COLUMNS
 from sim.games.dadox.config import DadoxConfig, freeze, freeze_policies
 from sim.games.dadox.describe import describe, optimal_thresholds
-from sim.games.dadox.options import CAPABILITIES, OPTIONS, TITLE, check_table_size, compare_plan, with_opponent
+from sim.games.dadox.options import (
+    CAPABILITIES,
+    OPTIONS,
+    REPORT_POLICIES,
+    TITLE,
+    check_table_size,
+    compare_plan,
+    with_opponent,
+)
 from sim.games.dadox.replay import EVENTS
 from sim.games.dadox.solve import solve_turn
 from sim.games.dadox.solve_win import WinSolution, solve_win, win_bytes, win_structure
@@ -47,7 +55,7 @@ class Dadox(Game):
     Config = DadoxConfig
     policies = tuple(POLICIES)
     solved_policies = ("optimal-turn", *WIN_POLICIES)
-    report_policies = ("threshold", "greedy", "optimal-turn")
+    report_policies = REPORT_POLICIES
     option_specs = OPTIONS
     capabilities = CAPABILITIES
     events = EVENTS

@@ -16,6 +16,7 @@ DESCRIBE_WORDS = {"bust_probability": "Bust chance by dice thrown",
                   "bank_thresholds": "Banks from (turn total, points) by dice it would throw next (goal not counted)",
                   "optimal_turn": "Optimal turn (the most points a turn adds in expectation, far from the goal)"}
 POLICY_NAMES = ('threshold', 'greedy', 'optimal-turn', 'optimal-win', 'random', 'leader-win')
+REPORT_POLICIES = ("threshold", "greedy", "optimal-turn")  # the default report's (its runs counted early)
 CONFIG = "sim.games.dadox.config:DadoxConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
 OBJECTIVES = ("turn", "win")

@@ -29,7 +29,7 @@ from sim.games.dungeon.config import DIFFICULTIES, DungeonConfig
 from sim.games.dungeon.describe import combos_json, cup_json, describe, enemy_names
 from sim.games.dungeon.inputs import TM, borrowed, check_difficulty, frozen
 from sim.games.dungeon.loadout import with_loadout
-from sim.games.dungeon.options import CAPABILITIES, CUP_SIZES, OPTIONS, POLICY_VARIANT, TITLE
+from sim.games.dungeon.options import CAPABILITIES, CUP_SIZES, OPTIONS, POLICY_VARIANT, REPORT_POLICIES, TITLE
 from sim.games.dungeon.options import DIFFICULTIES as OPTION_DIFFICULTIES
 from sim.games.dungeon.replay_text import EVENTS, MAX_EVENTS, item_label, render
 from sim.games.dungeon.table_schema import FLOAT_COLS, column_names, run_record, table_columns
@@ -50,7 +50,7 @@ class Dungeon(Game):
     Config = DungeonConfig
     policies = tuple(POLICIES)
     policy_variant = POLICY_VARIANT  # name@loadout: the run starts with that loadout (``with_loadout``)
-    report_policies = ("vorschlag", "greedy", "expectimax", "random")
+    report_policies = REPORT_POLICIES
     option_specs = OPTIONS
     capabilities = CAPABILITIES
     events = EVENTS

@@ -22,6 +22,7 @@ DESCRIBE_WORDS = {"difficulty_factors": "Difficulty factors (boss rerolls: the p
                   "elite_max_hit": "Elite largest hit", "elite_mean_hit": "Elite mean hit",
                   "path_choice": "Path card", "combos": "Combo values by dice"}
 POLICY_NAMES = ('vorschlag', 'greedy', 'expectimax', 'random', 'rollout')
+REPORT_POLICIES = ("vorschlag", "greedy", "expectimax", "random")  # the default report's (its runs counted early)
 # skill.level makes the first seat's moves worse; random's moves are random at every level (the same numbers)
 # (sim.games.options.policy_readers: a field only some policies read). Vorschlag's weights rate offers and set the
 # joker, hero and market thresholds of vorschlag and expectimax (policies/dungeon/run.py, turn.py: greedy and random

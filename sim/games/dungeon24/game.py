@@ -40,7 +40,7 @@ from sim.games.dungeon24.analysis import (
 )
 from sim.games.dungeon24.config import PEOPLES, Dungeon24Config
 from sim.games.dungeon24.describe import describe
-from sim.games.dungeon24.options import CAPABILITIES, OPTIONS, TITLE, arrangement_order
+from sim.games.dungeon24.options import CAPABILITIES, OPTIONS, REPORT_POLICIES, TITLE, arrangement_order
 from sim.games.dungeon24.options import PEOPLES as OPTION_PEOPLES
 from sim.games.dungeon24.replay import EVENTS, render
 from sim.games.dungeon24.runs import COLUMNS, _searched, frozen, people_of, run_games
@@ -60,7 +60,7 @@ class Dungeon24Game(Game):
     skill_groups = True  # a population's mixture: each group's runs played at its level (``play_chunk``)
     Config = Dungeon24Config
     policies = tuple(POLICIES)
-    report_policies = ("random", "greedy", "heuristic", "exact-exchange")
+    report_policies = REPORT_POLICIES
     option_specs = OPTIONS
     capabilities = CAPABILITIES
     columns = COLUMNS

@@ -16,6 +16,7 @@ DESCRIBE_WORDS = {"exchange_by_advantage": "One exchange by attack advantage (th
                   "sum_v": "Defence sum", "hit_chance_vs": "Hit chance against each people (row: own card, "
                   "column: theirs)", "decks": "Peoples and their decks"}
 POLICY_NAMES = ('random', 'greedy', 'heuristic', 'exact-exchange', 'expectimax')
+REPORT_POLICIES = ("random", "greedy", "heuristic", "exact-exchange")  # the default report's (its runs counted early)
 # skill.level makes the first seat's moves worse; random's moves are random at every level (the same numbers)
 # (sim.games.options.policy_readers: a field only some policies read)
 POLICY_READS = {"skill.level": tuple(p for p in POLICY_NAMES if p != "random")}

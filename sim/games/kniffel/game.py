@@ -21,7 +21,7 @@ from sim.games.kniffel.columns import COLUMNS, table_columns
 from sim.games.kniffel.config import KniffelConfig, freeze
 from sim.games.kniffel.describe import describe
 from sim.games.kniffel.labels import policy_label
-from sim.games.kniffel.options import CAPABILITIES, OPTIONS, TITLE
+from sim.games.kniffel.options import CAPABILITIES, OPTIONS, REPORT_POLICIES, TITLE
 from sim.games.kniffel.play import EV_KEEP, EV_ROLL, EV_SCORE, Rules, Sheets, play_sheets, player, replay_sheet
 from sim.games.kniffel.replay import EVENTS, render, result
 from sim.games.kniffel.solve import tables
@@ -46,7 +46,7 @@ class Kniffel(Game):
     Config = KniffelConfig
     policies = tuple(POLICIES)
     solved_policies = ("optimal",)
-    report_policies = ("random", "greedy", "optimal")
+    report_policies = REPORT_POLICIES
     option_specs = OPTIONS
     capabilities = CAPABILITIES
     events = EVENTS

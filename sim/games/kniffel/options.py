@@ -8,6 +8,7 @@ TITLE = "Kniffel"  # the game's name as people read it (Game.title; describe's t
 DESCRIBE_WORDS = {"solver_states": "States the exact solver fills", "categories": "Boxes",
                   "box": "Box", "section": "Section", "scores": "Scores", "bonuses": "Bonuses and joker"}
 POLICY_NAMES = ('random', 'greedy', 'optimal')
+REPORT_POLICIES = ("random", "greedy", "optimal")  # the default report's (its runs counted early)
 # skill.level makes the first seat's moves worse; random's moves are random at every level (the same numbers)
 # (sim.games.options.policy_readers: a field only some policies read)
 POLICY_READS = {"skill.level": tuple(p for p in POLICY_NAMES if p != "random")}

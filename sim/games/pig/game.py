@@ -20,7 +20,7 @@ from sim.games.pig import rules as R
 from sim.games.pig.columns import COLUMNS
 from sim.games.pig.config import PigConfig, freeze, freeze_policies
 from sim.games.pig.describe import describe, first_holds
-from sim.games.pig.options import CAPABILITIES, OPTIONS, TITLE, compare_plan
+from sim.games.pig.options import CAPABILITIES, OPTIONS, REPORT_POLICIES, TITLE, compare_plan
 from sim.games.pig.replay import EVENTS, render
 from sim.games.pig.solve import hold_thresholds, solve_turn, solve_win, win_hold
 from sim.jit.codehash import code_version
@@ -43,7 +43,7 @@ class Pig(Game):
     Config = PigConfig
     policies = tuple(POLICIES)
     solved_policies = SOLVED_POLICIES
-    report_policies = ("hold-20", "optimal-turn", "optimal-win")
+    report_policies = REPORT_POLICIES
     option_specs = OPTIONS
     capabilities = CAPABILITIES
     events = EVENTS

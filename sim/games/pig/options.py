@@ -14,6 +14,7 @@ DESCRIBE_WORDS = {"bust_probability": "Bust chance of a roll", "mean_scoring_rol
                   "holds_from_by_own_score": "Holds from (turn total) by own score, for points up to the goal (not "
                                              "the win: optimal-win's); — rolls on to the goal"}
 POLICY_NAMES = ('hold-20', 'optimal-turn', 'optimal-win')
+REPORT_POLICIES = ("hold-20", "optimal-turn", "optimal-win")  # the default report's (its runs counted early)
 CONFIG = "sim.games.pig.config:PigConfig"  # Game.Config: --set is checked without the game
 CAPABILITIES = frozenset({"replay_row", "solve"})  # the game's capabilities (Game.capabilities)
 OBJECTIVES = ("turn", "win")
