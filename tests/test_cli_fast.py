@@ -674,3 +674,41 @@ def test_a_seed_is_read_as_n_is():
     said = [cli_here("replay", "kniffel", "--seed", s, "--run", "0").stdout
             for s in ("1000", "1e3", "1_000", " 1000.0")]
     assert said[0] and all(x == said[0] for x in said), said
+
+
+def test_balance_starts_its_compiles_before_the_heavy_imports(monkeypatch):
+    """A cold ``balance`` started its compile processes only after this process had imported numba, pandas and the
+    games (~5 s of one core, the other idle): the command line starts them first, once its runs are checked, and the
+    work's own start does not start them again."""
+    from sim.cli.work import ahead
+    from sim.jit import warmup
+
+    started: list[list[str]] = []
+    monkeypatch.setattr(warmup, "start", lambda games, workers=None: started.append(list(games)) or [])
+    with pytest.raises(DicesimError, match="--n x every game's policies"):
+        ahead.compile_ahead(10**10, None, False)  # refused: nothing starts compiling
+    assert started == []
+    ahead.compile_ahead(20_000, ["kniffel", "dadox"], False)
+    assert started == [["kniffel", "dadox"]]
+    for game in GAMES:  # the count the command line checks is the game's own
+        assert declared(game, "REPORT_POLICIES") == get_game(game).report_policies
+    code = "import json, sys; import sim.cli.work.ahead; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    modules = set(json.loads(done.stdout))
+    assert not {"numba", "pandas"} & modules and _game_code(modules) == ["sim.games.base"], done.stderr  # the work
+    # package's type of a game (numpy's, no kernel)
+
+
+def test_a_second_start_does_not_queue_a_game_again(monkeypatch):
+    """``warmup.start`` from the command line and again from the work: each cold game has one process."""
+    from sim.jit import warmup
+
+    launched: list[str] = []
+    monkeypatch.setattr(warmup, "_procs", {})
+    monkeypatch.setattr(warmup, "_queue", [])
+    monkeypatch.setattr(warmup, "_slots", warmup._slots)
+    monkeypatch.setattr(warmup, "is_cold", lambda g: True)
+    monkeypatch.setattr(warmup, "_launch", lambda g: launched.append(g) or warmup._procs.__setitem__(g, None))
+    first = warmup.start(["kniffel", "dadox"], workers=2)
+    assert sorted(first) == ["dadox", "kniffel"] and warmup.start(["kniffel", "dadox"], workers=2) == []
+    assert sorted(launched) == ["dadox", "kniffel"]
