@@ -12,9 +12,10 @@ TITLE = "Dungeon24"  # the game's name as people read it (Game.title; describe's
 # describe's headings where a key alone cannot say it (sim.cli.work.describe_text)
 DESCRIBE_WORDS = {"exchange_by_advantage": "One exchange by attack advantage (the dice alone, before any focus reroll)",
                   "hit": "Hit chance",
-                  "lp_loss_given_hit": "LP lost when hit", "a": "Attack", "v": "Defence", "sum_a": "Attack sum",
-                  "sum_v": "Defence sum", "hit_chance_vs": "Hit chance against each people (row: own card, "
-                  "column: theirs)", "decks": "Peoples and their decks"}
+                  "lp_loss_given_hit": "LP lost when hit", "a": "Attack", "v": "Defence",
+                  "sum_a": "Attack sum (basic cards)", "sum_v": "Defence sum (basic cards)",  # the boss apart
+                  "hit_chance_vs": "Hit chance against each people (row: own card, column: theirs)",
+                  "decks": "Peoples and their decks"}
 POLICY_NAMES = ('random', 'greedy', 'heuristic', 'exact-exchange', 'expectimax')
 REPORT_POLICIES = ("random", "greedy", "heuristic", "exact-exchange")  # the default report's (its runs counted early)
 # skill.level makes the first seat's moves worse; random's moves are random at every level (the same numbers)
