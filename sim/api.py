@@ -29,7 +29,7 @@ import pandas as pd
 from sim.core.config import DicesimError, Strict, config_hash, revalidated
 from sim.core.errors import COMMAND_LINE
 from sim.core.jsonable import finite
-from sim.core.limits import check_field_unset
+from sim.core.limits import check_field_unset, check_whole_players
 from sim.core.names import game_name, policy_label, policy_text
 from sim.games import declared
 from sim.games.options import (
@@ -326,6 +326,8 @@ def play(game: str, policy: str, n: int = 10_000, seed: int = 1, config: str | P
     g, cfg, opts = _setup(game, config, set, options, plays=True)
     seats = g.seat_policies(policy, opts)
     _refuse_unread(g, cfg, set, opts, policy)
+    if (skill := getattr(cfg, "skill", None)) is not None:  # a --set skill.games_per_player as --games-per-player
+        check_whole_players(n, skill.games_per_player)
     backend = _backend(backend, scheduler)
     with _writing_to(out):
         batch = run_batch(g, cfg, seats, n, seed, opts, chunk=chunk or g.chunk, backend=backend, progress=progress)

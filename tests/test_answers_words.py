@@ -520,11 +520,11 @@ def test_a_long_changed_value_is_cut_in_the_heading():
     from sim.core.config import SAID_MAX, rules_said
 
     groups = [{"level": 0.35, "weight": 0.495}, {"level": 0.8, "weight": 0.505}]
-    said = rules_said({"skill": {"level": 1.0}, "a": {"b": 1}},
+    said = rules_said({"skill": {"level": 1.0, "opponents": 1}, "a": {"b": 1}},
                       {"skill": {"level": 1.0, "opponents": 1, "groups": groups}, "a": {"b": 2}})
     first, second = said.removeprefix("changed: ").split(", a.b=")
-    assert first.startswith('skill={"level" = 1') and first.endswith("…") and len(first) == SAID_MAX
-    assert second == "2"
+    assert first.startswith('skill.groups=[{"level" = 0.35') and first.endswith("…") and len(first) == SAID_MAX
+    assert second == "2"  # the groups, a field the dump leaves out at its default, named alone
     assert rules_said({"a": {"b": 1}}, {"a": {"b": 2}}) == "changed: a.b=2"
 
 
@@ -594,3 +594,14 @@ def test_the_metric_values_stay_in_one_column():
     wrapped = metric_lines(names, game="dadox")
     assert wrapped[1].strip() == "x" * (NAME_WIDTH + 3) and wrapped[2].strip() == "1"
     assert wrapped[0].index("50.0") == wrapped[2].index("1"), wrapped
+
+
+def test_one_of_a_unit_is_said_in_the_singular():
+    """``game.max_turns=1`` read "1 turns [1, 1]"; a sweep "ran 1 chunks"; a fit "1 players · 1 games"."""
+    from sim.report.words import plural, singular, value_text
+
+    assert value_text("game_length_turns", 1.0, [1.0, 1.0]) == "1 turn [1, 1]"
+    assert value_text("game_length_turns", 2.0, [2.0, 2.0]) == "2 turns [2, 2]"
+    assert [plural(1, "chunks"), plural(2, "chunks"), plural(1_000, "games")] == ["1 chunk", "2 chunks", "1,000 games"]
+    assert [singular(u) for u in ("LP", "runs/s", "turns per game", "dice", "s")] == [
+        "LP", "runs/s", "turn per game", "dice", "s"]

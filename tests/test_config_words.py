@@ -9,7 +9,7 @@ import pytest
 from pydantic import Field
 
 from sim.core.config import Strict, describe_validation_error
-from tests.conftest import cli_here
+from tests.conftest import ROOT, cli_here
 
 
 def one_error(done) -> str:
@@ -82,3 +82,26 @@ def test_a_config_that_sets_nothing_is_the_default_config(tmp_path, game):
     g = get_game(game)
     assert g.load(path, []).model_dump() == g.load(None, []).model_dump()
     assert g.load(path, ["start.lp=33" if game == "dungeon" else "bonus.value=40"]) != g.load(None, [])
+
+
+def test_a_field_a_dump_leaves_out_is_named_alone():
+    """``--set skill.games_per_player=3`` read "rules changed: skill={"level" = 1, "opponents" = 1, "games_per_player"
+    = 3}" (the dump leaves the field out at its default, so the table differed, not a field)."""
+    from sim.core.config import changed_fields
+
+    base = {"skill": {"level": 1, "opponents": 1}, "bonus": {"value": 35}}
+    assert changed_fields(base, {"skill": {"level": 1, "opponents": 1, "games_per_player": 3},
+                                 "bonus": {"value": 40}}) == ["skill.games_per_player=3", "bonus.value=40"]
+    assert changed_fields({"a": {"x": 1, "g": 3}}, {"a": {"x": 2}}) == ["a.x=2", "a.g at its default"]
+    assert changed_fields({"a": {"x": 1}}, {"a": {"y": 2}}) == ['a={"y" = 2}']  # no common ground: the table
+
+
+def test_a_tuned_fields_trailing_space_is_said(tmp_path):
+    """A tune file's ``"bonus.value " = [0, 120]`` was refused as "unknown config field: bonus.value" (the space
+    unseen), where ``--set`` says that a name has a space at an end."""
+    text = (ROOT / "configs" / "tune" / "kniffel-bonus.toml").read_text()
+    assert '\n"bonus.value" = ' in text
+    (tmp_path / "t.toml").write_text(text.replace('\n"bonus.value" = ', '\n"bonus.value " = ', 1))
+    done = cli_here("tune", str(tmp_path / "t.toml"))
+    assert done.returncode == 2 and done.stderr.strip().endswith(
+        "unknown config field: bonus.value ('value ' has a space at an end)"), done.stderr

@@ -423,3 +423,27 @@ def test_a_column_named_twice_in_a_csv_header_is_refused(tmp_path):
     done = cli_here("fit", "kniffel", str(log))
     assert done.returncode == 2 and done.stderr == (f"error: LOG {log}: the column d1 is named twice in its header "
                                                     "(which is meant?)\n"), done.stderr
+
+
+def test_fit_keeps_its_input_log(tmp_path):
+    """``fit kniffel lg/players.csv --out lg`` replaced the decision log it read by its own players.csv (exit 0)."""
+    log = tmp_path / "players.csv"
+    assert cli_here("play", "kniffel", "--policy", "greedy", "--n", "6", "--no-report", "--log",
+                    str(log)).returncode == 0
+    before = log.read_bytes()
+    done = cli_here("fit", "kniffel", str(log), "--out", str(tmp_path))
+    assert done.returncode == 2 and done.stderr.startswith(
+        "error: the fit would replace the log it reads by its own players.csv: give it another folder than "), \
+        done.stderr
+    assert log.read_bytes() == before and not (tmp_path / "fit.json").exists()
+
+
+def test_players_of_several_games_are_checked_however_given(tmp_path):
+    """``--set skill.games_per_player=3`` with ``--n 10`` played a last player of one game where
+    ``--games-per-player 3`` is refused; the heading said the whole skill table in code."""
+    done = cli_here("play", "dungeon24", "--policy", "greedy", "--n", "10", "--no-report", "--set",
+                    "skill.games_per_player=3")
+    assert done.returncode == 2 and "--n 10 is no whole number of players of 3 games each" in done.stderr
+    done = cli_here("play", "dadox", "--policy", "greedy", "--n", "10", "--no-report", "--games-per-player", "5")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Dadox · Greedy · players: 2 · rules changed: skill.games_per_player=5 · n=10 · ")

@@ -759,3 +759,13 @@ def test_numbers_near_a_thousand_float_noise_and_infinity_read_as_numbers():
     assert words.value_text("mean_score", 2.5e-10, [-1e-10, 5e-10], diff=True) == "0 points [0, 0]"
     assert words.value_text("mean_score", float("inf")) == words.value_text("win_rate", float("-inf")) == "—"
     assert words.value_text("mean_score", 1478.3, [1459.2, 1498.1]) == "1,478 points [1,459, 1,498]"
+
+
+def test_the_fair_share_of_eight_seats_is_said_exactly():
+    """Eight Kniffel players read "against a fair 12 %" beside a play's "+2.5 pp over a fair share" of 12.5 %."""
+    eight = {f"win_rate_seat_{s}": 0.125 for s in range(8)}
+    said = pages.seat_sentence(_match_metrics({"greedy": {**eight, "draw_rate": 0.0}}), "kniffel")
+    assert said.startswith("Seat fairness against a fair 12.5 %: the first seat wins 12.5 %"), said
+    three = {f"win_rate_seat_{s}": 1 / 3 for s in range(3)}
+    assert "against a fair 33.3 %" in pages.seat_sentence(_match_metrics({"greedy": {**three, "draw_rate": 0.0}}),
+                                                         "kniffel")

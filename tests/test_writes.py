@@ -548,3 +548,23 @@ def test_a_projects_root_is_named_as_one(tmp_path):
     (tmp_path / "a.toml").write_text("")
     one_error(cli_here("play", "dadox", "--policy", "greedy", "--n", "20", "--out", str(tmp_path)),
               f"--out {tmp_path} holds a project's files (pyproject.toml): give the report a folder of its own")
+
+
+def test_nothing_is_written_into_the_shipped_configs(tmp_path):
+    """``configs --copy configs/sub`` copied the configs into themselves (the next copy then took the copy for shipped
+    configs: 52 files), and ``studio --out configs/x`` started to save there: both refused before anything."""
+    from sim.core.tomlfile import CONFIG_DIR
+
+    one_error(cli_here("configs", "--copy", str(CONFIG_DIR / "sub")),
+              f"--copy {CONFIG_DIR / 'sub'} is in the configs dicesim ships: give the configs a folder of their own")
+    one_error(cli_here("studio", "--out", str(CONFIG_DIR / "x")), "is in the configs dicesim ships")
+    assert not (CONFIG_DIR / "sub").exists() and not (CONFIG_DIR / "x").exists()
+
+
+def test_check_keeps_a_table_it_did_not_write(tmp_path):
+    """``check --out z/v.csv`` replaced a v.csv of the user's own (its page was guarded, the table not)."""
+    targets = str(ROOT / "configs" / "targets" / "kniffel.toml")
+    (tmp_path / "v.csv").write_text("mine\n")
+    one_error(cli_here("check", targets, "--n", "10", "--out", str(tmp_path / "v.csv")),
+              f"--out {tmp_path / 'v.csv'}: v.csv there is not a table dicesim check wrote (it would be replaced)")
+    assert (tmp_path / "v.csv").read_text() == "mine\n"

@@ -37,11 +37,15 @@ __all__ = ["app", "main", "JsonOpt", "SchedulerOpt"]
 
 
 MAX_LINE = 193  # characters of an error message: with "error: " the line stays within 200, whatever it carries
+MAX_CHOICES_LINE = 393  # one that lists what is allowed ("choose from …", "known: …"): the list is the answer, so it
+# may run to 400 (cut at 200, "choose from wetzstein, …, glueckssieben, extr…" lost the names a user looked for)
+LISTS = re.compile(r"\((choose from|known:|fields:|logged:|the games with them:|a log has) ")
 
 
 def _one_line(msg: str) -> str:
     msg = " ".join(msg.split())
-    return msg if len(msg) <= MAX_LINE else msg[: MAX_LINE - 1] + "…"
+    most = MAX_CHOICES_LINE if LISTS.search(msg) else MAX_LINE
+    return msg if len(msg) <= most else msg[: most - 1] + "…"
 
 
 

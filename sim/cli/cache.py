@@ -52,6 +52,7 @@ def configs(
         known(game)  # an unknown game is refused before anything loads
     if copy is not None:
         atomic.check_folder(copy, "--copy")  # a file, the root or the home folder: refused before anything loads
+        atomic.not_shipped(copy, "--copy", "configs")
     work("cache").configs(copy, as_json, game)
 
 

@@ -29,7 +29,7 @@ def findings(
     """Balance findings of one game: seat advantage, dominant and trap options, economy loops, unused content,
     degenerate strategies, difficulty cliffs, runaway stacking; each with its value, interval, evidence and a
     replay line (--json: {"findings": [...]})."""
-    check_n(n)
+    check_n(n, flag=None)  # findings has no --force
     check_out(out, kind="manifest.json")
     entry = known(game)
     data, sets, thresholds = work("findings_rules").checked(game, entry.config if entry else None, config, set_)

@@ -13,7 +13,7 @@ from sim.core import atomic
 from sim.core.errors import DicesimError
 from sim.core.limits import MAX_LOG_ROWS
 from sim.core.names import game_name
-from sim.players.schema import BY_OUTCOMES, FITTED, SUFFIXES, header_refusal, outcomes_path
+from sim.players.schema import BY_OUTCOMES, FIT_FILES, FITTED, SUFFIXES, header_refusal, outcomes_path
 
 
 def refuse_own_report(log: Path, out: Path | None) -> None:
@@ -79,10 +79,15 @@ def fit(
     if outcomes is not None:
         check_log(game, outcomes, "--outcomes")
     check_out(out, kind="fit.json")  # before the game: a file named as the output folder is refused at once
+    dest = out or Path("reports") / f"{game}-fit"
+    for path in (log, outcomes or outcomes_path(log)):  # fit LOG --out LOG's folder replaced the log by players.csv
+        if path.name in FIT_FILES and path.exists() and path.parent.resolve() == dest.resolve():
+            raise DicesimError(f"the fit would replace the log it reads by its own {path.name}: give it another "
+                               f"folder than {dest} (--out)")
     rules, sets = accept(game, {}, None, config, set_)
     refusal = header_refusal(game, log, outcomes, force)  # a log without its game's columns: from its header
     if refusal is not None:
         raise refusal
     if game in BY_OUTCOMES:  # its outcome rows checked before the game loads (the config built here, once)
         rules, sets = work("fit_rows").checked_rows(game, log, outcomes, rules, sets, force), None
-    work("fit").fit(game, log, outcomes, rules, sets, out or Path("reports") / f"{game}-fit", seed, as_json, force)
+    work("fit").fit(game, log, outcomes, rules, sets, dest, seed, as_json, force)

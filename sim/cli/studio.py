@@ -14,6 +14,7 @@ from pathlib import Path
 import typer
 
 from sim.cli.common import app, check_out, work
+from sim.core import atomic
 from sim.core.errors import DicesimError
 from sim.studio.access import check_address, check_token
 
@@ -38,6 +39,7 @@ def studio(
     if max_jobs is not None and not 1 <= max_jobs <= MAX_JOBS:
         raise DicesimError(f"--max-jobs must be 1..{MAX_JOBS}, got {max_jobs}")
     check_out(out)
+    atomic.not_shipped(out, "--out", "studio's saves")  # the page would save configs among the shipped ones
     if token is not None and (why := check_token(token)):
         raise DicesimError(why)
     check_address(host, port)  # light: the web library is imported only after this

@@ -118,6 +118,10 @@ def check(
         atomic.check_own_files(out.parent, [out, out.with_suffix(".html")], f"--out {out}")
         twin = next((p.name for p in out.parent.glob(f"{glob.escape(out.stem)}.*")
                      if p.suffix.lower() == ".csv" and p.name != out.name), None)
+        page = out.with_suffix(".html")
+        if out.exists() and not atomic.page_titled(page, "dicesim check"):  # a table check wrote has its page
+            raise DicesimError(f"--out {out}: {out.name} there is not a table dicesim check wrote (it would be "
+                               "replaced): give another name or folder")
         if twin:  # v.CSV and v.csv would share one page, v.html
             raise DicesimError(f"--out {out}: {twin} there has the same page ({out.with_suffix('.html').name}): "
                                "give another name")

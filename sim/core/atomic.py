@@ -306,11 +306,8 @@ def _not_configs(out: Path, flag: str, made: str) -> None:
     """A folder of configs is no output folder: the shipped ones (``configs/``, package data) nor one of yours
     (``*.toml`` files there and no dicesim outputs: a fit's population.toml sits beside its fit.json). A play into
     ``configs/dadox`` put its tables and charts beside default.toml."""
+    not_shipped(out, flag, made)
     try:
-        where, shipped = out.resolve(), CONFIG_DIR.resolve()
-        if where == shipped or shipped in where.parents:
-            raise OutputError(f"{flag} {out} is in the configs dicesim ships: give the {made} a folder of its own "
-                              "(dicesim configs --copy DIR copies the configs for editing)")
         toml = min((p.name for p in out.glob("*.toml") if p.is_file()), default=None) if out.is_dir() else None
     except OSError:
         return  # a folder that cannot be read: the writer's checks answer
@@ -318,6 +315,19 @@ def _not_configs(out: Path, flag: str, made: str) -> None:
         project = (out / "pyproject.toml").is_file()  # --out . in a project's root: its files, not configs
         what, toml = ("a project's files", "pyproject.toml") if project else ("config files", toml)
         raise OutputError(f"{flag} {out} holds {what} ({toml}): give the {made} a folder of its own")
+
+
+def not_shipped(out: Path, flag: str, made: str) -> None:
+    """Refuse a folder in the configs dicesim ships (``configs --copy configs/sub`` copied them into themselves, and
+    the next copy took the copy for shipped configs)."""
+    try:
+        where, shipped = Path(out).resolve(), CONFIG_DIR.resolve()
+    except (OSError, RuntimeError):
+        return  # a loop of links and the like: the writer's checks answer
+    if where == shipped or shipped in where.parents:
+        edit = "" if flag == "--copy" else " (dicesim configs --copy DIR copies the configs for editing)"
+        own = "their" if made.endswith("s") else "its"
+        raise OutputError(f"{flag} {out} is in the configs dicesim ships: give the {made} a folder of {own} own{edit}")
 
 
 def _dicesims(out: Path) -> bool:

@@ -231,8 +231,11 @@ def whole_numbers(v: Any) -> Any:
 def changed_fields(base: Any, now: Any, at: str = "") -> list[str]:
     """``path=value`` overrides that turn the dumped config ``base`` into ``now`` (as ``--set`` takes them; whole
     numbers without ``.0``)."""
-    if isinstance(base, dict) and isinstance(now, dict) and set(base) == set(now):
-        return [s for k in now for s in changed_fields(base[k], now[k], f"{at}{k}.")]
+    if isinstance(base, dict) and isinstance(now, dict) and (set(base) <= set(now) or set(now) <= set(base)):
+        # a field a dump leaves out at its default (skill.games_per_player) is one field changed, not its table
+        return [s for k in now if k in base for s in changed_fields(base[k], now[k], f"{at}{k}.")] + [
+            f"{at}{k}={toml_literal(whole_numbers(now[k]))}" for k in now if k not in base] + [
+            f"{at}{k} at its default" for k in base if k not in now]
     return [] if base == now else [f"{at.rstrip('.')}={toml_literal(whole_numbers(now))}"]
 
 
@@ -514,13 +517,21 @@ def field_value(cfg: Strict, dotted: str) -> Any:
     return node
 
 
+def odd_field(dotted: str) -> str:
+    """Why a dotted field name that reads like a known one is unknown (``limits.odd_name`` of its first odd part: a
+    space at an end, a letter of another alphabet), empty when none is odd; a file's ``"bonus.value " = …`` read as
+    ``unknown config field: bonus.value``, the space unseen."""
+    return next((said for k in dotted.split(".") if (said := odd_name(k))), "")
+
+
 def numeric_field(cfg: Strict, dotted: str, load: Any) -> int | float:
     """The value of a numeric field a search sets (``calibrate --field``); ``load(extra_sets)`` loads the config with
     more ``--set`` lines, so a wrong path is refused in the config's own words."""
     current = field_value(cfg, dotted)
     if current is None:
-        load([f"{dotted}=0"])  # raises "unknown config field: …" for a wrong path
-        raise ConfigError(f"unknown config field: {dotted}")
+        if not odd_field(dotted):
+            load([f"{dotted}=0"])  # raises "unknown config field: …" for a wrong path
+        raise ConfigError(f"unknown config field: {dotted}{odd_field(dotted)}")
     if isinstance(current, bool) or not isinstance(current, int | float):
         raise ConfigError(f"--field {dotted} is not numeric (its value is {current!r})")
     return current

@@ -81,7 +81,7 @@ def check_seed(seed: Any, what: str = "--seed") -> int:
     return seed
 
 
-def check_n(n: Any, force: bool = False, what: str = "--n", flag: str = "--force") -> int:
+def check_n(n: Any, force: bool = False, what: str = "--n", flag: str | None = "--force") -> int:
     """A number of runs: positive, at most ``MAX_RUNS`` unless ``force``, never above ``HARD_MAX_RUNS``."""
     if isinstance(n, float) and n.is_integer() and 0 < n <= HARD_MAX_RUNS:  # 100.0 is positive: its type is wrong
         raise DicesimError(f"{what} must be a whole number of runs (an int), got {short(n)}: give {int(n)}")
@@ -107,16 +107,16 @@ def _power(total: int) -> str:
     return f"about {total / 10**exp:.2f} \u00d7 10^{exp}"
 
 
-def check_runs(total: int, force: bool = False, what: str = "--n", flag: str = "--force") -> None:
+def check_runs(total: int, force: bool = False, what: str = "--n", flag: str | None = "--force") -> None:
     """``total`` runs of one command: refused above the limits, naming them and how to pass them anyway (``flag``:
-    the command line's ``--force``, the Python API's ``force=True``)."""
+    the command line's ``--force``, the Python API's ``force=True``; None for a command without one)."""
     if total > HARD_MAX_RUNS:
         shown = f"{total:,}" if total < 10**18 else _power(total)  # 9.01e+15 beside 9.01e+15 said nothing
         raise DicesimError(f"{what}: {shown} runs is more than dicesim plays (at most {HARD_MAX_RUNS:,}, 2^53)")
     if total > MAX_RUNS and not force:  # 10,000,000,001 in full: as 1e+10 it read as the limit itself
         shown = f"{total:,}" if total < 10**13 else _power(total)
-        raise DicesimError(f"{what}: {shown} runs is above the limit of 10^10 a command; pass {flag} to "
-                           "play it anyway")
+        anyway = f"pass {flag} to play it anyway" if flag else "give fewer"
+        raise DicesimError(f"{what}: {shown} runs is above the limit of 10^10 a command; {anyway}")
 
 
 def check_chunk(chunk: Any, what: str = "--chunk") -> int | None:

@@ -38,6 +38,7 @@ from sim.core.config import (
     Whole,
     config_hash,
     field_value,
+    odd_field,
     read_toml,
     shown_path,
 )
@@ -200,8 +201,9 @@ def _check_field(tune_game: Game, base: str | None, sets: dict[str, Any], base_c
         raise ConfigError(f"[fields] {name} is also fixed by set; tune it or fix it, not both")
     current = field_value(base_cfg, name)
     if current is None:
-        point_config(tune_game, base, {**sets, name: bounds[0]})  # names the unknown field
-        raise ConfigError(f"unknown config field: {name}")
+        if not odd_field(name):
+            point_config(tune_game, base, {**sets, name: bounds[0]})  # names the unknown field
+        raise ConfigError(f"unknown config field: {name}{odd_field(name)}")
     if isinstance(current, bool) or not isinstance(current, int | float):
         raise ConfigError(f"[fields] {name} is not numeric (its value is {current!r})")
     integer = isinstance(current, int)

@@ -21,6 +21,7 @@ BY_DECISIONS = ("kniffel", "dadox")  # fitted by the likelihood of each decision
 BY_OUTCOMES = ("dungeon", "dungeon24")  # fitted by their outcomes (no action values)
 FITTED = (*BY_DECISIONS, *BY_OUTCOMES)
 SUFFIXES = (".parquet", ".csv")
+FIT_FILES = ("players.csv", "population.toml", "fit.json", "fit.html")  # what a fit writes in its folder
 MIN_CSV_ROW = 8  # bytes a CSV log row takes at least (its required columns, commas and newline): a smaller file is
 # under the row limit without counting its lines
 
@@ -64,8 +65,9 @@ def missing(names: Collection[str], spec: tuple[LogColumn, ...], where: str) -> 
     gone = [c.name for c in spec if c.required and c.name not in names]
     if not gone:
         return None
+    need = [c.name for c in spec if c.required]
     return LogError(f"{where}: missing column{'s' if len(gone) > 1 else ''} {', '.join(gone)} (a log has "
-                    f"{', '.join(c.name for c in spec if c.required)})")
+                    f"{', '.join(need)})")
 
 
 def header(path: Path, force: bool) -> list[str] | None:

@@ -455,7 +455,7 @@ def seat_sentence(metrics: pd.DataFrame, game: str | None = None) -> str:
         return first_mover_sentence(game, {str(r.label): {r.metric: {"value": r.value, "ci95": [r.ci95_low,
                                                                                                r.ci95_high]}}
                                            for r in metrics.itertuples()})
-    return f"Seat fairness against a fair {100 / k:.0f} %: the first seat wins {'; '.join(bits)}."
+    return f"Seat fairness against a fair {round(100 / k, 1):g} %: the first seat wins {'; '.join(bits)}."
 
 
 def _off_fair(value: float, ci: Any, fair: float) -> str:

@@ -288,10 +288,24 @@ def value_text(name: str, value: Any, ci: Any = None, diff: bool = False, unit: 
     txt = num(value, diff, places)
     u = unit_of(name, game) if unit else ""
     if u:
-        txt += f" {u}"
+        txt += f" {singular(u) if txt in ('1', '1.0') else u}"  # "1 turn", not "1 turns"
     if lo_hi:
         txt += f" [{num(lo_hi[0], diff, places)}, {num(lo_hi[1], diff, places)}]"
     return txt
+
+
+def singular(unit: str) -> str:
+    """A plural unit or noun for one of it (``turns`` -> ``turn``, ``duels`` -> ``duel``; ``LP``, ``coins`` of
+    one coin: ``coin``)."""
+    last = unit.split(" ")[0]  # "turns per game": the noun first
+    if not (last.isalpha() and last.endswith("s") and not last.endswith("ss") and len(last) > 2):
+        return unit
+    return last[:-1] + unit[len(last):]
+
+
+def plural(k: int, noun: str) -> str:
+    """``1 chunk``, ``2 chunks``, ``1,000 games``: a count and its noun (given in the plural)."""
+    return f"{k:,} {singular(noun) if k == 1 else noun}"
 
 
 def _places(value: float, lo_hi: list[float]) -> int | None:

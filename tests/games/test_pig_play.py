@@ -187,3 +187,13 @@ def test_a_mirrors_page_names_no_headline_as_missing(tmp_path):
 
     page = sim.play("pig", "hold-20", n=200, out=tmp_path / "m").report.read_text(encoding="utf-8")
     assert "Not reported by this run" not in page and "the first seat wins" in page
+
+
+def test_players_of_several_games_need_skill_levels():
+    """``play pig --games-per-player 5`` ended in an AttributeError's traceback (Pig has no skill levels)."""
+    from tests.conftest import cli_here
+
+    done = cli_here("play", "pig", "--policy", "hold-20", "--n", "10", "--no-report", "--games-per-player", "5")
+    assert done.returncode == 2 and done.stderr.startswith(
+        "error: --games-per-player: Pig has no skill levels, so no players of several games"), done.stderr
+    assert "Traceback" not in done.stderr

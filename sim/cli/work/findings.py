@@ -30,7 +30,7 @@ def config_args(game: Any, cfg: Strict, config: Path | None, sets: list[str]) ->
 def findings(game: str, config: Path | None, data: dict[str, Any] | None, sets: list[str], thresholds: FindingsConfig,
              n: int, seed: int, out: Path | None, as_json: bool) -> None:
     g = get_game(game)
-    check_runs(n * len(g.report_policies), what="--n x the report's policies")  # the report plays every one
+    check_runs(n * len(g.report_policies), what="--n x the report's policies", flag=None)  # the report plays every one
     raw = data if data is not None else read_toml(CONFIG_DIR / game / "default.toml")
     for item in sets:
         keys, value = parse_override(item)

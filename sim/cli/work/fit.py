@@ -7,10 +7,11 @@ from typing import Any
 
 from sim import api
 from sim.cli.common import emit, metric_lines
-from sim.cli.fit import refuse_own_report
+from sim.cli.fit import FITTED, refuse_own_report
 from sim.cli.work import setup
+from sim.cli.work.play import played_rules
 from sim.core import atomic
-from sim.core.config import Strict
+from sim.core.config import DicesimError, Strict
 from sim.core.limits import check_whole_players
 from sim.players.run import fit_log, write_log
 from sim.report import words
@@ -22,7 +23,7 @@ def fit(game: str, log: Path, outcomes: Path | None, rules: Path | Strict | None
     g, cfg, _ = setup(game, rules, sets, {})
     s = fit_log(game, cfg, log, outcomes, out, seed, force)
     lv = s["level"]
-    lines = [f"{g.title} · fit · {s['players']} players · {s['games']} games · "
+    lines = [f"{g.title} · fit · {words.plural(s['players'], 'players')} · {words.plural(s['games'], 'games')} · "
              + (f"{s['decisions']:,} decisions" if s["decisions"] else "by outcomes"),
              f"  level (one for all)   {lv['value']:.4f}  [{lv['ci95'][0]:.4f}, {lv['ci95'][1]:.4f}]"]
     for k, grp in enumerate(s["groups"]):
@@ -42,6 +43,9 @@ def play_log(game: str, policy: str, n: int, seed: int, rules: Path | Strict | N
              force: bool, game_opts: dict[str, Any], log: Path | None, games_per_player: int | None) -> None:
     """``play`` with its decisions logged: the batch as ever, then the same runs replayed into the log."""
     g, cfg, options = setup(game, rules, sets, game_opts)
+    if not hasattr(cfg, "skill"):  # its players have no level to group by (an AttributeError's traceback)
+        raise DicesimError(f"--games-per-player: {g.title} has no skill levels, so no players of several games "
+                           f"(the games with them: {', '.join(FITTED)})")
     if games_per_player is not None:
         cfg = type(cfg).model_validate({**cfg.model_dump(mode="json"), "skill": {
             **cfg.skill.model_dump(mode="json"), "games_per_player": games_per_player}})
@@ -53,8 +57,9 @@ def play_log(game: str, policy: str, n: int, seed: int, rules: Path | Strict | N
     r = api.play(game, policy, n=n, seed=seed, config=cfg, out=dest, chunk=chunk, scheduler=scheduler,
                  progress=not as_json, force=force, **game_opts)
     summary = dict(r.summary)
-    lines = [f"{g.title} · {words.policy_name(g.name, policy)} · n={n} · seed={seed} · "
-             f"{summary['runs_per_second']:,.0f} runs/s", *summary.get("verdicts", []),  # the answer first, as play
+    head = [g.title, words.policy_name(g.name, policy), *g.played_setting(summary["options"]),
+            *played_rules(g, cfg), f"n={n}", f"seed={seed}", f"{summary['runs_per_second']:,.0f} runs/s"]
+    lines = [" · ".join(head), *summary.get("verdicts", []),  # the answer first, as play (its setting and rules too)
              *metric_lines(summary["metrics"], game=g.name, headline=g.headline)]
     if log is not None:
         lg = summary["log"] = write_log(game, cfg, policy, n, seed, options, log)

@@ -46,10 +46,11 @@ def sweep(sweep_file: Path, dest: Path, resume: bool, overwrite: bool, scheduler
               f"{f' (and {len(unknown) - 1} more)' if len(unknown) > 1 else ''}; the report charts its first metrics",
               file=sys.stderr)
     first = s.spec.metrics[0] if s.spec.metrics and s.spec.metrics[0] in names else (names[0] if names else None)
-    points = f"{len(s.points)} point{'s' if len(s.points) != 1 else ''}"
+    points = words.plural(len(s.points), "points")
     plans = f"{len(s.plan)} polic{'ies' if len(s.plan) != 1 else 'y'}"
+    ran = f"ran {words.plural(r.chunks_run, 'chunks')}, {r.chunks_skipped:,} already done"
     lines = [f"sweep {s.name}: {points} x {plans}, n={s.spec.n} each, seed {s.spec.seed} "
-             f"(same for every point) · ran {r.chunks_run} chunks, {r.chunks_skipped} already done · {r.seconds:.1f} s"]
+             f"(same for every point) · {ran} · {r.seconds:.1f} s"]
     if first and s.fields:  # the answer first: how the first metric moves along each field
         table, meta = load_result(dest)
         fields = list(s.fields)

@@ -115,8 +115,7 @@ def split(config: Path | None, sets: list[str] | None) -> tuple[dict[str, Any] |
                     raise ConfigError(f"--set {item[:60]}: {keys[1]} is a table: set it whole, e.g. --set "
                                       f"\"{SECTION}.{keys[1]}={{{keys[2]}=...}}\"") from None
                 fields = ", ".join(FindingsConfig.model_fields)
-                said = f"unknown field of [{SECTION}]: {'.'.join(keys)} (fields: {fields})"
-                raise ConfigError(said if len(said) <= 200 else said[:199] + "…") from None
+                raise ConfigError(f"unknown field of [{SECTION}]: {'.'.join(keys)} (fields: {fields})") from None
         else:
             rest.append(item)
     try:
