@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.cli import LISTS
+from sim.core.errors import LISTS
 from sim.games import GAMES
 from tests.conftest import ROOT, cli_here, run_clis
 
@@ -338,7 +338,9 @@ NUMBERS = [
     (("matchup", "dungeon24", "--n", "10", "--policy", "nope", "--out", OUT), "unknown policy 'nope'"),
     (("matchup", "dungeon24", "--n", "10", "--out", "README.md"), "is a file"),
     (("matchup", "dungeon24", "--n", "10", "--out", "README.md/sub"), "under a file"),
-    (("balance", "--games", "", "--out", OUT), "unknown game ''"),
+    (("balance", "--games", "", "--out", OUT), "--games is empty: name each game once"),
+    (("balance", "--games", "kniffel,", "--out", OUT), "--games 'kniffel,' holds an empty name"),
+    (("balance", "--games", "kn\u0456ffel", "--out", OUT), "('\u0456' in it is Cyrillic Small Letter"),
     (("balance", "--games", "kniffel,chess", "--out", OUT), "chess"),
     (("balance", "--n", "10", "--out", "README.md"), "is a file"),
     (("tune", "configs/tune/kniffel-bonus.toml", "--out", "README.md"), "is a file"),
@@ -908,7 +910,7 @@ def test_a_cache_folder_that_cannot_be_one_is_refused_in_one_line(tmp_path, wher
 def test_an_empty_copy_folder_is_refused_not_read_as_here(tmp_path):
     """``configs --copy ""`` would copy every shipped config into the current folder."""
     r = cli_here("configs", "--copy", "")
-    assert r.returncode == 2 and r.stderr == "error: --copy is empty: give a file or folder name\n", r.stderr
+    assert r.returncode == 2 and r.stderr == "error: --copy is empty: give it a name\n", r.stderr
 
 
 @pytest.mark.parametrize("item, said", [
@@ -1218,10 +1220,10 @@ def test_a_config_object_is_checked_again_by_the_api():
 def test_a_list_of_what_is_allowed_is_not_cut(tmp_path):
     """An error line was cut at 200 characters, mid-list: "choose from wetzstein, …, glueckssieben, extr…" lost the
     names a user looked for. A list of choices is said whole (up to 400 characters); other text is still cut."""
-    from sim.cli import MAX_LINE, _one_line
+    from sim.core.errors import MAX_LINE, one_line
 
     said = refused(cli_here("play", "dungeon", "--policy", "greedy@foo", "--n", "5"))
     assert said.endswith("extra_wuerfel, lebenselixier)") and len(said) > 200, said
-    assert len(_one_line("x" * 500)) == MAX_LINE and _one_line("x" * 500).endswith("…")
+    assert len(one_line("x" * 500)) == MAX_LINE and one_line("x" * 500).endswith("…")
     said = refused(cli_here("findings", "kniffel", "--n", "1e10"))  # findings has no --force to pass
     assert said.endswith("above the limit of 10^10 a command; give fewer"), said

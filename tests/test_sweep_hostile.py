@@ -325,7 +325,7 @@ def test_a_forced_sweep_too_large_to_check_is_refused_at_once(tmp_path):
     spec = write(tmp_path, f'game = "kniffel"\npolicies = ["greedy"]\nn = 1\n[grid]\n"bonus.value" = [{many}]\n'
                            f'"scores.kniffel_bonus" = [{many}]\n')
     refused(cli_here("sweep", str(spec), "--out", str(tmp_path / "o"), "--force"),
-            "22,500 points is more than a sweep checks before it plays (20,000, with --force)")
+            "22,500 points is more than any sweep plays (at most 10,000, or 20,000 with --force)")
     assert not (tmp_path / "o").exists()
 
 
@@ -361,7 +361,7 @@ def test_a_damaged_sweep_folder_is_refused_or_healed_never_a_traceback(tmp_path)
     shutil.copy(out / "parts" / "p0001-s00-c00000.arrow", out / "parts" / "p0000-s00-c00000.arrow")
     done = cli_here(*args, "--resume")
     assert done.returncode == 0 and "1 damaged or misplaced file of the sweep" in done.stderr, done.stderr
-    assert "ran 1 chunks, 1 already done" in done.stdout, done.stdout
+    assert "ran 1 chunk, 1 already done" in done.stdout, done.stdout
     pd.testing.assert_frame_equal(pd.read_csv(out / "sweep.csv"), clean)
     (out / "sweep.json").write_text('{"fingerprint": "x", "canonical": 5}')  # a record of the wrong shape inside
     done = cli_here(*args, "--resume")

@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover - older typer on plain click
 
 from sim.cli.common import JsonOpt, SchedulerOpt, app
 from sim.core import atomic
-from sim.core.errors import COMMAND_LINE, DicesimError, swallowed_interrupts
+from sim.core.errors import COMMAND_LINE, DicesimError, one_line, swallowed_interrupts
 from sim.core.limits import KIND_WORDS, short
 from sim.core.paths import check_cache_root
 from sim.games import GAMES, declared_policies
@@ -36,16 +36,6 @@ from sim.cli import findings  # noqa: E402,F401  (``dicesim findings``)
 __all__ = ["app", "main", "JsonOpt", "SchedulerOpt"]
 
 
-MAX_LINE = 193  # characters of an error message: with "error: " the line stays within 200, whatever it carries
-MAX_CHOICES_LINE = 393  # one that lists what is allowed ("choose from …", "known: …"): the list is the answer, so it
-# may run to 400 (cut at 200, "choose from wetzstein, …, glueckssieben, extr…" lost the names a user looked for)
-LISTS = re.compile(r"\((choose from|known:|fields:|logged:|the games with them:|a log has) ")
-
-
-def _one_line(msg: str) -> str:
-    msg = " ".join(msg.split())
-    most = MAX_CHOICES_LINE if LISTS.search(msg) else MAX_LINE
-    return msg if len(msg) <= most else msg[: most - 1] + "…"
 
 
 
@@ -94,7 +84,7 @@ def refuse_empty_paths(argv: list[str]) -> None:
     for i, arg in enumerate(argv):
         flag, eq, value = arg.partition("=")
         if flag in PATH_FLAGS and (value if eq else argv[i + 1] if i + 1 < len(argv) else "x").strip() == "":
-            raise DicesimError(f"{flag} is empty: give a file or folder name")
+            raise DicesimError(f"{flag} is empty: give it a name")
 
 
 def out_without_missing_ups(argv: list[str]) -> list[str]:
@@ -194,7 +184,7 @@ def _run() -> None:
         if "sim.jit.tier" in sys.modules:  # the command compiled or loaded kernels of a tiered game
             sys.modules["sim.jit.tier"].after_command()
     except DicesimError as e:
-        print(f"error: {_one_line(str(e))}", file=sys.stderr)
+        print(f"error: {one_line(str(e))}", file=sys.stderr)
         sys.exit(e.exit_code)  # 2: a refused input; 1: a search found no answer (``Unreached``)
     except click_exc.ClickException as e:
         if type(e).__name__ == "NoArgsIsHelpError":
@@ -202,9 +192,11 @@ def _run() -> None:
             sys.exit(0)
         said = missing(e) if isinstance(e, click_exc.MissingParameter) else bad_parameter(e) if isinstance(
             e, click_exc.BadParameter) else e.format_message()
+        if said.startswith("No such command") and getattr(e, "ctx", None) is not None:  # which there are
+            said = f"{said.rstrip('.')} (choose from {', '.join(e.ctx.command.list_commands(e.ctx))})"
         if isinstance(e, click_exc.NoSuchOption) and re.fullmatch(r"-[0-9.]+", e.option_name or ""):
             said = f"{e.option_name}: a negative number is no die face (1..6) or count (0 or more)"  # not an option
-        print(f"error: {_one_line(said)}", file=sys.stderr)
+        print(f"error: {one_line(said)}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)

@@ -131,7 +131,10 @@ def balance(
     check_out(out, kind="balance.json")
     names = None if games is None else [game_name(g) for g in games.split(",")]
     for i, g in enumerate(names or []):
-        known(g)  # an unknown (or empty) name is refused before any game is imported
+        if not g:  # "kniffel," read as a game named '' (policy lists say it in these words)
+            said = "is empty" if not games.strip() else f"{games!r} holds an empty name"
+            raise DicesimError(f"--games {said}: name each game once, e.g. --games kniffel,dadox")
+        known(g)  # an unknown name is refused before any game is imported
         if g in names[:i]:
             raise DicesimError(f"--games names {g!r} twice: give each game once")
     thresholds = work("findings_rules").thresholds(set_, config)  # refused before any game is played

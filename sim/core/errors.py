@@ -4,7 +4,21 @@ Its own module, with nothing imported, so that the command line's first checks (
 the limits of ``sim.core.limits``) refuse a bad input without importing pydantic (``sim.core.config`` re-exports it).
 """
 
+import re
 from contextvars import ContextVar
+
+MAX_LINE = 193  # characters of an error message: with "error: " the line stays within 200, whatever it carries
+MAX_CHOICES_LINE = 393  # one that lists what is allowed ("choose from …", "known: …"): the list is the answer, so it
+# may run to 400 (cut at 200, "choose from wetzstein, …, glueckssieben, extr…" lost the names a user looked for)
+LISTS = re.compile(r"\((choose from|known:|fields:|logged:|the games with them:|a log has) ")
+
+
+def one_line(msg: str) -> str:
+    """An error message as one line, cut where it runs long (the command line's ``error:`` line, the studio's message
+    under an input alike)."""
+    msg = " ".join(str(msg).split())
+    most = MAX_CHOICES_LINE if LISTS.search(msg) else MAX_LINE
+    return msg if len(msg) <= most else msg[: most - 1] + "…"
 
 
 class DicesimError(Exception):

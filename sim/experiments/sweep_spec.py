@@ -266,8 +266,9 @@ def load_sweep(path: str | Path, force: bool = False) -> Sweep:
 def check_size(source: str, points: int, policies: int, n: int, force: bool) -> None:
     """A sweep's points and runs within ``sim.core.limits`` (refused before any point's config is built)."""
     if points > limits.HARD_MAX_POINTS:  # --force took 10^8 and grew its memory for minutes, playing nothing
-        raise ConfigError(f"{source}: {points:,} points is more than a sweep checks before it plays "
-                          f"({limits.HARD_MAX_POINTS:,}, with --force): split the grid into several sweeps")
+        raise ConfigError(f"{source}: {points:,} points is more than any sweep plays (at most "
+                          f"{limits.MAX_POINTS:,}, or {limits.HARD_MAX_POINTS:,} with --force): split the grid into "
+                          "several sweeps")
     if points > limits.MAX_POINTS and not force:
         raise ConfigError(f"{source}: {points:,} points is more than the limit of {limits.MAX_POINTS:,}; pass --force "
                           "to sweep them anyway")

@@ -6,6 +6,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from sim.core.errors import DicesimError
+from sim.core.limits import odd_name
 
 if TYPE_CHECKING:
     from sim.games.base import Game
@@ -35,8 +36,8 @@ def available() -> list[str]:
 def get_game(name: str) -> Game:
     if not isinstance(name, str):  # a notebook's dict or list: a TypeError of the registry's dict otherwise
         raise DicesimError(f"game must be a game's name such as 'kniffel', got {name!r}"[:200])
-    if name not in GAMES:
-        raise DicesimError(f"unknown game {name!r} (choose from {', '.join(GAMES)})")
+    if name not in GAMES:  # a look-alike letter (a Cyrillic і) said, as a config field's is
+        raise DicesimError(f"unknown game {name!r}{odd_name(name)} (choose from {', '.join(GAMES)})")
     try:
         return import_module(GAMES[name]).GAME
     except ModuleNotFoundError as e:

@@ -33,7 +33,10 @@ def load_manifest(out: Path) -> dict[str, Any]:
     try:
         manifest = read_numbers(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
-        raise DicesimError(f"{path} is not a manifest dicesim can read ({type(e).__name__})") from None
+        why = ("not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "not JSON: cut short or edited" if
+               isinstance(e, ValueError) else "nested too deeply" if isinstance(e, RecursionError) else
+            (getattr(e, "strerror", None) or "unreadable").lower())  # a reader's class name said nothing
+        raise DicesimError(f"{path} is not a manifest dicesim can read ({why}): play the run again") from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("game"), str):
         raise DicesimError(f"{path} names no game (not a manifest of dicesim play/compare)")
     tables = manifest.get("tables")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from nicegui import ui
 
-from sim.core.config import MAX_ERROR
+from sim.core.errors import one_line
 
 
 def tid(el: ui.element, test_id: str) -> ui.element:
@@ -16,5 +16,4 @@ def tid(el: ui.element, test_id: str) -> ui.element:
 def error_to(widget: ui.element, msg: str) -> None:
     """The CLI's one-line message under an input ('' clears it; editing the input clears it too), cut as the
     command line cuts it (a 5,000-character policy typed in came back whole)."""
-    msg = " ".join(str(msg or "").split())
-    widget.error = (msg if len(msg) <= MAX_ERROR else msg[: MAX_ERROR - 1] + "…") or None
+    widget.error = one_line(msg or "") or None

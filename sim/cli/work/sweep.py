@@ -91,7 +91,7 @@ def calibrate(game: str, target: str, field: str, policy: str, n: int, seed: int
         f"{f' (the config has {c.start:g})' if c.start is not None and c.start != c.value else ''}: "
         f"{words.metric_text(g.name, metric, est['value'], est['ci95'], headline=g.headline)} "
         f"(target {words.value_text(metric, value)})",
-        f"  tolerance: {c.tolerance} · {c.stop} after {len(c.evaluations)} evaluations · bracket "
+        f"  tolerance: {c.tolerance} · {_stopped(c.stop, len(c.evaluations))} · bracket "
         f"[{c.bracket[0]:.4g}, {c.bracket[1]:.4g}]",  # the digits of the interval line below, not 0.986652
         f"  {words.field_interval_text(field, c.field_ci95, len(c.evaluations), whole=isinstance(c.value, int))}",
         f"  n={n} per evaluation, seed {seed} (same runs at every value) · config hash {c.config_hash}",
@@ -100,6 +100,13 @@ def calibrate(game: str, target: str, field: str, policy: str, n: int, seed: int
     emit(d, as_json, human, json_default)
     if not c.converged:
         sys.exit(1)
+
+
+def _stopped(stop: str, evaluations: int) -> str:
+    """Why the search stopped, in words: "max evaluations after 6 evaluations" said the limit twice."""
+    if stop == "max evaluations":
+        return f"stopped after all {words.plural(evaluations, 'evaluations')} allowed (--max-evals)"
+    return f"{stop} after {words.plural(evaluations, 'evaluations')}"
 
 
 def check(targets_file: Path, strict: bool, n: int | None, out: Path | None, as_json: bool, scheduler: str | None,
