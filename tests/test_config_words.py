@@ -105,3 +105,28 @@ def test_a_tuned_fields_trailing_space_is_said(tmp_path):
     done = cli_here("tune", str(tmp_path / "t.toml"))
     assert done.returncode == 2 and done.stderr.strip().endswith(
         "unknown config field: bonus.value ('value ' has a space at an end)"), done.stderr
+
+
+def test_a_files_unknown_field_is_hinted_as_sets_is(tmp_path):
+    """A config file's ``[extra]`` or ``[bonus.sub]`` read "unknown config field: extra" with no hint, where ``--set``
+    names the close field or the fields there."""
+    for text, said in (("[extra]\na = 1\n", "unknown config field: extra (known: bonus, joker, name, scores, skill, "
+                                             "turn)"),
+                       ("[bonus.sub]\na = 1\n", "unknown config field: bonus.sub (known: threshold, value)"),
+                       ("[bonus]\nvalu = 1\n", "unknown config field: bonus.valu (did you mean value?)")):
+        (tmp_path / "c.toml").write_text(text)
+        done = cli_here("play", "kniffel", "--policy", "greedy", "--n", "5", "--no-report", "--config",
+                        str(tmp_path / "c.toml"))
+        assert done.returncode == 2 and done.stderr.strip().endswith(said), done.stderr
+
+
+def test_a_refusal_names_the_field_that_was_set():
+    """``--set rooms.count=1`` was refused as "rooms.bosses: '5' is not a room number 1..1"; five jokers as "holds
+    more than rewards.max_jokers" without the numbers; ``--seed 1e30`` came back as 31 digits."""
+    said = one_error(cli_here("play", "dungeon", "--policy", "greedy", "--n", "5", "--set", "rooms.count=1"))
+    assert said == "rooms.bosses names room 5, beyond rooms.count = 1: give the bosses rooms 1..1"
+    five = "loadout.jokers=['heiltrank','heiltrank','heiltrank','heiltrank','heiltrank']"
+    said = one_error(cli_here("play", "dungeon", "--policy", "greedy", "--n", "5", "--set", five))
+    assert said == "loadout.jokers holds 5 jokers, more than rewards.max_jokers = 3"
+    said = one_error(cli_here("play", "kniffel", "--policy", "greedy", "--n", "5", "--seed", "1e30"))
+    assert said == "--seed must be a whole number 0 .. 2^64-1 (18446744073709551615), got '1e30'"

@@ -132,7 +132,10 @@ def _seed_text(text: Any) -> int:
     s = str(text).strip()
     if s.startswith("-") and s[1:].strip() and not _zero(s[1:]):  # -0 is the seed 0, as --set reads -0
         raise DicesimError(f"--seed must be a whole number 0 .. 2^64-1 (18446744073709551615), got {s[:40]!r}")
-    return check_seed(parse_count(text, "--seed"))
+    seed = parse_count(text, "--seed")
+    if not 0 <= seed < 2**64:  # said as typed: 1e30 came back as 31 digits
+        raise DicesimError(f"--seed must be a whole number 0 .. 2^64-1 (18446744073709551615), got {s[:40]!r}")
+    return check_seed(seed)
 
 
 SeedOpt = typer.Option(1, "--seed", parser=_seed_text, callback=_seed, metavar="<int>",

@@ -403,9 +403,10 @@ def _field_model(model: Any, key: str) -> Any:
 MAX_ERROR = 200  # characters of an error line
 
 
-def describe_validation_error(err: ValidationError, kind: str = "config") -> str:
+def describe_validation_error(err: ValidationError, kind: str = "config", model: Any = None) -> str:
     """One short line (at most ``MAX_ERROR`` characters) naming the first bad field, its value and what is allowed.
-    A check across fields (a model validator) names its fields itself: its message alone, never the whole input."""
+    A check across fields (a model validator) names its fields itself: its message alone, never the whole input.
+    ``model``: the model validated, whose fields an unknown one's hint names (as ``--set``'s does)."""
     e = err.errors()[0]
     loc = e["loc"]
     field = "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".") or "(top level)"
@@ -413,7 +414,8 @@ def describe_validation_error(err: ValidationError, kind: str = "config") -> str
         field = f"{'.'.join(map(str, loc[2:]))} of {loc[0]} {loc[1] + 1}"  # a file's [[target]]: counted as its own
         # messages count them ("target 2 (its name): …"), from 1 and in the file's order
     if e["type"] == "extra_forbidden":
-        return _cut(f"unknown {kind} field: {field}{odd_name(str(loc[-1])) if loc else ''}")
+        return _cut(f"unknown {kind} field: {field}{odd_name(str(loc[-1])) if loc else ''}"
+                    f"{_hint(model, loc) if loc and not odd_name(str(loc[-1])) else ''}")
     if e["type"] == "missing":
         return _cut(f"missing {kind} field: {field}")
     msg = e["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
@@ -428,6 +430,15 @@ def describe_validation_error(err: ValidationError, kind: str = "config") -> str
     return _cut(f"invalid value for {field}: {_short(value)} ({f'must be {allowed}' if allowed else msg})")
 
 
+def _hint(model: Any, loc: tuple) -> str:
+    """A file's unknown field as ``--set`` hints it: the close name, or the names there (``known: …``)."""
+    for k in loc[:-1]:
+        model = _field_model(model, str(k)) if not isinstance(k, int) else model
+        if isinstance(model, _Entries):
+            return ""  # a name-keyed table: any name is an entry
+    return _did_you_mean(str(loc[-1]), {}, model, True) if isinstance(model, type) else ""
+
+
 def _cut(line: str) -> str:
     return line if len(line) <= MAX_ERROR else line[: MAX_ERROR - 1] + "…"
 
@@ -436,7 +447,7 @@ def validate(model: type[M], data: dict[str, Any]) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as err:
-        raise ConfigError(describe_validation_error(err)) from None
+        raise ConfigError(describe_validation_error(err, model=model)) from None
 
 
 def revalidated(cfg: M) -> M:
@@ -468,7 +479,7 @@ def load_config(model: type[M], game: str, path: str | Path | None = None, overr
     try:
         return model.model_validate(data)
     except ValidationError as err:
-        said = describe_validation_error(err)
+        said = describe_validation_error(err, model=model)
         if path is not None and _in_file(err, seen):  # which file says it, where a designer keeps several
             said = f"{path}: {said}"
         raise ConfigError(said) from None

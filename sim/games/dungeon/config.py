@@ -398,7 +398,10 @@ class DungeonConfig(GameConfig):
             # the room as the game looks it up (str(r)): "05" or a non-ASCII digit passed isdigit() and left room 5
             # without its boss
             if room not in {str(r) for r in range(1, self.rooms.count + 1)}:
-                raise ValueError(f"rooms.bosses: {room!r} is not a room number 1..{self.rooms.count}")
+                beyond = room.isascii() and room.isdigit() and not room.startswith("0")  # rooms.count cut it off
+                raise ValueError(f"rooms.bosses names room {room}, beyond rooms.count = {self.rooms.count}: give "
+                                 f"the bosses rooms 1..{self.rooms.count}" if beyond else
+                                 f"rooms.bosses: {room!r} is not a room number 1..{self.rooms.count}")
             if boss not in self.enemies:
                 raise ValueError(f"rooms.bosses names unknown enemy {boss!r}")
         for r in range(1, self.rooms.count + 1):
@@ -420,7 +423,8 @@ class DungeonConfig(GameConfig):
         if said := self.too_many_dice():
             raise ValueError(said)
         if len(self.loadout.jokers) > self.rewards.max_jokers:
-            raise ValueError("loadout.jokers holds more than rewards.max_jokers")
+            raise ValueError(f"loadout.jokers holds {len(self.loadout.jokers)} jokers, more than rewards.max_jokers "
+                             f"= {self.rewards.max_jokers}")
         if self.mastery.kind and self.mastery.kind not in KINDS:
             raise ValueError(f"mastery.kind: {self.mastery.kind!r} is not '' or a combo kind ({', '.join(KINDS)})")
         if len(set(self.market.after_rooms)) != len(self.market.after_rooms):
