@@ -36,10 +36,6 @@ from sim.cli import findings  # noqa: E402,F401  (``dicesim findings``)
 __all__ = ["app", "main", "JsonOpt", "SchedulerOpt"]
 
 
-
-
-
-
 def bad_parameter(e: click_exc.BadParameter) -> str:
     """A typer conversion error in the project's words, naming the value typed: typer's own says "Input should be a
     valid integer" for ``--seed 1.5`` without the 1.5 (the value is in the pydantic error it wraps)."""

@@ -130,12 +130,10 @@ def _seed_text(text: Any) -> int:
     """A seed as ``--n`` reads a whole number (``1e3``, ``1_000``; ``1.0`` was taken and ``1e3`` refused), then
     within 0 .. 2^64-1."""
     s = str(text).strip()
-    if s.startswith("-") and s[1:].strip() and not _zero(s[1:]):  # -0 is the seed 0, as --set reads -0
+    negative = s.startswith("-") and s[1:].strip() and not _zero(s[1:])  # -0 is the seed 0, as --set reads -0
+    if negative or parse_count(text, "--seed") >= 2**64:  # said as typed: 1e30 came back as 31 digits
         raise DicesimError(f"--seed must be a whole number 0 .. 2^64-1 (18446744073709551615), got {s[:40]!r}")
-    seed = parse_count(text, "--seed")
-    if not 0 <= seed < 2**64:  # said as typed: 1e30 came back as 31 digits
-        raise DicesimError(f"--seed must be a whole number 0 .. 2^64-1 (18446744073709551615), got {s[:40]!r}")
-    return check_seed(seed)
+    return check_seed(parse_count(text, "--seed"))
 
 
 SeedOpt = typer.Option(1, "--seed", parser=_seed_text, callback=_seed, metavar="<int>",
