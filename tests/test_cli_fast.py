@@ -712,3 +712,13 @@ def test_a_second_start_does_not_queue_a_game_again(monkeypatch):
     first = warmup.start(["kniffel", "dadox"], workers=2)
     assert sorted(first) == ["dadox", "kniffel"] and warmup.start(["kniffel", "dadox"], workers=2) == []
     assert sorted(launched) == ["dadox", "kniffel"]
+
+
+def test_an_option_of_another_command_is_not_offered_in_help():
+    """``play --help`` listed ``--objective`` (Dadox and Pig solve only), which ``play`` then refused; it is left out
+    of the help of the commands that refuse it, and still refused there in words."""
+    for command in ("play", "compare", "calibrate", "replay", "describe"):
+        assert "--objective" not in cli_here(command, "--help").stdout, command
+    assert "--objective" in cli_here("solve", "--help").stdout
+    done = cli_here("play", "dadox", "--policy", "greedy", "--objective", "win", "--n", "5")
+    assert done.returncode == 2 and done.stderr == "error: --objective applies only to dicesim solve, not play\n"

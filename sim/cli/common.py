@@ -7,6 +7,7 @@ first checks its arguments (``sim.core.limits``, ``sim.cli.catalog``) and only t
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import numbers
@@ -206,6 +207,14 @@ def options_given(**kw: Any) -> dict[str, Any]:
     return {k: v for k, v in kw.items() if v is not None}
 
 
+def _hidden(opt: Any) -> Any:
+    """An option of another command only (``--objective``: ``dicesim solve``) left out of this command's ``--help``;
+    still read, so that giving it is refused in words, not as an unknown option."""
+    opt = copy.copy(opt)
+    opt.hidden = True
+    return opt
+
+
 def with_game_options(func: Callable[..., None]) -> Callable[..., None]:
     """Add the game-specific options (``--players``, ``--difficulty``, …, as the games declare them) to a command.
 
@@ -217,7 +226,8 @@ def with_game_options(func: Callable[..., None]) -> Callable[..., None]:
     sig = inspect.signature(func)
     params = [p for p in sig.parameters.values() if p.name != "game_opts"]
     extra = [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=opt, annotation=ann)
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=ann,
+                          default=_hidden(opt) if name in only and func.__name__ not in only[name] else opt)
         for name, (ann, opt) in declared.items()
     ]
 
