@@ -715,7 +715,7 @@ def test_a_second_start_does_not_queue_a_game_again(monkeypatch):
 
 
 def test_an_option_of_another_command_is_not_offered_in_help():
-    """``play --help`` listed ``--objective`` (Dadox and Pig solve only), which ``play`` then refused; it is left out
+    """``play --help`` listed ``--objective`` (for dicesim solve only), which ``play`` then refused; it is left out
     of the help of the commands that refuse it, and still refused there in words."""
     for command in ("play", "compare", "calibrate", "replay", "describe"):
         assert "--objective" not in cli_here(command, "--help").stdout, command
