@@ -722,3 +722,11 @@ def test_an_option_of_another_command_is_not_offered_in_help():
     assert "--objective" in cli_here("solve", "--help").stdout
     done = cli_here("play", "dadox", "--policy", "greedy", "--objective", "win", "--n", "5")
     assert done.returncode == 2 and done.stderr == "error: --objective applies only to dicesim solve, not play\n"
+
+
+def test_a_second_field_after_one_set_is_said_as_such():
+    """``--set a=1 b=2`` read "Got unexpected extra argument(s) (b=2)": each --set takes one field."""
+    done = cli_here("play", "kniffel", "--policy", "greedy", "--set", "bonus.value=40", "bonus.threshold=60")
+    assert done.returncode == 2 and done.stderr == ("error: bonus.threshold=60 is no argument of the command: each "
+                                                    "--set takes one field; give it its own (--set "
+                                                    "bonus.threshold=60)\n"), done.stderr

@@ -447,3 +447,18 @@ def test_players_of_several_games_are_checked_however_given(tmp_path):
     done = cli_here("play", "dadox", "--policy", "greedy", "--n", "10", "--no-report", "--games-per-player", "5")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Dadox · Greedy · players: 2 · rules changed: skill.games_per_player=5 · n=10 · ")
+
+
+def test_a_logged_date_is_said_as_its_text(tmp_path):
+    """A parquet log whose turn column held dates was refused as "turn = Timestamp('1970-01-01 00:00:00.00000000…":
+    a class name, cut before the value. The value as the table shows it now."""
+    log = tmp_path / "l.csv"
+    assert cli_here("play", "kniffel", "--policy", "greedy", "--n", "4", "--no-report", "--log",
+                    str(log)).returncode == 0
+    dec = pd.read_csv(log)
+    dec["turn"] = pd.to_datetime(dec["turn"])
+    dec.to_parquet(tmp_path / "d.parquet")
+    done = cli_here("fit", "kniffel", str(tmp_path / "d.parquet"), "--outcomes", str(tmp_path / "l.outcomes.csv"),
+                    "--out", str(tmp_path / "fit"))
+    assert done.returncode == 2 and done.stderr.strip().endswith(
+        "row 1: turn = '1970-01-01 00:00:00.000000001' is not a number"), done.stderr

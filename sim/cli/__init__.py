@@ -188,6 +188,10 @@ def _run() -> None:
             sys.exit(0)
         said = missing(e) if isinstance(e, click_exc.MissingParameter) else bad_parameter(e) if isinstance(
             e, click_exc.BadParameter) else e.format_message()
+        extra = re.fullmatch(r"Got unexpected extra argument(?:\(s\)|s)? \((.*)\)", said)
+        if extra and "=" in extra.group(1):  # --set a=1 b=2: the second field read as an argument
+            first = extra.group(1).split()[0]
+            said = f"{first} is no argument of the command: each --set takes one field; give it its own (--set {first})"
         if said.startswith("No such command") and getattr(e, "ctx", None) is not None:  # which there are
             said = f"{said.rstrip('.')} (choose from {', '.join(e.ctx.command.list_commands(e.ctx))})"
         if isinstance(e, click_exc.NoSuchOption) and re.fullmatch(r"-[0-9.]+", e.option_name or ""):

@@ -8,6 +8,7 @@ module reads a file into checked numpy columns and writes the simulator's own lo
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -152,8 +153,13 @@ def _text(v: object) -> str:
 
 
 def shown(value: Any) -> str:
-    """A logged value as the person wrote it: a numpy scalar reads ``nan``/``7``, not ``np.float64(nan)``; cut to 40
-    characters (``short``), so that what is wrong with it still fits the error line after it."""
+    """A logged value as the person wrote it: a numpy scalar reads ``nan``/``7``, not ``np.float64(nan)``; a date or
+    time as the text it shows (a parquet column of dates read "Timestamp('1970-01-01 …"), bytes as their text; cut
+    to 40 characters (``short``), so that what is wrong with it still fits the error line after it."""
+    if isinstance(value, pd.Timestamp | pd.Timedelta | datetime.date | datetime.timedelta):
+        return short(str(value))
+    if isinstance(value, bytes | bytearray):
+        return short(bytes(value).decode("utf-8", "replace"))
     return short(value.item() if hasattr(value, "item") else value)
 
 
