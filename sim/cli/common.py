@@ -132,9 +132,10 @@ def _seed_text(text: Any) -> int:
     within 0 .. 2^64-1."""
     s = str(text).strip()
     negative = s.startswith("-") and s[1:].strip() and not _zero(s[1:])  # -0 is the seed 0, as --set reads -0
-    if negative or parse_count(text, "--seed") >= 2**64:  # said as typed: 1e30 came back as 31 digits
+    seed = 0 if negative else parse_count(text, "--seed")
+    if negative or seed >= 2**64:  # said as typed: 1e30 came back as 31 digits
         raise DicesimError(f"--seed must be a whole number 0 .. 2^64-1 (18446744073709551615), got {s[:40]!r}")
-    return check_seed(parse_count(text, "--seed"))
+    return check_seed(seed)
 
 
 SeedOpt = typer.Option(1, "--seed", parser=_seed_text, callback=_seed, metavar="<int>",

@@ -32,6 +32,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 
 from sim.core.errors import DicesimError as DicesimError  # re-exported: every part raises it from here
+from sim.core.errors import one_line
 from sim.core.limits import allowed_words, hidden_char, odd_name
 from sim.core.names import game_name, policy_label
 from sim.core.tomlfile import CONFIG_DIR as CONFIG_DIR  # re-exported: the default configs' folder
@@ -400,11 +401,9 @@ def _field_model(model: Any, key: str) -> Any:
     return True
 
 
-MAX_ERROR = 200  # characters of an error line
-
-
 def describe_validation_error(err: ValidationError, kind: str = "config", model: Any = None) -> str:
-    """One short line (at most ``MAX_ERROR`` characters) naming the first bad field, its value and what is allowed.
+    """One short line (cut as every error line is, ``sim.core.errors.one_line``) naming the first bad field, its
+    value and what is allowed.
     A check across fields (a model validator) names its fields itself: its message alone, never the whole input.
     ``model``: the model validated, whose fields an unknown one's hint names (as ``--set``'s does)."""
     e = err.errors()[0]
@@ -414,20 +413,20 @@ def describe_validation_error(err: ValidationError, kind: str = "config", model:
         field = f"{'.'.join(map(str, loc[2:]))} of {loc[0]} {loc[1] + 1}"  # a file's [[target]]: counted as its own
         # messages count them ("target 2 (its name): …"), from 1 and in the file's order
     if e["type"] == "extra_forbidden":
-        return _cut(f"unknown {kind} field: {field}{odd_name(str(loc[-1])) if loc else ''}"
+        return one_line(f"unknown {kind} field: {field}{odd_name(str(loc[-1])) if loc else ''}"
                     f"{_hint(model, loc) if loc and not odd_name(str(loc[-1])) else ''}")
     if e["type"] == "missing":
-        return _cut(f"missing {kind} field: {field}")
+        return one_line(f"missing {kind} field: {field}")
     msg = e["msg"].removeprefix("Value error, ").removeprefix("Assertion failed, ")
     msg = re.sub(r"\b0\.0{4,}\d+", lambda m: f"{float(m.group()):g}", msg)  # pydantic's 0.000000000000001: 1e-15
     value = e.get("input")
     if not loc and e["type"] in ("value_error", "assertion_error"):
-        return _cut(msg)
+        return one_line(msg)
     if isinstance(value, dict | BaseModel) and not e["type"].endswith("_type"):  # a section's own check: its message
         # alone, not the section; a table where a number belongs (``--set bonus.value={a=1}``) is shown below
-        return _cut(f"invalid {field}: {msg}")
+        return one_line(f"invalid {field}: {msg}")
     allowed = allowed_words(e)
-    return _cut(f"invalid value for {field}: {_short(value)} ({f'must be {allowed}' if allowed else msg})")
+    return one_line(f"invalid value for {field}: {_short(value)} ({f'must be {allowed}' if allowed else msg})")
 
 
 def _hint(model: Any, loc: tuple) -> str:
@@ -437,10 +436,6 @@ def _hint(model: Any, loc: tuple) -> str:
         if isinstance(model, _Entries):
             return ""  # a name-keyed table: any name is an entry
     return _did_you_mean(str(loc[-1]), {}, model, True) if isinstance(model, type) else ""
-
-
-def _cut(line: str) -> str:
-    return line if len(line) <= MAX_ERROR else line[: MAX_ERROR - 1] + "…"
 
 
 def validate(model: type[M], data: dict[str, Any]) -> M:

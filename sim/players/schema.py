@@ -65,9 +65,8 @@ def missing(names: Collection[str], spec: tuple[LogColumn, ...], where: str) -> 
     gone = [c.name for c in spec if c.required and c.name not in names]
     if not gone:
         return None
-    need = [c.name for c in spec if c.required]
     return LogError(f"{where}: missing column{'s' if len(gone) > 1 else ''} {', '.join(gone)} (a log has "
-                    f"{', '.join(need)})")
+                    f"{', '.join(c.name for c in spec if c.required)})")
 
 
 def header(path: Path, force: bool) -> list[str] | None:

@@ -33,10 +33,7 @@ def load_manifest(out: Path) -> dict[str, Any]:
     try:
         manifest = read_numbers(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
-        why = ("not UTF-8 text" if isinstance(e, UnicodeDecodeError) else "not JSON: cut short or edited" if
-               isinstance(e, ValueError) else "nested too deeply" if isinstance(e, RecursionError) else
-            (getattr(e, "strerror", None) or "unreadable").lower())  # a reader's class name said nothing
-        raise DicesimError(f"{path} is not a manifest dicesim can read ({why}): play the run again") from None
+        raise DicesimError(f"{path} is not a manifest dicesim can read ({_unread(e)}): play the run again") from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("game"), str):
         raise DicesimError(f"{path} names no game (not a manifest of dicesim play/compare)")
     tables = manifest.get("tables")
@@ -83,3 +80,14 @@ def check_report_folder(out: Path, known: list[str]) -> None:
     """What ``dicesim report OUT`` would refuse of its manifests, refused first."""
     for name in report_folders(out, known) or [None]:
         load_manifest(Path(out) / name if name else Path(out))
+
+
+def _unread(e: BaseException) -> str:
+    """Why a manifest could not be read, in words (its reader's class name, ``JSONDecodeError``, said nothing)."""
+    if isinstance(e, UnicodeDecodeError):  # a ValueError too: asked first
+        return "not UTF-8 text"
+    if isinstance(e, ValueError):
+        return "not JSON: cut short or edited"
+    if isinstance(e, RecursionError):
+        return "nested too deeply"
+    return (getattr(e, "strerror", None) or "unreadable").lower()
