@@ -484,6 +484,9 @@ def test_games_that_never_end_are_said_beside_who_wins(tmp_path):
     assert lines[2] == "100.0 % [98.1, 100.0] of the games are draws: they reach the turn limit without a winner."
     fair = cli_here("play", "dadox", "--policy", "greedy", "--n", "200", "--no-report")
     assert fair.returncode == 0 and "draws:" not in fair.stdout, fair.stdout
+    # --players read as --n reads a count: 3e0 is three seats (it was refused where 3.0 was taken)
+    three = cli_here("play", "dadox", "--policy", "greedy", "--n", "200", "--players", "3e0", "--no-report")
+    assert three.returncode == 0 and three.stdout.startswith("Dadox · Greedy · players: 3 ·"), three.stderr
     rows = [("greedy", "draw_rate", 0.5, 0.4, 0.6), ("threshold", "draw_rate", 0.0, 0.0, 0.02),
             ("greedy", "win_rate_seat_0", 0.25, 0.2, 0.3), ("greedy", "win_rate_seat_1", 0.25, 0.2, 0.3),
             ("threshold", "win_rate_seat_0", 0.5, 0.45, 0.55), ("threshold", "win_rate_seat_1", 0.5, 0.45, 0.55)]

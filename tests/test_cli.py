@@ -194,10 +194,10 @@ def test_a_dungeon_replay_names_the_upgrades_its_hero_starts_with():
     r = cli_here("replay", "dungeon", "--policy", "greedy@wetzstein+gluecksmuenze", "--run", "3")
     assert r.returncode == 0, r.stderr
     header = r.stdout.splitlines()[1]
-    assert header == "Würfel Dungeon — run 3, seed 1, policy greedy, difficulty leicht, starts with Wetzstein, " \
-                     "Glücksmünze", header
+    assert header == "Würfel Dungeon · Greedy · difficulty Leicht · run 3, seed 1 · starts with Wetzstein, " \
+                     "Glücksmünze", header  # the game's words (it said "policy greedy, difficulty leicht")
     plain = cli_here("replay", "dungeon", "--policy", "greedy", "--run", "3").stdout.splitlines()[1]
-    assert plain == "Würfel Dungeon — run 3, seed 1, policy greedy, difficulty leicht", plain
+    assert plain == "Würfel Dungeon · Greedy · difficulty Leicht · run 3, seed 1", plain
 
 
 def test_a_policy_list_is_read_as_its_names(tmp_path):

@@ -119,7 +119,10 @@ def test_help_imports_no_numba_pydantic_or_game(tmp_path):
     (["play", "kniffel", "--policy", "greedy", "--seed", "1.5"], "--seed must be a whole number, got '1.5'"),
     (["play", "kniffel", "--policy", "greedy", "--seed", "-1"], "--seed must be a whole number 0 .. 2^64-1"),
     (["play", "kniffel", "--policy", "greedy", "--seed", "2e19"], "--seed must be a whole number 0 .. 2^64-1"),
-    (["play", "kniffel", "--policy", "greedy", "--players", "nan"], "--players must be a whole number, got 'nan'"),
+    (["play", "kniffel", "--policy", "greedy", "--players", "nan"],
+     "--players must be a whole number such as 2 or 4, got 'nan'"),
+    (["play", "kniffel", "--policy", "greedy", "--players", "1e3"], "--players must be 1..8, got 1000"),  # as --n 1e3
+    (["play", "kniffel", "--policy", "greedy", "--players", "2.5"], "--players must be a whole number, got '2.5'"),
     (["replay", "kniffel", "--run", "abc"], "--run must be a whole number such as 0 or 17, got 'abc'"),
     (["play", "kniffel", "--policy", "greedy", "--seed", "\u0661"],
      "--seed must be a whole number such as 1 or 20261207, got '\u0661'"),  # it read --n's "such as 20000 or 2e4"

@@ -130,3 +130,26 @@ def test_a_refusal_names_the_field_that_was_set():
     assert said == "loadout.jokers holds 5 jokers, more than rewards.max_jokers = 3"
     said = one_error(cli_here("play", "kniffel", "--policy", "greedy", "--n", "5", "--seed", "1e30"))
     assert said == "--seed must be a whole number 0 .. 2^64-1 (18446744073709551615), got '1e30'"
+
+
+def test_a_rules_word_is_taken_in_any_case():
+    """``--set joker.mode=FREE`` was refused where policy and option names take any case; a rule's word is now read
+    as the one it matches (the config holds the model's spelling, so its hash is the lower-case one's), in a list too;
+    a word that matches none is still refused with the words allowed."""
+    from sim.core.config import load_config
+    from sim.games.dungeon.config import DungeonConfig
+    from sim.games.kniffel.config import KniffelConfig
+
+    free = load_config(KniffelConfig, "kniffel", overrides=["joker.mode=FREE"])
+    assert free.joker.mode == "free"
+    assert free == load_config(KniffelConfig, "kniffel", overrides=["joker.mode=free"])
+    rooms = load_config(DungeonConfig, "dungeon", overrides=['coins.challenges=["Schnell", "OHNE_HEILUNG"]'])
+    assert rooms.coins.challenges == ["schnell", "ohne_heilung"]
+
+    class Two(Strict):
+        mode: Literal["ab", "AB", "c"] = "c"
+    assert Two.model_validate({"mode": "C"}).mode == "c"
+    with pytest.raises(Exception, match="mode"):
+        Two.model_validate({"mode": "Ab"})  # two words match it in any case: neither is guessed
+    assert one_error(cli_here("describe", "kniffel", "--set", "joker.mode=frei")) == (
+        "invalid value for joker.mode: 'frei' (must be one of 'forced', 'free' or 'off')")

@@ -178,9 +178,17 @@ def game_options() -> dict[str, tuple[Any, Any]]:
         helps = list(dict.fromkeys(s.help for s in group if s.help))
         text = "; ".join(helps) + (f" ({_choices(group)})" if any(s.choices for s in group) and "|" not in helps[0]
                                    else "")
-        ann = int | None if group[0].type is int else str | None
-        out[name] = (ann, typer.Option(None, group[0].flag, help=text))
+        if group[0].type is int:  # read as --n reads a count (``3``, ``3.0``, ``3e0``), the game checks its range
+            out[name] = (int | None, typer.Option(None, group[0].flag, help=text, parser=_whole(group[0].flag)))
+        else:
+            out[name] = (str | None, typer.Option(None, group[0].flag, help=text))
     return out
+
+
+def _whole(flag: str) -> Any:
+    """A game's whole-number option (``--players``) parsed as ``parse_count`` reads ``--n``: ``1e3`` and ``3.0``
+    alike, so that one spelling is not taken where its twin is refused."""
+    return lambda text: parse_count(text, flag)
 
 
 def _choices(group: list[Any]) -> str:

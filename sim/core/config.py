@@ -14,9 +14,10 @@ import json
 import math
 import re
 import tomllib
+import types
 from decimal import Decimal
 from pathlib import Path
-from typing import Annotated, Any, TypeVar, get_args, get_origin
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 from annotated_types import Le, Lt
 from pydantic import (
@@ -69,6 +70,17 @@ class Strict(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
 
+    @field_validator("*", mode="before")
+    @classmethod
+    def _any_case(cls, v: Any, info: ValidationInfo) -> Any:
+        """A rule's word in any case (``joker.mode=FREE``), as policy and option names are: the model's spelling."""
+        words = _words(cls.model_fields[info.field_name].annotation)
+        if not words:
+            return v
+        if isinstance(v, list):
+            return [_spelled(x, words) for x in v]
+        return _spelled(v, words)
+
     @field_validator("*", mode="after")
     @classmethod
     def _in_range(cls, v: Any, info: ValidationInfo) -> Any:
@@ -81,6 +93,24 @@ class Strict(BaseModel):
             if abs(x) > MAX_MAGNITUDE:
                 raise ValueError(f"{where}{_short(x)}: numbers must lie within ±1e15")
         return v
+
+
+def _words(annotation: Any) -> tuple[str, ...]:
+    """The words a field takes: a ``Literal`` of strings, in a list or an optional too (none for any other field)."""
+    origin = get_origin(annotation)
+    if origin is Literal:
+        return tuple(a for a in get_args(annotation) if isinstance(a, str))
+    if origin in (list, Union, types.UnionType):
+        return tuple(w for a in get_args(annotation) for w in _words(a))
+    return ()
+
+
+def _spelled(v: Any, words: tuple[str, ...]) -> Any:
+    """``v`` as the one word it matches in any case (``FREE`` is ``free``); anything else left for the check to say."""
+    if not isinstance(v, str) or v in words:
+        return v
+    same = [w for w in words if w.casefold() == v.casefold()]
+    return same[0] if len(same) == 1 else v
 
 
 def rule_notes(cfg: Strict) -> list[str]:

@@ -214,7 +214,8 @@ def target_value(metric: str, raw: str, what: str = "target") -> float:
     return value
 
 
-_EXAMPLES = {"--seed": "1 or 20261207", "--run": "0 or 17", "--chunk": "4096 or 65536"}  # what parse_count reads
+# what parse_count reads, said by example
+_EXAMPLES = {"--seed": "1 or 20261207", "--run": "0 or 17", "--chunk": "4096 or 65536", "--players": "2 or 4"}
 _COUNT = re.compile(r"\+?[0-9]+(_[0-9]+)*(\.[0-9]*)?([eE][+-]?[0-9]+)?")  # Python's digit groups: one _ between digits
 
 

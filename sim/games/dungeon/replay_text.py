@@ -12,7 +12,15 @@ from sim.games.dungeon import rules as R
 from sim.games.dungeon.config import DungeonConfig
 from sim.games.dungeon.describe import enemy_names
 from sim.games.dungeon.freeze import Frozen
-from sim.games.dungeon.labels import CARD_WORDS, ENEMY_WORDS, JOKER_WORDS, RARITY_WORDS, UPGRADE_WORDS
+from sim.games.dungeon.labels import (
+    CARD_WORDS,
+    DIFFICULTY_WORDS,
+    ENEMY_WORDS,
+    JOKER_WORDS,
+    POLICY_WORDS,
+    RARITY_WORDS,
+    UPGRADE_WORDS,
+)
 from sim.games.dungeon.rows import IN
 from sim.games.dungeon.words import CARD_NAMES
 
@@ -97,9 +105,9 @@ def render(replay: Any, cfg: DungeonConfig, fz: Frozen) -> str:
     names = enemy_names(cfg)
     jokers = list(cfg.jokers)
     start = f.get("start_upgrades") or []  # the loadout's and the policy's after '@' (vorschlag@wetzstein)
-    lines = [f"Würfel Dungeon — run {replay.run}, seed {replay.seed}, policy {f['policy']}, "
-             f"difficulty {f['difficulty']}"
-             + (f", starts with {', '.join(UP_LABELS.get(u, u) for u in start)}" if start else "")]
+    lines = [f"Würfel Dungeon · {POLICY_WORDS.get(f['policy'], f['policy'])} · difficulty "
+             f"{DIFFICULTY_WORDS.get(f['difficulty'], f['difficulty'])} · run {replay.run}, seed {replay.seed}"
+             + (f" · starts with {', '.join(UP_LABELS.get(u, u) for u in start)}" if start else "")]
     enemy = 0
     secret: list[str] = []  # a Geheimnis room's event comes before its room in the log: said under the room's line
     events = replay.sections[0]["events"]
