@@ -101,3 +101,26 @@ def test_plan_rows_shrink_to_the_memory_budget(monkeypatch):
     monkeypatch.setattr(winplan, "PLAN_MB", 5 * row_mb)
     plan = win_plan(rp, ws)
     assert plan.rows.max() == 5 and plan.plan.nbytes <= 5 * row_mb * 2**20
+
+
+def test_the_plan_is_built_once_the_runs_would_pay_for_it():
+    """A play of a few hundred optimal-win games built the whole plan first (12 s for 200 games at the defaults);
+    now a process plays without it until its runs would have solved as many pairs as the plan holds, then builds
+    it once; the games are the same either way (``test_plan_lookup_plays_as_the_rebuilt_plan``)."""
+    from sim.games.dadox.game import Dadox
+    from sim.games.dadox.winplan import worth_building
+
+    cfg = cfg_of(None, SMALL)
+    game = Dadox()  # a process of its own: no plan built yet
+    pols = ["optimal-win", "greedy"]
+    states = game.win_solution(cfg)[0].V.shape[0]
+    enough = next(r for r in range(1, 100 * states) if worth_building(states, 1, r))
+    assert abs(enough - 12 * states) <= 1  # 12 runs a state heads-up (~22 turns over 260 states)
+    assert worth_building(states, 2, enough // 2 + 1) and not worth_building(states, 2, enough // 2 - 2)
+    assert game.solved(cfg, pols).plan.size == 0  # a prepare, a replay: no runs said, no plan
+    assert game.solved(cfg, pols, enough - 1).plan.size == 0
+    first = game.play_chunk(cfg, pols, 7, 0, 300, {})  # these runs make it enough: built before they play
+    assert game.solved(cfg, pols).plan.size > 0
+    bare = Dadox().play_chunk(cfg, pols, 7, 0, 300, {})
+    for x, y in zip(first, bare, strict=True):
+        np.testing.assert_array_equal(x, y)

@@ -35,7 +35,7 @@ from sim.games.dadox.replay import EVENTS
 from sim.games.dadox.solve import solve_turn
 from sim.games.dadox.solve_win import WinSolution, solve_win, win_bytes, win_structure
 from sim.games.dadox.tables import build_tables
-from sim.games.dadox.winplan import win_plan
+from sim.games.dadox.winplan import win_plan, worth_building
 from sim.jit.codehash import code_version
 from sim.jit.progress import compile_seconds
 
@@ -83,6 +83,7 @@ class Dadox(Game):
         self._turn: dict[str, Any] = {}
         self._win: dict[str, WinSolution] = {}
         self._solved: dict[tuple[str, bool, bool], Solved] = {}
+        self._bare_runs: dict[tuple[str, bool, bool], int] = {}  # runs played without optimal-win's plan, by rules
 
     # --- setup ------------------------------------------------------------------------------
 
@@ -131,12 +132,24 @@ class Dadox(Game):
                           "floor_share": sol.floor_share})
         return sol, secs, False
 
-    def solved(self, cfg: DadoxConfig, policies: list[str]) -> Solved:
-        """The tables the seated policies read (small dummies for the others)."""
+    def solved(self, cfg: DadoxConfig, policies: list[str], runs: int = 0) -> Solved:
+        """The tables the seated policies read (small dummies for the others) for ``runs`` runs to play next.
+
+        optimal-win's plan (``winplan``) is built once this process has played enough runs to pay for it
+        (``winplan.worth_building``); before that each turn solves its pair of states from ``V``, the same values:
+        a play of 200 games took 12 s for a plan it read a few thousand times (now 0.6 s), a million games still
+        build it first."""
         key = (rules_key(cfg), "optimal-turn" in policies, any(p in WIN_POLICIES for p in policies))
         if key not in self._solved:
             self._solved[key] = self._build_solved(cfg, policies)
-        return self._solved[key]
+        sol = self._solved[key]
+        if runs and key[2] and sol.plan.size == 0:
+            self._bare_runs[key] = played = self._bare_runs.get(key, 0) + runs
+            if worth_building(len(sol.cap), sum(p in WIN_POLICIES for p in policies), played):
+                plan = win_plan(freeze(cfg), self.win_solution(cfg)[0])
+                sol = self._solved[key] = sol._replace(plan=plan.plan, plan_off=plan.off, plan_rows=plan.rows,
+                                                       plan_cols=plan.cols)
+        return sol
 
     def _build_solved(self, cfg: DadoxConfig, policies: list[str]) -> Solved:
         rp = freeze(cfg)
@@ -151,7 +164,7 @@ class Dadox(Game):
             ok = np.zeros((2, 1), np.bool_)
         if any(p in WIN_POLICIES for p in policies):
             ws = self.win_solution(cfg)[0]
-            win = (ws.V, ws.index, ws.lo, ws.bank_to, ws.bust_to, ws.cap, *win_plan(rp, ws))
+            win = (ws.V, ws.index, ws.lo, ws.bank_to, ws.bust_to, ws.cap)  # the plan later (``solved``)
         else:
             win = (np.zeros((1, 1)), np.zeros((2, 1), np.int64), 0, np.zeros((1, 1), np.int64),
                    np.zeros((1, 1), np.int64), np.zeros(1, np.int64))
@@ -163,19 +176,19 @@ class Dadox(Game):
 
     # --- play -------------------------------------------------------------------------------
 
-    def _kernel_args(self, cfg: DadoxConfig, policies: list[str]):
+    def _kernel_args(self, cfg: DadoxConfig, policies: list[str], runs: int = 1):
         check_table_size(policies)
         rp = freeze(cfg)
         tb = build_tables(rp)
         pids = np.array([POLICIES[p] for p in policies], np.int64)
         rotate = len(set(policies)) > 1
-        return pids, rotate, rp, freeze_policies(cfg), tb, self.solved(cfg, policies)
+        return pids, rotate, rp, freeze_policies(cfg), tb, self.solved(cfg, policies, runs)
 
     def play_chunk(self, cfg, policies, seed, start, count, options) -> list[Any]:
         if cfg.skill.groups:  # a population: each group's runs at its level (rows: run, seat)
             return play_groups(lambda c: self.play_chunk(c, policies, seed, start, count, options), cfg, start, count,
                                len(policies))
-        pids, rotate, rp, pp, tb, sol = self._kernel_args(cfg, policies)
+        pids, rotate, rp, pp, tb, sol = self._kernel_args(cfg, policies, count)
         k = len(policies)
         turns = np.zeros(count, np.int64)
         winners = np.zeros(count, np.int64)

@@ -2,7 +2,8 @@
 
 With it a decision of ``policies.dadox.bots.optimal_win`` is a handful of lookups (``best_by_plan``) instead of
 solving the pair's whole turn (``solve.pair_turn``) whenever the pair of states changes. Built once per
-solution when a seat plays optimal-win (``game.py``); not stored on disk (it is ``V``'s function, and big).
+solution, once a process has played enough optimal-win runs to pay for it (``worth_building``, ``game.py``); not
+stored on disk (it is ``V``'s function, and big).
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from sim.games.dadox.solve import Pairs, need_range, pair_scratch, pair_turn
 from sim.games.dadox.solve_win import WinSolution
 from sim.games.dadox.tables import build_tables
 
+# a seat's turns in a game per score state it can hold: ~22 turns over the default rules' 260 states (and fewer for
+# a lower goal, which has fewer states); each turn of an optimal-win seat without the plan solves its pair of states
+TURNS_PER_STATE = 1 / 12
 PLAN_ROWS = 64  # turn totals (units) below which the plan stores every pair's throw values; above: rebuilt
 PLAN_MB = 400  # ... fewer where the table would be larger (the state pairs grow with the square of the target)
 
@@ -73,3 +77,11 @@ def win_plan(rp: np.record, sol: WinSolution, max_rows: int = PLAN_ROWS) -> WinP
     plan = np.empty(int(sizes.sum()))
     _fill_plan(Pairs(sol.V, sol.bank_to, sol.bust_to, sol.cap), tb, need, off, rows, plan)
     return WinPlan(plan, off, rows, cols)
+
+
+def worth_building(states: int, win_seats: int, runs: int) -> bool:
+    """Whether the plan pays for itself after ``runs`` runs: building it solves every pair of states once
+    (``states``²); without it each turn of each of the ``win_seats`` optimal-win seats solves its own pair. So a
+    process builds it once its runs would have solved as many pairs (at the defaults ~3,100 heads-up games), and
+    never pays more than about twice the better of the two."""
+    return runs * win_seats * states * TURNS_PER_STATE >= states * states
