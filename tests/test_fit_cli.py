@@ -462,3 +462,9 @@ def test_a_logged_date_is_said_as_its_text(tmp_path):
                     "--out", str(tmp_path / "fit"))
     assert done.returncode == 2 and done.stderr.strip().endswith(
         "row 1: turn = '1970-01-01 00:00:00.000000001' is not a number"), done.stderr
+    dec["turn"] = [str(t).encode() for t in pd.read_csv(log)["turn"]]  # bytes: b"1" was read as the number 1
+    dec.to_parquet(tmp_path / "b.parquet")
+    done = cli_here("fit", "kniffel", str(tmp_path / "b.parquet"), "--outcomes", str(tmp_path / "l.outcomes.csv"),
+                    "--out", str(tmp_path / "fit"))
+    assert done.returncode == 2 and done.stderr.strip().endswith("row 1: turn = '1' is bytes, not a number"), \
+        done.stderr

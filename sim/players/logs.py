@@ -110,6 +110,10 @@ def columns(df: pd.DataFrame, spec: tuple[LogColumn, ...], where: str) -> dict[s
                                "invisible character")
             out[c.name] = np.array([v.strip() for v in vals], dtype=object)
             continue
+        packed = next((i for i, v in enumerate(raw.astype(object).to_numpy()) if isinstance(v, bytes | bytearray)),
+                      None)
+        if packed is not None:  # a parquet column of bytes: b"3" was read as 3, b"x" as missing
+            raise LogError(f"{where} row {packed + 1}: {c.name} = {shown(raw.iloc[packed])} is bytes, not a number")
         num = pd.to_numeric(raw.astype(object).where(raw.astype(str).str.strip() != "", None), errors="coerce")
         arr = num.to_numpy(np.float64, na_value=np.nan)
         bad = np.flatnonzero(~np.isfinite(arr))
