@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import functools
 import inspect
 import os
@@ -26,10 +27,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from sim.core import atomic
 from sim.core.config import DicesimError, Strict, config_hash, revalidated
 from sim.core.errors import COMMAND_LINE
 from sim.core.jsonable import finite
-from sim.core.limits import check_field_unset, check_whole_players
+from sim.core.limits import check_field_unset, check_whole_players, short
 from sim.core.names import game_name, policy_label, policy_text
 from sim.games import declared
 from sim.games.options import (
@@ -53,6 +55,10 @@ def _sets(value: SetArg) -> list[str]:
     if isinstance(value, dict):
         from sim.experiments.sweep import toml_literal
 
+        for k in value:  # {"bonus.value=99 #": 0} played bonus.value=99: the key is one field's path, nothing more
+            if not isinstance(k, str) or any(c in k for c in "=#\n"):
+                raise DicesimError(f"set's key {short(k)} is no field path (a dotted name such as bonus.value, "
+                                   "without '=' or '#')")
         return [f"{k}={toml_literal(v)}" for k, v in value.items()]
     if isinstance(value, str):
         return [value]
@@ -66,8 +72,8 @@ def _path(value: Any, what: str) -> None:
     any work, not a TypeError from deep inside."""
     if value is not None and not isinstance(value, str | os.PathLike):
         raise DicesimError(f"{what} must be a path (a str or pathlib.Path), got {value!r}"[:200])
-    if value is not None and not os.fspath(value):  # '' is not the current folder (the command line refuses it too)
-        raise DicesimError(f"{what} is empty: give a path, or leave it out")
+    if value is not None and not os.fspath(value).strip():  # '' is not the current folder, nor ' ' a name (the
+        raise DicesimError(f"{what} is empty: give a path, or leave it out")  # command line refuses both too)
 
 
 def _flags(**flags: Any) -> None:
@@ -141,7 +147,12 @@ def _seats_text(policy: Any) -> str:
     return text
 
 
-_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)")
+_FLAG = re.compile(r"(?<![\w/.-])--([a-z][a-z0-9-]*)")  # a flag in the words, not inside a path (/tmp/--x.toml)
+_QUOTED = re.compile(r"('(?:[^'\\]|\\.)*')")  # a value as repr() quotes it ('--force'): the caller's own text
+
+
+def _keyword(m: re.Match) -> str:
+    return "force=True" if m.group(1) == "force" else m.group(1).replace("-", "_")
 
 
 @contextlib.contextmanager
@@ -154,7 +165,8 @@ def _api_words():
     try:
         yield
     except DicesimError as e:
-        said = _FLAG.sub(lambda m: "force=True" if m.group(1) == "force" else m.group(1).replace("-", "_"), str(e))
+        said = "".join(part if i % 2 else _FLAG.sub(_keyword, part)  # a quoted value is the caller's own text
+                       for i, part in enumerate(_QUOTED.split(str(e))))
         if said == str(e):
             raise
         try:
@@ -173,7 +185,12 @@ def _api(fn: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
         with _api_words():
             _no_such_argument(fn, kwargs)
-            return fn(*_python(args), **_python(kwargs))
+            try:
+                return fn(*_python(args), **_python(kwargs))
+            except OSError as e:  # a name the file system will not look up (over 255 bytes): said, as the CLI says it
+                if e.errno not in (errno.ENAMETOOLONG, errno.ELOOP) or e.filename is None:
+                    raise
+                raise DicesimError(atomic.path_error(e)) from None
 
     return call
 

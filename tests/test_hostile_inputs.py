@@ -360,7 +360,20 @@ NUMBERS = [
 ]
 
 
-@pytest.mark.parametrize("args, word", NUMBERS, ids=[" ".join(a[:2] + a[-2:]) for a, _ in NUMBERS])
+LONG = "x" * 300  # one name over the file system's 255 bytes: Path.exists() raised OSError (a traceback)
+NUMBERS += [
+    (("play", "kniffel", "--policy", "greedy", "--n", "10", "--config", f"/tmp/{LONG}.toml"), "the name is too long"),
+    (("sweep", f"{LONG}.toml", "--out", OUT), "the name is too long"),
+    (("report", f"/tmp/{LONG}"), "the name is too long"),
+    (("fit", "kniffel", f"{LONG}.csv", "--out", OUT), "the name is too long"),
+    (("play", "kniffel", "--policy", "greedy", "--n", "9" * 5000), "is far too large"),  # Python's 4,300-digit words
+    (("replay", "kniffel", "--run", "1" + "0" * 4400), "is far too large"),
+    (("play", "dungeon", "--policy", "@wetzstein", "--n", "10"), "names no policy before '@'"),  # "unknown policy ''"
+    (("play", "dungeon", "--policy", "vorschlag @ wetzstein", "--n", "10"), "no space around '@'"),
+]
+
+
+@pytest.mark.parametrize("args, word", NUMBERS, ids=[" ".join(a[:2] + a[-2:])[:80] for a, _ in NUMBERS])
 def test_bad_numbers_and_names_are_refused(tmp_path, args, word):
     assert word in run(tmp_path, *args)
 
@@ -506,6 +519,8 @@ BAD_SWEEPS = [
     (SWEEP + '[[variants]]\nname = "a"\nconfig = "nope.toml"\n', "not found"),
     (SWEEP + '[options]\nplayers = nan\n[grid]\n"bonus.value" = [25]\n', "players"),
     (SWEEP + 'bogus = 1\n[grid]\n"bonus.value" = [25]\n', "bogus"),
+    (SWEEP + '[grid]\n" bonus.value" = [25]\n', "' bonus' has a space at an end"),  # a column " bonus.value"
+    (SWEEP + 'metrics = ["mean_score", "mean_score"]\n[grid]\n"bonus.value" = [25]\n', "named twice"),
 ]
 
 
@@ -1075,6 +1090,17 @@ def test_the_api_refuses_what_the_command_line_refuses_in_words():
         (lambda: sim.play("kniffel", "greedy", n=1.5), "n must be a whole number of runs (an int), got 1.5"),
         (lambda: sim.calibrate("kniffel", "bonus.value", "mean_score=220", "greedy", n=100, set={"bonus.value": 40}),
          "field bonus.value is also given by set bonus.value: calibrate sets it"),
+        # a name over 255 bytes: Path.exists() raised OSError; a blank out= wrote into a folder named ' '; a set key
+        # holding '=' and a comment played bonus.value=99, its value 0 dropped; a flag in a value or a path was
+        # rewritten as a keyword ('--force' said as 'force=True', /tmp/--players.toml as /tmp/players.toml)
+        (lambda: sim.play("kniffel", "greedy", n=10, config="/tmp/" + "x" * 300 + ".toml"), "the name is too long"),
+        (lambda: sim.sweep("/tmp/" + "x" * 300 + ".toml"), "the name is too long"),
+        (lambda: sim.play("kniffel", "greedy", n=10, out=" "), "out is empty"),
+        (lambda: sim.play("kniffel", "greedy", n=10, set={"bonus.value=99 #": 0}),
+         "set's key 'bonus.value=99 #' is no field path"),
+        (lambda: sim.play("kniffel", "--force", n=10), "unknown policy '--force' for kniffel"),
+        (lambda: sim.play("kniffel", "greedy", n=10, config="/tmp/no/--players.toml"),
+         "config file not found: /tmp/no/--players.toml"),
     ]
     for call, said in cases:
         with pytest.raises(DicesimError, match=re.escape(said)):

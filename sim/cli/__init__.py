@@ -198,6 +198,11 @@ def _run() -> None:
             said = f"{e.option_name}: a negative number is no die face (1..6) or count (0 or more)"  # not an option
         print(f"error: {one_line(said)}", file=sys.stderr)
         sys.exit(2)
+    except OSError as e:  # a path the file system refuses to look at (a name over 255 bytes) wherever it was read
+        if e.filename is None:
+            raise
+        print(f"error: {one_line(atomic.path_error(e))}", file=sys.stderr)
+        sys.exit(2)
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         sys.exit(130)

@@ -66,6 +66,13 @@ def reason(e: OSError) -> str:
     return (e.strerror or (text.splitlines()[0] if text else type(e).__name__)).lower()
 
 
+def path_error(e: OSError) -> str:
+    """An OS error about a path someone gave, as one line: ``/tmp/xxxx…: the name is too long`` (Python's own
+    ``exists()`` raises it for a name over 255 bytes, where a missing file would only be False)."""
+    name = os.fsdecode(e.filename) if isinstance(e.filename, str | bytes) else str(e.filename)
+    return f"{name if len(name) <= 60 else name[:59] + '…'}: {reason(e)}"
+
+
 def write_error(e: OSError, path: Path | str) -> OutputError:
     """``no space left on device writing reports/x/runs.parquet``, as one line."""
     if e.errno == errno.EISDIR:

@@ -233,11 +233,13 @@ def parse_count(text: Any, what: str = "--n") -> int:
         example = _EXAMPLES.get(what, "20000 or 2e4")  # --seed's read as --n's example of 20000 runs
         raise DicesimError(f"{what} must be a whole number such as {example}, got {short(s)}")
     s = s.removeprefix("+")
-    if not re.search(r"[.eE]", s):
-        return int(s.replace("_", ""))
     mant, _, exp = s.replace("_", "").lower().partition("e")
     whole, _, frac = mant.partition(".")
-    digits, shift = whole + frac, int(exp or 0) - len(frac)
+    frac = frac.rstrip("0")  # 1.000e3 is 1000: no fraction
+    digits = (whole + frac).lstrip("0") or "0"
+    if len(digits) > 40 or len(exp) > 40:  # Python reads no more than 4,300 digits, and said so in its own words
+        raise DicesimError(f"{what}: {short(s)} is far too large")
+    shift = int(exp or 0) - len(frac)
     if shift > 40:
         raise DicesimError(f"{what}: {short(s)} is far too large")
     if shift < 0:

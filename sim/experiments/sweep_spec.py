@@ -411,6 +411,9 @@ def _check_metrics(source: str, game: Game, metrics: list[str], points: list[Poi
                    options: dict[str, Any]) -> None:
     """Every charted metric must be one a point reports with a policy (the names the game declares for its rules,
     options and seats, ``Game.check_metric``): refused before any run, not charted as something else."""
+    twice = next((m for i, m in enumerate(metrics) if m in metrics[:i]), None)
+    if twice is not None:  # charted twice, side by side, as the policies named twice are refused
+        raise ConfigError(f"{source}: metrics: {twice} is named twice: name each metric once")
     missing = list(dict.fromkeys(metrics))
     for p in points:
         for _, seats in p.plan or plan:
@@ -433,6 +436,9 @@ def _grid(source: str, raw: dict[str, Any]) -> dict[str, list[Any]]:
     if not grid:
         raise ConfigError(f"{source}: [grid] is empty (name at least one field and its values)")
     for key, values in grid.items():
+        spaced = next((k for k in key.split(".") if k != k.strip()), None)
+        if spaced is not None:  # " bonus.value" became a column of that name, every point the default's value
+            raise ConfigError(f"{source}: [grid] {key!r}: {spaced!r} has a space at an end")
         if not isinstance(values, list):
             raise ConfigError(f"{source}: [grid] {key} must be a list of values, got {toml_said(values)}")
         if not values:

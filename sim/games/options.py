@@ -102,9 +102,15 @@ def check_policy(game: str, policy: str, policies: Sequence[str], variant: str |
     (``vorschlag@wetzstein``), the part before the mark, and something must follow the mark (the variant itself is
     the game's to check). Light: the command line runs it before the game loads."""
     if variant:
+        whole = policy
         policy, mark, rest = policy.partition(variant)
         if mark and not rest.strip(" +"):
             raise DicesimError(f"policy {policy + mark!r} names nothing after {mark!r}")
+        if mark and not policy.strip():
+            raise DicesimError(f"policy {whole!r} names no policy before {mark!r} (choose from {', '.join(policies)})")
+        if mark and (policy != policy.rstrip() or rest != rest.lstrip()):
+            raise DicesimError(f"policy {whole!r}: no space around {mark!r} (write "
+                               f"{policy.strip()}{mark}{rest.strip()})")
     if policy not in policies:
         raise DicesimError(unknown_policy(game, policy, policies))
 
