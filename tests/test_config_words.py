@@ -153,3 +153,18 @@ def test_a_rules_word_is_taken_in_any_case():
         Two.model_validate({"mode": "Ab"})  # two words match it in any case: neither is guessed
     assert one_error(cli_here("describe", "kniffel", "--set", "joker.mode=frei")) == (
         "invalid value for joker.mode: 'frei' (must be one of 'forced', 'free' or 'off')")
+
+
+def test_a_field_its_dump_leaves_out_has_its_value():
+    """``skill.games_per_player`` at 1 is left out of the config's dump: read from the dump it was no field, so tune
+    said "unknown config field" and calibrate "invalid value … 0" (a probe's value) for a field play takes."""
+    from sim.core.config import field_value, load_config
+    from sim.games.kniffel.config import KniffelConfig
+
+    cfg = load_config(KniffelConfig, "kniffel")
+    assert "games_per_player" not in cfg.model_dump()["skill"] and field_value(cfg, "skill.games_per_player") == 1
+    assert field_value(cfg, "bonus.value") == 35 and field_value(cfg, "bonus.nope") is None
+    assert field_value(cfg, "bonus") == cfg.bonus.model_dump()
+    done = cli_here("calibrate", "kniffel", "--field", "skill.games_per_player", "--target", "mean_score=215",
+                    "--policy", "greedy", "--n", "10", "--max-evals", "3", "--lo", "1", "--hi", "10")
+    assert "invalid value" not in done.stderr and "skill.games_per_player =         10  ->" in done.stderr, done.stderr

@@ -546,11 +546,18 @@ def sections_hash(cfg: BaseModel, sections: tuple[str, ...]) -> str:
 
 
 def field_value(cfg: Strict, dotted: str) -> Any:
-    """The value of the config field at ``dotted`` (``difficulty.normal.hp``), None when there is none."""
-    node: Any = cfg.model_dump(mode="python")
+    """The value of the config field at ``dotted`` (``difficulty.normal.hp``), None when there is none. Read from
+    the model, not its dump: a dump leaves out what it need not say (``skill.games_per_player`` at 1), and that field
+    was "unknown" to tune and "0" to calibrate."""
+    node: Any = cfg
     for k in dotted.split("."):
-        node = node.get(k) if isinstance(node, dict) else None
-    return node
+        if isinstance(node, BaseModel):
+            node = getattr(node, k) if k in type(node).model_fields else None
+        elif isinstance(node, dict):
+            node = node.get(k)
+        else:
+            return None
+    return node.model_dump(mode="python") if isinstance(node, BaseModel) else node
 
 
 def odd_field(dotted: str) -> str:

@@ -402,6 +402,11 @@ def sweep_from_dict(data: dict[str, Any], source: str = "sweep", base_dir: Path 
                 game.check_plan(p.cfg, seats)
     except DicesimError as e:
         raise ConfigError(f"{source}: policies: {e}") from None
+    for p in points:  # n runs as whole players at every point, as play --n checks it (60 runs of 7 games was taken)
+        skill = getattr(p.cfg, "skill", None)
+        if skill is not None and spec.n % skill.games_per_player:
+            raise ConfigError(f"{source}: point {p.label}: n = {spec.n:,} is no whole number of players of "
+                              f"{skill.games_per_player:,} games each (skill.games_per_player): give a multiple")
     _check_metrics(source, game, spec.metrics, points, plan, options)
     chunk = spec.chunk or game.chunk
     return Sweep(spec, source, game, options, plan, points, fields, base, base_values, chunk)
