@@ -35,6 +35,8 @@ class Option:
     # a further check of a given value that choices and bounds cannot state (Dungeon24's card order): raises
     # DicesimError in the option's own words; light, so the command line refuses before the game loads
     valid: Callable[[Any], object] | None = field(default=None, hash=False, compare=False)
+    # the value as the game keeps it, where its words may be typed in any case or with spaces (``Search``)
+    spell: Callable[[str], str] | None = field(default=None, hash=False, compare=False)
 
     @property
     def plays(self) -> bool:
@@ -344,6 +346,8 @@ def checked(game: str, specs: tuple[Option, ...], options: dict[str, Any],
         spec = by_name[name]
         if spec.names_policy and isinstance(value, str):
             value = given[name] = policy_label(value)  # "Greedy" as the command line reads it, from a file too
+        if spec.spell is not None and isinstance(value, str):
+            value = given[name] = spec.spell(value)
         if spec.choices or spec.bounds:
             given[name] = spec.check(value)
         if spec.names_policy and policies is not None and value is not None and value not in policies:

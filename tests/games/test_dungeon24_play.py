@@ -78,6 +78,16 @@ def test_fixed_arrangement_option():
     assert f"front {deck[4].name} ({deck[4].a}/{deck[4].v}), {deck[3].name}" in text.splitlines()[1]
 
 
+def test_the_arrangement_is_read_as_every_other_name():
+    """``--arrangement Search`` was refused where ``--difficulty Normal`` and ``--policy Greedy`` are taken; a card
+    order with spaces was kept with them (the report echoed `` 4, 3,2,1,0``)."""
+    assert GAME.check_options({**OPTS, "arrangement": " Search "})["arrangement"] == "search"
+    assert GAME.check_options({**OPTS, "arrangement": "POLICY"})["arrangement"] == "policy"
+    assert GAME.check_options({**OPTS, "arrangement": " 4, 3,2,1,0"})["arrangement"] == "4,3,2,1,0"
+    with pytest.raises(DicesimError, match="permutation of 0..4"):
+        GAME.check_options({**OPTS, "arrangement": "searched"})
+
+
 def test_metrics_and_describe_are_json():
     t = pd.DataFrame(GAME.simulate(CFG, ["heuristic", "greedy"], 2, 0, 4000, OPTS))
     m = GAME.metrics(t, OPTS, CFG)

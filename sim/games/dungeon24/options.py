@@ -43,6 +43,13 @@ def arrangement_order(value: str) -> tuple[int, ...] | None:
     return perm
 
 
+def arrangement_spelled(value: str) -> str:
+    """``Search`` and `` 2, 0,1,4,3`` as the option keeps them (``search``, ``2,0,1,4,3``): its words in any case,
+    as every other name is read, and a card order without the spaces a report would echo."""
+    word = value.strip().casefold()
+    return word if word in ("policy", "search") else ",".join(p.strip() for p in value.split(","))
+
+
 OPTIONS = (
     Option("opponent", "greedy", str, "two-player games: the opponent's policy", label="opponent",
            words=POLICY_WORDS, names_policy=True),
@@ -50,7 +57,8 @@ OPTIONS = (
     Option("opponent_people", "gruenlinge", str, "Dungeon24: the opponent's people", PEOPLES, "opponent's people",
            PEOPLE_WORDS),
     Option("arrangement", "policy", str, "Dungeon24: policy | search | a card order like 2,0,1,4,3",
-           label="card order", words={"policy": "by the policy", "search": "best by search"}, valid=arrangement_order),
+           label="card order", words={"policy": "by the policy", "search": "best by search"}, valid=arrangement_order,
+           spell=arrangement_spelled),
 )
 # describe computes in plain Python from describe.py (sim.cli.work.tables); it reads no option
 PLAIN_DESCRIBE = ()
