@@ -522,6 +522,7 @@ BAD_SWEEPS = [
     (SWEEP + '[grid]\n" bonus.value" = [25]\n', "' bonus' has a space at an end"),  # a column " bonus.value"
     (SWEEP + 'metrics = ["mean_score", "mean_score"]\n[grid]\n"bonus.value" = [25]\n', "named twice"),
     (SWEEP + '[grid]\n"skill.games_per_player" = [1, 7]\n', "n = 100 is no whole number of players of 7 games"),
+    (SWEEP + '[grid]\n"bonus..value" = [25]\n', '[grid] "bonus..value" has an empty field name between its dots'),
 ]
 
 

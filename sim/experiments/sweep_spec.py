@@ -441,6 +441,8 @@ def _grid(source: str, raw: dict[str, Any]) -> dict[str, list[Any]]:
     if not grid:
         raise ConfigError(f"{source}: [grid] is empty (name at least one field and its values)")
     for key, values in grid.items():
+        if not all(key.split(".")):  # it said "--set has an empty field name", of a file without --set
+            raise ConfigError(f'{source}: [grid] "{key}" has an empty field name between its dots')
         spaced = next((k for k in key.split(".") if k != k.strip()), None)
         if spaced is not None:  # " bonus.value" became a column of that name, every point the default's value
             raise ConfigError(f"{source}: [grid] {key!r}: {spaced!r} has a space at an end")
