@@ -9,6 +9,7 @@ the model frozen into numpy arrays by the game's own ``freeze``.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import math
@@ -74,7 +75,7 @@ class Strict(BaseModel):
     @classmethod
     def _any_case(cls, v: Any, info: ValidationInfo) -> Any:
         """A rule's word in any case (``joker.mode=FREE``), as policy and option names are: the model's spelling."""
-        words = _words(cls.model_fields[info.field_name].annotation)
+        words = _field_words(cls, info.field_name)
         if not words:
             return v
         if isinstance(v, list):
@@ -93,6 +94,12 @@ class Strict(BaseModel):
             if abs(x) > MAX_MAGNITUDE:
                 raise ValueError(f"{where}{_short(x)}: numbers must lie within ±1e15")
         return v
+
+
+@functools.cache
+def _field_words(model: type[BaseModel], name: str) -> tuple[str, ...]:
+    """``_words`` of a model's field, worked out once (every field of every config load asks)."""
+    return _words(model.model_fields[name].annotation)
 
 
 def _words(annotation: Any) -> tuple[str, ...]:
