@@ -1255,3 +1255,4 @@ def test_a_list_of_what_is_allowed_is_not_cut(tmp_path):
     assert len(one_line("x" * 500)) == MAX_LINE and one_line("x" * 500).endswith("…")
     said = refused(cli_here("findings", "kniffel", "--n", "1e10"))  # findings has no --force to pass
     assert said.endswith("above the limit of 10^10 a command; give fewer"), said
+

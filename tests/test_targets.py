@@ -142,3 +142,18 @@ def test_shipped_targets_files_validate():
     for path in files:
         if tomllib.loads(path.read_text()).get("game") in built:
             assert load_targets(path), path
+
+
+def test_a_files_whole_numbered_option_reads_as_a_count_in_every_kind_of_file(tmp_path):
+    """``players = 2.0`` was taken in a sweep's [options] and refused in a targets or tune file ("--players must be
+    int"): every file reads it as the count it is; a fraction is refused in the file's words."""
+    head = 'game = "kniffel"\nn = 40\n[options]\nplayers = {}\n'
+    band = '[[target]]\nname = "a"\npolicy = "greedy"\nmetric = "mean_score"\nmin = 0\nmax = 400\n'
+    for players, ok in (("2.0", True), ("2.5", False)):
+        f = tmp_path / f"t{players}.toml"
+        f.write_text(head.format(players) + band, encoding="utf-8")
+        done = cli_here("check", str(f), "--out", str(tmp_path / f"v{players}.csv"))
+        if ok:
+            assert done.returncode == 0, done.stderr
+        else:
+            assert done.returncode == 2 and "options: players = 2.5: must be a whole number" in done.stderr, done.stderr

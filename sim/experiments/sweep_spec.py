@@ -516,6 +516,18 @@ def _own_key(source: str, game: Game, key: str, values: list[Any]) -> None:
                       f"({name} = {toml_said(values[0])}, written above [grid]), not a grid axis")
 
 
+def whole_options(game: Game, options: dict[str, Any]) -> dict[str, Any]:
+    """A file's game options with its whole-numbered ones read as counts (``players = 2.0`` is 2), as ``[options]``
+    of a sweep reads them; a tune or targets file said "--players must be int" where a sweep took it."""
+    out = {}
+    for name, v in options.items():
+        try:
+            out[name] = _whole_option(game, name, v)
+        except DicesimError as e:
+            raise ConfigError(f"options: {name} = {toml_said(v)}: {e}") from None
+    return out
+
+
 def _whole_option(game: Game, name: str, v: Any) -> Any:
     """An option that takes a whole number read as a count in the file is (``players = 2.0`` is 2, as ``n = 2e2``
     and ``play --players 2.0`` are); anything else for it refused in the file's words."""

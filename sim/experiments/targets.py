@@ -55,7 +55,7 @@ from sim.core.config import (
     read_toml,
     shown_path,
 )
-from sim.experiments.sweep_spec import _resolve, flatten, point_config
+from sim.experiments.sweep_spec import _resolve, flatten, point_config, whole_options
 from sim.games import get_game
 from sim.games.base import Game
 from sim.games.options import for_play, policy_refusal, rules_refusal, unread_refusal
@@ -145,7 +145,8 @@ def load_targets(path: str | Path, games: Callable[[str], Game] = get_game) -> l
             if not name:
                 raise ConfigError("game: not given (set game at the top or in the target)")
             game = games(name)
-            options = game.check_options(for_play(name, dict(spec.options if t.options is None else t.options)))
+            options = game.check_options(for_play(name, whole_options(game, dict(spec.options if t.options is None
+                                                                                 else t.options))))
             label, seats = game.compare_plan([t.policy], options)[0]
             for key in flatten(t.set):  # a field these options never read would set nothing (calibrate refuses it)
                 said = unread_refusal(key, game.option_specs, options, "set") or policy_refusal(name, key, seats, "set")

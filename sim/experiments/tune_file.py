@@ -43,7 +43,7 @@ from sim.core.config import (
     shown_path,
 )
 from sim.core.limits import has_interval, is_rate
-from sim.experiments.sweep_spec import _resolve, flatten, point_config, spec_error
+from sim.experiments.sweep_spec import _resolve, flatten, point_config, spec_error, whole_options
 from sim.games import get_game
 from sim.games.base import Game
 from sim.games.options import accepted, field_bounds, for_play, policy_refusal, unread_at_every, unread_by
@@ -281,7 +281,7 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune", base_dir: Path | 
             named = next((u for u in targets if t.name and u.name == tname), None)
             if named is not None:  # the report and the verdicts tell targets apart by their names
                 raise ConfigError(f"target {named.index + 1} has this name too: give each target its own name")
-            options = game.check_options(for_play(game.name, dict(t.options)))
+            options = game.check_options(for_play(game.name, whole_options(game, dict(t.options))))
             label, seats = game.compare_plan([t.policy], options)[0]
             tsets = {**sets, **target_sets[i]}
             both = sorted(tuned & set(target_sets[i]))
