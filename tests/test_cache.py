@@ -235,6 +235,31 @@ def test_cache_info_and_clear(solved, tmp_path):
     assert here_json("cache", "info", env=env)["tables"] == []
 
 
+def test_clear_removes_dicesims_files_and_nothing_else(tmp_path):
+    """``cache clear`` removed the kernel, table and answer folders whole: another project's kernels in a shared
+    ``NUMBA_CACHE_DIR`` and a file of the user's among the tables went with them. Now only dicesim's files go, and
+    the line names the kernels' folder where it lies apart."""
+    root, shared = tmp_path / "cache", tmp_path / "numba-shared"
+    env = {"DICESIM_CACHE_DIR": str(root), "NUMBA_CACHE_DIR": str(shared)}
+    theirs = [shared / "otherproject" / "kernel.nbc", root / "tables" / "mine" / "data.bin", root / "answers" / "x.txt"]
+    for f in theirs:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_bytes(b"not dicesim's")
+    ours = [shared / "sim.games.kniffel.rules" / "v" / "k.nbi", shared / "warm" / "kniffel-1", root / "imports.json",
+            root / "tables" / "kniffel" / "optimal-abc-def.npz", root / "answers" / ("0" * 24 + ".json"),
+            root / "tables" / "kniffel" / ".optimal-abc-def.npz.12.34.tmp"]
+    for f in ours:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_bytes(b"dicesim's")
+    listed = here_json("cache", "info", env=env)
+    assert [k["module"] for k in listed["kernels"]] == ["sim.games.kniffel.rules"]  # not otherproject
+    said = cli_here("cache", "clear", env=env)
+    assert said.returncode == 0 and said.stdout.startswith(f"cleared dicesim's files in {root} and its kernels in "
+                                                           f"{shared} ("), said.stdout
+    assert all(f.is_file() for f in theirs) and not any(f.exists() for f in ours)
+    assert not (root / "tables" / "kniffel").exists()  # an emptied game folder goes too
+
+
 def test_a_relative_cache_folder_is_the_working_folders(tmp_path):
     """``DICESIM_CACHE_DIR=relative/cache`` was kept relative: a process started elsewhere (a worker, a background
     compile) would have used another folder. It is the working folder's, said to those processes as a whole path."""

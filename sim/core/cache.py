@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import re
 import shutil
 import sys
 import time
@@ -34,6 +35,8 @@ from sim.core.paths import (  # noqa: F401  (ENV, cache_root: their home before)
     tables_dir,
     write_whole,
 )
+
+TABLE = re.compile(r"[\w.-]+\.npz")  # a solved table's file (``table_path``)
 
 
 def table_path(game: str, name: str, rules_key: str, code: str) -> Path:
@@ -96,13 +99,33 @@ def dir_size(path: Path) -> tuple[int, int]:
     return len(sizes), sum(sizes)
 
 
+KERNEL_PACKAGES = ("sim.", "policies.")  # a kernel folder is named after its module (``sim.jit.jitcache``)
+NUMBA_NOTES = ("warm", "compile-seconds.json")  # dicesim's notes beside its kernels (``sim.jit.tier``, ``progress``)
+ANSWER = re.compile(r"[0-9a-f]{24}\.json")  # a stored answer's file (``sim.cli.answers``)
+OURS_TMP = re.compile(r"\..+\.tmp")  # a write cut short (``write_whole``): ``.<name>.<pid>.<time>.tmp``
+
+
+def _kernel_folders() -> list[Path]:
+    """dicesim's kernel folders in ``numba_dir()``, which ``NUMBA_CACHE_DIR`` may share with other projects."""
+    ndir = numba_dir()
+    if not ndir.is_dir():
+        return []
+    return sorted(p for p in ndir.iterdir() if p.is_dir() and p.name.startswith(KERNEL_PACKAGES))
+
+
+def _own_files(folder: Path, name: re.Pattern[str]) -> list[Path]:
+    """The files below ``folder`` whose names dicesim gives (``name``) or a write of its left cut short."""
+    return [Path(f) for f, _ in files_below(str(folder))
+            if name.fullmatch(Path(f).name) or OURS_TMP.fullmatch(Path(f).name)]
+
+
 def info() -> dict:
     """What is cached: the kernels per module and every solved table, with sizes."""
     root = cache_root()
     kernels = []
     ndir = numba_dir()
     if ndir.is_dir():
-        for mod in sorted(p for p in ndir.iterdir() if p.is_dir()):
+        for mod in _kernel_folders():
             files, size = dir_size(mod)
             kernels.append({"module": mod.name, "versions": sum(1 for p in mod.iterdir() if p.is_dir()),
                             "files": files, "bytes": size})
@@ -112,22 +135,38 @@ def info() -> dict:
         for p in sorted(tdir.rglob("*.npz")):
             with contextlib.suppress(OSError):  # removed meanwhile by another process's budget
                 tables.append({"game": p.parent.name, "file": p.name, "bytes": p.stat().st_size})
-    answers = dir_size(answers_dir())[1] if answers_dir().is_dir() else 0
+    answers = sum(_size(p) for p in _own_files(answers_dir(), ANSWER))
     total = sum(k["bytes"] for k in kernels) + sum(t["bytes"] for t in tables) + answers
     return {"root": str(root), "numba": str(ndir), "kernels": kernels, "tables": tables, "answers_bytes": answers,
             "bytes": total}
 
 
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:  # removed meanwhile (another process's budget)
+        return 0
+
+
 def clear() -> int:
-    """Remove every compiled kernel, solved table and stored answer (and the note of the kernels' imports): what
-    dicesim keeps there, nothing else of a folder ``DICESIM_CACHE_DIR`` names; returns the bytes freed."""
+    """Remove every compiled kernel, solved table and stored answer (and the note of the kernels' imports): the files
+    dicesim names, nothing else of the folders ``DICESIM_CACHE_DIR`` and ``NUMBA_CACHE_DIR`` name (it removed those
+    folders whole: another project's kernels in a shared ``NUMBA_CACHE_DIR``, a file of the user's among the
+    tables); returns the bytes freed."""
     freed = 0
-    for d in (numba_dir(), tables_dir(), answers_dir()):
-        if d.is_dir():
-            freed += dir_size(d)[1]
-            shutil.rmtree(d, ignore_errors=True)
-    note = imports_note()
-    with contextlib.suppress(OSError):
-        freed += note.stat().st_size
-        note.unlink()
+    for mod in _kernel_folders():
+        freed += dir_size(mod)[1]
+        shutil.rmtree(mod, ignore_errors=True)
+    notes = [numba_dir() / n for n in NUMBA_NOTES]
+    files = [*_own_files(tables_dir(), TABLE), *_own_files(answers_dir(), ANSWER), imports_note()]
+    for path in notes + files:
+        freed += dir_size(path)[1] if path.is_dir() else _size(path)
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    for folder in (*sorted(p for p in tables_dir().glob("*") if p.is_dir()), tables_dir(), answers_dir(),
+                   cache_root() / "numba"):
+        with contextlib.suppress(OSError):  # left where something else is in it
+            folder.rmdir()
     return freed

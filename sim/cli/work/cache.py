@@ -104,8 +104,11 @@ def _table_lines(tables: list[dict]) -> list[str]:
 
 def clear(as_json: bool) -> None:
     freed = cache.clear()
-    root = cache.cache_root()
-    emit({"cleared": str(root), "bytes": freed}, as_json, f"cleared {root} ({_size(freed)})")
+    root, kernels = cache.cache_root(), cache.numba_dir()
+    apart = not kernels.is_relative_to(root)  # NUMBA_CACHE_DIR elsewhere: its dicesim kernels were cleared there too
+    emit({"cleared": str(root), "bytes": freed, **({"kernels": str(kernels)} if apart else {})}, as_json,
+         f"cleared dicesim's files in {root}" + (f" and its kernels in {kernels}" if apart else "")
+         + f" ({_size(freed)})")
 
 
 def warm(games: list[str], as_json: bool) -> None:
