@@ -468,3 +468,19 @@ def test_a_logged_date_is_said_as_its_text(tmp_path):
                     "--out", str(tmp_path / "fit"))
     assert done.returncode == 2 and done.stderr.strip().endswith("row 1: turn = '1' is bytes, not a number"), \
         done.stderr
+
+
+def test_a_row_with_a_field_too_many_is_refused(tmp_path):
+    """A hold written ``4,5566`` (a comma too many) was read as 4, the 5566 dropped without a word, and the fit moved;
+    in the first row the columns shifted by one ("turn = 'hold' is not a number"). Both are refused as they are."""
+    log = tmp_path / "l.csv"
+    assert cli_here("play", "kniffel", "--policy", "greedy", "--n", "4", "--no-report", "--log",
+                    str(log)).returncode == 0
+    lines = log.read_text(encoding="utf-8").splitlines()
+    for row, said in ((5, "Expected"), (1, "its first row has more fields than its header has names")):
+        bad = tmp_path / f"bad{row}.csv"
+        bad.write_text("\n".join([*lines[:row], lines[row] + ",7", *lines[row + 1:]]) + "\n", encoding="utf-8")
+        done = cli_here("fit", "kniffel", str(bad), "--outcomes", str(tmp_path / "l.outcomes.csv"),
+                        "--out", str(tmp_path / f"fit{row}"))
+        assert done.returncode == 2 and said in done.stderr and done.stderr.count("\n") == 1, done.stderr
+        assert not (tmp_path / f"fit{row}").exists()

@@ -9,6 +9,7 @@ module reads a file into checked numpy columns and writes the simulator's own lo
 from __future__ import annotations
 
 import datetime
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -72,13 +73,18 @@ def read_table(path: Path, what: str, keep: frozenset[str] | None = None, force:
                             and c.rsplit(".", 1)[1].isdigit()})
             if twice:
                 raise LogError(f"{what} {path}: the column {twice[0]} is named twice in its header (which is meant?)")
-            return pd.read_csv(path, dtype=str, keep_default_na=False,
-                               usecols=(lambda c: c in keep) if keep is not None else None)
+            with warnings.catch_warnings():  # a first row longer than the header: pandas drops the rest, and says so
+                warnings.simplefilter("error", pd.errors.ParserWarning)
+                table = pd.read_csv(path, dtype=str, keep_default_na=False, index_col=False)  # every field counted:
+            return table if keep is None else table[[c for c in table.columns if c in keep]]  # usecols dropped extras
         if keep is None:
             return pd.read_parquet(path)
         import pyarrow.parquet as pq  # pyarrow (heavy): the parquet file's column names, to read only those kept
 
         return pd.read_parquet(path, columns=[c for c in pq.ParquetFile(path).schema_arrow.names if c in keep])
+    except pd.errors.ParserWarning:
+        said = f"{what} {path}: its first row has more fields than its header has names (a comma too many?)"
+        raise LogError(said) from None
     except (OSError, ValueError, pd.errors.ParserError) as e:  # pyarrow's ArrowInvalid is a ValueError
         raise LogError(f"{what} {path}: not a readable {path.suffix.lstrip('.')} table ({unreadable(e)})") from e
 
