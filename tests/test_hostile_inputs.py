@@ -370,6 +370,11 @@ NUMBERS += [
     (("replay", "kniffel", "--run", "1" + "0" * 4400), "is far too large"),
     (("play", "dungeon", "--policy", "@wetzstein", "--n", "10"), "names no policy before '@'"),  # "unknown policy ''"
     (("play", "dungeon", "--policy", "vorschlag @ wetzstein", "--n", "10"), "no space around '@'"),
+    # its outcomes went to x.outcomes.outcomes.csv, which fit never reads; a line break made a file of that name
+    (("play", "kniffel", "--policy", "greedy", "--n", "10", "--no-report", "--log", f"{OUT}/x.outcomes.csv"),
+     "a name ending in .outcomes names an outcome table"),
+    (("play", "kniffel", "--policy", "greedy", "--n", "10", "--no-report", "--log", f"{OUT}/new\nline.csv"),
+     "the name holds a control or invisible character (U+000A)"),
 ]
 
 

@@ -11,7 +11,7 @@ from sim.cli.catalog import accept
 from sim.cli.common import ConfigOpt, JsonOpt, SeedOpt, SetOpt, app, check_out, path_argument, work
 from sim.core import atomic
 from sim.core.errors import DicesimError
-from sim.core.limits import MAX_LOG_ROWS
+from sim.core.limits import MAX_LOG_ROWS, hidden_char
 from sim.core.names import game_name
 from sim.players.schema import BY_OUTCOMES, FIT_FILES, FITTED, SUFFIXES, header_refusal, outcomes_path
 
@@ -42,6 +42,12 @@ def check_log(game: str, log: Path, flag: str, out: Path | None = None) -> None:
             raise DicesimError(f"{flag} {log} is a folder: a log is a .parquet or .csv file{eg}")
         raise DicesimError(f"{flag} {log}: a log is a .parquet or .csv file")
     if flag == "--log":
+        if log.stem.lower().endswith(".outcomes"):  # its own outcomes went to x.outcomes.outcomes.csv, unread by fit
+            raise DicesimError(f"--log {log}: a name ending in .outcomes names an outcome table: give the decision "
+                               f"log its own name (its outcomes go beside it as NAME.outcomes{log.suffix})")
+        if (odd := hidden_char(log.name)) is not None:  # a line break in a file name the studio's picker refuses
+            raise DicesimError(f"--log {ascii(log.name)[:60]}: the name holds a control or invisible character "
+                               f"(U+{ord(odd):04X})")
         check_out(log.parent, "--log's folder")
         for path in (log, outcomes_path(log)):  # the decision log and its outcome table beside it
             if path.is_dir():
