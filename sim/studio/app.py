@@ -32,6 +32,7 @@ from sim.studio.jobs import MANAGER, Job
 from sim.studio.results_view import chart_images, headline_table, verdict
 from sim.studio.saving import OUT, inside, shown
 from sim.studio.sweep_view import SweepPanel
+from sim.studio.uploadguard import UploadGuard
 from sim.studio.widgets import error_to, tid
 
 FILES_ROUTE = "/studio-files"
@@ -599,6 +600,7 @@ def serve(host: str = "127.0.0.1", port: int = 8765, out_root: Path = Path("repo
     if max_jobs:
         MANAGER.max_jobs = max_jobs
     MANAGER.redact = redactor((files, "(studio work folder)"), (Path(out_root), "(--out)"), (ROOT, ""))
+    app.add_middleware(UploadGuard)  # a POST to the upload route without a file: 400, not a traceback
     app.add_middleware(BodyLimit, most=(UPLOAD_MAX_MB + 1) * 2**20)  # a log and its form's headers
     if token:  # added last, so it runs first: a request without the token is refused before anything else
         app.add_middleware(TokenGate, token=token, cookie=f"dicesim-studio-{port}")

@@ -419,3 +419,35 @@ def test_an_out_that_is_a_file_is_refused(tmp_path):
     f.write_text("x")
     out = run_cli("studio", "--out", str(f), timeout=60)
     assert out.returncode == 2 and out.stderr.strip() == f"error: --out {f} is a file, not a folder"
+
+
+def test_an_upload_without_a_file_is_a_400_not_a_traceback():
+    """``curl -F a=b`` to the page's upload route: NiceGUI read the plain field as a file and raised
+    (``'str' object has no attribute 'read'``), a 500 with a traceback in the studio's log. ``UploadGuard`` answers
+    400 in one line there, and leaves every other route's errors and the route's own answers alone."""
+    from sim.studio.uploadguard import UploadGuard
+
+    def call(path: str, fail: bool):
+        sent: list[dict] = []
+
+        async def app(scope, receive, send):
+            if fail:
+                raise AttributeError("'str' object has no attribute 'read'")
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b'{"upload":"success"}'})
+
+        async def receive():
+            return {"type": "http.request", "body": b"a=b", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        asyncio.run(UploadGuard(app)({"type": "http", "method": "POST", "path": path, "headers": []}, receive, send))
+        return sent
+
+    upload = "/_nicegui/client/26ad7244-8d68-4ce4-b1d1-956d270924a9/upload/112"
+    refused = call(upload, fail=True)
+    assert refused[0]["status"] == 400 and refused[1]["body"].startswith(b"an upload carries one file")
+    assert call(upload, fail=False)[0]["status"] == 200
+    with pytest.raises(AttributeError):  # elsewhere an error is the server's to report, not hidden as a 400
+        call("/_nicegui/client/x/other", fail=True)
