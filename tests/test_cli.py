@@ -338,6 +338,7 @@ def played(tmp_path_factory):
     (lambda m: m.update(seconds={"x": [1]}), "seconds must be a number, got {'x': [1]}"),
     (lambda m: m.update(verdicts={"a": 1}), "verdicts must be a list"),
     ("metrics", "mean_score of greedy is 999.5, but its stored runs give "),
+    ("label", "metrics.csv: 'other' is no run of this folder (its runs: greedy): play again"),  # a column "Other"
 ])
 def test_report_refuses_a_folder_whose_parts_disagree(played, tmp_path, edit, said):
     """``dicesim report`` believed a folder edited by hand: 'runs 10' over 500 stored runs, 'Kniffel · Optimal'
@@ -347,9 +348,12 @@ def test_report_refuses_a_folder_whose_parts_disagree(played, tmp_path, edit, sa
 
     d = tmp_path / "run"
     shutil.copytree(played, d)
-    if edit == "metrics":
+    if edit in ("metrics", "label"):
         m = pd.read_csv(d / "metrics.csv")
-        m.loc[m["metric"] == "mean_score", "value"] = 999.5
+        if edit == "metrics":
+            m.loc[m["metric"] == "mean_score", "value"] = 999.5
+        else:
+            m.loc[m["metric"] == "mean_score", "label"] = "other"
         m.to_csv(d / "metrics.csv", index=False)
     else:
         manifest = json.loads((d / "manifest.json").read_text(encoding="utf-8"))

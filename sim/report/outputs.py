@@ -184,6 +184,10 @@ def _check_agrees(out: Path, manifest: dict[str, Any], game: Game, cfg: Any, opt
                            "names (edited after the play): play again")
     if not {"label", "metric", "value"} <= set(metrics.columns):
         raise DicesimError(f"{out / 'metrics.csv'} has no label, metric and value columns: play again")
+    stray = next((x for x in dict.fromkeys(metrics["label"].astype(str)) if x not in map(str, tables)), None)
+    if tables and stray is not None:  # a page column for a policy that never played, and the one that did empty
+        raise DicesimError(f"{out / 'metrics.csv'}: {short(stray)} is no run of this folder (its runs: "
+                           f"{', '.join(map(str, tables))}): play again")
     for label, t in tables.items():
         said = metrics[metrics["label"].astype(str) == str(label)].set_index("metric")["value"]
         for name, m in game.metrics(t, options, cfg).items():
