@@ -307,6 +307,12 @@ def test_configs_list_and_copy(tmp_path):
     assert done.returncode == 2 and done.stderr == (f"error: --copy {report} holds the report of a play, compare or "
                                                     "findings: give the configs a folder of their own\n")
     assert sorted(p.name for p in report.iterdir()) == ["manifest.json"]
+    linked = tmp_path / "linked" / "kniffel"  # a link to nothing where a config goes: the user's, not replaced
+    linked.mkdir(parents=True)
+    (linked / "default.toml").symlink_to(tmp_path / "nowhere.toml")
+    done = cli_here("configs", "kniffel", "--copy", str(linked.parent))
+    assert done.returncode == 2 and "kniffel/default.toml exists already" in done.stderr, done.stderr
+    assert (linked / "default.toml").is_symlink()
     # --config reads a user file relative to the working directory: an edited copy
     mine = dest / "kniffel" / "no-bonus.toml"
     mine.write_text(mine.read_text().replace("value = 35", "value = 41"))

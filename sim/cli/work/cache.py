@@ -55,7 +55,7 @@ def configs(copy: Path | None, as_json: bool, game: str | None = None) -> None:
     owner = next((what for name, (what, _) in atomic.KINDS.items() if (copy / name).is_file()), None)
     if owner:  # the configs would mix with a report's files (every other command refuses another's folder)
         raise DicesimError(f"--copy {copy} holds {owner}: give the configs a folder of their own")
-    clash = [f for f in files if (copy / f).exists()]
+    clash = [f for f in files if (copy / f).exists() or (copy / f).is_symlink()]  # a link to nothing is yours too
     if clash:
         raise DicesimError(f"{copy / clash[0]} exists already ({len(clash)} of the files); choose an empty folder")
     made = [] if copy.exists() else [copy]
