@@ -226,7 +226,7 @@ UNLOGGED = next(g for g in GAMES if g not in FITTED)  # a game without a decisio
 
 
 @pytest.mark.parametrize("args, needle", [
-    (["fit", "chess", "x.csv"], "error: LOG: chess has no decision log yet"),
+    (["fit", "chess", "x.csv"], "error: fit: chess has no decision log yet"),
     (["fit", "kniffel", "x.txt"], "error: LOG x.txt: a log is a .parquet or .csv file"),
     (["fit", "kniffel", "tests"], "error: LOG tests is a folder: a log is a .parquet or .csv file"),
     (["play", "kniffel", "--policy", "greedy", "--log", "tests"],  # it said only that a log is a .csv file

@@ -9,6 +9,7 @@ guards every route NiceGUI serves, the socket included.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import ipaddress
@@ -68,7 +69,9 @@ def check_address(host: str, port: int) -> None:
         try:
             s.bind(addr)
         except OSError as e:
-            raise DicesimError(f"cannot listen on {host}:{port} ({e.strerror}); pass another --port") from None
+            fix = ("--host names no address of this machine: give one of its own (127.0.0.1, 0.0.0.0)"
+                   if e.errno == errno.EADDRNOTAVAIL else "pass another --port")  # 8.8.8.8 is no port's fault
+            raise DicesimError(f"cannot listen on {host}:{port} ({e.strerror}); {fix}") from None
 
 
 def new_token() -> str:

@@ -408,6 +408,9 @@ def test_a_client_gone_mid_body_ends_the_request_quietly():
     (["--token", "short"], "error: --token must be at least 8 characters, got 5"),
     (["--token", "bad token"], "error: --token may hold only letters, digits and . _ ~ -"),
     (["--max-jobs", "0"], "error: --max-jobs must be 1..1024, got 0"),
+    # an address of another machine (TEST-NET-1): it advised another --port
+    (["--host", "192.0.2.1"], "error: cannot listen on 192.0.2.1:1 (Cannot assign requested address); --host names "
+                              "no address of this machine: give one of its own (127.0.0.1, 0.0.0.0)"),
 ])
 def test_bad_sharing_options_are_one_line(args, message):
     out = run_cli("studio", "--port", "1", *args, timeout=60)
