@@ -35,7 +35,7 @@ def check_log(game: str, log: Path, flag: str, out: Path | None = None) -> None:
     may not replace a report's file, of an earlier command or of this play's report in ``out`` (``--log
     r/metrics.csv`` replaced the table the page was built from)."""
     if game not in FITTED:
-        said = "fit" if flag == "LOG" else flag  # the game, not the log, is at fault: fit pig LOG named LOG
+        said = "fit" if flag == "LOG" else flag  # the game, not the log, is at fault (it named LOG)
         raise DicesimError(f"{said}: {game} has no decision log yet (logged: {', '.join(FITTED)})")
     if log.suffix.lower() not in SUFFIXES:
         if log.is_dir():  # its name has no suffix to go by: that it is a folder is the news
